@@ -1,0 +1,25 @@
+/* Dense linear algebra over CBLAS/LAPACKE; all matrices are row-major. */
+#ifndef NSCD_CORE_DENSE_H
+#define NSCD_CORE_DENSE_H
+
+#include <stdint.h>
+
+#include "nscd/status.h"
+
+/* y = A x, A is m x n. */
+void nscd__gemv(int32_t m, int32_t n, const double *A, const double *x, double *y);
+/* C = A B', A is m x k, B is n x k, C is m x n. */
+void nscd__gemm_nt(int32_t m, int32_t n, int32_t k, const double *A, const double *B, double *C);
+/* x' y */
+double nscd__dot(int32_t n, const double *x, const double *y);
+
+/* In-place Cholesky factorisation A = L L' of an n x n SPD matrix (lower
+ * triangle used). Returns NSCD_ERR_NOT_SPD when A is not positive definite. */
+nscd_status nscd__cholesky(int32_t n, double *A);
+/* Solves L L' X = B in place for nrhs right-hand sides (B is n x nrhs). */
+nscd_status nscd__cholesky_solve(int32_t n, const double *L, int32_t nrhs, double *B);
+/* Solves A X = B by LU with partial pivoting; A (n x n) is overwritten,
+ * `pivots` has n entries. NSCD_ERR_SINGULAR when A is exactly singular. */
+nscd_status nscd__lu_solve(int32_t n, double *A, int32_t *pivots, int32_t nrhs, double *B);
+
+#endif

@@ -1,0 +1,55 @@
+/* The contact-law interface. The generic system (core) stores laws and the
+ * steppers call them; the implementations live in src/contact/. */
+#ifndef NSCD_CORE_LAW_H
+#define NSCD_CORE_LAW_H
+
+#include <stdint.h>
+
+#include "nscd/contact_law.h"
+#include "nscd/host.h"
+
+/* How an impulsive law maps pre- to post-impact velocities. */
+typedef enum nscd__impact_rule {
+    NSCD__IMPACT_NEWTON = 0,  /* kinematic restitution, solved as an LCP */
+    NSCD__IMPACT_POISSON = 1, /* kinetic restitution (compression + restitution phases) */
+    NSCD__IMPACT_ROUTH = 2    /* Poisson + Coulomb friction, planar (Routh's method) */
+} nscd__impact_rule;
+
+/* What a compliant law remembers of one contact while it is active. */
+typedef struct nscd__law_memory {
+    double impact_velocity; /* penetration rate captured at onset, > 0 */
+    double max_penetration; /* largest penetration reached so far */
+    double aux[4];          /* law-specific state */
+} nscd__law_memory;
+
+#define NSCD__LAW_PARAMS 8
+
+typedef struct nscd__law_ops nscd__law_ops;
+
+/* A law is a small value: copying the struct copies the law. */
+struct nscd_contact_law {
+    const nscd__law_ops *ops;
+    double param[NSCD__LAW_PARAMS]; /* meaning defined by each law */
+    int32_t option[4];              /* meaning defined by each law */
+    nscd_allocator allocator;       /* what the handle was allocated with */
+};
+
+struct nscd__law_ops {
+    const char *name;
+    int32_t kind;        /* nscd_contact_law_kind */
+    int32_t impact_rule; /* nscd__impact_rule, impulsive laws only */
+    /* Impulsive laws: restitution coefficient used by the impact solver. */
+    double (*restitution)(const nscd_contact_law *law);
+    /* Compliant laws: called at onset with the penetration rate (> 0). */
+    void (*onset)(const nscd_contact_law *law, double penetration_rate, nscd__law_memory *memory);
+    /* Compliant laws: normal force (>= 0 pushes apart) for penetration
+     * delta and its rate delta_dot (> 0 approaching). */
+    double (*force)(const nscd_contact_law *law, const nscd__law_memory *memory, double delta,
+                    double delta_dot);
+};
+
+/* Allocates a handle holding `value`; used by every nscd_contact_law_create_*. */
+nscd_status nscd__law_create(const nscd_contact_law *value, const nscd_allocator *allocator,
+                             nscd_contact_law **law);
+
+#endif

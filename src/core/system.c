@@ -1,0 +1,402 @@
+/* The generic Lagrangian system: user callbacks behind the nscd__model interface. */
+#include "core/system.h"
+
+#include <string.h>
+
+#include "core/check.h"
+#include "core/dense.h"
+#include "core/memory.h"
+
+struct nscd_system {
+    nscd_system_desc desc;
+    nscd_allocator allocator;
+    nscd_diag diag;
+    nscd__model model;
+    double t;
+    double *q, *v;
+    nscd__contact_slot *contacts;
+    /* Cholesky factor of M at `factor_q` (valid when factor_valid). */
+    double *factor, *factor_q;
+    int factor_valid;
+    double *column; /* n_dof scratch */
+    double *rows;   /* 3 x n_dof scratch: a contact's normal and tangential rows */
+};
+
+/* ------------------------------------------------------------ model callbacks */
+
+static nscd_status callback_failed(nscd_system *s, const char *what, nscd_status code) {
+    return nscd__fail(&s->diag, NSCD_ERR_CALLBACK, "%s callback returned %d", what, (int)code);
+}
+
+/* Factorises M(q) unless the factor for exactly this q is cached. */
+static nscd_status factor_mass(nscd_system *s, const double *q) {
+    int32_t n = s->desc.n_dof;
+    size_t bytes = (size_t)n * sizeof(double);
+    if (s->factor_valid && memcmp(s->factor_q, q, bytes) == 0) {
+        return NSCD_OK;
+    }
+    s->factor_valid = 0;
+    nscd_status rc = s->desc.mass(s->desc.user, q, s->factor);
+    if (rc != NSCD_OK) {
+        return callback_failed(s, "mass", rc);
+    }
+    if (!nscd__all_finite(s->factor, (size_t)n * (size_t)n)) {
+        return nscd__fail(&s->diag, NSCD_ERR_NOT_FINITE, "mass matrix has non-finite entries");
+    }
+    if (nscd__cholesky(n, s->factor) != NSCD_OK) {
+        return nscd__fail(&s->diag, NSCD_ERR_NOT_SPD, "mass matrix is not positive definite");
+    }
+    memcpy(s->factor_q, q, bytes);
+    s->factor_valid = 1;
+    return NSCD_OK;
+}
+
+static nscd_status system_mass_solve(void *self, const double *q, int32_t nrhs, const double *B,
+                                     double *X) {
+    nscd_system *s = self;
+    int32_t n = s->desc.n_dof;
+    if (s->desc.mass_solve == NULL) {
+        nscd_status rc = factor_mass(s, q);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+        memcpy(X, B, (size_t)n * (size_t)nrhs * sizeof(double));
+        return nscd__cholesky_solve(n, s->factor, nrhs, X);
+    }
+    for (int32_t c = 0; c < nrhs; ++c) {
+        for (int32_t i = 0; i < n; ++i) {
+            s->column[i] = B[(size_t)i * (size_t)nrhs + (size_t)c];
+        }
+        double *x = s->factor; /* scratch: unused when mass_solve is given */
+        nscd_status rc = s->desc.mass_solve(s->desc.user, q, s->column, x);
+        if (rc != NSCD_OK) {
+            return callback_failed(s, "mass_solve", rc);
+        }
+        for (int32_t i = 0; i < n; ++i) {
+            X[(size_t)i * (size_t)nrhs + (size_t)c] = x[i];
+        }
+    }
+    return nscd__all_finite(X, (size_t)n * (size_t)nrhs)
+               ? NSCD_OK
+               : nscd__fail(&s->diag, NSCD_ERR_NOT_FINITE, "mass_solve gave non-finite values");
+}
+
+static nscd_status system_mass_times(void *self, const double *q, const double *x, double *y) {
+    nscd_system *s = self;
+    if (s->desc.mass == NULL) {
+        return nscd__fail(&s->diag, NSCD_ERR_UNSUPPORTED, "no mass callback: M v is unknown");
+    }
+    int32_t n = s->desc.n_dof;
+    double *M = s->factor; /* evaluating M invalidates the cached factor */
+    s->factor_valid = 0;
+    nscd_status rc = s->desc.mass(s->desc.user, q, M);
+    if (rc != NSCD_OK) {
+        return callback_failed(s, "mass", rc);
+    }
+    nscd__gemv(n, n, M, x, y);
+    return NSCD_OK;
+}
+
+static nscd_status system_forces(void *self, double t, const double *q, const double *v,
+                                 double *h) {
+    nscd_system *s = self;
+    int32_t n = s->desc.n_dof;
+    if (s->desc.forces == NULL) {
+        memset(h, 0, (size_t)n * sizeof(double));
+        return NSCD_OK;
+    }
+    nscd_status rc = s->desc.forces(s->desc.user, t, q, v, h);
+    if (rc != NSCD_OK) {
+        return callback_failed(s, "forces", rc);
+    }
+    return nscd__all_finite(h, (size_t)n)
+               ? NSCD_OK
+               : nscd__fail(&s->diag, NSCD_ERR_NOT_FINITE, "forces gave non-finite values");
+}
+
+static void system_position_rate(void *self, const double *q, const double *v, double *qdot) {
+    nscd_system *s = self;
+    (void)q;
+    memcpy(qdot, v, (size_t)s->desc.n_dof * sizeof(double));
+}
+
+static void system_displace(void *self, const double *q, const double *dq, double *q_out) {
+    nscd_system *s = self;
+    for (int32_t i = 0; i < s->desc.n_dof; ++i) {
+        q_out[i] = q[i] + dq[i];
+    }
+}
+
+static nscd_status system_contact(void *self, int32_t index, double t, const double *q,
+                                  double *gap, double *w_normal, double *w_tangent) {
+    nscd_system *s = self;
+    int32_t n = s->desc.n_dof;
+    int32_t n_tangent = s->contacts[index].n_tangent;
+    double *tangent = n_tangent > 0 ? w_tangent : NULL;
+    nscd_status rc = s->desc.contact(s->desc.user, index, t, q, gap, w_normal, tangent);
+    if (rc != NSCD_OK) {
+        return callback_failed(s, "contact", rc);
+    }
+    if (!isfinite(*gap) || !nscd__all_finite(w_normal, (size_t)n) ||
+        (tangent != NULL && !nscd__all_finite(tangent, (size_t)n * (size_t)n_tangent))) {
+        return nscd__fail(&s->diag, NSCD_ERR_NOT_FINITE, "contact %d gave non-finite values",
+                          (int)index);
+    }
+    return NSCD_OK;
+}
+
+/* ------------------------------------------------------------ public API */
+
+nscd_status nscd_system_desc_init(nscd_system_desc *desc, size_t struct_size) {
+    if (desc == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    if (struct_size != sizeof *desc) {
+        return NSCD_ERR_STRUCT_SIZE;
+    }
+    memset(desc, 0, sizeof *desc);
+    desc->struct_size = (uint32_t)sizeof *desc;
+    return NSCD_OK;
+}
+
+static nscd_status validate_desc(const nscd_system_desc *d) {
+    if (d->struct_size != sizeof *d) {
+        return NSCD_ERR_STRUCT_SIZE;
+    }
+    if (d->n_dof <= 0 || d->n_contacts < 0 || d->n_dof > (1 << 20) || d->n_contacts > (1 << 20)) {
+        return NSCD_ERR_INVALID_ARGUMENT;
+    }
+    if ((d->mass == NULL && d->mass_solve == NULL) || (d->n_contacts > 0 && d->contact == NULL)) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    return nscd__allocator_valid(&d->allocator) ? NSCD_OK : NSCD_ERR_INVALID_ARGUMENT;
+}
+
+static void free_system(nscd_system *s) {
+    nscd_allocator a = s->allocator;
+    size_t n = (size_t)s->desc.n_dof;
+    nscd__free(&a, s->q, n * sizeof(double));
+    nscd__free(&a, s->v, n * sizeof(double));
+    nscd__free(&a, s->factor, n * n * sizeof(double));
+    nscd__free(&a, s->factor_q, n * sizeof(double));
+    nscd__free(&a, s->column, n * sizeof(double));
+    nscd__free(&a, s->rows, 3 * n * sizeof(double));
+    nscd__free(&a, s->contacts, (size_t)s->desc.n_contacts * sizeof(nscd__contact_slot));
+    nscd__free(&a, s, sizeof *s);
+}
+
+static void init_model(nscd_system *s) {
+    nscd__model *m = &s->model;
+    m->self = s;
+    m->n_q = m->n_v = s->desc.n_dof;
+    m->n_contacts = s->desc.n_contacts;
+    m->t = &s->t;
+    m->q = s->q;
+    m->v = s->v;
+    m->contacts = s->contacts;
+    m->diag = &s->diag;
+    m->allocator = &s->allocator;
+    m->mass_solve = system_mass_solve;
+    m->mass_times = system_mass_times;
+    m->forces = system_forces;
+    m->position_rate = system_position_rate;
+    m->displace = system_displace;
+    m->contact = system_contact;
+}
+
+nscd_status nscd_system_create(const nscd_system_desc *desc, nscd_system **system) {
+    if (desc == NULL || system == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd_status rc = validate_desc(desc);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    nscd_allocator a = nscd__allocator_resolve(&desc->allocator);
+    nscd_system *s = nscd__alloc(&a, sizeof *s);
+    if (s == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    s->desc = *desc;
+    s->allocator = a;
+    s->diag.log = desc->log;
+    s->diag.log_user = desc->log_user;
+    size_t n = (size_t)desc->n_dof;
+    s->q = nscd__alloc_array(&a, n, sizeof(double));
+    s->v = nscd__alloc_array(&a, n, sizeof(double));
+    s->factor = nscd__alloc_array(&a, n * n, sizeof(double));
+    s->factor_q = nscd__alloc_array(&a, n, sizeof(double));
+    s->column = nscd__alloc_array(&a, n, sizeof(double));
+    s->rows = nscd__alloc_array(&a, 3 * n, sizeof(double));
+    s->contacts = nscd__alloc_array(&a, (size_t)desc->n_contacts, sizeof(nscd__contact_slot));
+    if (!s->q || !s->v || !s->factor || !s->factor_q || !s->column || !s->rows || !s->contacts) {
+        free_system(s);
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    init_model(s);
+    *system = s;
+    return NSCD_OK;
+}
+
+void nscd_system_destroy(nscd_system *system) {
+    if (system != NULL) {
+        free_system(system);
+    }
+}
+
+const char *nscd_system_last_error(const nscd_system *system) {
+    return system == NULL ? "null system handle" : system->diag.last_error;
+}
+
+nscd_status nscd_contact_desc_init(nscd_contact_desc *desc, size_t struct_size) {
+    if (desc == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    if (struct_size != sizeof *desc) {
+        return NSCD_ERR_STRUCT_SIZE;
+    }
+    memset(desc, 0, sizeof *desc);
+    desc->struct_size = (uint32_t)sizeof *desc;
+    return NSCD_OK;
+}
+
+nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,
+                                    const nscd_contact_desc *desc) {
+    if (system == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd_diag *d = &system->diag;
+    if (desc == NULL) {
+        return nscd__fail(d, NSCD_ERR_NULL_POINTER, "contact desc is NULL");
+    }
+    if (desc->struct_size != sizeof *desc) {
+        return nscd__fail(d, NSCD_ERR_STRUCT_SIZE, "contact desc struct_size %u",
+                          (unsigned)desc->struct_size);
+    }
+    if (index < 0 || index >= system->desc.n_contacts) {
+        return nscd__fail(d, NSCD_ERR_INDEX, "contact %d of %d", (int)index,
+                          (int)system->desc.n_contacts);
+    }
+    if (!isfinite(desc->friction)) {
+        return nscd__fail(d, NSCD_ERR_NOT_FINITE, "friction coefficient is not finite");
+    }
+    if (desc->friction < 0.0 || desc->n_tangent < 0 || desc->n_tangent > 2) {
+        return nscd__fail(d, NSCD_ERR_OUT_OF_RANGE, "friction %g or n_tangent %d out of range",
+                          desc->friction, (int)desc->n_tangent);
+    }
+    nscd__contact_slot *slot = &system->contacts[index];
+    memset(slot, 0, sizeof *slot);
+    if (desc->law != NULL) {
+        slot->law = *desc->law;
+    }
+    slot->friction = desc->friction;
+    slot->n_tangent = desc->n_tangent;
+    slot->mode = NSCD_CONTACT_OPEN;
+    return NSCD_OK;
+}
+
+nscd_status nscd_system_get_sizes(const nscd_system *system, int32_t *n_dof,
+                                  int32_t *n_contacts) {
+    if (system == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    if (n_dof != NULL) {
+        *n_dof = system->desc.n_dof;
+    }
+    if (n_contacts != NULL) {
+        *n_contacts = system->desc.n_contacts;
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd_system_set_state(nscd_system *system, double t, const double *q,
+                                  const double *v) {
+    if (system == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    size_t n = (size_t)system->desc.n_dof;
+    if (q == NULL || v == NULL) {
+        return nscd__fail(&system->diag, NSCD_ERR_NULL_POINTER, "q or v is NULL");
+    }
+    if (!isfinite(t) || !nscd__all_finite(q, n) || !nscd__all_finite(v, n)) {
+        return nscd__fail(&system->diag, NSCD_ERR_NOT_FINITE, "state has NaN or infinity");
+    }
+    if (system->desc.mass_solve == NULL) {
+        nscd_status rc = factor_mass(system, q); /* rejects a non-SPD (e.g. negative) mass */
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+    }
+    memcpy(system->q, q, n * sizeof(double));
+    memcpy(system->v, v, n * sizeof(double));
+    system->t = t;
+    for (int32_t i = 0; i < system->desc.n_contacts; ++i) {
+        system->contacts[i].mode = NSCD_CONTACT_OPEN;
+        memset(&system->contacts[i].memory, 0, sizeof system->contacts[i].memory);
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd_system_get_state(const nscd_system *system, double *t, double *q, double *v) {
+    if (system == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    size_t bytes = (size_t)system->desc.n_dof * sizeof(double);
+    if (t != NULL) {
+        *t = system->t;
+    }
+    if (q != NULL) {
+        memcpy(q, system->q, bytes);
+    }
+    if (v != NULL) {
+        memcpy(v, system->v, bytes);
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd_system_get_contact(nscd_system *system, int32_t index, double *gap,
+                                    double *velocity, int32_t *mode) {
+    if (system == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    if (index < 0 || index >= system->desc.n_contacts) {
+        return nscd__fail(&system->diag, NSCD_ERR_INDEX, "contact %d of %d", (int)index,
+                          (int)system->desc.n_contacts);
+    }
+    size_t n = (size_t)system->desc.n_dof;
+    nscd__contact_slot *slot = &system->contacts[index];
+    double *w = system->rows;
+    double g = 0.0;
+    nscd_status rc = system_contact(system, index, system->t, system->q, &g, w, w + n);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    if (gap != NULL) {
+        *gap = g;
+    }
+    if (velocity != NULL) {
+        *velocity = nscd__dot((int32_t)n, w, system->v);
+    }
+    if (mode != NULL) {
+        *mode = slot->mode;
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd_system_kinetic_energy(nscd_system *system, double *energy) {
+    if (system == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    if (energy == NULL) {
+        return nscd__fail(&system->diag, NSCD_ERR_NULL_POINTER, "energy is NULL");
+    }
+    int32_t n = system->desc.n_dof;
+    nscd_status rc = system_mass_times(system, system->q, system->v, system->column);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    *energy = 0.5 * nscd__dot(n, system->v, system->column);
+    return NSCD_OK;
+}
+
+nscd__model *nscd__system_model(nscd_system *system) { return &system->model; }
