@@ -15,5 +15,7 @@
 #include "nscd/contact_law.h"
 #include "nscd/system.h"
 #include "nscd/event_driven.h"
+#include "nscd/routh.h"
+#include "nscd/restitution.h"
 
 #endif /* NSCD_NSCD_H */
