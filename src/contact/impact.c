@@ -1,5 +1,6 @@
 /* Impact resolution for the contacts of a model (see impact.h). */
 #include "contact/impact.h"
+#include "contact/impact_rules.h"
 
 #include <math.h>
 #include <string.h>
@@ -20,7 +21,12 @@ nscd_status nscd__impact_work_create(const nscd__model *model, nscd__impact_work
     work->delassus = nscd__alloc_array(a, c * c, sizeof(double));
     work->rhs = nscd__alloc_array(a, c, sizeof(double));
     work->dv = nscd__alloc_array(a, n, sizeof(double));
-    if (!work->rows_t || !work->minv_wt || !work->delassus || !work->rhs || !work->dv) {
+    work->extra = nscd__alloc_array(a, c, sizeof(double));
+    work->pair_rows = nscd__alloc_array(a, 2 * n, sizeof(double));
+    work->pair_t = nscd__alloc_array(a, 2 * n, sizeof(double));
+    work->pair_minv = nscd__alloc_array(a, 2 * n, sizeof(double));
+    if (!work->rows_t || !work->minv_wt || !work->delassus || !work->rhs || !work->dv ||
+        !work->extra || !work->pair_rows || !work->pair_t || !work->pair_minv) {
         nscd__impact_work_destroy(model, work);
         return NSCD_ERR_OUT_OF_MEMORY;
     }
@@ -35,6 +41,10 @@ void nscd__impact_work_destroy(const nscd__model *model, nscd__impact_work *work
     nscd__free(a, work->delassus, c * c * sizeof(double));
     nscd__free(a, work->rhs, c * sizeof(double));
     nscd__free(a, work->dv, n * sizeof(double));
+    nscd__free(a, work->extra, c * sizeof(double));
+    nscd__free(a, work->pair_rows, 2 * n * sizeof(double));
+    nscd__free(a, work->pair_t, 2 * n * sizeof(double));
+    nscd__free(a, work->pair_minv, 2 * n * sizeof(double));
     memset(work, 0, sizeof *work);
 }
 
@@ -48,14 +58,17 @@ static double restitution(const nscd__contact_slot *slot, int plastic) {
     return slot->law.ops->restitution(&slot->law);
 }
 
-/* The impact rule shared by all contacts of the impact, or -1 if they differ. */
+/* The impact rule of the contacts of the impact, or -1 if they differ.
+ * Persistent (closed) contacts, contacts without law and plastic projections
+ * act with e = 0, which every rule handles: they do not choose the rule. */
 static int32_t common_rule(const nscd__model *model, const nscd__impact *impact) {
     int32_t rule = -1;
     for (int32_t i = 0; i < impact->count; ++i) {
         const nscd__contact_slot *slot = &model->contacts[impact->contacts[i]];
-        int32_t r = (impact->plastic || slot->law.ops == NULL || slot->mode == NSCD_CONTACT_CLOSED)
-                        ? NSCD__IMPACT_NEWTON
-                        : slot->law.ops->impact_rule;
+        if (impact->plastic || slot->law.ops == NULL || slot->mode == NSCD_CONTACT_CLOSED) {
+            continue;
+        }
+        int32_t r = slot->law.ops->impact_rule;
         if (rule >= 0 && r != rule) {
             return -1;
         }
@@ -125,6 +138,8 @@ nscd_status nscd__resolve_impact(nscd__model *model, nscd__impact_work *work, co
     int32_t rule = common_rule(model, impact);
     switch (rule) {
     case NSCD__IMPACT_NEWTON: return resolve_newton(model, work, q, impact, v);
+    case NSCD__IMPACT_POISSON: return nscd__resolve_poisson(model, work, q, impact, v);
+    case NSCD__IMPACT_ROUTH: return nscd__resolve_routh(model, work, q, impact, v);
     default:
         return nscd__fail(model->diag, NSCD_ERR_UNSUPPORTED,
                           "impact rule %d is not available for this contact set", (int)rule);

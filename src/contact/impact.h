@@ -16,6 +16,10 @@ typedef struct nscd__impact_work {
     double *delassus; /* capacity x capacity: W M^-1 W' */
     double *rhs;      /* capacity */
     double *dv;       /* n_v */
+    double *extra;    /* capacity: second impulse vector (Poisson's restitution phase) */
+    double *pair_rows; /* 2 x n_v: [W_T; W_N] of one planar frictional contact (Routh) */
+    double *pair_t;    /* n_v x 2: its transpose */
+    double *pair_minv; /* n_v x 2: M^-1 [W_T' W_N'] */
 } nscd__impact_work;
 
 nscd_status nscd__impact_work_create(const nscd__model *model, nscd__impact_work *work);
@@ -31,11 +35,16 @@ typedef struct nscd__impact {
     double *impulse;
     double *velocity_before;
     double *velocity_after;
+    double t; /* time of the impact (for the tangential rows of frictional laws) */
 } nscd__impact;
 
 /* Applies the impact to velocities v (in: before, out: after) at positions q.
  * Frictionless Newton contacts (and plastic projections) are solved together
- * as the LCP  P >= 0 _|_ W v+ + e min(W v-, 0) >= 0  with  v+ = v- + M^-1 W' P. */
+ * as the LCP  P >= 0 _|_ W v+ + e min(W v-, 0) >= 0  with  v+ = v- + M^-1 W' P.
+ * Poisson contacts are solved by contact/impact_poisson.c, a single Routh
+ * contact by contact/impact_routh.c. Persistent (closed) contacts and plastic
+ * projections take part with e = 0 under any rule; other mixtures of rules
+ * are NSCD_ERR_UNSUPPORTED. */
 nscd_status nscd__resolve_impact(nscd__model *model, nscd__impact_work *work, const double *q,
                                  const nscd__impact *impact, double *v);
 

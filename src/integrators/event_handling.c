@@ -93,8 +93,8 @@ static nscd_status apply_impact(nscd_event_driven *ed, double t, double *y, int3
     if (rc != NSCD_OK) {
         return rc;
     }
-    nscd__impact impact = {count,      ed->impact_contacts, ed->impact_rows,   plastic,
-                           ed->impulse, ed->velocity_before, ed->velocity_after};
+    nscd__impact impact = {count,      ed->impact_contacts, ed->impact_rows,    plastic,
+                           ed->impulse, ed->velocity_before, ed->velocity_after, t};
     return nscd__resolve_impact(m, &ed->impact_work, y, &impact, y + m->n_q);
 }
 
