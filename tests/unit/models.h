@@ -14,14 +14,14 @@ typedef struct ball_model {
     int mass_sign;
 } ball_model;
 
-static nscd_status ball_mass(void *user, const double *q, double *m) {
+static inline nscd_status ball_mass(void *user, const double *q, double *m) {
     (void)q;
     const ball_model *b = user;
     m[0] = b->mass_sign < 0 ? -b->mass : b->mass;
     return NSCD_OK;
 }
 
-static nscd_status ball_forces(void *user, double t, const double *q, const double *v, double *h) {
+static inline nscd_status ball_forces(void *user, double t, const double *q, const double *v, double *h) {
     (void)q, (void)v;
     const ball_model *b = user;
     if (b->fail_after > 0.0 && t > b->fail_after) {
@@ -31,7 +31,7 @@ static nscd_status ball_forces(void *user, double t, const double *q, const doub
     return NSCD_OK;
 }
 
-static nscd_status ball_floor(void *user, int32_t index, double t, const double *q, double *gap,
+static inline nscd_status ball_floor(void *user, int32_t index, double t, const double *q, double *gap,
                               double *w_normal, double *w_tangent) {
     (void)user, (void)index, (void)t, (void)w_tangent;
     *gap = q[0];
@@ -40,7 +40,7 @@ static nscd_status ball_floor(void *user, int32_t index, double t, const double 
 }
 
 /* Creates a ball system at height h0 with Newton restitution e. */
-static nscd_status make_ball(ball_model *b, double h0, double e, nscd_system **sys) {
+static inline nscd_status make_ball(ball_model *b, double h0, double e, nscd_system **sys) {
     nscd_system_desc desc;
     nscd_system_desc_init(&desc, sizeof desc);
     desc.n_dof = 1;
@@ -84,7 +84,7 @@ typedef struct event_log {
     int fail_at; /* return -1 at this event number, 0 = never */
 } event_log;
 
-static int32_t log_event(void *user, const nscd_event_info *info) {
+static inline int32_t log_event(void *user, const nscd_event_info *info) {
     event_log *log = user;
     if (log->count < 4096) {
         int k = log->count;
