@@ -14,8 +14,10 @@ count=0
 for header in "$src"/include/nscd/*.h; do
     name=$(basename "$header" .h)
     count=$((count + 1))
-    printf '#include <nscd/%s.h>\n' "$name" >"$work/$name.c"
-    printf '#include <nscd/%s.h>\n' "$name" >"$work/$name.cpp"
+    # The header alone; the typedef keeps a macro-only header (export.h) from
+    # making an empty translation unit, which ISO C forbids.
+    printf '#include <nscd/%s.h>\ntypedef int header_check_%s;\n' "$name" "$name" >"$work/$name.c"
+    cp "$work/$name.c" "$work/$name.cpp"
     if ! "$CC" -std=c11 -Wall -Wextra -Wpedantic -Wstrict-prototypes -Werror \
         -I"$src/include" -c "$work/$name.c" -o "$work/$name.c.o"; then
         echo "FAIL: nscd/$name.h does not compile alone as C11" >&2

@@ -30,7 +30,8 @@ int main(void) {
     }
 
     nscd_system_desc desc;
-    if (nscd_system_desc_init(&desc, sizeof desc) != NSCD_OK) return 1;
+    if (nscd_system_desc_init(&desc, sizeof desc) != NSCD_OK)
+        return 1;
     desc.n_dof = 1;
     desc.mass = unit_mass;
     nscd_system *system = NULL;
@@ -42,9 +43,9 @@ int main(void) {
     int32_t n_dof = 0;
     status = nscd_system_get_sizes(system, &n_dof, NULL);
     nscd_system_destroy(system);
-    if (status != NSCD_OK || n_dof != 1) return 1;
+    if (status != NSCD_OK || n_dof != 1)
+        return 1;
 
-    printf("C consumer: nscd %s, ABI %d, \"%s\"\n", nscd_version_string(), nscd_abi_version(),
-           ok);
+    printf("C consumer: nscd %s, ABI %d, \"%s\"\n", nscd_version_string(), nscd_abi_version(), ok);
     return 0;
 }

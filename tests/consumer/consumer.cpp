@@ -30,19 +30,23 @@ int main() {
         return 1;
     }
     const std::string status = nscd_status_string(NSCD_ERR_INVALID_ARGUMENT);
-    if (status.empty() || status == nscd_status_string(NSCD_OK)) return 1;
+    if (status.empty() || status == nscd_status_string(NSCD_OK))
+        return 1;
 
     nscd_system_desc desc{};
-    if (nscd_system_desc_init(&desc, sizeof desc) != NSCD_OK) return 1;
+    if (nscd_system_desc_init(&desc, sizeof desc) != NSCD_OK)
+        return 1;
     desc.n_dof = 1;
     desc.mass = unit_mass;
     nscd_system *raw = nullptr;
-    if (nscd_system_create(&desc, &raw) != NSCD_OK) return 1;
+    if (nscd_system_create(&desc, &raw) != NSCD_OK)
+        return 1;
     system_ptr system(raw);
 
     // A bad call must fail with a status and leave a message on the handle.
     const double q[1] = {0.0};
-    if (nscd_system_set_state(system.get(), 0.0, q, nullptr) == NSCD_OK) return 1;
+    if (nscd_system_set_state(system.get(), 0.0, q, nullptr) == NSCD_OK)
+        return 1;
 
     std::printf("C++ consumer: nscd %s, \"%s\"\n", nscd_version_string(), status.c_str());
     return 0;
