@@ -10,6 +10,7 @@
 #include "core/diag.h"
 #include "core/law.h"
 #include "nscd/host.h"
+#include "nscd/system.h" /* nscd_contact_mode */
 
 /* Per-contact settings and state kept by a model. A slot whose law has
  * ops == NULL uses the default: Newton restitution with e = 0. */
