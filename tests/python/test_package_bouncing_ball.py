@@ -27,11 +27,12 @@ def test_impact_times_and_rest_time(h0, e, g):
     result = nscd.bouncing_ball(h0, e, g=g)
     assert len(result.impacts) >= 5
     times, speeds = analytic_impacts(h0, e, g, len(result.impacts))
-    # Velocities before impacts: compare while they are well above the Zeno threshold.
-    for k, impact in enumerate(result.impacts[:10]):
+    # Every impact, down to the last one before the Zeno transition.
+    for k, impact in enumerate(result.impacts):
         assert abs(impact.t - times[k]) < 1e-8, (k, impact.t, times[k])
-        assert impact.v_before == pytest.approx(-speeds[k], rel=1e-7)
-        assert impact.v_after == pytest.approx(e * speeds[k], rel=1e-7)
+        # Velocities: relative to v1, since the last ones are tiny.
+        assert abs(impact.v_before + speeds[k]) < 1e-9 * speeds[0], (k, impact)
+        assert abs(impact.v_after - e * speeds[k]) < 1e-9 * speeds[0], (k, impact)
     t_inf = nscd.analytic_rest_time(h0, e, g)
     assert t_inf == pytest.approx(times[0] + 2 * speeds[0] * e / (g * (1 - e)), rel=1e-15)
     assert result.rest_time is not None, "the ball never came to rest"
