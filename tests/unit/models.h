@@ -21,7 +21,8 @@ static inline nscd_status ball_mass(void *user, const double *q, double *m) {
     return NSCD_OK;
 }
 
-static inline nscd_status ball_forces(void *user, double t, const double *q, const double *v, double *h) {
+static inline nscd_status ball_forces(void *user, double t, const double *q, const double *v,
+                                      double *h) {
     (void)q, (void)v;
     const ball_model *b = user;
     if (b->fail_after > 0.0 && t > b->fail_after) {
@@ -31,8 +32,8 @@ static inline nscd_status ball_forces(void *user, double t, const double *q, con
     return NSCD_OK;
 }
 
-static inline nscd_status ball_floor(void *user, int32_t index, double t, const double *q, double *gap,
-                              double *w_normal, double *w_tangent) {
+static inline nscd_status ball_floor(void *user, int32_t index, double t, const double *q,
+                                     double *gap, double *w_normal, double *w_tangent) {
     (void)user, (void)index, (void)t, (void)w_tangent;
     *gap = q[0];
     w_normal[0] = 1.0;

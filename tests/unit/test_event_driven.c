@@ -189,8 +189,8 @@ static void persistent_contact_releases_when_force_vanishes(void **state) {
     assert_true(fabs(log.t[opened] - 0.5) < 1e-10);
     double q, v;
     nscd_system_get_state(sys, NULL, &q, &v);
-    assert_true(fabs(q - G / 24.0) < 1e-9);  /* y = g (t - 1/2)^3 / 3 */
-    assert_true(fabs(v - G / 4.0) < 1e-9);   /* dy/dt = g (t - 1/2)^2 */
+    assert_true(fabs(q - G / 24.0) < 1e-9); /* y = g (t - 1/2)^3 / 3 */
+    assert_true(fabs(v - G / 4.0) < 1e-9);  /* dy/dt = g (t - 1/2)^2 */
     nscd_event_driven_destroy(ed);
     nscd_system_destroy(sys);
 }
