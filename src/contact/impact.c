@@ -25,8 +25,9 @@ nscd_status nscd__impact_work_create(const nscd__model *model, nscd__impact_work
     work->pair_rows = nscd__alloc_array(a, 2 * n, sizeof(double));
     work->pair_t = nscd__alloc_array(a, 2 * n, sizeof(double));
     work->pair_minv = nscd__alloc_array(a, 2 * n, sizeof(double));
+    work->pivots = nscd__alloc_array(a, c, sizeof(int32_t));
     if (!work->rows_t || !work->minv_wt || !work->delassus || !work->rhs || !work->dv ||
-        !work->extra || !work->pair_rows || !work->pair_t || !work->pair_minv) {
+        !work->extra || !work->pair_rows || !work->pair_t || !work->pair_minv || !work->pivots) {
         nscd__impact_work_destroy(model, work);
         return NSCD_ERR_OUT_OF_MEMORY;
     }
@@ -45,6 +46,7 @@ void nscd__impact_work_destroy(const nscd__model *model, nscd__impact_work *work
     nscd__free(a, work->pair_rows, 2 * n * sizeof(double));
     nscd__free(a, work->pair_t, 2 * n * sizeof(double));
     nscd__free(a, work->pair_minv, 2 * n * sizeof(double));
+    nscd__free(a, work->pivots, c * sizeof(int32_t));
     memset(work, 0, sizeof *work);
 }
 
@@ -87,7 +89,8 @@ nscd_status nscd__impact_delassus(nscd__model *model, nscd__impact_work *work, c
     }
     for (int32_t r = 0; r < k; ++r) {
         for (int32_t i = 0; i < n; ++i) {
-            work->rows_t[(size_t)i * (size_t)k + (size_t)r] = rows[(size_t)r * (size_t)n + (size_t)i];
+            work->rows_t[(size_t)i * (size_t)k + (size_t)r] =
+                rows[(size_t)r * (size_t)n + (size_t)i];
         }
     }
     nscd_status rc = model->mass_solve(model->self, q, k, work->rows_t, work->minv_wt);
@@ -98,7 +101,8 @@ nscd_status nscd__impact_delassus(nscd__model *model, nscd__impact_work *work, c
         for (int32_t c = 0; c < k; ++c) {
             double sum = 0.0;
             for (int32_t i = 0; i < n; ++i) {
-                sum += rows[(size_t)r * (size_t)n + (size_t)i] * work->minv_wt[(size_t)i * (size_t)k + (size_t)c];
+                sum += rows[(size_t)r * (size_t)n + (size_t)i] *
+                       work->minv_wt[(size_t)i * (size_t)k + (size_t)c];
             }
             work->delassus[r * k + c] = sum;
         }
@@ -119,9 +123,17 @@ static nscd_status resolve_newton(nscd__model *model, nscd__impact_work *work, c
         impact->velocity_before[r] = before;
         work->rhs[r] = before + e * fmin(before, 0.0);
     }
-    rc = nscd_lcp_solve_dense(k, work->delassus, work->rhs, impact->impulse, NULL);
+    if (impact->plastic) { /* bilateral: W v+ = 0, impulses of either sign */
+        for (int32_t r = 0; r < k; ++r) {
+            impact->impulse[r] = -work->rhs[r];
+        }
+        rc = nscd__lu_solve(k, work->delassus, work->pivots, 1, impact->impulse);
+    } else {
+        rc = nscd_lcp_solve_dense(k, work->delassus, work->rhs, impact->impulse, NULL);
+    }
     if (rc != NSCD_OK) {
-        return nscd__fail(model->diag, rc, "impact LCP of %d contacts failed", (int)k);
+        return nscd__fail(model->diag, rc, "impact of %d contacts: %s", (int)k,
+                          impact->plastic ? "dependent contact rows" : "LCP failed");
     }
     nscd__gemv(n, k, work->minv_wt, impact->impulse, work->dv);
     for (int32_t i = 0; i < n; ++i) {

@@ -11,15 +11,16 @@
 typedef struct nscd__impact_work {
     int32_t capacity;
     int32_t n_v;
-    double *rows_t;   /* n_v x capacity: W' */
-    double *minv_wt;  /* n_v x capacity: M^-1 W' */
-    double *delassus; /* capacity x capacity: W M^-1 W' */
-    double *rhs;      /* capacity */
-    double *dv;       /* n_v */
-    double *extra;    /* capacity: second impulse vector (Poisson's restitution phase) */
+    double *rows_t;    /* n_v x capacity: W' */
+    double *minv_wt;   /* n_v x capacity: M^-1 W' */
+    double *delassus;  /* capacity x capacity: W M^-1 W' */
+    double *rhs;       /* capacity */
+    double *dv;        /* n_v */
+    double *extra;     /* capacity: second impulse vector (Poisson's restitution phase) */
     double *pair_rows; /* 2 x n_v: [W_T; W_N] of one planar frictional contact (Routh) */
     double *pair_t;    /* n_v x 2: its transpose */
     double *pair_minv; /* n_v x 2: M^-1 [W_T' W_N'] */
+    int32_t *pivots;   /* capacity */
 } nscd__impact_work;
 
 nscd_status nscd__impact_work_create(const nscd__model *model, nscd__impact_work *work);
@@ -31,7 +32,7 @@ typedef struct nscd__impact {
     int32_t count;
     const int32_t *contacts;
     const double *rows;
-    int plastic; /* 1: ignore the laws, use e = 0 for every contact */
+    int plastic; /* 1: ignore the laws and make every gap velocity zero (bilateral) */
     double *impulse;
     double *velocity_before;
     double *velocity_after;
@@ -39,8 +40,9 @@ typedef struct nscd__impact {
 } nscd__impact;
 
 /* Applies the impact to velocities v (in: before, out: after) at positions q.
- * Frictionless Newton contacts (and plastic projections) are solved together
- * as the LCP  P >= 0 _|_ W v+ + e min(W v-, 0) >= 0  with  v+ = v- + M^-1 W' P.
+ * Frictionless Newton contacts are solved together as the LCP
+ *     P >= 0 _|_ W v+ + e min(W v-, 0) >= 0   with   v+ = v- + M^-1 W' P;
+ * a plastic impact solves W v+ = 0 instead (used to close contacts).
  * Poisson contacts are solved by contact/impact_poisson.c, a single Routh
  * contact by contact/impact_routh.c. Persistent (closed) contacts and plastic
  * projections take part with e = 0 under any rule; other mixtures of rules
