@@ -32,6 +32,12 @@ if [ ! -f "$baseline" ]; then
     exit 1
 fi
 
+if ! readelf -S "$lib" | grep -q '\.debug_info'; then
+    echo "FAIL: $lib has no debug info; abi-dumper needs it." >&2
+    echo "      Configure with -DCMAKE_BUILD_TYPE=RelWithDebInfo (the default) or Debug." >&2
+    exit 1
+fi
+
 rm -rf "$work"
 mkdir -p "$work"
 bash "$src/abi/dump.sh" "$src" "$lib" "$work/current.dump" >"$work/dump.log" 2>&1 \
