@@ -40,8 +40,8 @@ static nscd_status forces(void *user, double t, const double *q, const double *v
     return NSCD_OK;
 }
 
-static nscd_status floor_contact(void *user, int32_t index, double t, const double *q,
-                                 double *gap, double *w_normal, double *w_tangent) {
+static nscd_status floor_contact(void *user, int32_t index, double t, const double *q, double *gap,
+                                 double *w_normal, double *w_tangent) {
     (void)user, (void)index, (void)t, (void)w_tangent;
     *gap = q[0];
     w_normal[0] = 1.0;

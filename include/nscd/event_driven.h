@@ -31,6 +31,7 @@ extern "C" {
 /** Opaque event-driven stepper. */
 typedef struct nscd_event_driven nscd_event_driven;
 
+/* clang-format off */ /* documented values, aligned by hand */
 /** Smooth-phase integrator and event location method. */
 typedef enum nscd_ed_method {
     NSCD_ED_DOPRI5 = 0,    /**< Adaptive Dormand–Prince 5(4), dense output, root finding (default). */
@@ -42,15 +43,16 @@ typedef enum nscd_zeno_policy {
     NSCD_ZENO_PERSISTENT_CONTACT = 0, /**< Close the contact: g = 0 held by lambda >= 0 (default). */
     NSCD_ZENO_STOP = 1                /**< Stop and return ::NSCD_ERR_ZENO. */
 } nscd_zeno_policy;
+/* clang-format on */
 
 /** Kinds of events reported to ::nscd_event_handler_fn. */
 typedef enum nscd_event_type {
-    NSCD_EVENT_IMPACT = 1,         /**< An impact: velocities jumped. */
-    NSCD_EVENT_USER = 2,           /**< A user event function crossed zero. */
-    NSCD_EVENT_CONTACT_CLOSED = 3, /**< A contact became persistent (after Zeno detection). */
-    NSCD_EVENT_CONTACT_OPENED = 4, /**< A persistent contact released (its force reached zero). */
-    NSCD_EVENT_ZENO_STOP = 5,      /**< Zeno detected with ::NSCD_ZENO_STOP; integration ends. */
-    NSCD_EVENT_COMPLIANT_ONSET = 6,     /**< A compliant contact started to overlap. */
+    NSCD_EVENT_IMPACT = 1,          /**< An impact: velocities jumped. */
+    NSCD_EVENT_USER = 2,            /**< A user event function crossed zero. */
+    NSCD_EVENT_CONTACT_CLOSED = 3,  /**< A contact became persistent (after Zeno detection). */
+    NSCD_EVENT_CONTACT_OPENED = 4,  /**< A persistent contact released (its force reached zero). */
+    NSCD_EVENT_ZENO_STOP = 5,       /**< Zeno detected with ::NSCD_ZENO_STOP; integration ends. */
+    NSCD_EVENT_COMPLIANT_ONSET = 6, /**< A compliant contact started to overlap. */
     NSCD_EVENT_COMPLIANT_SEPARATION = 7 /**< A compliant contact separated (force reached zero). */
 } nscd_event_type;
 
@@ -95,6 +97,7 @@ typedef int32_t (*nscd_event_handler_fn)(void *user, const nscd_event_info *info
 typedef nscd_status (*nscd_user_event_fn)(void *user, double t, const double *q, const double *v,
                                           double *values);
 
+/* clang-format off */ /* documented fields, aligned by hand */
 /** Options of the event-driven stepper, filled by nscd_event_driven_options_init(). */
 typedef struct nscd_event_driven_options {
     uint32_t struct_size;      /**< sizeof(nscd_event_driven_options). */
@@ -121,6 +124,7 @@ typedef struct nscd_event_driven_options {
     nscd_event_handler_fn on_event; /**< Observer of every event, or NULL. */
     void *on_event_user;       /**< Passed to `on_event`. */
 } nscd_event_driven_options;
+/* clang-format on */
 
 /**
  * @brief Fills options with their documented defaults.

@@ -21,6 +21,7 @@ extern "C" {
 /** Result of a fallible nscd function: 0 on success, a negative ::nscd_status_code otherwise. */
 typedef int32_t nscd_status;
 
+/* clang-format off */ /* a hand-aligned table of ABI-fixed codes */
 /** The status codes. Values are part of the ABI and never change. */
 enum nscd_status_code {
     NSCD_OK = 0,                         /**< Success. */
@@ -45,6 +46,7 @@ enum nscd_status_code {
     NSCD_ERR_BUFFER_TOO_SMALL = -19,     /**< An output buffer is too small. */
     NSCD_ERR_IO = -20                    /**< A file could not be read or written. */
 };
+/* clang-format on */
 
 /**
  * @brief Name and meaning of a status code.

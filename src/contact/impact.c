@@ -74,7 +74,8 @@ nscd_status nscd__impact_delassus(nscd__model *model, nscd__impact_work *work, c
     }
     for (int32_t r = 0; r < k; ++r) {
         for (int32_t i = 0; i < n; ++i) {
-            work->rows_t[(size_t)i * (size_t)k + (size_t)r] = rows[(size_t)r * (size_t)n + (size_t)i];
+            work->rows_t[(size_t)i * (size_t)k + (size_t)r] =
+                rows[(size_t)r * (size_t)n + (size_t)i];
         }
     }
     nscd_status rc = model->mass_solve(model->self, q, k, work->rows_t, work->minv_wt);
@@ -85,7 +86,8 @@ nscd_status nscd__impact_delassus(nscd__model *model, nscd__impact_work *work, c
         for (int32_t c = 0; c < k; ++c) {
             double sum = 0.0;
             for (int32_t i = 0; i < n; ++i) {
-                sum += rows[(size_t)r * (size_t)n + (size_t)i] * work->minv_wt[(size_t)i * (size_t)k + (size_t)c];
+                sum += rows[(size_t)r * (size_t)n + (size_t)i] *
+                       work->minv_wt[(size_t)i * (size_t)k + (size_t)c];
             }
             work->delassus[r * k + c] = sum;
         }

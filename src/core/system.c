@@ -127,8 +127,8 @@ static void system_displace(void *self, const double *q, const double *dq, doubl
     }
 }
 
-static nscd_status system_contact(void *self, int32_t index, double t, const double *q,
-                                  double *gap, double *w_normal, double *w_tangent) {
+static nscd_status system_contact(void *self, int32_t index, double t, const double *q, double *gap,
+                                  double *w_normal, double *w_tangent) {
     nscd_system *s = self;
     int32_t n = s->desc.n_dof;
     int32_t n_tangent = s->contacts[index].n_tangent;
@@ -295,8 +295,7 @@ nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,
     return NSCD_OK;
 }
 
-nscd_status nscd_system_get_sizes(const nscd_system *system, int32_t *n_dof,
-                                  int32_t *n_contacts) {
+nscd_status nscd_system_get_sizes(const nscd_system *system, int32_t *n_dof, int32_t *n_contacts) {
     if (system == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
@@ -309,8 +308,7 @@ nscd_status nscd_system_get_sizes(const nscd_system *system, int32_t *n_dof,
     return NSCD_OK;
 }
 
-nscd_status nscd_system_set_state(nscd_system *system, double t, const double *q,
-                                  const double *v) {
+nscd_status nscd_system_set_state(nscd_system *system, double t, const double *q, const double *v) {
     if (system == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }

@@ -17,11 +17,11 @@ static const double A[7][6] = {
     {35.0 / 384.0, 0.0, 500.0 / 1113.0, 125.0 / 192.0, -2187.0 / 6784.0, 11.0 / 84.0},
 };
 /* 5th-order weights minus 4th-order weights: the local error estimate. */
-static const double E[7] = {71.0 / 57600.0,  0.0, -71.0 / 16695.0, 71.0 / 1920.0,
+static const double E[7] = {71.0 / 57600.0,      0.0,          -71.0 / 16695.0, 71.0 / 1920.0,
                             -17253.0 / 339200.0, 22.0 / 525.0, -1.0 / 40.0};
 /* Continuous extension (contd5). */
-static const double D[7] = {-12715105075.0 / 11282082432.0, 0.0,
-                            87487479700.0 / 32700410799.0,  -10690763975.0 / 1880347072.0,
+static const double D[7] = {-12715105075.0 / 11282082432.0,  0.0,
+                            87487479700.0 / 32700410799.0,   -10690763975.0 / 1880347072.0,
                             701980252875.0 / 199316789632.0, -1453857185.0 / 822651844.0,
                             69997945.0 / 29380423.0};
 
@@ -107,9 +107,9 @@ void nscd__dopri5_prepare_dense(nscd__dopri5 *rk, const double *y, double h) {
 void nscd__dopri5_dense(const nscd__dopri5 *rk, double theta, double *out) {
     double rest = 1.0 - theta;
     for (int32_t i = 0; i < rk->n; ++i) {
-        out[i] = rk->dense[0][i] +
-                 theta * (rk->dense[1][i] +
-                          rest * (rk->dense[2][i] +
-                                  theta * (rk->dense[3][i] + rest * rk->dense[4][i])));
+        out[i] =
+            rk->dense[0][i] +
+            theta * (rk->dense[1][i] +
+                     rest * (rk->dense[2][i] + theta * (rk->dense[3][i] + rest * rk->dense[4][i])));
     }
 }

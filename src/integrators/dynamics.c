@@ -161,7 +161,8 @@ static nscd_status closed_contact_forces(nscd__dynamics *dyn, double t, const do
     for (int32_t i = 0; i < n; ++i) {
         dyn->rhs_in[(size_t)i * (size_t)cols] = dyn->h[i];
         for (int32_t r = 0; r < k; ++r) {
-            dyn->rhs_in[(size_t)i * (size_t)cols + 1 + (size_t)r] = dyn->rows[(size_t)r * (size_t)n + (size_t)i];
+            dyn->rhs_in[(size_t)i * (size_t)cols + 1 + (size_t)r] =
+                dyn->rows[(size_t)r * (size_t)n + (size_t)i];
         }
     }
     nscd_status rc = m->mass_solve(m->self, q, cols, dyn->rhs_in, dyn->rhs_out);

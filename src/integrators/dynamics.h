@@ -10,19 +10,19 @@
 typedef struct nscd__dynamics {
     nscd__model *model;
     int32_t n_closed;
-    int32_t *closed;   /* indices of the closed contacts (n_contacts) */
-    double *lambda;    /* normal force of each contact (n_contacts); 0 unless closed */
-    double *h;         /* n_v */
-    double *rows;      /* normal rows of the closed contacts (n_contacts x n_v) */
-    double *row;       /* scratch row (n_v) */
-    double *tangents;  /* scratch tangential rows (2 x n_v) */
-    double *rhs_in;    /* n_v x (1 + n_contacts): [h, W_C'] */
-    double *rhs_out;   /* n_v x (1 + n_contacts): M^-1 [h, W_C'] */
-    double *delassus;  /* n_contacts x n_contacts */
-    double *bias;      /* n_contacts */
-    int32_t *pivots;   /* n_contacts */
-    double *shifted;   /* n_q: positions moved along dq/dt for dW/dt */
-    double *qdot;      /* n_q */
+    int32_t *closed;  /* indices of the closed contacts (n_contacts) */
+    double *lambda;   /* normal force of each contact (n_contacts); 0 unless closed */
+    double *h;        /* n_v */
+    double *rows;     /* normal rows of the closed contacts (n_contacts x n_v) */
+    double *row;      /* scratch row (n_v) */
+    double *tangents; /* scratch tangential rows (2 x n_v) */
+    double *rhs_in;   /* n_v x (1 + n_contacts): [h, W_C'] */
+    double *rhs_out;  /* n_v x (1 + n_contacts): M^-1 [h, W_C'] */
+    double *delassus; /* n_contacts x n_contacts */
+    double *bias;     /* n_contacts */
+    int32_t *pivots;  /* n_contacts */
+    double *shifted;  /* n_q: positions moved along dq/dt for dW/dt */
+    double *qdot;     /* n_q */
     int64_t evaluations;
 } nscd__dynamics;
 

@@ -18,8 +18,7 @@
  * accumulate (e.g. open-close-open cycles): reported as Zeno. */
 #define MAX_EVENTS_PER_INSTANT 1000
 
-nscd_status nscd_event_driven_options_init(nscd_event_driven_options *options,
-                                           size_t struct_size) {
+nscd_status nscd_event_driven_options_init(nscd_event_driven_options *options, size_t struct_size) {
     if (options == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
@@ -47,9 +46,15 @@ static nscd_status validate_options(const nscd_event_driven_options *o) {
     if (o->struct_size != sizeof *o) {
         return NSCD_ERR_STRUCT_SIZE;
     }
-    const double reals[] = {o->relative_tolerance, o->absolute_tolerance,   o->initial_step,
-                            o->max_step,           o->min_step,             o->fixed_step,
-                            o->event_time_tolerance, o->zeno_velocity,      o->zeno_min_interval,
+    const double reals[] = {o->relative_tolerance,
+                            o->absolute_tolerance,
+                            o->initial_step,
+                            o->max_step,
+                            o->min_step,
+                            o->fixed_step,
+                            o->event_time_tolerance,
+                            o->zeno_velocity,
+                            o->zeno_min_interval,
                             o->persistent_gap_tolerance};
     if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
         return NSCD_ERR_NOT_FINITE;
@@ -59,11 +64,10 @@ static nscd_status validate_options(const nscd_event_driven_options *o) {
         o->n_user_events < 0 || (o->n_user_events > 0 && o->user_events == NULL)) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
-    if (!(o->relative_tolerance > 0.0) || !(o->absolute_tolerance > 0.0) ||
-        o->initial_step < 0.0 || o->max_step < 0.0 || !(o->min_step > 0.0) ||
-        !(o->fixed_step > 0.0) || !(o->event_time_tolerance > 0.0) || o->zeno_velocity < 0.0 ||
-        o->zeno_min_interval < 0.0 || o->zeno_max_close_impacts < 1 ||
-        !(o->persistent_gap_tolerance > 0.0) || o->max_steps < 1) {
+    if (!(o->relative_tolerance > 0.0) || !(o->absolute_tolerance > 0.0) || o->initial_step < 0.0 ||
+        o->max_step < 0.0 || !(o->min_step > 0.0) || !(o->fixed_step > 0.0) ||
+        !(o->event_time_tolerance > 0.0) || o->zeno_velocity < 0.0 || o->zeno_min_interval < 0.0 ||
+        o->zeno_max_close_impacts < 1 || !(o->persistent_gap_tolerance > 0.0) || o->max_steps < 1) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
     return NSCD_OK;
@@ -71,6 +75,7 @@ static nscd_status validate_options(const nscd_event_driven_options *o) {
 
 /* ------------------------------------------------------------ memory */
 
+/* clang-format off */ /* one X-macro table, laid out by hand */
 #define ARRAYS(X)                                                                                 \
     X(y, double, n) X(y_end, double, n) X(y_tmp, double, n) X(ydot, double, n)                    \
     X(watch_start, double, nw) X(watch_tmp, double, nw) X(watch_left, double, nw)                 \
@@ -79,6 +84,7 @@ static nscd_status validate_options(const nscd_event_driven_options *o) {
     X(impulse, double, nc) X(velocity_before, double, nc) X(velocity_after, double, nc)           \
     X(v_before, double, nv) X(pivots, int32_t, nc) X(last_impact, double, nc)                     \
     X(close_impacts, int32_t, nc)
+/* clang-format on */
 
 static void free_stepper(nscd_event_driven *ed) {
     const nscd_allocator *a = &ed->allocator;
@@ -104,7 +110,7 @@ static nscd_status allocate_arrays(nscd_event_driven *ed) {
     size_t nu = (size_t)ed->options.n_user_events, nc = (size_t)ed->model->n_contacts;
     size_t nv = (size_t)ed->model->n_v;
     int ok = 1;
-#define ALLOC_ARRAY(name, type, count)                                                           \
+#define ALLOC_ARRAY(name, type, count)                                                             \
     ok &= (ed->name = nscd__alloc_array(a, (count), sizeof(type))) != NULL;
     ARRAYS(ALLOC_ARRAY)
 #undef ALLOC_ARRAY
@@ -351,8 +357,8 @@ nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
     }
     double t = *m->t;
     if (t_end < t) {
-        return nscd__fail(&ed->diag, NSCD_ERR_INVALID_ARGUMENT, "t_end %.17g before t %.17g",
-                          t_end, t);
+        return nscd__fail(&ed->diag, NSCD_ERR_INVALID_ARGUMENT, "t_end %.17g before t %.17g", t_end,
+                          t);
     }
     memset(&ed->stats, 0, sizeof ed->stats);
     ed->stop = 0;

@@ -27,10 +27,10 @@ struct nscd_event_driven {
     int32_t n;         /* n_q + n_v */
     int32_t n_watches; /* n_contacts + n_user_events */
 
-    double *y;      /* state at the start of the current step */
-    double *y_end;  /* state at the end of the current step (RK4) */
-    double *y_tmp;  /* interpolated state */
-    double *ydot;   /* scratch derivative */
+    double *y;           /* state at the start of the current step */
+    double *y_end;       /* state at the end of the current step (RK4) */
+    double *y_tmp;       /* interpolated state */
+    double *ydot;        /* scratch derivative */
     double *watch_start; /* watch values at the step start */
     double *watch_tmp;   /* watch values at a sample */
     double *watch_left;  /* watch values at the left end of each bracket */
@@ -51,10 +51,10 @@ struct nscd_event_driven {
     double *last_impact;
     int32_t *close_impacts;
 
-    double step;     /* next step size to try (DOPRI) */
-    int fsal_valid;  /* dopri.k[0] holds f(t, y) */
+    double step;    /* next step size to try (DOPRI) */
+    int fsal_valid; /* dopri.k[0] holds f(t, y) */
     nscd_event_driven_stats stats;
-    int stop;        /* set by a handler asking to stop */
+    int stop; /* set by a handler asking to stop */
 };
 
 /* --- event_location.c */

@@ -70,7 +70,8 @@ static nscd_status gather_rows(nscd_event_driven *ed, double t, const double *q,
         if (rc != NSCD_OK) {
             return rc;
         }
-        memcpy(ed->impact_rows + (size_t)r * (size_t)n, ed->dynamics.row, (size_t)n * sizeof(double));
+        memcpy(ed->impact_rows + (size_t)r * (size_t)n, ed->dynamics.row,
+               (size_t)n * sizeof(double));
     }
     return NSCD_OK;
 }
@@ -93,7 +94,7 @@ static nscd_status apply_impact(nscd_event_driven *ed, double t, double *y, int3
     if (rc != NSCD_OK) {
         return rc;
     }
-    nscd__impact impact = {count,      ed->impact_contacts, ed->impact_rows,   plastic,
+    nscd__impact impact = {count,       ed->impact_contacts, ed->impact_rows,   plastic,
                            ed->impulse, ed->velocity_before, ed->velocity_after};
     return nscd__resolve_impact(m, &ed->impact_work, y, &impact, y + m->n_q);
 }
@@ -257,11 +258,13 @@ static nscd_status closed_gaps(nscd_event_driven *ed, double t, const double *q,
     int32_t n = ed->model->n_v;
     *largest = 0.0;
     for (int32_t r = 0; r < count; ++r) {
-        nscd_status rc = nscd__dynamics_contact(&ed->dynamics, ed->impact_contacts[r], t, q, &gaps[r]);
+        nscd_status rc =
+            nscd__dynamics_contact(&ed->dynamics, ed->impact_contacts[r], t, q, &gaps[r]);
         if (rc != NSCD_OK) {
             return rc;
         }
-        memcpy(ed->impact_rows + (size_t)r * (size_t)n, ed->dynamics.row, (size_t)n * sizeof(double));
+        memcpy(ed->impact_rows + (size_t)r * (size_t)n, ed->dynamics.row,
+               (size_t)n * sizeof(double));
         *largest = fmax(*largest, fabs(gaps[r]));
     }
     return NSCD_OK;
@@ -286,8 +289,7 @@ nscd_status nscd__project_closed(nscd_event_driven *ed, double t, double *y) {
         for (int32_t r = 0; r < count; ++r) {
             gaps[r] = -gaps[r];
         }
-        if (rc == NSCD_OK &&
-            nscd__lu_solve(count, w->delassus, ed->pivots, 1, gaps) != NSCD_OK) {
+        if (rc == NSCD_OK && nscd__lu_solve(count, w->delassus, ed->pivots, 1, gaps) != NSCD_OK) {
             rc = nscd__fail(&ed->diag, NSCD_ERR_SINGULAR, "closed contacts have dependent rows");
         }
         if (rc != NSCD_OK) {

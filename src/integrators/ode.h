@@ -45,7 +45,7 @@ typedef struct nscd__rk4 {
 
 nscd_status nscd__rk4_create(const nscd_allocator *a, int32_t n, nscd__rk4 *rk);
 void nscd__rk4_destroy(const nscd_allocator *a, nscd__rk4 *rk);
-nscd_status nscd__rk4_step(nscd__rk4 *rk, const nscd__ode *ode, double t, const double *y,
-                           double h, double *y1);
+nscd_status nscd__rk4_step(nscd__rk4 *rk, const nscd__ode *ode, double t, const double *y, double h,
+                           double *y1);
 
 #endif

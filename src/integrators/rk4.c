@@ -28,8 +28,8 @@ void nscd__rk4_destroy(const nscd_allocator *a, nscd__rk4 *rk) {
     memset(rk, 0, sizeof *rk);
 }
 
-nscd_status nscd__rk4_step(nscd__rk4 *rk, const nscd__ode *ode, double t, const double *y,
-                           double h, double *y1) {
+nscd_status nscd__rk4_step(nscd__rk4 *rk, const nscd__ode *ode, double t, const double *y, double h,
+                           double *y1) {
     static const double offset[4] = {0.0, 0.5, 0.5, 1.0};
     int32_t n = rk->n;
     for (int s = 0; s < 4; ++s) {
@@ -46,7 +46,8 @@ nscd_status nscd__rk4_step(nscd__rk4 *rk, const nscd__ode *ode, double t, const 
         }
     }
     for (int32_t i = 0; i < n; ++i) {
-        y1[i] = y[i] + h * (rk->k[0][i] + 2.0 * rk->k[1][i] + 2.0 * rk->k[2][i] + rk->k[3][i]) / 6.0;
+        y1[i] =
+            y[i] + h * (rk->k[0][i] + 2.0 * rk->k[1][i] + 2.0 * rk->k[2][i] + rk->k[3][i]) / 6.0;
     }
     return NSCD_OK;
 }
