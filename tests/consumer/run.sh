@@ -74,7 +74,9 @@ awk '/^```c$/ {on = 1; next} /^```/ && on {exit} on {print}' "$src/README.md" \
 [ -s "$work/readme_example.c" ] || { echo "FAIL: no \`\`\`c block in README.md" >&2; exit 1; }
 # shellcheck disable=SC2086
 run "$CC" -std=c11 "${warn[@]}" $cflags "$work/readme_example.c" -o "$work/readme_example" $libs -lm
-run "$work/readme_example"
+run "$work/readme_example" | tee "$work/readme_example.out"
+grep -q '^at rest from t = ' "$work/readme_example.out" \
+    || { echo "FAIL: the README example did not reach rest" >&2; exit 1; }
 
 # (c) find_package(nscd) from a separate CMake project.
 run cmake -S "$here/cmake_project" -B "$work/cmake_build" -DCMAKE_PREFIX_PATH="$stage" \
