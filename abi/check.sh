@@ -36,7 +36,9 @@ if [ ! -f "$baseline" ]; then
     exit 1
 fi
 
-if ! readelf -S "$lib" | grep -q '\.debug_info'; then
+# (No `readelf | grep -q` under pipefail: grep's early exit would SIGPIPE readelf.)
+sections=$(readelf -S "$lib")
+if ! grep -q '\.debug_info' <<<"$sections"; then
     echo "FAIL: $lib has no debug info; abi-dumper needs it." >&2
     echo "      Configure with -DCMAKE_BUILD_TYPE=RelWithDebInfo (the default) or Debug." >&2
     exit 1

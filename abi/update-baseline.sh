@@ -12,7 +12,7 @@ cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNSCD_BUILD_TESTS
     -DNSCD_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build "$build" -j 2 --target nscd
 abi=$(sed -n 's/^#define NSCD_ABI_VERSION \([0-9][0-9]*\).*/\1/p' "$src/include/nscd/version.h")
-lib=$(find "$build" -maxdepth 1 -name "libnscd.so.$abi" | head -n 1)
+lib=$(find "$build" -maxdepth 1 -name "libnscd.so.$abi" -print -quit)
 [ -n "$lib" ] || { echo "libnscd.so.$abi not found in $build" >&2; exit 1; }
 bash "$src/abi/dump.sh" "$src" "$lib" "$src/abi/nscd-abi$abi.dump"
 {

@@ -25,7 +25,7 @@ if [ -n "$bad" ]; then
 fi
 n=$(printf '%s\n' "$symbols" | wc -l)
 [ "$n" -gt 0 ] || { echo "FAIL: no exported symbol" >&2; exit 1; }
-if printf '%s\n' "$symbols" | grep -q ' nscd__'; then
+if grep -q ' nscd__' <<<"$symbols"; then
     echo "FAIL: internal nscd__* symbols are exported" >&2
     exit 1
 fi
