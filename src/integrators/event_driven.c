@@ -75,16 +75,17 @@ static nscd_status validate_options(const nscd_event_driven_options *o) {
 
 /* ------------------------------------------------------------ memory */
 
-#define ARRAYS(X)                                                                                  \
-    X(y, double, n)                                                                                \
-    X(y_end, double, n) X(y_tmp, double, n) X(ydot, double, n) X(watch_start, double, nw)          \
-        X(watch_tmp, double, nw) X(watch_left, double, nw) X(left, double, nw)                     \
-            X(right, double, nw) X(armed, int32_t, nw) X(firing, int32_t, nw)                      \
-                X(user_values, double, nu) X(impact_contacts, int32_t, nc)                         \
-                    X(impact_rows, double, nc *nv) X(impulse, double, nc)                          \
-                        X(velocity_before, double, nc) X(velocity_after, double, nc)               \
-                            X(v_before, double, nv) X(pivots, int32_t, nc)                         \
-                                X(last_impact, double, nc) X(close_impacts, int32_t, nc)
+/* Every work array of the stepper with its length, for allocation and release. */
+/* clang-format off */
+#define ARRAYS(X)                                                                                 \
+    X(y, double, n) X(y_end, double, n) X(y_tmp, double, n) X(ydot, double, n)                    \
+    X(watch_start, double, nw) X(watch_tmp, double, nw) X(watch_left, double, nw)                 \
+    X(left, double, nw) X(right, double, nw) X(armed, int32_t, nw) X(firing, int32_t, nw)         \
+    X(user_values, double, nu) X(impact_contacts, int32_t, nc) X(impact_rows, double, nc * nv)    \
+    X(impulse, double, nc) X(velocity_before, double, nc) X(velocity_after, double, nc)           \
+    X(v_before, double, nv) X(pivots, int32_t, nc) X(last_impact, double, nc)                     \
+    X(close_impacts, int32_t, nc)
+/* clang-format on */
 
 static void free_stepper(nscd_event_driven *ed) {
     const nscd_allocator *a = &ed->allocator;
