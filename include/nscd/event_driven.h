@@ -31,19 +31,19 @@ extern "C" {
 /** Opaque event-driven stepper. */
 typedef struct nscd_event_driven nscd_event_driven;
 
-/* clang-format off */ /* documented values, aligned by hand */
 /** Smooth-phase integrator and event location method. */
 typedef enum nscd_ed_method {
-    NSCD_ED_DOPRI5 = 0,    /**< Adaptive Dormand–Prince 5(4), dense output, root finding (default). */
-    NSCD_ED_RK4_LINEAR = 1 /**< Fixed-step RK4, events by linear interpolation (seed 000, eqs. 9-11). */
+    NSCD_ED_DOPRI5 = 0, /**< Adaptive Dormand–Prince 5(4), dense output, root finding (default). */
+    NSCD_ED_RK4_LINEAR =
+        1 /**< Fixed-step RK4, events by linear interpolation (seed 000, eqs. 9-11). */
 } nscd_ed_method;
 
 /** What to do when an accumulation of impacts is detected. */
 typedef enum nscd_zeno_policy {
-    NSCD_ZENO_PERSISTENT_CONTACT = 0, /**< Close the contact: g = 0 held by lambda >= 0 (default). */
-    NSCD_ZENO_STOP = 1                /**< Stop and return ::NSCD_ERR_ZENO. */
+    NSCD_ZENO_PERSISTENT_CONTACT =
+        0,             /**< Close the contact: g = 0 held by lambda >= 0 (default). */
+    NSCD_ZENO_STOP = 1 /**< Stop and return ::NSCD_ERR_ZENO. */
 } nscd_zeno_policy;
-/* clang-format on */
 
 /** Kinds of events reported to ::nscd_event_handler_fn. */
 typedef enum nscd_event_type {
@@ -97,7 +97,6 @@ typedef int32_t (*nscd_event_handler_fn)(void *user, const nscd_event_info *info
 typedef nscd_status (*nscd_user_event_fn)(void *user, double t, const double *q, const double *v,
                                           double *values);
 
-/* clang-format off */ /* documented fields, aligned by hand */
 /** Options of the event-driven stepper, filled by nscd_event_driven_options_init(). */
 typedef struct nscd_event_driven_options {
     uint32_t struct_size;      /**< sizeof(nscd_event_driven_options). */
@@ -106,25 +105,26 @@ typedef struct nscd_event_driven_options {
     double absolute_tolerance; /**< Local error tolerance, absolute (default 1e-12). */
     double initial_step;       /**< First trial step; 0 = automatic (default 0). */
     double max_step;           /**< Largest step; 0 = unlimited (default 0). */
-    double min_step;           /**< Smallest adaptive step before ::NSCD_ERR_STEP_TOO_SMALL (default 1e-14). */
-    double fixed_step;         /**< Step of ::NSCD_ED_RK4_LINEAR (default 1e-4). */
+    double
+        min_step; /**< Smallest adaptive step before ::NSCD_ERR_STEP_TOO_SMALL (default 1e-14). */
+    double fixed_step;           /**< Step of ::NSCD_ED_RK4_LINEAR (default 1e-4). */
     double event_time_tolerance; /**< Width of the bracket of a located event, s (default 1e-12). */
-    int32_t zeno_policy;       /**< ::nscd_zeno_policy (default ::NSCD_ZENO_PERSISTENT_CONTACT). */
-    double zeno_velocity;      /**< A contact whose gap velocity after impact is below this is
-                                    considered at rest: Zeno, m/s (default 1e-8). */
-    double zeno_min_interval;  /**< Impacts on one contact closer than this in time count as
-                                    accumulating, s (default 1e-9). */
-    int32_t zeno_max_close_impacts; /**< That many accumulating impacts in a row mean Zeno (default 8). */
+    int32_t zeno_policy;      /**< ::nscd_zeno_policy (default ::NSCD_ZENO_PERSISTENT_CONTACT). */
+    double zeno_velocity;     /**< A contact whose gap velocity after impact is below this is
+                                   considered at rest: Zeno, m/s (default 1e-8). */
+    double zeno_min_interval; /**< Impacts on one contact closer than this in time count as
+                                   accumulating, s (default 1e-9). */
+    int32_t zeno_max_close_impacts;  /**< That many accumulating impacts in a row mean Zeno (default
+                                        8). */
     double persistent_gap_tolerance; /**< Gap drift tolerated in a persistent contact before its
                                           position is projected back, m (default 1e-10). */
-    int64_t max_steps;         /**< Steps per advance call before ::NSCD_ERR_MAX_STEPS (default 10^8). */
-    int32_t n_user_events;     /**< Number of user event functions (default 0). */
+    int64_t max_steps; /**< Steps per advance call before ::NSCD_ERR_MAX_STEPS (default 10^8). */
+    int32_t n_user_events;          /**< Number of user event functions (default 0). */
     nscd_user_event_fn user_events; /**< Required when n_user_events > 0. */
-    void *user_events_user;    /**< Passed to `user_events`. */
+    void *user_events_user;         /**< Passed to `user_events`. */
     nscd_event_handler_fn on_event; /**< Observer of every event, or NULL. */
-    void *on_event_user;       /**< Passed to `on_event`. */
+    void *on_event_user;            /**< Passed to `on_event`. */
 } nscd_event_driven_options;
-/* clang-format on */
 
 /**
  * @brief Fills options with their documented defaults.

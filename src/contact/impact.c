@@ -20,7 +20,9 @@ nscd_status nscd__impact_work_create(const nscd__model *model, nscd__impact_work
     work->delassus = nscd__alloc_array(a, c * c, sizeof(double));
     work->rhs = nscd__alloc_array(a, c, sizeof(double));
     work->dv = nscd__alloc_array(a, n, sizeof(double));
-    if (!work->rows_t || !work->minv_wt || !work->delassus || !work->rhs || !work->dv) {
+    work->pivots = nscd__alloc_array(a, c, sizeof(int32_t));
+    if (!work->rows_t || !work->minv_wt || !work->delassus || !work->rhs || !work->dv ||
+        !work->pivots) {
         nscd__impact_work_destroy(model, work);
         return NSCD_ERR_OUT_OF_MEMORY;
     }
@@ -35,6 +37,7 @@ void nscd__impact_work_destroy(const nscd__model *model, nscd__impact_work *work
     nscd__free(a, work->delassus, c * c * sizeof(double));
     nscd__free(a, work->rhs, c * sizeof(double));
     nscd__free(a, work->dv, n * sizeof(double));
+    nscd__free(a, work->pivots, c * sizeof(int32_t));
     memset(work, 0, sizeof *work);
 }
 
@@ -108,9 +111,17 @@ static nscd_status resolve_newton(nscd__model *model, nscd__impact_work *work, c
         impact->velocity_before[r] = before;
         work->rhs[r] = before + e * fmin(before, 0.0);
     }
-    rc = nscd_lcp_solve_dense(k, work->delassus, work->rhs, impact->impulse, NULL);
+    if (impact->plastic) { /* bilateral: W v+ = 0, impulses of either sign */
+        for (int32_t r = 0; r < k; ++r) {
+            impact->impulse[r] = -work->rhs[r];
+        }
+        rc = nscd__lu_solve(k, work->delassus, work->pivots, 1, impact->impulse);
+    } else {
+        rc = nscd_lcp_solve_dense(k, work->delassus, work->rhs, impact->impulse, NULL);
+    }
     if (rc != NSCD_OK) {
-        return nscd__fail(model->diag, rc, "impact LCP of %d contacts failed", (int)k);
+        return nscd__fail(model->diag, rc, "impact of %d contacts: %s", (int)k,
+                          impact->plastic ? "dependent contact rows" : "LCP failed");
     }
     nscd__gemv(n, k, work->minv_wt, impact->impulse, work->dv);
     for (int32_t i = 0; i < n; ++i) {

@@ -16,6 +16,7 @@ typedef struct nscd__impact_work {
     double *delassus; /* capacity x capacity: W M^-1 W' */
     double *rhs;      /* capacity */
     double *dv;       /* n_v */
+    int32_t *pivots;  /* capacity */
 } nscd__impact_work;
 
 nscd_status nscd__impact_work_create(const nscd__model *model, nscd__impact_work *work);
@@ -27,15 +28,16 @@ typedef struct nscd__impact {
     int32_t count;
     const int32_t *contacts;
     const double *rows;
-    int plastic; /* 1: ignore the laws, use e = 0 for every contact */
+    int plastic; /* 1: ignore the laws and make every gap velocity zero (bilateral) */
     double *impulse;
     double *velocity_before;
     double *velocity_after;
 } nscd__impact;
 
 /* Applies the impact to velocities v (in: before, out: after) at positions q.
- * Frictionless Newton contacts (and plastic projections) are solved together
- * as the LCP  P >= 0 _|_ W v+ + e min(W v-, 0) >= 0  with  v+ = v- + M^-1 W' P. */
+ * Frictionless Newton contacts are solved together as the LCP
+ *     P >= 0 _|_ W v+ + e min(W v-, 0) >= 0   with   v+ = v- + M^-1 W' P;
+ * a plastic impact solves W v+ = 0 instead (used to close contacts). */
 nscd_status nscd__resolve_impact(nscd__model *model, nscd__impact_work *work, const double *q,
                                  const nscd__impact *impact, double *v);
 

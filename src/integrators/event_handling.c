@@ -102,9 +102,13 @@ static nscd_status apply_impact(nscd_event_driven *ed, double t, double *y, int3
 /* Zeno test of contact i just after an impact with gap velocity `after`. */
 static int accumulating(nscd_event_driven *ed, int32_t i, double t, double after) {
     const nscd_event_driven_options *o = &ed->options;
+    /* a fixed-step method cannot resolve flights shorter than its step */
+    double resolution = o->method == NSCD_ED_RK4_LINEAR
+                            ? fmax(o->zeno_min_interval, 2.0 * o->fixed_step)
+                            : o->zeno_min_interval;
     double interval = t - ed->last_impact[i];
     ed->last_impact[i] = t;
-    ed->close_impacts[i] = interval < o->zeno_min_interval ? ed->close_impacts[i] + 1 : 0;
+    ed->close_impacts[i] = interval < resolution ? ed->close_impacts[i] + 1 : 0;
     return fabs(after) <= o->zeno_velocity || ed->close_impacts[i] >= o->zeno_max_close_impacts;
 }
 
@@ -221,6 +225,21 @@ nscd_status nscd__handle_events(nscd_event_driven *ed, double t, double *y) {
     return rc;
 }
 
+/* Whether an open contact touching now (g <= 0) must be handled: it
+ * approaches, or it rests (|dg/dt| <= zeno_velocity) and is pushed in. */
+static nscd_status closing(nscd_event_driven *ed, double t, const double *y, double rate,
+                           int *fire) {
+    *fire = rate < -ed->options.zeno_velocity;
+    if (*fire || rate > ed->options.zeno_velocity) {
+        return NSCD_OK;
+    }
+    double *row = ed->v_before; /* scratch copy: the accelerations reuse dyn->row */
+    memcpy(row, ed->dynamics.row, (size_t)ed->model->n_v * sizeof(double));
+    nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
+    *fire = rc == NSCD_OK && nscd__dot(ed->model->n_v, row, ed->ydot + ed->model->n_q) < 0.0;
+    return rc;
+}
+
 nscd_status nscd__settle_contacts(nscd_event_driven *ed, double t, double *y) {
     nscd__model *m = ed->model;
     int any = 0;
@@ -241,7 +260,11 @@ nscd_status nscd__settle_contacts(nscd_event_driven *ed, double t, double *y) {
             if (rc != NSCD_OK) {
                 return rc;
             }
-            fire = gap <= 0.0 && nscd__dot(m->n_v, ed->dynamics.row, y + m->n_q) <= 0.0;
+            double rate = nscd__dot(m->n_v, ed->dynamics.row, y + m->n_q);
+            rc = gap <= 0.0 ? closing(ed, t, y, rate, &fire) : NSCD_OK;
+            if (rc != NSCD_OK) {
+                return rc;
+            }
         }
         ed->firing[i] = fire;
         any |= fire;
