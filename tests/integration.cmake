@@ -21,7 +21,8 @@ set_tests_properties(headers PROPERTIES LABELS integration)
 
 # SONAME carries the ABI major; the dynamic symbol table holds nscd_* functions only.
 add_test(NAME exports
-  COMMAND bash "${_nscd_checks}/exports.sh" "${_nscd_src}" "$<TARGET_FILE:nscd>")
+  COMMAND bash "${_nscd_checks}/exports.sh" "${_nscd_src}" "$<TARGET_FILE:nscd>"
+          "$<TARGET_FILE:nscd_static>")
 set_tests_properties(exports PROPERTIES LABELS integration)
 
 # ABI guard against the committed baseline abi/nscd-abi<ABI>.dump.
@@ -60,6 +61,21 @@ foreach(_src ${NSCD_UNIT_TESTS})
             $<TARGET_FILE:${_name}>)
   set_tests_properties(valgrind.${_name} PROPERTIES LABELS valgrind TIMEOUT 900
     ENVIRONMENT "OPENBLAS_NUM_THREADS=1;CMOCKA_MESSAGE_OUTPUT=STDOUT")
+endforeach()
+
+# Short examples under valgrind too: they drive the shared library end to end.
+# Only fast ones belong here (valgrind is ~50x slower); add names as needed.
+set(NSCD_VALGRIND_EXAMPLES bouncing_ball)
+foreach(_name ${NSCD_VALGRIND_EXAMPLES})
+  if(TARGET ${_name})
+    add_test(NAME valgrind.example.${_name}
+      COMMAND valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible
+              --show-leak-kinds=definite,possible --quiet
+              "--suppressions=${CMAKE_CURRENT_SOURCE_DIR}/checks/valgrind.supp"
+              $<TARGET_FILE:${_name}> --json)
+    set_tests_properties(valgrind.example.${_name} PROPERTIES LABELS valgrind TIMEOUT 900
+      ENVIRONMENT "OPENBLAS_NUM_THREADS=1")
+  endif()
 endforeach()
 
 # Source formatting with the repository .clang-format.
