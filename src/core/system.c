@@ -148,15 +148,7 @@ static nscd_status system_contact(void *self, int32_t index, double t, const dou
 /* ------------------------------------------------------------ public API */
 
 nscd_status nscd_system_desc_init(nscd_system_desc *desc, size_t struct_size) {
-    if (desc == NULL) {
-        return NSCD_ERR_NULL_POINTER;
-    }
-    if (struct_size != sizeof *desc) {
-        return NSCD_ERR_STRUCT_SIZE;
-    }
-    memset(desc, 0, sizeof *desc);
-    desc->struct_size = (uint32_t)sizeof *desc;
-    return NSCD_OK;
+    return nscd__struct_init(desc, struct_size, sizeof *desc);
 }
 
 static nscd_status validate_desc(const nscd_system_desc *d) {
@@ -249,15 +241,7 @@ const char *nscd_system_last_error(const nscd_system *system) {
 }
 
 nscd_status nscd_contact_desc_init(nscd_contact_desc *desc, size_t struct_size) {
-    if (desc == NULL) {
-        return NSCD_ERR_NULL_POINTER;
-    }
-    if (struct_size != sizeof *desc) {
-        return NSCD_ERR_STRUCT_SIZE;
-    }
-    memset(desc, 0, sizeof *desc);
-    desc->struct_size = (uint32_t)sizeof *desc;
-    return NSCD_OK;
+    return nscd__struct_init(desc, struct_size, sizeof *desc);
 }
 
 nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,

@@ -19,14 +19,10 @@
 #define MAX_EVENTS_PER_INSTANT 1000
 
 nscd_status nscd_event_driven_options_init(nscd_event_driven_options *options, size_t struct_size) {
-    if (options == NULL) {
-        return NSCD_ERR_NULL_POINTER;
+    nscd_status rc = nscd__struct_init(options, struct_size, sizeof *options);
+    if (rc != NSCD_OK) {
+        return rc;
     }
-    if (struct_size != sizeof *options) {
-        return NSCD_ERR_STRUCT_SIZE;
-    }
-    memset(options, 0, sizeof *options);
-    options->struct_size = (uint32_t)sizeof *options;
     options->method = NSCD_ED_DOPRI5;
     options->relative_tolerance = 1e-10;
     options->absolute_tolerance = 1e-12;
@@ -75,16 +71,17 @@ static nscd_status validate_options(const nscd_event_driven_options *o) {
 
 /* ------------------------------------------------------------ memory */
 
-#define ARRAYS(X)                                                                                  \
-    X(y, double, n)                                                                                \
-    X(y_end, double, n) X(y_tmp, double, n) X(ydot, double, n) X(watch_start, double, nw)          \
-        X(watch_tmp, double, nw) X(watch_left, double, nw) X(left, double, nw)                     \
-            X(right, double, nw) X(armed, int32_t, nw) X(firing, int32_t, nw)                      \
-                X(user_values, double, nu) X(impact_contacts, int32_t, nc)                         \
-                    X(impact_rows, double, nc *nv) X(impulse, double, nc)                          \
-                        X(velocity_before, double, nc) X(velocity_after, double, nc)               \
-                            X(v_before, double, nv) X(pivots, int32_t, nc)                         \
-                                X(last_impact, double, nc) X(close_impacts, int32_t, nc)
+/* Every work array of the stepper with its length, for allocation and release. */
+/* clang-format off */
+#define ARRAYS(X)                                                                                 \
+    X(y, double, n) X(y_end, double, n) X(y_tmp, double, n) X(ydot, double, n)                    \
+    X(watch_start, double, nw) X(watch_tmp, double, nw) X(watch_left, double, nw)                 \
+    X(left, double, nw) X(right, double, nw) X(armed, int32_t, nw) X(firing, int32_t, nw)         \
+    X(user_values, double, nu) X(impact_contacts, int32_t, nc) X(impact_rows, double, nc * nv)    \
+    X(impulse, double, nc) X(velocity_before, double, nc) X(velocity_after, double, nc)           \
+    X(v_before, double, nv) X(pivots, int32_t, nc) X(last_impact, double, nc)                     \
+    X(close_impacts, int32_t, nc)
+/* clang-format on */
 
 static void free_stepper(nscd_event_driven *ed) {
     const nscd_allocator *a = &ed->allocator;
