@@ -9,6 +9,14 @@
  * accumulation of impacts (Zeno behaviour) ends either in a persistent
  * contact or in a stop with ::NSCD_ERR_ZENO, never in a hang.
  *
+ * A persistent contact holds g = 0 with a normal force lambda_N >= 0 and
+ * opens when that force vanishes. A contact with friction mu > 0 and one
+ * tangential row (planar Coulomb friction, s = W_T v) also sticks (s = 0,
+ * |lambda_T| <= mu lambda_N) or slides (lambda_T = -mu sign(s) lambda_N); it
+ * passes between the two when the sticking force reaches the friction cone or
+ * the slip stops (::NSCD_EVENT_CONTACT_SLIP, ::NSCD_EVENT_CONTACT_STICK).
+ * Contacts with two tangential rows persist without friction.
+ *
  * For comparison, ::NSCD_ED_RK4_LINEAR reproduces the classical approach of a
  * fixed-step RK4 integrator with linear interpolation of the gap between two
  * steps (eqs. 9-11 of Mazur/Lipski-type double-pendulum studies, seed 000).
@@ -53,7 +61,9 @@ typedef enum nscd_event_type {
     NSCD_EVENT_CONTACT_OPENED = 4,  /**< A persistent contact released (its force reached zero). */
     NSCD_EVENT_ZENO_STOP = 5,       /**< Zeno detected with ::NSCD_ZENO_STOP; integration ends. */
     NSCD_EVENT_COMPLIANT_ONSET = 6, /**< A compliant contact started to overlap. */
-    NSCD_EVENT_COMPLIANT_SEPARATION = 7 /**< A compliant contact separated (force reached zero). */
+    NSCD_EVENT_COMPLIANT_SEPARATION = 7, /**< A compliant contact separated (force reached zero). */
+    NSCD_EVENT_CONTACT_STICK = 8, /**< A persistent contact with friction started to stick. */
+    NSCD_EVENT_CONTACT_SLIP = 9   /**< A persistent contact with friction started to slide. */
 } nscd_event_type;
 
 /** Return values of ::nscd_event_handler_fn. */

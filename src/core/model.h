@@ -19,6 +19,7 @@ typedef struct nscd__contact_slot {
     double friction;
     int32_t n_tangent;
     int32_t mode; /* nscd_contact_mode */
+    int32_t slip; /* closed contact with planar friction: 0 sticks, -1/+1 slides that way */
     nscd__law_memory memory;
 } nscd__contact_slot;
 

@@ -4,7 +4,14 @@
  * d2g_C/dt2 = W_C dv/dt + (dW_C/dt) v = 0, hence
  *     (W_C M^-1 W_C') lambda = -(W_C M^-1 h + (dW_C/dt) v).
  * (dW_C/dt) v is obtained by a central difference of W_C along dq/dt, so the
- * user never has to supply second derivatives of the gaps. */
+ * user never has to supply second derivatives of the gaps.
+ *
+ * Planar Coulomb friction (a closed contact with friction mu > 0 and one
+ * tangential row W_T, s = W_T v) makes the rows that constrain (C) differ from
+ * the rows along which the forces act (F):
+ *   - sliding in direction d: C = W_N, F = W_N - mu d W_T (lambda_T = -mu d lambda_N);
+ *   - sticking: C = F = [W_N; W_T], with |lambda_T| <= mu lambda_N to be watched;
+ * and (C M^-1 F') lambda = -(C M^-1 h + (dC/dt) v). */
 #include "integrators/dynamics.h"
 
 #include <math.h>
@@ -16,22 +23,28 @@
 nscd_status nscd__dynamics_create(nscd__model *model, nscd__dynamics *dyn) {
     const nscd_allocator *a = model->allocator;
     size_t nq = (size_t)model->n_q, nv = (size_t)model->n_v, nc = (size_t)model->n_contacts;
+    size_t nr = 2 * nc; /* constraint rows: at most a normal and a tangent per contact */
     memset(dyn, 0, sizeof *dyn);
     dyn->model = model;
     dyn->closed = nscd__alloc_array(a, nc, sizeof(int32_t));
     dyn->lambda = nscd__alloc_array(a, nc, sizeof(double));
     dyn->h = nscd__alloc_array(a, nv, sizeof(double));
-    dyn->rows = nscd__alloc_array(a, nc * nv, sizeof(double));
+    dyn->lambda_t = nscd__alloc_array(a, nc, sizeof(double));
+    dyn->rows = nscd__alloc_array(a, nr * nv, sizeof(double));
+    dyn->force_rows = nscd__alloc_array(a, nr * nv, sizeof(double));
+    dyn->row_contact = nscd__alloc_array(a, nr, sizeof(int32_t));
+    dyn->row_tangent = nscd__alloc_array(a, nr, sizeof(int32_t));
     dyn->row = nscd__alloc_array(a, nv, sizeof(double));
     dyn->tangents = nscd__alloc_array(a, 2 * nv, sizeof(double));
-    dyn->rhs_in = nscd__alloc_array(a, nv * (1 + nc), sizeof(double));
-    dyn->rhs_out = nscd__alloc_array(a, nv * (1 + nc), sizeof(double));
-    dyn->delassus = nscd__alloc_array(a, nc * nc, sizeof(double));
-    dyn->bias = nscd__alloc_array(a, nc, sizeof(double));
-    dyn->pivots = nscd__alloc_array(a, nc, sizeof(int32_t));
+    dyn->rhs_in = nscd__alloc_array(a, nv * (1 + nr), sizeof(double));
+    dyn->rhs_out = nscd__alloc_array(a, nv * (1 + nr), sizeof(double));
+    dyn->delassus = nscd__alloc_array(a, nr * nr, sizeof(double));
+    dyn->bias = nscd__alloc_array(a, nr, sizeof(double));
+    dyn->pivots = nscd__alloc_array(a, nr, sizeof(int32_t));
     dyn->shifted = nscd__alloc_array(a, nq, sizeof(double));
     dyn->qdot = nscd__alloc_array(a, nq, sizeof(double));
-    if (!dyn->closed || !dyn->lambda || !dyn->h || !dyn->rows || !dyn->row || !dyn->tangents ||
+    if (!dyn->closed || !dyn->lambda || !dyn->lambda_t || !dyn->h || !dyn->rows ||
+        !dyn->force_rows || !dyn->row_contact || !dyn->row_tangent || !dyn->row || !dyn->tangents ||
         !dyn->rhs_in || !dyn->rhs_out || !dyn->delassus || !dyn->bias || !dyn->pivots ||
         !dyn->shifted || !dyn->qdot) {
         nscd__dynamics_destroy(dyn);
@@ -46,18 +59,22 @@ void nscd__dynamics_destroy(nscd__dynamics *dyn) {
     }
     const nscd_allocator *a = dyn->model->allocator;
     size_t nq = (size_t)dyn->model->n_q, nv = (size_t)dyn->model->n_v;
-    size_t nc = (size_t)dyn->model->n_contacts;
+    size_t nc = (size_t)dyn->model->n_contacts, nr = 2 * nc;
     nscd__free(a, dyn->closed, nc * sizeof(int32_t));
     nscd__free(a, dyn->lambda, nc * sizeof(double));
+    nscd__free(a, dyn->lambda_t, nc * sizeof(double));
     nscd__free(a, dyn->h, nv * sizeof(double));
-    nscd__free(a, dyn->rows, nc * nv * sizeof(double));
+    nscd__free(a, dyn->rows, nr * nv * sizeof(double));
+    nscd__free(a, dyn->force_rows, nr * nv * sizeof(double));
+    nscd__free(a, dyn->row_contact, nr * sizeof(int32_t));
+    nscd__free(a, dyn->row_tangent, nr * sizeof(int32_t));
     nscd__free(a, dyn->row, nv * sizeof(double));
     nscd__free(a, dyn->tangents, 2 * nv * sizeof(double));
-    nscd__free(a, dyn->rhs_in, nv * (1 + nc) * sizeof(double));
-    nscd__free(a, dyn->rhs_out, nv * (1 + nc) * sizeof(double));
-    nscd__free(a, dyn->delassus, nc * nc * sizeof(double));
-    nscd__free(a, dyn->bias, nc * sizeof(double));
-    nscd__free(a, dyn->pivots, nc * sizeof(int32_t));
+    nscd__free(a, dyn->rhs_in, nv * (1 + nr) * sizeof(double));
+    nscd__free(a, dyn->rhs_out, nv * (1 + nr) * sizeof(double));
+    nscd__free(a, dyn->delassus, nr * nr * sizeof(double));
+    nscd__free(a, dyn->bias, nr * sizeof(double));
+    nscd__free(a, dyn->pivots, nr * sizeof(int32_t));
     nscd__free(a, dyn->shifted, nq * sizeof(double));
     nscd__free(a, dyn->qdot, nq * sizeof(double));
     memset(dyn, 0, sizeof *dyn);
@@ -67,6 +84,7 @@ void nscd__dynamics_update_modes(nscd__dynamics *dyn) {
     dyn->n_closed = 0;
     for (int32_t i = 0; i < dyn->model->n_contacts; ++i) {
         dyn->lambda[i] = 0.0;
+        dyn->lambda_t[i] = 0.0;
         if (dyn->model->contacts[i].mode == NSCD_CONTACT_CLOSED) {
             dyn->closed[dyn->n_closed++] = i;
         }
@@ -112,20 +130,27 @@ static nscd_status add_compliant_forces(nscd__dynamics *dyn, double t, const dou
     return NSCD_OK;
 }
 
-/* (dW_i/dt) v by a central difference along dq/dt with step ~ cbrt(eps). */
-static nscd_status row_rate_times_v(nscd__dynamics *dyn, int32_t index, double t, const double *q,
-                                    const double *v, double *out) {
+int nscd__dynamics_frictional(const nscd__contact_slot *slot) {
+    return slot->friction > 0.0 && slot->n_tangent == 1;
+}
+
+/* (dW_N/dt) v and (dW_T/dt) v of contact `index` by a central difference
+ * along dq/dt with step ~ cbrt(eps); the tangential rate only when the
+ * contact has one tangential row. */
+static nscd_status row_rates_times_v(nscd__dynamics *dyn, int32_t index, double t, const double *q,
+                                     const double *v, double *normal, double *tangent) {
     nscd__model *m = dyn->model;
+    int has_tangent = m->contacts[index].n_tangent == 1;
     double qscale = 1.0, rate = 0.0;
     for (int32_t k = 0; k < m->n_q; ++k) {
         qscale = fmax(qscale, fabs(q[k]));
         rate = fmax(rate, fabs(dyn->qdot[k]));
     }
-    *out = 0.0;
+    *normal = *tangent = 0.0;
     if (rate == 0.0) {
         return NSCD_OK;
     }
-    double s = 6e-6 * qscale / rate, gap = 0.0, side[2];
+    double s = 6e-6 * qscale / rate, gap = 0.0, side[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
     for (int sign = 0; sign < 2; ++sign) {
         double step = sign == 0 ? s : -s;
         for (int32_t k = 0; k < m->n_q; ++k) {
@@ -135,34 +160,69 @@ static nscd_status row_rate_times_v(nscd__dynamics *dyn, int32_t index, double t
         if (rc != NSCD_OK) {
             return rc;
         }
-        side[sign] = nscd__dot(m->n_v, dyn->row, v);
+        side[sign][0] = nscd__dot(m->n_v, dyn->row, v);
+        side[sign][1] = has_tangent ? nscd__dot(m->n_v, dyn->tangents, v) : 0.0;
     }
-    *out = (side[0] - side[1]) / (2.0 * s);
+    *normal = (side[0][0] - side[1][0]) / (2.0 * s);
+    *tangent = (side[0][1] - side[1][1]) / (2.0 * s);
     return NSCD_OK;
 }
 
-/* Bilateral forces of the closed contacts; on return dyn->rhs_out holds
- * M^-1 [h, W_C'] (n_v x (1 + n_closed)). */
+/* Appends the constraint and force rows of closed contact i (see the top of
+ * the file) at row *k; the rows' biases (dC/dt) v go to dyn->bias. */
+static nscd_status closed_rows(nscd__dynamics *dyn, int32_t i, double t, const double *q,
+                               const double *v, int32_t *k) {
+    nscd__model *m = dyn->model;
+    const nscd__contact_slot *slot = &m->contacts[i];
+    size_t n = (size_t)m->n_v;
+    double normal_rate = 0.0, tangent_rate = 0.0, gap = 0.0;
+    nscd_status rc = row_rates_times_v(dyn, i, t, q, v, &normal_rate, &tangent_rate);
+    if (rc == NSCD_OK) { /* after the shifted calls: the rows at q itself */
+        rc = nscd__dynamics_contact(dyn, i, t, q, &gap);
+    }
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    int frictional = nscd__dynamics_frictional(slot);
+    double *c = dyn->rows + (size_t)*k * n, *f = dyn->force_rows + (size_t)*k * n;
+    for (size_t j = 0; j < n; ++j) {
+        c[j] = dyn->row[j];
+        f[j] = dyn->row[j] - (frictional ? slot->friction * slot->slip * dyn->tangents[j] : 0.0);
+    }
+    dyn->bias[*k] = normal_rate;
+    dyn->row_contact[*k] = i;
+    dyn->row_tangent[*k] = 0;
+    ++*k;
+    if (frictional && slot->slip == 0) { /* sticking: s = W_T v held at 0 too */
+        memcpy(dyn->rows + (size_t)*k * n, dyn->tangents, n * sizeof(double));
+        memcpy(dyn->force_rows + (size_t)*k * n, dyn->tangents, n * sizeof(double));
+        dyn->bias[*k] = tangent_rate;
+        dyn->row_contact[*k] = i;
+        dyn->row_tangent[*k] = 1;
+        ++*k;
+    }
+    return NSCD_OK;
+}
+
+/* Forces of the closed contacts; on return dyn->rhs_out holds
+ * M^-1 [h, F'] (n_v x (1 + n_rows)). */
 static nscd_status closed_contact_forces(nscd__dynamics *dyn, double t, const double *q,
                                          const double *v) {
     nscd__model *m = dyn->model;
-    int32_t n = m->n_v, k = dyn->n_closed, cols = 1 + k;
-    double gap = 0.0;
-    for (int32_t r = 0; r < k; ++r) {
-        nscd_status rc = nscd__dynamics_contact(dyn, dyn->closed[r], t, q, &gap);
-        if (rc == NSCD_OK) {
-            memcpy(dyn->rows + (size_t)r * (size_t)n, dyn->row, (size_t)n * sizeof(double));
-            rc = row_rate_times_v(dyn, dyn->closed[r], t, q, v, &dyn->bias[r]);
-        }
+    int32_t n = m->n_v, k = 0;
+    for (int32_t r = 0; r < dyn->n_closed; ++r) {
+        nscd_status rc = closed_rows(dyn, dyn->closed[r], t, q, v, &k);
         if (rc != NSCD_OK) {
             return rc;
         }
     }
+    dyn->n_rows = k;
+    int32_t cols = 1 + k;
     for (int32_t i = 0; i < n; ++i) {
         dyn->rhs_in[(size_t)i * (size_t)cols] = dyn->h[i];
         for (int32_t r = 0; r < k; ++r) {
             dyn->rhs_in[(size_t)i * (size_t)cols + 1 + (size_t)r] =
-                dyn->rows[(size_t)r * (size_t)n + (size_t)i];
+                dyn->force_rows[(size_t)r * (size_t)n + (size_t)i];
         }
     }
     nscd_status rc = m->mass_solve(m->self, q, cols, dyn->rhs_in, dyn->rhs_out);
@@ -173,7 +233,7 @@ static nscd_status closed_contact_forces(nscd__dynamics *dyn, double t, const do
     for (int32_t r = 0; r < k; ++r) {
         const double *w = dyn->rows + (size_t)r * (size_t)n;
         for (int32_t c = 0; c < cols; ++c) {
-            double sum = 0.0; /* column 0: W_r M^-1 h, column c: (W M^-1 W')_r,c-1 */
+            double sum = 0.0; /* column 0: C_r M^-1 h, column c: (C M^-1 F')_r,c-1 */
             for (int32_t i = 0; i < n; ++i) {
                 sum += w[i] * dyn->rhs_out[(size_t)i * (size_t)cols + (size_t)c];
             }
@@ -186,12 +246,40 @@ static nscd_status closed_contact_forces(nscd__dynamics *dyn, double t, const do
     }
     if (nscd__lu_solve(k, dyn->delassus, dyn->pivots, 1, lam) != NSCD_OK) {
         return nscd__fail(m->diag, NSCD_ERR_SINGULAR,
-                          "the %d persistent contacts have dependent rows", (int)k);
+                          "the %d persistent contacts have dependent rows", (int)dyn->n_closed);
     }
     for (int32_t r = 0; r < k; ++r) {
-        dyn->lambda[dyn->closed[r]] = lam[r];
+        int32_t i = dyn->row_contact[r];
+        if (dyn->row_tangent[r]) {
+            dyn->lambda_t[i] = lam[r];
+        } else {
+            const nscd__contact_slot *slot = &m->contacts[i];
+            dyn->lambda[i] = lam[r];
+            dyn->lambda_t[i] =
+                nscd__dynamics_frictional(slot) ? -slot->friction * slot->slip * lam[r] : 0.0;
+        }
     }
     return NSCD_OK;
+}
+
+nscd_status nscd__dynamics_closed_watch(nscd__dynamics *dyn, int32_t index, double t,
+                                        const double *q, const double *v, double *value) {
+    const nscd__contact_slot *slot = &dyn->model->contacts[index];
+    double normal = dyn->lambda[index];
+    if (!nscd__dynamics_frictional(slot)) {
+        *value = normal;
+        return NSCD_OK;
+    }
+    if (slot->slip == 0) { /* Coulomb's cone */
+        *value = fmin(normal, slot->friction * normal - fabs(dyn->lambda_t[index]));
+        return NSCD_OK;
+    }
+    double gap = 0.0; /* sliding: until s stops (or the force vanishes) */
+    nscd_status rc = nscd__dynamics_contact(dyn, index, t, q, &gap);
+    if (rc == NSCD_OK) {
+        *value = fmin(normal, slot->slip * nscd__dot(dyn->model->n_v, dyn->tangents, v));
+    }
+    return rc;
 }
 
 nscd_status nscd__dynamics_rhs(nscd__dynamics *dyn, double t, const double *y, double *ydot) {
@@ -210,12 +298,13 @@ nscd_status nscd__dynamics_rhs(nscd__dynamics *dyn, double t, const double *y, d
     if (rc != NSCD_OK) {
         return rc;
     }
-    int32_t cols = 1 + dyn->n_closed;
+    int32_t cols = 1 + dyn->n_rows;
     for (int32_t i = 0; i < m->n_v; ++i) {
         const double *row = dyn->rhs_out + (size_t)i * (size_t)cols;
         double a = row[0];
-        for (int32_t r = 0; r < dyn->n_closed; ++r) {
-            a += row[1 + r] * dyn->lambda[dyn->closed[r]];
+        for (int32_t r = 0; r < dyn->n_rows; ++r) {
+            int32_t c = dyn->row_contact[r];
+            a += row[1 + r] * (dyn->row_tangent[r] ? dyn->lambda_t[c] : dyn->lambda[c]);
         }
         vdot[i] = a;
     }

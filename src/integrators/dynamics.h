@@ -10,19 +10,24 @@
 typedef struct nscd__dynamics {
     nscd__model *model;
     int32_t n_closed;
-    int32_t *closed;  /* indices of the closed contacts (n_contacts) */
-    double *lambda;   /* normal force of each contact (n_contacts); 0 unless closed */
-    double *h;        /* n_v */
-    double *rows;     /* normal rows of the closed contacts (n_contacts x n_v) */
-    double *row;      /* scratch row (n_v) */
-    double *tangents; /* scratch tangential rows (2 x n_v) */
-    double *rhs_in;   /* n_v x (1 + n_contacts): [h, W_C'] */
-    double *rhs_out;  /* n_v x (1 + n_contacts): M^-1 [h, W_C'] */
-    double *delassus; /* n_contacts x n_contacts */
-    double *bias;     /* n_contacts */
-    int32_t *pivots;  /* n_contacts */
-    double *shifted;  /* n_q: positions moved along dq/dt for dW/dt */
-    double *qdot;     /* n_q */
+    int32_t *closed;      /* indices of the closed contacts (n_contacts) */
+    double *lambda;       /* normal force of each contact (n_contacts); 0 unless closed */
+    double *lambda_t;     /* tangential force of each closed frictional contact (n_contacts) */
+    int32_t n_rows;       /* constraint rows of the closed contacts (>= n_closed) */
+    double *h;            /* n_v */
+    double *rows;         /* constraint rows C of the closed contacts (2 n_contacts x n_v) */
+    double *force_rows;   /* force rows F of the closed contacts (2 n_contacts x n_v) */
+    int32_t *row_contact; /* contact of each row (2 n_contacts) */
+    int32_t *row_tangent; /* 1 for a sticking contact's tangential row (2 n_contacts) */
+    double *row;          /* scratch row (n_v) */
+    double *tangents;     /* scratch tangential rows (2 x n_v) */
+    double *rhs_in;       /* n_v x (1 + 2 n_contacts): [h, F'] */
+    double *rhs_out;      /* n_v x (1 + 2 n_contacts): M^-1 [h, F'] */
+    double *delassus;     /* 2 n_contacts x 2 n_contacts: C M^-1 F' */
+    double *bias;         /* 2 n_contacts */
+    int32_t *pivots;      /* 2 n_contacts */
+    double *shifted;      /* n_q: positions moved along dq/dt for dW/dt */
+    double *qdot;         /* n_q */
     int64_t evaluations;
 } nscd__dynamics;
 
@@ -41,8 +46,20 @@ nscd_status nscd__dynamics_contact(nscd__dynamics *dyn, int32_t index, double t,
 nscd_status nscd__dynamics_compliant_force(nscd__dynamics *dyn, int32_t index, double t,
                                            const double *q, const double *v, double *force);
 
-/* y' = (dq/dt, dv/dt) for y = (q, v); also fills dyn->lambda of the closed
- * contacts (their bilateral forces, which must stay >= 0). */
+/* y' = (dq/dt, dv/dt) for y = (q, v); also fills dyn->lambda (and
+ * dyn->lambda_t) of the closed contacts (their normal forces, which must
+ * stay >= 0, and their friction forces). */
 nscd_status nscd__dynamics_rhs(nscd__dynamics *dyn, double t, const double *y, double *ydot);
+
+/* 1 when a closed contact carries planar Coulomb friction: friction > 0 and
+ * one tangential row (slot->slip then says whether it sticks or slides). */
+int nscd__dynamics_frictional(const nscd__contact_slot *slot);
+
+/* The watch of closed contact `index` after nscd__dynamics_rhs() at (q, v):
+ * > 0 while the contact stays as it is; it falls to 0 when the normal force
+ * vanishes, when a sticking contact's force reaches Coulomb's cone
+ * (mu lambda_N - |lambda_T|), or when a sliding contact stops (slip * s). */
+nscd_status nscd__dynamics_closed_watch(nscd__dynamics *dyn, int32_t index, double t,
+                                        const double *q, const double *v, double *value);
 
 #endif

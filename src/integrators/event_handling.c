@@ -112,6 +112,75 @@ static int accumulating(nscd_event_driven *ed, int32_t i, double t, double after
     return fabs(after) <= o->zeno_velocity || ed->close_impacts[i] >= o->zeno_max_close_impacts;
 }
 
+/* Reports a stick-slip transition of closed contact i. */
+static nscd_status report_slip(nscd_event_driven *ed, double t, const double *y, int32_t i) {
+    nscd__model *m = ed->model;
+    double rate = 0.0, gap = 0.0;
+    nscd_status rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    rate = nscd__dot(m->n_v, ed->dynamics.row, y + m->n_q);
+    int32_t type = m->contacts[i].slip == 0 ? NSCD_EVENT_CONTACT_STICK : NSCD_EVENT_CONTACT_SLIP;
+    nscd_event_info info = event_info(ed, type, t, i, y);
+    info.n_contacts = 1;
+    info.contacts = &i;
+    info.gap_velocity_before = info.gap_velocity_after = &rate;
+    return nscd__report(ed, &info);
+}
+
+/* Mode of a frictional closed contact that cannot keep its present one at
+ * (t, y): sticking if the sticking force lies in Coulomb's cone, else sliding
+ * against that force. Sets slot->slip; the forces are left in ed->dynamics. */
+static nscd_status choose_slip(nscd_event_driven *ed, double t, const double *y, int32_t i) {
+    nscd__contact_slot *slot = &ed->model->contacts[i];
+    slot->slip = 0;
+    nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    double normal = ed->dynamics.lambda[i], tangent = ed->dynamics.lambda_t[i];
+    if (fabs(tangent) > slot->friction * normal) {
+        slot->slip = tangent > 0.0 ? -1 : 1; /* friction opposes the slip */
+        rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
+    }
+    return rc;
+}
+
+/* The watch of a closed contact fired: its normal force vanished (release),
+ * or, with friction, a sticking force reached Coulomb's cone or a slip
+ * stopped (seed 000, eq. 30, at the level of forces). */
+static nscd_status closed_contact_event(nscd_event_driven *ed, double t, double *y, int32_t i) {
+    nscd__contact_slot *slot = &ed->model->contacts[i];
+    if (!nscd__dynamics_frictional(slot)) {
+        return change_mode(ed, t, y, i, NSCD_CONTACT_OPEN, NSCD_EVENT_CONTACT_OPENED);
+    }
+    nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
+    if (rc == NSCD_OK && ed->dynamics.lambda[i] > 0.0) {
+        int32_t before = slot->slip;
+        rc = choose_slip(ed, t, y, i);
+        if (rc == NSCD_OK && ed->dynamics.lambda[i] > 0.0) {
+            return slot->slip != before ? report_slip(ed, t, y, i) : NSCD_OK;
+        }
+    }
+    return rc != NSCD_OK ? rc
+                         : change_mode(ed, t, y, i, NSCD_CONTACT_OPEN, NSCD_EVENT_CONTACT_OPENED);
+}
+
+/* A frictional contact closes sliding the way it moves; one at rest sticks
+ * if friction can hold it (choose_slip). */
+static nscd_status initial_slip(nscd_event_driven *ed, double t, const double *y, int32_t i) {
+    nscd__model *m = ed->model;
+    double gap = 0.0;
+    nscd_status rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    double s = nscd__dot(m->n_v, ed->dynamics.tangents, y + m->n_q);
+    m->contacts[i].slip = (s > 0.0) - (s < 0.0);
+    return s == 0.0 ? choose_slip(ed, t, y, i) : NSCD_OK;
+}
+
 /* Closes the contacts marked in ed->firing (Zeno): plastic projection of all
  * closed contacts, then keeps closed only those held by a force >= 0. */
 static nscd_status close_contacts(nscd_event_driven *ed, double t, double *y) {
@@ -123,6 +192,11 @@ static nscd_status close_contacts(nscd_event_driven *ed, double t, double *y) {
     }
     nscd_status rc = apply_impact(ed, t, y, append_closed(ed, 0), 1);
     nscd__dynamics_update_modes(&ed->dynamics);
+    for (int32_t i = 0; i < m->n_contacts && rc == NSCD_OK; ++i) {
+        if (ed->firing[i] && nscd__dynamics_frictional(&m->contacts[i])) {
+            rc = initial_slip(ed, t, y, i);
+        }
+    }
     if (rc == NSCD_OK) {
         rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
     }
@@ -209,7 +283,7 @@ nscd_status nscd__handle_events(nscd_event_driven *ed, double t, double *y) {
         }
         const nscd__contact_slot *slot = &m->contacts[i];
         if (slot->mode == NSCD_CONTACT_CLOSED) {
-            rc = change_mode(ed, t, y, i, NSCD_CONTACT_OPEN, NSCD_EVENT_CONTACT_OPENED);
+            rc = closed_contact_event(ed, t, y, i);
         } else if (slot->mode == NSCD_CONTACT_COMPLIANT) {
             rc = change_mode(ed, t, y, i, NSCD_CONTACT_OPEN, NSCD_EVENT_COMPLIANT_SEPARATION);
         } else if (slot->law.ops != NULL && slot->law.ops->kind == NSCD_LAW_COMPLIANT) {
@@ -253,7 +327,13 @@ nscd_status nscd__settle_contacts(nscd_event_driven *ed, double t, double *y) {
         int32_t mode = m->contacts[i].mode;
         int fire = 0;
         if (mode == NSCD_CONTACT_CLOSED) {
-            fire = ed->dynamics.lambda[i] < 0.0;
+            double watch = 0.0;
+            nscd_status rc =
+                nscd__dynamics_closed_watch(&ed->dynamics, i, t, y, y + m->n_q, &watch);
+            if (rc != NSCD_OK) {
+                return rc;
+            }
+            fire = watch < 0.0;
         } else if (mode == NSCD_CONTACT_OPEN) {
             double gap = 0.0;
             nscd_status rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);

@@ -3,7 +3,8 @@
  *
  * A watch is a scalar whose crossing is an event: the gap of an open contact
  * (falling to zero: impact or compliant onset), the normal force of a closed
- * or compliant contact (falling to zero: release or separation), or a user
+ * or compliant contact (falling to zero: release or separation; a closed
+ * contact with friction also fires when it starts or stops sliding), or a user
  * event function (any sign change). A watch only fires after it was armed,
  * i.e. after it was seen strictly on its safe side; this is what keeps a
  * contact that has just bounced (g = 0, dg/dt > 0) from firing again. */
@@ -24,7 +25,7 @@ static nscd_status contact_watch(nscd_event_driven *ed, int32_t i, double t, con
     nscd__model *m = ed->model;
     const double *q = y, *v = y + m->n_q;
     switch (m->contacts[i].mode) {
-    case NSCD_CONTACT_CLOSED: *value = ed->dynamics.lambda[i]; return NSCD_OK;
+    case NSCD_CONTACT_CLOSED: return nscd__dynamics_closed_watch(&ed->dynamics, i, t, q, v, value);
     case NSCD_CONTACT_COMPLIANT:
         return nscd__dynamics_compliant_force(&ed->dynamics, i, t, q, v, value);
     default: return nscd__dynamics_contact(&ed->dynamics, i, t, q, value);
