@@ -18,8 +18,13 @@
  * the joint O exerts (-R, P) and the joint A exerts (H, V); body 2 feels
  * (-H, -V) at A (eqs. 13-16).
  *
- * Usage: double_pendulum_routh [--mu 0.15] [--t-end 6] [--e 0.9]
- *        [--paper-method] [--zeno stop|persistent] [--csv FILE] [--csv-dt 1e-3] [--json] */
+ * Beyond 6 s (mu = 0.15) the impacts accumulate near 6.955 s; the stepper then
+ * closes the contact (persistent contact with Coulomb friction: it slides
+ * for a moment and sticks), or stops with NSCD_ERR_ZENO under --zeno stop.
+ *
+ * Usage: double_pendulum_routh [--mu 0.15] [--t-end 6] [--e 0.9] [--paper-method]
+ *        [--zeno persistent|stop] [--zeno-interval 1e-6] [--csv FILE] [--csv-dt 1e-3]
+ *        [--json] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,29 +146,40 @@ static void joint_reactions(const pendulum *p, const double *q, const double *v,
 }
 
 /* Accelerations and contact force (T, F) at a sample. A closed (persistent)
- * contact holds c = 0 with F >= 0 (the stepper's persistent contact is
- * frictionless, T = 0). */
+ * contact holds c = 0 with F >= 0 and Coulomb friction: it sticks (s = 0,
+ * |T| <= mu F) or slides (T = -mu sign(s) F), as the stepper does it. */
 static void sample_dynamics(const pendulum *p, const double *q, const double *v, int closed,
                             double a[2], double *T, double *F) {
-    double h[2], minv_h[2], wn[2], wt[2];
+    double h[2], minv_h[2], wn[2], wt[2], minv_wn[2], minv_wt[2];
     forces((void *)p, 0.0, q, v, h);
     solve_mass(p, q, h, minv_h);
     *T = 0.0;
     *F = 0.0;
-    a[0] = minv_h[0];
-    a[1] = minv_h[1];
-    if (!closed) {
-        return;
+    if (closed) {
+        contact_rows(p, q, wn, wt);
+        solve_mass(p, q, wn, minv_wn);
+        solve_mass(p, q, wt, minv_wt);
+        /* (dW/dt) v of the rows of eqs. 32-33 */
+        double w1 = v[0] * v[0], w2 = v[1] * v[1];
+        double bias_n = p->l1 * cos(q[0]) * w1 + (p->l2 + p->r) * cos(q[1]) * w2;
+        double bias_t = p->l1 * sin(q[0]) * w1 + (p->l2 + p->r) * sin(q[1]) * w2;
+        double free_n = wn[0] * minv_h[0] + wn[1] * minv_h[1] + bias_n;
+        double free_t = wt[0] * minv_h[0] + wt[1] * minv_h[1] + bias_t;
+        double G[4] = {
+            wt[0] * minv_wt[0] + wt[1] * minv_wt[1], wt[0] * minv_wn[0] + wt[1] * minv_wn[1],
+            wn[0] * minv_wt[0] + wn[1] * minv_wt[1], wn[0] * minv_wn[0] + wn[1] * minv_wn[1]};
+        double s = wt[0] * v[0] + wt[1] * v[1];
+        double det = G[0] * G[3] - G[1] * G[2];
+        *T = -(G[3] * free_t - G[1] * free_n) / det; /* sticking: G (T, F) = -free */
+        *F = -(G[0] * free_n - G[2] * free_t) / det;
+        if (fabs(s) > 1e-9 || fabs(*T) > p->mu * *F) {
+            double d = s > 1e-9 ? 1.0 : s < -1e-9 ? -1.0 : (*T > 0.0 ? -1.0 : 1.0);
+            *F = -free_n / (G[3] - p->mu * d * G[2]); /* sliding: T = -mu d F */
+            *T = -p->mu * d * *F;
+        }
     }
-    contact_rows(p, q, wn, wt);
-    double minv_wn[2];
-    solve_mass(p, q, wn, minv_wn);
-    /* (dW_N/dt) v = l1 cos psi1 w1^2 + (l2 + r) cos psi2 w2^2 */
-    double bias = p->l1 * cos(q[0]) * v[0] * v[0] + (p->l2 + p->r) * cos(q[1]) * v[1] * v[1];
-    double delassus = wn[0] * minv_wn[0] + wn[1] * minv_wn[1];
-    *F = -(wn[0] * minv_h[0] + wn[1] * minv_h[1] + bias) / delassus;
-    a[0] += minv_wn[0] * *F;
-    a[1] += minv_wn[1] * *F;
+    double force[2] = {h[0] + wt[0] * *T + wn[0] * *F, h[1] + wt[1] * *T + wn[1] * *F};
+    solve_mass(p, q, force, a);
 }
 
 /* ---------------------------------------------------------- the events */
@@ -228,6 +244,8 @@ static const char *event_name(int32_t type) {
     case NSCD_EVENT_CONTACT_CLOSED: return "contact_closed";
     case NSCD_EVENT_CONTACT_OPENED: return "contact_opened";
     case NSCD_EVENT_ZENO_STOP: return "zeno_stop";
+    case NSCD_EVENT_CONTACT_STICK: return "contact_stick";
+    case NSCD_EVENT_CONTACT_SLIP: return "contact_slip";
     default: return "other";
     }
 }
@@ -237,7 +255,7 @@ static const char *event_name(int32_t type) {
 typedef struct run_result {
     nscd_status status;
     const char *reason;
-    double t_reached, seconds, final_energy;
+    double t_reached, seconds, final_energy, final_q[2], final_v[2];
     int64_t steps;
 } run_result;
 
@@ -279,6 +297,10 @@ static void print_json(const pendulum *p, double e, double t_end, const char *me
     json_number(stdout, energy(p, q0, v0));
     printf(",\"final_energy\":");
     json_number(stdout, res->final_energy);
+    printf(",\"final_psi\":");
+    json_array(stdout, res->final_q, 2);
+    printf(",\"final_omega\":");
+    json_array(stdout, res->final_v, 2);
     printf(",\"equilibrium_energy\":");
     json_number(stdout, energy(p, zero, zero));
     printf(",\"max_routh_check\":");
@@ -304,8 +326,9 @@ static void csv_row(FILE *csv, const pendulum *p, double t, const double *q, con
     sample_dynamics(p, q, v, closed, a, &T, &F);
     joint_reactions(p, q, v, a, T, F, reac);
     floor_contact((void *)p, 0, t, q, &gap, wn, wt);
-    fprintf(csv, "%.10g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.10g,%.10g,%.10g,%.10g,%.10g,%d\n", t,
-            q[0], q[1], v[0], v[1], energy(p, q, v), gap, reac[0], reac[1], reac[2], reac[3], F,
+    fprintf(csv,
+            "%.10g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%d\n", t,
+            q[0], q[1], v[0], v[1], energy(p, q, v), gap, reac[0], reac[1], reac[2], reac[3], F, T,
             closed);
 }
 
@@ -360,7 +383,7 @@ int main(int argc, char **argv) {
     double t_end = cli_double(argc, argv, "--t-end", 6.0);
     double csv_dt = cli_double(argc, argv, "--csv-dt", 1e-3);
     const char *csv_path = cli_string(argc, argv, "--csv", NULL);
-    const char *zeno = cli_string(argc, argv, "--zeno", p.mu > 0.0 ? "stop" : "persistent");
+    const char *zeno = cli_string(argc, argv, "--zeno", "persistent");
     int paper = cli_has_flag(argc, argv, "--paper-method");
     if (!(t_end >= 0.0) || !(csv_dt > 0.0) ||
         (strcmp(zeno, "stop") != 0 && strcmp(zeno, "persistent") != 0)) {
@@ -405,9 +428,10 @@ int main(int argc, char **argv) {
         return 1;
     }
     if (csv) {
-        fprintf(csv, "t,psi1,psi2,omega1,omega2,energy,gap,P_O,R_O,V_A,H_A,F_contact,closed\n");
+        fprintf(csv, "t,psi1,psi2,omega1,omega2,energy,gap,P_O,R_O,V_A,H_A,F_contact,T_contact,"
+                     "closed\n");
     }
-    run_result res = {NSCD_OK, "", 0.0, 0.0, 0.0, 0};
+    run_result res = {NSCD_OK, "", 0.0, 0.0, 0.0, {0.0, 0.0}, {0.0, 0.0}, 0};
     nscd_event_driven_stats stats = {.struct_size = sizeof stats};
     double start = seconds_now(), t = 0.0, q[2], v[2];
     long n_samples = csv ? (long)ceil(t_end / csv_dt - 1e-9) : 1;
@@ -429,6 +453,8 @@ int main(int argc, char **argv) {
     res.reason = rc == NSCD_OK ? "" : nscd_event_driven_last_error(ed);
     res.t_reached = t;
     res.final_energy = energy(&p, q, v);
+    memcpy(res.final_q, q, sizeof q);
+    memcpy(res.final_v, v, sizeof v);
     if (csv) {
         fclose(csv);
     }

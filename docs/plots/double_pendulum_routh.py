@@ -92,6 +92,38 @@ def main():
     fig.savefig(os.path.join(IMG, "routh_method_difference.png"), dpi=110)
     plt.close(fig)
 
+    # beyond 6 s: accumulation of impacts, then a sticking persistent contact
+    with tempfile.TemporaryDirectory() as tmp:
+        csv = os.path.join(tmp, "late.csv")
+        out = json.loads(subprocess.run(
+            [exe, "--json", "--mu", "0.15", "--t-end", "8", "--csv", csv, "--csv-dt", "2e-4"],
+            capture_output=True, text=True, check=True).stdout)
+        data = np.genfromtxt(csv, delimiter=",", names=True)
+    late = data["t"] >= 5.5
+    fig, axes = plt.subplots(3, 1, figsize=(8, 8), sharex=True)
+    axes[0].plot(data["t"][late], data["energy"][late], color="red")
+    axes[0].set_ylabel("E [J]")
+    axes[1].plot(data["t"][late], data["omega1"][late], color="red", label="dpsi1/dt")
+    axes[1].plot(data["t"][late], data["omega2"][late], color="darkred", linestyle="--",
+                 label="dpsi2/dt")
+    axes[1].set_ylabel("[rad/s]")
+    axes[1].legend(fontsize=8)
+    axes[2].plot(data["t"][late], data["F_contact"][late], color="black", label="normal F")
+    axes[2].plot(data["t"][late], data["T_contact"][late], color="gray", label="friction T")
+    axes[2].set_ylabel("contact force [N]")
+    axes[2].legend(fontsize=8)
+    for event in out["events"]:
+        for ax in axes:
+            ax.axvline(event["t"], color="blue", linewidth=0.6, linestyle=":")
+    for ax in axes:
+        ax.grid(alpha=0.3)
+    axes[0].set_title(f"mu = 0.15: {len(out['impacts'])} impacts accumulate at "
+                      f"{out['events'][0]['t']:.6f} s, then the disk sticks")
+    axes[-1].set_xlabel("t [s]")
+    fig.tight_layout()
+    fig.savefig(os.path.join(IMG, "routh_beyond_6s.png"), dpi=110)
+    plt.close(fig)
+
 
 if __name__ == "__main__":
     main()

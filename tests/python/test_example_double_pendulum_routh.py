@@ -75,21 +75,50 @@ def test_first_impact_friction_costs_more_energy(run_example):
     assert rough["impacts"][0]["energy_after"] < smooth["impacts"][0]["energy_after"] - 7.0
 
 
-def test_run_to_8s_ends_cleanly(run_example):
+def test_run_to_8s_passes_into_sticking_contact(run_example):
     out = run_example("double_pendulum_routh", "--mu", "0.15", "--t-end", "8", timeout=60)
-    # impacts accumulate near 6.955 s: a clean Zeno stop with the reason,
-    # or a persistent contact that carries the run to 8 s
-    assert out["outcome"] in ("zeno_stop", "completed")
-    assert len(out["impacts"]) > 10
-    last = out["impacts"][-1]["t"]
-    assert 6.95 < last < 6.96
-    if out["outcome"] == "zeno_stop":
-        assert out["t_reached"] == pytest.approx(last)
-        assert "accumulat" in out["reason"].lower()
-    else:
-        assert out["t_reached"] == pytest.approx(8.0)
-        assert any(e["type"] == "contact_closed" for e in out["events"])
+    # impacts accumulate near 6.955 s; the stepper closes the contact, which
+    # slides for a moment and then sticks: the pendulum rests on the floor,
+    # held by static friction (|T| / F = 0.056 < mu), until 8 s
+    assert out["outcome"] == "completed"
+    assert out["t_reached"] == pytest.approx(8.0)
+    assert 90 <= len(out["impacts"]) <= 120
+    t_last = out["impacts"][-1]["t"]
+    assert t_last == pytest.approx(6.95514, abs=1e-4)
+    kinds = [e["type"] for e in out["events"]]
+    assert kinds == ["contact_closed", "contact_stick"]
+    assert out["events"][0]["t"] == pytest.approx(t_last, abs=1e-9)
+    assert 0.0 < out["events"][1]["t"] - t_last < 1e-4
+    assert max(abs(w) for w in out["final_omega"]) < 1e-9
+    assert out["final_energy"] == pytest.approx(out["impacts"][-1]["energy_after"], abs=1e-6)
     assert out["seconds"] < 30
+
+
+def test_run_to_8s_can_stop_cleanly(run_example):
+    out = run_example("double_pendulum_routh", "--mu", "0.15", "--t-end", "8", "--zeno", "stop",
+                      timeout=60)
+    assert out["outcome"] == "zeno_stop"
+    assert out["status"] != "ok"
+    assert "accumulat" in out["reason"].lower()
+    assert out["t_reached"] == pytest.approx(out["impacts"][-1]["t"])
+    assert out["t_reached"] == pytest.approx(6.95514, abs=1e-4)
+
+
+def test_sticking_contact_forces(run_example, tmp_path):
+    path = tmp_path / "rest.csv"
+    run_example("double_pendulum_routh", "--mu", "0.15", "--t-end", "7.5", "--csv", str(path),
+                "--csv-dt", "0.01")
+    lines = path.read_text().strip().splitlines()
+    header = lines[0].split(",")
+    row = dict(zip(header, map(float, lines[-1].split(","))))
+    assert row["closed"] == 1.0
+    # at rest on the floor: the contact carries the pendulum with static
+    # friction inside the cone, and the horizontal forces balance (R = H = T)
+    assert row["F_contact"] == pytest.approx(21.697, abs=1e-3)
+    assert abs(row["T_contact"]) <= 0.15 * row["F_contact"]
+    assert row["R_O"] == pytest.approx(row["T_contact"], abs=1e-6)
+    assert row["H_A"] == pytest.approx(row["T_contact"], abs=1e-6)
+    assert abs(row["gap"]) < 1e-9
 
 
 def absolute_coordinate_reactions(psi1, psi2, w1, w2):
