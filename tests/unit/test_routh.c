@@ -228,19 +228,26 @@ static void coinciding_events_and_plastic_impact(void **state) {
 
 /* ----------------------------------------------- random impacts */
 
+/* Random impacts, stratified by case: the first 25 of each case of Fig. 4
+ * (rarer ones like a reversal in restitution need a few thousand draws) are
+ * compared with the reference integration. */
 static void random_impacts_match_the_reference(void **state) {
     (void)state;
     rng r = {0x9E3779B97F4A7C15ULL};
-    int seen[7] = {0};
-    for (int i = 0; i < 1000; ++i) {
+    int checked[7] = {0};
+    for (int i = 0; i < 5000; ++i) {
         double G[4], u0[2], mu, e;
         random_impact(&r, G, u0, &mu, &e);
-        check_against_reference(G, u0, mu, e);
-        seen[solve_ex(G, u0, mu, e).impact_case] += 1;
+        int32_t k = solve_ex(G, u0, mu, e).impact_case;
+        if (checked[k] < 25) {
+            check_against_reference(G, u0, mu, e);
+            checked[k] += 1;
+        }
     }
     for (int k = 0; k < 7; ++k) {
-        if (seen[k] == 0) {
-            fail_msg("random impacts never met case %s", nscd_routh_case_name(k));
+        if (checked[k] < 25) {
+            fail_msg("random impacts met case %s only %d times", nscd_routh_case_name(k),
+                     checked[k]);
         }
     }
 }
