@@ -28,6 +28,8 @@ class EventType(enum.IntEnum):
     ZENO_STOP = 5
     COMPLIANT_ONSET = 6
     COMPLIANT_SEPARATION = 7
+    CONTACT_STICK = 8
+    CONTACT_SLIP = 9
 
 
 # One event, copied out of nscd_event_info (whose arrays live only during the callback).
