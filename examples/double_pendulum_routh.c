@@ -51,6 +51,7 @@ typedef struct impact_record {
 
 typedef struct log_book {
     const pendulum *p;
+    long total; /* all impacts; the first MAX_IMPACTS are recorded */
     int count;
     impact_record impacts[MAX_IMPACTS];
     int n_events;
@@ -221,6 +222,9 @@ typedef struct handler_ctx {
 static int32_t on_event(void *user, const nscd_event_info *info) {
     handler_ctx *ctx = user;
     log_book *b = ctx->book;
+    if (info->type == NSCD_EVENT_IMPACT) {
+        b->total++;
+    }
     if (info->type == NSCD_EVENT_IMPACT && b->count < MAX_IMPACTS) {
         impact_record *rec = &b->impacts[b->count++];
         rec->t = info->t;
@@ -276,7 +280,9 @@ static void print_json(const pendulum *p, double e, double t_end, const char *me
                r->routh_case >= 0 ? nscd_routh_case_name(r->routh_case) : "not_routh", r->impulse_t,
                r->impulse_n);
     }
-    printf("],\"n_impacts\":%d,\"n_impacts_within_6s\":%d,\"events\":[", b->count, within_6);
+    printf("],\"n_impacts\":%ld,\"impacts_truncated\":%s,\"n_impacts_within_6s\":%d,"
+           "\"events\":[",
+           b->total, b->total > b->count ? "true" : "false", within_6);
     for (int k = 0; k < b->n_events; ++k) {
         printf("%s{\"t\":%.17g,\"type\":\"%s\"}", k ? "," : "", b->event_t[k],
                event_name(b->event_type[k]));
@@ -309,7 +315,7 @@ static void print_json(const pendulum *p, double e, double t_end, const char *me
 }
 
 static void print_text(const pendulum *p, const log_book *b, const run_result *res) {
-    printf("double pendulum, mu = %g: %d impacts\n", p->mu, b->count);
+    printf("double pendulum, mu = %g: %ld impacts\n", p->mu, b->total);
     for (int k = 0; k < b->count; ++k) {
         const impact_record *r = &b->impacts[k];
         printf("%3d  t = %.9f s  E: %.6f -> %.6f J  omega = (%.6f, %.6f)  %s\n", k + 1, r->t,
