@@ -191,7 +191,8 @@ nscd_status nscd_routh_impact_ex(const double G[4], const double u0[2], double m
     if (G == NULL || u0 == NULL || result == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    if (result->struct_size != sizeof(nscd_routh_result)) {
+    /* the first release of the struct is the current one */
+    if (!nscd__struct_size_ok(result->struct_size, sizeof *result, sizeof *result)) {
         return NSCD_ERR_STRUCT_SIZE;
     }
     nscd_status rc = check_inputs(G, u0, mu, e);
