@@ -358,6 +358,7 @@ nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
                           t);
     }
     memset(&ed->stats, 0, sizeof ed->stats);
+    ed->stats.struct_size = (uint32_t)sizeof ed->stats;
     ed->stop = 0;
     ed->fsal_valid = 0;
     memcpy(ed->y, m->q, (size_t)m->n_q * sizeof(double));

@@ -257,6 +257,8 @@ static void handler_can_stop_or_fail(void **state) {
     assert_int_equal(nscd_event_driven_advance(ed, 10.0, &stats), NSCD_OK);
     assert_int_equal(stats.stopped, 1);
     assert_true(stats.t == log.t[2] && stats.impacts == 3);
+    assert_int_equal(stats.struct_size, sizeof stats); /* reusable for the next call */
+    assert_int_equal(nscd_event_driven_advance(ed, log.t[2], &stats), NSCD_OK);
     log.fail_at = 4;
     assert_int_equal(nscd_event_driven_advance(ed, 10.0, NULL), NSCD_ERR_CALLBACK);
     assert_true(strstr(nscd_event_driven_last_error(ed), "handler") != NULL);
