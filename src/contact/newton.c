@@ -6,7 +6,7 @@
 static double newton_restitution(const nscd_contact_law *law) { return law->param[0]; }
 
 static const nscd__law_ops newton_ops = {
-    "newton", NSCD_LAW_IMPULSIVE, NSCD__IMPACT_NEWTON, newton_restitution, NULL, NULL,
+    "newton", NSCD_LAW_IMPULSIVE, NSCD__IMPACT_NEWTON, newton_restitution, NULL, NULL, NULL, NULL,
 };
 
 nscd_status nscd_contact_law_create_newton(double e, const nscd_allocator *allocator,
