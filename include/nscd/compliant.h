@@ -164,6 +164,25 @@ NSCD_API nscd_status nscd_contact_law_create_kelvin_voigt(double k, double c, in
                                                           const nscd_allocator *allocator,
                                                           nscd_contact_law **law);
 
+/**
+ * @brief Hertz spring with a fixed linear damper, f = c delta_dot + k delta^n
+ *        (eq. 7 with a given c), separating at zero force (eq. 20). With it the
+ *        optimisation of eq. 23 can be carried out directly on
+ *        nscd_central_impact().
+ * @param k           Stiffness, N/m^n, > 0.
+ * @param n           Hertz exponent in [1, 2].
+ * @param c           Damping, N s/m, >= 0.
+ * @param indentation A ::nscd_indentation value.
+ * @param allocator   Memory hooks, or NULL for malloc/free.
+ * @param law         Receives the new law; unchanged on failure.
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_NOT_FINITE,
+ *         ::NSCD_ERR_OUT_OF_RANGE, ::NSCD_ERR_INVALID_ARGUMENT or ::NSCD_ERR_OUT_OF_MEMORY.
+ */
+NSCD_API nscd_status nscd_contact_law_create_spring_damper(double k, double n, double c,
+                                                           int32_t indentation,
+                                                           const nscd_allocator *allocator,
+                                                           nscd_contact_law **law);
+
 /** Outcome of nscd_central_impact(). */
 typedef struct nscd_central_impact_result {
     uint32_t struct_size;        /**< Set by the caller to sizeof(nscd_central_impact_result). */

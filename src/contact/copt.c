@@ -76,14 +76,23 @@ static double clenshaw(const double *a, int count, int stride, double t) {
     return t * b1 - b2 + a[0];
 }
 
-/* The tensor series of one interval at (t, s). */
+/* The tensor series of one interval at (t, s): Clenshaw's recurrence in t
+ * run on all DN columns at once (independent lanes the compiler vectorises),
+ * then once in s. */
 static double table_series(int interval, double t, double s) {
     const double(*a)[NSCD__COPT_DN] = nscd__copt_table[interval];
-    double row[NSCD__COPT_DE];
-    for (int i = 0; i < NSCD__COPT_DE; ++i) {
-        row[i] = clenshaw(a[i], NSCD__COPT_DN, 1, s);
+    double b1[NSCD__COPT_DN] = {0}, b2[NSCD__COPT_DN] = {0}, col[NSCD__COPT_DN];
+    for (int i = NSCD__COPT_DE - 1; i >= 1; --i) {
+        for (int j = 0; j < NSCD__COPT_DN; ++j) {
+            double b0 = 2.0 * t * b1[j] - b2[j] + a[i][j];
+            b2[j] = b1[j];
+            b1[j] = b0;
+        }
     }
-    return clenshaw(row, NSCD__COPT_DE, 1, t);
+    for (int j = 0; j < NSCD__COPT_DN; ++j) {
+        col[j] = t * b1[j] - b2[j] + a[0][j];
+    }
+    return clenshaw(col, NSCD__COPT_DN, 1, s);
 }
 
 double nscd__copt_zeta_table(double e, double n) {

@@ -1,5 +1,6 @@
-/* Linear Kelvin-Voigt spring-damper (seed 001, Sect. 5.2): the law and the
- * exact restitution of eq. 55 (corrected, see docs/compliant_contact.md). */
+/* Spring-damper laws with a fixed damper: Hertz spring + linear damper and its
+ * linear case, Kelvin-Voigt (seed 001, Sect. 5.2), with the exact restitution
+ * of eq. 55 (corrected, see docs/compliant_contact.md). */
 #include <math.h>
 
 #include "contact/compliant_law.h"
@@ -47,7 +48,7 @@ static void kelvin_voigt_onset(const nscd_contact_law *law, double penetration_r
 }
 
 static const nscd__law_ops kelvin_voigt_ops = {
-    .name = "kelvin_voigt",
+    .name = "spring_damper",
     .kind = NSCD_LAW_COMPLIANT,
     .onset = kelvin_voigt_onset,
     .force = nscd__spring_damper_force,
@@ -55,21 +56,27 @@ static const nscd__law_ops kelvin_voigt_ops = {
     .separation = nscd__dent_separation,
 };
 
-nscd_status nscd_contact_law_create_kelvin_voigt(double k, double c, int32_t indentation,
-                                                 const nscd_allocator *allocator,
-                                                 nscd_contact_law **law) {
+nscd_status nscd_contact_law_create_spring_damper(double k, double n, double c, int32_t indentation,
+                                                  const nscd_allocator *allocator,
+                                                  nscd_contact_law **law) {
     if (law == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    if (!isfinite(k) || !isfinite(c)) {
+    if (!isfinite(k) || !isfinite(n) || !isfinite(c)) {
         return NSCD_ERR_NOT_FINITE;
     }
-    if (!(k > 0.0) || c < 0.0) {
+    if (!(k > 0.0) || n < 1.0 || n > 2.0 || c < 0.0) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
     if (indentation != NSCD_INDENTATION_TEMPORARY && indentation != NSCD_INDENTATION_PERMANENT) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
-    nscd_contact_law value = {&kelvin_voigt_ops, {k, 1.0, 0.0, c}, {0, indentation}, {0}};
+    nscd_contact_law value = {&kelvin_voigt_ops, {k, n, 0.0, c}, {0, indentation}, {0}};
     return nscd__law_create(&value, allocator, law);
+}
+
+nscd_status nscd_contact_law_create_kelvin_voigt(double k, double c, int32_t indentation,
+                                                 const nscd_allocator *allocator,
+                                                 nscd_contact_law **law) {
+    return nscd_contact_law_create_spring_damper(k, 1.0, c, indentation, allocator, law);
 }
