@@ -75,7 +75,7 @@ static double event_value(const problem *pb, enum event ev, state y) {
     }
     /* Separation: the force vanishes (eq. 20) or the penetration does; the
      * two branches meet at x = 0 where every law of the family has f = 0 or
-     * f < 0. A force below `threshold` (10 tol times the force scale) counts
+     * f < 0. A force below `threshold` (10 tol times the viscous scale) counts
      * as zero: with strong damping the force creeps towards zero along the
      * slow manifold x' ~ -x^n/zeta and crosses it only at a level far below
      * rounding, while x' (hence e_out) no longer changes there. */
@@ -199,9 +199,11 @@ nscd_status nscd__impact_integrate(nscd__impact_force_fn force, void *ctx, doubl
             o.max_penetration = y.x;
             restitution = 1;
             k1 = rate(&pb, y);
-            /* Force scales: elastic (at maximum compression) and viscous (at
-             * onset, x = 0, x' = 1); the force is known to ~tol times them. */
-            pb.threshold = 10.0 * tol * (fabs(k1.p) + fabs(f_onset));
+            /* The viscous force scale f(0, 1): x' is known to ~tol, so the
+             * force to ~tol times it. Laws without a viscous term at x = 0
+             * (Hertz, Hunt-Crossley) get no threshold: their force vanishes
+             * with x, and x = 0 is located exactly. */
+            pb.threshold = 10.0 * tol * fabs(f_onset);
             track_peak(&pk, tau, -k1.p);
             h = h_next;
             continue;
