@@ -166,8 +166,10 @@ nscd_status nscd__impact_integrate(nscd__impact_force_fn force, void *ctx, doubl
     state k1 = rate(&pb, y);
     double f_onset = -k1.p;
     double tau = 0.0;
-    /* The damping sets the first time scale (x ~ 1/f(0,1) when it is large). */
-    double h = 1e-3 / fmax(1.0, fabs(k1.p));
+    /* The damping sets the first time scale (x ~ 1/f(0,1) when it is large).
+     * The first step is tiny: x^n is not smooth at x = 0, and the embedded
+     * error estimate underrates the error of a step that starts there. */
+    double h = 1e-6 / fmax(1.0, fabs(k1.p));
     double x_scale = 0.0;
     int restitution = 0;
     nscd__impact_outcome o = {0};
@@ -227,6 +229,12 @@ nscd_status nscd__impact_integrate(nscd__impact_force_fn force, void *ctx, doubl
         tau += h;
         x_scale = fmax(x_scale, fabs(y.x));
         track_peak(&pk, tau, -k1.p);
+        if (restitution && y.p < 0.0) {
+            /* Approach x = 0 geometrically (as the first steps leave it):
+             * x^n is not smooth there, and a long step ending at x = 0
+             * carries an error its embedded estimate does not see. */
+            h_next = fmin(h_next, fmax(0.5 * y.x / -y.p, 1e-7));
+        }
         h = h_next;
     }
     return NSCD_ERR_MAX_STEPS;
