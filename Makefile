@@ -14,6 +14,8 @@ BUILD_TYPE ?= RelWithDebInfo
 # The machine this grew up on has 2 cores shared by several people: default to 2.
 JOBS       ?= 2
 PYTHON     ?= /usr/bin/python3
+# Overridable for a dry run: make deps APT_GET="echo apt-get"
+APT_GET    ?= apt-get
 
 DEBIAN_PACKAGES := liblapacke-dev libopenblas-dev libcmocka-dev cmake pkg-config doxygen \
 	python3-numpy python3-cffi python3-matplotlib python3-pytest \
@@ -32,7 +34,7 @@ deps:
 	if [ -z "$$missing" ]; then echo "deps: all Debian packages are installed"; exit 0; fi; \
 	echo "deps: missing Debian packages:$$missing"; \
 	if [ "$$(id -u)" -eq 0 ]; then \
-	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
+	  $(APT_GET) update && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y $$missing; \
 	else \
 	  echo "deps: not root; install them with:"; \
 	  echo "  sudo apt-get install -y$$missing"; \

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # ABI guard: compares the freshly built libnscd with the committed baseline
-# abi/nscd-abi<NSCD_ABI_VERSION>.dump (abi-dumper + abi-compliance-checker).
+# abi/nscd-abi<NSCD_ABI_VERSION>.dump (abi-dumper + abi-compliance-checker),
+# and the values of the public enum constants (status codes, event types, ...,
+# which the functions pass as int32_t, so abi-dumper does not see them) with
+# abi/nscd-abi<NSCD_ABI_VERSION>.enums (abi/enums.py).
 #
 # - Removing or changing a symbol or a public type that the baseline has
 #   (binary or source incompatibility) FAILS while NSCD_ABI_VERSION is unchanged.
-# - Added functions are compatible and pass.
+# - Removing an enum constant or changing its value FAILS.
+# - Added functions and enum constants are compatible and pass.
 # - After an ABI-major bump (NSCD_ABI_VERSION in include/nscd/version.h) there
 #   is no baseline for the new major yet: the check says so and passes; commit
 #   one with abi/update-baseline.sh.
@@ -32,6 +36,14 @@ if [ ! -f "$baseline" ]; then
     exit 1
 fi
 
+# (No `readelf | grep -q` under pipefail: grep's early exit would SIGPIPE readelf.)
+sections=$(readelf -S "$lib")
+if ! grep -q '\.debug_info' <<<"$sections"; then
+    echo "FAIL: $lib has no debug info; abi-dumper needs it." >&2
+    echo "      Configure with -DCMAKE_BUILD_TYPE=RelWithDebInfo (the default) or Debug." >&2
+    exit 1
+fi
+
 rm -rf "$work"
 mkdir -p "$work"
 bash "$src/abi/dump.sh" "$src" "$lib" "$work/current.dump" >"$work/dump.log" 2>&1 \
@@ -46,17 +58,16 @@ set -e
 abi-compliance-checker -l nscd -old "$baseline" -new "$work/current.dump" \
     -report-path "$work/compat_report.html" >/dev/null 2>&1 || true
 grep -E '^(Binary|Source|Total)' "$work/acc.log" || cat "$work/acc.log"
+failed=0
 case $rc in
     0)
-        echo "abi: compatible with the baseline abi/nscd-abi$abi.dump"
+        echo "abi: binary and source compatible with the baseline abi/nscd-abi$abi.dump"
         ;;
     1)
         echo "FAIL: the ABI changed incompatibly while NSCD_ABI_VERSION is still $abi:" >&2
         /usr/bin/python3 "$src/abi/summarize.py" "$work/compat_report.xml" >&2 || true
         echo "      Report: $work/compat_report.html" >&2
-        echo "      Restore the symbol/type, or bump NSCD_ABI_VERSION (a new SONAME) and" >&2
-        echo "      commit a baseline for the new major with abi/update-baseline.sh." >&2
-        exit 1
+        failed=1
         ;;
     *)
         cat "$work/acc.log" >&2
@@ -64,3 +75,17 @@ case $rc in
         exit 1
         ;;
 esac
+
+enums="$src/abi/nscd-abi$abi.enums"
+if [ ! -f "$enums" ]; then
+    echo "FAIL: no enum baseline abi/nscd-abi$abi.enums; create it with abi/update-baseline.sh" >&2
+    failed=1
+elif ! /usr/bin/python3 "$src/abi/enums.py" "$src" --check "$enums"; then
+    failed=1
+fi
+
+if [ "$failed" -ne 0 ]; then
+    echo "      Restore the symbol/type/constant, or bump NSCD_ABI_VERSION (a new SONAME)" >&2
+    echo "      and commit a baseline for the new major with abi/update-baseline.sh." >&2
+    exit 1
+fi

@@ -44,10 +44,17 @@ def _array(ptr, n):
     return list(ptr[:n]) if ptr and n > 0 else []
 
 
+def _event_type(value):
+    try:
+        return EventType(value)
+    except ValueError:  # a type added by a newer library
+        return value
+
+
 def _event_from_info(info):
     nc = info.n_contacts
     return Event(
-        type=EventType(info.type) if info.type in EventType._value2member_map_ else info.type,
+        type=_event_type(info.type),
         t=info.t,
         index=info.index,
         contacts=_array(info.contacts, nc),
@@ -104,13 +111,13 @@ class EventDriven:
             if self._on_event is None:
                 return 0
             action = self._on_event(event)
+            if isinstance(action, bool) or action is None:
+                return 1 if action else 0
+            return int(action)
         except BaseException as exc:  # noqa: BLE001  (must not cross into C)
             if self._exception is None:
                 self._exception = exc
             return -1
-        if isinstance(action, bool) or action is None:
-            return 1 if action else 0
-        return int(action)
 
     def _check(self, status, function, with_handle=True):
         cause, self._exception = self._exception, None

@@ -53,8 +53,14 @@ class _Callbacks:
 
 
 def _status_of(result):
-    """A user callback returning an int (not a bool) reports that status."""
-    return isinstance(result, int) and not isinstance(result, bool)
+    """A user callback returning an int (not a bool) reports that status. Only
+    failures may be reported this way: returning 0 (NSCD_OK) instead of the
+    values would leave the outputs unwritten, so it is an error too."""
+    if isinstance(result, int) and not isinstance(result, bool):
+        if result == 0:
+            raise TypeError("a callback must return its values; an int return is a failure status")
+        return True
+    return False
 
 
 class ContactLaw:
@@ -115,7 +121,10 @@ class System:
     - ``contact(index, t, q)`` -> ``(gap, w_normal)`` or
       ``(gap, w_normal, w_tangent)`` (w_tangent: n_tangent*n_dof values).
 
-    Each function may return an int status instead to fail on purpose."""
+    Each function may return a non-zero int status instead to fail on purpose
+    (the library then reports NSCD_ERR_CALLBACK); an exception raised inside a
+    callback also gives NSCD_ERR_CALLBACK and becomes the __cause__ of the
+    NscdError."""
 
     def __init__(self, n_dof, mass=None, forces=None, contact=None, n_contacts=0,
                  mass_solve=None):

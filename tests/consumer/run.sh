@@ -21,7 +21,7 @@ mkdir -p "$work"
 stage="$work/stage"
 cmake --install "$build" --prefix "$stage" >"$work/install.log"
 
-pcfile=$(find "$stage" -name nscd.pc -path '*/pkgconfig/*' | head -n 1)
+pcfile=$(find "$stage" -name nscd.pc -path '*/pkgconfig/*' -print -quit)
 [ -n "$pcfile" ] || { echo "FAIL: nscd.pc was not installed" >&2; exit 1; }
 libdir=$(dirname "$(dirname "$pcfile")")
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
@@ -53,7 +53,9 @@ run "$CC" -std=c11 "${warn[@]}" $cflags "$here/consumer.c" -o "$work/consumer_c"
 run "$CXX" -std=c++17 "${warn[@]}" $cflags "$here/consumer.cpp" -o "$work/consumer_cpp" $libs
 run "$work/consumer_c"
 run "$work/consumer_cpp"
-readelf -d "$work/consumer_c" | grep -q "NEEDED.*\[libnscd.so.$abi\]" \
+# (Outputs are captured first: `readelf | grep -q` under pipefail can fail by SIGPIPE.)
+dynamic=$(readelf -d "$work/consumer_c")
+grep -q "NEEDED.*\[libnscd.so.$abi\]" <<<"$dynamic" \
     || { echo "FAIL: consumer_c does not depend on libnscd.so.$abi" >&2; exit 1; }
 
 # Static: `pkg-config --static` must list every private dependency; -l:libnscd.a
@@ -62,7 +64,8 @@ static_libs=$(pkg-config --static --libs nscd | sed 's/-lnscd\b/-l:libnscd.a/')
 # shellcheck disable=SC2086
 run "$CC" -std=c11 "${warn[@]}" $cflags "$here/cmake_project/main.c" -o "$work/consumer_static" \
     $static_libs
-if readelf -d "$work/consumer_static" | grep -q 'NEEDED.*libnscd'; then
+dynamic=$(readelf -d "$work/consumer_static")
+if grep -q 'NEEDED.*libnscd' <<<"$dynamic"; then
     echo "FAIL: consumer_static links the shared libnscd" >&2
     exit 1
 fi
@@ -74,7 +77,9 @@ awk '/^```c$/ {on = 1; next} /^```/ && on {exit} on {print}' "$src/README.md" \
 [ -s "$work/readme_example.c" ] || { echo "FAIL: no \`\`\`c block in README.md" >&2; exit 1; }
 # shellcheck disable=SC2086
 run "$CC" -std=c11 "${warn[@]}" $cflags "$work/readme_example.c" -o "$work/readme_example" $libs -lm
-run "$work/readme_example"
+run "$work/readme_example" | tee "$work/readme_example.out"
+grep -q '^at rest from t = ' "$work/readme_example.out" \
+    || { echo "FAIL: the README example did not reach rest" >&2; exit 1; }
 
 # (c) find_package(nscd) from a separate CMake project.
 run cmake -S "$here/cmake_project" -B "$work/cmake_build" -DCMAKE_PREFIX_PATH="$stage" \

@@ -84,6 +84,25 @@ def test_callback_raising_exception_is_the_cause():
         assert isinstance(info.value.__cause__, ZeroDivisionError)
 
 
+def test_callback_returning_ok_instead_of_values_fails():
+    # A silent 0 would leave h unwritten: the package refuses it.
+    with ball(forces=lambda t, q, v: 0) as system:
+        system.set_state(0.0, [1.0], [0.0])
+        with nscd.EventDriven(system) as stepper:
+            with pytest.raises(NscdError) as info:
+                stepper.advance(0.1)
+        assert info.value.status == Status.ERR_CALLBACK
+        assert isinstance(info.value.__cause__, TypeError)
+
+
+def test_callback_wrong_length_fails():
+    with nscd.System(1, mass=lambda q: [1.0, 2.0]) as system:
+        with pytest.raises(NscdError) as info:
+            system.set_state(0.0, [1.0], [0.0])
+        assert info.value.status == Status.ERR_CALLBACK
+        assert isinstance(info.value.__cause__, ValueError)
+
+
 def test_contact_callback_error():
     with ball(contact=lambda i, t, q: -1) as system:
         system.set_state(0.0, [1.0], [0.0])
