@@ -112,6 +112,29 @@ static void exact_copt_tiny_restitution(void **state) {
     }
 }
 
+/* Adjacent table intervals agree at their common end (e = 2^-l, 1 - 2^-h). */
+static void table_is_continuous_across_intervals(void **state) {
+    (void)state;
+    for (double n = 1.0; n <= 2.0; n += 0.125) {
+        for (int j = 1; j <= 27; ++j) {
+            double ends[2] = {ldexp(1.0, -j), 1.0 - ldexp(1.0, -j)};
+            for (int side = 0; side < 2; ++side) {
+                double e = ends[side];
+                if (e < 2e-7) {
+                    continue;
+                }
+                double below = nscd__copt_zeta_table(nextafter(e, 0.0), n);
+                double above = nscd__copt_zeta_table(nextafter(e, 2.0), n);
+                /* relative jumps are ~1e-12, up to 1e-10 near e = 1e-6 where
+                 * |d e_out/d zeta| = (n+1) e/zeta makes them irrelevant */
+                double jump = fabs(below - above) / fmax(1.0, above);
+                assert_true(jump < 1e-10);
+                assert_true(jump * fmin(1.0, (n + 1.0) * e) < 1e-12);
+            }
+        }
+    }
+}
+
 /* The closed form is an approximation: a few 1e-3 at worst for e >= 0.1. */
 static void closed_form_is_close(void **state) {
     (void)state;
@@ -173,6 +196,7 @@ int main(void) {
         cmocka_unit_test(exact_copt_restitutes_e_in_simulation),
         cmocka_unit_test(exact_copt_matches_kelvin_voigt_for_n1),
         cmocka_unit_test(exact_copt_tiny_restitution),
+        cmocka_unit_test(table_is_continuous_across_intervals),
         cmocka_unit_test(closed_form_is_close),
         cmocka_unit_test(lambda_is_a_slack_variable),
         cmocka_unit_test(bad_inputs),
