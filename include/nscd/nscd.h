@@ -17,5 +17,6 @@
 #include "nscd/event_driven.h"
 #include "nscd/routh.h"
 #include "nscd/restitution.h"
+#include "nscd/compliant.h"
 
 #endif /* NSCD_NSCD_H */

@@ -1,4 +1,6 @@
 /* Generic part of the contact-law handles: creation, destruction, queries. */
+#include <math.h>
+
 #include "core/law.h"
 #include "core/memory.h"
 
@@ -39,3 +41,20 @@ nscd_status nscd_contact_law_get_kind(const nscd_contact_law *law, int32_t *kind
 const char *nscd_contact_law_name(const nscd_contact_law *law) {
     return law == NULL ? "(null)" : law->ops->name;
 }
+
+nscd_status nscd__restitution_law_create(const nscd__law_ops *ops, double e,
+                                         const nscd_allocator *allocator, nscd_contact_law **law) {
+    if (law == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    if (!isfinite(e)) {
+        return NSCD_ERR_NOT_FINITE;
+    }
+    if (e < 0.0 || e > 1.0) {
+        return NSCD_ERR_OUT_OF_RANGE;
+    }
+    nscd_contact_law value = {ops, {e}, {0}, {NULL, NULL, NULL}};
+    return nscd__law_create(&value, allocator, law);
+}
+
+double nscd__restitution_coefficient(const nscd_contact_law *law) { return law->param[0]; }

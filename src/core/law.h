@@ -20,6 +20,10 @@ typedef struct nscd__law_memory {
     double impact_velocity; /* penetration rate captured at onset, > 0 */
     double max_penetration; /* largest penetration reached so far */
     double aux[4];          /* law-specific state */
+    /* Effective mass 1/(W_N M^-1 W_N') of the contact, set by the caller
+     * before onset(); compliant laws whose damping depends on it (seed 001,
+     * eq. 49) read it there. */
+    double effective_mass;
 } nscd__law_memory;
 
 #define NSCD__LAW_PARAMS 8
@@ -46,10 +50,26 @@ struct nscd__law_ops {
      * delta and its rate delta_dot (> 0 approaching). */
     double (*force)(const nscd_contact_law *law, const nscd__law_memory *memory, double delta,
                     double delta_dot);
+    /* Compliant laws: penetration at which a contact begins; 0, or the
+     * permanent indentation left by earlier contacts (seed 001, Sect. 3).
+     * The force is signed: a contact separates when it reaches zero while
+     * the penetration decreases (eq. 20), or when the penetration falls back
+     * to onset_penetration(). */
+    double (*onset_penetration)(const nscd_contact_law *law, const nscd__law_memory *memory);
+    /* Compliant laws: called at separation with the penetration there; laws
+     * with permanent indentation keep it in `memory`. */
+    void (*separation)(const nscd_contact_law *law, nscd__law_memory *memory, double delta);
 };
 
 /* Allocates a handle holding `value`; used by every nscd_contact_law_create_*. */
 nscd_status nscd__law_create(const nscd_contact_law *value, const nscd_allocator *allocator,
                              nscd_contact_law **law);
+
+/* The impulsive laws whose one parameter is a restitution coefficient
+ * (Newton, Poisson, Routh): validates e in [0, 1] and creates the handle. */
+nscd_status nscd__restitution_law_create(const nscd__law_ops *ops, double e,
+                                         const nscd_allocator *allocator, nscd_contact_law **law);
+/* Their restitution() operation: the coefficient stored by the above. */
+double nscd__restitution_coefficient(const nscd_contact_law *law);
 
 #endif

@@ -97,6 +97,28 @@ nscd_status nscd__dynamics_contact(nscd__dynamics *dyn, int32_t index, double t,
     return m->contact(m->self, index, t, q, gap, dyn->row, dyn->tangents);
 }
 
+nscd_status nscd__dynamics_onset_gap(nscd__dynamics *dyn, int32_t index, double t, const double *q,
+                                     double *gap) {
+    const nscd__contact_slot *slot = &dyn->model->contacts[index];
+    nscd_status rc = nscd__dynamics_contact(dyn, index, t, q, gap);
+    if (rc == NSCD_OK && slot->law.ops != NULL && slot->law.ops->kind == NSCD_LAW_COMPLIANT) {
+        *gap += slot->law.ops->onset_penetration(&slot->law, &slot->memory);
+    }
+    return rc;
+}
+
+nscd_status nscd__dynamics_effective_mass(nscd__dynamics *dyn, const double *q, double *scratch,
+                                          double *mass) {
+    nscd__model *m = dyn->model;
+    nscd_status rc = m->mass_solve(m->self, q, 1, dyn->row, scratch);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    double inverse = nscd__dot(m->n_v, dyn->row, scratch); /* w M^-1 w' */
+    *mass = inverse > 0.0 ? 1.0 / inverse : 0.0;
+    return NSCD_OK;
+}
+
 nscd_status nscd__dynamics_compliant_force(nscd__dynamics *dyn, int32_t index, double t,
                                            const double *q, const double *v, double *force) {
     const nscd__contact_slot *slot = &dyn->model->contacts[index];

@@ -41,6 +41,18 @@ void nscd__dynamics_update_modes(nscd__dynamics *dyn);
 nscd_status nscd__dynamics_contact(nscd__dynamics *dyn, int32_t index, double t, const double *q,
                                    double *gap);
 
+/* Gap whose zero crossing is the onset of contact `index`: g itself, or for a
+ * compliant law with a permanent indentation (seed 001, Sect. 3) g + dent,
+ * so that the next contact begins when the penetration reaches the dent.
+ * The contact's row is left in dyn->row. */
+nscd_status nscd__dynamics_onset_gap(nscd__dynamics *dyn, int32_t index, double t, const double *q,
+                                     double *gap);
+
+/* Effective mass 1/(w M^-1 w') at q of the row w in dyn->row (0 when w = 0);
+ * `scratch` holds n_v doubles. */
+nscd_status nscd__dynamics_effective_mass(nscd__dynamics *dyn, const double *q, double *scratch,
+                                          double *mass);
+
 /* Compliant normal force of contact `index` at (q, v): f >= 0 pushes apart.
  * The contact's row is left in dyn->row. */
 nscd_status nscd__dynamics_compliant_force(nscd__dynamics *dyn, int32_t index, double t,

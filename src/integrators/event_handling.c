@@ -49,8 +49,17 @@ static nscd_status change_mode(nscd_event_driven *ed, double t, const double *y,
     }
     double rate = nscd__dot(m->n_v, ed->dynamics.row, y + m->n_q);
     if (new_mode == NSCD_CONTACT_COMPLIANT) {
-        memset(&slot->memory, 0, sizeof slot->memory);
+        /* Seed 001: the law captures the impact velocity and the effective
+         * mass of the contact (its damping may depend on both, eq. 49). The
+         * memory is not cleared: a permanent indentation outlives contacts. */
+        rc = nscd__dynamics_effective_mass(&ed->dynamics, y, ed->v_before,
+                                           &slot->memory.effective_mass);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
         slot->law.ops->onset(&slot->law, -rate, &slot->memory);
+    } else if (slot->mode == NSCD_CONTACT_COMPLIANT) {
+        slot->law.ops->separation(&slot->law, &slot->memory, -gap); /* eq. 20 reached */
     }
     slot->mode = new_mode;
     nscd_event_info info = event_info(ed, type, t, i, y);
@@ -336,7 +345,7 @@ nscd_status nscd__settle_contacts(nscd_event_driven *ed, double t, double *y) {
             fire = watch < 0.0;
         } else if (mode == NSCD_CONTACT_OPEN) {
             double gap = 0.0;
-            nscd_status rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
+            nscd_status rc = nscd__dynamics_onset_gap(&ed->dynamics, i, t, y, &gap);
             if (rc != NSCD_OK) {
                 return rc;
             }

@@ -28,7 +28,7 @@ static nscd_status contact_watch(nscd_event_driven *ed, int32_t i, double t, con
     case NSCD_CONTACT_CLOSED: return nscd__dynamics_closed_watch(&ed->dynamics, i, t, q, v, value);
     case NSCD_CONTACT_COMPLIANT:
         return nscd__dynamics_compliant_force(&ed->dynamics, i, t, q, v, value);
-    default: return nscd__dynamics_contact(&ed->dynamics, i, t, q, value);
+    default: return nscd__dynamics_onset_gap(&ed->dynamics, i, t, q, value);
     }
 }
 
