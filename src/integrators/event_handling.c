@@ -37,6 +37,17 @@ static nscd_event_info event_info(const nscd_event_driven *ed, int32_t type, dou
     return info;
 }
 
+/* Reports an event that concerns contact i alone; `rate` is its gap
+ * velocity (NULL when not relevant). */
+static nscd_status report_contact(nscd_event_driven *ed, int32_t type, double t, const double *y,
+                                  int32_t i, const double *rate) {
+    nscd_event_info info = event_info(ed, type, t, i, y);
+    info.n_contacts = 1;
+    info.contacts = &i;
+    info.gap_velocity_before = info.gap_velocity_after = rate;
+    return nscd__report(ed, &info);
+}
+
 /* A contact changes mode (release, onset, separation): one-contact event. */
 static nscd_status change_mode(nscd_event_driven *ed, double t, const double *y, int32_t i,
                                int32_t new_mode, int32_t type) {
@@ -62,11 +73,7 @@ static nscd_status change_mode(nscd_event_driven *ed, double t, const double *y,
         slot->law.ops->separation(&slot->law, &slot->memory, -gap); /* eq. 20 reached */
     }
     slot->mode = new_mode;
-    nscd_event_info info = event_info(ed, type, t, i, y);
-    info.n_contacts = 1;
-    info.contacts = &i;
-    info.gap_velocity_before = info.gap_velocity_after = &rate;
-    return nscd__report(ed, &info);
+    return report_contact(ed, type, t, y, i, &rate);
 }
 
 /* Copies the normal rows of `count` contacts into ed->impact_rows. */
@@ -124,18 +131,14 @@ static int accumulating(nscd_event_driven *ed, int32_t i, double t, double after
 /* Reports a stick-slip transition of closed contact i. */
 static nscd_status report_slip(nscd_event_driven *ed, double t, const double *y, int32_t i) {
     nscd__model *m = ed->model;
-    double rate = 0.0, gap = 0.0;
+    double gap = 0.0;
     nscd_status rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
     if (rc != NSCD_OK) {
         return rc;
     }
-    rate = nscd__dot(m->n_v, ed->dynamics.row, y + m->n_q);
+    double rate = nscd__dot(m->n_v, ed->dynamics.row, y + m->n_q);
     int32_t type = m->contacts[i].slip == 0 ? NSCD_EVENT_CONTACT_STICK : NSCD_EVENT_CONTACT_SLIP;
-    nscd_event_info info = event_info(ed, type, t, i, y);
-    info.n_contacts = 1;
-    info.contacts = &i;
-    info.gap_velocity_before = info.gap_velocity_after = &rate;
-    return nscd__report(ed, &info);
+    return report_contact(ed, type, t, y, i, &rate);
 }
 
 /* Mode of a frictional closed contact that cannot keep its present one at
@@ -217,10 +220,7 @@ static nscd_status close_contacts(nscd_event_driven *ed, double t, double *y) {
             m->contacts[i].mode = NSCD_CONTACT_OPEN;
             continue;
         }
-        nscd_event_info info = event_info(ed, NSCD_EVENT_CONTACT_CLOSED, t, i, y);
-        info.n_contacts = 1;
-        info.contacts = &i;
-        rc = nscd__report(ed, &info);
+        rc = report_contact(ed, NSCD_EVENT_CONTACT_CLOSED, t, y, i, NULL);
     }
     nscd__dynamics_update_modes(&ed->dynamics);
     return rc;
