@@ -33,7 +33,7 @@ typedef struct reduced {
 
 static void make_reduced(const double A[9], const double b[3], double mu, reduced *p) {
     double N = A[0], at = A[1], ao = A[2];
-    double s = hypot(at, ao);
+    double s = nscd__norm2(at, ao);
     p->N = N;
     p->s = s;
     p->mu = mu;
@@ -95,12 +95,12 @@ static bool boundary_point(const reduced *p, double c, double sn, double w[2], d
 static bool is_kkt_point(const reduced *p, const double w[2]) {
     double g0 = p->P * w[0] + p->Q * w[1] - p->e;
     double g1 = p->Q * w[0] + p->S * w[1] - p->h;
-    double nw = hypot(w[0], w[1]);
+    double nw = nscd__norm2(w[0], w[1]);
     if (!(nw > 0.0)) {
         return false;
     }
     double n0 = w[0] / nw + p->mu * p->s / p->N, n1 = w[1] / nw;
-    double gnorm = hypot(g0, g1), nnorm = hypot(n0, n1);
+    double gnorm = nscd__norm2(g0, g1), nnorm = nscd__norm2(n0, n1);
     double scale = gnorm * nnorm;
     double dot = g0 * n0 + g1 * n1, cross = g0 * n1 - g1 * n0;
     /* tolerances far above rounding, far below any wrong stationary point */
@@ -162,7 +162,7 @@ static void solve_sliding(const reduced *p, double x[3]) {
     if (!(best < INFINITY) || !is_kkt_point(p, w_best)) {
         minimise_by_sampling(p, w_best);
     }
-    double r = hypot(w_best[0], w_best[1]);
+    double r = nscd__norm2(w_best[0], w_best[1]);
     to_impulse(p, r / p->mu, w_best[0], w_best[1], x);
 }
 
@@ -187,7 +187,7 @@ static void solve_degenerate_wedge(const reduced *p, double x[3]) {
             w_best[1] = r * v1;
         }
     }
-    double r = hypot(w_best[0], w_best[1]);
+    double r = nscd__norm2(w_best[0], w_best[1]);
     to_impulse(p, r / p->mu, w_best[0], w_best[1], x);
 }
 
@@ -205,7 +205,7 @@ void nscd__mdp_solve_factored(const double S[9], const double L[9], const double
     }
     double x0[3];
     nscd__delassus3_solve(L, b, x0);
-    if (x0[0] >= 0.0 && hypot(x0[1], x0[2]) <= mu * x0[0]) { /* P1: sticking */
+    if (x0[0] >= 0.0 && nscd__norm2(x0[1], x0[2]) <= mu * x0[0]) { /* P1: sticking */
         x[0] = x0[0], x[1] = x0[1], x[2] = x0[2];
         return;
     }

@@ -154,6 +154,11 @@ int nscd__trig2_roots(const double k[5], int only_real, double cs[8]) {
     double scale = fabs(k[0]) + fabs(k[1]) + fabs(k[2]) + fabs(k[3]) + fabs(k[4]);
     int n = 0;
     for (int i = 0; i < 4; ++i) {
+        /* a real root comes out of Ferrari's formulas with at most a small spurious
+         * imaginary part (about sqrt(eps) for a double root); skip clearly complex ones */
+        if (fabs(im[i]) > 1e-2 * (1.0 + fabs(re[i]))) {
+            continue;
+        }
         double t = polish_quartic_root(q, re[i]);
         if (!isfinite(t)) {
             continue;

@@ -18,9 +18,10 @@ double nscd__quartic_eval(const double c[5], double t);
  * The angle is shifted so that the substitution t = tan(gamma / 2) gives a quartic whose
  * leading coefficient is the largest of |g| at 8 equally spaced angles (never small relative
  * to the coefficients, by Parseval), then the real parts of the 4 complex roots are polished
- * by Newton's method on the quartic. With `only_real` = 0 every polished root is returned
- * (a superset of the real roots, safe for minimisation over the roots); with 1 only
- * those where the quartic vanishes to rounding accuracy.
+ * by Newton's method on the quartic (roots with an imaginary part above 1e-2 (1 + |re|)
+ * are skipped). With `only_real` = 0 every polished root is returned (a superset of
+ * the real roots, safe for minimisation over the roots); with 1 only those where g
+ * vanishes to rounding accuracy.
  * Returns the number of candidates (0..4), or -1 when all k are zero (g vanishes identically). */
 int nscd__trig2_roots(const double k[5], int only_real, double cs[8]);
 
