@@ -147,16 +147,26 @@ static void minimise_by_sampling(const reduced *p, double w_best[2]) {
 /* General case b_n > 0, mu > 0, unconstrained minimum outside the cone:
  * minimum of f_obj over the roots of eq. (8) in I (structogram, last box). */
 static void solve_sliding(const reduced *p, double x[3]) {
-    double k[5], cs[8];
+    double k[5], t[4];
+    nscd__trig2_form form;
     stationarity_coefficients(p, k);
-    int n = nscd__trig2_roots(k, 0, cs);
-    double best = INFINITY, w_best[2] = {0.0, 0.0};
+    int n = nscd__trig2_quartic(k, &form, t);
+    /* Select among the unpolished roots, then polish only the winner: the
+     * objective is stationary there, so root errors enter it squared. */
+    double best = INFINITY, w_best[2] = {0.0, 0.0}, t_best = 0.0;
     for (int i = 0; i < n; ++i) {
-        double w[2], obj;
-        if (boundary_point(p, cs[2 * i], cs[2 * i + 1], w, &obj) && obj < best) {
+        double c, s, w[2], obj;
+        nscd__trig2_angle(&form, t[i], &c, &s);
+        if (boundary_point(p, c, s, w, &obj) && obj < best) {
             best = obj;
-            w_best[0] = w[0];
-            w_best[1] = w[1];
+            t_best = t[i];
+        }
+    }
+    if (best < INFINITY) {
+        double c, s, obj;
+        nscd__trig2_angle(&form, nscd__trig2_polish(&form, t_best), &c, &s);
+        if (!boundary_point(p, c, s, w_best, &obj)) {
+            best = INFINITY;
         }
     }
     if (!(best < INFINITY) || !is_kkt_point(p, w_best)) {
