@@ -59,8 +59,8 @@ static void table1_problem(double A[9], double b[3]) {
 }
 
 static void hyperbola_problem(double A[9], double b[3]) {
-    const double A0[9] = {3.17, 2.4, -1.08, 2.4, 4.14, -0.48, -1.08, -0.48, 0.76};
-    const double b0[3] = {0.27, -0.89, 0.31};
+    const double A0[9] = {3.86, 2.14, 5.38, 2.14, 2.76, 5.16, 5.38, 5.16, 12.56};
+    const double b0[3] = {0.3, -0.09, -0.92};
     memcpy(A, A0, sizeof A0);
     memcpy(b, b0, sizeof b0);
 }
@@ -114,7 +114,7 @@ int main(int argc, char **argv) {
     } else {
         hyperbola_problem(A, b);
     }
-    double mu = cli_double(argc, argv, "--mu", table1 ? 3.7 : 1.5);
+    double mu = cli_double(argc, argv, "--mu", table1 ? 3.7 : 0.8);
 
     double xs[3], sol[18], xn[3];
     int32_t n_sol = 0;
