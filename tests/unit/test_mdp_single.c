@@ -221,6 +221,7 @@ static void grazing_degenerate_hyperbola(void **state) {
     (void)state;
     ref_rng_state = 99;
     int n_nonzero = 0;
+    double worst = 0.0;
     for (int trial = 0; trial < 500; ++trial) {
         double A[9], b[3], x[3];
         ref_random_spd(A, 1.0);
@@ -231,13 +232,40 @@ static void grazing_degenerate_hyperbola(void **state) {
         double mu = A[0] / s * (1.0 + 3.0 * ref_uniform()); /* A_nn < mu ||a||: hyperbola */
         assert_int_equal(nscd_mdp_single_contact(A, b, mu, x), NSCD_OK);
         double f = ref_objective(A, b, x), fb = wedge_brute_force(A, b, mu);
+        worst = fmax(worst, fabs(f - fb) / fmax(fabs(fb), 1e-12));
         assert_true(fabs(f - fb) <= 1e-10 * fmax(fabs(fb), 1e-12));
         assert_true(hypot(x[1], x[2]) <= mu * x[0] * (1 + 1e-12) + 1e-300);
         double an_x = ref_dot3(A, x);
         assert_true(fabs(an_x) <= 1e-12 * (fabs(A[0] * x[0]) + 1e-300));
         n_nonzero += x[0] > 0.0;
     }
+    printf("degenerate hyperbolas: worst relative objective difference to the wedge brute force "
+           "%.3g (%d nonzero)\n",
+           worst, n_nonzero);
     assert_true(n_nonzero > 100);
+}
+
+/* A degenerate hyperbola where the ray chosen by the side test of eq. (9)
+ * (alpha0 - dalpha iff (A_no, -A_nt)'x0_to >= 0, else alpha0 + dalpha) gives r = 0, i.e.
+ * the objective 0, while the other ray reaches -0.0329551...: the minimum must be
+ * taken over both rays. */
+static void eq9_side_test_counterexample(void **state) {
+    (void)state;
+    double A[9] = {1.3493660918667691,  1.74825878986872,    -0.7061126856485436,
+                   1.74825878986872,    2.975392239229673,   -0.2719192652301857,
+                   -0.7061126856485436, -0.2719192652301857, 6.065797871623222};
+    double b[3] = {0.0, 0.28695174717332306, -0.9761185998177859}, mu = 1.9643400550199703;
+    double x[3], x0[3];
+    ref_solve3(A, b, x0);
+    double side = A[2] * x0[1] - A[1] * x0[2];
+    assert_true(side < 0.0); /* eq. (9) would pick alpha0 + dalpha */
+    assert_int_equal(nscd_mdp_single_contact(A, b, mu, x), NSCD_OK);
+    double f = ref_objective(A, b, x);
+    assert_close(f, wedge_brute_force(A, b, mu), 1e-12);
+    assert_close(f, -0.03295513889582914, 1e-12);
+    /* the optimum lies on the ray alpha0 - dalpha: x_to turned negatively from a */
+    double cross = A[1] * x[2] - A[2] * x[1];
+    assert_true(cross < 0.0);
 }
 
 /* b_n = 0 and A_nn = mu ||a|| exactly: the feasible set is the ray
@@ -409,6 +437,7 @@ int main(void) {
         cmocka_unit_test(grazing_degenerate_ellipse),
         cmocka_unit_test(grazing_degenerate_hyperbola),
         cmocka_unit_test(grazing_degenerate_parabola),
+        cmocka_unit_test(eq9_side_test_counterexample),
         cmocka_unit_test(appendix_a_constants),
         cmocka_unit_test(table1_maximum_dissipation),
         cmocka_unit_test(scaling_invariance),
