@@ -182,9 +182,10 @@ static void solve_sliding(const reduced *p, double x[3]) {
  * the side of x_0; we minimise on both rays and keep the lower value, which is
  * right for any anisotropic Ah. */
 static void solve_degenerate_wedge(const reduced *p, double x[3]) {
-    double cb = -p->N / (p->mu * p->s);
-    cb = fmax(-1.0, fmin(1.0, cb));
-    double sb = sqrt(fmax(0.0, 1.0 - cb * cb));
+    double m = p->mu * p->s;
+    double cb = fmax(-1.0, -p->N / m);
+    /* sin(dalpha) = sqrt((1 - cb)(1 + cb)) with 1 + cb = (m - N)/m free of cancellation */
+    double sb = sqrt(fmax(0.0, (1.0 - cb) * (m - p->N) / m));
     double best = 0.0, w_best[2] = {0.0, 0.0};
     for (int side = -1; side <= 1; side += 2) {
         double v0 = cb, v1 = side * sb;
