@@ -8,9 +8,11 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "contact/delassus3.h"
 #include "contact/mdp_single.h"
 #include "contact/polynomial.h"
 #include "nscd/nscd.h"
@@ -55,10 +57,40 @@ static void random_problem(double A[9], double b[3], double *mu) {
     *mu = pow(10.0, 2.0 * ref_uniform() - 1.3); /* 0.05 .. 5 */
 }
 
+static const char *const method_names[3] = {"auto (Halley + certificate)", "quartic of eq. (8)",
+                                            "sampling fallback"};
+
+/* Relative excess of each internal method over the brute force (f_bf, f0 as above). */
+static void check_methods(const double A[9], const double b[3], double mu, double fb, double f0,
+                          bool kkt, double worst[3]) {
+    double S[9], L[9];
+    assert_int_equal(nscd__delassus3_factor(A, S, L), NSCD_OK);
+    for (int m = 0; m < 3; ++m) {
+        double x[3];
+        nscd__mdp_solve_method(S, L, b, mu, m, x);
+        double rel = (ref_objective(A, b, x) - fb) / fmax(fabs(fb), 1e-6 * fabs(f0));
+        worst[m] = fmax(worst[m], rel);
+        if (rel > 1e-12) {
+            printf("method %d: relative excess %.3g (f_bf %.17g, mu %.17g, b_n %.3g)\n", m, rel, fb,
+                   mu, b[0]);
+        }
+        assert_true(rel <= 1e-12);
+        if (kkt && m != 2) { /* golden-section angles are only accurate to sqrt(eps) */
+            assert_kkt(A, b, mu, x);
+        }
+    }
+}
+
+static void print_methods(const double worst[3]) {
+    for (int m = 0; m < 3; ++m) {
+        printf("    method %-30s worst relative excess %.3g\n", method_names[m], worst[m]);
+    }
+}
+
 static void against_brute_force(void **state) {
     (void)state;
     ref_rng_state = 12345;
-    double worst = 0.0;
+    double worst = 0.0, worst_m[3] = {0.0, 0.0, 0.0};
     int n_sliding = 0, n_stick = 0;
     for (int trial = 0; trial < 3000; ++trial) {
         double A[9], b[3], mu, x[3], xb[3];
@@ -78,6 +110,7 @@ static void against_brute_force(void **state) {
         assert_true(rel <= 1e-12);
         assert_true(f >= f0 - 1e-12 * fabs(f0));
         assert_kkt(A, b, mu, x);
+        check_methods(A, b, mu, fb, f0, true, worst_m);
         if (hypot(x0[1], x0[2]) <= mu * x0[0]) {
             ++n_stick;
         } else {
@@ -86,6 +119,7 @@ static void against_brute_force(void **state) {
     }
     printf("mdp vs brute force: worst relative objective excess %.3g (%d sliding, %d sticking)\n",
            worst, n_sliding, n_stick);
+    print_methods(worst_m);
     assert_true(n_sliding > 1000);
 }
 
@@ -94,7 +128,7 @@ static void against_brute_force(void **state) {
 static void hard_cases_against_brute_force(void **state) {
     (void)state;
     ref_rng_state = 777;
-    double worst = 0.0;
+    double worst = 0.0, worst_m[3] = {0.0, 0.0, 0.0};
     for (int trial = 0; trial < 2000; ++trial) {
         double A[9], b[3], mu, x[3], xb[3];
         random_problem(A, b, &mu);
@@ -129,8 +163,11 @@ static void hard_cases_against_brute_force(void **state) {
                    fb);
         }
         assert_true(rel <= 1e-12);
+        /* no KKT check here: with tiny b_n the multiplier split is ill-conditioned */
+        check_methods(A, b, mu, fb, f0, false, worst_m);
     }
     printf("hard cases: worst relative objective excess %.3g\n", worst);
+    print_methods(worst_m);
 }
 
 static void separating_gives_zero(void **state) {
