@@ -49,8 +49,10 @@ extern "C" {
  * mu = 0 gives (b_n/A_nn, 0, 0); the unconstrained minimum A^-1 b when it lies in the
  * cone (sticking); b_n = 0 with a degenerate ellipse (x = 0), parabola or hyperbola
  * (minimum on a ray, eq. 9); otherwise the minimum on the boundary of the conic
- * section, found through the roots of the quartic of eq. 8, polished by Newton's
- * method and filtered by feasibility and objective value (sliding).
+ * section (sliding): a stationary point of the objective along the boundary (eq. 8)
+ * is found by Halley's method and accepted when a KKT certificate proves it global;
+ * otherwise all roots of the quartic of eq. 8 are computed, filtered by feasibility
+ * and objective value and polished by Newton's method. See docs/mdp_single_contact.md.
  * The result satisfies u_n = 0 (to rounding) whenever x_n > 0.
  *
  * @param A  3x3 symmetric positive definite Delassus block, row-major, normal first.
