@@ -200,6 +200,7 @@ static void non_convergence_is_reported(void **state) {
     nscd_coulomb_options opts;
     assert_int_equal(nscd_coulomb_options_init(&opts, sizeof opts), NSCD_OK);
     assert_int_equal(opts.max_iterations, 50);
+    assert_int_equal(opts.enumeration_safeguard, 1);
     assert_close(opts.tolerance, 1e-12, 0.0);
     opts.max_iterations = 0; /* the start (maximum dissipation) is not a Coulomb solution */
     nscd_coulomb_info info = {-1, -1, -1.0};
@@ -215,6 +216,39 @@ static void non_convergence_is_reported(void **state) {
                      NSCD_ERR_NOT_CONVERGED);
     assert_int_equal(info.iterations, 1);
     assert_true(x[0] == 5);
+}
+
+/* A random problem on which the damped Newton method cycles (found by a scan of
+ * 100 000 problems): without the safeguard it reports non-convergence after the cap;
+ * with it (default) the nearest enumerated solution is returned. */
+static void newton_stall_and_safeguard(void **state) {
+    (void)state;
+    double A[9] = {0.17268710246658509,  0.077818989329693555,  0.13769141381098352,
+                   0.077818989329693555, 0.20708993209285317,   -0.049762182627916846,
+                   0.13769141381098352,  -0.049762182627916846, 0.49831260567891034};
+    double b[3] = {0.06935598262090048, -0.3654372719421225, 0.44797251324540588};
+    double mu = 1.6659516563480496, x[3] = {-1, -1, -1}, sol[18];
+    nscd_coulomb_options opts;
+    nscd_coulomb_info info;
+    nscd_coulomb_options_init(&opts, sizeof opts);
+    opts.enumeration_safeguard = 0;
+    assert_int_equal(nscd_coulomb_single_contact(A, b, mu, &opts, x, &info),
+                     NSCD_ERR_NOT_CONVERGED);
+    assert_int_equal(info.iterations, opts.max_iterations);
+    assert_int_equal(info.converged, 0);
+    assert_true(info.residual > 1e-3);
+    assert_true(x[0] == -1 && x[1] == -1 && x[2] == -1);
+    assert_int_equal(nscd_coulomb_single_contact(A, b, mu, NULL, x, &info), NSCD_OK);
+    assert_int_equal(info.converged, 1);
+    assert_int_equal(info.iterations, 10); /* stall detected, safeguard used */
+    assert_true(info.residual <= 1e-12);
+    assert_true(ref_is_coulomb_solution(A, b, mu, x, 1e-10));
+    int32_t n;
+    assert_int_equal(nscd_coulomb_single_contact_all(A, b, mu, sol, 6, &n), NSCD_OK);
+    assert_int_equal(n, 1);
+    for (int j = 0; j < 3; ++j) {
+        assert_close(x[j], sol[j], 1e-14 * (1.0 + fabs(sol[j])));
+    }
 }
 
 static void bad_inputs(void **state) {
@@ -288,6 +322,7 @@ int main(void) {
         cmocka_unit_test(random_problems_against_brute_force),
         cmocka_unit_test(newton_table1_and_sticking),
         cmocka_unit_test(non_convergence_is_reported),
+        cmocka_unit_test(newton_stall_and_safeguard),
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(painleve_rod_non_uniqueness),
     };
