@@ -133,18 +133,20 @@ static inline double ref_brute_force_mdp(const double A[9], const double b[3], d
     return best;
 }
 
-/* Checks of the impulsive Coulomb law at x with relative tolerance tol. */
+/* Checks of the impulsive Coulomb law at x with relative tolerance tol: impulse terms
+ * relative to max(||x||, tiny ||A^-1 b||), velocities relative to ||b|| + ||A x||, and
+ * the slip direction relative to mu x_n itself. */
 static inline bool ref_is_coulomb_solution(const double A[9], const double b[3], double mu,
                                            const double x[3], double tol) {
-    double u[3];
-    ref_matvec(A, x, u);
+    double u[3], Ax[3];
+    ref_matvec(A, x, Ax);
     for (int i = 0; i < 3; ++i) {
-        u[i] -= b[i];
+        u[i] = Ax[i] - b[i];
     }
     double x0[3];
     ref_solve3(A, b, x0);
-    double xs = fmax(sqrt(ref_dot3(x, x)), sqrt(ref_dot3(x0, x0)));
-    double us = sqrt(ref_dot3(b, b)) + 1e-300;
+    double xs = fmax(sqrt(ref_dot3(x, x)), 1e-9 * sqrt(ref_dot3(x0, x0))) + 1e-300;
+    double us = sqrt(ref_dot3(b, b)) + sqrt(ref_dot3(Ax, Ax)) + 1e-300;
     double xt = hypot(x[1], x[2]), ut = hypot(u[1], u[2]);
     if (x[0] < -tol * xs || u[0] < -tol * us || xt > mu * x[0] + tol * xs) {
         return false;
@@ -157,7 +159,7 @@ static inline bool ref_is_coulomb_solution(const double A[9], const double b[3],
     }
     /* sliding: x_to = -mu x_n u_to / ||u_to|| */
     double e1 = x[1] + mu * x[0] * u[1] / ut, e2 = x[2] + mu * x[0] * u[2] / ut;
-    return hypot(e1, e2) <= tol * xs;
+    return hypot(e1, e2) <= tol * (mu * fabs(x[0]) + 1e-300) + tol * 1e-9 * xs;
 }
 
 /* |a - b| <= tol in double precision (cmocka's assert_float_equal uses float). */
