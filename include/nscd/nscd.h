@@ -18,5 +18,6 @@
 #include "nscd/routh.h"
 #include "nscd/restitution.h"
 #include "nscd/compliant.h"
+#include "nscd/single_contact.h"
 
 #endif /* NSCD_NSCD_H */
