@@ -2,6 +2,7 @@
  * its hysteresis damping factors (eqs. 13-19). */
 #include <math.h>
 
+#include "core/bracket.h"
 #include "contact/compliant_law.h"
 #include "nscd/compliant.h"
 
@@ -35,34 +36,17 @@ static double gonthier_d(double e) {
     if (e >= 1.0) {
         return 0.0;
     }
-    double a = 0.0, fa = -(1.0 - e) * (1.0 + e) / (2.0 * e * e);
-    double b = 1.0 - 1e-15, fb = gonthier_residual(b, e);
-    int side = 0;
+    const double top = 1.0 - 1e-15;
+    nscd__bracket br = nscd__bracket_make(0.0, -(1.0 - e) * (1.0 + e) / (2.0 * e * e), top,
+                                          gonthier_residual(top, e));
     double c = 0.5;
-    for (int it = 0; it < 200 && b - a > 2e-16 * b; ++it) {
-        c = (fa * b - fb * a) / (fa - fb);
-        if (!(c > a && c < b)) {
-            c = 0.5 * (a + b);
-        }
+    for (int it = 0; it < 200 && br.b - br.a > 2e-16 * br.b; ++it) {
+        c = nscd__bracket_trial(&br);
         double fc = gonthier_residual(c, e);
         if (fc == 0.0) {
             break;
         }
-        if (fc < 0.0) {
-            a = c;
-            fa = fc;
-            if (side == 1) {
-                fb *= 0.5;
-            }
-            side = 1;
-        } else {
-            b = c;
-            fb = fc;
-            if (side == -1) {
-                fa *= 0.5;
-            }
-            side = -1;
-        }
+        nscd__bracket_update(&br, c, fc, fc < 0.0);
     }
     return c;
 }

@@ -4,6 +4,7 @@
  * state: a single step of any length h' <= h is as accurate as the accepted
  * one, so the event time is found to rounding without an interpolant. */
 #include "contact/impact_ode.h"
+#include "core/bracket.h"
 
 #include <float.h>
 #include <math.h>
@@ -85,35 +86,17 @@ static double event_value(const problem *pb, enum event ev, state y) {
 /* Step length h* in (0, h] where the event function crosses zero, by the
  * Illinois variant of regula falsi on g(h') = event(step(y, h')). */
 static double locate(const problem *pb, enum event ev, state y, state k1, double h) {
-    double a = 0.0, fa = event_value(pb, ev, y);
-    double b = h, fb = event_value(pb, ev, dopri_step(pb, y, k1, h, NULL, NULL));
-    int side = 0;
-    for (int it = 0; it < MAX_ROOT_ITERATIONS && fb != 0.0; ++it) {
-        double c = (fa * b - fb * a) / (fa - fb);
-        if (!(c > a && c < b)) {
-            c = 0.5 * (a + b);
-        }
-        if (b - a <= 4.0 * DBL_EPSILON * b) {
+    nscd__bracket br = nscd__bracket_make(
+        0.0, event_value(pb, ev, y), h, event_value(pb, ev, dopri_step(pb, y, k1, h, NULL, NULL)));
+    for (int it = 0; it < MAX_ROOT_ITERATIONS && br.fb != 0.0; ++it) {
+        if (br.b - br.a <= 4.0 * DBL_EPSILON * br.b) {
             break;
         }
+        double c = nscd__bracket_trial(&br);
         double fc = event_value(pb, ev, dopri_step(pb, y, k1, c, NULL, NULL));
-        if (fc > 0.0) {
-            a = c;
-            fa = fc;
-            if (side == 1) {
-                fb *= 0.5;
-            }
-            side = 1;
-        } else {
-            b = c;
-            fb = fc;
-            if (side == -1) {
-                fa *= 0.5;
-            }
-            side = -1;
-        }
+        nscd__bracket_update(&br, c, fc, fc > 0.0);
     }
-    return b;
+    return br.b;
 }
 
 /* Largest force in [t0, t2] by the parabola through three samples. */

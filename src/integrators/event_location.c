@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/bracket.h"
 #include "integrators/event_driven_impl.h"
 
 #define NO_CROSSING 2.0
@@ -149,38 +150,24 @@ static int32_t sample_points(const nscd_event_driven *ed, double *theta) {
 /* Illinois iteration on one watch's bracket until it is narrower than the
  * event time tolerance; leaves the right end (first point past the event). */
 static nscd_status refine_root(nscd_event_driven *ed, int32_t w, double t, double h) {
-    double a = ed->left[w], b = ed->right[w];
-    double fa = ed->watch_left[w];
-    nscd_status rc = sample(ed, t, h, b);
+    nscd_status rc = sample(ed, t, h, ed->right[w]);
     if (rc != NSCD_OK) {
         return rc;
     }
-    double fb = ed->watch_tmp[w];
+    nscd__bracket br =
+        nscd__bracket_make(ed->left[w], ed->watch_left[w], ed->right[w], ed->watch_tmp[w]);
     const double width = ed->options.event_time_tolerance / h;
-    int same_side = 0;
-    for (int it = 0; it < MAX_ROOT_ITERATIONS && b - a > width; ++it) {
-        double m = (fa != fb) ? b - fb * (b - a) / (fb - fa) : 0.5 * (a + b);
-        if (!(m > a && m < b) || it % 4 == 3) { /* periodic bisection guarantees progress */
-            m = 0.5 * (a + b);
-        }
+    for (int it = 0; it < MAX_ROOT_ITERATIONS && br.b - br.a > width; ++it) {
+        /* a bisection every fourth trial bounds the work on awkward watches */
+        double m = it % 4 == 3 ? 0.5 * (br.a + br.b) : nscd__bracket_trial(&br);
         rc = sample(ed, t, h, m);
         if (rc != NSCD_OK) {
             return rc;
         }
         double fm = ed->watch_tmp[w];
-        if (watch_crossed(ed, w, fm)) {
-            b = m;
-            fb = fm;
-            fa = same_side == -1 ? 0.5 * fa : fa; /* Illinois: damp the stale end */
-            same_side = -1;
-        } else {
-            a = m;
-            fa = fm;
-            fb = same_side == 1 ? 0.5 * fb : fb;
-            same_side = 1;
-        }
+        nscd__bracket_update(&br, m, fm, !watch_crossed(ed, w, fm));
     }
-    ed->right[w] = b;
+    ed->right[w] = br.b;
     return NSCD_OK;
 }
 
