@@ -15,6 +15,7 @@
 #include "nscd/contact_law.h"
 #include "nscd/system.h"
 #include "nscd/event_driven.h"
+#include "nscd/single_contact.h"
 #include "nscd/fc3d.h"
 
 #endif /* NSCD_NSCD_H */
