@@ -394,6 +394,7 @@ static void dense_and_bsr_are_bitwise_identical(void **state) {
             nscd_fc3d_options o = opts_for(laws[l]);
             o.method = method;
             o.jacobi_groups = 3;
+            o.max_iterations = 20000;
             double r1[3 * NMAX] = {0}, u1[3 * NMAX], r2[3 * NMAX] = {0}, u2[3 * NMAX];
             nscd_fc3d_info i1 = new_info(), i2 = new_info();
             assert_int_equal(nscd_fc3d_solve_dense(n, W, q, mu, &o, r1, u1, &i1), NSCD_OK);
@@ -425,6 +426,7 @@ static void jacobi_blend_and_warm_start(void **state) {
         /* the blend reaches the same (here unique) solution */
         o.method = NSCD_FC3D_JACOBI_BLEND;
         o.jacobi_groups = n; /* pure weighted block Jacobi */
+        o.max_iterations = 20000;
         assert_int_equal(nscd_fc3d_solve_dense(n, W, q, mu, &o, rj, uj, &info), NSCD_OK);
         for (int32_t i = 0; i < 3 * n; ++i) {
             assert_close(rj[i], r[i], 1e-8);
