@@ -67,8 +67,8 @@ NSCD_API nscd_status nscd_mdp_single_contact(const double A[9], const double b[3
 
 /** Options of nscd_coulomb_single_contact(); fill with nscd_coulomb_options_init(). */
 typedef struct nscd_coulomb_options {
-    uint32_t struct_size;   /**< sizeof(nscd_coulomb_options), set by the init function. */
-    double tolerance;       /**< Relative residual to reach (see ::nscd_coulomb_info). Default 1e-12. */
+    uint32_t struct_size; /**< sizeof(nscd_coulomb_options), set by the init function. */
+    double tolerance; /**< Relative residual to reach (see ::nscd_coulomb_info). Default 1e-12. */
     int32_t max_iterations; /**< Newton iteration cap, >= 0. Default 50. */
 } nscd_coulomb_options;
 
