@@ -75,10 +75,12 @@ typedef struct contact {
 
 typedef struct packing {
     int32_t n_bodies, n_contacts;
-    double *x;     /* 3 per body */
-    double *v;     /* 6 per body: linear, angular */
+    double *x;    /* 3 per body: geometric centre */
+    double *com;  /* 3 per body: centre of mass */
+    double *iinv; /* 3 per body: inverse principal moments (axes = world axes) */
+    double *v;    /* 6 per body: linear, angular */
     contact *c;
-    double mass, inertia;
+    double mass;
 } packing;
 
 /* Completes a unit normal to an orthonormal frame (rows n, t, o). */
@@ -117,7 +119,7 @@ static void add_contact(packing *p, int32_t *cap, int32_t a, int32_t b, const do
 
 /* Jittered FCC lattice of nx x ny x nz cubic cells with vacancies, walls at the
  * extreme y and z planes; contacts found with a cell list. */
-static void build_packing(int32_t nx, int32_t ny, int32_t nz, packing *p) {
+static void build_packing(int32_t nx, int32_t ny, int32_t nz, double eccentricity, packing *p) {
     const double d = DIAMETER, R = 0.5 * d, a = d * sqrt(2.0);
     const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
     int32_t sites = 4 * nx * ny * nz;
@@ -147,7 +149,25 @@ static void build_packing(int32_t nx, int32_t ny, int32_t nz, packing *p) {
         p->v[6 * b + 2] = uniform() - 0.5;
     }
     p->mass = DENSITY * PI * d * d * d / 6.0;
-    p->inertia = 0.1 * p->mass * d * d; /* 2/5 m R^2 */
+    /* Homogeneous spheres: centre of mass = centre, I = 2/5 m R^2. Eccentric
+     * grains: the centre of mass is moved by eccentricity * R in a random
+     * direction and the principal moments vary by +-50 %, which couples the
+     * normal and tangential rows of W_jj (as for non-spherical particles). */
+    p->com = xcalloc((size_t)p->n_bodies, 3 * sizeof *p->com);
+    p->iinv = xcalloc((size_t)p->n_bodies, 3 * sizeof *p->iinv);
+    for (int32_t b = 0; b < p->n_bodies; ++b) {
+        double dir[3], nd = 0.0;
+        for (int i = 0; i < 3; ++i) {
+            dir[i] = 2.0 * uniform() - 1.0;
+            nd += dir[i] * dir[i];
+        }
+        nd = sqrt(nd) + 1e-300;
+        for (int i = 0; i < 3; ++i) {
+            p->com[3 * b + i] = p->x[3 * b + i] + eccentricity * R * dir[i] / nd;
+            double spread = eccentricity > 0.0 ? 1.0 + 0.5 * (2.0 * uniform() - 1.0) : 1.0;
+            p->iinv[3 * b + i] = 1.0 / (0.1 * p->mass * d * d * spread);
+        }
+    }
 
     /* Cell list with cells of one contact distance. */
     const double reach = d * (1.0 + ENVELOPE);
@@ -204,8 +224,8 @@ static void build_packing(int32_t nx, int32_t ny, int32_t nz, packing *p) {
         const double walls[4][4] = {
             {0, 1, 0, 0.0}, {0, -1, 0, -ly}, {0, 0, 1, 0.0}, {0, 0, -1, -lz}};
         for (int w = 0; w < 4; ++w) {
-            double gap = walls[w][0] * xb[0] + walls[w][1] * xb[1] + walls[w][2] * xb[2] -
-                         walls[w][3] - R;
+            double gap =
+                walls[w][0] * xb[0] + walls[w][1] * xb[1] + walls[w][2] * xb[2] - walls[w][3] - R;
             if (gap <= ENVELOPE * d) {
                 double pt[3] = {xb[0] - R * walls[w][0], xb[1] - R * walls[w][1],
                                 xb[2] - R * walls[w][2]};
@@ -220,6 +240,8 @@ static void build_packing(int32_t nx, int32_t ny, int32_t nz, packing *p) {
 
 static void free_packing(packing *p) {
     free(p->x);
+    free(p->com);
+    free(p->iinv);
     free(p->v);
     free(p->c);
 }
@@ -231,7 +253,7 @@ static void free_packing(packing *p) {
 static void jacobian(const packing *p, const contact *c, int side, double J[18]) {
     int32_t b = c->body[side];
     double sign = side == 1 ? 1.0 : -1.0;
-    const double *x = p->x + 3 * b;
+    const double *x = p->com + 3 * b;
     double rho[3] = {c->point[0] - x[0], c->point[1] - x[1], c->point[2] - x[2]};
     for (int row = 0; row < 3; ++row) {
         const double *f = c->frame + 3 * row;
@@ -278,7 +300,7 @@ static void build_problem(const packing *p, bsr *W, double *q) {
     W->blk = xcalloc(cap, 9 * sizeof *W->blk);
     entry buf[2 * MAX_BODY_CONTACTS];
     size_t nnz = 0;
-    double minv = 1.0 / p->mass, iinv = 1.0 / p->inertia;
+    double minv = 1.0 / p->mass;
     for (int32_t j = 0; j < nc; ++j) {
         const contact *cj = &p->c[j];
         int n_buf = 0;
@@ -306,7 +328,8 @@ static void build_problem(const packing *p, bsr *W, double *q) {
                     for (int c = 0; c < 3; ++c) {
                         double s1 = 0.0;
                         for (int e = 0; e < 6; ++e) {
-                            s1 += Jj[6 * r + e] * Jk[6 * c + e] * (e < 3 ? minv : iinv);
+                            s1 += Jj[6 * r + e] * Jk[6 * c + e] *
+                                  (e < 3 ? minv : p->iinv[3 * b + e - 3]);
                         }
                         en->B[3 * r + c] = s1;
                     }
@@ -346,7 +369,7 @@ static void build_problem(const packing *p, bsr *W, double *q) {
 typedef struct run_result {
     int32_t status, iterations, converged;
     double merit, seconds, ns_per_contact_sweep;
-    double dissipated;            /* -(1/2 r'W r + r'q) = kinetic energy lost (J) */
+    double dissipated; /* -(1/2 r'W r + r'q) = kinetic energy lost (J) */
     int32_t n_stick, n_slide, n_open;
 } run_result;
 
@@ -371,7 +394,8 @@ static run_result solve(int32_t nc, const bsr *W, const double *q, const double 
         fprintf(stderr, "fc3d_bench: solver failed: %s\n", nscd_status_string(st));
         exit(1);
     }
-    res.ns_per_contact_sweep = 1e9 * res.seconds / ((double)nc * (info.iterations > 0 ? info.iterations : 1));
+    res.ns_per_contact_sweep =
+        1e9 * res.seconds / ((double)nc * (info.iterations > 0 ? info.iterations : 1));
     /* r'(W r + q) - 1/2 r'W r = 1/2 r'W r + r'q, with W r = u - q */
     double ru = 0.0, rq = 0.0, mass = 0.0;
     for (int32_t i = 0; i < 3 * nc; ++i) {
@@ -420,94 +444,104 @@ static void print_result(FILE *out, const char *name, const run_result *r, int j
     }
 }
 
+typedef struct bench_args {
+    int json, jacobi;
+    double mu, tol;
+    int32_t max_it;
+    uint64_t seed;
+} bench_args;
+
+/* Builds one packing, solves it with both laws and prints one record. */
+static void run_case(const bench_args *a, int32_t nx, int32_t ny, int32_t nz, double ecc,
+                     const char *grains, int first) {
+    rng_state = a->seed * 2654435761ULL + 12345u + (uint64_t)nx; /* same lattice per size */
+    packing p;
+    build_packing(nx, ny, nz, ecc, &p);
+    int32_t nc = p.n_contacts;
+    bsr W;
+    double *q = xcalloc(3 * (size_t)nc, sizeof *q), *mu = xcalloc((size_t)nc, sizeof *mu);
+    build_problem(&p, &W, q);
+    for (int32_t j = 0; j < nc; ++j) {
+        mu[j] = a->mu;
+    }
+    const int32_t law[2] = {NSCD_FC3D_COULOMB, NSCD_FC3D_MAX_DISSIPATION};
+    const char *json_name[4] = {"coulomb", "max_dissipation", "coulomb_jacobi",
+                                "max_dissipation_jacobi"};
+    const char *text_name[4] = {"Coulomb", "max. dissipation", "Coulomb, Jacobi blend",
+                                "max. diss., Jacobi blend"};
+    if (a->json) {
+        fprintf(stdout, "%s{\"grains\":\"%s\",\"eccentricity\":", first ? "" : ",", grains);
+        json_number(stdout, ecc);
+        fprintf(stdout, ",\"contacts\":%d,\"bodies\":%d,\"blocks\":%d", (int)nc, (int)p.n_bodies,
+                (int)W.row_ptr[nc]);
+    } else {
+        printf("%s: %d contacts, %d grains, %d blocks (%.2f contacts per grain)\n", grains, (int)nc,
+               (int)p.n_bodies, (int)W.row_ptr[nc], (double)nc / p.n_bodies);
+    }
+    for (int m = 0; m < (a->jacobi ? 4 : 2); ++m) {
+        int32_t method = m < 2 ? NSCD_FC3D_GAUSS_SEIDEL : NSCD_FC3D_JACOBI_BLEND;
+        run_result res = solve(nc, &W, q, mu, law[m % 2], method, a->tol, a->max_it);
+        if (a->json) {
+            fputc(',', stdout);
+        }
+        print_result(stdout, a->json ? json_name[m] : text_name[m], &res, a->json);
+    }
+    if (a->json) {
+        fputc('}', stdout);
+    }
+    free(q);
+    free(mu);
+    free(W.row_ptr);
+    free(W.col);
+    free(W.blk);
+    free_packing(&p);
+}
+
 int main(int argc, char **argv) {
-    int json = cli_has_flag(argc, argv, "--json");
-    int jacobi = cli_has_flag(argc, argv, "--jacobi");
+    bench_args a;
+    a.json = cli_has_flag(argc, argv, "--json");
+    a.jacobi = cli_has_flag(argc, argv, "--jacobi");
     double min_c = cli_double(argc, argv, "--min-contacts", 100);
     double max_c = cli_double(argc, argv, "--max-contacts", 1e4);
-    double mu_value = cli_double(argc, argv, "--mu", 0.4);
-    double tol = cli_double(argc, argv, "--tolerance", 1e-6);
-    int32_t max_it = (int32_t)cli_double(argc, argv, "--max-iterations", 5000);
-    rng_state = (uint64_t)cli_double(argc, argv, "--seed", 1) * 2654435761ULL + 12345u;
-    if (!(min_c >= 10 && max_c >= min_c && max_c <= 2e6 && mu_value >= 0 && tol > 0 &&
-          max_it >= 1)) {
+    double ecc = cli_double(argc, argv, "--eccentricity", 0.3);
+    a.mu = cli_double(argc, argv, "--mu", 0.4);
+    a.tol = cli_double(argc, argv, "--tolerance", 1e-6);
+    a.max_it = (int32_t)cli_double(argc, argv, "--max-iterations", 5000);
+    a.seed = (uint64_t)cli_double(argc, argv, "--seed", 1);
+    if (!(min_c >= 10 && max_c >= min_c && max_c <= 2e6 && a.mu >= 0 && a.tol > 0 &&
+          a.max_it >= 1 && ecc >= 0 && ecc < 1)) {
         fprintf(stderr, "fc3d_bench: bad arguments\n");
         return 2;
     }
-    FILE *out = stdout;
-    if (json) {
-        fprintf(out, "{\"mu\":");
-        json_number(out, mu_value);
-        fputs(",\"tolerance\":", out);
-        json_number(out, tol);
-        fprintf(out, ",\"max_iterations\":%d,\"diameter\":", (int)max_it);
-        json_number(out, DIAMETER);
-        fputs(",\"density\":", out);
-        json_number(out, DENSITY);
-        fputs(",\"runs\":[", out);
+    if (a.json) {
+        printf("{\"mu\":");
+        json_number(stdout, a.mu);
+        fputs(",\"tolerance\":", stdout);
+        json_number(stdout, a.tol);
+        printf(",\"max_iterations\":%d,\"diameter\":", (int)a.max_it);
+        json_number(stdout, DIAMETER);
+        fputs(",\"density\":", stdout);
+        json_number(stdout, DENSITY);
+        fputs(",\"runs\":[", stdout);
     } else {
-        printf("fc3d_bench: sphere packings, mu = %g, tolerance %g, block Gauss-Seidel\n",
-               mu_value, tol);
+        printf("fc3d_bench: grain packings, mu = %g, tolerance %g\n", a.mu, a.tol);
     }
     /* Sizes: half decades from min to max contacts; a channel of nx : 2 nz : nz
-     * FCC cells, nx about 4 nz. */
+     * FCC cells, nx about 4 nz. Each size: homogeneous spheres (the paper's
+     * grains), then eccentric grains. */
     int first = 1;
     for (double target = min_c; target <= max_c * 1.0001; target *= sqrt(10.0)) {
         double cells = target / CONTACTS_PER_CELL;
         int32_t nz = (int32_t)fmax(1.0, floor(cbrt(cells / 8.0)));
         int32_t nx = (int32_t)fmax(1.0, round(cells / (2.0 * nz * nz)));
-        packing p;
-        build_packing(nx, 2 * nz, nz, &p);
-        int32_t nc = p.n_contacts;
-        bsr W;
-        double *q = xcalloc(3 * (size_t)nc, sizeof *q), *mu = xcalloc((size_t)nc, sizeof *mu);
-        build_problem(&p, &W, q);
-        for (int32_t j = 0; j < nc; ++j) {
-            mu[j] = mu_value;
-        }
-        run_result coulomb =
-            solve(nc, &W, q, mu, NSCD_FC3D_COULOMB, NSCD_FC3D_GAUSS_SEIDEL, tol, max_it);
-        run_result mdp =
-            solve(nc, &W, q, mu, NSCD_FC3D_MAX_DISSIPATION, NSCD_FC3D_GAUSS_SEIDEL, tol, max_it);
-        run_result cj, mj;
-        if (jacobi) {
-            cj = solve(nc, &W, q, mu, NSCD_FC3D_COULOMB, NSCD_FC3D_JACOBI_BLEND, tol, max_it);
-            mj = solve(nc, &W, q, mu, NSCD_FC3D_MAX_DISSIPATION, NSCD_FC3D_JACOBI_BLEND, tol,
-                       max_it);
-        }
-        if (json) {
-            fprintf(out, "%s{\"contacts\":%d,\"bodies\":%d,\"blocks\":%d,", first ? "" : ",",
-                    (int)nc, (int)p.n_bodies, (int)W.row_ptr[nc]);
-            print_result(out, "coulomb", &coulomb, 1);
-            fputc(',', out);
-            print_result(out, "max_dissipation", &mdp, 1);
-            if (jacobi) {
-                fputc(',', out);
-                print_result(out, "coulomb_jacobi", &cj, 1);
-                fputc(',', out);
-                print_result(out, "max_dissipation_jacobi", &mj, 1);
-            }
-            fputc('}', out);
-        } else {
-            printf("%d contacts, %d spheres, %d blocks (%.2f contacts per sphere)\n", (int)nc,
-                   (int)p.n_bodies, (int)W.row_ptr[nc], (double)nc / p.n_bodies);
-            print_result(out, "Coulomb", &coulomb, 0);
-            print_result(out, "max. dissipation", &mdp, 0);
-            if (jacobi) {
-                print_result(out, "Coulomb, Jacobi blend", &cj, 0);
-                print_result(out, "max. diss., Jacobi", &mj, 0);
-            }
-        }
+        run_case(&a, nx, 2 * nz, nz, 0.0, "spheres", first);
         first = 0;
-        free(q);
-        free(mu);
-        free(W.row_ptr);
-        free(W.col);
-        free(W.blk);
-        free_packing(&p);
+        if (ecc > 0.0) {
+            run_case(&a, nx, 2 * nz, nz, ecc, "eccentric", first);
+        }
     }
-    if (json) {
-        fputs("]}\n", out);
+    if (a.json) {
+        fputs("]}\n", stdout);
     }
     return 0;
 }

@@ -61,14 +61,14 @@ extern "C" {
 
 /** Friction law of every contact of an fc3d problem. */
 typedef enum nscd_fc3d_friction_law {
-    NSCD_FC3D_COULOMB = 0,         /**< Coulomb with De Saxce's modified velocity. */
-    NSCD_FC3D_MAX_DISSIPATION = 1  /**< Maximum dissipation, eq. (5) of seed 002. */
+    NSCD_FC3D_COULOMB = 0,        /**< Coulomb with De Saxce's modified velocity. */
+    NSCD_FC3D_MAX_DISSIPATION = 1 /**< Maximum dissipation, eq. (5) of seed 002. */
 } nscd_fc3d_friction_law;
 
 /** Sweep strategy over the contacts. */
 typedef enum nscd_fc3d_method {
     NSCD_FC3D_GAUSS_SEIDEL = 0, /**< Nonlinear block Gauss–Seidel in contact order. */
-    NSCD_FC3D_JACOBI_BLEND = 1  /**< Gauss–Seidel inside groups, weighted Jacobi between groups. */
+    NSCD_FC3D_JACOBI_BLEND = 1 /**< Gauss–Seidel inside groups, weighted Jacobi between groups. */
 } nscd_fc3d_method;
 
 /** Solver options; fill with nscd_fc3d_options_init(), then change fields. */
@@ -81,11 +81,13 @@ typedef struct nscd_fc3d_options {
     double tolerance;
     /** Largest number of sweeps, >= 1. Default 1000. */
     int32_t max_iterations;
-    /** Under-relaxation of each block update, r_j += relaxation (S_j - r_j); in (0, 1]. Default 1. */
+    /** Under-relaxation of each block update, r_j += relaxation (S_j - r_j); in (0, 1]. Default 1.
+     */
     double relaxation;
     /** A ::nscd_fc3d_method value. Default ::NSCD_FC3D_GAUSS_SEIDEL. */
     int32_t method;
-    /** Jacobi blend: weight of the sweep's update, r += weight (r_sweep - r); in (0, 1]. Default 0.5. */
+    /** Jacobi blend: weight of the sweep's update, r += weight (r_sweep - r); in (0, 1]. Default
+     * 0.5. */
     double jacobi_weight;
     /** Jacobi blend: number of contiguous contact groups (1 = Gauss–Seidel; values >= n_contacts
      *  give the pure weighted block Jacobi); >= 1. Default 8. */

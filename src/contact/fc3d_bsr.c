@@ -33,10 +33,10 @@ static nscd_status find_diagonal(int32_t n, const int32_t *row_ptr, const int32_
     return NSCD_OK;
 }
 
-nscd_status nscd_fc3d_solve_bsr(int32_t n_contacts, const int32_t *row_ptr,
-                                const int32_t *col_idx, const double *blocks, const double *q,
-                                const double *mu, const nscd_fc3d_options *opts, double *r,
-                                double *u, nscd_fc3d_info *info) {
+nscd_status nscd_fc3d_solve_bsr(int32_t n_contacts, const int32_t *row_ptr, const int32_t *col_idx,
+                                const double *blocks, const double *q, const double *mu,
+                                const nscd_fc3d_options *opts, double *r, double *u,
+                                nscd_fc3d_info *info) {
     if (row_ptr == NULL || col_idx == NULL || blocks == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }

@@ -21,9 +21,8 @@ typedef struct nscd__fc3d_matrix {
 /* Checks the arguments both entry points share and resolves the options
  * (opts may be NULL). Does not look at the matrix. */
 nscd_status nscd__fc3d_check_args(int32_t n, const double *q, const double *mu,
-                                  const nscd_fc3d_options *opts, const double *r,
-                                  const double *u, const nscd_fc3d_info *info,
-                                  nscd_fc3d_options *resolved);
+                                  const nscd_fc3d_options *opts, const double *r, const double *u,
+                                  const nscd_fc3d_info *info, nscd_fc3d_options *resolved);
 
 /* NSCD_OK when the 3x3 block is symmetric (to 1e-10 relative) and positive
  * definite, NSCD_ERR_NOT_SPD otherwise. */

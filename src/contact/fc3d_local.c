@@ -31,11 +31,11 @@ static bool solve3(const double A[9], const double b[3], double x[3]) {
  * x = x_n (1, -mu w), x_n fixed by u_n = 0. The state is a Coulomb solution
  * when u_t is parallel to w with u_t . w >= 0, i.e. g = w x u_t = 0. */
 typedef struct slide_state {
-    bool valid;  /* (A (1, -mu w))_n > 0, so that x_n > 0 */
-    double xn;   /* normal impulse */
-    double g;    /* w x u_t */
-    double dg;   /* dg / dth */
-    double dot;  /* w . u_t (slip speed, must be >= 0) */
+    bool valid; /* (A (1, -mu w))_n > 0, so that x_n > 0 */
+    double xn;  /* normal impulse */
+    double g;   /* w x u_t */
+    double dg;  /* dg / dth */
+    double dot; /* w . u_t (slip speed, must be >= 0) */
 } slide_state;
 
 static slide_state slide_eval(const double A[9], const double v[3], double mu, double th) {
@@ -89,8 +89,8 @@ static double refine_root(const double A[9], const double v[3], double mu, doubl
 
 /* Scans n_samples slip angles from th0 and keeps the sliding solution nearest
  * to x (in impulse). Returns false when no root passes the checks. */
-static bool find_sliding(const double A[9], const double v[3], double mu, double th0,
-                         int n_samples, double x[3]) {
+static bool find_sliding(const double A[9], const double v[3], double mu, double th0, int n_samples,
+                         double x[3]) {
     const double two_pi = 6.283185307179586;
     double scale = fabs(v[0]) + hypot(v[1], v[2]);
     double best_dist = INFINITY, best[3] = {0.0, 0.0, 0.0};
@@ -147,8 +147,7 @@ static bool newton_sliding(const double A[9], const double v[3], double mu, doub
     return false;
 }
 
-nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], double mu,
-                                     double x[3]) {
+nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], double mu, double x[3]) {
     if (v[0] >= 0.0) { /* take-off: r = 0 gives u = v with u~ in K^* */
         x[0] = x[1] = x[2] = 0.0;
         return NSCD_OK;

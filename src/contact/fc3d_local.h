@@ -16,8 +16,7 @@ typedef nscd_status (*nscd__fc3d_local_fn)(const double A[9], const double v[3],
  * x = -A^-1 v when it lies in the cone, else sliding on the cone boundary,
  * found as a root of a function of the slip angle (sampling + safeguarded
  * Newton). NSCD_ERR_NOT_CONVERGED when no sliding root was found. */
-nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], double mu,
-                                     double x[3]);
+nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], double mu, double x[3]);
 
 /* Maximum dissipation, eq. (5) of seed 002: nscd_mdp_single_contact(A, -v, mu, x). */
 nscd_status nscd__fc3d_local_mdp(const double A[9], const double v[3], double mu, double x[3]);

@@ -47,9 +47,8 @@ static nscd_status check_options(const nscd_fc3d_options *o) {
 }
 
 nscd_status nscd__fc3d_check_args(int32_t n, const double *q, const double *mu,
-                                  const nscd_fc3d_options *opts, const double *r,
-                                  const double *u, const nscd_fc3d_info *info,
-                                  nscd_fc3d_options *resolved) {
+                                  const nscd_fc3d_options *opts, const double *r, const double *u,
+                                  const nscd_fc3d_info *info, nscd_fc3d_options *resolved) {
     if (q == NULL || mu == NULL || r == NULL || u == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }

@@ -133,8 +133,8 @@ nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const do
         memcpy(cur, r, m * sizeof *cur);
     }
     sweep_ctx c = {W, q, mu, s, NULL, opts->relaxation, 1, 0};
-    c.local = opts->friction_law == NSCD_FC3D_COULOMB ? nscd__fc3d_local_coulomb
-                                                      : nscd__fc3d_local_mdp;
+    c.local =
+        opts->friction_law == NSCD_FC3D_COULOMB ? nscd__fc3d_local_coulomb : nscd__fc3d_local_mdp;
     double blend = 1.0;
     if (opts->method == NSCD_FC3D_JACOBI_BLEND) {
         c.groups = opts->jacobi_groups < n ? opts->jacobi_groups : n;
