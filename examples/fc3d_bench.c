@@ -14,7 +14,8 @@
  *
  * Usage: fc3d_bench [--json] [--min-contacts 100] [--max-contacts 10000]
  *        [--mu 0.4] [--tolerance 1e-6] [--max-iterations 5000] [--seed 1]
- *        [--jacobi]   (also run the Jacobi blend, 8 groups, weight 0.5)
+ *        [--eccentricity 0.3] [--grains both|spheres|eccentric]
+ *        [--jacobi]   (also run the Jacobi blend with its defaults: 8 groups, weight 0.5)
  */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <math.h>
@@ -407,7 +408,13 @@ static run_result solve(int32_t nc, const bsr *W, const double *q, const double 
     for (int32_t j = 0; j < nc; ++j) {
         double *rj = r + 3 * j, *uj = u + 3 * j;
         double scale = 1e-6 * (fabs(q[3 * j]) + hypot(q[3 * j + 1], q[3 * j + 2]));
-        if (rj[0] <= 0.0) {
+        double sj = 0.0; /* s_j r_j is a velocity (the merit's scaling) */
+        for (int32_t k = W->row_ptr[j]; k < W->row_ptr[j + 1]; ++k) {
+            if (W->col[k] == j) {
+                sj = (W->blk[9 * k] + W->blk[9 * k + 4] + W->blk[9 * k + 8]) / 3.0;
+            }
+        }
+        if (sj * rj[0] <= scale) {
             res.n_open++;
         } else if (hypot(uj[1], uj[2]) <= scale) {
             res.n_stick++;
@@ -504,12 +511,16 @@ int main(int argc, char **argv) {
     double min_c = cli_double(argc, argv, "--min-contacts", 100);
     double max_c = cli_double(argc, argv, "--max-contacts", 1e4);
     double ecc = cli_double(argc, argv, "--eccentricity", 0.3);
+    const char *which = cli_string(argc, argv, "--grains", "both");
+    int both = strcmp(which, "both") == 0;
+    int spheres = both || strcmp(which, "spheres") == 0;
+    int eccentric = both || strcmp(which, "eccentric") == 0;
     a.mu = cli_double(argc, argv, "--mu", 0.4);
     a.tol = cli_double(argc, argv, "--tolerance", 1e-6);
     a.max_it = (int32_t)cli_double(argc, argv, "--max-iterations", 5000);
     a.seed = (uint64_t)cli_double(argc, argv, "--seed", 1);
     if (!(min_c >= 10 && max_c >= min_c && max_c <= 2e6 && a.mu >= 0 && a.tol > 0 &&
-          a.max_it >= 1 && ecc >= 0 && ecc < 1)) {
+          a.max_it >= 1 && ecc >= 0 && ecc < 1 && (spheres || eccentric))) {
         fprintf(stderr, "fc3d_bench: bad arguments\n");
         return 2;
     }
@@ -534,10 +545,13 @@ int main(int argc, char **argv) {
         double cells = target / CONTACTS_PER_CELL;
         int32_t nz = (int32_t)fmax(1.0, floor(cbrt(cells / 8.0)));
         int32_t nx = (int32_t)fmax(1.0, round(cells / (2.0 * nz * nz)));
-        run_case(&a, nx, 2 * nz, nz, 0.0, "spheres", first);
-        first = 0;
-        if (ecc > 0.0) {
+        if (spheres) {
+            run_case(&a, nx, 2 * nz, nz, 0.0, "spheres", first);
+            first = 0;
+        }
+        if (eccentric) {
             run_case(&a, nx, 2 * nz, nz, ecc, "eccentric", first);
+            first = 0;
         }
     }
     if (a.json) {
