@@ -2,7 +2,7 @@
 
 
 def test_fc3d_bench_small(run_example):
-    out = run_example("fc3d_bench", "--max-contacts", "300", "--jacobi")
+    out = run_example("fc3d_bench", "--max-contacts", "400", "--jacobi")
     assert out["mu"] == 0.4
     runs = out["runs"]
     # two sizes, each with homogeneous spheres and eccentric grains
