@@ -130,7 +130,7 @@ NSCD_API nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t stru
  *
  * The dense matrix is compressed to its non-zero 3x3 blocks and solved by the
  * same sweeps as nscd_fc3d_solve_bsr().
- * @param n_contacts Number of contacts n >= 1.
+ * @param n_contacts Number of contacts, 1 <= n <= 16384.
  * @param W    3n x 3n Delassus matrix, row-major; every diagonal block W_jj must be
  *             symmetric positive definite (non-symmetry up to 1e-10 relative is tolerated).
  * @param q    3n free velocities.
@@ -162,11 +162,17 @@ NSCD_API nscd_status nscd_fc3d_solve_dense(int32_t n_contacts, const double *W, 
  * the stored order) and W need not be stored symmetric-only: both W_jk and W_kj
  * are read. Cost per sweep: one block solve per contact plus one 3x3 product
  * per stored off-diagonal block.
- * @param n_contacts Number of contacts n >= 1.
+ * @param n_contacts Number of contacts, 1 <= n <= 2^26.
  * @param row_ptr n + 1 offsets, row_ptr[0] = 0, non-decreasing.
  * @param col_idx row_ptr[n] block column indices in [0, n).
  * @param blocks  9 row_ptr[n] doubles.
- * @param q, mu, opts, r, u, info As for nscd_fc3d_solve_dense().
+ * @param q       3n free velocities.
+ * @param mu      n friction coefficients, >= 0.
+ * @param opts    Options, or NULL for the defaults.
+ * @param r       3n impulses; in: initial guess (unless warm_start = 0), out: the solution
+ *                or, on ::NSCD_ERR_NOT_CONVERGED, the last iterate.
+ * @param u       Receives W r + q for the returned r.
+ * @param info    Receives what happened, or NULL.
  * @return As nscd_fc3d_solve_dense(), and ::NSCD_ERR_INDEX for a column index out
  *         of range, ::NSCD_ERR_INVALID_ARGUMENT for a bad row_ptr or a row without
  *         (or with two) diagonal blocks.
