@@ -25,6 +25,16 @@ install(FILES
   "${CMAKE_CURRENT_BINARY_DIR}/nscdConfigVersion.cmake"
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/nscd)
 
+# The .pc file locates the prefix relative to itself (${pcfiledir}), so an
+# installation can be moved or staged (`cmake --install build --prefix DIR`,
+# DESTDIR) and still be found through PKG_CONFIG_PATH.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(NSCD_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+else()
+  file(RELATIVE_PATH _nscd_pc_up "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+  string(REGEX REPLACE "/$" "" _nscd_pc_up "${_nscd_pc_up}")
+  set(NSCD_PC_PREFIX "\${pcfiledir}/${_nscd_pc_up}")
+endif()
 configure_file("${CMAKE_CURRENT_SOURCE_DIR}/pkgconfig/nscd.pc.in"
                "${CMAKE_CURRENT_BINARY_DIR}/nscd.pc" @ONLY)
 install(FILES "${CMAKE_CURRENT_BINARY_DIR}/nscd.pc"

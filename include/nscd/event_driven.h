@@ -33,24 +33,26 @@ typedef struct nscd_event_driven nscd_event_driven;
 
 /** Smooth-phase integrator and event location method. */
 typedef enum nscd_ed_method {
-    NSCD_ED_DOPRI5 = 0,    /**< Adaptive Dormand–Prince 5(4), dense output, root finding (default). */
-    NSCD_ED_RK4_LINEAR = 1 /**< Fixed-step RK4, events by linear interpolation (seed 000, eqs. 9-11). */
+    NSCD_ED_DOPRI5 = 0, /**< Adaptive Dormand–Prince 5(4), dense output, root finding (default). */
+    NSCD_ED_RK4_LINEAR =
+        1 /**< Fixed-step RK4, events by linear interpolation (seed 000, eqs. 9-11). */
 } nscd_ed_method;
 
 /** What to do when an accumulation of impacts is detected. */
 typedef enum nscd_zeno_policy {
-    NSCD_ZENO_PERSISTENT_CONTACT = 0, /**< Close the contact: g = 0 held by lambda >= 0 (default). */
-    NSCD_ZENO_STOP = 1                /**< Stop and return ::NSCD_ERR_ZENO. */
+    NSCD_ZENO_PERSISTENT_CONTACT =
+        0,             /**< Close the contact: g = 0 held by lambda >= 0 (default). */
+    NSCD_ZENO_STOP = 1 /**< Stop and return ::NSCD_ERR_ZENO. */
 } nscd_zeno_policy;
 
 /** Kinds of events reported to ::nscd_event_handler_fn. */
 typedef enum nscd_event_type {
-    NSCD_EVENT_IMPACT = 1,         /**< An impact: velocities jumped. */
-    NSCD_EVENT_USER = 2,           /**< A user event function crossed zero. */
-    NSCD_EVENT_CONTACT_CLOSED = 3, /**< A contact became persistent (after Zeno detection). */
-    NSCD_EVENT_CONTACT_OPENED = 4, /**< A persistent contact released (its force reached zero). */
-    NSCD_EVENT_ZENO_STOP = 5,      /**< Zeno detected with ::NSCD_ZENO_STOP; integration ends. */
-    NSCD_EVENT_COMPLIANT_ONSET = 6,     /**< A compliant contact started to overlap. */
+    NSCD_EVENT_IMPACT = 1,          /**< An impact: velocities jumped. */
+    NSCD_EVENT_USER = 2,            /**< A user event function crossed zero. */
+    NSCD_EVENT_CONTACT_CLOSED = 3,  /**< A contact became persistent (after Zeno detection). */
+    NSCD_EVENT_CONTACT_OPENED = 4,  /**< A persistent contact released (its force reached zero). */
+    NSCD_EVENT_ZENO_STOP = 5,       /**< Zeno detected with ::NSCD_ZENO_STOP; integration ends. */
+    NSCD_EVENT_COMPLIANT_ONSET = 6, /**< A compliant contact started to overlap. */
     NSCD_EVENT_COMPLIANT_SEPARATION = 7 /**< A compliant contact separated (force reached zero). */
 } nscd_event_type;
 
@@ -103,23 +105,25 @@ typedef struct nscd_event_driven_options {
     double absolute_tolerance; /**< Local error tolerance, absolute (default 1e-12). */
     double initial_step;       /**< First trial step; 0 = automatic (default 0). */
     double max_step;           /**< Largest step; 0 = unlimited (default 0). */
-    double min_step;           /**< Smallest adaptive step before ::NSCD_ERR_STEP_TOO_SMALL (default 1e-14). */
-    double fixed_step;         /**< Step of ::NSCD_ED_RK4_LINEAR (default 1e-4). */
+    double
+        min_step; /**< Smallest adaptive step before ::NSCD_ERR_STEP_TOO_SMALL (default 1e-14). */
+    double fixed_step;           /**< Step of ::NSCD_ED_RK4_LINEAR (default 1e-4). */
     double event_time_tolerance; /**< Width of the bracket of a located event, s (default 1e-12). */
-    int32_t zeno_policy;       /**< ::nscd_zeno_policy (default ::NSCD_ZENO_PERSISTENT_CONTACT). */
-    double zeno_velocity;      /**< A contact whose gap velocity after impact is below this is
-                                    considered at rest: Zeno, m/s (default 1e-8). */
-    double zeno_min_interval;  /**< Impacts on one contact closer than this in time count as
-                                    accumulating, s (default 1e-9). */
-    int32_t zeno_max_close_impacts; /**< That many accumulating impacts in a row mean Zeno (default 8). */
+    int32_t zeno_policy;      /**< ::nscd_zeno_policy (default ::NSCD_ZENO_PERSISTENT_CONTACT). */
+    double zeno_velocity;     /**< A contact whose gap velocity after impact is below this is
+                                   considered at rest: Zeno, m/s (default 1e-8). */
+    double zeno_min_interval; /**< Impacts on one contact closer than this in time count as
+                                   accumulating, s (default 1e-9). */
+    int32_t zeno_max_close_impacts;  /**< That many accumulating impacts in a row mean Zeno (default
+                                        8). */
     double persistent_gap_tolerance; /**< Gap drift tolerated in a persistent contact before its
                                           position is projected back, m (default 1e-10). */
-    int64_t max_steps;         /**< Steps per advance call before ::NSCD_ERR_MAX_STEPS (default 10^8). */
-    int32_t n_user_events;     /**< Number of user event functions (default 0). */
+    int64_t max_steps; /**< Steps per advance call before ::NSCD_ERR_MAX_STEPS (default 10^8). */
+    int32_t n_user_events;          /**< Number of user event functions (default 0). */
     nscd_user_event_fn user_events; /**< Required when n_user_events > 0. */
-    void *user_events_user;    /**< Passed to `user_events`. */
+    void *user_events_user;         /**< Passed to `user_events`. */
     nscd_event_handler_fn on_event; /**< Observer of every event, or NULL. */
-    void *on_event_user;       /**< Passed to `on_event`. */
+    void *on_event_user;            /**< Passed to `on_event`. */
 } nscd_event_driven_options;
 
 /**

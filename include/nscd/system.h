@@ -113,10 +113,10 @@ NSCD_API const char *nscd_system_last_error(const nscd_system *system);
 
 /** Per-contact settings, filled with defaults by nscd_contact_desc_init(). */
 typedef struct nscd_contact_desc {
-    uint32_t struct_size;         /**< sizeof(nscd_contact_desc). */
-    const nscd_contact_law *law;  /**< Impact or force law; copied. NULL: Newton with e = 0. */
-    double friction;              /**< Coulomb coefficient mu >= 0 (default 0). */
-    int32_t n_tangent;            /**< Tangential rows the callback fills: 0, 1 or 2 (default 0). */
+    uint32_t struct_size;        /**< sizeof(nscd_contact_desc). */
+    const nscd_contact_law *law; /**< Impact or force law; copied. NULL: Newton with e = 0. */
+    double friction;             /**< Coulomb coefficient mu >= 0 (default 0). */
+    int32_t n_tangent;           /**< Tangential rows the callback fills: 0, 1 or 2 (default 0). */
 } nscd_contact_desc;
 
 /**
@@ -174,9 +174,9 @@ NSCD_API nscd_status nscd_system_get_state(const nscd_system *system, double *t,
 
 /** State of one contact. */
 typedef enum nscd_contact_mode {
-    NSCD_CONTACT_OPEN = 0,      /**< Free: watched for impacts. */
-    NSCD_CONTACT_CLOSED = 1,    /**< Persistent contact: g = 0 held by a force lambda >= 0. */
-    NSCD_CONTACT_COMPLIANT = 2  /**< Overlapping under a compliant force law. */
+    NSCD_CONTACT_OPEN = 0,     /**< Free: watched for impacts. */
+    NSCD_CONTACT_CLOSED = 1,   /**< Persistent contact: g = 0 held by a force lambda >= 0. */
+    NSCD_CONTACT_COMPLIANT = 2 /**< Overlapping under a compliant force law. */
 } nscd_contact_mode;
 
 /**

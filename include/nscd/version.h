@@ -25,8 +25,7 @@ extern "C" {
 /** ABI major version: the number in the SONAME, bumped only on an ABI break. */
 #define NSCD_ABI_VERSION 0
 /** Release version as one integer: MAJOR*10000 + MINOR*100 + PATCH. */
-#define NSCD_VERSION                                                                     \
-    (NSCD_VERSION_MAJOR * 10000 + NSCD_VERSION_MINOR * 100 + NSCD_VERSION_PATCH)
+#define NSCD_VERSION (NSCD_VERSION_MAJOR * 10000 + NSCD_VERSION_MINOR * 100 + NSCD_VERSION_PATCH)
 
 /**
  * @brief Release version of the library at run time.

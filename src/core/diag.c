@@ -8,8 +8,8 @@ nscd_status nscd__fail(nscd_diag *diag, nscd_status status, const char *format, 
     if (diag == NULL) {
         return status;
     }
-    int used = snprintf(diag->last_error, sizeof diag->last_error, "%s: ",
-                        nscd_status_string(status));
+    int used =
+        snprintf(diag->last_error, sizeof diag->last_error, "%s: ", nscd_status_string(status));
     if (used > 0 && (size_t)used < sizeof diag->last_error) {
         va_list args;
         va_start(args, format);

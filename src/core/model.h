@@ -10,6 +10,7 @@
 #include "core/diag.h"
 #include "core/law.h"
 #include "nscd/host.h"
+#include "nscd/system.h" /* nscd_contact_mode */
 
 /* Per-contact settings and state kept by a model. A slot whose law has
  * ops == NULL uses the default: Newton restitution with e = 0. */
@@ -23,12 +24,12 @@ typedef struct nscd__contact_slot {
 
 typedef struct nscd__model {
     void *self;
-    int32_t n_q;        /* positions */
-    int32_t n_v;        /* velocities */
+    int32_t n_q; /* positions */
+    int32_t n_v; /* velocities */
     int32_t n_contacts;
-    double *t, *q, *v;  /* the state, owned by the model */
+    double *t, *q, *v; /* the state, owned by the model */
     nscd__contact_slot *contacts;
-    nscd_diag *diag;    /* where failures are recorded */
+    nscd_diag *diag; /* where failures are recorded */
     const nscd_allocator *allocator;
 
     /* X = M(q)^-1 B for nrhs columns; B and X are n_v x nrhs, row-major, and

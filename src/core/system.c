@@ -127,8 +127,8 @@ static void system_displace(void *self, const double *q, const double *dq, doubl
     }
 }
 
-static nscd_status system_contact(void *self, int32_t index, double t, const double *q,
-                                  double *gap, double *w_normal, double *w_tangent) {
+static nscd_status system_contact(void *self, int32_t index, double t, const double *q, double *gap,
+                                  double *w_normal, double *w_tangent) {
     nscd_system *s = self;
     int32_t n = s->desc.n_dof;
     int32_t n_tangent = s->contacts[index].n_tangent;
@@ -148,15 +148,7 @@ static nscd_status system_contact(void *self, int32_t index, double t, const dou
 /* ------------------------------------------------------------ public API */
 
 nscd_status nscd_system_desc_init(nscd_system_desc *desc, size_t struct_size) {
-    if (desc == NULL) {
-        return NSCD_ERR_NULL_POINTER;
-    }
-    if (struct_size != sizeof *desc) {
-        return NSCD_ERR_STRUCT_SIZE;
-    }
-    memset(desc, 0, sizeof *desc);
-    desc->struct_size = (uint32_t)sizeof *desc;
-    return NSCD_OK;
+    return nscd__struct_init(desc, struct_size, sizeof *desc);
 }
 
 static nscd_status validate_desc(const nscd_system_desc *d) {
@@ -249,15 +241,7 @@ const char *nscd_system_last_error(const nscd_system *system) {
 }
 
 nscd_status nscd_contact_desc_init(nscd_contact_desc *desc, size_t struct_size) {
-    if (desc == NULL) {
-        return NSCD_ERR_NULL_POINTER;
-    }
-    if (struct_size != sizeof *desc) {
-        return NSCD_ERR_STRUCT_SIZE;
-    }
-    memset(desc, 0, sizeof *desc);
-    desc->struct_size = (uint32_t)sizeof *desc;
-    return NSCD_OK;
+    return nscd__struct_init(desc, struct_size, sizeof *desc);
 }
 
 nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,
@@ -295,8 +279,7 @@ nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,
     return NSCD_OK;
 }
 
-nscd_status nscd_system_get_sizes(const nscd_system *system, int32_t *n_dof,
-                                  int32_t *n_contacts) {
+nscd_status nscd_system_get_sizes(const nscd_system *system, int32_t *n_dof, int32_t *n_contacts) {
     if (system == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
@@ -309,8 +292,7 @@ nscd_status nscd_system_get_sizes(const nscd_system *system, int32_t *n_dof,
     return NSCD_OK;
 }
 
-nscd_status nscd_system_set_state(nscd_system *system, double t, const double *q,
-                                  const double *v) {
+nscd_status nscd_system_set_state(nscd_system *system, double t, const double *q, const double *v) {
     if (system == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }

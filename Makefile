@@ -1,0 +1,61 @@
+# Thin convenience layer over CMake. The real build is CMakeLists.txt.
+#
+#   make deps    install the Debian packages the build and tests need (as root),
+#                or print the exact apt-get line to run
+#   make build   configure build/ (RelWithDebInfo, warnings as errors) and build
+#   make test    deps + build + every ctest test (unit, examples, Python,
+#                consumers, ABI, headers, Doxygen, sanitizers, valgrind, format)
+#   make demo    deps + build + run every example with --json, print a summary
+#   make docs    API reference with Doxygen into build/doxygen/html
+#   make clean   remove build/
+
+BUILD_DIR  ?= build
+BUILD_TYPE ?= RelWithDebInfo
+# The machine this grew up on has 2 cores shared by several people: default to 2.
+JOBS       ?= 2
+PYTHON     ?= /usr/bin/python3
+# Overridable for a dry run: make deps APT_GET="echo apt-get"
+APT_GET    ?= apt-get
+
+DEBIAN_PACKAGES := liblapacke-dev libopenblas-dev libcmocka-dev cmake pkg-config doxygen \
+	python3-numpy python3-cffi python3-matplotlib python3-pytest \
+	abi-compliance-checker abi-dumper valgrind clang-format gcc g++ make
+
+.PHONY: all deps build test demo docs clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(DEBIAN_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q 'install ok installed' \
+	    || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all Debian packages are installed"; exit 0; fi; \
+	echo "deps: missing Debian packages:$$missing"; \
+	if [ "$$(id -u)" -eq 0 ]; then \
+	  $(APT_GET) update && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y $$missing; \
+	else \
+	  echo "deps: not root; install them with:"; \
+	  echo "  sudo apt-get install -y$$missing"; \
+	  exit 1; \
+	fi
+
+build:
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DNSCD_WERROR=ON
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test: deps
+	$(MAKE) --no-print-directory build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+demo: deps
+	$(MAKE) --no-print-directory build
+	$(PYTHON) tools/demo.py $(BUILD_DIR)
+
+docs: deps
+	$(MAKE) --no-print-directory build
+	cmake --build $(BUILD_DIR) --target doxygen
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# ABI guard: compares the freshly built libnscd with the committed baseline
+# abi/nscd-abi<NSCD_ABI_VERSION>.dump (abi-dumper + abi-compliance-checker),
+# and the values of the public enum constants (status codes, event types, ...,
+# which the functions pass as int32_t, so abi-dumper does not see them) with
+# abi/nscd-abi<NSCD_ABI_VERSION>.enums (abi/enums.py).
+#
+# - Removing or changing a symbol or a public type that the baseline has
+#   (binary or source incompatibility) FAILS while NSCD_ABI_VERSION is unchanged.
+# - Removing an enum constant or changing its value FAILS.
+# - Added functions and enum constants are compatible and pass.
+# - After an ABI-major bump (NSCD_ABI_VERSION in include/nscd/version.h) there
+#   is no baseline for the new major yet: the check says so and passes; commit
+#   one with abi/update-baseline.sh.
+# The library must carry debug info (-g: the default RelWithDebInfo build).
+#
+# usage: check.sh SOURCE_DIR path/to/libnscd.so WORK_DIR
+set -euo pipefail
+src=$1
+lib=$2
+work=$3
+
+abi=$(sed -n 's/^#define NSCD_ABI_VERSION \([0-9][0-9]*\).*/\1/p' "$src/include/nscd/version.h")
+[ -n "$abi" ] || { echo "FAIL: NSCD_ABI_VERSION not found in version.h" >&2; exit 1; }
+baseline="$src/abi/nscd-abi$abi.dump"
+
+if [ ! -f "$baseline" ]; then
+    older=$(find "$src/abi" -maxdepth 1 -name 'nscd-abi*.dump' | LC_ALL=C sort | tail -n 1)
+    if [ -n "$older" ]; then
+        echo "abi: NSCD_ABI_VERSION is $abi and there is no baseline abi/nscd-abi$abi.dump yet"
+        echo "abi: (the ABI major was bumped from $(basename "$older" .dump | sed 's/nscd-abi//'))."
+        echo "abi: nothing to compare; commit a new baseline with abi/update-baseline.sh"
+        exit 0
+    fi
+    echo "FAIL: no ABI baseline abi/nscd-abi$abi.dump; create it with abi/update-baseline.sh" >&2
+    exit 1
+fi
+
+# (No `readelf | grep -q` under pipefail: grep's early exit would SIGPIPE readelf.)
+sections=$(readelf -S "$lib")
+if ! grep -q '\.debug_info' <<<"$sections"; then
+    echo "FAIL: $lib has no debug info; abi-dumper needs it." >&2
+    echo "      Configure with -DCMAKE_BUILD_TYPE=RelWithDebInfo (the default) or Debug." >&2
+    exit 1
+fi
+
+rm -rf "$work"
+mkdir -p "$work"
+bash "$src/abi/dump.sh" "$src" "$lib" "$work/current.dump" >"$work/dump.log" 2>&1 \
+    || { cat "$work/dump.log" >&2; echo "FAIL: abi-dumper failed" >&2; exit 1; }
+
+# XML for the verdict and a short listing; HTML for people.
+set +e
+abi-compliance-checker -l nscd -old "$baseline" -new "$work/current.dump" \
+    -report-format xml -report-path "$work/compat_report.xml" >"$work/acc.log" 2>&1
+rc=$?
+set -e
+abi-compliance-checker -l nscd -old "$baseline" -new "$work/current.dump" \
+    -report-path "$work/compat_report.html" >/dev/null 2>&1 || true
+grep -E '^(Binary|Source|Total)' "$work/acc.log" || cat "$work/acc.log"
+failed=0
+case $rc in
+    0)
+        echo "abi: binary and source compatible with the baseline abi/nscd-abi$abi.dump"
+        ;;
+    1)
+        echo "FAIL: the ABI changed incompatibly while NSCD_ABI_VERSION is still $abi:" >&2
+        /usr/bin/python3 "$src/abi/summarize.py" "$work/compat_report.xml" >&2 || true
+        echo "      Report: $work/compat_report.html" >&2
+        failed=1
+        ;;
+    *)
+        cat "$work/acc.log" >&2
+        echo "FAIL: abi-compliance-checker could not run (exit $rc)" >&2
+        exit 1
+        ;;
+esac
+
+enums="$src/abi/nscd-abi$abi.enums"
+if [ ! -f "$enums" ]; then
+    echo "FAIL: no enum baseline abi/nscd-abi$abi.enums; create it with abi/update-baseline.sh" >&2
+    failed=1
+elif ! /usr/bin/python3 "$src/abi/enums.py" "$src" --check "$enums"; then
+    failed=1
+fi
+
+if [ "$failed" -ne 0 ]; then
+    echo "      Restore the symbol/type/constant, or bump NSCD_ABI_VERSION (a new SONAME)" >&2
+    echo "      and commit a baseline for the new major with abi/update-baseline.sh." >&2
+    exit 1
+fi

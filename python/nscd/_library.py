@@ -1,0 +1,221 @@
+"""Finding and loading libnscd, and the C prototypes (ctypes)."""
+import ctypes
+import ctypes.util
+import os
+
+# The ABI major this package was written against (the SONAME number).
+ABI_VERSION = 0
+
+_lib = None
+_path = None
+
+
+def _candidates():
+    """Where to look, in order: $NSCD_LIBRARY, a build tree next to the package
+    (the repository's build/), then the system's library search."""
+    env = os.environ.get("NSCD_LIBRARY")
+    if env:
+        # An explicit choice is final: never silently fall back to another library.
+        return [env]
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = []
+    for build in (os.path.join(here, "..", "build"), os.path.join(here, "..", "..", "build")):
+        path = os.path.normpath(os.path.join(build, "libnscd.so"))
+        if os.path.exists(path):
+            found.append(path)
+    name = ctypes.util.find_library("nscd")
+    if name:
+        found.append(name)
+    found.append(f"libnscd.so.{ABI_VERSION}")
+    return found
+
+
+def _load():
+    global _lib, _path
+    if _lib is not None:
+        return _lib
+    errors = []
+    for candidate in _candidates():
+        try:
+            lib = ctypes.CDLL(candidate)
+        except OSError as exc:
+            errors.append(f"{candidate}: {exc}")
+            continue
+        _declare(lib)
+        try:
+            abi = lib.nscd_abi_version()
+        except AttributeError:
+            errors.append(f"{candidate}: not libnscd (no nscd_abi_version)")
+            continue
+        if abi != ABI_VERSION:
+            errors.append(f"{candidate}: ABI {abi}, this package needs ABI {ABI_VERSION}")
+            continue
+        _lib, _path = lib, candidate
+        return lib
+    raise OSError("libnscd not found (set NSCD_LIBRARY to the path of libnscd.so): "
+                  + "; ".join(errors))
+
+
+def library():
+    """The loaded ctypes.CDLL of libnscd (loaded on first use)."""
+    return _load()
+
+
+def library_path():
+    """The path or name libnscd was loaded from."""
+    _load()
+    return _path
+
+
+# ------------------------------------------------------------------ C types
+c_status = ctypes.c_int32
+c_double_p = ctypes.POINTER(ctypes.c_double)
+c_int32_p = ctypes.POINTER(ctypes.c_int32)
+
+MASS_FN = ctypes.CFUNCTYPE(c_status, ctypes.c_void_p, c_double_p, c_double_p)
+MASS_SOLVE_FN = ctypes.CFUNCTYPE(c_status, ctypes.c_void_p, c_double_p, c_double_p, c_double_p)
+FORCES_FN = ctypes.CFUNCTYPE(c_status, ctypes.c_void_p, ctypes.c_double, c_double_p, c_double_p,
+                             c_double_p)
+CONTACT_FN = ctypes.CFUNCTYPE(c_status, ctypes.c_void_p, ctypes.c_int32, ctypes.c_double,
+                              c_double_p, c_double_p, c_double_p, c_double_p)
+LOG_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_char_p)
+
+
+class Allocator(ctypes.Structure):
+    """nscd_allocator (host.h). The Python package always uses malloc/free."""
+    _fields_ = [("allocate", ctypes.c_void_p), ("release", ctypes.c_void_p),
+                ("user", ctypes.c_void_p)]
+
+
+class SystemDesc(ctypes.Structure):
+    """nscd_system_desc (system.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("n_dof", ctypes.c_int32),
+        ("n_contacts", ctypes.c_int32),
+        ("user", ctypes.c_void_p),
+        ("mass", MASS_FN),
+        ("mass_solve", MASS_SOLVE_FN),
+        ("forces", FORCES_FN),
+        ("contact", CONTACT_FN),
+        ("allocator", Allocator),
+        ("log", LOG_FN),
+        ("log_user", ctypes.c_void_p),
+    ]
+
+
+class ContactDesc(ctypes.Structure):
+    """nscd_contact_desc (system.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("law", ctypes.c_void_p),
+        ("friction", ctypes.c_double),
+        ("n_tangent", ctypes.c_int32),
+    ]
+
+
+class EventInfo(ctypes.Structure):
+    """nscd_event_info (event_driven.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("type", ctypes.c_int32),
+        ("t", ctypes.c_double),
+        ("index", ctypes.c_int32),
+        ("n_contacts", ctypes.c_int32),
+        ("contacts", c_int32_p),
+        ("gap_velocity_before", c_double_p),
+        ("gap_velocity_after", c_double_p),
+        ("impulse", c_double_p),
+        ("n_dof", ctypes.c_int32),
+        ("q", c_double_p),
+        ("v_before", c_double_p),
+        ("v_after", c_double_p),
+    ]
+
+
+EVENT_HANDLER_FN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.POINTER(EventInfo))
+USER_EVENT_FN = ctypes.CFUNCTYPE(c_status, ctypes.c_void_p, ctypes.c_double, c_double_p,
+                                 c_double_p, c_double_p)
+
+
+class EventDrivenOptions(ctypes.Structure):
+    """nscd_event_driven_options (event_driven.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("method", ctypes.c_int32),
+        ("relative_tolerance", ctypes.c_double),
+        ("absolute_tolerance", ctypes.c_double),
+        ("initial_step", ctypes.c_double),
+        ("max_step", ctypes.c_double),
+        ("min_step", ctypes.c_double),
+        ("fixed_step", ctypes.c_double),
+        ("event_time_tolerance", ctypes.c_double),
+        ("zeno_policy", ctypes.c_int32),
+        ("zeno_velocity", ctypes.c_double),
+        ("zeno_min_interval", ctypes.c_double),
+        ("zeno_max_close_impacts", ctypes.c_int32),
+        ("persistent_gap_tolerance", ctypes.c_double),
+        ("max_steps", ctypes.c_int64),
+        ("n_user_events", ctypes.c_int32),
+        ("user_events", USER_EVENT_FN),
+        ("user_events_user", ctypes.c_void_p),
+        ("on_event", EVENT_HANDLER_FN),
+        ("on_event_user", ctypes.c_void_p),
+    ]
+
+
+class EventDrivenStats(ctypes.Structure):
+    """nscd_event_driven_stats (event_driven.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("steps_accepted", ctypes.c_int64),
+        ("steps_rejected", ctypes.c_int64),
+        ("rhs_evaluations", ctypes.c_int64),
+        ("impacts", ctypes.c_int64),
+        ("events", ctypes.c_int64),
+        ("t", ctypes.c_double),
+        ("stopped", ctypes.c_int32),
+    ]
+
+
+def _declare(lib):
+    """Declares the prototypes of the functions the package calls. Functions a
+    library lacks (an older build) are skipped; calling them raises later."""
+    vp = ctypes.c_void_p
+    pp = ctypes.POINTER(ctypes.c_void_p)
+    protos = {
+        "nscd_version": (ctypes.c_int, []),
+        "nscd_version_string": (ctypes.c_char_p, []),
+        "nscd_abi_version": (ctypes.c_int, []),
+        "nscd_status_string": (ctypes.c_char_p, [c_status]),
+        "nscd_contact_law_create_newton": (c_status, [ctypes.c_double, vp, pp]),
+        "nscd_contact_law_destroy": (None, [vp]),
+        "nscd_contact_law_get_kind": (c_status, [vp, c_int32_p]),
+        "nscd_contact_law_name": (ctypes.c_char_p, [vp]),
+        "nscd_system_desc_init": (c_status, [ctypes.POINTER(SystemDesc), ctypes.c_size_t]),
+        "nscd_system_create": (c_status, [ctypes.POINTER(SystemDesc), pp]),
+        "nscd_system_destroy": (None, [vp]),
+        "nscd_system_last_error": (ctypes.c_char_p, [vp]),
+        "nscd_contact_desc_init": (c_status, [ctypes.POINTER(ContactDesc), ctypes.c_size_t]),
+        "nscd_system_set_contact": (c_status, [vp, ctypes.c_int32, ctypes.POINTER(ContactDesc)]),
+        "nscd_system_get_sizes": (c_status, [vp, c_int32_p, c_int32_p]),
+        "nscd_system_set_state": (c_status, [vp, ctypes.c_double, c_double_p, c_double_p]),
+        "nscd_system_get_state": (c_status, [vp, c_double_p, c_double_p, c_double_p]),
+        "nscd_system_get_contact": (c_status, [vp, ctypes.c_int32, c_double_p, c_double_p,
+                                               c_int32_p]),
+        "nscd_system_kinetic_energy": (c_status, [vp, c_double_p]),
+        "nscd_event_driven_options_init": (c_status, [ctypes.POINTER(EventDrivenOptions),
+                                                      ctypes.c_size_t]),
+        "nscd_event_driven_create": (c_status, [vp, ctypes.POINTER(EventDrivenOptions), pp]),
+        "nscd_event_driven_destroy": (None, [vp]),
+        "nscd_event_driven_advance": (c_status, [vp, ctypes.c_double,
+                                                 ctypes.POINTER(EventDrivenStats)]),
+        "nscd_event_driven_last_error": (ctypes.c_char_p, [vp]),
+    }
+    for name, (restype, argtypes) in protos.items():
+        try:
+            fn = getattr(lib, name)
+        except AttributeError:
+            continue
+        fn.restype = restype
+        fn.argtypes = argtypes

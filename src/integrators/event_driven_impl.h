@@ -1,0 +1,86 @@
+/* Internals of the event-driven stepper, shared by its three files:
+ * event_driven.c (API and integration loop), event_location.c (watch
+ * functions and root finding) and event_handling.c (impacts, mode changes,
+ * Zeno detection). */
+#ifndef NSCD_INTEGRATORS_EVENT_DRIVEN_IMPL_H
+#define NSCD_INTEGRATORS_EVENT_DRIVEN_IMPL_H
+
+#include <stdint.h>
+
+#include "contact/impact.h"
+#include "core/diag.h"
+#include "core/model.h"
+#include "integrators/dynamics.h"
+#include "integrators/ode.h"
+#include "nscd/event_driven.h"
+
+struct nscd_event_driven {
+    nscd_event_driven_options options;
+    nscd__model *model;
+    nscd_allocator allocator;
+    nscd_diag diag;
+    nscd__dynamics dynamics;
+    nscd__impact_work impact_work;
+    nscd__dopri5 dopri;
+    nscd__rk4 rk4;
+    nscd__ode ode;
+    int32_t n;         /* n_q + n_v */
+    int32_t n_watches; /* n_contacts + n_user_events */
+
+    double *y;           /* state at the start of the current step */
+    double *y_end;       /* state at the end of the current step (RK4) */
+    double *y_tmp;       /* interpolated state */
+    double *ydot;        /* scratch derivative */
+    double *watch_start; /* watch values at the step start */
+    double *watch_tmp;   /* watch values at a sample */
+    double *watch_left;  /* watch values at the left end of each bracket */
+    double *left;        /* left end (theta) of each watch's bracket, or -1 */
+    double *right;       /* right end (theta) of each watch's bracket, or 2 when none */
+    int32_t *armed;      /* sign a watch had before a crossing; 0 = not armed */
+    int32_t *firing;     /* 1 for the watches that fire at the current event */
+    double *user_values; /* n_user_events */
+
+    /* one impact: contacts, rows, results */
+    int32_t *impact_contacts;
+    double *impact_rows;
+    double *impulse, *velocity_before, *velocity_after;
+    double *v_before;
+    int32_t *pivots; /* n_contacts, for the projection's LU */
+
+    /* Zeno bookkeeping, per contact */
+    double *last_impact;
+    int32_t *close_impacts;
+
+    double step;    /* next step size to try (DOPRI) */
+    int fsal_valid; /* dopri.k[0] holds f(t, y) */
+    nscd_event_driven_stats stats;
+    int stop; /* set by a handler asking to stop */
+};
+
+/* --- event_location.c */
+/* Values of all watches at (t, y): gaps of open contacts, forces of closed
+ * and compliant contacts, user event functions. */
+nscd_status nscd__watch_values(nscd_event_driven *ed, double t, const double *y, double *values);
+/* Arms the watches from their values at the step start (watch_start). */
+void nscd__watch_arm(nscd_event_driven *ed);
+/* Finds the earliest event in the step [t, t + h] whose interpolant is ready.
+ * On return *theta is the event position in [0, 1] (or > 1 when none) and
+ * ed->firing marks the watches that fire there. */
+nscd_status nscd__locate_event(nscd_event_driven *ed, double t, double h, double *theta);
+/* State at t + theta h by the method's interpolant. */
+void nscd__interpolate(nscd_event_driven *ed, double theta, double *out);
+
+/* --- event_handling.c */
+/* Handles the firing watches (ed->firing) at (t, y): impacts, contact mode
+ * changes, user events; y is updated by impacts. */
+nscd_status nscd__handle_events(nscd_event_driven *ed, double t, double *y);
+/* Contacts that are closing at the current state (g <= 0 and approaching)
+ * or closed contacts whose force went negative: handled before a step. */
+nscd_status nscd__settle_contacts(nscd_event_driven *ed, double t, double *y);
+/* Keeps closed contacts on g = 0 (position and velocity projection). */
+nscd_status nscd__project_closed(nscd_event_driven *ed, double t, double *y);
+/* Reports an event to the user's handler; returns NSCD_ERR_CALLBACK on a
+ * negative answer and sets ed->stop on NSCD_EVENT_STOP. */
+nscd_status nscd__report(nscd_event_driven *ed, const nscd_event_info *info);
+
+#endif

@@ -1,0 +1,225 @@
+/* Event location: watch functions sampled on the step's interpolant, then
+ * bracketed roots refined by the Illinois variant of regula falsi.
+ *
+ * A watch is a scalar whose crossing is an event: the gap of an open contact
+ * (falling to zero: impact or compliant onset), the normal force of a closed
+ * or compliant contact (falling to zero: release or separation), or a user
+ * event function (any sign change). A watch only fires after it was armed,
+ * i.e. after it was seen strictly on its safe side; this is what keeps a
+ * contact that has just bounced (g = 0, dg/dt > 0) from firing again. */
+#include <math.h>
+#include <string.h>
+
+#include "integrators/event_driven_impl.h"
+
+#define NO_CROSSING 2.0
+#define MAX_ROOT_ITERATIONS 200
+
+static int is_contact_watch(const nscd_event_driven *ed, int32_t w) {
+    return w < ed->model->n_contacts;
+}
+
+static nscd_status contact_watch(nscd_event_driven *ed, int32_t i, double t, const double *y,
+                                 double *value) {
+    nscd__model *m = ed->model;
+    const double *q = y, *v = y + m->n_q;
+    switch (m->contacts[i].mode) {
+    case NSCD_CONTACT_CLOSED: *value = ed->dynamics.lambda[i]; return NSCD_OK;
+    case NSCD_CONTACT_COMPLIANT:
+        return nscd__dynamics_compliant_force(&ed->dynamics, i, t, q, v, value);
+    default: return nscd__dynamics_contact(&ed->dynamics, i, t, q, value);
+    }
+}
+
+nscd_status nscd__watch_values(nscd_event_driven *ed, double t, const double *y, double *values) {
+    nscd__model *m = ed->model;
+    if (ed->dynamics.n_closed > 0) { /* the forces of closed contacts come with the accelerations */
+        nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+    }
+    for (int32_t i = 0; i < m->n_contacts; ++i) {
+        nscd_status rc = contact_watch(ed, i, t, y, &values[i]);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+    }
+    int32_t n_user = ed->options.n_user_events;
+    if (n_user > 0) {
+        nscd_status rc = ed->options.user_events(ed->options.user_events_user, t, y, y + m->n_q,
+                                                 ed->user_values);
+        if (rc != NSCD_OK) {
+            return nscd__fail(&ed->diag, NSCD_ERR_CALLBACK, "user event callback returned %d",
+                              (int)rc);
+        }
+        memcpy(values + m->n_contacts, ed->user_values, (size_t)n_user * sizeof(double));
+    }
+    return NSCD_OK;
+}
+
+/* Sign a watch must have been seen with before it can fire (0: none yet). */
+static int32_t arming_sign(const nscd_event_driven *ed, int32_t w, double value) {
+    if (is_contact_watch(ed, w)) {
+        return value > 0.0 ? 1 : 0;
+    }
+    return value > 0.0 ? 1 : (value < 0.0 ? -1 : 0);
+}
+
+static int watch_crossed(const nscd_event_driven *ed, int32_t w, double value) {
+    int32_t sign = ed->armed[w];
+    if (sign == 0) {
+        return 0;
+    }
+    return is_contact_watch(ed, w) ? value <= 0.0 : value * (double)sign <= 0.0;
+}
+
+void nscd__watch_arm(nscd_event_driven *ed) {
+    for (int32_t w = 0; w < ed->n_watches; ++w) {
+        ed->armed[w] = arming_sign(ed, w, ed->watch_start[w]);
+        ed->watch_left[w] = ed->watch_start[w];
+        ed->left[w] = 0.0;
+        ed->right[w] = NO_CROSSING;
+    }
+}
+
+void nscd__interpolate(nscd_event_driven *ed, double theta, double *out) {
+    if (ed->options.method == NSCD_ED_RK4_LINEAR) { /* seed 000, eq. 11 */
+        for (int32_t i = 0; i < ed->n; ++i) {
+            out[i] = ed->y[i] + theta * (ed->y_end[i] - ed->y[i]);
+        }
+    } else {
+        nscd__dopri5_dense(&ed->dopri, theta, out);
+    }
+}
+
+/* Watch values at t + theta h on the interpolant (into watch_tmp). */
+static nscd_status sample(nscd_event_driven *ed, double t, double h, double theta) {
+    nscd__interpolate(ed, theta, ed->y_tmp);
+    return nscd__watch_values(ed, t + theta * h, ed->y_tmp, ed->watch_tmp);
+}
+
+/* Updates the brackets with a sample at theta; returns 1 if a watch crossed. */
+static int update_brackets(nscd_event_driven *ed, double theta) {
+    int crossed = 0;
+    for (int32_t w = 0; w < ed->n_watches; ++w) {
+        double value = ed->watch_tmp[w];
+        if (ed->right[w] != NO_CROSSING) {
+            continue;
+        }
+        if (watch_crossed(ed, w, value)) {
+            ed->right[w] = theta;
+            crossed = 1;
+        } else {
+            if (ed->armed[w] == 0) {
+                ed->armed[w] = arming_sign(ed, w, value);
+            }
+            ed->left[w] = theta;
+            ed->watch_left[w] = value;
+        }
+    }
+    return crossed;
+}
+
+/* Sample positions in (0, 1]: quarters, preceded by a geometric sequence
+ * towards 0 while some watch is not armed (a contact that has just been
+ * released may cross again very soon, e.g. the last bounces before rest). */
+static int32_t sample_points(const nscd_event_driven *ed, double *theta) {
+    int32_t count = 0;
+    if (ed->options.method == NSCD_ED_RK4_LINEAR) {
+        theta[count++] = 1.0; /* seed 000, eq. 9: the sign test at the step ends */
+        return count;
+    }
+    int unarmed = 0;
+    for (int32_t w = 0; w < ed->n_watches; ++w) {
+        unarmed |= ed->armed[w] == 0;
+    }
+    if (unarmed) {
+        for (int k = 40; k >= 3; --k) {
+            theta[count++] = ldexp(1.0, -k);
+        }
+    }
+    for (int k = 1; k <= 4; ++k) {
+        theta[count++] = 0.25 * k;
+    }
+    return count;
+}
+
+/* Illinois iteration on one watch's bracket until it is narrower than the
+ * event time tolerance; leaves the right end (first point past the event). */
+static nscd_status refine_root(nscd_event_driven *ed, int32_t w, double t, double h) {
+    double a = ed->left[w], b = ed->right[w];
+    double fa = ed->watch_left[w];
+    nscd_status rc = sample(ed, t, h, b);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    double fb = ed->watch_tmp[w];
+    const double width = ed->options.event_time_tolerance / h;
+    int same_side = 0;
+    for (int it = 0; it < MAX_ROOT_ITERATIONS && b - a > width; ++it) {
+        double m = (fa != fb) ? b - fb * (b - a) / (fb - fa) : 0.5 * (a + b);
+        if (!(m > a && m < b) || it % 4 == 3) { /* periodic bisection guarantees progress */
+            m = 0.5 * (a + b);
+        }
+        rc = sample(ed, t, h, m);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+        double fm = ed->watch_tmp[w];
+        if (watch_crossed(ed, w, fm)) {
+            b = m;
+            fb = fm;
+            fa = same_side == -1 ? 0.5 * fa : fa; /* Illinois: damp the stale end */
+            same_side = -1;
+        } else {
+            a = m;
+            fa = fm;
+            fb = same_side == 1 ? 0.5 * fb : fb;
+            same_side = 1;
+        }
+    }
+    ed->right[w] = b;
+    return NSCD_OK;
+}
+
+/* Seed 000, eq. 10: the root of the straight line through the end values. */
+static void secant_root(nscd_event_driven *ed, int32_t w) {
+    double f0 = ed->watch_left[w], f1 = ed->watch_tmp[w];
+    ed->right[w] = f0 != f1 ? f0 / (f0 - f1) : 1.0;
+}
+
+nscd_status nscd__locate_event(nscd_event_driven *ed, double t, double h, double *theta) {
+    double points[64];
+    int32_t count = sample_points(ed, points);
+    *theta = NO_CROSSING;
+    for (int32_t j = 0; j < count; ++j) {
+        nscd_status rc = sample(ed, t, h, points[j]);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+        if (update_brackets(ed, points[j])) {
+            break;
+        }
+    }
+    for (int32_t w = 0; w < ed->n_watches; ++w) {
+        if (ed->right[w] == NO_CROSSING) {
+            continue;
+        }
+        if (ed->options.method == NSCD_ED_RK4_LINEAR) {
+            secant_root(ed, w);
+        } else {
+            nscd_status rc = refine_root(ed, w, t, h);
+            if (rc != NSCD_OK) {
+                return rc;
+            }
+        }
+        *theta = fmin(*theta, ed->right[w]);
+    }
+    /* every watch whose root lies within the time tolerance of the first fires */
+    for (int32_t w = 0; w < ed->n_watches; ++w) {
+        ed->firing[w] = ed->right[w] != NO_CROSSING &&
+                        (ed->right[w] - *theta) * h <= ed->options.event_time_tolerance;
+    }
+    return NSCD_OK;
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Configure, build and run the unit tests with AddressSanitizer and
+# UndefinedBehaviorSanitizer in a nested build tree (examples off).
+# usage: sanitizers.sh SOURCE_DIR NESTED_BUILD_DIR
+set -euo pipefail
+src=$1
+build=$2
+jobs=${NSCD_JOBS:-2}
+
+mkdir -p "$build"
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DNSCD_SANITIZE=ON \
+    -DNSCD_BUILD_EXAMPLES=OFF -DNSCD_WERROR=ON >"$build/configure.log" 2>&1 \
+    || { cat "$build/configure.log" >&2; exit 1; }
+cmake --build "$build" -j "$jobs"
+
+# Any sanitizer report aborts the test (-fno-sanitize-recover=all); leaks fail too.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export OPENBLAS_NUM_THREADS=1
+cd "$build"
+ctest -L unit --output-on-failure --no-tests=error

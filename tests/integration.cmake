@@ -1,0 +1,84 @@
+# Integration tests: packaging, ABI, documentation and tooling checks.
+# Included from tests/CMakeLists.txt (not in the sanitizer build). Each test is
+# a small script under tests/ or abi/ that can also be run by hand; the
+# arguments say where the sources and the build are.
+
+set(_nscd_src "${PROJECT_SOURCE_DIR}")
+set(_nscd_bin "${PROJECT_BINARY_DIR}")
+set(_nscd_checks "${CMAKE_CURRENT_SOURCE_DIR}/checks")
+
+# The installed library consumed through pkg-config (C, C++, static), through
+# find_package(nscd) and through ctypes; also compiles the README example.
+add_test(NAME consumer
+  COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/consumer/run.sh" "${_nscd_src}" "${_nscd_bin}"
+          "${_nscd_bin}/consumer")
+set_tests_properties(consumer PROPERTIES LABELS integration RESOURCE_LOCK cpu_heavy TIMEOUT 600)
+
+# Every public header compiles alone as C11 and as C++17 with -Werror.
+add_test(NAME headers
+  COMMAND bash "${_nscd_checks}/headers.sh" "${_nscd_src}" "${_nscd_bin}/headers")
+set_tests_properties(headers PROPERTIES LABELS integration)
+
+# SONAME carries the ABI major; the dynamic symbol table holds nscd_* functions only.
+add_test(NAME exports
+  COMMAND bash "${_nscd_checks}/exports.sh" "${_nscd_src}" "$<TARGET_FILE:nscd>"
+          "$<TARGET_FILE:nscd_static>")
+set_tests_properties(exports PROPERTIES LABELS integration)
+
+# ABI guard against the committed baseline abi/nscd-abi<ABI>.dump.
+add_test(NAME abi
+  COMMAND bash "${PROJECT_SOURCE_DIR}/abi/check.sh" "${_nscd_src}" "$<TARGET_FILE:nscd>"
+          "${_nscd_bin}/abi")
+set_tests_properties(abi PROPERTIES LABELS integration TIMEOUT 300)
+
+# API reference: Doxygen with every warning an error, output in the build tree.
+add_test(NAME doxygen
+  COMMAND "${CMAKE_COMMAND}" -E env "NSCD_DOXYGEN_OUTPUT=${_nscd_bin}/doxygen"
+          doxygen docs/Doxyfile
+  WORKING_DIRECTORY "${_nscd_src}")
+set_tests_properties(doxygen PROPERTIES LABELS integration TIMEOUT 300)
+add_custom_target(doxygen
+  COMMAND "${CMAKE_COMMAND}" -E env "NSCD_DOXYGEN_OUTPUT=${_nscd_bin}/doxygen"
+          doxygen docs/Doxyfile
+  WORKING_DIRECTORY "${_nscd_src}"
+  COMMENT "API reference in ${_nscd_bin}/doxygen/html/index.html")
+
+# The unit tests again, in a nested build with AddressSanitizer + UBSan.
+add_test(NAME sanitizers
+  COMMAND bash "${_nscd_checks}/sanitizers.sh" "${_nscd_src}" "${_nscd_bin}/sanitize")
+set_tests_properties(sanitizers PROPERTIES LABELS integration RESOURCE_LOCK cpu_heavy TIMEOUT 1200)
+
+# Every unit test executable under valgrind (definite and possible leaks fail).
+# OPENBLAS_NUM_THREADS=1: OpenBLAS otherwise starts a thread pool at load time
+# whose threads are never joined (it lives until exit); valgrind then reports
+# their stacks as "possibly lost". One thread is also all the unit tests need.
+foreach(_src ${NSCD_UNIT_TESTS})
+  get_filename_component(_name "${_src}" NAME_WE)
+  add_test(NAME valgrind.${_name}
+    COMMAND valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible
+            --show-leak-kinds=definite,possible --track-origins=yes --quiet
+            "--suppressions=${CMAKE_CURRENT_SOURCE_DIR}/checks/valgrind.supp"
+            $<TARGET_FILE:${_name}>)
+  set_tests_properties(valgrind.${_name} PROPERTIES LABELS valgrind TIMEOUT 900
+    ENVIRONMENT "OPENBLAS_NUM_THREADS=1;CMOCKA_MESSAGE_OUTPUT=STDOUT")
+endforeach()
+
+# Short examples under valgrind too: they drive the shared library end to end.
+# Only fast ones belong here (valgrind is ~50x slower); add names as needed.
+set(NSCD_VALGRIND_EXAMPLES bouncing_ball)
+foreach(_name ${NSCD_VALGRIND_EXAMPLES})
+  if(TARGET ${_name})
+    add_test(NAME valgrind.example.${_name}
+      COMMAND valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible
+              --show-leak-kinds=definite,possible --quiet
+              "--suppressions=${CMAKE_CURRENT_SOURCE_DIR}/checks/valgrind.supp"
+              $<TARGET_FILE:${_name}> --json)
+    set_tests_properties(valgrind.example.${_name} PROPERTIES LABELS valgrind TIMEOUT 900
+      ENVIRONMENT "OPENBLAS_NUM_THREADS=1")
+  endif()
+endforeach()
+
+# Source formatting with the repository .clang-format.
+add_test(NAME format
+  COMMAND bash "${_nscd_checks}/format.sh" "${_nscd_src}")
+set_tests_properties(format PROPERTIES LABELS integration)

@@ -1,0 +1,106 @@
+/* Small mechanical models shared by the unit tests (header-only, test code). */
+#ifndef NSCD_TEST_MODELS_H
+#define NSCD_TEST_MODELS_H
+
+#include <math.h>
+#include <string.h>
+
+#include "nscd/nscd.h"
+
+/* Point mass above a floor (gap = height), optionally with a vertical pull
+ * F(t) = pull_rate * t and a failing callback after fail_after seconds. */
+typedef struct ball_model {
+    double mass, g, pull_rate, fail_after;
+    int mass_sign;
+} ball_model;
+
+static inline nscd_status ball_mass(void *user, const double *q, double *m) {
+    (void)q;
+    const ball_model *b = user;
+    m[0] = b->mass_sign < 0 ? -b->mass : b->mass;
+    return NSCD_OK;
+}
+
+static inline nscd_status ball_forces(void *user, double t, const double *q, const double *v,
+                                      double *h) {
+    (void)q, (void)v;
+    const ball_model *b = user;
+    if (b->fail_after > 0.0 && t > b->fail_after) {
+        return 42; /* any non-zero value is an error */
+    }
+    h[0] = -b->mass * b->g + b->pull_rate * t;
+    return NSCD_OK;
+}
+
+static inline nscd_status ball_floor(void *user, int32_t index, double t, const double *q,
+                                     double *gap, double *w_normal, double *w_tangent) {
+    (void)user, (void)index, (void)t, (void)w_tangent;
+    *gap = q[0];
+    w_normal[0] = 1.0;
+    return NSCD_OK;
+}
+
+/* Creates a ball system at height h0 with Newton restitution e. */
+static inline nscd_status make_ball(ball_model *b, double h0, double e, nscd_system **sys) {
+    nscd_system_desc desc;
+    nscd_system_desc_init(&desc, sizeof desc);
+    desc.n_dof = 1;
+    desc.n_contacts = 1;
+    desc.user = b;
+    desc.mass = ball_mass;
+    desc.forces = ball_forces;
+    desc.contact = ball_floor;
+    nscd_status rc = nscd_system_create(&desc, sys);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    nscd_contact_law *law = NULL;
+    rc = nscd_contact_law_create_newton(e, NULL, &law);
+    nscd_contact_desc contact;
+    nscd_contact_desc_init(&contact, sizeof contact);
+    contact.law = law;
+    if (rc == NSCD_OK) {
+        rc = nscd_system_set_contact(*sys, 0, &contact);
+    }
+    nscd_contact_law_destroy(law);
+    double v0 = 0.0;
+    if (rc == NSCD_OK) {
+        rc = nscd_system_set_state(*sys, 0.0, &h0, &v0);
+    }
+    if (rc != NSCD_OK) {
+        nscd_system_destroy(*sys);
+        *sys = NULL;
+    }
+    return rc;
+}
+
+/* Event log filled by an on_event handler. */
+typedef struct event_log {
+    int count;
+    int32_t type[4096];
+    double t[4096];
+    double before[4096], after[4096], impulse[4096];
+    int32_t contacts[4096];
+    int stop_at; /* return NSCD_EVENT_STOP at this event number (1-based), 0 = never */
+    int fail_at; /* return -1 at this event number, 0 = never */
+} event_log;
+
+static inline int32_t log_event(void *user, const nscd_event_info *info) {
+    event_log *log = user;
+    if (log->count < 4096) {
+        int k = log->count;
+        log->type[k] = info->type;
+        log->t[k] = info->t;
+        log->contacts[k] = info->n_contacts;
+        log->before[k] = info->gap_velocity_before ? info->gap_velocity_before[0] : NAN;
+        log->after[k] = info->gap_velocity_after ? info->gap_velocity_after[0] : NAN;
+        log->impulse[k] = info->impulse ? info->impulse[0] : NAN;
+    }
+    log->count++;
+    if (log->fail_at == log->count) {
+        return -1;
+    }
+    return log->stop_at == log->count ? NSCD_EVENT_STOP : NSCD_EVENT_CONTINUE;
+}
+
+#endif
