@@ -1,20 +1,15 @@
 /* fc3d options: defaults and the argument checks both entry points share. */
 #include <math.h>
-#include <string.h>
 
 #include "contact/fc3d_internal.h"
 #include "core/check.h"
 #include "core/memory.h"
 
 nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t struct_size) {
-    if (opts == NULL) {
-        return NSCD_ERR_NULL_POINTER;
+    nscd_status st = nscd__struct_init(opts, struct_size, sizeof *opts);
+    if (st != NSCD_OK) {
+        return st;
     }
-    if (struct_size != sizeof *opts) {
-        return NSCD_ERR_STRUCT_SIZE;
-    }
-    memset(opts, 0, sizeof *opts);
-    opts->struct_size = (uint32_t)sizeof *opts;
     opts->friction_law = NSCD_FC3D_COULOMB;
     opts->tolerance = 1e-10;
     opts->max_iterations = 1000;

@@ -183,6 +183,11 @@ static void frictionless_is_the_lcp_solution(void **state) {
             }
         }
         lcp_brute_force(n, M, p, z);
+        double z_lcp[NMAX];
+        assert_int_equal(nscd_lcp_solve_dense(n, M, p, z_lcp, NULL), NSCD_OK);
+        for (int32_t j = 0; j < n; ++j) { /* the two references agree */
+            assert_close(z_lcp[j], z[j], 1e-12 * (1.0 + fabs(z[j])));
+        }
         for (int l = 0; l < 2; ++l) {
             nscd_fc3d_options o = opts_for(laws[l]);
             double r[3 * NMAX] = {0}, u[3 * NMAX];
