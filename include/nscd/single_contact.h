@@ -49,8 +49,10 @@ extern "C" {
  * mu = 0 gives (b_n/A_nn, 0, 0); the unconstrained minimum A^-1 b when it lies in the
  * cone (sticking); b_n = 0 with a degenerate ellipse (x = 0), parabola or hyperbola
  * (minimum on a ray, eq. 9); otherwise the minimum on the boundary of the conic
- * section, found through the roots of the quartic of eq. 8, polished by Newton's
- * method and filtered by feasibility and objective value (sliding).
+ * section (sliding): a stationary point of the objective along the boundary (eq. 8)
+ * is found by Halley's method and accepted when a KKT certificate proves it global;
+ * otherwise all roots of the quartic of eq. 8 are computed, filtered by feasibility
+ * and objective value and polished by Newton's method. See docs/mdp_single_contact.md.
  * The result satisfies u_n = 0 (to rounding) whenever x_n > 0.
  *
  * @param A  3x3 symmetric positive definite Delassus block, row-major, normal first.
@@ -69,7 +71,11 @@ NSCD_API nscd_status nscd_mdp_single_contact(const double A[9], const double b[3
 typedef struct nscd_coulomb_options {
     uint32_t struct_size; /**< sizeof(nscd_coulomb_options), set by the init function. */
     double tolerance; /**< Relative residual to reach (see ::nscd_coulomb_info). Default 1e-12. */
-    int32_t max_iterations; /**< Newton iteration cap, >= 0. Default 50. */
+    int32_t max_iterations;        /**< Newton iteration cap, >= 0. Default 50. */
+    int32_t enumeration_safeguard; /**< Nonzero (default 1): when the damped Newton method stalls
+                                        (line search fails, or 10 iterations without convergence),
+                                        replace its iterate by the nearest solution listed by
+                                        nscd_coulomb_single_contact_all(). */
 } nscd_coulomb_options;
 
 /** What nscd_coulomb_single_contact() did. */
@@ -99,9 +105,13 @@ NSCD_API nscd_status nscd_coulomb_options_init(nscd_coulomb_options *opts, size_
  * i.e. K_mu contains x, the dual cone contains u + mu ||u_to|| e_n, and they are
  * orthogonal (De Saxcé). Method: if b_n <= 0 the no-contact solution x = 0 is returned
  * (it is one); otherwise a damped nonsmooth Newton method on the Alart–Curnier
- * function, started from the maximum-dissipation impulse (which is the sticking
- * solution whenever that exists). The Coulomb problem may have several solutions
- * (see nscd_coulomb_single_contact_all()); this function returns one, deterministically.
+ * function (rho_n = 1/A_nn, rho_t = 2/(A_tt + A_oo), Armijo backtracking), started from
+ * the maximum-dissipation impulse (which is the sticking solution whenever that
+ * exists), with the enumeration as a safeguard when it stalls (see
+ * ::nscd_coulomb_options). The iteration cap is honoured first: when it is reached
+ * without convergence the function fails with ::NSCD_ERR_NOT_CONVERGED. The Coulomb problem may
+ * have several solutions (see nscd_coulomb_single_contact_all()); this function returns one,
+ * deterministically.
  *
  * @param A    3x3 symmetric positive definite Delassus block, row-major, normal first.
  * @param b    Right-hand side (u = A x - b).

@@ -43,7 +43,7 @@ static double objective(const double A[9], const double b[3], const double x[3])
 static void add_solution(solution_list *list, const double A[9], const double b[3],
                          const double x[3]) {
     for (int i = 0; i < list->n; ++i) {
-        double d = hypot(hypot(x[0] - list->x[i][0], x[1] - list->x[i][1]), x[2] - list->x[i][2]);
+        double d = nscd__norm3(x[0] - list->x[i][0], x[1] - list->x[i][1], x[2] - list->x[i][2]);
         if (d <= 1e-9 * list->scale) {
             return;
         }
@@ -66,7 +66,8 @@ static void try_sliding(solution_list *list, const double A[9], const double b[3
     double ut = A[3] * x[0] + A[4] * x[1] + A[5] * x[2] - b[1];
     double uo = A[6] * x[0] + A[7] * x[1] + A[8] * x[2] - b[2];
     double lambda = ut * c + uo * s, off = ut * s - uo * c;
-    double vscale = hypot(b[1], b[2]) + fabs(b[0]) + (A[4] + A[8]) * hypot(x[0], mu * xn);
+    double vscale =
+        nscd__norm2(b[1], b[2]) + fabs(b[0]) + (A[4] + A[8]) * nscd__norm2(x[0], mu * xn);
     if (lambda > 1e-12 * vscale && fabs(off) <= 1e-8 * vscale) {
         add_solution(list, A, b, x);
     }
@@ -84,7 +85,8 @@ static nscd_status sliding_general(solution_list *list, const double A[9], const
            ga2 = mu * (Ano * bo - bn * Aoo);
     /* G = cos v2 - sin v1 */
     double k[5] = {0.5 * (be2 - ga1), al2, -al1, 0.5 * (be2 + ga1), 0.5 * (ga2 - be1)};
-    double term_scale = (fabs(bn) + hypot(bt, bo)) * (N + mu * (fabs(Ant) + fabs(Ano) + Att + Aoo));
+    double term_scale =
+        (fabs(bn) + nscd__norm2(bt, bo)) * (N + mu * (fabs(Ant) + fabs(Ano) + Att + Aoo));
     double kmax = 0.0;
     for (int i = 0; i < 5; ++i) {
         kmax = fmax(kmax, fabs(k[i]));
@@ -105,7 +107,7 @@ static nscd_status sliding_general(solution_list *list, const double A[9], const
 /* b_n = 0: D(th) = 0, then x_n A_to w - lambda d = b_to for (x_n, lambda). */
 static nscd_status sliding_grazing(solution_list *list, const double A[9], const double b[3],
                                    double mu) {
-    double N = A[0], sa = hypot(A[1], A[2]);
+    double N = A[0], sa = nscd__norm2(A[1], A[2]);
     if (mu * sa < N) {
         return NSCD_OK; /* D > 0 for every direction */
     }
@@ -117,10 +119,10 @@ static nscd_status sliding_grazing(solution_list *list, const double A[9], const
         double m1 = A[6] * w[0] + A[7] * w[1] + A[8] * w[2];
         /* [m0 -c; m1 -s] (x_n, lambda) = (b_t, b_o) */
         double det = -m0 * s + c * m1;
-        double mscale = hypot(m0, m1);
+        double mscale = nscd__norm2(m0, m1);
         if (fabs(det) <= 1e-12 * mscale) {
             double cross = m0 * b[2] - m1 * b[1]; /* consistent iff b_to parallel to m */
-            if (fabs(cross) <= 1e-12 * mscale * hypot(b[1], b[2])) {
+            if (fabs(cross) <= 1e-12 * mscale * nscd__norm2(b[1], b[2])) {
                 return NSCD_ERR_UNSUPPORTED;
             }
             continue;
@@ -167,7 +169,7 @@ nscd_status nscd_coulomb_single_contact_all(const double A[9], const double b[3]
     }
     nscd__delassus3_solve(L, b, x0);
     solution_list list = {.n = 0};
-    list.scale = fmax(hypot(hypot(x0[0], x0[1]), x0[2]), DBL_MIN);
+    list.scale = fmax(nscd__norm3(x0[0], x0[1], x0[2]), DBL_MIN);
     static const double zero[3] = {0.0, 0.0, 0.0};
     if (b[0] <= 0.0) {
         add_solution(&list, S, b, zero);
@@ -178,7 +180,7 @@ nscd_status nscd_coulomb_single_contact_all(const double A[9], const double b[3]
             add_solution(&list, S, b, x);
         }
     } else {
-        if (x0[0] > 0.0 && hypot(x0[1], x0[2]) <= mu * x0[0]) {
+        if (x0[0] > 0.0 && nscd__norm2(x0[1], x0[2]) <= mu * x0[0]) {
             add_solution(&list, S, b, x0);
         }
         int first_sliding = list.n;

@@ -29,6 +29,7 @@ nscd_status nscd_coulomb_options_init(nscd_coulomb_options *opts, size_t struct_
     opts->struct_size = (uint32_t)sizeof *opts;
     opts->tolerance = 1e-12;
     opts->max_iterations = 50;
+    opts->enumeration_safeguard = 1;
     return NSCD_OK;
 }
 
@@ -40,7 +41,7 @@ static void velocity(const double A[9], const double b[3], const double x[3], do
 
 /* Projection onto the friction cone K_mu. */
 static void project_cone(double mu, const double z[3], double p[3]) {
-    double zt = hypot(z[1], z[2]);
+    double zt = nscd__norm2(z[1], z[2]);
     if (zt <= mu * z[0]) {
         memcpy(p, z, 3 * sizeof *z);
     } else if (mu * zt <= -z[0]) {
@@ -58,12 +59,36 @@ static double natural_residual(const double A[9], const double b[3], double mu, 
     double u[3], z[3], p[3];
     velocity(A, b, x, u);
     double rho = 1.0 / A[0];
-    double un_mod = u[0] + mu * hypot(u[1], u[2]);
+    double un_mod = u[0] + mu * nscd__norm2(u[1], u[2]);
     z[0] = x[0] - rho * un_mod;
     z[1] = x[1] - rho * u[1];
     z[2] = x[2] - rho * u[2];
     project_cone(mu, z, p);
-    return hypot(hypot(x[0] - p[0], x[1] - p[1]), x[2] - p[2]);
+    return nscd__norm3(x[0] - p[0], x[1] - p[1], x[2] - p[2]);
+}
+
+static double relative_residual(const double A[9], const double b[3], double mu, const double x[3],
+                                double scale) {
+    double sc = fmax(scale, nscd__norm3(x[0], x[1], x[2]));
+    return sc > 0.0 ? natural_residual(A, b, mu, x) / sc : 0.0;
+}
+
+/* Replaces y by the closest solution listed by nscd_coulomb_single_contact_all(). */
+static void nearest_enumerated_solution(const double A[9], const double b[3], double mu,
+                                        double y[3]) {
+    double sol[18], best = INFINITY, z[3] = {y[0], y[1], y[2]};
+    int32_t n = 0;
+    if (nscd_coulomb_single_contact_all(A, b, mu, sol, 6, &n) != NSCD_OK) {
+        return;
+    }
+    for (int i = 0; i < n; ++i) {
+        const double *s = sol + 3 * i;
+        double d = nscd__norm3(s[0] - z[0], s[1] - z[1], s[2] - z[2]);
+        if (d < best) {
+            best = d;
+            y[0] = s[0], y[1] = s[1], y[2] = s[2];
+        }
+    }
 }
 
 typedef struct ac_problem {
@@ -80,7 +105,7 @@ static void ac_function(const ac_problem *p, const double x[3], double phi[3], d
     double xit[2] = {x[1] - p->rho_t * u[1], x[2] - p->rho_t * u[2]};
     bool normal_active = xin > 0.0;
     double R = p->mu * (normal_active ? xin : 0.0);
-    double nt = hypot(xit[0], xit[1]);
+    double nt = nscd__norm2(xit[0], xit[1]);
     bool inside = nt <= R;
     double proj[2];
     if (inside) {
@@ -185,7 +210,11 @@ static bool newton_step(const ac_problem *p, double x[3]) {
     return false;
 }
 
-static nscd_status read_options(const nscd_coulomb_options *opts, double *tol, int32_t *max_it) {
+/* Newton iterations after which a non-converged run counts as stalled. */
+enum { stall_iterations = 10 };
+
+static nscd_status read_options(const nscd_coulomb_options *opts, double *tol, int32_t *max_it,
+                                bool *safeguard) {
     nscd_coulomb_options defaults;
     nscd_coulomb_options_init(&defaults, sizeof defaults);
     if (opts == NULL) {
@@ -201,6 +230,7 @@ static nscd_status read_options(const nscd_coulomb_options *opts, double *tol, i
     }
     *tol = opts->tolerance;
     *max_it = opts->max_iterations;
+    *safeguard = opts->enumeration_safeguard != 0;
     return NSCD_OK;
 }
 
@@ -213,7 +243,8 @@ nscd_status nscd_coulomb_single_contact(const double A[9], const double b[3], do
     }
     double tol;
     int32_t max_it;
-    st = read_options(opts, &tol, &max_it);
+    bool safeguard;
+    st = read_options(opts, &tol, &max_it, &safeguard);
     if (st != NSCD_OK) {
         return st;
     }
@@ -228,25 +259,21 @@ nscd_status nscd_coulomb_single_contact(const double A[9], const double b[3], do
          * sticking solution whenever there is one (x = 0 otherwise solves it) */
         nscd__mdp_solve_factored(S, L, b, mu, y);
     }
-    double scale = hypot(hypot(x0[0], x0[1]), x0[2]);
+    double scale = nscd__norm3(x0[0], x0[1], x0[2]);
     ac_problem p = {S, b, mu, 1.0 / S[0], 2.0 / (S[4] + S[8])};
     int32_t it = 0;
-    double res = natural_residual(S, b, mu, y);
-    for (;;) {
-        double sc = fmax(scale, hypot(hypot(y[0], y[1]), y[2]));
-        double rel = (sc > 0.0) ? res / sc : 0.0;
-        if (rel <= tol || it >= max_it) {
-            res = rel;
-            break;
-        }
+    double res = relative_residual(S, b, mu, y, scale);
+    while (res > tol && it < max_it) {
         ++it;
-        if (!newton_step(&p, y)) {
-            res = natural_residual(S, b, mu, y);
-            sc = fmax(scale, hypot(hypot(y[0], y[1]), y[2]));
-            res = (sc > 0.0) ? res / sc : 0.0;
+        bool progressed = newton_step(&p, y);
+        res = relative_residual(S, b, mu, y, scale);
+        if (res > tol && safeguard && (!progressed || it >= stall_iterations)) {
+            /* the damped Newton method stalled or cycles (rare, about 1e-3 of random
+             * sliding problems): take the enumerated Coulomb solution nearest to it */
+            nearest_enumerated_solution(A, b, mu, y);
+            res = relative_residual(S, b, mu, y, scale);
             break;
         }
-        res = natural_residual(S, b, mu, y);
     }
     bool converged = res <= tol;
     if (info != NULL) {

@@ -18,26 +18,25 @@ nscd_status nscd__single_contact_args(const double *A, const double *b, double m
     return mu < 0.0 ? NSCD_ERR_OUT_OF_RANGE : NSCD_OK;
 }
 
+static double max3(double a, double b, double c) {
+    double m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
 nscd_status nscd__delassus3_factor(const double A[9], double S[9], double L[9]) {
     if (!nscd__all_finite(A, 9)) {
         return NSCD_ERR_NOT_FINITE;
     }
-    double dmax = fmax(fabs(A[0]), fmax(fabs(A[4]), fabs(A[8])));
-    if (!(dmax > 0.0)) {
+    double dmax = max3(fabs(A[0]), fabs(A[4]), fabs(A[8]));
+    double asym = max3(fabs(A[1] - A[3]), fabs(A[2] - A[6]), fabs(A[5] - A[7]));
+    if (!(dmax > 0.0) || asym > 1e-10 * dmax) {
         return NSCD_ERR_NOT_SPD;
     }
-    static const int upper[3][2] = {{0, 1}, {0, 2}, {1, 2}};
-    for (int i = 0; i < 3; ++i) {
-        S[4 * i] = A[4 * i];
-    }
-    for (int k = 0; k < 3; ++k) {
-        int i = upper[k][0], j = upper[k][1];
-        double aij = A[3 * i + j], aji = A[3 * j + i];
-        if (fabs(aij - aji) > 1e-10 * dmax) {
-            return NSCD_ERR_NOT_SPD;
-        }
-        S[3 * i + j] = S[3 * j + i] = 0.5 * (aij + aji);
-    }
+    S[0] = A[0], S[4] = A[4], S[8] = A[8];
+    S[1] = S[3] = 0.5 * (A[1] + A[3]);
+    S[2] = S[6] = 0.5 * (A[2] + A[6]);
+    S[5] = S[7] = 0.5 * (A[5] + A[7]);
+    /* numerically positive definite: every pivot above 1e-14 of the largest diagonal */
     double tiny = 1e-14 * dmax;
     double p0 = S[0];
     if (!(p0 > tiny)) {
@@ -53,10 +52,9 @@ nscd_status nscd__delassus3_factor(const double A[9], double S[9], double L[9]) 
     if (!(p2 > tiny)) {
         return NSCD_ERR_NOT_SPD;
     }
-    double l22 = sqrt(p2);
     L[0] = l00, L[1] = 0.0, L[2] = 0.0;
     L[3] = l10, L[4] = l11, L[5] = 0.0;
-    L[6] = l20, L[7] = l21, L[8] = l22;
+    L[6] = l20, L[7] = l21, L[8] = sqrt(p2);
     return NSCD_OK;
 }
 

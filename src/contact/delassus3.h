@@ -3,7 +3,16 @@
 #ifndef NSCD_CONTACT_DELASSUS3_H
 #define NSCD_CONTACT_DELASSUS3_H
 
+#include <math.h>
+
 #include "nscd/status.h"
+
+/* Euclidean norms without hypot's overflow guard (which costs more than the rest
+ * of a single-contact solve); fine for |values| < 1e150. */
+static inline double nscd__norm2(double a, double b) { return sqrt(a * a + b * b); }
+static inline double nscd__norm3(double a, double b, double c) {
+    return sqrt(a * a + b * b + c * c);
+}
 
 /* Checks A (row-major) for finiteness, symmetry (relative 1e-10) and numerical
  * positive definiteness (Cholesky pivots above 1e-14 of the largest diagonal).

@@ -33,7 +33,7 @@ typedef struct reduced {
 
 static void make_reduced(const double A[9], const double b[3], double mu, reduced *p) {
     double N = A[0], at = A[1], ao = A[2];
-    double s = hypot(at, ao);
+    double s = nscd__norm2(at, ao);
     p->N = N;
     p->s = s;
     p->mu = mu;
@@ -95,74 +95,180 @@ static bool boundary_point(const reduced *p, double c, double sn, double w[2], d
 static bool is_kkt_point(const reduced *p, const double w[2]) {
     double g0 = p->P * w[0] + p->Q * w[1] - p->e;
     double g1 = p->Q * w[0] + p->S * w[1] - p->h;
-    double nw = hypot(w[0], w[1]);
+    double nw = nscd__norm2(w[0], w[1]);
     if (!(nw > 0.0)) {
         return false;
     }
     double n0 = w[0] / nw + p->mu * p->s / p->N, n1 = w[1] / nw;
-    double gnorm = hypot(g0, g1), nnorm = hypot(n0, n1);
+    double gnorm = nscd__norm2(g0, g1), nnorm = nscd__norm2(n0, n1);
     double scale = gnorm * nnorm;
     double dot = g0 * n0 + g1 * n1, cross = g0 * n1 - g1 * n0;
     /* tolerances far above rounding, far below any wrong stationary point */
     return dot <= 1e-7 * scale && fabs(cross) <= 1e-6 * scale;
 }
 
-/* Rare fallback when the polynomial candidates fail the certificate: dense
- * sampling of the admissible angles, then golden-section refinement. */
-static void minimise_by_sampling(const reduced *p, double w_best[2]) {
-    double m = p->mu * p->s;
-    double lo = -3.14159265358979323846, hi = 3.14159265358979323846;
-    if (p->N <= m) { /* hyperbola or parabola: I = ]-dalpha, dalpha[ */
-        double da = acos(-p->N / m);
-        lo = -da;
-        hi = da;
+static bool refine_on_boundary(const reduced *p, const double k[5], double c, double s,
+                               double w[2]);
+
+/* Objective at the boundary angle beta (INFINITY outside I). */
+static double objective_at(const reduced *p, double beta) {
+    double w[2], obj;
+    return boundary_point(p, cos(beta), sin(beta), w, &obj) ? obj : INFINITY;
+}
+
+/* Rare fallback when the polynomial candidates fail the certificate: sampling of the
+ * admissible angles (uniform, plus angles where f_r is log-spaced above its minimum,
+ * which resolve the far parts of eccentric ellipses and of hyperbola branches), then
+ * Halley refinement from the best sample, or golden-section search if that fails. */
+static void minimise_by_sampling(const reduced *p, const double k[5], double w_best[2]) {
+    const double pi = 3.14159265358979323846;
+    double m = p->mu * p->s, fmin = p->N - m, fmax = p->N + m;
+    enum { n_uniform = 128, n_log = 64 };
+    double beta[n_uniform + 4 * n_log];
+    int n = 0;
+    for (int i = 0; i < n_uniform; ++i) {
+        beta[n++] = -pi + (i + 0.5) * (2.0 * pi / n_uniform);
     }
-    enum { n_samples = 256 };
-    double step = (hi - lo) / n_samples, best = INFINITY, beta_best = 0.0;
-    for (int i = 0; i < n_samples; ++i) {
-        double beta = lo + (i + 0.5) * step, w[2], obj;
-        if (boundary_point(p, cos(beta), sin(beta), w, &obj) && obj < best) {
-            best = obj;
-            beta_best = beta;
+    if (m > 0.0) {
+        double f0 = fmin > 0.0 ? fmin : 0.0, span = fmax - f0;
+        for (int i = 0; i < n_log; ++i) { /* f_r - f0 from 1e-16 span to span */
+            double f = f0 + span * pow(10.0, -16.0 * (double)i / (n_log - 1));
+            double cb = (f - p->N) / m;
+            if (cb >= -1.0 && cb <= 1.0) {
+                double b0 = acos(cb);
+                beta[n++] = b0;
+                beta[n++] = -b0;
+            }
         }
     }
-    double a = beta_best - step, c = beta_best + step;
+    double best = INFINITY, beta_best = 0.0;
+    for (int i = 0; i < n; ++i) {
+        double f = objective_at(p, beta[i]);
+        if (f < best) {
+            best = f;
+            beta_best = beta[i];
+        }
+    }
+    if (refine_on_boundary(p, k, cos(beta_best), sin(beta_best), w_best)) {
+        return;
+    }
+    /* bracket: the nearest sample angles on either side */
+    double a = -pi, c = pi;
+    for (int i = 0; i < n; ++i) {
+        if (beta[i] < beta_best && beta[i] > a) {
+            a = beta[i];
+        }
+        if (beta[i] > beta_best && beta[i] < c) {
+            c = beta[i];
+        }
+    }
     const double ratio = 0.6180339887498949;
-    for (int it = 0; it < 80 && c - a > 1e-15 * (1.0 + fabs(a)); ++it) {
-        double x1 = c - ratio * (c - a), x2 = a + ratio * (c - a), w1[2], w2[2], f1, f2;
-        bool ok1 = boundary_point(p, cos(x1), sin(x1), w1, &f1);
-        bool ok2 = boundary_point(p, cos(x2), sin(x2), w2, &f2);
-        if (!ok1 || (ok2 && f2 < f1)) {
+    for (int it = 0; it < 200 && c - a > 1e-16 * (1.0 + fabs(a)); ++it) {
+        double x1 = c - ratio * (c - a), x2 = a + ratio * (c - a);
+        if (objective_at(p, x2) < objective_at(p, x1)) {
             a = x1;
         } else {
             c = x2;
         }
     }
-    double beta = 0.5 * (a + c), obj;
-    if (!boundary_point(p, cos(beta), sin(beta), w_best, &obj)) {
+    double b = 0.5 * (a + c), obj;
+    if (!(objective_at(p, b) <= best) || !boundary_point(p, cos(b), sin(b), w_best, &obj)) {
         boundary_point(p, cos(beta_best), sin(beta_best), w_best, &obj);
     }
 }
 
+/* g, g' and g'' at the angle with (cos, sin) = (c, s). */
+static double trig2_derivatives(const double k[5], double c, double s, double *d1, double *d2) {
+    double c2 = c * c - s * s, s2 = 2.0 * s * c;
+    *d1 = -k[1] * s + k[2] * c - 2.0 * k[3] * s2 + 2.0 * k[4] * c2;
+    *d2 = -k[1] * c - k[2] * s - 4.0 * k[3] * c2 - 4.0 * k[4] * s2;
+    return k[0] + k[1] * c + k[2] * s + k[3] * c2 + k[4] * s2;
+}
+
+/* Halley's method on g(beta) of eq. (8) from the angle (c, s). Angles are updated by
+ * the Cayley rotation (1 + i d/2)/(1 - i d/2), which turns by 2 atan(d/2) = d + O(d^3)
+ * without trigonometric functions. The result is accepted only with a strict KKT
+ * certificate: a stationary point with a positive multiplier is the global minimum of
+ * the convex problem. */
+static bool refine_on_boundary(const reduced *p, const double k[5], double c, double s,
+                               double w[2]) {
+    double step = 1.0;
+    /* cubic convergence: once a step is below 1e-6 the next one (the last) is at
+     * rounding level */
+    bool last = false;
+    for (int it = 0; it < 16 && !last; ++it) {
+        last = fabs(step) <= 1e-6;
+        double d1, d2, g = trig2_derivatives(k, c, s, &d1, &d2);
+        if (!(d1 > 0.0)) { /* minima of f_obj are where g goes from - to + */
+            return false;
+        }
+        double den = 2.0 * d1 * d1 - g * d2;
+        step = (den > d1 * d1) ? -2.0 * g * d1 / den : -g / d1; /* Halley, else Newton */
+        step = step > 0.5 ? 0.5 : (step < -0.5 ? -0.5 : step);
+        double q = 0.25 * step * step, inv = 1.0 / (1.0 + q);
+        double rc = (1.0 - q) * inv, rs = step * inv;
+        double cn = c * rc - s * rs;
+        s = s * rc + c * rs;
+        c = cn;
+    }
+    double obj;
+    if (fabs(step) > 1e-12 || !boundary_point(p, c, s, w, &obj)) {
+        return false;
+    }
+    double g0 = p->P * w[0] + p->Q * w[1] - p->e, g1 = p->Q * w[0] + p->S * w[1] - p->h;
+    double n0 = c + p->mu * p->s / p->N, n1 = s; /* outward normal, w / ||w|| = (c, s) */
+    double scale = nscd__norm2(g0, g1) * nscd__norm2(n0, n1);
+    double dot = g0 * n0 + g1 * n1, cross = g0 * n1 - g1 * n0;
+    return dot <= -1e-10 * scale && fabs(cross) <= 1e-9 * scale;
+}
+
+/* Fast path of the sliding case: refine from the point where the segment from 0
+ * (inside the conic section) to the unconstrained minimum x0 leaves it; false sends
+ * the caller to the quartic. */
+static bool newton_on_boundary(const reduced *p, const double k[5], const double x0[3],
+                               double w[2]) {
+    double y0 = p->ca * x0[1] + p->sa * x0[2], y1 = -p->sa * x0[1] + p->ca * x0[2];
+    double ny = nscd__norm2(y0, y1);
+    return ny > 0.0 && refine_on_boundary(p, k, y0 / ny, y1 / ny, w);
+}
+
 /* General case b_n > 0, mu > 0, unconstrained minimum outside the cone:
  * minimum of f_obj over the roots of eq. (8) in I (structogram, last box). */
-static void solve_sliding(const reduced *p, double x[3]) {
-    double k[5], cs[8];
+static void solve_sliding(const reduced *p, const double x0[3], int method, double x[3]) {
+    double k[5], t[4], w_best[2] = {0.0, 0.0};
     stationarity_coefficients(p, k);
-    int n = nscd__trig2_roots(k, 0, cs);
-    double best = INFINITY, w_best[2] = {0.0, 0.0};
-    for (int i = 0; i < n; ++i) {
-        double w[2], obj;
-        if (boundary_point(p, cs[2 * i], cs[2 * i + 1], w, &obj) && obj < best) {
-            best = obj;
-            w_best[0] = w[0];
-            w_best[1] = w[1];
+    if (method == NSCD__MDP_AUTO && newton_on_boundary(p, k, x0, w_best)) {
+        double r = nscd__norm2(w_best[0], w_best[1]);
+        to_impulse(p, r / p->mu, w_best[0], w_best[1], x);
+        return;
+    }
+    double best = INFINITY;
+    if (method != NSCD__MDP_SAMPLING) {
+        /* Select among the unpolished roots, then polish only the winner: the
+         * objective is stationary there, so root errors enter it squared. */
+        nscd__trig2_form form;
+        int n = nscd__trig2_quartic(k, &form, t);
+        double t_best = 0.0;
+        for (int i = 0; i < n; ++i) {
+            double c, s, w[2], obj;
+            nscd__trig2_angle(&form, t[i], &c, &s);
+            if (boundary_point(p, c, s, w, &obj) && obj < best) {
+                best = obj;
+                t_best = t[i];
+            }
+        }
+        if (best < INFINITY) {
+            double c, s, obj;
+            nscd__trig2_angle(&form, nscd__trig2_polish(&form, t_best), &c, &s);
+            if (!boundary_point(p, c, s, w_best, &obj)) {
+                best = INFINITY;
+            }
         }
     }
     if (!(best < INFINITY) || !is_kkt_point(p, w_best)) {
-        minimise_by_sampling(p, w_best);
+        minimise_by_sampling(p, k, w_best);
     }
-    double r = hypot(w_best[0], w_best[1]);
+    double r = nscd__norm2(w_best[0], w_best[1]);
     to_impulse(p, r / p->mu, w_best[0], w_best[1], x);
 }
 
@@ -172,9 +278,10 @@ static void solve_sliding(const reduced *p, double x[3]) {
  * the side of x_0; we minimise on both rays and keep the lower value, which is
  * right for any anisotropic Ah. */
 static void solve_degenerate_wedge(const reduced *p, double x[3]) {
-    double cb = -p->N / (p->mu * p->s);
-    cb = fmax(-1.0, fmin(1.0, cb));
-    double sb = sqrt(fmax(0.0, 1.0 - cb * cb));
+    double m = p->mu * p->s;
+    double cb = fmax(-1.0, -p->N / m);
+    /* sin(dalpha) = sqrt((1 - cb)(1 + cb)) with 1 + cb = (m - N)/m free of cancellation */
+    double sb = sqrt(fmax(0.0, (1.0 - cb) * (m - p->N) / m));
     double best = 0.0, w_best[2] = {0.0, 0.0};
     for (int side = -1; side <= 1; side += 2) {
         double v0 = cb, v1 = side * sb;
@@ -187,12 +294,17 @@ static void solve_degenerate_wedge(const reduced *p, double x[3]) {
             w_best[1] = r * v1;
         }
     }
-    double r = hypot(w_best[0], w_best[1]);
+    double r = nscd__norm2(w_best[0], w_best[1]);
     to_impulse(p, r / p->mu, w_best[0], w_best[1], x);
 }
 
 void nscd__mdp_solve_factored(const double S[9], const double L[9], const double b[3], double mu,
                               double x[3]) {
+    nscd__mdp_solve_method(S, L, b, mu, NSCD__MDP_AUTO, x);
+}
+
+void nscd__mdp_solve_method(const double S[9], const double L[9], const double b[3], double mu,
+                            int method, double x[3]) {
     double bn = b[0];
     if (bn < 0.0) { /* separating: the pressure condition forces x = 0 */
         x[0] = x[1] = x[2] = 0.0;
@@ -205,7 +317,7 @@ void nscd__mdp_solve_factored(const double S[9], const double L[9], const double
     }
     double x0[3];
     nscd__delassus3_solve(L, b, x0);
-    if (x0[0] >= 0.0 && hypot(x0[1], x0[2]) <= mu * x0[0]) { /* P1: sticking */
+    if (x0[0] >= 0.0 && nscd__norm2(x0[1], x0[2]) <= mu * x0[0]) { /* P1: sticking */
         x[0] = x0[0], x[1] = x0[1], x[2] = x0[2];
         return;
     }
@@ -219,7 +331,7 @@ void nscd__mdp_solve_factored(const double S[9], const double L[9], const double
         }
         return;
     }
-    solve_sliding(&p, x);
+    solve_sliding(&p, x0, method, x);
 }
 
 nscd_status nscd_mdp_single_contact(const double A[9], const double b[3], double mu, double x[3]) {

@@ -120,7 +120,7 @@ static double polish_quartic_root(const double c[5], double t) {
     return t;
 }
 
-int nscd__trig2_roots(const double k[5], int only_real, double cs[8]) {
+int nscd__trig2_quartic(const double k[5], nscd__trig2_form *form, double t[4]) {
     /* |g| at the 8 angles j pi/4; the largest one goes to t = infinity */
     static const double h = 0.70710678118654752440;
     static const double cj[8] = {1.0, h, 0.0, -h, -1.0, -h, 0.0, h};
@@ -143,30 +143,56 @@ int nscd__trig2_roots(const double k[5], int only_real, double cs[8]) {
     double a1 = k[1] * cr + k[2] * sr, b1 = -k[1] * sr + k[2] * cr;
     double a2 = k[3] * c2r + k[4] * s2r, b2 = -k[3] * s2r + k[4] * c2r;
     /* (1 + t^2)^2 g with cos = (1 - t^2)/(1 + t^2), sin = 2t/(1 + t^2) */
-    double q[5];
+    double *q = form->q;
     q[4] = k[0] - a1 + a2;
     q[3] = 2.0 * b1 - 4.0 * b2;
     q[2] = 2.0 * k[0] - 6.0 * a2;
     q[1] = 2.0 * b1 + 4.0 * b2;
     q[0] = k[0] + a1 + a2;
+    form->cr = cr;
+    form->sr = sr;
     double re[4], im[4];
     nscd__quartic_roots(q, re, im);
-    double scale = fabs(k[0]) + fabs(k[1]) + fabs(k[2]) + fabs(k[3]) + fabs(k[4]);
     int n = 0;
     for (int i = 0; i < 4; ++i) {
-        double t = polish_quartic_root(q, re[i]);
-        if (!isfinite(t)) {
+        /* a real root comes out of Ferrari's formulas with at most a small spurious
+         * imaginary part (about sqrt(eps) for a double root); skip clearly complex ones */
+        if (fabs(im[i]) <= 1e-2 * (1.0 + fabs(re[i])) && isfinite(re[i])) {
+            t[n++] = re[i];
+        }
+    }
+    return n;
+}
+
+double nscd__trig2_polish(const nscd__trig2_form *form, double t) {
+    return polish_quartic_root(form->q, t);
+}
+
+void nscd__trig2_angle(const nscd__trig2_form *form, double t, double *c, double *s) {
+    double t2 = t * t, den = 1.0 / (1.0 + t2);
+    double cg = (1.0 - t2) * den, sg = 2.0 * t * den;
+    *c = cg * form->cr - sg * form->sr;
+    *s = sg * form->cr + cg * form->sr;
+}
+
+int nscd__trig2_roots(const double k[5], int only_real, double cs[8]) {
+    nscd__trig2_form form;
+    double t[4];
+    int m = nscd__trig2_quartic(k, &form, t);
+    if (m < 0) {
+        return -1;
+    }
+    double scale = fabs(k[0]) + fabs(k[1]) + fabs(k[2]) + fabs(k[3]) + fabs(k[4]);
+    int n = 0;
+    for (int i = 0; i < m; ++i) {
+        double ti = nscd__trig2_polish(&form, t[i]), c, s;
+        if (!isfinite(ti)) {
             continue;
         }
-        double t2 = t * t, den = 1.0 / (1.0 + t2);
-        double cg = (1.0 - t2) * den, sg = 2.0 * t * den;
-        double c = cg * cr - sg * sr, s = sg * cr + cg * sr;
-        if (only_real) {
-            /* the trigonometric form is better scaled than the quartic near |t| >> 1 */
-            double g = nscd__trig2_eval(k, c, s, NULL);
-            if (!(fabs(g) <= 1e-9 * scale)) {
-                continue;
-            }
+        nscd__trig2_angle(&form, ti, &c, &s);
+        /* the trigonometric form is better scaled than the quartic near |t| >> 1 */
+        if (only_real && !(fabs(nscd__trig2_eval(k, c, s, NULL)) <= 1e-9 * scale)) {
+            continue;
         }
         cs[2 * n] = c;
         cs[2 * n + 1] = s;

@@ -18,11 +18,26 @@ double nscd__quartic_eval(const double c[5], double t);
  * The angle is shifted so that the substitution t = tan(gamma / 2) gives a quartic whose
  * leading coefficient is the largest of |g| at 8 equally spaced angles (never small relative
  * to the coefficients, by Parseval), then the real parts of the 4 complex roots are polished
- * by Newton's method on the quartic. With `only_real` = 0 every polished root is returned
- * (a superset of the real roots, safe for minimisation over the roots); with 1 only
- * those where the quartic vanishes to rounding accuracy.
+ * by Newton's method on the quartic (roots with an imaginary part above 1e-2 (1 + |re|)
+ * are skipped). With `only_real` = 0 every polished root is returned (a superset of
+ * the real roots, safe for minimisation over the roots); with 1 only those where g
+ * vanishes to rounding accuracy.
  * Returns the number of candidates (0..4), or -1 when all k are zero (g vanishes identically). */
 int nscd__trig2_roots(const double k[5], int only_real, double cs[8]);
+
+/* The quartic of nscd__trig2_roots() and its angle shift (cos, sin of rho). */
+typedef struct nscd__trig2_form {
+    double q[5];
+    double cr, sr;
+} nscd__trig2_form;
+
+/* First half of nscd__trig2_roots(): builds the quartic and writes the real parts of
+ * its near-real roots (unpolished) to t; returns their number, or -1 as there. */
+int nscd__trig2_quartic(const double k[5], nscd__trig2_form *form, double t[4]);
+/* Newton polish of a root t of the quartic. */
+double nscd__trig2_polish(const nscd__trig2_form *form, double t);
+/* Angle (cos, sin) of the quartic variable t. */
+void nscd__trig2_angle(const nscd__trig2_form *form, double t, double *c, double *s);
 
 /* g(theta) and g'(theta) at (c, s) = (cos theta, sin theta). */
 double nscd__trig2_eval(const double k[5], double c, double s, double *derivative);

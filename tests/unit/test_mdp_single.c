@@ -8,9 +8,11 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "contact/delassus3.h"
 #include "contact/mdp_single.h"
 #include "contact/polynomial.h"
 #include "nscd/nscd.h"
@@ -55,10 +57,40 @@ static void random_problem(double A[9], double b[3], double *mu) {
     *mu = pow(10.0, 2.0 * ref_uniform() - 1.3); /* 0.05 .. 5 */
 }
 
+static const char *const method_names[3] = {"auto (Halley + certificate)", "quartic of eq. (8)",
+                                            "sampling fallback"};
+
+/* Relative excess of each internal method over the brute force (f_bf, f0 as above). */
+static void check_methods(const double A[9], const double b[3], double mu, double fb, double f0,
+                          bool kkt, double worst[3]) {
+    double S[9], L[9];
+    assert_int_equal(nscd__delassus3_factor(A, S, L), NSCD_OK);
+    for (int m = 0; m < 3; ++m) {
+        double x[3];
+        nscd__mdp_solve_method(S, L, b, mu, m, x);
+        double rel = (ref_objective(A, b, x) - fb) / fmax(fabs(fb), 1e-6 * fabs(f0));
+        worst[m] = fmax(worst[m], rel);
+        if (rel > 1e-12) {
+            printf("method %d: relative excess %.3g (f_bf %.17g, mu %.17g, b_n %.3g)\n", m, rel, fb,
+                   mu, b[0]);
+        }
+        assert_true(rel <= 1e-12);
+        if (kkt && m != 2) { /* golden-section angles are only accurate to sqrt(eps) */
+            assert_kkt(A, b, mu, x);
+        }
+    }
+}
+
+static void print_methods(const double worst[3]) {
+    for (int m = 0; m < 3; ++m) {
+        printf("    method %-30s worst relative excess %.3g\n", method_names[m], worst[m]);
+    }
+}
+
 static void against_brute_force(void **state) {
     (void)state;
     ref_rng_state = 12345;
-    double worst = 0.0;
+    double worst = 0.0, worst_m[3] = {0.0, 0.0, 0.0};
     int n_sliding = 0, n_stick = 0;
     for (int trial = 0; trial < 3000; ++trial) {
         double A[9], b[3], mu, x[3], xb[3];
@@ -78,6 +110,7 @@ static void against_brute_force(void **state) {
         assert_true(rel <= 1e-12);
         assert_true(f >= f0 - 1e-12 * fabs(f0));
         assert_kkt(A, b, mu, x);
+        check_methods(A, b, mu, fb, f0, true, worst_m);
         if (hypot(x0[1], x0[2]) <= mu * x0[0]) {
             ++n_stick;
         } else {
@@ -86,6 +119,7 @@ static void against_brute_force(void **state) {
     }
     printf("mdp vs brute force: worst relative objective excess %.3g (%d sliding, %d sticking)\n",
            worst, n_sliding, n_stick);
+    print_methods(worst_m);
     assert_true(n_sliding > 1000);
 }
 
@@ -94,7 +128,7 @@ static void against_brute_force(void **state) {
 static void hard_cases_against_brute_force(void **state) {
     (void)state;
     ref_rng_state = 777;
-    double worst = 0.0;
+    double worst = 0.0, worst_m[3] = {0.0, 0.0, 0.0};
     for (int trial = 0; trial < 2000; ++trial) {
         double A[9], b[3], mu, x[3], xb[3];
         random_problem(A, b, &mu);
@@ -129,8 +163,11 @@ static void hard_cases_against_brute_force(void **state) {
                    fb);
         }
         assert_true(rel <= 1e-12);
+        /* no KKT check here: with tiny b_n the multiplier split is ill-conditioned */
+        check_methods(A, b, mu, fb, f0, false, worst_m);
     }
     printf("hard cases: worst relative objective excess %.3g\n", worst);
+    print_methods(worst_m);
 }
 
 static void separating_gives_zero(void **state) {
@@ -171,6 +208,11 @@ static void grazing_degenerate_ellipse(void **state) {
  * cone-surface directions on the plane a_n'x = 0 by bisection, then the 2D QP
  * on the orthant by enumeration of its faces. */
 static double wedge_brute_force(const double A[9], const double b[3], double mu) {
+    double x0[3];
+    ref_solve3(A, b, x0);
+    if (x0[0] >= 0.0 && hypot(x0[1], x0[2]) <= mu * x0[0]) {
+        return ref_objective(A, b, x0); /* unconstrained minimum inside the wedge */
+    }
     double v[2][3];
     int nv = 0;
     enum { n = 20000 };
@@ -221,6 +263,7 @@ static void grazing_degenerate_hyperbola(void **state) {
     (void)state;
     ref_rng_state = 99;
     int n_nonzero = 0;
+    double worst = 0.0;
     for (int trial = 0; trial < 500; ++trial) {
         double A[9], b[3], x[3];
         ref_random_spd(A, 1.0);
@@ -231,13 +274,45 @@ static void grazing_degenerate_hyperbola(void **state) {
         double mu = A[0] / s * (1.0 + 3.0 * ref_uniform()); /* A_nn < mu ||a||: hyperbola */
         assert_int_equal(nscd_mdp_single_contact(A, b, mu, x), NSCD_OK);
         double f = ref_objective(A, b, x), fb = wedge_brute_force(A, b, mu);
-        assert_true(fabs(f - fb) <= 1e-10 * fmax(fabs(fb), 1e-12));
+        double x0[3];
+        ref_solve3(A, b, x0);
+        double f0 = -0.5 * ref_dot3(x0, b); /* unconstrained minimum, the scale */
+        double rel = (f - fb) / fmax(fabs(fb), 1e-6 * fabs(f0));
+        worst = fmax(worst, rel);
+        assert_true(rel <= 1e-12);
+        assert_true(fb <= f + 1e-12 * fabs(f0)); /* and the brute force is not far off */
         assert_true(hypot(x[1], x[2]) <= mu * x[0] * (1 + 1e-12) + 1e-300);
         double an_x = ref_dot3(A, x);
         assert_true(fabs(an_x) <= 1e-12 * (fabs(A[0] * x[0]) + 1e-300));
         n_nonzero += x[0] > 0.0;
     }
+    printf("degenerate hyperbolas: worst relative objective excess over the wedge brute force "
+           "%.3g (%d nonzero)\n",
+           worst, n_nonzero);
     assert_true(n_nonzero > 100);
+}
+
+/* A degenerate hyperbola where the ray chosen by the side test of eq. (9)
+ * (alpha0 - dalpha iff (A_no, -A_nt)'x0_to >= 0, else alpha0 + dalpha) gives r = 0, i.e.
+ * the objective 0, while the other ray reaches -0.0329551...: the minimum must be
+ * taken over both rays. */
+static void eq9_side_test_counterexample(void **state) {
+    (void)state;
+    double A[9] = {1.3493660918667691,  1.74825878986872,    -0.7061126856485436,
+                   1.74825878986872,    2.975392239229673,   -0.2719192652301857,
+                   -0.7061126856485436, -0.2719192652301857, 6.065797871623222};
+    double b[3] = {0.0, 0.28695174717332306, -0.9761185998177859}, mu = 1.9643400550199703;
+    double x[3], x0[3];
+    ref_solve3(A, b, x0);
+    double side = A[2] * x0[1] - A[1] * x0[2];
+    assert_true(side < 0.0); /* eq. (9) would pick alpha0 + dalpha */
+    assert_int_equal(nscd_mdp_single_contact(A, b, mu, x), NSCD_OK);
+    double f = ref_objective(A, b, x);
+    assert_close(f, wedge_brute_force(A, b, mu), 1e-12);
+    assert_close(f, -0.03295513889582914, 1e-12);
+    /* the optimum lies on the ray alpha0 - dalpha: x_to turned negatively from a */
+    double cross = A[1] * x[2] - A[2] * x[1];
+    assert_true(cross < 0.0);
 }
 
 /* b_n = 0 and A_nn = mu ||a|| exactly: the feasible set is the ray
@@ -409,6 +484,7 @@ int main(void) {
         cmocka_unit_test(grazing_degenerate_ellipse),
         cmocka_unit_test(grazing_degenerate_hyperbola),
         cmocka_unit_test(grazing_degenerate_parabola),
+        cmocka_unit_test(eq9_side_test_counterexample),
         cmocka_unit_test(appendix_a_constants),
         cmocka_unit_test(table1_maximum_dissipation),
         cmocka_unit_test(scaling_invariance),
