@@ -73,6 +73,7 @@ def main():
         ax.set_xscale("log")
         ax.set_xlabel("contacts")
         ax.grid(True, which="both", alpha=0.3)
+    axes[2].set_ylim(bottom=0)
     axes[0].set_yscale("log")
     axes[1].set_yscale("log")
     axes[0].legend(fontsize=7)
