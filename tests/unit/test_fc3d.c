@@ -451,6 +451,48 @@ static void jacobi_blend_and_warm_start(void **state) {
     }
 }
 
+/* The merit is invariant under W -> a W (masses / a) and q -> c q (velocities): the
+ * sweeps see the same scaled problem, so r -> (c / a) r with the same sweep count. */
+static void merit_is_scale_invariant_and_relaxation_converges(void **state) {
+    (void)state;
+    const int32_t n = 5;
+    double W[(3 * NMAX) * (3 * NMAX)], q[3 * NMAX], mu[NMAX];
+    double W2[(3 * NMAX) * (3 * NMAX)], q2[3 * NMAX];
+    chain_problem(n, 31, W, q);
+    const double a = 1024.0, c = 0.125; /* powers of two: exact scaling */
+    for (int32_t i = 0; i < 9 * n * n; ++i) {
+        W2[i] = a * W[i];
+    }
+    for (int32_t i = 0; i < 3 * n; ++i) {
+        q2[i] = c * q[i];
+    }
+    for (int32_t j = 0; j < n; ++j) {
+        mu[j] = 0.35;
+    }
+    for (int l = 0; l < 2; ++l) {
+        nscd_fc3d_options o = opts_for(laws[l]);
+        double r[3 * NMAX] = {0}, u[3 * NMAX], r2[3 * NMAX] = {0}, u2[3 * NMAX];
+        nscd_fc3d_info i1 = new_info(), i2 = new_info();
+        assert_int_equal(nscd_fc3d_solve_dense(n, W, q, mu, &o, r, u, &i1), NSCD_OK);
+        assert_int_equal(nscd_fc3d_solve_dense(n, W2, q2, mu, &o, r2, u2, &i2), NSCD_OK);
+        assert_int_equal(i1.iterations, i2.iterations);
+        assert_close(i1.merit, i2.merit, 1e-6 * i1.merit + 1e-300);
+        for (int32_t i = 0; i < 3 * n; ++i) {
+            assert_close(r2[i], c / a * r[i], 1e-12 * (c / a) * (1.0 + fabs(r[i])));
+            assert_close(u2[i], c * u[i], 1e-12 * c);
+        }
+        /* under-relaxation reaches the same solution, in more sweeps */
+        o.relaxation = 0.6;
+        double r3[3 * NMAX] = {0}, u3[3 * NMAX];
+        nscd_fc3d_info i3 = new_info();
+        assert_int_equal(nscd_fc3d_solve_dense(n, W, q, mu, &o, r3, u3, &i3), NSCD_OK);
+        assert_true(i3.iterations > i1.iterations);
+        for (int32_t i = 0; i < 3 * n; ++i) {
+            assert_close(r3[i], r[i], 1e-8 * (1.0 + fabs(r[i])));
+        }
+    }
+}
+
 static void non_convergence_is_reported(void **state) {
     (void)state;
     const int32_t n = 6;
@@ -584,6 +626,7 @@ int main(void) {
         cmocka_unit_test(mdp_solution_is_a_block_fixed_point),
         cmocka_unit_test(dense_and_bsr_are_bitwise_identical),
         cmocka_unit_test(jacobi_blend_and_warm_start),
+        cmocka_unit_test(merit_is_scale_invariant_and_relaxation_converges),
         cmocka_unit_test(non_convergence_is_reported),
         cmocka_unit_test(bad_inputs_are_rejected),
     };
