@@ -19,5 +19,6 @@
 #include "nscd/restitution.h"
 #include "nscd/compliant.h"
 #include "nscd/single_contact.h"
+#include "nscd/fc3d.h"
 
 #endif /* NSCD_NSCD_H */

@@ -1,0 +1,24 @@
+/* Single-contact block solvers used by the fc3d sweeps: given the 3x3 diagonal
+ * block A = W_jj (SPD) and the local free velocity v = q_j + sum_{k!=j} W_jk r_k,
+ * each returns the block's impulse x with u = A x + v obeying its friction law. */
+#ifndef NSCD_CONTACT_FC3D_LOCAL_H
+#define NSCD_CONTACT_FC3D_LOCAL_H
+
+#include "nscd/status.h"
+
+/* x: in, the current impulse of the block (used to choose among several
+ * Coulomb solutions: the one nearest to it); out, the new impulse. Unchanged
+ * on failure. */
+typedef nscd_status (*nscd__fc3d_local_fn)(const double A[9], const double v[3], double mu,
+                                           double x[3]);
+
+/* Coulomb's law (De Saxce form): take-off when v_n >= 0, else sticking
+ * x = -A^-1 v when it lies in the cone, else sliding on the cone boundary,
+ * found as a root of a function of the slip angle (sampling + safeguarded
+ * Newton). NSCD_ERR_NOT_CONVERGED when no sliding root was found. */
+nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], double mu, double x[3]);
+
+/* Maximum dissipation, eq. (5) of seed 002: nscd_mdp_single_contact(A, -v, mu, x). */
+nscd_status nscd__fc3d_local_mdp(const double A[9], const double v[3], double mu, double x[3]);
+
+#endif

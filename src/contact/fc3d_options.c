@@ -1,0 +1,102 @@
+/* fc3d options: defaults and the argument checks both entry points share. */
+#include <math.h>
+
+#include "contact/fc3d_internal.h"
+#include "core/check.h"
+#include "core/memory.h"
+
+nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t struct_size) {
+    nscd_status st = nscd__struct_init(opts, struct_size, sizeof *opts);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    opts->friction_law = NSCD_FC3D_COULOMB;
+    opts->tolerance = 1e-10;
+    opts->max_iterations = 1000;
+    opts->relaxation = 1.0;
+    opts->method = NSCD_FC3D_GAUSS_SEIDEL;
+    opts->jacobi_weight = 0.5;
+    opts->jacobi_groups = 8;
+    opts->warm_start = 1;
+    return NSCD_OK;
+}
+
+static nscd_status check_options(const nscd_fc3d_options *o) {
+    if (o->struct_size != sizeof *o) {
+        return NSCD_ERR_STRUCT_SIZE;
+    }
+    if ((o->friction_law != NSCD_FC3D_COULOMB && o->friction_law != NSCD_FC3D_MAX_DISSIPATION) ||
+        (o->method != NSCD_FC3D_GAUSS_SEIDEL && o->method != NSCD_FC3D_JACOBI_BLEND) ||
+        !nscd__allocator_valid(&o->allocator)) {
+        return NSCD_ERR_INVALID_ARGUMENT;
+    }
+    if (!isfinite(o->tolerance) || !isfinite(o->relaxation) || !isfinite(o->jacobi_weight)) {
+        return NSCD_ERR_NOT_FINITE;
+    }
+    if (!(o->tolerance > 0.0) || o->max_iterations < 1 || !(o->relaxation > 0.0) ||
+        o->relaxation > 1.0 || !(o->jacobi_weight > 0.0) || o->jacobi_weight > 1.0 ||
+        o->jacobi_groups < 1) {
+        return NSCD_ERR_OUT_OF_RANGE;
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd__fc3d_check_args(int32_t n, const double *q, const double *mu,
+                                  const nscd_fc3d_options *opts, const double *r, const double *u,
+                                  const nscd_fc3d_info *info, nscd_fc3d_options *resolved) {
+    if (q == NULL || mu == NULL || r == NULL || u == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    if (n <= 0 || n > NSCD__FC3D_MAX_CONTACTS) {
+        return NSCD_ERR_INVALID_ARGUMENT;
+    }
+    if (info != NULL && info->struct_size != sizeof *info) {
+        return NSCD_ERR_STRUCT_SIZE;
+    }
+    if (opts == NULL) {
+        nscd_fc3d_options_init(resolved, sizeof *resolved);
+    } else {
+        nscd_status st = check_options(opts);
+        if (st != NSCD_OK) {
+            return st;
+        }
+        *resolved = *opts;
+    }
+    size_t m = 3 * (size_t)n;
+    if (!nscd__all_finite(q, m) || !nscd__all_finite(mu, (size_t)n) ||
+        (resolved->warm_start && !nscd__all_finite(r, m))) {
+        return NSCD_ERR_NOT_FINITE;
+    }
+    for (int32_t j = 0; j < n; ++j) {
+        if (mu[j] < 0.0) {
+            return NSCD_ERR_OUT_OF_RANGE;
+        }
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd__fc3d_check_diag_block(const double A[9]) {
+    double amax = fmax(fabs(A[0]), fmax(fabs(A[4]), fabs(A[8])));
+    if (!(amax > 0.0)) {
+        return NSCD_ERR_NOT_SPD;
+    }
+    double tol = 1e-10 * amax;
+    if (fabs(A[1] - A[3]) > tol || fabs(A[2] - A[6]) > tol || fabs(A[5] - A[7]) > tol) {
+        return NSCD_ERR_NOT_SPD;
+    }
+    /* LDL' of the symmetric part; pivots must be positive (relative to the
+     * largest diagonal entry, so that the block solvers see a well-posed A). */
+    double a10 = 0.5 * (A[1] + A[3]), a20 = 0.5 * (A[2] + A[6]), a21 = 0.5 * (A[5] + A[7]);
+    double d0 = A[0];
+    if (!(d0 > 1e-14 * amax)) {
+        return NSCD_ERR_NOT_SPD;
+    }
+    double l10 = a10 / d0, l20 = a20 / d0;
+    double d1 = A[4] - l10 * a10;
+    if (!(d1 > 1e-14 * amax)) {
+        return NSCD_ERR_NOT_SPD;
+    }
+    double l21 = (a21 - l20 * a10) / d1;
+    double d2 = A[8] - l20 * a20 - l21 * l21 * d1;
+    return d2 > 1e-14 * amax ? NSCD_OK : NSCD_ERR_NOT_SPD;
+}
