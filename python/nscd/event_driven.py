@@ -4,6 +4,7 @@ import ctypes
 import enum
 
 from . import _library as _c
+from ._handle import OwnedHandle
 from .errors import NscdError, Status, check
 
 
@@ -69,7 +70,7 @@ def _event_from_info(info):
     )
 
 
-class EventDriven:
+class EventDriven(OwnedHandle):
     """Event-driven integration of a System.
 
     Every event is appended to ``events`` (a list of Event). ``on_event(event)``
@@ -156,19 +157,5 @@ class EventDriven:
     def last_error(self):
         return self._lib.nscd_event_driven_last_error(self._handle).decode()
 
-    def close(self):
-        if self._handle is not None:
-            self._lib.nscd_event_driven_destroy(self._handle)
-            self._handle = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001  (interpreter shutdown)
-            pass
+    def _destroy(self, handle):
+        self._lib.nscd_event_driven_destroy(handle)

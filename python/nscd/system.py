@@ -4,6 +4,7 @@ import ctypes
 import math
 
 from . import _library as _c
+from ._handle import OwnedHandle
 from .errors import NscdError, Status, check
 
 
@@ -63,7 +64,7 @@ def _status_of(result):
     return False
 
 
-class ContactLaw:
+class ContactLaw(OwnedHandle):
     """An impact or force law (opaque nscd_contact_law)."""
 
     def __init__(self, handle):
@@ -93,25 +94,11 @@ class ContactLaw:
               "nscd_contact_law_get_kind")
         return kind.value
 
-    def close(self):
-        if self._handle is not None and self._handle.value:
-            _c.library().nscd_contact_law_destroy(self._handle)
-        self._handle = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001  (interpreter shutdown)
-            pass
+    def _destroy(self, handle):
+        _c.library().nscd_contact_law_destroy(handle)
 
 
-class System:
+class System(OwnedHandle):
     """A generic Lagrangian system M(q) dv/dt = h(q, v, t) + W' lambda with
     unilateral contacts, described by Python functions:
 
@@ -271,20 +258,5 @@ class System:
                     "nscd_system_kinetic_energy")
         return energy.value
 
-    def close(self):
-        """Destroys the handle (also done when the object is collected)."""
-        if self._handle is not None:
-            self._lib.nscd_system_destroy(self._handle)
-            self._handle = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001  (interpreter shutdown)
-            pass
+    def _destroy(self, handle):
+        self._lib.nscd_system_destroy(handle)
