@@ -281,4 +281,55 @@ static inline double fz_cholesky(int n, const double *A, double *L) {
     return worst;
 }
 
+/* ------------------------------------------------------------------ allocator */
+
+/* An nscd_allocator that checks its use: every release must name a live block
+ * with the size it was allocated with, and after `fail_after` allocations (if
+ * >= 0) it returns NULL, so that the OUT_OF_MEMORY paths run. */
+typedef struct fz_heap {
+    long live;       /* blocks allocated and not yet released */
+    long count;      /* allocations so far */
+    long fail_after; /* allocations that succeed; < 0: all */
+    long failures;   /* allocations refused */
+} fz_heap;
+
+/* Header in front of every block: its size, keeping the block aligned for any type. */
+typedef union fz_block_header {
+    size_t size;
+    max_align_t align;
+} fz_block_header;
+
+static inline void *fz_heap_allocate(void *user, size_t size) {
+    fz_heap *h = user;
+    if (h->fail_after >= 0 && h->count >= h->fail_after) {
+        h->failures++;
+        return NULL;
+    }
+    h->count++;
+    fz_block_header *block = malloc(sizeof *block + (size > 0 ? size : 1));
+    FZ_REQUIRE(block != NULL, "out of memory in the test allocator");
+    block->size = size;
+    h->live++;
+    return block + 1;
+}
+
+static inline void fz_heap_release(void *user, void *ptr, size_t size) {
+    fz_heap *h = user;
+    if (ptr == NULL) {
+        return;
+    }
+    fz_block_header *block = (fz_block_header *)ptr - 1;
+    FZ_REQUIRE(block->size == size, "block of %zu bytes released as %zu bytes", block->size, size);
+    h->live--;
+    free(block);
+}
+
+static inline nscd_allocator fz_heap_allocator(fz_heap *h) {
+    nscd_allocator a;
+    a.allocate = fz_heap_allocate;
+    a.release = fz_heap_release;
+    a.user = h;
+    return a;
+}
+
 #endif /* NSCD_FUZZ_COMMON_H */
