@@ -16,7 +16,7 @@
  *   u8   bodies/points - 1 (mod 3);  u8 law kind (mod 7): Newton, Poisson,
  *        Routh, Kelvin-Voigt, Hertz + damper, Hunt-Crossley, Hertz + fixed damper
  *   u16  g in [0, 20];  u16 length scale L = 10^[-2, 1];  u16 t_end in [0.01, 1]
- *   u16  rtol 10^[-10, -6];  u16 max_steps 200 + (mod 5000);  u16 RK4 step 10^[-4, -2.5]
+ *   u16  rtol 10^[-10, -6];  u16 max_steps 100 + (mod 2000);  u16 RK4 step 10^[-4, -2.5]
  *   u8   handler: stop at event (mod 16, 0 never);  u8 handler: fail at event
  *        (values >= 250: at event value - 249)
  *   u16  time of the callback failure / t_end in [0, 1]
@@ -306,7 +306,7 @@ static void decode(fz_reader *r, setup *s) {
     s->t_end = fz_range(r, 0.01, 1.0);
     nscd_event_driven_options_init(&s->opts, sizeof s->opts);
     s->opts.relative_tolerance = fz_decade(r, -10.0, -6.0);
-    s->opts.max_steps = 200 + fz_u16(r) % 5000;
+    s->opts.max_steps = 100 + fz_u16(r) % 2000;
     s->opts.fixed_step = fz_decade(r, -4.0, -2.5);
     s->opts.method = (flags & 2) ? NSCD_ED_RK4_LINEAR : NSCD_ED_DOPRI5;
     s->opts.zeno_policy = (flags & 4) ? NSCD_ZENO_STOP : NSCD_ZENO_PERSISTENT_CONTACT;
