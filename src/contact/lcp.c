@@ -4,7 +4,10 @@
  * M_BB z_B = -q_B, computes w = M z + q and toggles the least index that
  * violates z_B >= 0 or w_N >= 0. For a P-matrix every basis has a regular
  * block and the least-index rule cannot cycle, so the loop ends with the
- * unique solution; the pivot budget only guards against non-P input. */
+ * unique solution; the pivot budget only guards against non-P input. The
+ * next basis depends on the current one only, so a run longer than the 2^n
+ * bases has revisited one and cycles for ever: the budget is 2^n pivots (at
+ * most MAX_PIVOTS), which also ends a hopeless small problem quickly. */
 #include <string.h>
 
 #include "core/check.h"
@@ -83,7 +86,8 @@ nscd_status nscd_lcp_solve_dense(int32_t n, const double *M, const double *q, do
     memset(k.in_basis, 0, sizeof k.in_basis);
     double tol_w, tol_z;
     sign_tolerances(n, M, q, &tol_w, &tol_z);
-    for (int pivot = 0; pivot < MAX_PIVOTS; ++pivot) {
+    const int32_t budget = n < 15 ? (int32_t)1 << n : MAX_PIVOTS;
+    for (int32_t pivot = 0; pivot < budget; ++pivot) {
         nscd_status rc = solve_basis(n, M, q, &k);
         if (rc != NSCD_OK) {
             return rc;

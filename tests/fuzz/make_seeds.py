@@ -138,7 +138,7 @@ def single_contact_seeds():
 
 def lcp(cls, n, entries, q, sM=1.0, sq=1.0, d=0.1, skew=(), w_null=False):
     i = Input()
-    i.u8(cls | (4 if w_null else 0)).u8(n).decade(sM, -8, 8).decade(sq, -8, 8).decade(d, -3, 0)
+    i.u8(cls | (4 if w_null else 0) | (8 if cls == 3 else 0)).u8(n).decade(sM, -8, 8).decade(sq, -8, 8).decade(d, -3, 0)
     assert len(entries) == n * n
     for x in entries:
         i.sym(x)
@@ -169,7 +169,7 @@ def lcp_seeds():
     # M ~ 1e8 [[1, .5], [.5, 1]], q ~ (-0.5, -1): the sign test of z was in the units of q
     # and accepted a basic z_0 ~ -1e-21 (|z| = 1e-8): z and w were off by 1e-6 relative.
     # Raw words, found by searching the quantized inputs (emulating the old tolerance).
-    r = Input().u8(3).u8(2).decade(1e8, -8, 8).decade(1.0, -8, 8).decade(0.1, -3, 0)
+    r = Input().u8(3 | 8).u8(2).decade(1e8, -8, 8).decade(1.0, -8, 8).decade(0.1, -3, 0)
     for u in (65535, 49151, 49151, 65477, 16355, 0):
         r.u16(u)
     s["regress-scale-of-m"] = r.clean()
