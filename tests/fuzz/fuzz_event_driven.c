@@ -20,25 +20,32 @@
  *   u8   handler: stop at event (mod 16, 0 never);  u8 handler: fail at event
  *        (values >= 250: at event value - 249)
  *   u16  time of the callback failure / t_end in [0, 1]
- *   per body/point: u16 mass 10^[-1, 1] (scenario 1: u16 rho in [0.1, 1]),
- *        u16 gap / L in [0, 1] (scenario 1: p_x, p_y in [-1, 1] and the pose),
- *        u16 velocity / sqrt(g L + 1) in [-3, 3]
- *   per contact: u16 e in [0, 1], u16 mu in [0, 1], u16 stiffness omega
- *        10^[1, 3], u16 exponent n in [1, 2], u8 sub-model
+ *   scenario 0, per mass: u16 mass 10^[-1, 1], and unless at rest u16 gap / L
+ *        in [0, 1] and u16 velocity / (sqrt(g L) + 1) in [-3, 3]
+ *   scenario 1: u16 mass 10^[-1, 1], u16 rho / L in [0.1, 1], per point u16
+ *        p_x / L and u16 p_y / L in [-1, 1], u16 theta / pi in [-1, 1], and
+ *        unless at rest u16 height of the lowest point / L in [0, 1] and
+ *        3 x u16 (v_x, v_y, omega L) / (sqrt(g L) + 1) in [-3, 3]
+ *   per contact: u8 law kind (mixed laws only), u16 e in [0, 1], u16 mu in
+ *        [0, 1], u16 omega 10^[1, 3] (compliant stiffness k = m omega^2), u16
+ *        Hertz exponent in [1, 2], u8 sub-model (copt method, HC model)
  *   corruption selector over 12 parameters: mass, a position, a velocity, g,
- *        e, mu, n_tangent, stiffness, an option (by the special value),
+ *        e, mu, n_tangent, stiffness, an option (chosen by the special value),
  *        t_end, the options' struct_size, the contact desc's struct_size.
  *
  * Checks: the documented status of every call for a corrupted parameter, and
  * that a failed set_state leaves the state unchanged; advance returns OK or
  * one of ZENO, STEP_TOO_SMALL, MAX_STEPS, SINGULAR, UNSUPPORTED (mixed impact
- * rules, simultaneous Routh impacts), CALLBACK exactly when a callback failed;
- * the handler sees struct_size, valid types, event times non-decreasing in
- * [t0, t_end], finite states, impact impulses >= 0, gap velocities after an
- * impact >= 0 and equal to W_N v, kinetic energy not increased by an impact,
- * and (DOPRI5, impulsive laws, e <= 1) total energy T + V not above its
- * initial value; after advance: t = t_end on OK (t in [t0, t_end] always),
- * finite q, v, gaps >= 0 (DOPRI5, impulsive laws) and energy not increased. */
+ * rules, simultaneous Routh impacts), NOT_FINITE only for corrupted data or a
+ * diverging RK4 step, CALLBACK exactly when a callback failed, and every
+ * failure with a message; the handler sees struct_size, valid types, event
+ * times non-decreasing in [t0, t_end], finite states, impact impulses >= 0,
+ * gap velocities after an impact >= 0 and equal to W_N v, kinetic energy not
+ * increased by an impact, and (DOPRI5, impulsive laws, e <= 1) total energy
+ * T + V not above its initial value; after advance: t = t_end on OK (t in
+ * [t0, t_end] always), finite q and v, gaps >= 0 (DOPRI5, impulsive laws)
+ * and energy not increased. The gap and energy checks are waived for known
+ * issue 3 (docs/fuzzing.md) unless built with NSCD_FUZZ_STRICT. */
 #include "fuzz_common.h"
 
 enum { NMAX = 3, NDOF_MAX = 3 };
@@ -640,9 +647,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else if (md->failed || w.handler_failed) {
         FZ_REQUIRE(st == NSCD_ERR_CALLBACK, "a callback failed but status %d (%s) \"%s\"",
                    FZ_STATUS_ARGS(st), msg);
-    } else if (st == NSCD_ERR_NOT_FINITE && (c->active || s.opts.method == NSCD_ED_RK4_LINEAR)) {
-        /* corrupted data (forces or states that overflow), or a fixed RK4 step
-         * too large for the dynamics: the state diverges to inf / NaN */
+    } else if (c->active) {
+        /* corrupted data (masses of 1e-300, states of 1e300, ...): impulses, forces or
+         * states may overflow; any error, with a message (checked below), will do */
+        FZ_REQUIRE(st <= 0 && st >= NSCD_ERR_IO, "advance: status %d", (int)st);
+    } else if (st == NSCD_ERR_NOT_FINITE && s.opts.method == NSCD_ED_RK4_LINEAR) {
+        /* a fixed RK4 step too large for the dynamics: the state diverges */
     } else {
         FZ_REQUIRE(st == NSCD_OK || st == NSCD_ERR_ZENO || st == NSCD_ERR_STEP_TOO_SMALL ||
                        st == NSCD_ERR_MAX_STEPS || st == NSCD_ERR_SINGULAR ||
