@@ -4,7 +4,8 @@
 #                or print the exact apt-get line to run
 #   make build   configure build/ (RelWithDebInfo, warnings as errors) and build
 #   make test    deps + build + every ctest test (unit, examples, Python,
-#                consumers, ABI, headers, Doxygen, sanitizers, valgrind, format)
+#                consumers, ABI, headers, Doxygen, sanitizers, valgrind, format,
+#                fuzzers)
 #   make demo    deps + build + run every example with --json, print a summary
 #   make docs    API reference with Doxygen into build/doxygen/html
 #   make fuzz    deps + a long fuzzing session: every libFuzzer target of tests/fuzz
