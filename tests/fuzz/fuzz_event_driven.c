@@ -653,6 +653,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FZ_REQUIRE(st <= 0 && st >= NSCD_ERR_IO, "advance: status %d", (int)st);
     } else if (st == NSCD_ERR_NOT_FINITE && s.opts.method == NSCD_ED_RK4_LINEAR) {
         /* a fixed RK4 step too large for the dynamics: the state diverges */
+    } else if (!FZ_STRICT && st == NSCD_ERR_NOT_CONVERGED && strstr(msg, "LCP") != NULL) {
+        /* known issue 4 (docs/fuzzing.md): the impact LCP of redundant contacts
+         * (a singular Delassus matrix) may cycle in Murty's method */
     } else {
         FZ_REQUIRE(st == NSCD_OK || st == NSCD_ERR_ZENO || st == NSCD_ERR_STEP_TOO_SMALL ||
                        st == NSCD_ERR_MAX_STEPS || st == NSCD_ERR_SINGULAR ||

@@ -396,6 +396,11 @@ def stepper_seeds():
                                                        0.0, (3.593, -2.819, -20.29)),
                                        [contact(POISSON, 0.1656)], g=4.16, L=0.2, t_end=0.7728,
                                        rest=False, theta=-3.14159265358979).clean()
+    # known issue 4, as the fuzzer found it: three contact points of a planar body impact
+    # together; their Delassus matrix has rank 2 and Murty's method cycles (NOT_CONVERGED)
+    s["known-redundant-impact"] = raw(
+        "AQIAkX2qqv//AABsBwAAAAABAAAAAAAAAJlZ/7+bWQCAMrMmiMxMKYUAgKx1mZkAAACAAIAAEQACkX09qiqQb5lHIK4hAI"
+        "AAAA==")
     return s
 
 
