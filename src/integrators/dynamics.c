@@ -18,7 +18,14 @@
 #include <string.h>
 
 #include "core/dense.h"
+#include "core/least_squares.h"
 #include "core/memory.h"
+
+/* Singular values of the contact matrix below this fraction of the largest
+ * count as zero (dependent contact rows). */
+#define RANK_TOLERANCE 1e-10
+/* Largest residual, relative to the data, of forces that hold the contacts. */
+#define CONSISTENCY_TOLERANCE 1e-8
 
 nscd_status nscd__dynamics_create(nscd__model *model, nscd__dynamics *dyn) {
     const nscd_allocator *a = model->allocator;
@@ -40,13 +47,15 @@ nscd_status nscd__dynamics_create(nscd__model *model, nscd__dynamics *dyn) {
     dyn->rhs_out = nscd__alloc_array(a, nv * (1 + nr), sizeof(double));
     dyn->delassus = nscd__alloc_array(a, nr * nr, sizeof(double));
     dyn->bias = nscd__alloc_array(a, nr, sizeof(double));
-    dyn->pivots = nscd__alloc_array(a, nr, sizeof(int32_t));
+    dyn->delassus_copy = nscd__alloc_array(a, nr * nr, sizeof(double));
+    dyn->residual = nscd__alloc_array(a, nr, sizeof(double));
     dyn->shifted = nscd__alloc_array(a, nq, sizeof(double));
     dyn->qdot = nscd__alloc_array(a, nq, sizeof(double));
     if (!dyn->closed || !dyn->lambda || !dyn->lambda_t || !dyn->h || !dyn->rows ||
         !dyn->force_rows || !dyn->row_contact || !dyn->row_tangent || !dyn->row || !dyn->tangents ||
-        !dyn->rhs_in || !dyn->rhs_out || !dyn->delassus || !dyn->bias || !dyn->pivots ||
-        !dyn->shifted || !dyn->qdot) {
+        !dyn->rhs_in || !dyn->rhs_out || !dyn->delassus || !dyn->bias || !dyn->delassus_copy ||
+        !dyn->residual || !dyn->shifted || !dyn->qdot ||
+        nscd__least_squares_create(a, (int32_t)nr, &dyn->least_squares) != NSCD_OK) {
         nscd__dynamics_destroy(dyn);
         return NSCD_ERR_OUT_OF_MEMORY;
     }
@@ -74,7 +83,9 @@ void nscd__dynamics_destroy(nscd__dynamics *dyn) {
     nscd__free(a, dyn->rhs_out, nv * (1 + nr) * sizeof(double));
     nscd__free(a, dyn->delassus, nr * nr * sizeof(double));
     nscd__free(a, dyn->bias, nr * sizeof(double));
-    nscd__free(a, dyn->pivots, nr * sizeof(int32_t));
+    nscd__free(a, dyn->delassus_copy, nr * nr * sizeof(double));
+    nscd__free(a, dyn->residual, nr * sizeof(double));
+    nscd__least_squares_destroy(a, &dyn->least_squares);
     nscd__free(a, dyn->shifted, nq * sizeof(double));
     nscd__free(a, dyn->qdot, nq * sizeof(double));
     memset(dyn, 0, sizeof *dyn);
@@ -226,6 +237,46 @@ static nscd_status closed_rows(nscd__dynamics *dyn, int32_t i, double t, const d
     return NSCD_OK;
 }
 
+/* Solves (C M^-1 F') lambda = rhs (dyn->delassus, column-major; lam holds
+ * rhs) for the forces of minimum norm: redundant persistent contacts (a block
+ * flat on two sticking corners) have many force distributions that give the
+ * same motion. A right-hand side outside the range of the matrix means
+ * contact conditions that no force satisfies (e.g. Painleve's paradox). */
+static nscd_status solve_forces(nscd__dynamics *dyn, int32_t k, double *lam) {
+    nscd__model *m = dyn->model;
+    size_t kk = (size_t)k * (size_t)k;
+    memcpy(dyn->delassus_copy, dyn->delassus, kk * sizeof(double));
+    double rhs_size = 0.0, matrix_size = 0.0;
+    for (int32_t r = 0; r < k; ++r) {
+        rhs_size = fmax(rhs_size, fabs(lam[r]));
+        dyn->residual[r] = lam[r];
+    }
+    for (size_t j = 0; j < kk; ++j) {
+        matrix_size = fmax(matrix_size, fabs(dyn->delassus[j]));
+    }
+    int32_t rank = 0;
+    nscd_status rc = nscd__least_squares_solve(&dyn->least_squares, k, dyn->delassus, lam,
+                                               RANK_TOLERANCE, &rank);
+    double force_size = 0.0, residual = 0.0;
+    for (int32_t r = 0; rc == NSCD_OK && r < k; ++r) {
+        force_size = fmax(force_size, fabs(lam[r]));
+    }
+    for (int32_t r = 0; rc == NSCD_OK && r < k; ++r) {
+        double sum = -dyn->residual[r];
+        for (int32_t c = 0; c < k; ++c) {
+            sum += dyn->delassus_copy[(size_t)c * (size_t)k + (size_t)r] * lam[c];
+        }
+        residual = fmax(residual, fabs(sum));
+    }
+    if (rc != NSCD_OK ||
+        !(residual <= CONSISTENCY_TOLERANCE * (rhs_size + matrix_size * force_size))) {
+        return nscd__fail(m->diag, NSCD_ERR_SINGULAR,
+                          "no forces hold the %d persistent contacts (rank %d of %d rows, "
+                          "residual %.3g)",
+                          (int)dyn->n_closed, (int)rank, (int)k, residual);
+    }
+    return NSCD_OK;
+}
 /* Forces of the closed contacts; on return dyn->rhs_out holds
  * M^-1 [h, F'] (n_v x (1 + n_rows)). */
 static nscd_status closed_contact_forces(nscd__dynamics *dyn, double t, const double *q,
@@ -262,15 +313,12 @@ static nscd_status closed_contact_forces(nscd__dynamics *dyn, double t, const do
             if (c == 0) {
                 lam[r] = -(sum + lam[r]);
             } else {
-                dyn->delassus[r * k + c - 1] = sum;
+                dyn->delassus[(c - 1) * k + r] = sum; /* column-major for LAPACK */
             }
         }
     }
-    if (nscd__lu_solve(k, dyn->delassus, dyn->pivots, 1, lam) != NSCD_OK) {
-        return nscd__fail(m->diag, NSCD_ERR_SINGULAR,
-                          "the %d persistent contacts have dependent rows", (int)dyn->n_closed);
-    }
-    for (int32_t r = 0; r < k; ++r) {
+    rc = solve_forces(dyn, k, lam);
+    for (int32_t r = 0; rc == NSCD_OK && r < k; ++r) {
         int32_t i = dyn->row_contact[r];
         if (dyn->row_tangent[r]) {
             dyn->lambda_t[i] = lam[r];
@@ -281,7 +329,7 @@ static nscd_status closed_contact_forces(nscd__dynamics *dyn, double t, const do
                 nscd__dynamics_frictional(slot) ? -slot->friction * slot->slip * lam[r] : 0.0;
         }
     }
-    return NSCD_OK;
+    return rc;
 }
 
 nscd_status nscd__dynamics_closed_watch(nscd__dynamics *dyn, int32_t index, double t,
@@ -332,4 +380,68 @@ nscd_status nscd__dynamics_rhs(nscd__dynamics *dyn, double t, const double *y, d
     }
     memcpy(qdot, dyn->qdot, (size_t)m->n_q * sizeof(double));
     return NSCD_OK;
+}
+
+nscd_status nscd__dynamics_contact_acceleration(nscd__dynamics *dyn, int32_t index, double t,
+                                                const double *y, const double *ydot, double *normal,
+                                                double *tangent) {
+    nscd__model *m = dyn->model;
+    const double *q = y, *v = y + m->n_q, *vdot = ydot + m->n_q;
+    double normal_rate = 0.0, tangent_rate = 0.0, gap = 0.0;
+    nscd_status rc = row_rates_times_v(dyn, index, t, q, v, &normal_rate, &tangent_rate);
+    if (rc == NSCD_OK) { /* after the shifted calls: the rows at q itself */
+        rc = nscd__dynamics_contact(dyn, index, t, q, &gap);
+    }
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    *normal = nscd__dot(m->n_v, dyn->row, vdot) + normal_rate;
+    *tangent = m->contacts[index].n_tangent == 1
+                   ? nscd__dot(m->n_v, dyn->tangents, vdot) + tangent_rate
+                   : 0.0;
+    return NSCD_OK;
+}
+
+nscd_status nscd__dynamics_project_velocity(nscd__dynamics *dyn, double t, double *y) {
+    nscd__model *m = dyn->model;
+    const double *q = y;
+    double *v = y + m->n_q;
+    int32_t n = m->n_v, k = 0;
+    m->position_rate(m->self, q, v, dyn->qdot);
+    for (int32_t r = 0; r < dyn->n_closed; ++r) {
+        nscd_status rc = closed_rows(dyn, dyn->closed[r], t, q, v, &k);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+    }
+    if (k == 0) {
+        return NSCD_OK;
+    }
+    for (int32_t i = 0; i < n; ++i) {
+        for (int32_t r = 0; r < k; ++r) {
+            dyn->rhs_in[(size_t)i * (size_t)k + (size_t)r] =
+                dyn->rows[(size_t)r * (size_t)n + (size_t)i];
+        }
+    }
+    nscd_status rc = m->mass_solve(m->self, q, k, dyn->rhs_in, dyn->rhs_out); /* M^-1 C' */
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    double *impulse = dyn->bias;
+    for (int32_t r = 0; r < k; ++r) {
+        const double *w = dyn->rows + (size_t)r * (size_t)n;
+        impulse[r] = -nscd__dot(n, w, v);
+        for (int32_t c = 0; c < k; ++c) {
+            double sum = 0.0;
+            for (int32_t i = 0; i < n; ++i) {
+                sum += w[i] * dyn->rhs_out[(size_t)i * (size_t)k + (size_t)c];
+            }
+            dyn->delassus[(size_t)c * (size_t)k + (size_t)r] = sum;
+        }
+    }
+    rc = solve_forces(dyn, k, impulse);
+    for (int32_t i = 0; rc == NSCD_OK && i < n; ++i) {
+        v[i] += nscd__dot(k, dyn->rhs_out + (size_t)i * (size_t)k, impulse);
+    }
+    return rc;
 }

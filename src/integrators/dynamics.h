@@ -5,29 +5,32 @@
 
 #include <stdint.h>
 
+#include "core/least_squares.h"
 #include "core/model.h"
 
 typedef struct nscd__dynamics {
     nscd__model *model;
     int32_t n_closed;
-    int32_t *closed;      /* indices of the closed contacts (n_contacts) */
-    double *lambda;       /* normal force of each contact (n_contacts); 0 unless closed */
-    double *lambda_t;     /* tangential force of each closed frictional contact (n_contacts) */
-    int32_t n_rows;       /* constraint rows of the closed contacts (>= n_closed) */
-    double *h;            /* n_v */
-    double *rows;         /* constraint rows C of the closed contacts (2 n_contacts x n_v) */
-    double *force_rows;   /* force rows F of the closed contacts (2 n_contacts x n_v) */
-    int32_t *row_contact; /* contact of each row (2 n_contacts) */
-    int32_t *row_tangent; /* 1 for a sticking contact's tangential row (2 n_contacts) */
-    double *row;          /* scratch row (n_v) */
-    double *tangents;     /* scratch tangential rows (2 x n_v) */
-    double *rhs_in;       /* n_v x (1 + 2 n_contacts): [h, F'] */
-    double *rhs_out;      /* n_v x (1 + 2 n_contacts): M^-1 [h, F'] */
-    double *delassus;     /* 2 n_contacts x 2 n_contacts: C M^-1 F' */
-    double *bias;         /* 2 n_contacts */
-    int32_t *pivots;      /* 2 n_contacts */
-    double *shifted;      /* n_q: positions moved along dq/dt for dW/dt */
-    double *qdot;         /* n_q */
+    int32_t *closed;       /* indices of the closed contacts (n_contacts) */
+    double *lambda;        /* normal force of each contact (n_contacts); 0 unless closed */
+    double *lambda_t;      /* tangential force of each closed frictional contact (n_contacts) */
+    int32_t n_rows;        /* constraint rows of the closed contacts (>= n_closed) */
+    double *h;             /* n_v */
+    double *rows;          /* constraint rows C of the closed contacts (2 n_contacts x n_v) */
+    double *force_rows;    /* force rows F of the closed contacts (2 n_contacts x n_v) */
+    int32_t *row_contact;  /* contact of each row (2 n_contacts) */
+    int32_t *row_tangent;  /* 1 for a sticking contact's tangential row (2 n_contacts) */
+    double *row;           /* scratch row (n_v) */
+    double *tangents;      /* scratch tangential rows (2 x n_v) */
+    double *rhs_in;        /* n_v x (1 + 2 n_contacts): [h, F'] */
+    double *rhs_out;       /* n_v x (1 + 2 n_contacts): M^-1 [h, F'] */
+    double *delassus;      /* 2 n_contacts x 2 n_contacts: C M^-1 F', column-major */
+    double *delassus_copy; /* the same, kept for the residual check */
+    double *bias;          /* 2 n_contacts: right-hand side, then the forces */
+    double *residual;      /* 2 n_contacts */
+    nscd__least_squares least_squares;
+    double *shifted; /* n_q: positions moved along dq/dt for dW/dt */
+    double *qdot;    /* n_q */
     int64_t evaluations;
 } nscd__dynamics;
 
@@ -73,5 +76,19 @@ int nscd__dynamics_frictional(const nscd__contact_slot *slot);
  * (mu lambda_N - |lambda_T|), or when a sliding contact stops (slip * s). */
 nscd_status nscd__dynamics_closed_watch(nscd__dynamics *dyn, int32_t index, double t,
                                         const double *q, const double *v, double *value);
+
+/* Normal and (planar) tangential accelerations of contact `index`,
+ * W dv/dt + (dW/dt) v, for the derivative `ydot` that nscd__dynamics_rhs()
+ * returned at y (its dq/dt is reused). The rows are left in dyn->row and
+ * dyn->tangents. */
+nscd_status nscd__dynamics_contact_acceleration(nscd__dynamics *dyn, int32_t index, double t,
+                                                const double *y, const double *ydot, double *normal,
+                                                double *tangent);
+
+/* Plastic velocity projection of the closed contacts at y: the smallest
+ * change of v in the kinetic metric, v += M^-1 C' P, that makes C v = 0 for
+ * their constraint rows C (normal rows, and the tangential rows of sticking
+ * contacts). A projection in the kinetic metric never adds energy. */
+nscd_status nscd__dynamics_project_velocity(nscd__dynamics *dyn, double t, double *y);
 
 #endif

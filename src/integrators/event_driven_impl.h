@@ -37,6 +37,7 @@ struct nscd_event_driven {
     double *left;        /* left end (theta) of each watch's bracket, or -1 */
     double *right;       /* right end (theta) of each watch's bracket, or 2 when none */
     int32_t *armed;      /* sign a watch had before a crossing; 0 = not armed */
+    double *threshold;   /* a watch crosses at this value (0, or below for touching contacts) */
     int32_t *firing;     /* 1 for the watches that fire at the current event */
     double *user_values; /* n_user_events */
 
@@ -46,6 +47,15 @@ struct nscd_event_driven {
     double *impulse, *velocity_before, *velocity_after;
     double *v_before;
     int32_t *pivots; /* n_contacts, for the projection's LU */
+
+    /* one instant: the touching contacts are impact_contacts[0..count) */
+    double *rates;        /* their normal gap velocities */
+    double *gaps;         /* their gaps */
+    int32_t *impacting;   /* 1 for the open ones that approach */
+    int32_t *rest;        /* the touching contacts at rest (contact indices) */
+    int32_t *mode_before; /* every contact's mode before the instant */
+    int32_t *slip_before; /* and its slip state */
+    double *inverse_mass; /* w M^-1 w' of each contact at rest */
 
     /* Zeno bookkeeping, per contact */
     double *last_impact;
@@ -77,6 +87,14 @@ nscd_status nscd__handle_events(nscd_event_driven *ed, double t, double *y);
 /* Contacts that are closing at the current state (g <= 0 and approaching)
  * or closed contacts whose force went negative: handled before a step. */
 nscd_status nscd__settle_contacts(nscd_event_driven *ed, double t, double *y);
+/* --- contact_modes.c */
+/* Stage 2 of an instant: modes of the n_rest touching contacts at rest
+ * (ed->rest) so that closed ones push (and stick inside or slide on the
+ * friction cone) and open ones do not start to penetrate. ed->firing marks
+ * closed contacts whose watch fired. */
+nscd_status nscd__decide_contact_modes(nscd_event_driven *ed, double t, const double *y,
+                                       int32_t n_rest);
+
 /* Keeps closed contacts on g = 0 (position and velocity projection). */
 nscd_status nscd__project_closed(nscd_event_driven *ed, double t, double *y);
 /* Reports an event to the user's handler; returns NSCD_ERR_CALLBACK on a

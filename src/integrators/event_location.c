@@ -60,12 +60,38 @@ nscd_status nscd__watch_values(nscd_event_driven *ed, double t, const double *y,
     return NSCD_OK;
 }
 
-/* Sign a watch must have been seen with before it can fire (0: none yet). */
-static int32_t arming_sign(const nscd_event_driven *ed, int32_t w, double value) {
-    if (is_contact_watch(ed, w)) {
-        return value > 0.0 ? 1 : 0;
+/* A contact watch is armed by a value seen > 0 and then fires at <= 0. An
+ * open contact that starts a step touching (-tolerance < g <= 0, with the
+ * persistent gap tolerance: at rest beside a neighbour, or just bounced off)
+ * is armed at once with the threshold -tolerance, so that a touching contact
+ * that starts to penetrate is never missed; a value seen > 0 later moves its
+ * threshold back to 0. */
+static int touching_open_contact(const nscd_event_driven *ed, int32_t w) {
+    const nscd__contact_slot *slot = &ed->model->contacts[w];
+    return slot->mode == NSCD_CONTACT_OPEN &&
+           !(slot->law.ops != NULL && slot->law.ops->kind == NSCD_LAW_COMPLIANT);
+}
+
+/* Sign a watch must have been seen with before it can fire (0: none yet);
+ * sets the watch's threshold. */
+static int32_t arm(nscd_event_driven *ed, int32_t w, double value) {
+    ed->threshold[w] = 0.0;
+    if (!is_contact_watch(ed, w)) {
+        return value > 0.0 ? 1 : (value < 0.0 ? -1 : 0);
     }
-    return value > 0.0 ? 1 : (value < 0.0 ? -1 : 0);
+    if (value > 0.0) {
+        return 1;
+    }
+    if (touching_open_contact(ed, w) && value > -ed->options.persistent_gap_tolerance) {
+        ed->threshold[w] = -ed->options.persistent_gap_tolerance;
+        return 1;
+    }
+    return 0;
+}
+
+/* The watch value shifted so that its crossing is a change of sign. */
+static double watch_level(const nscd_event_driven *ed, int32_t w, double value) {
+    return value - ed->threshold[w];
 }
 
 static int watch_crossed(const nscd_event_driven *ed, int32_t w, double value) {
@@ -73,12 +99,13 @@ static int watch_crossed(const nscd_event_driven *ed, int32_t w, double value) {
     if (sign == 0) {
         return 0;
     }
-    return is_contact_watch(ed, w) ? value <= 0.0 : value * (double)sign <= 0.0;
+    double level = watch_level(ed, w, value);
+    return is_contact_watch(ed, w) ? level <= 0.0 : level * (double)sign <= 0.0;
 }
 
 void nscd__watch_arm(nscd_event_driven *ed) {
     for (int32_t w = 0; w < ed->n_watches; ++w) {
-        ed->armed[w] = arming_sign(ed, w, ed->watch_start[w]);
+        ed->armed[w] = arm(ed, w, ed->watch_start[w]);
         ed->watch_left[w] = ed->watch_start[w];
         ed->left[w] = 0.0;
         ed->right[w] = NO_CROSSING;
@@ -113,8 +140,8 @@ static int update_brackets(nscd_event_driven *ed, double theta) {
             ed->right[w] = theta;
             crossed = 1;
         } else {
-            if (ed->armed[w] == 0) {
-                ed->armed[w] = arming_sign(ed, w, value);
+            if (ed->armed[w] == 0 || (ed->threshold[w] < 0.0 && value > 0.0)) {
+                ed->armed[w] = arm(ed, w, value); /* or the threshold back to 0 */
             }
             ed->left[w] = theta;
             ed->watch_left[w] = value;
@@ -132,9 +159,9 @@ static int32_t sample_points(const nscd_event_driven *ed, double *theta) {
         theta[count++] = 1.0; /* seed 000, eq. 9: the sign test at the step ends */
         return count;
     }
-    int unarmed = 0;
+    int unarmed = 0; /* or armed only at a threshold below 0 */
     for (int32_t w = 0; w < ed->n_watches; ++w) {
-        unarmed |= ed->armed[w] == 0;
+        unarmed |= ed->armed[w] == 0 || ed->threshold[w] < 0.0;
     }
     if (unarmed) {
         for (int k = 40; k >= 3; --k) {
@@ -154,8 +181,8 @@ static nscd_status refine_root(nscd_event_driven *ed, int32_t w, double t, doubl
     if (rc != NSCD_OK) {
         return rc;
     }
-    nscd__bracket br =
-        nscd__bracket_make(ed->left[w], ed->watch_left[w], ed->right[w], ed->watch_tmp[w]);
+    nscd__bracket br = nscd__bracket_make(ed->left[w], watch_level(ed, w, ed->watch_left[w]),
+                                          ed->right[w], watch_level(ed, w, ed->watch_tmp[w]));
     const double width = ed->options.event_time_tolerance / h;
     for (int it = 0; it < MAX_ROOT_ITERATIONS && br.b - br.a > width; ++it) {
         /* a bisection every fourth trial bounds the work on awkward watches */
@@ -165,7 +192,7 @@ static nscd_status refine_root(nscd_event_driven *ed, int32_t w, double t, doubl
             return rc;
         }
         double fm = ed->watch_tmp[w];
-        nscd__bracket_update(&br, m, fm, !watch_crossed(ed, w, fm));
+        nscd__bracket_update(&br, m, watch_level(ed, w, fm), !watch_crossed(ed, w, fm));
     }
     ed->right[w] = br.b;
     return NSCD_OK;
@@ -173,7 +200,7 @@ static nscd_status refine_root(nscd_event_driven *ed, int32_t w, double t, doubl
 
 /* Seed 000, eq. 10: the root of the straight line through the end values. */
 static void secant_root(nscd_event_driven *ed, int32_t w) {
-    double f0 = ed->watch_left[w], f1 = ed->watch_tmp[w];
+    double f0 = watch_level(ed, w, ed->watch_left[w]), f1 = watch_level(ed, w, ed->watch_tmp[w]);
     ed->right[w] = f0 != f1 ? f0 / (f0 - f1) : 1.0;
 }
 

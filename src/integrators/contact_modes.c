@@ -1,0 +1,179 @@
+/* Stage 2 of an instant: the modes of the contacts that touch at rest.
+ *
+ * After any impact, the touching contacts whose normal gap velocity is zero
+ * (|dg/dt| <= zeno_velocity) must each be either closed — held at g = 0 by a
+ * normal force lambda_N >= 0, sticking with |lambda_T| <= mu lambda_N or
+ * sliding with lambda_T = -mu sign(s) lambda_N — or open with a gap that does
+ * not start to shrink (d2g/dt2 >= 0). This is the contact problem at the
+ * level of accelerations (Pfeiffer & Glocker, "Multibody dynamics with
+ * unilateral contacts", ch. 7), an LCP for frictionless and sliding contacts.
+ * It is solved here by an active-set search on the modes: starting from the
+ * present modes (with the transition a firing watch announced), the
+ * smallest-index contact whose conditions fail changes mode, the forces are
+ * computed again (integrators/dynamics.c, minimum-norm for redundant
+ * contacts), until every condition holds. Smallest-index pivoting on the
+ * modes is Murty's rule, which terminates for P-matrix problems; a bound on
+ * the changes turns the rest (e.g. Painleve's paradox) into an error. */
+#include <math.h>
+#include <string.h>
+
+#include "core/dense.h"
+#include "integrators/event_driven_impl.h"
+
+/* Relative size below which a violated condition counts as satisfied: a
+ * little hysteresis in favour of the present guess, so rounding noise cannot
+ * make modes chatter. */
+#define MODE_TOLERANCE 1e-9
+
+static int sign_of(double x) { return (x > 0.0) - (x < 0.0); }
+
+/* Slip state of a contact that closes: sliding the way it moves, or sticking
+ * when it does not move tangentially. */
+static nscd_status closing_slip(nscd_event_driven *ed, double t, const double *y, int32_t i) {
+    nscd__model *m = ed->model;
+    double gap = 0.0;
+    nscd_status rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
+    if (rc == NSCD_OK) {
+        double s = nscd__dot(m->n_v, ed->dynamics.tangents, y + m->n_q);
+        m->contacts[i].slip = fabs(s) <= ed->options.zeno_velocity ? 0 : sign_of(s);
+    }
+    return rc;
+}
+
+/* Acceleration scale of the contacts at rest, and per contact the inverse
+ * effective mass w M^-1 w' (force tolerance = acceleration tolerance / it). */
+static nscd_status tolerances(nscd_event_driven *ed, double t, const double *y, int32_t n_rest,
+                              double *acceleration_tolerance) {
+    double scale = 0.0;
+    for (int32_t r = 0; r < n_rest; ++r) {
+        int32_t i = ed->rest[r];
+        double gap = 0.0, mass = 0.0, normal = 0.0, tangent = 0.0;
+        nscd_status rc = nscd__dynamics_contact_acceleration(&ed->dynamics, i, t, y, ed->ydot,
+                                                             &normal, &tangent);
+        if (rc == NSCD_OK) {
+            rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
+        }
+        if (rc == NSCD_OK) {
+            rc = nscd__dynamics_effective_mass(&ed->dynamics, y, ed->v_before, &mass);
+        }
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+        ed->inverse_mass[i] = mass > 0.0 ? 1.0 / mass : 0.0;
+        double lambda = fabs(ed->dynamics.lambda[i]) + fabs(ed->dynamics.lambda_t[i]);
+        scale = fmax(scale, fmax(fabs(normal), fabs(tangent)));
+        scale = fmax(scale, lambda * ed->inverse_mass[i]);
+    }
+    *acceleration_tolerance = MODE_TOLERANCE * scale;
+    return NSCD_OK;
+}
+
+/* The transition a closed contact's watch announced (it fired): release when
+ * its normal force vanished, sliding when a sticking force reached the cone,
+ * sticking when a slip stopped. */
+static void announced_transition(nscd_event_driven *ed, int32_t i) {
+    nscd__contact_slot *slot = &ed->model->contacts[i];
+    if (!nscd__dynamics_frictional(slot) || ed->dynamics.lambda[i] <= 0.0) {
+        slot->mode = NSCD_CONTACT_OPEN;
+    } else if (slot->slip == 0) {
+        slot->slip = ed->dynamics.lambda_t[i] > 0.0 ? -1 : 1; /* friction opposes the slip */
+    } else {
+        slot->slip = 0;
+    }
+}
+
+/* Whether contact i (at rest) violates its mode's conditions; if so, changes
+ * its mode and returns 1. The forces and ed->ydot are those of the present
+ * modes at (t, y). */
+static nscd_status fix_contact(nscd_event_driven *ed, double t, const double *y, int32_t i,
+                               double acceleration_tolerance, int *changed) {
+    nscd__model *m = ed->model;
+    nscd__contact_slot *slot = &m->contacts[i];
+    double force_tolerance =
+        acceleration_tolerance / (ed->inverse_mass[i] > 0.0 ? ed->inverse_mass[i] : 1.0);
+    double lambda = ed->dynamics.lambda[i], lambda_t = ed->dynamics.lambda_t[i];
+    double normal = 0.0, tangent = 0.0, gap = 0.0;
+    *changed = 0;
+    if (slot->mode == NSCD_CONTACT_CLOSED) {
+        if (lambda < -force_tolerance) { /* pulls: must open */
+            slot->mode = NSCD_CONTACT_OPEN;
+            *changed = 1;
+            return NSCD_OK;
+        }
+        if (!nscd__dynamics_frictional(slot)) {
+            return NSCD_OK;
+        }
+        if (slot->slip == 0) {
+            if (fabs(lambda_t) > slot->friction * lambda + force_tolerance) { /* outside the cone */
+                slot->slip = lambda_t > 0.0 ? -1 : 1;
+                *changed = 1;
+            }
+            return NSCD_OK;
+        }
+        nscd_status rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+        double s = nscd__dot(m->n_v, ed->dynamics.tangents, y + m->n_q);
+        if (fabs(s) > ed->options.zeno_velocity) {
+            return NSCD_OK; /* sliding: the direction is the velocity's */
+        }
+        /* starting to slide from rest: it must accelerate the way it slides */
+        rc = nscd__dynamics_contact_acceleration(&ed->dynamics, i, t, y, ed->ydot, &normal,
+                                                 &tangent);
+        if (rc == NSCD_OK && slot->slip * tangent < -acceleration_tolerance) {
+            slot->slip = 0;
+            *changed = 1;
+        }
+        return rc;
+    }
+    nscd_status rc =
+        nscd__dynamics_contact_acceleration(&ed->dynamics, i, t, y, ed->ydot, &normal, &tangent);
+    if (rc == NSCD_OK && normal < -acceleration_tolerance) { /* would penetrate: must close */
+        slot->mode = NSCD_CONTACT_CLOSED;
+        *changed = 1;
+        rc = nscd__dynamics_frictional(slot) ? closing_slip(ed, t, y, i) : NSCD_OK;
+    }
+    return rc;
+}
+
+nscd_status nscd__decide_contact_modes(nscd_event_driven *ed, double t, const double *y,
+                                       int32_t n_rest) {
+    nscd__model *m = ed->model;
+    nscd__dynamics_update_modes(&ed->dynamics);
+    if (n_rest == 0) {
+        return NSCD_OK;
+    }
+    nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
+    double acceleration_tolerance = 0.0;
+    if (rc == NSCD_OK) {
+        rc = tolerances(ed, t, y, n_rest, &acceleration_tolerance);
+    }
+    int announced = 0;
+    for (int32_t r = 0; r < n_rest && rc == NSCD_OK; ++r) {
+        int32_t i = ed->rest[r];
+        if (ed->firing[i] && m->contacts[i].mode == NSCD_CONTACT_CLOSED) {
+            announced_transition(ed, i);
+            announced = 1;
+        }
+    }
+    const int32_t max_changes = 16 + 8 * n_rest;
+    for (int32_t changes = 0; rc == NSCD_OK && changes <= max_changes; ++changes) {
+        if (changes > 0 || announced) {
+            nscd__dynamics_update_modes(&ed->dynamics);
+            rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
+        }
+        int changed = 0;
+        for (int32_t r = 0; r < n_rest && rc == NSCD_OK && !changed; ++r) {
+            rc = fix_contact(ed, t, y, ed->rest[r], acceleration_tolerance, &changed);
+        }
+        if (rc != NSCD_OK || !changed) {
+            return rc;
+        }
+    }
+    return rc != NSCD_OK ? rc
+                         : nscd__fail(&ed->diag, NSCD_ERR_NOT_CONVERGED,
+                                      "no consistent contact modes for %d contacts at rest at "
+                                      "t = %.17g (Painleve's paradox?)",
+                                      (int)n_rest, t);
+}
