@@ -115,8 +115,10 @@ static nscd_status fix_contact(nscd_event_driven *ed, double t, const double *y,
             return rc;
         }
         double s = nscd__dot(m->n_v, ed->dynamics.tangents, y + m->n_q);
-        if (fabs(s) > ed->options.zeno_velocity) {
-            return NSCD_OK; /* sliding: the direction is the velocity's */
+        if (fabs(s) > ed->options.zeno_velocity) { /* sliding: the direction is the velocity's */
+            *changed = slot->slip != sign_of(s);
+            slot->slip = sign_of(s);
+            return NSCD_OK;
         }
         /* starting to slide from rest: it must accelerate the way it slides */
         rc = nscd__dynamics_contact_acceleration(&ed->dynamics, i, t, y, ed->ydot, &normal,

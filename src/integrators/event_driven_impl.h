@@ -38,6 +38,10 @@ struct nscd_event_driven {
     double *right;       /* right end (theta) of each watch's bracket, or 2 when none */
     int32_t *armed;      /* sign a watch had before a crossing; 0 = not armed */
     double *threshold;   /* a watch crosses at this value (0, or below for touching contacts) */
+    double *watch_rate;  /* dg/dt of open contacts at the last sample (NaN for others) */
+    double *rate_left;   /* that rate at the left end of each bracket */
+    double *dip_right;   /* right end of a dip to look at, or 2 when none */
+    double *dip_value;   /* the watch value there */
     int32_t *firing;     /* 1 for the watches that fire at the current event */
     double *user_values; /* n_user_events */
 

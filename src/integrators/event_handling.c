@@ -7,6 +7,8 @@
 #include "integrators/event_driven_impl.h"
 
 #define MAX_PROJECTIONS 4
+/* Rounds of mode decision and projection at one instant (one or two suffice). */
+#define MODE_ROUNDS 4
 
 nscd_status nscd__report(nscd_event_driven *ed, const nscd_event_info *info) {
     ed->stats.events++;
@@ -251,13 +253,15 @@ static nscd_status resting(nscd_event_driven *ed, double t, const double *y, int
 /* Closed contacts that still move (closed while leaving slowly, see
  * resting(), or sticking with a small slip left) are brought to rest by the
  * plastic projection of all closed contacts. */
-static nscd_status hold_closed(nscd_event_driven *ed, double t, double *y, int32_t count) {
+static nscd_status hold_closed(nscd_event_driven *ed, double t, double *y, int32_t count,
+                               int *moved) {
     nscd__model *m = ed->model;
-    int any = 0;
+    *moved = 0;
     for (int32_t r = 0; r < count; ++r) {
-        any |= m->contacts[ed->impact_contacts[r]].mode == NSCD_CONTACT_CLOSED;
+        *moved |= m->contacts[ed->impact_contacts[r]].mode == NSCD_CONTACT_CLOSED &&
+                  fabs(ed->rates[r]) > ed->options.zeno_velocity;
     }
-    if (!any) {
+    if (!*moved) {
         return NSCD_OK;
     }
     nscd__dynamics_update_modes(&ed->dynamics);
@@ -327,11 +331,18 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
     if (rc == NSCD_OK && zeno) {
         rc = zeno_stop(ed, t, y);
     }
-    if (rc == NSCD_OK) {
+    /* the projection that brings closed contacts to rest changes velocities
+     * a little, and with them possibly a slip direction: decide again */
+    for (int round = 0; round < MODE_ROUNDS && rc == NSCD_OK; ++round) {
         rc = nscd__decide_contact_modes(ed, t, y, n_rest);
-    }
-    if (rc == NSCD_OK) {
-        rc = hold_closed(ed, t, y, count);
+        int moved = 0;
+        if (rc == NSCD_OK) {
+            rc = hold_closed(ed, t, y, count, &moved);
+        }
+        if (!moved) {
+            break;
+        }
+        memset(ed->firing, 0, (size_t)m->n_contacts * sizeof(int32_t));
     }
     if (rc == NSCD_OK) {
         rc = report_modes(ed, t, y, count);
@@ -369,6 +380,10 @@ nscd_status nscd__handle_events(nscd_event_driven *ed, double t, double *y) {
         }
     }
     nscd__dynamics_update_modes(&ed->dynamics);
+    /* the event lies inside a step: closed contacts drifted as during a step */
+    if (rc == NSCD_OK && ed->dynamics.n_closed > 0) {
+        rc = nscd__project_closed(ed, t, y);
+    }
     return rc == NSCD_OK ? resolve_instant(ed, t, y) : rc;
 }
 
