@@ -33,14 +33,12 @@ nscd_status nscd_fc3d_solve_dense(int32_t n_contacts, const double *W, const dou
         return NSCD_ERR_NULL_POINTER;
     }
     nscd_fc3d_options o;
-    nscd_status st = nscd__fc3d_check_args(n_contacts, q, mu, opts, r, u, info, &o);
+    nscd_status st =
+        nscd__fc3d_check_args(n_contacts, DENSE_MAX_CONTACTS, q, mu, opts, r, u, info, &o);
     if (st != NSCD_OK) {
         return st;
     }
     int32_t n = n_contacts;
-    if (n > DENSE_MAX_CONTACTS) {
-        return NSCD_ERR_INVALID_ARGUMENT;
-    }
     size_t ld = 3 * (size_t)n;
     if (!nscd__all_finite(W, ld * ld)) {
         return NSCD_ERR_NOT_FINITE;

@@ -19,10 +19,14 @@ typedef struct nscd__fc3d_matrix {
 #define NSCD__FC3D_MAX_CONTACTS (1 << 26)
 
 /* Checks the arguments both entry points share and resolves the options
- * (opts may be NULL). Does not look at the matrix. */
-nscd_status nscd__fc3d_check_args(int32_t n, const double *q, const double *mu,
-                                  const nscd_fc3d_options *opts, const double *r, const double *u,
-                                  const nscd_fc3d_info *info, nscd_fc3d_options *resolved);
+ * (opts may be NULL). Does not look at the matrix. `max_contacts` is the
+ * entry point's own limit on n (at most NSCD__FC3D_MAX_CONTACTS): n is checked
+ * against it before q, mu or r is read, since their length 3n is only
+ * meaningful once n is known to be valid. */
+nscd_status nscd__fc3d_check_args(int32_t n, int32_t max_contacts, const double *q,
+                                  const double *mu, const nscd_fc3d_options *opts, const double *r,
+                                  const double *u, const nscd_fc3d_info *info,
+                                  nscd_fc3d_options *resolved);
 
 /* NSCD_OK when the 3x3 block is symmetric (to 1e-10 relative) and positive
  * definite, NSCD_ERR_NOT_SPD otherwise. */

@@ -102,7 +102,7 @@ nscd_status nscd__decide_contact_modes(nscd_event_driven *ed, double t, const do
 /* Keeps closed contacts on g = 0 (position and velocity projection). */
 nscd_status nscd__project_closed(nscd_event_driven *ed, double t, double *y);
 /* Reports an event to the user's handler; returns NSCD_ERR_CALLBACK on a
- * negative answer and sets ed->stop on NSCD_EVENT_STOP. */
+ * negative or undefined answer and sets ed->stop on NSCD_EVENT_STOP. */
 nscd_status nscd__report(nscd_event_driven *ed, const nscd_event_info *info);
 
 #endif

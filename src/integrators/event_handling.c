@@ -16,11 +16,17 @@ nscd_status nscd__report(nscd_event_driven *ed, const nscd_event_info *info) {
         return NSCD_OK;
     }
     int32_t answer = ed->options.on_event(ed->options.on_event_user, info);
-    if (answer < 0) {
-        return nscd__fail(&ed->diag, NSCD_ERR_CALLBACK, "event handler returned %d", (int)answer);
-    }
     if (answer == NSCD_EVENT_STOP) {
         ed->stop = 1;
+    } else if (answer < 0) {
+        return nscd__fail(&ed->diag, NSCD_ERR_CALLBACK, "event handler returned %d", (int)answer);
+    } else if (answer != NSCD_EVENT_CONTINUE) {
+        /* an answer the API does not define (a future action, a stray
+         * value) must not be taken as "continue" */
+        return nscd__fail(&ed->diag, NSCD_ERR_CALLBACK,
+                          "event handler returned %d, which is neither NSCD_EVENT_CONTINUE (0), "
+                          "NSCD_EVENT_STOP (1) nor negative",
+                          (int)answer);
     }
     return NSCD_OK;
 }

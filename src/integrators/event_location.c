@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/bracket.h"
+#include "core/check.h"
 #include "core/dense.h"
 #include "integrators/event_driven_impl.h"
 
@@ -62,6 +63,12 @@ nscd_status nscd__watch_values(nscd_event_driven *ed, double t, const double *y,
         if (rc != NSCD_OK) {
             return nscd__fail(&ed->diag, NSCD_ERR_CALLBACK, "user event callback returned %d",
                               (int)rc);
+        }
+        /* as for every other callback: a NaN would never compare as crossed,
+         * so the event would silently be lost */
+        if (!nscd__all_finite(ed->user_values, (size_t)n_user)) {
+            return nscd__fail(&ed->diag, NSCD_ERR_NOT_FINITE,
+                              "user event callback gave non-finite values at t = %.17g", t);
         }
         memcpy(values + m->n_contacts, ed->user_values, (size_t)n_user * sizeof(double));
     }
