@@ -42,7 +42,9 @@ nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const do
  * With bounds every contact obeys Coulomb's law on the cut cone
  * K_mu ∩ {r_n >= shift_j} (nscd__fc3d_local_coulomb_shifted; the friction_law
  * option must be NSCD_FC3D_COULOMB) and the merit uses the natural map of
- * that set (nscd__coulomb_residual2_bounded). shift = NULL gives bitwise the
+ * that set (nscd__coulomb_residual2_bounded), divided by
+ * sqrt(||q||^2 + sum_j (s_j shift_j)^2) instead of ||q|| (the bounds move
+ * the contacts even when q = 0). shift = NULL gives bitwise the
  * results of nscd__fc3d_run(). */
 nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, const double *mu,
                                 const double *shift, const nscd_fc3d_options *opts, double *r,

@@ -155,6 +155,13 @@ nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, con
         blend = opts->jacobi_weight;
     }
     double qn = norm2(q, m);
+    if (shift != NULL) { /* the bounds set a velocity scale too: s_j shift_j */
+        double b2 = 0.0;
+        for (int32_t j = 0; j < n; ++j) {
+            b2 += (s[j] * shift[j]) * (s[j] * shift[j]);
+        }
+        qn = sqrt(qn * qn + b2);
+    }
     double qscale = qn > 0.0 ? qn : 1.0;
     double tol = opts->tolerance, merit = INFINITY, last = INFINITY;
     int32_t it = 0, evaluations = 0, converged = 0;

@@ -6,7 +6,7 @@
 void nscd__cone_project(const double x[3], double mu, double p[3]) {
     double xn = x[0];
     double t = hypot(x[1], x[2]);
-    if (t <= mu * xn) { /* inside K */
+    if (t <= mu * xn && xn >= 0.0) { /* inside K (mu = 0, t = 0: the ray x_n >= 0) */
         p[0] = xn;
         p[1] = x[1];
         p[2] = x[2];
