@@ -12,7 +12,7 @@
 /* Default options of the fc3d solves of frictional impacts. */
 static void friction_defaults(nscd__impact_work *work) {
     nscd_fc3d_options_init(&work->fc3d_options, sizeof work->fc3d_options);
-    work->fc3d_options.tolerance = 1e-12;
+    work->fc3d_options.tolerance = 1e-10;
     work->fc3d_options.max_iterations = 10000;
     work->fc3d_options.warm_start = 0;
     work->energy_tolerance = 1e-9;

@@ -39,7 +39,7 @@ typedef struct nscd__impact_work {
     double *mu;           /* capacity: friction coefficients (0: frictionless) */
     double *shift;        /* capacity: lower bounds of the expansion's normal impulses */
     nscd__fc3d_work fc3d; /* the fc3d solver's block copy of W and iterates */
-    /* Options of the fc3d solves: Coulomb, Gauss–Seidel, tolerance 1e-12,
+    /* Options of the fc3d solves: Coulomb, Gauss–Seidel, tolerance 1e-10,
      * 10000 sweeps, no warm start (the Poisson expansion starts from e P_c). */
     nscd_fc3d_options fc3d_options;
     /* Energy check: an impact whose kinetic energy change dT exceeds
