@@ -36,6 +36,11 @@ static int frictional(const nscd__contact_slot *slot) {
     return slot->friction > 0.0 && slot->n_tangent >= 1;
 }
 
+/* Tangential rows of a contact that are real (the others are dummies). */
+static int32_t real_tangents(const nscd__contact_slot *slot) {
+    return frictional(slot) ? (slot->n_tangent < 2 ? slot->n_tangent : 2) : 0;
+}
+
 int nscd__impact_has_friction(const nscd__model *model, const nscd__impact *impact) {
     if (impact->plastic) {
         return 0;
@@ -72,8 +77,7 @@ static nscd_status assemble(nscd__model *model, nscd__impact_work *work, const d
         if (rc != NSCD_OK) {
             return rc;
         }
-        int32_t nt = slot->n_tangent < 2 ? slot->n_tangent : 2;
-        for (int32_t a = 0; a < nt; ++a) {
+        for (int32_t a = 0; a < real_tangents(slot); ++a) {
             for (int32_t i = 0; i < n; ++i) {
                 Ht[(size_t)i * (size_t)m + 3 * (size_t)r + 1 + (size_t)a] =
                     rows[(size_t)(1 + a) * (size_t)n + (size_t)i];
@@ -100,9 +104,8 @@ static nscd_status assemble(nscd__model *model, nscd__impact_work *work, const d
     }
     for (int32_t r = 0; r < k; ++r) { /* dummy tangents of planar and frictionless contacts */
         const nscd__contact_slot *slot = &model->contacts[impact->contacts[r]];
-        int32_t real = frictional(slot) ? (slot->n_tangent < 2 ? slot->n_tangent : 2) : 0;
         double wnn = W[(size_t)(3 * r) * (size_t)m + (size_t)(3 * r)];
-        for (int32_t a = 1 + real; a < 3; ++a) {
+        for (int32_t a = 1 + real_tangents(slot); a < 3; ++a) {
             W[(size_t)(3 * r + a) * (size_t)m + (size_t)(3 * r + a)] = wnn;
         }
     }
@@ -203,8 +206,7 @@ nscd_status nscd__resolve_friction(nscd__model *model, nscd__impact_work *work, 
     }
     for (int32_t j = 0; j < k; ++j) { /* impulses of the dummy rows are zero (to rounding) */
         const nscd__contact_slot *slot = &model->contacts[impact->contacts[j]];
-        int32_t real = frictional(slot) ? (slot->n_tangent < 2 ? slot->n_tangent : 2) : 0;
-        for (int32_t a = 1 + real; a < 3; ++a) {
+        for (int32_t a = 1 + real_tangents(slot); a < 3; ++a) {
             r[3 * j + a] = 0.0;
         }
     }
@@ -226,10 +228,11 @@ nscd_status nscd__resolve_friction(nscd__model *model, nscd__impact_work *work, 
         int poisson = rule == NSCD__IMPACT_POISSON;
         return nscd__fail(model->diag, NSCD_ERR_UNSUPPORTED,
                           "%s impact of %d frictional contacts would create kinetic energy "
-                          "(%.3g, %.3g of the contacts' %.3g); use e = 0%s",
+                          "(%.3g, %.3g of the contacts' %.3g); use %s",
                           poisson ? "Poisson" : "Newton", (int)k, change,
                           reference > 0.0 ? change / reference : INFINITY, reference,
-                          poisson ? "" : " or the Poisson law");
+                          poisson ? "one e for these contacts, or e = 0"
+                                  : "e = 0 or the Poisson law");
     }
     for (int32_t j = 0; j < k; ++j) {
         impact->velocity_before[j] = u0[3 * j];

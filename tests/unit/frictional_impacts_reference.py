@@ -188,6 +188,7 @@ def main():
         report(f"{name} (theta {theta}, mu {mu}, e {e})", M, np.array(v0), sols, W, u, mu)
 
     spatial_main()
+    poisson_counter_example()
 
 
 # ---------------------------------------------------------------- spatial case
@@ -305,6 +306,65 @@ def spatial_main():
              "newton")]:
         sols, W, u = spatial_impact(M, H, np.array(v0), mu, e, law)
         report(name, M, np.array(v0), sols, W, u, mu)
+
+
+def embedded_impact(M, rows, nt, v0, mu, e, law):
+    """Contacts given by their rows (normal, tangents); a planar contact
+    (nt = 1) gets a zero second tangent with W_oo = W_nn, as in the library
+    (its impulse r_o is 0 at every solution)."""
+    k = len(mu)
+    H = []
+    for c in range(k):
+        H += [rows[c][0], rows[c][1], rows[c][2] if nt[c] == 2 else np.zeros(len(v0))]
+    H = np.array(H, dtype=float)
+    Minv_Ht = np.linalg.solve(M, H.T)
+    W = H @ Minv_Ht
+    W = 0.5 * (W + W.T)
+    for c in range(k):
+        if nt[c] == 1:
+            W[3 * c + 2, 3 * c + 2] = W[3 * c, 3 * c]
+    u = H @ v0
+    if law == "newton":
+        q = u.copy()
+        for j in range(k):
+            q[3 * j] += e[j] * min(u[3 * j], 0.0)
+        return unique_velocity(Minv_Ht, v0, spatial_solutions(W, q, mu, np.zeros(k)), 1e-8), W, u
+    out = []
+    comp = spatial_solutions(W, u, mu, np.zeros(k))
+    for vc, ccombo in unique_velocity(Minv_Ht, v0, comp, 1e-8):
+        y_c = [y for c, y in comp if c == ccombo][0]
+        s = np.array([e[j] * y_c[3 * j] for j in range(k)])
+        for v, combo in unique_velocity(Minv_Ht, vc, spatial_solutions(W, u + W @ y_c, mu, s),
+                                        1e-8):
+            out.append((v, (ccombo, combo)))
+    return out, W, u
+
+
+def poisson_counter_example():
+    """Two planar contacts of a rigid body with e = (0.957, 0.063): Poisson's
+    law with friction creates kinetic energy (a case of the random study)."""
+    M = np.array([1.1308045248903507, 0, 0, 0, 0, 0, 0, 1.1308045248903507, 0, 0, 0, 0, 0, 0,
+                  1.1308045248903507, 0, 0, 0, 0, 0, 0, 0.1673075446844593, -0.07255890167168777,
+                  0.061089705091806501, 0, 0, 0, -0.072558901671687784, 0.24561792247008407,
+                  -0.070202658652368966, 0, 0, 0, 0.061089705091806515, -0.070202658652368993,
+                  0.28175531800058179]).reshape(6, 6)
+    rows = [[[-0.31112917350701474, 0.93198973299915522, -0.18599401865921714,
+              -0.16338271632324949, -0.064176804604140547, -0.048275711001329463],
+             [-0.80951217888202598, -0.3624198082931242, -0.46188950496677239,
+              0.13551658756676846, -0.16682833946405723, -0.10660652112662751], None],
+            [[0.8124328307362696, 0.14842897795946666, -0.56384548773911469,
+              -0.091788709538707866, 0.022261119741192756, -0.12639626886881827],
+             [-0.42205207839232434, 0.8169232848155854, -0.39307555234437214,
+              -0.16237037685848907, -0.12078063748882578, -0.07667676078367848], None]]
+    v0 = np.array([0.24977934495907203, -1.6925727208650838, 1.2083828559645482,
+                   1.4349709122834344, -0.8015289197898194, -0.9238366223927167])
+    mu = [0.7878387230303739, 0.9637192905723198]
+    for e in ([0.9566673954837791, 0.06284991520186622], [0.9566673954837791] * 2):
+        sols, W, u = embedded_impact(M, rows, [1, 1], v0, mu, e, "poisson")
+        report(f"poisson counter-example, e = {e}", M, v0, sols, W, u, mu)
+        Tc = sum(0.5 * u[3 * j:3 * j + 3] @ np.linalg.solve(W[3 * j:3 * j + 3, 3 * j:3 * j + 3],
+                                                          u[3 * j:3 * j + 3]) for j in range(2))
+        print(f"  T_c = {Tc:.17g}")
 
 
 if __name__ == "__main__":

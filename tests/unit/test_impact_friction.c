@@ -568,6 +568,123 @@ static void spatial_two_corners_match_the_reference(void **state) {
     }
 }
 
+/* Poisson's law with friction creates energy on two contacts with different
+ * coefficients (Glocker 2014 proves consistency for one frictional contact and
+ * gives a multi-contact counter-example). A case from the random study: a
+ * rigid body, two planar contacts, e = (0.957, 0.063). The independent
+ * enumeration (frictional_impacts_reference.py's spatial solver on the
+ * embedded rows) finds one Poisson solution, compression (stick, slide),
+ * expansion (bound-stick, bound-slide), with dT = +0.9515374865 (T_c = 3.655).
+ * The impact fails; with e = 0.957 at both contacts it dissipates
+ * (enumeration: dT = -0.2346, v+ below). */
+static void poisson_two_contacts_can_create_energy(void **state) {
+    (void)state;
+    model md;
+    memset(&md, 0, sizeof md);
+    md.kind = FIXED_ROWS;
+    md.n_v = 6;
+    md.n_contacts = 2;
+    const double M[36] = {1.1308045248903507,
+                          0,
+                          0,
+                          0,
+                          0,
+                          0,
+                          0,
+                          1.1308045248903507,
+                          0,
+                          0,
+                          0,
+                          0,
+                          0,
+                          0,
+                          1.1308045248903507,
+                          0,
+                          0,
+                          0,
+                          0,
+                          0,
+                          0,
+                          0.1673075446844593,
+                          -0.07255890167168777,
+                          0.061089705091806501,
+                          0,
+                          0,
+                          0,
+                          -0.072558901671687784,
+                          0.24561792247008407,
+                          -0.070202658652368966,
+                          0,
+                          0,
+                          0,
+                          0.061089705091806515,
+                          -0.070202658652368993,
+                          0.28175531800058179};
+    const double rows[2][2][6] = {
+        {{-0.31112917350701474, 0.93198973299915522, -0.18599401865921714, -0.16338271632324949,
+          -0.064176804604140547, -0.048275711001329463},
+         {-0.80951217888202598, -0.3624198082931242, -0.46188950496677239, 0.13551658756676846,
+          -0.16682833946405723, -0.10660652112662751}},
+        {{0.8124328307362696, 0.14842897795946666, -0.56384548773911469, -0.091788709538707866,
+          0.022261119741192756, -0.12639626886881827},
+         {-0.42205207839232434, 0.8169232848155854, -0.39307555234437214, -0.16237037685848907,
+          -0.12078063748882578, -0.07667676078367848}}};
+    memcpy(md.M, M, sizeof M);
+    for (int c = 0; c < 2; ++c) {
+        memcpy(md.rows[c][0], rows[c][0], sizeof rows[c][0]);
+        memcpy(md.rows[c][1], rows[c][1], sizeof rows[c][1]);
+    }
+    const double mu[2] = {0.7878387230303739, 0.9637192905723198};
+    const double v0[6] = {0.24977934495907203, -1.6925727208650838, 1.2083828559645482,
+                          1.4349709122834344,  -0.8015289197898194, -0.9238366223927167};
+    const double q[6] = {0};
+    const int32_t nt[2] = {1, 1};
+    const double e[2] = {0.9566673954837791, 0.06284991520186622}, same[2] = {e[0], e[0]};
+    nscd_system *sys = make_system(&md, POISSON, e, mu, nt);
+    double v[6];
+    memcpy(v, v0, sizeof v);
+    outcome o = impact(sys, 2, both, q, v);
+    assert_int_equal(o.rc, NSCD_ERR_UNSUPPORTED);
+    assert_memory_equal(v, v0, sizeof v);
+    assert_float_equal(o.energy_change, 0.9515374865072586, 1e-8);
+    assert_non_null(strstr(nscd_system_last_error(sys), "one e for these contacts"));
+    nscd_system_destroy(sys);
+
+    sys = make_system(&md, POISSON, same, mu, nt);
+    o = impact(sys, 2, both, q, v);
+    assert_int_equal(o.rc, NSCD_OK);
+    const double expected[6] = {-0.029558297711059722, 1.2136242569664266,  -0.090080845512885199,
+                                -2.8007278117814631,   -3.2651000764791229, -1.9617948416980058};
+    assert_vec_close(v, expected, 6, 1e-8);
+    assert_float_equal(kinetic(&md, v) - kinetic(&md, v0), -0.23458284811193275, 1e-8);
+    nscd_system_destroy(sys);
+}
+
+/* A closed (persistent) frictional contact takes part in another contact's
+ * impact with e = 0 and friction: the flat block resting on corner 1 (closed)
+ * is hit at corner 0; the result equals the impact of both contacts with
+ * e_1 = 0, and corner 1 obeys Coulomb. */
+static void closed_frictional_contact_takes_part(void **state) {
+    (void)state;
+    model md = block();
+    const double e[2] = {0.5, 0.5}, e0[2] = {0.5, 0.0}, mu[2] = {0.4, 0.4};
+    const int32_t nt[2] = {1, 1};
+    nscd_system *sys = make_system(&md, NEWTON, e, mu, nt);
+    nscd_system *ref = make_system(&md, NEWTON, e0, mu, nt);
+    nscd__system_model(sys)->contacts[1].mode = NSCD_CONTACT_CLOSED;
+    const double q[3] = {0.0, 0.0, 0.0}, v0[3] = {0.3, -1.0, -2.0};
+    double v[3] = {v0[0], v0[1], v0[2]}, w[3] = {v0[0], v0[1], v0[2]};
+    outcome o = impact(sys, 2, both, q, v);
+    outcome r = impact(ref, 2, both, q, w);
+    assert_int_equal(o.rc, NSCD_OK);
+    assert_int_equal(r.rc, NSCD_OK);
+    assert_memory_equal(v, w, sizeof v);
+    assert_true(fabs(o.Pt[2]) <= 0.4 * o.P[1] * (1.0 + 1e-12) + 1e-15);
+    assert_true(o.after[1] >= -1e-12);
+    nscd_system_destroy(sys);
+    nscd_system_destroy(ref);
+}
+
 /* ---------------------------------------------- the planar embedding */
 
 /* A planar contact is an fc3d contact whose second tangent is a dummy: zero
@@ -1003,6 +1120,8 @@ int main(void) {
         cmocka_unit_test(frictionless_single_contact_reduces_to_newton),
         cmocka_unit_test(two_corners_match_the_enumeration),
         cmocka_unit_test(spatial_two_corners_match_the_reference),
+        cmocka_unit_test(poisson_two_contacts_can_create_energy),
+        cmocka_unit_test(closed_frictional_contact_takes_part),
         cmocka_unit_test(planar_embedding_keeps_the_dummy_impulse_zero),
         cmocka_unit_test(shifted_local_solver_obeys_its_law),
         cmocka_unit_test(fc3d_frictionless_take_off_converges),
