@@ -143,14 +143,12 @@ nscd_status nscd__fc3d_solve_dense_work(nscd__fc3d_work *work, int32_t n_contact
         return NSCD_ERR_NULL_POINTER;
     }
     nscd_fc3d_options o;
-    nscd_status st = nscd__fc3d_check_args(n_contacts, q, mu, opts, r, u, info, &o);
+    nscd_status st =
+        nscd__fc3d_check_args(n_contacts, work->capacity, q, mu, opts, r, u, info, &o);
     if (st != NSCD_OK) {
         return st;
     }
     int32_t n = n_contacts;
-    if (n > work->capacity) {
-        return NSCD_ERR_INVALID_ARGUMENT;
-    }
     if (shift != NULL) {
         if (o.friction_law != NSCD_FC3D_COULOMB) {
             return NSCD_ERR_INVALID_ARGUMENT;

@@ -230,18 +230,25 @@ static nscd_status impact_stage(nscd_event_driven *ed, double t, double *y, int3
     return rc == NSCD_OK && zeno ? zeno_stop(ed, t, y) : rc;
 }
 
-/* Whether touching contact r (of ed->impact_contacts) is at rest: its gap
- * velocity is below zeno_velocity, or it leaves so slowly from a gap g < 0
- * (an impact found at the threshold -persistent_gap_tolerance, see
- * event_location.c) that the top of its flight, g + (dg/dt)^2 / (2 |d2g/dt2|),
- * stays below zero: such a flight cannot be told apart from resting (its
- * next landing would come with the speed of the fall through the tolerance
- * band, not with a smaller one), so it is an accumulation of impacts. */
+/* Whether touching contact r (of the `count` in ed->impact_contacts) is at
+ * rest: its gap velocity is below zeno_velocity, or it leaves so slowly that
+ * its flight cannot be resolved apart from resting, which is an
+ * accumulation of impacts:
+ *  - from a gap g < 0 (an impact found at the threshold
+ *    -persistent_gap_tolerance, see event_location.c), the top of its flight
+ *    g + (dg/dt)^2 / (2 |d2g/dt2|) stays below zero: its next landing would
+ *    come with the speed of the fall through the tolerance band;
+ *  - beside other touching contacts, the top of its flight stays inside the
+ *    tolerance band: there the other contacts' projections move the body by
+ *    up to the tolerance, which feeds such flights forever (a block rocking
+ *    on two corners with nanometre amplitudes). A single free contact (the
+ *    bouncing ball) keeps its exact Zeno tail. */
 static nscd_status resting(nscd_event_driven *ed, double t, const double *y, int32_t r,
-                           int *at_rest) {
-    double rate = ed->rates[r];
+                           int32_t count, int *at_rest) {
+    double rate = ed->rates[r], gap = ed->gaps[r];
     *at_rest = fabs(rate) <= ed->options.zeno_velocity;
-    if (*at_rest || rate < 0.0 || ed->gaps[r] >= 0.0 ||
+    int coupled = count > 1;
+    if (*at_rest || rate < 0.0 || (gap >= 0.0 && !coupled) ||
         ed->model->contacts[ed->impact_contacts[r]].mode != NSCD_CONTACT_OPEN) {
         return NSCD_OK;
     }
@@ -252,7 +259,9 @@ static nscd_status resting(nscd_event_driven *ed, double t, const double *y, int
         rc = nscd__dynamics_contact_acceleration(&ed->dynamics, ed->impact_contacts[r], t, y,
                                                  ed->ydot, &normal, &tangent);
     }
-    *at_rest = rc == NSCD_OK && normal < 0.0 && ed->gaps[r] + rate * rate / (-2.0 * normal) <= 0.0;
+    double top = normal < 0.0 ? gap + rate * rate / (-2.0 * normal) : INFINITY;
+    double band = coupled ? ed->options.persistent_gap_tolerance : 0.0;
+    *at_rest = rc == NSCD_OK && top <= band;
     return rc;
 }
 
@@ -326,7 +335,7 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
     for (int32_t r = 0; r < count && rc == NSCD_OK; ++r) {
         int32_t i = ed->impact_contacts[r];
         int at_rest = 0;
-        rc = resting(ed, t, y, r, &at_rest);
+        rc = resting(ed, t, y, r, count, &at_rest);
         if (at_rest) {
             ed->rest[n_rest++] = i;
             zeno |= ed->impacting[r];    /* an impact left an open contact at rest */

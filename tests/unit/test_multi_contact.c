@@ -123,7 +123,7 @@ static void assert_block_at_rest(const block_run *r) {
 static void rocking_block_newton_friction_comes_to_rest(void **state) {
     (void)state;
     block_run r;
-    run_block(NEWTON, 0.5, 0.5, 2.0, &r);
+    run_block(NEWTON, 0.5, 0.5, 3.0, &r);
     assert_block_at_rest(&r);
 }
 
@@ -138,7 +138,7 @@ static void rocking_block_newton_frictionless_comes_to_rest(void **state) {
 static void rocking_block_poisson_comes_to_rest(void **state) {
     (void)state;
     block_run r;
-    run_block(POISSON, 0.5, 0.5, 2.0, &r);
+    run_block(POISSON, 0.5, 0.5, 3.0, &r);
     assert_block_at_rest(&r);
     run_block(POISSON, 0.5, 0.0, 2.0, &r);
     assert_block_at_rest(&r);
