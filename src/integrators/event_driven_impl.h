@@ -59,6 +59,7 @@ struct nscd_event_driven {
     int32_t *rest;        /* the touching contacts at rest (contact indices) */
     int32_t *mode_before; /* every contact's mode before the instant */
     int32_t *slip_before; /* and its slip state */
+    double *direction_before; /* and its slip direction (2 per contact) */
     double *inverse_mass; /* w M^-1 w' of each contact at rest */
 
     /* Zeno bookkeeping, per contact */

@@ -252,12 +252,12 @@ static nscd_status resting(nscd_event_driven *ed, double t, const double *y, int
         ed->model->contacts[ed->impact_contacts[r]].mode != NSCD_CONTACT_OPEN) {
         return NSCD_OK;
     }
-    double normal = 0.0, tangent = 0.0;
+    double normal = 0.0, tangent[2] = {0.0, 0.0};
     nscd__dynamics_update_modes(&ed->dynamics);
     nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
     if (rc == NSCD_OK) {
         rc = nscd__dynamics_contact_acceleration(&ed->dynamics, ed->impact_contacts[r], t, y,
-                                                 ed->ydot, &normal, &tangent);
+                                                 ed->ydot, &normal, tangent);
     }
     double top = normal < 0.0 ? gap + rate * rate / (-2.0 * normal) : INFINITY;
     double band = coupled ? ed->options.persistent_gap_tolerance : 0.0;
@@ -321,6 +321,7 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
     for (int32_t i = 0; i < m->n_contacts; ++i) {
         ed->mode_before[i] = m->contacts[i].mode;
         ed->slip_before[i] = m->contacts[i].slip;
+        memcpy(ed->direction_before + 2 * i, m->contacts[i].slip_direction, 2 * sizeof(double));
     }
     nscd_status rc = touching_contacts(ed, t, y, &count);
     if (rc == NSCD_OK && count > 0) {
@@ -362,9 +363,13 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
     if (rc == NSCD_OK) {
         rc = report_modes(ed, t, y, count);
     }
+    /* new modes, or a new slip direction (a sliding contact takes the
+     * direction of its velocity before every step), change f(t, y) */
     for (int32_t i = 0; i < m->n_contacts; ++i) {
-        if (m->contacts[i].mode != ed->mode_before[i] ||
-            m->contacts[i].slip != ed->slip_before[i]) {
+        const nscd__contact_slot *slot = &m->contacts[i];
+        if (slot->mode != ed->mode_before[i] || slot->slip != ed->slip_before[i] ||
+            (slot->slip != 0 &&
+             memcmp(slot->slip_direction, ed->direction_before + 2 * i, 2 * sizeof(double)))) {
             ed->fsal_valid = 0;
         }
     }
