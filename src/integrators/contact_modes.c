@@ -67,8 +67,8 @@ static nscd_status tolerances(nscd_event_driven *ed, double t, const double *y, 
     for (int32_t r = 0; r < n_rest; ++r) {
         int32_t i = ed->rest[r];
         double gap = 0.0, mass = 0.0, normal = 0.0, tangent[2] = {0.0, 0.0};
-        nscd_status rc = nscd__dynamics_contact_acceleration(&ed->dynamics, i, t, y, ed->ydot,
-                                                             &normal, tangent);
+        nscd_status rc =
+            nscd__dynamics_contact_acceleration(&ed->dynamics, i, t, y, ed->ydot, &normal, tangent);
         if (rc == NSCD_OK) {
             rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
         }
@@ -111,6 +111,7 @@ static nscd_status announced_transition(nscd_event_driven *ed, double t, const d
         }
     } else if (slot->n_tangent == 1) {
         slot->slip = 0;
+        ed->slip_stopped[i] = 1;
     } else {
         double s[2] = {0.0, 0.0};
         nscd_status rc =
@@ -120,6 +121,7 @@ static nscd_status announced_transition(nscd_event_driven *ed, double t, const d
         }
         if (norm2(s) <= ed->options.zeno_velocity) {
             slot->slip = 0;
+            ed->slip_stopped[i] = 1;
         } else {
             slide(slot, s);
         }
@@ -170,6 +172,7 @@ static nscd_status fix_friction(nscd_event_driven *ed, double t, const double *y
     const double *d = slot->slip_direction;
     if (rc == NSCD_OK && d[0] * tangent[0] + d[1] * tangent[1] < -acceleration_tolerance) {
         slot->slip = 0;
+        ed->slip_stopped[i] = 1;
         *changed = 1;
     }
     return rc;

@@ -68,10 +68,9 @@ nscd_status nscd__dynamics_create(nscd__model *model, nscd__dynamics *dyn) {
     dyn->shifted = nscd__alloc_array(a, nq, sizeof(double));
     dyn->qdot = nscd__alloc_array(a, nq, sizeof(double));
     if (!dyn->closed || !dyn->lambda || !dyn->lambda_t || !dyn->direction || !dyn->h ||
-        !dyn->rows ||
-        !dyn->force_rows || !dyn->row_contact || !dyn->row_tangent || !dyn->row || !dyn->tangents ||
-        !dyn->rhs_in || !dyn->rhs_out || !dyn->delassus || !dyn->bias || !dyn->delassus_copy ||
-        !dyn->residual || !dyn->shifted || !dyn->qdot ||
+        !dyn->rows || !dyn->force_rows || !dyn->row_contact || !dyn->row_tangent || !dyn->row ||
+        !dyn->tangents || !dyn->rhs_in || !dyn->rhs_out || !dyn->delassus || !dyn->bias ||
+        !dyn->delassus_copy || !dyn->residual || !dyn->shifted || !dyn->qdot ||
         nscd__least_squares_create(a, (int32_t)nr, &dyn->least_squares) != NSCD_OK) {
         nscd__dynamics_destroy(dyn);
         return NSCD_ERR_OUT_OF_MEMORY;
@@ -423,8 +422,7 @@ nscd_status nscd__dynamics_closed_watch(nscd__dynamics *dyn, int32_t index, doub
     double s[2] = {0.0, 0.0};
     nscd_status rc = nscd__dynamics_slip_velocity(dyn, index, t, q, v, s);
     if (rc == NSCD_OK) {
-        *value =
-            fmin(normal, slot->slip_direction[0] * s[0] + slot->slip_direction[1] * s[1]);
+        *value = fmin(normal, slot->slip_direction[0] * s[0] + slot->slip_direction[1] * s[1]);
     }
     return rc;
 }
@@ -475,10 +473,10 @@ nscd_status nscd__dynamics_contact_acceleration(nscd__dynamics *dyn, int32_t ind
     int32_t n_tangent = m->contacts[index].n_tangent;
     *normal = nscd__dot(m->n_v, dyn->row, vdot) + normal_rate;
     for (int32_t k = 0; k < 2; ++k) {
-        tangent[k] = k < n_tangent ? nscd__dot(m->n_v, dyn->tangents + (size_t)k * (size_t)m->n_v,
-                                               vdot) +
-                                         tangent_rate[k]
-                                   : 0.0;
+        tangent[k] = k < n_tangent
+                         ? nscd__dot(m->n_v, dyn->tangents + (size_t)k * (size_t)m->n_v, vdot) +
+                               tangent_rate[k]
+                         : 0.0;
     }
     return NSCD_OK;
 }

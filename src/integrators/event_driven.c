@@ -91,7 +91,7 @@ static nscd_status validate_options(const nscd_event_driven_options *o) {
     X(v_before, double, nv) X(pivots, int32_t, nc) X(last_impact, double, nc)                     \
     X(close_impacts, int32_t, nc) X(rates, double, nc) X(gaps, double, nc) X(impacting, int32_t, nc)                  \
     X(rest, int32_t, nc) X(mode_before, int32_t, nc) X(slip_before, int32_t, nc)                  \
-    X(direction_before, double, 2 * nc) X(inverse_mass, double, nc)
+    X(direction_before, double, 2 * nc) X(slip_stopped, int32_t, nc) X(inverse_mass, double, nc)
 /* clang-format on */
 
 static void free_stepper(nscd_event_driven *ed) {

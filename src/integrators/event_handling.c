@@ -300,7 +300,10 @@ static nscd_status report_modes(nscd_event_driven *ed, double t, const double *y
         if (slot->mode != ed->mode_before[i]) {
             type = slot->mode == NSCD_CONTACT_CLOSED ? NSCD_EVENT_CONTACT_CLOSED
                                                      : NSCD_EVENT_CONTACT_OPENED;
-        } else if (slot->mode == NSCD_CONTACT_CLOSED && slot->slip != ed->slip_before[i]) {
+        } else if (slot->mode == NSCD_CONTACT_CLOSED &&
+                   (slot->slip != ed->slip_before[i] || (slot->slip != 0 && ed->slip_stopped[i]))) {
+            /* a slide that stopped and starts again (the other way, or in
+             * another direction) is a new slip */
             type = slot->slip == 0 ? NSCD_EVENT_CONTACT_STICK : NSCD_EVENT_CONTACT_SLIP;
         }
         if (type != 0) {
@@ -322,6 +325,7 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
         ed->mode_before[i] = m->contacts[i].mode;
         ed->slip_before[i] = m->contacts[i].slip;
         memcpy(ed->direction_before + 2 * i, m->contacts[i].slip_direction, 2 * sizeof(double));
+        ed->slip_stopped[i] = 0;
     }
     nscd_status rc = touching_contacts(ed, t, y, &count);
     if (rc == NSCD_OK && count > 0) {

@@ -1,0 +1,584 @@
+/* Persistent contact with Coulomb friction in 3D (two tangential rows) in the
+ * event-driven stepper: a point mass on an inclined plane slides along its
+ * velocity, whose direction turns under gravity, stops and sticks (or turns
+ * downhill for good), and a block on the floor pushed sideways sticks or
+ * slides. Every phase is compared with a closed form or with an independent
+ * integration of the sliding ODE done here.
+ *
+ * Sliding on the incline (tilt theta, mu, speed V, velocity angle phi from
+ * the horizontal across the slope, x across, y up the slope):
+ *     du/dt = -g sin(theta) e_y - mu g cos(theta) u / ||u||,
+ * i.e. dV/dt = -g (sin(theta) sin(phi) + mu cos(theta)),
+ *      V dphi/dt = -g sin(theta) cos(phi),
+ * so that with eps = phi + pi/2 (the angle from straight downhill) and
+ * k = mu / tan(theta)
+ *     V(eps) = C tan(eps/2)^k / sin(eps),
+ *     dt = -V / (g sin(theta) sin(eps)) deps,
+ *     dx = -V^2 / (g sin(theta)) deps,  dy = V^2 cos(eps) / (g sin(theta) sin(eps)) deps.
+ * For k > 1 (mu > tan theta) V reaches 0 as eps -> 0: the mass stops while
+ * it slides straight downhill, at a time and place given by quadratures of
+ * these (evaluated here by tanh-sinh quadrature, which takes the algebraic
+ * singularity at eps = 0); for k < 1 it never stops. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "integrators/event_driven_impl.h" /* the forces of the closed contact */
+#include "nscd/nscd.h"
+
+#define G_ACC 9.81
+#define PI 3.14159265358979323846
+#define MAX_EVENTS 32
+
+/* A point mass (x, y, z) on the plane through the origin tilted by theta
+ * about x: normal n = (0, -sin, cos), up the slope e_up = (0, cos, sin),
+ * across it e_side = (1, 0, 0). The tangential rows are that basis turned by
+ * beta in the plane (with one row: e_up). A constant force acts besides
+ * gravity. */
+typedef struct plane {
+    double mass, theta, beta;
+    double force[3];
+    int32_t n_tangent;
+} plane;
+
+typedef struct events {
+    int n;
+    int32_t type[MAX_EVENTS];
+    double t[MAX_EVENTS];
+} events;
+
+typedef struct result {
+    double q[3], v[3];
+    events ev;
+    double energy_rise;  /* largest rise of the energy between two samples */
+    int32_t mode;        /* of the contact at the end */
+    double lambda_n;     /* normal force at the end */
+    double lambda_t;     /* ||tangential force|| at the end */
+    double friction_pow; /* friction force . velocity at the end (<= 0) */
+} result;
+
+static void axes(const plane *p, double up[3], double side[3], double normal[3]) {
+    double s = sin(p->theta), c = cos(p->theta);
+    up[0] = 0.0, up[1] = c, up[2] = s;
+    side[0] = 1.0, side[1] = 0.0, side[2] = 0.0;
+    normal[0] = 0.0, normal[1] = -s, normal[2] = c;
+}
+
+static double dot3(const double *a, const double *b) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static nscd_status mass(void *user, const double *q, double *M) {
+    (void)q;
+    const plane *p = user;
+    memset(M, 0, 9 * sizeof(double));
+    M[0] = M[4] = M[8] = p->mass;
+    return NSCD_OK;
+}
+
+static nscd_status forces(void *user, double t, const double *q, const double *v, double *h) {
+    (void)t, (void)q, (void)v;
+    const plane *p = user;
+    h[0] = p->force[0];
+    h[1] = p->force[1];
+    h[2] = p->force[2] - p->mass * G_ACC;
+    return NSCD_OK;
+}
+
+static nscd_status contact(void *user, int32_t index, double t, const double *q, double *gap,
+                           double *wn, double *wt) {
+    (void)index, (void)t;
+    const plane *p = user;
+    double up[3], side[3], normal[3];
+    axes(p, up, side, normal);
+    *gap = dot3(normal, q);
+    memcpy(wn, normal, sizeof normal);
+    if (wt != NULL) {
+        double cb = cos(p->beta), sb = sin(p->beta);
+        for (int k = 0; k < 3; ++k) {
+            wt[k] = p->n_tangent == 1 ? up[k] : cb * up[k] + sb * side[k];
+            if (p->n_tangent == 2) {
+                wt[3 + k] = -sb * up[k] + cb * side[k];
+            }
+        }
+    }
+    return NSCD_OK;
+}
+
+/* Potential plus kinetic energy; the applied force has the potential -F.q. */
+static double energy(const plane *p, const double *q, const double *v) {
+    return 0.5 * p->mass * dot3(v, v) + p->mass * G_ACC * q[2] - dot3(p->force, q);
+}
+
+static int32_t record(void *user, const nscd_event_info *info) {
+    events *e = user;
+    if (e->n < MAX_EVENTS) {
+        e->type[e->n] = info->type;
+        e->t[e->n++] = info->t;
+    }
+    return NSCD_EVENT_CONTINUE;
+}
+
+typedef struct run_state {
+    nscd_system *sys;
+    nscd_event_driven *ed;
+} run_state;
+
+static run_state start(plane *p, double mu, const double q0[3], const double v0[3], events *ev) {
+    nscd_system_desc desc;
+    nscd_system_desc_init(&desc, sizeof desc);
+    desc.n_dof = 3;
+    desc.n_contacts = 1;
+    desc.user = p;
+    desc.mass = mass;
+    desc.forces = forces;
+    desc.contact = contact;
+    run_state rs = {NULL, NULL};
+    assert_int_equal(nscd_system_create(&desc, &rs.sys), NSCD_OK);
+    nscd_contact_desc cd;
+    nscd_contact_desc_init(&cd, sizeof cd);
+    cd.friction = mu; /* default law: Newton, e = 0 */
+    cd.n_tangent = p->n_tangent;
+    assert_int_equal(nscd_system_set_contact(rs.sys, 0, &cd), NSCD_OK);
+    assert_int_equal(nscd_system_set_state(rs.sys, 0.0, q0, v0), NSCD_OK);
+    nscd_event_driven_options opt;
+    nscd_event_driven_options_init(&opt, sizeof opt);
+    opt.on_event = record;
+    opt.on_event_user = ev;
+    assert_int_equal(nscd_event_driven_create(rs.sys, &opt, &rs.ed), NSCD_OK);
+    return rs;
+}
+
+/* Advances to t_end in n_samples calls, watching the energy. */
+static void advance(run_state *rs, const plane *p, double t_end, int n_samples, result *out) {
+    double t = 0.0;
+    assert_int_equal(nscd_system_get_state(rs->sys, &t, out->q, out->v), NSCD_OK);
+    double e = energy(p, out->q, out->v), t0 = t;
+    for (int k = 1; k <= n_samples; ++k) {
+        double target = k == n_samples ? t_end : t0 + (t_end - t0) * k / n_samples;
+        nscd_status rc = nscd_event_driven_advance(rs->ed, target, NULL);
+        if (rc != NSCD_OK) {
+            fail_msg("advance: %s", nscd_event_driven_last_error(rs->ed));
+        }
+        assert_int_equal(nscd_system_get_state(rs->sys, &t, out->q, out->v), NSCD_OK);
+        assert_float_equal(t, target, 0.0);
+        double now = energy(p, out->q, out->v);
+        out->energy_rise = fmax(out->energy_rise, now - e);
+        e = now;
+    }
+}
+
+/* The contact's mode and forces at the end (internal: the stepper's dynamics). */
+static void finish(run_state *rs, result *out) {
+    double gap = 0.0, rate = 0.0, t = 0.0;
+    assert_int_equal(nscd_system_get_contact(rs->sys, 0, &gap, &rate, &out->mode), NSCD_OK);
+    nscd__dynamics *dyn = &rs->ed->dynamics;
+    double y[6], ydot[6];
+    assert_int_equal(nscd_system_get_state(rs->sys, &t, y, y + 3), NSCD_OK);
+    nscd__dynamics_update_modes(dyn);
+    assert_int_equal(nscd__dynamics_rhs(dyn, t, y, ydot), NSCD_OK);
+    out->lambda_n = dyn->lambda[0];
+    out->lambda_t = hypot(dyn->lambda_t[0], dyn->lambda_t[1]);
+    /* the friction force in space, W_T' lambda_T, against the velocity */
+    double wn[3], wt[6] = {0};
+    assert_int_equal(rs->ed->model->contact(rs->ed->model->self, 0, t, y, &gap, wn, wt), NSCD_OK);
+    double f[3];
+    for (int k = 0; k < 3; ++k) {
+        f[k] = wt[k] * dyn->lambda_t[0] + wt[3 + k] * dyn->lambda_t[1];
+    }
+    out->friction_pow = dot3(f, y + 3);
+    nscd_event_driven_destroy(rs->ed);
+    nscd_system_destroy(rs->sys);
+}
+
+static void run(plane *p, double mu, const double v0[3], double t_end, int n_samples, result *out) {
+    const double q0[3] = {0.0, 0.0, 0.0};
+    memset(out, 0, sizeof *out);
+    run_state rs = start(p, mu, q0, v0, &out->ev);
+    advance(&rs, p, t_end, n_samples, out);
+    finish(&rs, out);
+}
+
+/* Launch velocity: `up` along the slope, `across` horizontally across it. */
+static void launch(const plane *p, double up_speed, double across, double v[3]) {
+    double up[3], side[3], normal[3];
+    axes(p, up, side, normal);
+    for (int k = 0; k < 3; ++k) {
+        v[k] = up_speed * up[k] + across * side[k];
+    }
+}
+
+/* ---------------------------------------------------------- references */
+
+/* The sliding ODE in the plane's coordinates y = (x, y, u_x, u_y). */
+static void slide_rhs(double theta, double mu, const double *y, double *dy) {
+    double speed = hypot(y[2], y[3]);
+    dy[0] = y[2];
+    dy[1] = y[3];
+    dy[2] = -mu * G_ACC * cos(theta) * y[2] / speed;
+    dy[3] = -G_ACC * sin(theta) - mu * G_ACC * cos(theta) * y[3] / speed;
+}
+
+/* Classical RK4 with n fine steps from 0 to t (the motion must not stop). */
+static void slide_rk4(double theta, double mu, double across, double up, double t, int n,
+                      double *y) {
+    y[0] = y[1] = 0.0;
+    y[2] = across;
+    y[3] = up;
+    double h = t / n, k1[4], k2[4], k3[4], k4[4], tmp[4];
+    for (int step = 0; step < n; ++step) {
+        slide_rhs(theta, mu, y, k1);
+        for (int i = 0; i < 4; ++i)
+            tmp[i] = y[i] + 0.5 * h * k1[i];
+        slide_rhs(theta, mu, tmp, k2);
+        for (int i = 0; i < 4; ++i)
+            tmp[i] = y[i] + 0.5 * h * k2[i];
+        slide_rhs(theta, mu, tmp, k3);
+        for (int i = 0; i < 4; ++i)
+            tmp[i] = y[i] + h * k3[i];
+        slide_rhs(theta, mu, tmp, k4);
+        for (int i = 0; i < 4; ++i) {
+            y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+        }
+    }
+}
+
+typedef struct stop_problem {
+    double theta, k, c; /* V(eps) = c tan(eps/2)^k / sin(eps) */
+} stop_problem;
+
+static double speed_at(const stop_problem *sp, double eps) {
+    return sp->c * pow(tan(0.5 * eps), sp->k) / sin(eps);
+}
+
+/* Integrands of the stop time, the distance across and the rise up the slope. */
+static double stop_time_integrand(const stop_problem *sp, double eps) {
+    return speed_at(sp, eps) / (G_ACC * sin(sp->theta) * sin(eps));
+}
+static double across_integrand(const stop_problem *sp, double eps) {
+    double v = speed_at(sp, eps);
+    return v * v / (G_ACC * sin(sp->theta));
+}
+static double down_integrand(const stop_problem *sp, double eps) {
+    double v = speed_at(sp, eps);
+    return v * v * cos(eps) / (G_ACC * sin(sp->theta) * sin(eps));
+}
+
+/* Tanh-sinh quadrature over (0, b) of an integrand with an integrable
+ * singularity at 0: x = b / (1 + exp(-pi sinh(tau))), which is accurate
+ * however close to 0 the node lies. */
+static double tanh_sinh(const stop_problem *sp, double (*f)(const stop_problem *, double),
+                        double b) {
+    const double h = 1.0 / 64.0;
+    double sum = 0.0;
+    for (int j = -320; j <= 320; ++j) { /* tau in [-5, 5] */
+        double tau = j * h, z = 0.5 * PI * sinh(tau);
+        double x = b / (1.0 + exp(-2.0 * z));
+        double weight = 0.5 * b * 0.5 * PI * cosh(tau) / (cosh(z) * cosh(z));
+        if (x > 0.0 && x < b && weight > 0.0) {
+            sum += weight * f(sp, x);
+        }
+    }
+    return h * sum;
+}
+
+/* Stop of the slide launched with (across, up) on the incline: time, distance
+ * across, and height along the slope (mu > tan theta). */
+static void stop_reference(double theta, double mu, double across, double up, double *t_stop,
+                           double *x_stop, double *y_stop) {
+    stop_problem sp = {theta, mu / tan(theta), 0.0};
+    double eps0 = atan2(up, across) + 0.5 * PI, v0 = hypot(across, up);
+    sp.c = v0 * sin(eps0) / pow(tan(0.5 * eps0), sp.k);
+    *t_stop = tanh_sinh(&sp, stop_time_integrand, eps0);
+    *x_stop = tanh_sinh(&sp, across_integrand, eps0);
+    *y_stop = -tanh_sinh(&sp, down_integrand, eps0);
+}
+
+/* Position and velocity in the plane's coordinates (across, up). */
+static void in_plane(const plane *p, const double *world, double *across, double *up_coord) {
+    double up[3], side[3], normal[3];
+    axes(p, up, side, normal);
+    *across = dot3(side, world);
+    *up_coord = dot3(up, world);
+}
+
+static int count_type(const events *ev, int32_t type) {
+    int n = 0;
+    for (int k = 0; k < ev->n; ++k) {
+        n += ev->type[k] == type;
+    }
+    return n;
+}
+
+/* ---------------------------------------------------------- tests */
+
+/* The reference quadrature agrees with an RK4 integration run up to the stop. */
+static void reference_quadrature_is_consistent(void **state) {
+    (void)state;
+    double theta = 20.0 * PI / 180.0, mu = 0.5, t_stop, x_stop, y_stop;
+    stop_reference(theta, mu, 1.5, 3.0, &t_stop, &x_stop, &y_stop);
+    /* scipy (quad, 1e-14): 0.5400978409292277, 0.42431015161410396, 0.6211732901284622 */
+    assert_float_equal(t_stop, 0.5400978409292277, 1e-13);
+    assert_float_equal(x_stop, 0.42431015161410396, 1e-13);
+    assert_float_equal(y_stop, 0.6211732901284622, 1e-13);
+    double y[4];
+    slide_rk4(theta, mu, 1.5, 3.0, 0.3, 20000, y);
+    /* scipy solve_ivp (rtol 1e-12) at t = 0.3 */
+    assert_float_equal(y[0], 0.3462722, 1e-7);
+    assert_float_equal(y[1], 0.56973781, 1e-7);
+    assert_float_equal(y[2], 0.75856807, 1e-7);
+    assert_float_equal(y[3], 0.83103158, 1e-7);
+}
+
+/* theta = 20 deg, mu = 0.5 > tan theta, launched up and across: the friction
+ * follows the turning velocity; the mass curves over, stops while sliding
+ * downhill at the quadrature's time and place, and sticks. */
+static void curved_slide_stops_and_sticks(void **state) {
+    (void)state;
+    plane p = {2.0, 20.0 * PI / 180.0, 30.0 * PI / 180.0, {0.0, 0.0, 0.0}, 2};
+    double mu = 0.5, v0[3], t_stop, x_stop, y_stop, across, up;
+    launch(&p, 3.0, 1.5, v0);
+    stop_reference(p.theta, mu, 1.5, 3.0, &t_stop, &x_stop, &y_stop);
+
+    /* while it slides: the independent integration */
+    result r;
+    run(&p, mu, v0, 0.3, 1, &r);
+    double y[4];
+    slide_rk4(p.theta, mu, 1.5, 3.0, 0.3, 20000, y);
+    in_plane(&p, r.q, &across, &up);
+    assert_float_equal(across, y[0], 1e-9);
+    assert_float_equal(up, y[1], 1e-9);
+    in_plane(&p, r.v, &across, &up);
+    assert_float_equal(across, y[2], 1e-9);
+    assert_float_equal(up, y[3], 1e-9);
+    assert_int_equal(r.mode, NSCD_CONTACT_CLOSED);
+    /* sliding: the friction is mu lambda_N, against the velocity */
+    assert_float_equal(r.lambda_n, p.mass * G_ACC * cos(p.theta), 1e-9);
+    assert_float_equal(r.lambda_t, mu * r.lambda_n, 1e-9);
+    assert_float_equal(r.friction_pow, -r.lambda_t * hypot(y[2], y[3]), 1e-8);
+
+    /* the stop, then rest */
+    run(&p, mu, v0, 1.5, 30, &r);
+    assert_int_equal(r.ev.type[0], NSCD_EVENT_CONTACT_CLOSED);
+    assert_float_equal(r.ev.t[0], 0.0, 0.0);
+    assert_int_equal(count_type(&r.ev, NSCD_EVENT_CONTACT_STICK), 1);
+    assert_int_equal(count_type(&r.ev, NSCD_EVENT_CONTACT_SLIP), 0);
+    assert_int_equal(r.ev.type[r.ev.n - 1], NSCD_EVENT_CONTACT_STICK);
+    assert_float_equal(r.ev.t[r.ev.n - 1], t_stop, 1e-9);
+    in_plane(&p, r.q, &across, &up);
+    assert_float_equal(across, x_stop, 1e-9);
+    assert_float_equal(up, y_stop, 1e-9);
+    assert_float_equal(dot3(r.v, r.v), 0.0, 1e-18);
+    assert_true(r.energy_rise <= 1e-12);
+    /* sticking: the force holds the mass against gravity, inside the cone */
+    assert_int_equal(r.mode, NSCD_CONTACT_CLOSED);
+    assert_float_equal(r.lambda_n, p.mass * G_ACC * cos(p.theta), 1e-9);
+    assert_float_equal(r.lambda_t, p.mass * G_ACC * sin(p.theta), 1e-9);
+    assert_true(r.lambda_t <= mu * r.lambda_n);
+}
+
+/* theta = 20 deg, mu = 0.2 < tan theta: the velocity turns downhill without
+ * stopping (it could only stop sliding straight uphill, which gravity and
+ * the friction across forbid), then speeds up. */
+static void curved_slide_turns_downhill(void **state) {
+    (void)state;
+    plane p = {2.0, 20.0 * PI / 180.0, -50.0 * PI / 180.0, {0.0, 0.0, 0.0}, 2};
+    double mu = 0.2, v0[3], across, up, y[4];
+    launch(&p, 3.0, 1.5, v0);
+    result r;
+    run(&p, mu, v0, 1.5, 30, &r);
+    slide_rk4(p.theta, mu, 1.5, 3.0, 1.5, 60000, y);
+    /* scipy solve_ivp (rtol 1e-12) at t = 1.5 */
+    assert_float_equal(y[0], 0.97780251, 1e-7);
+    assert_float_equal(y[1], 0.21563462, 1e-7);
+    assert_float_equal(y[2], 0.10882899, 1e-7);
+    assert_float_equal(y[3], -1.51927709, 1e-7);
+    in_plane(&p, r.q, &across, &up);
+    assert_float_equal(across, y[0], 1e-8);
+    assert_float_equal(up, y[1], 1e-8);
+    in_plane(&p, r.v, &across, &up);
+    assert_float_equal(across, y[2], 1e-8);
+    assert_float_equal(up, y[3], 1e-8);
+    assert_int_equal(r.ev.n, 1); /* closed at t = 0, sliding ever since */
+    assert_int_equal(r.ev.type[0], NSCD_EVENT_CONTACT_CLOSED);
+    assert_true(r.energy_rise <= 1e-12);
+    assert_float_equal(r.lambda_t, mu * r.lambda_n, 1e-9);
+    assert_true(r.friction_pow < 0.0);
+}
+
+/* Straight up the slope with two tangential rows turned by beta: the planar
+ * answer (tests/unit/test_persistent_friction.c) and the same run with one
+ * tangential row. */
+static void in_plane_run(double mu, double t_end, int32_t n_tangent, result *r) {
+    plane p = {2.0,
+               20.0 * PI / 180.0,
+               n_tangent == 2 ? 35.0 * PI / 180.0 : 0.0,
+               {0.0, 0.0, 0.0},
+               n_tangent};
+    double v0[3];
+    launch(&p, 3.0, 0.0, v0);
+    run(&p, mu, v0, t_end, 20, r);
+}
+
+static void in_plane_stop_matches_planar(void **state) {
+    (void)state;
+    double theta = 20.0 * PI / 180.0, s = sin(theta), c = cos(theta), v0 = 3.0;
+    /* mu = 0.5 > tan theta: up, stop, stick */
+    double mu = 0.5, decel = G_ACC * (s + mu * c);
+    double t_stop = v0 / decel, d_stop = v0 * v0 / (2.0 * decel);
+    result r2, r1;
+    in_plane_run(mu, 2.0, 2, &r2);
+    in_plane_run(mu, 2.0, 1, &r1);
+    for (int k = 0; k < r2.ev.n; ++k)
+        print_message("ev %d %d %.17g\n", k, r2.ev.type[k], r2.ev.t[k]);
+    for (int k = 0; k < r1.ev.n; ++k)
+        print_message("ev1 %d %d %.17g\n", k, r1.ev.type[k], r1.ev.t[k]);
+    assert_int_equal(r2.ev.n, 2);
+    assert_int_equal(r2.ev.type[0], NSCD_EVENT_CONTACT_CLOSED);
+    assert_int_equal(r2.ev.type[1], NSCD_EVENT_CONTACT_STICK);
+    assert_float_equal(r2.ev.t[1], t_stop, 1e-9);
+    assert_float_equal(r2.ev.t[1], r1.ev.t[r1.ev.n - 1], 1e-9);
+    assert_float_equal(r2.q[0], 0.0, 1e-12); /* no motion across */
+    assert_float_equal(r2.q[1], d_stop * c, 1e-8);
+    assert_float_equal(r2.q[2], d_stop * s, 1e-8);
+    assert_float_equal(r2.q[1], r1.q[1], 1e-9);
+    assert_float_equal(dot3(r2.v, r2.v), 0.0, 1e-18);
+    assert_true(r2.energy_rise <= 1e-12);
+    assert_float_equal(r2.lambda_t, 2.0 * G_ACC * s, 1e-9);
+
+    /* mu = 0.2 < tan theta: up, stop, slide back down */
+    mu = 0.2;
+    double up = G_ACC * (s + mu * c), down = G_ACC * (s - mu * c), t_end = 1.5;
+    t_stop = v0 / up;
+    d_stop = v0 * v0 / (2.0 * up);
+    in_plane_run(mu, t_end, 2, &r2);
+    in_plane_run(mu, t_end, 1, &r1);
+    for (int k = 0; k < r2.ev.n; ++k)
+        print_message("ev %d %d %.17g\n", k, r2.ev.type[k], r2.ev.t[k]);
+    for (int k = 0; k < r1.ev.n; ++k)
+        print_message("ev1 %d %d %.17g\n", k, r1.ev.type[k], r1.ev.t[k]);
+    print_message("q %.17g %.17g %.17g / %.17g %.17g\n", r2.q[0], r2.q[1], r2.q[2], r1.q[1],
+                  r1.q[2]);
+    assert_int_equal(r2.ev.n, 2);
+    assert_int_equal(r2.ev.type[1], NSCD_EVENT_CONTACT_SLIP);
+    assert_float_equal(r2.ev.t[1], t_stop, 1e-9);
+    assert_float_equal(r2.ev.t[1], r1.ev.t[r1.ev.n - 1], 1e-9);
+    double tau = t_end - t_stop, d = d_stop - 0.5 * down * tau * tau;
+    assert_float_equal(r2.q[0], 0.0, 1e-12);
+    assert_float_equal(r2.q[1], d * c, 1e-8);
+    assert_float_equal(r2.q[2], d * s, 1e-8);
+    assert_float_equal(r2.v[1], -down * tau * c, 1e-8);
+    assert_float_equal(r2.q[1], r1.q[1], 1e-9);
+    assert_true(r2.energy_rise <= 1e-12);
+    assert_float_equal(r2.lambda_t, mu * r2.lambda_n, 1e-9);
+}
+
+/* A block on the floor pushed by a constant horizontal force F at 40 deg to
+ * the tangential rows (mu m g = 5.886 N): held below, sliding above with
+ * acceleration (F - mu m g) / m along F. */
+static void floor_push(double force, double mu, double t_end, result *r) {
+    double alpha = 40.0 * PI / 180.0;
+    plane p = {2.0, 0.0, 0.0, {force * cos(alpha), force * sin(alpha), 0.0}, 2};
+    const double v0[3] = {0.0, 0.0, 0.0};
+    run(&p, mu, v0, t_end, 10, r);
+}
+
+static void floor_push_below_friction_sticks(void **state) {
+    (void)state;
+    result r;
+    floor_push(4.0, 0.3, 1.0, &r);
+    assert_float_equal(r.q[0], 0.0, 1e-12);
+    assert_float_equal(r.q[1], 0.0, 1e-12);
+    assert_float_equal(r.q[2], 0.0, 1e-12);
+    assert_float_equal(dot3(r.v, r.v), 0.0, 1e-24);
+    assert_int_equal(r.ev.n, 1);
+    assert_int_equal(r.ev.type[0], NSCD_EVENT_CONTACT_CLOSED);
+    assert_int_equal(r.mode, NSCD_CONTACT_CLOSED);
+    assert_float_equal(r.lambda_n, 2.0 * G_ACC, 1e-9);
+    assert_float_equal(r.lambda_t, 4.0, 1e-9);
+    assert_true(r.energy_rise <= 1e-12);
+}
+
+static void floor_push_above_friction_slides(void **state) {
+    (void)state;
+    double force = 9.0, mu = 0.3, m = 2.0, alpha = 40.0 * PI / 180.0, t = 1.0;
+    double a = (force - mu * m * G_ACC) / m;
+    result r;
+    floor_push(force, mu, t, &r);
+    assert_float_equal(r.q[0], 0.5 * a * t * t * cos(alpha), 1e-9);
+    assert_float_equal(r.q[1], 0.5 * a * t * t * sin(alpha), 1e-9);
+    assert_float_equal(r.q[2], 0.0, 1e-12);
+    assert_float_equal(r.v[0], a * t * cos(alpha), 1e-9);
+    assert_float_equal(r.v[1], a * t * sin(alpha), 1e-9);
+    assert_int_equal(r.ev.n, 1); /* it closes sliding: one CLOSED event */
+    assert_int_equal(r.ev.type[0], NSCD_EVENT_CONTACT_CLOSED);
+    assert_float_equal(r.lambda_t, mu * m * G_ACC, 1e-9);
+    assert_true(r.energy_rise <= 1e-12);
+}
+
+/* At rest on the floor, then pushed above friction: a SLIP event at once,
+ * and the slide from rest along the push (the direction the sticking force
+ * could not hold). */
+static void floor_push_from_rest_slips(void **state) {
+    (void)state;
+    double force = 9.0, mu = 0.3, m = 2.0, alpha = 40.0 * PI / 180.0;
+    double a = (force - mu * m * G_ACC) / m;
+    plane p = {m, 0.0, 0.0, {0.0, 0.0, 0.0}, 2};
+    const double zero[3] = {0.0, 0.0, 0.0};
+    result r;
+    memset(&r, 0, sizeof r);
+    run_state rs = start(&p, mu, zero, zero, &r.ev);
+    advance(&rs, &p, 0.25, 1, &r);
+    assert_int_equal(r.ev.n, 1);
+    assert_int_equal(r.ev.type[0], NSCD_EVENT_CONTACT_CLOSED);
+    p.force[0] = force * cos(alpha); /* pushed from t = 0.25 on */
+    p.force[1] = force * sin(alpha);
+    advance(&rs, &p, 1.25, 10, &r);
+    finish(&rs, &r);
+    assert_int_equal(r.ev.n, 2);
+    assert_int_equal(r.ev.type[1], NSCD_EVENT_CONTACT_SLIP);
+    assert_float_equal(r.ev.t[1], 0.25, 0.0);
+    assert_float_equal(r.q[0], 0.5 * a * cos(alpha), 1e-9);
+    assert_float_equal(r.q[1], 0.5 * a * sin(alpha), 1e-9);
+    assert_float_equal(r.v[0], a * cos(alpha), 1e-9);
+    assert_float_equal(r.v[1], a * sin(alpha), 1e-9);
+    assert_true(r.energy_rise <= 1e-12);
+}
+
+/* Sideways launch on the floor: it slides straight and stops at v0 / (mu g). */
+static void floor_slide_stops(void **state) {
+    (void)state;
+    double mu = 0.3, beta = 25.0 * PI / 180.0, speed = 2.0, alpha = 110.0 * PI / 180.0;
+    plane p = {2.0, 0.0, beta, {0.0, 0.0, 0.0}, 2};
+    const double v0[3] = {speed * cos(alpha), speed * sin(alpha), 0.0};
+    double t_stop = speed / (mu * G_ACC), d_stop = speed * speed / (2.0 * mu * G_ACC);
+    result r;
+    run(&p, mu, v0, 1.0, 10, &r);
+    assert_int_equal(r.ev.n, 2);
+    assert_int_equal(r.ev.type[1], NSCD_EVENT_CONTACT_STICK);
+    assert_float_equal(r.ev.t[1], t_stop, 1e-9);
+    assert_float_equal(r.q[0], d_stop * cos(alpha), 1e-9);
+    assert_float_equal(r.q[1], d_stop * sin(alpha), 1e-9);
+    assert_float_equal(dot3(r.v, r.v), 0.0, 1e-18);
+    assert_float_equal(r.lambda_t, 0.0, 1e-9);
+    assert_true(r.energy_rise <= 1e-12);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(reference_quadrature_is_consistent),
+        cmocka_unit_test(curved_slide_stops_and_sticks),
+        cmocka_unit_test(curved_slide_turns_downhill),
+        cmocka_unit_test(in_plane_stop_matches_planar),
+        cmocka_unit_test(floor_push_below_friction_sticks),
+        cmocka_unit_test(floor_push_above_friction_slides),
+        cmocka_unit_test(floor_push_from_rest_slips),
+        cmocka_unit_test(floor_slide_stops),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
