@@ -434,10 +434,6 @@ static void in_plane_stop_matches_planar(void **state) {
     result r2, r1;
     in_plane_run(mu, 2.0, 2, &r2);
     in_plane_run(mu, 2.0, 1, &r1);
-    for (int k = 0; k < r2.ev.n; ++k)
-        print_message("ev %d %d %.17g\n", k, r2.ev.type[k], r2.ev.t[k]);
-    for (int k = 0; k < r1.ev.n; ++k)
-        print_message("ev1 %d %d %.17g\n", k, r1.ev.type[k], r1.ev.t[k]);
     assert_int_equal(r2.ev.n, 2);
     assert_int_equal(r2.ev.type[0], NSCD_EVENT_CONTACT_CLOSED);
     assert_int_equal(r2.ev.type[1], NSCD_EVENT_CONTACT_STICK);
@@ -458,12 +454,6 @@ static void in_plane_stop_matches_planar(void **state) {
     d_stop = v0 * v0 / (2.0 * up);
     in_plane_run(mu, t_end, 2, &r2);
     in_plane_run(mu, t_end, 1, &r1);
-    for (int k = 0; k < r2.ev.n; ++k)
-        print_message("ev %d %d %.17g\n", k, r2.ev.type[k], r2.ev.t[k]);
-    for (int k = 0; k < r1.ev.n; ++k)
-        print_message("ev1 %d %d %.17g\n", k, r1.ev.type[k], r1.ev.t[k]);
-    print_message("q %.17g %.17g %.17g / %.17g %.17g\n", r2.q[0], r2.q[1], r2.q[2], r1.q[1],
-                  r1.q[2]);
     assert_int_equal(r2.ev.n, 2);
     assert_int_equal(r2.ev.type[1], NSCD_EVENT_CONTACT_SLIP);
     assert_float_equal(r2.ev.t[1], t_stop, 1e-9);
