@@ -348,6 +348,24 @@ static nscd_status solve_forces(nscd__dynamics *dyn, int32_t k, double *lam) {
     }
     return NSCD_OK;
 }
+/* Redundant sticking contacts (a point in a V-groove, a box on four
+ * corners) have many force distributions that hold them. The minimum-norm
+ * one would mix normal and friction forces evenly: in a groove whose walls
+ * are steeper than the friction angle it leans on friction beyond the cone,
+ * although the normal forces alone hold the point, and the mode decision
+ * then lets it slide where it cannot move. The forces are therefore those of
+ * minimum weighted norm sum lambda_N^2 + w^2 sum lambda_T^2: friction only
+ * as far as the motion needs it (to O(1/w^2) of the normal forces). With
+ * the unknowns lambda_T = mu_T / w the weighted problem is a plain
+ * minimum-norm one; w stays moderate so that the scaled columns remain far
+ * above the rank tolerance. */
+#define FRICTION_WEIGHT 1e3
+
+/* Scale of the unknown of row r: lambda_r = scale * (minimum-norm unknown). */
+static double force_scale(const nscd__dynamics *dyn, int32_t r) {
+    return dyn->row_tangent[r] ? 1.0 / FRICTION_WEIGHT : 1.0;
+}
+
 /* Forces of the closed contacts; on return dyn->rhs_out holds
  * M^-1 [h, F'] (n_v x (1 + n_rows)). */
 static nscd_status closed_contact_forces(nscd__dynamics *dyn, double t, const double *q,
@@ -383,14 +401,15 @@ static nscd_status closed_contact_forces(nscd__dynamics *dyn, double t, const do
             }
             if (c == 0) {
                 lam[r] = -(sum + lam[r]);
-            } else {
-                dyn->delassus[(c - 1) * k + r] = sum; /* column-major for LAPACK */
+            } else { /* column-major for LAPACK, in the weighted unknowns */
+                dyn->delassus[(c - 1) * k + r] = sum * force_scale(dyn, c - 1);
             }
         }
     }
     rc = solve_forces(dyn, k, lam);
     for (int32_t r = 0; rc == NSCD_OK && r < k; ++r) {
         int32_t i = dyn->row_contact[r];
+        lam[r] *= force_scale(dyn, r);
         if (dyn->row_tangent[r]) {
             dyn->lambda_t[2 * i + dyn->row_tangent[r] - 1] = lam[r];
         } else { /* sliding: lambda_T = -mu lambda_N d (d = 0 unless sliding) */
