@@ -150,9 +150,11 @@ static nscd_status fix_friction(nscd_event_driven *ed, double t, const double *y
             const double u[2] = {-lambda_t[0], -lambda_t[1]}; /* the way it would not hold */
             slide(slot, u);
             *changed = 1;
-        } else if (speed > ed->options.zeno_velocity) {
-            /* closed while it slides (an accumulation of impacts closes a
-             * contact sticking): it is not at rest tangentially */
+        } else if (ed->impact_at_instant && speed > ed->options.zeno_velocity) {
+            /* an impact at this instant left it sliding (an accumulation
+             * of impacts closes a contact sticking, an impact elsewhere
+             * passes through it): it is not at rest tangentially. Without
+             * an impact, a slip left is the error of the located stop. */
             slide(slot, s);
             *changed = 1;
         }

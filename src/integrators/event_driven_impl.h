@@ -61,6 +61,7 @@ struct nscd_event_driven {
     int32_t *slip_before;     /* and its slip state */
     double *direction_before; /* and its slip direction (2 per contact) */
     int32_t *slip_stopped;    /* 1 when a sliding contact stopped during the instant */
+    int impact_at_instant;    /* velocities jumped at the current instant */
     double *inverse_mass;     /* w M^-1 w' of each contact at rest */
 
     /* Zeno bookkeeping, per contact */

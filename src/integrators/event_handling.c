@@ -216,6 +216,7 @@ static nscd_status impact_stage(nscd_event_driven *ed, double t, double *y, int3
         return rc;
     }
     ed->stats.impacts++;
+    ed->impact_at_instant = 1;
     nscd_event_info info = event_info(ed, NSCD_EVENT_IMPACT, t, ed->impact_contacts[0], y);
     info.n_contacts = count;
     info.contacts = ed->impact_contacts;
@@ -327,6 +328,7 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
         memcpy(ed->direction_before + 2 * i, m->contacts[i].slip_direction, 2 * sizeof(double));
         ed->slip_stopped[i] = 0;
     }
+    ed->impact_at_instant = 0;
     nscd_status rc = touching_contacts(ed, t, y, &count);
     if (rc == NSCD_OK && count > 0) {
         rc = impact_stage(ed, t, y, count);

@@ -33,7 +33,7 @@
 
 #define G_ACC 9.81
 #define PI 3.14159265358979323846
-#define MAX_EVENTS 32
+#define MAX_EVENTS 64
 
 /* A point mass (x, y, z) on the plane through the origin tilted by theta
  * about x: normal n = (0, -sin, cos), up the slope e_up = (0, cos, sin),
@@ -44,6 +44,9 @@ typedef struct plane {
     double mass, theta, beta;
     double force[3];
     int32_t n_tangent;
+    double groove;        /* > 0: instead, a V-groove along x whose walls rise at this angle */
+    double restitution;   /* Newton's law at impacts */
+    double zeno_velocity; /* stepper option; 0: the default */
 } plane;
 
 typedef struct events {
@@ -55,10 +58,12 @@ typedef struct events {
 typedef struct result {
     double q[3], v[3];
     events ev;
-    double energy_rise;  /* largest rise of the energy between two samples */
-    int32_t mode;        /* of the contact at the end */
-    double lambda_n;     /* normal force at the end */
-    double lambda_t;     /* ||tangential force|| at the end */
+    double energy_rise; /* largest rise of the energy between two samples */
+    int32_t mode;       /* of contact 0 at the end */
+    double lambda_n;    /* normal force of contact 0 at the end */
+    double lambda_t;    /* ||tangential force|| of contact 0 at the end */
+    double lambda_n1;   /* the same of contact 1 (groove) */
+    double lambda_t1;
     double friction_pow; /* friction force . velocity at the end (<= 0) */
 } result;
 
@@ -90,12 +95,24 @@ static nscd_status forces(void *user, double t, const double *q, const double *v
     return NSCD_OK;
 }
 
+/* Wall `index` of the groove: normal, rising tangent and the groove's axis. */
+static void wall(const plane *p, int32_t index, double up[3], double side[3], double normal[3]) {
+    double sign = index == 0 ? 1.0 : -1.0, s = sin(p->groove), c = cos(p->groove);
+    normal[0] = 0.0, normal[1] = sign * s, normal[2] = c;
+    up[0] = 0.0, up[1] = -sign * c, up[2] = s;
+    side[0] = 1.0, side[1] = 0.0, side[2] = 0.0;
+}
+
 static nscd_status contact(void *user, int32_t index, double t, const double *q, double *gap,
                            double *wn, double *wt) {
-    (void)index, (void)t;
+    (void)t;
     const plane *p = user;
     double up[3], side[3], normal[3];
-    axes(p, up, side, normal);
+    if (p->groove > 0.0) {
+        wall(p, index, up, side, normal);
+    } else {
+        axes(p, up, side, normal);
+    }
     *gap = dot3(normal, q);
     memcpy(wn, normal, sizeof normal);
     if (wt != NULL) {
@@ -133,23 +150,33 @@ static run_state start(plane *p, double mu, const double q0[3], const double v0[
     nscd_system_desc desc;
     nscd_system_desc_init(&desc, sizeof desc);
     desc.n_dof = 3;
-    desc.n_contacts = 1;
+    desc.n_contacts = p->groove > 0.0 ? 2 : 1;
     desc.user = p;
     desc.mass = mass;
     desc.forces = forces;
     desc.contact = contact;
     run_state rs = {NULL, NULL};
     assert_int_equal(nscd_system_create(&desc, &rs.sys), NSCD_OK);
+    nscd_contact_law *law = NULL;
+    assert_int_equal(nscd_contact_law_create_newton(p->restitution, NULL, &law), NSCD_OK);
     nscd_contact_desc cd;
     nscd_contact_desc_init(&cd, sizeof cd);
-    cd.friction = mu; /* default law: Newton, e = 0 */
+    cd.law = law;
+    cd.friction = mu;
     cd.n_tangent = p->n_tangent;
     assert_int_equal(nscd_system_set_contact(rs.sys, 0, &cd), NSCD_OK);
+    if (p->groove > 0.0) {
+        assert_int_equal(nscd_system_set_contact(rs.sys, 1, &cd), NSCD_OK);
+    }
+    nscd_contact_law_destroy(law);
     assert_int_equal(nscd_system_set_state(rs.sys, 0.0, q0, v0), NSCD_OK);
     nscd_event_driven_options opt;
     nscd_event_driven_options_init(&opt, sizeof opt);
     opt.on_event = record;
     opt.on_event_user = ev;
+    if (p->zeno_velocity > 0.0) {
+        opt.zeno_velocity = p->zeno_velocity;
+    }
     assert_int_equal(nscd_event_driven_create(rs.sys, &opt, &rs.ed), NSCD_OK);
     return rs;
 }
@@ -184,6 +211,10 @@ static void finish(run_state *rs, result *out) {
     assert_int_equal(nscd__dynamics_rhs(dyn, t, y, ydot), NSCD_OK);
     out->lambda_n = dyn->lambda[0];
     out->lambda_t = hypot(dyn->lambda_t[0], dyn->lambda_t[1]);
+    if (rs->ed->model->n_contacts > 1) {
+        out->lambda_n1 = dyn->lambda[1];
+        out->lambda_t1 = hypot(dyn->lambda_t[2], dyn->lambda_t[3]);
+    }
     /* the friction force in space, W_T' lambda_T, against the velocity */
     double wn[3], wt[6] = {0};
     assert_int_equal(rs->ed->model->contact(rs->ed->model->self, 0, t, y, &gap, wn, wt), NSCD_OK);
@@ -340,7 +371,7 @@ static void reference_quadrature_is_consistent(void **state) {
  * downhill at the quadrature's time and place, and sticks. */
 static void curved_slide_stops_and_sticks(void **state) {
     (void)state;
-    plane p = {2.0, 20.0 * PI / 180.0, 30.0 * PI / 180.0, {0.0, 0.0, 0.0}, 2};
+    plane p = {.mass = 2.0, .theta = 20.0 * PI / 180.0, .beta = 30.0 * PI / 180.0, .n_tangent = 2};
     double mu = 0.5, v0[3], t_stop, x_stop, y_stop, across, up;
     launch(&p, 3.0, 1.5, v0);
     stop_reference(p.theta, mu, 1.5, 3.0, &t_stop, &x_stop, &y_stop);
@@ -387,7 +418,7 @@ static void curved_slide_stops_and_sticks(void **state) {
  * the friction across forbid), then speeds up. */
 static void curved_slide_turns_downhill(void **state) {
     (void)state;
-    plane p = {2.0, 20.0 * PI / 180.0, -50.0 * PI / 180.0, {0.0, 0.0, 0.0}, 2};
+    plane p = {.mass = 2.0, .theta = 20.0 * PI / 180.0, .beta = -50.0 * PI / 180.0, .n_tangent = 2};
     double mu = 0.2, v0[3], across, up, y[4];
     launch(&p, 3.0, 1.5, v0);
     result r;
@@ -415,11 +446,10 @@ static void curved_slide_turns_downhill(void **state) {
  * answer (tests/unit/test_persistent_friction.c) and the same run with one
  * tangential row. */
 static void in_plane_run(double mu, double t_end, int32_t n_tangent, result *r) {
-    plane p = {2.0,
-               20.0 * PI / 180.0,
-               n_tangent == 2 ? 35.0 * PI / 180.0 : 0.0,
-               {0.0, 0.0, 0.0},
-               n_tangent};
+    plane p = {.mass = 2.0,
+               .theta = 20.0 * PI / 180.0,
+               .beta = n_tangent == 2 ? 35.0 * PI / 180.0 : 0.0,
+               .n_tangent = n_tangent};
     double v0[3];
     launch(&p, 3.0, 0.0, v0);
     run(&p, mu, v0, t_end, 20, r);
@@ -473,7 +503,7 @@ static void in_plane_stop_matches_planar(void **state) {
  * acceleration (F - mu m g) / m along F. */
 static void floor_push(double force, double mu, double t_end, result *r) {
     double alpha = 40.0 * PI / 180.0;
-    plane p = {2.0, 0.0, 0.0, {force * cos(alpha), force * sin(alpha), 0.0}, 2};
+    plane p = {.mass = 2.0, .force = {force * cos(alpha), force * sin(alpha), 0.0}, .n_tangent = 2};
     const double v0[3] = {0.0, 0.0, 0.0};
     run(&p, mu, v0, t_end, 10, r);
 }
@@ -518,7 +548,7 @@ static void floor_push_from_rest_slips(void **state) {
     (void)state;
     double force = 9.0, mu = 0.3, m = 2.0, alpha = 40.0 * PI / 180.0;
     double a = (force - mu * m * G_ACC) / m;
-    plane p = {m, 0.0, 0.0, {0.0, 0.0, 0.0}, 2};
+    plane p = {.mass = m, .n_tangent = 2};
     const double zero[3] = {0.0, 0.0, 0.0};
     result r;
     memset(&r, 0, sizeof r);
@@ -544,7 +574,7 @@ static void floor_push_from_rest_slips(void **state) {
 static void floor_slide_stops(void **state) {
     (void)state;
     double mu = 0.3, beta = 25.0 * PI / 180.0, speed = 2.0, alpha = 110.0 * PI / 180.0;
-    plane p = {2.0, 0.0, beta, {0.0, 0.0, 0.0}, 2};
+    plane p = {.mass = 2.0, .beta = beta, .n_tangent = 2};
     const double v0[3] = {speed * cos(alpha), speed * sin(alpha), 0.0};
     double t_stop = speed / (mu * G_ACC), d_stop = speed * speed / (2.0 * mu * G_ACC);
     result r;
@@ -559,6 +589,105 @@ static void floor_slide_stops(void **state) {
     assert_true(r.energy_rise <= 1e-12);
 }
 
+/* A point sliding along a V-groove whose walls rise at alpha = 30 deg, with
+ * mu = 0.3 < tan(alpha) on both walls: the walls push with
+ * lambda_N = m g / (2 cos alpha) each, the friction decelerates it at
+ * mu g / cos(alpha) until it stops at t = v0 cos(alpha) / (mu g), and there it
+ * sticks: the normal forces alone hold it. (Of the many force distributions
+ * of the two redundant sticking contacts, the minimum-norm one would lean
+ * half the weight on each wall's friction, beyond its cone, and the point
+ * would be taken to slide where it cannot move.) */
+static void groove_slide_stops_and_sticks(void **state) {
+    (void)state;
+    double alpha = 30.0 * PI / 180.0, mu = 0.3, v0 = 1.0, m = 2.0;
+    plane p = {.mass = m, .n_tangent = 2, .groove = alpha};
+    const double v[3] = {v0, 0.0, 0.0};
+    double t_stop = v0 * cos(alpha) / (mu * G_ACC);
+    double d_stop = v0 * v0 * cos(alpha) / (2.0 * mu * G_ACC),
+           wall_force = m * G_ACC / (2.0 * cos(alpha));
+    result r;
+    run(&p, mu, v, 0.5 * t_stop, 1, &r); /* halfway: sliding on both walls */
+    assert_float_equal(r.v[0], 0.5 * v0, 1e-9);
+    assert_float_equal(r.lambda_n, wall_force, 1e-9);
+    assert_float_equal(r.lambda_n1, wall_force, 1e-9);
+    assert_float_equal(r.lambda_t, mu * wall_force, 1e-9);
+    assert_float_equal(r.lambda_t1, mu * wall_force, 1e-9);
+    run(&p, mu, v, 1.0, 10, &r);
+    assert_int_equal(r.ev.n, 4);
+    assert_int_equal(r.ev.type[0], NSCD_EVENT_CONTACT_CLOSED);
+    assert_int_equal(r.ev.type[1], NSCD_EVENT_CONTACT_CLOSED);
+    assert_int_equal(r.ev.type[2], NSCD_EVENT_CONTACT_STICK);
+    assert_int_equal(r.ev.type[3], NSCD_EVENT_CONTACT_STICK);
+    assert_float_equal(r.ev.t[2], t_stop, 1e-9);
+    assert_float_equal(r.ev.t[3], t_stop, 1e-9);
+    assert_float_equal(r.q[0], d_stop, 1e-9);
+    assert_float_equal(r.q[1], 0.0, 1e-12);
+    assert_float_equal(r.q[2], 0.0, 1e-12);
+    assert_float_equal(dot3(r.v, r.v), 0.0, 1e-18);
+    assert_int_equal(r.mode, NSCD_CONTACT_CLOSED);
+    assert_float_equal(r.lambda_n, wall_force, 1e-4);
+    assert_float_equal(r.lambda_n1, wall_force, 1e-4);
+    assert_true(r.lambda_t <= 1e-4 * wall_force && r.lambda_t1 <= 1e-4 * wall_force);
+    assert_true(r.energy_rise <= 1e-12);
+}
+
+/* A ball dropped from h = 5 cm with a horizontal velocity V0 onto the rough
+ * floor (Newton e = 0.5, mu = 0.3; the tangential rows turned by 60 deg):
+ * every impact slides throughout, so the tangential speed drops by mu times
+ * the normal one, (1 + e) v_k; the bounces accumulate at
+ * t_c = t_1 + 2 e v_1 / (g (1 - e)), where the contact closes sliding with
+ * V_c = V0 - mu (1 + e) v_1 / (1 - e) (v_1 = sqrt(2 g h)); it then slides
+ * along V0 and stops at t_c + V_c / (mu g). With the default zeno_velocity
+ * the last bounce leaves the ball at rest and the contact closes as it
+ * moves; with zeno_velocity = 1e-12 the impacts accumulate first (eight
+ * closer than 1e-9 s) and the contact is closed sticking by the Zeno rule,
+ * whose impact leaves it sliding: it must slide on. */
+static void bouncing_ball(double zeno_velocity) {
+    double e = 0.5, mu = 0.3, h = 0.05, speed = sqrt(5.0), alpha = atan2(2.0, 1.0);
+    plane p = {.mass = 1.0,
+               .beta = 60.0 * PI / 180.0,
+               .n_tangent = 2,
+               .restitution = e,
+               .zeno_velocity = zeno_velocity};
+    const double q0[3] = {0.0, 0.0, h}, v0[3] = {speed * cos(alpha), speed * sin(alpha), 0.0};
+    double v1 = sqrt(2.0 * G_ACC * h), t1 = sqrt(2.0 * h / G_ACC);
+    double t_c = t1 + 2.0 * e * v1 / (G_ACC * (1.0 - e));
+    double v_c = speed - mu * (1.0 + e) * v1 / (1.0 - e);
+    /* distance: V0 t_1 + sum_k V_k 2 v_k / g with v_k = e^k v1 and
+     * V_k = V0 - mu (1 + e) v1 (1 - e^k) / (1 - e) */
+    double s1 = e / (1.0 - e), s2 = e * e / (1.0 - e * e);
+    double x_c =
+        speed * t1 + 2.0 * v1 / G_ACC * (speed * s1 - mu * (1.0 + e) * v1 / (1.0 - e) * (s1 - s2));
+    double t_stop = t_c + v_c / (mu * G_ACC), x_stop = x_c + v_c * v_c / (2.0 * mu * G_ACC);
+    result r;
+    memset(&r, 0, sizeof r);
+    run_state rs = start(&p, mu, q0, v0, &r.ev);
+    advance(&rs, &p, 1.5, 15, &r);
+    finish(&rs, &r);
+    assert_true(r.ev.n < MAX_EVENTS);
+    assert_true(count_type(&r.ev, NSCD_EVENT_IMPACT) >= 20);
+    assert_int_equal(count_type(&r.ev, NSCD_EVENT_CONTACT_CLOSED), 1);
+    assert_int_equal(r.ev.type[r.ev.n - 2], NSCD_EVENT_CONTACT_CLOSED);
+    assert_float_equal(r.ev.t[r.ev.n - 2], t_c, 1e-8);
+    assert_int_equal(r.ev.type[r.ev.n - 1], NSCD_EVENT_CONTACT_STICK);
+    assert_float_equal(r.ev.t[r.ev.n - 1], t_stop, 1e-8);
+    assert_float_equal(r.q[0], x_stop * cos(alpha), 1e-8);
+    assert_float_equal(r.q[1], x_stop * sin(alpha), 1e-8);
+    assert_float_equal(r.q[2], 0.0, 1e-12);
+    assert_float_equal(dot3(r.v, r.v), 0.0, 1e-18);
+    assert_true(r.energy_rise <= 1e-12);
+}
+
+static void bouncing_ball_closes_sliding(void **state) {
+    (void)state;
+    bouncing_ball(0.0);
+}
+
+static void bouncing_ball_zeno_closure_slides(void **state) {
+    (void)state;
+    bouncing_ball(1e-12);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reference_quadrature_is_consistent),
@@ -569,6 +698,9 @@ int main(void) {
         cmocka_unit_test(floor_push_above_friction_slides),
         cmocka_unit_test(floor_push_from_rest_slips),
         cmocka_unit_test(floor_slide_stops),
+        cmocka_unit_test(groove_slide_stops_and_sticks),
+        cmocka_unit_test(bouncing_ball_closes_sliding),
+        cmocka_unit_test(bouncing_ball_zeno_closure_slides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
