@@ -79,10 +79,10 @@ typedef enum nscd_event_action {
  * `gap_velocity_before`, `gap_velocity_after` and `impulse` are parallel to it.
  */
 typedef struct nscd_event_info {
-    uint32_t struct_size;              /**< sizeof(nscd_event_info) of the library. */
-    int32_t type;                      /**< A ::nscd_event_type value. */
-    double t;                          /**< Time of the event. */
-    int32_t index;                     /**< Contact index or user event index. */
+    uint32_t struct_size; /**< sizeof(nscd_event_info) of the library. */
+    int32_t type;         /**< A ::nscd_event_type value. */
+    double t;             /**< Time of the event. */
+    int32_t index; /**< Contact (for an impact: the first that approached) or user event index. */
     int32_t n_contacts;                /**< Number of entries of the contact arrays. */
     const int32_t *contacts;           /**< Contacts taking part. */
     const double *gap_velocity_before; /**< Normal gap velocities before the event. */
