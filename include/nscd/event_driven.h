@@ -75,14 +75,16 @@ typedef enum nscd_event_action {
 /**
  * @brief What happened at an event. Arrays are valid only during the callback.
  *
- * For impacts, `contacts` lists the contacts that took part and the arrays
- * `gap_velocity_before`, `gap_velocity_after` and `impulse` are parallel to it.
+ * For impacts, `contacts` lists the contacts that took part (every touching
+ * contact, approaching or not), `index` is the first of them that approached,
+ * and the arrays `gap_velocity_before`, `gap_velocity_after` and `impulse` are
+ * parallel to `contacts`.
  */
 typedef struct nscd_event_info {
-    uint32_t struct_size; /**< sizeof(nscd_event_info) of the library. */
-    int32_t type;         /**< A ::nscd_event_type value. */
-    double t;             /**< Time of the event. */
-    int32_t index; /**< Contact (for an impact: the first that approached) or user event index. */
+    uint32_t struct_size;              /**< sizeof(nscd_event_info) of the library. */
+    int32_t type;                      /**< A ::nscd_event_type value. */
+    double t;                          /**< Time of the event. */
+    int32_t index;                     /**< Contact index or user event index. */
     int32_t n_contacts;                /**< Number of entries of the contact arrays. */
     const int32_t *contacts;           /**< Contacts taking part. */
     const double *gap_velocity_before; /**< Normal gap velocities before the event. */
