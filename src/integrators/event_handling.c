@@ -189,14 +189,15 @@ static nscd_status zeno_stop(nscd_event_driven *ed, double t, const double *y) {
 static nscd_status impact_stage(nscd_event_driven *ed, double t, double *y, int32_t count) {
     nscd__model *m = ed->model;
     const double v_rest = ed->options.zeno_velocity;
-    int approaching = 0, zeno = 0;
+    int32_t first = -1; /* the first approaching contact names the event */
+    int zeno = 0;
     for (int32_t r = 0; r < count; ++r) {
         int32_t i = ed->impact_contacts[r];
         ed->impacting[r] = 0;
         if (ed->rates[r] >= -v_rest) {
             continue;
         }
-        approaching = 1;
+        first = first < 0 ? i : first;
         ed->impacting[r] = m->contacts[i].mode == NSCD_CONTACT_OPEN;
         if (ed->impacting[r] && accumulating(ed, i, t)) {
             zeno = 1;
@@ -206,7 +207,7 @@ static nscd_status impact_stage(nscd_event_driven *ed, double t, double *y, int3
             }
         }
     }
-    if (!approaching) {
+    if (first < 0) {
         return NSCD_OK;
     }
     memcpy(ed->v_before, y + m->n_q, (size_t)m->n_v * sizeof(double));
@@ -217,7 +218,7 @@ static nscd_status impact_stage(nscd_event_driven *ed, double t, double *y, int3
     }
     ed->stats.impacts++;
     ed->impact_at_instant = 1;
-    nscd_event_info info = event_info(ed, NSCD_EVENT_IMPACT, t, ed->impact_contacts[0], y);
+    nscd_event_info info = event_info(ed, NSCD_EVENT_IMPACT, t, first, y);
     info.n_contacts = count;
     info.contacts = ed->impact_contacts;
     info.gap_velocity_before = ed->velocity_before;
