@@ -2,18 +2,30 @@
  *
  * After any impact, the touching contacts whose normal gap velocity is zero
  * (|dg/dt| <= zeno_velocity) must each be either closed — held at g = 0 by a
- * normal force lambda_N >= 0, sticking with |lambda_T| <= mu lambda_N or
- * sliding with lambda_T = -mu sign(s) lambda_N — or open with a gap that does
- * not start to shrink (d2g/dt2 >= 0). This is the contact problem at the
- * level of accelerations (Pfeiffer & Glocker, "Multibody dynamics with
- * unilateral contacts", ch. 7), an LCP for frictionless and sliding contacts.
+ * normal force lambda_N >= 0, sticking with ||lambda_T|| <= mu lambda_N or
+ * sliding with lambda_T = -mu lambda_N d — or open with a gap that does not
+ * start to shrink (d2g/dt2 >= 0). This is the contact problem at the level of
+ * accelerations (Pfeiffer & Glocker, "Multibody dynamics with unilateral
+ * contacts", ch. 7), an LCP for frictionless and planar sliding contacts.
  * It is solved here by an active-set search on the modes: starting from the
  * present modes (with the transition a firing watch announced), the
  * smallest-index contact whose conditions fail changes mode, the forces are
- * computed again (integrators/dynamics.c, minimum-norm for redundant
- * contacts), until every condition holds. Smallest-index pivoting on the
- * modes is Murty's rule, which terminates for P-matrix problems; a bound on
- * the changes turns the rest (e.g. Painleve's paradox) into an error. */
+ * computed again (integrators/dynamics.c, of minimum weighted norm for
+ * redundant contacts), until every condition holds. Smallest-index pivoting
+ * on the modes is Murty's rule, which terminates for P-matrix problems; a
+ * bound on the changes turns the rest (e.g. Painleve's paradox) into an
+ * error.
+ *
+ * The sliding direction d is a sign with one tangential row and a unit
+ * vector of the tangent plane with two (slot->slip_direction):
+ *   - a contact that moves (||s|| > zeno_velocity) slides along s / ||s||;
+ *     since the stepper settles the current state before every step, this
+ *     refreshes d at every step start, the reference of the stop watch;
+ *   - a sticking force outside the cone gives way: the contact slides from
+ *     rest along d = -lambda_T / ||lambda_T||, the way the force could not
+ *     hold, and must then accelerate that way, d . ds/dt >= 0 (else it
+ *     sticks); during the step the friction follows the velocity s itself;
+ *   - a slip that stops sticks, then gives way again if the cone says so. */
 #include <math.h>
 #include <string.h>
 

@@ -311,8 +311,9 @@ static nscd_status closed_rows(nscd__dynamics *dyn, int32_t i, double t, const d
 /* Solves (C M^-1 F') lambda = rhs (dyn->delassus, column-major; lam holds
  * rhs) for the forces of minimum norm: redundant persistent contacts (a block
  * flat on two sticking corners) have many force distributions that give the
- * same motion. A right-hand side outside the range of the matrix means
- * contact conditions that no force satisfies (e.g. Painleve's paradox). */
+ * same motion (the caller weighs the unknowns, see force_scale()). A
+ * right-hand side outside the range of the matrix means contact conditions
+ * that no force satisfies (e.g. Painleve's paradox). */
 static nscd_status solve_forces(nscd__dynamics *dyn, int32_t k, double *lam) {
     nscd__model *m = dyn->model;
     size_t kk = (size_t)k * (size_t)k;
