@@ -41,7 +41,8 @@
 static double norm2(const double x[2]) { return hypot(x[0], x[1]); }
 
 /* Slides contact i along the tangent-plane vector u (not 0): with one
- * tangential row the way of sign(u), with two along u / ||u||. */
+ * tangential row the way of sign(u), with two along u / ||u|| (callers give
+ * u != 0; a zero u would keep the previous direction). */
 static void slide(nscd__contact_slot *slot, const double u[2]) {
     if (slot->n_tangent == 1) {
         slot->slip = u[0] > 0.0 ? 1 : -1;
@@ -51,8 +52,10 @@ static void slide(nscd__contact_slot *slot, const double u[2]) {
     }
     double length = norm2(u);
     slot->slip = 1;
-    slot->slip_direction[0] = u[0] / length;
-    slot->slip_direction[1] = u[1] / length;
+    if (length > 0.0) {
+        slot->slip_direction[0] = u[0] / length;
+        slot->slip_direction[1] = u[1] / length;
+    }
 }
 
 /* Slip state of a contact that closes: sliding the way it moves, or sticking
@@ -158,7 +161,9 @@ static nscd_status fix_friction(nscd_event_driven *ed, double t, const double *y
     }
     double speed = norm2(s);
     if (slot->slip == 0) {
-        if (norm2(lambda_t) > slot->friction * lambda + force_tolerance) { /* outside the cone */
+        double friction_force = norm2(lambda_t);
+        if (friction_force > 0.0 && friction_force > slot->friction * lambda + force_tolerance) {
+            /* outside the cone */
             const double u[2] = {-lambda_t[0], -lambda_t[1]}; /* the way it would not hold */
             slide(slot, u);
             *changed = 1;
