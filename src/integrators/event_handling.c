@@ -267,9 +267,10 @@ static nscd_status resting(nscd_event_driven *ed, double t, const double *y, int
     return rc;
 }
 
-/* Closed contacts that still move (closed while leaving slowly, see
- * resting(), or sticking with a small slip left) are brought to rest by the
- * plastic projection of all closed contacts. */
+/* Closed contacts that still move along their normal (closed while leaving
+ * slowly, see resting()) are brought to rest by the plastic projection of
+ * all closed contacts, which also zeroes the slip a sticking contact may
+ * keep (below zeno_velocity). */
 static nscd_status hold_closed(nscd_event_driven *ed, double t, double *y, int32_t count,
                                int *moved) {
     nscd__model *m = ed->model;
