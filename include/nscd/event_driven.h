@@ -198,10 +198,37 @@ typedef struct nscd_event_driven_stats {
  *         the current time), ::NSCD_ERR_CALLBACK, ::NSCD_ERR_ZENO,
  *         ::NSCD_ERR_STEP_TOO_SMALL (the error control needs a step below min_step,
  *         e.g. when a step overflows, or a step is below the resolution of t, so
- *         that t + h == t), ::NSCD_ERR_MAX_STEPS, ::NSCD_ERR_SINGULAR.
+ *         that t + h == t), ::NSCD_ERR_MAX_STEPS, ::NSCD_ERR_SINGULAR (no
+ *         forces hold the persistent contacts), ::NSCD_ERR_NOT_CONVERGED (no
+ *         consistent set of contact modes, or a frictional impact's solver did
+ *         not converge), ::NSCD_ERR_UNSUPPORTED (an impact law that would create
+ *         energy at this impact, or several Routh contacts impacting together).
  */
 NSCD_API nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
                                                nscd_event_driven_stats *stats);
+
+/**
+ * @brief Force of one contact at the system's current state (after the last
+ *        nscd_event_driven_advance(), or as set since).
+ *
+ * A persistent (closed) contact carries the normal force lambda_N >= 0 that
+ * holds g = 0 and, with friction, the friction force along its tangential
+ * rows (sticking: inside Coulomb's cone; sliding: mu lambda_N against the
+ * slip); a compliant contact carries its law's force; an open contact none.
+ * The generalised force of the contact is W_N' lambda_N + W_T' lambda_T.
+ * Persistent contacts whose rows are dependent (a block resting on two
+ * sticking corners) share their load in the minimum-norm way: the motion
+ * does not decide the split.
+ * @param stepper The stepper.
+ * @param index   Contact index.
+ * @param normal  Receives lambda_N (may be NULL).
+ * @param tangent Receives the contact's n_tangent friction force components,
+ *                along the rows its contact callback gives (may be NULL).
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_INDEX,
+ *         ::NSCD_ERR_CALLBACK, ::NSCD_ERR_NOT_FINITE, ::NSCD_ERR_SINGULAR.
+ */
+NSCD_API nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int32_t index,
+                                                         double *normal, double *tangent);
 
 /**
  * @brief What went wrong in the latest nscd_event_driven_advance() on this

@@ -143,8 +143,7 @@ nscd_status nscd__fc3d_solve_dense_work(nscd__fc3d_work *work, int32_t n_contact
         return NSCD_ERR_NULL_POINTER;
     }
     nscd_fc3d_options o;
-    nscd_status st =
-        nscd__fc3d_check_args(n_contacts, work->capacity, q, mu, opts, r, u, info, &o);
+    nscd_status st = nscd__fc3d_check_args(n_contacts, work->capacity, q, mu, opts, r, u, info, &o);
     if (st != NSCD_OK) {
         return st;
     }

@@ -418,3 +418,43 @@ nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
     }
     return rc;
 }
+
+nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int32_t index,
+                                                double *normal, double *tangent) {
+    if (stepper == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd_event_driven *ed = stepper;
+    nscd__model *m = ed->model;
+    ed->diag.last_error[0] = '\0';
+    if (index < 0 || index >= m->n_contacts) {
+        return nscd__fail(&ed->diag, NSCD_ERR_INDEX, "contact %d of %d", (int)index,
+                          (int)m->n_contacts);
+    }
+    const nscd__contact_slot *slot = &m->contacts[index];
+    double *y = ed->y_tmp, force = 0.0;
+    memcpy(y, m->q, (size_t)m->n_q * sizeof(double));
+    memcpy(y + m->n_q, m->v, (size_t)m->n_v * sizeof(double));
+    nscd__dynamics_update_modes(&ed->dynamics);
+    nscd_status rc = NSCD_OK;
+    if (slot->mode == NSCD_CONTACT_CLOSED) {
+        rc = nscd__dynamics_rhs(&ed->dynamics, *m->t, y, ed->ydot);
+        force = ed->dynamics.lambda[index];
+    } else if (slot->mode == NSCD_CONTACT_COMPLIANT) {
+        rc = nscd__dynamics_compliant_force(&ed->dynamics, index, *m->t, y, y + m->n_q, &force);
+    }
+    if (rc != NSCD_OK) {
+        if (ed->diag.last_error[0] == '\0') {
+            memcpy(ed->diag.last_error, m->diag->last_error, sizeof ed->diag.last_error);
+        }
+        return rc;
+    }
+    if (normal != NULL) {
+        *normal = force;
+    }
+    for (int32_t k = 0; tangent != NULL && k < slot->n_tangent; ++k) {
+        int closed = slot->mode == NSCD_CONTACT_CLOSED;
+        tangent[k] = closed && k == 0 ? ed->dynamics.lambda_t[index] : 0.0;
+    }
+    return NSCD_OK;
+}

@@ -58,6 +58,7 @@ typedef struct block_run {
     double q[3], v[3];
     int32_t mode[2];
     double gap[2];
+    double normal_force[2], friction_force[2]; /* at the end */
     mc_invariants inv;
     double worst_drift; /* largest energy rise between samples */
     int64_t impacts;
@@ -102,11 +103,17 @@ static void run_block(int law_kind, double e, double mu, double t_end, block_run
             assert_true(out->gap[c] >= -GAP_TOLERANCE);
         }
     }
+    for (int32_t c = 0; c < 2; ++c) {
+        assert_int_equal(nscd_event_driven_get_contact_force(ed, c, &out->normal_force[c],
+                                                             &out->friction_force[c]),
+                         NSCD_OK);
+    }
     nscd_event_driven_destroy(ed);
     nscd_system_destroy(sys);
 }
 
-/* At rest flat on both persistent corners, having lost energy monotonically. */
+/* At rest flat on both persistent corners, having lost energy monotonically,
+ * each corner carrying half the weight and no friction force. */
 static void assert_block_at_rest(const block_run *r) {
     const double rest_energy = 1.0 * MC_GRAVITY * 0.3; /* m g b */
     assert_true(r->impacts > 10);
