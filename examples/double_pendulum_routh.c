@@ -443,8 +443,8 @@ int main(int argc, char **argv) {
         nscd_system_destroy(sys);
         return fail("creating the stepper", rc);
     }
-    /* energy scale: the swing of the potential (both bodies from top to bottom
-     * about O, halved) plus the initial kinetic energy */
+    /* energy scale: the largest |potential| (centres of mass at depths l1/2
+     * and l1 + lc below O) plus the initial kinetic energy */
     double q0[2], v0[2], zero[2] = {0.0, 0.0};
     nscd_system_get_state(sys, NULL, q0, v0);
     double scale = p.m1 * p.g * 0.5 * p.l1 + p.m2 * p.g * (p.l1 + p.lc) +

@@ -201,11 +201,15 @@ void example_invariants_json(FILE *out, const example_invariants *inv) {
 }
 
 void example_invariants_text(FILE *out, const example_invariants *inv) {
-    fprintf(out,
-            "invariants %s: energy gain at events <= %.3g J (tol %.3g), lowest gap %.3g m "
-            "(tol %.3g)",
-            example_invariants_hold(inv) ? "hold" : "VIOLATED", inv->max_event_energy_gain,
-            inv->energy_tolerance, inv->min_gap, gap_tolerance(inv, inv->max_closing_speed));
+    fprintf(out, "invariants %s: ", example_invariants_hold(inv) ? "hold" : "VIOLATED");
+    if (inv->events > 0) {
+        fprintf(out, "energy gain at events <= %.3g J (tol %.3g), ", inv->max_event_energy_gain,
+                inv->energy_tolerance);
+    } else {
+        fputs("no events, ", out);
+    }
+    fprintf(out, "lowest gap %.3g m (tol %.3g)", inv->min_gap,
+            gap_tolerance(inv, inv->max_closing_speed));
     if (inv->conservative) {
         fprintf(out, ", smooth energy rise %.3g J (tol %.3g)", inv->max_smooth_energy_rise,
                 inv->drift_tolerance);

@@ -12,11 +12,11 @@
  *     and gap_tolerance reports it at the largest closing speed seen. The last term is
  *     the rounding of a gap: a difference of coordinates of 1 to 10 m, whose ulp is up
  *     to 1.8e-15 m (double_pendulum_routh --mu 1 --e 0.5 lands a touching contact
- *     3e-17 m beyond the first two terms). The paper's
- *     method NSCD_ED_RK4_LINEAR sees a crossing only at the end of a fixed step h
- *     and places the event on the chord (seed 000, eqs. 9-11): a contact may sink
- *     by up to a h^2 / 2 in one step (a = `gap_acceleration`, a bound of |d2g/dt2|
- *     the example sets), and that replaces the event-time term.
+ *     3e-17 m beyond the first two terms).
+ *     The paper's method NSCD_ED_RK4_LINEAR sees a crossing only at the end of a
+ *     fixed step h and places the event on the chord (seed 000, eqs. 9-11): a contact
+ *     may sink by up to a h^2 / 2 in one step (a = `gap_acceleration`, a bound of
+ *     |d2g/dt2| the example sets), and that replaces the event-time term.
  *  3. (Systems with no energy input between events, `conservative`.) Energy does not
  *     rise over a smooth phase, from one event (or the start) to the next event (or
  *     any sample), by more than drift_tolerance: the integration error. For DOPRI5
