@@ -10,12 +10,16 @@
  * contact or in a stop with ::NSCD_ERR_ZENO, never in a hang.
  *
  * A persistent contact holds g = 0 with a normal force lambda_N >= 0 and
- * opens when that force vanishes. A contact with friction mu > 0 and one
- * tangential row (planar Coulomb friction, s = W_T v) also sticks (s = 0,
- * |lambda_T| <= mu lambda_N) or slides (lambda_T = -mu sign(s) lambda_N); it
- * passes between the two when the sticking force reaches the friction cone or
- * the slip stops (::NSCD_EVENT_CONTACT_SLIP, ::NSCD_EVENT_CONTACT_STICK).
- * Contacts with two tangential rows persist without friction.
+ * opens when that force vanishes. A contact with friction mu > 0 and one or
+ * two tangential rows (Coulomb friction, sliding velocity s = W_T v) also
+ * sticks (s = 0, ||lambda_T|| <= mu lambda_N) or slides
+ * (lambda_T = -mu lambda_N s / ||s||: against the sliding velocity, whose
+ * direction in the tangent plane the friction follows as it turns); it
+ * passes between the two when the sticking force reaches the friction cone
+ * (it then slides the way that force could not hold) or the slip stops
+ * (::NSCD_EVENT_CONTACT_SLIP, ::NSCD_EVENT_CONTACT_STICK; a slip that stops
+ * and starts again in another direction is a new ::NSCD_EVENT_CONTACT_SLIP).
+ * See docs/persistent_friction.md.
  *
  * For comparison, ::NSCD_ED_RK4_LINEAR reproduces the classical approach of a
  * fixed-step RK4 integrator with linear interpolation of the gap between two
@@ -75,8 +79,10 @@ typedef enum nscd_event_action {
 /**
  * @brief What happened at an event. Arrays are valid only during the callback.
  *
- * For impacts, `contacts` lists the contacts that took part and the arrays
- * `gap_velocity_before`, `gap_velocity_after` and `impulse` are parallel to it.
+ * For impacts, `contacts` lists the contacts that took part (every touching
+ * contact, approaching or not), `index` is the first of them that approached,
+ * and the arrays `gap_velocity_before`, `gap_velocity_after` and `impulse` are
+ * parallel to `contacts`.
  */
 typedef struct nscd_event_info {
     uint32_t struct_size;              /**< sizeof(nscd_event_info) of the library. */
@@ -217,8 +223,9 @@ NSCD_API nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, doubl
  * slip); a compliant contact carries its law's force; an open contact none.
  * The generalised force of the contact is W_N' lambda_N + W_T' lambda_T.
  * Persistent contacts whose rows are dependent (a block resting on two
- * sticking corners) share their load in the minimum-norm way: the motion
- * does not decide the split.
+ * sticking corners, a point in a V-groove) share their load by the smallest
+ * sum lambda_N^2 + w^2 ||lambda_T||^2 (w = 1000: friction only as far as the
+ * motion needs it); the motion does not decide the split.
  * @param stepper The stepper.
  * @param index   Contact index.
  * @param normal  Receives lambda_N (may be NULL).

@@ -91,7 +91,7 @@ static nscd_status validate_options(const nscd_event_driven_options *o) {
     X(v_before, double, nv) X(pivots, int32_t, nc) X(last_impact, double, nc)                     \
     X(close_impacts, int32_t, nc) X(rates, double, nc) X(gaps, double, nc) X(impacting, int32_t, nc)                  \
     X(rest, int32_t, nc) X(mode_before, int32_t, nc) X(slip_before, int32_t, nc)                  \
-    X(inverse_mass, double, nc)
+    X(direction_before, double, 2 * nc) X(slip_stopped, int32_t, nc) X(inverse_mass, double, nc)
 /* clang-format on */
 
 static void free_stepper(nscd_event_driven *ed) {
@@ -169,6 +169,8 @@ nscd_status nscd_event_driven_create(nscd_system *system, const nscd_event_drive
         free_stepper(ed);
         return NSCD_ERR_OUT_OF_MEMORY;
     }
+    /* a slide slower than this starts (or ends) along its reference direction */
+    ed->dynamics.slip_velocity = opt.zeno_velocity;
     for (int32_t i = 0; i < model->n_contacts; ++i) {
         ed->last_impact[i] = -INFINITY;
     }
@@ -454,7 +456,7 @@ nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int3
     }
     for (int32_t k = 0; tangent != NULL && k < slot->n_tangent; ++k) {
         int closed = slot->mode == NSCD_CONTACT_CLOSED;
-        tangent[k] = closed && k == 0 ? ed->dynamics.lambda_t[index] : 0.0;
+        tangent[k] = closed ? ed->dynamics.lambda_t[2 * index + k] : 0.0;
     }
     return NSCD_OK;
 }

@@ -53,13 +53,16 @@ struct nscd_event_driven {
     int32_t *pivots; /* n_contacts, for the projection's LU */
 
     /* one instant: the touching contacts are impact_contacts[0..count) */
-    double *rates;        /* their normal gap velocities */
-    double *gaps;         /* their gaps */
-    int32_t *impacting;   /* 1 for the open ones that approach */
-    int32_t *rest;        /* the touching contacts at rest (contact indices) */
-    int32_t *mode_before; /* every contact's mode before the instant */
-    int32_t *slip_before; /* and its slip state */
-    double *inverse_mass; /* w M^-1 w' of each contact at rest */
+    double *rates;            /* their normal gap velocities */
+    double *gaps;             /* their gaps */
+    int32_t *impacting;       /* 1 for the open ones that approach */
+    int32_t *rest;            /* the touching contacts at rest (contact indices) */
+    int32_t *mode_before;     /* every contact's mode before the instant */
+    int32_t *slip_before;     /* and its slip state */
+    double *direction_before; /* and its slip direction (2 per contact) */
+    int32_t *slip_stopped;    /* 1 when a sliding contact stopped during the instant */
+    int impact_at_instant;    /* velocities jumped at the current instant */
+    double *inverse_mass;     /* w M^-1 w' of each contact at rest */
 
     /* Zeno bookkeeping, per contact */
     double *last_impact;

@@ -189,14 +189,15 @@ static nscd_status zeno_stop(nscd_event_driven *ed, double t, const double *y) {
 static nscd_status impact_stage(nscd_event_driven *ed, double t, double *y, int32_t count) {
     nscd__model *m = ed->model;
     const double v_rest = ed->options.zeno_velocity;
-    int approaching = 0, zeno = 0;
+    int32_t first = -1; /* the first approaching contact names the event */
+    int zeno = 0;
     for (int32_t r = 0; r < count; ++r) {
         int32_t i = ed->impact_contacts[r];
         ed->impacting[r] = 0;
         if (ed->rates[r] >= -v_rest) {
             continue;
         }
-        approaching = 1;
+        first = first < 0 ? i : first;
         ed->impacting[r] = m->contacts[i].mode == NSCD_CONTACT_OPEN;
         if (ed->impacting[r] && accumulating(ed, i, t)) {
             zeno = 1;
@@ -206,7 +207,7 @@ static nscd_status impact_stage(nscd_event_driven *ed, double t, double *y, int3
             }
         }
     }
-    if (!approaching) {
+    if (first < 0) {
         return NSCD_OK;
     }
     memcpy(ed->v_before, y + m->n_q, (size_t)m->n_v * sizeof(double));
@@ -216,7 +217,8 @@ static nscd_status impact_stage(nscd_event_driven *ed, double t, double *y, int3
         return rc;
     }
     ed->stats.impacts++;
-    nscd_event_info info = event_info(ed, NSCD_EVENT_IMPACT, t, ed->impact_contacts[0], y);
+    ed->impact_at_instant = 1;
+    nscd_event_info info = event_info(ed, NSCD_EVENT_IMPACT, t, first, y);
     info.n_contacts = count;
     info.contacts = ed->impact_contacts;
     info.gap_velocity_before = ed->velocity_before;
@@ -252,12 +254,12 @@ static nscd_status resting(nscd_event_driven *ed, double t, const double *y, int
         ed->model->contacts[ed->impact_contacts[r]].mode != NSCD_CONTACT_OPEN) {
         return NSCD_OK;
     }
-    double normal = 0.0, tangent = 0.0;
+    double normal = 0.0, tangent[2] = {0.0, 0.0};
     nscd__dynamics_update_modes(&ed->dynamics);
     nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
     if (rc == NSCD_OK) {
         rc = nscd__dynamics_contact_acceleration(&ed->dynamics, ed->impact_contacts[r], t, y,
-                                                 ed->ydot, &normal, &tangent);
+                                                 ed->ydot, &normal, tangent);
     }
     double top = normal < 0.0 ? gap + rate * rate / (-2.0 * normal) : INFINITY;
     double band = coupled ? ed->options.persistent_gap_tolerance : 0.0;
@@ -300,7 +302,10 @@ static nscd_status report_modes(nscd_event_driven *ed, double t, const double *y
         if (slot->mode != ed->mode_before[i]) {
             type = slot->mode == NSCD_CONTACT_CLOSED ? NSCD_EVENT_CONTACT_CLOSED
                                                      : NSCD_EVENT_CONTACT_OPENED;
-        } else if (slot->mode == NSCD_CONTACT_CLOSED && slot->slip != ed->slip_before[i]) {
+        } else if (slot->mode == NSCD_CONTACT_CLOSED &&
+                   (slot->slip != ed->slip_before[i] || (slot->slip != 0 && ed->slip_stopped[i]))) {
+            /* a slide that stopped and starts again (the other way, or in
+             * another direction) is a new slip */
             type = slot->slip == 0 ? NSCD_EVENT_CONTACT_STICK : NSCD_EVENT_CONTACT_SLIP;
         }
         if (type != 0) {
@@ -321,7 +326,10 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
     for (int32_t i = 0; i < m->n_contacts; ++i) {
         ed->mode_before[i] = m->contacts[i].mode;
         ed->slip_before[i] = m->contacts[i].slip;
+        memcpy(ed->direction_before + 2 * i, m->contacts[i].slip_direction, 2 * sizeof(double));
+        ed->slip_stopped[i] = 0;
     }
+    ed->impact_at_instant = 0;
     nscd_status rc = touching_contacts(ed, t, y, &count);
     if (rc == NSCD_OK && count > 0) {
         rc = impact_stage(ed, t, y, count);
@@ -362,9 +370,13 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
     if (rc == NSCD_OK) {
         rc = report_modes(ed, t, y, count);
     }
+    /* new modes, or a new slip direction (a sliding contact takes the
+     * direction of its velocity before every step), change f(t, y) */
     for (int32_t i = 0; i < m->n_contacts; ++i) {
-        if (m->contacts[i].mode != ed->mode_before[i] ||
-            m->contacts[i].slip != ed->slip_before[i]) {
+        const nscd__contact_slot *slot = &m->contacts[i];
+        if (slot->mode != ed->mode_before[i] || slot->slip != ed->slip_before[i] ||
+            (slot->slip != 0 &&
+             memcmp(slot->slip_direction, ed->direction_before + 2 * i, 2 * sizeof(double)))) {
             ed->fsal_valid = 0;
         }
     }
