@@ -4,9 +4,14 @@
 #                or print the exact apt-get line to run
 #   make build   configure build/ (RelWithDebInfo, warnings as errors) and build
 #   make test    deps + build + every ctest test (unit, examples, Python,
-#                consumers, ABI, headers, Doxygen, sanitizers, valgrind, format)
+#                consumers, ABI, headers, Doxygen, sanitizers, valgrind, format,
+#                fuzzers)
 #   make demo    deps + build + run every example with --json, print a summary
 #   make docs    API reference with Doxygen into build/doxygen/html
+#   make fuzz    deps + a long fuzzing session: every libFuzzer target of tests/fuzz
+#                for FUZZ_TIME seconds (default 600), FUZZ_JOBS at a time, on a
+#                corpus kept in build/fuzz/long/; e.g. make fuzz FUZZ_TIME=3600
+#                FUZZ_TARGETS="fc3d lcp" (see docs/fuzzing.md)
 #   make clean   remove build/
 
 BUILD_DIR  ?= build
@@ -19,9 +24,15 @@ APT_GET    ?= apt-get
 
 DEBIAN_PACKAGES := liblapacke-dev libopenblas-dev libcmocka-dev cmake pkg-config doxygen \
 	python3-numpy python3-cffi python3-matplotlib python3-pytest \
-	abi-compliance-checker abi-dumper valgrind clang-format gcc g++ make
+	abi-compliance-checker abi-dumper valgrind clang-format gcc g++ make \
+	clang libfuzzer-14-dev
 
-.PHONY: all deps build test demo docs clean
+# make fuzz: seconds per target, the targets, how many run at once
+FUZZ_TIME    ?= 600
+FUZZ_TARGETS ?= single_contact lcp fc3d routh event_driven
+FUZZ_JOBS    ?= $(JOBS)
+
+.PHONY: all deps build test demo docs fuzz clean
 
 all: build
 
@@ -56,6 +67,11 @@ demo: deps
 docs: deps
 	$(MAKE) --no-print-directory build
 	cmake --build $(BUILD_DIR) --target doxygen
+
+fuzz: deps
+	bash tests/fuzz/build.sh "$(CURDIR)" "$(BUILD_DIR)/fuzz" clang
+	printf '%s\n' $(FUZZ_TARGETS) | xargs -P $(FUZZ_JOBS) -I{} \
+	  bash tests/fuzz/run.sh "$(BUILD_DIR)/fuzz" {} tests/fuzz/corpus/{} 0 $(FUZZ_TIME)
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -7,11 +7,24 @@
 
 #include "nscd/status.h"
 
-/* Euclidean norms without hypot's overflow guard (which costs more than the rest
- * of a single-contact solve); fine for |values| < 1e150. */
-static inline double nscd__norm2(double a, double b) { return sqrt(a * a + b * b); }
+/* Euclidean norms. The plain sum of squares is used whenever it lies safely
+ * inside the normal range, [2^-960, 2^960]: there it is as accurate as hypot,
+ * which costs more than the rest of a single-contact solve. Outside (squares
+ * that underflow, e.g. the impulses of a friction coefficient below 1e-154, or
+ * overflow) hypot takes over. */
+static inline double nscd__norm2(double a, double b) {
+    double s = a * a + b * b;
+    if (s > 0x1p-960 && s < 0x1p960) {
+        return sqrt(s);
+    }
+    return (a == 0.0 && b == 0.0) ? 0.0 : hypot(a, b);
+}
 static inline double nscd__norm3(double a, double b, double c) {
-    return sqrt(a * a + b * b + c * c);
+    double s = a * a + b * b + c * c;
+    if (s > 0x1p-960 && s < 0x1p960) {
+        return sqrt(s);
+    }
+    return (a == 0.0 && b == 0.0 && c == 0.0) ? 0.0 : hypot(hypot(a, b), c);
 }
 
 /* Checks A (row-major) for finiteness, symmetry (relative 1e-10) and numerical

@@ -4,7 +4,10 @@
  * M_BB z_B = -q_B, computes w = M z + q and toggles the least index that
  * violates z_B >= 0 or w_N >= 0. For a P-matrix every basis has a regular
  * block and the least-index rule cannot cycle, so the loop ends with the
- * unique solution; the pivot budget only guards against non-P input. */
+ * unique solution; the pivot budget only guards against non-P input. The
+ * next basis depends on the current one only, so a run longer than the 2^n
+ * bases has revisited one and cycles for ever: the budget is 2^n pivots (at
+ * most MAX_PIVOTS), which also ends a hopeless small problem quickly. */
 #include <string.h>
 
 #include "core/check.h"
@@ -50,14 +53,22 @@ static nscd_status solve_basis(int32_t n, const double *M, const double *q, lcp_
     return nscd__all_finite(k->z, (size_t)n) ? NSCD_OK : NSCD_ERR_SINGULAR;
 }
 
-/* Scale of the problem, for the tolerance on sign tests. */
-static double problem_scale(int32_t n, const double *M, const double *q) {
+/* Tolerances of the sign tests. w is in the units of q (a velocity), z in
+ * those of q / M (an impulse): a basic z_i above -tol_z counts as zero, and
+ * clipping it to zero moves each w_j by at most max|M| tol_z = tol_w. (One
+ * tolerance in the units of q for both made the result depend on the scale
+ * of M: with M ~ 1e12, basic z_i of -1e-5 |z| were accepted and clipped.) */
+static void sign_tolerances(int32_t n, const double *M, const double *q, double *tol_w,
+                            double *tol_z) {
     double qmax = 0.0, mmax = 0.0;
     for (int32_t i = 0; i < n; ++i) {
         qmax = fmax(qmax, fabs(q[i]));
-        mmax = fmax(mmax, fabs(M[i * n + i]));
+        for (int32_t j = 0; j < n; ++j) {
+            mmax = fmax(mmax, fabs(M[i * n + j]));
+        }
     }
-    return qmax > 0.0 ? qmax : (mmax > 0.0 ? mmax : 1.0);
+    *tol_w = 1e-13 * qmax;
+    *tol_z = mmax > 0.0 ? *tol_w / mmax : *tol_w;
 }
 
 nscd_status nscd_lcp_solve_dense(int32_t n, const double *M, const double *q, double *z,
@@ -73,15 +84,17 @@ nscd_status nscd_lcp_solve_dense(int32_t n, const double *M, const double *q, do
     }
     lcp_work k;
     memset(k.in_basis, 0, sizeof k.in_basis);
-    const double tol = 1e-13 * problem_scale(n, M, q);
-    for (int pivot = 0; pivot < MAX_PIVOTS; ++pivot) {
+    double tol_w, tol_z;
+    sign_tolerances(n, M, q, &tol_w, &tol_z);
+    const int32_t budget = n < 15 ? (int32_t)1 << n : MAX_PIVOTS;
+    for (int32_t pivot = 0; pivot < budget; ++pivot) {
         nscd_status rc = solve_basis(n, M, q, &k);
         if (rc != NSCD_OK) {
             return rc;
         }
         int32_t leave = -1;
         for (int32_t i = 0; i < n && leave < 0; ++i) {
-            if ((k.in_basis[i] && k.z[i] < -tol) || (!k.in_basis[i] && k.w[i] < -tol)) {
+            if ((k.in_basis[i] && k.z[i] < -tol_z) || (!k.in_basis[i] && k.w[i] < -tol_w)) {
                 leave = i;
             }
         }

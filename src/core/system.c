@@ -60,8 +60,15 @@ static nscd_status system_mass_solve(void *self, const double *q, int32_t nrhs, 
         if (rc != NSCD_OK) {
             return rc;
         }
+        /* LAPACKE rejects NaN in its arguments as an illegal value (info < 0):
+         * report a diverged state or force as what it is */
+        if (!nscd__all_finite(B, (size_t)n * (size_t)nrhs)) {
+            return nscd__fail(&s->diag, NSCD_ERR_NOT_FINITE,
+                              "M^-1 b with a non-finite b (diverged state or forces)");
+        }
         memcpy(X, B, (size_t)n * (size_t)nrhs * sizeof(double));
-        return nscd__cholesky_solve(n, s->factor, nrhs, X);
+        rc = nscd__cholesky_solve(n, s->factor, nrhs, X);
+        return rc == NSCD_OK ? NSCD_OK : nscd__fail(&s->diag, rc, "Cholesky solve failed");
     }
     for (int32_t c = 0; c < nrhs; ++c) {
         for (int32_t i = 0; i < n; ++i) {

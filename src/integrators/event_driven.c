@@ -324,6 +324,12 @@ static nscd_status rk4_step(nscd_event_driven *ed, double *t, double t_end) {
     if (rc == NSCD_OK) {
         rc = nscd__rk4_step(&ed->rk4, &ed->ode, *t, ed->y, h, ed->y_end);
     }
+    /* a fixed step too large for the dynamics diverges: finite stages may still
+     * sum to inf or NaN, which must not become the state */
+    if (rc == NSCD_OK && !nscd__all_finite(ed->y_end, (size_t)ed->n)) {
+        rc = nscd__fail(&ed->diag, NSCD_ERR_NOT_FINITE,
+                        "RK4 step of %g s from t = %.17g diverged (fixed_step too large?)", h, *t);
+    }
     if (rc == NSCD_OK) {
         ed->stats.steps_accepted++;
         rc = nscd__locate_event(ed, *t, h, &theta);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -361,6 +362,41 @@ static void rk4_linear_interpolation_method(void **state) {
     nscd_system_destroy(sys);
 }
 
+/* RK4 with a fixed step far too large for the forces: every stage is finite
+ * but their weighted sum overflows. Regression (found by
+ * tests/fuzz/fuzz_event_driven.c): the step was accepted, and advance
+ * returned OK with q = v = inf (or later failed with a NaN state). */
+static nscd_status huge_force(void *u, double t, const double *q, const double *v, double *h) {
+    (void)u, (void)t, (void)q, (void)v;
+    h[0] = 0.5 * DBL_MAX;
+    return NSCD_OK;
+}
+
+static void rk4_divergence_keeps_a_finite_state(void **state) {
+    (void)state;
+    nscd_system_desc desc;
+    nscd_system_desc_init(&desc, sizeof desc);
+    desc.n_dof = 1;
+    desc.mass = unit_mass;
+    desc.forces = huge_force;
+    nscd_system *sys = NULL;
+    assert_int_equal(nscd_system_create(&desc, &sys), NSCD_OK);
+    double q = 0.0, v = 0.0, t = -1.0;
+    assert_int_equal(nscd_system_set_state(sys, 0.0, &q, &v), NSCD_OK);
+    nscd_event_driven_options opt;
+    nscd_event_driven_options_init(&opt, sizeof opt);
+    opt.method = NSCD_ED_RK4_LINEAR;
+    opt.fixed_step = 1.0;
+    nscd_event_driven *ed = NULL;
+    assert_int_equal(nscd_event_driven_create(sys, &opt, &ed), NSCD_OK);
+    assert_int_equal(nscd_event_driven_advance(ed, 10.0, NULL), NSCD_ERR_NOT_FINITE);
+    assert_true(strstr(nscd_event_driven_last_error(ed), "diverged") != NULL);
+    assert_int_equal(nscd_system_get_state(sys, &t, &q, &v), NSCD_OK);
+    assert_true(t == 0.0 && q == 0.0 && v == 0.0); /* the last consistent state */
+    nscd_event_driven_destroy(ed);
+    nscd_system_destroy(sys);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bouncing_ball_matches_analytic),
@@ -374,6 +410,7 @@ int main(void) {
         cmocka_unit_test(invalid_options_and_arguments),
         cmocka_unit_test(results_are_deterministic),
         cmocka_unit_test(rk4_linear_interpolation_method),
+        cmocka_unit_test(rk4_divergence_keeps_a_finite_state),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,11 +139,31 @@ static void bad_inputs_change_nothing(void **state) {
     assert_true(z[0] == 5 && z[1] == 6);
 }
 
+/* The answer does not depend on the scale of M. Regression (found by
+ * tests/fuzz/fuzz_lcp.c): the sign test of z used a tolerance in the units of
+ * q, so for M ~ 1e12 the basis {0, 1} with z_0 = -1.3e-18 (|z| = 1e-12) was
+ * accepted, z_0 clipped to 0, and z_1 and w were wrong by 1e-3 relative. */
+static void independent_of_the_scale_of_m(void **state) {
+    (void)state;
+    for (int e = -12; e <= 12; e += 4) {
+        double s = pow(10.0, e), d = 1e-3;
+        double M[4] = {s, 0.5 * s, 0.5 * s, s}, q[2] = {-0.5 + d, -1.0}, z[2], w[2];
+        assert_int_equal(nscd_lcp_solve_dense(2, M, q, z, w), NSCD_OK);
+        /* exact solution: z = (0, 1/s), w = (d, 0) */
+        assert_true(z[0] == 0.0);
+        assert_true(fabs(z[1] * s - 1.0) < 1e-14);
+        assert_true(fabs(w[0] - d) < 1e-14 && w[1] == 0.0);
+        double w0 = q[0] + M[1] * z[1], w1 = q[1] + M[3] * z[1];
+        assert_true(fabs(w0 - d) < 1e-14 && fabs(w1) < 1e-14);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(matches_enumeration),
         cmocka_unit_test(trivial_cases),
         cmocka_unit_test(bad_inputs_change_nothing),
+        cmocka_unit_test(independent_of_the_scale_of_m),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

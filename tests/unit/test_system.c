@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "core/system.h"
 #include "models.h"
 
 /* Allocator that counts, and fails after a budget of allocations. */
@@ -207,6 +208,26 @@ static void callback_errors_surface(void **state) {
     nscd_system_destroy(sys);
 }
 
+/* M^-1 b with a NaN in b (a diverged state, e.g. an explicit RK4 step too
+ * large for a stiff compliant contact) is NOT_FINITE with a message.
+ * Regression (found by tests/fuzz/fuzz_event_driven.c): LAPACKE's NaN check
+ * made it INVALID_ARGUMENT, and nscd_event_driven_advance() returned that
+ * with an empty last error. */
+static void mass_solve_of_non_finite_values(void **state) {
+    (void)state;
+    ball_model b = {2.0, 9.81, 0.0, 0.0, 1};
+    nscd_system *sys = NULL;
+    assert_int_equal(make_ball(&b, 1.0, 0.5, &sys), NSCD_OK);
+    nscd__model *model = nscd__system_model(sys);
+    double q = 1.0, rhs = NAN, x = 7.0;
+    assert_int_equal(model->mass_solve(model->self, &q, 1, &rhs, &x), NSCD_ERR_NOT_FINITE);
+    assert_true(nscd_system_last_error(sys)[0] != '\0');
+    rhs = 4.0;
+    assert_int_equal(model->mass_solve(model->self, &q, 1, &rhs, &x), NSCD_OK);
+    assert_true(fabs(x - 2.0) < 1e-15);
+    nscd_system_destroy(sys);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(desc_validation),
@@ -215,6 +236,7 @@ int main(void) {
         cmocka_unit_test(negative_mass_is_rejected),
         cmocka_unit_test(allocator_hooks_and_failures),
         cmocka_unit_test(callback_errors_surface),
+        cmocka_unit_test(mass_solve_of_non_finite_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

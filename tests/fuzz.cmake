@@ -1,0 +1,91 @@
+# The libFuzzer targets of tests/fuzz as ctest tests (label "fuzz"); see docs/fuzzing.md.
+#
+# The main build uses gcc, libFuzzer needs clang: tests/fuzz is a separate CMake
+# project that compiles the library sources again with clang and
+# -fsanitize=fuzzer-no-link,address,undefined. Here we only find a clang that
+# can link a fuzzer and add the tests:
+#   fuzz.build     configures and builds tests/fuzz into <build>/fuzz (a fixture)
+#   fuzz.<target>  runs build/fuzz/fuzz_<target> for a short deterministic budget
+#   fuzz.seeds     the committed corpus is what tests/fuzz/make_seeds.py writes
+# NSCD_BUILD_FUZZERS: AUTO (default: when clang with -fsanitize=fuzzer works),
+# ON (fail the configuration without it) or OFF.
+
+set(_fuzz_src "${PROJECT_SOURCE_DIR}/tests/fuzz")
+
+# The corpus check needs only Python; it runs with or without clang.
+add_test(NAME fuzz.seeds COMMAND /usr/bin/python3 "${_fuzz_src}/make_seeds.py" --check)
+set_tests_properties(fuzz.seeds PROPERTIES LABELS fuzz)
+
+if(NSCD_BUILD_FUZZERS STREQUAL "OFF")
+  return()
+endif()
+
+find_program(NSCD_FUZZ_CLANG NAMES clang clang-14 clang-15 clang-16
+             DOC "clang that builds the libFuzzer targets (tests/fuzz)")
+set(_fuzz_ok FALSE)
+if(NSCD_FUZZ_CLANG)
+  if(NSCD_FUZZ_CLANG_WORKS STREQUAL NSCD_FUZZ_CLANG)
+    set(_fuzz_ok TRUE) # probed before with this compiler
+  else()
+    set(_probe_dir "${CMAKE_CURRENT_BINARY_DIR}/fuzz_probe")
+    file(MAKE_DIRECTORY "${_probe_dir}")
+    file(WRITE "${_probe_dir}/probe.c"
+         "#include <stddef.h>\n#include <stdint.h>\n"
+         "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);\n"
+         "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n")
+    execute_process(
+      COMMAND "${NSCD_FUZZ_CLANG}" -fsanitize=fuzzer,address,undefined probe.c -o probe
+      WORKING_DIRECTORY "${_probe_dir}" RESULT_VARIABLE _probe_rc OUTPUT_QUIET ERROR_QUIET)
+    if(_probe_rc EQUAL 0)
+      set(_fuzz_ok TRUE)
+      # only success is cached: installing libFuzzer later is noticed at the next configure
+      set(NSCD_FUZZ_CLANG_WORKS "${NSCD_FUZZ_CLANG}" CACHE INTERNAL "clang links fuzzers")
+    endif()
+  endif()
+endif()
+
+if(NOT _fuzz_ok)
+  if(NSCD_BUILD_FUZZERS STREQUAL "ON")
+    message(FATAL_ERROR "NSCD_BUILD_FUZZERS=ON but no clang links -fsanitize=fuzzer "
+                        "(Debian: apt-get install clang libfuzzer-14-dev)")
+  endif()
+  message(STATUS "Fuzzers: not built (no clang that links -fsanitize=fuzzer)")
+  return()
+endif()
+message(STATUS "Fuzzers: ${NSCD_FUZZ_CLANG}")
+
+set(_fuzz_bin "${PROJECT_BINARY_DIR}/fuzz")
+add_test(NAME fuzz.build
+  COMMAND bash "${_fuzz_src}/build.sh" "${PROJECT_SOURCE_DIR}" "${_fuzz_bin}" "${NSCD_FUZZ_CLANG}")
+set_tests_properties(fuzz.build PROPERTIES LABELS fuzz FIXTURES_SETUP nscd_fuzzers
+  RESOURCE_LOCK cpu_heavy TIMEOUT 900)
+
+# Short runs: executions (deterministic with -seed=1) and a time cap in seconds
+# for slow machines. Each takes about 10 s on the reference machine; see
+# docs/fuzzing.md for the measured rates.
+set(NSCD_FUZZ_BUDGETS
+  "single_contact 120000 30"
+  "lcp 80000 30"
+  "fc3d 4000 30"
+  "routh 1000000 30"
+  "event_driven 500 30")
+file(GLOB _fuzz_targets CONFIGURE_DEPENDS "${_fuzz_src}/fuzz_*.c")
+foreach(_src ${_fuzz_targets})
+  get_filename_component(_name "${_src}" NAME_WE)
+  string(REGEX REPLACE "^fuzz_" "" _target "${_name}")
+  set(_runs 10000)
+  set(_time 30)
+  foreach(_budget ${NSCD_FUZZ_BUDGETS})
+    separate_arguments(_b UNIX_COMMAND "${_budget}")
+    list(GET _b 0 _t)
+    if(_t STREQUAL _target)
+      list(GET _b 1 _runs)
+      list(GET _b 2 _time)
+    endif()
+  endforeach()
+  add_test(NAME fuzz.${_target}
+    COMMAND bash "${_fuzz_src}/run.sh" "${_fuzz_bin}" "${_target}"
+            "${_fuzz_src}/corpus/${_target}" "${_runs}" "${_time}")
+  set_tests_properties(fuzz.${_target} PROPERTIES LABELS fuzz
+    FIXTURES_REQUIRED nscd_fuzzers TIMEOUT 300)
+endforeach()
