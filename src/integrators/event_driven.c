@@ -85,11 +85,14 @@ static nscd_status validate_options(const nscd_event_driven_options *o) {
 #define ARRAYS(X)                                                                                 \
     X(y, double, n) X(y_end, double, n) X(y_tmp, double, n) X(ydot, double, n)                    \
     X(watch_start, double, nw) X(watch_tmp, double, nw) X(watch_left, double, nw)                 \
-    X(left, double, nw) X(right, double, nw) X(threshold, double, nw) X(watch_rate, double, nw) X(rate_left, double, nw) X(dip_right, double, nw) X(dip_value, double, nw) X(armed, int32_t, nw) X(firing, int32_t, nw)         \
+    X(left, double, nw) X(right, double, nw) X(threshold, double, nw) X(watch_rate, double, nw)   \
+    X(rate_left, double, nw) X(dip_right, double, nw) X(dip_value, double, nw)                    \
+    X(armed, int32_t, nw) X(firing, int32_t, nw)                                                  \
     X(user_values, double, nu) X(impact_contacts, int32_t, nc) X(impact_rows, double, nc * nv)    \
     X(impulse, double, nc) X(velocity_before, double, nc) X(velocity_after, double, nc)           \
     X(v_before, double, nv) X(pivots, int32_t, nc) X(last_impact, double, nc)                     \
-    X(close_impacts, int32_t, nc) X(rates, double, nc) X(gaps, double, nc) X(impacting, int32_t, nc)                  \
+    X(close_impacts, int32_t, nc) X(rates, double, nc) X(gaps, double, nc)                        \
+    X(impacting, int32_t, nc) X(impact_list, int32_t, nc)                                         \
     X(rest, int32_t, nc) X(mode_before, int32_t, nc) X(slip_before, int32_t, nc)                  \
     X(direction_before, double, 2 * nc) X(slip_stopped, int32_t, nc) X(inverse_mass, double, nc)
 /* clang-format on */

@@ -55,7 +55,8 @@ struct nscd_event_driven {
     /* one instant: the touching contacts are impact_contacts[0..count) */
     double *rates;            /* their normal gap velocities */
     double *gaps;             /* their gaps */
-    int32_t *impacting;       /* 1 for the open ones that approach */
+    int32_t *impacting;       /* 1 for the open ones that approached at this instant */
+    int32_t *impact_list;     /* the contacts of one impact (those not separating) */
     int32_t *rest;            /* the touching contacts at rest (contact indices) */
     int32_t *mode_before;     /* every contact's mode before the instant */
     int32_t *slip_before;     /* and its slip state */

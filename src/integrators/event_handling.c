@@ -7,6 +7,9 @@
 #include "integrators/event_driven_impl.h"
 
 #define MAX_PROJECTIONS 4
+/* Rounds of impacts at one instant: a separating contact pushed back by an
+ * impact takes part in the next one (one or two rounds in practice). */
+#define MAX_IMPACT_ROUNDS 8
 /* Rounds of mode decision and projection at one instant (one or two suffice). */
 #define MODE_ROUNDS 4
 
@@ -110,16 +113,22 @@ static int32_t append_closed(nscd_event_driven *ed, int32_t count) {
     return count;
 }
 
-/* Velocity jump of `count` contacts (ed->impact_contacts) at (t, y). */
-static nscd_status apply_impact(nscd_event_driven *ed, double t, double *y, int32_t count,
-                                int plastic) {
+/* Velocity jump of `count` contacts at (t, y). */
+static nscd_status apply_impact(nscd_event_driven *ed, double t, double *y, const int32_t *contacts,
+                                int32_t count, int plastic) {
     nscd__model *m = ed->model;
-    nscd_status rc = gather_rows(ed, t, y, ed->impact_contacts, count);
+    nscd_status rc = gather_rows(ed, t, y, contacts, count);
     if (rc != NSCD_OK) {
         return rc;
     }
-    nscd__impact impact = {count,       ed->impact_contacts, ed->impact_rows,    plastic,
-                           ed->impulse, ed->velocity_before, ed->velocity_after, t};
+    nscd__impact impact = {count,
+                           contacts,
+                           ed->impact_rows,
+                           plastic,
+                           ed->impulse,
+                           ed->velocity_before,
+                           ed->velocity_after,
+                           t};
     return nscd__resolve_impact(m, &ed->impact_work, y, &impact, y + m->n_q);
 }
 
@@ -183,53 +192,93 @@ static nscd_status zeno_stop(nscd_event_driven *ed, double t, const double *y) {
                             "impacts accumulate at t = %.17g; stopped (zeno_policy = STOP)", t);
 }
 
-/* Stage 1 of an instant: if a contact of the touching set approaches, one
- * impact over the whole set. A contact whose impacts accumulate takes part
- * plastically (it is marked closed: e = 0), or the call stops (ZENO_STOP). */
-static nscd_status impact_stage(nscd_event_driven *ed, double t, double *y, int32_t count) {
+/* One impact of the touching contacts (ed->impact_contacts[0..count)) that
+ * approach or rest: a contact that separates takes no part, since an impulse
+ * on it would add energy (Newton's law changes the kinetic energy by
+ * sum (1 - e) P c / 2 over approaching contacts, c < 0, plus P c / 2 over
+ * separating ones). A contact whose impacts accumulate takes part
+ * plastically (it is marked closed: e = 0), or the call stops (ZENO_STOP).
+ * *impacted tells whether a contact approached. */
+static nscd_status impact_round(nscd_event_driven *ed, double t, double *y, int32_t count,
+                                int *impacted) {
     nscd__model *m = ed->model;
     const double v_rest = ed->options.zeno_velocity;
-    int32_t first = -1; /* the first approaching contact names the event */
+    int32_t first = -1, n = 0; /* the first approaching contact names the event */
     int zeno = 0;
+    *impacted = 0;
     for (int32_t r = 0; r < count; ++r) {
         int32_t i = ed->impact_contacts[r];
-        ed->impacting[r] = 0;
+        if (ed->rates[r] > v_rest) {
+            continue;
+        }
+        ed->rest[n] = r; /* scratch: positions in the touching set */
+        ed->impact_list[n++] = i;
         if (ed->rates[r] >= -v_rest) {
             continue;
         }
         first = first < 0 ? i : first;
-        ed->impacting[r] = m->contacts[i].mode == NSCD_CONTACT_OPEN;
-        if (ed->impacting[r] && accumulating(ed, i, t)) {
+        int open = m->contacts[i].mode == NSCD_CONTACT_OPEN;
+        if (open && !ed->impacting[r] && accumulating(ed, i, t)) { /* once per instant */
             zeno = 1;
             if (ed->options.zeno_policy == NSCD_ZENO_PERSISTENT_CONTACT) {
                 m->contacts[i].mode = NSCD_CONTACT_CLOSED;
                 m->contacts[i].slip = 0;
             }
         }
+        ed->impacting[r] |= open;
     }
     if (first < 0) {
         return NSCD_OK;
     }
     memcpy(ed->v_before, y + m->n_q, (size_t)m->n_v * sizeof(double));
-    nscd_status rc = apply_impact(ed, t, y, count, 0);
+    nscd_status rc = apply_impact(ed, t, y, ed->impact_list, n, 0);
     if (rc != NSCD_OK) {
         memcpy(y + m->n_q, ed->v_before, (size_t)m->n_v * sizeof(double));
         return rc;
     }
+    *impacted = 1;
     ed->stats.impacts++;
     ed->impact_at_instant = 1;
     nscd_event_info info = event_info(ed, NSCD_EVENT_IMPACT, t, first, y);
-    info.n_contacts = count;
-    info.contacts = ed->impact_contacts;
+    info.n_contacts = n;
+    info.contacts = ed->impact_list;
     info.gap_velocity_before = ed->velocity_before;
     info.gap_velocity_after = ed->velocity_after;
     info.impulse = ed->impulse;
     info.v_before = ed->v_before;
-    for (int32_t r = 0; r < count; ++r) {
-        ed->rates[r] = ed->velocity_after[r];
-    }
     rc = nscd__report(ed, &info);
     return rc == NSCD_OK && zeno ? zeno_stop(ed, t, y) : rc;
+}
+
+/* Gap velocities of the touching contacts at (t, y) into ed->rates. */
+static nscd_status refresh_rates(nscd_event_driven *ed, double t, const double *y, int32_t count) {
+    for (int32_t r = 0; r < count; ++r) {
+        double gap = 0.0;
+        nscd_status rc = nscd__dynamics_contact(&ed->dynamics, ed->impact_contacts[r], t, y, &gap);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+        ed->rates[r] = nscd__dot(ed->model->n_v, ed->dynamics.row, y + ed->model->n_q);
+    }
+    return NSCD_OK;
+}
+
+/* Stage 1 of an instant: impacts until no touching contact approaches. An
+ * impact can push a separating contact back (it then approaches and takes
+ * part in the next round); each round dissipates energy. */
+static nscd_status impact_stage(nscd_event_driven *ed, double t, double *y, int32_t count) {
+    memset(ed->impacting, 0, (size_t)count * sizeof(int32_t));
+    for (int round = 0; round < MAX_IMPACT_ROUNDS; ++round) {
+        int impacted = 0;
+        nscd_status rc = impact_round(ed, t, y, count, &impacted);
+        if (rc == NSCD_OK && impacted) {
+            rc = refresh_rates(ed, t, y, count);
+        }
+        if (rc != NSCD_OK || !impacted) {
+            return rc;
+        }
+    }
+    return NSCD_OK;
 }
 
 /* Whether touching contact r (of the `count` in ed->impact_contacts) is at
