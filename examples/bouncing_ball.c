@@ -6,6 +6,12 @@
  * event-driven stepper locates every impact and, when the bounces become
  * infinitely many (Zeno), closes the contact: the ball rests on the floor.
  *
+ * Physics invariants (example_invariants.h), checked at every event and after
+ * every advance: the energy E = m g q + m v^2 / 2 never rises at an impact (by
+ * more than 1e-12 m g h0), nor over a flight (integration error, 1e-7 m g h0),
+ * and the ball never sinks below the floor by more than the stepper's gap
+ * tolerance. A violation is printed on stderr and the program exits with 3.
+ *
  * Usage: bouncing_ball [--h0 1] [--e 0.8] [--g 9.81] [--t-end T] [--rk4]
  *                      [--json] [--csv FILE]                              */
 #include <math.h>
@@ -13,6 +19,7 @@
 #include <stdlib.h>
 
 #include "example_cli.h"
+#include "example_invariants.h"
 #include <nscd/nscd.h>
 
 #define MAX_IMPACTS 100000
@@ -25,6 +32,7 @@ typedef struct record {
     int count;
     double t[MAX_IMPACTS], v_before[MAX_IMPACTS], v_after[MAX_IMPACTS];
     double rest_time;
+    example_invariants invariants;
 } record;
 
 static nscd_status mass(void *user, const double *q, double *m) {
@@ -48,8 +56,14 @@ static nscd_status floor_contact(void *user, int32_t index, double t, const doub
     return NSCD_OK;
 }
 
+static double energy(void *user, const double *q, const double *v) {
+    const ball *b = user;
+    return b->mass * b->g * q[0] + 0.5 * b->mass * v[0] * v[0];
+}
+
 static int32_t on_event(void *user, const nscd_event_info *info) {
     record *r = user;
+    example_invariants_event(&r->invariants, info);
     if (info->type == NSCD_EVENT_IMPACT && r->count < MAX_IMPACTS) {
         r->t[r->count] = info->t;
         r->v_before[r->count] = info->gap_velocity_before[0];
@@ -86,8 +100,11 @@ static void print_json(double h0, double e, double g, const record *r, double t_
     json_number(stdout, e < 1.0 ? t_inf : NAN);
     printf(",\"rest_time_error\":");
     json_number(stdout, e < 1.0 ? fabs(r->rest_time - t_inf) : NAN);
-    printf(",\"max_impact_time_error\":%.17g,\"impact_count\":%d,\"seconds\":%.6g}\n", max_error,
+    printf(",\"max_impact_time_error\":%.17g,\"impact_count\":%d,\"seconds\":%.6g,", max_error,
            r->count, seconds);
+    printf("\"invariants\":");
+    example_invariants_json(stdout, &r->invariants);
+    printf("}\n");
 }
 
 int main(int argc, char **argv) {
@@ -136,6 +153,12 @@ int main(int argc, char **argv) {
     if (rc == NSCD_OK) {
         rc = nscd_event_driven_create(sys, &opt, &ed);
     }
+    /* energy scale m g h0: the largest energy term; no energy input between impacts */
+    if (rc == NSCD_OK && example_invariants_init(&r.invariants, sys, &opt, floor_contact, energy,
+                                                 &b, b.mass * g * fabs(h0), true) != 0) {
+        rc = NSCD_ERR_INVALID_ARGUMENT;
+    }
+    r.invariants.gap_acceleration = fabs(g); /* d2g/dt2 = -g in flight (--rk4 only) */
 
     FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
     if (csv) {
@@ -146,6 +169,7 @@ int main(int argc, char **argv) {
     for (int k = 1; k <= samples && rc == NSCD_OK; ++k) {
         rc = nscd_event_driven_advance(ed, t_end * k / samples, &stats);
         double t, q, v;
+        example_invariants_sample(&r.invariants, sys);
         nscd_system_get_state(sys, &t, &q, &v);
         if (csv) {
             fprintf(csv, "%.17g,%.17g,%.17g\n", t, q, v);
@@ -165,8 +189,9 @@ int main(int argc, char **argv) {
     } else {
         printf("%d impacts, first at t = %.12f s, at rest from t = %.12f s\n", r.count,
                r.count ? r.t[0] : NAN, r.rest_time);
+        example_invariants_text(stdout, &r.invariants);
     }
     nscd_event_driven_destroy(ed);
     nscd_system_destroy(sys);
-    return 0;
+    return example_invariants_report(&r.invariants, "bouncing_ball");
 }

@@ -16,6 +16,15 @@
  * factor of eq. 16. The effective mass and impact velocity of eq. 50 are
  * those of the contact at onset.
  *
+ * Physics invariants (example_invariants.h), checked for each model at every
+ * event and after every advance: the energy (kinetic + gravity) never rises at
+ * an event (by more than 1e-12 of m1 g L1/2 + m2 g L2/2) nor between events;
+ * for the compliant models the spring's energy is not counted, so a contact is
+ * checked as a whole, from its onset to its separation, and its gap (an overlap
+ * by design) is not checked until the rods are apart again. Elsewhere no gap
+ * is below the stepper's gap tolerance. A violation is printed on stderr and
+ * the program exits with 3.
+ *
  * Usage: two_pendulums [--json] [--csv FILE] [--t-end 8] [--e 0.3] [--k 1e8]
  *                      [--n 1.5] [--copt closed|exact]                          */
 #include <math.h>
@@ -23,6 +32,7 @@
 #include <string.h>
 
 #include "example_cli.h"
+#include "example_invariants.h"
 #include <nscd/nscd.h>
 
 #define PI 3.14159265358979323846
@@ -50,6 +60,7 @@ typedef struct run {
     double damping; /* c or mu chosen at the first onset */
     int separated;  /* the first contact's separation state is in sep_q, sep_v */
     double sep_q[2], sep_v[2];
+    example_invariants invariants;
 } run;
 
 static nscd_status mass(void *user, const double *q, double *m) {
@@ -81,8 +92,17 @@ static nscd_status tip_contact(void *user, int32_t index, double t, const double
     return NSCD_OK;
 }
 
+/* Kinetic energy plus gravity, potential zero at the pivots. */
+static double energy(void *user, const double *q, const double *v) {
+    const pendulums *p = user;
+    double I1 = p->m1 * p->L1 * p->L1 / 3.0, I2 = p->m2 * p->L2 * p->L2 / 3.0;
+    return 0.5 * (I1 * v[0] * v[0] + I2 * v[1] * v[1]) -
+           p->g * 0.5 * (p->m1 * p->L1 * cos(q[0]) + p->m2 * p->L2 * cos(q[1]));
+}
+
 static int32_t on_event(void *user, const nscd_event_info *info) {
     run *r = user;
+    example_invariants_event(&r->invariants, info);
     if (info->type == NSCD_EVENT_IMPACT || info->type == NSCD_EVENT_COMPLIANT_ONSET) {
         if (r->count < MAX_CONTACTS) {
             contact_record *c = &r->contacts[r->count++];
@@ -228,6 +248,12 @@ static int simulate(const settings *s, int kind, run *r) {
     if (rc == NSCD_OK) {
         rc = nscd_event_driven_create(sys, &opt, &ed);
     }
+    /* energy scale: the largest potential energy, m1 g L1/2 + m2 g L2/2 */
+    double scale = 0.5 * s->p.g * (s->p.m1 * s->p.L1 + s->p.m2 * s->p.L2);
+    if (rc == NSCD_OK && example_invariants_init(&r->invariants, sys, &opt, tip_contact, energy,
+                                                 (void *)&s->p, scale, true) != 0) {
+        rc = NSCD_ERR_INVALID_ARGUMENT;
+    }
     const double dt = 0.01, dt_fine = 2e-6;
     double t = 0.0;
     sample(r, sys);
@@ -237,6 +263,7 @@ static int simulate(const settings *s, int kind, run *r) {
         nscd_event_driven_stats stats = {.struct_size = sizeof stats};
         rc = nscd_event_driven_advance(ed, target, &stats);
         nscd_system_get_state(sys, &t, NULL, NULL);
+        example_invariants_sample(&r->invariants, sys);
         if (rc != NSCD_OK) {
             break;
         }
@@ -289,7 +316,9 @@ static void print_model_json(const run *r) {
     json_array(stdout, r->penetration, r->curve_count);
     printf(",\"force\":");
     json_array(stdout, r->force, r->curve_count);
-    printf("}}");
+    printf("},\"invariants\":");
+    example_invariants_json(stdout, &r->invariants);
+    printf("}");
 }
 
 int main(int argc, char **argv) {
@@ -309,6 +338,9 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
+    example_invariants all = runs[0].invariants; /* the worst of the three models */
+    example_invariants_merge(&all, &runs[1].invariants);
+    example_invariants_merge(&all, &runs[2].invariants);
     const char *csv_path = cli_string(argc, argv, "--csv", NULL);
     if (csv_path != NULL) {
         FILE *csv = fopen(csv_path, "w");
@@ -337,8 +369,10 @@ int main(int argc, char **argv) {
             }
             print_model_json(&runs[i]);
         }
-        printf("]}\n");
-        return 0;
+        printf("],\"invariants\":");
+        example_invariants_json(stdout, &all);
+        printf("}\n");
+        return example_invariants_report(&all, "two_pendulums");
     }
     for (int i = 0; i < 3; ++i) {
         printf("%-14s %d impacts:", runs[i].name, runs[i].count);
@@ -347,6 +381,7 @@ int main(int argc, char **argv) {
             printf("  t = %.6f s (e_out %.4f)", c->t, -c->v_after / c->v_before);
         }
         printf("\n");
+        example_invariants_text(stdout, &runs[i].invariants);
     }
-    return 0;
+    return example_invariants_report(&all, "two_pendulums");
 }

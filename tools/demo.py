@@ -6,7 +6,8 @@ usage: tools/demo.py [BUILD_DIR]   (default: build)
 Examples are discovered in BUILD_DIR/examples: every executable file there is
 one. Each runs with --json and must print one JSON object; the table shows its
 exit status, wall time and a few top-level fields (scalars, and the length of
-arrays). Exits 1 when any example fails or prints invalid JSON."""
+arrays), after whether the physics invariants hold for the examples that check
+them (an example whose invariants fail exits with 3). Exits 1 when any example fails or prints invalid JSON."""
 import json
 import os
 import subprocess
@@ -61,7 +62,10 @@ def run(path):
         return "bad-json", elapsed, f"invalid JSON on stdout: {exc}"
     if not isinstance(obj, dict):
         return "bad-json", elapsed, "the output is not one JSON object"
-    return "0", elapsed, top_fields(obj)
+    summary = top_fields(obj)
+    if isinstance(obj.get("invariants"), dict):  # examples/common/example_invariants.h
+        summary = f"invariants={'hold' if obj['invariants'].get('hold') else 'VIOLATED'}  {summary}"
+    return "0", elapsed, summary
 
 
 def main():

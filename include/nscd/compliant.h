@@ -103,8 +103,10 @@ NSCD_API nscd_status nscd_hunt_crossley_factor(int32_t model, double k, double e
  *
  * xi < 1: e = exp(-xi/sqrt(1-xi^2) atan2(2 xi sqrt(1-xi^2), 2 xi^2 - 1));
  * xi > 1: e = ((xi - s)/(xi + s))^(xi/s), s = sqrt(xi^2 - 1); xi = 1: e = exp(-2).
+ * For large xi, e = 1/(4 xi^2) (1 + O(ln(xi)/xi^2)) -> 0; it is evaluated without
+ * overflow for every finite xi and underflows to 0 beyond xi ~ 1e162.
  * @param xi Damping ratio, >= 0.
- * @param e  Receives e in (0, 1]; unchanged on failure.
+ * @param e  Receives e in [0, 1]; unchanged on failure.
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_NOT_FINITE or ::NSCD_ERR_OUT_OF_RANGE.
  */
 NSCD_API nscd_status nscd_kelvin_voigt_restitution(double xi, double *e);

@@ -35,7 +35,11 @@ typedef enum nscd_contact_law_kind {
  *        `-e` times its value before (for every contact that was closing).
  *
  * Several simultaneous Newton contacts are solved together as the linear
- * complementarity problem they form (frictionless).
+ * complementarity problem they form. When a contact has friction > 0 and
+ * tangential rows (::nscd_contact_desc), the impact is Moreau's form of the
+ * law with Coulomb friction (no tangential restitution), solved by the fc3d
+ * solver; with e > 0 such an impact may create kinetic energy, and then fails
+ * with ::NSCD_ERR_UNSUPPORTED (docs/frictional_impacts.md).
  * @param e         Coefficient of restitution in [0, 1].
  * @param allocator Memory hooks, or NULL for malloc/free.
  * @param law       Receives the new law; unchanged on failure.

@@ -10,12 +10,16 @@
  * contact or in a stop with ::NSCD_ERR_ZENO, never in a hang.
  *
  * A persistent contact holds g = 0 with a normal force lambda_N >= 0 and
- * opens when that force vanishes. A contact with friction mu > 0 and one
- * tangential row (planar Coulomb friction, s = W_T v) also sticks (s = 0,
- * |lambda_T| <= mu lambda_N) or slides (lambda_T = -mu sign(s) lambda_N); it
- * passes between the two when the sticking force reaches the friction cone or
- * the slip stops (::NSCD_EVENT_CONTACT_SLIP, ::NSCD_EVENT_CONTACT_STICK).
- * Contacts with two tangential rows persist without friction.
+ * opens when that force vanishes. A contact with friction mu > 0 and one or
+ * two tangential rows (Coulomb friction, sliding velocity s = W_T v) also
+ * sticks (s = 0, ||lambda_T|| <= mu lambda_N) or slides
+ * (lambda_T = -mu lambda_N s / ||s||: against the sliding velocity, whose
+ * direction in the tangent plane the friction follows as it turns); it
+ * passes between the two when the sticking force reaches the friction cone
+ * (it then slides the way that force could not hold) or the slip stops
+ * (::NSCD_EVENT_CONTACT_SLIP, ::NSCD_EVENT_CONTACT_STICK; a slip that stops
+ * and starts again in another direction is a new ::NSCD_EVENT_CONTACT_SLIP).
+ * See docs/persistent_friction.md.
  *
  * For comparison, ::NSCD_ED_RK4_LINEAR reproduces the classical approach of a
  * fixed-step RK4 integrator with linear interpolation of the gap between two
@@ -75,8 +79,10 @@ typedef enum nscd_event_action {
 /**
  * @brief What happened at an event. Arrays are valid only during the callback.
  *
- * For impacts, `contacts` lists the contacts that took part and the arrays
- * `gap_velocity_before`, `gap_velocity_after` and `impulse` are parallel to it.
+ * For impacts, `contacts` lists the contacts that took part (every touching
+ * contact, approaching or not), `index` is the first of them that approached,
+ * and the arrays `gap_velocity_before`, `gap_velocity_after` and `impulse` are
+ * parallel to `contacts`.
  */
 typedef struct nscd_event_info {
     uint32_t struct_size;              /**< sizeof(nscd_event_info) of the library. */
@@ -97,12 +103,14 @@ typedef struct nscd_event_info {
 /**
  * @brief Event observer. Returns a ::nscd_event_action value, or a negative
  *        value to fail (nscd_event_driven_advance() then returns ::NSCD_ERR_CALLBACK).
+ *        Any other value is an error too (::NSCD_ERR_CALLBACK), not "continue".
  */
 typedef int32_t (*nscd_event_handler_fn)(void *user, const nscd_event_info *info);
 
 /**
  * @brief User event functions: writes `n_user_events` values; an event fires
- *        when one of them changes sign.
+ *        when one of them changes sign. The values must be finite (NaN or
+ *        infinity: nscd_event_driven_advance() returns ::NSCD_ERR_NOT_FINITE).
  */
 typedef nscd_status (*nscd_user_event_fn)(void *user, double t, const double *q, const double *v,
                                           double *values);
@@ -113,7 +121,7 @@ typedef struct nscd_event_driven_options {
     int32_t method;            /**< ::nscd_ed_method (default ::NSCD_ED_DOPRI5). */
     double relative_tolerance; /**< Local error tolerance, relative (default 1e-10). */
     double absolute_tolerance; /**< Local error tolerance, absolute (default 1e-12). */
-    double initial_step;       /**< First trial step; 0 = automatic (default 0). */
+    double initial_step;       /**< First trial step, >= min_step; 0 = automatic (default 0). */
     double max_step;           /**< Largest step; 0 = unlimited (default 0). */
     double
         min_step; /**< Smallest adaptive step before ::NSCD_ERR_STEP_TOO_SMALL (default 1e-14). */
@@ -129,7 +137,8 @@ typedef struct nscd_event_driven_options {
     double persistent_gap_tolerance; /**< Gap drift tolerated in a persistent contact before its
                                           position is projected back, m (default 1e-10). */
     int64_t max_steps; /**< Steps per advance call before ::NSCD_ERR_MAX_STEPS (default 10^8). */
-    int32_t n_user_events;          /**< Number of user event functions (default 0). */
+    int32_t n_user_events;          /**< Number of user event functions, 0 to 2^20 = 1048576
+                                         (default 0). */
     nscd_user_event_fn user_events; /**< Required when n_user_events > 0. */
     void *user_events_user;         /**< Passed to `user_events`. */
     nscd_event_handler_fn on_event; /**< Observer of every event, or NULL. */
@@ -152,7 +161,11 @@ NSCD_API nscd_status nscd_event_driven_options_init(nscd_event_driven_options *o
  * @param options Options, or NULL for the defaults; copied.
  * @param stepper Receives the stepper; unchanged on failure.
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_STRUCT_SIZE,
- *         ::NSCD_ERR_INVALID_ARGUMENT, ::NSCD_ERR_OUT_OF_RANGE or ::NSCD_ERR_OUT_OF_MEMORY.
+ *         ::NSCD_ERR_INVALID_ARGUMENT (unknown method or zeno_policy, n_user_events
+ *         outside [0, 2^20], n_user_events > 0 without user_events),
+ *         ::NSCD_ERR_NOT_FINITE (NaN or infinity in a real option),
+ *         ::NSCD_ERR_OUT_OF_RANGE (a finite option outside its range, e.g. a tolerance
+ *         <= 0, min_step <= 0, 0 < initial_step < min_step) or ::NSCD_ERR_OUT_OF_MEMORY.
  */
 NSCD_API nscd_status nscd_event_driven_create(nscd_system *system,
                                               const nscd_event_driven_options *options,
@@ -186,18 +199,55 @@ typedef struct nscd_event_driven_stats {
  * @param stepper The stepper.
  * @param t_end   Final time, >= the current time.
  * @param stats   Receives counters; may be NULL.
- * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_NOT_FINITE,
- *         ::NSCD_ERR_INVALID_ARGUMENT (t_end before the current time),
- *         ::NSCD_ERR_CALLBACK, ::NSCD_ERR_ZENO, ::NSCD_ERR_STEP_TOO_SMALL,
- *         ::NSCD_ERR_MAX_STEPS, ::NSCD_ERR_SINGULAR.
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_NOT_FINITE (also a
+ *         callback's NaN or infinity), ::NSCD_ERR_INVALID_ARGUMENT (t_end before
+ *         the current time), ::NSCD_ERR_CALLBACK, ::NSCD_ERR_ZENO,
+ *         ::NSCD_ERR_STEP_TOO_SMALL (the error control needs a step below min_step,
+ *         e.g. when a step overflows, or a step is below the resolution of t, so
+ *         that t + h == t), ::NSCD_ERR_MAX_STEPS, ::NSCD_ERR_SINGULAR (no
+ *         forces hold the persistent contacts), ::NSCD_ERR_NOT_CONVERGED (no
+ *         consistent set of contact modes, or a frictional impact's solver did
+ *         not converge), ::NSCD_ERR_UNSUPPORTED (an impact law that would create
+ *         energy at this impact, or several Routh contacts impacting together).
  */
 NSCD_API nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
                                                nscd_event_driven_stats *stats);
 
 /**
- * @brief The message of the last failure on this stepper.
+ * @brief Force of one contact at the system's current state (after the last
+ *        nscd_event_driven_advance(), or as set since).
+ *
+ * A persistent (closed) contact carries the normal force lambda_N >= 0 that
+ * holds g = 0 and, with friction, the friction force along its tangential
+ * rows (sticking: inside Coulomb's cone; sliding: mu lambda_N against the
+ * slip); a compliant contact carries its law's force; an open contact none.
+ * The generalised force of the contact is W_N' lambda_N + W_T' lambda_T.
+ * Persistent contacts whose rows are dependent (a block resting on two
+ * sticking corners, a point in a V-groove) share their load by the smallest
+ * sum lambda_N^2 + w^2 ||lambda_T||^2 (w = 1000: friction only as far as the
+ * motion needs it); the motion does not decide the split.
+ * @param stepper The stepper.
+ * @param index   Contact index.
+ * @param normal  Receives lambda_N (may be NULL).
+ * @param tangent Receives the contact's n_tangent friction force components,
+ *                along the rows its contact callback gives (may be NULL).
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_INDEX,
+ *         ::NSCD_ERR_CALLBACK, ::NSCD_ERR_NOT_FINITE, ::NSCD_ERR_SINGULAR.
+ */
+NSCD_API nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int32_t index,
+                                                         double *normal, double *tangent);
+
+/**
+ * @brief What went wrong in the latest nscd_event_driven_advance() on this
+ *        stepper, if it failed.
+ *
+ * Each nscd_event_driven_advance() starts by emptying the message; a failure
+ * then writes it (and, for a failure during integration, also the system's
+ * message, see nscd_system_last_error()). So after a success it is "". The
+ * message does not repeat the status name: print nscd_status_string() of the
+ * returned code next to it.
  * @param stepper The stepper, or NULL.
- * @return A string owned by the handle; "" when nothing failed.
+ * @return A string owned by the handle; "" when the latest call succeeded.
  */
 NSCD_API const char *nscd_event_driven_last_error(const nscd_event_driven *stepper);
 

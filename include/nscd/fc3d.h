@@ -77,7 +77,8 @@ typedef struct nscd_fc3d_options {
     uint32_t struct_size;
     /** A ::nscd_fc3d_friction_law value. Default ::NSCD_FC3D_COULOMB. */
     int32_t friction_law;
-    /** Stop when the merit (see the file description) is <= tolerance; > 0. Default 1e-10. */
+    /** Stop when the merit (see the file description) is <= tolerance; finite and > 0
+     *  (NaN or infinity: ::NSCD_ERR_NOT_FINITE). Default 1e-10. */
     double tolerance;
     /** Largest number of sweeps, >= 1. Default 1000. */
     int32_t max_iterations;
@@ -143,8 +144,11 @@ NSCD_API nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t stru
  * @return ::NSCD_OK when the merit reached the tolerance; ::NSCD_ERR_NOT_CONVERGED
  *         when max_iterations sweeps did not reach it (r, u, info hold the last
  *         iterate); ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INVALID_ARGUMENT (n <= 0,
- *         bad enum, n too large); ::NSCD_ERR_NOT_FINITE; ::NSCD_ERR_OUT_OF_RANGE
- *         (mu < 0, tolerance <= 0, max_iterations < 1, relaxation or jacobi_weight
+ *         n > 16384, bad enum), checked before any array is read;
+ *         ::NSCD_ERR_NOT_FINITE (NaN or infinity in W, q, mu, in r when warm
+ *         starting, or in a real option: tolerance, relaxation, jacobi_weight);
+ *         ::NSCD_ERR_OUT_OF_RANGE (finite values outside their range: mu < 0,
+ *         tolerance <= 0, max_iterations < 1, relaxation or jacobi_weight
  *         outside (0,1], jacobi_groups < 1); ::NSCD_ERR_NOT_SPD (a diagonal block
  *         is not symmetric positive definite); ::NSCD_ERR_STRUCT_SIZE;
  *         ::NSCD_ERR_OUT_OF_MEMORY. On these errors r, u and info are unchanged.
@@ -173,9 +177,10 @@ NSCD_API nscd_status nscd_fc3d_solve_dense(int32_t n_contacts, const double *W, 
  *                or, on ::NSCD_ERR_NOT_CONVERGED, the last iterate.
  * @param u       Receives W r + q for the returned r.
  * @param info    Receives what happened, or NULL.
- * @return As nscd_fc3d_solve_dense(), and ::NSCD_ERR_INDEX for a column index out
- *         of range, ::NSCD_ERR_INVALID_ARGUMENT for a bad row_ptr or a row without
- *         (or with two) diagonal blocks.
+ * @return As nscd_fc3d_solve_dense() (with n > 2^26 for ::NSCD_ERR_INVALID_ARGUMENT),
+ *         and ::NSCD_ERR_INDEX for a column index out of range,
+ *         ::NSCD_ERR_INVALID_ARGUMENT for a bad row_ptr or a row without (or with two)
+ *         diagonal blocks.
  */
 NSCD_API nscd_status nscd_fc3d_solve_bsr(int32_t n_contacts, const int32_t *row_ptr,
                                          const int32_t *col_idx, const double *blocks,

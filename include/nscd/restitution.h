@@ -1,7 +1,8 @@
 /**
  * @file restitution.h
- * @brief Impulsive laws with Poisson's (kinetic) restitution: frictionless
- *        Poisson and Routh's frictional planar impact.
+ * @brief Impulsive laws with Poisson's (kinetic) restitution: Poisson (with
+ *        or without friction, any number of contacts) and Routh's frictional
+ *        planar impact of one contact.
  *
  * Poisson's hypothesis splits an impact into compression (until the normal
  * gap velocity reaches zero, normal impulse F_c) and restitution, whose
@@ -22,8 +23,15 @@ extern "C" {
 #endif
 
 /**
- * @brief Frictionless Poisson restitution: the normal impulse of restitution
- *        is `e` times that of compression.
+ * @brief Poisson restitution: the normal impulse of restitution is (at least)
+ *        `e` times that of compression.
+ *
+ * Frictionless contacts are two LCPs (compression, restitution). Contacts with
+ * friction > 0 and tangential rows (::nscd_contact_desc) take part with
+ * Coulomb friction in both phases (Pfeiffer and Glocker's formulation, solved
+ * by the fc3d solver; docs/frictional_impacts.md). With several frictional
+ * contacts of different `e` an impact may create kinetic energy; it then fails
+ * with ::NSCD_ERR_UNSUPPORTED.
  * @param e         Coefficient of restitution in [0, 1].
  * @param allocator Memory hooks, or NULL for malloc/free.
  * @param law       Receives the new law; unchanged on failure.

@@ -104,10 +104,18 @@ NSCD_API nscd_status nscd_system_create(const nscd_system_desc *desc, nscd_syste
 NSCD_API void nscd_system_destroy(nscd_system *system);
 
 /**
- * @brief The message of the last failure on this handle.
+ * @brief What went wrong in the latest call on this handle, if it failed.
+ *
+ * Every call on the system that can fail (nscd_system_set_contact(),
+ * nscd_system_set_state(), nscd_system_get_contact(),
+ * nscd_system_kinetic_energy()) starts by emptying the message, and so does
+ * nscd_event_driven_advance() of a stepper of this system once its arguments
+ * are checked; a failure then writes it. So after a success it is "", after
+ * a failure it describes that failure. The message does not repeat the status
+ * name: print nscd_status_string() of the returned code next to it.
  * @param system The system, or NULL.
- * @return A string owned by the handle, "" when nothing failed yet; valid until
- *         the next call on the handle.
+ * @return A string owned by the handle, "" when the latest call succeeded;
+ *         valid until the next call on the handle.
  */
 NSCD_API const char *nscd_system_last_error(const nscd_system *system);
 
@@ -134,7 +142,9 @@ NSCD_API nscd_status nscd_contact_desc_init(nscd_contact_desc *desc, size_t stru
  * @param desc   The settings; the law is copied.
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_INDEX,
  *         ::NSCD_ERR_STRUCT_SIZE, ::NSCD_ERR_OUT_OF_RANGE (mu < 0, n_tangent not
- *         in 0..2), ::NSCD_ERR_NOT_FINITE.
+ *         in 0..2), ::NSCD_ERR_INVALID_ARGUMENT (a Routh law,
+ *         nscd_contact_law_create_routh(), with n_tangent other than 1),
+ *         ::NSCD_ERR_NOT_FINITE. On failure the contact is unchanged.
  */
 NSCD_API nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,
                                              const nscd_contact_desc *desc);

@@ -211,6 +211,9 @@ def _declare(lib):
         "nscd_event_driven_advance": (c_status, [vp, ctypes.c_double,
                                                  ctypes.POINTER(EventDrivenStats)]),
         "nscd_event_driven_last_error": (ctypes.c_char_p, [vp]),
+        "nscd_event_driven_get_contact_force": (c_status, [vp, ctypes.c_int32,
+                                                           ctypes.POINTER(ctypes.c_double),
+                                                           ctypes.POINTER(ctypes.c_double)]),
     }
     for name, (restype, argtypes) in protos.items():
         try:

@@ -153,6 +153,18 @@ class EventDriven(OwnedHandle):
         return Stats(stats.steps_accepted, stats.steps_rejected, stats.rhs_evaluations,
                      stats.impacts, stats.events, stats.t, bool(stats.stopped))
 
+    def contact_force(self, index):
+        """(normal, [tangential, ...]) force of contact `index` at the system's
+        current state (nscd_event_driven_get_contact_force)."""
+        if self._handle is None:
+            raise ValueError("the stepper is closed")
+        normal = ctypes.c_double()
+        tangent = (ctypes.c_double * 2)()
+        self._check(self._lib.nscd_event_driven_get_contact_force(
+            self._handle, int(index), ctypes.byref(normal), tangent),
+            "nscd_event_driven_get_contact_force")
+        return normal.value, list(tangent[:self.system.n_tangent(index)])
+
     @property
     def last_error(self):
         return self._lib.nscd_event_driven_last_error(self._handle).decode()

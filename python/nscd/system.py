@@ -217,6 +217,11 @@ class System(OwnedHandle):
         if 0 <= index < len(getattr(self, "_n_tangent", [])):
             self._n_tangent[index] = int(n_tangent)
 
+    def n_tangent(self, index):
+        """Tangential rows of a contact, as last given to set_contact()."""
+        rows = getattr(self, "_n_tangent", [])
+        return rows[index] if 0 <= index < len(rows) else 0
+
     def sizes(self):
         """(n_dof, n_contacts) as the library sees them."""
         n_dof, n_contacts = ctypes.c_int32(), ctypes.c_int32()

@@ -41,7 +41,8 @@ nscd_status nscd_fc3d_solve_bsr(int32_t n_contacts, const int32_t *row_ptr, cons
         return NSCD_ERR_NULL_POINTER;
     }
     nscd_fc3d_options o;
-    nscd_status st = nscd__fc3d_check_args(n_contacts, q, mu, opts, r, u, info, &o);
+    nscd_status st =
+        nscd__fc3d_check_args(n_contacts, NSCD__FC3D_MAX_CONTACTS, q, mu, opts, r, u, info, &o);
     if (st != NSCD_OK) {
         return st;
     }

@@ -1,6 +1,7 @@
 /* fc3d with a dense Delassus matrix: compressed to its non-zero 3x3 blocks
  * (ascending columns, diagonal always kept) and handed to the shared core. */
 #include <stdbool.h>
+#include <string.h>
 
 #include "contact/fc3d_internal.h"
 #include "core/check.h"
@@ -26,21 +27,8 @@ static void copy_block(const double *W, size_t ld, int32_t j, int32_t k, double 
     }
 }
 
-nscd_status nscd_fc3d_solve_dense(int32_t n_contacts, const double *W, const double *q,
-                                  const double *mu, const nscd_fc3d_options *opts, double *r,
-                                  double *u, nscd_fc3d_info *info) {
-    if (W == NULL) {
-        return NSCD_ERR_NULL_POINTER;
-    }
-    nscd_fc3d_options o;
-    nscd_status st = nscd__fc3d_check_args(n_contacts, q, mu, opts, r, u, info, &o);
-    if (st != NSCD_OK) {
-        return st;
-    }
-    int32_t n = n_contacts;
-    if (n > DENSE_MAX_CONTACTS) {
-        return NSCD_ERR_INVALID_ARGUMENT;
-    }
+/* Checks W (finite, SPD diagonal blocks) and counts its stored blocks. */
+static nscd_status check_dense(int32_t n, const double *W, size_t *nnz) {
     size_t ld = 3 * (size_t)n;
     if (!nscd__all_finite(W, ld * ld)) {
         return NSCD_ERR_NOT_FINITE;
@@ -48,15 +36,59 @@ nscd_status nscd_fc3d_solve_dense(int32_t n_contacts, const double *W, const dou
     for (int32_t j = 0; j < n; ++j) {
         double A[9];
         copy_block(W, ld, j, j, A);
-        if ((st = nscd__fc3d_check_diag_block(A)) != NSCD_OK) {
+        nscd_status st = nscd__fc3d_check_diag_block(A);
+        if (st != NSCD_OK) {
             return st;
         }
     }
-    size_t nnz = 0;
+    *nnz = 0;
     for (int32_t j = 0; j < n; ++j) {
         for (int32_t k = 0; k < n; ++k) {
-            nnz += (k == j || !block_is_zero(W, ld, j, k)) ? 1u : 0u;
+            *nnz += (k == j || !block_is_zero(W, ld, j, k)) ? 1u : 0u;
         }
+    }
+    return NSCD_OK;
+}
+
+/* The non-zero blocks of W (ascending columns, the diagonal always kept). */
+static nscd__fc3d_matrix compress(int32_t n, const double *W, int32_t *row_ptr, int32_t *col_idx,
+                                  int32_t *diag, double *blocks) {
+    size_t ld = 3 * (size_t)n;
+    int32_t b = 0;
+    for (int32_t j = 0; j < n; ++j) {
+        row_ptr[j] = b;
+        for (int32_t k = 0; k < n; ++k) {
+            if (k == j || !block_is_zero(W, ld, j, k)) {
+                if (k == j) {
+                    diag[j] = b;
+                }
+                col_idx[b] = k;
+                copy_block(W, ld, j, k, blocks + 9 * (size_t)b);
+                ++b;
+            }
+        }
+    }
+    row_ptr[n] = b;
+    nscd__fc3d_matrix M = {n, row_ptr, col_idx, blocks, diag};
+    return M;
+}
+
+nscd_status nscd_fc3d_solve_dense(int32_t n_contacts, const double *W, const double *q,
+                                  const double *mu, const nscd_fc3d_options *opts, double *r,
+                                  double *u, nscd_fc3d_info *info) {
+    if (W == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd_fc3d_options o;
+    nscd_status st =
+        nscd__fc3d_check_args(n_contacts, DENSE_MAX_CONTACTS, q, mu, opts, r, u, info, &o);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    int32_t n = n_contacts;
+    size_t nnz = 0;
+    if ((st = check_dense(n, W, &nnz)) != NSCD_OK) {
+        return st;
     }
     nscd_allocator al = nscd__allocator_resolve(&o.allocator);
     int32_t *row_ptr = nscd__alloc_array(&al, (size_t)n + 1, sizeof *row_ptr);
@@ -65,22 +97,7 @@ nscd_status nscd_fc3d_solve_dense(int32_t n_contacts, const double *W, const dou
     double *blocks = nscd__alloc_array(&al, 9 * nnz, sizeof *blocks);
     st = NSCD_ERR_OUT_OF_MEMORY;
     if (row_ptr != NULL && col_idx != NULL && diag != NULL && blocks != NULL) {
-        int32_t b = 0;
-        for (int32_t j = 0; j < n; ++j) {
-            row_ptr[j] = b;
-            for (int32_t k = 0; k < n; ++k) {
-                if (k == j || !block_is_zero(W, ld, j, k)) {
-                    if (k == j) {
-                        diag[j] = b;
-                    }
-                    col_idx[b] = k;
-                    copy_block(W, ld, j, k, blocks + 9 * (size_t)b);
-                    ++b;
-                }
-            }
-        }
-        row_ptr[n] = b;
-        nscd__fc3d_matrix M = {n, row_ptr, col_idx, blocks, diag};
+        nscd__fc3d_matrix M = compress(n, W, row_ptr, col_idx, diag, blocks);
         st = nscd__fc3d_run(&M, q, mu, &o, r, u, info);
     }
     nscd__free(&al, blocks, 9 * nnz * sizeof *blocks);
@@ -88,4 +105,66 @@ nscd_status nscd_fc3d_solve_dense(int32_t n_contacts, const double *W, const dou
     nscd__free(&al, col_idx, nnz * sizeof *col_idx);
     nscd__free(&al, row_ptr, ((size_t)n + 1) * sizeof *row_ptr);
     return st;
+}
+
+nscd_status nscd__fc3d_work_create(const nscd_allocator *allocator, int32_t capacity,
+                                   nscd__fc3d_work *work) {
+    size_t c = (size_t)(capacity > 0 ? capacity : 1);
+    memset(work, 0, sizeof *work);
+    work->capacity = capacity > 0 ? capacity : 0;
+    work->row_ptr = nscd__alloc_array(allocator, c + 1, sizeof(int32_t));
+    work->col_idx = nscd__alloc_array(allocator, c * c, sizeof(int32_t));
+    work->diag = nscd__alloc_array(allocator, c, sizeof(int32_t));
+    work->blocks = nscd__alloc_array(allocator, 9 * c * c, sizeof(double));
+    work->vectors = nscd__alloc_array(allocator, NSCD__FC3D_RUN_WORK(c), sizeof(double));
+    if (work->row_ptr == NULL || work->col_idx == NULL || work->diag == NULL ||
+        work->blocks == NULL || work->vectors == NULL) {
+        nscd__fc3d_work_destroy(allocator, work);
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    return NSCD_OK;
+}
+
+void nscd__fc3d_work_destroy(const nscd_allocator *allocator, nscd__fc3d_work *work) {
+    size_t c = (size_t)(work->capacity > 0 ? work->capacity : 1);
+    nscd__free(allocator, work->row_ptr, (c + 1) * sizeof(int32_t));
+    nscd__free(allocator, work->col_idx, c * c * sizeof(int32_t));
+    nscd__free(allocator, work->diag, c * sizeof(int32_t));
+    nscd__free(allocator, work->blocks, 9 * c * c * sizeof(double));
+    nscd__free(allocator, work->vectors, NSCD__FC3D_RUN_WORK(c) * sizeof(double));
+    memset(work, 0, sizeof *work);
+}
+
+nscd_status nscd__fc3d_solve_dense_work(nscd__fc3d_work *work, int32_t n_contacts, const double *W,
+                                        const double *q, const double *mu, const double *shift,
+                                        const nscd_fc3d_options *opts, double *r, double *u,
+                                        nscd_fc3d_info *info) {
+    if (W == NULL || work == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd_fc3d_options o;
+    nscd_status st = nscd__fc3d_check_args(n_contacts, work->capacity, q, mu, opts, r, u, info, &o);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    int32_t n = n_contacts;
+    if (shift != NULL) {
+        if (o.friction_law != NSCD_FC3D_COULOMB) {
+            return NSCD_ERR_INVALID_ARGUMENT;
+        }
+        if (!nscd__all_finite(shift, (size_t)n)) {
+            return NSCD_ERR_NOT_FINITE;
+        }
+        for (int32_t j = 0; j < n; ++j) {
+            if (shift[j] < 0.0) {
+                return NSCD_ERR_OUT_OF_RANGE;
+            }
+        }
+    }
+    size_t nnz = 0;
+    if ((st = check_dense(n, W, &nnz)) != NSCD_OK) {
+        return st;
+    }
+    nscd__fc3d_matrix M = compress(n, W, work->row_ptr, work->col_idx, work->diag, work->blocks);
+    return nscd__fc3d_run_work(&M, q, mu, shift, &o, r, u, info, work->vectors);
 }

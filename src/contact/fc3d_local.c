@@ -2,8 +2,11 @@
  * maximum-dissipation block is the analytic solver of single_contact.h). */
 #include "contact/fc3d_local.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
+
+#include "core/bracket.h"
 
 /* Solves A x = b for a 3x3 matrix by the adjugate; false when singular. */
 static bool solve3(const double A[9], const double b[3], double x[3]) {
@@ -178,4 +181,114 @@ nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], doubl
         return NSCD_OK;
     }
     return NSCD_ERR_NOT_CONVERGED;
+}
+
+/* Tresca's problem on the disc of radius R: y = argmin 1/2 y'T y + b'y over
+ * ||y|| <= R, T = [t00 t01; t01 t11] symmetric positive definite. Interior:
+ * y = -T^-1 b; boundary: y = -(T + lambda I)^-1 b with ||y|| = R, lambda > 0
+ * found by Newton's method on 1/||y(lambda)|| - 1/R, which is concave and
+ * increasing, so that the iterates rise monotonically to the root from
+ * lambda = 0 (More and Sorensen's trust-region subproblem, in 2D). */
+static void tresca_disc(double t00, double t01, double t11, const double b[2], double R,
+                        double y[2]) {
+    y[0] = y[1] = 0.0;
+    if (!(R > 0.0)) {
+        return;
+    }
+    double det = t00 * t11 - t01 * t01;
+    double y0 = (t01 * b[1] - t11 * b[0]) / det, y1 = (t01 * b[0] - t00 * b[1]) / det;
+    if (hypot(y0, y1) <= R) {
+        y[0] = y0, y[1] = y1;
+        return;
+    }
+    double c = 1.0, s = 0.0, a0 = t00, a1 = t11; /* T = Q diag(a0, a1) Q', Q = [c -s; s c] */
+    if (t01 != 0.0) {
+        double th = 0.5 * atan2(2.0 * t01, t00 - t11);
+        c = cos(th), s = sin(th);
+        a0 = t00 * c * c + 2.0 * t01 * c * s + t11 * s * s;
+        a1 = t00 * s * s - 2.0 * t01 * c * s + t11 * c * c;
+    }
+    double c0 = c * b[0] + s * b[1], c1 = c * b[1] - s * b[0];
+    double lambda = 0.0;
+    for (int it = 0; it < 100; ++it) {
+        double d0 = c0 / (a0 + lambda), d1 = c1 / (a1 + lambda);
+        double n2 = d0 * d0 + d1 * d1, n = sqrt(n2);
+        double h = 1.0 / n - 1.0 / R;
+        double dh = (d0 * d0 / (a0 + lambda) + d1 * d1 / (a1 + lambda)) / (n2 * n);
+        double next = lambda - h / dh;
+        if (!(next > lambda)) {
+            break; /* the root, to rounding */
+        }
+        lambda = next;
+    }
+    double z0 = -c0 / (a0 + lambda), z1 = -c1 / (a1 + lambda);
+    double f = R / hypot(z0, z1); /* onto the circle exactly */
+    y[0] = f * (c * z0 - s * z1);
+    y[1] = f * (s * z0 + c * z1);
+}
+
+/* The impulse of normal part t >= 0 whose tangential part solves Tresca's
+ * problem with the bound mu t; returns its normal velocity u_n. */
+static double tresca_state(const double A[9], const double v[3], double mu, double t, double y[3]) {
+    double b[2] = {v[1] + A[3] * t, v[2] + A[6] * t};
+    y[0] = t;
+    tresca_disc(A[4], 0.5 * (A[5] + A[7]), A[8], b, mu * t, y + 1);
+    return A[0] * t + A[1] * y[1] + A[2] * y[2] + v[0];
+}
+
+nscd_status nscd__fc3d_local_coulomb_shifted(const double A[9], const double v[3], double mu,
+                                             double s, double x[3]) {
+    if (s == 0.0) {
+        return nscd__fc3d_local_coulomb(A, v, mu, x);
+    }
+    double y[3];
+    double lo = s, flo = tresca_state(A, v, mu, s, y);
+    if (flo >= 0.0) { /* the bound alone separates the contact: u_n >= 0 at x_n = s */
+        x[0] = y[0], x[1] = y[1], x[2] = y[2];
+        return NSCD_OK;
+    }
+    if (mu == 0.0) {
+        x[0] = -v[0] / A[0];
+        x[1] = x[2] = 0.0;
+        return NSCD_OK;
+    }
+    double stick[3], minus_v[3] = {-v[0], -v[1], -v[2]};
+    if (solve3(A, minus_v, stick) && stick[0] >= s && hypot(stick[1], stick[2]) <= mu * stick[0]) {
+        x[0] = stick[0], x[1] = stick[1], x[2] = stick[2];
+        return NSCD_OK;
+    }
+    /* u_n = 0 with x_n = t > s: the Tresca state's normal velocity f(t) is
+     * continuous, f(s) < 0; bracket a root by doubling steps, refine it. */
+    double step = fmax(s, fabs(v[0]) / A[0]), hi = lo, fhi = flo;
+    int found = 0;
+    for (int k = 0; k < 200 && !found; ++k) {
+        hi = lo + step;
+        fhi = tresca_state(A, v, mu, hi, y);
+        if (!isfinite(fhi)) {
+            return NSCD_ERR_NOT_CONVERGED;
+        }
+        if (fhi >= 0.0) {
+            found = 1;
+        } else {
+            lo = hi, flo = fhi, step *= 2.0;
+        }
+    }
+    if (!found) {
+        return NSCD_ERR_NOT_CONVERGED; /* u_n < 0 for every bound: a jam */
+    }
+    nscd__bracket br = nscd__bracket_make(lo, flo, hi, fhi);
+    double root = hi; /* always an end with u_n >= 0 */
+    for (int it = 0; it < 200 && br.b - br.a > 4.0 * DBL_EPSILON * br.b; ++it) {
+        double t = nscd__bracket_trial(&br);
+        double ft = tresca_state(A, v, mu, t, y);
+        if (ft == 0.0) {
+            root = t;
+            break;
+        }
+        nscd__bracket_update(&br, t, ft, ft < 0.0);
+        root = br.b;
+    }
+    tresca_state(A, v, mu, root, y);
+    x[0] = y[0], x[1] = y[1], x[2] = y[2];
+    return NSCD_OK;
 }

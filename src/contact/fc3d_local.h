@@ -18,6 +18,18 @@ typedef nscd_status (*nscd__fc3d_local_fn)(const double A[9], const double v[3],
  * Newton). NSCD_ERR_NOT_CONVERGED when no sliding root was found. */
 nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], double mu, double x[3]);
 
+/* Coulomb's law with a lower bound s >= 0 on the normal impulse (the
+ * restitution phase of Poisson's law with friction): x_n >= s, u_n >= 0,
+ * (x_n - s) u_n = 0, ||x_t|| <= mu x_n and x_t = -mu x_n u_t / ||u_t|| when
+ * u_t != 0; equivalently K_mu ∩ {x_n >= s} ∋ x with -u~ in its normal cone.
+ * s = 0 is nscd__fc3d_local_coulomb(). For s > 0: x_n = s with the tangential
+ * part solving Tresca's problem on the disc of radius mu s when that leaves
+ * u_n >= 0; else sticking when -A^-1 v qualifies; else the x_n = t > s at
+ * which that Tresca state has u_n = 0 (bracketed, Illinois regula falsi).
+ * NSCD_ERR_NOT_CONVERGED when u_n < 0 for every t (a jam). */
+nscd_status nscd__fc3d_local_coulomb_shifted(const double A[9], const double v[3], double mu,
+                                             double s, double x[3]);
+
 /* Maximum dissipation, eq. (5) of seed 002: nscd_mdp_single_contact(A, -v, mu, x). */
 nscd_status nscd__fc3d_local_mdp(const double A[9], const double v[3], double mu, double x[3]);
 

@@ -41,13 +41,14 @@ static nscd_status check_options(const nscd_fc3d_options *o) {
     return NSCD_OK;
 }
 
-nscd_status nscd__fc3d_check_args(int32_t n, const double *q, const double *mu,
-                                  const nscd_fc3d_options *opts, const double *r, const double *u,
-                                  const nscd_fc3d_info *info, nscd_fc3d_options *resolved) {
+nscd_status nscd__fc3d_check_args(int32_t n, int32_t max_contacts, const double *q,
+                                  const double *mu, const nscd_fc3d_options *opts, const double *r,
+                                  const double *u, const nscd_fc3d_info *info,
+                                  nscd_fc3d_options *resolved) {
     if (q == NULL || mu == NULL || r == NULL || u == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    if (n <= 0 || n > NSCD__FC3D_MAX_CONTACTS) {
+    if (n <= 0 || n > max_contacts || n > NSCD__FC3D_MAX_CONTACTS) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
     if (info != NULL && info->struct_size != sizeof *info) {

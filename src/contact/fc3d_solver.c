@@ -12,7 +12,8 @@ typedef struct sweep_ctx {
     const nscd__fc3d_matrix *W;
     const double *q;
     const double *mu;
-    const double *s; /* impulse scales s_j = trace(W_jj) / 3 */
+    const double *s;     /* impulse scales s_j = trace(W_jj) / 3 */
+    const double *shift; /* lower bounds of the normal impulses (Coulomb), or NULL */
     nscd__fc3d_local_fn local;
     double relaxation;
     int32_t groups; /* contiguous groups swept by Gauss–Seidel, Jacobi between them */
@@ -60,7 +61,10 @@ static double sweep(sweep_ctx *c, const double *old, double *fresh) {
             local_velocity(c, j, lo, old, fresh, v);
             x[0] = rj[0], x[1] = rj[1], x[2] = rj[2];
             const double *A = c->W->blocks + 9 * (size_t)c->W->diag[j];
-            if (c->local(A, v, c->mu[j], x) != NSCD_OK) {
+            nscd_status st = c->shift != NULL
+                                 ? nscd__fc3d_local_coulomb_shifted(A, v, c->mu[j], c->shift[j], x)
+                                 : c->local(A, v, c->mu[j], x);
+            if (st != NSCD_OK) {
                 ++c->local_failures; /* keep the block's previous value */
                 x[0] = rj[0], x[1] = rj[1], x[2] = rj[2];
             }
@@ -87,7 +91,9 @@ static double merit_norm(sweep_ctx *c, int32_t law, const double *r, double *u) 
         double *uj = u + 3 * j;
         uj[0] = v[0], uj[1] = v[1], uj[2] = v[2];
         add_block_product(A, rj, uj);
-        if (law == NSCD_FC3D_COULOMB) {
+        if (c->shift != NULL) {
+            e2 += nscd__coulomb_residual2_bounded(rj, uj, c->mu[j], c->s[j], c->s[j] * c->shift[j]);
+        } else if (law == NSCD_FC3D_COULOMB) {
             e2 += nscd__coulomb_residual2(rj, uj, c->mu[j], c->s[j]);
         } else {
             double x[3] = {rj[0], rj[1], rj[2]};
@@ -114,25 +120,33 @@ static double norm2(const double *x, size_t m) {
 nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const double *mu,
                            const nscd_fc3d_options *opts, double *r, double *u,
                            nscd_fc3d_info *info) {
+    size_t size = NSCD__FC3D_RUN_WORK((size_t)W->n) * sizeof(double);
+    nscd_allocator al = nscd__allocator_resolve(&opts->allocator);
+    double *work = nscd__alloc(&al, size);
+    if (work == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    nscd_status status = nscd__fc3d_run_work(W, q, mu, NULL, opts, r, u, info, work);
+    nscd__free(&al, work, size);
+    return status;
+}
+
+nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, const double *mu,
+                                const double *shift, const nscd_fc3d_options *opts, double *r,
+                                double *u, nscd_fc3d_info *info, double *work) {
     int32_t n = W->n;
     size_t m = 3 * (size_t)n;
-    nscd_allocator al = nscd__allocator_resolve(&opts->allocator);
-    double *cur = nscd__alloc_array(&al, m, sizeof *cur);
-    double *fresh = nscd__alloc_array(&al, m, sizeof *fresh);
-    double *uw = nscd__alloc_array(&al, m, sizeof *uw);
-    double *s = nscd__alloc_array(&al, (size_t)n, sizeof *s);
-    nscd_status status = NSCD_ERR_OUT_OF_MEMORY;
-    if (cur == NULL || fresh == NULL || uw == NULL || s == NULL) {
-        goto done;
-    }
+    double *cur = work, *fresh = work + m, *uw = work + 2 * m, *s = work + 3 * m;
     for (int32_t j = 0; j < n; ++j) {
         const double *A = W->blocks + 9 * (size_t)W->diag[j];
         s[j] = (A[0] + A[4] + A[8]) / 3.0;
     }
     if (opts->warm_start) {
         memcpy(cur, r, m * sizeof *cur);
+    } else {
+        memset(cur, 0, m * sizeof *cur);
     }
-    sweep_ctx c = {W, q, mu, s, NULL, opts->relaxation, 1, 0};
+    sweep_ctx c = {W, q, mu, s, shift, NULL, opts->relaxation, 1, 0};
     c.local =
         opts->friction_law == NSCD_FC3D_COULOMB ? nscd__fc3d_local_coulomb : nscd__fc3d_local_mdp;
     double blend = 1.0;
@@ -141,6 +155,13 @@ nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const do
         blend = opts->jacobi_weight;
     }
     double qn = norm2(q, m);
+    if (shift != NULL) { /* the bounds set a velocity scale too: s_j shift_j */
+        double b2 = 0.0;
+        for (int32_t j = 0; j < n; ++j) {
+            b2 += (s[j] * shift[j]) * (s[j] * shift[j]);
+        }
+        qn = sqrt(qn * qn + b2);
+    }
     double qscale = qn > 0.0 ? qn : 1.0;
     double tol = opts->tolerance, merit = INFINITY, last = INFINITY;
     int32_t it = 0, evaluations = 0, converged = 0;
@@ -178,11 +199,5 @@ nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const do
         info->last_update = last;
         info->local_failures = c.local_failures;
     }
-    status = converged ? NSCD_OK : NSCD_ERR_NOT_CONVERGED;
-done:
-    nscd__free(&al, s, (size_t)n * sizeof *s);
-    nscd__free(&al, uw, m * sizeof *uw);
-    nscd__free(&al, fresh, m * sizeof *fresh);
-    nscd__free(&al, cur, m * sizeof *cur);
-    return status;
+    return converged ? NSCD_OK : NSCD_ERR_NOT_CONVERGED;
 }

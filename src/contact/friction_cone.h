@@ -14,4 +14,11 @@ void nscd__desaxce_velocity(const double u[3], double mu, double ut[3]);
  * e = s r - P_K(s r - u~). Zero exactly when K ∋ r ⊥ u~ ∈ K^*. Returns ||e||^2. */
 double nscd__coulomb_residual2(const double r[3], const double u[3], double mu, double s);
 
+/* The same for the cone cut by a lower bound on the normal impulse, the set
+ * C = K_mu ∩ { x : x_n >= lower } (lower >= 0, in units of s r):
+ * e = s r - P_C(s r - u~), zero exactly when C ∋ r and -u~ is in its normal
+ * cone at s r. lower = 0 gives nscd__coulomb_residual2(). */
+double nscd__coulomb_residual2_bounded(const double r[3], const double u[3], double mu, double s,
+                                       double lower);
+
 #endif

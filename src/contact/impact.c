@@ -9,6 +9,16 @@
 #include "core/memory.h"
 #include "nscd/lcp.h"
 
+/* Default options of the fc3d solves of frictional impacts. */
+static void friction_defaults(nscd__impact_work *work) {
+    nscd_fc3d_options_init(&work->fc3d_options, sizeof work->fc3d_options);
+    work->fc3d_options.tolerance = 1e-10;
+    work->fc3d_options.max_iterations = 10000;
+    work->fc3d_options.warm_start = 0;
+    work->energy_tolerance = 1e-9;
+    work->fc3d_info.struct_size = sizeof work->fc3d_info;
+}
+
 nscd_status nscd__impact_work_create(const nscd__model *model, nscd__impact_work *work) {
     const nscd_allocator *a = model->allocator;
     int32_t cap = model->n_contacts < NSCD_LCP_MAX_SIZE ? model->n_contacts : NSCD_LCP_MAX_SIZE;
@@ -16,9 +26,9 @@ nscd_status nscd__impact_work_create(const nscd__model *model, nscd__impact_work
     memset(work, 0, sizeof *work);
     work->capacity = cap;
     work->n_v = model->n_v;
-    work->rows_t = nscd__alloc_array(a, n * c, sizeof(double));
-    work->minv_wt = nscd__alloc_array(a, n * c, sizeof(double));
-    work->delassus = nscd__alloc_array(a, c * c, sizeof(double));
+    work->rows_t = nscd__alloc_array(a, n * 3 * c, sizeof(double));
+    work->minv_wt = nscd__alloc_array(a, n * 3 * c, sizeof(double));
+    work->delassus = nscd__alloc_array(a, 9 * c * c, sizeof(double));
     work->rhs = nscd__alloc_array(a, c, sizeof(double));
     work->dv = nscd__alloc_array(a, n, sizeof(double));
     work->extra = nscd__alloc_array(a, c, sizeof(double));
@@ -26,20 +36,34 @@ nscd_status nscd__impact_work_create(const nscd__model *model, nscd__impact_work
     work->pair_t = nscd__alloc_array(a, 2 * n, sizeof(double));
     work->pair_minv = nscd__alloc_array(a, 2 * n, sizeof(double));
     work->pivots = nscd__alloc_array(a, c, sizeof(int32_t));
+    work->contact_rows = nscd__alloc_array(a, 3 * n, sizeof(double));
+    work->local_v = nscd__alloc_array(a, 3 * c, sizeof(double));
+    work->local_q = nscd__alloc_array(a, 3 * c, sizeof(double));
+    work->local_r = nscd__alloc_array(a, 3 * c, sizeof(double));
+    work->local_rc = nscd__alloc_array(a, 3 * c, sizeof(double));
+    work->local_u = nscd__alloc_array(a, 3 * c, sizeof(double));
+    work->mu = nscd__alloc_array(a, c, sizeof(double));
+    work->shift = nscd__alloc_array(a, c, sizeof(double));
+    work->impulse_tangent = nscd__alloc_array(a, NSCD__IMPACT_TANGENTS * c, sizeof(double));
+    nscd_status fc3d = nscd__fc3d_work_create(a, cap, &work->fc3d);
     if (!work->rows_t || !work->minv_wt || !work->delassus || !work->rhs || !work->dv ||
-        !work->extra || !work->pair_rows || !work->pair_t || !work->pair_minv || !work->pivots) {
+        !work->extra || !work->pair_rows || !work->pair_t || !work->pair_minv || !work->pivots ||
+        !work->contact_rows || !work->local_v || !work->local_q || !work->local_r ||
+        !work->local_rc || !work->local_u || !work->mu || !work->shift || !work->impulse_tangent ||
+        fc3d != NSCD_OK) {
         nscd__impact_work_destroy(model, work);
         return NSCD_ERR_OUT_OF_MEMORY;
     }
+    friction_defaults(work);
     return NSCD_OK;
 }
 
 void nscd__impact_work_destroy(const nscd__model *model, nscd__impact_work *work) {
     const nscd_allocator *a = model->allocator;
     size_t n = (size_t)work->n_v, c = (size_t)(work->capacity > 0 ? work->capacity : 1);
-    nscd__free(a, work->rows_t, n * c * sizeof(double));
-    nscd__free(a, work->minv_wt, n * c * sizeof(double));
-    nscd__free(a, work->delassus, c * c * sizeof(double));
+    nscd__free(a, work->rows_t, n * 3 * c * sizeof(double));
+    nscd__free(a, work->minv_wt, n * 3 * c * sizeof(double));
+    nscd__free(a, work->delassus, 9 * c * c * sizeof(double));
     nscd__free(a, work->rhs, c * sizeof(double));
     nscd__free(a, work->dv, n * sizeof(double));
     nscd__free(a, work->extra, c * sizeof(double));
@@ -47,6 +71,16 @@ void nscd__impact_work_destroy(const nscd__model *model, nscd__impact_work *work
     nscd__free(a, work->pair_t, 2 * n * sizeof(double));
     nscd__free(a, work->pair_minv, 2 * n * sizeof(double));
     nscd__free(a, work->pivots, c * sizeof(int32_t));
+    nscd__free(a, work->contact_rows, 3 * n * sizeof(double));
+    nscd__free(a, work->local_v, 3 * c * sizeof(double));
+    nscd__free(a, work->local_q, 3 * c * sizeof(double));
+    nscd__free(a, work->local_r, 3 * c * sizeof(double));
+    nscd__free(a, work->local_rc, 3 * c * sizeof(double));
+    nscd__free(a, work->local_u, 3 * c * sizeof(double));
+    nscd__free(a, work->mu, c * sizeof(double));
+    nscd__free(a, work->shift, c * sizeof(double));
+    nscd__free(a, work->impulse_tangent, NSCD__IMPACT_TANGENTS * c * sizeof(double));
+    nscd__fc3d_work_destroy(a, &work->fc3d);
     memset(work, 0, sizeof *work);
 }
 
@@ -148,6 +182,14 @@ static nscd_status resolve_newton(nscd__model *model, nscd__impact_work *work, c
 nscd_status nscd__resolve_impact(nscd__model *model, nscd__impact_work *work, const double *q,
                                  const nscd__impact *impact, double *v) {
     int32_t rule = common_rule(model, impact);
+    if ((rule == NSCD__IMPACT_NEWTON || rule == NSCD__IMPACT_POISSON) &&
+        nscd__impact_has_friction(model, impact)) {
+        return nscd__resolve_friction(model, work, q, impact, rule, v);
+    }
+    if (impact->count <= work->capacity) {
+        memset(work->impulse_tangent, 0,
+               (size_t)impact->count * NSCD__IMPACT_TANGENTS * sizeof(double));
+    }
     switch (rule) {
     case NSCD__IMPACT_NEWTON: return resolve_newton(model, work, q, impact, v);
     case NSCD__IMPACT_POISSON: return nscd__resolve_poisson(model, work, q, impact, v);

@@ -52,7 +52,8 @@ nscd_status nscd__resolve_routh(nscd__model *model, nscd__impact_work *work, con
                                 const nscd__impact *impact, double *v) {
     if (impact->count != 1) {
         return nscd__fail(model->diag, NSCD_ERR_UNSUPPORTED,
-                          "Routh's method solves one contact; %d contacts impact together",
+                          "Routh's method solves one contact, %d impact together; use the Poisson "
+                          "(or Newton) law with friction for simultaneous frictional impacts",
                           (int)impact->count);
     }
     int32_t index = impact->contacts[0], n = model->n_v;
@@ -83,6 +84,7 @@ nscd_status nscd__resolve_routh(nscd__model *model, nscd__impact_work *work, con
         v[i] += work->pair_minv[2 * i] * P[0] + work->pair_minv[2 * i + 1] * P[1];
     }
     impact->impulse[0] = P[1];
+    work->impulse_tangent[0] = P[0];
     impact->velocity_after[0] = nscd__dot(n, wn, v);
     return NSCD_OK;
 }

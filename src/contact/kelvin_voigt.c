@@ -13,7 +13,12 @@
  *          theta / w). atan2 picks the quadrant: theta > pi/2 for xi < 1/sqrt2.
  *  xi > 1: the force is zero at tau = ln(xi + s)/s (s = sqrt(xi^2 - 1)) and
  *          x' = -exp(-xi tau) = -((xi - s)/(xi + s))^(xi/s); ln(xi + s) = asinh(s).
- *  Both give exp(-2) at xi = 1. */
+ *  Both give exp(-2) at xi = 1.
+ *  For xi >> 1, e = (xi + s)^(-2 xi/s) -> 1/(4 xi^2): e tends to 0 (a heavily
+ *  overdamped contact gives back almost none of the impact velocity), and underflows
+ *  to 0 beyond xi ~ 1e162. (xi - 1)(xi + 1) overflows from xi ~ 1e154 on
+ *  (e was NaN); above 1e150, s = xi and xi/s = 1 to rounding (1/xi^2 < 1e-300),
+ *  so e = exp(-2 asinh(xi)), finite up to DBL_MAX. */
 static double kelvin_voigt_e(double xi) {
     if (xi < 1.0) {
         double w = sqrt((1.0 - xi) * (1.0 + xi));
@@ -21,6 +26,9 @@ static double kelvin_voigt_e(double xi) {
     }
     if (xi == 1.0) {
         return exp(-2.0);
+    }
+    if (xi > 1e150) {
+        return exp(-2.0 * asinh(xi));
     }
     double s = sqrt((xi - 1.0) * (xi + 1.0));
     return exp(-2.0 * xi * asinh(s) / s);

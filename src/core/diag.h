@@ -19,11 +19,15 @@ typedef struct nscd_diag {
 #define NSCD_PRINTF(fmt, args)
 #endif
 
-/* Records "<status string>: <message>" as the last error, logs it at error
- * level and returns `status`, so that callers can write
+/* Records the message as the last error (without the status name: callers
+ * already have the status), logs "<status string>: <message>" at error level
+ * and returns `status`, so that callers can write
  * `return nscd__fail(&h->diag, NSCD_ERR_..., "what %d", x);`. */
 nscd_status nscd__fail(nscd_diag *diag, nscd_status status, const char *format, ...)
     NSCD_PRINTF(3, 4);
+/* Empties the last error; every public call on a handle that can fail starts
+ * with it, so that the message always describes the latest call. */
+void nscd__diag_clear(nscd_diag *diag);
 /* Sends a formatted message to the log hook, if any. */
 void nscd__log(const nscd_diag *diag, int32_t level, const char *format, ...) NSCD_PRINTF(3, 4);
 

@@ -19,7 +19,16 @@ typedef struct nscd__contact_slot {
     double friction;
     int32_t n_tangent;
     int32_t mode; /* nscd_contact_mode */
-    int32_t slip; /* closed contact with planar friction: 0 sticks, -1/+1 slides that way */
+    int32_t slip; /* closed frictional contact: 0 sticks; slides with one tangential row
+                   * in direction -1/+1, with two tangential rows (slip = 1) along
+                   * slip_direction */
+    /* Closed contact that slides: the unit sliding direction in the tangent
+     * plane, in the coordinates of the tangential rows (planar: {slip, 0}).
+     * Set by the mode decision at the start of every step (the direction of
+     * s = W_T v, or of the sliding that starts from rest); within the step the
+     * friction follows s itself and this is only the reference of the stop
+     * watch (integrators/dynamics.c). */
+    double slip_direction[2];
     nscd__law_memory memory;
 } nscd__contact_slot;
 

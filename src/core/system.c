@@ -257,6 +257,7 @@ nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,
         return NSCD_ERR_NULL_POINTER;
     }
     nscd_diag *d = &system->diag;
+    nscd__diag_clear(d);
     if (desc == NULL) {
         return nscd__fail(d, NSCD_ERR_NULL_POINTER, "contact desc is NULL");
     }
@@ -274,6 +275,15 @@ nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,
     if (desc->friction < 0.0 || desc->n_tangent < 0 || desc->n_tangent > 2) {
         return nscd__fail(d, NSCD_ERR_OUT_OF_RANGE, "friction %g or n_tangent %d out of range",
                           desc->friction, (int)desc->n_tangent);
+    }
+    /* Routh's method is planar: it builds its 2x2 impact problem from exactly
+     * one tangential row. Refused here rather than at the first impact. */
+    const nscd__law_ops *ops = desc->law != NULL ? desc->law->ops : NULL;
+    if (ops != NULL && ops->kind == NSCD_LAW_IMPULSIVE && ops->impact_rule == NSCD__IMPACT_ROUTH &&
+        desc->n_tangent != 1) {
+        return nscd__fail(d, NSCD_ERR_INVALID_ARGUMENT,
+                          "contact %d: Routh's law needs one tangential row, n_tangent is %d",
+                          (int)index, (int)desc->n_tangent);
     }
     nscd__contact_slot *slot = &system->contacts[index];
     memset(slot, 0, sizeof *slot);
@@ -303,6 +313,7 @@ nscd_status nscd_system_set_state(nscd_system *system, double t, const double *q
     if (system == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
+    nscd__diag_clear(&system->diag);
     size_t n = (size_t)system->desc.n_dof;
     if (q == NULL || v == NULL) {
         return nscd__fail(&system->diag, NSCD_ERR_NULL_POINTER, "q or v is NULL");
@@ -348,6 +359,7 @@ nscd_status nscd_system_get_contact(nscd_system *system, int32_t index, double *
     if (system == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
+    nscd__diag_clear(&system->diag);
     if (index < 0 || index >= system->desc.n_contacts) {
         return nscd__fail(&system->diag, NSCD_ERR_INDEX, "contact %d of %d", (int)index,
                           (int)system->desc.n_contacts);
@@ -376,6 +388,7 @@ nscd_status nscd_system_kinetic_energy(nscd_system *system, double *energy) {
     if (system == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
+    nscd__diag_clear(&system->diag);
     if (energy == NULL) {
         return nscd__fail(&system->diag, NSCD_ERR_NULL_POINTER, "energy is NULL");
     }

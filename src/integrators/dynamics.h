@@ -5,29 +5,38 @@
 
 #include <stdint.h>
 
+#include "core/least_squares.h"
 #include "core/model.h"
 
 typedef struct nscd__dynamics {
     nscd__model *model;
     int32_t n_closed;
-    int32_t *closed;      /* indices of the closed contacts (n_contacts) */
-    double *lambda;       /* normal force of each contact (n_contacts); 0 unless closed */
-    double *lambda_t;     /* tangential force of each closed frictional contact (n_contacts) */
-    int32_t n_rows;       /* constraint rows of the closed contacts (>= n_closed) */
-    double *h;            /* n_v */
-    double *rows;         /* constraint rows C of the closed contacts (2 n_contacts x n_v) */
-    double *force_rows;   /* force rows F of the closed contacts (2 n_contacts x n_v) */
-    int32_t *row_contact; /* contact of each row (2 n_contacts) */
-    int32_t *row_tangent; /* 1 for a sticking contact's tangential row (2 n_contacts) */
-    double *row;          /* scratch row (n_v) */
-    double *tangents;     /* scratch tangential rows (2 x n_v) */
-    double *rhs_in;       /* n_v x (1 + 2 n_contacts): [h, F'] */
-    double *rhs_out;      /* n_v x (1 + 2 n_contacts): M^-1 [h, F'] */
-    double *delassus;     /* 2 n_contacts x 2 n_contacts: C M^-1 F' */
-    double *bias;         /* 2 n_contacts */
-    int32_t *pivots;      /* 2 n_contacts */
-    double *shifted;      /* n_q: positions moved along dq/dt for dW/dt */
-    double *qdot;         /* n_q */
+    int32_t *closed;       /* indices of the closed contacts (n_contacts) */
+    double *lambda;        /* normal force of each contact (n_contacts); 0 unless closed */
+    double *lambda_t;      /* tangential forces of each closed frictional contact along its
+                            * rows W_T1, W_T2: lambda_t[2 i + k] (2 n_contacts) */
+    double *direction;     /* unit friction direction d of each sliding contact at the last
+                            * evaluation, lambda_T = -mu lambda_N d (2 n_contacts) */
+    double slip_velocity;  /* tangential speed below which a slide counts as starting or
+                            * stopping: the friction direction leans on slip_direction */
+    int32_t n_rows;        /* constraint rows of the closed contacts (>= n_closed) */
+    double *h;             /* n_v */
+    double *rows;          /* constraint rows C of the closed contacts (3 n_contacts x n_v) */
+    double *force_rows;    /* force rows F of the closed contacts (3 n_contacts x n_v) */
+    int32_t *row_contact;  /* contact of each row (3 n_contacts) */
+    int32_t *row_tangent;  /* k for a sticking contact's tangential row W_Tk, 0 for a normal
+                            * row (3 n_contacts) */
+    double *row;           /* scratch row (n_v) */
+    double *tangents;      /* scratch tangential rows (2 x n_v) */
+    double *rhs_in;        /* n_v x (1 + 3 n_contacts): [h, F'] */
+    double *rhs_out;       /* n_v x (1 + 3 n_contacts): M^-1 [h, F'] */
+    double *delassus;      /* 3 n_contacts x 3 n_contacts: C M^-1 F', column-major */
+    double *delassus_copy; /* the same, kept for the residual check */
+    double *bias;          /* 3 n_contacts: right-hand side, then the forces */
+    double *residual;      /* 3 n_contacts */
+    nscd__least_squares least_squares;
+    double *shifted; /* n_q: positions moved along dq/dt for dW/dt */
+    double *qdot;    /* n_q */
     int64_t evaluations;
 } nscd__dynamics;
 
@@ -63,15 +72,37 @@ nscd_status nscd__dynamics_compliant_force(nscd__dynamics *dyn, int32_t index, d
  * stay >= 0, and their friction forces). */
 nscd_status nscd__dynamics_rhs(nscd__dynamics *dyn, double t, const double *y, double *ydot);
 
-/* 1 when a closed contact carries planar Coulomb friction: friction > 0 and
- * one tangential row (slot->slip then says whether it sticks or slides). */
+/* 1 when a closed contact carries Coulomb friction: friction > 0 and one
+ * (planar) or two tangential rows (slot->slip then says whether it sticks or
+ * slides, slot->slip_direction which way). */
 int nscd__dynamics_frictional(const nscd__contact_slot *slot);
+
+/* Sliding velocity s = W_T v of contact `index` at (q, v): slot->n_tangent
+ * components (0, 1 or 2; the others are set to 0). The rows are left in
+ * dyn->row and dyn->tangents. */
+nscd_status nscd__dynamics_slip_velocity(nscd__dynamics *dyn, int32_t index, double t,
+                                         const double *q, const double *v, double s[2]);
 
 /* The watch of closed contact `index` after nscd__dynamics_rhs() at (q, v):
  * > 0 while the contact stays as it is; it falls to 0 when the normal force
  * vanishes, when a sticking contact's force reaches Coulomb's cone
- * (mu lambda_N - |lambda_T|), or when a sliding contact stops (slip * s). */
+ * (mu lambda_N - ||lambda_T||), or when a sliding contact stops
+ * (s . slot->slip_direction, the direction fixed at the step start). */
 nscd_status nscd__dynamics_closed_watch(nscd__dynamics *dyn, int32_t index, double t,
                                         const double *q, const double *v, double *value);
+
+/* Normal and tangential accelerations of contact `index` (tangent[k] along
+ * W_Tk, 0 beyond its n_tangent rows), W dv/dt + (dW/dt) v, for the
+ * derivative `ydot` that nscd__dynamics_rhs() returned at y (its dq/dt is
+ * reused). The rows are left in dyn->row and dyn->tangents. */
+nscd_status nscd__dynamics_contact_acceleration(nscd__dynamics *dyn, int32_t index, double t,
+                                                const double *y, const double *ydot, double *normal,
+                                                double tangent[2]);
+
+/* Plastic velocity projection of the closed contacts at y: the smallest
+ * change of v in the kinetic metric, v += M^-1 C' P, that makes C v = 0 for
+ * their constraint rows C (normal rows, and the tangential rows of sticking
+ * contacts). A projection in the kinetic metric never adds energy. */
+nscd_status nscd__dynamics_project_velocity(nscd__dynamics *dyn, double t, double *y);
 
 #endif

@@ -18,6 +18,11 @@
  * accumulate (e.g. open-close-open cycles): reported as Zeno. */
 #define MAX_EVENTS_PER_INSTANT 1000
 
+/* Largest n_user_events (documented in event_driven.h). Like the system's
+ * 2^20 contacts, it keeps n_contacts + n_user_events and every array length
+ * derived from it far inside int32 and the work arrays below a few hundred MB. */
+#define MAX_USER_EVENTS (1 << 20)
+
 nscd_status nscd_event_driven_options_init(nscd_event_driven_options *options, size_t struct_size) {
     nscd_status rc = nscd__struct_init(options, struct_size, sizeof *options);
     if (rc != NSCD_OK) {
@@ -57,13 +62,17 @@ static nscd_status validate_options(const nscd_event_driven_options *o) {
     }
     if ((o->method != NSCD_ED_DOPRI5 && o->method != NSCD_ED_RK4_LINEAR) ||
         (o->zeno_policy != NSCD_ZENO_PERSISTENT_CONTACT && o->zeno_policy != NSCD_ZENO_STOP) ||
-        o->n_user_events < 0 || (o->n_user_events > 0 && o->user_events == NULL)) {
+        o->n_user_events < 0 || o->n_user_events > MAX_USER_EVENTS ||
+        (o->n_user_events > 0 && o->user_events == NULL)) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
+    /* initial_step = 0 means automatic; a given one must be a step the
+     * controller may take (>= min_step). */
     if (!(o->relative_tolerance > 0.0) || !(o->absolute_tolerance > 0.0) || o->initial_step < 0.0 ||
-        o->max_step < 0.0 || !(o->min_step > 0.0) || !(o->fixed_step > 0.0) ||
-        !(o->event_time_tolerance > 0.0) || o->zeno_velocity < 0.0 || o->zeno_min_interval < 0.0 ||
-        o->zeno_max_close_impacts < 1 || !(o->persistent_gap_tolerance > 0.0) || o->max_steps < 1) {
+        (o->initial_step > 0.0 && o->initial_step < o->min_step) || o->max_step < 0.0 ||
+        !(o->min_step > 0.0) || !(o->fixed_step > 0.0) || !(o->event_time_tolerance > 0.0) ||
+        o->zeno_velocity < 0.0 || o->zeno_min_interval < 0.0 || o->zeno_max_close_impacts < 1 ||
+        !(o->persistent_gap_tolerance > 0.0) || o->max_steps < 1) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
     return NSCD_OK;
@@ -76,11 +85,16 @@ static nscd_status validate_options(const nscd_event_driven_options *o) {
 #define ARRAYS(X)                                                                                 \
     X(y, double, n) X(y_end, double, n) X(y_tmp, double, n) X(ydot, double, n)                    \
     X(watch_start, double, nw) X(watch_tmp, double, nw) X(watch_left, double, nw)                 \
-    X(left, double, nw) X(right, double, nw) X(armed, int32_t, nw) X(firing, int32_t, nw)         \
+    X(left, double, nw) X(right, double, nw) X(threshold, double, nw) X(watch_rate, double, nw)   \
+    X(rate_left, double, nw) X(dip_right, double, nw) X(dip_value, double, nw)                    \
+    X(armed, int32_t, nw) X(firing, int32_t, nw)                                                  \
     X(user_values, double, nu) X(impact_contacts, int32_t, nc) X(impact_rows, double, nc * nv)    \
     X(impulse, double, nc) X(velocity_before, double, nc) X(velocity_after, double, nc)           \
     X(v_before, double, nv) X(pivots, int32_t, nc) X(last_impact, double, nc)                     \
-    X(close_impacts, int32_t, nc)
+    X(close_impacts, int32_t, nc) X(rates, double, nc) X(gaps, double, nc)                        \
+    X(impacting, int32_t, nc) X(impact_list, int32_t, nc)                                         \
+    X(rest, int32_t, nc) X(mode_before, int32_t, nc) X(slip_before, int32_t, nc)                  \
+    X(direction_before, double, 2 * nc) X(slip_stopped, int32_t, nc) X(inverse_mass, double, nc)
 /* clang-format on */
 
 static void free_stepper(nscd_event_driven *ed) {
@@ -158,6 +172,8 @@ nscd_status nscd_event_driven_create(nscd_system *system, const nscd_event_drive
         free_stepper(ed);
         return NSCD_ERR_OUT_OF_MEMORY;
     }
+    /* a slide slower than this starts (or ends) along its reference direction */
+    ed->dynamics.slip_velocity = opt.zeno_velocity;
     for (int32_t i = 0; i < model->n_contacts; ++i) {
         ed->last_impact[i] = -INFINITY;
     }
@@ -209,7 +225,11 @@ static nscd_status initial_step(nscd_event_driven *ed, double t, double span, do
     d2 = sqrt(d2 / ed->n) / h0;
     double big = fmax(d1, d2);
     double h1 = big <= 1e-15 ? fmax(1e-6, 1e-3 * h0) : pow(0.01 / big, 0.2);
-    *h = fmin(100.0 * h0, h1);
+    /* Never below min_step: with huge forces or velocities the sums above
+     * overflow and the guess became 0 (or NaN), a step that was then accepted
+     * forever without moving t. Starting at min_step, the error control
+     * shrinks the step if it must, and fails once it falls below min_step. */
+    *h = fmax(fmin(100.0 * h0, h1), o->min_step);
     return NSCD_OK;
 }
 
@@ -257,15 +277,25 @@ static nscd_status dopri_step(nscd_event_driven *ed, double *t, double t_end) {
         if (rc != NSCD_OK) {
             return rc;
         }
-        double factor = error > 0.0 ? 0.9 * pow(error, -0.2) : 5.0;
-        if (!(error <= 1.0)) {
+        /* A step whose error estimate or end state overflowed (inf or NaN)
+         * tells nothing about the right size: reject it and shrink fastest. */
+        int overflow = !isfinite(error) || !nscd__all_finite(ed->dopri.y1, (size_t)ed->n);
+        double factor = overflow ? 0.2 : error > 0.0 ? 0.9 * pow(error, -0.2) : 5.0;
+        if (overflow || !(error <= 1.0)) {
             ed->stats.steps_rejected++;
             ed->step = h * fmax(0.2, fmin(factor, 0.9));
             if (ed->step < o->min_step) {
                 return nscd__fail(&ed->diag, NSCD_ERR_STEP_TOO_SMALL,
-                                  "step %.3g below min_step at t = %.17g", ed->step, *t);
+                                  "step %.3g below min_step at t = %.17g%s", ed->step, *t,
+                                  overflow ? " (the state or its error overflows)" : "");
             }
             continue;
+        }
+        /* A step below the ulp of t leaves t unchanged: the state would move
+         * while time stands still, so it is no progress but a failure. */
+        if (h != t_end - *t && *t + h == *t) {
+            return nscd__fail(&ed->diag, NSCD_ERR_STEP_TOO_SMALL,
+                              "step %.3g does not advance t = %.17g", h, *t);
         }
         ed->stats.steps_accepted++;
         ed->step = h * fmin(5.0, fmax(0.2, factor));
@@ -289,6 +319,10 @@ static nscd_status dopri_step(nscd_event_driven *ed, double *t, double t_end) {
 
 static nscd_status rk4_step(nscd_event_driven *ed, double *t, double t_end) {
     double h = fmin(ed->options.fixed_step, t_end - *t), theta = 2.0;
+    if (h != t_end - *t && *t + h == *t) { /* below the ulp of t: no progress */
+        return nscd__fail(&ed->diag, NSCD_ERR_STEP_TOO_SMALL,
+                          "fixed step %.3g does not advance t = %.17g", h, *t);
+    }
     nscd_status rc = start_watches(ed, *t);
     if (rc == NSCD_OK) {
         rc = nscd__rk4_step(&ed->rk4, &ed->ode, *t, ed->y, h, ed->y_end);
@@ -351,6 +385,7 @@ nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
     }
     nscd_event_driven *ed = stepper;
     nscd__model *m = ed->model;
+    nscd__diag_clear(&ed->diag); /* the message describes this call */
     if (stats != NULL && stats->struct_size != sizeof *stats) {
         return nscd__fail(&ed->diag, NSCD_ERR_STRUCT_SIZE, "stats struct_size %u",
                           (unsigned)stats->struct_size);
@@ -372,8 +407,7 @@ nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
     nscd__dynamics_update_modes(&ed->dynamics);
     int64_t evaluations = ed->dynamics.evaluations;
 
-    ed->diag.last_error[0] = '\0';
-    m->diag->last_error[0] = '\0';
+    nscd__diag_clear(m->diag); /* integration acts on the system: so does its message */
     nscd_status rc = integrate(ed, &t, t_end);
 
     /* the state is consistent after every step and event: keep it */
@@ -394,4 +428,44 @@ nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
         }
     }
     return rc;
+}
+
+nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int32_t index,
+                                                double *normal, double *tangent) {
+    if (stepper == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd_event_driven *ed = stepper;
+    nscd__model *m = ed->model;
+    ed->diag.last_error[0] = '\0';
+    if (index < 0 || index >= m->n_contacts) {
+        return nscd__fail(&ed->diag, NSCD_ERR_INDEX, "contact %d of %d", (int)index,
+                          (int)m->n_contacts);
+    }
+    const nscd__contact_slot *slot = &m->contacts[index];
+    double *y = ed->y_tmp, force = 0.0;
+    memcpy(y, m->q, (size_t)m->n_q * sizeof(double));
+    memcpy(y + m->n_q, m->v, (size_t)m->n_v * sizeof(double));
+    nscd__dynamics_update_modes(&ed->dynamics);
+    nscd_status rc = NSCD_OK;
+    if (slot->mode == NSCD_CONTACT_CLOSED) {
+        rc = nscd__dynamics_rhs(&ed->dynamics, *m->t, y, ed->ydot);
+        force = ed->dynamics.lambda[index];
+    } else if (slot->mode == NSCD_CONTACT_COMPLIANT) {
+        rc = nscd__dynamics_compliant_force(&ed->dynamics, index, *m->t, y, y + m->n_q, &force);
+    }
+    if (rc != NSCD_OK) {
+        if (ed->diag.last_error[0] == '\0') {
+            memcpy(ed->diag.last_error, m->diag->last_error, sizeof ed->diag.last_error);
+        }
+        return rc;
+    }
+    if (normal != NULL) {
+        *normal = force;
+    }
+    for (int32_t k = 0; tangent != NULL && k < slot->n_tangent; ++k) {
+        int closed = slot->mode == NSCD_CONTACT_CLOSED;
+        tangent[k] = closed ? ed->dynamics.lambda_t[2 * index + k] : 0.0;
+    }
+    return NSCD_OK;
 }

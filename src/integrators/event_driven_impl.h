@@ -37,6 +37,11 @@ struct nscd_event_driven {
     double *left;        /* left end (theta) of each watch's bracket, or -1 */
     double *right;       /* right end (theta) of each watch's bracket, or 2 when none */
     int32_t *armed;      /* sign a watch had before a crossing; 0 = not armed */
+    double *threshold;   /* a watch crosses at this value (0, or below for touching contacts) */
+    double *watch_rate;  /* dg/dt of open contacts at the last sample (NaN for others) */
+    double *rate_left;   /* that rate at the left end of each bracket */
+    double *dip_right;   /* right end of a dip to look at, or 2 when none */
+    double *dip_value;   /* the watch value there */
     int32_t *firing;     /* 1 for the watches that fire at the current event */
     double *user_values; /* n_user_events */
 
@@ -46,6 +51,19 @@ struct nscd_event_driven {
     double *impulse, *velocity_before, *velocity_after;
     double *v_before;
     int32_t *pivots; /* n_contacts, for the projection's LU */
+
+    /* one instant: the touching contacts are impact_contacts[0..count) */
+    double *rates;            /* their normal gap velocities */
+    double *gaps;             /* their gaps */
+    int32_t *impacting;       /* 1 for the open ones that approached at this instant */
+    int32_t *impact_list;     /* the contacts of one impact (those not separating) */
+    int32_t *rest;            /* the touching contacts at rest (contact indices) */
+    int32_t *mode_before;     /* every contact's mode before the instant */
+    int32_t *slip_before;     /* and its slip state */
+    double *direction_before; /* and its slip direction (2 per contact) */
+    int32_t *slip_stopped;    /* 1 when a sliding contact stopped during the instant */
+    int impact_at_instant;    /* velocities jumped at the current instant */
+    double *inverse_mass;     /* w M^-1 w' of each contact at rest */
 
     /* Zeno bookkeeping, per contact */
     double *last_impact;
@@ -77,10 +95,18 @@ nscd_status nscd__handle_events(nscd_event_driven *ed, double t, double *y);
 /* Contacts that are closing at the current state (g <= 0 and approaching)
  * or closed contacts whose force went negative: handled before a step. */
 nscd_status nscd__settle_contacts(nscd_event_driven *ed, double t, double *y);
+/* --- contact_modes.c */
+/* Stage 2 of an instant: modes of the n_rest touching contacts at rest
+ * (ed->rest) so that closed ones push (and stick inside or slide on the
+ * friction cone) and open ones do not start to penetrate. ed->firing marks
+ * closed contacts whose watch fired. */
+nscd_status nscd__decide_contact_modes(nscd_event_driven *ed, double t, const double *y,
+                                       int32_t n_rest);
+
 /* Keeps closed contacts on g = 0 (position and velocity projection). */
 nscd_status nscd__project_closed(nscd_event_driven *ed, double t, double *y);
 /* Reports an event to the user's handler; returns NSCD_ERR_CALLBACK on a
- * negative answer and sets ed->stop on NSCD_EVENT_STOP. */
+ * negative or undefined answer and sets ed->stop on NSCD_EVENT_STOP. */
 nscd_status nscd__report(nscd_event_driven *ed, const nscd_event_info *info);
 
 #endif

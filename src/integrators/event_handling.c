@@ -7,6 +7,11 @@
 #include "integrators/event_driven_impl.h"
 
 #define MAX_PROJECTIONS 4
+/* Rounds of impacts at one instant: a separating contact pushed back by an
+ * impact takes part in the next one (one or two rounds in practice). */
+#define MAX_IMPACT_ROUNDS 8
+/* Rounds of mode decision and projection at one instant (one or two suffice). */
+#define MODE_ROUNDS 4
 
 nscd_status nscd__report(nscd_event_driven *ed, const nscd_event_info *info) {
     ed->stats.events++;
@@ -14,11 +19,17 @@ nscd_status nscd__report(nscd_event_driven *ed, const nscd_event_info *info) {
         return NSCD_OK;
     }
     int32_t answer = ed->options.on_event(ed->options.on_event_user, info);
-    if (answer < 0) {
-        return nscd__fail(&ed->diag, NSCD_ERR_CALLBACK, "event handler returned %d", (int)answer);
-    }
     if (answer == NSCD_EVENT_STOP) {
         ed->stop = 1;
+    } else if (answer < 0) {
+        return nscd__fail(&ed->diag, NSCD_ERR_CALLBACK, "event handler returned %d", (int)answer);
+    } else if (answer != NSCD_EVENT_CONTINUE) {
+        /* an answer the API does not define (a future action, a stray
+         * value) must not be taken as "continue" */
+        return nscd__fail(&ed->diag, NSCD_ERR_CALLBACK,
+                          "event handler returned %d, which is neither NSCD_EVENT_CONTINUE (0), "
+                          "NSCD_EVENT_STOP (1) nor negative",
+                          (int)answer);
     }
     return NSCD_OK;
 }
@@ -102,21 +113,28 @@ static int32_t append_closed(nscd_event_driven *ed, int32_t count) {
     return count;
 }
 
-/* Velocity jump of `count` contacts (ed->impact_contacts) at (t, y). */
-static nscd_status apply_impact(nscd_event_driven *ed, double t, double *y, int32_t count,
-                                int plastic) {
+/* Velocity jump of `count` contacts at (t, y). */
+static nscd_status apply_impact(nscd_event_driven *ed, double t, double *y, const int32_t *contacts,
+                                int32_t count, int plastic) {
     nscd__model *m = ed->model;
-    nscd_status rc = gather_rows(ed, t, y, ed->impact_contacts, count);
+    nscd_status rc = gather_rows(ed, t, y, contacts, count);
     if (rc != NSCD_OK) {
         return rc;
     }
-    nscd__impact impact = {count,       ed->impact_contacts, ed->impact_rows,    plastic,
-                           ed->impulse, ed->velocity_before, ed->velocity_after, t};
+    nscd__impact impact = {count,
+                           contacts,
+                           ed->impact_rows,
+                           plastic,
+                           ed->impulse,
+                           ed->velocity_before,
+                           ed->velocity_after,
+                           t};
     return nscd__resolve_impact(m, &ed->impact_work, y, &impact, y + m->n_q);
 }
 
-/* Zeno test of contact i just after an impact with gap velocity `after`. */
-static int accumulating(nscd_event_driven *ed, int32_t i, double t, double after) {
+/* Zeno by accumulation, before an impact of open contact i: that many
+ * impacts in a row closer than the resolution in time. */
+static int accumulating(nscd_event_driven *ed, int32_t i, double t) {
     const nscd_event_driven_options *o = &ed->options;
     /* a fixed-step method cannot resolve flights shorter than its step */
     double resolution = o->method == NSCD_ED_RK4_LINEAR
@@ -125,155 +143,295 @@ static int accumulating(nscd_event_driven *ed, int32_t i, double t, double after
     double interval = t - ed->last_impact[i];
     ed->last_impact[i] = t;
     ed->close_impacts[i] = interval < resolution ? ed->close_impacts[i] + 1 : 0;
-    return fabs(after) <= o->zeno_velocity || ed->close_impacts[i] >= o->zeno_max_close_impacts;
+    return ed->close_impacts[i] >= o->zeno_max_close_impacts;
 }
 
-/* Reports a stick-slip transition of closed contact i. */
-static nscd_status report_slip(nscd_event_driven *ed, double t, const double *y, int32_t i) {
+static int compliant_law(const nscd__contact_slot *slot) {
+    return slot->law.ops != NULL && slot->law.ops->kind == NSCD_LAW_COMPLIANT;
+}
+
+/* The contacts that take part at an instant (into ed->impact_contacts, in
+ * index order, their normal gap velocities into ed->rates): every closed
+ * contact and every open contact under an impulsive law that touches,
+ * g <= persistent_gap_tolerance. Touching contacts must take part even when
+ * they do not approach: a row of touching balls passes an impact on, and the
+ * second corner of a block that lands flat holds it up. */
+static nscd_status touching_contacts(nscd_event_driven *ed, double t, const double *y,
+                                     int32_t *count) {
     nscd__model *m = ed->model;
-    double gap = 0.0;
-    nscd_status rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
-    if (rc != NSCD_OK) {
-        return rc;
-    }
-    double rate = nscd__dot(m->n_v, ed->dynamics.row, y + m->n_q);
-    int32_t type = m->contacts[i].slip == 0 ? NSCD_EVENT_CONTACT_STICK : NSCD_EVENT_CONTACT_SLIP;
-    return report_contact(ed, type, t, y, i, &rate);
-}
-
-/* Mode of a frictional closed contact that cannot keep its present one at
- * (t, y): sticking if the sticking force lies in Coulomb's cone, else sliding
- * against that force. Sets slot->slip; the forces are left in ed->dynamics. */
-static nscd_status choose_slip(nscd_event_driven *ed, double t, const double *y, int32_t i) {
-    nscd__contact_slot *slot = &ed->model->contacts[i];
-    slot->slip = 0;
-    nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
-    if (rc != NSCD_OK) {
-        return rc;
-    }
-    double normal = ed->dynamics.lambda[i], tangent = ed->dynamics.lambda_t[i];
-    if (fabs(tangent) > slot->friction * normal) {
-        slot->slip = tangent > 0.0 ? -1 : 1; /* friction opposes the slip */
-        rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
-    }
-    return rc;
-}
-
-/* The watch of a closed contact fired: its normal force vanished (release),
- * or, with friction, a sticking force reached Coulomb's cone or a slip
- * stopped (seed 000, eq. 30, at the level of forces). */
-static nscd_status closed_contact_event(nscd_event_driven *ed, double t, double *y, int32_t i) {
-    nscd__contact_slot *slot = &ed->model->contacts[i];
-    if (!nscd__dynamics_frictional(slot)) {
-        return change_mode(ed, t, y, i, NSCD_CONTACT_OPEN, NSCD_EVENT_CONTACT_OPENED);
-    }
-    nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
-    if (rc == NSCD_OK && ed->dynamics.lambda[i] > 0.0) {
-        int32_t before = slot->slip;
-        rc = choose_slip(ed, t, y, i);
-        if (rc == NSCD_OK && ed->dynamics.lambda[i] > 0.0) {
-            return slot->slip != before ? report_slip(ed, t, y, i) : NSCD_OK;
-        }
-    }
-    return rc != NSCD_OK ? rc
-                         : change_mode(ed, t, y, i, NSCD_CONTACT_OPEN, NSCD_EVENT_CONTACT_OPENED);
-}
-
-/* A frictional contact closes sliding the way it moves; one at rest sticks
- * if friction can hold it (choose_slip). */
-static nscd_status initial_slip(nscd_event_driven *ed, double t, const double *y, int32_t i) {
-    nscd__model *m = ed->model;
-    double gap = 0.0;
-    nscd_status rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
-    if (rc != NSCD_OK) {
-        return rc;
-    }
-    double s = nscd__dot(m->n_v, ed->dynamics.tangents, y + m->n_q);
-    m->contacts[i].slip = (s > 0.0) - (s < 0.0);
-    return s == 0.0 ? choose_slip(ed, t, y, i) : NSCD_OK;
-}
-
-/* Closes the contacts marked in ed->firing (Zeno): plastic projection of all
- * closed contacts, then keeps closed only those held by a force >= 0. */
-static nscd_status close_contacts(nscd_event_driven *ed, double t, double *y) {
-    nscd__model *m = ed->model;
+    *count = 0;
     for (int32_t i = 0; i < m->n_contacts; ++i) {
-        if (ed->firing[i]) {
-            m->contacts[i].mode = NSCD_CONTACT_CLOSED;
-        }
-    }
-    nscd_status rc = apply_impact(ed, t, y, append_closed(ed, 0), 1);
-    nscd__dynamics_update_modes(&ed->dynamics);
-    for (int32_t i = 0; i < m->n_contacts && rc == NSCD_OK; ++i) {
-        if (ed->firing[i] && nscd__dynamics_frictional(&m->contacts[i])) {
-            rc = initial_slip(ed, t, y, i);
-        }
-    }
-    if (rc == NSCD_OK) {
-        rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
-    }
-    for (int32_t i = 0; i < m->n_contacts && rc == NSCD_OK; ++i) {
-        if (!ed->firing[i]) {
+        const nscd__contact_slot *slot = &m->contacts[i];
+        if (slot->mode == NSCD_CONTACT_COMPLIANT || compliant_law(slot)) {
             continue;
         }
-        if (ed->dynamics.lambda[i] < 0.0) { /* pulled away: not a resting contact */
-            m->contacts[i].mode = NSCD_CONTACT_OPEN;
-            continue;
-        }
-        rc = report_contact(ed, NSCD_EVENT_CONTACT_CLOSED, t, y, i, NULL);
-    }
-    nscd__dynamics_update_modes(&ed->dynamics);
-    return rc;
-}
-
-/* After an impact: Zeno detection on the contacts that bounced. */
-static nscd_status detect_zeno(nscd_event_driven *ed, double t, double *y, int32_t count) {
-    nscd__model *m = ed->model;
-    int any = 0;
-    memset(ed->firing, 0, (size_t)ed->n_watches * sizeof(int32_t));
-    for (int32_t r = 0; r < count; ++r) {
-        int32_t i = ed->impact_contacts[r];
-        if (m->contacts[i].mode == NSCD_CONTACT_OPEN &&
-            accumulating(ed, i, t, ed->velocity_after[r])) {
-            ed->firing[i] = 1;
-            any = 1;
-        }
-    }
-    if (!any) {
-        return NSCD_OK;
-    }
-    if (ed->options.zeno_policy == NSCD_ZENO_STOP) {
-        nscd_event_info info = event_info(ed, NSCD_EVENT_ZENO_STOP, t, -1, y);
-        nscd_status rc = nscd__report(ed, &info);
+        double gap = 0.0;
+        nscd_status rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
         if (rc != NSCD_OK) {
             return rc;
         }
-        return nscd__fail(&ed->diag, NSCD_ERR_ZENO,
-                          "impacts accumulate at t = %.17g; stopped (zeno_policy = STOP)", t);
+        if (slot->mode == NSCD_CONTACT_CLOSED || gap <= ed->options.persistent_gap_tolerance) {
+            ed->rates[*count] = nscd__dot(m->n_v, ed->dynamics.row, y + m->n_q);
+            ed->gaps[*count] = gap;
+            ed->impact_contacts[(*count)++] = i;
+        }
     }
-    return close_contacts(ed, t, y);
+    return NSCD_OK;
 }
 
-/* Impact of the open impulsive contacts ed->impact_contacts[0..count). */
-static nscd_status impact(nscd_event_driven *ed, double t, double *y, int32_t count) {
+/* With NSCD_ZENO_STOP, an accumulation of impacts ends the call. */
+static nscd_status zeno_stop(nscd_event_driven *ed, double t, const double *y) {
+    if (ed->options.zeno_policy != NSCD_ZENO_STOP) {
+        return NSCD_OK;
+    }
+    nscd_event_info info = event_info(ed, NSCD_EVENT_ZENO_STOP, t, -1, y);
+    nscd_status rc = nscd__report(ed, &info);
+    return rc != NSCD_OK
+               ? rc
+               : nscd__fail(&ed->diag, NSCD_ERR_ZENO,
+                            "impacts accumulate at t = %.17g; stopped (zeno_policy = STOP)", t);
+}
+
+/* One impact of the touching contacts (ed->impact_contacts[0..count)) that
+ * approach or rest: a contact that separates takes no part, since an impulse
+ * on it would add energy (Newton's law changes the kinetic energy by
+ * sum (1 - e) P c / 2 over approaching contacts, c < 0, plus P c / 2 over
+ * separating ones). A contact whose impacts accumulate takes part
+ * plastically (it is marked closed: e = 0), or the call stops (ZENO_STOP).
+ * *impacted tells whether a contact approached. */
+static nscd_status impact_round(nscd_event_driven *ed, double t, double *y, int32_t count,
+                                int *impacted) {
     nscd__model *m = ed->model;
-    int32_t total = append_closed(ed, count);
+    const double v_rest = ed->options.zeno_velocity;
+    int32_t first = -1, n = 0; /* the first approaching contact names the event */
+    int zeno = 0;
+    *impacted = 0;
+    for (int32_t r = 0; r < count; ++r) {
+        int32_t i = ed->impact_contacts[r];
+        if (ed->rates[r] > v_rest) {
+            continue;
+        }
+        ed->rest[n] = r; /* scratch: positions in the touching set */
+        ed->impact_list[n++] = i;
+        if (ed->rates[r] >= -v_rest) {
+            continue;
+        }
+        first = first < 0 ? i : first;
+        int open = m->contacts[i].mode == NSCD_CONTACT_OPEN;
+        if (open && !ed->impacting[r] && accumulating(ed, i, t)) { /* once per instant */
+            zeno = 1;
+            if (ed->options.zeno_policy == NSCD_ZENO_PERSISTENT_CONTACT) {
+                m->contacts[i].mode = NSCD_CONTACT_CLOSED;
+                m->contacts[i].slip = 0;
+            }
+        }
+        ed->impacting[r] |= open;
+    }
+    if (first < 0) {
+        return NSCD_OK;
+    }
     memcpy(ed->v_before, y + m->n_q, (size_t)m->n_v * sizeof(double));
-    nscd_status rc = apply_impact(ed, t, y, total, 0);
+    nscd_status rc = apply_impact(ed, t, y, ed->impact_list, n, 0);
     if (rc != NSCD_OK) {
         memcpy(y + m->n_q, ed->v_before, (size_t)m->n_v * sizeof(double));
         return rc;
     }
+    *impacted = 1;
     ed->stats.impacts++;
-    nscd_event_info info = event_info(ed, NSCD_EVENT_IMPACT, t, ed->impact_contacts[0], y);
-    info.n_contacts = total;
-    info.contacts = ed->impact_contacts;
+    ed->impact_at_instant = 1;
+    nscd_event_info info = event_info(ed, NSCD_EVENT_IMPACT, t, first, y);
+    info.n_contacts = n;
+    info.contacts = ed->impact_list;
     info.gap_velocity_before = ed->velocity_before;
     info.gap_velocity_after = ed->velocity_after;
     info.impulse = ed->impulse;
     info.v_before = ed->v_before;
     rc = nscd__report(ed, &info);
-    return rc == NSCD_OK ? detect_zeno(ed, t, y, count) : rc;
+    return rc == NSCD_OK && zeno ? zeno_stop(ed, t, y) : rc;
+}
+
+/* Gap velocities of the touching contacts at (t, y) into ed->rates. */
+static nscd_status refresh_rates(nscd_event_driven *ed, double t, const double *y, int32_t count) {
+    for (int32_t r = 0; r < count; ++r) {
+        double gap = 0.0;
+        nscd_status rc = nscd__dynamics_contact(&ed->dynamics, ed->impact_contacts[r], t, y, &gap);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+        ed->rates[r] = nscd__dot(ed->model->n_v, ed->dynamics.row, y + ed->model->n_q);
+    }
+    return NSCD_OK;
+}
+
+/* Stage 1 of an instant: impacts until no touching contact approaches. An
+ * impact can push a separating contact back (it then approaches and takes
+ * part in the next round); each round dissipates energy. */
+static nscd_status impact_stage(nscd_event_driven *ed, double t, double *y, int32_t count) {
+    memset(ed->impacting, 0, (size_t)count * sizeof(int32_t));
+    for (int round = 0; round < MAX_IMPACT_ROUNDS; ++round) {
+        int impacted = 0;
+        nscd_status rc = impact_round(ed, t, y, count, &impacted);
+        if (rc == NSCD_OK && impacted) {
+            rc = refresh_rates(ed, t, y, count);
+        }
+        if (rc != NSCD_OK || !impacted) {
+            return rc;
+        }
+    }
+    return NSCD_OK;
+}
+
+/* Whether touching contact r (of the `count` in ed->impact_contacts) is at
+ * rest: its gap velocity is below zeno_velocity, or it leaves so slowly that
+ * its flight cannot be resolved apart from resting, which is an
+ * accumulation of impacts:
+ *  - from a gap g < 0 (an impact found at the threshold
+ *    -persistent_gap_tolerance, see event_location.c), the top of its flight
+ *    g + (dg/dt)^2 / (2 |d2g/dt2|) stays below zero: its next landing would
+ *    come with the speed of the fall through the tolerance band;
+ *  - beside other touching contacts, the top of its flight stays inside the
+ *    tolerance band: there the other contacts' projections move the body by
+ *    up to the tolerance, which feeds such flights forever (a block rocking
+ *    on two corners with nanometre amplitudes). A single free contact (the
+ *    bouncing ball) keeps its exact Zeno tail. */
+static nscd_status resting(nscd_event_driven *ed, double t, const double *y, int32_t r,
+                           int32_t count, int *at_rest) {
+    double rate = ed->rates[r], gap = ed->gaps[r];
+    *at_rest = fabs(rate) <= ed->options.zeno_velocity;
+    int coupled = count > 1;
+    if (*at_rest || rate < 0.0 || (gap >= 0.0 && !coupled) ||
+        ed->model->contacts[ed->impact_contacts[r]].mode != NSCD_CONTACT_OPEN) {
+        return NSCD_OK;
+    }
+    double normal = 0.0, tangent[2] = {0.0, 0.0};
+    nscd__dynamics_update_modes(&ed->dynamics);
+    nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
+    if (rc == NSCD_OK) {
+        rc = nscd__dynamics_contact_acceleration(&ed->dynamics, ed->impact_contacts[r], t, y,
+                                                 ed->ydot, &normal, tangent);
+    }
+    double top = normal < 0.0 ? gap + rate * rate / (-2.0 * normal) : INFINITY;
+    double band = coupled ? ed->options.persistent_gap_tolerance : 0.0;
+    *at_rest = rc == NSCD_OK && top <= band;
+    return rc;
+}
+
+/* Closed contacts that still move along their normal (closed while leaving
+ * slowly, see resting()) are brought to rest by the plastic projection of
+ * all closed contacts, which also zeroes the slip a sticking contact may
+ * keep (below zeno_velocity). */
+static nscd_status hold_closed(nscd_event_driven *ed, double t, double *y, int32_t count,
+                               int *moved) {
+    nscd__model *m = ed->model;
+    *moved = 0;
+    for (int32_t r = 0; r < count; ++r) {
+        *moved |= m->contacts[ed->impact_contacts[r]].mode == NSCD_CONTACT_CLOSED &&
+                  fabs(ed->rates[r]) > ed->options.zeno_velocity;
+    }
+    if (!*moved) {
+        return NSCD_OK;
+    }
+    nscd__dynamics_update_modes(&ed->dynamics);
+    nscd_status rc = nscd__dynamics_project_velocity(&ed->dynamics, t, y);
+    for (int32_t r = 0; r < count && rc == NSCD_OK; ++r) { /* the new gap velocities */
+        double gap = 0.0;
+        rc = nscd__dynamics_contact(&ed->dynamics, ed->impact_contacts[r], t, y, &gap);
+        ed->rates[r] = nscd__dot(m->n_v, ed->dynamics.row, y + m->n_q);
+    }
+    return rc;
+}
+
+/* Reports the mode changes of the touching contacts (ed->impact_contacts). */
+static nscd_status report_modes(nscd_event_driven *ed, double t, const double *y, int32_t count) {
+    nscd__model *m = ed->model;
+    nscd_status rc = NSCD_OK;
+    for (int32_t r = 0; r < count && rc == NSCD_OK; ++r) {
+        int32_t i = ed->impact_contacts[r];
+        const nscd__contact_slot *slot = &m->contacts[i];
+        int32_t type = 0;
+        if (slot->mode != ed->mode_before[i]) {
+            type = slot->mode == NSCD_CONTACT_CLOSED ? NSCD_EVENT_CONTACT_CLOSED
+                                                     : NSCD_EVENT_CONTACT_OPENED;
+        } else if (slot->mode == NSCD_CONTACT_CLOSED &&
+                   (slot->slip != ed->slip_before[i] || (slot->slip != 0 && ed->slip_stopped[i]))) {
+            /* a slide that stopped and starts again (the other way, or in
+             * another direction) is a new slip */
+            type = slot->slip == 0 ? NSCD_EVENT_CONTACT_STICK : NSCD_EVENT_CONTACT_SLIP;
+        }
+        if (type != 0) {
+            rc = report_contact(ed, type, t, y, i, &ed->rates[r]);
+        }
+    }
+    return rc;
+}
+
+/* One instant where the contact set may change (Pfeiffer & Glocker's
+ * two-stage scheme): stage 1, the impact of the touching contacts if one of
+ * them approaches; stage 2, the modes of the touching contacts left at rest
+ * (contact_modes.c); contacts that separate open. `firing` marks closed
+ * contacts whose watch fired (their transition is the first guess). */
+static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
+    nscd__model *m = ed->model;
+    int32_t count = 0;
+    for (int32_t i = 0; i < m->n_contacts; ++i) {
+        ed->mode_before[i] = m->contacts[i].mode;
+        ed->slip_before[i] = m->contacts[i].slip;
+        memcpy(ed->direction_before + 2 * i, m->contacts[i].slip_direction, 2 * sizeof(double));
+        ed->slip_stopped[i] = 0;
+    }
+    ed->impact_at_instant = 0;
+    nscd_status rc = touching_contacts(ed, t, y, &count);
+    if (rc == NSCD_OK && count > 0) {
+        rc = impact_stage(ed, t, y, count);
+    }
+    if (rc != NSCD_OK || count == 0) {
+        nscd__dynamics_update_modes(&ed->dynamics);
+        return rc;
+    }
+    int32_t n_rest = 0;
+    int zeno = 0;
+    for (int32_t r = 0; r < count && rc == NSCD_OK; ++r) {
+        int32_t i = ed->impact_contacts[r];
+        int at_rest = 0;
+        rc = resting(ed, t, y, r, count, &at_rest);
+        if (at_rest) {
+            ed->rest[n_rest++] = i;
+            zeno |= ed->impacting[r];    /* an impact left an open contact at rest */
+        } else if (ed->rates[r] > 0.0) { /* separating */
+            m->contacts[i].mode = NSCD_CONTACT_OPEN;
+        }
+    }
+    if (rc == NSCD_OK && zeno) {
+        rc = zeno_stop(ed, t, y);
+    }
+    /* the projection that brings closed contacts to rest changes velocities
+     * a little, and with them possibly a slip direction: decide again */
+    for (int round = 0; round < MODE_ROUNDS && rc == NSCD_OK; ++round) {
+        rc = nscd__decide_contact_modes(ed, t, y, n_rest);
+        int moved = 0;
+        if (rc == NSCD_OK) {
+            rc = hold_closed(ed, t, y, count, &moved);
+        }
+        if (!moved) {
+            break;
+        }
+        memset(ed->firing, 0, (size_t)m->n_contacts * sizeof(int32_t));
+    }
+    if (rc == NSCD_OK) {
+        rc = report_modes(ed, t, y, count);
+    }
+    /* new modes, or a new slip direction (a sliding contact takes the
+     * direction of its velocity before every step), change f(t, y) */
+    for (int32_t i = 0; i < m->n_contacts; ++i) {
+        const nscd__contact_slot *slot = &m->contacts[i];
+        if (slot->mode != ed->mode_before[i] || slot->slip != ed->slip_before[i] ||
+            (slot->slip != 0 &&
+             memcmp(slot->slip_direction, ed->direction_before + 2 * i, 2 * sizeof(double)))) {
+            ed->fsal_valid = 0;
+        }
+    }
+    nscd__dynamics_update_modes(&ed->dynamics);
+    return rc;
 }
 
 nscd_status nscd__handle_events(nscd_event_driven *ed, double t, double *y) {
@@ -285,83 +443,30 @@ nscd_status nscd__handle_events(nscd_event_driven *ed, double t, double *y) {
             rc = nscd__report(ed, &info);
         }
     }
-    int32_t count = 0;
     for (int32_t i = 0; i < m->n_contacts && rc == NSCD_OK; ++i) {
+        const nscd__contact_slot *slot = &m->contacts[i];
         if (!ed->firing[i]) {
             continue;
         }
-        const nscd__contact_slot *slot = &m->contacts[i];
-        if (slot->mode == NSCD_CONTACT_CLOSED) {
-            rc = closed_contact_event(ed, t, y, i);
-        } else if (slot->mode == NSCD_CONTACT_COMPLIANT) {
+        if (slot->mode == NSCD_CONTACT_COMPLIANT) {
             rc = change_mode(ed, t, y, i, NSCD_CONTACT_OPEN, NSCD_EVENT_COMPLIANT_SEPARATION);
-        } else if (slot->law.ops != NULL && slot->law.ops->kind == NSCD_LAW_COMPLIANT) {
+            ed->firing[i] = 0;
+        } else if (slot->mode == NSCD_CONTACT_OPEN && compliant_law(slot)) {
             rc = change_mode(ed, t, y, i, NSCD_CONTACT_COMPLIANT, NSCD_EVENT_COMPLIANT_ONSET);
-        } else {
-            ed->impact_contacts[count++] = i;
+            ed->firing[i] = 0;
         }
     }
     nscd__dynamics_update_modes(&ed->dynamics);
-    if (rc == NSCD_OK && count > 0) {
-        rc = impact(ed, t, y, count);
+    /* the event lies inside a step: closed contacts drifted as during a step */
+    if (rc == NSCD_OK && ed->dynamics.n_closed > 0) {
+        rc = nscd__project_closed(ed, t, y);
     }
-    return rc;
-}
-
-/* Whether an open contact touching now (g <= 0) must be handled: it
- * approaches, or it rests (|dg/dt| <= zeno_velocity) and is pushed in. */
-static nscd_status closing(nscd_event_driven *ed, double t, const double *y, double rate,
-                           int *fire) {
-    *fire = rate < -ed->options.zeno_velocity;
-    if (*fire || rate > ed->options.zeno_velocity) {
-        return NSCD_OK;
-    }
-    double *row = ed->v_before; /* scratch copy: the accelerations reuse dyn->row */
-    memcpy(row, ed->dynamics.row, (size_t)ed->model->n_v * sizeof(double));
-    nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
-    *fire = rc == NSCD_OK && nscd__dot(ed->model->n_v, row, ed->ydot + ed->model->n_q) < 0.0;
-    return rc;
+    return rc == NSCD_OK ? resolve_instant(ed, t, y) : rc;
 }
 
 nscd_status nscd__settle_contacts(nscd_event_driven *ed, double t, double *y) {
-    nscd__model *m = ed->model;
-    int any = 0;
-    if (ed->dynamics.n_closed > 0) {
-        nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
-        if (rc != NSCD_OK) {
-            return rc;
-        }
-    }
-    for (int32_t i = 0; i < m->n_contacts; ++i) {
-        int32_t mode = m->contacts[i].mode;
-        int fire = 0;
-        if (mode == NSCD_CONTACT_CLOSED) {
-            double watch = 0.0;
-            nscd_status rc =
-                nscd__dynamics_closed_watch(&ed->dynamics, i, t, y, y + m->n_q, &watch);
-            if (rc != NSCD_OK) {
-                return rc;
-            }
-            fire = watch < 0.0;
-        } else if (mode == NSCD_CONTACT_OPEN) {
-            double gap = 0.0;
-            nscd_status rc = nscd__dynamics_onset_gap(&ed->dynamics, i, t, y, &gap);
-            if (rc != NSCD_OK) {
-                return rc;
-            }
-            double rate = nscd__dot(m->n_v, ed->dynamics.row, y + m->n_q);
-            rc = gap <= 0.0 ? closing(ed, t, y, rate, &fire) : NSCD_OK;
-            if (rc != NSCD_OK) {
-                return rc;
-            }
-        }
-        ed->firing[i] = fire;
-        any |= fire;
-    }
-    for (int32_t j = 0; j < ed->options.n_user_events; ++j) {
-        ed->firing[m->n_contacts + j] = 0;
-    }
-    return any ? nscd__handle_events(ed, t, y) : NSCD_OK;
+    memset(ed->firing, 0, (size_t)ed->n_watches * sizeof(int32_t));
+    return resolve_instant(ed, t, y);
 }
 
 /* Largest |g| of the closed contacts; their rows go to ed->impact_rows. */
@@ -416,5 +521,5 @@ nscd_status nscd__project_closed(nscd_event_driven *ed, double t, double *y) {
         return NSCD_OK;
     }
     ed->fsal_valid = 0;
-    return apply_impact(ed, t, y, count, 1); /* and the gap velocities back to >= 0 */
+    return nscd__dynamics_project_velocity(&ed->dynamics, t, y); /* and dg/dt back to 0 */
 }

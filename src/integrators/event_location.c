@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "core/bracket.h"
+#include "core/check.h"
+#include "core/dense.h"
 #include "integrators/event_driven_impl.h"
 
 #define NO_CROSSING 2.0
@@ -21,15 +23,22 @@ static int is_contact_watch(const nscd_event_driven *ed, int32_t w) {
     return w < ed->model->n_contacts;
 }
 
+/* Value of contact i's watch; for an open contact also its rate dg/dt
+ * (ed->watch_rate[i]; NaN for the others). */
 static nscd_status contact_watch(nscd_event_driven *ed, int32_t i, double t, const double *y,
                                  double *value) {
     nscd__model *m = ed->model;
     const double *q = y, *v = y + m->n_q;
+    ed->watch_rate[i] = NAN;
     switch (m->contacts[i].mode) {
     case NSCD_CONTACT_CLOSED: return nscd__dynamics_closed_watch(&ed->dynamics, i, t, q, v, value);
     case NSCD_CONTACT_COMPLIANT:
         return nscd__dynamics_compliant_force(&ed->dynamics, i, t, q, v, value);
-    default: return nscd__dynamics_onset_gap(&ed->dynamics, i, t, q, value);
+    default: {
+        nscd_status rc = nscd__dynamics_onset_gap(&ed->dynamics, i, t, q, value);
+        ed->watch_rate[i] = nscd__dot(m->n_v, ed->dynamics.row, v);
+        return rc;
+    }
     }
 }
 
@@ -55,17 +64,54 @@ nscd_status nscd__watch_values(nscd_event_driven *ed, double t, const double *y,
             return nscd__fail(&ed->diag, NSCD_ERR_CALLBACK, "user event callback returned %d",
                               (int)rc);
         }
+        /* as for every other callback: a NaN would never compare as crossed,
+         * so the event would silently be lost */
+        if (!nscd__all_finite(ed->user_values, (size_t)n_user)) {
+            return nscd__fail(&ed->diag, NSCD_ERR_NOT_FINITE,
+                              "user event callback gave non-finite values at t = %.17g", t);
+        }
         memcpy(values + m->n_contacts, ed->user_values, (size_t)n_user * sizeof(double));
     }
     return NSCD_OK;
 }
 
-/* Sign a watch must have been seen with before it can fire (0: none yet). */
-static int32_t arming_sign(const nscd_event_driven *ed, int32_t w, double value) {
-    if (is_contact_watch(ed, w)) {
-        return value > 0.0 ? 1 : 0;
+/* A contact watch is armed by a value seen > 0 and then fires at <= 0. An
+ * open contact that starts a step touching (-tolerance < g <= 0 with the
+ * persistent gap tolerance, or 0 < g <= tolerance at rest: beside a
+ * neighbour, or just bounced off)
+ * is armed at once with the threshold -tolerance, so that a touching contact
+ * that starts to penetrate is never missed; a value seen > 0 later, while
+ * the gap moves faster than zeno_velocity (a flight, not the rounding noise
+ * of touching neighbours, which read +-1e-17 at rest), moves its threshold
+ * back to 0. */
+static int touching_open_contact(const nscd_event_driven *ed, int32_t w) {
+    const nscd__contact_slot *slot = &ed->model->contacts[w];
+    return slot->mode == NSCD_CONTACT_OPEN &&
+           !(slot->law.ops != NULL && slot->law.ops->kind == NSCD_LAW_COMPLIANT);
+}
+
+/* Sign a watch must have been seen with before it can fire (0: none yet);
+ * sets the watch's threshold. */
+static int32_t arm(nscd_event_driven *ed, int32_t w, double value) {
+    ed->threshold[w] = 0.0;
+    if (!is_contact_watch(ed, w)) {
+        return value > 0.0 ? 1 : (value < 0.0 ? -1 : 0);
     }
-    return value > 0.0 ? 1 : (value < 0.0 ? -1 : 0);
+    const double tolerance = ed->options.persistent_gap_tolerance;
+    int resting = fabs(ed->watch_rate[w]) <= ed->options.zeno_velocity;
+    if (value > 0.0 && !(touching_open_contact(ed, w) && resting && value <= tolerance)) {
+        return 1;
+    }
+    if (touching_open_contact(ed, w) && value > -tolerance) {
+        ed->threshold[w] = -tolerance;
+        return 1;
+    }
+    return 0;
+}
+
+/* The watch value shifted so that its crossing is a change of sign. */
+static double watch_level(const nscd_event_driven *ed, int32_t w, double value) {
+    return value - ed->threshold[w];
 }
 
 static int watch_crossed(const nscd_event_driven *ed, int32_t w, double value) {
@@ -73,12 +119,20 @@ static int watch_crossed(const nscd_event_driven *ed, int32_t w, double value) {
     if (sign == 0) {
         return 0;
     }
-    return is_contact_watch(ed, w) ? value <= 0.0 : value * (double)sign <= 0.0;
+    double level = watch_level(ed, w, value);
+    if (!is_contact_watch(ed, w)) {
+        return level * (double)sign <= 0.0;
+    }
+    /* a gap that grows is not landing: below the rounding of the
+     * interpolant (the first samples of a step) it may still read <= 0 */
+    return level <= 0.0 && !(ed->watch_rate[w] > 0.0);
 }
 
 void nscd__watch_arm(nscd_event_driven *ed) {
     for (int32_t w = 0; w < ed->n_watches; ++w) {
-        ed->armed[w] = arming_sign(ed, w, ed->watch_start[w]);
+        ed->armed[w] = arm(ed, w, ed->watch_start[w]);
+        ed->rate_left[w] = is_contact_watch(ed, w) ? ed->watch_rate[w] : NAN;
+        ed->dip_right[w] = NO_CROSSING;
         ed->watch_left[w] = ed->watch_start[w];
         ed->left[w] = 0.0;
         ed->right[w] = NO_CROSSING;
@@ -101,6 +155,16 @@ static nscd_status sample(nscd_event_driven *ed, double t, double h, double thet
     return nscd__watch_values(ed, t + theta * h, ed->y_tmp, ed->watch_tmp);
 }
 
+/* A gap that falls at the left end of its bracket and rises at a sample
+ * may have dipped below its threshold in between and come back (a rocking
+ * body's corner grazing the floor): a dip to look at. Found only by the
+ * crossing test, such an impact would be missed and the corner would sink. */
+static int dips(const nscd_event_driven *ed, int32_t w) {
+    /* slower than zeno_velocity it is at rest, a matter of contact modes */
+    return is_contact_watch(ed, w) && ed->armed[w] != 0 &&
+           ed->rate_left[w] < -ed->options.zeno_velocity && ed->watch_rate[w] > 0.0;
+}
+
 /* Updates the brackets with a sample at theta; returns 1 if a watch crossed. */
 static int update_brackets(nscd_event_driven *ed, double theta) {
     int crossed = 0;
@@ -112,15 +176,72 @@ static int update_brackets(nscd_event_driven *ed, double theta) {
         if (watch_crossed(ed, w, value)) {
             ed->right[w] = theta;
             crossed = 1;
+        } else if (dips(ed, w)) {
+            ed->dip_right[w] = theta; /* looked at by find_dip(); left stays */
+            ed->dip_value[w] = value;
         } else {
-            if (ed->armed[w] == 0) {
-                ed->armed[w] = arming_sign(ed, w, value);
+            if (ed->armed[w] == 0 || (ed->threshold[w] < 0.0 && value > 0.0 &&
+                                      fabs(ed->watch_rate[w]) > ed->options.zeno_velocity)) {
+                ed->armed[w] = arm(ed, w, value); /* or the threshold back to 0 */
             }
             ed->left[w] = theta;
             ed->watch_left[w] = value;
+            ed->rate_left[w] = is_contact_watch(ed, w) ? ed->watch_rate[w] : NAN;
         }
     }
     return crossed;
+}
+
+/* The bottom of a dip of watch w between left[w] (falling) and dip_right[w]
+ * (rising), where its rate vanishes, found by the Illinois iteration on the
+ * rate; if the gap there is past its threshold the dip is a crossing with
+ * the bracket [left, bottom]; otherwise dip_right becomes the left end. */
+static nscd_status find_dip(nscd_event_driven *ed, int32_t w, double t, double h, int *crossed) {
+    double a = ed->left[w], b = ed->dip_right[w];
+    nscd__bracket br = nscd__bracket_make(a, ed->rate_left[w], b, ed->watch_rate[w]);
+    const double width = ed->options.event_time_tolerance / h;
+    double bottom = b, value = ed->dip_value[w], rate = NAN;
+    for (int it = 0; it < MAX_ROOT_ITERATIONS && br.b - br.a > width; ++it) {
+        double m = it % 4 == 3 ? 0.5 * (br.a + br.b) : nscd__bracket_trial(&br);
+        nscd_status rc = sample(ed, t, h, m);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+        value = ed->watch_tmp[w];
+        rate = ed->watch_rate[w];
+        if (watch_crossed(ed, w, value)) {
+            bottom = m;
+            break;
+        }
+        nscd__bracket_update(&br, m, rate, rate < 0.0);
+        bottom = m;
+    }
+    *crossed = watch_crossed(ed, w, value);
+    if (*crossed) {
+        ed->right[w] = bottom;
+    } else {
+        ed->left[w] = ed->dip_right[w];
+        ed->watch_left[w] = ed->dip_value[w];
+        ed->rate_left[w] = 1.0; /* rising */
+    }
+    ed->dip_right[w] = NO_CROSSING;
+    return NSCD_OK;
+}
+
+/* Looks into the dips the last sample revealed; 1 in *crossed if one was a
+ * crossing. */
+static nscd_status find_dips(nscd_event_driven *ed, double t, double h, int *crossed) {
+    for (int32_t w = 0; w < ed->n_watches; ++w) {
+        if (ed->dip_right[w] != NO_CROSSING) {
+            int dip_crossed = 0;
+            nscd_status rc = find_dip(ed, w, t, h, &dip_crossed);
+            if (rc != NSCD_OK) {
+                return rc;
+            }
+            *crossed |= dip_crossed;
+        }
+    }
+    return NSCD_OK;
 }
 
 /* Sample positions in (0, 1]: quarters, preceded by a geometric sequence
@@ -132,9 +253,9 @@ static int32_t sample_points(const nscd_event_driven *ed, double *theta) {
         theta[count++] = 1.0; /* seed 000, eq. 9: the sign test at the step ends */
         return count;
     }
-    int unarmed = 0;
+    int unarmed = 0; /* or armed only at a threshold below 0 */
     for (int32_t w = 0; w < ed->n_watches; ++w) {
-        unarmed |= ed->armed[w] == 0;
+        unarmed |= ed->armed[w] == 0 || ed->threshold[w] < 0.0;
     }
     if (unarmed) {
         for (int k = 40; k >= 3; --k) {
@@ -154,8 +275,8 @@ static nscd_status refine_root(nscd_event_driven *ed, int32_t w, double t, doubl
     if (rc != NSCD_OK) {
         return rc;
     }
-    nscd__bracket br =
-        nscd__bracket_make(ed->left[w], ed->watch_left[w], ed->right[w], ed->watch_tmp[w]);
+    nscd__bracket br = nscd__bracket_make(ed->left[w], watch_level(ed, w, ed->watch_left[w]),
+                                          ed->right[w], watch_level(ed, w, ed->watch_tmp[w]));
     const double width = ed->options.event_time_tolerance / h;
     for (int it = 0; it < MAX_ROOT_ITERATIONS && br.b - br.a > width; ++it) {
         /* a bisection every fourth trial bounds the work on awkward watches */
@@ -165,7 +286,7 @@ static nscd_status refine_root(nscd_event_driven *ed, int32_t w, double t, doubl
             return rc;
         }
         double fm = ed->watch_tmp[w];
-        nscd__bracket_update(&br, m, fm, !watch_crossed(ed, w, fm));
+        nscd__bracket_update(&br, m, watch_level(ed, w, fm), !watch_crossed(ed, w, fm));
     }
     ed->right[w] = br.b;
     return NSCD_OK;
@@ -173,7 +294,7 @@ static nscd_status refine_root(nscd_event_driven *ed, int32_t w, double t, doubl
 
 /* Seed 000, eq. 10: the root of the straight line through the end values. */
 static void secant_root(nscd_event_driven *ed, int32_t w) {
-    double f0 = ed->watch_left[w], f1 = ed->watch_tmp[w];
+    double f0 = watch_level(ed, w, ed->watch_left[w]), f1 = watch_level(ed, w, ed->watch_tmp[w]);
     ed->right[w] = f0 != f1 ? f0 / (f0 - f1) : 1.0;
 }
 
@@ -186,7 +307,12 @@ nscd_status nscd__locate_event(nscd_event_driven *ed, double t, double h, double
         if (rc != NSCD_OK) {
             return rc;
         }
-        if (update_brackets(ed, points[j])) {
+        int crossed = update_brackets(ed, points[j]);
+        rc = find_dips(ed, t, h, &crossed);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+        if (crossed) {
             break;
         }
     }

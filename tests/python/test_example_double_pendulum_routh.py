@@ -54,6 +54,17 @@ def test_impacts_within_6s(run_example, mu):
     # the library's jump is the pure kernel's
     assert out["max_routh_check"] < 1e-10
     assert out["equilibrium_energy"] == pytest.approx(-40.007, abs=1e-3)
+    inv = out["invariants"]  # (run_example checks them all against their tolerances)
+    assert inv["hold"]
+    assert inv["events"] == len(impacts)  # impacts only within 6 s
+    gains = [i["energy_after"] - i["energy_before"] for i in impacts]
+    assert inv["max_event_energy_gain"] == pytest.approx(max(gains), abs=1e-12)
+    assert inv["max_event_energy_gain"] < -0.4  # every impact dissipates
+    # scale: the potential swing m1 g l1/2 + m2 g (l1 + lc) plus the initial
+    # kinetic energy (1.2257 J)
+    assert inv["energy_tolerance"] == pytest.approx(1e-12 * 41.2332, rel=1e-4)
+    assert inv["gap_tolerance"] < 1.1e-10 and inv["min_gap"] >= -inv["gap_tolerance"]
+    assert inv["max_smooth_energy_rise"] < 1e-7  # drift tolerance 4.1e-6 J
 
 
 @pytest.mark.parametrize("mu", [0.0, 0.15])
@@ -67,6 +78,14 @@ def test_paper_method_agrees(run_example, mu):
         # RK4 with h = 1e-4 and linear interpolation of the gap (eqs. 9-11)
         assert a["t"] == pytest.approx(b["t"], abs=2e-6)
         assert a["energy_after"] == pytest.approx(b["energy_after"], abs=1e-4)
+    assert ours["invariants"]["hold"] and paper["invariants"]["hold"]
+    # the paper's method: a step h = 1e-4 s, |d2g/dt2| <= 300 m/s^2, so the disk
+    # may sink by 300 h^2 / 2 = 1.5e-6 m; it does by about 1e-7 m
+    inv = paper["invariants"]
+    assert inv["gap_tolerance"] == pytest.approx(1e-10 + 1.5e-6 + 1e-14, rel=1e-12)
+    assert -inv["gap_tolerance"] <= inv["min_gap"] < -1e-8
+    assert inv["max_smooth_energy_rise"] < 1e-4  # the linear interpolation at events
+    assert ours["invariants"]["min_gap"] > -1.1e-10
 
 
 def test_first_impact_friction_costs_more_energy(run_example):
@@ -93,6 +112,13 @@ def test_run_to_8s_passes_into_sticking_contact(run_example):
     assert max(abs(w) for w in out["final_omega"]) < 1e-9
     assert out["final_energy"] == pytest.approx(out["impacts"][-1]["energy_after"], abs=1e-6)
     assert out["seconds"] < 30
+    inv = out["invariants"]
+    assert inv["hold"]
+    assert inv["events"] == out["n_impacts"] + 2  # and contact_closed, contact_stick
+    assert inv["max_event_energy_gain"] <= inv["energy_tolerance"]
+    # resting on the floor: the projections keep the gap within the tolerance
+    assert inv["min_gap"] >= -inv["gap_tolerance"]
+    assert inv["max_smooth_energy_rise"] < 1e-7
 
 
 def test_run_to_8s_can_stop_cleanly(run_example):
@@ -103,6 +129,7 @@ def test_run_to_8s_can_stop_cleanly(run_example):
     assert "accumulat" in out["reason"].lower()
     assert out["t_reached"] == pytest.approx(out["impacts"][-1]["t"])
     assert out["t_reached"] == pytest.approx(6.95514, abs=1e-4)
+    assert out["invariants"]["hold"]  # a clean stop, with the invariants intact
 
 
 def test_sticking_contact_forces(run_example, tmp_path):

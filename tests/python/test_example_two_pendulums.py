@@ -2,6 +2,8 @@
 8 s for the three contact models, restitution of each, Fig. 12 loop shape."""
 import pytest
 
+from conftest import check_invariants
+
 # Impact times found when this example was written (event location to 1e-12 s,
 # integration tolerance 1e-10); the first impact is the same for every model.
 EXPECTED = {
@@ -22,7 +24,9 @@ def result():
         pytest.skip("NSCD_EXAMPLES_DIR is not set (run through ctest)")
     done = subprocess.run([os.path.join(path, "two_pendulums"), "--json"], capture_output=True,
                           text=True, timeout=600, check=True)
-    return json.loads(done.stdout)
+    out = json.loads(done.stdout)
+    check_invariants(out["invariants"])
+    return out
 
 
 def model(result, name):
@@ -64,6 +68,43 @@ def test_force_penetration_loops(result):
     assert hc["force"][0] == 0.0
     assert abs(hc["force"][-1]) < 1e-6 * max(hc["force"])
     assert abs(hc["penetration"][-1]) < 1e-6 * max(hc["penetration"])
+
+
+def test_invariants_of_each_model(result):
+    # scale: the largest potential energy m1 g L1/2 + m2 g L2/2
+    scale = 0.5 * 9.81 * (1.0 * 6.0 + 0.2 * 4.0)
+    for m in result["models"]:
+        inv = m["invariants"]
+        check_invariants(inv)
+        assert inv["energy_tolerance"] == pytest.approx(1e-12 * scale)
+        assert inv["drift_tolerance"] == pytest.approx(1e-7 * scale)
+        assert inv["max_smooth_energy_rise"] < 1e-12 * scale
+        assert inv["min_gap"] > -1e-11
+    piecewise = model(result, "piecewise")["invariants"]
+    assert piecewise["events"] == 3
+    assert piecewise["max_event_energy_gain"] < -0.1  # each impact dissipates (e = 0.3)
+    for name in ("hertz_damper", "hunt_crossley"):
+        inv = model(result, name)["invariants"]
+        assert inv["events"] == 6  # onset and separation of each contact
+        # v does not jump at a compliant onset or separation; the energy of the
+        # whole contact is checked as one smooth phase (it only dissipates)
+        assert inv["max_event_energy_gain"] == 0.0
+    total = result["invariants"]  # the worst of the three
+    check_invariants(total)
+    assert total["events"] == 15
+    assert total["min_gap"] == min(m["invariants"]["min_gap"] for m in result["models"])
+    assert total["max_event_energy_gain"] == 0.0
+
+
+def test_elastic_contacts_keep_the_energy(run_example):
+    # e = 1: the compliant contacts give back what they stored (to the integration
+    # error), which the checker measures from onset to separation
+    out = run_example("two_pendulums", "--e", "1")
+    for m in out["models"]:
+        inv = m["invariants"]
+        assert inv["hold"]
+        assert inv["max_event_energy_gain"] <= inv["energy_tolerance"]
+        assert inv["max_smooth_energy_rise"] < 1e-7
 
 
 def test_exact_damping_restitutes_e(run_example):

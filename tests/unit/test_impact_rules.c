@@ -30,8 +30,11 @@ static nscd_status chain_mass_fn(void *user, const double *q, double *M) {
 
 static nscd_status chain_contact(void *user, int32_t index, double t, const double *q, double *gap,
                                  double *w_normal, double *w_tangent) {
-    (void)user, (void)t, (void)w_tangent;
+    (void)user, (void)t;
     memset(w_normal, 0, 3 * sizeof(double));
+    if (w_tangent != NULL) { /* Routh's law needs a tangential row: none moves here */
+        memset(w_tangent, 0, 3 * sizeof(double));
+    }
     w_normal[index] = -1.0;
     w_normal[index + 1] = 1.0;
     *gap = q[index + 1] - q[index];
@@ -59,6 +62,7 @@ static nscd_system *chain(double e0, double e1, int kind) {
         nscd_contact_desc c;
         nscd_contact_desc_init(&c, sizeof c);
         c.law = law;
+        c.n_tangent = kind == ROUTH ? 1 : 0;
         assert_int_equal(nscd_system_set_contact(sys, i, &c), NSCD_OK);
         nscd_contact_law_destroy(law);
     }
@@ -256,8 +260,23 @@ static void routh_rule_matches_the_kernel_for_either_tangent_sign(void **state) 
 static void routh_rule_needs_one_tangent_and_one_contact(void **state) {
     (void)state;
     pendulum p = {1.0};
-    nscd_system *sys = pendulum_system(&p, 0.15, 0.9, 0); /* no tangential row */
+    nscd_system *sys = pendulum_system(&p, 0.15, 0.9, 1);
+    /* the system refuses a Routh law without exactly one tangential row ... */
+    nscd_contact_law *law = NULL;
+    assert_int_equal(nscd_contact_law_create_routh(0.9, NULL, &law), NSCD_OK);
+    nscd_contact_desc c;
+    nscd_contact_desc_init(&c, sizeof c);
+    c.law = law, c.friction = 0.15;
+    for (int32_t n_tangent = 0; n_tangent <= 2; n_tangent += 2) {
+        c.n_tangent = n_tangent;
+        assert_int_equal(nscd_system_set_contact(sys, 0, &c), NSCD_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(nscd_system_last_error(sys), "n_tangent"));
+    }
+    nscd_contact_law_destroy(law);
+    /* ... and the impact rule still checks it, should a slot ever hold one */
     nscd__model *m = nscd__system_model(sys);
+    assert_int_equal(m->contacts[0].n_tangent, 1);
+    m->contacts[0].n_tangent = 0;
     nscd__impact_work work;
     assert_int_equal(nscd__impact_work_create(m, &work), NSCD_OK);
     const double q[2] = {2.0, -1.2};

@@ -1,0 +1,53 @@
+/* Minimum-norm least squares by LAPACK's dgelsd (see least_squares.h). */
+#include "core/least_squares.h"
+
+#include <lapacke.h>
+#include <string.h>
+
+#include "core/memory.h"
+
+_Static_assert(sizeof(lapack_int) == sizeof(int32_t), "LAPACKE with 32-bit integers");
+
+nscd_status nscd__least_squares_create(const nscd_allocator *a, int32_t capacity,
+                                       nscd__least_squares *ls) {
+    memset(ls, 0, sizeof *ls);
+    int32_t n = capacity > 0 ? capacity : 1;
+    double query = 0.0, scratch = 0.0;
+    lapack_int iquery = 0, rank = 0;
+    /* workspace query for the largest size */
+    lapack_int info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, n, n, 1, &scratch, n, &scratch, n,
+                                          &scratch, -1.0, &rank, &query, -1, &iquery);
+    if (info != 0) {
+        return NSCD_ERR_INVALID_ARGUMENT;
+    }
+    ls->capacity = n;
+    ls->lwork = (int32_t)query + 1;
+    ls->liwork = (int32_t)iquery + 1;
+    ls->singular = nscd__alloc_array(a, (size_t)n, sizeof(double));
+    ls->work = nscd__alloc_array(a, (size_t)ls->lwork, sizeof(double));
+    ls->iwork = nscd__alloc_array(a, (size_t)ls->liwork, sizeof(int32_t));
+    if (ls->singular == NULL || ls->work == NULL || ls->iwork == NULL) {
+        nscd__least_squares_destroy(a, ls);
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    return NSCD_OK;
+}
+
+void nscd__least_squares_destroy(const nscd_allocator *a, nscd__least_squares *ls) {
+    nscd__free(a, ls->singular, (size_t)ls->capacity * sizeof(double));
+    nscd__free(a, ls->work, (size_t)ls->lwork * sizeof(double));
+    nscd__free(a, ls->iwork, (size_t)ls->liwork * sizeof(int32_t));
+    memset(ls, 0, sizeof *ls);
+}
+
+nscd_status nscd__least_squares_solve(nscd__least_squares *ls, int32_t n, double *A, double *b,
+                                      double rcond, int32_t *rank) {
+    if (n < 1 || n > ls->capacity) {
+        return NSCD_ERR_INVALID_ARGUMENT;
+    }
+    lapack_int r = 0;
+    lapack_int info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, n, n, 1, A, n, b, n, ls->singular,
+                                          rcond, &r, ls->work, ls->lwork, (lapack_int *)ls->iwork);
+    *rank = (int32_t)r;
+    return info == 0 ? NSCD_OK : NSCD_ERR_SINGULAR;
+}

@@ -1,0 +1,33 @@
+/* Minimum-norm least squares for small square systems whose rows may be
+ * dependent: the forces of redundant persistent contacts (a block resting
+ * flat on two sticking corners, a box on four) are not unique, but the
+ * accelerations they produce are; the minimum-norm forces are one well-defined
+ * choice among them. LAPACK's dgelsd (SVD, divide and conquer) with every
+ * work array allocated once through the model's allocator. */
+#ifndef NSCD_CORE_LEAST_SQUARES_H
+#define NSCD_CORE_LEAST_SQUARES_H
+
+#include <stdint.h>
+
+#include "nscd/host.h"
+#include "nscd/status.h"
+
+typedef struct nscd__least_squares {
+    int32_t capacity; /* largest system size */
+    int32_t lwork, liwork;
+    double *singular; /* capacity */
+    double *work;     /* lwork */
+    int32_t *iwork;   /* liwork */
+} nscd__least_squares;
+
+nscd_status nscd__least_squares_create(const nscd_allocator *a, int32_t capacity,
+                                       nscd__least_squares *ls);
+void nscd__least_squares_destroy(const nscd_allocator *a, nscd__least_squares *ls);
+
+/* Solves A x = b in the least-squares sense with the smallest |x|; A is
+ * n x n COLUMN-major and is destroyed, b (n) is replaced by x. Singular values
+ * below rcond * (largest) count as zero; *rank receives the numerical rank. */
+nscd_status nscd__least_squares_solve(nscd__least_squares *ls, int32_t n, double *A, double *b,
+                                      double rcond, int32_t *rank);
+
+#endif

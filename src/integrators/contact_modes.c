@@ -1,0 +1,271 @@
+/* Stage 2 of an instant: the modes of the contacts that touch at rest.
+ *
+ * After any impact, the touching contacts whose normal gap velocity is zero
+ * (|dg/dt| <= zeno_velocity) must each be either closed — held at g = 0 by a
+ * normal force lambda_N >= 0, sticking with ||lambda_T|| <= mu lambda_N or
+ * sliding with lambda_T = -mu lambda_N d — or open with a gap that does not
+ * start to shrink (d2g/dt2 >= 0). This is the contact problem at the level of
+ * accelerations (Pfeiffer & Glocker, "Multibody dynamics with unilateral
+ * contacts", ch. 7), an LCP for frictionless and planar sliding contacts.
+ * It is solved here by an active-set search on the modes: starting from the
+ * present modes (with the transition a firing watch announced), the
+ * smallest-index contact whose conditions fail changes mode, the forces are
+ * computed again (integrators/dynamics.c, of minimum weighted norm for
+ * redundant contacts), until every condition holds. Smallest-index pivoting
+ * on the modes is Murty's rule, which terminates for P-matrix problems; a
+ * bound on the changes turns the rest (e.g. Painleve's paradox) into an
+ * error.
+ *
+ * The sliding direction d is a sign with one tangential row and a unit
+ * vector of the tangent plane with two (slot->slip_direction):
+ *   - a contact that moves (||s|| > zeno_velocity) slides along s / ||s||;
+ *     since the stepper settles the current state before every step, this
+ *     refreshes d at every step start, the reference of the stop watch;
+ *   - a sticking force outside the cone gives way: the contact slides from
+ *     rest along d = -lambda_T / ||lambda_T||, the way the force could not
+ *     hold, and must then accelerate that way, d . ds/dt >= 0 (else it
+ *     sticks); during the step the friction follows the velocity s itself;
+ *   - a slip that stops sticks, then gives way again if the cone says so. */
+#include <math.h>
+#include <string.h>
+
+#include "core/dense.h"
+#include "integrators/event_driven_impl.h"
+
+/* Relative size below which a violated condition counts as satisfied: a
+ * little hysteresis in favour of the present guess, so rounding noise cannot
+ * make modes chatter. */
+#define MODE_TOLERANCE 1e-9
+
+/* Length of a tangent-plane vector (2 components, 0 beyond n_tangent). */
+static double norm2(const double x[2]) { return hypot(x[0], x[1]); }
+
+/* Slides contact i along the tangent-plane vector u (not 0): with one
+ * tangential row the way of sign(u), with two along u / ||u|| (callers give
+ * u != 0; a zero u would keep the previous direction). */
+static void slide(nscd__contact_slot *slot, const double u[2]) {
+    if (slot->n_tangent == 1) {
+        slot->slip = u[0] > 0.0 ? 1 : -1;
+        slot->slip_direction[0] = (double)slot->slip;
+        slot->slip_direction[1] = 0.0;
+        return;
+    }
+    double length = norm2(u);
+    slot->slip = 1;
+    if (length > 0.0) {
+        slot->slip_direction[0] = u[0] / length;
+        slot->slip_direction[1] = u[1] / length;
+    }
+}
+
+/* Slip state of a contact that closes: sliding the way it moves, or sticking
+ * when it does not move tangentially. */
+static nscd_status closing_slip(nscd_event_driven *ed, double t, const double *y, int32_t i) {
+    nscd__model *m = ed->model;
+    double s[2] = {0.0, 0.0};
+    nscd_status rc = nscd__dynamics_slip_velocity(&ed->dynamics, i, t, y, y + m->n_q, s);
+    if (rc == NSCD_OK) {
+        if (norm2(s) <= ed->options.zeno_velocity) {
+            m->contacts[i].slip = 0;
+        } else {
+            slide(&m->contacts[i], s);
+        }
+    }
+    return rc;
+}
+
+/* Acceleration scale of the contacts at rest, and per contact the inverse
+ * effective mass w M^-1 w' (force tolerance = acceleration tolerance / it). */
+static nscd_status tolerances(nscd_event_driven *ed, double t, const double *y, int32_t n_rest,
+                              double *acceleration_tolerance) {
+    double scale = 0.0;
+    for (int32_t r = 0; r < n_rest; ++r) {
+        int32_t i = ed->rest[r];
+        double gap = 0.0, mass = 0.0, normal = 0.0, tangent[2] = {0.0, 0.0};
+        nscd_status rc =
+            nscd__dynamics_contact_acceleration(&ed->dynamics, i, t, y, ed->ydot, &normal, tangent);
+        if (rc == NSCD_OK) {
+            rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
+        }
+        if (rc == NSCD_OK) {
+            rc = nscd__dynamics_effective_mass(&ed->dynamics, y, ed->v_before, &mass);
+        }
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+        ed->inverse_mass[i] = mass > 0.0 ? 1.0 / mass : 0.0;
+        double lambda = fabs(ed->dynamics.lambda[i]) + norm2(ed->dynamics.lambda_t + 2 * i);
+        scale = fmax(scale, fmax(fabs(normal), fmax(fabs(tangent[0]), fabs(tangent[1]))));
+        scale = fmax(scale, lambda * ed->inverse_mass[i]);
+    }
+    *acceleration_tolerance = MODE_TOLERANCE * scale;
+    return NSCD_OK;
+}
+
+/* The transition a closed contact's watch announced (it fired): release when
+ * its normal force vanished, sliding when a sticking force reached the cone
+ * (the way that force would not hold, -lambda_T), sticking when a slip
+ * stopped. With two tangential rows the stop watch is the component of s
+ * along the direction of the step start: should it fire while s is still
+ * fast (s turned by a right angle within one step), the contact slides on
+ * along s. */
+static nscd_status announced_transition(nscd_event_driven *ed, double t, const double *y,
+                                        int32_t i) {
+    nscd__contact_slot *slot = &ed->model->contacts[i];
+    const double *lambda_t = ed->dynamics.lambda_t + 2 * i;
+    if (!nscd__dynamics_frictional(slot) || ed->dynamics.lambda[i] <= 0.0) {
+        slot->mode = NSCD_CONTACT_OPEN;
+    } else if (slot->slip == 0) {
+        if (slot->n_tangent == 1) {
+            slot->slip = lambda_t[0] > 0.0 ? -1 : 1; /* friction opposes the slip */
+            slot->slip_direction[0] = (double)slot->slip;
+            slot->slip_direction[1] = 0.0;
+        } else if (norm2(lambda_t) > 0.0) {
+            const double u[2] = {-lambda_t[0], -lambda_t[1]};
+            slide(slot, u);
+        }
+    } else if (slot->n_tangent == 1) {
+        slot->slip = 0;
+        ed->slip_stopped[i] = 1;
+    } else {
+        double s[2] = {0.0, 0.0};
+        nscd_status rc =
+            nscd__dynamics_slip_velocity(&ed->dynamics, i, t, y, y + ed->model->n_q, s);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+        if (norm2(s) <= ed->options.zeno_velocity) {
+            slot->slip = 0;
+            ed->slip_stopped[i] = 1;
+        } else {
+            slide(slot, s);
+        }
+    }
+    return NSCD_OK;
+}
+
+/* Conditions of a closed frictional contact at rest: a sticking one stays
+ * inside the cone, ||lambda_T|| <= mu lambda_N, and does not move
+ * tangentially; a sliding one slides along its velocity s, or, when it
+ * starts from rest, accelerates the way it slides (d . ds/dt >= 0). */
+static nscd_status fix_friction(nscd_event_driven *ed, double t, const double *y, int32_t i,
+                                double acceleration_tolerance, double force_tolerance,
+                                int *changed) {
+    nscd__model *m = ed->model;
+    nscd__contact_slot *slot = &m->contacts[i];
+    const double *lambda_t = ed->dynamics.lambda_t + 2 * i;
+    double lambda = ed->dynamics.lambda[i], s[2] = {0.0, 0.0};
+    nscd_status rc = nscd__dynamics_slip_velocity(&ed->dynamics, i, t, y, y + m->n_q, s);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    double speed = norm2(s);
+    if (slot->slip == 0) {
+        double friction_force = norm2(lambda_t);
+        if (friction_force > 0.0 && friction_force > slot->friction * lambda + force_tolerance) {
+            /* outside the cone */
+            const double u[2] = {-lambda_t[0], -lambda_t[1]}; /* the way it would not hold */
+            slide(slot, u);
+            *changed = 1;
+        } else if (ed->impact_at_instant && speed > ed->options.zeno_velocity) {
+            /* an impact at this instant left it sliding (an accumulation
+             * of impacts closes a contact sticking, an impact elsewhere
+             * passes through it): it is not at rest tangentially. Without
+             * an impact, a slip left is the error of the located stop. */
+            slide(slot, s);
+            *changed = 1;
+        }
+        return NSCD_OK;
+    }
+    if (speed > ed->options.zeno_velocity) { /* sliding: the direction is the velocity's */
+        const double *d = slot->slip_direction;
+        /* the forces at hand used s itself as the direction, unless s points
+         * against the previous direction (or, planar, the sign changed) */
+        *changed = d[0] * s[0] + d[1] * s[1] < 0.0;
+        slide(slot, s);
+        return NSCD_OK;
+    }
+    /* starting to slide from rest: it must accelerate the way it slides */
+    double normal = 0.0, tangent[2] = {0.0, 0.0};
+    rc = nscd__dynamics_contact_acceleration(&ed->dynamics, i, t, y, ed->ydot, &normal, tangent);
+    const double *d = slot->slip_direction;
+    if (rc == NSCD_OK && d[0] * tangent[0] + d[1] * tangent[1] < -acceleration_tolerance) {
+        slot->slip = 0;
+        ed->slip_stopped[i] = 1;
+        *changed = 1;
+    }
+    return rc;
+}
+
+/* Whether contact i (at rest) violates its mode's conditions; if so, changes
+ * its mode and returns 1. The forces and ed->ydot are those of the present
+ * modes at (t, y). */
+static nscd_status fix_contact(nscd_event_driven *ed, double t, const double *y, int32_t i,
+                               double acceleration_tolerance, int *changed) {
+    nscd__model *m = ed->model;
+    nscd__contact_slot *slot = &m->contacts[i];
+    double force_tolerance =
+        acceleration_tolerance / (ed->inverse_mass[i] > 0.0 ? ed->inverse_mass[i] : 1.0);
+    double lambda = ed->dynamics.lambda[i];
+    *changed = 0;
+    if (slot->mode == NSCD_CONTACT_CLOSED) {
+        if (lambda < -force_tolerance) { /* pulls: must open */
+            slot->mode = NSCD_CONTACT_OPEN;
+            *changed = 1;
+            return NSCD_OK;
+        }
+        return nscd__dynamics_frictional(slot)
+                   ? fix_friction(ed, t, y, i, acceleration_tolerance, force_tolerance, changed)
+                   : NSCD_OK;
+    }
+    double normal = 0.0, tangent[2] = {0.0, 0.0};
+    nscd_status rc =
+        nscd__dynamics_contact_acceleration(&ed->dynamics, i, t, y, ed->ydot, &normal, tangent);
+    if (rc == NSCD_OK && normal < -acceleration_tolerance) { /* would penetrate: must close */
+        slot->mode = NSCD_CONTACT_CLOSED;
+        *changed = 1;
+        rc = nscd__dynamics_frictional(slot) ? closing_slip(ed, t, y, i) : NSCD_OK;
+    }
+    return rc;
+}
+
+nscd_status nscd__decide_contact_modes(nscd_event_driven *ed, double t, const double *y,
+                                       int32_t n_rest) {
+    nscd__model *m = ed->model;
+    nscd__dynamics_update_modes(&ed->dynamics);
+    if (n_rest == 0) {
+        return NSCD_OK;
+    }
+    nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
+    double acceleration_tolerance = 0.0;
+    if (rc == NSCD_OK) {
+        rc = tolerances(ed, t, y, n_rest, &acceleration_tolerance);
+    }
+    int announced = 0;
+    for (int32_t r = 0; r < n_rest && rc == NSCD_OK; ++r) {
+        int32_t i = ed->rest[r];
+        if (ed->firing[i] && m->contacts[i].mode == NSCD_CONTACT_CLOSED) {
+            rc = announced_transition(ed, t, y, i);
+            announced = 1;
+        }
+    }
+    const int32_t max_changes = 16 + 8 * n_rest;
+    for (int32_t changes = 0; rc == NSCD_OK && changes <= max_changes; ++changes) {
+        if (changes > 0 || announced) {
+            nscd__dynamics_update_modes(&ed->dynamics);
+            rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
+        }
+        int changed = 0;
+        for (int32_t r = 0; r < n_rest && rc == NSCD_OK && !changed; ++r) {
+            rc = fix_contact(ed, t, y, ed->rest[r], acceleration_tolerance, &changed);
+        }
+        if (rc != NSCD_OK || !changed) {
+            return rc;
+        }
+    }
+    return rc != NSCD_OK ? rc
+                         : nscd__fail(&ed->diag, NSCD_ERR_NOT_CONVERGED,
+                                      "no consistent contact modes for %d contacts at rest at "
+                                      "t = %.17g (Painleve's paradox?)",
+                                      (int)n_rest, t);
+}
