@@ -223,7 +223,7 @@ static inline int fz_same_bits(const double *x, const double *y, size_t n) {
  * {x : ||(x_t, x_o)|| <= mu x_n}; written independently of the library. */
 static inline void fz_project_cone(double mu, const double z[3], double p[3]) {
     double zt = hypot(z[1], z[2]);
-    if (zt <= mu * z[0]) {
+    if (zt <= mu * z[0] && z[0] >= 0.0) { /* (mu = 0: z = (-1, 0, 0) is not in the cone) */
         p[0] = z[0], p[1] = z[1], p[2] = z[2];
     } else if (mu * zt <= -z[0]) {
         p[0] = p[1] = p[2] = 0.0;

@@ -408,6 +408,11 @@ def stepper_seeds():
     # below the floor, the contact closed and projected back: +4 % energy
     s["known-missed-impact-spin"] = raw(
         "EQACkX2qMJCYAABsBwAAAAAAAACA4zgA/78AgEyQMzNGiqx1vwCAXQJMzEwA9SiAAIAAAAA=")
+    # known issue 3 (two-stage stepper), as the fuzzer found it: a planar body spinning at
+    # 392 rad/s on two contact points (Routh); an impact is located 0.3 ms late, with a point
+    # 2 mm below the floor, and then fails as a simultaneous impact of two Routh contacts
+    s["known-late-impact-spin"] = raw(
+        "EQECkX0AAIBJSUlJSUlJSUlJSUn/X3APBzQKSUlJSUmAzMz/AIBBfv+7zMw=")
     # known issue 4, as the fuzzer found it: three contact points of a planar body impact
     # together; their Delassus matrix has rank 2 and Murty's method cycles (NOT_CONVERGED)
     s["known-redundant-impact"] = raw(
