@@ -705,9 +705,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                    s.t_end);
         FZ_REQUIRE(stats.t == t, "stats.t %.17g, t %.17g", stats.t, t);
     }
-    /* the third signature of known issue 3: an impact located late (a contact below
-     * the floor) fails as a simultaneous impact the law cannot solve */
-    if (st == NSCD_ERR_UNSUPPORTED || st == NSCD_ERR_NOT_CONVERGED) {
+    /* the third signature of known issue 3: the run failed (an impact located late
+     * fails as a simultaneous impact the law cannot solve, persistent contacts set up
+     * in a penetrated state are singular, ...): its last state may be penetrated */
+    if (st != NSCD_OK) {
         w.missed = 1;
     }
     int any_compliant_now = 0;
