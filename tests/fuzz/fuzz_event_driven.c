@@ -679,6 +679,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FZ_REQUIRE(st <= 0 && st >= NSCD_ERR_IO, "advance: status %d", (int)st);
     } else if (st == NSCD_ERR_NOT_FINITE && s.opts.method == NSCD_ED_RK4_LINEAR) {
         /* a fixed RK4 step too large for the dynamics: the state diverges */
+    } else if (!FZ_STRICT && st == NSCD_ERR_NOT_FINITE && !all_impulsive) {
+        /* known issue 5 (docs/fuzzing.md): a compliant onset at a gap velocity near 0
+         * gives Hunt-Crossley an overflowing damping factor */
     } else if (st == NSCD_ERR_NOT_CONVERGED && (!FZ_STRICT || strstr(msg, "LCP") == NULL)) {
         /* documented: no consistent contact modes (Painleve), a frictional impact's
          * solver; known issue 4 (docs/fuzzing.md): the impact LCP of redundant

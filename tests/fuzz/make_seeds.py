@@ -413,6 +413,11 @@ def stepper_seeds():
     # 2 mm below the floor, and then fails as a simultaneous impact of two Routh contacts
     s["known-late-impact-spin"] = raw(
         "EQECkX0AAIBJSUlJSUlJSUlJSUn/X3APBzQKSUlJSUmAzMz/AIBBfv+7zMw=")
+    # known issue 5 (and 3), as the fuzzer found it: a body spinning at 395 rad/s with
+    # Hunt-Crossley contacts; the onset is found late, 14 mm deep, at a gap velocity of
+    # -7e-10 m/s: the damping factor ~ 1/velocity overflows, advance fails with NOT_FINITE
+    s["known-hunt-crossley-onset"] = raw(
+        "EQEhApGqALiqOpB9AGwHAAABAAAoAAAAAACA4zAB/wD//wAA//+/////AIAAAILMTEzp9nlWkP/17r829LFWffEzEQAzLooCkQ==")
     # known issue 4, as the fuzzer found it: three contact points of a planar body impact
     # together; their Delassus matrix has rank 2 and Murty's method cycles (NOT_CONVERGED)
     s["known-redundant-impact"] = raw(
