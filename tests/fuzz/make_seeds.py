@@ -130,6 +130,9 @@ def single_contact_seeds():
     # known issue 2, as the fuzzer found it: the enumeration lists no solution at all
     s["known-near-grazing-enumeration"] = raw(
         "AOvrY99j//////z/3+Dg4ODg4ODgMQD5efn52fn5+fngsrL5srIDCAE=")
+    # known issue 2, as the fuzzer found it: b_n / |b_t| ~ 1e-5, mu ||a|| just above A_nn;
+    # the MDP impulse is 1e-4 (relative) worse than a Coulomb solution admissible for it
+    s["known-hyperbola-mdp"] = raw("AAAI//8AAAAAJ4cAgP//AQYAgAD6AAgAgACA////vwAaPwAgYAA=")
     return s
 
 
