@@ -87,7 +87,7 @@ void nscd__impact_work_destroy(const nscd__model *model, nscd__impact_work *work
 /* Newton restitution coefficient of a contact taking part in an impact. A
  * persistent contact stays closed (e = 0); a slot without law is plastic. */
 static double restitution(const nscd__contact_slot *slot, int plastic) {
-    if (plastic || slot->mode == NSCD_CONTACT_CLOSED || slot->law.ops == NULL ||
+    if (plastic || slot->state.mode == NSCD_CONTACT_CLOSED || slot->law.ops == NULL ||
         slot->law.ops->restitution == NULL) {
         return 0.0;
     }
@@ -101,7 +101,7 @@ static int32_t common_rule(const nscd__model *model, const nscd__impact *impact)
     int32_t rule = -1;
     for (int32_t i = 0; i < impact->count; ++i) {
         const nscd__contact_slot *slot = &model->contacts[impact->contacts[i]];
-        if (impact->plastic || slot->law.ops == NULL || slot->mode == NSCD_CONTACT_CLOSED) {
+        if (impact->plastic || slot->law.ops == NULL || slot->state.mode == NSCD_CONTACT_CLOSED) {
             continue;
         }
         int32_t r = slot->law.ops->impact_rule;

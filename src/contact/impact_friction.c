@@ -25,7 +25,7 @@
 /* The impact's rule coefficient of a contact: closed contacts and contacts
  * without law restitute nothing. */
 static double coefficient(const nscd__contact_slot *slot) {
-    if (slot->mode == NSCD_CONTACT_CLOSED || slot->law.ops == NULL ||
+    if (slot->state.mode == NSCD_CONTACT_CLOSED || slot->law.ops == NULL ||
         slot->law.ops->restitution == NULL) {
         return 0.0;
     }

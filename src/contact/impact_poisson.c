@@ -16,7 +16,7 @@
 /* Poisson's coefficient of a contact taking part; closed contacts, contacts
  * without law and plastic projections restitute nothing. */
 static double poisson_coefficient(const nscd__contact_slot *slot, int plastic) {
-    if (plastic || slot->mode == NSCD_CONTACT_CLOSED || slot->law.ops == NULL ||
+    if (plastic || slot->state.mode == NSCD_CONTACT_CLOSED || slot->law.ops == NULL ||
         slot->law.ops->restitution == NULL) {
         return 0.0;
     }

@@ -1,23 +1,40 @@
-/* The one interface through which steppers see a mechanical system.
+/* The one interface through which steppers see a mechanical system (model
+ * interface v2, docs/architecture.md).
  *
- * The generic Lagrangian system (core/system.c) and the rigid-body world
- * both provide it, so every stepper drives either. */
+ * A model owns its state (t, q, v) and a set of constraint entries. Each
+ * entry is a unilateral contact or an equality (bilateral) constraint with a
+ * persistent 64-bit key, its settings (law, friction, tangential rows) and
+ * its step state (mode, slip, law memory, last impulses). At (t, q) the
+ * model gives an entry's gap and its rows, block-sparse (core/rows.h): a
+ * contact of the generic system is one dense block of n_v columns, a world
+ * contact two blocks of 6. The mass matrix is block diagonal over
+ * n_mass_blocks ranges of velocities (one range for the generic system, one
+ * per body in a world); every row block lies inside one mass block, so
+ * M^-1 H' has the pattern of H and a world applies M^-1 body by body.
+ *
+ * The generic Lagrangian system (models/system.c) implements it today; the
+ * rigid-body world will, and every stepper drives either. */
 #ifndef NSCD_CORE_MODEL_H
 #define NSCD_CORE_MODEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/diag.h"
 #include "core/law.h"
+#include "core/rows.h"
 #include "nscd/host.h"
 #include "nscd/system.h" /* nscd_contact_mode */
 
-/* Per-contact settings and state kept by a model. A slot whose law has
- * ops == NULL uses the default: Newton restitution with e = 0. */
-typedef struct nscd__contact_slot {
-    nscd_contact_law law;
-    double friction;
-    int32_t n_tangent;
+/* Kinds of constraint entries. */
+typedef enum nscd__entry_kind {
+    NSCD__ENTRY_UNILATERAL = 0, /* contact: g >= 0, lambda_N >= 0, friction */
+    NSCD__ENTRY_EQUALITY = 1    /* bilateral: g = 0, multipliers of either sign */
+} nscd__entry_kind;
+
+/* What a step changes of one entry; saved and restored with the model state
+ * (nscd__model_save) so that a step can be rejected and retried. */
+typedef struct nscd__entry_state {
     int32_t mode; /* nscd_contact_mode */
     int32_t slip; /* closed frictional contact: 0 sticks; slides with one tangential row
                    * in direction -1/+1, with two tangential rows (slip = 1) along
@@ -30,6 +47,21 @@ typedef struct nscd__contact_slot {
      * watch (integrators/dynamics.c). */
     double slip_direction[2];
     nscd__law_memory memory;
+    /* Last impulses (normal, tangents) of the entry: the warm start of
+     * iterative solvers (time steppers); the event-driven stepper leaves it. */
+    double impulse[3];
+} nscd__entry_state;
+
+/* One constraint entry: settings (set by the model's owner) and step state.
+ * A slot whose law has ops == NULL uses the default: Newton restitution
+ * with e = 0. */
+typedef struct nscd__contact_slot {
+    uint64_t key; /* persistent: the same contact keeps it while it exists */
+    int32_t kind; /* nscd__entry_kind */
+    nscd_contact_law law;
+    double friction;
+    int32_t n_tangent;
+    nscd__entry_state state;
 } nscd__contact_slot;
 
 typedef struct nscd__model {
@@ -37,16 +69,24 @@ typedef struct nscd__model {
     int32_t n_q; /* positions */
     int32_t n_v; /* velocities */
     int32_t n_contacts;
+    /* Largest row width (velocities touched) of any entry: sizes row buffers. */
+    int32_t row_width;
+    /* M is block diagonal over n_mass_blocks consecutive ranges of
+     * velocities starting at mass_block_start[b] (n_mass_blocks + 1 offsets,
+     * the last is n_v). */
+    int32_t n_mass_blocks;
+    const int32_t *mass_block_start;
     double *t, *q, *v; /* the state, owned by the model */
     nscd__contact_slot *contacts;
     nscd_diag *diag; /* where failures are recorded */
     const nscd_allocator *allocator;
 
-    /* X = M(q)^-1 B for nrhs columns; B and X are n_v x nrhs, row-major, and
-     * may not alias. */
-    nscd_status (*mass_solve)(void *self, const double *q, int32_t nrhs, const double *B,
-                              double *X);
-    /* y = M(q) x; NSCD_ERR_UNSUPPORTED when the model has no mass matrix. */
+    /* X = M_bb(q)^-1 B for mass block b and nrhs columns; B and X are
+     * width_b x nrhs, row-major, and may not alias. */
+    nscd_status (*mass_solve)(void *self, const double *q, int32_t block, int32_t nrhs,
+                              const double *B, double *X);
+    /* y = M(q) x (full vectors); NSCD_ERR_UNSUPPORTED when the model has no
+     * mass matrix. */
     nscd_status (*mass_times)(void *self, const double *q, const double *x, double *y);
     /* h(q, v, t) */
     nscd_status (*forces)(void *self, double t, const double *q, const double *v, double *h);
@@ -54,9 +94,60 @@ typedef struct nscd__model {
     void (*position_rate)(void *self, const double *q, const double *v, double *qdot);
     /* q_out = q "+" dq: moves q along a velocity-space increment dq (n_v) */
     void (*displace)(void *self, const double *q, const double *dq, double *q_out);
-    /* gap, normal row (n_v) and, when the slot has tangents, tangential rows */
-    nscd_status (*contact)(void *self, int32_t index, double t, const double *q, double *gap,
-                           double *w_normal, double *w_tangent);
+    /* Gap and rows of entry `index` at (t, q): rows->values has room for
+     * NSCD__MAX_ENTRY_ROWS x row_width doubles; the model sets the pattern
+     * and fills 1 + n_tangent rows for a contact (normal first, then the
+     * tangents), its equations for an equality. */
+    nscd_status (*entry)(void *self, int32_t index, double t, const double *q, double *gap,
+                         nscd__rows *rows);
+    /* Refreshes the entry set at (t, q) (contacts appear and vanish; keys
+     * persist and so does the state of the entries that remain). NULL for
+     * models whose set is fixed, like the generic system. */
+    nscd_status (*update_entries)(void *self, double t, const double *q);
+    /* The steppers that refer to the model (nscd__model_attach). */
+    struct nscd__model_link *links;
 } nscd__model;
+
+/* A stepper's reference to a model. The owner of the model (a system)
+ * clears every link when it is destroyed (nscd__model_release), so a stepper
+ * that outlives it finds link->model == NULL and fails with
+ * NSCD_ERR_STALE_HANDLE instead of touching freed memory. The link lives in
+ * the stepper; not thread-safe, like every call on one handle. */
+typedef struct nscd__model_link {
+    nscd__model *model;
+    struct nscd__model_link *prev, *next;
+} nscd__model_link;
+
+void nscd__model_attach(nscd__model *model, nscd__model_link *link);
+/* The stepper goes: unlinks it (nothing when the model is gone). */
+void nscd__model_detach(nscd__model_link *link);
+/* The model goes: every stepper's link is cleared. */
+void nscd__model_release(nscd__model *model);
+
+/* Everything a step changes: t, q, v and every entry's state. */
+typedef struct nscd__model_state {
+    double t;
+    double *q, *v;
+    nscd__entry_state *entries;
+    int32_t n_q, n_v, n_entries;
+} nscd__model_state;
+
+nscd_status nscd__model_state_create(const nscd__model *model, nscd__model_state *state);
+void nscd__model_state_destroy(const nscd__model *model, nscd__model_state *state);
+/* Copies the model's step state into `state` (same sizes) and back. */
+void nscd__model_save(const nscd__model *model, nscd__model_state *state);
+void nscd__model_restore(nscd__model *model, const nscd__model_state *state);
+
+/* Velocities of mass block b: [mass_block_start[b], mass_block_start[b + 1]). */
+static inline int32_t nscd__mass_block_width(const nscd__model *model, int32_t b) {
+    return model->mass_block_start[b + 1] - model->mass_block_start[b];
+}
+/* The mass block holding velocity index `column` (binary search). */
+int32_t nscd__mass_block_of(const nscd__model *model, int32_t column);
+
+/* x = M(q)^-1 b for full vectors, block by block (scratch-free: b and x may
+ * not alias). */
+nscd_status nscd__model_mass_solve_full(nscd__model *model, const double *q, const double *b,
+                                        double *x);
 
 #endif

@@ -17,7 +17,7 @@
  * error.
  *
  * The sliding direction d is a sign with one tangential row and a unit
- * vector of the tangent plane with two (slot->slip_direction):
+ * vector of the tangent plane with two (slot->state.slip_direction):
  *   - a contact that moves (||s|| > zeno_velocity) slides along s / ||s||;
  *     since the stepper settles the current state before every step, this
  *     refreshes d at every step start, the reference of the stop watch;
@@ -45,16 +45,16 @@ static double norm2(const double x[2]) { return hypot(x[0], x[1]); }
  * u != 0; a zero u would keep the previous direction). */
 static void slide(nscd__contact_slot *slot, const double u[2]) {
     if (slot->n_tangent == 1) {
-        slot->slip = u[0] > 0.0 ? 1 : -1;
-        slot->slip_direction[0] = (double)slot->slip;
-        slot->slip_direction[1] = 0.0;
+        slot->state.slip = u[0] > 0.0 ? 1 : -1;
+        slot->state.slip_direction[0] = (double)slot->state.slip;
+        slot->state.slip_direction[1] = 0.0;
         return;
     }
     double length = norm2(u);
-    slot->slip = 1;
+    slot->state.slip = 1;
     if (length > 0.0) {
-        slot->slip_direction[0] = u[0] / length;
-        slot->slip_direction[1] = u[1] / length;
+        slot->state.slip_direction[0] = u[0] / length;
+        slot->state.slip_direction[1] = u[1] / length;
     }
 }
 
@@ -66,7 +66,7 @@ static nscd_status closing_slip(nscd_event_driven *ed, double t, const double *y
     nscd_status rc = nscd__dynamics_slip_velocity(&ed->dynamics, i, t, y, y + m->n_q, s);
     if (rc == NSCD_OK) {
         if (norm2(s) <= ed->options.zeno_velocity) {
-            m->contacts[i].slip = 0;
+            m->contacts[i].state.slip = 0;
         } else {
             slide(&m->contacts[i], s);
         }
@@ -114,18 +114,18 @@ static nscd_status announced_transition(nscd_event_driven *ed, double t, const d
     nscd__contact_slot *slot = &ed->model->contacts[i];
     const double *lambda_t = ed->dynamics.lambda_t + 2 * i;
     if (!nscd__dynamics_frictional(slot) || ed->dynamics.lambda[i] <= 0.0) {
-        slot->mode = NSCD_CONTACT_OPEN;
-    } else if (slot->slip == 0) {
+        slot->state.mode = NSCD_CONTACT_OPEN;
+    } else if (slot->state.slip == 0) {
         if (slot->n_tangent == 1) {
-            slot->slip = lambda_t[0] > 0.0 ? -1 : 1; /* friction opposes the slip */
-            slot->slip_direction[0] = (double)slot->slip;
-            slot->slip_direction[1] = 0.0;
+            slot->state.slip = lambda_t[0] > 0.0 ? -1 : 1; /* friction opposes the slip */
+            slot->state.slip_direction[0] = (double)slot->state.slip;
+            slot->state.slip_direction[1] = 0.0;
         } else if (norm2(lambda_t) > 0.0) {
             const double u[2] = {-lambda_t[0], -lambda_t[1]};
             slide(slot, u);
         }
     } else if (slot->n_tangent == 1) {
-        slot->slip = 0;
+        slot->state.slip = 0;
         ed->slip_stopped[i] = 1;
     } else {
         double s[2] = {0.0, 0.0};
@@ -135,7 +135,7 @@ static nscd_status announced_transition(nscd_event_driven *ed, double t, const d
             return rc;
         }
         if (norm2(s) <= ed->options.zeno_velocity) {
-            slot->slip = 0;
+            slot->state.slip = 0;
             ed->slip_stopped[i] = 1;
         } else {
             slide(slot, s);
@@ -160,7 +160,7 @@ static nscd_status fix_friction(nscd_event_driven *ed, double t, const double *y
         return rc;
     }
     double speed = norm2(s);
-    if (slot->slip == 0) {
+    if (slot->state.slip == 0) {
         double friction_force = norm2(lambda_t);
         if (friction_force > 0.0 && friction_force > slot->friction * lambda + force_tolerance) {
             /* outside the cone */
@@ -178,7 +178,7 @@ static nscd_status fix_friction(nscd_event_driven *ed, double t, const double *y
         return NSCD_OK;
     }
     if (speed > ed->options.zeno_velocity) { /* sliding: the direction is the velocity's */
-        const double *d = slot->slip_direction;
+        const double *d = slot->state.slip_direction;
         /* the forces at hand used s itself as the direction, unless s points
          * against the previous direction (or, planar, the sign changed) */
         *changed = d[0] * s[0] + d[1] * s[1] < 0.0;
@@ -188,9 +188,9 @@ static nscd_status fix_friction(nscd_event_driven *ed, double t, const double *y
     /* starting to slide from rest: it must accelerate the way it slides */
     double normal = 0.0, tangent[2] = {0.0, 0.0};
     rc = nscd__dynamics_contact_acceleration(&ed->dynamics, i, t, y, ed->ydot, &normal, tangent);
-    const double *d = slot->slip_direction;
+    const double *d = slot->state.slip_direction;
     if (rc == NSCD_OK && d[0] * tangent[0] + d[1] * tangent[1] < -acceleration_tolerance) {
-        slot->slip = 0;
+        slot->state.slip = 0;
         ed->slip_stopped[i] = 1;
         *changed = 1;
     }
@@ -208,9 +208,9 @@ static nscd_status fix_contact(nscd_event_driven *ed, double t, const double *y,
         acceleration_tolerance / (ed->inverse_mass[i] > 0.0 ? ed->inverse_mass[i] : 1.0);
     double lambda = ed->dynamics.lambda[i];
     *changed = 0;
-    if (slot->mode == NSCD_CONTACT_CLOSED) {
+    if (slot->state.mode == NSCD_CONTACT_CLOSED) {
         if (lambda < -force_tolerance) { /* pulls: must open */
-            slot->mode = NSCD_CONTACT_OPEN;
+            slot->state.mode = NSCD_CONTACT_OPEN;
             *changed = 1;
             return NSCD_OK;
         }
@@ -222,7 +222,7 @@ static nscd_status fix_contact(nscd_event_driven *ed, double t, const double *y,
     nscd_status rc =
         nscd__dynamics_contact_acceleration(&ed->dynamics, i, t, y, ed->ydot, &normal, tangent);
     if (rc == NSCD_OK && normal < -acceleration_tolerance) { /* would penetrate: must close */
-        slot->mode = NSCD_CONTACT_CLOSED;
+        slot->state.mode = NSCD_CONTACT_CLOSED;
         *changed = 1;
         rc = nscd__dynamics_frictional(slot) ? closing_slip(ed, t, y, i) : NSCD_OK;
     }
@@ -244,7 +244,7 @@ nscd_status nscd__decide_contact_modes(nscd_event_driven *ed, double t, const do
     int announced = 0;
     for (int32_t r = 0; r < n_rest && rc == NSCD_OK; ++r) {
         int32_t i = ed->rest[r];
-        if (ed->firing[i] && m->contacts[i].mode == NSCD_CONTACT_CLOSED) {
+        if (ed->firing[i] && m->contacts[i].state.mode == NSCD_CONTACT_CLOSED) {
             rc = announced_transition(ed, t, y, i);
             announced = 1;
         }

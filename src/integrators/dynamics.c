@@ -18,7 +18,7 @@
  * in every evaluation,
  *     d = (sigma s + eps d_ref) / ||sigma s + eps d_ref||,
  *     sigma = sign(s . d_ref) (+1 at 0),  eps = slip_velocity,
- * with d_ref = slot->slip_direction, the direction of s at the start of the
+ * with d_ref = slot->state.slip_direction, the direction of s at the start of the
  * step (or of the sliding that starts from rest), kept fixed during the step:
  *   - while the contact slides (||s|| >> eps), d = s/||s|| up to eps/||s||;
  *   - a slide that starts from rest (s = 0, or rounding noise) starts along
@@ -114,7 +114,7 @@ void nscd__dynamics_update_modes(nscd__dynamics *dyn) {
         dyn->lambda[i] = 0.0;
         dyn->lambda_t[2 * i] = dyn->lambda_t[2 * i + 1] = 0.0;
         dyn->direction[2 * i] = dyn->direction[2 * i + 1] = 0.0;
-        if (dyn->model->contacts[i].mode == NSCD_CONTACT_CLOSED) {
+        if (dyn->model->contacts[i].state.mode == NSCD_CONTACT_CLOSED) {
             dyn->closed[dyn->n_closed++] = i;
         }
     }
@@ -131,7 +131,7 @@ nscd_status nscd__dynamics_onset_gap(nscd__dynamics *dyn, int32_t index, double 
     const nscd__contact_slot *slot = &dyn->model->contacts[index];
     nscd_status rc = nscd__dynamics_contact(dyn, index, t, q, gap);
     if (rc == NSCD_OK && slot->law.ops != NULL && slot->law.ops->kind == NSCD_LAW_COMPLIANT) {
-        *gap += slot->law.ops->onset_penetration(&slot->law, &slot->memory);
+        *gap += slot->law.ops->onset_penetration(&slot->law, &slot->state.memory);
     }
     return rc;
 }
@@ -157,7 +157,7 @@ nscd_status nscd__dynamics_compliant_force(nscd__dynamics *dyn, int32_t index, d
         return rc;
     }
     double rate = -nscd__dot(dyn->model->n_v, dyn->row, v); /* penetration rate */
-    *force = slot->law.ops->force(&slot->law, &slot->memory, -gap, rate);
+    *force = slot->law.ops->force(&slot->law, &slot->state.memory, -gap, rate);
     return NSCD_OK;
 }
 
@@ -166,7 +166,7 @@ static nscd_status add_compliant_forces(nscd__dynamics *dyn, double t, const dou
                                         const double *v) {
     nscd__model *m = dyn->model;
     for (int32_t i = 0; i < m->n_contacts; ++i) {
-        if (m->contacts[i].mode != NSCD_CONTACT_COMPLIANT) {
+        if (m->contacts[i].state.mode != NSCD_CONTACT_COMPLIANT) {
             continue;
         }
         double f = 0.0;
@@ -241,7 +241,7 @@ static nscd_status row_rates_times_v(nscd__dynamics *dyn, int32_t index, double 
  * top of the file); with one tangential row, d = slip_direction = slip. */
 static void sliding_direction(const nscd__dynamics *dyn, const nscd__contact_slot *slot,
                               const double s[2], double d[2]) {
-    const double *ref = slot->slip_direction;
+    const double *ref = slot->state.slip_direction;
     double eps = dyn->slip_velocity;
     double sigma = s[0] * ref[0] + s[1] * ref[1] < 0.0 ? -1.0 : 1.0;
     double a = sigma * s[0] + eps * ref[0], b = sigma * s[1] + eps * ref[1];
@@ -274,7 +274,7 @@ static nscd_status closed_rows(nscd__dynamics *dyn, int32_t i, double t, const d
     int32_t n_tangent = frictional ? slot->n_tangent : 0;
     double *d = dyn->direction + 2 * (size_t)i;
     d[0] = d[1] = 0.0;
-    if (frictional && slot->slip != 0) {
+    if (frictional && slot->state.slip != 0) {
         sliding_direction(dyn, slot, slip, d);
     }
     double *c = dyn->rows + (size_t)*k * n, *f = dyn->force_rows + (size_t)*k * n;
@@ -294,7 +294,7 @@ static nscd_status closed_rows(nscd__dynamics *dyn, int32_t i, double t, const d
     dyn->row_contact[*k] = i;
     dyn->row_tangent[*k] = 0;
     ++*k;
-    if (frictional && slot->slip == 0) { /* sticking: s = W_T v held at 0 too */
+    if (frictional && slot->state.slip == 0) { /* sticking: s = W_T v held at 0 too */
         for (int32_t r = 0; r < n_tangent; ++r) {
             memcpy(dyn->rows + (size_t)*k * n, dyn->tangents + (size_t)r * n, n * sizeof(double));
             memcpy(dyn->force_rows + (size_t)*k * n, dyn->tangents + (size_t)r * n,
@@ -431,7 +431,7 @@ nscd_status nscd__dynamics_closed_watch(nscd__dynamics *dyn, int32_t index, doub
         *value = normal;
         return NSCD_OK;
     }
-    if (slot->slip == 0) { /* Coulomb's cone */
+    if (slot->state.slip == 0) { /* Coulomb's cone */
         const double *lambda_t = dyn->lambda_t + 2 * (size_t)index;
         *value = fmin(normal, slot->friction * normal - hypot(lambda_t[0], lambda_t[1]));
         return NSCD_OK;
@@ -442,7 +442,7 @@ nscd_status nscd__dynamics_closed_watch(nscd__dynamics *dyn, int32_t index, doub
     double s[2] = {0.0, 0.0};
     nscd_status rc = nscd__dynamics_slip_velocity(dyn, index, t, q, v, s);
     if (rc == NSCD_OK) {
-        *value = fmin(normal, slot->slip_direction[0] * s[0] + slot->slip_direction[1] * s[1]);
+        *value = fmin(normal, slot->state.slip_direction[0] * s[0] + slot->state.slip_direction[1] * s[1]);
     }
     return rc;
 }

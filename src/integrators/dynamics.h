@@ -73,8 +73,8 @@ nscd_status nscd__dynamics_compliant_force(nscd__dynamics *dyn, int32_t index, d
 nscd_status nscd__dynamics_rhs(nscd__dynamics *dyn, double t, const double *y, double *ydot);
 
 /* 1 when a closed contact carries Coulomb friction: friction > 0 and one
- * (planar) or two tangential rows (slot->slip then says whether it sticks or
- * slides, slot->slip_direction which way). */
+ * (planar) or two tangential rows (slot->state.slip then says whether it sticks or
+ * slides, slot->state.slip_direction which way). */
 int nscd__dynamics_frictional(const nscd__contact_slot *slot);
 
 /* Sliding velocity s = W_T v of contact `index` at (q, v): slot->n_tangent
@@ -87,7 +87,7 @@ nscd_status nscd__dynamics_slip_velocity(nscd__dynamics *dyn, int32_t index, dou
  * > 0 while the contact stays as it is; it falls to 0 when the normal force
  * vanishes, when a sticking contact's force reaches Coulomb's cone
  * (mu lambda_N - ||lambda_T||), or when a sliding contact stops
- * (s . slot->slip_direction, the direction fixed at the step start). */
+ * (s . slot->state.slip_direction, the direction fixed at the step start). */
 nscd_status nscd__dynamics_closed_watch(nscd__dynamics *dyn, int32_t index, double t,
                                         const double *q, const double *v, double *value);
 

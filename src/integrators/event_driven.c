@@ -11,7 +11,7 @@
 
 #include "core/check.h"
 #include "core/memory.h"
-#include "core/system.h"
+#include "models/system.h"
 #include "integrators/event_driven_impl.h"
 
 /* Events at one instant beyond this many mean the events themselves
@@ -448,10 +448,10 @@ nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int3
     memcpy(y + m->n_q, m->v, (size_t)m->n_v * sizeof(double));
     nscd__dynamics_update_modes(&ed->dynamics);
     nscd_status rc = NSCD_OK;
-    if (slot->mode == NSCD_CONTACT_CLOSED) {
+    if (slot->state.mode == NSCD_CONTACT_CLOSED) {
         rc = nscd__dynamics_rhs(&ed->dynamics, *m->t, y, ed->ydot);
         force = ed->dynamics.lambda[index];
-    } else if (slot->mode == NSCD_CONTACT_COMPLIANT) {
+    } else if (slot->state.mode == NSCD_CONTACT_COMPLIANT) {
         rc = nscd__dynamics_compliant_force(&ed->dynamics, index, *m->t, y, y + m->n_q, &force);
     }
     if (rc != NSCD_OK) {
@@ -464,7 +464,7 @@ nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int3
         *normal = force;
     }
     for (int32_t k = 0; tangent != NULL && k < slot->n_tangent; ++k) {
-        int closed = slot->mode == NSCD_CONTACT_CLOSED;
+        int closed = slot->state.mode == NSCD_CONTACT_CLOSED;
         tangent[k] = closed ? ed->dynamics.lambda_t[2 * index + k] : 0.0;
     }
     return NSCD_OK;

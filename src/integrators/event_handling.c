@@ -75,15 +75,15 @@ static nscd_status change_mode(nscd_event_driven *ed, double t, const double *y,
          * mass of the contact (its damping may depend on both, eq. 49). The
          * memory is not cleared: a permanent indentation outlives contacts. */
         rc = nscd__dynamics_effective_mass(&ed->dynamics, y, ed->v_before,
-                                           &slot->memory.effective_mass);
+                                           &slot->state.memory.effective_mass);
         if (rc != NSCD_OK) {
             return rc;
         }
-        slot->law.ops->onset(&slot->law, -rate, &slot->memory);
-    } else if (slot->mode == NSCD_CONTACT_COMPLIANT) {
-        slot->law.ops->separation(&slot->law, &slot->memory, -gap); /* eq. 20 reached */
+        slot->law.ops->onset(&slot->law, -rate, &slot->state.memory);
+    } else if (slot->state.mode == NSCD_CONTACT_COMPLIANT) {
+        slot->law.ops->separation(&slot->law, &slot->state.memory, -gap); /* eq. 20 reached */
     }
-    slot->mode = new_mode;
+    slot->state.mode = new_mode;
     return report_contact(ed, type, t, y, i, &rate);
 }
 
@@ -106,7 +106,7 @@ static nscd_status gather_rows(nscd_event_driven *ed, double t, const double *q,
 /* Indices of the closed contacts appended to ed->impact_contacts[count...]. */
 static int32_t append_closed(nscd_event_driven *ed, int32_t count) {
     for (int32_t i = 0; i < ed->model->n_contacts; ++i) {
-        if (ed->model->contacts[i].mode == NSCD_CONTACT_CLOSED) {
+        if (ed->model->contacts[i].state.mode == NSCD_CONTACT_CLOSED) {
             ed->impact_contacts[count++] = i;
         }
     }
@@ -162,7 +162,7 @@ static nscd_status touching_contacts(nscd_event_driven *ed, double t, const doub
     *count = 0;
     for (int32_t i = 0; i < m->n_contacts; ++i) {
         const nscd__contact_slot *slot = &m->contacts[i];
-        if (slot->mode == NSCD_CONTACT_COMPLIANT || compliant_law(slot)) {
+        if (slot->state.mode == NSCD_CONTACT_COMPLIANT || compliant_law(slot)) {
             continue;
         }
         double gap = 0.0;
@@ -170,7 +170,7 @@ static nscd_status touching_contacts(nscd_event_driven *ed, double t, const doub
         if (rc != NSCD_OK) {
             return rc;
         }
-        if (slot->mode == NSCD_CONTACT_CLOSED || gap <= ed->options.persistent_gap_tolerance) {
+        if (slot->state.mode == NSCD_CONTACT_CLOSED || gap <= ed->options.persistent_gap_tolerance) {
             ed->rates[*count] = nscd__dot(m->n_v, ed->dynamics.row, y + m->n_q);
             ed->gaps[*count] = gap;
             ed->impact_contacts[(*count)++] = i;
@@ -217,12 +217,12 @@ static nscd_status impact_round(nscd_event_driven *ed, double t, double *y, int3
             continue;
         }
         first = first < 0 ? i : first;
-        int open = m->contacts[i].mode == NSCD_CONTACT_OPEN;
+        int open = m->contacts[i].state.mode == NSCD_CONTACT_OPEN;
         if (open && !ed->impacting[r] && accumulating(ed, i, t)) { /* once per instant */
             zeno = 1;
             if (ed->options.zeno_policy == NSCD_ZENO_PERSISTENT_CONTACT) {
-                m->contacts[i].mode = NSCD_CONTACT_CLOSED;
-                m->contacts[i].slip = 0;
+                m->contacts[i].state.mode = NSCD_CONTACT_CLOSED;
+                m->contacts[i].state.slip = 0;
             }
         }
         ed->impacting[r] |= open;
@@ -300,7 +300,7 @@ static nscd_status resting(nscd_event_driven *ed, double t, const double *y, int
     *at_rest = fabs(rate) <= ed->options.zeno_velocity;
     int coupled = count > 1;
     if (*at_rest || rate < 0.0 || (gap >= 0.0 && !coupled) ||
-        ed->model->contacts[ed->impact_contacts[r]].mode != NSCD_CONTACT_OPEN) {
+        ed->model->contacts[ed->impact_contacts[r]].state.mode != NSCD_CONTACT_OPEN) {
         return NSCD_OK;
     }
     double normal = 0.0, tangent[2] = {0.0, 0.0};
@@ -325,7 +325,7 @@ static nscd_status hold_closed(nscd_event_driven *ed, double t, double *y, int32
     nscd__model *m = ed->model;
     *moved = 0;
     for (int32_t r = 0; r < count; ++r) {
-        *moved |= m->contacts[ed->impact_contacts[r]].mode == NSCD_CONTACT_CLOSED &&
+        *moved |= m->contacts[ed->impact_contacts[r]].state.mode == NSCD_CONTACT_CLOSED &&
                   fabs(ed->rates[r]) > ed->options.zeno_velocity;
     }
     if (!*moved) {
@@ -349,14 +349,14 @@ static nscd_status report_modes(nscd_event_driven *ed, double t, const double *y
         int32_t i = ed->impact_contacts[r];
         const nscd__contact_slot *slot = &m->contacts[i];
         int32_t type = 0;
-        if (slot->mode != ed->mode_before[i]) {
-            type = slot->mode == NSCD_CONTACT_CLOSED ? NSCD_EVENT_CONTACT_CLOSED
+        if (slot->state.mode != ed->mode_before[i]) {
+            type = slot->state.mode == NSCD_CONTACT_CLOSED ? NSCD_EVENT_CONTACT_CLOSED
                                                      : NSCD_EVENT_CONTACT_OPENED;
-        } else if (slot->mode == NSCD_CONTACT_CLOSED &&
-                   (slot->slip != ed->slip_before[i] || (slot->slip != 0 && ed->slip_stopped[i]))) {
+        } else if (slot->state.mode == NSCD_CONTACT_CLOSED &&
+                   (slot->state.slip != ed->slip_before[i] || (slot->state.slip != 0 && ed->slip_stopped[i]))) {
             /* a slide that stopped and starts again (the other way, or in
              * another direction) is a new slip */
-            type = slot->slip == 0 ? NSCD_EVENT_CONTACT_STICK : NSCD_EVENT_CONTACT_SLIP;
+            type = slot->state.slip == 0 ? NSCD_EVENT_CONTACT_STICK : NSCD_EVENT_CONTACT_SLIP;
         }
         if (type != 0) {
             rc = report_contact(ed, type, t, y, i, &ed->rates[r]);
@@ -374,9 +374,9 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
     nscd__model *m = ed->model;
     int32_t count = 0;
     for (int32_t i = 0; i < m->n_contacts; ++i) {
-        ed->mode_before[i] = m->contacts[i].mode;
-        ed->slip_before[i] = m->contacts[i].slip;
-        memcpy(ed->direction_before + 2 * i, m->contacts[i].slip_direction, 2 * sizeof(double));
+        ed->mode_before[i] = m->contacts[i].state.mode;
+        ed->slip_before[i] = m->contacts[i].state.slip;
+        memcpy(ed->direction_before + 2 * i, m->contacts[i].state.slip_direction, 2 * sizeof(double));
         ed->slip_stopped[i] = 0;
     }
     ed->impact_at_instant = 0;
@@ -398,7 +398,7 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
             ed->rest[n_rest++] = i;
             zeno |= ed->impacting[r];    /* an impact left an open contact at rest */
         } else if (ed->rates[r] > 0.0) { /* separating */
-            m->contacts[i].mode = NSCD_CONTACT_OPEN;
+            m->contacts[i].state.mode = NSCD_CONTACT_OPEN;
         }
     }
     if (rc == NSCD_OK && zeno) {
@@ -424,9 +424,9 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
      * direction of its velocity before every step), change f(t, y) */
     for (int32_t i = 0; i < m->n_contacts; ++i) {
         const nscd__contact_slot *slot = &m->contacts[i];
-        if (slot->mode != ed->mode_before[i] || slot->slip != ed->slip_before[i] ||
-            (slot->slip != 0 &&
-             memcmp(slot->slip_direction, ed->direction_before + 2 * i, 2 * sizeof(double)))) {
+        if (slot->state.mode != ed->mode_before[i] || slot->state.slip != ed->slip_before[i] ||
+            (slot->state.slip != 0 &&
+             memcmp(slot->state.slip_direction, ed->direction_before + 2 * i, 2 * sizeof(double)))) {
             ed->fsal_valid = 0;
         }
     }
@@ -448,10 +448,10 @@ nscd_status nscd__handle_events(nscd_event_driven *ed, double t, double *y) {
         if (!ed->firing[i]) {
             continue;
         }
-        if (slot->mode == NSCD_CONTACT_COMPLIANT) {
+        if (slot->state.mode == NSCD_CONTACT_COMPLIANT) {
             rc = change_mode(ed, t, y, i, NSCD_CONTACT_OPEN, NSCD_EVENT_COMPLIANT_SEPARATION);
             ed->firing[i] = 0;
-        } else if (slot->mode == NSCD_CONTACT_OPEN && compliant_law(slot)) {
+        } else if (slot->state.mode == NSCD_CONTACT_OPEN && compliant_law(slot)) {
             rc = change_mode(ed, t, y, i, NSCD_CONTACT_COMPLIANT, NSCD_EVENT_COMPLIANT_ONSET);
             ed->firing[i] = 0;
         }

@@ -30,7 +30,7 @@ static nscd_status contact_watch(nscd_event_driven *ed, int32_t i, double t, con
     nscd__model *m = ed->model;
     const double *q = y, *v = y + m->n_q;
     ed->watch_rate[i] = NAN;
-    switch (m->contacts[i].mode) {
+    switch (m->contacts[i].state.mode) {
     case NSCD_CONTACT_CLOSED: return nscd__dynamics_closed_watch(&ed->dynamics, i, t, q, v, value);
     case NSCD_CONTACT_COMPLIANT:
         return nscd__dynamics_compliant_force(&ed->dynamics, i, t, q, v, value);
@@ -86,7 +86,7 @@ nscd_status nscd__watch_values(nscd_event_driven *ed, double t, const double *y,
  * back to 0. */
 static int touching_open_contact(const nscd_event_driven *ed, int32_t w) {
     const nscd__contact_slot *slot = &ed->model->contacts[w];
-    return slot->mode == NSCD_CONTACT_OPEN &&
+    return slot->state.mode == NSCD_CONTACT_OPEN &&
            !(slot->law.ops != NULL && slot->law.ops->kind == NSCD_LAW_COMPLIANT);
 }
 

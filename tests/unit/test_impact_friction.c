@@ -20,7 +20,7 @@
 #include "contact/fc3d_local.h"
 #include "contact/impact.h"
 #include "contact/impact_rules.h"
-#include "core/system.h"
+#include "models/system.h"
 #include "nscd/nscd.h"
 #include "single_contact_reference.h"
 
@@ -681,7 +681,7 @@ static void closed_frictional_contact_takes_part(void **state) {
     const int32_t nt[2] = {1, 1};
     nscd_system *sys = make_system(&md, NEWTON, e, mu, nt);
     nscd_system *ref = make_system(&md, NEWTON, e0, mu, nt);
-    nscd__system_model(sys)->contacts[1].mode = NSCD_CONTACT_CLOSED;
+    nscd__system_model(sys)->contacts[1].state.mode = NSCD_CONTACT_CLOSED;
     const double q[3] = {0.0, 0.0, 0.0}, v0[3] = {0.3, -1.0, -2.0};
     double v[3] = {v0[0], v0[1], v0[2]}, w[3] = {v0[0], v0[1], v0[2]};
     outcome o = impact(sys, 2, both, q, v);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "contact/impact.h"
-#include "core/system.h"
+#include "models/system.h"
 #include "nscd/nscd.h"
 
 /* ------------------------------------------- three particles on a line */

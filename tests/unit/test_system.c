@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-#include "core/system.h"
+#include "models/system.h"
 #include "models.h"
 
 /* Allocator that counts, and fails after a budget of allocations. */

@@ -1,5 +1,5 @@
 /* The generic Lagrangian system: user callbacks behind the nscd__model interface. */
-#include "core/system.h"
+#include "models/system.h"
 
 #include <string.h>
 
@@ -20,6 +20,7 @@ struct nscd_system {
     int factor_valid;
     double *column; /* n_dof scratch */
     double *rows;   /* 3 x n_dof scratch: a contact's normal and tangential rows */
+    int32_t mass_blocks[2]; /* one mass block: {0, n_dof} */
 };
 
 /* ------------------------------------------------------------ model callbacks */
@@ -51,9 +52,10 @@ static nscd_status factor_mass(nscd_system *s, const double *q) {
     return NSCD_OK;
 }
 
-static nscd_status system_mass_solve(void *self, const double *q, int32_t nrhs, const double *B,
-                                     double *X) {
+static nscd_status system_mass_solve(void *self, const double *q, int32_t block, int32_t nrhs,
+                                     const double *B, double *X) {
     nscd_system *s = self;
+    (void)block; /* one block: the whole mass matrix */
     int32_t n = s->desc.n_dof;
     if (s->desc.mass_solve == NULL) {
         nscd_status rc = factor_mass(s, q);
@@ -134,9 +136,9 @@ static void system_displace(void *self, const double *q, const double *dq, doubl
     }
 }
 
-static nscd_status system_contact(void *self, int32_t index, double t, const double *q, double *gap,
-                                  double *w_normal, double *w_tangent) {
-    nscd_system *s = self;
+/* The user's dense rows: one block of n_dof columns, normal row first. */
+static nscd_status system_contact(nscd_system *s, int32_t index, double t, const double *q,
+                                  double *gap, double *w_normal, double *w_tangent) {
     int32_t n = s->desc.n_dof;
     int32_t n_tangent = s->contacts[index].n_tangent;
     double *tangent = n_tangent > 0 ? w_tangent : NULL;
@@ -150,6 +152,14 @@ static nscd_status system_contact(void *self, int32_t index, double t, const dou
                           (int)index);
     }
     return NSCD_OK;
+}
+
+static nscd_status system_entry(void *self, int32_t index, double t, const double *q, double *gap,
+                                nscd__rows *rows) {
+    nscd_system *s = self;
+    int32_t n = s->desc.n_dof;
+    nscd__rows_dense(rows, 1 + s->contacts[index].n_tangent, n, rows->values);
+    return system_contact(s, index, t, q, gap, rows->values, rows->values + n);
 }
 
 /* ------------------------------------------------------------ public API */
@@ -173,6 +183,7 @@ static nscd_status validate_desc(const nscd_system_desc *d) {
 
 static void free_system(nscd_system *s) {
     nscd_allocator a = s->allocator;
+    nscd__model_release(&s->model); /* its steppers now fail with STALE_HANDLE */
     size_t n = (size_t)s->desc.n_dof;
     nscd__free(&a, s->q, n * sizeof(double));
     nscd__free(&a, s->v, n * sizeof(double));
@@ -189,6 +200,11 @@ static void init_model(nscd_system *s) {
     m->self = s;
     m->n_q = m->n_v = s->desc.n_dof;
     m->n_contacts = s->desc.n_contacts;
+    m->row_width = s->desc.n_dof;
+    s->mass_blocks[0] = 0;
+    s->mass_blocks[1] = s->desc.n_dof;
+    m->n_mass_blocks = 1;
+    m->mass_block_start = s->mass_blocks;
     m->t = &s->t;
     m->q = s->q;
     m->v = s->v;
@@ -200,7 +216,10 @@ static void init_model(nscd_system *s) {
     m->forces = system_forces;
     m->position_rate = system_position_rate;
     m->displace = system_displace;
-    m->contact = system_contact;
+    m->entry = system_entry;
+    for (int32_t i = 0; i < m->n_contacts; ++i) {
+        s->contacts[i].key = (uint64_t)i; /* the set is fixed: the index is the key */
+    }
 }
 
 nscd_status nscd_system_create(const nscd_system_desc *desc, nscd_system **system) {
@@ -287,12 +306,14 @@ nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,
     }
     nscd__contact_slot *slot = &system->contacts[index];
     memset(slot, 0, sizeof *slot);
+    slot->key = (uint64_t)index;
+    slot->kind = NSCD__ENTRY_UNILATERAL;
     if (desc->law != NULL) {
         slot->law = *desc->law;
     }
     slot->friction = desc->friction;
     slot->n_tangent = desc->n_tangent;
-    slot->mode = NSCD_CONTACT_OPEN;
+    slot->state.mode = NSCD_CONTACT_OPEN;
     return NSCD_OK;
 }
 
@@ -331,8 +352,8 @@ nscd_status nscd_system_set_state(nscd_system *system, double t, const double *q
     memcpy(system->v, v, n * sizeof(double));
     system->t = t;
     for (int32_t i = 0; i < system->desc.n_contacts; ++i) {
-        system->contacts[i].mode = NSCD_CONTACT_OPEN;
-        memset(&system->contacts[i].memory, 0, sizeof system->contacts[i].memory);
+        system->contacts[i].state.mode = NSCD_CONTACT_OPEN;
+        memset(&system->contacts[i].state.memory, 0, sizeof system->contacts[i].state.memory);
     }
     return NSCD_OK;
 }
@@ -379,7 +400,7 @@ nscd_status nscd_system_get_contact(nscd_system *system, int32_t index, double *
         *velocity = nscd__dot((int32_t)n, w, system->v);
     }
     if (mode != NULL) {
-        *mode = slot->mode;
+        *mode = slot->state.mode;
     }
     return NSCD_OK;
 }
