@@ -165,7 +165,8 @@ static nscd_status add_compliant_forces(nscd__dynamics *dyn, double t, const dou
 }
 
 int nscd__dynamics_frictional(const nscd__contact_slot *slot) {
-    return slot->friction > 0.0 && (slot->n_tangent == 1 || slot->n_tangent == 2);
+    return slot->kind == NSCD__ENTRY_UNILATERAL && slot->friction > 0.0 &&
+           (slot->n_tangent == 1 || slot->n_tangent == 2);
 }
 
 nscd_status nscd__dynamics_slip_velocity(nscd__dynamics *dyn, int32_t index, double t,
@@ -441,6 +442,10 @@ nscd_status nscd__dynamics_closed_watch(nscd__dynamics *dyn, int32_t index, doub
                                         const double *q, const double *v, double *value) {
     const nscd__contact_slot *slot = &dyn->model->contacts[index];
     double normal = dyn->lambda[index];
+    if (slot->kind == NSCD__ENTRY_EQUALITY) { /* holds with forces of either sign */
+        *value = 1.0;
+        return NSCD_OK;
+    }
     if (!nscd__dynamics_frictional(slot)) {
         *value = normal;
         return NSCD_OK;

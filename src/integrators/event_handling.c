@@ -184,12 +184,13 @@ static nscd_status impact_round(nscd_event_driven *ed, double t, double *y, int3
     *impacted = 0;
     for (int32_t r = 0; r < count; ++r) {
         int32_t i = ed->impact_contacts[r];
-        if (ed->rates[r] > v_rest) {
+        int equality = m->contacts[i].kind == NSCD__ENTRY_EQUALITY;
+        if (ed->rates[r] > v_rest && !equality) { /* equalities take part in every impact */
             continue;
         }
         ed->rest[n] = r; /* scratch: positions in the touching set */
         ed->impact_list[n++] = i;
-        if (ed->rates[r] >= -v_rest) {
+        if (fabs(ed->rates[r]) <= v_rest || (ed->rates[r] > 0.0 && !equality)) {
             continue;
         }
         first = first < 0 ? i : first;
@@ -373,7 +374,8 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
         if (at_rest) {
             ed->rest[n_rest++] = i;
             zeno |= ed->impacting[r];    /* an impact left an open contact at rest */
-        } else if (ed->rates[r] > 0.0) { /* separating */
+        } else if (ed->rates[r] > 0.0 && m->contacts[i].kind != NSCD__ENTRY_EQUALITY) {
+            /* separating */
             m->contacts[i].state.mode = NSCD_CONTACT_OPEN;
         }
     }
