@@ -155,8 +155,15 @@ NSCD_API nscd_status nscd_event_driven_options_init(nscd_event_driven_options *o
                                                     size_t struct_size);
 
 /**
- * @brief Creates a stepper for a system. The system must outlive the stepper;
- *        the stepper advances the system's state.
+ * @brief Creates a stepper for a system; the stepper advances the system's state.
+ *
+ * Lifetime: the stepper refers to the system and should be destroyed first.
+ * If the system is destroyed while a stepper still exists, the stepper's
+ * calls (nscd_event_driven_advance(), nscd_event_driven_get_contact_force())
+ * return ::NSCD_ERR_STALE_HANDLE without touching the freed system, and
+ * nscd_event_driven_destroy() still releases it. Several steppers may share
+ * one system (they advance the same state); calls on one system and its
+ * steppers must not run concurrently.
  * @param system  The system.
  * @param options Options, or NULL for the defaults; copied.
  * @param stepper Receives the stepper; unchanged on failure.
@@ -172,7 +179,8 @@ NSCD_API nscd_status nscd_event_driven_create(nscd_system *system,
                                               nscd_event_driven **stepper);
 
 /**
- * @brief Destroys a stepper. NULL is accepted and ignored.
+ * @brief Destroys a stepper, also after its system was destroyed. NULL is
+ *        accepted and ignored.
  * @param stepper The stepper.
  */
 NSCD_API void nscd_event_driven_destroy(nscd_event_driven *stepper);
@@ -208,7 +216,9 @@ typedef struct nscd_event_driven_stats {
  *         forces hold the persistent contacts), ::NSCD_ERR_NOT_CONVERGED (no
  *         consistent set of contact modes, or a frictional impact's solver did
  *         not converge), ::NSCD_ERR_UNSUPPORTED (an impact law that would create
- *         energy at this impact, or several Routh contacts impacting together).
+ *         energy at this impact, or several Routh contacts impacting together),
+ *         ::NSCD_ERR_STALE_HANDLE (the system was destroyed),
+ *         ::NSCD_ERR_OUT_OF_MEMORY (the per-step workspace could not grow).
  */
 NSCD_API nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
                                                nscd_event_driven_stats *stats);
@@ -232,7 +242,9 @@ NSCD_API nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, doubl
  * @param tangent Receives the contact's n_tangent friction force components,
  *                along the rows its contact callback gives (may be NULL).
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_INDEX,
- *         ::NSCD_ERR_CALLBACK, ::NSCD_ERR_NOT_FINITE, ::NSCD_ERR_SINGULAR.
+ *         ::NSCD_ERR_CALLBACK, ::NSCD_ERR_NOT_FINITE, ::NSCD_ERR_SINGULAR,
+ *         ::NSCD_ERR_STALE_HANDLE (the system was destroyed),
+ *         ::NSCD_ERR_OUT_OF_MEMORY.
  */
 NSCD_API nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int32_t index,
                                                          double *normal, double *tangent);

@@ -126,8 +126,7 @@ nscd_status nscd__response_build(nscd__model *model, nscd__arena *arena, const d
     r->k = k;
     r->rows = rows;
     r->n_extra = h != NULL;
-    size_t max_blocks = h != NULL ? (size_t)model->n_mass_blocks
-                                  : (size_t)k * NSCD__MAX_ROW_BLOCKS;
+    size_t max_blocks = h != NULL ? (size_t)model->n_mass_blocks : (size_t)k * NSCD__MAX_ROW_BLOCKS;
     if (max_blocks > (size_t)model->n_mass_blocks) {
         max_blocks = (size_t)model->n_mass_blocks;
     }
@@ -234,8 +233,8 @@ void nscd__response_gemv(const nscd__response *response, const double *lambda, d
             nscd__gemv(blk->width, k, blk->X, blk->lambda, dv + blk->start);
         } else if (k > 0) { /* skip the h column */
             for (int32_t i = 0; i < blk->width; ++i) {
-                dv[blk->start + i] = nscd__dot(k, blk->X + (size_t)i * (size_t)blk->cols + 1,
-                                               blk->lambda + 1);
+                dv[blk->start + i] =
+                    nscd__dot(k, blk->X + (size_t)i * (size_t)blk->cols + 1, blk->lambda + 1);
             }
         }
     }

@@ -48,11 +48,11 @@ typedef struct nscd__response_block {
     int32_t block; /* the model's mass block */
     int32_t start; /* its first velocity */
     int32_t width;
-    int32_t cols;      /* n_extra + rows touching it */
-    int32_t *row;      /* row[j]: force row of column n_extra + j */
-    double *B;         /* [h_b, F_b'] (width x cols) */
-    double *X;         /* M_bb^-1 B (width x cols) */
-    double *lambda;    /* scratch: the multipliers of its rows */
+    int32_t cols;   /* n_extra + rows touching it */
+    int32_t *row;   /* row[j]: force row of column n_extra + j */
+    double *B;      /* [h_b, F_b'] (width x cols) */
+    double *X;      /* M_bb^-1 B (width x cols) */
+    double *lambda; /* scratch: the multipliers of its rows */
 } nscd__response_block;
 
 /* M^-1 [h, F'] of k force rows F. */

@@ -103,8 +103,7 @@ nscd_status nscd__impact_delassus(nscd__model *model, nscd__impact_work *work, c
     for (int32_t r = 0; r < k; ++r) {
         normal[r] = nscd__rows_row(&rows[r], 0);
     }
-    nscd_status rc =
-        nscd__response_build(model, work->arena, q, NULL, k, normal, &work->response);
+    nscd_status rc = nscd__response_build(model, work->arena, q, NULL, k, normal, &work->response);
     if (rc == NSCD_OK) {
         nscd__response_delassus(&work->response, k, normal, work->delassus);
     }
@@ -127,8 +126,8 @@ static void split_rows(const nscd__model *model, const nscd__impact *impact, int
 /* S = G_UU - G_UE Y_U and c~ = c_U - G_UE y_c for Y = G_EE^-1 [G_EU, c_E]
  * (Y: n_e x (n_u + 1), row-major, the last column y_c). */
 static void schur_complement(int32_t k, const double *G, const double *c, const int32_t *E,
-                             int32_t n_e, const int32_t *U, int32_t n_u, const double *Y,
-                             double *S, double *c_reduced) {
+                             int32_t n_e, const int32_t *U, int32_t n_u, const double *Y, double *S,
+                             double *c_reduced) {
     int32_t cols = n_u + 1;
     for (int32_t a = 0; a < n_u; ++a) {
         const double *g = G + (size_t)U[a] * (size_t)k;

@@ -110,7 +110,8 @@ static nscd_status assemble(nscd__model *model, nscd__impact_work *work, const d
     nscd__response_delassus(&work->response, m, H, W);
     for (int32_t a = 0; a < m; ++a) { /* symmetric up to rounding */
         for (int32_t b = a; b < m; ++b) {
-            double ab = W[(size_t)a * (size_t)m + (size_t)b], ba = W[(size_t)b * (size_t)m + (size_t)a];
+            double ab = W[(size_t)a * (size_t)m + (size_t)b],
+                   ba = W[(size_t)b * (size_t)m + (size_t)a];
             W[(size_t)a * (size_t)m + (size_t)b] = W[(size_t)b * (size_t)m + (size_t)a] =
                 0.5 * (ab + ba);
         }

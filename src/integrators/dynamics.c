@@ -292,8 +292,7 @@ static nscd_status closed_rows(nscd__dynamics *dyn, int32_t i, double t, const d
 }
 
 /* The closed contacts' rows (C, F, biases) at (q, v) into the arena. */
-static nscd_status closed_problem(nscd__dynamics *dyn, double t, const double *q,
-                                  const double *v) {
+static nscd_status closed_problem(nscd__dynamics *dyn, double t, const double *q, const double *v) {
     nscd__arena *a = &dyn->arena;
     size_t max_rows = 3 * (size_t)dyn->n_closed;
     dyn->rows = nscd__arena_array(a, max_rows, sizeof(nscd__rows));
@@ -409,8 +408,8 @@ static nscd_status closed_contact_forces(nscd__dynamics *dyn, double t, const do
     nscd__model *m = dyn->model;
     nscd_status rc = closed_problem(dyn, t, q, v);
     if (rc == NSCD_OK) {
-        rc = nscd__response_build(m, &dyn->arena, q, dyn->h, dyn->n_rows, dyn->force_rows,
-                                  response);
+        rc =
+            nscd__response_build(m, &dyn->arena, q, dyn->h, dyn->n_rows, dyn->force_rows, response);
     }
     int32_t k = dyn->n_rows;
     if (rc != NSCD_OK || k == 0) {
@@ -461,7 +460,8 @@ nscd_status nscd__dynamics_closed_watch(nscd__dynamics *dyn, int32_t index, doub
     double s[2] = {0.0, 0.0};
     nscd_status rc = nscd__dynamics_slip_velocity(dyn, index, t, q, v, s);
     if (rc == NSCD_OK) {
-        *value = fmin(normal, slot->state.slip_direction[0] * s[0] + slot->state.slip_direction[1] * s[1]);
+        *value = fmin(normal,
+                      slot->state.slip_direction[0] * s[0] + slot->state.slip_direction[1] * s[1]);
     }
     return rc;
 }
@@ -481,9 +481,9 @@ nscd_status nscd__dynamics_rhs(nscd__dynamics *dyn, double t, const double *y, d
     if (rc == NSCD_OK) {
         rc = closed_contact_forces(dyn, t, q, v, &response);
     }
-    double *force = rc == NSCD_OK ? nscd__arena_array(&dyn->arena, (size_t)dyn->n_rows + 1,
-                                                      sizeof(double))
-                                  : NULL;
+    double *force = rc == NSCD_OK
+                        ? nscd__arena_array(&dyn->arena, (size_t)dyn->n_rows + 1, sizeof(double))
+                        : NULL;
     if (rc == NSCD_OK && force == NULL) {
         rc = nscd__fail(m->diag, NSCD_ERR_OUT_OF_MEMORY, "closed-contact forces");
     }
@@ -515,7 +515,8 @@ nscd_status nscd__dynamics_contact_acceleration(nscd__dynamics *dyn, int32_t ind
     int32_t n_tangent = m->contacts[index].n_tangent;
     *normal = nscd__rows_dot(&dyn->entry, 0, vdot) + normal_rate;
     for (int32_t k = 0; k < 2; ++k) {
-        tangent[k] = k < n_tangent ? nscd__rows_dot(&dyn->entry, 1 + k, vdot) + tangent_rate[k] : 0.0;
+        tangent[k] =
+            k < n_tangent ? nscd__rows_dot(&dyn->entry, 1 + k, vdot) + tangent_rate[k] : 0.0;
     }
     return NSCD_OK;
 }

@@ -26,7 +26,7 @@ typedef struct nscd__dynamics {
      * functions built on it): normal row first, then the tangential rows;
      * values hold NSCD__MAX_ENTRY_ROWS x row_width doubles. */
     nscd__rows entry;
-    double *h;      /* n_v: forces, then M^-1-free part of an evaluation */
+    double *h;       /* n_v: forces, then M^-1-free part of an evaluation */
     double *shifted; /* n_q: positions moved along dq/dt for dW/dt */
     double *qdot;    /* n_q */
     nscd__least_squares least_squares;
@@ -34,12 +34,12 @@ typedef struct nscd__dynamics {
      * closed contacts (sized by them, not by every contact of the model). */
     nscd__arena arena;
     /* The closed contacts' problem of the last evaluation (in the arena). */
-    int32_t n_rows;       /* constraint rows (>= n_closed) */
-    nscd__rows *rows;     /* constraint rows C */
+    int32_t n_rows;         /* constraint rows (>= n_closed) */
+    nscd__rows *rows;       /* constraint rows C */
     nscd__rows *force_rows; /* force rows F */
-    int32_t *row_contact; /* contact of each row */
-    int32_t *row_tangent; /* k for a sticking contact's tangential row W_Tk, 0 for a normal row */
-    double *bias;         /* right-hand side, then the forces */
+    int32_t *row_contact;   /* contact of each row */
+    int32_t *row_tangent;   /* k for a sticking contact's tangential row W_Tk, 0 for a normal row */
+    double *bias;           /* right-hand side, then the forces */
     int64_t evaluations;
 } nscd__dynamics;
 

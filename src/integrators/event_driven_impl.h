@@ -17,11 +17,11 @@
 
 struct nscd_event_driven {
     nscd_event_driven_options options;
-    nscd__model *model;     /* valid while link.model is set */
-    nscd__model_link link;  /* cleared when the model's owner is destroyed */
-    int32_t n_contacts;     /* the model's sizes at creation (for release) */
+    nscd__model *model;    /* valid while link.model is set */
+    nscd__model_link link; /* cleared when the model's owner is destroyed */
+    int32_t n_contacts;    /* the model's sizes at creation (for release) */
     int32_t n_v;
-    nscd__arena arena;      /* per-instant workspace: impact rows, M^-1 W', W */
+    nscd__arena arena; /* per-instant workspace: impact rows, M^-1 W', W */
     nscd_allocator allocator;
     nscd_diag diag;
     nscd__dynamics dynamics;

@@ -93,7 +93,8 @@ static nscd_status apply_impact(nscd_event_driven *ed, double t, double *y, cons
                                 int32_t count, int plastic) {
     nscd__model *m = ed->model;
     nscd__arena_reset(&ed->arena);
-    nscd_status rc = nscd__gather_rows(m, &ed->arena, t, y, count, contacts, &ed->impact_rows, NULL);
+    nscd_status rc =
+        nscd__gather_rows(m, &ed->arena, t, y, count, contacts, &ed->impact_rows, NULL);
     if (rc != NSCD_OK) {
         return rc;
     }
@@ -146,7 +147,8 @@ static nscd_status touching_contacts(nscd_event_driven *ed, double t, const doub
         if (rc != NSCD_OK) {
             return rc;
         }
-        if (slot->state.mode == NSCD_CONTACT_CLOSED || gap <= ed->options.persistent_gap_tolerance) {
+        if (slot->state.mode == NSCD_CONTACT_CLOSED ||
+            gap <= ed->options.persistent_gap_tolerance) {
             ed->rates[*count] = nscd__rows_dot(&ed->dynamics.entry, 0, y + m->n_q);
             ed->gaps[*count] = gap;
             ed->impact_contacts[(*count)++] = i;
@@ -328,9 +330,10 @@ static nscd_status report_modes(nscd_event_driven *ed, double t, const double *y
         int32_t type = 0;
         if (slot->state.mode != ed->mode_before[i]) {
             type = slot->state.mode == NSCD_CONTACT_CLOSED ? NSCD_EVENT_CONTACT_CLOSED
-                                                     : NSCD_EVENT_CONTACT_OPENED;
+                                                           : NSCD_EVENT_CONTACT_OPENED;
         } else if (slot->state.mode == NSCD_CONTACT_CLOSED &&
-                   (slot->state.slip != ed->slip_before[i] || (slot->state.slip != 0 && ed->slip_stopped[i]))) {
+                   (slot->state.slip != ed->slip_before[i] ||
+                    (slot->state.slip != 0 && ed->slip_stopped[i]))) {
             /* a slide that stopped and starts again (the other way, or in
              * another direction) is a new slip */
             type = slot->state.slip == 0 ? NSCD_EVENT_CONTACT_STICK : NSCD_EVENT_CONTACT_SLIP;
@@ -353,7 +356,8 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
     for (int32_t i = 0; i < m->n_contacts; ++i) {
         ed->mode_before[i] = m->contacts[i].state.mode;
         ed->slip_before[i] = m->contacts[i].state.slip;
-        memcpy(ed->direction_before + 2 * i, m->contacts[i].state.slip_direction, 2 * sizeof(double));
+        memcpy(ed->direction_before + 2 * i, m->contacts[i].state.slip_direction,
+               2 * sizeof(double));
         ed->slip_stopped[i] = 0;
     }
     ed->impact_at_instant = 0;
@@ -373,7 +377,7 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
         rc = resting(ed, t, y, r, count, &at_rest);
         if (at_rest) {
             ed->rest[n_rest++] = i;
-            zeno |= ed->impacting[r];    /* an impact left an open contact at rest */
+            zeno |= ed->impacting[r]; /* an impact left an open contact at rest */
         } else if (ed->rates[r] > 0.0 && m->contacts[i].kind != NSCD__ENTRY_EQUALITY) {
             /* separating */
             m->contacts[i].state.mode = NSCD_CONTACT_OPEN;
@@ -403,8 +407,8 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
     for (int32_t i = 0; i < m->n_contacts; ++i) {
         const nscd__contact_slot *slot = &m->contacts[i];
         if (slot->state.mode != ed->mode_before[i] || slot->state.slip != ed->slip_before[i] ||
-            (slot->state.slip != 0 &&
-             memcmp(slot->state.slip_direction, ed->direction_before + 2 * i, 2 * sizeof(double)))) {
+            (slot->state.slip != 0 && memcmp(slot->state.slip_direction,
+                                             ed->direction_before + 2 * i, 2 * sizeof(double)))) {
             ed->fsal_valid = 0;
         }
     }
@@ -450,10 +454,10 @@ nscd_status nscd__settle_contacts(nscd_event_driven *ed, double t, double *y) {
 nscd_status nscd__project_closed(nscd_event_driven *ed, double t, double *y) {
     int32_t count = nscd__closed_entries(ed->model, ed->impact_contacts, 0);
     int projected = 0;
-    nscd_status rc = nscd__project_positions(ed->model, &ed->impact_work, t, y, count,
-                                             ed->impact_contacts,
-                                             ed->options.persistent_gap_tolerance, MAX_PROJECTIONS,
-                                             ed->pivots, ed->impulse, ed->y_tmp, &projected);
+    nscd_status rc =
+        nscd__project_positions(ed->model, &ed->impact_work, t, y, count, ed->impact_contacts,
+                                ed->options.persistent_gap_tolerance, MAX_PROJECTIONS, ed->pivots,
+                                ed->impulse, ed->y_tmp, &projected);
     if (rc != NSCD_OK || !projected) {
         return rc;
     }

@@ -18,8 +18,8 @@ struct nscd_system {
     /* Cholesky factor of M at `factor_q` (valid when factor_valid). */
     double *factor, *factor_q;
     int factor_valid;
-    double *column; /* n_dof scratch */
-    double *rows;   /* 3 x n_dof scratch: a contact's normal and tangential rows */
+    double *column;         /* n_dof scratch */
+    double *rows;           /* 3 x n_dof scratch: a contact's normal and tangential rows */
     int32_t mass_blocks[2]; /* one mass block: {0, n_dof} */
 };
 

@@ -87,8 +87,7 @@ static nscd_status stack_mass_times(void *self, const double *q, const double *x
     return NSCD_OK;
 }
 
-static nscd_status stack_forces(void *self, double t, const double *q, const double *v,
-                                double *h) {
+static nscd_status stack_forces(void *self, double t, const double *q, const double *v, double *h) {
     (void)self, (void)t, (void)q, (void)v;
     for (int32_t i = 0; i < N_V; ++i) {
         h[i] = i % DOF == 2 ? -GRAVITY * mass_of(i) : 0.0;

@@ -92,12 +92,24 @@ static void cartesian_init(cartesian *c, const nscd_contact_law *law) {
     c->allocator = nscd__allocator_resolve(NULL);
     c->mass_blocks[1] = 2;
     nscd__model *m = &c->model;
-    *m = (nscd__model){.self = c, .n_q = 2, .n_v = 2, .n_contacts = 2, .row_width = 2,
-                       .n_mass_blocks = 1, .mass_block_start = c->mass_blocks,
-                       .t = &c->t, .q = c->q, .v = c->v, .contacts = c->entries,
-                       .diag = &c->diag, .allocator = &c->allocator,
-                       .mass_solve = c_mass_solve, .mass_times = c_mass_times,
-                       .forces = c_forces, .position_rate = c_rate, .displace = c_displace,
+    *m = (nscd__model){.self = c,
+                       .n_q = 2,
+                       .n_v = 2,
+                       .n_contacts = 2,
+                       .row_width = 2,
+                       .n_mass_blocks = 1,
+                       .mass_block_start = c->mass_blocks,
+                       .t = &c->t,
+                       .q = c->q,
+                       .v = c->v,
+                       .contacts = c->entries,
+                       .diag = &c->diag,
+                       .allocator = &c->allocator,
+                       .mass_solve = c_mass_solve,
+                       .mass_times = c_mass_times,
+                       .forces = c_forces,
+                       .position_rate = c_rate,
+                       .displace = c_displace,
                        .entry = c_entry};
     c->entries[0].key = 0;
     c->entries[0].kind = NSCD__ENTRY_EQUALITY;
@@ -199,6 +211,7 @@ static void equality_pendulum_matches_reduced_coordinates(void **state) {
     double theta = 0.0, omega = 0.0;
     assert_int_equal(nscd_system_get_state(sys, NULL, &theta, &omega), NSCD_OK);
     nscd_event_driven_destroy(ed);
+    nscd_system_destroy(sys);
 
     static cartesian c;
     cartesian_init(&c, law);
