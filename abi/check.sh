@@ -8,6 +8,13 @@
 # - Removing or changing a symbol or a public type that the baseline has
 #   (binary or source incompatibility) FAILS while NSCD_ABI_VERSION is unchanged.
 # - Removing an enum constant or changing its value FAILS.
+# - A public struct may change in one way only (abi/struct_growth.py): grow
+#   at its end when its first member is `uint32_t struct_size` and nothing
+#   holds it by value (docs/abi.md). abi-compliance-checker rates an appended
+#   field "Low" and passes it for ANY struct; struct_growth.py compares every
+#   public struct of the baseline with the new dump and FAILS on any other
+#   change of size or members (an appended field without struct_size, a
+#   field inserted, removed, renamed or retyped). Accepted growths are listed.
 # - Added functions and enum constants are compatible and pass.
 # - After an ABI-major bump (NSCD_ABI_VERSION in include/nscd/version.h) there
 #   is no baseline for the new major yet: the check says so and passes; commit
@@ -75,6 +82,12 @@ case $rc in
         exit 1
         ;;
 esac
+
+if ! /usr/bin/python3 "$src/abi/struct_growth.py" "$baseline" "$work/current.dump"; then
+    echo "FAIL: a public struct changed other than by growing at the end of a struct" >&2
+    echo "      whose first member is uint32_t struct_size (docs/abi.md)" >&2
+    failed=1
+fi
 
 enums="$src/abi/nscd-abi$abi.enums"
 if [ ! -f "$enums" ]; then

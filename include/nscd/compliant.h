@@ -205,7 +205,8 @@ typedef struct nscd_central_impact_result {
  * @param law    A compliant law.
  * @param m      Effective mass, kg, > 0.
  * @param v      Penetration velocity at onset, m/s, > 0.
- * @param result Receives the outcome; its struct_size must be set; unchanged on failure.
+ * @param result Receives the outcome; its struct_size must be set (only that many
+ *               bytes are written); unchanged on failure.
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_STRUCT_SIZE,
  *         ::NSCD_ERR_UNSUPPORTED (impulsive law), ::NSCD_ERR_NOT_FINITE,
  *         ::NSCD_ERR_OUT_OF_RANGE, ::NSCD_ERR_MAX_STEPS or ::NSCD_ERR_STEP_TOO_SMALL.

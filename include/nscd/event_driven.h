@@ -83,6 +83,12 @@ typedef enum nscd_event_action {
  * contact, approaching or not), `index` is the first of them that approached,
  * and the arrays `gap_velocity_before`, `gap_velocity_after` and `impulse` are
  * parallel to `contacts`.
+ *
+ * The library fills this struct with its own sizeof in `struct_size`. Fields
+ * are only ever appended: a handler that reads a field added after 0.1 must
+ * first check that `struct_size` reaches past it (a newer program may run
+ * with an older library), e.g.
+ * `info->struct_size >= offsetof(nscd_event_info, field) + sizeof info->field`.
  */
 typedef struct nscd_event_info {
     uint32_t struct_size;              /**< sizeof(nscd_event_info) of the library. */
@@ -148,7 +154,9 @@ typedef struct nscd_event_driven_options {
 /**
  * @brief Fills options with their documented defaults.
  * @param options     The options.
- * @param struct_size sizeof(nscd_event_driven_options).
+ * @param struct_size sizeof(nscd_event_driven_options) as the caller sees it: any
+ *                    size from the struct of release 0.1 to today's sizeof;
+ *                    exactly that many bytes are written.
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER or ::NSCD_ERR_STRUCT_SIZE.
  */
 NSCD_API nscd_status nscd_event_driven_options_init(nscd_event_driven_options *options,
@@ -185,9 +193,15 @@ NSCD_API nscd_status nscd_event_driven_create(nscd_system *system,
  */
 NSCD_API void nscd_event_driven_destroy(nscd_event_driven *stepper);
 
-/** Counters of one nscd_event_driven_advance() call. */
+/**
+ * @brief Counters of one nscd_event_driven_advance() call.
+ *
+ * The struct grows at its end between releases: the library writes only the
+ * first `struct_size` bytes, so a caller built against an older release
+ * (a smaller sizeof) receives the fields it knows and nothing beyond.
+ */
 typedef struct nscd_event_driven_stats {
-    uint32_t struct_size;    /**< Set by the caller to sizeof(nscd_event_driven_stats). */
+    uint32_t struct_size;    /**< Set by the caller to sizeof(nscd_event_driven_stats); kept. */
     int64_t steps_accepted;  /**< Accepted smooth steps. */
     int64_t steps_rejected;  /**< Rejected trial steps (adaptive error control). */
     int64_t rhs_evaluations; /**< Evaluations of the accelerations. */
@@ -195,6 +209,11 @@ typedef struct nscd_event_driven_stats {
     int64_t events;          /**< All events (impacts, user events, mode changes). */
     double t;                /**< Time reached. */
     int32_t stopped;         /**< 1 when an event handler stopped the integration early. */
+    /** Largest per-step workspace the stepper has used since its creation, in
+     *  bytes: the memory sized by the active contacts (rows, Delassus
+     *  matrices, forces), beyond its fixed O(n_dof + n_contacts) arrays
+     *  (since 0.2). */
+    int64_t workspace_peak_bytes;
 } nscd_event_driven_stats;
 
 /**
@@ -206,7 +225,9 @@ typedef struct nscd_event_driven_stats {
  * handle's last error says what went wrong.
  * @param stepper The stepper.
  * @param t_end   Final time, >= the current time.
- * @param stats   Receives counters; may be NULL.
+ * @param stats   Receives counters; may be NULL. Its `struct_size`, set by the
+ *                caller, may be any size from the struct of release 0.1 to
+ *                today's sizeof; only that many bytes are written.
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_NOT_FINITE (also a
  *         callback's NaN or infinity), ::NSCD_ERR_INVALID_ARGUMENT (t_end before
  *         the current time), ::NSCD_ERR_CALLBACK, ::NSCD_ERR_ZENO,

@@ -99,7 +99,8 @@ typedef struct nscd_fc3d_options {
     nscd_allocator allocator;
 } nscd_fc3d_options;
 
-/** What a solve did. Set struct_size = sizeof(nscd_fc3d_info) before the call. */
+/** What a solve did. Set struct_size = sizeof(nscd_fc3d_info) before the call; the
+ *  solver writes only that many bytes. */
 typedef struct nscd_fc3d_info {
     /** sizeof(nscd_fc3d_info), set by the caller. */
     uint32_t struct_size;
@@ -121,7 +122,8 @@ typedef struct nscd_fc3d_info {
  * @brief Fills options with the defaults (Coulomb, Gauss–Seidel, tolerance 1e-10,
  *        1000 sweeps, relaxation 1, warm start).
  * @param opts        Options to fill.
- * @param struct_size sizeof(nscd_fc3d_options) as the caller knows it.
+ * @param struct_size sizeof(nscd_fc3d_options) as the caller knows it (any size from
+ *                    release 0.1 on; exactly that many bytes are written).
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER or ::NSCD_ERR_STRUCT_SIZE.
  */
 NSCD_API nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t struct_size);

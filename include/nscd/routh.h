@@ -95,7 +95,8 @@ NSCD_API nscd_status nscd_routh_impact(const double G[4], const double u0[2], do
  * @param u0     As in nscd_routh_impact().
  * @param mu     As in nscd_routh_impact().
  * @param e      As in nscd_routh_impact().
- * @param result Receives the result; its `struct_size` must be set by the caller.
+ * @param result Receives the result; its `struct_size` must be set by the caller,
+ *               and only that many bytes are written.
  * @return As nscd_routh_impact(), and ::NSCD_ERR_STRUCT_SIZE for an unknown
  *         `result->struct_size`. On failure `result` is unchanged.
  */

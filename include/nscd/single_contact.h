@@ -90,7 +90,8 @@ typedef struct nscd_coulomb_info {
 /**
  * @brief Fills Coulomb solver options with their defaults.
  * @param opts        Options to fill.
- * @param struct_size sizeof(nscd_coulomb_options) as the caller sees it.
+ * @param struct_size sizeof(nscd_coulomb_options) as the caller sees it (any size from
+ *                    release 0.1 on; exactly that many bytes are written).
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER or ::NSCD_ERR_STRUCT_SIZE.
  */
 NSCD_API nscd_status nscd_coulomb_options_init(nscd_coulomb_options *opts, size_t struct_size);

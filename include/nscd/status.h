@@ -29,12 +29,13 @@ enum nscd_status_code {
     NSCD_ERR_NOT_FINITE = -3,       /**< An input value is NaN or infinite. */
     NSCD_ERR_OUT_OF_RANGE = -4,     /**< A parameter lies outside its documented range. */
     NSCD_ERR_OUT_OF_MEMORY = -5,    /**< The allocator returned NULL. */
-    NSCD_ERR_STRUCT_SIZE = -6,      /**< A desc/options struct has an unknown struct_size. */
-    NSCD_ERR_INDEX = -7,            /**< An index (contact, dof, body, ...) is out of bounds. */
-    NSCD_ERR_STALE_HANDLE = -8,     /**< A handle or id no longer refers to a live object. */
-    NSCD_ERR_NOT_SPD = -9,   /**< A matrix required to be symmetric positive definite is not. */
-    NSCD_ERR_SINGULAR = -10, /**< A linear system is singular or too ill-conditioned. */
-    NSCD_ERR_CALLBACK = -11, /**< A user callback returned an error. */
+    NSCD_ERR_STRUCT_SIZE =
+        -6,              /**< A struct_size below the struct's first release or above its sizeof. */
+    NSCD_ERR_INDEX = -7, /**< An index (contact, dof, body, ...) is out of bounds. */
+    NSCD_ERR_STALE_HANDLE = -8, /**< A handle or id no longer refers to a live object. */
+    NSCD_ERR_NOT_SPD = -9,      /**< A matrix required to be symmetric positive definite is not. */
+    NSCD_ERR_SINGULAR = -10,    /**< A linear system is singular or too ill-conditioned. */
+    NSCD_ERR_CALLBACK = -11,    /**< A user callback returned an error. */
     NSCD_ERR_NOT_CONVERGED = -12, /**< An iterative method reached its limit without converging. */
     NSCD_ERR_ZENO = -13, /**< An accumulation of impacts was detected; integration stopped. */
     NSCD_ERR_STEP_TOO_SMALL = -14, /**< The adaptive step size fell below its minimum. */

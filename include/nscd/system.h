@@ -82,7 +82,8 @@ typedef struct nscd_system_desc {
 /**
  * @brief Fills a desc with defaults (everything zero or NULL).
  * @param desc        The desc to fill.
- * @param struct_size sizeof(nscd_system_desc) as the caller sees it.
+ * @param struct_size sizeof(nscd_system_desc) as the caller sees it (any size from
+ *                    release 0.1 on; exactly that many bytes are written).
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER or ::NSCD_ERR_STRUCT_SIZE.
  */
 NSCD_API nscd_status nscd_system_desc_init(nscd_system_desc *desc, size_t struct_size);
@@ -130,7 +131,8 @@ typedef struct nscd_contact_desc {
 /**
  * @brief Fills a contact desc with defaults (Newton e = 0, frictionless).
  * @param desc        The desc to fill.
- * @param struct_size sizeof(nscd_contact_desc).
+ * @param struct_size sizeof(nscd_contact_desc) as the caller sees it (any size from
+ *                    release 0.1 on; exactly that many bytes are written).
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER or ::NSCD_ERR_STRUCT_SIZE.
  */
 NSCD_API nscd_status nscd_contact_desc_init(nscd_contact_desc *desc, size_t struct_size);

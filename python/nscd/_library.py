@@ -175,6 +175,7 @@ class EventDrivenStats(ctypes.Structure):
         ("events", ctypes.c_int64),
         ("t", ctypes.c_double),
         ("stopped", ctypes.c_int32),
+        ("workspace_peak_bytes", ctypes.c_int64),  # since 0.2
     ]
 
 

@@ -38,9 +38,11 @@ Event = collections.namedtuple("Event", [
     "type", "t", "index", "contacts", "gap_velocity_before", "gap_velocity_after", "impulse",
     "q", "v_before", "v_after"])
 
-# Counters of one advance() call (nscd_event_driven_stats).
+# Counters of one advance() call (nscd_event_driven_stats). Fields are only
+# appended, like the C struct's (workspace_peak_bytes since 0.2).
 Stats = collections.namedtuple("Stats", [
-    "steps_accepted", "steps_rejected", "rhs_evaluations", "impacts", "events", "t", "stopped"])
+    "steps_accepted", "steps_rejected", "rhs_evaluations", "impacts", "events", "t", "stopped",
+    "workspace_peak_bytes"])
 
 
 def _array(ptr, n):
@@ -151,7 +153,8 @@ class EventDriven(OwnedHandle):
                                                         ctypes.byref(stats)),
                     "nscd_event_driven_advance")
         return Stats(stats.steps_accepted, stats.steps_rejected, stats.rhs_evaluations,
-                     stats.impacts, stats.events, stats.t, bool(stats.stopped))
+                     stats.impacts, stats.events, stats.t, bool(stats.stopped),
+                     stats.workspace_peak_bytes)
 
     def contact_force(self, index):
         """(normal, [tangential, ...]) force of contact `index` at the system's

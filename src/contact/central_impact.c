@@ -5,6 +5,7 @@
 
 #include "contact/compliant_law.h"
 #include "contact/impact_ode.h"
+#include "core/struct_sizes.h"
 #include "nscd/compliant.h"
 
 enum { SIMULATOR_TOLERANCE_EXPONENT = -12 };
@@ -25,7 +26,8 @@ nscd_status nscd_central_impact(const nscd_contact_law *law, double m, double v,
     if (law == NULL || result == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    if (result->struct_size != sizeof *result) {
+    if (!nscd__struct_size_ok(result->struct_size, NSCD__CENTRAL_IMPACT_RESULT_SIZE_0_1,
+                              sizeof *result)) {
         return NSCD_ERR_STRUCT_SIZE;
     }
     if (law->ops->kind != NSCD_LAW_COMPLIANT) {
@@ -60,6 +62,7 @@ nscd_status nscd_central_impact(const nscd_contact_law *law, double m, double v,
     r.peak_force = o.peak_force * s.force;
     r.damping = s.memory.aux[NSCD__MEM_DAMPING];
     r.steps = o.steps;
-    *result = r;
+    /* only the fields the caller's release has */
+    nscd__struct_write(result, &r, sizeof r, NSCD__CENTRAL_IMPACT_RESULT_SIZE_0_1);
     return NSCD_OK;
 }

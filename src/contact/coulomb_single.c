@@ -16,21 +16,22 @@
 
 #include "contact/delassus3.h"
 #include "contact/mdp_single.h"
+#include "core/struct_sizes.h"
 #include "nscd/single_contact.h"
 
-nscd_status nscd_coulomb_options_init(nscd_coulomb_options *opts, size_t struct_size) {
-    if (opts == NULL) {
-        return NSCD_ERR_NULL_POINTER;
-    }
-    if (struct_size != sizeof *opts) {
-        return NSCD_ERR_STRUCT_SIZE;
-    }
+/* The documented defaults, in a complete struct of the current size. */
+static void option_defaults(nscd_coulomb_options *opts) {
     memset(opts, 0, sizeof *opts);
-    opts->struct_size = (uint32_t)sizeof *opts;
     opts->tolerance = 1e-12;
     opts->max_iterations = 50;
     opts->enumeration_safeguard = 1;
-    return NSCD_OK;
+}
+
+nscd_status nscd_coulomb_options_init(nscd_coulomb_options *opts, size_t struct_size) {
+    nscd_coulomb_options defaults;
+    option_defaults(&defaults);
+    return nscd__struct_init(opts, struct_size, &defaults, sizeof defaults,
+                             NSCD__COULOMB_OPTIONS_SIZE_0_1);
 }
 
 static void velocity(const double A[9], const double b[3], const double x[3], double u[3]) {
@@ -215,13 +216,14 @@ enum { stall_iterations = 10 };
 
 static nscd_status read_options(const nscd_coulomb_options *opts, double *tol, int32_t *max_it,
                                 bool *safeguard) {
-    nscd_coulomb_options defaults;
-    nscd_coulomb_options_init(&defaults, sizeof defaults);
-    if (opts == NULL) {
-        opts = &defaults;
-    } else if (opts->struct_size != sizeof *opts) {
+    nscd_coulomb_options given;
+    option_defaults(&given);
+    /* an older, shorter struct: defaults for the rest */
+    if (opts != NULL &&
+        nscd__struct_read(&given, sizeof given, opts, NSCD__COULOMB_OPTIONS_SIZE_0_1) != NSCD_OK) {
         return NSCD_ERR_STRUCT_SIZE;
     }
+    opts = &given;
     if (!isfinite(opts->tolerance)) {
         return NSCD_ERR_NOT_FINITE;
     }

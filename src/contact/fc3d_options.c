@@ -1,15 +1,15 @@
 /* fc3d options: defaults and the argument checks both entry points share. */
 #include <math.h>
+#include <string.h>
 
 #include "contact/fc3d_internal.h"
 #include "core/check.h"
 #include "core/memory.h"
+#include "core/struct_sizes.h"
 
-nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t struct_size) {
-    nscd_status st = nscd__struct_init(opts, struct_size, sizeof *opts);
-    if (st != NSCD_OK) {
-        return st;
-    }
+/* The documented defaults, in a complete struct of the current size. */
+static void option_defaults(nscd_fc3d_options *opts) {
+    memset(opts, 0, sizeof *opts);
     opts->friction_law = NSCD_FC3D_COULOMB;
     opts->tolerance = 1e-10;
     opts->max_iterations = 1000;
@@ -18,13 +18,16 @@ nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t struct_size) 
     opts->jacobi_weight = 0.5;
     opts->jacobi_groups = 8;
     opts->warm_start = 1;
-    return NSCD_OK;
+}
+
+nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t struct_size) {
+    nscd_fc3d_options defaults;
+    option_defaults(&defaults);
+    return nscd__struct_init(opts, struct_size, &defaults, sizeof defaults,
+                             NSCD__FC3D_OPTIONS_SIZE_0_1);
 }
 
 static nscd_status check_options(const nscd_fc3d_options *o) {
-    if (o->struct_size != sizeof *o) {
-        return NSCD_ERR_STRUCT_SIZE;
-    }
     if ((o->friction_law != NSCD_FC3D_COULOMB && o->friction_law != NSCD_FC3D_MAX_DISSIPATION) ||
         (o->method != NSCD_FC3D_GAUSS_SEIDEL && o->method != NSCD_FC3D_JACOBI_BLEND) ||
         !nscd__allocator_valid(&o->allocator)) {
@@ -51,17 +54,20 @@ nscd_status nscd__fc3d_check_args(int32_t n, int32_t max_contacts, const double 
     if (n <= 0 || n > max_contacts || n > NSCD__FC3D_MAX_CONTACTS) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
-    if (info != NULL && info->struct_size != sizeof *info) {
+    if (info != NULL &&
+        !nscd__struct_size_ok(info->struct_size, NSCD__FC3D_INFO_SIZE_0_1, sizeof *info)) {
         return NSCD_ERR_STRUCT_SIZE;
     }
-    if (opts == NULL) {
-        nscd_fc3d_options_init(resolved, sizeof *resolved);
-    } else {
-        nscd_status st = check_options(opts);
+    option_defaults(resolved);
+    if (opts != NULL) { /* an older, shorter struct: defaults for the rest */
+        nscd_status st =
+            nscd__struct_read(resolved, sizeof *resolved, opts, NSCD__FC3D_OPTIONS_SIZE_0_1);
+        if (st == NSCD_OK) {
+            st = check_options(resolved);
+        }
         if (st != NSCD_OK) {
             return st;
         }
-        *resolved = *opts;
     }
     size_t m = 3 * (size_t)n;
     if (!nscd__all_finite(q, m) || !nscd__all_finite(mu, (size_t)n) ||

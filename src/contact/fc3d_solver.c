@@ -7,6 +7,7 @@
 #include "contact/fc3d_local.h"
 #include "contact/friction_cone.h"
 #include "core/memory.h"
+#include "core/struct_sizes.h"
 
 typedef struct sweep_ctx {
     const nscd__fc3d_matrix *W;
@@ -191,13 +192,14 @@ nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, con
     }
     memcpy(r, cur, m * sizeof *r);
     memcpy(u, uw, m * sizeof *u);
-    if (info != NULL) {
-        info->iterations = it;
-        info->merit = merit;
-        info->converged = converged;
-        info->merit_evaluations = evaluations;
-        info->last_update = last;
-        info->local_failures = c.local_failures;
+    if (info != NULL) { /* only the fields the caller's release has */
+        nscd_fc3d_info full = {.iterations = it,
+                               .merit = merit,
+                               .converged = converged,
+                               .merit_evaluations = evaluations,
+                               .last_update = last,
+                               .local_failures = c.local_failures};
+        nscd__struct_write(info, &full, sizeof full, NSCD__FC3D_INFO_SIZE_0_1);
     }
     return converged ? NSCD_OK : NSCD_ERR_NOT_CONVERGED;
 }

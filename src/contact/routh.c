@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "core/check.h"
+#include "core/struct_sizes.h"
 
 /* The state of the walk through the impulse plane. */
 typedef struct routh_walk {
@@ -191,8 +192,7 @@ nscd_status nscd_routh_impact_ex(const double G[4], const double u0[2], double m
     if (G == NULL || u0 == NULL || result == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    /* the first release of the struct is the current one */
-    if (!nscd__struct_size_ok(result->struct_size, sizeof *result, sizeof *result)) {
+    if (!nscd__struct_size_ok(result->struct_size, NSCD__ROUTH_RESULT_SIZE_0_1, sizeof *result)) {
         return NSCD_ERR_STRUCT_SIZE;
     }
     nscd_status rc = check_inputs(G, u0, mu, e);
@@ -200,10 +200,10 @@ nscd_status nscd_routh_impact_ex(const double G[4], const double u0[2], double m
         return rc;
     }
     nscd_routh_result r = {0};
-    r.struct_size = result->struct_size;
+    r.struct_size = sizeof r;
     rc = solve(G, u0, mu, e, &r);
-    if (rc == NSCD_OK) {
-        *result = r;
+    if (rc == NSCD_OK) { /* only the fields the caller's release has */
+        nscd__struct_write(result, &r, sizeof r, NSCD__ROUTH_RESULT_SIZE_0_1);
     }
     return rc;
 }

@@ -11,6 +11,7 @@
 
 #include "core/check.h"
 #include "core/memory.h"
+#include "core/struct_sizes.h"
 #include "models/system.h"
 #include "integrators/event_driven_impl.h"
 
@@ -23,11 +24,9 @@
  * derived from it far inside int32 and the work arrays below a few hundred MB. */
 #define MAX_USER_EVENTS (1 << 20)
 
-nscd_status nscd_event_driven_options_init(nscd_event_driven_options *options, size_t struct_size) {
-    nscd_status rc = nscd__struct_init(options, struct_size, sizeof *options);
-    if (rc != NSCD_OK) {
-        return rc;
-    }
+/* The documented defaults, in a complete struct of the current size. */
+static void option_defaults(nscd_event_driven_options *options) {
+    memset(options, 0, sizeof *options);
     options->method = NSCD_ED_DOPRI5;
     options->relative_tolerance = 1e-10;
     options->absolute_tolerance = 1e-12;
@@ -40,13 +39,16 @@ nscd_status nscd_event_driven_options_init(nscd_event_driven_options *options, s
     options->zeno_max_close_impacts = 8;
     options->persistent_gap_tolerance = 1e-10;
     options->max_steps = 100000000;
-    return NSCD_OK;
+}
+
+nscd_status nscd_event_driven_options_init(nscd_event_driven_options *options, size_t struct_size) {
+    nscd_event_driven_options defaults;
+    option_defaults(&defaults);
+    return nscd__struct_init(options, struct_size, &defaults, sizeof defaults,
+                             NSCD__EVENT_DRIVEN_OPTIONS_SIZE_0_1);
 }
 
 static nscd_status validate_options(const nscd_event_driven_options *o) {
-    if (o->struct_size != sizeof *o) {
-        return NSCD_ERR_STRUCT_SIZE;
-    }
     const double reals[] = {o->relative_tolerance,
                             o->absolute_tolerance,
                             o->initial_step,
@@ -156,13 +158,16 @@ nscd_status nscd__event_driven_create(nscd__model *model, const nscd_event_drive
         return NSCD_ERR_NULL_POINTER;
     }
     nscd_event_driven_options opt;
-    nscd_event_driven_options_init(&opt, sizeof opt);
-    if (options != NULL) {
-        nscd_status rc = validate_options(options);
+    option_defaults(&opt);
+    if (options != NULL) { /* an older, shorter struct: defaults for the rest */
+        nscd_status rc =
+            nscd__struct_read(&opt, sizeof opt, options, NSCD__EVENT_DRIVEN_OPTIONS_SIZE_0_1);
+        if (rc == NSCD_OK) {
+            rc = validate_options(&opt);
+        }
         if (rc != NSCD_OK) {
             return rc;
         }
-        opt = *options;
     }
     nscd_event_driven *ed = nscd__alloc(model->allocator, sizeof *ed);
     if (ed == NULL) {
@@ -403,7 +408,8 @@ nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
     if (ed->link.model == NULL) {
         return nscd__fail(&ed->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
     }
-    if (stats != NULL && stats->struct_size != sizeof *stats) {
+    if (stats != NULL && !nscd__struct_size_ok(stats->struct_size,
+                                               NSCD__EVENT_DRIVEN_STATS_SIZE_0_1, sizeof *stats)) {
         return nscd__fail(&ed->diag, NSCD_ERR_STRUCT_SIZE, "stats struct_size %u",
                           (unsigned)stats->struct_size);
     }
@@ -434,8 +440,9 @@ nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
     ed->stats.t = t;
     ed->stats.stopped = ed->stop;
     ed->stats.rhs_evaluations = ed->dynamics.evaluations - evaluations;
-    if (stats != NULL) {
-        *stats = ed->stats;
+    ed->stats.workspace_peak_bytes = (int64_t)(ed->arena.peak + ed->dynamics.arena.peak);
+    if (stats != NULL) { /* only the fields the caller's release has */
+        nscd__struct_write(stats, &ed->stats, sizeof ed->stats, NSCD__EVENT_DRIVEN_STATS_SIZE_0_1);
     }
     if (rc != NSCD_OK) { /* both handles tell what went wrong, wherever it was noticed */
         if (ed->diag.last_error[0] == '\0') {

@@ -6,6 +6,7 @@
 #include "core/check.h"
 #include "core/dense.h"
 #include "core/memory.h"
+#include "core/struct_sizes.h"
 
 struct nscd_system {
     nscd_system_desc desc;
@@ -165,13 +166,13 @@ static nscd_status system_entry(void *self, int32_t index, double t, const doubl
 /* ------------------------------------------------------------ public API */
 
 nscd_status nscd_system_desc_init(nscd_system_desc *desc, size_t struct_size) {
-    return nscd__struct_init(desc, struct_size, sizeof *desc);
+    nscd_system_desc defaults; /* everything zero or NULL */
+    memset(&defaults, 0, sizeof defaults);
+    return nscd__struct_init(desc, struct_size, &defaults, sizeof defaults,
+                             NSCD__SYSTEM_DESC_SIZE_0_1);
 }
 
 static nscd_status validate_desc(const nscd_system_desc *d) {
-    if (d->struct_size != sizeof *d) {
-        return NSCD_ERR_STRUCT_SIZE;
-    }
     if (d->n_dof <= 0 || d->n_contacts < 0 || d->n_dof > (1 << 20) || d->n_contacts > (1 << 20)) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
@@ -226,10 +227,18 @@ nscd_status nscd_system_create(const nscd_system_desc *desc, nscd_system **syste
     if (desc == NULL || system == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    nscd_status rc = validate_desc(desc);
+    /* A desc of an older release is read as far as it goes; the fields it
+     * lacks keep their defaults. */
+    nscd_system_desc given;
+    nscd_system_desc_init(&given, sizeof given);
+    nscd_status rc = nscd__struct_read(&given, sizeof given, desc, NSCD__SYSTEM_DESC_SIZE_0_1);
+    if (rc == NSCD_OK) {
+        rc = validate_desc(&given);
+    }
     if (rc != NSCD_OK) {
         return rc;
     }
+    desc = &given;
     nscd_allocator a = nscd__allocator_resolve(&desc->allocator);
     nscd_system *s = nscd__alloc(&a, sizeof *s);
     if (s == NULL) {
@@ -267,7 +276,10 @@ const char *nscd_system_last_error(const nscd_system *system) {
 }
 
 nscd_status nscd_contact_desc_init(nscd_contact_desc *desc, size_t struct_size) {
-    return nscd__struct_init(desc, struct_size, sizeof *desc);
+    nscd_contact_desc defaults; /* Newton e = 0 (law NULL), frictionless */
+    memset(&defaults, 0, sizeof defaults);
+    return nscd__struct_init(desc, struct_size, &defaults, sizeof defaults,
+                             NSCD__CONTACT_DESC_SIZE_0_1);
 }
 
 nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,
@@ -280,10 +292,13 @@ nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,
     if (desc == NULL) {
         return nscd__fail(d, NSCD_ERR_NULL_POINTER, "contact desc is NULL");
     }
-    if (desc->struct_size != sizeof *desc) {
+    nscd_contact_desc given; /* an older, shorter desc: defaults for the rest */
+    nscd_contact_desc_init(&given, sizeof given);
+    if (nscd__struct_read(&given, sizeof given, desc, NSCD__CONTACT_DESC_SIZE_0_1) != NSCD_OK) {
         return nscd__fail(d, NSCD_ERR_STRUCT_SIZE, "contact desc struct_size %u",
                           (unsigned)desc->struct_size);
     }
+    desc = &given;
     if (index < 0 || index >= system->desc.n_contacts) {
         return nscd__fail(d, NSCD_ERR_INDEX, "contact %d of %d", (int)index,
                           (int)system->desc.n_contacts);

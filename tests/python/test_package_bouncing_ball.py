@@ -54,6 +54,7 @@ def test_ball_rests_on_the_floor_afterwards():
     assert abs(q[0]) < 1e-9 and abs(v[0]) < 1e-8
     assert system.contact(0)[2] == 1  # NSCD_CONTACT_CLOSED
     assert stats.impacts == len(stepper.impacts) > 5
+    assert isinstance(stats.workspace_peak_bytes, int) and stats.workspace_peak_bytes >= 0
     normal, tangent = stepper.contact_force(0)  # the floor carries the weight
     assert normal == pytest.approx(g, rel=1e-12) and tangent == []
     with pytest.raises(nscd.NscdError) as failure:
