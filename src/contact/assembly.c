@@ -149,6 +149,23 @@ void nscd__response_delassus(const nscd__response *response, int32_t k_c, const 
     }
 }
 
+double nscd__response_dot(const nscd__response *response, const nscd__rows *C_r) {
+    const double *values = C_r->values;
+    double sum = 0.0;
+    for (int32_t j = 0; j < C_r->n_blocks; ++j) { /* X of one column is contiguous */
+        for (int32_t t = 0; t < response->n_blocks; ++t) {
+            const nscd__response_block *blk = &response->blocks[t];
+            int32_t begin = C_r->column[j] - blk->start;
+            if (begin >= 0 && begin < blk->width) {
+                double part = nscd__dot(C_r->width[j], values, blk->X + begin);
+                sum = j == 0 ? part : sum + part;
+            }
+        }
+        values += C_r->width[j];
+    }
+    return sum;
+}
+
 double nscd__response_free(const nscd__response *response, const nscd__rows *C_r) {
     double sum = 0.0;
     for (int32_t t = 0; t < response->n_blocks; ++t) {
@@ -201,18 +218,27 @@ void nscd__response_add_dot(const nscd__response *response, const double *lambda
     }
 }
 
-void nscd__response_acceleration(const nscd__response *response, const double *lambda, double *a) {
-    const nscd__response *r = response;
+/* out = [M^-1 h +] M^-1 F' lambda (add: out +=) by plain loops; the first
+ * term starts the sum. */
+static void apply_loop(const nscd__response *r, const double *lambda, double *out, int add) {
     gather_lambda(r, lambda);
     for (int32_t t = 0; t < r->n_blocks; ++t) {
         const nscd__response_block *blk = &r->blocks[t];
-        for (int32_t i = 0; i < blk->width; ++i) {
+        for (int32_t i = 0; blk->cols > 0 && i < blk->width; ++i) {
             const double *x = blk->X + (size_t)i * (size_t)blk->cols;
-            double sum = x[0];
+            double sum = r->n_extra ? x[0] : x[0] * blk->lambda[0];
             for (int32_t j = 1; j < blk->cols; ++j) {
                 sum += x[j] * blk->lambda[j];
             }
-            a[blk->start + i] = sum;
+            out[blk->start + i] = add ? out[blk->start + i] + sum : sum;
         }
     }
+}
+
+void nscd__response_add_loop(const nscd__response *response, const double *lambda, double *v) {
+    apply_loop(response, lambda, v, 1);
+}
+
+void nscd__response_acceleration(const nscd__response *response, const double *lambda, double *a) {
+    apply_loop(response, lambda, a, 0);
 }

@@ -67,6 +67,10 @@ nscd_status nscd__response_build(nscd__model *model, nscd__arena *arena, const d
 void nscd__response_delassus(const nscd__response *response, int32_t k_c, const nscd__rows *C,
                              double *W);
 
+/* C_r M^-1 F_0' for a response of one force row (no h), by BLAS dots:
+ * the inverse effective mass w M^-1 w' of a contact when C_r = F_0. */
+double nscd__response_dot(const nscd__response *response, const nscd__rows *C_r);
+
 /* C_r M^-1 h for the one-row view C_r (needs h). */
 double nscd__response_free(const nscd__response *response, const nscd__rows *C_r);
 
@@ -75,6 +79,9 @@ void nscd__response_gemv(const nscd__response *response, const double *lambda, d
 
 /* v += M^-1 F' lambda (BLAS dot per velocity). */
 void nscd__response_add_dot(const nscd__response *response, const double *lambda, double *v);
+
+/* v += M^-1 F' lambda (plain loop per velocity, no h). */
+void nscd__response_add_loop(const nscd__response *response, const double *lambda, double *v);
 
 /* a = M^-1 h + M^-1 F' lambda (needs h; plain loop per velocity). */
 void nscd__response_acceleration(const nscd__response *response, const double *lambda, double *a);

@@ -19,67 +19,42 @@ static void friction_defaults(nscd__impact_work *work) {
     work->fc3d_info.struct_size = sizeof work->fc3d_info;
 }
 
-nscd_status nscd__impact_work_create(const nscd__model *model, nscd__impact_work *work) {
+/* Every array of the work with its length, for allocation and release. */
+/* clang-format off */
+#define ARRAYS(X)                                                                                 \
+    X(delassus, double, 9 * c * c) X(rhs, double, c) X(dv, double, n) X(extra, double, c)         \
+    X(pivots, int32_t, c) X(local_v, double, 3 * c) X(local_q, double, 3 * c)                     \
+    X(local_r, double, 3 * c) X(local_rc, double, 3 * c) X(local_u, double, 3 * c)               \
+    X(mu, double, c) X(shift, double, c) X(impulse_tangent, double, NSCD__IMPACT_TANGENTS * c)
+/* clang-format on */
+
+nscd_status nscd__impact_work_create(const nscd__model *model, nscd__arena *arena,
+                                     nscd__impact_work *work) {
     const nscd_allocator *a = model->allocator;
     int32_t cap = model->n_contacts < NSCD_LCP_MAX_SIZE ? model->n_contacts : NSCD_LCP_MAX_SIZE;
     size_t n = (size_t)model->n_v, c = (size_t)(cap > 0 ? cap : 1);
     memset(work, 0, sizeof *work);
     work->capacity = cap;
     work->n_v = model->n_v;
-    work->rows_t = nscd__alloc_array(a, n * 3 * c, sizeof(double));
-    work->minv_wt = nscd__alloc_array(a, n * 3 * c, sizeof(double));
-    work->delassus = nscd__alloc_array(a, 9 * c * c, sizeof(double));
-    work->rhs = nscd__alloc_array(a, c, sizeof(double));
-    work->dv = nscd__alloc_array(a, n, sizeof(double));
-    work->extra = nscd__alloc_array(a, c, sizeof(double));
-    work->pair_rows = nscd__alloc_array(a, 2 * n, sizeof(double));
-    work->pair_t = nscd__alloc_array(a, 2 * n, sizeof(double));
-    work->pair_minv = nscd__alloc_array(a, 2 * n, sizeof(double));
-    work->pivots = nscd__alloc_array(a, c, sizeof(int32_t));
-    work->contact_rows = nscd__alloc_array(a, 3 * n, sizeof(double));
-    work->local_v = nscd__alloc_array(a, 3 * c, sizeof(double));
-    work->local_q = nscd__alloc_array(a, 3 * c, sizeof(double));
-    work->local_r = nscd__alloc_array(a, 3 * c, sizeof(double));
-    work->local_rc = nscd__alloc_array(a, 3 * c, sizeof(double));
-    work->local_u = nscd__alloc_array(a, 3 * c, sizeof(double));
-    work->mu = nscd__alloc_array(a, c, sizeof(double));
-    work->shift = nscd__alloc_array(a, c, sizeof(double));
-    work->impulse_tangent = nscd__alloc_array(a, NSCD__IMPACT_TANGENTS * c, sizeof(double));
-    nscd_status fc3d = nscd__fc3d_work_create(a, cap, &work->fc3d);
-    if (!work->rows_t || !work->minv_wt || !work->delassus || !work->rhs || !work->dv ||
-        !work->extra || !work->pair_rows || !work->pair_t || !work->pair_minv || !work->pivots ||
-        !work->contact_rows || !work->local_v || !work->local_q || !work->local_r ||
-        !work->local_rc || !work->local_u || !work->mu || !work->shift || !work->impulse_tangent ||
-        fc3d != NSCD_OK) {
-        nscd__impact_work_destroy(model, work);
+    work->arena = arena;
+    int ok = 1;
+#define ALLOC_ARRAY(name, type, count)                                                             \
+    ok &= (work->name = nscd__alloc_array(a, (count), sizeof(type))) != NULL;
+    ARRAYS(ALLOC_ARRAY)
+#undef ALLOC_ARRAY
+    if (!ok || nscd__fc3d_work_create(a, cap, &work->fc3d) != NSCD_OK) {
+        nscd__impact_work_destroy(a, work);
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     friction_defaults(work);
     return NSCD_OK;
 }
 
-void nscd__impact_work_destroy(const nscd__model *model, nscd__impact_work *work) {
-    const nscd_allocator *a = model->allocator;
+void nscd__impact_work_destroy(const nscd_allocator *a, nscd__impact_work *work) {
     size_t n = (size_t)work->n_v, c = (size_t)(work->capacity > 0 ? work->capacity : 1);
-    nscd__free(a, work->rows_t, n * 3 * c * sizeof(double));
-    nscd__free(a, work->minv_wt, n * 3 * c * sizeof(double));
-    nscd__free(a, work->delassus, 9 * c * c * sizeof(double));
-    nscd__free(a, work->rhs, c * sizeof(double));
-    nscd__free(a, work->dv, n * sizeof(double));
-    nscd__free(a, work->extra, c * sizeof(double));
-    nscd__free(a, work->pair_rows, 2 * n * sizeof(double));
-    nscd__free(a, work->pair_t, 2 * n * sizeof(double));
-    nscd__free(a, work->pair_minv, 2 * n * sizeof(double));
-    nscd__free(a, work->pivots, c * sizeof(int32_t));
-    nscd__free(a, work->contact_rows, 3 * n * sizeof(double));
-    nscd__free(a, work->local_v, 3 * c * sizeof(double));
-    nscd__free(a, work->local_q, 3 * c * sizeof(double));
-    nscd__free(a, work->local_r, 3 * c * sizeof(double));
-    nscd__free(a, work->local_rc, 3 * c * sizeof(double));
-    nscd__free(a, work->local_u, 3 * c * sizeof(double));
-    nscd__free(a, work->mu, c * sizeof(double));
-    nscd__free(a, work->shift, c * sizeof(double));
-    nscd__free(a, work->impulse_tangent, NSCD__IMPACT_TANGENTS * c * sizeof(double));
+#define FREE_ARRAY(name, type, count) nscd__free(a, work->name, (count) * sizeof(type));
+    ARRAYS(FREE_ARRAY)
+#undef FREE_ARRAY
     nscd__fc3d_work_destroy(a, &work->fc3d);
     memset(work, 0, sizeof *work);
 }
@@ -114,34 +89,26 @@ static int32_t common_rule(const nscd__model *model, const nscd__impact *impact)
 }
 
 nscd_status nscd__impact_delassus(nscd__model *model, nscd__impact_work *work, const double *q,
-                                  int32_t count, const double *rows) {
-    int32_t n = model->n_v, k = count;
+                                  int32_t count, const nscd__rows *rows) {
+    int32_t k = count;
     if (k > work->capacity) {
         return nscd__fail(model->diag, NSCD_ERR_UNSUPPORTED,
                           "%d simultaneous contacts exceed the impact solver's %d", (int)k,
                           (int)work->capacity);
     }
-    for (int32_t r = 0; r < k; ++r) {
-        for (int32_t i = 0; i < n; ++i) {
-            work->rows_t[(size_t)i * (size_t)k + (size_t)r] =
-                rows[(size_t)r * (size_t)n + (size_t)i];
-        }
-    }
-    nscd_status rc = model->mass_solve(model->self, q, k, work->rows_t, work->minv_wt);
-    if (rc != NSCD_OK) {
-        return rc;
+    nscd__rows *normal = nscd__arena_array(work->arena, (size_t)(k > 0 ? k : 1), sizeof *normal);
+    if (normal == NULL) {
+        return nscd__fail(model->diag, NSCD_ERR_OUT_OF_MEMORY, "impact rows");
     }
     for (int32_t r = 0; r < k; ++r) {
-        for (int32_t c = 0; c < k; ++c) {
-            double sum = 0.0;
-            for (int32_t i = 0; i < n; ++i) {
-                sum += rows[(size_t)r * (size_t)n + (size_t)i] *
-                       work->minv_wt[(size_t)i * (size_t)k + (size_t)c];
-            }
-            work->delassus[r * k + c] = sum;
-        }
+        normal[r] = nscd__rows_row(&rows[r], 0);
     }
-    return NSCD_OK;
+    nscd_status rc =
+        nscd__response_build(model, work->arena, q, NULL, k, normal, &work->response);
+    if (rc == NSCD_OK) {
+        nscd__response_delassus(&work->response, k, normal, work->delassus);
+    }
+    return rc;
 }
 
 static nscd_status resolve_newton(nscd__model *model, nscd__impact_work *work, const double *q,
@@ -152,7 +119,7 @@ static nscd_status resolve_newton(nscd__model *model, nscd__impact_work *work, c
         return rc;
     }
     for (int32_t r = 0; r < k; ++r) {
-        double before = nscd__dot(n, impact->rows + (size_t)r * (size_t)n, v);
+        double before = nscd__rows_dot(&impact->rows[r], 0, v);
         double e = restitution(&model->contacts[impact->contacts[r]], impact->plastic);
         impact->velocity_before[r] = before;
         work->rhs[r] = before + e * fmin(before, 0.0);
@@ -169,12 +136,12 @@ static nscd_status resolve_newton(nscd__model *model, nscd__impact_work *work, c
         return nscd__fail(model->diag, rc, "impact of %d contacts: %s", (int)k,
                           impact->plastic ? "dependent contact rows" : "LCP failed");
     }
-    nscd__gemv(n, k, work->minv_wt, impact->impulse, work->dv);
+    nscd__response_gemv(&work->response, impact->impulse, work->dv);
     for (int32_t i = 0; i < n; ++i) {
         v[i] += work->dv[i];
     }
     for (int32_t r = 0; r < k; ++r) {
-        impact->velocity_after[r] = nscd__dot(n, impact->rows + (size_t)r * (size_t)n, v);
+        impact->velocity_after[r] = nscd__rows_dot(&impact->rows[r], 0, v);
     }
     return NSCD_OK;
 }

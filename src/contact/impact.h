@@ -5,32 +5,33 @@
 
 #include <stdint.h>
 
+#include "contact/assembly.h"
 #include "contact/fc3d_internal.h"
+#include "core/arena.h"
 #include "core/model.h"
 
 /* Tangential impulses reported per contact in nscd__impact_work::impulse_tangent. */
 #define NSCD__IMPACT_TANGENTS 2
 
-/* Scratch memory for impacts of up to `capacity` contacts of a model,
- * allocated once (nscd__impact_work_create, at stepper creation); resolving
- * an impact allocates nothing. A frictional impact of k contacts has 3k
- * local rows H = [W_N; W_T] (normal first, then two tangents per contact). */
+/* Scratch memory for impacts of up to `capacity` contacts of a model. The
+ * arrays sized by the contacts are allocated once (nscd__impact_work_create,
+ * at stepper creation); what grows with the model's size (the rows, M^-1 H')
+ * comes from the caller's per-step arena, which the caller resets between
+ * impacts. A frictional impact of k contacts has 3k local rows
+ * H = [W_N; W_T] (normal first, then two tangents per contact). */
 typedef struct nscd__impact_work {
     int32_t capacity;
     int32_t n_v;
-    double *rows_t;    /* n_v x 3 capacity: W' (frictional impacts: H') */
-    double *minv_wt;   /* n_v x 3 capacity: M^-1 W' (M^-1 H') */
-    double *delassus;  /* (3 capacity)^2: W M^-1 W' (frictional: H M^-1 H') */
-    double *rhs;       /* capacity */
-    double *dv;        /* n_v */
-    double *extra;     /* capacity: second impulse vector (Poisson's restitution phase) */
-    double *pair_rows; /* 2 x n_v: [W_T; W_N] of one planar frictional contact (Routh) */
-    double *pair_t;    /* n_v x 2: its transpose */
-    double *pair_minv; /* n_v x 2: M^-1 [W_T' W_N'] */
-    int32_t *pivots;   /* capacity */
+    nscd__arena *arena; /* the caller's per-step workspace */
+    double *delassus;   /* (3 capacity)^2: W M^-1 W' (frictional: H M^-1 H') */
+    double *rhs;        /* capacity */
+    double *dv;         /* n_v */
+    double *extra;      /* capacity: second impulse vector (Poisson's restitution phase) */
+    int32_t *pivots;    /* capacity */
+    /* M^-1 W' (frictional: M^-1 H') of the last impact, in the arena. */
+    nscd__response response;
 
     /* Frictional impacts (contact/impact_friction.c). */
-    double *contact_rows; /* 3 x n_v: one contact's normal and tangential rows */
     double *local_v;      /* 3 capacity: u- = H v- */
     double *local_q;      /* 3 capacity: free velocity of an fc3d problem */
     double *local_r;      /* 3 capacity: impulse (Newton; Poisson's expansion) */
@@ -56,22 +57,24 @@ typedef struct nscd__impact_work {
     double energy_reference;  /* sum_j u-_j' W_jj^-1 u-_j / 2 */
 } nscd__impact_work;
 
-nscd_status nscd__impact_work_create(const nscd__model *model, nscd__impact_work *work);
-void nscd__impact_work_destroy(const nscd__model *model, nscd__impact_work *work);
+nscd_status nscd__impact_work_create(const nscd__model *model, nscd__arena *arena,
+                                     nscd__impact_work *work);
+void nscd__impact_work_destroy(const nscd_allocator *allocator, nscd__impact_work *work);
 
-/* One impact problem. `rows` holds the normal rows of the `count` contacts
- * (count x n_v, row-major); the outputs are per contact. The tangential
- * impulses are in work->impulse_tangent (a member here would break the
- * positional initialisers of the callers under -Wmissing-field-initializers). */
+/* One impact problem. `rows` holds the rows of the `count` contacts at q
+ * (their entry rows: normal first, then the tangential rows); the outputs
+ * are per contact. The tangential impulses are in work->impulse_tangent (a
+ * member here would break the positional initialisers of the callers under
+ * -Wmissing-field-initializers). */
 typedef struct nscd__impact {
     int32_t count;
     const int32_t *contacts;
-    const double *rows;
+    const nscd__rows *rows;
     int plastic; /* 1: ignore the laws and make every gap velocity zero (bilateral) */
     double *impulse;
     double *velocity_before;
     double *velocity_after;
-    double t; /* time of the impact (for the tangential rows of frictional laws) */
+    double t; /* time of the impact */
 } nscd__impact;
 
 /* Applies the impact to velocities v (in: before, out: after) at positions q.
@@ -99,8 +102,9 @@ typedef struct nscd__impact {
 nscd_status nscd__resolve_impact(nscd__model *model, nscd__impact_work *work, const double *q,
                                  const nscd__impact *impact, double *v);
 
-/* Builds W', M^-1 W' and G = W M^-1 W' (in work) for `count` rows at q. */
+/* Builds M^-1 W' (work->response) and G = W M^-1 W' (work->delassus,
+ * row-major) for the normal rows of `count` contacts (their entry rows) at q. */
 nscd_status nscd__impact_delassus(nscd__model *model, nscd__impact_work *work, const double *q,
-                                  int32_t count, const double *rows);
+                                  int32_t count, const nscd__rows *rows);
 
 #endif

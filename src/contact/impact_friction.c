@@ -53,51 +53,64 @@ int nscd__impact_has_friction(const nscd__model *model, const nscd__impact *impa
     return 0;
 }
 
-/* H' (n_v x 3k) in work->rows_t, M^-1 H' in work->minv_wt, W = H M^-1 H'
- * (3k x 3k, symmetrised, dummy diagonals set) in work->delassus, u- = H v in
- * work->local_v and the friction coefficients in work->mu. */
-static nscd_status assemble(nscd__model *model, nscd__impact_work *work, const double *q,
-                            const nscd__impact *impact, const double *v) {
-    int32_t n = model->n_v, k = impact->count, m = 3 * k;
-    double *Ht = work->rows_t, *W = work->delassus;
-    memset(Ht, 0, (size_t)n * (size_t)m * sizeof(double));
-    for (int32_t r = 0; r < k; ++r) {
-        int32_t index = impact->contacts[r];
-        const nscd__contact_slot *slot = &model->contacts[index];
-        const double *normal = impact->rows + (size_t)r * (size_t)n;
-        for (int32_t i = 0; i < n; ++i) {
-            Ht[(size_t)i * (size_t)m + 3 * (size_t)r] = normal[i];
+/* w . v by a plain loop (the order the tangential velocities always had). */
+static double loop_dot(const nscd__rows *w, const double *v) {
+    const double *values = w->values;
+    double sum = 0.0;
+    for (int32_t b = 0; b < w->n_blocks; ++b) {
+        for (int32_t i = 0; i < w->width[b]; ++i) {
+            sum += values[i] * v[w->column[b] + i];
         }
-        work->mu[r] = 0.0;
-        if (!frictional(slot)) {
-            continue;
-        }
-        double gap = 0.0, *rows = work->contact_rows;
-        nscd_status rc = model->contact(model->self, index, impact->t, q, &gap, rows, rows + n);
-        if (rc != NSCD_OK) {
-            return rc;
-        }
-        for (int32_t a = 0; a < real_tangents(slot); ++a) {
-            for (int32_t i = 0; i < n; ++i) {
-                Ht[(size_t)i * (size_t)m + 3 * (size_t)r + 1 + (size_t)a] =
-                    rows[(size_t)(1 + a) * (size_t)n + (size_t)i];
+        values += w->width[b];
+    }
+    return sum;
+}
+
+/* The local rows H (3 per contact: the normal, the real tangents, zero
+ * rows for the dummies) as one-row views, in the arena. */
+static nscd__rows *local_rows(nscd__model *model, nscd__impact_work *work,
+                              const nscd__impact *impact) {
+    int32_t k = impact->count;
+    nscd__rows *H = nscd__arena_array(work->arena, 3 * (size_t)k, sizeof *H);
+    for (int32_t r = 0; H != NULL && r < k; ++r) {
+        const nscd__contact_slot *slot = &model->contacts[impact->contacts[r]];
+        const nscd__rows *entry = &impact->rows[r];
+        work->mu[r] = frictional(slot) ? slot->friction : 0.0;
+        for (int32_t a = 0; a < 3; ++a) {
+            H[3 * r + a] = nscd__rows_row(entry, 0);
+            if (a == 0 || a <= real_tangents(slot)) {
+                H[3 * r + a] = nscd__rows_row(entry, a);
+                continue;
+            }
+            H[3 * r + a].values =
+                nscd__arena_array(work->arena, (size_t)entry->width_total, sizeof(double));
+            if (H[3 * r + a].values == NULL) {
+                return NULL;
             }
         }
-        work->mu[r] = slot->friction;
     }
-    nscd_status rc = model->mass_solve(model->self, q, m, Ht, work->minv_wt);
+    return H;
+}
+
+/* M^-1 H' in work->response, W = H M^-1 H' (3k x 3k, symmetrised, dummy
+ * diagonals set) in work->delassus, u- = H v in work->local_v and the
+ * friction coefficients in work->mu. */
+static nscd_status assemble(nscd__model *model, nscd__impact_work *work, const double *q,
+                            const nscd__impact *impact, const double *v) {
+    int32_t k = impact->count, m = 3 * k;
+    double *W = work->delassus;
+    nscd__rows *H = local_rows(model, work, impact);
+    if (H == NULL) {
+        return nscd__fail(model->diag, NSCD_ERR_OUT_OF_MEMORY, "frictional impact rows");
+    }
+    nscd_status rc = nscd__response_build(model, work->arena, q, NULL, m, H, &work->response);
     if (rc != NSCD_OK) {
         return rc;
     }
-    for (int32_t a = 0; a < m; ++a) {
+    nscd__response_delassus(&work->response, m, H, W);
+    for (int32_t a = 0; a < m; ++a) { /* symmetric up to rounding */
         for (int32_t b = a; b < m; ++b) {
-            double ab = 0.0, ba = 0.0;
-            for (int32_t i = 0; i < n; ++i) {
-                const double *hi = Ht + (size_t)i * (size_t)m,
-                             *mi = work->minv_wt + (size_t)i * (size_t)m;
-                ab += hi[a] * mi[b];
-                ba += hi[b] * mi[a];
-            }
+            double ab = W[(size_t)a * (size_t)m + (size_t)b], ba = W[(size_t)b * (size_t)m + (size_t)a];
             W[(size_t)a * (size_t)m + (size_t)b] = W[(size_t)b * (size_t)m + (size_t)a] =
                 0.5 * (ab + ba);
         }
@@ -110,14 +123,10 @@ static nscd_status assemble(nscd__model *model, nscd__impact_work *work, const d
         }
     }
     for (int32_t a = 0; a < m; ++a) {
-        double sum = 0.0;
-        for (int32_t i = 0; i < n; ++i) {
-            sum += Ht[(size_t)i * (size_t)m + (size_t)a] * v[i];
-        }
-        work->local_v[a] = sum;
+        work->local_v[a] = loop_dot(&H[a], v);
     }
     for (int32_t r = 0; r < k; ++r) { /* the normal velocity exactly as the LCP paths see it */
-        work->local_v[3 * r] = nscd__dot(n, impact->rows + (size_t)r * (size_t)n, v);
+        work->local_v[3 * r] = nscd__rows_dot(&impact->rows[r], 0, v);
     }
     return NSCD_OK;
 }
@@ -237,13 +246,13 @@ nscd_status nscd__resolve_friction(nscd__model *model, nscd__impact_work *work, 
     for (int32_t j = 0; j < k; ++j) {
         impact->velocity_before[j] = u0[3 * j];
     }
-    nscd__gemv(n, m, work->minv_wt, r, work->dv);
+    nscd__response_gemv(&work->response, r, work->dv);
     for (int32_t i = 0; i < n; ++i) {
         v[i] += work->dv[i];
     }
     for (int32_t j = 0; j < k; ++j) {
         impact->impulse[j] = r[3 * j];
-        impact->velocity_after[j] = nscd__dot(n, impact->rows + (size_t)j * (size_t)n, v);
+        impact->velocity_after[j] = nscd__rows_dot(&impact->rows[j], 0, v);
         work->impulse_tangent[NSCD__IMPACT_TANGENTS * j] = r[3 * j + 1];
         work->impulse_tangent[NSCD__IMPACT_TANGENTS * j + 1] = r[3 * j + 2];
     }

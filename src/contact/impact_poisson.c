@@ -40,7 +40,7 @@ nscd_status nscd__resolve_poisson(nscd__model *model, nscd__impact_work *work, c
     }
     double *before = impact->velocity_before, *P = impact->impulse, *x = work->extra;
     for (int32_t r = 0; r < k; ++r) {
-        before[r] = nscd__dot(n, impact->rows + (size_t)r * (size_t)n, v);
+        before[r] = nscd__rows_dot(&impact->rows[r], 0, v);
     }
     rc = nscd_lcp_solve_dense(k, work->delassus, before, P, NULL); /* compression */
     if (rc == NSCD_OK) {
@@ -57,12 +57,12 @@ nscd_status nscd__resolve_poisson(nscd__model *model, nscd__impact_work *work, c
     for (int32_t r = 0; r < k; ++r) {
         P[r] += x[r];
     }
-    nscd__gemv(n, k, work->minv_wt, P, work->dv);
+    nscd__response_gemv(&work->response, P, work->dv);
     for (int32_t i = 0; i < n; ++i) {
         v[i] += work->dv[i];
     }
     for (int32_t r = 0; r < k; ++r) {
-        impact->velocity_after[r] = nscd__dot(n, impact->rows + (size_t)r * (size_t)n, v);
+        impact->velocity_after[r] = nscd__rows_dot(&impact->rows[r], 0, v);
     }
     return NSCD_OK;
 }

@@ -88,7 +88,7 @@ static nscd_status tolerances(nscd_event_driven *ed, double t, const double *y, 
             rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
         }
         if (rc == NSCD_OK) {
-            rc = nscd__dynamics_effective_mass(&ed->dynamics, y, ed->v_before, &mass);
+            rc = nscd__dynamics_effective_mass(&ed->dynamics, y, &mass);
         }
         if (rc != NSCD_OK) {
             return rc;

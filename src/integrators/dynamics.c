@@ -32,6 +32,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "contact/assembly.h"
 #include "core/dense.h"
 #include "core/least_squares.h"
 #include "core/memory.h"
@@ -45,33 +46,26 @@
 nscd_status nscd__dynamics_create(nscd__model *model, nscd__dynamics *dyn) {
     const nscd_allocator *a = model->allocator;
     size_t nq = (size_t)model->n_q, nv = (size_t)model->n_v, nc = (size_t)model->n_contacts;
-    size_t nr = 3 * nc; /* constraint rows: at most a normal and two tangents per contact */
+    size_t width = (size_t)model->row_width;
     memset(dyn, 0, sizeof *dyn);
     dyn->model = model;
+    dyn->allocator = *a;
+    dyn->n_q = model->n_q;
+    dyn->n_v = model->n_v;
+    dyn->n_contacts = model->n_contacts;
+    dyn->row_width = model->row_width;
+    nscd__arena_init(&dyn->arena, &dyn->allocator);
     dyn->closed = nscd__alloc_array(a, nc, sizeof(int32_t));
     dyn->lambda = nscd__alloc_array(a, nc, sizeof(double));
-    dyn->h = nscd__alloc_array(a, nv, sizeof(double));
     dyn->lambda_t = nscd__alloc_array(a, 2 * nc, sizeof(double));
     dyn->direction = nscd__alloc_array(a, 2 * nc, sizeof(double));
-    dyn->rows = nscd__alloc_array(a, nr * nv, sizeof(double));
-    dyn->force_rows = nscd__alloc_array(a, nr * nv, sizeof(double));
-    dyn->row_contact = nscd__alloc_array(a, nr, sizeof(int32_t));
-    dyn->row_tangent = nscd__alloc_array(a, nr, sizeof(int32_t));
-    dyn->row = nscd__alloc_array(a, nv, sizeof(double));
-    dyn->tangents = nscd__alloc_array(a, 2 * nv, sizeof(double));
-    dyn->rhs_in = nscd__alloc_array(a, nv * (1 + nr), sizeof(double));
-    dyn->rhs_out = nscd__alloc_array(a, nv * (1 + nr), sizeof(double));
-    dyn->delassus = nscd__alloc_array(a, nr * nr, sizeof(double));
-    dyn->bias = nscd__alloc_array(a, nr, sizeof(double));
-    dyn->delassus_copy = nscd__alloc_array(a, nr * nr, sizeof(double));
-    dyn->residual = nscd__alloc_array(a, nr, sizeof(double));
+    dyn->entry.values = nscd__alloc_array(a, NSCD__MAX_ENTRY_ROWS * width, sizeof(double));
+    dyn->h = nscd__alloc_array(a, nv, sizeof(double));
     dyn->shifted = nscd__alloc_array(a, nq, sizeof(double));
     dyn->qdot = nscd__alloc_array(a, nq, sizeof(double));
-    if (!dyn->closed || !dyn->lambda || !dyn->lambda_t || !dyn->direction || !dyn->h ||
-        !dyn->rows || !dyn->force_rows || !dyn->row_contact || !dyn->row_tangent || !dyn->row ||
-        !dyn->tangents || !dyn->rhs_in || !dyn->rhs_out || !dyn->delassus || !dyn->bias ||
-        !dyn->delassus_copy || !dyn->residual || !dyn->shifted || !dyn->qdot ||
-        nscd__least_squares_create(a, (int32_t)nr, &dyn->least_squares) != NSCD_OK) {
+    if ((nc > 0 && (!dyn->closed || !dyn->lambda || !dyn->lambda_t || !dyn->direction)) ||
+        !dyn->entry.values || !dyn->h || !dyn->shifted || !dyn->qdot ||
+        nscd__least_squares_create(a, (int32_t)(3 * nc), &dyn->least_squares) != NSCD_OK) {
         nscd__dynamics_destroy(dyn);
         return NSCD_ERR_OUT_OF_MEMORY;
     }
@@ -82,29 +76,19 @@ void nscd__dynamics_destroy(nscd__dynamics *dyn) {
     if (dyn->model == NULL) {
         return;
     }
-    const nscd_allocator *a = dyn->model->allocator;
-    size_t nq = (size_t)dyn->model->n_q, nv = (size_t)dyn->model->n_v;
-    size_t nc = (size_t)dyn->model->n_contacts, nr = 3 * nc;
+    const nscd_allocator *a = &dyn->allocator;
+    size_t nq = (size_t)dyn->n_q, nv = (size_t)dyn->n_v;
+    size_t nc = (size_t)dyn->n_contacts, width = (size_t)dyn->row_width;
     nscd__free(a, dyn->closed, nc * sizeof(int32_t));
     nscd__free(a, dyn->lambda, nc * sizeof(double));
     nscd__free(a, dyn->lambda_t, 2 * nc * sizeof(double));
     nscd__free(a, dyn->direction, 2 * nc * sizeof(double));
+    nscd__free(a, dyn->entry.values, NSCD__MAX_ENTRY_ROWS * width * sizeof(double));
     nscd__free(a, dyn->h, nv * sizeof(double));
-    nscd__free(a, dyn->rows, nr * nv * sizeof(double));
-    nscd__free(a, dyn->force_rows, nr * nv * sizeof(double));
-    nscd__free(a, dyn->row_contact, nr * sizeof(int32_t));
-    nscd__free(a, dyn->row_tangent, nr * sizeof(int32_t));
-    nscd__free(a, dyn->row, nv * sizeof(double));
-    nscd__free(a, dyn->tangents, 2 * nv * sizeof(double));
-    nscd__free(a, dyn->rhs_in, nv * (1 + nr) * sizeof(double));
-    nscd__free(a, dyn->rhs_out, nv * (1 + nr) * sizeof(double));
-    nscd__free(a, dyn->delassus, nr * nr * sizeof(double));
-    nscd__free(a, dyn->bias, nr * sizeof(double));
-    nscd__free(a, dyn->delassus_copy, nr * nr * sizeof(double));
-    nscd__free(a, dyn->residual, nr * sizeof(double));
-    nscd__least_squares_destroy(a, &dyn->least_squares);
     nscd__free(a, dyn->shifted, nq * sizeof(double));
     nscd__free(a, dyn->qdot, nq * sizeof(double));
+    nscd__least_squares_destroy(a, &dyn->least_squares);
+    nscd__arena_release(&dyn->arena);
     memset(dyn, 0, sizeof *dyn);
 }
 
@@ -123,7 +107,7 @@ void nscd__dynamics_update_modes(nscd__dynamics *dyn) {
 nscd_status nscd__dynamics_contact(nscd__dynamics *dyn, int32_t index, double t, const double *q,
                                    double *gap) {
     nscd__model *m = dyn->model;
-    return m->contact(m->self, index, t, q, gap, dyn->row, dyn->tangents);
+    return m->entry(m->self, index, t, q, gap, &dyn->entry);
 }
 
 nscd_status nscd__dynamics_onset_gap(nscd__dynamics *dyn, int32_t index, double t, const double *q,
@@ -136,14 +120,15 @@ nscd_status nscd__dynamics_onset_gap(nscd__dynamics *dyn, int32_t index, double 
     return rc;
 }
 
-nscd_status nscd__dynamics_effective_mass(nscd__dynamics *dyn, const double *q, double *scratch,
-                                          double *mass) {
-    nscd__model *m = dyn->model;
-    nscd_status rc = m->mass_solve(m->self, q, 1, dyn->row, scratch);
+nscd_status nscd__dynamics_effective_mass(nscd__dynamics *dyn, const double *q, double *mass) {
+    nscd__rows normal = nscd__rows_row(&dyn->entry, 0);
+    nscd__response response;
+    nscd__arena_reset(&dyn->arena);
+    nscd_status rc = nscd__response_build(dyn->model, &dyn->arena, q, NULL, 1, &normal, &response);
     if (rc != NSCD_OK) {
         return rc;
     }
-    double inverse = nscd__dot(m->n_v, dyn->row, scratch); /* w M^-1 w' */
+    double inverse = nscd__response_dot(&response, &normal); /* w M^-1 w' */
     *mass = inverse > 0.0 ? 1.0 / inverse : 0.0;
     return NSCD_OK;
 }
@@ -156,7 +141,7 @@ nscd_status nscd__dynamics_compliant_force(nscd__dynamics *dyn, int32_t index, d
     if (rc != NSCD_OK) {
         return rc;
     }
-    double rate = -nscd__dot(dyn->model->n_v, dyn->row, v); /* penetration rate */
+    double rate = -nscd__rows_dot(&dyn->entry, 0, v); /* penetration rate */
     *force = slot->law.ops->force(&slot->law, &slot->state.memory, -gap, rate);
     return NSCD_OK;
 }
@@ -174,9 +159,7 @@ static nscd_status add_compliant_forces(nscd__dynamics *dyn, double t, const dou
         if (rc != NSCD_OK) {
             return rc;
         }
-        for (int32_t k = 0; k < m->n_v; ++k) {
-            dyn->h[k] += dyn->row[k] * f;
-        }
+        nscd__rows_add_to(&dyn->entry, 0, f, dyn->h);
     }
     return NSCD_OK;
 }
@@ -192,9 +175,7 @@ nscd_status nscd__dynamics_slip_velocity(nscd__dynamics *dyn, int32_t index, dou
     double gap = 0.0;
     nscd_status rc = nscd__dynamics_contact(dyn, index, t, q, &gap);
     for (int32_t k = 0; k < 2; ++k) {
-        s[k] = rc == NSCD_OK && k < n_tangent
-                   ? nscd__dot(m->n_v, dyn->tangents + (size_t)k * (size_t)m->n_v, v)
-                   : 0.0;
+        s[k] = rc == NSCD_OK && k < n_tangent ? nscd__rows_dot(&dyn->entry, 1 + k, v) : 0.0;
     }
     return rc;
 }
@@ -206,7 +187,6 @@ static nscd_status row_rates_times_v(nscd__dynamics *dyn, int32_t index, double 
                                      const double *v, double *normal, double tangent[2]) {
     nscd__model *m = dyn->model;
     int32_t n_tangent = m->contacts[index].n_tangent;
-    size_t n = (size_t)m->n_v;
     double qscale = 1.0, rate = 0.0;
     for (int32_t k = 0; k < m->n_q; ++k) {
         qscale = fmax(qscale, fabs(q[k]));
@@ -226,9 +206,9 @@ static nscd_status row_rates_times_v(nscd__dynamics *dyn, int32_t index, double 
         if (rc != NSCD_OK) {
             return rc;
         }
-        side[sign][0] = nscd__dot(m->n_v, dyn->row, v);
+        side[sign][0] = nscd__rows_dot(&dyn->entry, 0, v);
         for (int32_t k = 0; k < n_tangent && k < 2; ++k) {
-            side[sign][1 + k] = nscd__dot(m->n_v, dyn->tangents + (size_t)k * n, v);
+            side[sign][1 + k] = nscd__rows_dot(&dyn->entry, 1 + k, v);
         }
     }
     *normal = (side[0][0] - side[1][0]) / (2.0 * s);
@@ -255,13 +235,34 @@ static void sliding_direction(const nscd__dynamics *dyn, const nscd__contact_slo
     }
 }
 
+/* Row k of the closed contacts' problem: a copy of `src`'s row r (with its
+ * pattern) as constraint row, and `force` (or the same) as force row. */
+static nscd_status add_row(nscd__dynamics *dyn, int32_t k, int32_t r, const double *subtract,
+                           int32_t i, int32_t tangent, double bias) {
+    size_t n = (size_t)dyn->entry.width_total;
+    dyn->rows[k].values = nscd__arena_array(&dyn->arena, n, sizeof(double));
+    dyn->force_rows[k].values = nscd__arena_array(&dyn->arena, n, sizeof(double));
+    if (dyn->rows[k].values == NULL || dyn->force_rows[k].values == NULL) {
+        return nscd__fail(dyn->model->diag, NSCD_ERR_OUT_OF_MEMORY, "closed-contact rows");
+    }
+    nscd__rows_copy_row(&dyn->entry, r, &dyn->rows[k]);
+    if (subtract != NULL) {
+        nscd__rows_subtract(&dyn->entry, subtract, &dyn->force_rows[k]);
+    } else {
+        nscd__rows_copy_row(&dyn->entry, r, &dyn->force_rows[k]);
+    }
+    dyn->bias[k] = bias;
+    dyn->row_contact[k] = i;
+    dyn->row_tangent[k] = tangent;
+    return NSCD_OK;
+}
+
 /* Appends the constraint and force rows of closed contact i (see the top of
  * the file) at row *k; the rows' biases (dC/dt) v go to dyn->bias. */
 static nscd_status closed_rows(nscd__dynamics *dyn, int32_t i, double t, const double *q,
                                const double *v, int32_t *k) {
     nscd__model *m = dyn->model;
     const nscd__contact_slot *slot = &m->contacts[i];
-    size_t n = (size_t)m->n_v;
     double normal_rate = 0.0, tangent_rate[2] = {0.0, 0.0}, slip[2] = {0.0, 0.0};
     nscd_status rc = row_rates_times_v(dyn, i, t, q, v, &normal_rate, tangent_rate);
     if (rc == NSCD_OK) { /* after the shifted calls: the rows at q itself */
@@ -277,34 +278,39 @@ static nscd_status closed_rows(nscd__dynamics *dyn, int32_t i, double t, const d
     if (frictional && slot->state.slip != 0) {
         sliding_direction(dyn, slot, slip, d);
     }
-    double *c = dyn->rows + (size_t)*k * n, *f = dyn->force_rows + (size_t)*k * n;
-    const double *t1 = dyn->tangents, *t2 = dyn->tangents + n;
+    /* F = W_N - mu d' W_T (d = 0 unless sliding) */
     double mu = slot->friction;
-    for (size_t j = 0; j < n; ++j) {
-        c[j] = dyn->row[j];
-        f[j] = dyn->row[j];
-        if (n_tangent >= 1 && d[0] != 0.0) {
-            f[j] -= mu * d[0] * t1[j];
-        }
-        if (n_tangent == 2 && d[1] != 0.0) {
-            f[j] -= mu * d[1] * t2[j];
-        }
-    }
-    dyn->bias[*k] = normal_rate;
-    dyn->row_contact[*k] = i;
-    dyn->row_tangent[*k] = 0;
-    ++*k;
+    double subtract[3] = {0.0, n_tangent >= 1 ? mu * d[0] : 0.0, n_tangent == 2 ? mu * d[1] : 0.0};
+    rc = add_row(dyn, (*k)++, 0, subtract, i, 0, normal_rate);
     if (frictional && slot->state.slip == 0) { /* sticking: s = W_T v held at 0 too */
-        for (int32_t r = 0; r < n_tangent; ++r) {
-            memcpy(dyn->rows + (size_t)*k * n, dyn->tangents + (size_t)r * n, n * sizeof(double));
-            memcpy(dyn->force_rows + (size_t)*k * n, dyn->tangents + (size_t)r * n,
-                   n * sizeof(double));
-            dyn->bias[*k] = tangent_rate[r];
-            dyn->row_contact[*k] = i;
-            dyn->row_tangent[*k] = 1 + r;
-            ++*k;
+        for (int32_t r = 0; r < n_tangent && rc == NSCD_OK; ++r) {
+            rc = add_row(dyn, (*k)++, 1 + r, NULL, i, 1 + r, tangent_rate[r]);
         }
     }
+    return rc;
+}
+
+/* The closed contacts' rows (C, F, biases) at (q, v) into the arena. */
+static nscd_status closed_problem(nscd__dynamics *dyn, double t, const double *q,
+                                  const double *v) {
+    nscd__arena *a = &dyn->arena;
+    size_t max_rows = 3 * (size_t)dyn->n_closed;
+    dyn->rows = nscd__arena_array(a, max_rows, sizeof(nscd__rows));
+    dyn->force_rows = nscd__arena_array(a, max_rows, sizeof(nscd__rows));
+    dyn->row_contact = nscd__arena_array(a, max_rows, sizeof(int32_t));
+    dyn->row_tangent = nscd__arena_array(a, max_rows, sizeof(int32_t));
+    dyn->bias = nscd__arena_array(a, max_rows, sizeof(double));
+    if (!dyn->rows || !dyn->force_rows || !dyn->row_contact || !dyn->row_tangent || !dyn->bias) {
+        return nscd__fail(dyn->model->diag, NSCD_ERR_OUT_OF_MEMORY, "closed-contact rows");
+    }
+    int32_t k = 0;
+    for (int32_t r = 0; r < dyn->n_closed; ++r) {
+        nscd_status rc = closed_rows(dyn, dyn->closed[r], t, q, v, &k);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+    }
+    dyn->n_rows = k;
     return NSCD_OK;
 }
 
@@ -314,29 +320,34 @@ static nscd_status closed_rows(nscd__dynamics *dyn, int32_t i, double t, const d
  * same motion (the caller weighs the unknowns, see force_scale()). A
  * right-hand side outside the range of the matrix means contact conditions
  * that no force satisfies (e.g. Painleve's paradox). */
-static nscd_status solve_forces(nscd__dynamics *dyn, int32_t k, double *lam) {
+static nscd_status solve_forces(nscd__dynamics *dyn, int32_t k, double *A, double *lam) {
     nscd__model *m = dyn->model;
     size_t kk = (size_t)k * (size_t)k;
-    memcpy(dyn->delassus_copy, dyn->delassus, kk * sizeof(double));
+    double *copy = nscd__arena_array(&dyn->arena, kk, sizeof(double));
+    double *rhs = nscd__arena_array(&dyn->arena, (size_t)k, sizeof(double));
+    if (copy == NULL || rhs == NULL) {
+        return nscd__fail(m->diag, NSCD_ERR_OUT_OF_MEMORY, "closed-contact forces");
+    }
+    memcpy(copy, A, kk * sizeof(double));
     double rhs_size = 0.0, matrix_size = 0.0;
     for (int32_t r = 0; r < k; ++r) {
         rhs_size = fmax(rhs_size, fabs(lam[r]));
-        dyn->residual[r] = lam[r];
+        rhs[r] = lam[r];
     }
     for (size_t j = 0; j < kk; ++j) {
-        matrix_size = fmax(matrix_size, fabs(dyn->delassus[j]));
+        matrix_size = fmax(matrix_size, fabs(A[j]));
     }
     int32_t rank = 0;
-    nscd_status rc = nscd__least_squares_solve(&dyn->least_squares, k, dyn->delassus, lam,
-                                               RANK_TOLERANCE, &rank);
+    nscd_status rc =
+        nscd__least_squares_solve(&dyn->least_squares, k, A, lam, RANK_TOLERANCE, &rank);
     double force_size = 0.0, residual = 0.0;
     for (int32_t r = 0; rc == NSCD_OK && r < k; ++r) {
         force_size = fmax(force_size, fabs(lam[r]));
     }
     for (int32_t r = 0; rc == NSCD_OK && r < k; ++r) {
-        double sum = -dyn->residual[r];
+        double sum = -rhs[r];
         for (int32_t c = 0; c < k; ++c) {
-            sum += dyn->delassus_copy[(size_t)c * (size_t)k + (size_t)r] * lam[c];
+            sum += copy[(size_t)c * (size_t)k + (size_t)r] * lam[c];
         }
         residual = fmax(residual, fabs(sum));
     }
@@ -367,47 +378,47 @@ static double force_scale(const nscd__dynamics *dyn, int32_t r) {
     return dyn->row_tangent[r] ? 1.0 / FRICTION_WEIGHT : 1.0;
 }
 
-/* Forces of the closed contacts; on return dyn->rhs_out holds
- * M^-1 [h, F'] (n_v x (1 + n_rows)). */
+/* C M^-1 F' of the closed contacts' problem, column-major for LAPACK,
+ * with column c scaled by `scale` (NULL: 1). */
+static double *column_major_delassus(nscd__dynamics *dyn, const nscd__response *response,
+                                     int weighted) {
+    size_t k = (size_t)dyn->n_rows;
+    double *W = nscd__arena_array(&dyn->arena, k * k, sizeof(double));
+    double *A = nscd__arena_array(&dyn->arena, k * k, sizeof(double));
+    if (W == NULL || A == NULL) {
+        return NULL;
+    }
+    nscd__response_delassus(response, dyn->n_rows, dyn->rows, W);
+    for (size_t r = 0; r < k; ++r) {
+        for (size_t c = 0; c < k; ++c) {
+            double w = W[r * k + c];
+            A[c * k + r] = weighted ? w * force_scale(dyn, (int32_t)c) : w;
+        }
+    }
+    return A;
+}
+
+/* Forces of the closed contacts at (q, v) into dyn->lambda, dyn->lambda_t;
+ * `response` receives M^-1 [h, F']. */
 static nscd_status closed_contact_forces(nscd__dynamics *dyn, double t, const double *q,
-                                         const double *v) {
+                                         const double *v, nscd__response *response) {
     nscd__model *m = dyn->model;
-    int32_t n = m->n_v, k = 0;
-    for (int32_t r = 0; r < dyn->n_closed; ++r) {
-        nscd_status rc = closed_rows(dyn, dyn->closed[r], t, q, v, &k);
-        if (rc != NSCD_OK) {
-            return rc;
-        }
+    nscd_status rc = closed_problem(dyn, t, q, v);
+    if (rc == NSCD_OK) {
+        rc = nscd__response_build(m, &dyn->arena, q, dyn->h, dyn->n_rows, dyn->force_rows,
+                                  response);
     }
-    dyn->n_rows = k;
-    int32_t cols = 1 + k;
-    for (int32_t i = 0; i < n; ++i) {
-        dyn->rhs_in[(size_t)i * (size_t)cols] = dyn->h[i];
-        for (int32_t r = 0; r < k; ++r) {
-            dyn->rhs_in[(size_t)i * (size_t)cols + 1 + (size_t)r] =
-                dyn->force_rows[(size_t)r * (size_t)n + (size_t)i];
-        }
-    }
-    nscd_status rc = m->mass_solve(m->self, q, cols, dyn->rhs_in, dyn->rhs_out);
+    int32_t k = dyn->n_rows;
     if (rc != NSCD_OK || k == 0) {
         return rc;
     }
     double *lam = dyn->bias; /* right-hand side, then solution, in place */
     for (int32_t r = 0; r < k; ++r) {
-        const double *w = dyn->rows + (size_t)r * (size_t)n;
-        for (int32_t c = 0; c < cols; ++c) {
-            double sum = 0.0; /* column 0: C_r M^-1 h, column c: (C M^-1 F')_r,c-1 */
-            for (int32_t i = 0; i < n; ++i) {
-                sum += w[i] * dyn->rhs_out[(size_t)i * (size_t)cols + (size_t)c];
-            }
-            if (c == 0) {
-                lam[r] = -(sum + lam[r]);
-            } else { /* column-major for LAPACK, in the weighted unknowns */
-                dyn->delassus[(c - 1) * k + r] = sum * force_scale(dyn, c - 1);
-            }
-        }
+        lam[r] = -(nscd__response_free(response, &dyn->rows[r]) + lam[r]);
     }
-    rc = solve_forces(dyn, k, lam);
+    double *A = column_major_delassus(dyn, response, 1); /* in the weighted unknowns */
+    rc = A != NULL ? solve_forces(dyn, k, A, lam)
+                   : nscd__fail(m->diag, NSCD_ERR_OUT_OF_MEMORY, "closed-contact forces");
     for (int32_t r = 0; rc == NSCD_OK && r < k; ++r) {
         int32_t i = dyn->row_contact[r];
         lam[r] *= force_scale(dyn, r);
@@ -452,27 +463,30 @@ nscd_status nscd__dynamics_rhs(nscd__dynamics *dyn, double t, const double *y, d
     const double *q = y, *v = y + m->n_q;
     double *qdot = ydot, *vdot = ydot + m->n_q;
     dyn->evaluations++;
+    nscd__arena_reset(&dyn->arena);
     m->position_rate(m->self, q, v, dyn->qdot);
     nscd_status rc = m->forces(m->self, t, q, v, dyn->h);
     if (rc == NSCD_OK) {
         rc = add_compliant_forces(dyn, t, q, v);
     }
+    nscd__response response;
     if (rc == NSCD_OK) {
-        rc = closed_contact_forces(dyn, t, q, v);
+        rc = closed_contact_forces(dyn, t, q, v, &response);
+    }
+    double *force = rc == NSCD_OK ? nscd__arena_array(&dyn->arena, (size_t)dyn->n_rows + 1,
+                                                      sizeof(double))
+                                  : NULL;
+    if (rc == NSCD_OK && force == NULL) {
+        rc = nscd__fail(m->diag, NSCD_ERR_OUT_OF_MEMORY, "closed-contact forces");
     }
     if (rc != NSCD_OK) {
         return rc;
     }
-    int32_t cols = 1 + dyn->n_rows;
-    for (int32_t i = 0; i < m->n_v; ++i) {
-        const double *row = dyn->rhs_out + (size_t)i * (size_t)cols;
-        double a = row[0];
-        for (int32_t r = 0; r < dyn->n_rows; ++r) {
-            int32_t c = dyn->row_contact[r], k = dyn->row_tangent[r];
-            a += row[1 + r] * (k ? dyn->lambda_t[2 * c + k - 1] : dyn->lambda[c]);
-        }
-        vdot[i] = a;
+    for (int32_t r = 0; r < dyn->n_rows; ++r) { /* the multiplier of each force row */
+        int32_t c = dyn->row_contact[r], k = dyn->row_tangent[r];
+        force[r] = k ? dyn->lambda_t[2 * c + k - 1] : dyn->lambda[c];
     }
+    nscd__response_acceleration(&response, force, vdot);
     memcpy(qdot, dyn->qdot, (size_t)m->n_q * sizeof(double));
     return NSCD_OK;
 }
@@ -491,12 +505,9 @@ nscd_status nscd__dynamics_contact_acceleration(nscd__dynamics *dyn, int32_t ind
         return rc;
     }
     int32_t n_tangent = m->contacts[index].n_tangent;
-    *normal = nscd__dot(m->n_v, dyn->row, vdot) + normal_rate;
+    *normal = nscd__rows_dot(&dyn->entry, 0, vdot) + normal_rate;
     for (int32_t k = 0; k < 2; ++k) {
-        tangent[k] = k < n_tangent
-                         ? nscd__dot(m->n_v, dyn->tangents + (size_t)k * (size_t)m->n_v, vdot) +
-                               tangent_rate[k]
-                         : 0.0;
+        tangent[k] = k < n_tangent ? nscd__rows_dot(&dyn->entry, 1 + k, vdot) + tangent_rate[k] : 0.0;
     }
     return NSCD_OK;
 }
@@ -505,42 +516,27 @@ nscd_status nscd__dynamics_project_velocity(nscd__dynamics *dyn, double t, doubl
     nscd__model *m = dyn->model;
     const double *q = y;
     double *v = y + m->n_q;
-    int32_t n = m->n_v, k = 0;
+    nscd__arena_reset(&dyn->arena);
     m->position_rate(m->self, q, v, dyn->qdot);
-    for (int32_t r = 0; r < dyn->n_closed; ++r) {
-        nscd_status rc = closed_rows(dyn, dyn->closed[r], t, q, v, &k);
-        if (rc != NSCD_OK) {
-            return rc;
-        }
+    nscd_status rc = closed_problem(dyn, t, q, v);
+    int32_t k = dyn->n_rows;
+    if (rc != NSCD_OK || k == 0) {
+        return rc;
     }
-    if (k == 0) {
-        return NSCD_OK;
-    }
-    for (int32_t i = 0; i < n; ++i) {
-        for (int32_t r = 0; r < k; ++r) {
-            dyn->rhs_in[(size_t)i * (size_t)k + (size_t)r] =
-                dyn->rows[(size_t)r * (size_t)n + (size_t)i];
-        }
-    }
-    nscd_status rc = m->mass_solve(m->self, q, k, dyn->rhs_in, dyn->rhs_out); /* M^-1 C' */
+    nscd__response response; /* M^-1 C' */
+    rc = nscd__response_build(m, &dyn->arena, q, NULL, k, dyn->rows, &response);
     if (rc != NSCD_OK) {
         return rc;
     }
     double *impulse = dyn->bias;
     for (int32_t r = 0; r < k; ++r) {
-        const double *w = dyn->rows + (size_t)r * (size_t)n;
-        impulse[r] = -nscd__dot(n, w, v);
-        for (int32_t c = 0; c < k; ++c) {
-            double sum = 0.0;
-            for (int32_t i = 0; i < n; ++i) {
-                sum += w[i] * dyn->rhs_out[(size_t)i * (size_t)k + (size_t)c];
-            }
-            dyn->delassus[(size_t)c * (size_t)k + (size_t)r] = sum;
-        }
+        impulse[r] = -nscd__rows_dot(&dyn->rows[r], 0, v);
     }
-    rc = solve_forces(dyn, k, impulse);
-    for (int32_t i = 0; rc == NSCD_OK && i < n; ++i) {
-        v[i] += nscd__dot(k, dyn->rhs_out + (size_t)i * (size_t)k, impulse);
+    double *A = column_major_delassus(dyn, &response, 0);
+    rc = A != NULL ? solve_forces(dyn, k, A, impulse)
+                   : nscd__fail(m->diag, NSCD_ERR_OUT_OF_MEMORY, "velocity projection");
+    if (rc == NSCD_OK) {
+        nscd__response_add_dot(&response, impulse, v);
     }
     return rc;
 }

@@ -5,38 +5,41 @@
 
 #include <stdint.h>
 
+#include "core/arena.h"
 #include "core/least_squares.h"
 #include "core/model.h"
 
 typedef struct nscd__dynamics {
     nscd__model *model;
+    nscd_allocator allocator; /* the model's, and its sizes at creation: release */
+    int32_t n_q, n_v, n_contacts, row_width;
     int32_t n_closed;
-    int32_t *closed;       /* indices of the closed contacts (n_contacts) */
-    double *lambda;        /* normal force of each contact (n_contacts); 0 unless closed */
-    double *lambda_t;      /* tangential forces of each closed frictional contact along its
-                            * rows W_T1, W_T2: lambda_t[2 i + k] (2 n_contacts) */
-    double *direction;     /* unit friction direction d of each sliding contact at the last
-                            * evaluation, lambda_T = -mu lambda_N d (2 n_contacts) */
-    double slip_velocity;  /* tangential speed below which a slide counts as starting or
-                            * stopping: the friction direction leans on slip_direction */
-    int32_t n_rows;        /* constraint rows of the closed contacts (>= n_closed) */
-    double *h;             /* n_v */
-    double *rows;          /* constraint rows C of the closed contacts (3 n_contacts x n_v) */
-    double *force_rows;    /* force rows F of the closed contacts (3 n_contacts x n_v) */
-    int32_t *row_contact;  /* contact of each row (3 n_contacts) */
-    int32_t *row_tangent;  /* k for a sticking contact's tangential row W_Tk, 0 for a normal
-                            * row (3 n_contacts) */
-    double *row;           /* scratch row (n_v) */
-    double *tangents;      /* scratch tangential rows (2 x n_v) */
-    double *rhs_in;        /* n_v x (1 + 3 n_contacts): [h, F'] */
-    double *rhs_out;       /* n_v x (1 + 3 n_contacts): M^-1 [h, F'] */
-    double *delassus;      /* 3 n_contacts x 3 n_contacts: C M^-1 F', column-major */
-    double *delassus_copy; /* the same, kept for the residual check */
-    double *bias;          /* 3 n_contacts: right-hand side, then the forces */
-    double *residual;      /* 3 n_contacts */
-    nscd__least_squares least_squares;
+    int32_t *closed;      /* indices of the closed contacts (n_contacts) */
+    double *lambda;       /* normal force of each contact (n_contacts); 0 unless closed */
+    double *lambda_t;     /* tangential forces of each closed frictional contact along its
+                           * rows W_T1, W_T2: lambda_t[2 i + k] (2 n_contacts) */
+    double *direction;    /* unit friction direction d of each sliding contact at the last
+                           * evaluation, lambda_T = -mu lambda_N d (2 n_contacts) */
+    double slip_velocity; /* tangential speed below which a slide counts as starting or
+                           * stopping: the friction direction leans on slip_direction */
+    /* The rows of the contact queried last (nscd__dynamics_contact and the
+     * functions built on it): normal row first, then the tangential rows;
+     * values hold NSCD__MAX_ENTRY_ROWS x row_width doubles. */
+    nscd__rows entry;
+    double *h;      /* n_v: forces, then M^-1-free part of an evaluation */
     double *shifted; /* n_q: positions moved along dq/dt for dW/dt */
     double *qdot;    /* n_q */
+    nscd__least_squares least_squares;
+    /* Per-evaluation workspace: the rows, Delassus matrix and forces of the
+     * closed contacts (sized by them, not by every contact of the model). */
+    nscd__arena arena;
+    /* The closed contacts' problem of the last evaluation (in the arena). */
+    int32_t n_rows;       /* constraint rows (>= n_closed) */
+    nscd__rows *rows;     /* constraint rows C */
+    nscd__rows *force_rows; /* force rows F */
+    int32_t *row_contact; /* contact of each row */
+    int32_t *row_tangent; /* k for a sticking contact's tangential row W_Tk, 0 for a normal row */
+    double *bias;         /* right-hand side, then the forces */
     int64_t evaluations;
 } nscd__dynamics;
 
@@ -46,24 +49,23 @@ void nscd__dynamics_destroy(nscd__dynamics *dyn);
 /* Refreshes the list of closed contacts from the model's contact modes. */
 void nscd__dynamics_update_modes(nscd__dynamics *dyn);
 
-/* Gap and normal row of contact `index` (the row goes to dyn->row). */
+/* Gap and rows of contact `index` (into dyn->entry). */
 nscd_status nscd__dynamics_contact(nscd__dynamics *dyn, int32_t index, double t, const double *q,
                                    double *gap);
 
 /* Gap whose zero crossing is the onset of contact `index`: g itself, or for a
  * compliant law with a permanent indentation (seed 001, Sect. 3) g + dent,
  * so that the next contact begins when the penetration reaches the dent.
- * The contact's row is left in dyn->row. */
+ * The contact's rows are left in dyn->entry. */
 nscd_status nscd__dynamics_onset_gap(nscd__dynamics *dyn, int32_t index, double t, const double *q,
                                      double *gap);
 
-/* Effective mass 1/(w M^-1 w') at q of the row w in dyn->row (0 when w = 0);
- * `scratch` holds n_v doubles. */
-nscd_status nscd__dynamics_effective_mass(nscd__dynamics *dyn, const double *q, double *scratch,
-                                          double *mass);
+/* Effective mass 1/(w M^-1 w') at q of the normal row w in dyn->entry (0
+ * when w = 0). */
+nscd_status nscd__dynamics_effective_mass(nscd__dynamics *dyn, const double *q, double *mass);
 
 /* Compliant normal force of contact `index` at (q, v): f >= 0 pushes apart.
- * The contact's row is left in dyn->row. */
+ * The contact's rows are left in dyn->entry. */
 nscd_status nscd__dynamics_compliant_force(nscd__dynamics *dyn, int32_t index, double t,
                                            const double *q, const double *v, double *force);
 
@@ -79,7 +81,7 @@ int nscd__dynamics_frictional(const nscd__contact_slot *slot);
 
 /* Sliding velocity s = W_T v of contact `index` at (q, v): slot->n_tangent
  * components (0, 1 or 2; the others are set to 0). The rows are left in
- * dyn->row and dyn->tangents. */
+ * dyn->entry. */
 nscd_status nscd__dynamics_slip_velocity(nscd__dynamics *dyn, int32_t index, double t,
                                          const double *q, const double *v, double s[2]);
 
@@ -94,7 +96,7 @@ nscd_status nscd__dynamics_closed_watch(nscd__dynamics *dyn, int32_t index, doub
 /* Normal and tangential accelerations of contact `index` (tangent[k] along
  * W_Tk, 0 beyond its n_tangent rows), W dv/dt + (dW/dt) v, for the
  * derivative `ydot` that nscd__dynamics_rhs() returned at y (its dq/dt is
- * reused). The rows are left in dyn->row and dyn->tangents. */
+ * reused). The rows are left in dyn->entry. */
 nscd_status nscd__dynamics_contact_acceleration(nscd__dynamics *dyn, int32_t index, double t,
                                                 const double *y, const double *ydot, double *normal,
                                                 double tangent[2]);

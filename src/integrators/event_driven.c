@@ -88,8 +88,8 @@ static nscd_status validate_options(const nscd_event_driven_options *o) {
     X(left, double, nw) X(right, double, nw) X(threshold, double, nw) X(watch_rate, double, nw)   \
     X(rate_left, double, nw) X(dip_right, double, nw) X(dip_value, double, nw)                    \
     X(armed, int32_t, nw) X(firing, int32_t, nw)                                                  \
-    X(user_values, double, nu) X(impact_contacts, int32_t, nc) X(impact_rows, double, nc * nv)    \
-    X(impulse, double, nc) X(velocity_before, double, nc) X(velocity_after, double, nc)           \
+    X(user_values, double, nu) X(impact_contacts, int32_t, nc) X(impulse, double, nc)             \
+    X(velocity_before, double, nc) X(velocity_after, double, nc)                                  \
     X(v_before, double, nv) X(pivots, int32_t, nc) X(last_impact, double, nc)                     \
     X(close_impacts, int32_t, nc) X(rates, double, nc) X(gaps, double, nc)                        \
     X(impacting, int32_t, nc) X(impact_list, int32_t, nc)                                         \
@@ -97,18 +97,21 @@ static nscd_status validate_options(const nscd_event_driven_options *o) {
     X(direction_before, double, 2 * nc) X(slip_stopped, int32_t, nc) X(inverse_mass, double, nc)
 /* clang-format on */
 
+/* Releases the stepper without touching its model, which may be gone. */
 static void free_stepper(nscd_event_driven *ed) {
     const nscd_allocator *a = &ed->allocator;
     size_t n = (size_t)ed->n, nw = (size_t)ed->n_watches;
-    size_t nu = (size_t)ed->options.n_user_events, nc = (size_t)ed->model->n_contacts;
-    size_t nv = (size_t)ed->model->n_v;
+    size_t nu = (size_t)ed->options.n_user_events, nc = (size_t)ed->n_contacts;
+    size_t nv = (size_t)ed->n_v;
+    nscd__model_detach(&ed->link);
 #define FREE_ARRAY(name, type, count) nscd__free(a, ed->name, (count) * sizeof(type));
     ARRAYS(FREE_ARRAY)
 #undef FREE_ARRAY
     nscd__dynamics_destroy(&ed->dynamics);
     if (ed->impact_work.n_v > 0) {
-        nscd__impact_work_destroy(ed->model, &ed->impact_work);
+        nscd__impact_work_destroy(a, &ed->impact_work);
     }
+    nscd__arena_release(&ed->arena);
     nscd__dopri5_destroy(a, &ed->dopri);
     nscd__rk4_destroy(a, &ed->rk4);
     nscd_allocator copy = *a;
@@ -118,15 +121,15 @@ static void free_stepper(nscd_event_driven *ed) {
 static nscd_status allocate_arrays(nscd_event_driven *ed) {
     const nscd_allocator *a = &ed->allocator;
     size_t n = (size_t)ed->n, nw = (size_t)ed->n_watches;
-    size_t nu = (size_t)ed->options.n_user_events, nc = (size_t)ed->model->n_contacts;
-    size_t nv = (size_t)ed->model->n_v;
+    size_t nu = (size_t)ed->options.n_user_events, nc = (size_t)ed->n_contacts;
+    size_t nv = (size_t)ed->n_v;
     int ok = 1;
 #define ALLOC_ARRAY(name, type, count)                                                             \
     ok &= (ed->name = nscd__alloc_array(a, (count), sizeof(type))) != NULL;
     ARRAYS(ALLOC_ARRAY)
 #undef ALLOC_ARRAY
     if (!ok || nscd__dynamics_create(ed->model, &ed->dynamics) != NSCD_OK ||
-        nscd__impact_work_create(ed->model, &ed->impact_work) != NSCD_OK ||
+        nscd__impact_work_create(ed->model, &ed->arena, &ed->impact_work) != NSCD_OK ||
         nscd__dopri5_create(a, ed->n, &ed->dopri) != NSCD_OK ||
         nscd__rk4_create(a, ed->n, &ed->rk4) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
@@ -141,7 +144,15 @@ static nscd_status ode_rhs(void *context, double t, const double *y, double *ydo
 
 nscd_status nscd_event_driven_create(nscd_system *system, const nscd_event_driven_options *options,
                                      nscd_event_driven **stepper) {
-    if (system == NULL || stepper == NULL) {
+    if (system == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    return nscd__event_driven_create(nscd__system_model(system), options, stepper);
+}
+
+nscd_status nscd__event_driven_create(nscd__model *model, const nscd_event_driven_options *options,
+                                      nscd_event_driven **stepper) {
+    if (model == NULL || stepper == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
     nscd_event_driven_options opt;
@@ -153,14 +164,16 @@ nscd_status nscd_event_driven_create(nscd_system *system, const nscd_event_drive
         }
         opt = *options;
     }
-    nscd__model *model = nscd__system_model(system);
     nscd_event_driven *ed = nscd__alloc(model->allocator, sizeof *ed);
     if (ed == NULL) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     ed->options = opt;
     ed->model = model;
+    ed->n_contacts = model->n_contacts;
+    ed->n_v = model->n_v;
     ed->allocator = *model->allocator;
+    nscd__arena_init(&ed->arena, &ed->allocator);
     ed->diag.log = model->diag->log;
     ed->diag.log_user = model->diag->log_user;
     ed->n = model->n_q + model->n_v;
@@ -174,6 +187,7 @@ nscd_status nscd_event_driven_create(nscd_system *system, const nscd_event_drive
     }
     /* a slide slower than this starts (or ends) along its reference direction */
     ed->dynamics.slip_velocity = opt.zeno_velocity;
+    nscd__model_attach(model, &ed->link);
     for (int32_t i = 0; i < model->n_contacts; ++i) {
         ed->last_impact[i] = -INFINITY;
     }
@@ -386,6 +400,9 @@ nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
     nscd_event_driven *ed = stepper;
     nscd__model *m = ed->model;
     nscd__diag_clear(&ed->diag); /* the message describes this call */
+    if (ed->link.model == NULL) {
+        return nscd__fail(&ed->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
+    }
     if (stats != NULL && stats->struct_size != sizeof *stats) {
         return nscd__fail(&ed->diag, NSCD_ERR_STRUCT_SIZE, "stats struct_size %u",
                           (unsigned)stats->struct_size);
@@ -438,6 +455,9 @@ nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int3
     nscd_event_driven *ed = stepper;
     nscd__model *m = ed->model;
     ed->diag.last_error[0] = '\0';
+    if (ed->link.model == NULL) {
+        return nscd__fail(&ed->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
+    }
     if (index < 0 || index >= m->n_contacts) {
         return nscd__fail(&ed->diag, NSCD_ERR_INDEX, "contact %d of %d", (int)index,
                           (int)m->n_contacts);

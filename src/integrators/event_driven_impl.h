@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "contact/impact.h"
+#include "core/arena.h"
 #include "core/diag.h"
 #include "core/model.h"
 #include "integrators/dynamics.h"
@@ -16,7 +17,11 @@
 
 struct nscd_event_driven {
     nscd_event_driven_options options;
-    nscd__model *model;
+    nscd__model *model;     /* valid while link.model is set */
+    nscd__model_link link;  /* cleared when the model's owner is destroyed */
+    int32_t n_contacts;     /* the model's sizes at creation (for release) */
+    int32_t n_v;
+    nscd__arena arena;      /* per-instant workspace: impact rows, M^-1 W', W */
     nscd_allocator allocator;
     nscd_diag diag;
     nscd__dynamics dynamics;
@@ -45,9 +50,9 @@ struct nscd_event_driven {
     int32_t *firing;     /* 1 for the watches that fire at the current event */
     double *user_values; /* n_user_events */
 
-    /* one impact: contacts, rows, results */
+    /* one impact: contacts, rows (in the arena), results */
     int32_t *impact_contacts;
-    double *impact_rows;
+    nscd__rows *impact_rows;
     double *impulse, *velocity_before, *velocity_after;
     double *v_before;
     int32_t *pivots; /* n_contacts, for the projection's LU */
@@ -74,6 +79,13 @@ struct nscd_event_driven {
     nscd_event_driven_stats stats;
     int stop; /* set by a handler asking to stop */
 };
+
+/* Creates a stepper for any model (nscd_event_driven_create() passes the
+ * system's). The stepper refers to the model until it is destroyed; when
+ * the model's owner goes first, the stepper's calls fail with
+ * NSCD_ERR_STALE_HANDLE and nscd_event_driven_destroy() still works. */
+nscd_status nscd__event_driven_create(nscd__model *model, const nscd_event_driven_options *options,
+                                      nscd_event_driven **stepper);
 
 /* --- event_location.c */
 /* Values of all watches at (t, y): gaps of open contacts, forces of closed

@@ -69,13 +69,12 @@ static nscd_status change_mode(nscd_event_driven *ed, double t, const double *y,
     if (rc != NSCD_OK) {
         return rc;
     }
-    double rate = nscd__dot(m->n_v, ed->dynamics.row, y + m->n_q);
+    double rate = nscd__rows_dot(&ed->dynamics.entry, 0, y + m->n_q);
     if (new_mode == NSCD_CONTACT_COMPLIANT) {
         /* Seed 001: the law captures the impact velocity and the effective
          * mass of the contact (its damping may depend on both, eq. 49). The
          * memory is not cleared: a permanent indentation outlives contacts. */
-        rc = nscd__dynamics_effective_mass(&ed->dynamics, y, ed->v_before,
-                                           &slot->state.memory.effective_mass);
+        rc = nscd__dynamics_effective_mass(&ed->dynamics, y, &slot->state.memory.effective_mass);
         if (rc != NSCD_OK) {
             return rc;
         }
@@ -87,20 +86,36 @@ static nscd_status change_mode(nscd_event_driven *ed, double t, const double *y,
     return report_contact(ed, type, t, y, i, &rate);
 }
 
-/* Copies the normal rows of `count` contacts into ed->impact_rows. */
+/* The rows of `count` contacts at (t, q), copied into the event arena
+ * (ed->impact_rows), and their gaps (when `gaps` is not NULL). */
 static nscd_status gather_rows(nscd_event_driven *ed, double t, const double *q,
-                               const int32_t *contacts, int32_t count) {
-    int32_t n = ed->model->n_v;
-    double gap = 0.0;
-    for (int32_t r = 0; r < count; ++r) {
+                               const int32_t *contacts, int32_t count, double *gaps) {
+    const nscd__rows *entry = &ed->dynamics.entry;
+    ed->impact_rows = nscd__arena_array(&ed->arena, (size_t)count, sizeof(nscd__rows));
+    for (int32_t r = 0; r < count && ed->impact_rows != NULL; ++r) {
+        double gap = 0.0;
         nscd_status rc = nscd__dynamics_contact(&ed->dynamics, contacts[r], t, q, &gap);
         if (rc != NSCD_OK) {
             return rc;
         }
-        memcpy(ed->impact_rows + (size_t)r * (size_t)n, ed->dynamics.row,
-               (size_t)n * sizeof(double));
+        if (gaps != NULL) {
+            gaps[r] = gap;
+        }
+        size_t size = nscd__rows_size(entry, entry->n_rows);
+        double *values = nscd__arena_array(&ed->arena, size, sizeof(double));
+        if (values == NULL) {
+            break;
+        }
+        memcpy(values, entry->values, size * sizeof(double));
+        ed->impact_rows[r] = *entry;
+        ed->impact_rows[r].values = values;
+        if (r + 1 == count) {
+            return NSCD_OK;
+        }
     }
-    return NSCD_OK;
+    return count == 0 ? NSCD_OK
+                      : nscd__fail(&ed->diag, NSCD_ERR_OUT_OF_MEMORY, "rows of %d contacts",
+                                   (int)count);
 }
 
 /* Indices of the closed contacts appended to ed->impact_contacts[count...]. */
@@ -117,7 +132,8 @@ static int32_t append_closed(nscd_event_driven *ed, int32_t count) {
 static nscd_status apply_impact(nscd_event_driven *ed, double t, double *y, const int32_t *contacts,
                                 int32_t count, int plastic) {
     nscd__model *m = ed->model;
-    nscd_status rc = gather_rows(ed, t, y, contacts, count);
+    nscd__arena_reset(&ed->arena);
+    nscd_status rc = gather_rows(ed, t, y, contacts, count, NULL);
     if (rc != NSCD_OK) {
         return rc;
     }
@@ -171,7 +187,7 @@ static nscd_status touching_contacts(nscd_event_driven *ed, double t, const doub
             return rc;
         }
         if (slot->state.mode == NSCD_CONTACT_CLOSED || gap <= ed->options.persistent_gap_tolerance) {
-            ed->rates[*count] = nscd__dot(m->n_v, ed->dynamics.row, y + m->n_q);
+            ed->rates[*count] = nscd__rows_dot(&ed->dynamics.entry, 0, y + m->n_q);
             ed->gaps[*count] = gap;
             ed->impact_contacts[(*count)++] = i;
         }
@@ -258,7 +274,7 @@ static nscd_status refresh_rates(nscd_event_driven *ed, double t, const double *
         if (rc != NSCD_OK) {
             return rc;
         }
-        ed->rates[r] = nscd__dot(ed->model->n_v, ed->dynamics.row, y + ed->model->n_q);
+        ed->rates[r] = nscd__rows_dot(&ed->dynamics.entry, 0, y + ed->model->n_q);
     }
     return NSCD_OK;
 }
@@ -336,7 +352,7 @@ static nscd_status hold_closed(nscd_event_driven *ed, double t, double *y, int32
     for (int32_t r = 0; r < count && rc == NSCD_OK; ++r) { /* the new gap velocities */
         double gap = 0.0;
         rc = nscd__dynamics_contact(&ed->dynamics, ed->impact_contacts[r], t, y, &gap);
-        ed->rates[r] = nscd__dot(m->n_v, ed->dynamics.row, y + m->n_q);
+        ed->rates[r] = nscd__rows_dot(&ed->dynamics.entry, 0, y + m->n_q);
     }
     return rc;
 }
@@ -472,25 +488,19 @@ nscd_status nscd__settle_contacts(nscd_event_driven *ed, double t, double *y) {
 /* Largest |g| of the closed contacts; their rows go to ed->impact_rows. */
 static nscd_status closed_gaps(nscd_event_driven *ed, double t, const double *q, int32_t count,
                                double *gaps, double *largest) {
-    int32_t n = ed->model->n_v;
     *largest = 0.0;
-    for (int32_t r = 0; r < count; ++r) {
-        nscd_status rc =
-            nscd__dynamics_contact(&ed->dynamics, ed->impact_contacts[r], t, q, &gaps[r]);
-        if (rc != NSCD_OK) {
-            return rc;
-        }
-        memcpy(ed->impact_rows + (size_t)r * (size_t)n, ed->dynamics.row,
-               (size_t)n * sizeof(double));
+    nscd__arena_reset(&ed->arena);
+    nscd_status rc = gather_rows(ed, t, q, ed->impact_contacts, count, gaps);
+    for (int32_t r = 0; r < count && rc == NSCD_OK; ++r) {
         *largest = fmax(*largest, fabs(gaps[r]));
     }
-    return NSCD_OK;
+    return rc;
 }
 
 nscd_status nscd__project_closed(nscd_event_driven *ed, double t, double *y) {
     nscd__model *m = ed->model;
     nscd__impact_work *w = &ed->impact_work;
-    int32_t count = append_closed(ed, 0), n = m->n_v;
+    int32_t count = append_closed(ed, 0);
     double *gaps = ed->impulse, largest = 0.0;
     int projected = 0;
     for (int it = 0; it < MAX_PROJECTIONS && count > 0; ++it) {
@@ -512,7 +522,7 @@ nscd_status nscd__project_closed(nscd_event_driven *ed, double t, double *y) {
         if (rc != NSCD_OK) {
             return rc;
         }
-        nscd__gemv(n, count, w->minv_wt, gaps, w->dv);
+        nscd__response_gemv(&w->response, gaps, w->dv);
         m->displace(m->self, y, w->dv, ed->y_tmp);
         memcpy(y, ed->y_tmp, (size_t)m->n_q * sizeof(double));
         projected = 1;

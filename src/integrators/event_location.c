@@ -36,7 +36,7 @@ static nscd_status contact_watch(nscd_event_driven *ed, int32_t i, double t, con
         return nscd__dynamics_compliant_force(&ed->dynamics, i, t, q, v, value);
     default: {
         nscd_status rc = nscd__dynamics_onset_gap(&ed->dynamics, i, t, q, value);
-        ed->watch_rate[i] = nscd__dot(m->n_v, ed->dynamics.row, v);
+        ed->watch_rate[i] = nscd__rows_dot(&ed->dynamics.entry, 0, v);
         return rc;
     }
     }

@@ -144,16 +144,19 @@ static outcome impact_ex(nscd_system *sys, int32_t count, const int32_t *contact
                          double *v, int path, int plastic, void (*tune)(nscd__impact_work *work)) {
     nscd__model *m = nscd__system_model(sys);
     nscd__impact_work work;
-    assert_int_equal(nscd__impact_work_create(m, &work), NSCD_OK);
+    nscd__arena arena;
+    nscd__arena_init(&arena, m->allocator);
+    assert_int_equal(nscd__impact_work_create(m, &arena, &work), NSCD_OK);
     if (tune != NULL) {
         tune(&work);
     }
     outcome out;
     memset(&out, 0, sizeof out);
-    double rows[MAX_C * MAX_V], gap, tangent[2 * MAX_V];
+    double values[MAX_C * 3 * MAX_V], gap;
+    nscd__rows rows[MAX_C];
     for (int32_t r = 0; r < count; ++r) {
-        assert_int_equal(m->contact(m->self, contacts[r], 0.0, q, &gap, rows + r * m->n_v, tangent),
-                         NSCD_OK);
+        rows[r].values = values + r * 3 * m->n_v;
+        assert_int_equal(m->entry(m->self, contacts[r], 0.0, q, &gap, &rows[r]), NSCD_OK);
     }
     nscd__impact impact = {count, contacts, rows, plastic, out.P, out.before, out.after, 0.0};
     if (path == DISPATCH) {
@@ -166,7 +169,8 @@ static outcome impact_ex(nscd_system *sys, int32_t count, const int32_t *contact
     out.energy_change = work.energy_change;
     out.energy_reference = work.energy_reference;
     out.info = work.fc3d_info;
-    nscd__impact_work_destroy(m, &work);
+    nscd__impact_work_destroy(m->allocator, &work);
+    nscd__arena_release(&arena);
     return out;
 }
 
@@ -341,8 +345,10 @@ static void poisson_agrees_with_routh_without_reversal(void **state) {
             assert_int_equal(op.rc, NSCD_OK);
             /* the case Routh followed, from the kernel on the same G */
             nscd__model *m = nscd__system_model(routh);
-            double wn[3], wt[3], gap;
-            m->contact(m->self, 0, 0.0, q, &gap, wn, wt);
+            double values[9], gap;
+            nscd__rows rows = {.values = values};
+            m->entry(m->self, 0, 0.0, q, &gap, &rows);
+            const double *wn = values, *wt = values + 3;
             double G[4] = {1.0 + wt[2] * wt[2] / md.M[8], wt[2] * wn[2] / md.M[8],
                            wt[2] * wn[2] / md.M[8], 1.0 + wn[2] * wn[2] / md.M[8]};
             double u0[2] = {v0[0] + wt[2] * v0[2], v0[1] + wn[2] * v0[2]};

@@ -74,16 +74,19 @@ static nscd_status impact_of(nscd_system *sys, int32_t count, const int32_t *con
                              const double *q, double *v, double *impulse) {
     nscd__model *m = nscd__system_model(sys);
     nscd__impact_work work;
-    assert_int_equal(nscd__impact_work_create(m, &work), NSCD_OK);
-    double rows[2 * 3], gap, before[2], after[2];
+    nscd__arena arena;
+    nscd__arena_init(&arena, m->allocator);
+    assert_int_equal(nscd__impact_work_create(m, &arena, &work), NSCD_OK);
+    double values[2 * 9], gap, before[2], after[2];
+    nscd__rows rows[2];
     for (int32_t r = 0; r < count; ++r) {
-        double tangent[3];
-        assert_int_equal(m->contact(m->self, contacts[r], 0.0, q, &gap, rows + 3 * r, tangent),
-                         NSCD_OK);
+        rows[r].values = values + 9 * r;
+        assert_int_equal(m->entry(m->self, contacts[r], 0.0, q, &gap, &rows[r]), NSCD_OK);
     }
     nscd__impact impact = {count, contacts, rows, 0, impulse, before, after, 0.0};
     nscd_status rc = nscd__resolve_impact(m, &work, q, &impact, v);
-    nscd__impact_work_destroy(m, &work);
+    nscd__impact_work_destroy(m->allocator, &work);
+    nscd__arena_release(&arena);
     return rc;
 }
 
@@ -239,12 +242,17 @@ static void routh_rule_matches_the_kernel_for_either_tangent_sign(void **state) 
                 const int32_t first[1] = {0};
                 nscd__model *m = nscd__system_model(sys);
                 nscd__impact_work work;
-                assert_int_equal(nscd__impact_work_create(m, &work), NSCD_OK);
-                double row[2], tangent[2], gap, before, after;
-                pendulum_contact(&p, 0, 0.0, q, &gap, row, tangent);
-                nscd__impact impact = {1, first, row, 0, P, &before, &after, 0.0};
+                nscd__arena arena;
+                nscd__arena_init(&arena, m->allocator);
+                assert_int_equal(nscd__impact_work_create(m, &arena, &work), NSCD_OK);
+                double values[4], gap, before, after, *row = values;
+                pendulum_contact(&p, 0, 0.0, q, &gap, values, values + 2);
+                nscd__rows rows;
+                nscd__rows_dense(&rows, 2, 2, values);
+                nscd__impact impact = {1, first, &rows, 0, P, &before, &after, 0.0};
                 nscd_status rc = nscd__resolve_impact(m, &work, q, &impact, v);
-                nscd__impact_work_destroy(m, &work);
+                nscd__impact_work_destroy(m->allocator, &work);
+                nscd__arena_release(&arena);
                 assert_int_equal(rc, NSCD_OK);
                 double scale = fabs(v0[0]) + fabs(v0[1]);
                 assert_float_equal(v[0], expected[0], 1e-12 * scale);
@@ -278,16 +286,21 @@ static void routh_rule_needs_one_tangent_and_one_contact(void **state) {
     assert_int_equal(m->contacts[0].n_tangent, 1);
     m->contacts[0].n_tangent = 0;
     nscd__impact_work work;
-    assert_int_equal(nscd__impact_work_create(m, &work), NSCD_OK);
+    nscd__arena arena;
+    nscd__arena_init(&arena, m->allocator);
+    assert_int_equal(nscd__impact_work_create(m, &arena, &work), NSCD_OK);
     const double q[2] = {2.0, -1.2};
-    double v[2] = {1.0, -3.0}, P[2], row[2], tangent[2], gap, before[2], after[2];
-    pendulum_contact(&p, 0, 0.0, q, &gap, row, tangent);
+    double v[2] = {1.0, -3.0}, P[2], values[4], gap, before[2], after[2];
+    pendulum_contact(&p, 0, 0.0, q, &gap, values, values + 2);
+    nscd__rows rows;
+    nscd__rows_dense(&rows, 2, 2, values);
     const int32_t first[1] = {0};
-    nscd__impact impact = {1, first, row, 0, P, before, after, 0.0};
+    nscd__impact impact = {1, first, &rows, 0, P, before, after, 0.0};
     assert_int_equal(nscd__resolve_impact(m, &work, q, &impact, v), NSCD_ERR_INVALID_ARGUMENT);
     assert_true(v[0] == 1.0 && v[1] == -3.0);
     assert_non_null(strstr(nscd_system_last_error(sys), "n_tangent"));
-    nscd__impact_work_destroy(m, &work);
+    nscd__impact_work_destroy(m->allocator, &work);
+    nscd__arena_release(&arena);
     nscd_system_destroy(sys);
 
     /* two Routh contacts at once: not Routh's problem any more */

@@ -220,10 +220,10 @@ static void mass_solve_of_non_finite_values(void **state) {
     assert_int_equal(make_ball(&b, 1.0, 0.5, &sys), NSCD_OK);
     nscd__model *model = nscd__system_model(sys);
     double q = 1.0, rhs = NAN, x = 7.0;
-    assert_int_equal(model->mass_solve(model->self, &q, 1, &rhs, &x), NSCD_ERR_NOT_FINITE);
+    assert_int_equal(model->mass_solve(model->self, &q, 0, 1, &rhs, &x), NSCD_ERR_NOT_FINITE);
     assert_true(nscd_system_last_error(sys)[0] != '\0');
     rhs = 4.0;
-    assert_int_equal(model->mass_solve(model->self, &q, 1, &rhs, &x), NSCD_OK);
+    assert_int_equal(model->mass_solve(model->self, &q, 0, 1, &rhs, &x), NSCD_OK);
     assert_true(fabs(x - 2.0) < 1e-15);
     nscd_system_destroy(sys);
 }
