@@ -160,44 +160,61 @@ static int compare_int32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* row_ptr and col_idx (ascending per row) of the block pattern: two passes,
- * count then fill, with one marker per contact instead of a k x k mask. */
-static nscd_status bsr_pattern(nscd__local_bsr *form, nscd__arena *arena) {
+/* row_ptr: how many contacts share a mass block with each contact. */
+static nscd_status bsr_count(nscd__local_bsr *form, const block_contacts *bc, int32_t *mark) {
     const nscd__response *r = &form->response;
-    int32_t k = form->n_contacts;
-    block_contacts bc;
-    nscd_status rc = list_block_contacts(r, arena, &bc);
-    int32_t *mark = nscd__arena_array(arena, (size_t)k, sizeof(int32_t));
-    form->row_ptr = nscd__arena_array(arena, (size_t)k + 1, sizeof(int32_t));
-    form->diag = nscd__arena_array(arena, (size_t)k, sizeof(int32_t));
-    if (rc != NSCD_OK || !mark || !form->row_ptr || !form->diag) {
-        return rc != NSCD_OK ? rc : out_of_memory(r->model, "local form: pattern");
-    }
-    for (int32_t i = 0; i < k; ++i) {
-        mark[i] = -1;
-    }
     int64_t nnz = 0;
-    for (int32_t i = 0; i < k; ++i) {
+    for (int32_t i = 0; i < form->n_contacts; ++i) {
         form->row_ptr[i] = (int32_t)nnz;
-        nnz += neighbours(r, &bc, i, mark, i, NULL);
+        nnz += neighbours(r, bc, i, mark, i, NULL);
         if (nnz > MAX_BLOCKS) {
             return nscd__fail(r->model->diag, NSCD_ERR_INVALID_ARGUMENT,
                               "local form: more than %d blocks", (int)MAX_BLOCKS);
         }
     }
-    form->nnz = form->row_ptr[k] = (int32_t)nnz;
-    form->col_idx = nscd__arena_array(arena, (size_t)nnz, sizeof(int32_t));
-    if (form->col_idx == NULL) {
-        return out_of_memory(r->model, "local form: block columns");
-    }
+    form->nnz = form->row_ptr[form->n_contacts] = (int32_t)nnz;
+    return NSCD_OK;
+}
+
+/* col_idx, ascending in each row, and the diagonal blocks. */
+static void bsr_fill(nscd__local_bsr *form, const block_contacts *bc, int32_t *mark) {
+    int32_t k = form->n_contacts;
     for (int32_t i = 0; i < k; ++i) {
         int32_t *cols = form->col_idx + form->row_ptr[i];
-        int32_t n = neighbours(r, &bc, i, mark, k + i, cols);
+        int32_t n = neighbours(&form->response, bc, i, mark, k + i, cols);
         qsort(cols, (size_t)n, sizeof *cols, compare_int32);
         for (int32_t p = 0; p < n; ++p) {
             form->diag[i] = cols[p] == i ? form->row_ptr[i] + p : form->diag[i];
         }
     }
+}
+
+/* The block pattern in two passes, count then fill, with one marker per
+ * contact (stamped i in the first pass, k + i in the second) instead of a
+ * k x k mask. */
+static nscd_status bsr_pattern(nscd__local_bsr *form, nscd__arena *arena) {
+    const nscd__model *m = form->response.model;
+    int32_t k = form->n_contacts;
+    block_contacts bc;
+    nscd_status rc = list_block_contacts(&form->response, arena, &bc);
+    int32_t *mark = nscd__arena_array(arena, (size_t)k, sizeof(int32_t));
+    form->row_ptr = nscd__arena_array(arena, (size_t)k + 1, sizeof(int32_t));
+    form->diag = nscd__arena_array(arena, (size_t)k, sizeof(int32_t));
+    if (rc != NSCD_OK || !mark || !form->row_ptr || !form->diag) {
+        return rc != NSCD_OK ? rc : out_of_memory(m, "local form: pattern");
+    }
+    for (int32_t i = 0; i < k; ++i) {
+        mark[i] = -1;
+    }
+    rc = bsr_count(form, &bc, mark);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    form->col_idx = nscd__arena_array(arena, (size_t)form->nnz, sizeof(int32_t));
+    if (form->col_idx == NULL) {
+        return out_of_memory(m, "local form: block columns");
+    }
+    bsr_fill(form, &bc, mark);
     return NSCD_OK;
 }
 

@@ -375,6 +375,11 @@ static void response_apply(void **state) {
             expect[i] = v0[i] + ref[i];
         }
         assert_near_array(NV, out, expect);
+        if (!with_h) { /* the plain loop has no h column to skip */
+            memcpy(out, v0, sizeof out);
+            nscd__response_add_loop(&r, lambda, out);
+            assert_near_array(NV, out, expect);
+        }
     }
     nscd__response r;
     assert_int_equal(nscd__response_build(m, &f->arena, NULL, h, k, f->views, &r), NSCD_OK);
@@ -407,6 +412,24 @@ static void response_untouched_blocks(void **state) {
     nscd__response_add_dot(&r, lambda, v);
     for (int i = 3 * ND; i < NV; ++i) {
         assert_true(v[i] == 3.0);
+    }
+}
+
+/* One force row: C_r M^-1 F_0' for every row C_r, by nscd__response_dot. */
+static void response_dot(void **state) {
+    fixture *f = *state;
+    nscd__model *m = &f->model.model;
+    const int32_t k = 3 * NC;
+    for (int32_t c = 0; c < k; c += 4) {
+        nscd__response r;
+        assert_int_equal(nscd__response_build(m, &f->arena, NULL, NULL, 1, &f->views[c], &r),
+                         NSCD_OK);
+        double column[3 * NC], ref[3 * NC];
+        for (int32_t a = 0; a < k; ++a) {
+            column[a] = nscd__response_dot(&r, &f->views[a]);
+            ref[a] = f->W[a * k + c];
+        }
+        assert_near_array((size_t)k, column, ref);
     }
 }
 
@@ -931,6 +954,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(response_delassus, setup, teardown),
         cmocka_unit_test_setup_teardown(response_apply, setup, teardown),
         cmocka_unit_test_setup_teardown(response_untouched_blocks, setup, teardown),
+        cmocka_unit_test_setup_teardown(response_dot, setup, teardown),
         cmocka_unit_test_setup_teardown(response_rejects_crossing_block, setup, teardown),
         cmocka_unit_test_setup_teardown(local_form_bsr, setup, teardown),
         cmocka_unit_test_setup_teardown(local_form_to_fc3d, setup, teardown),
