@@ -5,6 +5,42 @@
 
 #include "core/dense.h"
 
+nscd_status nscd__gather_rows(nscd__model *model, nscd__arena *arena, double t, const double *q,
+                              int32_t count, const int32_t *entries, nscd__rows **rows,
+                              double *gaps) {
+    size_t capacity = NSCD__MAX_ENTRY_ROWS * (size_t)model->row_width;
+    nscd__rows *out = nscd__arena_array(arena, (size_t)count, sizeof *out);
+    for (int32_t r = 0; out != NULL && r < count; ++r) {
+        out[r].values = nscd__arena_array(arena, capacity, sizeof(double));
+        if (out[r].values == NULL) {
+            out = NULL;
+            break;
+        }
+        double gap = 0.0;
+        nscd_status rc = model->entry(model->self, entries[r], t, q, &gap, &out[r]);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+        if (gaps != NULL) {
+            gaps[r] = gap;
+        }
+    }
+    if (out == NULL && count > 0) {
+        return nscd__fail(model->diag, NSCD_ERR_OUT_OF_MEMORY, "rows of %d contacts", (int)count);
+    }
+    *rows = out;
+    return NSCD_OK;
+}
+
+int32_t nscd__closed_entries(const nscd__model *model, int32_t *list, int32_t count) {
+    for (int32_t i = 0; i < model->n_contacts; ++i) {
+        if (model->contacts[i].state.mode == NSCD_CONTACT_CLOSED) {
+            list[count++] = i;
+        }
+    }
+    return count;
+}
+
 /* Index of mass block `b` among the touched ones, creating it when new;
  * `slot` maps model blocks to touched indices (-1: not yet). */
 static int32_t touch(nscd__response *r, int32_t *slot, int32_t b) {

@@ -30,6 +30,18 @@
 #include "core/model.h"
 #include "core/rows.h"
 
+/* The rows (normal first, then tangents; an equality's equations) and gaps
+ * of `count` entries of the model at (t, q), copied into the arena: *rows
+ * receives `count` nscd__rows, `gaps` (may be NULL) their gaps. Every
+ * problem starts here. */
+nscd_status nscd__gather_rows(nscd__model *model, nscd__arena *arena, double t, const double *q,
+                              int32_t count, const int32_t *entries, nscd__rows **rows,
+                              double *gaps);
+
+/* The indices of the model's closed entries, in index order, appended to
+ * list[count...]; returns the new count. */
+int32_t nscd__closed_entries(const nscd__model *model, int32_t *list, int32_t count);
+
 /* One mass block touched by the rows: X = M_bb^-1 [h_b, F_b'] (width x cols,
  * row-major), F_b the rows restricted to the block. */
 typedef struct nscd__response_block {

@@ -42,14 +42,14 @@ nscd_status nscd__resolve_poisson(nscd__model *model, nscd__impact_work *work, c
     for (int32_t r = 0; r < k; ++r) {
         before[r] = nscd__rows_dot(&impact->rows[r], 0, v);
     }
-    rc = nscd_lcp_solve_dense(k, work->delassus, before, P, NULL); /* compression */
+    rc = nscd__impact_lcp(model, work, impact, work->delassus, before, P); /* compression */
     if (rc == NSCD_OK) {
         for (int32_t r = 0; r < k; ++r) {
             P[r] *=
                 1.0 + poisson_coefficient(&model->contacts[impact->contacts[r]], impact->plastic);
         }
         shifted_velocity(k, work->delassus, before, P, work->rhs);
-        rc = nscd_lcp_solve_dense(k, work->delassus, work->rhs, x, NULL); /* restitution */
+        rc = nscd__impact_lcp(model, work, impact, work->delassus, work->rhs, x); /* restitution */
     }
     if (rc != NSCD_OK) {
         return nscd__fail(model->diag, rc, "Poisson impact LCP of %d contacts failed", (int)k);

@@ -6,6 +6,16 @@
 
 #include "contact/impact.h"
 
+/* The LCP of an impact whose equality entries (model kind
+ * NSCD__ENTRY_EQUALITY) hold with impulses of either sign: u = G P + c with
+ * u_E = 0 and 0 <= P_U _|_ u_U >= 0 over the unilateral rows U. The
+ * equality rows are condensed out (Schur complement of G_EE, which must be
+ * regular: NSCD_ERR_SINGULAR otherwise); without equalities this is
+ * nscd_lcp_solve_dense() itself. G is k x k row-major. */
+nscd_status nscd__impact_lcp(nscd__model *model, nscd__impact_work *work,
+                             const nscd__impact *impact, const double *G, const double *c,
+                             double *P);
+
 /* Frictionless Poisson restitution for any number of simultaneous contacts:
  * a compression LCP, then a restitution LCP that applies at least e times the
  * compression impulse at every contact (closed contacts take part with e = 0). */

@@ -11,7 +11,14 @@ _Static_assert(sizeof(lapack_int) == sizeof(int32_t), "LAPACKE with 32-bit integ
 nscd_status nscd__least_squares_create(const nscd_allocator *a, int32_t capacity,
                                        nscd__least_squares *ls) {
     memset(ls, 0, sizeof *ls);
-    int32_t n = capacity > 0 ? capacity : 1;
+    ls->allocator = a;
+    return nscd__least_squares_reserve(ls, capacity > 0 ? capacity : 1);
+}
+
+nscd_status nscd__least_squares_reserve(nscd__least_squares *ls, int32_t n) {
+    if (n <= ls->capacity) {
+        return NSCD_OK;
+    }
     double query = 0.0, scratch = 0.0;
     lapack_int iquery = 0, rank = 0;
     /* workspace query for the largest size */
@@ -20,30 +27,38 @@ nscd_status nscd__least_squares_create(const nscd_allocator *a, int32_t capacity
     if (info != 0) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
-    ls->capacity = n;
-    ls->lwork = (int32_t)query + 1;
-    ls->liwork = (int32_t)iquery + 1;
-    ls->singular = nscd__alloc_array(a, (size_t)n, sizeof(double));
-    ls->work = nscd__alloc_array(a, (size_t)ls->lwork, sizeof(double));
-    ls->iwork = nscd__alloc_array(a, (size_t)ls->liwork, sizeof(int32_t));
-    if (ls->singular == NULL || ls->work == NULL || ls->iwork == NULL) {
-        nscd__least_squares_destroy(a, ls);
+    nscd__least_squares grown = {.allocator = ls->allocator, .capacity = n};
+    grown.lwork = (int32_t)query + 1;
+    grown.liwork = (int32_t)iquery + 1;
+    grown.singular = nscd__alloc_array(ls->allocator, (size_t)n, sizeof(double));
+    grown.work = nscd__alloc_array(ls->allocator, (size_t)grown.lwork, sizeof(double));
+    grown.iwork = nscd__alloc_array(ls->allocator, (size_t)grown.liwork, sizeof(int32_t));
+    if (grown.singular == NULL || grown.work == NULL || grown.iwork == NULL) {
+        nscd__least_squares_destroy(&grown);
         return NSCD_ERR_OUT_OF_MEMORY;
     }
+    nscd__least_squares_destroy(ls);
+    *ls = grown;
     return NSCD_OK;
 }
 
-void nscd__least_squares_destroy(const nscd_allocator *a, nscd__least_squares *ls) {
+void nscd__least_squares_destroy(nscd__least_squares *ls) {
+    const nscd_allocator *a = ls->allocator;
     nscd__free(a, ls->singular, (size_t)ls->capacity * sizeof(double));
     nscd__free(a, ls->work, (size_t)ls->lwork * sizeof(double));
     nscd__free(a, ls->iwork, (size_t)ls->liwork * sizeof(int32_t));
     memset(ls, 0, sizeof *ls);
+    ls->allocator = a;
 }
 
 nscd_status nscd__least_squares_solve(nscd__least_squares *ls, int32_t n, double *A, double *b,
                                       double rcond, int32_t *rank) {
-    if (n < 1 || n > ls->capacity) {
+    if (n < 1) {
         return NSCD_ERR_INVALID_ARGUMENT;
+    }
+    nscd_status rc = nscd__least_squares_reserve(ls, n);
+    if (rc != NSCD_OK) {
+        return rc;
     }
     lapack_int r = 0;
     lapack_int info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, n, n, 1, A, n, b, n, ls->singular,

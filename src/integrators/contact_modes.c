@@ -208,6 +208,9 @@ static nscd_status fix_contact(nscd_event_driven *ed, double t, const double *y,
         acceleration_tolerance / (ed->inverse_mass[i] > 0.0 ? ed->inverse_mass[i] : 1.0);
     double lambda = ed->dynamics.lambda[i];
     *changed = 0;
+    if (slot->kind == NSCD__ENTRY_EQUALITY) { /* always closed, forces of either sign */
+        return NSCD_OK;
+    }
     if (slot->state.mode == NSCD_CONTACT_CLOSED) {
         if (lambda < -force_tolerance) { /* pulls: must open */
             slot->state.mode = NSCD_CONTACT_OPEN;

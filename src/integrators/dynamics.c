@@ -65,7 +65,7 @@ nscd_status nscd__dynamics_create(nscd__model *model, nscd__dynamics *dyn) {
     dyn->qdot = nscd__alloc_array(a, nq, sizeof(double));
     if ((nc > 0 && (!dyn->closed || !dyn->lambda || !dyn->lambda_t || !dyn->direction)) ||
         !dyn->entry.values || !dyn->h || !dyn->shifted || !dyn->qdot ||
-        nscd__least_squares_create(a, (int32_t)(3 * nc), &dyn->least_squares) != NSCD_OK) {
+        nscd__least_squares_create(&dyn->allocator, 3, &dyn->least_squares) != NSCD_OK) {
         nscd__dynamics_destroy(dyn);
         return NSCD_ERR_OUT_OF_MEMORY;
     }
@@ -87,7 +87,7 @@ void nscd__dynamics_destroy(nscd__dynamics *dyn) {
     nscd__free(a, dyn->h, nv * sizeof(double));
     nscd__free(a, dyn->shifted, nq * sizeof(double));
     nscd__free(a, dyn->qdot, nq * sizeof(double));
-    nscd__least_squares_destroy(a, &dyn->least_squares);
+    nscd__least_squares_destroy(&dyn->least_squares);
     nscd__arena_release(&dyn->arena);
     memset(dyn, 0, sizeof *dyn);
 }
@@ -165,7 +165,8 @@ static nscd_status add_compliant_forces(nscd__dynamics *dyn, double t, const dou
 }
 
 int nscd__dynamics_frictional(const nscd__contact_slot *slot) {
-    return slot->friction > 0.0 && (slot->n_tangent == 1 || slot->n_tangent == 2);
+    return slot->kind == NSCD__ENTRY_UNILATERAL && slot->friction > 0.0 &&
+           (slot->n_tangent == 1 || slot->n_tangent == 2);
 }
 
 nscd_status nscd__dynamics_slip_velocity(nscd__dynamics *dyn, int32_t index, double t,
@@ -351,6 +352,9 @@ static nscd_status solve_forces(nscd__dynamics *dyn, int32_t k, double *A, doubl
         }
         residual = fmax(residual, fabs(sum));
     }
+    if (rc == NSCD_ERR_OUT_OF_MEMORY) {
+        return nscd__fail(m->diag, rc, "least-squares work for %d rows", (int)k);
+    }
     if (rc != NSCD_OK ||
         !(residual <= CONSISTENCY_TOLERANCE * (rhs_size + matrix_size * force_size))) {
         return nscd__fail(m->diag, NSCD_ERR_SINGULAR,
@@ -438,6 +442,10 @@ nscd_status nscd__dynamics_closed_watch(nscd__dynamics *dyn, int32_t index, doub
                                         const double *q, const double *v, double *value) {
     const nscd__contact_slot *slot = &dyn->model->contacts[index];
     double normal = dyn->lambda[index];
+    if (slot->kind == NSCD__ENTRY_EQUALITY) { /* holds with forces of either sign */
+        *value = 1.0;
+        return NSCD_OK;
+    }
     if (!nscd__dynamics_frictional(slot)) {
         *value = normal;
         return NSCD_OK;

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "contact/assembly.h"
+#include "contact/projection.h"
 #include "core/dense.h"
 #include "integrators/event_driven_impl.h"
 
@@ -86,54 +88,12 @@ static nscd_status change_mode(nscd_event_driven *ed, double t, const double *y,
     return report_contact(ed, type, t, y, i, &rate);
 }
 
-/* The rows of `count` contacts at (t, q), copied into the event arena
- * (ed->impact_rows), and their gaps (when `gaps` is not NULL). */
-static nscd_status gather_rows(nscd_event_driven *ed, double t, const double *q,
-                               const int32_t *contacts, int32_t count, double *gaps) {
-    const nscd__rows *entry = &ed->dynamics.entry;
-    ed->impact_rows = nscd__arena_array(&ed->arena, (size_t)count, sizeof(nscd__rows));
-    for (int32_t r = 0; r < count && ed->impact_rows != NULL; ++r) {
-        double gap = 0.0;
-        nscd_status rc = nscd__dynamics_contact(&ed->dynamics, contacts[r], t, q, &gap);
-        if (rc != NSCD_OK) {
-            return rc;
-        }
-        if (gaps != NULL) {
-            gaps[r] = gap;
-        }
-        size_t size = nscd__rows_size(entry, entry->n_rows);
-        double *values = nscd__arena_array(&ed->arena, size, sizeof(double));
-        if (values == NULL) {
-            break;
-        }
-        memcpy(values, entry->values, size * sizeof(double));
-        ed->impact_rows[r] = *entry;
-        ed->impact_rows[r].values = values;
-        if (r + 1 == count) {
-            return NSCD_OK;
-        }
-    }
-    return count == 0 ? NSCD_OK
-                      : nscd__fail(&ed->diag, NSCD_ERR_OUT_OF_MEMORY, "rows of %d contacts",
-                                   (int)count);
-}
-
-/* Indices of the closed contacts appended to ed->impact_contacts[count...]. */
-static int32_t append_closed(nscd_event_driven *ed, int32_t count) {
-    for (int32_t i = 0; i < ed->model->n_contacts; ++i) {
-        if (ed->model->contacts[i].state.mode == NSCD_CONTACT_CLOSED) {
-            ed->impact_contacts[count++] = i;
-        }
-    }
-    return count;
-}
-
 /* Velocity jump of `count` contacts at (t, y). */
 static nscd_status apply_impact(nscd_event_driven *ed, double t, double *y, const int32_t *contacts,
                                 int32_t count, int plastic) {
     nscd__model *m = ed->model;
     nscd__arena_reset(&ed->arena);
-    nscd_status rc = gather_rows(ed, t, y, contacts, count, NULL);
+    nscd_status rc = nscd__gather_rows(m, &ed->arena, t, y, count, contacts, &ed->impact_rows, NULL);
     if (rc != NSCD_OK) {
         return rc;
     }
@@ -224,12 +184,13 @@ static nscd_status impact_round(nscd_event_driven *ed, double t, double *y, int3
     *impacted = 0;
     for (int32_t r = 0; r < count; ++r) {
         int32_t i = ed->impact_contacts[r];
-        if (ed->rates[r] > v_rest) {
+        int equality = m->contacts[i].kind == NSCD__ENTRY_EQUALITY;
+        if (ed->rates[r] > v_rest && !equality) { /* equalities take part in every impact */
             continue;
         }
         ed->rest[n] = r; /* scratch: positions in the touching set */
         ed->impact_list[n++] = i;
-        if (ed->rates[r] >= -v_rest) {
+        if (fabs(ed->rates[r]) <= v_rest || (ed->rates[r] > 0.0 && !equality)) {
             continue;
         }
         first = first < 0 ? i : first;
@@ -413,7 +374,8 @@ static nscd_status resolve_instant(nscd_event_driven *ed, double t, double *y) {
         if (at_rest) {
             ed->rest[n_rest++] = i;
             zeno |= ed->impacting[r];    /* an impact left an open contact at rest */
-        } else if (ed->rates[r] > 0.0) { /* separating */
+        } else if (ed->rates[r] > 0.0 && m->contacts[i].kind != NSCD__ENTRY_EQUALITY) {
+            /* separating */
             m->contacts[i].state.mode = NSCD_CONTACT_OPEN;
         }
     }
@@ -485,50 +447,15 @@ nscd_status nscd__settle_contacts(nscd_event_driven *ed, double t, double *y) {
     return resolve_instant(ed, t, y);
 }
 
-/* Largest |g| of the closed contacts; their rows go to ed->impact_rows. */
-static nscd_status closed_gaps(nscd_event_driven *ed, double t, const double *q, int32_t count,
-                               double *gaps, double *largest) {
-    *largest = 0.0;
-    nscd__arena_reset(&ed->arena);
-    nscd_status rc = gather_rows(ed, t, q, ed->impact_contacts, count, gaps);
-    for (int32_t r = 0; r < count && rc == NSCD_OK; ++r) {
-        *largest = fmax(*largest, fabs(gaps[r]));
-    }
-    return rc;
-}
-
 nscd_status nscd__project_closed(nscd_event_driven *ed, double t, double *y) {
-    nscd__model *m = ed->model;
-    nscd__impact_work *w = &ed->impact_work;
-    int32_t count = append_closed(ed, 0);
-    double *gaps = ed->impulse, largest = 0.0;
+    int32_t count = nscd__closed_entries(ed->model, ed->impact_contacts, 0);
     int projected = 0;
-    for (int it = 0; it < MAX_PROJECTIONS && count > 0; ++it) {
-        nscd_status rc = closed_gaps(ed, t, y, count, gaps, &largest);
-        if (rc != NSCD_OK || largest <= ed->options.persistent_gap_tolerance) {
-            if (rc != NSCD_OK || !projected) {
-                return rc;
-            }
-            break;
-        }
-        /* mass-weighted Gauss–Newton step: dq = -M^-1 W' (W M^-1 W')^-1 g */
-        rc = nscd__impact_delassus(m, w, y, count, ed->impact_rows);
-        for (int32_t r = 0; r < count; ++r) {
-            gaps[r] = -gaps[r];
-        }
-        if (rc == NSCD_OK && nscd__lu_solve(count, w->delassus, ed->pivots, 1, gaps) != NSCD_OK) {
-            rc = nscd__fail(&ed->diag, NSCD_ERR_SINGULAR, "closed contacts have dependent rows");
-        }
-        if (rc != NSCD_OK) {
-            return rc;
-        }
-        nscd__response_gemv(&w->response, gaps, w->dv);
-        m->displace(m->self, y, w->dv, ed->y_tmp);
-        memcpy(y, ed->y_tmp, (size_t)m->n_q * sizeof(double));
-        projected = 1;
-    }
-    if (!projected) {
-        return NSCD_OK;
+    nscd_status rc = nscd__project_positions(ed->model, &ed->impact_work, t, y, count,
+                                             ed->impact_contacts,
+                                             ed->options.persistent_gap_tolerance, MAX_PROJECTIONS,
+                                             ed->pivots, ed->impulse, ed->y_tmp, &projected);
+    if (rc != NSCD_OK || !projected) {
+        return rc;
     }
     ed->fsal_valid = 0;
     return nscd__dynamics_project_velocity(&ed->dynamics, t, y); /* and dg/dt back to 0 */
