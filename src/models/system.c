@@ -107,6 +107,24 @@ static nscd_status system_mass_times(void *self, const double *q, const double *
     return NSCD_OK;
 }
 
+/* M(q) itself for the global form: the whole matrix is the one mass block.
+ * Written straight into the caller's array, so the cached factor stays. */
+static nscd_status system_mass_block(void *self, const double *q, int32_t block, double *M_bb) {
+    nscd_system *s = self;
+    (void)block;
+    if (s->desc.mass == NULL) {
+        return nscd__fail(&s->diag, NSCD_ERR_UNSUPPORTED, "no mass callback: M is unknown");
+    }
+    nscd_status rc = s->desc.mass(s->desc.user, q, M_bb);
+    if (rc != NSCD_OK) {
+        return callback_failed(s, "mass", rc);
+    }
+    size_t n = (size_t)s->desc.n_dof;
+    return nscd__all_finite(M_bb, n * n)
+               ? NSCD_OK
+               : nscd__fail(&s->diag, NSCD_ERR_NOT_FINITE, "mass matrix has non-finite entries");
+}
+
 static nscd_status system_forces(void *self, double t, const double *q, const double *v,
                                  double *h) {
     nscd_system *s = self;
@@ -214,6 +232,7 @@ static void init_model(nscd_system *s) {
     m->allocator = &s->allocator;
     m->mass_solve = system_mass_solve;
     m->mass_times = system_mass_times;
+    m->mass_block = system_mass_block;
     m->forces = system_forces;
     m->position_rate = system_position_rate;
     m->displace = system_displace;
