@@ -166,20 +166,24 @@ static double row_times_column(const nscd__rows *C_r, const nscd__response_block
     return sum;
 }
 
+double nscd__response_entry(const nscd__response *response, const nscd__rows *C_a, int32_t c) {
+    const nscd__response *r = response;
+    const nscd__rows *F_c = &r->rows[c];
+    double sum = 0.0;
+    for (int32_t j = 0; j < F_c->n_blocks; ++j) {
+        const nscd__response_block *blk = &r->blocks[r->at_block[c * NSCD__MAX_ROW_BLOCKS + j]];
+        double part = row_times_column(C_a, blk, r->at_col[c * NSCD__MAX_ROW_BLOCKS + j]);
+        sum = j == 0 ? part : sum + part;
+    }
+    return sum;
+}
+
 void nscd__response_delassus(const nscd__response *response, int32_t k_c, const nscd__rows *C,
                              double *W) {
-    const nscd__response *r = response;
     for (int32_t a = 0; a < k_c; ++a) {
-        for (int32_t c = 0; c < r->k; ++c) {
-            const nscd__rows *F_c = &r->rows[c];
-            double sum = 0.0;
-            for (int32_t j = 0; j < F_c->n_blocks; ++j) {
-                const nscd__response_block *blk =
-                    &r->blocks[r->at_block[c * NSCD__MAX_ROW_BLOCKS + j]];
-                double part = row_times_column(&C[a], blk, r->at_col[c * NSCD__MAX_ROW_BLOCKS + j]);
-                sum = j == 0 ? part : sum + part;
-            }
-            W[(size_t)a * (size_t)r->k + (size_t)c] = sum;
+        for (int32_t c = 0; c < response->k; ++c) {
+            W[(size_t)a * (size_t)response->k + (size_t)c] =
+                nscd__response_entry(response, &C[a], c);
         }
     }
 }

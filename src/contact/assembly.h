@@ -75,6 +75,9 @@ nscd_status nscd__response_build(nscd__model *model, nscd__arena *arena, const d
                                  const double *h, int32_t k, const nscd__rows *rows,
                                  nscd__response *response);
 
+/* W(a, c) = C_a M^-1 F_c' for the one-row view C_a and force row c. */
+double nscd__response_entry(const nscd__response *response, const nscd__rows *C_a, int32_t c);
+
 /* W = C M^-1 F' (k_c x k, row-major) for k_c one-row views C. */
 void nscd__response_delassus(const nscd__response *response, int32_t k_c, const nscd__rows *C,
                              double *W);

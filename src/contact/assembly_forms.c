@@ -66,39 +66,6 @@ static nscd_status out_of_memory(const nscd__model *m, const char *what) {
 
 /* ------------------------------------------------------------ local form, BSR */
 
-/* C_r . (column `col` of blk) over the part of C_r inside blk: the same sum
- * in the same order as assembly.c, so that the blocks equal
- * nscd__response_delassus() bitwise. */
-static double row_times_column(const nscd__rows *C_r, const nscd__response_block *blk,
-                               int32_t col) {
-    const double *values = C_r->values;
-    size_t cols = (size_t)blk->cols;
-    double sum = 0.0;
-    for (int32_t j = 0; j < C_r->n_blocks; ++j) {
-        int32_t begin = C_r->column[j] - blk->start;
-        if (begin >= 0 && begin < blk->width) {
-            const double *x = blk->X + (size_t)begin * cols + (size_t)col;
-            for (int32_t i = 0; i < C_r->width[j]; ++i) {
-                sum += values[i] * x[(size_t)i * cols];
-            }
-        }
-        values += C_r->width[j];
-    }
-    return sum;
-}
-
-/* W(a, c) = C_a M^-1 F_c', as nscd__response_delassus() sums it. */
-static double delassus_entry(const nscd__response *r, const nscd__rows *C_a, int32_t c) {
-    const nscd__rows *F_c = &r->rows[c];
-    double sum = 0.0;
-    for (int32_t j = 0; j < F_c->n_blocks; ++j) {
-        size_t at = (size_t)c * NSCD__MAX_ROW_BLOCKS + (size_t)j;
-        double part = row_times_column(C_a, &r->blocks[r->at_block[at]], r->at_col[at]);
-        sum = j == 0 ? part : sum + part;
-    }
-    return sum;
-}
-
 /* Which contacts touch each touched mass block: contacts of block t are
  * list[start[t] .. start[t + 1]), ascending. Columns of a block are handed
  * out in row order (assembly.c), so a contact's columns come together. */
@@ -227,7 +194,7 @@ static void bsr_values(nscd__local_bsr *form) {
             int32_t j = form->col_idx[p];
             for (int32_t a = 0; a < 3; ++a) {
                 for (int32_t c = 0; c < 3; ++c) {
-                    B[3 * a + c] = delassus_entry(r, &form->rows[3 * i + a], 3 * j + c);
+                    B[3 * a + c] = nscd__response_entry(r, &form->rows[3 * i + a], 3 * j + c);
                 }
             }
         }
