@@ -79,16 +79,27 @@ static nscd_status map_rows(nscd__response *r, int32_t *slot) {
 static nscd_status solve_blocks(nscd__response *r, nscd__arena *arena, const double *q,
                                 const double *h) {
     nscd__model *m = r->model;
+    size_t doubles = 0, ints = 0; /* per block: B, X, lambda; rows */
+    for (int32_t t = 0; t < r->n_blocks; ++t) {
+        size_t w = (size_t)r->blocks[t].width, cols = (size_t)r->blocks[t].cols;
+        doubles += 2 * w * cols + cols;
+        ints += cols;
+    }
+    double *d = nscd__arena_alloc(arena, doubles, sizeof(double));
+    int32_t *n = nscd__arena_alloc(arena, ints, sizeof(int32_t));
+    if (d == NULL || n == NULL) {
+        return nscd__fail(m->diag, NSCD_ERR_OUT_OF_MEMORY, "problem assembly");
+    }
     for (int32_t t = 0; t < r->n_blocks; ++t) {
         nscd__response_block *blk = &r->blocks[t];
         size_t w = (size_t)blk->width, cols = (size_t)blk->cols;
-        blk->B = nscd__arena_array(arena, w * cols, sizeof(double));
-        blk->X = nscd__arena_array(arena, w * cols, sizeof(double));
-        blk->row = nscd__arena_array(arena, cols, sizeof(int32_t));
-        blk->lambda = nscd__arena_array(arena, cols, sizeof(double));
-        if (!blk->B || !blk->X || !blk->row || !blk->lambda) {
-            return nscd__fail(m->diag, NSCD_ERR_OUT_OF_MEMORY, "problem assembly");
-        }
+        blk->B = d;
+        blk->X = d + w * cols;
+        blk->lambda = blk->X + w * cols;
+        blk->row = n;
+        d = blk->lambda + cols;
+        n += cols;
+        memset(blk->B, 0, w * cols * sizeof(double)); /* rows may cover part of the block */
         for (size_t i = 0; h != NULL && i < w; ++i) {
             blk->B[i * cols] = h[(size_t)blk->start + i];
         }
@@ -130,13 +141,15 @@ nscd_status nscd__response_build(nscd__model *model, nscd__arena *arena, const d
     if (max_blocks > (size_t)model->n_mass_blocks) {
         max_blocks = (size_t)model->n_mass_blocks;
     }
-    int32_t *slot = nscd__arena_array(arena, (size_t)model->n_mass_blocks, sizeof(int32_t));
-    r->blocks = nscd__arena_array(arena, max_blocks, sizeof(nscd__response_block));
-    r->at_block = nscd__arena_array(arena, (size_t)k * NSCD__MAX_ROW_BLOCKS, sizeof(int32_t));
-    r->at_col = nscd__arena_array(arena, (size_t)k * NSCD__MAX_ROW_BLOCKS, sizeof(int32_t));
-    if (!slot || !r->blocks || !r->at_block || !r->at_col) {
+    size_t n_at = (size_t)k * NSCD__MAX_ROW_BLOCKS;
+    r->blocks = nscd__arena_alloc(arena, max_blocks, sizeof(nscd__response_block));
+    int32_t *slot =
+        nscd__arena_alloc(arena, (size_t)model->n_mass_blocks + 2 * n_at, sizeof(int32_t));
+    if (!slot || !r->blocks) {
         return nscd__fail(model->diag, NSCD_ERR_OUT_OF_MEMORY, "problem assembly");
     }
+    r->at_block = slot + model->n_mass_blocks;
+    r->at_col = r->at_block + n_at;
     for (int32_t b = 0; b < model->n_mass_blocks; ++b) {
         slot[b] = -1;
     }

@@ -1,6 +1,7 @@
 /* Per-step workspace (see arena.h). */
 #include "core/arena.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -70,12 +71,29 @@ static nscd__arena_block *grow(nscd__arena *arena, size_t bytes) {
     return b;
 }
 
-void *nscd__arena_array(nscd__arena *arena, size_t count, size_t size) {
+/* count x size rounded up to the alignment (at least one unit); false on
+ * overflow. Called for every array of every evaluation: no division. */
+static bool padded_size(size_t count, size_t size, size_t *bytes) {
+#if defined(__GNUC__) || defined(__clang__)
+    size_t product = 0;
+    if (__builtin_mul_overflow(count, size, &product) || product > SIZE_MAX - ALIGNMENT) {
+        return false;
+    }
+#else
     if (size != 0 && count > (SIZE_MAX - ALIGNMENT) / size) {
+        return false;
+    }
+    size_t product = count * size;
+#endif
+    *bytes = product == 0 ? ALIGNMENT : (product + ALIGNMENT - 1) & ~(size_t)(ALIGNMENT - 1);
+    return true;
+}
+
+void *nscd__arena_alloc(nscd__arena *arena, size_t count, size_t size) {
+    size_t bytes = 0;
+    if (!padded_size(count, size, &bytes)) {
         return NULL;
     }
-    size_t bytes = (count * size + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
-    bytes = bytes > 0 ? bytes : ALIGNMENT;
     nscd__arena_block *b = arena->blocks;
     if (b == NULL || b->size - b->top < bytes) {
         b = grow(arena, bytes);
@@ -86,7 +104,16 @@ void *nscd__arena_array(nscd__arena *arena, size_t count, size_t size) {
     unsigned char *p = (unsigned char *)b + HEADER + b->top;
     b->top += bytes;
     arena->used += bytes;
-    arena->peak = arena->used > arena->peak ? arena->used : arena->peak;
-    memset(p, 0, bytes);
+    if (arena->used > arena->peak) {
+        arena->peak = arena->used;
+    }
+    return p;
+}
+
+void *nscd__arena_array(nscd__arena *arena, size_t count, size_t size) {
+    void *p = nscd__arena_alloc(arena, count, size);
+    if (p != NULL) {
+        memset(p, 0, count * size);
+    }
     return p;
 }

@@ -30,5 +30,8 @@ void nscd__arena_reset(nscd__arena *arena);
 /* Zero-filled array of count x size bytes, 16-byte aligned, or NULL (out of
  * memory, or count x size overflows). Valid until the next reset. */
 void *nscd__arena_array(nscd__arena *arena, size_t count, size_t size);
+/* The same without the zero fill, for arrays the caller writes in full (the
+ * hot paths of every right-hand-side evaluation). */
+void *nscd__arena_alloc(nscd__arena *arena, size_t count, size_t size);
 
 #endif

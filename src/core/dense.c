@@ -24,6 +24,21 @@ nscd_status nscd__cholesky_solve(int32_t n, const double *L, int32_t nrhs, doubl
     return info == 0 ? NSCD_OK : NSCD_ERR_INVALID_ARGUMENT;
 }
 
+nscd_status nscd__cholesky_cm(int32_t n, const double *A, double *L) {
+    for (int32_t j = 0; j < n; ++j) { /* the lower triangle, as LAPACKE lays it out */
+        for (int32_t i = j; i < n; ++i) {
+            L[(size_t)j * (size_t)n + (size_t)i] = A[(size_t)i * (size_t)n + (size_t)j];
+        }
+    }
+    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, L, n);
+    return info == 0 ? NSCD_OK : (info > 0 ? NSCD_ERR_NOT_SPD : NSCD_ERR_INVALID_ARGUMENT);
+}
+
+nscd_status nscd__cholesky_solve_cm(int32_t n, const double *L, int32_t nrhs, double *B) {
+    lapack_int info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, nrhs, L, n, B, n);
+    return info == 0 ? NSCD_OK : NSCD_ERR_INVALID_ARGUMENT;
+}
+
 nscd_status nscd__lu_solve(int32_t n, double *A, int32_t *pivots, int32_t nrhs, double *B) {
     lapack_int info = LAPACKE_dgesv(LAPACK_ROW_MAJOR, n, nrhs, A, n, pivots, B, nrhs);
     return info == 0 ? NSCD_OK : (info > 0 ? NSCD_ERR_SINGULAR : NSCD_ERR_INVALID_ARGUMENT);

@@ -18,6 +18,16 @@ double nscd__dot(int32_t n, const double *x, const double *y);
 nscd_status nscd__cholesky(int32_t n, double *A);
 /* Solves L L' X = B in place for nrhs right-hand sides (B is n x nrhs). */
 nscd_status nscd__cholesky_solve(int32_t n, const double *L, int32_t nrhs, double *B);
+/* The same pair for repeated solves with one factor (the generic system's
+ * mass matrix), kept column-major so that no solve transposes the factor
+ * (LAPACKE's row-major interface transposes it and B at every call, and
+ * checks both for NaN). nscd__cholesky_cm: L (n x n, column-major, lower
+ * triangle) = the Cholesky factor of the row-major SPD matrix A (its lower
+ * triangle is read). nscd__cholesky_solve_cm: B (n x nrhs, column-major, leading
+ * dimension n) := A^-1 B. Both compute exactly what nscd__cholesky and
+ * nscd__cholesky_solve compute. */
+nscd_status nscd__cholesky_cm(int32_t n, const double *A, double *L);
+nscd_status nscd__cholesky_solve_cm(int32_t n, const double *L, int32_t nrhs, double *B);
 /* Solves A X = B by LU with partial pivoting; A (n x n) is overwritten,
  * `pivots` has n entries. NSCD_ERR_SINGULAR when A is exactly singular. */
 nscd_status nscd__lu_solve(int32_t n, double *A, int32_t *pivots, int32_t nrhs, double *B);

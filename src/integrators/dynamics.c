@@ -238,14 +238,11 @@ static void sliding_direction(const nscd__dynamics *dyn, const nscd__contact_slo
 
 /* Row k of the closed contacts' problem: a copy of `src`'s row r (with its
  * pattern) as constraint row, and `force` (or the same) as force row. */
-static nscd_status add_row(nscd__dynamics *dyn, int32_t k, int32_t r, const double *subtract,
-                           int32_t i, int32_t tangent, double bias) {
-    size_t n = (size_t)dyn->entry.width_total;
-    dyn->rows[k].values = nscd__arena_array(&dyn->arena, n, sizeof(double));
-    dyn->force_rows[k].values = nscd__arena_array(&dyn->arena, n, sizeof(double));
-    if (dyn->rows[k].values == NULL || dyn->force_rows[k].values == NULL) {
-        return nscd__fail(dyn->model->diag, NSCD_ERR_OUT_OF_MEMORY, "closed-contact rows");
-    }
+static void add_row(nscd__dynamics *dyn, int32_t k, int32_t r, const double *subtract, int32_t i,
+                    int32_t tangent, double bias) {
+    size_t width = (size_t)dyn->model->row_width;
+    dyn->rows[k].values = dyn->row_values + 2 * (size_t)k * width;
+    dyn->force_rows[k].values = dyn->rows[k].values + width;
     nscd__rows_copy_row(&dyn->entry, r, &dyn->rows[k]);
     if (subtract != NULL) {
         nscd__rows_subtract(&dyn->entry, subtract, &dyn->force_rows[k]);
@@ -255,7 +252,6 @@ static nscd_status add_row(nscd__dynamics *dyn, int32_t k, int32_t r, const doub
     dyn->bias[k] = bias;
     dyn->row_contact[k] = i;
     dyn->row_tangent[k] = tangent;
-    return NSCD_OK;
 }
 
 /* Appends the constraint and force rows of closed contact i (see the top of
@@ -282,27 +278,28 @@ static nscd_status closed_rows(nscd__dynamics *dyn, int32_t i, double t, const d
     /* F = W_N - mu d' W_T (d = 0 unless sliding) */
     double mu = slot->friction;
     double subtract[3] = {0.0, n_tangent >= 1 ? mu * d[0] : 0.0, n_tangent == 2 ? mu * d[1] : 0.0};
-    rc = add_row(dyn, (*k)++, 0, subtract, i, 0, normal_rate);
+    add_row(dyn, (*k)++, 0, subtract, i, 0, normal_rate);
     if (frictional && slot->state.slip == 0) { /* sticking: s = W_T v held at 0 too */
-        for (int32_t r = 0; r < n_tangent && rc == NSCD_OK; ++r) {
-            rc = add_row(dyn, (*k)++, 1 + r, NULL, i, 1 + r, tangent_rate[r]);
+        for (int32_t r = 0; r < n_tangent; ++r) {
+            add_row(dyn, (*k)++, 1 + r, NULL, i, 1 + r, tangent_rate[r]);
         }
     }
-    return rc;
+    return NSCD_OK;
 }
 
 /* The closed contacts' rows (C, F, biases) at (q, v) into the arena. */
 static nscd_status closed_problem(nscd__dynamics *dyn, double t, const double *q, const double *v) {
     nscd__arena *a = &dyn->arena;
-    size_t max_rows = 3 * (size_t)dyn->n_closed;
-    dyn->rows = nscd__arena_array(a, max_rows, sizeof(nscd__rows));
-    dyn->force_rows = nscd__arena_array(a, max_rows, sizeof(nscd__rows));
-    dyn->row_contact = nscd__arena_array(a, max_rows, sizeof(int32_t));
-    dyn->row_tangent = nscd__arena_array(a, max_rows, sizeof(int32_t));
-    dyn->bias = nscd__arena_array(a, max_rows, sizeof(double));
-    if (!dyn->rows || !dyn->force_rows || !dyn->row_contact || !dyn->row_tangent || !dyn->bias) {
+    size_t max_rows = 3 * (size_t)dyn->n_closed, width = (size_t)dyn->model->row_width;
+    dyn->rows = nscd__arena_alloc(a, 2 * max_rows, sizeof(nscd__rows));
+    dyn->row_contact = nscd__arena_alloc(a, 2 * max_rows, sizeof(int32_t));
+    dyn->bias = nscd__arena_alloc(a, max_rows * (1 + 2 * width), sizeof(double));
+    if (!dyn->rows || !dyn->row_contact || !dyn->bias) {
         return nscd__fail(dyn->model->diag, NSCD_ERR_OUT_OF_MEMORY, "closed-contact rows");
     }
+    dyn->force_rows = dyn->rows + max_rows;
+    dyn->row_tangent = dyn->row_contact + max_rows;
+    dyn->row_values = dyn->bias + max_rows;
     int32_t k = 0;
     for (int32_t r = 0; r < dyn->n_closed; ++r) {
         nscd_status rc = closed_rows(dyn, dyn->closed[r], t, q, v, &k);
@@ -481,20 +478,11 @@ nscd_status nscd__dynamics_rhs(nscd__dynamics *dyn, double t, const double *y, d
     if (rc == NSCD_OK) {
         rc = closed_contact_forces(dyn, t, q, v, &response);
     }
-    double *force = rc == NSCD_OK
-                        ? nscd__arena_array(&dyn->arena, (size_t)dyn->n_rows + 1, sizeof(double))
-                        : NULL;
-    if (rc == NSCD_OK && force == NULL) {
-        rc = nscd__fail(m->diag, NSCD_ERR_OUT_OF_MEMORY, "closed-contact forces");
-    }
     if (rc != NSCD_OK) {
         return rc;
     }
-    for (int32_t r = 0; r < dyn->n_rows; ++r) { /* the multiplier of each force row */
-        int32_t c = dyn->row_contact[r], k = dyn->row_tangent[r];
-        force[r] = k ? dyn->lambda_t[2 * c + k - 1] : dyn->lambda[c];
-    }
-    nscd__response_acceleration(&response, force, vdot);
+    /* dyn->bias holds the multiplier of each force row */
+    nscd__response_acceleration(&response, dyn->bias, vdot);
     memcpy(qdot, dyn->qdot, (size_t)m->n_q * sizeof(double));
     return NSCD_OK;
 }

@@ -39,7 +39,8 @@ typedef struct nscd__dynamics {
     nscd__rows *force_rows; /* force rows F */
     int32_t *row_contact;   /* contact of each row */
     int32_t *row_tangent;   /* k for a sticking contact's tangential row W_Tk, 0 for a normal row */
-    double *bias;           /* right-hand side, then the forces */
+    double *bias;           /* right-hand side, then the multiplier of each force row */
+    double *row_values;     /* the rows' values: C_k, then F_k, row_width each */
     int64_t evaluations;
 } nscd__dynamics;
 

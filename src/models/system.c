@@ -17,8 +17,11 @@ struct nscd_system {
     double *q, *v;
     nscd__contact_slot *contacts;
     /* Cholesky factor of M at `factor_q` (valid when factor_valid). */
+    /* Cholesky factor of M at `factor_q` (valid when factor_valid), column-major */
     double *factor, *factor_q;
     int factor_valid;
+    double *work;           /* scratch: M, or right-hand sides in column-major order */
+    size_t work_size;       /* doubles; grows with the widest solve */
     double *column;         /* n_dof scratch */
     double *rows;           /* 3 x n_dof scratch: a contact's normal and tangential rows */
     int32_t mass_blocks[2]; /* one mass block: {0, n_dof} */
@@ -30,6 +33,44 @@ static nscd_status callback_failed(nscd_system *s, const char *what, nscd_status
     return nscd__fail(&s->diag, NSCD_ERR_CALLBACK, "%s callback returned %d", what, (int)code);
 }
 
+/* The scratch array with room for `count` doubles (grown when needed), or
+ * NULL when the allocator fails. */
+static double *work(nscd_system *s, size_t count) {
+    if (count > s->work_size) {
+        double *grown = nscd__alloc_array(&s->allocator, count, sizeof(double));
+        if (grown == NULL) {
+            return NULL;
+        }
+        nscd__free(&s->allocator, s->work, s->work_size * sizeof(double));
+        s->work = grown;
+        s->work_size = count;
+    }
+    return s->work;
+}
+
+/* X = M^-1 B with the cached factor; B and X are n x nrhs, row-major. One
+ * right-hand side needs no reordering; several go through column-major
+ * scratch, as LAPACKE's row-major interface would take them. */
+static nscd_status solve_factored(nscd_system *s, int32_t nrhs, const double *B, double *X) {
+    size_t n = (size_t)s->desc.n_dof, m = (size_t)nrhs;
+    double *Bc = m == 1 ? X : work(s, n * m);
+    if (Bc == NULL) {
+        return nscd__fail(&s->diag, NSCD_ERR_OUT_OF_MEMORY, "%d right-hand sides", (int)nrhs);
+    }
+    for (size_t i = 0; i < n; ++i) {
+        for (size_t c = 0; c < m; ++c) {
+            Bc[c * n + i] = B[i * m + c];
+        }
+    }
+    nscd_status rc = nscd__cholesky_solve_cm(s->desc.n_dof, s->factor, nrhs, Bc);
+    for (size_t i = 0; rc == NSCD_OK && m > 1 && i < n; ++i) {
+        for (size_t c = 0; c < m; ++c) {
+            X[i * m + c] = Bc[c * n + i];
+        }
+    }
+    return rc == NSCD_OK ? NSCD_OK : nscd__fail(&s->diag, rc, "Cholesky solve failed");
+}
+
 /* Factorises M(q) unless the factor for exactly this q is cached. */
 static nscd_status factor_mass(nscd_system *s, const double *q) {
     int32_t n = s->desc.n_dof;
@@ -38,14 +79,18 @@ static nscd_status factor_mass(nscd_system *s, const double *q) {
         return NSCD_OK;
     }
     s->factor_valid = 0;
-    nscd_status rc = s->desc.mass(s->desc.user, q, s->factor);
+    double *M = work(s, (size_t)n * (size_t)n);
+    if (M == NULL) {
+        return nscd__fail(&s->diag, NSCD_ERR_OUT_OF_MEMORY, "mass matrix");
+    }
+    nscd_status rc = s->desc.mass(s->desc.user, q, M);
     if (rc != NSCD_OK) {
         return callback_failed(s, "mass", rc);
     }
-    if (!nscd__all_finite(s->factor, (size_t)n * (size_t)n)) {
+    if (!nscd__all_finite(M, (size_t)n * (size_t)n)) {
         return nscd__fail(&s->diag, NSCD_ERR_NOT_FINITE, "mass matrix has non-finite entries");
     }
-    if (nscd__cholesky(n, s->factor) != NSCD_OK) {
+    if (nscd__cholesky_cm(n, M, s->factor) != NSCD_OK) {
         return nscd__fail(&s->diag, NSCD_ERR_NOT_SPD, "mass matrix is not positive definite");
     }
     memcpy(s->factor_q, q, bytes);
@@ -69,9 +114,7 @@ static nscd_status system_mass_solve(void *self, const double *q, int32_t block,
             return nscd__fail(&s->diag, NSCD_ERR_NOT_FINITE,
                               "M^-1 b with a non-finite b (diverged state or forces)");
         }
-        memcpy(X, B, (size_t)n * (size_t)nrhs * sizeof(double));
-        rc = nscd__cholesky_solve(n, s->factor, nrhs, X);
-        return rc == NSCD_OK ? NSCD_OK : nscd__fail(&s->diag, rc, "Cholesky solve failed");
+        return solve_factored(s, nrhs, B, X);
     }
     for (int32_t c = 0; c < nrhs; ++c) {
         for (int32_t i = 0; i < n; ++i) {
@@ -97,8 +140,10 @@ static nscd_status system_mass_times(void *self, const double *q, const double *
         return nscd__fail(&s->diag, NSCD_ERR_UNSUPPORTED, "no mass callback: M v is unknown");
     }
     int32_t n = s->desc.n_dof;
-    double *M = s->factor; /* evaluating M invalidates the cached factor */
-    s->factor_valid = 0;
+    double *M = work(s, (size_t)n * (size_t)n); /* the cached factor stays */
+    if (M == NULL) {
+        return nscd__fail(&s->diag, NSCD_ERR_OUT_OF_MEMORY, "mass matrix");
+    }
     nscd_status rc = s->desc.mass(s->desc.user, q, M);
     if (rc != NSCD_OK) {
         return callback_failed(s, "mass", rc);
@@ -207,6 +252,7 @@ static void free_system(nscd_system *s) {
     nscd__free(&a, s->q, n * sizeof(double));
     nscd__free(&a, s->v, n * sizeof(double));
     nscd__free(&a, s->factor, n * n * sizeof(double));
+    nscd__free(&a, s->work, s->work_size * sizeof(double));
     nscd__free(&a, s->factor_q, n * sizeof(double));
     nscd__free(&a, s->column, n * sizeof(double));
     nscd__free(&a, s->rows, 3 * n * sizeof(double));
