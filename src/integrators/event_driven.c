@@ -157,6 +157,9 @@ nscd_status nscd__event_driven_create(nscd__model *model, const nscd_event_drive
     if (model == NULL || stepper == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
+    if (model->update_entries != NULL) { /* its arrays follow a fixed entry set */
+        return NSCD_ERR_UNSUPPORTED;
+    }
     nscd_event_driven_options opt;
     option_defaults(&opt);
     if (options != NULL) { /* an older, shorter struct: defaults for the rest */

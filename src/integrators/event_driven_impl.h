@@ -83,7 +83,9 @@ struct nscd_event_driven {
 /* Creates a stepper for any model (nscd_event_driven_create() passes the
  * system's). The stepper refers to the model until it is destroyed; when
  * the model's owner goes first, the stepper's calls fail with
- * NSCD_ERR_STALE_HANDLE and nscd_event_driven_destroy() still works. */
+ * NSCD_ERR_STALE_HANDLE and nscd_event_driven_destroy() still works. The
+ * entry set must be fixed (update_entries == NULL, else
+ * NSCD_ERR_UNSUPPORTED): the stepper sizes its per-contact arrays once. */
 nscd_status nscd__event_driven_create(nscd__model *model, const nscd_event_driven_options *options,
                                       nscd_event_driven **stepper);
 
