@@ -8,6 +8,11 @@
 #                fuzzers)
 #   make demo    deps + build + run every example with --json, print a summary
 #   make docs    API reference with Doxygen into build/doxygen/html
+#   make bench   deps + build + the benchmark programs of bench/ (not part of make
+#                test): bench_event_driven writes build/bench/bench_event_driven.json
+#                (BENCH_ARGS, e.g. "--repeat 201"), then tools/speed_targets.py
+#                checks the speed targets; compare two builds with
+#                tools/compare_bench.py OLD.json NEW.json (docs/benchmarks.md)
 #   make fuzz    deps + a long fuzzing session: every libFuzzer target of tests/fuzz
 #                for FUZZ_TIME seconds (default 600), FUZZ_JOBS at a time, on a
 #                corpus kept in build/fuzz/long/; e.g. make fuzz FUZZ_TIME=3600
@@ -27,12 +32,15 @@ DEBIAN_PACKAGES := liblapacke-dev libopenblas-dev libcmocka-dev cmake pkg-config
 	abi-compliance-checker abi-dumper valgrind clang-format gcc g++ make \
 	clang libfuzzer-14-dev
 
+# make bench: arguments of bench_event_driven (default: --repeat 61, a few seconds)
+BENCH_ARGS   ?=
+
 # make fuzz: seconds per target, the targets, how many run at once
 FUZZ_TIME    ?= 600
 FUZZ_TARGETS ?= single_contact lcp fc3d routh event_driven
 FUZZ_JOBS    ?= $(JOBS)
 
-.PHONY: all deps build test demo docs fuzz clean
+.PHONY: all deps build test demo docs bench fuzz clean
 
 all: build
 
@@ -67,6 +75,15 @@ demo: deps
 docs: deps
 	$(MAKE) --no-print-directory build
 	cmake --build $(BUILD_DIR) --target doxygen
+
+# One OpenBLAS thread: no thread pool competing with the timed loop.
+bench: deps
+	$(MAKE) --no-print-directory build
+	OPENBLAS_NUM_THREADS=1 $(BUILD_DIR)/bench/bench_event_driven $(BENCH_ARGS) \
+	  >$(BUILD_DIR)/bench/bench_event_driven.json
+	cat $(BUILD_DIR)/bench/bench_event_driven.json
+	OPENBLAS_NUM_THREADS=1 $(PYTHON) tools/speed_targets.py $(BUILD_DIR) \
+	  >$(BUILD_DIR)/bench/speed_targets.json
 
 fuzz: deps
 	bash tests/fuzz/build.sh "$(CURDIR)" "$(BUILD_DIR)/fuzz" clang

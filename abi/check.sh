@@ -19,13 +19,20 @@
 # - After an ABI-major bump (NSCD_ABI_VERSION in include/nscd/version.h) there
 #   is no baseline for the new major yet: the check says so and passes; commit
 #   one with abi/update-baseline.sh.
-# The library must carry debug info (-g: the default RelWithDebInfo build).
+# abi-dumper reads the DWARF debug info of the library. A library built without
+# it (CMAKE_BUILD_TYPE=Release or MinSizeRel) is not compared itself: the check
+# configures and builds a RelWithDebInfo copy of the library from the same
+# sources in DEBUG_BUILD_DIR (default WORK_DIR-debuginfo; kept, so the next run
+# is incremental), exactly as abi/update-baseline.sh builds the baseline, and
+# compares that one. The public ABI (signatures, struct layouts, enum values)
+# comes from the headers, not from the optimisation level.
 #
-# usage: check.sh SOURCE_DIR path/to/libnscd.so WORK_DIR
+# usage: check.sh SOURCE_DIR path/to/libnscd.so WORK_DIR [DEBUG_BUILD_DIR]
 set -euo pipefail
 src=$1
 lib=$2
 work=$3
+debug_build=${4:-$work-debuginfo}
 
 abi=$(sed -n 's/^#define NSCD_ABI_VERSION \([0-9][0-9]*\).*/\1/p' "$src/include/nscd/version.h")
 [ -n "$abi" ] || { echo "FAIL: NSCD_ABI_VERSION not found in version.h" >&2; exit 1; }
@@ -43,12 +50,31 @@ if [ ! -f "$baseline" ]; then
     exit 1
 fi
 
-# (No `readelf | grep -q` under pipefail: grep's early exit would SIGPIPE readelf.)
-sections=$(readelf -S "$lib")
-if ! grep -q '\.debug_info' <<<"$sections"; then
-    echo "FAIL: $lib has no debug info; abi-dumper needs it." >&2
-    echo "      Configure with -DCMAKE_BUILD_TYPE=RelWithDebInfo (the default) or Debug." >&2
-    exit 1
+has_debug_info() {
+    # (No `readelf | grep -q` under pipefail: grep's early exit would SIGPIPE readelf.)
+    local sections
+    sections=$(readelf -S "$1")
+    grep -q '\.debug_info' <<<"$sections"
+}
+if ! has_debug_info "$lib"; then
+    echo "abi: $lib has no debug info (a Release or MinSizeRel build);"
+    echo "abi: building a RelWithDebInfo copy of the library in $debug_build"
+    mkdir -p "$debug_build"
+    if ! { cmake -S "$src" -B "$debug_build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+               -DNSCD_BUILD_TESTS=OFF -DNSCD_BUILD_EXAMPLES=OFF -DNSCD_BUILD_TOOLS=OFF \
+               -DNSCD_BUILD_BENCH=OFF &&
+           cmake --build "$debug_build" -j "${NSCD_ABI_JOBS:-2}" --target nscd; } \
+        >"$debug_build.log" 2>&1; then
+        cat "$debug_build.log" >&2
+        echo "FAIL: the RelWithDebInfo copy of the library did not build" >&2
+        exit 1
+    fi
+    lib=$(find "$debug_build" -maxdepth 1 -name "libnscd.so.$abi" -print -quit)
+    if [ -z "$lib" ] || ! has_debug_info "$lib"; then
+        echo "FAIL: no libnscd.so.$abi with debug info in $debug_build" >&2
+        exit 1
+    fi
+    echo "abi: comparing $lib"
 fi
 
 rm -rf "$work"

@@ -9,7 +9,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build-abi-baseline}
 
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNSCD_BUILD_TESTS=OFF \
-    -DNSCD_BUILD_EXAMPLES=OFF >/dev/null
+    -DNSCD_BUILD_EXAMPLES=OFF -DNSCD_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j 2 --target nscd
 abi=$(sed -n 's/^#define NSCD_ABI_VERSION \([0-9][0-9]*\).*/\1/p' "$src/include/nscd/version.h")
 lib=$(find "$build" -maxdepth 1 -name "libnscd.so.$abi" -print -quit)

@@ -4,8 +4,8 @@
 # usage: format.sh SOURCE_DIR
 set -euo pipefail
 cd "$1"
-mapfile -t files < <(find src include tests examples -type f \( -name '*.c' -o -name '*.h' \
-    -o -name '*.cpp' \) | LC_ALL=C sort)
+mapfile -t files < <(find src include tests examples bench tools -type f \( -name '*.c' \
+    -o -name '*.h' -o -name '*.cpp' \) | LC_ALL=C sort)
 [ "${#files[@]}" -gt 0 ] || { echo "FAIL: no source files found" >&2; exit 1; }
 if ! clang-format --dry-run -Werror "${files[@]}"; then
     echo "FAIL: run clang-format -i on the files above" >&2

@@ -255,7 +255,7 @@ static void single_corner_case(const double v0[3], double mu, double e, int expe
     const int32_t nt[1] = {1};
     nscd_system *sys = make_system(&md, NEWTON, &e, &mu, nt);
     const double q[3] = {0.0, 0.0, 0.6};
-    double v[3] = {v0[0], v0[1], v0[2]}, r[2];
+    double v[3] = {v0[0], v0[1], v0[2]}, r[2] = {0.0, 0.0};
     int sticks = 0;
     moreau_single_corner(0.6, v0, mu, e, r, &sticks);
     assert_int_equal(sticks, expect_stick);
