@@ -1,5 +1,6 @@
-"""Sanity and cost bound of examples/bench_single_contact (issue: the maximum-dissipation
-single contact may cost at most 20 unconstrained 3x3 solves)."""
+"""Sanity of examples/bench_single_contact. Its cost bound (the maximum-dissipation
+single contact may cost at most 20 unconstrained 3x3 solves) is a speed target:
+tools/speed_targets.py checks it (make bench), not a test."""
 
 
 def test_bench_single_contact(run_example):
@@ -8,7 +9,5 @@ def test_bench_single_contact(run_example):
     for key in ("ns_cholesky", "ns_mdp_mixed", "ns_mdp_sliding", "ns_mdp_sticking",
                 "ns_coulomb_newton_sliding", "ns_coulomb_all_sliding"):
         assert d[key] > 0
-    # CPU-time ratios, best of 7 interleaved repetitions: stable to a few percent
-    assert d["ratio_mdp_sliding"] < 20
-    assert d["ratio_mdp_mixed"] < 20
-    assert d["ratio_mdp_sticking"] < d["ratio_mdp_sliding"]
+    for key in ("ratio_mdp_sliding", "ratio_mdp_mixed", "ratio_mdp_sticking"):
+        assert d[key] > 0
