@@ -133,6 +133,24 @@ def single_contact_seeds():
     # known issue 2, as the fuzzer found it: b_n / |b_t| ~ 1e-5, mu ||a|| just above A_nn;
     # the MDP impulse is 1e-4 (relative) worse than a Coulomb solution admissible for it
     s["known-hyperbola-mdp"] = raw("AAAI//8AAAAAJ4cAgP//AQYAgAD6AAgAgACA////vwAaPwAgYAA=")
+    # known issue 2, as the fuzzer found it in a clean clone (b_n / |b| = 0.24): A^-1 b lies
+    # just outside the cone; the enumeration lists one far solution and misses the sliding
+    # one next to the cone's boundary that nscd_coulomb_single_contact finds
+    s["known-hyperbola-enumeration"] = raw("BAAUAAAAECeHAID//wEGIID/mZky8zMznpn/mf+/gA==")
+    # known issue 2, as the fuzzer found it: near grazing (b_n / |b| = 2e-11) the enumeration
+    # lists a solution whose Coulomb residual is 6e-7 (relative)
+    s["known-near-grazing-accuracy"] = raw("AAD0PwD///oI/8cAAID/AQYBgAAGDwCdgACE//9L/9sV5AA/AGHHAIA=")
+    # ... and on the separating side (b_n / |b| = -1e-10)
+    s["known-near-grazing-accuracy-separating"] = raw(
+        "AAD0PwD///oI/8cAAID/AQb4fwAGDwCdgACE//9L/9sV5AA/AGHHAIA=")
+    # ... and next to the parabola (A_nn within 1e-4 of mu ||(A_nt, A_no)||, an ellipse by a
+    # hair): the MDP impulse 3e-6 (relative) worse than a Coulomb solution ...
+    s["known-parabola-mdp"] = raw("AAAI/ycAAAAAJ4cggP//AQYAgAD6BAj/f///////AP8A678IACwaYw==")
+    # ... and the Coulomb solution missing from the enumeration
+    s["known-parabola-enumeration"] = raw("BAAI//8AAAAAJYcAgP7/AQYAgAD6BgAAgDHzmdkEPw==")
+    # ... and near grazing on a hyperbola (b_n / |b| = 1e-5): a point of the conic section
+    # beats the MDP impulse by 2e-5 (relative)
+    s["known-near-grazing-section"] = raw("AAAI/ycAAC0AJ4fgfv//AQYAgAD6BAj/f////xpj")
     return s
 
 

@@ -3,8 +3,10 @@
 #
 # Short, deterministic run (the ctest tests fuzz.<target>): -seed=1, at most
 # RUNS executions and MAX_SECONDS seconds, on a fresh working corpus that
-# starts from the committed one (libFuzzer reads both directories and writes
-# new inputs only to the first, so the source tree is never written):
+# starts from the committed one. The seeds are passed as a list sorted by
+# name (-seed_inputs), not as a directory: libFuzzer orders the seeds of equal
+# size as the directory lists them, which differs from one file system to
+# the next, and with it the whole run (a clean clone found other inputs).
 #   run.sh FUZZ_BUILD_DIR TARGET SOURCE_CORPUS RUNS MAX_SECONDS
 # Long run (`make fuzz`): RUNS = 0 means no limit but the time, a random seed,
 # and a working corpus under FUZZ_BUILD_DIR/long/TARGET that is kept and grows
@@ -27,11 +29,16 @@ if [ "$runs" -gt 0 ]; then
     mode=run
     work="$build/run/$target"
     rm -rf "$work"
-    flags=(-seed=1 -runs="$runs")
+    seed_list="$build/run/$target.seeds"
+    mkdir -p "$build/run"
+    find "$seeds" -type f | LC_ALL=C sort | paste -sd, - >"$seed_list"
+    flags=(-seed=1 -runs="$runs" -seed_inputs=@"$seed_list")
+    corpora=("$work")
 else
     mode=long
     work="$build/long/$target"
     flags=()
+    corpora=("$work" "$seeds")
 fi
 mkdir -p "$work"
 log="$build/$mode/$target.log"
@@ -45,7 +52,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 start=$(date +%s.%N)
 set +e
 "$exe" "${flags[@]}" -max_total_time="$max_time" -timeout=30 -rss_limit_mb=4096 \
-    -print_final_stats=1 -artifact_prefix="$artifacts/" "$@" "$work" "$seeds" >"$log" 2>&1
+    -print_final_stats=1 -artifact_prefix="$artifacts/" "$@" "${corpora[@]}" >"$log" 2>&1
 rc=$?
 set -e
 end=$(date +%s.%N)
