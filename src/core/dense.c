@@ -14,16 +14,6 @@ void nscd__gemm_nt(int32_t m, int32_t n, int32_t k, const double *A, const doubl
 
 double nscd__dot(int32_t n, const double *x, const double *y) { return cblas_ddot(n, x, 1, y, 1); }
 
-nscd_status nscd__cholesky(int32_t n, double *A) {
-    lapack_int info = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, A, n);
-    return info == 0 ? NSCD_OK : (info > 0 ? NSCD_ERR_NOT_SPD : NSCD_ERR_INVALID_ARGUMENT);
-}
-
-nscd_status nscd__cholesky_solve(int32_t n, const double *L, int32_t nrhs, double *B) {
-    lapack_int info = LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'L', n, nrhs, L, n, B, nrhs);
-    return info == 0 ? NSCD_OK : NSCD_ERR_INVALID_ARGUMENT;
-}
-
 nscd_status nscd__cholesky_cm(int32_t n, const double *A, double *L) {
     for (int32_t j = 0; j < n; ++j) { /* the lower triangle, as LAPACKE lays it out */
         for (int32_t i = j; i < n; ++i) {

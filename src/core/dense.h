@@ -1,4 +1,5 @@
-/* Dense linear algebra over CBLAS/LAPACKE; all matrices are row-major. */
+/* Dense linear algebra over CBLAS/LAPACKE; matrices are row-major unless a
+ * name ends in _cm (column-major). */
 #ifndef NSCD_CORE_DENSE_H
 #define NSCD_CORE_DENSE_H
 
@@ -13,19 +14,15 @@ void nscd__gemm_nt(int32_t m, int32_t n, int32_t k, const double *A, const doubl
 /* x' y */
 double nscd__dot(int32_t n, const double *x, const double *y);
 
-/* In-place Cholesky factorisation A = L L' of an n x n SPD matrix (lower
- * triangle used). Returns NSCD_ERR_NOT_SPD when A is not positive definite. */
-nscd_status nscd__cholesky(int32_t n, double *A);
-/* Solves L L' X = B in place for nrhs right-hand sides (B is n x nrhs). */
-nscd_status nscd__cholesky_solve(int32_t n, const double *L, int32_t nrhs, double *B);
-/* The same pair for repeated solves with one factor (the generic system's
- * mass matrix), kept column-major so that no solve transposes the factor
- * (LAPACKE's row-major interface transposes it and B at every call, and
- * checks both for NaN). nscd__cholesky_cm: L (n x n, column-major, lower
- * triangle) = the Cholesky factor of the row-major SPD matrix A (its lower
- * triangle is read). nscd__cholesky_solve_cm: B (n x nrhs, column-major, leading
- * dimension n) := A^-1 B. Both compute exactly what nscd__cholesky and
- * nscd__cholesky_solve compute. */
+/* Cholesky factorisation and solves for repeated solves with one factor
+ * (the generic system's mass matrix), the factor kept column-major so that
+ * no solve transposes it (LAPACKE's row-major interface transposes the
+ * factor and B at every call and checks both for NaN). nscd__cholesky_cm:
+ * L (n x n, column-major, lower triangle) = the Cholesky factor of the
+ * row-major SPD matrix A (its lower triangle is read), NSCD_ERR_NOT_SPD when
+ * A is not positive definite. nscd__cholesky_solve_cm: B (n x nrhs,
+ * column-major, leading dimension n) := A^-1 B. The numbers are those of
+ * LAPACKE's row-major dpotrf/dpotrs with uplo 'L'. */
 nscd_status nscd__cholesky_cm(int32_t n, const double *A, double *L);
 nscd_status nscd__cholesky_solve_cm(int32_t n, const double *L, int32_t nrhs, double *B);
 /* Solves A X = B by LU with partial pivoting; A (n x n) is overwritten,

@@ -60,18 +60,6 @@ int32_t nscd__mass_block_of(const nscd__model *model, int32_t column) {
     return lo;
 }
 
-nscd_status nscd__model_mass_solve_full(nscd__model *model, const double *q, const double *b,
-                                        double *x) {
-    for (int32_t k = 0; k < model->n_mass_blocks; ++k) {
-        int32_t start = model->mass_block_start[k];
-        nscd_status rc = model->mass_solve(model->self, q, k, 1, b + start, x + start);
-        if (rc != NSCD_OK) {
-            return rc;
-        }
-    }
-    return NSCD_OK;
-}
-
 void nscd__model_attach(nscd__model *model, nscd__model_link *link) {
     link->model = model;
     link->prev = NULL;

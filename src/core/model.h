@@ -151,9 +151,4 @@ static inline int32_t nscd__mass_block_width(const nscd__model *model, int32_t b
 /* The mass block holding velocity index `column` (binary search). */
 int32_t nscd__mass_block_of(const nscd__model *model, int32_t column);
 
-/* x = M(q)^-1 b for full vectors, block by block (scratch-free: b and x may
- * not alias). */
-nscd_status nscd__model_mass_solve_full(nscd__model *model, const double *q, const double *b,
-                                        double *x);
-
 #endif

@@ -46,10 +46,6 @@ void nscd__rows_add_to(const nscd__rows *rows, int32_t r, double alpha, double *
     }
 }
 
-size_t nscd__rows_size(const nscd__rows *rows, int32_t n_rows) {
-    return (size_t)n_rows * (size_t)rows->width_total;
-}
-
 void nscd__rows_subtract(const nscd__rows *src, const double *c, nscd__rows *dst) {
     size_t n = (size_t)src->width_total;
     double *values = dst->values;

@@ -41,9 +41,6 @@ double nscd__rows_dot(const nscd__rows *rows, int32_t r, const double *v);
 /* y += alpha w_r' for row r, into a full velocity vector y. */
 void nscd__rows_add_to(const nscd__rows *rows, int32_t r, double alpha, double *y);
 
-/* Doubles an n_rows-row copy with this pattern needs. */
-size_t nscd__rows_size(const nscd__rows *rows, int32_t n_rows);
-
 /* dst = one row with src's blocks, w_0 - sum_{r >= 1} c[r] w_r (c[0] is
  * unused, zero coefficients are skipped), into dst->values (width_total
  * doubles): a sliding contact's force row W_N - mu d' W_T. */
