@@ -11,7 +11,6 @@
 
 #include "contact/impact_rules.h"
 #include "core/dense.h"
-#include "nscd/lcp.h"
 
 /* Poisson's coefficient of a contact taking part; closed contacts, contacts
  * without law and plastic projections restitute nothing. */

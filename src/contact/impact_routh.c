@@ -6,10 +6,8 @@
  * (seed 000, eqs. 34-36); nscd_routh_impact() gives P, and the generalized
  * velocities jump by M^-1 (W_T' T + W_N' F). The sign of W_T is free: a
  * mirrored tangent gives the mirrored T and the same velocity jump. */
-#include <string.h>
 
 #include "contact/impact_rules.h"
-#include "core/dense.h"
 #include "nscd/routh.h"
 
 /* G for the contact's rows [W_T; W_N] (views into impact->rows) and M^-1 of

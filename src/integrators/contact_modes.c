@@ -27,9 +27,7 @@
  *     sticks); during the step the friction follows the velocity s itself;
  *   - a slip that stops sticks, then gives way again if the cone says so. */
 #include <math.h>
-#include <string.h>
 
-#include "core/dense.h"
 #include "integrators/event_driven_impl.h"
 
 /* Relative size below which a violated condition counts as satisfied: a

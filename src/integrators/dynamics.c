@@ -33,7 +33,6 @@
 #include <string.h>
 
 #include "contact/assembly.h"
-#include "core/dense.h"
 #include "core/least_squares.h"
 #include "core/memory.h"
 

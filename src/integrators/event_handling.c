@@ -5,7 +5,6 @@
 
 #include "contact/assembly.h"
 #include "contact/projection.h"
-#include "core/dense.h"
 #include "integrators/event_driven_impl.h"
 
 #define MAX_PROJECTIONS 4

@@ -13,7 +13,6 @@
 
 #include "core/bracket.h"
 #include "core/check.h"
-#include "core/dense.h"
 #include "integrators/event_driven_impl.h"
 
 #define NO_CROSSING 2.0
