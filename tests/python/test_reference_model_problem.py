@@ -1,0 +1,63 @@
+"""The independent reference of seed 003's model problem (tools/reference/model_problem.py)
+checks itself against the analytic solution and the schemes' known properties, so that the
+library's time steppers can later be compared with it."""
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "..", "tools", "reference", "model_problem.py")
+
+
+@pytest.fixture(scope="module")
+def ref():
+    spec = importlib.util.spec_from_file_location("model_problem", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_exact_solution_satisfies_the_equations(ref):
+    for model in ("a", "b"):
+        M, K, f = ref.chain(model)
+        assert np.allclose(ref.exact(model, 0.0), 0.0, atol=1e-12)
+        h = 1e-4  # q'' by central differences: M q'' + K q = f
+        for t in (0.7, 3.0):
+            qdd = (ref.exact(model, t + h) - 2 * ref.exact(model, t) + ref.exact(model, t - h)) / h**2
+            residual = M @ qdd + K @ ref.exact(model, t) - f
+            assert np.max(np.abs(residual)) < 1e-4 * (1.0 if model == "b" else 1e7)
+    assert ref.constraint_force(0.0) == pytest.approx(-ref.GAMMA)
+
+
+@pytest.mark.parametrize("name, parameter, order", [
+    ("generalized_alpha", 1.0, 2.0), ("generalized_alpha", 0.0, 2.0), ("bathe", None, 2.0),
+    ("moreau_jean", 0.5, 2.0), ("moreau_jean", 1.0, 1.0), ("moreau_midpoint", None, 2.0)])
+def test_observed_orders(ref, name, parameter, order):
+    dts = [4e-3, 2e-3, 1e-3]
+    errors = [np.max(np.abs(ref.run("b", name, parameter, dt, 2.0) - ref.exact("b", 2.0)))
+              for dt in dts]
+    observed = np.polyfit(np.log(dts), np.log(errors), 1)[0]
+    assert observed == pytest.approx(order, abs=0.1)
+
+
+def test_stability_on_the_stiff_model(ref):
+    # omega h = sqrt(1e7) 1e-3 = 3.16 > 2: the explicit midpoint rule blows up, the implicit
+    # schemes do not
+    assert ref.run("a", "moreau_midpoint", None, 1e-3, 1.0) is None
+    for name, parameter in (("generalized_alpha", 0.8), ("bathe", None), ("moreau_jean", 0.5)):
+        assert ref.run("a", name, parameter, 1e-3, 1.0) is not None
+
+
+@pytest.mark.parametrize("rho_inf", [0.0, 0.5, 0.8, 1.0])
+def test_generalized_alpha_spectral_radius_at_infinity(ref, rho_inf):
+    rho, _ = ref.spectral_properties("generalized_alpha", rho_inf, 1e6)
+    assert rho == pytest.approx(rho_inf, abs=1e-3)
+
+
+def test_bathe_and_trapezoidal_limits(ref):
+    assert ref.spectral_properties("bathe", None, 1e6)[0] < 1e-3  # L-stable
+    assert ref.spectral_properties("moreau_jean", 0.5, 1e3)[0] == pytest.approx(1.0)
+    # relative period error of the trapezoidal rule: Omega^2 / 12 for small Omega
+    assert ref.spectral_properties("moreau_jean", 0.5, 0.1)[1] == pytest.approx(0.01 / 12, rel=0.01)
