@@ -33,7 +33,8 @@ def test_exact_solution_satisfies_the_equations(ref):
 
 @pytest.mark.parametrize("name, parameter, order", [
     ("generalized_alpha", 1.0, 2.0), ("generalized_alpha", 0.0, 2.0), ("bathe", None, 2.0),
-    ("moreau_jean", 0.5, 2.0), ("moreau_jean", 1.0, 1.0), ("moreau_midpoint", None, 2.0)])
+    ("moreau_jean", 0.5, 2.0), ("moreau_jean", 1.0, 1.0), ("moreau_midpoint", None, 2.0),
+    ("ed_alpha", 0.0, 3.0), ("ed_alpha", 0.8, 3.0)])
 def test_observed_orders(ref, name, parameter, order):
     dts = [4e-3, 2e-3, 1e-3]
     errors = [np.max(np.abs(ref.run("b", name, parameter, dt, 2.0) - ref.exact("b", 2.0)))
@@ -50,10 +51,26 @@ def test_stability_on_the_stiff_model(ref):
         assert ref.run("a", name, parameter, 1e-3, 1.0) is not None
 
 
+@pytest.mark.parametrize("name", ["generalized_alpha", "ed_alpha"])
 @pytest.mark.parametrize("rho_inf", [0.0, 0.5, 0.8, 1.0])
-def test_generalized_alpha_spectral_radius_at_infinity(ref, rho_inf):
-    rho, _ = ref.spectral_properties("generalized_alpha", rho_inf, 1e6)
+def test_spectral_radius_at_infinity(ref, name, rho_inf):
+    rho, _ = ref.spectral_properties(name, rho_inf, 1e6)
     assert rho == pytest.approx(rho_inf, abs=1e-3)
+
+
+@pytest.mark.parametrize("h", [1e-2, 1e-3])
+def test_ed_alpha_condensed_form_needs_the_corrected_c7_c14(ref, h):
+    """Eqs. (86)-(90) with c_7 = -c_14 = (1 - alpha)/(1 + alpha) are the defining equations
+    (77)-(82) with the accelerations eliminated; the printed c_7, c_14 (with 1/dt) are not."""
+    M, K, f = ref.chain("b")
+    direct, start = ref.ed_alpha_step(M, K, f, h, 0.5)
+    X0 = start(np.zeros(2), np.array([0.3, -0.2]))
+    for printed, close in ((False, True), (True, False)):
+        condensed, _ = ref.ed_alpha_condensed_step(M, K, f, h, 0.5, printed)
+        X, Y = X0.copy(), X0.copy()
+        for _ in range(3):
+            X, Y = direct(X), condensed(Y)
+        assert (np.max(np.abs(X - Y)) < 1e-9) == close
 
 
 def test_bathe_and_trapezoidal_limits(ref):

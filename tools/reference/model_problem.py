@@ -21,6 +21,9 @@ reduced 2-dof system, i.e. with the constraint eliminated exactly):
       gamma = 1/2 - am + af, beta = (1 - am + af)^2 / 4        (eq. 55);
   Bathe (2005): trapezoidal rule over h/2, then the three-point backward
       difference over [t_n, t_n + h/2, t_{n+1}];
+  ED-alpha, from its defining equations (77)-(84) (alpha_AR = 1/6), and in
+      the paper's condensed velocity form (86)-(90) with the corrected c_7,
+      c_14 (the printed ones carry a spurious 1/dt);
   Moreau-Jean theta (Siconos' MoreauJeanOSI with K given): the forces are
       the theta-mean of the step ends, linearised,
       v_{n+1} = v_n + h M^-1 (f - K (q_n + theta (q_{n+1} - q_n))),
@@ -170,6 +173,90 @@ def moreau_midpoint_step(M, K, f, h):
     return step, start
 
 
+def ed_alpha_parameters(rho):
+    """alpha and alpha_AR of eq. (84)."""
+    return (1.0 - rho) / (1.0 + rho), 1.0 / 6.0
+
+
+def ed_alpha_step(M, K, f, h, rho, alpha_ar=None):
+    """ED-alpha straight from its defining equations (77)-(82) (C = 0): the
+    stage j = i+ and the step end i+1 share the unknowns (a_j, a_{i+1}),
+    on which v_j, v_{i+1} (79, 80) and q_j, q_{i+1} (81, 82) depend
+    affinely; (77) and (78) are then one linear system of 2 n equations."""
+    alpha, ar = ed_alpha_parameters(rho)
+    ar = ar if alpha_ar is None else alpha_ar
+    n = len(f)
+    Minv = np.linalg.inv(M)
+
+    def stage(q, v, a, aj, a1):
+        vj = v + h * ar * (alpha * (aj - a) - a1 + a)  # (79)
+        v1 = v + 0.5 * h * (aj + a1)  # (80)
+        qj = q + h * ar * (alpha * (vj - v) - v1 + v)  # (81)
+        q1 = q + 0.5 * h * (vj + v1)  # (82)
+        return qj, vj, q1, v1
+
+    def residual(q, v, a, z):
+        aj, a1 = z[:n], z[n:]
+        qj, _, q1, _ = stage(q, v, a, aj, a1)
+        return np.concatenate([M @ aj + K @ qj - f, M @ a1 + K @ q1 - f])
+
+    def step(X):
+        q, v, a = X[:n], X[n:2 * n], X[2 * n:]
+        r0 = residual(q, v, a, np.zeros(2 * n))
+        J = np.column_stack([residual(q, v, a, e) - r0 for e in np.eye(2 * n)])
+        z = np.linalg.solve(J, -r0)  # exact: the residual is affine in z
+        aj, a1 = z[:n], z[n:]
+        _, _, q1, v1 = stage(q, v, a, aj, a1)
+        return np.concatenate([q1, v1, a1])
+
+    def start(q0, v0):
+        return np.concatenate([q0, v0, Minv @ (f - K @ q0)])  # (83), C = 0
+
+    return step, start
+
+
+def ed_alpha_coefficients(h, rho, printed=False):
+    """c_1 .. c_15 of eq. (90); printed=True keeps the paper's c_7 and c_14,
+    which carry a spurious 1/dt (eliminating the accelerations from (79) and
+    (80) gives c_7 = (1 - alpha)/(1 + alpha) = -c_14, dimensionless)."""
+    alpha, ar = ed_alpha_parameters(rho)
+    d = h * ar * (alpha + 1.0)
+    c = {1: 1.0, 2: h / 2.0, 3: h / 2.0, 4: 2.0 * ar * alpha / d,
+         5: 2.0 * (0.5 - ar * alpha) / d, 6: -1.0 / d, 8: -h * ar, 9: 1.0,
+         10: h * ar * alpha, 11: h * ar * (1.0 - alpha), 12: 1.0 / d,
+         13: -2.0 * (0.5 + ar) / d, 15: 2.0 * ar / d}
+    c[7] = ar * (1.0 - alpha) / d if printed else (1.0 - alpha) / (1.0 + alpha)
+    c[14] = -ar * (1.0 - alpha) / d if printed else -(1.0 - alpha) / (1.0 + alpha)
+    return c
+
+
+def ed_alpha_condensed_step(M, K, f, h, rho, printed=False):
+    """ED-alpha in the paper's velocity form (86)-(89): unknowns
+    (v_{i+1}, v_j), then a_{i+1} from (80) and q_{i+1} from (82)."""
+    alpha, ar = ed_alpha_parameters(rho)
+    c = ed_alpha_coefficients(h, rho, printed)
+    n = len(f)
+    Minv = np.linalg.inv(M)
+
+    def step(X):
+        q, v, a = X[:n], X[n:2 * n], X[2 * n:]
+        Mc = np.block([[c[4] * M + c[3] * K, c[6] * M + c[2] * K],
+                       [c[15] * M + c[8] * K, c[12] * M + c[10] * K]])
+        Rc = np.concatenate([f - c[5] * M @ v - c[7] * M @ a - c[1] * K @ q,
+                             f - c[13] * M @ v - c[14] * M @ a - c[9] * K @ q - c[11] * K @ v])
+        vc = np.linalg.solve(Mc, Rc)
+        v1, vj = vc[:n], vc[n:]
+        aj = (2.0 * (v1 - v) / h + (vj - v) / (h * ar) - (1.0 - alpha) * a) / (1.0 + alpha)
+        a1 = 2.0 * (v1 - v) / h - aj
+        q1 = q + 0.5 * h * (vj + v1)
+        return np.concatenate([q1, v1, a1])
+
+    def start(q0, v0):
+        return np.concatenate([q0, v0, Minv @ (f - K @ q0)])
+
+    return step, start
+
+
 def scheme(name, M, K, f, h, parameter):
     if name == "generalized_alpha":
         return gen_alpha_step(M, K, f, h, parameter)
@@ -179,6 +266,8 @@ def scheme(name, M, K, f, h, parameter):
         return moreau_jean_step(M, K, f, h, parameter)
     if name == "moreau_midpoint":
         return moreau_midpoint_step(M, K, f, h)
+    if name == "ed_alpha":
+        return ed_alpha_step(M, K, f, h, parameter)
     raise ValueError(name)
 
 
@@ -221,7 +310,8 @@ def spectral_properties(name, parameter, Omega):
 
 
 CASES = [("generalized_alpha", 1.0), ("generalized_alpha", 0.8), ("generalized_alpha", 0.0),
-         ("bathe", None), ("moreau_jean", 0.5), ("moreau_jean", 1.0), ("moreau_midpoint", None)]
+         ("bathe", None), ("ed_alpha", 0.0), ("ed_alpha", 0.8), ("moreau_jean", 0.5),
+         ("moreau_jean", 1.0), ("moreau_midpoint", None)]
 
 
 def main():
