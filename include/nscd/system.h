@@ -64,6 +64,21 @@ typedef nscd_status (*nscd_forces_fn)(void *user, double t, const double *q, con
 typedef nscd_status (*nscd_contact_fn)(void *user, int32_t index, double t, const double *q,
                                        double *gap, double *w_normal, double *w_tangent);
 
+/**
+ * @brief Equality (bilateral) constraint callback for constraint `index`
+ *        (since 0.2).
+ *
+ * Writes the constraint value `*g` = g_B,index(q), zero when the constraint
+ * holds, and its row `w` = dg_B,index/dq (length n_dof). The system keeps
+ * g_B = 0 with a multiplier of either sign: M dv/dt = h + W_N' lambda_N +
+ * sum_k w_k' lambda_B,k. At impacts the constraint takes part with e = 0
+ * (w v = 0 afterwards). Scale g like a distance (e.g. (|r|^2 - L^2) / (2L)
+ * rather than |r|^2 - L^2): the steppers' position projections and
+ * tolerances treat it as one.
+ */
+typedef nscd_status (*nscd_equality_fn)(void *user, int32_t index, double t, const double *q,
+                                        double *g, double *w);
+
 /** Description of a system, filled with defaults by nscd_system_desc_init(). */
 typedef struct nscd_system_desc {
     uint32_t struct_size;          /**< sizeof(nscd_system_desc), set by nscd_system_desc_init(). */
@@ -77,6 +92,14 @@ typedef struct nscd_system_desc {
     nscd_allocator allocator;      /**< Memory hooks; zero means malloc/free. */
     nscd_log_fn log;               /**< Log hook, or NULL. */
     void *log_user;                /**< Passed to `log`. */
+    /** Number of equality (bilateral) constraints g_B(q) = 0 (>= 0, default 0;
+     *  since 0.2). They are not contacts: nscd_system_get_sizes() and the
+     *  contact functions do not count them; read them with
+     *  nscd_system_get_equality() and their forces with
+     *  nscd_event_driven_get_equality_force(). */
+    int32_t n_equalities;
+    /** g_B(q) and its rows; required when n_equalities > 0 (since 0.2). */
+    nscd_equality_fn equality;
 } nscd_system_desc;
 
 /**
@@ -163,7 +186,8 @@ NSCD_API nscd_status nscd_system_get_sizes(const nscd_system *system, int32_t *n
 
 /**
  * @brief Sets time, positions and velocities; every contact is opened again
- *        (persistent contacts are released).
+ *        (persistent contacts are released). Equality constraints stay held;
+ *        q need not satisfy them (the steppers project onto them).
  * @param system The system.
  * @param t      Time.
  * @param q      Positions (n_dof).
@@ -202,6 +226,20 @@ typedef enum nscd_contact_mode {
  */
 NSCD_API nscd_status nscd_system_get_contact(nscd_system *system, int32_t index, double *gap,
                                              double *velocity, int32_t *mode);
+
+/**
+ * @brief Value and velocity of one equality constraint at the current state
+ *        (since 0.2). An equality constraint is always held (there is no mode).
+ * @param system   The system.
+ * @param index    Equality index in [0, n_equalities).
+ * @param g        Receives g_B,index(q), 0 when satisfied (may be NULL).
+ * @param velocity Receives w v, its rate (may be NULL).
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_INDEX,
+ *         ::NSCD_ERR_CALLBACK or ::NSCD_ERR_NOT_FINITE (the callback gave NaN or
+ *         infinity). Nothing is written on failure.
+ */
+NSCD_API nscd_status nscd_system_get_equality(nscd_system *system, int32_t index, double *g,
+                                              double *velocity);
 
 /**
  * @brief Kinetic energy v' M(q) v / 2 at the current state (needs the `mass` callback).

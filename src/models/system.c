@@ -218,11 +218,29 @@ static nscd_status system_contact(nscd_system *s, int32_t index, double t, const
     return NSCD_OK;
 }
 
+/* Equality constraint k (entry n_contacts + k): its value and dense row. */
+static nscd_status system_equality(nscd_system *s, int32_t k, double t, const double *q, double *g,
+                                   double *w) {
+    int32_t n = s->desc.n_dof;
+    nscd_status rc = s->desc.equality(s->desc.user, k, t, q, g, w);
+    if (rc != NSCD_OK) {
+        return callback_failed(s, "equality", rc);
+    }
+    if (!isfinite(*g) || !nscd__all_finite(w, (size_t)n)) {
+        return nscd__fail(&s->diag, NSCD_ERR_NOT_FINITE, "equality %d gave non-finite values",
+                          (int)k);
+    }
+    return NSCD_OK;
+}
+
 static nscd_status system_entry(void *self, int32_t index, double t, const double *q, double *gap,
                                 nscd__rows *rows) {
     nscd_system *s = self;
     int32_t n = s->desc.n_dof;
     nscd__rows_dense(rows, 1 + s->contacts[index].n_tangent, n, rows->values);
+    if (index >= s->desc.n_contacts) { /* the equalities follow the contacts */
+        return system_equality(s, index - s->desc.n_contacts, t, q, gap, rows->values);
+    }
     return system_contact(s, index, t, q, gap, rows->values, rows->values + n);
 }
 
@@ -236,13 +254,20 @@ nscd_status nscd_system_desc_init(nscd_system_desc *desc, size_t struct_size) {
 }
 
 static nscd_status validate_desc(const nscd_system_desc *d) {
-    if (d->n_dof <= 0 || d->n_contacts < 0 || d->n_dof > (1 << 20) || d->n_contacts > (1 << 20)) {
+    if (d->n_dof <= 0 || d->n_contacts < 0 || d->n_dof > (1 << 20) || d->n_contacts > (1 << 20) ||
+        d->n_equalities < 0 || d->n_equalities > (1 << 20)) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
-    if ((d->mass == NULL && d->mass_solve == NULL) || (d->n_contacts > 0 && d->contact == NULL)) {
+    if ((d->mass == NULL && d->mass_solve == NULL) || (d->n_contacts > 0 && d->contact == NULL) ||
+        (d->n_equalities > 0 && d->equality == NULL)) {
         return NSCD_ERR_NULL_POINTER;
     }
     return nscd__allocator_valid(&d->allocator) ? NSCD_OK : NSCD_ERR_INVALID_ARGUMENT;
+}
+
+/* Contacts, then equality constraints: the model's entries. */
+static size_t n_entries(const nscd_system *s) {
+    return (size_t)s->desc.n_contacts + (size_t)s->desc.n_equalities;
 }
 
 static void free_system(nscd_system *s) {
@@ -256,7 +281,7 @@ static void free_system(nscd_system *s) {
     nscd__free(&a, s->factor_q, n * sizeof(double));
     nscd__free(&a, s->column, n * sizeof(double));
     nscd__free(&a, s->rows, 3 * n * sizeof(double));
-    nscd__free(&a, s->contacts, (size_t)s->desc.n_contacts * sizeof(nscd__contact_slot));
+    nscd__free(&a, s->contacts, n_entries(s) * sizeof(nscd__contact_slot));
     nscd__free(&a, s, sizeof *s);
 }
 
@@ -264,7 +289,7 @@ static void init_model(nscd_system *s) {
     nscd__model *m = &s->model;
     m->self = s;
     m->n_q = m->n_v = s->desc.n_dof;
-    m->n_contacts = s->desc.n_contacts;
+    m->n_contacts = (int32_t)n_entries(s);
     m->row_width = s->desc.n_dof;
     s->mass_blocks[0] = 0;
     s->mass_blocks[1] = s->desc.n_dof;
@@ -285,6 +310,10 @@ static void init_model(nscd_system *s) {
     m->entry = system_entry;
     for (int32_t i = 0; i < m->n_contacts; ++i) {
         s->contacts[i].key = (uint64_t)i; /* the set is fixed: the index is the key */
+    }
+    for (int32_t i = s->desc.n_contacts; i < m->n_contacts; ++i) {
+        s->contacts[i].kind = NSCD__ENTRY_EQUALITY; /* held at all times */
+        s->contacts[i].state.mode = NSCD_CONTACT_CLOSED;
     }
 }
 
@@ -320,7 +349,7 @@ nscd_status nscd_system_create(const nscd_system_desc *desc, nscd_system **syste
     s->factor_q = nscd__alloc_array(&a, n, sizeof(double));
     s->column = nscd__alloc_array(&a, n, sizeof(double));
     s->rows = nscd__alloc_array(&a, 3 * n, sizeof(double));
-    s->contacts = nscd__alloc_array(&a, (size_t)desc->n_contacts, sizeof(nscd__contact_slot));
+    s->contacts = nscd__alloc_array(&a, n_entries(s), sizeof(nscd__contact_slot));
     if (!s->q || !s->v || !s->factor || !s->factor_q || !s->column || !s->rows || !s->contacts) {
         free_system(s);
         return NSCD_ERR_OUT_OF_MEMORY;
@@ -431,8 +460,9 @@ nscd_status nscd_system_set_state(nscd_system *system, double t, const double *q
     memcpy(system->q, q, n * sizeof(double));
     memcpy(system->v, v, n * sizeof(double));
     system->t = t;
-    for (int32_t i = 0; i < system->desc.n_contacts; ++i) {
-        system->contacts[i].state.mode = NSCD_CONTACT_OPEN;
+    for (int32_t i = 0; i < (int32_t)n_entries(system); ++i) {
+        int equality = system->contacts[i].kind == NSCD__ENTRY_EQUALITY; /* never released */
+        system->contacts[i].state.mode = equality ? NSCD_CONTACT_CLOSED : NSCD_CONTACT_OPEN;
         memset(&system->contacts[i].state.memory, 0, sizeof system->contacts[i].state.memory);
     }
     return NSCD_OK;
@@ -481,6 +511,30 @@ nscd_status nscd_system_get_contact(nscd_system *system, int32_t index, double *
     }
     if (mode != NULL) {
         *mode = slot->state.mode;
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd_system_get_equality(nscd_system *system, int32_t index, double *g,
+                                     double *velocity) {
+    if (system == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&system->diag);
+    if (index < 0 || index >= system->desc.n_equalities) {
+        return nscd__fail(&system->diag, NSCD_ERR_INDEX, "equality %d of %d", (int)index,
+                          (int)system->desc.n_equalities);
+    }
+    double *w = system->rows, value = 0.0;
+    nscd_status rc = system_equality(system, index, system->t, system->q, &value, w);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    if (g != NULL) {
+        *g = value;
+    }
+    if (velocity != NULL) {
+        *velocity = nscd__dot(system->desc.n_dof, w, system->v);
     }
     return NSCD_OK;
 }

@@ -95,8 +95,10 @@ static void first_release_sizes(void **state) {
     assert_true(offsetof(nscd_event_driven_stats, workspace_peak_bytes) >=
                 NSCD__EVENT_DRIVEN_STATS_SIZE_0_1);
     assert_true(sizeof(nscd_event_driven_stats) > NSCD__EVENT_DRIVEN_STATS_SIZE_0_1 + 4);
+    assert_true(offsetof(nscd_system_desc, n_equalities) >= NSCD__SYSTEM_DESC_SIZE_0_1);
     if (sizeof(void *) == 8) { /* the 64-bit numbers of docs/abi.md */
         assert_int_equal(NSCD__SYSTEM_DESC_SIZE_0_1, 96);
+        assert_int_equal(sizeof(nscd_system_desc), 112);
         assert_int_equal(NSCD__CONTACT_DESC_SIZE_0_1, 28);
         assert_int_equal(NSCD__EVENT_DRIVEN_OPTIONS_SIZE_0_1, 152);
         assert_int_equal(NSCD__FC3D_OPTIONS_SIZE_0_1, 80);
@@ -220,6 +222,8 @@ static void system_desc_of_the_first_release(void **state) {
     nscd__model *model = nscd__system_model(sys);
     assert_null(model->contacts[0].law.ops); /* default law: Newton e = 0 */
     assert_true(model->contacts[0].friction == 0.0);
+    assert_int_equal(model->n_contacts, 1); /* 0.2: no equality constraints */
+    assert_int_equal(nscd_system_get_equality(sys, 0, NULL, NULL), NSCD_ERR_INDEX);
     nscd_system_destroy(sys);
 
     nscd_system *untouched = (nscd_system *)&b; /* sentinel */
