@@ -79,6 +79,20 @@ typedef nscd_status (*nscd_contact_fn)(void *user, int32_t index, double t, cons
 typedef nscd_status (*nscd_equality_fn)(void *user, int32_t index, double t, const double *q,
                                         double *g, double *w);
 
+/**
+ * @brief Force Jacobian callback (since 0.2): writes an n_dof x n_dof matrix,
+ *        row-major, at (t, q, v).
+ *
+ * Used for the stiffness K = -dh/dq and the damping C = -dh/dv of the forces
+ * h(q, v, t) of ::nscd_forces_fn, with the minus sign: a linear spring and
+ * damper h = -K q - C v give back K and C themselves (symmetric positive
+ * semi-definite for passive elements), and h(q + dq, v + dv) is about
+ * h(q, v) - K dq - C dv. Entry (i, j) is -dh_i/dq_j (or -dh_i/dv_j).
+ * Implicit time-stepping schemes use them; the event-driven stepper does not.
+ */
+typedef nscd_status (*nscd_matrix_fn)(void *user, double t, const double *q, const double *v,
+                                      double *matrix);
+
 /** Description of a system, filled with defaults by nscd_system_desc_init(). */
 typedef struct nscd_system_desc {
     uint32_t struct_size;          /**< sizeof(nscd_system_desc), set by nscd_system_desc_init(). */
@@ -100,6 +114,12 @@ typedef struct nscd_system_desc {
     int32_t n_equalities;
     /** g_B(q) and its rows; required when n_equalities > 0 (since 0.2). */
     nscd_equality_fn equality;
+    /** Stiffness K = -dh/dq (see ::nscd_matrix_fn for the sign); NULL: not
+     *  given (since 0.2). */
+    nscd_matrix_fn stiffness;
+    /** Damping C = -dh/dv (see ::nscd_matrix_fn for the sign); NULL: not
+     *  given (since 0.2). */
+    nscd_matrix_fn damping;
 } nscd_system_desc;
 
 /**

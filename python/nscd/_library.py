@@ -80,6 +80,7 @@ CONTACT_FN = ctypes.CFUNCTYPE(c_status, ctypes.c_void_p, ctypes.c_int32, ctypes.
                               c_double_p, c_double_p, c_double_p, c_double_p)
 EQUALITY_FN = ctypes.CFUNCTYPE(c_status, ctypes.c_void_p, ctypes.c_int32, ctypes.c_double,
                                c_double_p, c_double_p, c_double_p)
+MATRIX_FN = FORCES_FN  # (user, t, q, v, out): an n_dof x n_dof matrix instead of h
 LOG_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_char_p)
 
 
@@ -105,6 +106,8 @@ class SystemDesc(ctypes.Structure):
         ("log_user", ctypes.c_void_p),
         ("n_equalities", ctypes.c_int32),  # since 0.2
         ("equality", EQUALITY_FN),  # since 0.2
+        ("stiffness", MATRIX_FN),  # since 0.2
+        ("damping", MATRIX_FN),  # since 0.2
     ]
 
 

@@ -109,7 +109,9 @@ class System(OwnedHandle):
       ``(gap, w_normal, w_tangent)`` (w_tangent: n_tangent*n_dof values);
     - ``equality(index, t, q)`` -> ``(g, w)``: the ``n_equalities`` bilateral
       constraints g(q) = 0 (0 when satisfied) and their rows w = dg/dq,
-      held with multipliers of either sign (since 0.2).
+      held with multipliers of either sign (since 0.2);
+    - ``stiffness(t, q, v)`` -> K = -dh/dq and ``damping(t, q, v)`` -> C = -dh/dv
+      (n_dof*n_dof values, row-major), optional (since 0.2).
 
     Each function may return a non-zero int status instead to fail on purpose
     (the library then reports NSCD_ERR_CALLBACK); an exception raised inside a
@@ -117,7 +119,8 @@ class System(OwnedHandle):
     NscdError."""
 
     def __init__(self, n_dof, mass=None, forces=None, contact=None, n_contacts=0,
-                 mass_solve=None, equality=None, n_equalities=0):
+                 mass_solve=None, equality=None, n_equalities=0, stiffness=None,
+                 damping=None):
         lib = _c.library()
         self._lib = lib
         self._handle = None
@@ -175,6 +178,10 @@ class System(OwnedHandle):
         desc.n_equalities = self.n_equalities
         if equality is not None:
             desc.equality = self._wrap(_c.EQUALITY_FN, self._equality_body(equality, n))
+        if stiffness is not None:
+            desc.stiffness = self._wrap(_c.MATRIX_FN, self._matrix_body(stiffness, n, "stiffness"))
+        if damping is not None:
+            desc.damping = self._wrap(_c.MATRIX_FN, self._matrix_body(damping, n, "damping"))
 
         handle = ctypes.c_void_p()
         self._check(lib.nscd_system_create(ctypes.byref(desc), ctypes.byref(handle)),
@@ -191,6 +198,16 @@ class System(OwnedHandle):
             _write(w, _floats(result[1], n, "equality w"))
             return 0
         return equality_body
+
+    @staticmethod
+    def _matrix_body(matrix, n, what):
+        def matrix_body(_user, t, q, v, out):
+            result = matrix(t, list(q[:n]), list(v[:n]))
+            if _status_of(result):
+                return result
+            _write(out, _floats(result, n * n, what))
+            return 0
+        return matrix_body
 
     def _wrap(self, ctype, body):
         fn = self._callbacks.wrap(ctype, body)

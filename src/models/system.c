@@ -187,6 +187,38 @@ static nscd_status system_forces(void *self, double t, const double *q, const do
                : nscd__fail(&s->diag, NSCD_ERR_NOT_FINITE, "forces gave non-finite values");
 }
 
+/* One force Jacobian from the user's callback, checked. */
+static nscd_status force_jacobian(nscd_system *s, nscd_matrix_fn fn, const char *what, double t,
+                                  const double *q, const double *v, double *out) {
+    size_t n = (size_t)s->desc.n_dof;
+    nscd_status rc = fn(s->desc.user, t, q, v, out);
+    if (rc != NSCD_OK) {
+        return callback_failed(s, what, rc);
+    }
+    return nscd__all_finite(out, n * n)
+               ? NSCD_OK
+               : nscd__fail(&s->diag, NSCD_ERR_NOT_FINITE, "%s gave non-finite values", what);
+}
+
+/* K = -dh/dq and C = -dh/dv: refused as a whole, before any callback, when
+ * a wanted matrix has no callback (the stepper must not guess a zero). */
+static nscd_status system_tangent(void *self, double t, const double *q, const double *v, double *K,
+                                  double *C) {
+    nscd_system *s = self;
+    if ((K != NULL && s->desc.stiffness == NULL) || (C != NULL && s->desc.damping == NULL)) {
+        return nscd__fail(&s->diag, NSCD_ERR_UNSUPPORTED, "no %s callback",
+                          K != NULL && s->desc.stiffness == NULL ? "stiffness" : "damping");
+    }
+    nscd_status rc = NSCD_OK;
+    if (K != NULL) {
+        rc = force_jacobian(s, s->desc.stiffness, "stiffness", t, q, v, K);
+    }
+    if (rc == NSCD_OK && C != NULL) {
+        rc = force_jacobian(s, s->desc.damping, "damping", t, q, v, C);
+    }
+    return rc;
+}
+
 static void system_position_rate(void *self, const double *q, const double *v, double *qdot) {
     nscd_system *s = self;
     (void)q;
@@ -305,6 +337,7 @@ static void init_model(nscd_system *s) {
     m->mass_times = system_mass_times;
     m->mass_block = system_mass_block;
     m->forces = system_forces;
+    m->tangent = system_tangent;
     m->position_rate = system_position_rate;
     m->displace = system_displace;
     m->entry = system_entry;

@@ -60,3 +60,10 @@ def test_bad_equalities_are_refused():
                 stepper.equality_force(1)
             assert info.value.status == Status.ERR_INDEX
         assert system.state() == before
+
+
+def test_stiffness_and_damping_callbacks_are_accepted():
+    # K = -dh/dq and C = -dh/dv of h = -k q - c v; only implicit steppers read them
+    with nscd.System(1, mass=lambda q: [1.0], forces=lambda t, q, v: [-4.0 * q[0] - 0.5 * v[0]],
+                     stiffness=lambda t, q, v: [4.0], damping=lambda t, q, v: [0.5]) as system:
+        assert system.sizes() == (1, 0)

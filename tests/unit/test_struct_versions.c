@@ -98,7 +98,7 @@ static void first_release_sizes(void **state) {
     assert_true(offsetof(nscd_system_desc, n_equalities) >= NSCD__SYSTEM_DESC_SIZE_0_1);
     if (sizeof(void *) == 8) { /* the 64-bit numbers of docs/abi.md */
         assert_int_equal(NSCD__SYSTEM_DESC_SIZE_0_1, 96);
-        assert_int_equal(sizeof(nscd_system_desc), 112);
+        assert_int_equal(sizeof(nscd_system_desc), 128);
         assert_int_equal(NSCD__CONTACT_DESC_SIZE_0_1, 28);
         assert_int_equal(NSCD__EVENT_DRIVEN_OPTIONS_SIZE_0_1, 152);
         assert_int_equal(NSCD__FC3D_OPTIONS_SIZE_0_1, 80);
@@ -224,6 +224,9 @@ static void system_desc_of_the_first_release(void **state) {
     assert_true(model->contacts[0].friction == 0.0);
     assert_int_equal(model->n_contacts, 1); /* 0.2: no equality constraints */
     assert_int_equal(nscd_system_get_equality(sys, 0, NULL, NULL), NSCD_ERR_INDEX);
+    double k = 7.0; /* 0.2: no stiffness callback, so K is unknown */
+    assert_int_equal(model->tangent(model->self, 0.0, &q, &v, &k, NULL), NSCD_ERR_UNSUPPORTED);
+    assert_true(k == 7.0);
     nscd_system_destroy(sys);
 
     nscd_system *untouched = (nscd_system *)&b; /* sentinel */
