@@ -84,7 +84,8 @@ typedef enum nscd_event_action {
  * and the arrays `gap_velocity_before`, `gap_velocity_after` and `impulse` are
  * parallel to `contacts`. A system's equality constraints
  * (::nscd_system_desc::n_equalities) take part in every impact: they appear
- * in `contacts` as n_contacts + k for equality k, after the contacts.
+ * in `contacts` (and may name the impact in `index`) as n_contacts + k for
+ * equality k, after the contacts.
  *
  * The library fills this struct with its own sizeof in `struct_size`. Fields
  * are only ever appended: a handler that reads a field added after 0.1 must

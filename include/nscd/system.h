@@ -169,6 +169,15 @@ typedef struct nscd_contact_desc {
     const nscd_contact_law *law; /**< Impact or force law; copied. NULL: Newton with e = 0. */
     double friction;             /**< Coulomb coefficient mu >= 0 (default 0). */
     int32_t n_tangent;           /**< Tangential rows the callback fills: 0, 1 or 2 (default 0). */
+    /** Tangential restitution e_T in [0, 1] (default 0; since 0.2). Newton's law
+     *  with friction (Moreau's form; seed 003 eqs. 11-15) applies Coulomb's law
+     *  to u+_T + e_T u-_T as it does to u+_N + e min(u-_N, 0): a sticking
+     *  impact gives u+_T = -e_T u-_T (e_T = 1 reverses the slip, e_T = 0 stops
+     *  it). Used only by frictional impacts (friction > 0, n_tangent >= 1) of
+     *  an open contact under a Newton law; Poisson's and Routh's laws ignore
+     *  it. An impact that would create kinetic energy is refused
+     *  (::NSCD_ERR_UNSUPPORTED); e_T = e_N never does. */
+    double tangential_restitution;
 } nscd_contact_desc;
 
 /**
@@ -187,7 +196,7 @@ NSCD_API nscd_status nscd_contact_desc_init(nscd_contact_desc *desc, size_t stru
  * @param desc   The settings; the law is copied.
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_INDEX,
  *         ::NSCD_ERR_STRUCT_SIZE, ::NSCD_ERR_OUT_OF_RANGE (mu < 0, n_tangent not
- *         in 0..2), ::NSCD_ERR_INVALID_ARGUMENT (a Routh law,
+ *         in 0..2, tangential restitution not in [0, 1]), ::NSCD_ERR_INVALID_ARGUMENT (a Routh law,
  *         nscd_contact_law_create_routh(), with n_tangent other than 1),
  *         ::NSCD_ERR_NOT_FINITE. On failure the contact is unchanged.
  */

@@ -118,6 +118,7 @@ class ContactDesc(ctypes.Structure):
         ("law", ctypes.c_void_p),
         ("friction", ctypes.c_double),
         ("n_tangent", ctypes.c_int32),
+        ("tangential_restitution", ctypes.c_double),  # since 0.2
     ]
 
 

@@ -239,14 +239,16 @@ class System(OwnedHandle):
     def last_error(self):
         return self._lib.nscd_system_last_error(self._handle).decode()
 
-    def set_contact(self, index, law=None, friction=0.0, n_tangent=0):
-        """Sets the law (a ContactLaw; None: Newton e = 0) and friction of a contact."""
+    def set_contact(self, index, law=None, friction=0.0, n_tangent=0, tangential_restitution=0.0):
+        """Sets the law (a ContactLaw; None: Newton e = 0), friction and tangential
+        restitution e_T (Newton's law with friction, since 0.2) of a contact."""
         desc = _c.ContactDesc()
         check(self._lib.nscd_contact_desc_init(ctypes.byref(desc), ctypes.sizeof(desc)),
               "nscd_contact_desc_init")
         desc.law = law.handle if law is not None else None
         desc.friction = float(friction)
         desc.n_tangent = int(n_tangent)
+        desc.tangential_restitution = float(tangential_restitution)
         self._check(self._lib.nscd_system_set_contact(self.handle, int(index), ctypes.byref(desc)),
                     "nscd_system_set_contact")
         if 0 <= index < len(getattr(self, "_n_tangent", [])):

@@ -61,6 +61,8 @@ typedef struct nscd__contact_slot {
     nscd_contact_law law;
     double friction;
     int32_t n_tangent;
+    /* e_T of Newton's law with friction: xi_T = u+_T + e_T u-_T (impact_friction.c) */
+    double tangential_restitution;
     nscd__entry_state state;
 } nscd__contact_slot;
 

@@ -430,12 +430,17 @@ nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,
         return nscd__fail(d, NSCD_ERR_INDEX, "contact %d of %d", (int)index,
                           (int)system->desc.n_contacts);
     }
-    if (!isfinite(desc->friction)) {
-        return nscd__fail(d, NSCD_ERR_NOT_FINITE, "friction coefficient is not finite");
+    if (!isfinite(desc->friction) || !isfinite(desc->tangential_restitution)) {
+        return nscd__fail(d, NSCD_ERR_NOT_FINITE,
+                          "friction or tangential restitution coefficient is not finite");
     }
     if (desc->friction < 0.0 || desc->n_tangent < 0 || desc->n_tangent > 2) {
         return nscd__fail(d, NSCD_ERR_OUT_OF_RANGE, "friction %g or n_tangent %d out of range",
                           desc->friction, (int)desc->n_tangent);
+    }
+    if (!(desc->tangential_restitution >= 0.0 && desc->tangential_restitution <= 1.0)) {
+        return nscd__fail(d, NSCD_ERR_OUT_OF_RANGE, "tangential restitution %g not in [0, 1]",
+                          desc->tangential_restitution);
     }
     /* Routh's method is planar: it builds its 2x2 impact problem from exactly
      * one tangential row. Refused here rather than at the first impact. */
@@ -455,6 +460,7 @@ nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,
     }
     slot->friction = desc->friction;
     slot->n_tangent = desc->n_tangent;
+    slot->tangential_restitution = desc->tangential_restitution;
     slot->state.mode = NSCD_CONTACT_OPEN;
     return NSCD_OK;
 }
