@@ -151,7 +151,7 @@ NSCD_API void nscd_system_destroy(nscd_system *system);
  * @brief What went wrong in the latest call on this handle, if it failed.
  *
  * Every call on the system that can fail (nscd_system_set_contact(),
- * nscd_system_set_state(), nscd_system_get_contact(),
+ * nscd_system_set_state(), nscd_system_get_contact(), nscd_system_get_equality(),
  * nscd_system_kinetic_energy()) starts by emptying the message, and so does
  * nscd_event_driven_advance() of a stepper of this system once its arguments
  * are checked; a failure then writes it. So after a success it is "", after
