@@ -82,7 +82,10 @@ typedef enum nscd_event_action {
  * For impacts, `contacts` lists the contacts that took part (every touching
  * contact, approaching or not), `index` is the first of them that approached,
  * and the arrays `gap_velocity_before`, `gap_velocity_after` and `impulse` are
- * parallel to `contacts`.
+ * parallel to `contacts`. A system's equality constraints
+ * (::nscd_system_desc::n_equalities) take part in every impact: they appear
+ * in `contacts` (and may name the impact in `index`) as n_contacts + k for
+ * equality k, after the contacts.
  *
  * The library fills this struct with its own sizeof in `struct_size`. Fields
  * are only ever appended: a handler that reads a field added after 0.1 must
@@ -237,7 +240,8 @@ typedef struct nscd_event_driven_stats {
  *         forces hold the persistent contacts), ::NSCD_ERR_NOT_CONVERGED (no
  *         consistent set of contact modes, or a frictional impact's solver did
  *         not converge), ::NSCD_ERR_UNSUPPORTED (an impact law that would create
- *         energy at this impact, or several Routh contacts impacting together),
+ *         energy at this impact, several Routh contacts impacting together, or a
+ *         frictional impact together with equality constraints),
  *         ::NSCD_ERR_STALE_HANDLE (the system was destroyed),
  *         ::NSCD_ERR_OUT_OF_MEMORY (the per-step workspace could not grow).
  */
@@ -258,7 +262,8 @@ NSCD_API nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, doubl
  * sum lambda_N^2 + w^2 ||lambda_T||^2 (w = 1000: friction only as far as the
  * motion needs it); the motion does not decide the split.
  * @param stepper The stepper.
- * @param index   Contact index.
+ * @param index   Contact index in [0, n_contacts) (equality constraints are
+ *                not contacts: see nscd_event_driven_get_equality_force()).
  * @param normal  Receives lambda_N (may be NULL).
  * @param tangent Receives the contact's n_tangent friction force components,
  *                along the rows its contact callback gives (may be NULL).
@@ -269,6 +274,26 @@ NSCD_API nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, doubl
  */
 NSCD_API nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int32_t index,
                                                          double *normal, double *tangent);
+
+/**
+ * @brief Multiplier of one equality constraint at the system's current state
+ *        (since 0.2).
+ *
+ * The force lambda_B (of either sign) that keeps g_B,index(q) = 0 in the
+ * dynamics, as nscd_event_driven_get_contact_force() gives it for a closed
+ * contact: its generalised force is w' lambda_B with the row w of the
+ * equality callback (::nscd_equality_fn). Dependent rows share their load by
+ * the smallest sum of squared multipliers.
+ * @param stepper The stepper.
+ * @param index   Equality index in [0, n_equalities).
+ * @param lambda  Receives lambda_B (may be NULL).
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_INDEX,
+ *         ::NSCD_ERR_CALLBACK, ::NSCD_ERR_NOT_FINITE, ::NSCD_ERR_SINGULAR,
+ *         ::NSCD_ERR_STALE_HANDLE (the system was destroyed),
+ *         ::NSCD_ERR_OUT_OF_MEMORY.
+ */
+NSCD_API nscd_status nscd_event_driven_get_equality_force(nscd_event_driven *stepper, int32_t index,
+                                                          double *lambda);
 
 /**
  * @brief What went wrong in the latest nscd_event_driven_advance() on this

@@ -64,6 +64,35 @@ typedef nscd_status (*nscd_forces_fn)(void *user, double t, const double *q, con
 typedef nscd_status (*nscd_contact_fn)(void *user, int32_t index, double t, const double *q,
                                        double *gap, double *w_normal, double *w_tangent);
 
+/**
+ * @brief Equality (bilateral) constraint callback for constraint `index`
+ *        (since 0.2).
+ *
+ * Writes the constraint value `*g` = g_B,index(q), zero when the constraint
+ * holds, and its row `w` = dg_B,index/dq (length n_dof). The system keeps
+ * g_B = 0 with a multiplier of either sign: M dv/dt = h + W_N' lambda_N +
+ * sum_k w_k' lambda_B,k. At impacts the constraint takes part with e = 0
+ * (w v = 0 afterwards). Scale g like a distance (e.g. (|r|^2 - L^2) / (2L)
+ * rather than |r|^2 - L^2): the steppers' position projections and
+ * tolerances treat it as one.
+ */
+typedef nscd_status (*nscd_equality_fn)(void *user, int32_t index, double t, const double *q,
+                                        double *g, double *w);
+
+/**
+ * @brief Force Jacobian callback (since 0.2): writes an n_dof x n_dof matrix,
+ *        row-major, at (t, q, v).
+ *
+ * Used for the stiffness K = -dh/dq and the damping C = -dh/dv of the forces
+ * h(q, v, t) of ::nscd_forces_fn, with the minus sign: a linear spring and
+ * damper h = -K q - C v give back K and C themselves (symmetric positive
+ * semi-definite for passive elements), and h(q + dq, v + dv) is about
+ * h(q, v) - K dq - C dv. Entry (i, j) is -dh_i/dq_j (or -dh_i/dv_j).
+ * Implicit time-stepping schemes use them; the event-driven stepper does not.
+ */
+typedef nscd_status (*nscd_matrix_fn)(void *user, double t, const double *q, const double *v,
+                                      double *matrix);
+
 /** Description of a system, filled with defaults by nscd_system_desc_init(). */
 typedef struct nscd_system_desc {
     uint32_t struct_size;          /**< sizeof(nscd_system_desc), set by nscd_system_desc_init(). */
@@ -77,6 +106,20 @@ typedef struct nscd_system_desc {
     nscd_allocator allocator;      /**< Memory hooks; zero means malloc/free. */
     nscd_log_fn log;               /**< Log hook, or NULL. */
     void *log_user;                /**< Passed to `log`. */
+    /** Number of equality (bilateral) constraints g_B(q) = 0 (>= 0, default 0;
+     *  since 0.2). They are not contacts: nscd_system_get_sizes() and the
+     *  contact functions do not count them; read them with
+     *  nscd_system_get_equality() and their forces with
+     *  nscd_event_driven_get_equality_force(). */
+    int32_t n_equalities;
+    /** g_B(q) and its rows; required when n_equalities > 0 (since 0.2). */
+    nscd_equality_fn equality;
+    /** Stiffness K = -dh/dq (see ::nscd_matrix_fn for the sign); NULL: not
+     *  given (since 0.2). */
+    nscd_matrix_fn stiffness;
+    /** Damping C = -dh/dv (see ::nscd_matrix_fn for the sign); NULL: not
+     *  given (since 0.2). */
+    nscd_matrix_fn damping;
 } nscd_system_desc;
 
 /**
@@ -108,7 +151,7 @@ NSCD_API void nscd_system_destroy(nscd_system *system);
  * @brief What went wrong in the latest call on this handle, if it failed.
  *
  * Every call on the system that can fail (nscd_system_set_contact(),
- * nscd_system_set_state(), nscd_system_get_contact(),
+ * nscd_system_set_state(), nscd_system_get_contact(), nscd_system_get_equality(),
  * nscd_system_kinetic_energy()) starts by emptying the message, and so does
  * nscd_event_driven_advance() of a stepper of this system once its arguments
  * are checked; a failure then writes it. So after a success it is "", after
@@ -126,6 +169,15 @@ typedef struct nscd_contact_desc {
     const nscd_contact_law *law; /**< Impact or force law; copied. NULL: Newton with e = 0. */
     double friction;             /**< Coulomb coefficient mu >= 0 (default 0). */
     int32_t n_tangent;           /**< Tangential rows the callback fills: 0, 1 or 2 (default 0). */
+    /** Tangential restitution e_T in [0, 1] (default 0; since 0.2). Newton's law
+     *  with friction (Moreau's form; seed 003 eqs. 11-15) applies Coulomb's law
+     *  to u+_T + e_T u-_T as it does to u+_N + e min(u-_N, 0): a sticking
+     *  impact gives u+_T = -e_T u-_T (e_T = 1 reverses the slip, e_T = 0 stops
+     *  it). Used only by frictional impacts (friction > 0, n_tangent >= 1) of
+     *  an open contact under a Newton law; Poisson's and Routh's laws ignore
+     *  it. An impact that would create kinetic energy is refused
+     *  (::NSCD_ERR_UNSUPPORTED); e_T = e_N never does. */
+    double tangential_restitution;
 } nscd_contact_desc;
 
 /**
@@ -144,7 +196,7 @@ NSCD_API nscd_status nscd_contact_desc_init(nscd_contact_desc *desc, size_t stru
  * @param desc   The settings; the law is copied.
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_INDEX,
  *         ::NSCD_ERR_STRUCT_SIZE, ::NSCD_ERR_OUT_OF_RANGE (mu < 0, n_tangent not
- *         in 0..2), ::NSCD_ERR_INVALID_ARGUMENT (a Routh law,
+ *         in 0..2, tangential restitution not in [0, 1]), ::NSCD_ERR_INVALID_ARGUMENT (a Routh law,
  *         nscd_contact_law_create_routh(), with n_tangent other than 1),
  *         ::NSCD_ERR_NOT_FINITE. On failure the contact is unchanged.
  */
@@ -163,7 +215,8 @@ NSCD_API nscd_status nscd_system_get_sizes(const nscd_system *system, int32_t *n
 
 /**
  * @brief Sets time, positions and velocities; every contact is opened again
- *        (persistent contacts are released).
+ *        (persistent contacts are released). Equality constraints stay held;
+ *        q need not satisfy them (the steppers project onto them).
  * @param system The system.
  * @param t      Time.
  * @param q      Positions (n_dof).
@@ -202,6 +255,20 @@ typedef enum nscd_contact_mode {
  */
 NSCD_API nscd_status nscd_system_get_contact(nscd_system *system, int32_t index, double *gap,
                                              double *velocity, int32_t *mode);
+
+/**
+ * @brief Value and velocity of one equality constraint at the current state
+ *        (since 0.2). An equality constraint is always held (there is no mode).
+ * @param system   The system.
+ * @param index    Equality index in [0, n_equalities).
+ * @param g        Receives g_B,index(q), 0 when satisfied (may be NULL).
+ * @param velocity Receives w v, its rate (may be NULL).
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_INDEX,
+ *         ::NSCD_ERR_CALLBACK or ::NSCD_ERR_NOT_FINITE (the callback gave NaN or
+ *         infinity). Nothing is written on failure.
+ */
+NSCD_API nscd_status nscd_system_get_equality(nscd_system *system, int32_t index, double *g,
+                                              double *velocity);
 
 /**
  * @brief Kinetic energy v' M(q) v / 2 at the current state (needs the `mass` callback).

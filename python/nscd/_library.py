@@ -78,6 +78,9 @@ FORCES_FN = ctypes.CFUNCTYPE(c_status, ctypes.c_void_p, ctypes.c_double, c_doubl
                              c_double_p)
 CONTACT_FN = ctypes.CFUNCTYPE(c_status, ctypes.c_void_p, ctypes.c_int32, ctypes.c_double,
                               c_double_p, c_double_p, c_double_p, c_double_p)
+EQUALITY_FN = ctypes.CFUNCTYPE(c_status, ctypes.c_void_p, ctypes.c_int32, ctypes.c_double,
+                               c_double_p, c_double_p, c_double_p)
+MATRIX_FN = FORCES_FN  # (user, t, q, v, out): an n_dof x n_dof matrix instead of h
 LOG_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_char_p)
 
 
@@ -101,6 +104,10 @@ class SystemDesc(ctypes.Structure):
         ("allocator", Allocator),
         ("log", LOG_FN),
         ("log_user", ctypes.c_void_p),
+        ("n_equalities", ctypes.c_int32),  # since 0.2
+        ("equality", EQUALITY_FN),  # since 0.2
+        ("stiffness", MATRIX_FN),  # since 0.2
+        ("damping", MATRIX_FN),  # since 0.2
     ]
 
 
@@ -111,6 +118,7 @@ class ContactDesc(ctypes.Structure):
         ("law", ctypes.c_void_p),
         ("friction", ctypes.c_double),
         ("n_tangent", ctypes.c_int32),
+        ("tangential_restitution", ctypes.c_double),  # since 0.2
     ]
 
 
@@ -205,6 +213,7 @@ def _declare(lib):
         "nscd_system_get_contact": (c_status, [vp, ctypes.c_int32, c_double_p, c_double_p,
                                                c_int32_p]),
         "nscd_system_kinetic_energy": (c_status, [vp, c_double_p]),
+        "nscd_system_get_equality": (c_status, [vp, ctypes.c_int32, c_double_p, c_double_p]),
         "nscd_event_driven_options_init": (c_status, [ctypes.POINTER(EventDrivenOptions),
                                                       ctypes.c_size_t]),
         "nscd_event_driven_create": (c_status, [vp, ctypes.POINTER(EventDrivenOptions), pp]),
@@ -215,6 +224,7 @@ def _declare(lib):
         "nscd_event_driven_get_contact_force": (c_status, [vp, ctypes.c_int32,
                                                            ctypes.POINTER(ctypes.c_double),
                                                            ctypes.POINTER(ctypes.c_double)]),
+        "nscd_event_driven_get_equality_force": (c_status, [vp, ctypes.c_int32, c_double_p]),
     }
     for name, (restype, argtypes) in protos.items():
         try:

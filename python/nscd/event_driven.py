@@ -168,6 +168,17 @@ class EventDriven(OwnedHandle):
             "nscd_event_driven_get_contact_force")
         return normal.value, list(tangent[:self.system.n_tangent(index)])
 
+    def equality_force(self, index):
+        """Multiplier lambda of equality constraint `index` (either sign) at the
+        system's current state (nscd_event_driven_get_equality_force)."""
+        if self._handle is None:
+            raise ValueError("the stepper is closed")
+        value = ctypes.c_double()
+        self._check(self._lib.nscd_event_driven_get_equality_force(
+            self._handle, int(index), ctypes.byref(value)),
+            "nscd_event_driven_get_equality_force")
+        return value.value
+
     @property
     def last_error(self):
         return self._lib.nscd_event_driven_last_error(self._handle).decode()

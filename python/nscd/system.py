@@ -106,7 +106,12 @@ class System(OwnedHandle):
     - ``mass_solve(q, b)`` -> M(q)^-1 b (n_dof values);
     - ``forces(t, q, v)`` -> h (n_dof values), optional;
     - ``contact(index, t, q)`` -> ``(gap, w_normal)`` or
-      ``(gap, w_normal, w_tangent)`` (w_tangent: n_tangent*n_dof values).
+      ``(gap, w_normal, w_tangent)`` (w_tangent: n_tangent*n_dof values);
+    - ``equality(index, t, q)`` -> ``(g, w)``: the ``n_equalities`` bilateral
+      constraints g(q) = 0 (0 when satisfied) and their rows w = dg/dq,
+      held with multipliers of either sign (since 0.2);
+    - ``stiffness(t, q, v)`` -> K = -dh/dq and ``damping(t, q, v)`` -> C = -dh/dv
+      (n_dof*n_dof values, row-major), optional (since 0.2).
 
     Each function may return a non-zero int status instead to fail on purpose
     (the library then reports NSCD_ERR_CALLBACK); an exception raised inside a
@@ -114,12 +119,14 @@ class System(OwnedHandle):
     NscdError."""
 
     def __init__(self, n_dof, mass=None, forces=None, contact=None, n_contacts=0,
-                 mass_solve=None):
+                 mass_solve=None, equality=None, n_equalities=0, stiffness=None,
+                 damping=None):
         lib = _c.library()
         self._lib = lib
         self._handle = None
         self.n_dof = int(n_dof)
         self.n_contacts = int(n_contacts)
+        self.n_equalities = int(n_equalities)
         self._callbacks = _Callbacks()
         self._keep = []  # the C callbacks must outlive the handle
         n = max(self.n_dof, 0)
@@ -168,11 +175,39 @@ class System(OwnedHandle):
                     _write(w_tangent, _floats(rows, k * n, "contact w_tangent"))
                 return 0
             desc.contact = self._wrap(_c.CONTACT_FN, contact_body)
+        desc.n_equalities = self.n_equalities
+        if equality is not None:
+            desc.equality = self._wrap(_c.EQUALITY_FN, self._equality_body(equality, n))
+        if stiffness is not None:
+            desc.stiffness = self._wrap(_c.MATRIX_FN, self._matrix_body(stiffness, n, "stiffness"))
+        if damping is not None:
+            desc.damping = self._wrap(_c.MATRIX_FN, self._matrix_body(damping, n, "damping"))
 
         handle = ctypes.c_void_p()
         self._check(lib.nscd_system_create(ctypes.byref(desc), ctypes.byref(handle)),
                     "nscd_system_create", with_handle=False)
         self._handle = handle
+
+    @staticmethod
+    def _equality_body(equality, n):
+        def equality_body(_user, index, t, q, g, w):
+            result = equality(index, t, list(q[:n]))
+            if _status_of(result):
+                return result
+            g[0] = float(result[0])
+            _write(w, _floats(result[1], n, "equality w"))
+            return 0
+        return equality_body
+
+    @staticmethod
+    def _matrix_body(matrix, n, what):
+        def matrix_body(_user, t, q, v, out):
+            result = matrix(t, list(q[:n]), list(v[:n]))
+            if _status_of(result):
+                return result
+            _write(out, _floats(result, n * n, what))
+            return 0
+        return matrix_body
 
     def _wrap(self, ctype, body):
         fn = self._callbacks.wrap(ctype, body)
@@ -204,14 +239,16 @@ class System(OwnedHandle):
     def last_error(self):
         return self._lib.nscd_system_last_error(self._handle).decode()
 
-    def set_contact(self, index, law=None, friction=0.0, n_tangent=0):
-        """Sets the law (a ContactLaw; None: Newton e = 0) and friction of a contact."""
+    def set_contact(self, index, law=None, friction=0.0, n_tangent=0, tangential_restitution=0.0):
+        """Sets the law (a ContactLaw; None: Newton e = 0), friction and tangential
+        restitution e_T (Newton's law with friction, since 0.2) of a contact."""
         desc = _c.ContactDesc()
         check(self._lib.nscd_contact_desc_init(ctypes.byref(desc), ctypes.sizeof(desc)),
               "nscd_contact_desc_init")
         desc.law = law.handle if law is not None else None
         desc.friction = float(friction)
         desc.n_tangent = int(n_tangent)
+        desc.tangential_restitution = float(tangential_restitution)
         self._check(self._lib.nscd_system_set_contact(self.handle, int(index), ctypes.byref(desc)),
                     "nscd_system_set_contact")
         if 0 <= index < len(getattr(self, "_n_tangent", [])):
@@ -256,6 +293,14 @@ class System(OwnedHandle):
                                                       ctypes.byref(mode)),
                     "nscd_system_get_contact")
         return gap.value, velocity.value, mode.value
+
+    def equality(self, index):
+        """(g, velocity w v) of equality constraint `index` at the current state."""
+        g, velocity = ctypes.c_double(), ctypes.c_double()
+        self._check(self._lib.nscd_system_get_equality(self.handle, int(index), ctypes.byref(g),
+                                                       ctypes.byref(velocity)),
+                    "nscd_system_get_equality")
+        return g.value, velocity.value
 
     def kinetic_energy(self):
         energy = ctypes.c_double(math.nan)

@@ -41,6 +41,22 @@ static int32_t real_tangents(const nscd__contact_slot *slot) {
     return frictional(slot) ? (slot->n_tangent < 2 ? slot->n_tangent : 2) : 0;
 }
 
+/* The free velocity of Moreau's Newton law: xi = u+ + E u- with
+ * xi_N = u+_N + e min(u-_N, 0) and xi_T = u+_T + e_T u-_T on the real
+ * tangential rows (seed 003 eqs. 11-15); closed contacts restitute nothing.
+ * e_T = 0 adds nothing, so those impacts stay bitwise what they were. */
+static void newton_free_velocity(const nscd__model *model, const nscd__impact *impact,
+                                 const double *u0, double *qf) {
+    for (int32_t j = 0; j < impact->count; ++j) {
+        const nscd__contact_slot *slot = &model->contacts[impact->contacts[j]];
+        qf[3 * j] += coefficient(slot) * fmin(u0[3 * j], 0.0);
+        double e_t = slot->state.mode == NSCD_CONTACT_CLOSED ? 0.0 : slot->tangential_restitution;
+        for (int32_t a = 1; e_t != 0.0 && a <= real_tangents(slot); ++a) {
+            qf[3 * j + a] += e_t * u0[3 * j + a];
+        }
+    }
+}
+
 int nscd__impact_has_friction(const nscd__model *model, const nscd__impact *impact) {
     if (impact->plastic) {
         return 0;
@@ -206,10 +222,7 @@ nscd_status nscd__resolve_friction(nscd__model *model, nscd__impact_work *work, 
             r[a] += rc_[a];
         }
     } else {
-        for (int32_t j = 0; j < k; ++j) { /* Moreau: xi_N = u+_N + e min(u-_N, 0) */
-            double e = coefficient(&model->contacts[impact->contacts[j]]);
-            qf[3 * j] += e * fmin(u0[3 * j], 0.0);
-        }
+        newton_free_velocity(model, impact, u0, qf);
         if ((rc = solve(model, work, k, qf, NULL, 0, r, "Newton impact")) != NSCD_OK) {
             return rc;
         }

@@ -61,6 +61,8 @@ typedef struct nscd__contact_slot {
     nscd_contact_law law;
     double friction;
     int32_t n_tangent;
+    /* e_T of Newton's law with friction: xi_T = u+_T + e_T u-_T (impact_friction.c) */
+    double tangential_restitution;
     nscd__entry_state state;
 } nscd__contact_slot;
 
@@ -112,6 +114,15 @@ typedef struct nscd__model {
      * system given only mass_solve) when the model cannot give M itself;
      * the global form then fails with NSCD_ERR_UNSUPPORTED. */
     nscd_status (*mass_block)(void *self, const double *q, int32_t block, double *M_bb);
+    /* Appended for implicit steppers: the force Jacobians at (t, q, v),
+     * K = -dh/dq and C = -dh/dv, n_v x n_v, row-major (the sign of
+     * nscd_matrix_fn: a spring h = -k q has K = k). K or C may be NULL when
+     * not wanted. Optional: NULL, or NSCD_ERR_UNSUPPORTED (nothing written)
+     * when a wanted matrix is unknown, e.g. a generic system given no
+     * stiffness callback; a stepper then falls back to an explicit
+     * treatment of h or fails. */
+    nscd_status (*tangent)(void *self, double t, const double *q, const double *v, double *K,
+                           double *C);
 } nscd__model;
 
 /* A stepper's reference to a model. The owner of the model (a system)

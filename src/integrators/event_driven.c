@@ -468,9 +468,9 @@ nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int3
     if (ed->link.model == NULL) {
         return nscd__fail(&ed->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
     }
-    if (index < 0 || index >= m->n_contacts) {
-        return nscd__fail(&ed->diag, NSCD_ERR_INDEX, "contact %d of %d", (int)index,
-                          (int)m->n_contacts);
+    /* the generic system's equalities follow its contacts: not contacts */
+    if (index < 0 || index >= m->n_contacts || m->contacts[index].kind == NSCD__ENTRY_EQUALITY) {
+        return nscd__fail(&ed->diag, NSCD_ERR_INDEX, "contact %d is not a contact", (int)index);
     }
     const nscd__contact_slot *slot = &m->contacts[index];
     double *y = ed->y_tmp, force = 0.0;
@@ -496,6 +496,48 @@ nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int3
     for (int32_t k = 0; tangent != NULL && k < slot->n_tangent; ++k) {
         int closed = slot->state.mode == NSCD_CONTACT_CLOSED;
         tangent[k] = closed ? ed->dynamics.lambda_t[2 * index + k] : 0.0;
+    }
+    return NSCD_OK;
+}
+
+/* The entry of equality `index` (the index-th equality entry), or -1. */
+static int32_t equality_entry(const nscd__model *m, int32_t index) {
+    for (int32_t i = 0, k = 0; i < m->n_contacts && index >= 0; ++i) {
+        if (m->contacts[i].kind == NSCD__ENTRY_EQUALITY && k++ == index) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+nscd_status nscd_event_driven_get_equality_force(nscd_event_driven *stepper, int32_t index,
+                                                 double *lambda) {
+    if (stepper == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd_event_driven *ed = stepper;
+    nscd__model *m = ed->model;
+    ed->diag.last_error[0] = '\0';
+    if (ed->link.model == NULL) {
+        return nscd__fail(&ed->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
+    }
+    int32_t entry = equality_entry(m, index);
+    if (entry < 0) {
+        return nscd__fail(&ed->diag, NSCD_ERR_INDEX, "no equality constraint %d", (int)index);
+    }
+    double *y = ed->y_tmp;
+    memcpy(y, m->q, (size_t)m->n_q * sizeof(double));
+    memcpy(y + m->n_q, m->v, (size_t)m->n_v * sizeof(double));
+    nscd__dynamics_update_modes(&ed->dynamics);
+    nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, *m->t, y, ed->ydot);
+    if (rc != NSCD_OK) {
+        if (ed->diag.last_error[0] == '\0') {
+            memcpy(ed->diag.last_error, m->diag->last_error, sizeof ed->diag.last_error);
+        }
+        return rc;
+    }
+    if (lambda != NULL) {
+        *lambda = ed->dynamics.lambda[entry];
     }
     return NSCD_OK;
 }

@@ -187,6 +187,38 @@ static nscd_status system_forces(void *self, double t, const double *q, const do
                : nscd__fail(&s->diag, NSCD_ERR_NOT_FINITE, "forces gave non-finite values");
 }
 
+/* One force Jacobian from the user's callback, checked. */
+static nscd_status force_jacobian(nscd_system *s, nscd_matrix_fn fn, const char *what, double t,
+                                  const double *q, const double *v, double *out) {
+    size_t n = (size_t)s->desc.n_dof;
+    nscd_status rc = fn(s->desc.user, t, q, v, out);
+    if (rc != NSCD_OK) {
+        return callback_failed(s, what, rc);
+    }
+    return nscd__all_finite(out, n * n)
+               ? NSCD_OK
+               : nscd__fail(&s->diag, NSCD_ERR_NOT_FINITE, "%s gave non-finite values", what);
+}
+
+/* K = -dh/dq and C = -dh/dv: refused as a whole, before any callback, when
+ * a wanted matrix has no callback (the stepper must not guess a zero). */
+static nscd_status system_tangent(void *self, double t, const double *q, const double *v, double *K,
+                                  double *C) {
+    nscd_system *s = self;
+    if ((K != NULL && s->desc.stiffness == NULL) || (C != NULL && s->desc.damping == NULL)) {
+        return nscd__fail(&s->diag, NSCD_ERR_UNSUPPORTED, "no %s callback",
+                          K != NULL && s->desc.stiffness == NULL ? "stiffness" : "damping");
+    }
+    nscd_status rc = NSCD_OK;
+    if (K != NULL) {
+        rc = force_jacobian(s, s->desc.stiffness, "stiffness", t, q, v, K);
+    }
+    if (rc == NSCD_OK && C != NULL) {
+        rc = force_jacobian(s, s->desc.damping, "damping", t, q, v, C);
+    }
+    return rc;
+}
+
 static void system_position_rate(void *self, const double *q, const double *v, double *qdot) {
     nscd_system *s = self;
     (void)q;
@@ -218,11 +250,29 @@ static nscd_status system_contact(nscd_system *s, int32_t index, double t, const
     return NSCD_OK;
 }
 
+/* Equality constraint k (entry n_contacts + k): its value and dense row. */
+static nscd_status system_equality(nscd_system *s, int32_t k, double t, const double *q, double *g,
+                                   double *w) {
+    int32_t n = s->desc.n_dof;
+    nscd_status rc = s->desc.equality(s->desc.user, k, t, q, g, w);
+    if (rc != NSCD_OK) {
+        return callback_failed(s, "equality", rc);
+    }
+    if (!isfinite(*g) || !nscd__all_finite(w, (size_t)n)) {
+        return nscd__fail(&s->diag, NSCD_ERR_NOT_FINITE, "equality %d gave non-finite values",
+                          (int)k);
+    }
+    return NSCD_OK;
+}
+
 static nscd_status system_entry(void *self, int32_t index, double t, const double *q, double *gap,
                                 nscd__rows *rows) {
     nscd_system *s = self;
     int32_t n = s->desc.n_dof;
     nscd__rows_dense(rows, 1 + s->contacts[index].n_tangent, n, rows->values);
+    if (index >= s->desc.n_contacts) { /* the equalities follow the contacts */
+        return system_equality(s, index - s->desc.n_contacts, t, q, gap, rows->values);
+    }
     return system_contact(s, index, t, q, gap, rows->values, rows->values + n);
 }
 
@@ -236,13 +286,20 @@ nscd_status nscd_system_desc_init(nscd_system_desc *desc, size_t struct_size) {
 }
 
 static nscd_status validate_desc(const nscd_system_desc *d) {
-    if (d->n_dof <= 0 || d->n_contacts < 0 || d->n_dof > (1 << 20) || d->n_contacts > (1 << 20)) {
+    if (d->n_dof <= 0 || d->n_contacts < 0 || d->n_dof > (1 << 20) || d->n_contacts > (1 << 20) ||
+        d->n_equalities < 0 || d->n_equalities > (1 << 20)) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
-    if ((d->mass == NULL && d->mass_solve == NULL) || (d->n_contacts > 0 && d->contact == NULL)) {
+    if ((d->mass == NULL && d->mass_solve == NULL) || (d->n_contacts > 0 && d->contact == NULL) ||
+        (d->n_equalities > 0 && d->equality == NULL)) {
         return NSCD_ERR_NULL_POINTER;
     }
     return nscd__allocator_valid(&d->allocator) ? NSCD_OK : NSCD_ERR_INVALID_ARGUMENT;
+}
+
+/* Contacts, then equality constraints: the model's entries. */
+static size_t n_entries(const nscd_system *s) {
+    return (size_t)s->desc.n_contacts + (size_t)s->desc.n_equalities;
 }
 
 static void free_system(nscd_system *s) {
@@ -256,7 +313,7 @@ static void free_system(nscd_system *s) {
     nscd__free(&a, s->factor_q, n * sizeof(double));
     nscd__free(&a, s->column, n * sizeof(double));
     nscd__free(&a, s->rows, 3 * n * sizeof(double));
-    nscd__free(&a, s->contacts, (size_t)s->desc.n_contacts * sizeof(nscd__contact_slot));
+    nscd__free(&a, s->contacts, n_entries(s) * sizeof(nscd__contact_slot));
     nscd__free(&a, s, sizeof *s);
 }
 
@@ -264,7 +321,7 @@ static void init_model(nscd_system *s) {
     nscd__model *m = &s->model;
     m->self = s;
     m->n_q = m->n_v = s->desc.n_dof;
-    m->n_contacts = s->desc.n_contacts;
+    m->n_contacts = (int32_t)n_entries(s);
     m->row_width = s->desc.n_dof;
     s->mass_blocks[0] = 0;
     s->mass_blocks[1] = s->desc.n_dof;
@@ -280,11 +337,16 @@ static void init_model(nscd_system *s) {
     m->mass_times = system_mass_times;
     m->mass_block = system_mass_block;
     m->forces = system_forces;
+    m->tangent = system_tangent;
     m->position_rate = system_position_rate;
     m->displace = system_displace;
     m->entry = system_entry;
     for (int32_t i = 0; i < m->n_contacts; ++i) {
         s->contacts[i].key = (uint64_t)i; /* the set is fixed: the index is the key */
+    }
+    for (int32_t i = s->desc.n_contacts; i < m->n_contacts; ++i) {
+        s->contacts[i].kind = NSCD__ENTRY_EQUALITY; /* held at all times */
+        s->contacts[i].state.mode = NSCD_CONTACT_CLOSED;
     }
 }
 
@@ -320,7 +382,7 @@ nscd_status nscd_system_create(const nscd_system_desc *desc, nscd_system **syste
     s->factor_q = nscd__alloc_array(&a, n, sizeof(double));
     s->column = nscd__alloc_array(&a, n, sizeof(double));
     s->rows = nscd__alloc_array(&a, 3 * n, sizeof(double));
-    s->contacts = nscd__alloc_array(&a, (size_t)desc->n_contacts, sizeof(nscd__contact_slot));
+    s->contacts = nscd__alloc_array(&a, n_entries(s), sizeof(nscd__contact_slot));
     if (!s->q || !s->v || !s->factor || !s->factor_q || !s->column || !s->rows || !s->contacts) {
         free_system(s);
         return NSCD_ERR_OUT_OF_MEMORY;
@@ -368,12 +430,17 @@ nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,
         return nscd__fail(d, NSCD_ERR_INDEX, "contact %d of %d", (int)index,
                           (int)system->desc.n_contacts);
     }
-    if (!isfinite(desc->friction)) {
-        return nscd__fail(d, NSCD_ERR_NOT_FINITE, "friction coefficient is not finite");
+    if (!isfinite(desc->friction) || !isfinite(desc->tangential_restitution)) {
+        return nscd__fail(d, NSCD_ERR_NOT_FINITE,
+                          "friction or tangential restitution coefficient is not finite");
     }
     if (desc->friction < 0.0 || desc->n_tangent < 0 || desc->n_tangent > 2) {
         return nscd__fail(d, NSCD_ERR_OUT_OF_RANGE, "friction %g or n_tangent %d out of range",
                           desc->friction, (int)desc->n_tangent);
+    }
+    if (!(desc->tangential_restitution >= 0.0 && desc->tangential_restitution <= 1.0)) {
+        return nscd__fail(d, NSCD_ERR_OUT_OF_RANGE, "tangential restitution %g not in [0, 1]",
+                          desc->tangential_restitution);
     }
     /* Routh's method is planar: it builds its 2x2 impact problem from exactly
      * one tangential row. Refused here rather than at the first impact. */
@@ -393,6 +460,7 @@ nscd_status nscd_system_set_contact(nscd_system *system, int32_t index,
     }
     slot->friction = desc->friction;
     slot->n_tangent = desc->n_tangent;
+    slot->tangential_restitution = desc->tangential_restitution;
     slot->state.mode = NSCD_CONTACT_OPEN;
     return NSCD_OK;
 }
@@ -431,8 +499,9 @@ nscd_status nscd_system_set_state(nscd_system *system, double t, const double *q
     memcpy(system->q, q, n * sizeof(double));
     memcpy(system->v, v, n * sizeof(double));
     system->t = t;
-    for (int32_t i = 0; i < system->desc.n_contacts; ++i) {
-        system->contacts[i].state.mode = NSCD_CONTACT_OPEN;
+    for (int32_t i = 0; i < (int32_t)n_entries(system); ++i) {
+        int equality = system->contacts[i].kind == NSCD__ENTRY_EQUALITY; /* never released */
+        system->contacts[i].state.mode = equality ? NSCD_CONTACT_CLOSED : NSCD_CONTACT_OPEN;
         memset(&system->contacts[i].state.memory, 0, sizeof system->contacts[i].state.memory);
     }
     return NSCD_OK;
@@ -481,6 +550,30 @@ nscd_status nscd_system_get_contact(nscd_system *system, int32_t index, double *
     }
     if (mode != NULL) {
         *mode = slot->state.mode;
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd_system_get_equality(nscd_system *system, int32_t index, double *g,
+                                     double *velocity) {
+    if (system == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&system->diag);
+    if (index < 0 || index >= system->desc.n_equalities) {
+        return nscd__fail(&system->diag, NSCD_ERR_INDEX, "equality %d of %d", (int)index,
+                          (int)system->desc.n_equalities);
+    }
+    double *w = system->rows, value = 0.0;
+    nscd_status rc = system_equality(system, index, system->t, system->q, &value, w);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    if (g != NULL) {
+        *g = value;
+    }
+    if (velocity != NULL) {
+        *velocity = nscd__dot(system->desc.n_dof, w, system->v);
     }
     return NSCD_OK;
 }

@@ -95,9 +95,14 @@ static void first_release_sizes(void **state) {
     assert_true(offsetof(nscd_event_driven_stats, workspace_peak_bytes) >=
                 NSCD__EVENT_DRIVEN_STATS_SIZE_0_1);
     assert_true(sizeof(nscd_event_driven_stats) > NSCD__EVENT_DRIVEN_STATS_SIZE_0_1 + 4);
+    assert_true(offsetof(nscd_system_desc, n_equalities) >= NSCD__SYSTEM_DESC_SIZE_0_1);
+    /* beyond the 0.1 sizeof (32), which old binaries pass */
+    assert_true(offsetof(nscd_contact_desc, tangential_restitution) >= 32);
     if (sizeof(void *) == 8) { /* the 64-bit numbers of docs/abi.md */
         assert_int_equal(NSCD__SYSTEM_DESC_SIZE_0_1, 96);
+        assert_int_equal(sizeof(nscd_system_desc), 128);
         assert_int_equal(NSCD__CONTACT_DESC_SIZE_0_1, 28);
+        assert_int_equal(sizeof(nscd_contact_desc), 40);
         assert_int_equal(NSCD__EVENT_DRIVEN_OPTIONS_SIZE_0_1, 152);
         assert_int_equal(NSCD__FC3D_OPTIONS_SIZE_0_1, 80);
         assert_int_equal(NSCD__COULOMB_OPTIONS_SIZE_0_1, 24);
@@ -220,6 +225,11 @@ static void system_desc_of_the_first_release(void **state) {
     nscd__model *model = nscd__system_model(sys);
     assert_null(model->contacts[0].law.ops); /* default law: Newton e = 0 */
     assert_true(model->contacts[0].friction == 0.0);
+    assert_int_equal(model->n_contacts, 1); /* 0.2: no equality constraints */
+    assert_int_equal(nscd_system_get_equality(sys, 0, NULL, NULL), NSCD_ERR_INDEX);
+    double k = 7.0; /* 0.2: no stiffness callback, so K is unknown */
+    assert_int_equal(model->tangent(model->self, 0.0, &q, &v, &k, NULL), NSCD_ERR_UNSUPPORTED);
+    assert_true(k == 7.0);
     nscd_system_destroy(sys);
 
     nscd_system *untouched = (nscd_system *)&b; /* sentinel */
@@ -258,6 +268,7 @@ static void contact_desc_of_the_first_release(void **state) {
     const nscd__contact_slot *slot = &nscd__system_model(sys)->contacts[0];
     assert_true(slot->friction == 0.25);
     assert_int_equal(slot->n_tangent, 0);
+    assert_true(slot->tangential_restitution == 0.0); /* 0.2 field: its default */
 
     /* the law was read: the first impact reverses the velocity with e = 0.5 */
     event_log log;

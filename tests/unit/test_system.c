@@ -40,7 +40,7 @@ static void desc_validation(void **state) {
     nscd_system_desc d;
     nscd_system *sys = (nscd_system *)&b; /* sentinel: must stay untouched */
     assert_int_equal(nscd_system_desc_init(NULL, sizeof d), NSCD_ERR_NULL_POINTER);
-    assert_int_equal(nscd_system_desc_init(&d, sizeof d - 1), NSCD_ERR_STRUCT_SIZE);
+    assert_int_equal(nscd_system_desc_init(&d, sizeof d + 1), NSCD_ERR_STRUCT_SIZE);
     assert_int_equal(nscd_system_desc_init(&d, sizeof d), NSCD_OK);
     assert_int_equal(nscd_system_create(&d, &sys), NSCD_ERR_INVALID_ARGUMENT); /* n_dof = 0 */
     d.n_dof = 1;
