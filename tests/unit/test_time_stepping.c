@@ -188,6 +188,7 @@ typedef struct block_model {
     double alpha;
     int32_t n_corners;
     double offset[4];
+    double mu; /* friction of every contact */
 } block_model;
 
 static nscd_status block_mass(void *u, const double *q, double *m) {
@@ -231,7 +232,7 @@ static nscd_system *make_block(block_model *b) {
     assert_int_equal(nscd_system_create(&d, &s), NSCD_OK);
     nscd_contact_desc c;
     nscd_contact_desc_init(&c, sizeof c);
-    c.friction = MU;
+    c.friction = b->mu;
     c.n_tangent = 1;
     for (int32_t i = 0; i < b->n_corners; ++i) {
         assert_int_equal(nscd_system_set_contact(s, i, &c), NSCD_OK);
@@ -253,7 +254,7 @@ static nscd_time_stepping *block_stepper(nscd_system *s, int32_t solver) {
 
 static void resting_block_does_not_creep(void **state) {
     (void)state;
-    block_model b = {0.0, 2, {-HALF_W, HALF_W, 0.0, 0.0}};
+    block_model b = {0.0, 2, {-HALF_W, HALF_W, 0.0, 0.0}, MU};
     nscd_system *s = make_block(&b);
     nscd_time_stepping *ts = block_stepper(s, NSCD_TS_SOLVER_FC3D_COULOMB);
     nscd_time_stepping_stats st = {.struct_size = sizeof st};
@@ -279,7 +280,7 @@ static void resting_block_does_not_creep(void **state) {
 static void block_slides_down_a_slope(void **state) {
     (void)state;
     double alpha = 35.0 * 3.14159265358979323846 / 180.0, t_end = 1.0;
-    block_model b = {alpha, 2, {-HALF_W, HALF_W, 0.0, 0.0}};
+    block_model b = {alpha, 2, {-HALF_W, HALF_W, 0.0, 0.0}, MU};
     nscd_system *s = make_block(&b);
     nscd_time_stepping *ts = block_stepper(s, NSCD_TS_SOLVER_AUTO);
     assert_int_equal(nscd_time_stepping_advance(ts, t_end, NULL), NSCD_OK);
@@ -294,12 +295,12 @@ static void block_slides_down_a_slope(void **state) {
     nscd_system_destroy(s);
 }
 
-static void redundant_contacts_rest(void **state) {
-    (void)state;
-    /* four contacts along the bottom edge of a 3-dof body: 4 normal rows of rank 2 */
-    block_model b = {0.0, 4, {-HALF_W, -0.5 * HALF_W, 0.5 * HALF_W, HALF_W}};
+/* Four contacts along the bottom edge of a 3-dof body: 4 normal rows of
+ * rank 2 (and 4 tangential rows of rank 1), solved by `solver`. */
+static void redundant_contacts_rest_with(double mu, int32_t solver) {
+    block_model b = {0.0, 4, {-HALF_W, -0.5 * HALF_W, 0.5 * HALF_W, HALF_W}, mu};
     nscd_system *s = make_block(&b);
-    nscd_time_stepping *ts = block_stepper(s, NSCD_TS_SOLVER_FC3D_COULOMB);
+    nscd_time_stepping *ts = block_stepper(s, solver);
     nscd_time_stepping_stats st = {.struct_size = sizeof st};
     assert_int_equal(nscd_time_stepping_advance(ts, 10.0, &st), NSCD_OK);
     double t, q[3], v[3], sum = 0.0;
@@ -314,11 +315,20 @@ static void redundant_contacts_rest(void **state) {
     assert_int_equal(nscd_time_stepping_get_report(ts, &r), NSCD_OK);
     printf("redundant contacts: %d active, %d sweeps, merit %.2e, drift %.2e %.2e %.2e\n",
            (int)r.active_contacts, (int)r.iterations, r.residual, q[0], q[1] - HALF_H, q[2]);
-    assert_int_equal(r.active_contacts, 4);
+    /* a contact the solver leaves unloaded may drop out when rounding makes
+     * its gap +1e-17 (the LCP's vertex solution loads only some rows) */
+    assert_true(r.active_contacts >= 2);
     assert_true(fabs(sum - BLOCK_M * G * 1e-3) <= 1e-9);
     assert_true(fabs(q[0]) <= 1e-10 && fabs(q[1] - HALF_H) <= 1e-10 && fabs(q[2]) <= 1e-10);
     nscd_time_stepping_destroy(ts);
     nscd_system_destroy(s);
+}
+
+static void redundant_contacts_rest(void **state) {
+    (void)state;
+    redundant_contacts_rest_with(MU, NSCD_TS_SOLVER_FC3D_COULOMB);
+    redundant_contacts_rest_with(MU, NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION);
+    redundant_contacts_rest_with(0.0, NSCD_TS_SOLVER_AUTO); /* the LCP */
 }
 
 /* ------------------------------------------------------------ equality entry */
@@ -561,7 +571,7 @@ static void runs_are_bitwise_equal(void **state) {
     (void)state;
     double result[2][3];
     for (int run = 0; run < 2; ++run) {
-        block_model b = {0.3, 2, {-HALF_W, HALF_W, 0.0, 0.0}};
+        block_model b = {0.3, 2, {-HALF_W, HALF_W, 0.0, 0.0}, MU};
         nscd_system *s = make_block(&b);
         double q[3] = {0.0, HALF_H + 0.2, 0.3}, v[3] = {1.0, 0.0, 2.0};
         assert_int_equal(nscd_system_set_state(s, 0.0, q, v), NSCD_OK);
