@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/memory.h"
+#include "core/struct_sizes.h"
 #include "integrators/time_stepping_impl.h"
 #include "models.h"
 
@@ -585,6 +586,117 @@ static void runs_are_bitwise_equal(void **state) {
     assert_memory_equal(result[0], result[1], sizeof result[0]);
 }
 
+/* fc3d with one sweep cannot converge on the sliding block: the advance
+ * fails with NSCD_ERR_NOT_CONVERGED at its first step, state unchanged. */
+static void solver_cap_is_never_silent(void **state) {
+    (void)state;
+    block_model b = {0.6, 2, {-HALF_W, HALF_W, 0.0, 0.0}, MU};
+    nscd_system *s = make_block(&b);
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.max_iterations = 1;
+    o.tolerance = 1e-14;
+    nscd_time_stepping *ts = NULL;
+    assert_int_equal(nscd_time_stepping_create(s, &o, &ts), NSCD_OK);
+    nscd_time_stepping_stats st = {.struct_size = sizeof st};
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.1, &st), NSCD_ERR_NOT_CONVERGED);
+    printf("cap: %s\n", nscd_time_stepping_last_error(ts));
+    assert_int_equal(st.steps, 0);
+    double t, q[3], v[3], pn = 1.0;
+    nscd_system_get_state(s, &t, q, v);
+    assert_true(t == 0.0 && q[0] == 0.0 && q[1] == HALF_H && v[0] == 0.0 && v[1] == 0.0);
+    assert_int_equal(nscd_time_stepping_get_contact_impulse(ts, 0, &pn, NULL), NSCD_OK);
+    assert_true(pn == 0.0);
+    nscd_time_stepping_destroy(ts);
+    nscd_system_destroy(s);
+}
+
+/* The LCP refuses friction; fc3d refuses equality entries. */
+static void unsupported_solver_combinations(void **state) {
+    (void)state;
+    block_model b = {0.0, 2, {-HALF_W, HALF_W, 0.0, 0.0}, MU};
+    nscd_system *s = make_block(&b);
+    nscd_time_stepping *ts = block_stepper(s, NSCD_TS_SOLVER_LCP);
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.1, NULL), NSCD_ERR_UNSUPPORTED);
+    double t, q[3], v[3];
+    nscd_system_get_state(s, &t, q, v);
+    assert_true(t == 0.0);
+    nscd_time_stepping_destroy(ts);
+    nscd_system_destroy(s);
+
+    pendulum p;
+    pendulum_init(&p);
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.local_solver = NSCD_TS_SOLVER_FC3D_COULOMB;
+    assert_int_equal(nscd__time_stepping_create(&p.model, &o, &ts), NSCD_OK);
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.1, NULL), NSCD_ERR_UNSUPPORTED);
+    assert_true(p.t == 0.0);
+    nscd_time_stepping_destroy(ts);
+}
+
+static int32_t stop_at_fifth(void *user, const nscd_time_stepping_report *report) {
+    int *seen = user;
+    ++*seen;
+    return report->step == 4 ? 1 : 0;
+}
+
+static void observer_stops_early(void **state) {
+    (void)state;
+    nscd_system *s = make_oscillator();
+    int seen = 0;
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.on_step = stop_at_fifth;
+    o.on_step_user = &seen;
+    nscd_time_stepping *ts = NULL;
+    assert_int_equal(nscd_time_stepping_create(s, &o, &ts), NSCD_OK);
+    nscd_time_stepping_stats st = {.struct_size = sizeof st};
+    assert_int_equal(nscd_time_stepping_advance(ts, 1.0, &st), NSCD_OK);
+    assert_int_equal(st.stopped, 1);
+    assert_int_equal(st.steps, 5);
+    assert_int_equal(seen, 5);
+    assert_true(fabs(st.t - 5e-3) <= 1e-15);
+    nscd_time_stepping_destroy(ts);
+    nscd_system_destroy(s);
+}
+
+/* New in 0.2: the first size is the current size; other sizes fail and
+ * nothing is written beyond the caller's struct. */
+static void structs_of_release_0_2(void **state) {
+    (void)state;
+    assert_int_equal(NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2, sizeof(nscd_time_stepping_options));
+    assert_int_equal(NSCD__TIME_STEPPING_STATS_SIZE_0_2, sizeof(nscd_time_stepping_stats));
+    assert_int_equal(NSCD__TIME_STEPPING_REPORT_SIZE_0_2, sizeof(nscd_time_stepping_report));
+    nscd_time_stepping_options o;
+    memset(&o, 0x5a, sizeof o);
+    assert_int_equal(nscd_time_stepping_options_init(&o, sizeof o - 8), NSCD_ERR_STRUCT_SIZE);
+    assert_int_equal(nscd_time_stepping_options_init(&o, sizeof o + 8), NSCD_ERR_STRUCT_SIZE);
+    assert_int_equal(o.struct_size, 0x5a5a5a5au);
+    assert_int_equal(nscd_time_stepping_options_init(&o, sizeof o), NSCD_OK);
+    assert_true(o.theta == 0.5 && o.gamma == 0.5 && o.dt == 1e-3 && o.rho_infinity == 1.0);
+    assert_int_equal(o.scheme, NSCD_TS_MOREAU_JEAN);
+    assert_int_equal(o.local_solver, NSCD_TS_SOLVER_AUTO);
+    nscd_system *s = make_oscillator();
+    nscd_time_stepping *ts = NULL;
+    assert_int_equal(nscd_time_stepping_create(s, NULL, &ts), NSCD_OK);
+    nscd_time_stepping_report r;
+    memset(&r, 0, sizeof r);
+    r.struct_size = sizeof r - 1;
+    assert_int_equal(nscd_time_stepping_get_report(ts, &r), NSCD_ERR_STRUCT_SIZE);
+    r.struct_size = sizeof r;
+    assert_int_equal(nscd_time_stepping_get_report(ts, &r), NSCD_OK);
+    assert_int_equal(r.step, 0);
+    assert_true(r.t == 0.0);
+    assert_int_equal(nscd_time_stepping_advance(ts, 3e-3, NULL), NSCD_OK);
+    assert_int_equal(nscd_time_stepping_get_report(ts, &r), NSCD_OK);
+    assert_int_equal(r.step, 2);
+    assert_true(r.t == 3e-3 && r.converged == 1 && r.active_contacts == 0);
+    assert_int_equal(nscd_time_stepping_get_report(NULL, &r), NSCD_ERR_NULL_POINTER);
+    nscd_time_stepping_destroy(ts);
+    nscd_system_destroy(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(oscillator_orders),
@@ -599,6 +711,10 @@ int main(void) {
         cmocka_unit_test(callback_failure_and_stale_handle),
         cmocka_unit_test(failed_step_keeps_state),
         cmocka_unit_test(runs_are_bitwise_equal),
+        cmocka_unit_test(solver_cap_is_never_silent),
+        cmocka_unit_test(unsupported_solver_combinations),
+        cmocka_unit_test(observer_stops_early),
+        cmocka_unit_test(structs_of_release_0_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
