@@ -20,14 +20,6 @@
 #include "core/check.h"
 #include "integrators/time_stepping_impl.h"
 
-/* Newton's restitution coefficient of a contact (0 without law). */
-static double restitution(const nscd__contact_slot *slot) {
-    if (slot->law.ops == NULL || slot->law.ops->restitution == NULL) {
-        return 0.0;
-    }
-    return slot->law.ops->restitution(&slot->law);
-}
-
 /* The active entries at (t_k, q_k, v_k): every equality, and the contacts
  * whose predicted gap g + gamma dt W_N v is <= 0 (Siconos' prediction) or
  * that carried a normal impulse in the previous step. The second rule keeps
@@ -71,23 +63,20 @@ static nscd_status theta_forces(nscd_time_stepping *ts, double dt) {
     return NSCD_OK;
 }
 
-/* v_free = v_k + dt M^-1 h and c = H v_free + e min(H_N v_k, 0) on the normal
- * rows (Newton's law at the velocity level). */
-static void free_motion(nscd_time_stepping *ts, nscd__ts_local *local, double dt) {
-    const nscd__model *m = ts->model;
-    double *a = ts->v_mid;
-    nscd__response_acceleration(&local->response, local->P, a); /* P = 0 here: M^-1 h */
+/* v_free = v_k + dt M^-1 h (problem assembly with h alone). */
+static nscd_status free_velocity(nscd_time_stepping *ts, double dt) {
+    nscd__model *m = ts->model;
+    nscd__response response;
+    double none = 0.0, *a = ts->v_mid;
+    nscd_status rc = nscd__response_build(m, &ts->arena, m->q, ts->h, 0, NULL, &response);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    nscd__response_acceleration(&response, &none, a);
     for (int32_t i = 0; i < m->n_v; ++i) {
         ts->v_free[i] = m->v[i] + dt * a[i];
     }
-    for (int32_t r = 0; r < local->m; ++r) {
-        const nscd__contact_slot *slot = &m->contacts[local->entries[local->row_entry[r]]];
-        local->c[r] = nscd__rows_dot(&local->H[r], 0, ts->v_free);
-        if (local->row_kind[r] == 0) {
-            double rate = nscd__rows_dot(&local->H[r], 0, m->v);
-            local->c[r] += restitution(slot) * fmin(rate, 0.0);
-        }
-    }
+    return NSCD_OK;
 }
 
 /* Warm start of fc3d from the entries' last impulses. */
@@ -117,11 +106,7 @@ static void store_impulses(nscd_time_stepping *ts, const nscd__ts_local *local) 
 static void update_state(nscd_time_stepping *ts, const nscd__ts_local *local, double dt) {
     nscd__model *m = ts->model;
     double *dv = ts->v_mid, theta = ts->options.theta;
-    if (local->m > 0) {
-        nscd__response_gemv(&local->response, local->P, dv);
-    } else {
-        memset(dv, 0, (size_t)m->n_v * sizeof(double));
-    }
+    nscd__ts_local_velocity(local, m->n_v, dv);
     for (int32_t i = 0; i < m->n_v; ++i) {
         double v_next = ts->v_free[i] + dv[i];
         dv[i] = dt * ((1.0 - theta) * m->v[i] + theta * v_next);
@@ -183,12 +168,14 @@ nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
     select_active(ts, rows, gaps, dt, &local);
     rc = theta_forces(ts, dt);
     if (rc == NSCD_OK) {
-        rc = nscd__ts_local_build(ts, rows, m->q, ts->h, &local);
+        rc = free_velocity(ts, dt);
+    }
+    if (rc == NSCD_OK) {
+        rc = nscd__ts_local_build(ts, rows, m->q, ts->v_free, m->v, &local);
     }
     if (rc != NSCD_OK) {
         return rc;
     }
-    free_motion(ts, &local, dt);
     warm_start(ts, &local);
     rc = nscd__ts_local_solve(ts, &local);
     if (rc != NSCD_OK) {

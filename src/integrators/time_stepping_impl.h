@@ -33,19 +33,20 @@ struct nscd_time_stepping {
 /* The local problem of one step: the rows H of the active entries (one-row
  * views), what each row is, and the assembled W = H M^-1 H', c. */
 typedef struct nscd__ts_local {
-    int32_t m;          /* rows */
-    int32_t n_entries;  /* active entries */
-    int32_t *entries;   /* n_entries: their model indices */
-    int32_t *row_entry; /* m: the entry of each row */
-    int32_t *row_kind;  /* m: 0 normal, 1.. tangent a, -1 equality row, -2 dummy */
-    nscd__rows *H;      /* m one-row views */
-    double *W;          /* m x m, row-major */
-    double *c;          /* m: H v_free + bias */
-    double *P;          /* m: impulses */
-    double *mu;         /* n_entries (fc3d) */
-    int fc3d;           /* 1: 3 rows per entry, fc3d solver */
-    int32_t law;        /* nscd_fc3d_friction_law */
-    nscd__response response;
+    int32_t m;               /* rows */
+    int32_t n_entries;       /* active entries */
+    int32_t *entries;        /* n_entries: their model indices */
+    int32_t *row_entry;      /* m: the entry of each row */
+    int32_t *row_kind;       /* m: 0 normal, 1.. tangent a, -1 equality row, -2 dummy */
+    nscd__rows *H;           /* m one-row views */
+    double *W;               /* m x m, row-major */
+    double *c;               /* m: H v_free + bias */
+    double *P;               /* m: impulses */
+    double *mu;              /* n_entries (fc3d) */
+    int fc3d;                /* 1: 3 rows per entry, fc3d solver on `form` */
+    int32_t law;             /* nscd_fc3d_friction_law */
+    nscd__response response; /* LCP: M^-1 H' */
+    nscd__local_bsr form;    /* fc3d: W in block-CSR form, c = form.q, M^-1 H' */
 } nscd__ts_local;
 
 nscd_status nscd__time_stepping_create(nscd__model *model,
@@ -57,10 +58,15 @@ nscd_status nscd__time_stepping_create(nscd__model *model,
 nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt);
 
 /* Chooses the solver and the rows of the active entries local->entries
- * (their rows in all[], indexed by entry), builds M^-1 [h, H'] at q
- * (local->response) and W = H M^-1 H' (local->W). */
+ * (their rows in all[], indexed by entry) and assembles the local problem at
+ * q for the free velocity v_free and the velocities v_k (the restitution
+ * bias e min(W_N v_k, 0) of the normal rows): LCP: H, W (dense), c; fc3d:
+ * the block-CSR form local->form (three rows per contact). */
 nscd_status nscd__ts_local_build(nscd_time_stepping *ts, const nscd__rows *all, const double *q,
-                                 const double *h, nscd__ts_local *local);
+                                 const double *v_free, const double *v_k, nscd__ts_local *local);
+
+/* dv = M^-1 H' P for the solved local problem (n_v values). */
+void nscd__ts_local_velocity(const nscd__ts_local *local, int32_t n_v, double *dv);
 
 /* Solves the assembled local problem (local->W, local->c) for local->P with
  * the chosen solver; sets the report's iterations, residual and converged. */

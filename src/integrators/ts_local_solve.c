@@ -7,9 +7,10 @@
  * u = 0 on the rows of equality entries (P of either sign) and, with the
  * fc3d solvers, Coulomb's law (or maximum dissipation) on the tangential
  * rows. Frictionless problems go to the mixed LCP of the impacts
- * (nscd__impact_lcp); frictional ones to the fc3d block Gauss–Seidel with
- * three rows per contact, planar and frictionless contacts padded with zero
- * rows as contact/impact_friction.c does. */
+ * (nscd__impact_lcp) on a dense W; frictional ones to the fc3d block
+ * Gauss–Seidel on the block-CSR local form (nscd__local_form_bsr, memory
+ * O(nnz)) with three rows per contact, planar and frictionless contacts
+ * padded with zero rows as contact/impact_friction.c does. */
 #include <math.h>
 #include <string.h>
 
@@ -19,6 +20,14 @@
 
 static int frictional(const nscd__contact_slot *slot) {
     return slot->kind == NSCD__ENTRY_UNILATERAL && slot->friction > 0.0 && slot->n_tangent >= 1;
+}
+
+/* Newton's restitution coefficient of a contact (0 without law). */
+static double restitution(const nscd__contact_slot *slot) {
+    if (slot->law.ops == NULL || slot->law.ops->restitution == NULL) {
+        return 0.0;
+    }
+    return slot->law.ops->restitution(&slot->law);
 }
 
 /* Tangential rows of a contact that are real (the others are dummies). */
@@ -53,88 +62,141 @@ static nscd_status choose_solver(nscd_time_stepping *ts, nscd__ts_local *local) 
     return NSCD_OK;
 }
 
-/* Rows of one active entry in the local problem. */
-static int32_t entry_rows(const nscd__ts_local *local, const nscd__contact_slot *slot,
-                          const nscd__rows *rows) {
-    if (local->fc3d) {
-        return 3;
-    }
+/* Rows of one active entry in the LCP: a contact's normal, an equality's rows. */
+static int32_t lcp_rows(const nscd__contact_slot *slot, const nscd__rows *rows) {
     return slot->kind == NSCD__ENTRY_EQUALITY ? rows->n_rows : 1;
 }
 
-/* Row a (0 normal, 1 and 2 tangents) of a contact for fc3d: a real row or a
- * zero row of the same pattern (a dummy). */
-static nscd_status contact_row(nscd_time_stepping *ts, const nscd__contact_slot *slot,
-                               const nscd__rows *rows, int32_t a, nscd__rows *out, int32_t *kind) {
-    *out = nscd__rows_row(rows, 0);
-    *kind = a;
-    if (a == 0 || a <= real_tangents(slot)) {
-        *out = nscd__rows_row(rows, a);
-        return NSCD_OK;
-    }
-    *kind = -2;
-    out->values = nscd__arena_array(&ts->arena, (size_t)rows->width_total, sizeof(double));
-    return out->values != NULL ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
+/* e min(w v_k, 0) for a contact's normal row w: Newton's law at the velocity level. */
+static double restitution_bias(const nscd__contact_slot *slot, const nscd__rows *normal,
+                               const double *v_k) {
+    return restitution(slot) * fmin(nscd__rows_dot(normal, 0, v_k), 0.0);
 }
 
-/* Fills H, row_entry and row_kind. */
-static nscd_status fill_rows(nscd_time_stepping *ts, const nscd__rows *all, nscd__ts_local *local) {
-    const nscd__model *m = ts->model;
-    int32_t r = 0;
+/* Arrays of a local problem of m rows. */
+static nscd_status allocate_local(nscd__arena *arena, nscd__ts_local *local, int dense) {
+    size_t mm = (size_t)local->m, ms = mm > 0 ? mm : 1;
+    local->H = nscd__arena_array(arena, ms, sizeof *local->H);
+    local->row_entry = nscd__arena_array(arena, ms, sizeof(int32_t));
+    local->row_kind = nscd__arena_array(arena, ms, sizeof(int32_t));
+    local->W = dense ? nscd__arena_array(arena, ms * ms, sizeof(double)) : NULL;
+    local->c = nscd__arena_array(arena, ms, sizeof(double));
+    local->P = nscd__arena_array(arena, ms, sizeof(double));
+    local->mu = nscd__arena_array(arena, (size_t)local->n_entries + 1, sizeof(double));
+    int ok = local->H && local->row_entry && local->row_kind && local->c && local->P && local->mu;
+    return ok && (local->W || !dense) ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
+}
+
+/* LCP: one row per contact (its normal), every row of an equality; dense
+ * W = H M^-1 H' and c = H v_free + e min(H_N v_k, 0). */
+static nscd_status build_lcp(nscd_time_stepping *ts, const nscd__rows *all, const double *q,
+                             const double *v_free, const double *v_k, nscd__ts_local *local) {
+    nscd__model *m = ts->model;
+    local->m = 0;
     for (int32_t i = 0; i < local->n_entries; ++i) {
         int32_t e = local->entries[i];
+        local->m += lcp_rows(&m->contacts[e], &all[e]);
+    }
+    if (allocate_local(&ts->arena, local, 1) != NSCD_OK) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "LCP of %d rows", (int)local->m);
+    }
+    for (int32_t i = 0, r = 0; i < local->n_entries; ++i) {
+        int32_t e = local->entries[i];
         const nscd__contact_slot *slot = &m->contacts[e];
-        int32_t n = entry_rows(local, slot, &all[e]);
-        for (int32_t a = 0; a < n; ++a, ++r) {
+        for (int32_t a = 0; a < lcp_rows(slot, &all[e]); ++a, ++r) {
             local->row_entry[r] = i;
-            if (local->fc3d) {
-                if (contact_row(ts, slot, &all[e], a, &local->H[r], &local->row_kind[r]) !=
-                    NSCD_OK) {
-                    return NSCD_ERR_OUT_OF_MEMORY;
-                }
-                continue;
-            }
             local->H[r] = nscd__rows_row(&all[e], a);
             local->row_kind[r] = slot->kind == NSCD__ENTRY_EQUALITY ? -1 : 0;
+            local->c[r] = nscd__rows_dot(&local->H[r], 0, v_free);
+            if (local->row_kind[r] == 0) {
+                local->c[r] += restitution_bias(slot, &local->H[r], v_k);
+            }
         }
-        if (local->fc3d) {
-            local->mu[i] = frictional(slot) ? slot->friction : 0.0;
+    }
+    nscd_status rc =
+        nscd__response_build(m, &ts->arena, q, NULL, local->m, local->H, &local->response);
+    if (rc == NSCD_OK) {
+        nscd__response_delassus(&local->response, local->m, local->H, local->W);
+    }
+    return rc;
+}
+
+/* The three rows of a contact for fc3d (normal, real tangents, zero rows
+ * for the dummies), with the entry's block pattern, into *out. */
+static nscd_status contact_rows(nscd__arena *arena, const nscd__contact_slot *slot,
+                                const nscd__rows *rows, nscd__rows *out) {
+    *out = *rows;
+    out->n_rows = 3;
+    size_t w = (size_t)rows->width_total;
+    out->values = nscd__arena_array(arena, 3 * w, sizeof(double)); /* zero-filled */
+    if (out->values == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    for (int32_t a = 0; a <= real_tangents(slot); ++a) {
+        memcpy(out->values + (size_t)a * w, rows->values + (size_t)a * w, w * sizeof(double));
+    }
+    return NSCD_OK;
+}
+
+/* fc3d: three rows per contact, the block-CSR local form (contact/assembly.h)
+ * with the restitution bias on the normal rows; dummy rows get the normal's
+ * diagonal (as contact/impact_friction.c: keeps the diagonal blocks positive
+ * definite and the dummy impulses zero). */
+static nscd_status build_fc3d(nscd_time_stepping *ts, const nscd__rows *all, const double *q,
+                              const double *v_free, const double *v_k, nscd__ts_local *local) {
+    nscd__model *m = ts->model;
+    int32_t k = local->n_entries;
+    local->m = 3 * k;
+    nscd__rows *rows = nscd__arena_array(&ts->arena, (size_t)k + 1, sizeof *rows);
+    if (rows == NULL || allocate_local(&ts->arena, local, 0) != NSCD_OK) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "fc3d problem of %d contacts", (int)k);
+    }
+    for (int32_t i = 0; i < k; ++i) {
+        int32_t e = local->entries[i];
+        const nscd__contact_slot *slot = &m->contacts[e];
+        if (contact_rows(&ts->arena, slot, &all[e], &rows[i]) != NSCD_OK) {
+            return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "fc3d rows");
+        }
+        local->mu[i] = frictional(slot) ? slot->friction : 0.0;
+        for (int32_t a = 0; a < 3; ++a) {
+            local->row_entry[3 * i + a] = i;
+            local->row_kind[3 * i + a] = (a == 0 || a <= real_tangents(slot)) ? a : -2;
+        }
+        local->c[3 * i] = restitution_bias(slot, &all[e], v_k); /* the bias */
+    }
+    nscd_status rc =
+        nscd__local_form_bsr(m, &ts->arena, q, k, rows, v_free, local->c, &local->form);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    memcpy(local->c, local->form.q, (size_t)local->m * sizeof(double));
+    for (int32_t i = 0; i < k; ++i) {
+        double *block = local->form.blocks + 9 * (size_t)local->form.diag[i];
+        for (int32_t a = 1; a < 3; ++a) {
+            block[4 * a] = local->row_kind[3 * i + a] == -2 ? block[0] : block[4 * a];
         }
     }
     return NSCD_OK;
 }
 
 nscd_status nscd__ts_local_build(nscd_time_stepping *ts, const nscd__rows *all, const double *q,
-                                 const double *h, nscd__ts_local *local) {
-    nscd__model *m = ts->model;
-    nscd__arena *arena = &ts->arena;
+                                 const double *v_free, const double *v_k, nscd__ts_local *local) {
     nscd_status rc = choose_solver(ts, local);
     if (rc != NSCD_OK) {
         return rc;
     }
-    local->m = 0;
-    for (int32_t i = 0; i < local->n_entries; ++i) {
-        int32_t e = local->entries[i];
-        local->m += entry_rows(local, &m->contacts[e], &all[e]);
+    return local->fc3d ? build_fc3d(ts, all, q, v_free, v_k, local)
+                       : build_lcp(ts, all, q, v_free, v_k, local);
+}
+
+void nscd__ts_local_velocity(const nscd__ts_local *local, int32_t n_v, double *dv) {
+    if (local->m == 0) {
+        memset(dv, 0, (size_t)n_v * sizeof(double));
+    } else if (local->fc3d) {
+        nscd__response_gemv(&local->form.response, local->P, dv);
+    } else {
+        nscd__response_gemv(&local->response, local->P, dv);
     }
-    size_t mm = (size_t)local->m, ms = mm > 0 ? mm : 1;
-    local->H = nscd__arena_array(arena, ms, sizeof *local->H);
-    local->row_entry = nscd__arena_array(arena, ms, sizeof(int32_t));
-    local->row_kind = nscd__arena_array(arena, ms, sizeof(int32_t));
-    local->W = nscd__arena_array(arena, ms * ms, sizeof(double));
-    local->c = nscd__arena_array(arena, ms, sizeof(double));
-    local->P = nscd__arena_array(arena, ms, sizeof(double));
-    local->mu = nscd__arena_array(arena, (size_t)local->n_entries + 1, sizeof(double));
-    if (!local->H || !local->row_entry || !local->row_kind || !local->W || !local->c || !local->P ||
-        !local->mu || fill_rows(ts, all, local) != NSCD_OK) {
-        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "local problem of %d rows",
-                          (int)local->m);
-    }
-    rc = nscd__response_build(m, arena, q, h, local->m, local->H, &local->response);
-    if (rc == NSCD_OK) {
-        nscd__response_delassus(&local->response, local->m, local->H, local->W);
-    }
-    return rc;
 }
 
 /* ------------------------------------------------------------ LCP */
@@ -185,57 +247,10 @@ static nscd_status solve_lcp(nscd_time_stepping *ts, nscd__ts_local *local) {
 
 /* ------------------------------------------------------------ fc3d */
 
-/* Symmetrises W and gives the dummy rows the normal's diagonal (as
- * contact/impact_friction.c: keeps the 3x3 blocks positive definite and the
- * dummy impulses zero). */
-static void prepare_fc3d(nscd__ts_local *local) {
-    int32_t m = local->m;
-    double *W = local->W;
-    for (int32_t a = 0; a < m; ++a) {
-        for (int32_t b = a + 1; b < m; ++b) {
-            double mean =
-                0.5 * (W[(size_t)a * (size_t)m + (size_t)b] + W[(size_t)b * (size_t)m + (size_t)a]);
-            W[(size_t)a * (size_t)m + (size_t)b] = W[(size_t)b * (size_t)m + (size_t)a] = mean;
-        }
-    }
-    for (int32_t a = 0; a < m; ++a) {
-        if (local->row_kind[a] == -2) {
-            int32_t n = a - a % 3;
-            W[(size_t)a * (size_t)m + (size_t)a] = W[(size_t)n * (size_t)m + (size_t)n];
-        }
-    }
-}
-
-/* The dense W as a full block-CSR matrix in the arena. */
-static nscd_status dense_to_bsr(nscd__arena *arena, const nscd__ts_local *local,
-                                nscd__fc3d_matrix *bsr) {
-    int32_t n = local->m / 3, m = local->m;
-    int32_t *row_ptr = nscd__arena_array(arena, (size_t)n + 1, sizeof(int32_t));
-    int32_t *col = nscd__arena_array(arena, (size_t)n * (size_t)n, sizeof(int32_t));
-    int32_t *diag = nscd__arena_array(arena, (size_t)n, sizeof(int32_t));
-    double *blocks = nscd__arena_array(arena, 9 * (size_t)n * (size_t)n, sizeof(double));
-    if (!row_ptr || !col || !diag || !blocks) {
-        return NSCD_ERR_OUT_OF_MEMORY;
-    }
-    for (int32_t i = 0; i < n; ++i) {
-        row_ptr[i + 1] = (i + 1) * n;
-        diag[i] = i * n + i;
-        for (int32_t j = 0; j < n; ++j) {
-            int32_t b = i * n + j;
-            col[b] = j;
-            for (int32_t a = 0; a < 9; ++a) {
-                blocks[9 * (size_t)b + (size_t)a] =
-                    local->W[(size_t)(3 * i + a / 3) * (size_t)m + (size_t)(3 * j + a % 3)];
-            }
-        }
-    }
-    *bsr = (nscd__fc3d_matrix){n, row_ptr, col, blocks, diag};
-    return NSCD_OK;
-}
-
 static nscd_status solve_fc3d(nscd_time_stepping *ts, nscd__ts_local *local) {
     int32_t n = local->m / 3;
-    prepare_fc3d(local);
+    const nscd__local_bsr *f = &local->form;
+    nscd__fc3d_matrix bsr = {n, f->row_ptr, f->col_idx, f->blocks, f->diag};
     nscd_fc3d_options opts;
     nscd_fc3d_options_init(&opts, sizeof opts);
     opts.friction_law = local->law;
@@ -243,10 +258,9 @@ static nscd_status solve_fc3d(nscd_time_stepping *ts, nscd__ts_local *local) {
     opts.max_iterations = ts->options.max_iterations;
     opts.warm_start = 1;
     nscd_fc3d_options resolved;
-    nscd__fc3d_matrix bsr;
     double *u = nscd__arena_array(&ts->arena, (size_t)local->m, sizeof(double));
     double *work = nscd__arena_array(&ts->arena, NSCD__FC3D_RUN_WORK((size_t)n), sizeof(double));
-    if (u == NULL || work == NULL || dense_to_bsr(&ts->arena, local, &bsr) != NSCD_OK) {
+    if (u == NULL || work == NULL) {
         return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "fc3d problem of %d contacts", (int)n);
     }
     nscd_fc3d_info info = {.struct_size = sizeof info};
