@@ -453,6 +453,139 @@ static void equality_drift_bounded(void **state) {
     assert_true(fabs(drift[0] / drift[1] - 2.0) <= 0.1); /* first order in dt */
 }
 
+/* ------------------------------------------------------------ tower of bodies */
+
+/* TOWER bodies with velocities (x, z), one mass block each (masses 1, 2,
+ * 3), resting on each other: entry 0 between the floor and body 0 (one row
+ * block), entry i between bodies i - 1 and i (two row blocks), each with a
+ * normal (z) and a tangential (x) row. The top body is pushed sideways by
+ * PUSH times its weight, less than the friction can hold. */
+#define TOWER 3
+#define PUSH 0.3
+
+typedef struct tower {
+    nscd__model model;
+    double t, q[2 * TOWER], v[2 * TOWER];
+    nscd__contact_slot entries[TOWER];
+    int32_t mass_blocks[TOWER + 1];
+    nscd_diag diag;
+    nscd_allocator allocator;
+} tower;
+
+static double tower_mass(int32_t body) { return 1.0 + body; }
+
+static nscd_status t_mass_solve(void *self, const double *q, int32_t block, int32_t nrhs,
+                                const double *B, double *X) {
+    (void)self, (void)q;
+    for (int32_t i = 0; i < 2 * nrhs; ++i) {
+        X[i] = B[i] / tower_mass(block);
+    }
+    return NSCD_OK;
+}
+
+static nscd_status t_forces(void *self, double t, const double *q, const double *v, double *h) {
+    (void)self, (void)t, (void)q, (void)v;
+    for (int32_t b = 0; b < TOWER; ++b) {
+        h[2 * b] = b == TOWER - 1 ? PUSH * tower_mass(b) * G : 0.0;
+        h[2 * b + 1] = -tower_mass(b) * G;
+    }
+    return NSCD_OK;
+}
+
+static void t_displace(void *self, const double *q, const double *dq, double *q_out) {
+    (void)self;
+    for (int32_t i = 0; i < 2 * TOWER; ++i) {
+        q_out[i] = q[i] + dq[i];
+    }
+}
+
+/* Rows (normal, tangent) of entry i: [z, x] of body i minus those of body i - 1. */
+static nscd_status t_entry(void *self, int32_t index, double t, const double *q, double *gap,
+                           nscd__rows *rows) {
+    (void)self, (void)t;
+    int32_t upper = index, blocks = index == 0 ? 1 : 2;
+    rows->n_rows = 2;
+    rows->n_blocks = blocks;
+    rows->width_total = 2 * blocks;
+    rows->column[0] = index == 0 ? 0 : 2 * (upper - 1);
+    rows->column[1] = 2 * upper;
+    rows->width[0] = rows->width[1] = 2;
+    double *normal = rows->values, *tangent = rows->values + rows->width_total;
+    memset(rows->values, 0, 2 * (size_t)rows->width_total * sizeof(double));
+    normal[2 * blocks - 1] = 1.0; /* z of the upper body */
+    tangent[2 * blocks - 2] = 1.0;
+    if (blocks == 2) {
+        normal[1] = -1.0;
+        tangent[0] = -1.0;
+    }
+    *gap = q[2 * upper + 1] - (index == 0 ? 0.0 : q[2 * (upper - 1) + 1]) - 1.0;
+    return NSCD_OK;
+}
+
+static void tower_init(tower *w, double mu) {
+    memset(w, 0, sizeof *w);
+    w->allocator = nscd__allocator_resolve(NULL);
+    for (int32_t b = 0; b <= TOWER; ++b) {
+        w->mass_blocks[b] = 2 * b;
+    }
+    w->model = (nscd__model){.self = w,
+                             .n_q = 2 * TOWER,
+                             .n_v = 2 * TOWER,
+                             .n_contacts = TOWER,
+                             .row_width = 4,
+                             .n_mass_blocks = TOWER,
+                             .mass_block_start = w->mass_blocks,
+                             .t = &w->t,
+                             .q = w->q,
+                             .v = w->v,
+                             .contacts = w->entries,
+                             .diag = &w->diag,
+                             .allocator = &w->allocator,
+                             .mass_solve = t_mass_solve,
+                             .forces = t_forces,
+                             .displace = t_displace,
+                             .entry = t_entry};
+    for (int32_t b = 0; b < TOWER; ++b) {
+        w->q[2 * b + 1] = 1.0 + b; /* unit gaps: every entry touches */
+        w->entries[b].key = (uint64_t)b;
+        w->entries[b].friction = mu;
+        w->entries[b].n_tangent = 1;
+    }
+}
+
+/* The tower on its per-body mass blocks: fc3d on the block-CSR form holds
+ * the push at every contact; the LCP (frictionless, no push) holds the
+ * weights. */
+static void tower_of_bodies_rests(void **state) {
+    (void)state;
+    for (int friction = 1; friction >= 0; --friction) {
+        tower w;
+        tower_init(&w, friction ? MU : 0.0);
+        nscd_time_stepping_options o;
+        nscd_time_stepping_options_init(&o, sizeof o);
+        nscd_time_stepping *ts = NULL;
+        assert_int_equal(nscd__time_stepping_create(&w.model, &o, &ts), NSCD_OK);
+        /* frictionless: the push slides the top body, the rest stays */
+        assert_int_equal(nscd_time_stepping_advance(ts, 1.0, NULL), NSCD_OK);
+        double dt = o.dt, above = 0.0, motion = 0.0;
+        for (int32_t b = 0; b < TOWER; ++b) {
+            motion = fmax(motion, fabs(w.q[2 * b + 1] - (1.0 + b)));
+            motion = fmax(motion, b < TOWER - 1 || friction ? fabs(w.q[2 * b]) : 0.0);
+        }
+        printf("tower (%s): motion %.3e\n", friction ? "fc3d" : "LCP", motion);
+        assert_true(motion <= 1e-12);
+        for (int32_t i = TOWER - 1; i >= 0; --i) {
+            above += tower_mass(i);
+            double pn = 0.0, pt = 0.0;
+            assert_int_equal(nscd_time_stepping_get_contact_impulse(ts, i, &pn, &pt), NSCD_OK);
+            assert_true(fabs(pn - above * G * dt) <= 1e-12);
+            double push = friction ? PUSH * tower_mass(TOWER - 1) * G * dt : 0.0;
+            assert_true(fabs(pt + push) <= 1e-12);
+        }
+        nscd_time_stepping_destroy(ts);
+    }
+}
+
 /* ------------------------------------------------------------ bad input, handles */
 
 static void bad_options_create_nothing(void **state) {
@@ -706,6 +839,7 @@ int main(void) {
         cmocka_unit_test(block_slides_down_a_slope),
         cmocka_unit_test(redundant_contacts_rest),
         cmocka_unit_test(equality_drift_bounded),
+        cmocka_unit_test(tower_of_bodies_rests),
         cmocka_unit_test(bad_options_create_nothing),
         cmocka_unit_test(bad_advance_changes_nothing),
         cmocka_unit_test(callback_failure_and_stale_handle),
