@@ -13,7 +13,8 @@
  * One step of ::NSCD_TS_MOREAU_JEAN from (t_k, q_k, v_k):
  * - the active set: every equality entry, and every contact whose predicted
  *   gap g_k + gamma dt ġ_k is <= 0 (ġ_k = W_N v_k; gamma = 1/2 by default)
- *   or that carried a normal impulse in the previous step;
+ *   or that carried a normal impulse in the stepper's previous step (forgotten
+ *   when the state was changed from outside since);
  * - the free velocity v_free = v_k + dt M^-1 h(t_θ, q_θ, v_k) with
  *   t_θ = t_k + θ dt and q_θ = q_k + θ dt v_k (explicit forces);
  * - the local problem u = W P + c with W = H M^-1 H' over the active rows H

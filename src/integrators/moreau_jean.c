@@ -21,12 +21,14 @@
 #include "integrators/time_stepping_impl.h"
 
 /* The active entries at (t_k, q_k, v_k): every equality, and the contacts
- * whose predicted gap g + gamma dt W_N v is <= 0 (Siconos' prediction) or
- * that carried a normal impulse in the previous step. The second rule keeps
- * a loaded contact at rest in the problem when rounding makes its gap
- * +1e-17: dropped for one step, it would fall by g dt^2 and the velocity
- * level would never correct that (creep). It cannot hold a separating
- * contact: its row then gets P_N = 0, u_N > 0, and it leaves next step. */
+ * whose predicted gap g + gamma dt W_N v_k is <= 0 (Siconos' prediction),
+ * or that carried a normal impulse in the stepper's previous step
+ * (ts->loaded; cleared when the state was changed from outside since). The
+ * second rule keeps a loaded contact at rest in the problem when rounding
+ * makes its gap +1e-17: dropped for one step, it would fall by g dt^2 and
+ * the velocity level would never correct that (creep). It cannot hold a
+ * separating contact: its row then gets P_N = 0, u_N > 0, and it leaves the
+ * next step. */
 static void select_active(nscd_time_stepping *ts, const nscd__rows *all, const double *gaps,
                           double dt, nscd__ts_local *local) {
     const nscd__model *m = ts->model;
@@ -35,8 +37,7 @@ static void select_active(nscd_time_stepping *ts, const nscd__rows *all, const d
         int active = m->contacts[e].kind == NSCD__ENTRY_EQUALITY;
         if (!active) {
             double rate = nscd__rows_dot(&all[e], 0, m->v);
-            active = gaps[e] + ts->options.gamma * dt * rate <= 0.0 ||
-                     m->contacts[e].state.impulse[0] > 0.0;
+            active = gaps[e] + ts->options.gamma * dt * rate <= 0.0 || ts->loaded[e];
         }
         ts->active[e] = active;
         if (active) {
@@ -165,12 +166,15 @@ nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
     if (rc != NSCD_OK) {
         return rc;
     }
-    select_active(ts, rows, gaps, dt, &local);
+    if (!nscd__all_finite(gaps, (size_t)m->n_contacts)) {
+        return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "a gap is not finite at t = %.17g", t);
+    }
     rc = theta_forces(ts, dt);
     if (rc == NSCD_OK) {
         rc = free_velocity(ts, dt);
     }
     if (rc == NSCD_OK) {
+        select_active(ts, rows, gaps, dt, &local);
         rc = nscd__ts_local_build(ts, rows, m->q, ts->v_free, m->v, &local);
     }
     if (rc != NSCD_OK) {

@@ -57,10 +57,13 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
 /* Releases the stepper without touching its model, which may be gone. */
 static void free_stepper(nscd_time_stepping *ts) {
     const nscd_allocator *a = &ts->allocator;
-    size_t nc = (size_t)ts->n_contacts, nq = (size_t)ts->n_q, nv = (size_t)ts->n_v;
+    size_t nc = (size_t)ts->n_contacts + 1, nq = (size_t)ts->n_q, nv = (size_t)ts->n_v;
     nscd__model_detach(&ts->link);
     nscd__free(a, ts->active, nc * sizeof(int32_t));
     nscd__free(a, ts->active_before, nc * sizeof(int32_t));
+    nscd__free(a, ts->loaded, nc * sizeof(int32_t));
+    nscd__free(a, ts->end_q, nq * sizeof(double));
+    nscd__free(a, ts->end_v, nv * sizeof(double));
     nscd__free(a, ts->q_theta, nq * sizeof(double));
     nscd__free(a, ts->h, nv * sizeof(double));
     nscd__free(a, ts->v_free, nv * sizeof(double));
@@ -79,11 +82,15 @@ static nscd_status allocate_arrays(nscd_time_stepping *ts) {
     size_t nc = (size_t)ts->n_contacts + 1, nq = (size_t)ts->n_q, nv = (size_t)ts->n_v;
     ts->active = nscd__alloc_array(a, nc, sizeof(int32_t));
     ts->active_before = nscd__alloc_array(a, nc, sizeof(int32_t));
+    ts->loaded = nscd__alloc_array(a, nc, sizeof(int32_t));
+    ts->end_q = nscd__alloc_array(a, nq, sizeof(double));
+    ts->end_v = nscd__alloc_array(a, nv, sizeof(double));
     ts->q_theta = nscd__alloc_array(a, nq, sizeof(double));
     ts->h = nscd__alloc_array(a, nv, sizeof(double));
     ts->v_free = nscd__alloc_array(a, nv, sizeof(double));
     ts->v_mid = nscd__alloc_array(a, nv, sizeof(double));
-    if (!ts->active || !ts->active_before || !ts->q_theta || !ts->h || !ts->v_free || !ts->v_mid ||
+    if (!ts->active || !ts->active_before || !ts->loaded || !ts->end_q || !ts->end_v ||
+        !ts->q_theta || !ts->h || !ts->v_free || !ts->v_mid ||
         nscd__model_state_create(ts->model, &ts->saved) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
@@ -157,12 +164,39 @@ const char *nscd_time_stepping_last_error(const nscd_time_stepping *stepper) {
 
 /* ------------------------------------------------------------ advance */
 
+/* The state and the loaded contacts after an accepted step. */
+static void remember_end(nscd_time_stepping *ts) {
+    const nscd__model *m = ts->model;
+    for (int32_t e = 0; e < m->n_contacts; ++e) {
+        ts->loaded[e] =
+            m->contacts[e].kind == NSCD__ENTRY_UNILATERAL && m->contacts[e].state.impulse[0] > 0.0;
+    }
+    memcpy(ts->end_q, m->q, (size_t)m->n_q * sizeof(double));
+    memcpy(ts->end_v, m->v, (size_t)m->n_v * sizeof(double));
+    ts->end_t = *m->t;
+    ts->has_end = 1;
+}
+
+/* Forgets the loaded contacts when the state is not the one the last step
+ * left (nscd_system_set_state, another stepper): a moved body must not meet
+ * a phantom contact. */
+static void check_end(nscd_time_stepping *ts) {
+    const nscd__model *m = ts->model;
+    int same = ts->has_end && ts->end_t == *m->t &&
+               memcmp(ts->end_q, m->q, (size_t)m->n_q * sizeof(double)) == 0 &&
+               memcmp(ts->end_v, m->v, (size_t)m->n_v * sizeof(double)) == 0;
+    if (!same) {
+        memset(ts->loaded, 0, (size_t)m->n_contacts * sizeof(int32_t));
+    }
+}
+
 /* One step with save and restore: a failed step changes nothing. */
-static nscd_status guarded_step(nscd_time_stepping *ts, double dt) {
+static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
     nscd__model *m = ts->model;
     nscd_time_stepping_report before = ts->report;
     nscd__model_save(m, &ts->saved);
     memcpy(ts->active_before, ts->active, (size_t)m->n_contacts * sizeof(int32_t));
+    double dt = t_next - *m->t;
     nscd_status rc = nscd__moreau_jean_step(ts, dt);
     if (rc != NSCD_OK) {
         nscd__model_restore(m, &ts->saved);
@@ -170,9 +204,11 @@ static nscd_status guarded_step(nscd_time_stepping *ts, double dt) {
         ts->report = before;
         return rc;
     }
+    *m->t = t_next; /* exactly t_0 + n dt, or t_end */
+    remember_end(ts);
     ts->report.struct_size = (uint32_t)sizeof ts->report;
     ts->report.step = ts->steps++;
-    ts->report.t = *m->t;
+    ts->report.t = t_next;
     ts->report.dt = dt;
     return NSCD_OK;
 }
@@ -206,11 +242,10 @@ static nscd_status integrate(nscd_time_stepping *ts, double t_end,
             return nscd__fail(&ts->diag, NSCD_ERR_STEP_TOO_SMALL, "dt does not advance t = %.17g",
                               t);
         }
-        nscd_status rc = guarded_step(ts, t_next - t);
+        nscd_status rc = guarded_step(ts, t_next);
         if (rc != NSCD_OK) {
             return rc;
         }
-        *m->t = ts->report.t = t_next;
         stats->steps++;
         stats->solver_iterations += ts->report.iterations;
         stats->max_penetration = fmax(stats->max_penetration, ts->report.max_penetration);
@@ -250,6 +285,7 @@ nscd_status nscd_time_stepping_advance(nscd_time_stepping *stepper, double t_end
     memset(&result, 0, sizeof result);
     result.struct_size = (uint32_t)sizeof result;
     nscd__diag_clear(m->diag); /* stepping acts on the system: so does its message */
+    check_end(ts);
     nscd_status rc = integrate(ts, t_end, &result);
     result.t = *m->t;
     result.workspace_peak_bytes = (int64_t)ts->arena.peak;

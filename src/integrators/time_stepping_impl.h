@@ -20,10 +20,15 @@ struct nscd_time_stepping {
     int32_t n_q, n_v;
     nscd_allocator allocator;
     nscd_diag diag;
-    nscd__arena arena;                /* per-step workspace: rows, W, impulses */
-    nscd__model_state saved;          /* the state before the current step */
-    int32_t *active;                  /* n_contacts: 1 when active in the last accepted step */
-    int32_t *active_before;           /* n_contacts: the same before the current step */
+    nscd__arena arena;       /* per-step workspace: rows, W, impulses */
+    nscd__model_state saved; /* the state before the current step */
+    int32_t *active;         /* n_contacts: 1 when active in the last accepted step */
+    int32_t *active_before;  /* n_contacts: the same before the current step */
+    /* n_contacts: 1 when the contact carried P_N > 0 in the last step and the
+     * state is still the one that step left (end_q, end_v, end_t) */
+    int32_t *loaded;
+    double *end_q, *end_v, end_t;
+    int has_end;                      /* end_* hold the state after the last step */
     double *q_theta, *h;              /* n_q, n_v */
     double *v_free, *v_mid;           /* n_v */
     nscd_time_stepping_report report; /* of the last accepted step */

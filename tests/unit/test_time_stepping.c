@@ -176,6 +176,29 @@ static void inelastic_ball_comes_to_rest(void **state) {
     nscd_system_destroy(s);
 }
 
+/* A ball at rest carries P_N > 0; moved up and thrown down by
+ * nscd_system_set_state, its contact must not act as a phantom. */
+static void moved_body_meets_no_phantom_contact(void **state) {
+    (void)state;
+    ball_model b = {.mass = 1.0, .g = G};
+    nscd_system *s = NULL;
+    assert_int_equal(make_ball(&b, 0.0, 0.0, &s), NSCD_OK);
+    nscd_time_stepping *ts = NULL;
+    assert_int_equal(nscd_time_stepping_create(s, NULL, &ts), NSCD_OK);
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.01, NULL), NSCD_OK);
+    double pn = 0.0, q = 1.0, v = -1.0, t;
+    assert_int_equal(nscd_time_stepping_get_contact_impulse(ts, 0, &pn, NULL), NSCD_OK);
+    assert_true(pn > 0.0);
+    assert_int_equal(nscd_system_set_state(s, 0.01, &q, &v), NSCD_OK);
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.011, NULL), NSCD_OK);
+    nscd_system_get_state(s, &t, &q, &v);
+    assert_true(fabs(v - (-1.0 - G * 1e-3)) <= 1e-14);
+    assert_int_equal(nscd_time_stepping_get_contact_impulse(ts, 0, &pn, NULL), NSCD_OK);
+    assert_true(pn == 0.0);
+    nscd_time_stepping_destroy(ts);
+    nscd_system_destroy(s);
+}
+
 /* ------------------------------------------------------------ planar block */
 
 #define HALF_W 0.5
@@ -835,6 +858,7 @@ int main(void) {
         cmocka_unit_test(oscillator_orders),
         cmocka_unit_test(elastic_ball_energy_bounded),
         cmocka_unit_test(inelastic_ball_comes_to_rest),
+        cmocka_unit_test(moved_body_meets_no_phantom_contact),
         cmocka_unit_test(resting_block_does_not_creep),
         cmocka_unit_test(block_slides_down_a_slope),
         cmocka_unit_test(redundant_contacts_rest),
