@@ -54,11 +54,14 @@ typedef enum nscd_ts_scheme {
 
 /** Solver of the local (one-step) problem. */
 typedef enum nscd_ts_local_solver {
-    /** ::NSCD_TS_SOLVER_LCP when no active contact has friction, else
-     *  ::NSCD_TS_SOLVER_FC3D_COULOMB (default). */
+    /** ::NSCD_TS_SOLVER_LCP when no active contact has friction and the
+     *  problem is small (at most ::NSCD_LCP_MAX_SIZE active contacts, or
+     *  equality entries are active), else ::NSCD_TS_SOLVER_FC3D_COULOMB
+     *  (default). */
     NSCD_TS_SOLVER_AUTO = 0,
-    /** The library's (mixed) LCP: frictionless contacts and equality entries;
-     *  an active contact with friction fails with ::NSCD_ERR_UNSUPPORTED. */
+    /** The library's (mixed) pivoting LCP: frictionless contacts and equality
+     *  entries; an active contact with friction, or more than
+     *  ::NSCD_LCP_MAX_SIZE active contacts, fails with ::NSCD_ERR_UNSUPPORTED. */
     NSCD_TS_SOLVER_LCP = 1,
     /** fc3d block Gauss–Seidel with Coulomb's law (contacts only). */
     NSCD_TS_SOLVER_FC3D_COULOMB = 2,
@@ -176,10 +179,10 @@ NSCD_API void nscd_time_stepping_destroy(nscd_time_stepping *stepper);
  *         ::NSCD_ERR_INVALID_ARGUMENT (t_end before the current time),
  *         ::NSCD_ERR_NOT_CONVERGED (the fc3d solver reached max_iterations),
  *         ::NSCD_ERR_SINGULAR (dependent equality rows, or an LCP matrix that is not
- *         a P-matrix), ::NSCD_ERR_UNSUPPORTED (friction with the LCP solver, equality
- *         entries with an fc3d solver), ::NSCD_ERR_CALLBACK (a callback failed, or
- *         on_step returned a value other than 0 or 1), ::NSCD_ERR_STEP_TOO_SMALL
- *         (dt below the resolution of t),
+ *         a P-matrix), ::NSCD_ERR_UNSUPPORTED (friction or too many contacts for the
+ *         LCP solver, equality entries with an fc3d solver), ::NSCD_ERR_CALLBACK (a callback
+ * failed, or on_step returned a value other than 0 or 1), ::NSCD_ERR_STEP_TOO_SMALL (dt below the
+ * resolution of t),
  *         ::NSCD_ERR_STALE_HANDLE, ::NSCD_ERR_OUT_OF_MEMORY.
  */
 NSCD_API nscd_status nscd_time_stepping_advance(nscd_time_stepping *stepper, double t_end,

@@ -17,6 +17,7 @@
 #include "contact/fc3d_internal.h"
 #include "contact/impact_rules.h"
 #include "integrators/time_stepping_impl.h"
+#include "nscd/lcp.h"
 
 static int frictional(const nscd__contact_slot *slot) {
     return slot->kind == NSCD__ENTRY_UNILATERAL && slot->friction > 0.0 && slot->n_tangent >= 1;
@@ -45,8 +46,9 @@ static nscd_status choose_solver(nscd_time_stepping *ts, nscd__ts_local *local) 
         equality |= slot->kind == NSCD__ENTRY_EQUALITY;
     }
     int32_t solver = ts->options.local_solver;
-    if (solver == NSCD_TS_SOLVER_AUTO) {
-        solver = friction ? NSCD_TS_SOLVER_FC3D_COULOMB : NSCD_TS_SOLVER_LCP;
+    if (solver == NSCD_TS_SOLVER_AUTO) { /* the pivoting LCP is for small problems */
+        int small = equality || local->n_entries <= NSCD_LCP_MAX_SIZE;
+        solver = friction || !small ? NSCD_TS_SOLVER_FC3D_COULOMB : NSCD_TS_SOLVER_LCP;
     }
     local->fc3d = solver != NSCD_TS_SOLVER_LCP;
     local->law = solver == NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION ? NSCD_FC3D_MAX_DISSIPATION
@@ -219,6 +221,15 @@ static double lcp_residual(const nscd__ts_local *local) {
 
 static nscd_status solve_lcp(nscd_time_stepping *ts, nscd__ts_local *local) {
     nscd__model *m = ts->model;
+    int32_t unilateral = 0;
+    for (int32_t a = 0; a < local->m; ++a) {
+        unilateral += local->row_kind[a] == 0;
+    }
+    if (unilateral > NSCD_LCP_MAX_SIZE) {
+        return nscd__fail(&ts->diag, NSCD_ERR_UNSUPPORTED,
+                          "%d active contacts exceed the LCP solver's %d (use fc3d)",
+                          (int)unilateral, NSCD_LCP_MAX_SIZE);
+    }
     int32_t *row_contact = nscd__arena_array(&ts->arena, (size_t)local->m, sizeof(int32_t));
     if (row_contact == NULL) {
         return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "local LCP");

@@ -355,6 +355,56 @@ static void redundant_contacts_rest(void **state) {
     redundant_contacts_rest_with(0.0, NSCD_TS_SOLVER_AUTO); /* the LCP */
 }
 
+/* ------------------------------------------------------------ many contacts */
+
+#define MANY 100
+
+static nscd_status many_floors(void *user, int32_t index, double t, const double *q, double *gap,
+                               double *w_normal, double *w_tangent) {
+    (void)user, (void)index, (void)t, (void)w_tangent;
+    *gap = q[0];
+    w_normal[0] = 1.0;
+    return NSCD_OK;
+}
+
+/* A ball resting on MANY coincident frictionless contacts: more than the
+ * pivoting LCP takes (NSCD_LCP_MAX_SIZE), so AUTO solves it with fc3d
+ * (mu = 0); the LCP chosen explicitly says so. */
+static void many_frictionless_contacts(void **state) {
+    (void)state;
+    ball_model b = {.mass = 1.0, .g = G};
+    nscd_system_desc d;
+    nscd_system_desc_init(&d, sizeof d);
+    d.n_dof = 1;
+    d.n_contacts = MANY;
+    d.user = &b;
+    d.mass = ball_mass;
+    d.forces = ball_forces;
+    d.contact = many_floors;
+    nscd_system *s = NULL;
+    assert_int_equal(nscd_system_create(&d, &s), NSCD_OK);
+    double q = 0.0, v = 0.0, t;
+    assert_int_equal(nscd_system_set_state(s, 0.0, &q, &v), NSCD_OK);
+    nscd_time_stepping *ts = block_stepper(s, NSCD_TS_SOLVER_LCP);
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.01, NULL), NSCD_ERR_UNSUPPORTED);
+    printf("many contacts, LCP: %s\n", nscd_time_stepping_last_error(ts));
+    nscd_time_stepping_destroy(ts);
+    ts = block_stepper(s, NSCD_TS_SOLVER_AUTO);
+    assert_int_equal(nscd_time_stepping_advance(ts, 1.0, NULL), NSCD_OK);
+    nscd_system_get_state(s, &t, &q, &v);
+    double sum = 0.0;
+    for (int32_t i = 0; i < MANY; ++i) {
+        double pn = 0.0;
+        assert_int_equal(nscd_time_stepping_get_contact_impulse(ts, i, &pn, NULL), NSCD_OK);
+        assert_true(pn >= 0.0);
+        sum += pn;
+    }
+    assert_true(fabs(q) <= 1e-12 && fabs(v) <= 1e-12);
+    assert_true(fabs(sum - G * 1e-3) <= 1e-12);
+    nscd_time_stepping_destroy(ts);
+    nscd_system_destroy(s);
+}
+
 /* ------------------------------------------------------------ equality entry */
 
 #define PEND_L 1.0
@@ -862,6 +912,7 @@ int main(void) {
         cmocka_unit_test(resting_block_does_not_creep),
         cmocka_unit_test(block_slides_down_a_slope),
         cmocka_unit_test(redundant_contacts_rest),
+        cmocka_unit_test(many_frictionless_contacts),
         cmocka_unit_test(equality_drift_bounded),
         cmocka_unit_test(tower_of_bodies_rests),
         cmocka_unit_test(bad_options_create_nothing),
