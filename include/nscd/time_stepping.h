@@ -115,6 +115,9 @@ typedef struct nscd_time_stepping_options {
     double tolerance;          /**< fc3d merit tolerance, > 0 (default 1e-10). */
     nscd_time_step_fn on_step; /**< Observer of every step, or NULL. */
     void *on_step_user;        /**< Passed to `on_step`. */
+    /** Steps per nscd_time_stepping_advance() call before ::NSCD_ERR_MAX_STEPS,
+     *  >= 1 (default 10^9): a tiny dt cannot hang the caller. */
+    int64_t max_steps;
 } nscd_time_stepping_options;
 
 /** Counters of one nscd_time_stepping_advance() call. */
@@ -152,7 +155,8 @@ NSCD_API nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options 
  *         ::NSCD_ERR_UNSUPPORTED (a scheme that is not implemented yet),
  *         ::NSCD_ERR_NOT_FINITE (NaN or infinity in a real option),
  *         ::NSCD_ERR_OUT_OF_RANGE (dt <= 0, θ outside [1/2, 1], gamma or rho_infinity
- *         outside [0, 1], tolerance <= 0, max_iterations < 1) or ::NSCD_ERR_OUT_OF_MEMORY.
+ *         outside [0, 1], tolerance <= 0, max_iterations < 1, max_steps < 1) or
+ *         ::NSCD_ERR_OUT_OF_MEMORY.
  */
 NSCD_API nscd_status nscd_time_stepping_create(nscd_system *system,
                                                const nscd_time_stepping_options *options,

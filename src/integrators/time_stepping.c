@@ -23,6 +23,7 @@ static void option_defaults(nscd_time_stepping_options *options) {
     options->local_solver = NSCD_TS_SOLVER_AUTO;
     options->max_iterations = 1000;
     options->tolerance = 1e-10;
+    options->max_steps = 1000000000;
 }
 
 nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options *options,
@@ -45,7 +46,7 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
     }
     if (!(o->dt > 0.0) || o->theta < 0.5 || o->theta > 1.0 || o->gamma < 0.0 || o->gamma > 1.0 ||
         o->rho_infinity < 0.0 || o->rho_infinity > 1.0 || !(o->tolerance > 0.0) ||
-        o->max_iterations < 1) {
+        o->max_iterations < 1 || o->max_steps < 1) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
     if (o->scheme != NSCD_TS_MOREAU_JEAN) { /* declared, not implemented yet */
@@ -237,6 +238,10 @@ static nscd_status integrate(nscd_time_stepping *ts, double t_end,
         double t = *m->t, t_next = t0 + (double)n * dt;
         if (t_next + 1e-6 * dt >= t_end) {
             t_next = t_end;
+        }
+        if (n > ts->options.max_steps) {
+            return nscd__fail(&ts->diag, NSCD_ERR_MAX_STEPS, "%lld steps reached at t = %.17g",
+                              (long long)ts->options.max_steps, t);
         }
         if (!(t_next > t)) {
             return nscd__fail(&ts->diag, NSCD_ERR_STEP_TOO_SMALL, "dt does not advance t = %.17g",

@@ -678,7 +678,8 @@ static void bad_options_create_nothing(void **state) {
         {"rho", 1.1, NSCD_ERR_OUT_OF_RANGE},      {"tol", 0.0, NSCD_ERR_OUT_OF_RANGE},
         {"scheme", 6, NSCD_ERR_INVALID_ARGUMENT}, {"scheme", -1, NSCD_ERR_INVALID_ARGUMENT},
         {"scheme", 1, NSCD_ERR_UNSUPPORTED},      {"scheme", 5, NSCD_ERR_UNSUPPORTED},
-        {"solver", 4, NSCD_ERR_INVALID_ARGUMENT}, {"iter", 0, NSCD_ERR_OUT_OF_RANGE},
+        {"solver", 4, NSCD_ERR_INVALID_ARGUMENT}, {"steps", 0, NSCD_ERR_OUT_OF_RANGE},
+        {"iter", 0, NSCD_ERR_OUT_OF_RANGE},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         nscd_time_stepping_options_init(&o, sizeof o);
@@ -696,6 +697,8 @@ static void bad_options_create_nothing(void **state) {
             o.scheme = (int32_t)x;
         if (strcmp(f, "solver") == 0)
             o.local_solver = (int32_t)x;
+        if (strcmp(f, "steps") == 0)
+            o.max_steps = (int64_t)x;
         if (strcmp(f, "iter") == 0)
             o.max_iterations = (int32_t)x;
         assert_int_equal(nscd_time_stepping_create(s, &o, &ts), cases[i].expected);
@@ -863,6 +866,13 @@ static void observer_stops_early(void **state) {
     assert_int_equal(st.steps, 5);
     assert_int_equal(seen, 5);
     assert_true(fabs(st.t - 5e-3) <= 1e-15);
+    nscd_time_stepping_destroy(ts);
+    o.on_step = NULL; /* a step budget: 7 more steps from t = 5e-3 */
+    o.max_steps = 7;
+    assert_int_equal(nscd_time_stepping_create(s, &o, &ts), NSCD_OK);
+    assert_int_equal(nscd_time_stepping_advance(ts, 1.0, &st), NSCD_ERR_MAX_STEPS);
+    assert_int_equal(st.steps, 7);
+    assert_true(fabs(st.t - 1.2e-2) <= 1e-15);
     nscd_time_stepping_destroy(ts);
     nscd_system_destroy(s);
 }
