@@ -35,16 +35,17 @@ struct nscd_time_stepping {
     int64_t steps;                    /* accepted since creation */
 };
 
-/* The local problem of one step: the rows H of the active entries (one-row
- * views), what each row is, and the assembled W = H M^-1 H', c. */
+/* The local problem of one step: the rows of the active entries, what each
+ * row is, and the assembled W = H M^-1 H', c (dense for the LCP, block-CSR
+ * in `form` for fc3d). */
 typedef struct nscd__ts_local {
     int32_t m;               /* rows */
     int32_t n_entries;       /* active entries */
     int32_t *entries;        /* n_entries: their model indices */
     int32_t *row_entry;      /* m: the entry of each row */
     int32_t *row_kind;       /* m: 0 normal, 1.. tangent a, -1 equality row, -2 dummy */
-    nscd__rows *H;           /* m one-row views */
-    double *W;               /* m x m, row-major */
+    nscd__rows *H;           /* m one-row views (LCP) */
+    double *W;               /* m x m, row-major (LCP; NULL for fc3d) */
     double *c;               /* m: H v_free + bias */
     double *P;               /* m: impulses */
     double *mu;              /* n_entries (fc3d) */
