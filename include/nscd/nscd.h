@@ -25,6 +25,7 @@
 #include "nscd/contact_law.h"
 #include "nscd/system.h"
 #include "nscd/event_driven.h"
+#include "nscd/time_stepping.h"
 #include "nscd/routh.h"
 #include "nscd/restitution.h"
 #include "nscd/compliant.h"

@@ -1,0 +1,233 @@
+/**
+ * @file time_stepping.h
+ * @brief Time-stepping (event-capturing) integration of an ::nscd_system.
+ *
+ * A time stepper advances the system by fixed steps dt without locating
+ * events: impacts, closing and opening contacts and stick-slip transitions
+ * are all captured by one complementarity problem per step on the velocity
+ * level, whose unknowns are the contact impulses of the step. The first
+ * scheme is Moreau–Jean's θ-method (Siconos' MoreauJeanOSI is the
+ * reference); the other schemes of the issue are declared and rejected with
+ * ::NSCD_ERR_UNSUPPORTED ("not yet"). See docs/time_stepping.md.
+ *
+ * One step of ::NSCD_TS_MOREAU_JEAN from (t_k, q_k, v_k):
+ * - the active set: every equality entry, and every contact whose predicted
+ *   gap g_k + gamma dt ġ_k is <= 0 (ġ_k = W_N v_k; gamma = 1/2 by default)
+ *   or that carried a normal impulse in the stepper's previous step (forgotten
+ *   when the state was changed from outside since);
+ * - the free velocity v_free = v_k + dt M^-1 h(t_θ, q_θ, v_k) with
+ *   t_θ = t_k + θ dt and q_θ = q_k + θ dt v_k (explicit forces);
+ * - the local problem u = W P + c with W = H M^-1 H' over the active rows H
+ *   and c = H v_free + e min(H_N v_k, 0) on the normal rows (Newton's impact
+ *   law at the velocity level), solved for the impulses P;
+ * - v_{k+1} = v_free + M^-1 H' P and q_{k+1} = q_k + dt((1 - θ) v_k + θ v_{k+1}).
+ */
+#ifndef NSCD_TIME_STEPPING_H
+#define NSCD_TIME_STEPPING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nscd/export.h"
+#include "nscd/host.h"
+#include "nscd/status.h"
+#include "nscd/system.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque time stepper. */
+typedef struct nscd_time_stepping nscd_time_stepping;
+
+/** Time-stepping schemes. Only ::NSCD_TS_MOREAU_JEAN is implemented; the
+ *  others are not yet (nscd_time_stepping_create() returns
+ *  ::NSCD_ERR_UNSUPPORTED for them). */
+typedef enum nscd_ts_scheme {
+    NSCD_TS_MOREAU_JEAN = 0,       /**< Moreau–Jean θ-method, θ in [1/2, 1] (default). */
+    NSCD_TS_MOREAU_MIDPOINT = 1,   /**< Moreau's midpoint scheme (not yet). */
+    NSCD_TS_HALF_EXPLICIT = 2,     /**< Half-explicit time stepping, HETS (not yet). */
+    NSCD_TS_GENERALIZED_ALPHA = 3, /**< Nonsmooth generalized-α (not yet). */
+    NSCD_TS_BATHE = 4,             /**< Nonsmooth Bathe scheme (not yet). */
+    NSCD_TS_ED_ALPHA = 5           /**< ED-α scheme (not yet). */
+} nscd_ts_scheme;
+
+/** Solver of the local (one-step) problem. */
+typedef enum nscd_ts_local_solver {
+    /** ::NSCD_TS_SOLVER_LCP when no active contact has friction and the
+     *  problem is small (at most ::NSCD_LCP_MAX_SIZE active contacts, or
+     *  equality entries are active), else ::NSCD_TS_SOLVER_FC3D_COULOMB
+     *  (default). */
+    NSCD_TS_SOLVER_AUTO = 0,
+    /** The library's (mixed) pivoting LCP: frictionless contacts and equality
+     *  entries; an active contact with friction, or more than
+     *  ::NSCD_LCP_MAX_SIZE active contacts, fails with ::NSCD_ERR_UNSUPPORTED. */
+    NSCD_TS_SOLVER_LCP = 1,
+    /** fc3d block Gauss–Seidel with Coulomb's law (contacts only). */
+    NSCD_TS_SOLVER_FC3D_COULOMB = 2,
+    /** fc3d block Gauss–Seidel with maximum dissipation (contacts only). */
+    NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION = 3
+} nscd_ts_local_solver;
+
+/**
+ * @brief What one step did; filled by the library with its own sizeof in
+ *        `struct_size` (fields are only ever appended: check `struct_size`
+ *        before reading a field added after 0.2).
+ */
+typedef struct nscd_time_stepping_report {
+    uint32_t struct_size;    /**< sizeof(nscd_time_stepping_report) of the library. */
+    int32_t converged;       /**< 1 when the local solver reached its tolerance. */
+    int64_t step;            /**< Index of the step since the stepper's creation (from 0). */
+    double t;                /**< Time at the end of the step. */
+    double dt;               /**< Size of the step (the last one before t_end may be shorter). */
+    int32_t active_contacts; /**< Active entries (contacts and equalities) of the step. */
+    int32_t new_contacts;    /**< Active entries that were not active in the previous step. */
+    int32_t iterations;      /**< Local solver iterations (fc3d sweeps; 1 for the LCP). */
+    int32_t rows;            /**< Rows of the local problem. */
+    double residual;         /**< Local solver residual (fc3d merit; LCP complementarity). */
+    double max_penetration;  /**< Largest -g over the contacts at the step's end (>= 0). */
+} nscd_time_stepping_report;
+
+/**
+ * @brief Per-step observer. Returns 0 to go on, 1 to stop (nscd_time_stepping_advance()
+ *        then returns ::NSCD_OK early); any other value fails the advance with
+ *        ::NSCD_ERR_CALLBACK (the step it saw is kept).
+ */
+typedef int32_t (*nscd_time_step_fn)(void *user, const nscd_time_stepping_report *report);
+
+/** Options of the time stepper, filled by nscd_time_stepping_options_init(). */
+typedef struct nscd_time_stepping_options {
+    uint32_t struct_size; /**< sizeof(nscd_time_stepping_options). */
+    int32_t scheme;       /**< ::nscd_ts_scheme (default ::NSCD_TS_MOREAU_JEAN). */
+    double dt;            /**< Step size, > 0 (default 1e-3 s). */
+    /** θ of Moreau–Jean, in [1/2, 1] (default 1/2, Siconos' default: second
+     *  order for smooth motion, no numerical damping; 1 is the first-order,
+     *  dissipative variant). */
+    double theta;
+    /** Prediction of the activation, g_k + gamma dt ġ_k <= 0, in [0, 1]
+     *  (default 1/2, Siconos' gamma). */
+    double gamma;
+    /** Spectral radius at infinity of the α schemes, in [0, 1] (default 1; not
+     *  used by Moreau–Jean). */
+    double rho_infinity;
+    int32_t local_solver;      /**< ::nscd_ts_local_solver (default ::NSCD_TS_SOLVER_AUTO). */
+    int32_t max_iterations;    /**< Sweeps of the fc3d solver, >= 1 (default 1000). */
+    double tolerance;          /**< fc3d merit tolerance, > 0 (default 1e-10). */
+    nscd_time_step_fn on_step; /**< Observer of every step, or NULL. */
+    void *on_step_user;        /**< Passed to `on_step`. */
+    /** Steps per nscd_time_stepping_advance() call before ::NSCD_ERR_MAX_STEPS,
+     *  >= 1 (default 10^9): a tiny dt cannot hang the caller. */
+    int64_t max_steps;
+} nscd_time_stepping_options;
+
+/** Counters of one nscd_time_stepping_advance() call. */
+typedef struct nscd_time_stepping_stats {
+    uint32_t struct_size;      /**< Set by the caller to sizeof(nscd_time_stepping_stats); kept. */
+    int32_t stopped;           /**< 1 when the observer stopped the integration early. */
+    int64_t steps;             /**< Steps taken. */
+    int64_t solver_iterations; /**< Sum of the local solver iterations. */
+    double t;                  /**< Time reached. */
+    double max_penetration;    /**< Largest report.max_penetration of the call. */
+    int64_t workspace_peak_bytes; /**< Largest per-step workspace used since creation. */
+} nscd_time_stepping_stats;
+
+/**
+ * @brief Fills options with their documented defaults.
+ * @param options     The options.
+ * @param struct_size sizeof(nscd_time_stepping_options) as the caller sees it
+ *                    (any size from release 0.2 on; exactly that many bytes are written).
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER or ::NSCD_ERR_STRUCT_SIZE.
+ */
+NSCD_API nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options *options,
+                                                     size_t struct_size);
+
+/**
+ * @brief Creates a time stepper for a system; it advances the system's state.
+ *
+ * Lifetime as for the event-driven stepper: destroy the stepper first; if the
+ * system goes first, the stepper's calls return ::NSCD_ERR_STALE_HANDLE and
+ * nscd_time_stepping_destroy() still releases it.
+ * @param system  The system.
+ * @param options Options, or NULL for the defaults; copied.
+ * @param stepper Receives the stepper; unchanged on failure.
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_STRUCT_SIZE,
+ *         ::NSCD_ERR_INVALID_ARGUMENT (unknown scheme or local solver),
+ *         ::NSCD_ERR_UNSUPPORTED (a scheme that is not implemented yet),
+ *         ::NSCD_ERR_NOT_FINITE (NaN or infinity in a real option),
+ *         ::NSCD_ERR_OUT_OF_RANGE (dt <= 0, θ outside [1/2, 1], gamma or rho_infinity
+ *         outside [0, 1], tolerance <= 0, max_iterations < 1, max_steps < 1) or
+ *         ::NSCD_ERR_OUT_OF_MEMORY.
+ */
+NSCD_API nscd_status nscd_time_stepping_create(nscd_system *system,
+                                               const nscd_time_stepping_options *options,
+                                               nscd_time_stepping **stepper);
+
+/**
+ * @brief Destroys a stepper, also after its system was destroyed. NULL is ignored.
+ * @param stepper The stepper.
+ */
+NSCD_API void nscd_time_stepping_destroy(nscd_time_stepping *stepper);
+
+/**
+ * @brief Steps from the system's current time to `t_end` (the last step is
+ *        shortened to end exactly there).
+ *
+ * Bad input changes nothing. A step that fails leaves the state of the last
+ * accepted step (t, q, v and the contacts' impulses), and the handle's last
+ * error says what went wrong.
+ * @param stepper The stepper.
+ * @param t_end   Final time, >= the current time.
+ * @param stats   Receives counters; may be NULL (struct_size from 0.2 to today's sizeof).
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_STRUCT_SIZE,
+ *         ::NSCD_ERR_NOT_FINITE (t_end, or a state or callback value that is not finite),
+ *         ::NSCD_ERR_INVALID_ARGUMENT (t_end before the current time),
+ *         ::NSCD_ERR_NOT_CONVERGED (the fc3d solver reached max_iterations),
+ *         ::NSCD_ERR_SINGULAR (dependent equality rows, or an LCP matrix that is not
+ *         a P-matrix), ::NSCD_ERR_UNSUPPORTED (friction or too many contacts for the
+ *         LCP solver, equality entries with an fc3d solver), ::NSCD_ERR_CALLBACK (a callback
+ * failed, or on_step returned a value other than 0 or 1), ::NSCD_ERR_STEP_TOO_SMALL (dt below the
+ * resolution of t),
+ *         ::NSCD_ERR_STALE_HANDLE, ::NSCD_ERR_OUT_OF_MEMORY.
+ */
+NSCD_API nscd_status nscd_time_stepping_advance(nscd_time_stepping *stepper, double t_end,
+                                                nscd_time_stepping_stats *stats);
+
+/**
+ * @brief The report of the last accepted step (all zero before the first).
+ * @param stepper The stepper.
+ * @param report  Receives the report; its struct_size, set by the caller, may be
+ *                any size from 0.2 to today's sizeof; only that many bytes are written.
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_STRUCT_SIZE.
+ */
+NSCD_API nscd_status nscd_time_stepping_get_report(const nscd_time_stepping *stepper,
+                                                   nscd_time_stepping_report *report);
+
+/**
+ * @brief Impulse of one entry in the last accepted step (0 when it was not active).
+ *
+ * A contact's impulses are P_N >= 0 along its normal row and its friction
+ * impulses along its n_tangent tangential rows; an equality entry's are its
+ * multipliers (of either sign) of its first rows (normal: the first, tangent:
+ * the next two). Divide by the step size for a mean force.
+ * @param stepper The stepper.
+ * @param index   Entry (contact) index.
+ * @param normal  Receives the normal impulse (may be NULL).
+ * @param tangent Receives the contact's n_tangent tangential impulses (may be NULL).
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_INDEX, ::NSCD_ERR_STALE_HANDLE.
+ */
+NSCD_API nscd_status nscd_time_stepping_get_contact_impulse(nscd_time_stepping *stepper,
+                                                            int32_t index, double *normal,
+                                                            double *tangent);
+
+/**
+ * @brief What went wrong in the latest call on this stepper, if it failed.
+ * @param stepper The stepper, or NULL.
+ * @return A string owned by the handle; "" when the latest call succeeded.
+ */
+NSCD_API const char *nscd_time_stepping_last_error(const nscd_time_stepping *stepper);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NSCD_TIME_STEPPING_H */

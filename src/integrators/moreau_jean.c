@@ -1,0 +1,195 @@
+/* One step of Moreau–Jean's θ-method at the velocity level (Moreau 1988,
+ * Jean 1999; Siconos' MoreauJeanOSI, docs/time_stepping.md):
+ *
+ *   active set   I = {equalities} ∪ {contacts: g_k + gamma dt ġ_k <= 0}
+ *   free motion  v_free = v_k + dt M^-1 h(t_θ, q_θ, v_k),
+ *                t_θ = t_k + θ dt,  q_θ = q_k + θ dt v_k
+ *   local law    u = H v_{k+1},  v_{k+1} = v_free + M^-1 H' P,
+ *                0 <= P_N _|_ u_N + e min(u_N,k, 0) >= 0,  u_E = 0,
+ *                friction: Coulomb (or maximum dissipation) on P_T, u_T
+ *   positions    q_{k+1} = q_k + dt ((1 - θ) v_k + θ v_{k+1})
+ *
+ * Siconos' form weighs implicit forces, M(v_{k+1} - v_k) = dt(θ f_{k+1} +
+ * (1 - θ) f_k) + P, linearised with the Jacobians K, C of the forces; the
+ * model interface has no Jacobians, so h is taken explicitly at the
+ * θ-point: θ = 1/2 is then second order (and area preserving on a linear
+ * oscillator), θ = 1 first order (symplectic Euler). */
+#include <math.h>
+#include <string.h>
+
+#include "core/check.h"
+#include "integrators/time_stepping_impl.h"
+
+/* The active entries at (t_k, q_k, v_k): every equality, and the contacts
+ * whose predicted gap g + gamma dt W_N v_k is <= 0 (Siconos' prediction),
+ * or that carried a normal impulse in the stepper's previous step
+ * (ts->loaded; cleared when the state was changed from outside since). The
+ * second rule keeps a loaded contact at rest in the problem when rounding
+ * makes its gap +1e-17: dropped for one step, it would fall by g dt^2 and
+ * the velocity level would never correct that (creep). It cannot hold a
+ * separating contact: its row then gets P_N = 0, u_N > 0, and it leaves the
+ * next step. */
+static void select_active(nscd_time_stepping *ts, const nscd__rows *all, const double *gaps,
+                          double dt, nscd__ts_local *local) {
+    const nscd__model *m = ts->model;
+    local->n_entries = 0;
+    for (int32_t e = 0; e < m->n_contacts; ++e) {
+        int active = m->contacts[e].kind == NSCD__ENTRY_EQUALITY;
+        if (!active) {
+            double rate = nscd__rows_dot(&all[e], 0, m->v);
+            active = gaps[e] + ts->options.gamma * dt * rate <= 0.0 || ts->loaded[e];
+        }
+        ts->active[e] = active;
+        if (active) {
+            local->entries[local->n_entries++] = e;
+        }
+    }
+}
+
+/* h(t_θ, q_θ, v_k) with q_θ = q_k + θ dt v_k. */
+static nscd_status theta_forces(nscd_time_stepping *ts, double dt) {
+    nscd__model *m = ts->model;
+    double *dq = ts->v_mid;
+    for (int32_t i = 0; i < m->n_v; ++i) {
+        dq[i] = ts->options.theta * dt * m->v[i];
+    }
+    m->displace(m->self, m->q, dq, ts->q_theta);
+    nscd_status rc = m->forces(m->self, *m->t + ts->options.theta * dt, ts->q_theta, m->v, ts->h);
+    if (rc != NSCD_OK) {
+        return nscd__fail(&ts->diag, NSCD_ERR_CALLBACK, "forces callback failed (%d)", (int)rc);
+    }
+    if (!nscd__all_finite(ts->h, (size_t)m->n_v)) {
+        return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "forces are not finite");
+    }
+    return NSCD_OK;
+}
+
+/* v_free = v_k + dt M^-1 h (problem assembly with h alone). */
+static nscd_status free_velocity(nscd_time_stepping *ts, double dt) {
+    nscd__model *m = ts->model;
+    nscd__response response;
+    double none = 0.0, *a = ts->v_mid;
+    nscd_status rc = nscd__response_build(m, &ts->arena, m->q, ts->h, 0, NULL, &response);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    nscd__response_acceleration(&response, &none, a);
+    for (int32_t i = 0; i < m->n_v; ++i) {
+        ts->v_free[i] = m->v[i] + dt * a[i];
+    }
+    return NSCD_OK;
+}
+
+/* Warm start of fc3d from the entries' last impulses. */
+static void warm_start(nscd_time_stepping *ts, nscd__ts_local *local) {
+    for (int32_t r = 0; local->fc3d && r < local->m; ++r) {
+        const nscd__contact_slot *slot = &ts->model->contacts[local->entries[local->row_entry[r]]];
+        local->P[r] = local->row_kind[r] >= 0 ? slot->state.impulse[r % 3] : 0.0;
+    }
+}
+
+/* The impulses into the entries' state (0 for inactive entries). */
+static void store_impulses(nscd_time_stepping *ts, const nscd__ts_local *local) {
+    nscd__model *m = ts->model;
+    for (int32_t e = 0; e < m->n_contacts; ++e) {
+        memset(m->contacts[e].state.impulse, 0, sizeof m->contacts[e].state.impulse);
+    }
+    int32_t first = 0;
+    for (int32_t r = 0; r < local->m; ++r) {
+        first = (r == 0 || local->row_entry[r] != local->row_entry[r - 1]) ? r : first;
+        if (r - first < 3) {
+            m->contacts[local->entries[local->row_entry[r]]].state.impulse[r - first] = local->P[r];
+        }
+    }
+}
+
+/* v_{k+1} = v_free + M^-1 H' P, q_{k+1} = q_k + dt((1 - θ) v_k + θ v_{k+1}). */
+static void update_state(nscd_time_stepping *ts, const nscd__ts_local *local, double dt) {
+    nscd__model *m = ts->model;
+    double *dv = ts->v_mid, theta = ts->options.theta;
+    nscd__ts_local_velocity(local, m->n_v, dv);
+    for (int32_t i = 0; i < m->n_v; ++i) {
+        double v_next = ts->v_free[i] + dv[i];
+        dv[i] = dt * ((1.0 - theta) * m->v[i] + theta * v_next);
+        m->v[i] = v_next;
+    }
+    m->displace(m->self, m->q, dv, ts->q_theta);
+    memcpy(m->q, ts->q_theta, (size_t)m->n_q * sizeof(double));
+}
+
+/* Largest -g over the contacts at the new state, and the report's counts. */
+static nscd_status finish_report(nscd_time_stepping *ts, const nscd__ts_local *local, double t) {
+    nscd__model *m = ts->model;
+    nscd__rows *rows = NULL;
+    double *gaps = nscd__arena_array(&ts->arena, (size_t)m->n_contacts + 1, sizeof(double));
+    int32_t *all = nscd__arena_array(&ts->arena, (size_t)m->n_contacts + 1, sizeof(int32_t));
+    if (gaps == NULL || all == NULL) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "gaps of %d entries",
+                          (int)m->n_contacts);
+    }
+    for (int32_t e = 0; e < m->n_contacts; ++e) {
+        all[e] = e;
+    }
+    nscd_status rc = nscd__gather_rows(m, &ts->arena, t, m->q, m->n_contacts, all, &rows, gaps);
+    nscd_time_stepping_report *r = &ts->report;
+    r->max_penetration = 0.0;
+    r->new_contacts = 0;
+    for (int32_t e = 0; rc == NSCD_OK && e < m->n_contacts; ++e) {
+        if (m->contacts[e].kind == NSCD__ENTRY_UNILATERAL) {
+            r->max_penetration = fmax(r->max_penetration, -gaps[e]);
+        }
+        r->new_contacts += ts->active[e] && !ts->active_before[e];
+    }
+    r->active_contacts = local->n_entries;
+    r->rows = local->m;
+    return rc;
+}
+
+nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
+    nscd__model *m = ts->model;
+    double t = *m->t;
+    nscd__arena_reset(&ts->arena);
+    nscd__ts_local local;
+    memset(&local, 0, sizeof local);
+    size_t n_c = (size_t)m->n_contacts + 1;
+    int32_t *all = nscd__arena_array(&ts->arena, n_c, sizeof(int32_t));
+    double *gaps = nscd__arena_array(&ts->arena, n_c, sizeof(double));
+    local.entries = nscd__arena_array(&ts->arena, n_c, sizeof(int32_t));
+    if (all == NULL || gaps == NULL || local.entries == NULL) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "entries of one step");
+    }
+    for (int32_t e = 0; e < m->n_contacts; ++e) {
+        all[e] = e;
+    }
+    nscd__rows *rows = NULL;
+    nscd_status rc = nscd__gather_rows(m, &ts->arena, t, m->q, m->n_contacts, all, &rows, gaps);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    if (!nscd__all_finite(gaps, (size_t)m->n_contacts)) {
+        return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "a gap is not finite at t = %.17g", t);
+    }
+    rc = theta_forces(ts, dt);
+    if (rc == NSCD_OK) {
+        rc = free_velocity(ts, dt);
+    }
+    if (rc == NSCD_OK) {
+        select_active(ts, rows, gaps, dt, &local);
+        rc = nscd__ts_local_build(ts, rows, m->q, ts->v_free, m->v, &local);
+    }
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    warm_start(ts, &local);
+    rc = nscd__ts_local_solve(ts, &local);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    store_impulses(ts, &local);
+    update_state(ts, &local, dt);
+    *m->t = t + dt;
+    if (!nscd__all_finite(m->q, (size_t)m->n_q) || !nscd__all_finite(m->v, (size_t)m->n_v)) {
+        return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "the step from t = %.17g diverged", t);
+    }
+    return finish_report(ts, &local, *m->t);
+}

@@ -1,0 +1,343 @@
+/* The time stepper: public API and the step loop. Each step saves the
+ * model's state, takes one step of the scheme (integrators/moreau_jean.c)
+ * and restores the saved state when the step fails, so that a failed
+ * advance leaves the state of the last accepted step. */
+#include <math.h>
+#include <string.h>
+
+#include "core/check.h"
+#include "core/memory.h"
+#include "core/struct_sizes.h"
+#include "integrators/time_stepping_impl.h"
+#include "models/system.h"
+
+/* The documented defaults, in a complete struct of the current size. */
+static void option_defaults(nscd_time_stepping_options *options) {
+    memset(options, 0, sizeof *options);
+    options->struct_size = (uint32_t)sizeof *options;
+    options->scheme = NSCD_TS_MOREAU_JEAN;
+    options->dt = 1e-3;
+    options->theta = 0.5;
+    options->gamma = 0.5;
+    options->rho_infinity = 1.0;
+    options->local_solver = NSCD_TS_SOLVER_AUTO;
+    options->max_iterations = 1000;
+    options->tolerance = 1e-10;
+    options->max_steps = 1000000000;
+}
+
+nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options *options,
+                                            size_t struct_size) {
+    nscd_time_stepping_options defaults;
+    option_defaults(&defaults);
+    return nscd__struct_init(options, struct_size, &defaults, sizeof defaults,
+                             NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2);
+}
+
+static nscd_status validate_options(const nscd_time_stepping_options *o) {
+    const double reals[] = {o->dt, o->theta, o->gamma, o->rho_infinity, o->tolerance};
+    if (o->scheme < NSCD_TS_MOREAU_JEAN || o->scheme > NSCD_TS_ED_ALPHA ||
+        o->local_solver < NSCD_TS_SOLVER_AUTO ||
+        o->local_solver > NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION) {
+        return NSCD_ERR_INVALID_ARGUMENT;
+    }
+    if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
+        return NSCD_ERR_NOT_FINITE;
+    }
+    if (!(o->dt > 0.0) || o->theta < 0.5 || o->theta > 1.0 || o->gamma < 0.0 || o->gamma > 1.0 ||
+        o->rho_infinity < 0.0 || o->rho_infinity > 1.0 || !(o->tolerance > 0.0) ||
+        o->max_iterations < 1 || o->max_steps < 1) {
+        return NSCD_ERR_OUT_OF_RANGE;
+    }
+    if (o->scheme != NSCD_TS_MOREAU_JEAN) { /* declared, not implemented yet */
+        return NSCD_ERR_UNSUPPORTED;
+    }
+    return NSCD_OK;
+}
+
+/* Releases the stepper without touching its model, which may be gone. */
+static void free_stepper(nscd_time_stepping *ts) {
+    const nscd_allocator *a = &ts->allocator;
+    size_t nc = (size_t)ts->n_contacts + 1, nq = (size_t)ts->n_q, nv = (size_t)ts->n_v;
+    nscd__model_detach(&ts->link);
+    nscd__free(a, ts->active, nc * sizeof(int32_t));
+    nscd__free(a, ts->active_before, nc * sizeof(int32_t));
+    nscd__free(a, ts->loaded, nc * sizeof(int32_t));
+    nscd__free(a, ts->end_q, nq * sizeof(double));
+    nscd__free(a, ts->end_v, nv * sizeof(double));
+    nscd__free(a, ts->q_theta, nq * sizeof(double));
+    nscd__free(a, ts->h, nv * sizeof(double));
+    nscd__free(a, ts->v_free, nv * sizeof(double));
+    nscd__free(a, ts->v_mid, nv * sizeof(double));
+    if (ts->saved.q != NULL) { /* the model may be gone: only its allocator is used */
+        nscd__model allocator_only = {.allocator = a};
+        nscd__model_state_destroy(&allocator_only, &ts->saved);
+    }
+    nscd__arena_release(&ts->arena);
+    nscd_allocator copy = *a;
+    nscd__free(&copy, ts, sizeof *ts);
+}
+
+static nscd_status allocate_arrays(nscd_time_stepping *ts) {
+    const nscd_allocator *a = &ts->allocator;
+    size_t nc = (size_t)ts->n_contacts + 1, nq = (size_t)ts->n_q, nv = (size_t)ts->n_v;
+    ts->active = nscd__alloc_array(a, nc, sizeof(int32_t));
+    ts->active_before = nscd__alloc_array(a, nc, sizeof(int32_t));
+    ts->loaded = nscd__alloc_array(a, nc, sizeof(int32_t));
+    ts->end_q = nscd__alloc_array(a, nq, sizeof(double));
+    ts->end_v = nscd__alloc_array(a, nv, sizeof(double));
+    ts->q_theta = nscd__alloc_array(a, nq, sizeof(double));
+    ts->h = nscd__alloc_array(a, nv, sizeof(double));
+    ts->v_free = nscd__alloc_array(a, nv, sizeof(double));
+    ts->v_mid = nscd__alloc_array(a, nv, sizeof(double));
+    if (!ts->active || !ts->active_before || !ts->loaded || !ts->end_q || !ts->end_v ||
+        !ts->q_theta || !ts->h || !ts->v_free || !ts->v_mid ||
+        nscd__model_state_create(ts->model, &ts->saved) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd_time_stepping_create(nscd_system *system,
+                                      const nscd_time_stepping_options *options,
+                                      nscd_time_stepping **stepper) {
+    if (system == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    return nscd__time_stepping_create(nscd__system_model(system), options, stepper);
+}
+
+nscd_status nscd__time_stepping_create(nscd__model *model,
+                                       const nscd_time_stepping_options *options,
+                                       nscd_time_stepping **stepper) {
+    if (model == NULL || stepper == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    if (model->update_entries != NULL) { /* its arrays follow a fixed entry set */
+        return NSCD_ERR_UNSUPPORTED;
+    }
+    nscd_time_stepping_options opt;
+    option_defaults(&opt);
+    if (options != NULL) { /* an older, shorter struct: defaults for the rest */
+        nscd_status rc =
+            nscd__struct_read(&opt, sizeof opt, options, NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+    }
+    nscd_status rc = validate_options(&opt);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    nscd_time_stepping *ts = nscd__alloc(model->allocator, sizeof *ts);
+    if (ts == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    memset(ts, 0, sizeof *ts);
+    ts->options = opt;
+    ts->model = model;
+    ts->n_contacts = model->n_contacts;
+    ts->n_q = model->n_q;
+    ts->n_v = model->n_v;
+    ts->allocator = *model->allocator;
+    nscd__arena_init(&ts->arena, &ts->allocator);
+    ts->diag.log = model->diag->log;
+    ts->diag.log_user = model->diag->log_user;
+    if (allocate_arrays(ts) != NSCD_OK) {
+        free_stepper(ts);
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    ts->report.struct_size = (uint32_t)sizeof ts->report;
+    nscd__model_attach(model, &ts->link);
+    *stepper = ts;
+    return NSCD_OK;
+}
+
+void nscd_time_stepping_destroy(nscd_time_stepping *stepper) {
+    if (stepper != NULL) {
+        free_stepper(stepper);
+    }
+}
+
+const char *nscd_time_stepping_last_error(const nscd_time_stepping *stepper) {
+    return stepper == NULL ? "null stepper handle" : stepper->diag.last_error;
+}
+
+/* ------------------------------------------------------------ advance */
+
+/* The state and the loaded contacts after an accepted step. */
+static void remember_end(nscd_time_stepping *ts) {
+    const nscd__model *m = ts->model;
+    for (int32_t e = 0; e < m->n_contacts; ++e) {
+        ts->loaded[e] =
+            m->contacts[e].kind == NSCD__ENTRY_UNILATERAL && m->contacts[e].state.impulse[0] > 0.0;
+    }
+    memcpy(ts->end_q, m->q, (size_t)m->n_q * sizeof(double));
+    memcpy(ts->end_v, m->v, (size_t)m->n_v * sizeof(double));
+    ts->end_t = *m->t;
+    ts->has_end = 1;
+}
+
+/* Forgets the loaded contacts when the state is not the one the last step
+ * left (nscd_system_set_state, another stepper): a moved body must not meet
+ * a phantom contact. */
+static void check_end(nscd_time_stepping *ts) {
+    const nscd__model *m = ts->model;
+    int same = ts->has_end && ts->end_t == *m->t &&
+               memcmp(ts->end_q, m->q, (size_t)m->n_q * sizeof(double)) == 0 &&
+               memcmp(ts->end_v, m->v, (size_t)m->n_v * sizeof(double)) == 0;
+    if (!same) {
+        memset(ts->loaded, 0, (size_t)m->n_contacts * sizeof(int32_t));
+    }
+}
+
+/* One step with save and restore: a failed step changes nothing. */
+static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
+    nscd__model *m = ts->model;
+    nscd_time_stepping_report before = ts->report;
+    nscd__model_save(m, &ts->saved);
+    memcpy(ts->active_before, ts->active, (size_t)m->n_contacts * sizeof(int32_t));
+    double dt = t_next - *m->t;
+    nscd_status rc = nscd__moreau_jean_step(ts, dt);
+    if (rc != NSCD_OK) {
+        nscd__model_restore(m, &ts->saved);
+        memcpy(ts->active, ts->active_before, (size_t)m->n_contacts * sizeof(int32_t));
+        ts->report = before;
+        return rc;
+    }
+    *m->t = t_next; /* exactly t_0 + n dt, or t_end */
+    remember_end(ts);
+    ts->report.struct_size = (uint32_t)sizeof ts->report;
+    ts->report.step = ts->steps++;
+    ts->report.t = t_next;
+    ts->report.dt = dt;
+    return NSCD_OK;
+}
+
+/* Calls the observer: 0 goes on, 1 stops (*stop), anything else fails. */
+static nscd_status observe(nscd_time_stepping *ts, int *stop) {
+    if (ts->options.on_step == NULL) {
+        return NSCD_OK;
+    }
+    int32_t action = ts->options.on_step(ts->options.on_step_user, &ts->report);
+    if (action != 0 && action != 1) {
+        return nscd__fail(&ts->diag, NSCD_ERR_CALLBACK, "on_step returned %d", (int)action);
+    }
+    *stop = action == 1;
+    return NSCD_OK;
+}
+
+/* Steps to t_end. The step ends are t_0 + n dt (no sum of rounded steps
+ * drifts); the last step is shortened to end exactly at t_end. */
+static nscd_status integrate(nscd_time_stepping *ts, double t_end,
+                             nscd_time_stepping_stats *stats) {
+    nscd__model *m = ts->model;
+    double t0 = *m->t, dt = ts->options.dt;
+    int stop = 0;
+    for (int64_t n = 1; !stop && *m->t < t_end; ++n) {
+        double t = *m->t, t_next = t0 + (double)n * dt;
+        if (t_next + 1e-6 * dt >= t_end) {
+            t_next = t_end;
+        }
+        if (n > ts->options.max_steps) {
+            return nscd__fail(&ts->diag, NSCD_ERR_MAX_STEPS, "%lld steps reached at t = %.17g",
+                              (long long)ts->options.max_steps, t);
+        }
+        if (!(t_next > t)) {
+            return nscd__fail(&ts->diag, NSCD_ERR_STEP_TOO_SMALL, "dt does not advance t = %.17g",
+                              t);
+        }
+        nscd_status rc = guarded_step(ts, t_next);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+        stats->steps++;
+        stats->solver_iterations += ts->report.iterations;
+        stats->max_penetration = fmax(stats->max_penetration, ts->report.max_penetration);
+        rc = observe(ts, &stop);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+    }
+    stats->stopped = stop;
+    return NSCD_OK;
+}
+
+nscd_status nscd_time_stepping_advance(nscd_time_stepping *stepper, double t_end,
+                                       nscd_time_stepping_stats *stats) {
+    if (stepper == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd_time_stepping *ts = stepper;
+    nscd__diag_clear(&ts->diag); /* the message describes this call */
+    if (ts->link.model == NULL) {
+        return nscd__fail(&ts->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
+    }
+    nscd__model *m = ts->model;
+    if (stats != NULL && !nscd__struct_size_ok(stats->struct_size,
+                                               NSCD__TIME_STEPPING_STATS_SIZE_0_2, sizeof *stats)) {
+        return nscd__fail(&ts->diag, NSCD_ERR_STRUCT_SIZE, "stats struct_size %u",
+                          (unsigned)stats->struct_size);
+    }
+    if (!isfinite(t_end)) {
+        return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "t_end is not finite");
+    }
+    if (t_end < *m->t) {
+        return nscd__fail(&ts->diag, NSCD_ERR_INVALID_ARGUMENT, "t_end %.17g before t %.17g", t_end,
+                          *m->t);
+    }
+    nscd_time_stepping_stats result;
+    memset(&result, 0, sizeof result);
+    result.struct_size = (uint32_t)sizeof result;
+    nscd__diag_clear(m->diag); /* stepping acts on the system: so does its message */
+    check_end(ts);
+    nscd_status rc = integrate(ts, t_end, &result);
+    result.t = *m->t;
+    result.workspace_peak_bytes = (int64_t)ts->arena.peak;
+    if (stats != NULL) { /* only the fields the caller's release has */
+        nscd__struct_write(stats, &result, sizeof result, NSCD__TIME_STEPPING_STATS_SIZE_0_2);
+    }
+    if (rc != NSCD_OK) { /* both handles tell what went wrong, wherever it was noticed */
+        if (ts->diag.last_error[0] == '\0') {
+            memcpy(ts->diag.last_error, m->diag->last_error, sizeof ts->diag.last_error);
+        } else {
+            memcpy(m->diag->last_error, ts->diag.last_error, sizeof ts->diag.last_error);
+        }
+    }
+    return rc;
+}
+
+nscd_status nscd_time_stepping_get_report(const nscd_time_stepping *stepper,
+                                          nscd_time_stepping_report *report) {
+    if (stepper == NULL || report == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    return nscd__struct_write(report, &stepper->report, sizeof stepper->report,
+                              NSCD__TIME_STEPPING_REPORT_SIZE_0_2);
+}
+
+nscd_status nscd_time_stepping_get_contact_impulse(nscd_time_stepping *stepper, int32_t index,
+                                                   double *normal, double *tangent) {
+    if (stepper == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd_time_stepping *ts = stepper;
+    nscd__diag_clear(&ts->diag);
+    if (ts->link.model == NULL) {
+        return nscd__fail(&ts->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
+    }
+    const nscd__model *m = ts->model;
+    if (index < 0 || index >= m->n_contacts) {
+        return nscd__fail(&ts->diag, NSCD_ERR_INDEX, "entry %d of %d", (int)index,
+                          (int)m->n_contacts);
+    }
+    const nscd__contact_slot *slot = &m->contacts[index];
+    if (normal != NULL) {
+        *normal = slot->state.impulse[0];
+    }
+    int32_t n_t = slot->n_tangent < 2 ? slot->n_tangent : 2;
+    for (int32_t k = 0; tangent != NULL && k < n_t; ++k) {
+        tangent[k] = slot->state.impulse[1 + k];
+    }
+    return NSCD_OK;
+}

@@ -1,0 +1,81 @@
+/* Internals of the time stepper, shared by its files: time_stepping.c (API
+ * and the step loop), moreau_jean.c (one Moreau–Jean step) and
+ * ts_local_solve.c (the local problem of one step). */
+#ifndef NSCD_INTEGRATORS_TIME_STEPPING_IMPL_H
+#define NSCD_INTEGRATORS_TIME_STEPPING_IMPL_H
+
+#include <stdint.h>
+
+#include "contact/assembly.h"
+#include "core/arena.h"
+#include "core/diag.h"
+#include "core/model.h"
+#include "nscd/time_stepping.h"
+
+struct nscd_time_stepping {
+    nscd_time_stepping_options options;
+    nscd__model *model;    /* valid while link.model is set */
+    nscd__model_link link; /* cleared when the model's owner is destroyed */
+    int32_t n_contacts;    /* the model's sizes at creation (for release) */
+    int32_t n_q, n_v;
+    nscd_allocator allocator;
+    nscd_diag diag;
+    nscd__arena arena;       /* per-step workspace: rows, W, impulses */
+    nscd__model_state saved; /* the state before the current step */
+    int32_t *active;         /* n_contacts: 1 when active in the last accepted step */
+    int32_t *active_before;  /* n_contacts: the same before the current step */
+    /* n_contacts: 1 when the contact carried P_N > 0 in the last step and the
+     * state is still the one that step left (end_q, end_v, end_t) */
+    int32_t *loaded;
+    double *end_q, *end_v, end_t;
+    int has_end;                      /* end_* hold the state after the last step */
+    double *q_theta, *h;              /* n_q, n_v */
+    double *v_free, *v_mid;           /* n_v */
+    nscd_time_stepping_report report; /* of the last accepted step */
+    int64_t steps;                    /* accepted since creation */
+};
+
+/* The local problem of one step: the rows of the active entries, what each
+ * row is, and the assembled W = H M^-1 H', c (dense for the LCP, block-CSR
+ * in `form` for fc3d). */
+typedef struct nscd__ts_local {
+    int32_t m;               /* rows */
+    int32_t n_entries;       /* active entries */
+    int32_t *entries;        /* n_entries: their model indices */
+    int32_t *row_entry;      /* m: the entry of each row */
+    int32_t *row_kind;       /* m: 0 normal, 1.. tangent a, -1 equality row, -2 dummy */
+    nscd__rows *H;           /* m one-row views (LCP) */
+    double *W;               /* m x m, row-major (LCP; NULL for fc3d) */
+    double *c;               /* m: H v_free + bias */
+    double *P;               /* m: impulses */
+    double *mu;              /* n_entries (fc3d) */
+    int fc3d;                /* 1: 3 rows per entry, fc3d solver on `form` */
+    int32_t law;             /* nscd_fc3d_friction_law */
+    nscd__response response; /* LCP: M^-1 H' */
+    nscd__local_bsr form;    /* fc3d: W in block-CSR form, c = form.q, M^-1 H' */
+} nscd__ts_local;
+
+nscd_status nscd__time_stepping_create(nscd__model *model,
+                                       const nscd_time_stepping_options *options,
+                                       nscd_time_stepping **stepper);
+
+/* One Moreau–Jean step of size dt from the model's state; on failure the
+ * caller restores the saved state. Fills ts->report. */
+nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt);
+
+/* Chooses the solver and the rows of the active entries local->entries
+ * (their rows in all[], indexed by entry) and assembles the local problem at
+ * q for the free velocity v_free and the velocities v_k (the restitution
+ * bias e min(W_N v_k, 0) of the normal rows): LCP: H, W (dense), c; fc3d:
+ * the block-CSR form local->form (three rows per contact). */
+nscd_status nscd__ts_local_build(nscd_time_stepping *ts, const nscd__rows *all, const double *q,
+                                 const double *v_free, const double *v_k, nscd__ts_local *local);
+
+/* dv = M^-1 H' P for the solved local problem (n_v values). */
+void nscd__ts_local_velocity(const nscd__ts_local *local, int32_t n_v, double *dv);
+
+/* Solves the assembled local problem (local->W, local->c) for local->P with
+ * the chosen solver; sets the report's iterations, residual and converged. */
+nscd_status nscd__ts_local_solve(nscd_time_stepping *ts, nscd__ts_local *local);
+
+#endif

@@ -1,0 +1,308 @@
+/* The local problem of one time step (docs/time_stepping.md):
+ *
+ *     u = W P + c,   W = H M^-1 H',   c = H v_free + bias,
+ *
+ * over the rows H of the active entries, with Newton's law on the normal
+ * rows of contacts (0 <= P_N _|_ u_N >= 0, the bias carrying e min(u_k, 0)),
+ * u = 0 on the rows of equality entries (P of either sign) and, with the
+ * fc3d solvers, Coulomb's law (or maximum dissipation) on the tangential
+ * rows. Frictionless problems go to the mixed LCP of the impacts
+ * (nscd__impact_lcp) on a dense W; frictional ones to the fc3d block
+ * Gauss–Seidel on the block-CSR local form (nscd__local_form_bsr, memory
+ * O(nnz)) with three rows per contact, planar and frictionless contacts
+ * padded with zero rows as contact/impact_friction.c does. */
+#include <math.h>
+#include <string.h>
+
+#include "contact/fc3d_internal.h"
+#include "contact/impact_rules.h"
+#include "integrators/time_stepping_impl.h"
+#include "nscd/lcp.h"
+
+static int frictional(const nscd__contact_slot *slot) {
+    return slot->kind == NSCD__ENTRY_UNILATERAL && slot->friction > 0.0 && slot->n_tangent >= 1;
+}
+
+/* Newton's restitution coefficient of a contact (0 without law). */
+static double restitution(const nscd__contact_slot *slot) {
+    if (slot->law.ops == NULL || slot->law.ops->restitution == NULL) {
+        return 0.0;
+    }
+    return slot->law.ops->restitution(&slot->law);
+}
+
+/* Tangential rows of a contact that are real (the others are dummies). */
+static int32_t real_tangents(const nscd__contact_slot *slot) {
+    return frictional(slot) ? (slot->n_tangent < 2 ? slot->n_tangent : 2) : 0;
+}
+
+/* Picks the solver for the active set: local->fc3d and local->law. */
+static nscd_status choose_solver(nscd_time_stepping *ts, nscd__ts_local *local) {
+    const nscd__model *m = ts->model;
+    int friction = 0, equality = 0;
+    for (int32_t i = 0; i < local->n_entries; ++i) {
+        const nscd__contact_slot *slot = &m->contacts[local->entries[i]];
+        friction |= frictional(slot);
+        equality |= slot->kind == NSCD__ENTRY_EQUALITY;
+    }
+    int32_t solver = ts->options.local_solver;
+    if (solver == NSCD_TS_SOLVER_AUTO) { /* the pivoting LCP is for small problems */
+        int small = equality || local->n_entries <= NSCD_LCP_MAX_SIZE;
+        solver = friction || !small ? NSCD_TS_SOLVER_FC3D_COULOMB : NSCD_TS_SOLVER_LCP;
+    }
+    local->fc3d = solver != NSCD_TS_SOLVER_LCP;
+    local->law = solver == NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION ? NSCD_FC3D_MAX_DISSIPATION
+                                                               : NSCD_FC3D_COULOMB;
+    if (!local->fc3d && friction) {
+        return nscd__fail(&ts->diag, NSCD_ERR_UNSUPPORTED,
+                          "an active contact has friction: the LCP solver is frictionless");
+    }
+    if (local->fc3d && equality) {
+        return nscd__fail(&ts->diag, NSCD_ERR_UNSUPPORTED,
+                          "equality entries need the LCP solver (fc3d takes contacts only)");
+    }
+    return NSCD_OK;
+}
+
+/* Rows of one active entry in the LCP: a contact's normal, an equality's rows. */
+static int32_t lcp_rows(const nscd__contact_slot *slot, const nscd__rows *rows) {
+    return slot->kind == NSCD__ENTRY_EQUALITY ? rows->n_rows : 1;
+}
+
+/* e min(w v_k, 0) for a contact's normal row w: Newton's law at the velocity level. */
+static double restitution_bias(const nscd__contact_slot *slot, const nscd__rows *normal,
+                               const double *v_k) {
+    return restitution(slot) * fmin(nscd__rows_dot(normal, 0, v_k), 0.0);
+}
+
+/* Arrays of a local problem of m rows. */
+static nscd_status allocate_local(nscd__arena *arena, nscd__ts_local *local, int dense) {
+    size_t mm = (size_t)local->m, ms = mm > 0 ? mm : 1;
+    local->H = nscd__arena_array(arena, ms, sizeof *local->H);
+    local->row_entry = nscd__arena_array(arena, ms, sizeof(int32_t));
+    local->row_kind = nscd__arena_array(arena, ms, sizeof(int32_t));
+    local->W = dense ? nscd__arena_array(arena, ms * ms, sizeof(double)) : NULL;
+    local->c = nscd__arena_array(arena, ms, sizeof(double));
+    local->P = nscd__arena_array(arena, ms, sizeof(double));
+    local->mu = nscd__arena_array(arena, (size_t)local->n_entries + 1, sizeof(double));
+    int ok = local->H && local->row_entry && local->row_kind && local->c && local->P && local->mu;
+    return ok && (local->W || !dense) ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
+}
+
+/* LCP: one row per contact (its normal), every row of an equality; dense
+ * W = H M^-1 H' and c = H v_free + e min(H_N v_k, 0). */
+static nscd_status build_lcp(nscd_time_stepping *ts, const nscd__rows *all, const double *q,
+                             const double *v_free, const double *v_k, nscd__ts_local *local) {
+    nscd__model *m = ts->model;
+    local->m = 0;
+    for (int32_t i = 0; i < local->n_entries; ++i) {
+        int32_t e = local->entries[i];
+        local->m += lcp_rows(&m->contacts[e], &all[e]);
+    }
+    if (allocate_local(&ts->arena, local, 1) != NSCD_OK) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "LCP of %d rows", (int)local->m);
+    }
+    for (int32_t i = 0, r = 0; i < local->n_entries; ++i) {
+        int32_t e = local->entries[i];
+        const nscd__contact_slot *slot = &m->contacts[e];
+        for (int32_t a = 0; a < lcp_rows(slot, &all[e]); ++a, ++r) {
+            local->row_entry[r] = i;
+            local->H[r] = nscd__rows_row(&all[e], a);
+            local->row_kind[r] = slot->kind == NSCD__ENTRY_EQUALITY ? -1 : 0;
+            local->c[r] = nscd__rows_dot(&local->H[r], 0, v_free);
+            if (local->row_kind[r] == 0) {
+                local->c[r] += restitution_bias(slot, &local->H[r], v_k);
+            }
+        }
+    }
+    nscd_status rc =
+        nscd__response_build(m, &ts->arena, q, NULL, local->m, local->H, &local->response);
+    if (rc == NSCD_OK) {
+        nscd__response_delassus(&local->response, local->m, local->H, local->W);
+    }
+    return rc;
+}
+
+/* The three rows of a contact for fc3d (normal, real tangents, zero rows
+ * for the dummies), with the entry's block pattern, into *out. */
+static nscd_status contact_rows(nscd__arena *arena, const nscd__contact_slot *slot,
+                                const nscd__rows *rows, nscd__rows *out) {
+    *out = *rows;
+    out->n_rows = 3;
+    size_t w = (size_t)rows->width_total;
+    out->values = nscd__arena_array(arena, 3 * w, sizeof(double)); /* zero-filled */
+    if (out->values == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    for (int32_t a = 0; a <= real_tangents(slot); ++a) {
+        memcpy(out->values + (size_t)a * w, rows->values + (size_t)a * w, w * sizeof(double));
+    }
+    return NSCD_OK;
+}
+
+/* fc3d: three rows per contact, the block-CSR local form (contact/assembly.h)
+ * with the restitution bias on the normal rows; dummy rows get the normal's
+ * diagonal (as contact/impact_friction.c: keeps the diagonal blocks positive
+ * definite and the dummy impulses zero). */
+static nscd_status build_fc3d(nscd_time_stepping *ts, const nscd__rows *all, const double *q,
+                              const double *v_free, const double *v_k, nscd__ts_local *local) {
+    nscd__model *m = ts->model;
+    int32_t k = local->n_entries;
+    local->m = 3 * k;
+    nscd__rows *rows = nscd__arena_array(&ts->arena, (size_t)k + 1, sizeof *rows);
+    if (rows == NULL || allocate_local(&ts->arena, local, 0) != NSCD_OK) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "fc3d problem of %d contacts", (int)k);
+    }
+    for (int32_t i = 0; i < k; ++i) {
+        int32_t e = local->entries[i];
+        const nscd__contact_slot *slot = &m->contacts[e];
+        if (contact_rows(&ts->arena, slot, &all[e], &rows[i]) != NSCD_OK) {
+            return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "fc3d rows");
+        }
+        local->mu[i] = frictional(slot) ? slot->friction : 0.0;
+        for (int32_t a = 0; a < 3; ++a) {
+            local->row_entry[3 * i + a] = i;
+            local->row_kind[3 * i + a] = (a == 0 || a <= real_tangents(slot)) ? a : -2;
+        }
+        local->c[3 * i] = restitution_bias(slot, &all[e], v_k); /* the bias */
+    }
+    nscd_status rc =
+        nscd__local_form_bsr(m, &ts->arena, q, k, rows, v_free, local->c, &local->form);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    memcpy(local->c, local->form.q, (size_t)local->m * sizeof(double));
+    for (int32_t i = 0; i < k; ++i) {
+        double *block = local->form.blocks + 9 * (size_t)local->form.diag[i];
+        for (int32_t a = 1; a < 3; ++a) {
+            block[4 * a] = local->row_kind[3 * i + a] == -2 ? block[0] : block[4 * a];
+        }
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd__ts_local_build(nscd_time_stepping *ts, const nscd__rows *all, const double *q,
+                                 const double *v_free, const double *v_k, nscd__ts_local *local) {
+    nscd_status rc = choose_solver(ts, local);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    return local->fc3d ? build_fc3d(ts, all, q, v_free, v_k, local)
+                       : build_lcp(ts, all, q, v_free, v_k, local);
+}
+
+void nscd__ts_local_velocity(const nscd__ts_local *local, int32_t n_v, double *dv) {
+    if (local->m == 0) {
+        memset(dv, 0, (size_t)n_v * sizeof(double));
+    } else if (local->fc3d) {
+        nscd__response_gemv(&local->form.response, local->P, dv);
+    } else {
+        nscd__response_gemv(&local->response, local->P, dv);
+    }
+}
+
+/* ------------------------------------------------------------ LCP */
+
+/* max over rows of |min(P, u)| (contacts) and |u| (equalities): the
+ * complementarity residual of the LCP's answer. */
+static double lcp_residual(const nscd__ts_local *local) {
+    int32_t m = local->m;
+    double worst = 0.0;
+    for (int32_t a = 0; a < m; ++a) {
+        double u = local->c[a];
+        for (int32_t b = 0; b < m; ++b) {
+            u += local->W[(size_t)a * (size_t)m + (size_t)b] * local->P[b];
+        }
+        double r = local->row_kind[a] == -1 ? fabs(u) : fabs(fmin(local->P[a], u));
+        worst = fmax(worst, r);
+    }
+    return worst;
+}
+
+static nscd_status solve_lcp(nscd_time_stepping *ts, nscd__ts_local *local) {
+    nscd__model *m = ts->model;
+    int32_t unilateral = 0;
+    for (int32_t a = 0; a < local->m; ++a) {
+        unilateral += local->row_kind[a] == 0;
+    }
+    if (unilateral > NSCD_LCP_MAX_SIZE) {
+        return nscd__fail(&ts->diag, NSCD_ERR_UNSUPPORTED,
+                          "%d active contacts exceed the LCP solver's %d (use fc3d)",
+                          (int)unilateral, NSCD_LCP_MAX_SIZE);
+    }
+    int32_t *row_contact = nscd__arena_array(&ts->arena, (size_t)local->m, sizeof(int32_t));
+    if (row_contact == NULL) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "local LCP");
+    }
+    for (int32_t a = 0; a < local->m; ++a) {
+        row_contact[a] = local->entries[local->row_entry[a]];
+    }
+    /* the mixed LCP of the impacts: only the arena of the work and the kinds
+     * of the rows' entries are used */
+    nscd__impact_work work;
+    memset(&work, 0, sizeof work);
+    work.arena = &ts->arena;
+    nscd__impact impact;
+    memset(&impact, 0, sizeof impact);
+    impact.count = local->m;
+    impact.contacts = row_contact;
+    nscd_status rc = nscd__impact_lcp(m, &work, &impact, local->W, local->c, local->P);
+    if (rc != NSCD_OK) {
+        return nscd__fail(&ts->diag, rc, "local LCP of %d rows failed", (int)local->m);
+    }
+    ts->report.iterations = 1;
+    ts->report.residual = lcp_residual(local);
+    ts->report.converged = 1;
+    return NSCD_OK;
+}
+
+/* ------------------------------------------------------------ fc3d */
+
+static nscd_status solve_fc3d(nscd_time_stepping *ts, nscd__ts_local *local) {
+    int32_t n = local->m / 3;
+    const nscd__local_bsr *f = &local->form;
+    nscd__fc3d_matrix bsr = {n, f->row_ptr, f->col_idx, f->blocks, f->diag};
+    nscd_fc3d_options opts;
+    nscd_fc3d_options_init(&opts, sizeof opts);
+    opts.friction_law = local->law;
+    opts.tolerance = ts->options.tolerance;
+    opts.max_iterations = ts->options.max_iterations;
+    opts.warm_start = 1;
+    nscd_fc3d_options resolved;
+    double *u = nscd__arena_array(&ts->arena, (size_t)local->m, sizeof(double));
+    double *work = nscd__arena_array(&ts->arena, NSCD__FC3D_RUN_WORK((size_t)n), sizeof(double));
+    if (u == NULL || work == NULL) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "fc3d problem of %d contacts", (int)n);
+    }
+    nscd_fc3d_info info = {.struct_size = sizeof info};
+    nscd_status rc = nscd__fc3d_check_args(n, NSCD__FC3D_MAX_CONTACTS, local->c, local->mu, &opts,
+                                           local->P, u, &info, &resolved);
+    for (int32_t i = 0; rc == NSCD_OK && i < n; ++i) {
+        rc = nscd__fc3d_check_diag_block(bsr.blocks + 9 * (size_t)bsr.diag[i]);
+    }
+    if (rc == NSCD_OK) {
+        rc = nscd__fc3d_run_work(&bsr, local->c, local->mu, NULL, &resolved, local->P, u, &info,
+                                 work);
+    }
+    for (int32_t a = 0; a < local->m; ++a) { /* dummy impulses are zero (see the header) */
+        local->P[a] = local->row_kind[a] == -2 ? 0.0 : local->P[a];
+    }
+    ts->report.iterations = info.iterations;
+    ts->report.residual = info.merit;
+    ts->report.converged = info.converged;
+    if (rc != NSCD_OK) {
+        return nscd__fail(&ts->diag, rc, "fc3d solve of %d contacts: %d sweeps, merit %.3g", (int)n,
+                          (int)info.iterations, info.merit);
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd__ts_local_solve(nscd_time_stepping *ts, nscd__ts_local *local) {
+    ts->report.iterations = 0;
+    ts->report.residual = 0.0;
+    ts->report.converged = 1;
+    if (local->m == 0) {
+        return NSCD_OK;
+    }
+    return local->fc3d ? solve_fc3d(ts, local) : solve_lcp(ts, local);
+}
