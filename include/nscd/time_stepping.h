@@ -15,12 +15,16 @@
  *   gap g_k + gamma dt ġ_k is <= 0 (ġ_k = W_N v_k; gamma = 1/2 by default)
  *   or that carried a normal impulse in the stepper's previous step (forgotten
  *   when the state was changed from outside since);
- * - the free velocity v_free = v_k + dt M^-1 h(t_θ, q_θ, v_k) with
- *   t_θ = t_k + θ dt and q_θ = q_k + θ dt v_k (explicit forces);
- * - the local problem u = W P + c with W = H M^-1 H' over the active rows H
+ * - explicit forces (::NSCD_TS_FORCES_EXPLICIT): the iteration matrix is
+ *   W_it = M and the free velocity v_free = v_k + dt M^-1 h(t_θ, q_θ, v_k)
+ *   with t_θ = t_k + θ dt and q_θ = q_k + θ dt v_k;
+ * - implicit forces (::NSCD_TS_FORCES_IMPLICIT, Siconos' MoreauJeanOSI): with
+ *   K = -dh/dq and C = -dh/dv at (t_k, q_k, v_k), W_it = M + θ dt C + θ² dt² K
+ *   and v_free = v_k + dt W_it^-1 (h(t_θ, q_k, v_k) - θ dt K v_k);
+ * - the local problem u = W P + c with W = H W_it^-1 H' over the active rows H
  *   and c = H v_free + e min(H_N v_k, 0) on the normal rows (Newton's impact
  *   law at the velocity level), solved for the impulses P;
- * - v_{k+1} = v_free + M^-1 H' P and q_{k+1} = q_k + dt((1 - θ) v_k + θ v_{k+1}).
+ * - v_{k+1} = v_free + W_it^-1 H' P and q_{k+1} = q_k + dt((1 - θ) v_k + θ v_{k+1}).
  */
 #ifndef NSCD_TIME_STEPPING_H
 #define NSCD_TIME_STEPPING_H
@@ -68,6 +72,24 @@ typedef enum nscd_ts_local_solver {
     /** fc3d block Gauss–Seidel with maximum dissipation (contacts only). */
     NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION = 3
 } nscd_ts_local_solver;
+
+/** Treatment of the forces h(t, q, v) in a Moreau–Jean step. */
+typedef enum nscd_ts_forces {
+    /** ::NSCD_TS_FORCES_IMPLICIT when the system gives a stiffness or a
+     *  damping callback (and its mass matrix through `mass`), else
+     *  ::NSCD_TS_FORCES_EXPLICIT (default). */
+    NSCD_TS_FORCES_AUTO = 0,
+    /** h at the θ-point, h(t_k + θ dt, q_k + θ dt v_k, v_k): no Jacobian is
+     *  needed; stable for ω dt <= 2 only on a stiff mode of frequency ω. */
+    NSCD_TS_FORCES_EXPLICIT = 1,
+    /** Siconos' linear-implicit form: the θ-mean of the forces at the step
+     *  ends, linearised with K = -dh/dq and C = -dh/dv at the step's start
+     *  (a missing stiffness or damping callback counts as 0); unconditionally
+     *  stable on linear springs and dampers for θ >= 1/2. A system with
+     *  neither callback (or without `mass`) fails the first step with
+     *  ::NSCD_ERR_UNSUPPORTED. */
+    NSCD_TS_FORCES_IMPLICIT = 2
+} nscd_ts_forces;
 
 /**
  * @brief What one step did; filled by the library with its own sizeof in
@@ -118,6 +140,11 @@ typedef struct nscd_time_stepping_options {
     /** Steps per nscd_time_stepping_advance() call before ::NSCD_ERR_MAX_STEPS,
      *  >= 1 (default 10^9): a tiny dt cannot hang the caller. */
     int64_t max_steps;
+    /** ::nscd_ts_forces (default ::NSCD_TS_FORCES_AUTO). */
+    int32_t forces;
+    /** Reserved, must be 0 (::NSCD_ERR_INVALID_ARGUMENT otherwise): keeps the
+     *  struct free of tail padding; a later release may give it a meaning. */
+    int32_t reserved;
 } nscd_time_stepping_options;
 
 /** Counters of one nscd_time_stepping_advance() call. */
@@ -151,7 +178,8 @@ NSCD_API nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options 
  * @param options Options, or NULL for the defaults; copied.
  * @param stepper Receives the stepper; unchanged on failure.
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_STRUCT_SIZE,
- *         ::NSCD_ERR_INVALID_ARGUMENT (unknown scheme or local solver),
+ *         ::NSCD_ERR_INVALID_ARGUMENT (unknown scheme, local solver or forces, or a
+ *         non-zero `reserved`),
  *         ::NSCD_ERR_UNSUPPORTED (a scheme that is not implemented yet),
  *         ::NSCD_ERR_NOT_FINITE (NaN or infinity in a real option),
  *         ::NSCD_ERR_OUT_OF_RANGE (dt <= 0, θ outside [1/2, 1], gamma or rho_infinity
@@ -182,9 +210,10 @@ NSCD_API void nscd_time_stepping_destroy(nscd_time_stepping *stepper);
  *         ::NSCD_ERR_NOT_FINITE (t_end, or a state or callback value that is not finite),
  *         ::NSCD_ERR_INVALID_ARGUMENT (t_end before the current time),
  *         ::NSCD_ERR_NOT_CONVERGED (the fc3d solver reached max_iterations),
- *         ::NSCD_ERR_SINGULAR (dependent equality rows, or an LCP matrix that is not
+ *         ::NSCD_ERR_SINGULAR (W_it singular, dependent equality rows, or an LCP matrix that is not
  *         a P-matrix), ::NSCD_ERR_UNSUPPORTED (friction or too many contacts for the
- *         LCP solver, equality entries with an fc3d solver), ::NSCD_ERR_CALLBACK (a callback
+ *         LCP solver, equality entries with an fc3d solver, ::NSCD_TS_FORCES_IMPLICIT
+ *         without stiffness or damping), ::NSCD_ERR_CALLBACK (a callback
  * failed, or on_step returned a value other than 0 or 1), ::NSCD_ERR_STEP_TOO_SMALL (dt below the
  * resolution of t),
  *         ::NSCD_ERR_STALE_HANDLE, ::NSCD_ERR_OUT_OF_MEMORY.

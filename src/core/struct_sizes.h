@@ -62,7 +62,7 @@
 
 /* Release 0.2.0: structs new in 0.2 (their first size is their 0.2 size). */
 #define NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2                                                       \
-    NSCD__SIZE_THROUGH(nscd_time_stepping_options, max_steps)
+    NSCD__SIZE_THROUGH(nscd_time_stepping_options, reserved)
 #define NSCD__TIME_STEPPING_STATS_SIZE_0_2                                                         \
     NSCD__SIZE_THROUGH(nscd_time_stepping_stats, workspace_peak_bytes)
 #define NSCD__TIME_STEPPING_REPORT_SIZE_0_2                                                        \
@@ -85,7 +85,7 @@ _Static_assert(NSCD__ROUTH_RESULT_SIZE_0_1 == 88, "nscd_routh_result 0.1 prefix 
 _Static_assert(NSCD__CENTRAL_IMPACT_RESULT_SIZE_0_1 == 64,
                "nscd_central_impact_result 0.1 prefix changed");
 _Static_assert(NSCD__EVENT_INFO_SIZE_0_1 == 88, "nscd_event_info 0.1 prefix changed");
-_Static_assert(NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2 == 80,
+_Static_assert(NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2 == 88,
                "nscd_time_stepping_options 0.2 prefix changed");
 _Static_assert(NSCD__TIME_STEPPING_STATS_SIZE_0_2 == 48,
                "nscd_time_stepping_stats 0.2 prefix changed");

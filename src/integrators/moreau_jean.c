@@ -9,11 +9,13 @@
  *                friction: Coulomb (or maximum dissipation) on P_T, u_T
  *   positions    q_{k+1} = q_k + dt ((1 - θ) v_k + θ v_{k+1})
  *
- * Siconos' form weighs implicit forces, M(v_{k+1} - v_k) = dt(θ f_{k+1} +
- * (1 - θ) f_k) + P, linearised with the Jacobians K, C of the forces; the
- * model interface has no Jacobians, so h is taken explicitly at the
- * θ-point: θ = 1/2 is then second order (and area preserving on a linear
- * oscillator), θ = 1 first order (symplectic Euler). */
+ * With explicit forces (no Jacobians, or NSCD_TS_FORCES_EXPLICIT) h is
+ * taken at the θ-point as above: θ = 1/2 is second order (and area
+ * preserving on a linear oscillator), θ = 1 first order (symplectic Euler),
+ * stable for ω dt <= 2 only. With implicit forces (moreau_jean_implicit.c)
+ * Siconos' form M(v_{k+1} - v_k) = dt(θ f_{k+1} + (1 - θ) f_k) + P is
+ * linearised with K = -dh/dq, C = -dh/dv: M is replaced by
+ * W_it = M + θ dt C + θ² dt² K and h by h(t_θ, q_k, v_k) - θ dt K v_k. */
 #include <math.h>
 #include <string.h>
 
@@ -46,30 +48,43 @@ static void select_active(nscd_time_stepping *ts, const nscd__rows *all, const d
     }
 }
 
-/* h(t_θ, q_θ, v_k) with q_θ = q_k + θ dt v_k. */
-static nscd_status theta_forces(nscd_time_stepping *ts, double dt) {
+/* Explicit: h(t_θ, q_θ, v_k) with q_θ = q_k + θ dt v_k. Implicit:
+ * h(t_θ, q_k, v_k) - θ dt K v_k, the θ-mean of the forces linearised at
+ * q_k (docs/time_stepping.md). */
+static nscd_status theta_forces(nscd_time_stepping *ts, double dt, int implicit) {
     nscd__model *m = ts->model;
     double *dq = ts->v_mid;
-    for (int32_t i = 0; i < m->n_v; ++i) {
-        dq[i] = ts->options.theta * dt * m->v[i];
+    const double *q = m->q;
+    if (!implicit) {
+        for (int32_t i = 0; i < m->n_v; ++i) {
+            dq[i] = ts->options.theta * dt * m->v[i];
+        }
+        m->displace(m->self, m->q, dq, ts->q_theta);
+        q = ts->q_theta;
     }
-    m->displace(m->self, m->q, dq, ts->q_theta);
-    nscd_status rc = m->forces(m->self, *m->t + ts->options.theta * dt, ts->q_theta, m->v, ts->h);
+    nscd_status rc = m->forces(m->self, *m->t + ts->options.theta * dt, q, m->v, ts->h);
+    if (rc == NSCD_ERR_NOT_FINITE) { /* a diverged state, e.g. explicit forces with ω dt > 2 */
+        return nscd__fail(&ts->diag, rc, "forces are not finite at t = %.17g (diverged?)", *m->t);
+    }
     if (rc != NSCD_OK) {
         return nscd__fail(&ts->diag, NSCD_ERR_CALLBACK, "forces callback failed (%d)", (int)rc);
     }
     if (!nscd__all_finite(ts->h, (size_t)m->n_v)) {
         return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "forces are not finite");
     }
+    if (implicit) {
+        nscd__mj_implicit_rhs(ts, dt, ts->h);
+    }
     return NSCD_OK;
 }
 
-/* v_free = v_k + dt M^-1 h (problem assembly with h alone). */
-static nscd_status free_velocity(nscd_time_stepping *ts, double dt) {
+/* v_free = v_k + dt W_it^-1 h (problem assembly with h alone; W_it = M
+ * for explicit forces). */
+static nscd_status free_velocity(nscd_time_stepping *ts, nscd__model *solver, double dt) {
     nscd__model *m = ts->model;
     nscd__response response;
     double none = 0.0, *a = ts->v_mid;
-    nscd_status rc = nscd__response_build(m, &ts->arena, m->q, ts->h, 0, NULL, &response);
+    nscd_status rc = nscd__response_build(solver, &ts->arena, m->q, ts->h, 0, NULL, &response);
     if (rc != NSCD_OK) {
         return rc;
     }
@@ -103,7 +118,7 @@ static void store_impulses(nscd_time_stepping *ts, const nscd__ts_local *local) 
     }
 }
 
-/* v_{k+1} = v_free + M^-1 H' P, q_{k+1} = q_k + dt((1 - θ) v_k + θ v_{k+1}). */
+/* v_{k+1} = v_free + W_it^-1 H' P, q_{k+1} = q_k + dt((1 - θ) v_k + θ v_{k+1}). */
 static void update_state(nscd_time_stepping *ts, const nscd__ts_local *local, double dt) {
     nscd__model *m = ts->model;
     double *dv = ts->v_mid, theta = ts->options.theta;
@@ -169,13 +184,17 @@ nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
     if (!nscd__all_finite(gaps, (size_t)m->n_contacts)) {
         return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "a gap is not finite at t = %.17g", t);
     }
-    rc = theta_forces(ts, dt);
+    nscd__model *solver = m;
+    rc = nscd__mj_forces_setup(ts, dt, &solver);
     if (rc == NSCD_OK) {
-        rc = free_velocity(ts, dt);
+        rc = theta_forces(ts, dt, solver != m);
+    }
+    if (rc == NSCD_OK) {
+        rc = free_velocity(ts, solver, dt);
     }
     if (rc == NSCD_OK) {
         select_active(ts, rows, gaps, dt, &local);
-        rc = nscd__ts_local_build(ts, rows, m->q, ts->v_free, m->v, &local);
+        rc = nscd__ts_local_build(ts, solver, rows, m->q, ts->v_free, m->v, &local);
     }
     if (rc != NSCD_OK) {
         return rc;

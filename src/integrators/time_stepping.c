@@ -24,6 +24,7 @@ static void option_defaults(nscd_time_stepping_options *options) {
     options->max_iterations = 1000;
     options->tolerance = 1e-10;
     options->max_steps = 1000000000;
+    options->forces = NSCD_TS_FORCES_AUTO;
 }
 
 nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options *options,
@@ -38,7 +39,8 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
     const double reals[] = {o->dt, o->theta, o->gamma, o->rho_infinity, o->tolerance};
     if (o->scheme < NSCD_TS_MOREAU_JEAN || o->scheme > NSCD_TS_ED_ALPHA ||
         o->local_solver < NSCD_TS_SOLVER_AUTO ||
-        o->local_solver > NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION) {
+        o->local_solver > NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION || o->forces < NSCD_TS_FORCES_AUTO ||
+        o->forces > NSCD_TS_FORCES_IMPLICIT || o->reserved != 0) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
     if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
@@ -136,6 +138,7 @@ nscd_status nscd__time_stepping_create(nscd__model *model,
     memset(ts, 0, sizeof *ts);
     ts->options = opt;
     ts->model = model;
+    ts->jacobians = -1; /* probed at the first step */
     ts->n_contacts = model->n_contacts;
     ts->n_q = model->n_q;
     ts->n_v = model->n_v;

@@ -12,6 +12,20 @@
 #include "core/model.h"
 #include "nscd/time_stepping.h"
 
+enum { NSCD__TS_HAS_K = 1, NSCD__TS_HAS_C = 2 };
+
+/* Implicit forces: a copy of the model whose mass_solve applies W_it^-1
+ * (W_it = M + θ dt C + θ² dt² K, one dense mass block) instead of M^-1, so
+ * that the problem assembly builds v_free and H W_it^-1 H' unchanged. */
+typedef struct nscd__ts_implicit {
+    nscd__model proxy;  /* the model with mass_solve = W_it^-1; self = this */
+    nscd__arena *arena; /* the stepper's per-step arena (solve scratch) */
+    nscd_diag *diag;    /* the stepper's diagnostics */
+    double *W;          /* n_v x n_v row-major W_it (arena) */
+    double *K;          /* n_v x n_v row-major K, NULL when not given (arena) */
+    int32_t n;          /* n_v */
+} nscd__ts_implicit;
+
 struct nscd_time_stepping {
     nscd_time_stepping_options options;
     nscd__model *model;    /* valid while link.model is set */
@@ -33,6 +47,10 @@ struct nscd_time_stepping {
     double *v_free, *v_mid;           /* n_v */
     nscd_time_stepping_report report; /* of the last accepted step */
     int64_t steps;                    /* accepted since creation */
+    /* The force Jacobians the model gives (moreau_jean_implicit.c): -1 not
+     * probed yet, else NSCD__TS_HAS_K | NSCD__TS_HAS_C (0: explicit forces). */
+    int32_t jacobians;
+    nscd__ts_implicit implicit; /* W_it of the current step (implicit forces) */
 };
 
 /* The local problem of one step: the rows of the active entries, what each
@@ -63,13 +81,25 @@ nscd_status nscd__time_stepping_create(nscd__model *model,
  * caller restores the saved state. Fills ts->report. */
 nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt);
 
+/* Sets up the forces of one step at (t_k, q_k, v_k) (probing the model's
+ * Jacobians at the first step): *solver receives the model whose mass_solve
+ * applies W_it^-1, ts->model itself for explicit forces, else the adapter
+ * ts->implicit.proxy with W_it = M + θ dt C + θ² dt² K. */
+nscd_status nscd__mj_forces_setup(nscd_time_stepping *ts, double dt, nscd__model **solver);
+
+/* Implicit forces: h -= θ dt K v_k (the linearised θ-mean of the forces,
+ * docs/time_stepping.md); nothing without K. */
+void nscd__mj_implicit_rhs(const nscd_time_stepping *ts, double dt, double *h);
+
 /* Chooses the solver and the rows of the active entries local->entries
- * (their rows in all[], indexed by entry) and assembles the local problem at
+ * (their rows in all[], indexed by entry) and assembles the local problem,
+ * applying the inverse iteration matrix through solver->mass_solve, at
  * q for the free velocity v_free and the velocities v_k (the restitution
  * bias e min(W_N v_k, 0) of the normal rows): LCP: H, W (dense), c; fc3d:
  * the block-CSR form local->form (three rows per contact). */
-nscd_status nscd__ts_local_build(nscd_time_stepping *ts, const nscd__rows *all, const double *q,
-                                 const double *v_free, const double *v_k, nscd__ts_local *local);
+nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, const nscd__rows *all,
+                                 const double *q, const double *v_free, const double *v_k,
+                                 nscd__ts_local *local);
 
 /* dv = M^-1 H' P for the solved local problem (n_v values). */
 void nscd__ts_local_velocity(const nscd__ts_local *local, int32_t n_v, double *dv);

@@ -91,9 +91,9 @@ static nscd_status allocate_local(nscd__arena *arena, nscd__ts_local *local, int
 
 /* LCP: one row per contact (its normal), every row of an equality; dense
  * W = H M^-1 H' and c = H v_free + e min(H_N v_k, 0). */
-static nscd_status build_lcp(nscd_time_stepping *ts, const nscd__rows *all, const double *q,
-                             const double *v_free, const double *v_k, nscd__ts_local *local) {
-    nscd__model *m = ts->model;
+static nscd_status build_lcp(nscd_time_stepping *ts, nscd__model *m, const nscd__rows *all,
+                             const double *q, const double *v_free, const double *v_k,
+                             nscd__ts_local *local) {
     local->m = 0;
     for (int32_t i = 0; i < local->n_entries; ++i) {
         int32_t e = local->entries[i];
@@ -144,9 +144,9 @@ static nscd_status contact_rows(nscd__arena *arena, const nscd__contact_slot *sl
  * with the restitution bias on the normal rows; dummy rows get the normal's
  * diagonal (as contact/impact_friction.c: keeps the diagonal blocks positive
  * definite and the dummy impulses zero). */
-static nscd_status build_fc3d(nscd_time_stepping *ts, const nscd__rows *all, const double *q,
-                              const double *v_free, const double *v_k, nscd__ts_local *local) {
-    nscd__model *m = ts->model;
+static nscd_status build_fc3d(nscd_time_stepping *ts, nscd__model *m, const nscd__rows *all,
+                              const double *q, const double *v_free, const double *v_k,
+                              nscd__ts_local *local) {
     int32_t k = local->n_entries;
     local->m = 3 * k;
     nscd__rows *rows = nscd__arena_array(&ts->arena, (size_t)k + 1, sizeof *rows);
@@ -181,14 +181,15 @@ static nscd_status build_fc3d(nscd_time_stepping *ts, const nscd__rows *all, con
     return NSCD_OK;
 }
 
-nscd_status nscd__ts_local_build(nscd_time_stepping *ts, const nscd__rows *all, const double *q,
-                                 const double *v_free, const double *v_k, nscd__ts_local *local) {
+nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, const nscd__rows *all,
+                                 const double *q, const double *v_free, const double *v_k,
+                                 nscd__ts_local *local) {
     nscd_status rc = choose_solver(ts, local);
     if (rc != NSCD_OK) {
         return rc;
     }
-    return local->fc3d ? build_fc3d(ts, all, q, v_free, v_k, local)
-                       : build_lcp(ts, all, q, v_free, v_k, local);
+    return local->fc3d ? build_fc3d(ts, solver, all, q, v_free, v_k, local)
+                       : build_lcp(ts, solver, all, q, v_free, v_k, local);
 }
 
 void nscd__ts_local_velocity(const nscd__ts_local *local, int32_t n_v, double *dv) {
