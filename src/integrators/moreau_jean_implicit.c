@@ -64,33 +64,40 @@ static nscd_status probe_one(nscd_time_stepping *ts, double *scratch, int32_t bi
 }
 
 /* Which Jacobians the model gives (once, at the first step): none when it
- * has no tangent op, no dense mass matrix or more than one mass block. */
+ * has no tangent op, no dense mass matrix or more than one mass block (the
+ * n_v x n_v scratch is only taken for a model with one dense block). */
 static nscd_status probe(nscd_time_stepping *ts) {
     nscd__model *m = ts->model;
-    size_t n = (size_t)m->n_v;
     int32_t found = 0;
-    double *scratch = nscd__arena_array(&ts->arena, n * n + 1, sizeof(double));
-    if (scratch == NULL) {
-        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "Jacobian probe");
-    }
     int usable = ts->options.forces != NSCD_TS_FORCES_EXPLICIT && m->tangent != NULL &&
                  m->mass_block != NULL && m->n_mass_blocks == 1 && m->n_v > 0;
+    double *scratch = NULL;
+    if (usable) {
+        scratch = nscd__arena_array(&ts->arena, (size_t)m->n_v * (size_t)m->n_v, sizeof(double));
+        if (scratch == NULL) {
+            return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "Jacobian probe");
+        }
+    }
     nscd_status rc = usable ? m->mass_block(m->self, m->q, 0, scratch) : NSCD_OK;
     if (rc == NSCD_ERR_UNSUPPORTED) { /* e.g. a system given mass_solve only */
         usable = 0;
+        rc = NSCD_OK;
     } else if (rc != NSCD_OK) {
         return nscd__fail(&ts->diag, rc, "mass matrix failed (%d)", (int)rc);
     }
     for (int32_t bit = NSCD__TS_HAS_K; usable && rc == NSCD_OK && bit <= NSCD__TS_HAS_C; bit *= 2) {
         rc = probe_one(ts, scratch, bit, &found);
     }
-    if (rc == NSCD_OK && found == 0 && ts->options.forces == NSCD_TS_FORCES_IMPLICIT) {
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    if (found == 0 && ts->options.forces == NSCD_TS_FORCES_IMPLICIT) {
         return nscd__fail(&ts->diag, NSCD_ERR_UNSUPPORTED,
                           "implicit forces need a stiffness or damping callback and the mass "
                           "matrix of a model with one mass block");
     }
-    ts->jacobians = rc == NSCD_OK ? found : -1;
-    return rc;
+    ts->jacobians = found;
+    return NSCD_OK;
 }
 
 /* W_it = M + θ dt C + θ² dt² K at (t_k, q_k, v_k) into the arena. */

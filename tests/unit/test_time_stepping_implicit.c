@@ -329,6 +329,52 @@ static void damped_step_matches_derivation(void **state) {
     one_damped_step(0, 1);
 }
 
+/* A system given M^-1 only (mass_solve) has no M for W_it: AUTO runs the
+ * explicit path (bitwise as EXPLICIT), IMPLICIT is refused at the first step. */
+static nscd_status dm_mass_solve(void *u, const double *q, const double *b, double *x) {
+    (void)u, (void)q;
+    x[0] = b[0] / 2.0;
+    return NSCD_OK;
+}
+
+static nscd_status run_mass_solve_only(int32_t forces, double *q, double *v) {
+    damped dm = {4.0, 0.5, 1.5};
+    nscd_system_desc d;
+    nscd_system_desc_init(&d, sizeof d);
+    d.n_dof = 1;
+    d.user = &dm;
+    d.mass_solve = dm_mass_solve;
+    d.forces = dm_forces;
+    d.stiffness = dm_stiffness;
+    d.damping = dm_damping;
+    nscd_system *s = NULL;
+    assert_int_equal(nscd_system_create(&d, &s), NSCD_OK);
+    double t = 0.0;
+    *q = 1.0, *v = 0.0;
+    assert_int_equal(nscd_system_set_state(s, 0.0, q, v), NSCD_OK);
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.forces = forces;
+    nscd_time_stepping *ts = NULL;
+    assert_int_equal(nscd_time_stepping_create(s, &o, &ts), NSCD_OK);
+    nscd_status rc = nscd_time_stepping_advance(ts, 0.1, NULL);
+    assert_int_equal(nscd_system_get_state(s, &t, q, v), NSCD_OK);
+    nscd_time_stepping_destroy(ts);
+    nscd_system_destroy(s);
+    return rc;
+}
+
+static void mass_solve_only_runs_explicit(void **state) {
+    (void)state;
+    double q[2], v[2];
+    assert_int_equal(run_mass_solve_only(NSCD_TS_FORCES_AUTO, &q[0], &v[0]), NSCD_OK);
+    assert_int_equal(run_mass_solve_only(NSCD_TS_FORCES_EXPLICIT, &q[1], &v[1]), NSCD_OK);
+    assert_true(q[0] == q[1] && v[0] == v[1] && q[0] != 1.0);
+    assert_int_equal(run_mass_solve_only(NSCD_TS_FORCES_IMPLICIT, &q[0], &v[0]),
+                     NSCD_ERR_UNSUPPORTED);
+    assert_true(q[0] == 1.0 && v[0] == 0.0);
+}
+
 /* ------------------------------------------------------------ bad options */
 
 static void bad_forces_options(void **state) {
@@ -374,6 +420,7 @@ int main(void) {
         cmocka_unit_test(chain_b_second_order),
         cmocka_unit_test(spring_ball_conserves_energy),
         cmocka_unit_test(damped_step_matches_derivation),
+        cmocka_unit_test(mass_solve_only_runs_explicit),
         cmocka_unit_test(bad_forces_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
