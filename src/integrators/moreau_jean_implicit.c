@@ -57,7 +57,11 @@ static nscd_status probe_one(nscd_time_stepping *ts, double *scratch, int32_t bi
     nscd_status rc = m->tangent(m->self, *m->t, m->q, m->v, K, C);
     if (rc == NSCD_OK) {
         *found |= bit;
-    } else if (rc != NSCD_ERR_UNSUPPORTED) {
+    } else if (rc == NSCD_ERR_UNSUPPORTED) {
+        /* an expected answer, not a failure: the model's last error must
+         * not report it after a successful advance */
+        nscd__diag_clear(m->diag);
+    } else {
         return nscd__fail(&ts->diag, rc, "force Jacobian %s failed (%d)", K ? "K" : "C", (int)rc);
     }
     return NSCD_OK;
