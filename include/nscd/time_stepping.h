@@ -5,10 +5,11 @@
  * A time stepper advances the system by fixed steps dt without locating
  * events: impacts, closing and opening contacts and stick-slip transitions
  * are all captured by one complementarity problem per step on the velocity
- * level, whose unknowns are the contact impulses of the step. The first
- * scheme is Moreau–Jean's θ-method (Siconos' MoreauJeanOSI is the
- * reference); the other schemes of the issue are declared and rejected with
- * ::NSCD_ERR_UNSUPPORTED ("not yet"). See docs/time_stepping.md.
+ * level, whose unknowns are the contact impulses of the step. Two schemes
+ * are implemented: Moreau–Jean's θ-method (Siconos' MoreauJeanOSI is the
+ * reference) and Moreau's midpoint rule; the other schemes of the issue are
+ * declared and rejected with ::NSCD_ERR_UNSUPPORTED ("not yet"). See
+ * docs/time_stepping.md.
  *
  * One step of ::NSCD_TS_MOREAU_JEAN from (t_k, q_k, v_k):
  * - the active set: every equality entry, and every contact whose predicted
@@ -25,6 +26,16 @@
  *   and c = H v_free + e min(H_N v_k, 0) on the normal rows (Newton's impact
  *   law at the velocity level), solved for the impulses P;
  * - v_{k+1} = v_free + W_it^-1 H' P and q_{k+1} = q_k + dt((1 - θ) v_k + θ v_{k+1}).
+ *
+ * One step of ::NSCD_TS_MOREAU_MIDPOINT from (t_k, q_k, v_k):
+ * - the midpoint q_M = q_k + dt/2 v_k, t_M = t_k + dt/2, where the mass,
+ *   the forces and the constraints are evaluated;
+ * - the active set: every equality entry, and every contact with g(q_M) <= 0
+ *   or that carried a normal impulse in the previous step (as above);
+ * - v_free = v_k + dt M(q_M)^-1 h(t_M, q_M, v_k) (explicit forces: stable
+ *   for ω dt <= 2 only), the same local problem and solvers with H = H(q_M)
+ *   and the bias e min(H_N v_k, 0);
+ * - v_{k+1} = v_free + M^-1 H' P and q_{k+1} = q_M + dt/2 v_{k+1}.
  */
 #ifndef NSCD_TIME_STEPPING_H
 #define NSCD_TIME_STEPPING_H
@@ -44,12 +55,12 @@ extern "C" {
 /** Opaque time stepper. */
 typedef struct nscd_time_stepping nscd_time_stepping;
 
-/** Time-stepping schemes. Only ::NSCD_TS_MOREAU_JEAN is implemented; the
- *  others are not yet (nscd_time_stepping_create() returns
- *  ::NSCD_ERR_UNSUPPORTED for them). */
+/** Time-stepping schemes. ::NSCD_TS_MOREAU_JEAN and ::NSCD_TS_MOREAU_MIDPOINT
+ *  are implemented; the others are not yet (nscd_time_stepping_create()
+ *  returns ::NSCD_ERR_UNSUPPORTED for them). */
 typedef enum nscd_ts_scheme {
     NSCD_TS_MOREAU_JEAN = 0,       /**< Moreau–Jean θ-method, θ in [1/2, 1] (default). */
-    NSCD_TS_MOREAU_MIDPOINT = 1,   /**< Moreau's midpoint scheme (not yet). */
+    NSCD_TS_MOREAU_MIDPOINT = 1,   /**< Moreau's midpoint rule (explicit forces; θ unused). */
     NSCD_TS_HALF_EXPLICIT = 2,     /**< Half-explicit time stepping, HETS (not yet). */
     NSCD_TS_GENERALIZED_ALPHA = 3, /**< Nonsmooth generalized-α (not yet). */
     NSCD_TS_BATHE = 4,             /**< Nonsmooth Bathe scheme (not yet). */
@@ -73,7 +84,10 @@ typedef enum nscd_ts_local_solver {
     NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION = 3
 } nscd_ts_local_solver;
 
-/** Treatment of the forces h(t, q, v) in a Moreau–Jean step. */
+/** Treatment of the forces h(t, q, v) in a Moreau–Jean step. The midpoint
+ *  rule takes them explicitly at (t_M, q_M, v_k): ::NSCD_TS_FORCES_AUTO and
+ *  ::NSCD_TS_FORCES_EXPLICIT mean that, ::NSCD_TS_FORCES_IMPLICIT is refused
+ *  by nscd_time_stepping_create() with ::NSCD_ERR_UNSUPPORTED. */
 typedef enum nscd_ts_forces {
     /** ::NSCD_TS_FORCES_IMPLICIT when the system gives a stiffness or a
      *  damping callback (and its mass matrix through `mass`), else
@@ -124,10 +138,11 @@ typedef struct nscd_time_stepping_options {
     double dt;            /**< Step size, > 0 (default 1e-3 s). */
     /** θ of Moreau–Jean, in [1/2, 1] (default 1/2, Siconos' default: second
      *  order for smooth motion, no numerical damping; 1 is the first-order,
-     *  dissipative variant). */
+     *  dissipative variant). Checked but not used by the midpoint rule. */
     double theta;
     /** Prediction of the activation, g_k + gamma dt ġ_k <= 0, in [0, 1]
-     *  (default 1/2, Siconos' gamma). */
+     *  (default 1/2, Siconos' gamma). Not used by the midpoint rule, whose
+     *  active set is g(q_M) <= 0. */
     double gamma;
     /** Spectral radius at infinity of the α schemes, in [0, 1] (default 1; not
      *  used by Moreau–Jean). */
@@ -180,7 +195,8 @@ NSCD_API nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options 
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_STRUCT_SIZE,
  *         ::NSCD_ERR_INVALID_ARGUMENT (unknown scheme, local solver or forces, or a
  *         non-zero `reserved`),
- *         ::NSCD_ERR_UNSUPPORTED (a scheme that is not implemented yet),
+ *         ::NSCD_ERR_UNSUPPORTED (a scheme that is not implemented yet, or
+ *         ::NSCD_TS_FORCES_IMPLICIT with ::NSCD_TS_MOREAU_MIDPOINT),
  *         ::NSCD_ERR_NOT_FINITE (NaN or infinity in a real option),
  *         ::NSCD_ERR_OUT_OF_RANGE (dt <= 0, θ outside [1/2, 1], gamma or rho_infinity
  *         outside [0, 1], tolerance <= 0, max_iterations < 1, max_steps < 1) or

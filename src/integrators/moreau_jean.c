@@ -30,22 +30,37 @@
  * makes its gap +1e-17: dropped for one step, it would fall by g dt^2 and
  * the velocity level would never correct that (creep). It cannot hold a
  * separating contact: its row then gets P_N = 0, u_N > 0, and it leaves the
- * next step. */
+ * next step. gamma_dt = gamma dt (0 for the midpoint rule: g(q_M) <= 0). */
 static void select_active(nscd_time_stepping *ts, const nscd__rows *all, const double *gaps,
-                          double dt, nscd__ts_local *local) {
+                          double gamma_dt, nscd__ts_local *local) {
     const nscd__model *m = ts->model;
     local->n_entries = 0;
     for (int32_t e = 0; e < m->n_contacts; ++e) {
         int active = m->contacts[e].kind == NSCD__ENTRY_EQUALITY;
         if (!active) {
             double rate = nscd__rows_dot(&all[e], 0, m->v);
-            active = gaps[e] + ts->options.gamma * dt * rate <= 0.0 || ts->loaded[e];
+            active = gaps[e] + gamma_dt * rate <= 0.0 || ts->loaded[e];
         }
         ts->active[e] = active;
         if (active) {
             local->entries[local->n_entries++] = e;
         }
     }
+}
+
+nscd_status nscd__ts_forces_at(nscd_time_stepping *ts, double t, const double *q) {
+    nscd__model *m = ts->model;
+    nscd_status rc = m->forces(m->self, t, q, m->v, ts->h);
+    if (rc == NSCD_ERR_NOT_FINITE) { /* a diverged state, e.g. explicit forces with ω dt > 2 */
+        return nscd__fail(&ts->diag, rc, "forces are not finite at t = %.17g (diverged?)", *m->t);
+    }
+    if (rc != NSCD_OK) {
+        return nscd__fail(&ts->diag, NSCD_ERR_CALLBACK, "forces callback failed (%d)", (int)rc);
+    }
+    if (!nscd__all_finite(ts->h, (size_t)m->n_v)) {
+        return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "forces are not finite");
+    }
+    return NSCD_OK;
 }
 
 /* Explicit: h(t_θ, q_θ, v_k) with q_θ = q_k + θ dt v_k. Implicit:
@@ -62,15 +77,9 @@ static nscd_status theta_forces(nscd_time_stepping *ts, double dt, int implicit)
         m->displace(m->self, m->q, dq, ts->q_theta);
         q = ts->q_theta;
     }
-    nscd_status rc = m->forces(m->self, *m->t + ts->options.theta * dt, q, m->v, ts->h);
-    if (rc == NSCD_ERR_NOT_FINITE) { /* a diverged state, e.g. explicit forces with ω dt > 2 */
-        return nscd__fail(&ts->diag, rc, "forces are not finite at t = %.17g (diverged?)", *m->t);
-    }
+    nscd_status rc = nscd__ts_forces_at(ts, *m->t + ts->options.theta * dt, q);
     if (rc != NSCD_OK) {
-        return nscd__fail(&ts->diag, NSCD_ERR_CALLBACK, "forces callback failed (%d)", (int)rc);
-    }
-    if (!nscd__all_finite(ts->h, (size_t)m->n_v)) {
-        return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "forces are not finite");
+        return rc;
     }
     if (implicit) {
         nscd__mj_implicit_rhs(ts, dt, ts->h);
@@ -78,13 +87,12 @@ static nscd_status theta_forces(nscd_time_stepping *ts, double dt, int implicit)
     return NSCD_OK;
 }
 
-/* v_free = v_k + dt W_it^-1 h (problem assembly with h alone; W_it = M
- * for explicit forces). */
-static nscd_status free_velocity(nscd_time_stepping *ts, nscd__model *solver, double dt) {
+nscd_status nscd__ts_free_velocity(nscd_time_stepping *ts, nscd__model *solver, const double *q,
+                                   double dt) {
     nscd__model *m = ts->model;
     nscd__response response;
     double none = 0.0, *a = ts->v_mid;
-    nscd_status rc = nscd__response_build(solver, &ts->arena, m->q, ts->h, 0, NULL, &response);
+    nscd_status rc = nscd__response_build(solver, &ts->arena, q, ts->h, 0, NULL, &response);
     if (rc != NSCD_OK) {
         return rc;
     }
@@ -132,8 +140,7 @@ static void update_state(nscd_time_stepping *ts, const nscd__ts_local *local, do
     memcpy(m->q, ts->q_theta, (size_t)m->n_q * sizeof(double));
 }
 
-/* Largest -g over the contacts at the new state, and the report's counts. */
-static nscd_status finish_report(nscd_time_stepping *ts, const nscd__ts_local *local, double t) {
+nscd_status nscd__ts_finish_report(nscd_time_stepping *ts, const nscd__ts_local *local, double t) {
     nscd__model *m = ts->model;
     nscd__rows *rows = NULL;
     double *gaps = nscd__arena_array(&ts->arena, (size_t)m->n_contacts + 1, sizeof(double));
@@ -160,29 +167,57 @@ static nscd_status finish_report(nscd_time_stepping *ts, const nscd__ts_local *l
     return rc;
 }
 
-nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
+nscd_status nscd__ts_gather(nscd_time_stepping *ts, double t, const double *q, nscd__rows **rows,
+                            double **gaps, nscd__ts_local *local) {
     nscd__model *m = ts->model;
-    double t = *m->t;
-    nscd__arena_reset(&ts->arena);
-    nscd__ts_local local;
-    memset(&local, 0, sizeof local);
     size_t n_c = (size_t)m->n_contacts + 1;
     int32_t *all = nscd__arena_array(&ts->arena, n_c, sizeof(int32_t));
-    double *gaps = nscd__arena_array(&ts->arena, n_c, sizeof(double));
-    local.entries = nscd__arena_array(&ts->arena, n_c, sizeof(int32_t));
-    if (all == NULL || gaps == NULL || local.entries == NULL) {
+    *gaps = nscd__arena_array(&ts->arena, n_c, sizeof(double));
+    local->entries = nscd__arena_array(&ts->arena, n_c, sizeof(int32_t));
+    if (all == NULL || *gaps == NULL || local->entries == NULL) {
         return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "entries of one step");
     }
     for (int32_t e = 0; e < m->n_contacts; ++e) {
         all[e] = e;
     }
-    nscd__rows *rows = NULL;
-    nscd_status rc = nscd__gather_rows(m, &ts->arena, t, m->q, m->n_contacts, all, &rows, gaps);
+    nscd_status rc = nscd__gather_rows(m, &ts->arena, t, q, m->n_contacts, all, rows, *gaps);
     if (rc != NSCD_OK) {
         return rc;
     }
-    if (!nscd__all_finite(gaps, (size_t)m->n_contacts)) {
+    if (!nscd__all_finite(*gaps, (size_t)m->n_contacts)) {
         return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "a gap is not finite at t = %.17g", t);
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd__ts_contact_impulses(nscd_time_stepping *ts, nscd__model *solver,
+                                      const nscd__rows *rows, const double *gaps, double gamma_dt,
+                                      const double *q, nscd__ts_local *local) {
+    nscd__model *m = ts->model;
+    select_active(ts, rows, gaps, gamma_dt, local);
+    nscd_status rc = nscd__ts_local_build(ts, solver, rows, q, ts->v_free, m->v, local);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    warm_start(ts, local);
+    rc = nscd__ts_local_solve(ts, local);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    store_impulses(ts, local);
+    return NSCD_OK;
+}
+
+nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
+    nscd__model *m = ts->model;
+    double t = *m->t, *gaps = NULL;
+    nscd__arena_reset(&ts->arena);
+    nscd__ts_local local;
+    memset(&local, 0, sizeof local);
+    nscd__rows *rows = NULL;
+    nscd_status rc = nscd__ts_gather(ts, t, m->q, &rows, &gaps, &local);
+    if (rc != NSCD_OK) {
+        return rc;
     }
     nscd__model *solver = m;
     rc = nscd__mj_forces_setup(ts, dt, &solver);
@@ -190,25 +225,19 @@ nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
         rc = theta_forces(ts, dt, solver != m);
     }
     if (rc == NSCD_OK) {
-        rc = free_velocity(ts, solver, dt);
+        rc = nscd__ts_free_velocity(ts, solver, m->q, dt);
     }
     if (rc == NSCD_OK) {
-        select_active(ts, rows, gaps, dt, &local);
-        rc = nscd__ts_local_build(ts, solver, rows, m->q, ts->v_free, m->v, &local);
+        rc =
+            nscd__ts_contact_impulses(ts, solver, rows, gaps, ts->options.gamma * dt, m->q, &local);
     }
     if (rc != NSCD_OK) {
         return rc;
     }
-    warm_start(ts, &local);
-    rc = nscd__ts_local_solve(ts, &local);
-    if (rc != NSCD_OK) {
-        return rc;
-    }
-    store_impulses(ts, &local);
     update_state(ts, &local, dt);
     *m->t = t + dt;
     if (!nscd__all_finite(m->q, (size_t)m->n_q) || !nscd__all_finite(m->v, (size_t)m->n_v)) {
         return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "the step from t = %.17g diverged", t);
     }
-    return finish_report(ts, &local, *m->t);
+    return nscd__ts_finish_report(ts, &local, *m->t);
 }

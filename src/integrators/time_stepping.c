@@ -1,5 +1,6 @@
 /* The time stepper: public API and the step loop. Each step saves the
- * model's state, takes one step of the scheme (integrators/moreau_jean.c)
+ * model's state, takes one step of the scheme (integrators/moreau_jean.c,
+ * integrators/moreau_midpoint.c)
  * and restores the saved state when the step fails, so that a failed
  * advance leaves the state of the last accepted step. */
 #include <math.h>
@@ -51,7 +52,11 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
         o->max_iterations < 1 || o->max_steps < 1) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
-    if (o->scheme != NSCD_TS_MOREAU_JEAN) { /* declared, not implemented yet */
+    if (o->scheme > NSCD_TS_MOREAU_MIDPOINT) { /* declared, not implemented yet */
+        return NSCD_ERR_UNSUPPORTED;
+    }
+    /* the midpoint rule takes the forces at q_M explicitly; AUTO means that */
+    if (o->scheme == NSCD_TS_MOREAU_MIDPOINT && o->forces == NSCD_TS_FORCES_IMPLICIT) {
         return NSCD_ERR_UNSUPPORTED;
     }
     return NSCD_OK;
@@ -201,7 +206,9 @@ static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
     nscd__model_save(m, &ts->saved);
     memcpy(ts->active_before, ts->active, (size_t)m->n_contacts * sizeof(int32_t));
     double dt = t_next - *m->t;
-    nscd_status rc = nscd__moreau_jean_step(ts, dt);
+    nscd_status rc = ts->options.scheme == NSCD_TS_MOREAU_MIDPOINT
+                         ? nscd__moreau_midpoint_step(ts, dt)
+                         : nscd__moreau_jean_step(ts, dt);
     if (rc != NSCD_OK) {
         nscd__model_restore(m, &ts->saved);
         memcpy(ts->active, ts->active_before, (size_t)m->n_contacts * sizeof(int32_t));

@@ -1,5 +1,6 @@
 /* Internals of the time stepper, shared by its files: time_stepping.c (API
- * and the step loop), moreau_jean.c (one Moreau–Jean step) and
+ * and the step loop), moreau_jean.c (one Moreau–Jean step and the pieces
+ * both schemes share), moreau_midpoint.c (one midpoint step) and
  * ts_local_solve.c (the local problem of one step). */
 #ifndef NSCD_INTEGRATORS_TIME_STEPPING_IMPL_H
 #define NSCD_INTEGRATORS_TIME_STEPPING_IMPL_H
@@ -86,6 +87,37 @@ nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt);
  * applies W_it^-1, ts->model itself for explicit forces, else the adapter
  * ts->implicit.proxy with W_it = M + θ dt C + θ² dt² K. */
 nscd_status nscd__mj_forces_setup(nscd_time_stepping *ts, double dt, nscd__model **solver);
+
+/* One step of Moreau's midpoint rule (moreau_midpoint.c), same contract. */
+nscd_status nscd__moreau_midpoint_step(nscd_time_stepping *ts, double dt);
+
+/* Pieces of a step shared by both schemes (moreau_jean.c). */
+
+/* Allocates the entry arrays of one step in the arena (*gaps, local->entries)
+ * and gathers the rows and gaps of every entry at (t, q); a gap that is not
+ * finite fails with NSCD_ERR_NOT_FINITE. */
+nscd_status nscd__ts_gather(nscd_time_stepping *ts, double t, const double *q, nscd__rows **rows,
+                            double **gaps, nscd__ts_local *local);
+
+/* ts->h = h(t, q, v_k) with the model's callback; a callback failure becomes
+ * NSCD_ERR_CALLBACK, values that are not finite NSCD_ERR_NOT_FINITE. */
+nscd_status nscd__ts_forces_at(nscd_time_stepping *ts, double t, const double *q);
+
+/* ts->v_free = v_k + dt W^-1 ts->h, W^-1 applied through solver->mass_solve
+ * at q (W = M for explicit forces); uses ts->v_mid as scratch. */
+nscd_status nscd__ts_free_velocity(nscd_time_stepping *ts, nscd__model *solver, const double *q,
+                                   double dt);
+
+/* The active set (equalities, contacts with g + gamma_dt W_N v_k <= 0 or
+ * loaded in the previous step), the local problem at q for ts->v_free,
+ * its solution (warm started) and the impulses into the entries' state. */
+nscd_status nscd__ts_contact_impulses(nscd_time_stepping *ts, nscd__model *solver,
+                                      const nscd__rows *rows, const double *gaps, double gamma_dt,
+                                      const double *q, nscd__ts_local *local);
+
+/* The report's largest penetration at the new state (t, model's q) and its
+ * counts of active entries, rows and new contacts. */
+nscd_status nscd__ts_finish_report(nscd_time_stepping *ts, const nscd__ts_local *local, double t);
 
 /* Implicit forces: h -= θ dt K v_k (the linearised θ-mean of the forces,
  * docs/time_stepping.md); nothing without K. */

@@ -20,6 +20,10 @@
 
 #define G 9.81
 
+/* The scheme of the steppers the helpers below create: the midpoint tests
+ * run the same models as Moreau–Jean's. */
+static int32_t test_scheme = NSCD_TS_MOREAU_JEAN;
+
 /* ------------------------------------------------------------ oscillator */
 
 /* Unit mass on a unit spring: q = cos t, v = -sin t from (1, 0). */
@@ -70,6 +74,7 @@ static double oscillator_error(double theta, double dt) {
     nscd_time_stepping_options_init(&o, sizeof o);
     o.dt = dt;
     o.theta = theta;
+    o.scheme = test_scheme;
     o.on_step = osc_step;
     o.on_step_user = &w;
     nscd_time_stepping *ts = NULL;
@@ -123,6 +128,7 @@ static nscd_time_stepping *ball_stepper(nscd_system *s, ball_watch *w, double dt
     nscd_time_stepping_options o;
     nscd_time_stepping_options_init(&o, sizeof o);
     o.dt = dt;
+    o.scheme = test_scheme;
     o.on_step = ball_step;
     o.on_step_user = w;
     nscd_time_stepping *ts = NULL;
@@ -270,6 +276,7 @@ static nscd_time_stepping *block_stepper(nscd_system *s, int32_t solver) {
     nscd_time_stepping_options o;
     nscd_time_stepping_options_init(&o, sizeof o);
     o.dt = 1e-3;
+    o.scheme = test_scheme;
     o.local_solver = solver;
     nscd_time_stepping *ts = NULL;
     assert_int_equal(nscd_time_stepping_create(s, &o, &ts), NSCD_OK);
@@ -677,7 +684,7 @@ static void bad_options_create_nothing(void **state) {
         {"theta", NAN, NSCD_ERR_NOT_FINITE},      {"rho", -0.1, NSCD_ERR_OUT_OF_RANGE},
         {"rho", 1.1, NSCD_ERR_OUT_OF_RANGE},      {"tol", 0.0, NSCD_ERR_OUT_OF_RANGE},
         {"scheme", 6, NSCD_ERR_INVALID_ARGUMENT}, {"scheme", -1, NSCD_ERR_INVALID_ARGUMENT},
-        {"scheme", 1, NSCD_ERR_UNSUPPORTED},      {"scheme", 5, NSCD_ERR_UNSUPPORTED},
+        {"scheme", 2, NSCD_ERR_UNSUPPORTED},      {"scheme", 5, NSCD_ERR_UNSUPPORTED},
         {"solver", 4, NSCD_ERR_INVALID_ARGUMENT}, {"steps", 0, NSCD_ERR_OUT_OF_RANGE},
         {"iter", 0, NSCD_ERR_OUT_OF_RANGE},
     };
@@ -704,6 +711,11 @@ static void bad_options_create_nothing(void **state) {
         assert_int_equal(nscd_time_stepping_create(s, &o, &ts), cases[i].expected);
         assert_true(ts == (nscd_time_stepping *)(uintptr_t)1);
     }
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.scheme = NSCD_TS_MOREAU_MIDPOINT; /* its forces are explicit only */
+    o.forces = NSCD_TS_FORCES_IMPLICIT;
+    assert_int_equal(nscd_time_stepping_create(s, &o, &ts), NSCD_ERR_UNSUPPORTED);
+    assert_true(ts == (nscd_time_stepping *)(uintptr_t)1);
     o.struct_size = 4;
     assert_int_equal(nscd_time_stepping_create(s, &o, &ts), NSCD_ERR_STRUCT_SIZE);
     assert_int_equal(nscd_time_stepping_create(NULL, NULL, &ts), NSCD_ERR_NULL_POINTER);
@@ -913,6 +925,89 @@ static void structs_of_release_0_2(void **state) {
     nscd_system_destroy(s);
 }
 
+/* ------------------------------------------------------------ Moreau's midpoint rule */
+
+/* The oscillator: second order, and the state at t = 1 (dt = 1e-2) equal to
+ * the reference's, produced by
+ *   cd tools/reference && /usr/bin/python3 -c "import numpy as np,
+ *   model_problem as ref; step, start = ref.moreau_midpoint_step(np.eye(1),
+ *   np.eye(1), np.zeros(1), 1e-2); X = start(np.array([1.0]),
+ *   np.array([0.0])); exec('for i in range(100): X = step(X)');
+ *   print(['%.17g' % x for x in X])"
+ * (the stepper's steps t_{n+1} - t_n differ from 1e-2 by rounding only). */
+static void midpoint_oscillator(void **state) {
+    (void)state;
+    const double ref[2] = {0.5402987996949008, -0.84148375469820158};
+    test_scheme = NSCD_TS_MOREAU_MIDPOINT;
+    check_order(0.5, 2.0);
+    nscd_system *s = make_oscillator();
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.scheme = NSCD_TS_MOREAU_MIDPOINT;
+    o.dt = 1e-2;
+    o.theta = 1.0; /* not used by the midpoint rule */
+    nscd_time_stepping *ts = NULL;
+    assert_int_equal(nscd_time_stepping_create(s, &o, &ts), NSCD_OK);
+    assert_int_equal(nscd_time_stepping_advance(ts, 1.0, NULL), NSCD_OK);
+    double t, x[2];
+    nscd_system_get_state(s, &t, &x[0], &x[1]);
+    for (int i = 0; i < 2; ++i) {
+        double rel = fabs(x[i] - ref[i]) / fabs(ref[i]);
+        printf("midpoint oscillator x%d(1) = %.17g, reference %.17g, relative %.3e\n", i, x[i],
+               ref[i], rel);
+        assert_true(rel <= 1e-12);
+    }
+    nscd_time_stepping_destroy(ts);
+    nscd_system_destroy(s);
+    test_scheme = NSCD_TS_MOREAU_JEAN;
+}
+
+/* e = 1: the energy stays within a bound of the initial one; e = 1/2: the
+ * ball comes to rest holding its weight, penetration of order dt |v|. */
+static void midpoint_balls(void **state) {
+    (void)state;
+    test_scheme = NSCD_TS_MOREAU_MIDPOINT;
+    double dt = 1e-3, t, q, v, normal = 0.0;
+    for (int elastic = 1; elastic >= 0; --elastic) {
+        ball_model b = {.mass = 1.0, .g = G};
+        nscd_system *s = NULL;
+        assert_int_equal(make_ball(&b, 1.0, elastic ? 1.0 : 0.5, &s), NSCD_OK);
+        ball_watch w = {s, G, G, G, 0.0};
+        nscd_time_stepping *ts = ball_stepper(s, &w, dt);
+        assert_int_equal(nscd_time_stepping_advance(ts, elastic ? 10.0 : 5.0, NULL), NSCD_OK);
+        nscd_system_get_state(s, &t, &q, &v);
+        assert_int_equal(nscd_time_stepping_get_contact_impulse(ts, 0, &normal, NULL), NSCD_OK);
+        printf("midpoint ball e = %s: energy in [%.15g, %.15g], q = %.3e, v = %.3e, "
+               "penetration %.3e, P_N = %.6g\n",
+               elastic ? "1" : "1/2", w.e_min, w.e_max, q, v, w.penetration, normal);
+        /* a free step ends at most dt |v_impact| deep (q_M above, q_{k+1} below) */
+        assert_true(w.penetration <= dt * sqrt(2.0 * G * 1.0) + G * dt * dt);
+        if (elastic) {
+            /* flight under constant gravity is exact (q_{k+1} = q_k + dt v_k -
+             * g dt^2 / 2) and the impact reverses v: rounding alone */
+            assert_true(w.e_max <= w.e0 * (1.0 + 1e-9) && w.e_min >= w.e0 * (1.0 - 1e-9));
+        } else {
+            assert_true(fabs(v) <= 1e-12 && q <= 1e-12);
+            assert_true(fabs(normal - G * dt) <= 1e-12);
+        }
+        nscd_time_stepping_destroy(ts);
+        nscd_system_destroy(s);
+    }
+    test_scheme = NSCD_TS_MOREAU_JEAN;
+}
+
+static void midpoint_block_does_not_creep(void **state) {
+    test_scheme = NSCD_TS_MOREAU_MIDPOINT;
+    resting_block_does_not_creep(state);
+    test_scheme = NSCD_TS_MOREAU_JEAN;
+}
+
+static void midpoint_runs_are_bitwise_equal(void **state) {
+    test_scheme = NSCD_TS_MOREAU_MIDPOINT;
+    runs_are_bitwise_equal(state);
+    test_scheme = NSCD_TS_MOREAU_JEAN;
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(oscillator_orders),
@@ -934,6 +1029,10 @@ int main(void) {
         cmocka_unit_test(unsupported_solver_combinations),
         cmocka_unit_test(observer_stops_early),
         cmocka_unit_test(structs_of_release_0_2),
+        cmocka_unit_test(midpoint_oscillator),
+        cmocka_unit_test(midpoint_balls),
+        cmocka_unit_test(midpoint_block_does_not_creep),
+        cmocka_unit_test(midpoint_runs_are_bitwise_equal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,6 +126,35 @@ static void stiff_chain_matches_reference(void **state) {
     assert_int_equal(rc, NSCD_ERR_NOT_FINITE);
 }
 
+/* Model (a) with Moreau's midpoint rule at dt = 1e-3 (ω_stiff dt ≈ 3.16 >
+ * 2): its explicit forces diverge, and the advance must say so with
+ * NSCD_ERR_NOT_FINITE and keep the last finite state, never NSCD_OK. AUTO
+ * means explicit for this scheme even with a stiffness callback. */
+static void stiff_chain_midpoint_diverges(void **state) {
+    (void)state;
+    chain c = {3};
+    nscd_system *s = make_chain(&c, 1);
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.scheme = NSCD_TS_MOREAU_MIDPOINT;
+    o.dt = 1e-3;
+    nscd_time_stepping *ts = NULL;
+    assert_int_equal(nscd_time_stepping_create(s, &o, &ts), NSCD_OK);
+    nscd_time_stepping_stats st = {.struct_size = sizeof st};
+    nscd_status rc = nscd_time_stepping_advance(ts, 10.0, &st);
+    double t = 0.0, q[3], v[3];
+    assert_int_equal(nscd_system_get_state(s, &t, q, v), NSCD_OK);
+    printf("model (a) midpoint: status %d after %lld steps, t = %.6g, q3 = %.3e (%s)\n", (int)rc,
+           (long long)st.steps, t, q[2], nscd_time_stepping_last_error(ts));
+    assert_int_equal(rc, NSCD_ERR_NOT_FINITE);
+    assert_true(t < 10.0 && t == st.t);
+    for (int32_t i = 0; i < 3; ++i) {
+        assert_true(isfinite(q[i]) && isfinite(v[i]));
+    }
+    nscd_time_stepping_destroy(ts);
+    nscd_system_destroy(s);
+}
+
 /* Model (b): q1 = q2 = g (1 - cos t) exactly (K q_static = f gives q_static
  * = (g, g), the slow mode ω = 1 alone). Error at t = 10 over four halvings
  * of dt: the implicit θ = 1/2 form is the trapezoidal rule on this linear
@@ -427,6 +456,7 @@ static void bad_forces_options(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stiff_chain_matches_reference),
+        cmocka_unit_test(stiff_chain_midpoint_diverges),
         cmocka_unit_test(chain_b_second_order),
         cmocka_unit_test(spring_ball_conserves_energy),
         cmocka_unit_test(damped_step_matches_derivation),
