@@ -457,6 +457,28 @@ nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
     return rc;
 }
 
+/* The forces getters' start: an empty message, a live system, and the
+ * system's current state copied to ed->y_tmp (its dynamics' modes updated). */
+static nscd_status force_query(nscd_event_driven *ed) {
+    nscd__model *m = ed->model;
+    ed->diag.last_error[0] = '\0';
+    if (ed->link.model == NULL) {
+        return nscd__fail(&ed->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
+    }
+    memcpy(ed->y_tmp, m->q, (size_t)m->n_q * sizeof(double));
+    memcpy(ed->y_tmp + m->n_q, m->v, (size_t)m->n_v * sizeof(double));
+    nscd__dynamics_update_modes(&ed->dynamics);
+    return NSCD_OK;
+}
+
+/* A failure noticed by the system (its callbacks) is told by the stepper too. */
+static nscd_status force_failed(nscd_event_driven *ed, nscd_status rc) {
+    if (ed->diag.last_error[0] == '\0') {
+        memcpy(ed->diag.last_error, ed->model->diag->last_error, sizeof ed->diag.last_error);
+    }
+    return rc;
+}
+
 nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int32_t index,
                                                 double *normal, double *tangent) {
     if (stepper == NULL) {
@@ -464,9 +486,9 @@ nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int3
     }
     nscd_event_driven *ed = stepper;
     nscd__model *m = ed->model;
-    ed->diag.last_error[0] = '\0';
-    if (ed->link.model == NULL) {
-        return nscd__fail(&ed->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
+    nscd_status rc = force_query(ed);
+    if (rc != NSCD_OK) {
+        return rc;
     }
     /* the generic system's equalities follow its contacts: not contacts */
     if (index < 0 || index >= m->n_contacts || m->contacts[index].kind == NSCD__ENTRY_EQUALITY) {
@@ -474,10 +496,6 @@ nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int3
     }
     const nscd__contact_slot *slot = &m->contacts[index];
     double *y = ed->y_tmp, force = 0.0;
-    memcpy(y, m->q, (size_t)m->n_q * sizeof(double));
-    memcpy(y + m->n_q, m->v, (size_t)m->n_v * sizeof(double));
-    nscd__dynamics_update_modes(&ed->dynamics);
-    nscd_status rc = NSCD_OK;
     if (slot->state.mode == NSCD_CONTACT_CLOSED) {
         rc = nscd__dynamics_rhs(&ed->dynamics, *m->t, y, ed->ydot);
         force = ed->dynamics.lambda[index];
@@ -485,10 +503,7 @@ nscd_status nscd_event_driven_get_contact_force(nscd_event_driven *stepper, int3
         rc = nscd__dynamics_compliant_force(&ed->dynamics, index, *m->t, y, y + m->n_q, &force);
     }
     if (rc != NSCD_OK) {
-        if (ed->diag.last_error[0] == '\0') {
-            memcpy(ed->diag.last_error, m->diag->last_error, sizeof ed->diag.last_error);
-        }
-        return rc;
+        return force_failed(ed, rc);
     }
     if (normal != NULL) {
         *normal = force;
@@ -517,24 +532,17 @@ nscd_status nscd_event_driven_get_equality_force(nscd_event_driven *stepper, int
     }
     nscd_event_driven *ed = stepper;
     nscd__model *m = ed->model;
-    ed->diag.last_error[0] = '\0';
-    if (ed->link.model == NULL) {
-        return nscd__fail(&ed->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
+    nscd_status rc = force_query(ed);
+    if (rc != NSCD_OK) {
+        return rc;
     }
     int32_t entry = equality_entry(m, index);
     if (entry < 0) {
         return nscd__fail(&ed->diag, NSCD_ERR_INDEX, "no equality constraint %d", (int)index);
     }
-    double *y = ed->y_tmp;
-    memcpy(y, m->q, (size_t)m->n_q * sizeof(double));
-    memcpy(y + m->n_q, m->v, (size_t)m->n_v * sizeof(double));
-    nscd__dynamics_update_modes(&ed->dynamics);
-    nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, *m->t, y, ed->ydot);
+    rc = nscd__dynamics_rhs(&ed->dynamics, *m->t, ed->y_tmp, ed->ydot);
     if (rc != NSCD_OK) {
-        if (ed->diag.last_error[0] == '\0') {
-            memcpy(ed->diag.last_error, m->diag->last_error, sizeof ed->diag.last_error);
-        }
-        return rc;
+        return force_failed(ed, rc);
     }
     if (lambda != NULL) {
         *lambda = ed->dynamics.lambda[entry];

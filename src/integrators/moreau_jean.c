@@ -140,8 +140,14 @@ static void update_state(nscd_time_stepping *ts, const nscd__ts_local *local, do
     memcpy(m->q, ts->q_theta, (size_t)m->n_q * sizeof(double));
 }
 
-nscd_status nscd__ts_finish_report(nscd_time_stepping *ts, const nscd__ts_local *local, double t) {
+nscd_status nscd__ts_finish_step(nscd_time_stepping *ts, const nscd__ts_local *local, double t,
+                                 double dt) {
     nscd__model *m = ts->model;
+    *m->t = t + dt;
+    if (!nscd__all_finite(m->q, (size_t)m->n_q) || !nscd__all_finite(m->v, (size_t)m->n_v)) {
+        return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "the step from t = %.17g diverged", t);
+    }
+    t = *m->t;
     nscd__rows *rows = NULL;
     double *gaps = nscd__arena_array(&ts->arena, (size_t)m->n_contacts + 1, sizeof(double));
     int32_t *all = nscd__arena_array(&ts->arena, (size_t)m->n_contacts + 1, sizeof(int32_t));
@@ -235,9 +241,5 @@ nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
         return rc;
     }
     update_state(ts, &local, dt);
-    *m->t = t + dt;
-    if (!nscd__all_finite(m->q, (size_t)m->n_q) || !nscd__all_finite(m->v, (size_t)m->n_v)) {
-        return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "the step from t = %.17g diverged", t);
-    }
-    return nscd__ts_finish_report(ts, &local, *m->t);
+    return nscd__ts_finish_step(ts, &local, t, dt);
 }

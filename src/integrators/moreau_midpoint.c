@@ -67,9 +67,5 @@ nscd_status nscd__moreau_midpoint_step(nscd_time_stepping *ts, double dt) {
         return rc;
     }
     update_state(ts, &local, dt);
-    *m->t = t + dt;
-    if (!nscd__all_finite(m->q, (size_t)m->n_q) || !nscd__all_finite(m->v, (size_t)m->n_v)) {
-        return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "the step from t = %.17g diverged", t);
-    }
-    return nscd__ts_finish_report(ts, &local, *m->t);
+    return nscd__ts_finish_step(ts, &local, t, dt);
 }

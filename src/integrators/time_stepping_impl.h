@@ -115,9 +115,12 @@ nscd_status nscd__ts_contact_impulses(nscd_time_stepping *ts, nscd__model *solve
                                       const nscd__rows *rows, const double *gaps, double gamma_dt,
                                       const double *q, nscd__ts_local *local);
 
-/* The report's largest penetration at the new state (t, model's q) and its
- * counts of active entries, rows and new contacts. */
-nscd_status nscd__ts_finish_report(nscd_time_stepping *ts, const nscd__ts_local *local, double t);
+/* The end of a step from t of size dt, after the scheme updated q and v:
+ * the model's time to t + dt, NSCD_ERR_NOT_FINITE when the step diverged,
+ * and the report (largest penetration at the new state, counts of active
+ * entries, rows and new contacts). */
+nscd_status nscd__ts_finish_step(nscd_time_stepping *ts, const nscd__ts_local *local, double t,
+                                 double dt);
 
 /* Implicit forces: h -= θ dt K v_k (the linearised θ-mean of the forces,
  * docs/time_stepping.md); nothing without K. */
