@@ -81,8 +81,45 @@ typedef enum nscd_ts_local_solver {
     /** fc3d block Gauss–Seidel with Coulomb's law (contacts only). */
     NSCD_TS_SOLVER_FC3D_COULOMB = 2,
     /** fc3d block Gauss–Seidel with maximum dissipation (contacts only). */
-    NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION = 3
+    NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION = 3,
+    /** The paper's prox formulation solved by a nonsmooth Gauss–Newton method
+     *  (eqs. 42–45, 51–54): contacts with Coulomb friction and equality
+     *  entries, redundant rows allowed; r per `prox_r_mode`. */
+    NSCD_TS_SOLVER_PROX = 4
 } nscd_ts_local_solver;
+
+/** Level on which the α schemes (generalized-α, Bathe, ED-α) impose the
+ *  constraints of the contacts closed at the step's start. */
+typedef enum nscd_ts_level {
+    /** Velocity level (default): 0 <= ġ_N ⊥ λ_N >= 0 at the stage ends; no
+     *  drift of the velocity, a position drift bounded by dt times the
+     *  impact velocity (Sect. 2.4.2). */
+    NSCD_TS_LEVEL_VELOCITY = 0,
+    /** Acceleration level: 0 <= g̈_N ⊥ λ_N >= 0; reproduces the drift of
+     *  Sect. 2.8 (Fig. 17). The Moreau schemes and HETS refuse it with
+     *  ::NSCD_ERR_UNSUPPORTED. */
+    NSCD_TS_LEVEL_ACCELERATION = 1
+} nscd_ts_level;
+
+/** Initial acceleration a_0 of the α schemes. */
+typedef enum nscd_ts_start {
+    /** a_0 = M^-1 (h_0 + H' λ_0) with the constraint forces λ_0 of the
+     *  contacts closed at t_0 (default): no start-up oscillation of the
+     *  constraint force and no drift (docs/time_stepping.md). */
+    NSCD_TS_START_CONSISTENT = 0,
+    /** The paper's eqs. (25)/(62): a_0 = M^-1 h_0 without λ_0 (Figs. 17–18). */
+    NSCD_TS_START_PAPER = 1
+} nscd_ts_start;
+
+/** Choice of the prox parameter r of ::NSCD_TS_SOLVER_PROX. */
+typedef enum nscd_ts_prox_r {
+    /** r_k = prox_r / G_kk per contact, G the local problem's matrix
+     *  (default; dimensionally consistent, independent of units). */
+    NSCD_TS_PROX_R_SCALED = 0,
+    /** The paper's constants: r = 0.1 for the forces, r = 0.1 dt for the
+     *  impulses (Sect. 2.4.2, 2.5), whatever the units. */
+    NSCD_TS_PROX_R_PAPER = 1
+} nscd_ts_prox_r;
 
 /** Treatment of the forces h(t, q, v) in a Moreau–Jean step. The midpoint
  *  rule takes them explicitly at (t_M, q_M, v_k): ::NSCD_TS_FORCES_AUTO and
@@ -122,6 +159,11 @@ typedef struct nscd_time_stepping_report {
     int32_t rows;            /**< Rows of the local problem. */
     double residual;         /**< Local solver residual (fc3d merit; LCP complementarity). */
     double max_penetration;  /**< Largest -g over the contacts at the step's end (>= 0). */
+    /** 1 when the step applied an impulsive correction (a new impact, test
+     *  (18), in the α schemes; a contact impulse in the Moreau schemes). */
+    int32_t impact;
+    /** Iterations on the nonlinear forces (Newton / fixed point) of the step. */
+    int32_t newton_iterations;
 } nscd_time_stepping_report;
 
 /**
@@ -160,6 +202,26 @@ typedef struct nscd_time_stepping_options {
     /** Reserved, must be 0 (::NSCD_ERR_INVALID_ARGUMENT otherwise): keeps the
      *  struct free of tail padding; a later release may give it a meaning. */
     int32_t reserved;
+    /** ::nscd_ts_level of the α schemes' closed-contact forces (default
+     *  ::NSCD_TS_LEVEL_VELOCITY). */
+    int32_t level;
+    /** ::nscd_ts_start of the α schemes (default ::NSCD_TS_START_CONSISTENT). */
+    int32_t start;
+    /** α_AR of ED-α, >= 0 (default 1/6: minimal period error, third order on
+     *  the linear model problem; eq. 84). */
+    double alpha_ar;
+    /** ::nscd_ts_prox_r (default ::NSCD_TS_PROX_R_SCALED). */
+    int32_t prox_r_mode;
+    /** Cap of the iterations on nonlinear forces per stage, >= 1 (default 50):
+     *  the fixed-point / Newton loop of eq. (55); hitting it fails the step
+     *  with ::NSCD_ERR_NOT_CONVERGED. */
+    int32_t max_newton_iterations;
+    /** Tolerance of that loop on the velocity change, > 0 (default 1e-10,
+     *  relative to 1 + |v|). */
+    double newton_tolerance;
+    /** Factor of the scaled prox parameter r_k = prox_r / G_kk, in (0, 2)
+     *  (default 1). */
+    double prox_r;
 } nscd_time_stepping_options;
 
 /** Counters of one nscd_time_stepping_advance() call. */
@@ -263,6 +325,24 @@ NSCD_API nscd_status nscd_time_stepping_get_report(const nscd_time_stepping *ste
 NSCD_API nscd_status nscd_time_stepping_get_contact_impulse(nscd_time_stepping *stepper,
                                                             int32_t index, double *normal,
                                                             double *tangent);
+
+/**
+ * @brief Non-impulsive force of one entry at the end of the last accepted step
+ *        (0 when it was not active).
+ *
+ * The α schemes give the constraint force λ_{i+1} of their last stage (the
+ * impulse of an impact is read with nscd_time_stepping_get_contact_impulse());
+ * the Moreau schemes and HETS, whose unknowns are impulses, give the mean
+ * force impulse / dt. Components as in nscd_time_stepping_get_contact_impulse().
+ * @param stepper The stepper.
+ * @param index   Entry (contact) index.
+ * @param normal  Receives the normal force (may be NULL).
+ * @param tangent Receives the contact's n_tangent tangential forces (may be NULL).
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_INDEX, ::NSCD_ERR_STALE_HANDLE.
+ */
+NSCD_API nscd_status nscd_time_stepping_get_contact_force(nscd_time_stepping *stepper,
+                                                          int32_t index, double *normal,
+                                                          double *tangent);
 
 /**
  * @brief What went wrong in the latest call on this stepper, if it failed.

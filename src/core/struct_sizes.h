@@ -61,12 +61,11 @@
 #define NSCD__EVENT_INFO_SIZE_0_1 NSCD__SIZE_THROUGH(nscd_event_info, v_after)
 
 /* Release 0.2.0: structs new in 0.2 (their first size is their 0.2 size). */
-#define NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2                                                       \
-    NSCD__SIZE_THROUGH(nscd_time_stepping_options, reserved)
+#define NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_time_stepping_options, prox_r)
 #define NSCD__TIME_STEPPING_STATS_SIZE_0_2                                                         \
     NSCD__SIZE_THROUGH(nscd_time_stepping_stats, workspace_peak_bytes)
 #define NSCD__TIME_STEPPING_REPORT_SIZE_0_2                                                        \
-    NSCD__SIZE_THROUGH(nscd_time_stepping_report, max_penetration)
+    NSCD__SIZE_THROUGH(nscd_time_stepping_report, newton_iterations)
 
 /* The constants are frozen. On the 64-bit ABIs (8-byte pointers and
  * doubles) they are these numbers; a field moved, inserted or resized
@@ -85,11 +84,11 @@ _Static_assert(NSCD__ROUTH_RESULT_SIZE_0_1 == 88, "nscd_routh_result 0.1 prefix 
 _Static_assert(NSCD__CENTRAL_IMPACT_RESULT_SIZE_0_1 == 64,
                "nscd_central_impact_result 0.1 prefix changed");
 _Static_assert(NSCD__EVENT_INFO_SIZE_0_1 == 88, "nscd_event_info 0.1 prefix changed");
-_Static_assert(NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2 == 88,
+_Static_assert(NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2 == 128,
                "nscd_time_stepping_options 0.2 prefix changed");
 _Static_assert(NSCD__TIME_STEPPING_STATS_SIZE_0_2 == 48,
                "nscd_time_stepping_stats 0.2 prefix changed");
-_Static_assert(NSCD__TIME_STEPPING_REPORT_SIZE_0_2 == 64,
+_Static_assert(NSCD__TIME_STEPPING_REPORT_SIZE_0_2 == 72,
                "nscd_time_stepping_report 0.2 prefix changed");
 #endif
 

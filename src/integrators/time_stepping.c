@@ -26,6 +26,13 @@ static void option_defaults(nscd_time_stepping_options *options) {
     options->tolerance = 1e-10;
     options->max_steps = 1000000000;
     options->forces = NSCD_TS_FORCES_AUTO;
+    options->level = NSCD_TS_LEVEL_VELOCITY;
+    options->start = NSCD_TS_START_CONSISTENT;
+    options->alpha_ar = 1.0 / 6.0;
+    options->prox_r_mode = NSCD_TS_PROX_R_SCALED;
+    options->max_newton_iterations = 50;
+    options->newton_tolerance = 1e-10;
+    options->prox_r = 1.0;
 }
 
 nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options *options,
@@ -37,11 +44,21 @@ nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options *options,
 }
 
 static nscd_status validate_options(const nscd_time_stepping_options *o) {
-    const double reals[] = {o->dt, o->theta, o->gamma, o->rho_infinity, o->tolerance};
+    const double reals[] = {o->dt,
+                            o->theta,
+                            o->gamma,
+                            o->rho_infinity,
+                            o->tolerance,
+                            o->alpha_ar,
+                            o->newton_tolerance,
+                            o->prox_r};
     if (o->scheme < NSCD_TS_MOREAU_JEAN || o->scheme > NSCD_TS_ED_ALPHA ||
-        o->local_solver < NSCD_TS_SOLVER_AUTO ||
-        o->local_solver > NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION || o->forces < NSCD_TS_FORCES_AUTO ||
-        o->forces > NSCD_TS_FORCES_IMPLICIT || o->reserved != 0) {
+        o->local_solver < NSCD_TS_SOLVER_AUTO || o->local_solver > NSCD_TS_SOLVER_PROX ||
+        o->forces < NSCD_TS_FORCES_AUTO || o->forces > NSCD_TS_FORCES_IMPLICIT ||
+        o->reserved != 0 || o->level < NSCD_TS_LEVEL_VELOCITY ||
+        o->level > NSCD_TS_LEVEL_ACCELERATION || o->start < NSCD_TS_START_CONSISTENT ||
+        o->start > NSCD_TS_START_PAPER || o->prox_r_mode < NSCD_TS_PROX_R_SCALED ||
+        o->prox_r_mode > NSCD_TS_PROX_R_PAPER) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
     if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
@@ -49,10 +66,17 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
     }
     if (!(o->dt > 0.0) || o->theta < 0.5 || o->theta > 1.0 || o->gamma < 0.0 || o->gamma > 1.0 ||
         o->rho_infinity < 0.0 || o->rho_infinity > 1.0 || !(o->tolerance > 0.0) ||
-        o->max_iterations < 1 || o->max_steps < 1) {
+        o->max_iterations < 1 || o->max_steps < 1 || o->alpha_ar < 0.0 ||
+        o->max_newton_iterations < 1 || !(o->newton_tolerance > 0.0) || !(o->prox_r > 0.0) ||
+        !(o->prox_r < 2.0)) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
     if (o->scheme > NSCD_TS_MOREAU_MIDPOINT) { /* declared, not implemented yet */
+        return NSCD_ERR_UNSUPPORTED;
+    }
+    /* the Moreau schemes' unknowns are impulses: velocity level only; the
+     * prox solver is not wired in yet */
+    if (o->level == NSCD_TS_LEVEL_ACCELERATION || o->local_solver == NSCD_TS_SOLVER_PROX) {
         return NSCD_ERR_UNSUPPORTED;
     }
     /* the midpoint rule takes the forces at q_M explicitly; AUTO means that */
@@ -76,6 +100,7 @@ static void free_stepper(nscd_time_stepping *ts) {
     nscd__free(a, ts->h, nv * sizeof(double));
     nscd__free(a, ts->v_free, nv * sizeof(double));
     nscd__free(a, ts->v_mid, nv * sizeof(double));
+    nscd__free(a, ts->force, 3 * nc * sizeof(double));
     if (ts->saved.q != NULL) { /* the model may be gone: only its allocator is used */
         nscd__model allocator_only = {.allocator = a};
         nscd__model_state_destroy(&allocator_only, &ts->saved);
@@ -97,8 +122,9 @@ static nscd_status allocate_arrays(nscd_time_stepping *ts) {
     ts->h = nscd__alloc_array(a, nv, sizeof(double));
     ts->v_free = nscd__alloc_array(a, nv, sizeof(double));
     ts->v_mid = nscd__alloc_array(a, nv, sizeof(double));
-    if (!ts->active || !ts->active_before || !ts->loaded || !ts->end_q || !ts->end_v ||
-        !ts->q_theta || !ts->h || !ts->v_free || !ts->v_mid ||
+    ts->force = nscd__alloc_array(a, 3 * nc, sizeof(double));
+    if (!ts->force || !ts->active || !ts->active_before || !ts->loaded || !ts->end_q ||
+        !ts->end_v || !ts->q_theta || !ts->h || !ts->v_free || !ts->v_mid ||
         nscd__model_state_create(ts->model, &ts->saved) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
@@ -199,6 +225,18 @@ static void check_end(nscd_time_stepping *ts) {
     }
 }
 
+/* The Moreau schemes' unknowns are impulses: their force is impulse / dt,
+ * and an impact is a contact that became active in the step. */
+static void forces_from_impulses(nscd_time_stepping *ts, double dt) {
+    const nscd__model *m = ts->model;
+    for (int32_t e = 0; e < m->n_contacts; ++e) {
+        for (int k = 0; k < 3; ++k) {
+            ts->force[3 * e + k] = m->contacts[e].state.impulse[k] / dt;
+        }
+    }
+    ts->report.impact = ts->report.new_contacts > 0;
+}
+
 /* One step with save and restore: a failed step changes nothing. */
 static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
     nscd__model *m = ts->model;
@@ -216,6 +254,7 @@ static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
         return rc;
     }
     *m->t = t_next; /* exactly t_0 + n dt, or t_end */
+    forces_from_impulses(ts, dt);
     remember_end(ts);
     ts->report.struct_size = (uint32_t)sizeof ts->report;
     ts->report.step = ts->steps++;
@@ -326,12 +365,10 @@ nscd_status nscd_time_stepping_get_report(const nscd_time_stepping *stepper,
                               NSCD__TIME_STEPPING_REPORT_SIZE_0_2);
 }
 
-nscd_status nscd_time_stepping_get_contact_impulse(nscd_time_stepping *stepper, int32_t index,
-                                                   double *normal, double *tangent) {
-    if (stepper == NULL) {
-        return NSCD_ERR_NULL_POINTER;
-    }
-    nscd_time_stepping *ts = stepper;
+/* Copies one entry's three components (normal, then its n_tangent
+ * tangential ones) from values[3 * index] after the common checks. */
+static nscd_status read_entry(nscd_time_stepping *ts, int32_t index, const double *values,
+                              double *normal, double *tangent) {
     nscd__diag_clear(&ts->diag);
     if (ts->link.model == NULL) {
         return nscd__fail(&ts->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
@@ -341,13 +378,33 @@ nscd_status nscd_time_stepping_get_contact_impulse(nscd_time_stepping *stepper, 
         return nscd__fail(&ts->diag, NSCD_ERR_INDEX, "entry %d of %d", (int)index,
                           (int)m->n_contacts);
     }
-    const nscd__contact_slot *slot = &m->contacts[index];
-    if (normal != NULL) {
-        *normal = slot->state.impulse[0];
+    if (values == NULL) { /* the impulses live in the entry's state */
+        values = m->contacts[index].state.impulse;
+    } else {
+        values += 3 * (size_t)index;
     }
-    int32_t n_t = slot->n_tangent < 2 ? slot->n_tangent : 2;
+    if (normal != NULL) {
+        *normal = values[0];
+    }
+    int32_t n_t = m->contacts[index].n_tangent < 2 ? m->contacts[index].n_tangent : 2;
     for (int32_t k = 0; tangent != NULL && k < n_t; ++k) {
-        tangent[k] = slot->state.impulse[1 + k];
+        tangent[k] = values[1 + k];
     }
     return NSCD_OK;
+}
+
+nscd_status nscd_time_stepping_get_contact_impulse(nscd_time_stepping *stepper, int32_t index,
+                                                   double *normal, double *tangent) {
+    if (stepper == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    return read_entry(stepper, index, NULL, normal, tangent);
+}
+
+nscd_status nscd_time_stepping_get_contact_force(nscd_time_stepping *stepper, int32_t index,
+                                                 double *normal, double *tangent) {
+    if (stepper == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    return read_entry(stepper, index, stepper->force, normal, tangent);
 }

@@ -43,9 +43,12 @@ struct nscd_time_stepping {
      * state is still the one that step left (end_q, end_v, end_t) */
     int32_t *loaded;
     double *end_q, *end_v, end_t;
-    int has_end;                      /* end_* hold the state after the last step */
-    double *q_theta, *h;              /* n_q, n_v */
-    double *v_free, *v_mid;           /* n_v */
+    int has_end;            /* end_* hold the state after the last step */
+    double *q_theta, *h;    /* n_q, n_v */
+    double *v_free, *v_mid; /* n_v */
+    /* 3 n_contacts: each entry's non-impulsive force at the end of the last
+     * accepted step (normal, tangents); computed by each scheme's step */
+    double *force;
     nscd_time_stepping_report report; /* of the last accepted step */
     int64_t steps;                    /* accepted since creation */
     /* The force Jacobians the model gives (moreau_jean_implicit.c): -1 not

@@ -178,6 +178,12 @@ static void inelastic_ball_comes_to_rest(void **state) {
     assert_true(q <= 1e-12 && -q <= bound);
     assert_true(w.penetration <= bound);
     assert_true(fabs(normal - G * dt) <= 1e-12); /* holds the weight */
+    double force = 0.0;                          /* the mean force: the weight itself */
+    assert_int_equal(nscd_time_stepping_get_contact_force(ts, 0, &force, NULL), NSCD_OK);
+    assert_true(fabs(force - G) <= 1e-9);
+    assert_int_equal(nscd_time_stepping_get_contact_force(ts, 1, &force, NULL), NSCD_ERR_INDEX);
+    assert_int_equal(nscd_time_stepping_get_contact_force(NULL, 0, &force, NULL),
+                     NSCD_ERR_NULL_POINTER);
     nscd_time_stepping_destroy(ts);
     nscd_system_destroy(s);
 }
@@ -678,15 +684,20 @@ static void bad_options_create_nothing(void **state) {
         double value;
         nscd_status expected;
     } cases[] = {
-        {"dt", 0.0, NSCD_ERR_OUT_OF_RANGE},       {"dt", -1e-3, NSCD_ERR_OUT_OF_RANGE},
-        {"dt", NAN, NSCD_ERR_NOT_FINITE},         {"dt", INFINITY, NSCD_ERR_NOT_FINITE},
-        {"theta", 0.49, NSCD_ERR_OUT_OF_RANGE},   {"theta", 1.01, NSCD_ERR_OUT_OF_RANGE},
-        {"theta", NAN, NSCD_ERR_NOT_FINITE},      {"rho", -0.1, NSCD_ERR_OUT_OF_RANGE},
-        {"rho", 1.1, NSCD_ERR_OUT_OF_RANGE},      {"tol", 0.0, NSCD_ERR_OUT_OF_RANGE},
-        {"scheme", 6, NSCD_ERR_INVALID_ARGUMENT}, {"scheme", -1, NSCD_ERR_INVALID_ARGUMENT},
-        {"scheme", 2, NSCD_ERR_UNSUPPORTED},      {"scheme", 5, NSCD_ERR_UNSUPPORTED},
-        {"solver", 4, NSCD_ERR_INVALID_ARGUMENT}, {"steps", 0, NSCD_ERR_OUT_OF_RANGE},
-        {"iter", 0, NSCD_ERR_OUT_OF_RANGE},
+        {"dt", 0.0, NSCD_ERR_OUT_OF_RANGE},         {"dt", -1e-3, NSCD_ERR_OUT_OF_RANGE},
+        {"dt", NAN, NSCD_ERR_NOT_FINITE},           {"dt", INFINITY, NSCD_ERR_NOT_FINITE},
+        {"theta", 0.49, NSCD_ERR_OUT_OF_RANGE},     {"theta", 1.01, NSCD_ERR_OUT_OF_RANGE},
+        {"theta", NAN, NSCD_ERR_NOT_FINITE},        {"rho", -0.1, NSCD_ERR_OUT_OF_RANGE},
+        {"rho", 1.1, NSCD_ERR_OUT_OF_RANGE},        {"tol", 0.0, NSCD_ERR_OUT_OF_RANGE},
+        {"scheme", 6, NSCD_ERR_INVALID_ARGUMENT},   {"scheme", -1, NSCD_ERR_INVALID_ARGUMENT},
+        {"scheme", 2, NSCD_ERR_UNSUPPORTED},        {"scheme", 5, NSCD_ERR_UNSUPPORTED},
+        {"solver", 5, NSCD_ERR_INVALID_ARGUMENT},   {"steps", 0, NSCD_ERR_OUT_OF_RANGE},
+        {"iter", 0, NSCD_ERR_OUT_OF_RANGE},         {"alpha_ar", -0.1, NSCD_ERR_OUT_OF_RANGE},
+        {"alpha_ar", NAN, NSCD_ERR_NOT_FINITE},     {"newton", 0, NSCD_ERR_OUT_OF_RANGE},
+        {"newton_tol", 0.0, NSCD_ERR_OUT_OF_RANGE}, {"prox_r", 0.0, NSCD_ERR_OUT_OF_RANGE},
+        {"prox_r", 2.0, NSCD_ERR_OUT_OF_RANGE},     {"level", 2, NSCD_ERR_INVALID_ARGUMENT},
+        {"start", 2, NSCD_ERR_INVALID_ARGUMENT},    {"prox_mode", 2, NSCD_ERR_INVALID_ARGUMENT},
+        {"level", -1, NSCD_ERR_INVALID_ARGUMENT},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         nscd_time_stepping_options_init(&o, sizeof o);
@@ -708,6 +719,20 @@ static void bad_options_create_nothing(void **state) {
             o.max_steps = (int64_t)x;
         if (strcmp(f, "iter") == 0)
             o.max_iterations = (int32_t)x;
+        if (strcmp(f, "alpha_ar") == 0)
+            o.alpha_ar = x;
+        if (strcmp(f, "newton") == 0)
+            o.max_newton_iterations = (int32_t)x;
+        if (strcmp(f, "newton_tol") == 0)
+            o.newton_tolerance = x;
+        if (strcmp(f, "prox_r") == 0)
+            o.prox_r = x;
+        if (strcmp(f, "level") == 0)
+            o.level = (int32_t)x;
+        if (strcmp(f, "start") == 0)
+            o.start = (int32_t)x;
+        if (strcmp(f, "prox_mode") == 0)
+            o.prox_r_mode = (int32_t)x;
         assert_int_equal(nscd_time_stepping_create(s, &o, &ts), cases[i].expected);
         assert_true(ts == (nscd_time_stepping *)(uintptr_t)1);
     }
