@@ -9,10 +9,13 @@ from .bouncing_ball import BouncingBall, Impact, analytic_rest_time, bouncing_ba
 from .errors import NscdError, Status, check, status_string
 from .event_driven import Event, EventDriven, EventType, Method, Stats, ZenoPolicy
 from .system import ContactLaw, System
+from .time_stepping import (Forces, Level, LocalSolver, ProxR, Report, Scheme, Start, TimeStepping,
+                            TimeSteppingStats)
 
 __all__ = [
-    "ABI_VERSION", "BouncingBall", "ContactLaw", "Event", "EventDriven", "EventType", "Impact",
-    "Method", "NscdError", "Stats", "Status", "System", "ZenoPolicy", "abi_version",
+    "ABI_VERSION", "BouncingBall", "ContactLaw", "Event", "EventDriven", "EventType", "Forces",
+    "Impact", "Level", "LocalSolver", "Method", "NscdError", "ProxR", "Report", "Scheme", "Start",
+    "Stats", "Status", "System", "TimeStepping", "TimeSteppingStats", "ZenoPolicy", "abi_version",
     "analytic_rest_time", "bouncing_ball", "check", "library", "library_path", "status_string",
     "version", "version_string",
 ]

@@ -187,6 +187,68 @@ class EventDrivenStats(ctypes.Structure):
     ]
 
 
+TIME_STEP_FN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)
+
+
+class TimeSteppingOptions(ctypes.Structure):
+    """nscd_time_stepping_options (time_stepping.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("scheme", ctypes.c_int32),
+        ("dt", ctypes.c_double),
+        ("theta", ctypes.c_double),
+        ("gamma", ctypes.c_double),
+        ("rho_infinity", ctypes.c_double),
+        ("local_solver", ctypes.c_int32),
+        ("max_iterations", ctypes.c_int32),
+        ("tolerance", ctypes.c_double),
+        ("on_step", TIME_STEP_FN),
+        ("on_step_user", ctypes.c_void_p),
+        ("max_steps", ctypes.c_int64),
+        ("forces", ctypes.c_int32),
+        ("reserved", ctypes.c_int32),
+        ("level", ctypes.c_int32),
+        ("start", ctypes.c_int32),
+        ("alpha_ar", ctypes.c_double),
+        ("prox_r_mode", ctypes.c_int32),
+        ("max_newton_iterations", ctypes.c_int32),
+        ("newton_tolerance", ctypes.c_double),
+        ("prox_r", ctypes.c_double),
+    ]
+
+
+class TimeSteppingReport(ctypes.Structure):
+    """nscd_time_stepping_report (time_stepping.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("converged", ctypes.c_int32),
+        ("step", ctypes.c_int64),
+        ("t", ctypes.c_double),
+        ("dt", ctypes.c_double),
+        ("active_contacts", ctypes.c_int32),
+        ("new_contacts", ctypes.c_int32),
+        ("iterations", ctypes.c_int32),
+        ("rows", ctypes.c_int32),
+        ("residual", ctypes.c_double),
+        ("max_penetration", ctypes.c_double),
+        ("impact", ctypes.c_int32),
+        ("newton_iterations", ctypes.c_int32),
+    ]
+
+
+class TimeSteppingStats(ctypes.Structure):
+    """nscd_time_stepping_stats (time_stepping.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("stopped", ctypes.c_int32),
+        ("steps", ctypes.c_int64),
+        ("solver_iterations", ctypes.c_int64),
+        ("t", ctypes.c_double),
+        ("max_penetration", ctypes.c_double),
+        ("workspace_peak_bytes", ctypes.c_int64),
+    ]
+
+
 def _declare(lib):
     """Declares the prototypes of the functions the package calls. Functions a
     library lacks (an older build) are skipped; calling them raises later."""
@@ -225,6 +287,18 @@ def _declare(lib):
                                                            ctypes.POINTER(ctypes.c_double),
                                                            ctypes.POINTER(ctypes.c_double)]),
         "nscd_event_driven_get_equality_force": (c_status, [vp, ctypes.c_int32, c_double_p]),
+        "nscd_time_stepping_options_init": (c_status, [ctypes.POINTER(TimeSteppingOptions),
+                                                       ctypes.c_size_t]),
+        "nscd_time_stepping_create": (c_status, [vp, ctypes.POINTER(TimeSteppingOptions), pp]),
+        "nscd_time_stepping_destroy": (None, [vp]),
+        "nscd_time_stepping_advance": (c_status, [vp, ctypes.c_double,
+                                                  ctypes.POINTER(TimeSteppingStats)]),
+        "nscd_time_stepping_get_report": (c_status, [vp, ctypes.POINTER(TimeSteppingReport)]),
+        "nscd_time_stepping_get_contact_impulse": (c_status, [vp, ctypes.c_int32, c_double_p,
+                                                              c_double_p]),
+        "nscd_time_stepping_get_contact_force": (c_status, [vp, ctypes.c_int32, c_double_p,
+                                                            c_double_p]),
+        "nscd_time_stepping_last_error": (ctypes.c_char_p, [vp]),
     }
     for name, (restype, argtypes) in protos.items():
         try:

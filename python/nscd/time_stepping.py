@@ -1,0 +1,189 @@
+"""The time stepper (include/nscd/time_stepping.h): fixed steps that capture
+impacts, stick-slip and persistent contacts without locating events."""
+import collections
+import ctypes
+import enum
+
+from . import _library as _c
+from ._handle import OwnedHandle
+from .errors import NscdError, Status
+
+
+class Scheme(enum.IntEnum):
+    """nscd_ts_scheme."""
+    MOREAU_JEAN = 0
+    MOREAU_MIDPOINT = 1
+    HALF_EXPLICIT = 2
+    GENERALIZED_ALPHA = 3
+    BATHE = 4
+    ED_ALPHA = 5
+
+
+class LocalSolver(enum.IntEnum):
+    """nscd_ts_local_solver."""
+    AUTO = 0
+    LCP = 1
+    FC3D_COULOMB = 2
+    FC3D_MAX_DISSIPATION = 3
+    PROX = 4
+
+
+class Forces(enum.IntEnum):
+    """nscd_ts_forces."""
+    AUTO = 0
+    EXPLICIT = 1
+    IMPLICIT = 2
+
+
+class Level(enum.IntEnum):
+    """nscd_ts_level."""
+    VELOCITY = 0
+    ACCELERATION = 1
+
+
+class Start(enum.IntEnum):
+    """nscd_ts_start."""
+    CONSISTENT = 0
+    PAPER = 1
+
+
+class ProxR(enum.IntEnum):
+    """nscd_ts_prox_r."""
+    SCALED = 0
+    PAPER = 1
+
+
+# What one step did (nscd_time_stepping_report).
+Report = collections.namedtuple("Report", [
+    "converged", "step", "t", "dt", "active_contacts", "new_contacts", "iterations", "rows",
+    "residual", "max_penetration", "impact", "newton_iterations"])
+
+# Counters of one advance() call (nscd_time_stepping_stats).
+TimeSteppingStats = collections.namedtuple("TimeSteppingStats", [
+    "stopped", "steps", "solver_iterations", "t", "max_penetration", "workspace_peak_bytes"])
+
+
+def _report(r):
+    return Report(bool(r.converged), r.step, r.t, r.dt, r.active_contacts, r.new_contacts,
+                  r.iterations, r.rows, r.residual, r.max_penetration, bool(r.impact),
+                  r.newton_iterations)
+
+
+class TimeStepping(OwnedHandle):
+    """Time-stepping integration of a System.
+
+    Keyword arguments set fields of nscd_time_stepping_options (``scheme``,
+    ``dt``, ``theta``, ``rho_infinity``, ``local_solver``, ``level``,
+    ``start``, ...; enums accept the IntEnums of this module or their names,
+    e.g. ``scheme="bathe"``). ``on_step(report)`` is called after every step
+    when given; it returns None/False to go on, True to stop (advance() then
+    returns early), or a negative int to fail (NSCD_ERR_CALLBACK)."""
+
+    _ENUMS = {"scheme": Scheme, "local_solver": LocalSolver, "forces": Forces, "level": Level,
+              "start": Start, "prox_r_mode": ProxR}
+
+    def __init__(self, system, on_step=None, **options):
+        lib = _c.library()
+        self._lib = lib
+        self._handle = None
+        self.system = system  # the system must outlive the stepper
+        self._on_step = on_step
+        self._exception = None
+
+        opts = _c.TimeSteppingOptions()
+        self._raise(lib.nscd_time_stepping_options_init(ctypes.byref(opts), ctypes.sizeof(opts)),
+                    "nscd_time_stepping_options_init", "")
+        names = {name for name, _ in _c.TimeSteppingOptions._fields_}
+        for key, value in options.items():
+            if key not in names or key in ("struct_size", "on_step", "on_step_user", "reserved"):
+                raise TypeError(f"unknown option {key!r}")
+            if key in self._ENUMS and isinstance(value, str):
+                value = self._ENUMS[key][value.upper()]
+            setattr(opts, key, value)
+        self._observer = _c.TIME_STEP_FN(self._observe)
+        if on_step is not None:
+            opts.on_step = self._observer
+        self.options = opts
+
+        handle = ctypes.c_void_p()
+        self._check(lib.nscd_time_stepping_create(system.handle, ctypes.byref(opts),
+                                                  ctypes.byref(handle)),
+                    "nscd_time_stepping_create", with_handle=False)
+        self._handle = handle
+
+    def _observe(self, _user, report_ptr):
+        try:
+            report = ctypes.cast(report_ptr, ctypes.POINTER(_c.TimeSteppingReport)).contents
+            action = self._on_step(_report(report))
+            if isinstance(action, bool) or action is None:
+                return 1 if action else 0
+            return int(action)
+        except BaseException as exc:  # noqa: BLE001  (must not cross into C)
+            if self._exception is None:
+                self._exception = exc
+            return -1
+
+    def _raise(self, status, function, message):
+        if status != Status.OK:
+            raise NscdError(status, function, message)
+
+    def _check(self, status, function, with_handle=True):
+        cause, self._exception = self._exception, None
+        cause = cause or self.system._callbacks.take()
+        if status == Status.OK:
+            return
+        message = ""
+        if with_handle and self._handle is not None:
+            message = self._lib.nscd_time_stepping_last_error(self._handle).decode()
+        if not message:
+            message = self.system.last_error
+        raise NscdError(status, function, message) from cause
+
+    def _require_open(self):
+        if self._handle is None:
+            raise ValueError("the stepper is closed")
+
+    def advance(self, t_end):
+        """Steps to t_end (or until on_step asked to stop). Returns TimeSteppingStats."""
+        self._require_open()
+        stats = _c.TimeSteppingStats()
+        stats.struct_size = ctypes.sizeof(stats)
+        self._check(self._lib.nscd_time_stepping_advance(self._handle, float(t_end),
+                                                         ctypes.byref(stats)),
+                    "nscd_time_stepping_advance")
+        return TimeSteppingStats(bool(stats.stopped), stats.steps, stats.solver_iterations,
+                                 stats.t, stats.max_penetration, stats.workspace_peak_bytes)
+
+    @property
+    def report(self):
+        """The Report of the last accepted step."""
+        self._require_open()
+        r = _c.TimeSteppingReport()
+        r.struct_size = ctypes.sizeof(r)
+        self._check(self._lib.nscd_time_stepping_get_report(self._handle, ctypes.byref(r)),
+                    "nscd_time_stepping_get_report")
+        return _report(r)
+
+    def _entry(self, function, index):
+        self._require_open()
+        normal = ctypes.c_double()
+        tangent = (ctypes.c_double * 2)()
+        self._check(getattr(self._lib, function)(self._handle, int(index), ctypes.byref(normal),
+                                                 tangent), function)
+        return normal.value, list(tangent[:self.system.n_tangent(index)])
+
+    def contact_impulse(self, index):
+        """(normal, [tangential, ...]) impulse of entry `index` in the last step."""
+        return self._entry("nscd_time_stepping_get_contact_impulse", index)
+
+    def contact_force(self, index):
+        """(normal, [tangential, ...]) non-impulsive force of entry `index` at the
+        end of the last step (impulse / dt for the Moreau schemes)."""
+        return self._entry("nscd_time_stepping_get_contact_force", index)
+
+    @property
+    def last_error(self):
+        return self._lib.nscd_time_stepping_last_error(self._handle).decode()
+
+    def _destroy(self, handle):
+        self._lib.nscd_time_stepping_destroy(handle)
