@@ -121,7 +121,7 @@ typedef struct run_stats {
     double max_abs_q;
     int diverged;
     int64_t steps;
-    double err[3];   /* the last three lambda errors (oscillation) */
+    double err[3]; /* the last three lambda errors (oscillation) */
     int n_err;
     double lambda_end, lambda_error_max, oscillation, oscillation_late;
     double q3_max, v3_max;
@@ -348,8 +348,9 @@ static void run_all(const plan *p, const chain_exact exact[2], results *res) {
                 }
                 int record = p->histories && ((model == 'a' && dt == p->paper_dt) ||
                                               (model == 'b' && dt == p->study_dt));
-                run_spec spec = {model, sc, dt, p->t_end, NSCD_TS_LEVEL_VELOCITY,
-                                 NSCD_TS_START_CONSISTENT, record};
+                run_spec spec = {
+                    model, sc, dt, p->t_end, NSCD_TS_LEVEL_VELOCITY, NSCD_TS_START_CONSISTENT,
+                    record};
                 plan_run(res, &spec, &exact[m]);
             }
         }
@@ -363,6 +364,18 @@ static void run_all(const plan *p, const chain_exact exact[2], results *res) {
 /* ------------------------------------------------------------ JSON */
 
 static void json_rho(double rho_inf) { json_number(stdout, rho_inf); }
+
+/* A stable identifier of a status for the JSON ("ok", "not_finite", ...). */
+static const char *status_name(nscd_status rc) {
+    switch (rc) {
+    case NSCD_OK: return "ok";
+    case NSCD_ERR_NOT_FINITE: return "not_finite";
+    case NSCD_ERR_NOT_CONVERGED: return "not_converged";
+    case NSCD_ERR_UNSUPPORTED: return "unsupported";
+    case NSCD_ERR_SINGULAR: return "singular";
+    default: return "error";
+    }
+}
 
 static void json_case_head(const scheme_case *sc) {
     printf("\"scheme\":\"%s\",\"rho_inf\":", sc->name);
@@ -443,11 +456,14 @@ static void json_run(const run_result *r, const chain_exact *exact) {
     const run_spec *s = &r->spec;
     printf("{\"model\":\"%c\",", s->model);
     json_case_head(s->sc);
-    printf(",\"dt\":%.17g,\"level\":\"%s\",\"start\":\"%s\",\"stable\":%s,\"status\":\"%s\"",
-           s->dt, LEVELS[s->level], STARTS[s->start], r->stable ? "true" : "false",
-           r->status == NSCD_OK ? "ok" : nscd_status_string(r->status));
-    printf(",\"t_end\":%.17g,\"t_reached\":%.17g,\"steps\":%lld,\"q_end\":", s->t_end,
-           r->t_reached, (long long)r->stats.steps);
+    printf(",\"dt\":%.17g,\"level\":\"%s\",\"start\":\"%s\",\"stable\":%s,\"status\":\"%s\"", s->dt,
+           LEVELS[s->level], STARTS[s->start], r->stable ? "true" : "false",
+           status_name(r->status));
+    if (r->status != NSCD_OK) {
+        printf(",\"error\":\"%s\"", nscd_status_string(r->status));
+    }
+    printf(",\"t_end\":%.17g,\"t_reached\":%.17g,\"steps\":%lld,\"q_end\":", s->t_end, r->t_reached,
+           (long long)r->stats.steps);
     json_array(stdout, r->q_end, 3);
     printf(",\"v_end\":");
     json_array(stdout, r->v_end, 3);
@@ -515,7 +531,7 @@ static void json_spectral(const plan *p, results *res) {
         nscd_time_stepping_options opt;
         case_options(sc, 1.0, NSCD_TS_LEVEL_VELOCITY, NSCD_TS_START_CONSISTENT, &opt);
         int n = p->spectral_points;
-        double ratio[64], rho[64], period[64], order[64];
+        double ratio[64], rho[64], period[64], order[64], residual[64];
         nscd_status rc = NSCD_OK;
         for (int k = 0; k < n && rc == NSCD_OK; ++k) {
             ratio[k] = pow(10.0, -3.0 + 6.0 * k / (n - 1));
@@ -524,6 +540,7 @@ static void json_spectral(const plan *p, results *res) {
             rho[k] = rc == NSCD_OK ? a.rho : NAN;
             period[k] = rc == NSCD_OK ? a.period_error : NAN;
             order[k] = rc == NSCD_OK ? a.order : NAN;
+            residual[k] = rc != NSCD_OK ? NAN : a.order == 2 ? a.map_residual : a.fit_residual;
         }
         if (rc == NSCD_ERR_UNSUPPORTED) {
             res->unsupported[ci][0][0] = 1;
@@ -532,7 +549,7 @@ static void json_spectral(const plan *p, results *res) {
         printf("%s{", first ? "" : ",");
         first = 0;
         json_case_head(sc);
-        printf(",\"status\":\"%s\",\"dt_over_T\":", rc == NSCD_OK ? "ok" : nscd_status_string(rc));
+        printf(",\"status\":\"%s\",\"dt_over_T\":", status_name(rc));
         json_array(stdout, ratio, n);
         printf(",\"rho\":");
         json_array(stdout, rho, n);
@@ -540,6 +557,8 @@ static void json_spectral(const plan *p, results *res) {
         json_array(stdout, period, n);
         printf(",\"fit_order\":");
         json_array(stdout, order, n);
+        printf(",\"residual\":");
+        json_array(stdout, residual, n);
         printf("}");
     }
 }
@@ -553,8 +572,8 @@ static void json_unsupported(const results *res) {
                     printf("%s{", first ? "" : ",");
                     first = 0;
                     json_case_head(&CASES[ci]);
-                    printf(",\"level\":\"%s\",\"start\":\"%s\",\"reason\":\"%s\"}", LEVELS[l],
-                           STARTS[s], nscd_status_string(NSCD_ERR_UNSUPPORTED));
+                    printf(",\"level\":\"%s\",\"start\":\"%s\",\"reason\":\"unsupported\"}",
+                           LEVELS[l], STARTS[s]);
                 }
             }
         }

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #define PI 3.14159265358979323846
-#define STEPS 10 /* samples y_0 .. y_STEPS per run */
 
 typedef struct oscillator {
     double omega2;
@@ -31,9 +30,9 @@ static nscd_status osc_stiffness(void *user, double t, const double *q, const do
     return NSCD_OK;
 }
 
-/* One run from (q0, v0): y[n] = (q_n, v_n / omega), n = 0 .. STEPS. */
-static nscd_status trajectory(const nscd_time_stepping_options *options, oscillator *osc,
-                              double q0, double v0, double y[STEPS + 1][2]) {
+/* One run from (q0, v0): y[n] = (q_n, v_n / omega), n = 0 .. AMPLIFICATION_STEPS. */
+static nscd_status trajectory(const nscd_time_stepping_options *options, oscillator *osc, double q0,
+                              double v0, double y[AMPLIFICATION_STEPS + 1][2]) {
     nscd_system_desc desc;
     nscd_system_desc_init(&desc, sizeof desc);
     desc.n_dof = 1;
@@ -52,7 +51,7 @@ static nscd_status trajectory(const nscd_time_stepping_options *options, oscilla
         rc = nscd_time_stepping_create(sys, options, &ts);
     }
     double omega = sqrt(osc->omega2);
-    for (int n = 0; n <= STEPS && rc == NSCD_OK; ++n) {
+    for (int n = 0; n <= AMPLIFICATION_STEPS && rc == NSCD_OK; ++n) {
         if (n > 0) {
             rc = nscd_time_stepping_advance(ts, (double)n * options->dt, NULL);
         }
@@ -69,10 +68,10 @@ static nscd_status trajectory(const nscd_time_stepping_options *options, oscilla
 static double max_abs2(const double *y) { return fmax(fabs(y[0]), fabs(y[1])); }
 
 /* Largest relative misfit of y_{n+1} = B y_n over both runs, n >= 1. */
-static double map_residual(const double B[4], double y[2][STEPS + 1][2]) {
+static double map_residual(const double B[4], double y[2][AMPLIFICATION_STEPS + 1][2]) {
     double worst = 0.0, normB = fmax(fabs(B[0]) + fabs(B[1]), fabs(B[2]) + fabs(B[3]));
     for (int r = 0; r < 2; ++r) {
-        for (int n = 1; n < STEPS; ++n) {
+        for (int n = 1; n < AMPLIFICATION_STEPS; ++n) {
             const double *a = y[r][n], *b = y[r][n + 1];
             double p0 = B[0] * a[0] + B[1] * a[1], p1 = B[2] * a[0] + B[3] * a[1];
             double scale = normB * max_abs2(a) + max_abs2(b);
@@ -132,13 +131,13 @@ static int least_squares(int m, int p, double *A, double *b, double *x) {
  * (two runs, q and v / omega), each equation scaled by its largest term so
  * that decaying and growing runs weigh alike. Returns the relative misfit,
  * or -1 when the fit fails. */
-static double fit_recurrence(double y[2][STEPS + 1][2], double c[3]) {
-    enum { ROWS = 4 * (STEPS - 2) };
+static double fit_recurrence(double y[2][AMPLIFICATION_STEPS + 1][2], double c[3]) {
+    enum { ROWS = 4 * (AMPLIFICATION_STEPS - 2) };
     double A[ROWS * 3], b[ROWS], A0[ROWS * 3], b0[ROWS];
     int m = 0;
     for (int r = 0; r < 2; ++r) {
         for (int comp = 0; comp < 2; ++comp) {
-            for (int n = 0; n + 3 <= STEPS; ++n) {
+            for (int n = 0; n + 3 <= AMPLIFICATION_STEPS; ++n) {
                 double scale = 0.0;
                 for (int k = 0; k <= 3; ++k) {
                     scale = fmax(scale, fabs(y[r][n + k][comp]));
@@ -239,6 +238,33 @@ static void summarise(double Omega, int count, const double complex *z, amplific
     out->period_error = principal < 0 ? NAN : Omega / fabs(carg(z[principal])) - 1.0;
 }
 
+nscd_status amplification_from_samples(double y[2][AMPLIFICATION_STEPS + 1][2], double Omega,
+                                       amplification *out) {
+    memset(out, 0, sizeof *out);
+    double B[4] = {y[0][1][0], y[1][1][0], y[0][1][1], y[1][1][1]}; /* y_0 = e_1, e_2 */
+    out->map_residual = map_residual(B, y);
+    double c[3];
+    out->fit_residual = out->map_residual < 1e-9 ? -1.0 : fit_recurrence(y, c);
+    /* a third state only when B misses the later steps by more than rounding
+     * and the recurrence of order 3 fits them 1000 times better */
+    int third = out->fit_residual >= 0.0 && out->fit_residual < 1e-3 * out->map_residual &&
+                isfinite(c[0] + c[1] + c[2]);
+    double complex z[3];
+    if (!third) { /* state (q, v): the eigenvalues of B */
+        double tr = B[0] + B[3], det = B[0] * B[3] - B[1] * B[2];
+        quadratic_roots(-tr, det, z);
+        out->order = 2;
+        out->fit_residual = fmax(out->fit_residual, 0.0);
+        summarise(Omega, 2, z, out);
+        return NSCD_OK;
+    }
+    double a[3] = {-c[0], -c[1], -c[2]}; /* z^3 - c2 z^2 - c1 z - c0 */
+    cubic_roots(a, z);
+    out->order = 3;
+    summarise(Omega, 3, z, out);
+    return NSCD_OK;
+}
+
 nscd_status amplification_estimate(const nscd_time_stepping_options *options, double dt_over_T,
                                    amplification *out) {
     memset(out, 0, sizeof *out);
@@ -248,7 +274,7 @@ nscd_status amplification_estimate(const nscd_time_stepping_options *options, do
     opt.dt = dt;
     opt.on_step = NULL;
     opt.newton_tolerance = 1e-14; /* the trajectory must be the linear map's */
-    double y[2][STEPS + 1][2];
+    double y[2][AMPLIFICATION_STEPS + 1][2];
     nscd_status rc = trajectory(&opt, &osc, 1.0, 0.0, y[0]);
     if (rc == NSCD_OK) {
         rc = trajectory(&opt, &osc, 0.0, omega, y[1]);
@@ -256,24 +282,5 @@ nscd_status amplification_estimate(const nscd_time_stepping_options *options, do
     if (rc != NSCD_OK) {
         return rc;
     }
-    double B[4] = {y[0][1][0], y[1][1][0], y[0][1][1], y[1][1][1]}; /* y_0 = e_1, e_2 */
-    out->map_residual = map_residual(B, y);
-    double complex z[3];
-    if (out->map_residual < 1e-9) { /* state (q, v): the eigenvalues of B */
-        double tr = B[0] + B[3], det = B[0] * B[3] - B[1] * B[2];
-        quadratic_roots(-tr, det, z);
-        out->order = 2;
-        summarise(omega * dt, 2, z, out);
-        return NSCD_OK;
-    }
-    double c[3];
-    out->fit_residual = fit_recurrence(y, c);
-    if (out->fit_residual < 0.0 || !isfinite(c[0] + c[1] + c[2])) {
-        return NSCD_ERR_NOT_CONVERGED;
-    }
-    double a[3] = {-c[0], -c[1], -c[2]}; /* z^3 - c2 z^2 - c1 z - c0 */
-    cubic_roots(a, z);
-    out->order = 3;
-    summarise(omega * dt, 3, z, out);
-    return NSCD_OK;
+    return amplification_from_samples(y, omega * dt, out);
 }

@@ -24,6 +24,9 @@
 
 #include <nscd/nscd.h>
 
+/* Steps sampled per run: y_0 .. y_AMPLIFICATION_STEPS. */
+#define AMPLIFICATION_STEPS 10
+
 typedef struct amplification {
     int order;           /* 2 (one-step map of (q, v)) or 3 (recurrence fit) */
     double re[3], im[3]; /* the eigenvalues (order of them) */
@@ -41,5 +44,11 @@ typedef struct amplification {
  * have), or NSCD_ERR_NOT_CONVERGED when the roots cannot be found. */
 nscd_status amplification_estimate(const nscd_time_stepping_options *options, double dt_over_T,
                                    amplification *out);
+
+/* The eigenvalues from the samples y[run][n] = (q_n, v_n / omega) of two runs
+ * from y_0 = (1, 0) and (0, 1), Omega = omega dt (the second half of
+ * amplification_estimate(); usable on any scheme's samples). */
+nscd_status amplification_from_samples(double y[2][AMPLIFICATION_STEPS + 1][2], double Omega,
+                                       amplification *out);
 
 #endif

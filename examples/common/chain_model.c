@@ -17,7 +17,8 @@ int chain_model_init(chain_model *c, char model) {
     c->k[0] = model == 'a' ? 1e7 : 0.0;
     c->gravity = 9.81;
     const double *k = c->k;
-    const double K[9] = {k[1] + k[2], -k[2], 0.0, -k[2], k[2] + k[3], -k[3], 0.0, -k[3], k[3] + k[0]};
+    const double K[9] = {k[1] + k[2], -k[2], 0.0,   -k[2],      k[2] + k[3],
+                         -k[3],       0.0,   -k[3], k[3] + k[0]};
     memcpy(c->K, K, sizeof K);
     return 0;
 }
@@ -53,8 +54,8 @@ static nscd_status chain_stiffness(void *user, double t, const double *q, const 
 }
 
 /* Model (b): g_B = q3 = 0, a distance. */
-static nscd_status chain_hold_mass3(void *user, int32_t index, double t, const double *q,
-                                    double *g, double *w) {
+static nscd_status chain_hold_mass3(void *user, int32_t index, double t, const double *q, double *g,
+                                    double *w) {
     (void)user, (void)index, (void)t;
     *g = q[2];
     w[0] = 0.0;

@@ -16,11 +16,11 @@
 #include <nscd/nscd.h>
 
 typedef struct chain_model {
-    char model;      /* 'a' or 'b' */
-    double mass[3];  /* m1, m2, m3 (kg) */
-    double k[4];     /* k0, k1, k2, k3 (N/m); k0 = 0 in model (b) */
-    double gravity;  /* gamma (m/s^2), along the chain */
-    double K[9];     /* the stiffness matrix, row-major */
+    char model;     /* 'a' or 'b' */
+    double mass[3]; /* m1, m2, m3 (kg) */
+    double k[4];    /* k0, k1, k2, k3 (N/m); k0 = 0 in model (b) */
+    double gravity; /* gamma (m/s^2), along the chain */
+    double K[9];    /* the stiffness matrix, row-major */
 } chain_model;
 
 /* The paper's data: unit masses, k1 = k2 = k3 = 1 N/m, gamma = 9.81 m/s^2,
@@ -35,11 +35,11 @@ nscd_status chain_model_create(chain_model *c, nscd_system **system);
  * model (a), q1 and q2 in model (b), where q3 = 0). */
 typedef struct chain_exact {
     const chain_model *c;
-    int n;             /* free dofs */
-    double omega[3];   /* circular eigenfrequencies (rad/s) */
-    double shape[9];   /* mass-normalised mode shapes, column j = mode j */
+    int n;           /* free dofs */
+    double omega[3]; /* circular eigenfrequencies (rad/s) */
+    double shape[9]; /* mass-normalised mode shapes, column j = mode j */
     double q_static[3];
-    double modal[3];   /* modal coordinates of q_static */
+    double modal[3]; /* modal coordinates of q_static */
 } chain_exact;
 
 void chain_exact_init(const chain_model *c, chain_exact *e);
