@@ -273,11 +273,17 @@ nscd_status amplification_estimate(const nscd_time_stepping_options *options, do
     nscd_time_stepping_options opt = *options;
     opt.dt = dt;
     opt.on_step = NULL;
-    opt.newton_tolerance = 1e-14; /* the trajectory must be the linear map's */
+    /* the trajectory should be the linear map's to rounding: a tight
+     * tolerance on the schemes' Newton loop, the caller's if that fails */
+    opt.newton_tolerance = 1e-14;
     double y[2][AMPLIFICATION_STEPS + 1][2];
-    nscd_status rc = trajectory(&opt, &osc, 1.0, 0.0, y[0]);
-    if (rc == NSCD_OK) {
-        rc = trajectory(&opt, &osc, 0.0, omega, y[1]);
+    nscd_status rc = NSCD_ERR_NOT_CONVERGED;
+    for (int attempt = 0; attempt < 2 && rc == NSCD_ERR_NOT_CONVERGED; ++attempt) {
+        rc = trajectory(&opt, &osc, 1.0, 0.0, y[0]);
+        if (rc == NSCD_OK) {
+            rc = trajectory(&opt, &osc, 0.0, omega, y[1]);
+        }
+        opt.newton_tolerance = options->newton_tolerance;
     }
     if (rc != NSCD_OK) {
         return rc;
