@@ -34,7 +34,13 @@
  *   --histories  adds per-step histories (the dt = 1e-3 runs of model (a),
  *                the level/start runs of model (b)) and the exact ones;
  *   --quick      dt = 1e-2, 5e-3, 2.5e-3 and 1e-3 only, 13 spectral points;
- *   --scheme     runs one scheme only (a JSON name).                        */
+ *   --scheme     runs one scheme only (a JSON name);
+ *   --fit-samples reads lines "Omega y..." (two runs of AMPLIFICATION_STEPS + 1
+ *                samples (q, v / omega), as amplification_from_samples()
+ *                takes them) from stdin and prints the recovered spectral
+ *                radius and period error of each: the estimator alone, on
+ *                any scheme's trajectories (the pytest feeds it the
+ *                reference's).                                               */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -729,7 +735,40 @@ static int parse_plan(int argc, char **argv, plan *p) {
     return 0;
 }
 
+/* --fit-samples: the estimator on trajectories read from stdin. */
+static int fit_samples(void) {
+    printf("{\"fits\":[");
+    double Omega;
+    int count = 0;
+    while (scanf("%lf", &Omega) == 1) {
+        double y[2][AMPLIFICATION_STEPS + 1][2];
+        for (int r = 0; r < 2; ++r) {
+            for (int n = 0; n <= AMPLIFICATION_STEPS; ++n) {
+                if (scanf("%lf %lf", &y[r][n][0], &y[r][n][1]) != 2) {
+                    fprintf(stderr, "model_problem: --fit-samples: short line %d\n", count + 1);
+                    return 2;
+                }
+            }
+        }
+        amplification a;
+        nscd_status rc = amplification_from_samples(y, Omega, &a);
+        printf("%s{\"status\":\"%s\",\"order\":%d,\"rho\":", count++ ? "," : "", status_name(rc),
+               a.order);
+        json_number(stdout, a.rho);
+        printf(",\"period_error\":");
+        json_number(stdout, a.period_error);
+        printf(",\"residual\":");
+        json_number(stdout, a.order == 2 ? a.map_residual : a.fit_residual);
+        printf("}");
+    }
+    printf("]}\n");
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (cli_has_flag(argc, argv, "--fit-samples")) {
+        return fit_samples();
+    }
     plan p;
     int code = parse_plan(argc, argv, &p);
     if (code != 0) {

@@ -389,3 +389,51 @@ def test_spectral_limits(out, case):
         assert np.all(np.abs(rho - 1) < 1e-9)
     elif case[0] == "moreau_midpoint":  # Stoermer-Verlet: stable for Omega <= 2 only
         assert np.all(np.abs(rho[Omega < 2] - 1) < 1e-9) and np.all(rho[Omega > 2.1] > 1)
+
+
+REFERENCE_SCHEMES = [("generalized_alpha", 1.0), ("generalized_alpha", 0.8),
+                     ("generalized_alpha", 0.5), ("generalized_alpha", 0.0), ("bathe", None),
+                     ("ed_alpha", 0.0), ("ed_alpha", 0.8), ("moreau_jean", 0.5),
+                     ("moreau_midpoint", None)]
+
+
+@pytest.mark.parametrize("name, parameter", REFERENCE_SCHEMES)
+def test_estimator_on_reference_trajectories(ref, name, parameter):
+    """The example's estimator (model_problem --fit-samples) recovers the spectral radius and
+    the period error from trajectories alone: fed the reference schemes' own trajectories
+    (q, v / omega) from (1, 0) and (0, 1), it must give the eigenvalues of their
+    amplification matrices, for every scheme, also those this build of the library lacks
+    (generalized-alpha needs the recurrence of order 3: its auxiliary acceleration is a third
+    state)."""
+    ratios = np.logspace(-3, 3, 25)
+    lines = []
+    for r in ratios:
+        Omega = 2 * math.pi * r
+        step, start = ref.scheme(name, np.eye(1), np.array([[Omega * Omega]]), np.zeros(1), 1.0,
+                                 parameter)
+        values = [Omega]
+        for q0, v0 in ((1.0, 0.0), (0.0, Omega)):
+            X = start(np.array([q0]), np.array([v0]))
+            for n in range(11):
+                X = step(X) if n else X
+                values += [X[0], X[1] / Omega]
+        lines.append(" ".join("%.17g" % v for v in values))
+    exe = os.path.join(examples_dir(), "model_problem")
+    done = subprocess.run([exe, "--fit-samples"], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=60, check=True)
+    fits = json.loads(done.stdout)["fits"]
+    assert len(fits) == len(ratios)
+    third = name == "generalized_alpha" and parameter < 1.0
+    for r, fit in zip(ratios, fits):
+        Omega = 2 * math.pi * r
+        assert fit["status"] == "ok"
+        rho_ref, period_ref = ref.spectral_properties(name, parameter, Omega)
+        tol = 1e-4 + 10 * math.sqrt(fit["residual"])
+        assert fit["rho"] == pytest.approx(rho_ref, rel=tol, abs=1e-9), r
+        lam = np.linalg.eigvals(ref.amplification(name, parameter, Omega))
+        if np.max(np.abs(lam.imag)) > 1e-9 * np.max(np.abs(lam)) and fit["period_error"]:
+            assert fit["period_error"] == pytest.approx(period_ref, rel=10 * tol, abs=1e-9), r
+        if third:
+            assert fit["order"] == 3, r
+        elif name != "ed_alpha":  # ED-alpha: the reference's own rounding at large Omega
+            assert fit["order"] == 2, r
