@@ -250,7 +250,6 @@ static void run_one(const run_spec *spec, const chain_exact *exact, run_result *
     memset(r, 0, sizeof *r);
     r->spec = *spec;
     r->stats.lambda_end = NAN;
-    chain_model *c = (chain_model *)exact->c;
     nscd_system *sys = NULL;
     nscd_time_stepping *ts = NULL;
     observer o = {.exact = exact, .spec = &r->spec, .stats = &r->stats};
@@ -266,7 +265,7 @@ static void run_one(const run_spec *spec, const chain_exact *exact, run_result *
     opt.on_step = on_step;
     opt.on_step_user = &o;
     double t0 = seconds_now();
-    r->status = chain_model_create(c, &sys);
+    r->status = chain_model_create(exact->c, &sys);
     if (r->status == NSCD_OK) {
         r->status = nscd_time_stepping_create(sys, &opt, &ts);
     }

@@ -64,11 +64,11 @@ static nscd_status chain_hold_mass3(void *user, int32_t index, double t, const d
     return NSCD_OK;
 }
 
-nscd_status chain_model_create(chain_model *c, nscd_system **system) {
+nscd_status chain_model_create(const chain_model *c, nscd_system **system) {
     nscd_system_desc desc;
     nscd_system_desc_init(&desc, sizeof desc);
     desc.n_dof = 3;
-    desc.user = c;
+    desc.user = (void *)c; /* the callbacks only read it */
     desc.mass = chain_mass;
     desc.forces = chain_forces;
     desc.stiffness = chain_stiffness;

@@ -29,7 +29,7 @@ int chain_model_init(chain_model *c, char model);
 
 /* Creates the system (3 dofs, no contacts, one equality entry in model (b)),
  * at rest at q = 0, t = 0. `c` must outlive it. */
-nscd_status chain_model_create(chain_model *c, nscd_system **system);
+nscd_status chain_model_create(const chain_model *c, nscd_system **system);
 
 /* The exact solution: modes of M^-1/2 K M^-1/2 of the free dofs (3 in
  * model (a), q1 and q2 in model (b), where q3 = 0). */
