@@ -46,8 +46,10 @@ def thetas(out):
 
 
 def check_invariants(out):
+    """Per corner and contact phase, -g <= dt V + dt^2 sum(kappa) (examples/slider_crank.c)."""
     inv = out["invariants"]
     assert inv["hold"] is True
+    assert inv["penetration_violations"] == 0 and inv["max_penetration_ratio"] <= 1.0
     assert out["max_penetration"] == inv["max_penetration"] <= inv["penetration_tolerance"]
     if out["impact_steps"] > 0:  # impacts and friction dissipate: no gain at an impact step
         assert inv["max_impact_energy_gain"] <= inv["impact_energy_tolerance"]
