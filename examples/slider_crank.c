@@ -129,7 +129,8 @@ static int parse_settings(int argc, char **argv, settings *s) {
     const char *case_name = cli_string(argc, argv, "--case", "table1");
     s->model = slider_crank_case_find(case_name);
     if (s->model == NULL) {
-        return usage("--case (table1|table2|bilateral)", case_name);
+        fprintf(stderr, "slider_crank: --case is one of %s\n", slider_crank_case_names());
+        return usage("--case", case_name);
     }
     nscd_time_stepping_options *o = &s->options;
     nscd_time_stepping_options_init(o, sizeof *o);
@@ -145,7 +146,11 @@ static int parse_settings(int argc, char **argv, settings *s) {
     o->rho_infinity = cli_double(argc, argv, "--rho-inf", o->rho_infinity);
     o->theta = cli_double(argc, argv, "--theta", o->theta);
     o->tolerance = cli_double(argc, argv, "--tolerance", o->tolerance);
-    o->max_iterations = (int32_t)cli_double(argc, argv, "--max-iterations", o->max_iterations);
+    double sweeps = cli_double(argc, argv, "--max-iterations", o->max_iterations);
+    if (!(sweeps >= 1.0 && sweeps <= 1e9)) { /* checked before the cast */
+        return usage("--max-iterations (1 to 1e9)", cli_string(argc, argv, "--max-iterations", ""));
+    }
+    o->max_iterations = (int32_t)sweeps;
     s->t_end = cli_double(argc, argv, "--t-end", 0.05);
     s->sample = cli_double(argc, argv, "--sample", 1e-3);
     s->csv_path = cli_string(argc, argv, "--csv", NULL);
