@@ -13,6 +13,13 @@
 #                (BENCH_ARGS, e.g. "--repeat 201"), then tools/speed_targets.py
 #                checks the speed targets; compare two builds with
 #                tools/compare_bench.py OLD.json NEW.json (docs/benchmarks.md)
+#                bench_time_stepping (time per step of every time-stepping scheme on
+#                the slider-crank of seed 003) writes build/bench/bench_time_stepping.json;
+#                bench/siconos_moreau_jean.py compares with Siconos' MoreauJeanOSI when
+#                python3-siconos is installed
+#   make tables  deps + build + tools/slider_crank_tables.py: seed 003's Tables 3-6 in
+#                kind (CPU time per step, error (92) of theta2) into
+#                build/tables/slider_crank_tables.{json,md} (minutes; not part of make test)
 #   make fuzz    deps + a long fuzzing session: every libFuzzer target of tests/fuzz
 #                for FUZZ_TIME seconds (default 600), FUZZ_JOBS at a time, on a
 #                corpus kept in build/fuzz/long/; e.g. make fuzz FUZZ_TIME=3600
@@ -40,7 +47,7 @@ FUZZ_TIME    ?= 600
 FUZZ_TARGETS ?= single_contact lcp fc3d routh event_driven
 FUZZ_JOBS    ?= $(JOBS)
 
-.PHONY: all deps build test demo docs bench fuzz clean
+.PHONY: all deps build test demo docs bench tables fuzz clean
 
 all: build
 
@@ -84,6 +91,19 @@ bench: deps
 	cat $(BUILD_DIR)/bench/bench_event_driven.json
 	OPENBLAS_NUM_THREADS=1 $(PYTHON) tools/speed_targets.py $(BUILD_DIR) \
 	  >$(BUILD_DIR)/bench/speed_targets.json
+	OPENBLAS_NUM_THREADS=1 $(BUILD_DIR)/bench/bench_time_stepping \
+	  >$(BUILD_DIR)/bench/bench_time_stepping.json
+	cat $(BUILD_DIR)/bench/bench_time_stepping.json
+	@if $(PYTHON) -c "import siconos.kernel" 2>/dev/null; then \
+	  OPENBLAS_NUM_THREADS=1 $(PYTHON) bench/siconos_moreau_jean.py $(BUILD_DIR) \
+	    >$(BUILD_DIR)/bench/siconos_moreau_jean.json && cat $(BUILD_DIR)/bench/siconos_moreau_jean.json; \
+	else echo "bench: python3-siconos not found, no Siconos comparison"; fi
+
+tables: deps
+	$(MAKE) --no-print-directory build
+	mkdir -p $(BUILD_DIR)/tables
+	OPENBLAS_NUM_THREADS=1 $(PYTHON) tools/slider_crank_tables.py $(BUILD_DIR) \
+	  --out $(BUILD_DIR)/tables/slider_crank_tables
 
 fuzz: deps
 	bash tests/fuzz/build.sh "$(CURDIR)" "$(BUILD_DIR)/fuzz" clang

@@ -73,7 +73,7 @@ endforeach()
 
 # Short examples under valgrind too: they drive the shared library end to end.
 # Only fast ones belong here (valgrind is ~50x slower); add names as needed.
-set(NSCD_VALGRIND_EXAMPLES bouncing_ball)
+set(NSCD_VALGRIND_EXAMPLES bouncing_ball slider_crank)
 foreach(_name ${NSCD_VALGRIND_EXAMPLES})
   if(TARGET ${_name})
     add_test(NAME valgrind.example.${_name}

@@ -30,7 +30,14 @@ Coulomb, sticking or sliding); q+ = q_M + h/2 v+. The local problem is
 solved by projected Gauss-Seidel over the corners with an exact 2x2
 solution per corner (stick, slide left, slide right).
 
-usage: slider_crank.py [--case table1|table2|bilateral] [--dt DT] [--t-end T]
+With keep_loaded (--keep-loaded) the active set and the impact law are the
+library's (docs/time_stepping.md): a corner that carried a normal impulse in
+the previous step stays active whatever its gap, and the restitution bias is
+e_N min(u_N(v), 0). Without it (default) a corner takes part only while
+g(q_M) <= 0: the two rules differ by O(h) in the positions (a loaded corner
+whose gap opens by curvature keeps u_N = 0 instead of bouncing).
+
+usage: slider_crank.py [--case table1|table2|bilateral] [--dt DT] [--t-end T] [--keep-loaded]
 prints JSON: samples every 1 ms, the final state, max penetration.
 """
 import argparse
@@ -47,7 +54,10 @@ GRAVITY = 9.81
 CASES = {
     "table1": dict(c=1e-3, torque=0.0, e_n=0.4, mu=0.01, v0=(150.0, -75.0, 0.0)),
     "table2": dict(c=5e-4, torque=1.0, e_n=0.1, mu=0.1, v0=(0.0, 0.0, 0.0)),
-    "bilateral": dict(c=0.0, torque=0.0, e_n=0.4, mu=0.01, v0=(150.0, -75.0, 0.0)),
+    # c = 0: a prismatic joint (bilateral), so e_N = 0. With e_N > 0 the redundant corner set
+    # has no solution: a corner approaching its wall must separate at e_N |u_N|, its opposite
+    # corner (normal row exactly the negative at theta3 = 0) must then approach its own wall.
+    "bilateral": dict(c=0.0, torque=0.0, e_n=0.0, mu=0.01, v0=(150.0, -75.0, 0.0)),
 }
 CORNERS = [(+1, +1), (-1, +1), (+1, -1), (-1, -1)]  # (x sign, y sign): upper corners first
 
@@ -133,19 +143,23 @@ def solve_local(W, u_free, e_u, mu, tol=1e-12, max_sweeps=10000):
     raise RuntimeError("local solver did not converge")
 
 
-def step(q, v, h, case):
+def step(q, v, h, case, loaded=None):
+    """One step; `loaded` (4 flags, updated) switches on the library's active set."""
     clearance, e_n, mu = case["c"], case["e_n"], case["mu"]
     q_mid = q + 0.5 * h * v
     M = mass(q_mid)
     v_free = v + h * np.linalg.solve(M, forces(q_mid, v, case["torque"]))
-    rows, e_u = [], []
+    rows, e_u, corners = [], [], []
     penetration = 0.0
     for k in range(4):
         g, wn, wt = contact(q_mid, k, clearance)
         penetration = max(penetration, -g)
-        if g <= 0.0:
+        if g <= 0.0 or (loaded is not None and loaded[k]):
             rows += [wn, wt]
-            e_u.append(e_n * float(wn @ v))
+            u = float(wn @ v)
+            e_u.append(e_n * (u if loaded is None else min(u, 0.0)))
+            corners.append(k)
+    P = np.zeros(0)
     if not rows:
         v1 = v_free
         active = 0
@@ -156,18 +170,23 @@ def step(q, v, h, case):
         P, _ = solve_local(W, H @ v_free, np.array(e_u), mu)
         v1 = v_free + Minv_Ht @ P
         active = len(e_u)
+    if loaded is not None:
+        loaded[:] = [False] * 4
+        for j, k in enumerate(corners):
+            loaded[k] = P[2 * j] > 0.0
     return q_mid + 0.5 * h * v1, v1, active, penetration
 
 
-def simulate(case_name, dt, t_end, sample=1e-3):
+def simulate(case_name, dt, t_end, sample=1e-3, keep_loaded=False):
     case = CASES[case_name]
     q, v = np.zeros(3), np.array(case["v0"], dtype=float)
     steps = int(round(t_end / dt))
     every = max(1, int(round(sample / dt)))
     samples = [{"t": 0.0, "q": q.tolist(), "v": v.tolist()}]
     max_penetration, with_contact = 0.0, 0
+    loaded = [False] * 4 if keep_loaded else None
     for i in range(1, steps + 1):
-        q, v, active, penetration = step(q, v, dt, case)
+        q, v, active, penetration = step(q, v, dt, case, loaded)
         max_penetration = max(max_penetration, penetration)
         with_contact += active > 0
         if i % every == 0:
@@ -182,8 +201,10 @@ def main():
     p.add_argument("--case", default="table1", choices=sorted(CASES))
     p.add_argument("--dt", type=float, default=1e-5)
     p.add_argument("--t-end", type=float, default=0.05)
+    p.add_argument("--keep-loaded", action="store_true",
+                   help="the library's active set: loaded corners stay active")
     args = p.parse_args()
-    print(json.dumps(simulate(args.case, args.dt, args.t_end)))
+    print(json.dumps(simulate(args.case, args.dt, args.t_end, keep_loaded=args.keep_loaded)))
 
 
 if __name__ == "__main__":
