@@ -473,13 +473,13 @@ static void ed_alpha_resting_block(void **state) {
     for (size_t k = 4; k < N_SCHEMES; ++k) {
         s = make_block(0.0);
         ts = make_stepper(s, &SCHEMES[k], 1e-3);
-        assert_int_equal(nscd_time_stepping_advance(ts, 100.0, NULL), NSCD_OK);
+        assert_int_equal(nscd_time_stepping_advance(ts, 10.0, NULL), NSCD_OK);
         nscd_system_get_state(s, &t, q, v);
         double fn[2];
         for (int32_t i = 0; i < 2; ++i) {
             nscd_time_stepping_get_contact_force(ts, i, &fn[i], NULL);
         }
-        printf("ED-α rho %.1f frictionless resting block, 1e5 steps: y - h %.3e, phi %.3e, "
+        printf("ED-α rho %.1f frictionless resting block, 1e4 steps: y - h %.3e, phi %.3e, "
                "λ_N %.12g\n",
                SCHEMES[k].rho, q[1] - HALF_H, q[2], fn[0] + fn[1]);
         assert_true(fabs(q[1] - HALF_H) <= 1e-10 && fabs(q[2]) <= 1e-10);
@@ -489,7 +489,8 @@ static void ed_alpha_resting_block(void **state) {
     }
 }
 
-/* μ = 0.5 holds the push 0.3 m g: 1e5 steps of 1e-3 without creep, and the
+/* μ = 0.5 holds the push 0.3 m g: 1e5 steps of 1e-3 without creep (1e4 for
+ * ρ∞ = 0, which only adds damping: valgrind runs this test too), and the
  * forces of the last stage carry the weight and the push. */
 static void resting_block_does_not_creep(void **state) {
     (void)state;
@@ -499,7 +500,8 @@ static void resting_block_does_not_creep(void **state) {
         double q[3], v[3], t;
         nscd_time_stepping *ts = make_stepper(s, &cases[k], 1e-3);
         nscd_time_stepping_stats st = {.struct_size = sizeof st};
-        nscd_status rc = nscd_time_stepping_advance(ts, 100.0, &st);
+        double t_end = cases[k].rho == 0.0 ? 10.0 : 100.0;
+        nscd_status rc = nscd_time_stepping_advance(ts, t_end, &st);
         if (rc != NSCD_OK) {
             printf("resting block %s: %s\n", cases[k].name, nscd_time_stepping_last_error(ts));
         }
@@ -513,7 +515,7 @@ static void resting_block_does_not_creep(void **state) {
                "λ_N %.9g, λ_T %.9g\n",
                cases[k].name, cases[k].rho, (long long)st.steps, q[0], q[1] - HALF_H, q[2],
                fn[0] + fn[1], ft[0] + ft[1]);
-        assert_true(st.steps >= 100000);
+        assert_true(st.steps >= (int64_t)(t_end * 1000.0));
         assert_true(fabs(q[0]) <= 1e-10 && fabs(q[1] - HALF_H) <= 1e-10 && fabs(q[2]) <= 1e-10);
         assert_true(fabs(fn[0] + fn[1] - BLOCK_M * G) <= 1e-8);
         assert_true(fabs(ft[0] + ft[1] + 0.3 * BLOCK_M * G) <= 1e-8);
