@@ -424,6 +424,13 @@ static void impact_correction_of_a_ball(void **state) {
 #define HALF_H 0.25
 #define BLOCK_M 2.0
 
+/* A block (x, y, φ) on the floor y = 0 with `corners` contacts along its
+ * bottom edge (2: the corners; 4: redundant, three dofs). */
+typedef struct block_model {
+    double mu;
+    int32_t corners;
+} block_model;
+
 static nscd_status block_mass(void *u, const double *q, double *m) {
     (void)u, (void)q;
     memset(m, 0, 9 * sizeof(double));
@@ -435,7 +442,7 @@ static nscd_status block_mass(void *u, const double *q, double *m) {
 static nscd_status block_forces(void *u, double t, const double *q, const double *v, double *h) {
     (void)t, (void)q, (void)v;
     /* pushed sideways below the friction limit when there is friction */
-    h[0] = *(const double *)u > 0.0 ? 0.3 * BLOCK_M * G : 0.0;
+    h[0] = ((const block_model *)u)->mu > 0.0 ? 0.3 * BLOCK_M * G : 0.0;
     h[1] = -BLOCK_M * G;
     h[2] = 0.0;
     return NSCD_OK;
@@ -444,29 +451,32 @@ static nscd_status block_forces(void *u, double t, const double *q, const double
 static nscd_status block_contact(void *u, int32_t i, double t, const double *q, double *gap,
                                  double *wn, double *wt) {
     (void)u, (void)t;
-    double s = i == 0 ? -HALF_W : HALF_W, c = cos(q[2]), sn = sin(q[2]);
+    const double two[2] = {-HALF_W, HALF_W},
+                 four[4] = {-HALF_W, -0.5 * HALF_W, 0.5 * HALF_W, HALF_W};
+    double s = ((const block_model *)u)->corners == 2 ? two[i] : four[i];
+    double c = cos(q[2]), sn = sin(q[2]);
     *gap = q[1] + s * sn - HALF_H * c;
     wn[0] = 0.0, wn[1] = 1.0, wn[2] = s * c + HALF_H * sn;
     wt[0] = 1.0, wt[1] = 0.0, wt[2] = -s * sn + HALF_H * c;
     return NSCD_OK;
 }
 
-static nscd_system *make_block(double mu) {
+static nscd_system *make_block(block_model *b) {
     nscd_system_desc d;
     nscd_system_desc_init(&d, sizeof d);
     d.n_dof = 3;
-    d.n_contacts = 2;
+    d.n_contacts = b->corners;
     d.mass = block_mass;
     d.forces = block_forces;
     d.contact = block_contact;
-    d.user = &mu;
+    d.user = b;
     nscd_system *s = NULL;
     assert_int_equal(nscd_system_create(&d, &s), NSCD_OK);
     nscd_contact_desc c;
     nscd_contact_desc_init(&c, sizeof c);
-    c.friction = mu;
+    c.friction = b->mu;
     c.n_tangent = 1;
-    for (int32_t i = 0; i < 2; ++i) {
+    for (int32_t i = 0; i < b->corners; ++i) {
         assert_int_equal(nscd_system_set_contact(s, i, &c), NSCD_OK);
     }
     double q[3] = {0.0, HALF_H, 0.0}, v[3] = {0.0, 0.0, 0.0};
@@ -481,7 +491,8 @@ static nscd_system *make_block(double mu) {
  * pivoting LCP holds the block (no push: nothing to hold sideways). */
 static void ed_alpha_resting_block(void **state) {
     (void)state;
-    nscd_system *s = make_block(0.5);
+    block_model rough = {0.5, 2}, smooth = {0.0, 2};
+    nscd_system *s = make_block(&rough);
     nscd_time_stepping *ts = make_stepper(s, &SCHEMES[4], 1e-3);
     double t, q[3], v[3];
     nscd_status rc = nscd_time_stepping_advance(ts, 1.0, NULL);
@@ -493,7 +504,7 @@ static void ed_alpha_resting_block(void **state) {
     nscd_time_stepping_destroy(ts);
     nscd_system_destroy(s);
     for (size_t k = 4; k < N_SCHEMES; ++k) {
-        s = make_block(0.0);
+        s = make_block(&smooth);
         ts = make_stepper(s, &SCHEMES[k], 1e-3);
         assert_int_equal(nscd_time_stepping_advance(ts, 10.0, NULL), NSCD_OK);
         nscd_system_get_state(s, &t, q, v);
@@ -518,7 +529,8 @@ static void resting_block_does_not_creep(void **state) {
     (void)state;
     const scheme_case cases[] = {SCHEMES[0], SCHEMES[2], SCHEMES[3]};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
-        nscd_system *s = make_block(0.5);
+        block_model rough = {0.5, 2};
+        nscd_system *s = make_block(&rough);
         double q[3], v[3], t;
         nscd_time_stepping *ts = make_stepper(s, &cases[k], 1e-3);
         nscd_time_stepping_stats st = {.struct_size = sizeof st};
@@ -543,6 +555,48 @@ static void resting_block_does_not_creep(void **state) {
         assert_true(fabs(ft[0] + ft[1] + 0.3 * BLOCK_M * G) <= 1e-8);
         nscd_time_stepping_destroy(ts);
         nscd_system_destroy(s);
+    }
+}
+
+/* Four contacts on three dofs (a singular local matrix): generalized-α and
+ * Bathe rest with fc3d Coulomb, fc3d maximum dissipation (μ = 0.5, pushed)
+ * and the LCP (frictionless), 1e4 steps; the forces carry the weight. */
+static void redundant_contacts_rest(void **state) {
+    (void)state;
+    const int32_t solvers[] = {NSCD_TS_SOLVER_FC3D_COULOMB, NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION,
+                               NSCD_TS_SOLVER_LCP};
+    const size_t cases[] = {0, 3};
+    for (size_t k = 0; k < 2; ++k) {
+        for (int j = 0; j < 3; ++j) {
+            block_model b = {j < 2 ? 0.5 : 0.0, 4};
+            nscd_system *s = make_block(&b);
+            nscd_time_stepping_options o;
+            nscd_time_stepping_options_init(&o, sizeof o);
+            o.scheme = SCHEMES[cases[k]].scheme;
+            o.local_solver = solvers[j];
+            nscd_time_stepping *ts = NULL;
+            assert_int_equal(nscd_time_stepping_create(s, &o, &ts), NSCD_OK);
+            nscd_status rc = nscd_time_stepping_advance(ts, 10.0, NULL);
+            if (rc != NSCD_OK) {
+                printf("%s\n", nscd_time_stepping_last_error(ts));
+            }
+            assert_int_equal(rc, NSCD_OK);
+            double t, q[3], v[3], fn = 0.0, ft = 0.0;
+            nscd_system_get_state(s, &t, q, v);
+            for (int32_t i = 0; i < 4; ++i) {
+                double n = 0.0, tg = 0.0;
+                nscd_time_stepping_get_contact_force(ts, i, &n, &tg);
+                fn += n, ft += tg;
+            }
+            printf("redundant corners %-17s solver %d: x %.3e, y - h %.3e, phi %.3e, λ_N %.12g, "
+                   "λ_T %.12g\n",
+                   SCHEMES[cases[k]].name, (int)solvers[j], q[0], q[1] - HALF_H, q[2], fn, ft);
+            assert_true(fabs(q[0]) <= 1e-10 && fabs(q[1] - HALF_H) <= 1e-10 && fabs(q[2]) <= 1e-10);
+            assert_true(fabs(fn - BLOCK_M * G) <= 1e-8);
+            assert_true(fabs(ft + (b.mu > 0.0 ? 0.3 * BLOCK_M * G : 0.0)) <= 1e-8);
+            nscd_time_stepping_destroy(ts);
+            nscd_system_destroy(s);
+        }
     }
 }
 
@@ -657,6 +711,7 @@ int main(void) {
         cmocka_unit_test(impact_correction_of_a_ball),
         cmocka_unit_test(resting_block_does_not_creep),
         cmocka_unit_test(ed_alpha_resting_block),
+        cmocka_unit_test(redundant_contacts_rest),
         cmocka_unit_test(bad_options),
         cmocka_unit_test(failed_step_changes_nothing),
     };
