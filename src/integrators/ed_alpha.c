@@ -134,7 +134,7 @@ static nscd_status jacobian(nscd_time_stepping *ts, ed_step *e, double *J, doubl
         }
         if (rc == NSCD_OK) {
             rc = m->forces(m->self, e->t[s], e->q[s], e->v[s], r + (size_t)s * (size_t)n);
-            rc = rc == NSCD_OK ? NSCD_OK : NSCD_ERR_CALLBACK;
+            rc = rc == NSCD_OK || rc == NSCD_ERR_NOT_FINITE ? rc : NSCD_ERR_CALLBACK;
         }
         if (rc != NSCD_OK) {
             return nscd__fail(&ts->diag, rc,
