@@ -82,7 +82,6 @@ static nscd_status proxy_solve(void *self, const double *q, int32_t block, int32
     for (size_t k = 0; k < n; ++k) { /* rows k (stage j) and n + k (stage i+1) */
         for (size_t c = 0; c < w; ++c) {
             double zj = X[k * w + c], z1 = X[(n + k) * w + c];
-            X[k * w + c] = p->gamma[0] * zj + p->gamma[1] * z1;
             X[(n + k) * w + c] = p->gamma[2] * zj + p->gamma[3] * z1;
         }
     }
@@ -191,11 +190,12 @@ static nscd_status make_proxy(nscd_time_stepping *ts, const double *J, const dou
 }
 
 /* The closed set's rows at both stages as proxy entries (stage i+1 shifted). */
-static nscd_status coupled_rows(nscd_time_stepping *ts, const nscd__ts_closed *closed, ed_step *e,
+static nscd_status coupled_rows(nscd_time_stepping *ts, const nscd__ts_closed *sets, ed_step *e,
                                 nscd__rows *all, int32_t *entries) {
     nscd__model *m = ts->model;
     int32_t nc = m->n_contacts;
     for (int s = 0; s < 2; ++s) {
+        const nscd__ts_closed *closed = &sets[s];
         nscd__rows *rows = NULL;
         nscd_status rc = nscd__gather_rows(m, &ts->arena, e->t[s], e->q[s], closed->n,
                                            closed->entries, &rows, NULL);
@@ -208,22 +208,23 @@ static nscd_status coupled_rows(nscd_time_stepping *ts, const nscd__ts_closed *c
             for (int32_t b = 0; b < rows[i].n_blocks; ++b) {
                 all[entry].column[b] += s * m->n_v;
             }
-            entries[s * closed->n + i] = entry;
+            entries[(s == 1 ? sets[0].n : 0) + i] = entry;
         }
     }
     return NSCD_OK;
 }
 
 /* Ḣ v of both stages added to the local problem (acceleration level). */
-static nscd_status add_rates(nscd_time_stepping *ts, const nscd__ts_closed *closed, ed_step *e,
-                             nscd__ts_local *local) {
+static nscd_status add_rates(nscd_time_stepping *ts, const nscd__ts_closed *sets, ed_step *e,
+                             int velocity, nscd__ts_local *local) {
     size_t per = (size_t)ts->model->n_contacts * NSCD__MAX_ENTRY_ROWS;
     double *hv = nscd__arena_array(&ts->arena, 2 * per + 1, sizeof(double));
     if (hv == NULL) {
         return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "ED-α rows rate");
     }
-    for (int s = 0; s < 2; ++s) {
-        nscd_status rc = nscd__ts_rows_rate(ts, closed, e->t[s], e->q[s], e->v[s], hv + s * per);
+    memset(hv, 0, (2 * per + 1) * sizeof(double));
+    for (int s = 0; s < (velocity ? 1 : 2); ++s) {
+        nscd_status rc = nscd__ts_rows_rate(ts, &sets[s], e->t[s], e->q[s], e->v[s], hv + s * per);
         if (rc != NSCD_OK) {
             return rc;
         }
@@ -239,6 +240,10 @@ static nscd_status update(nscd_time_stepping *ts, const nscd__ts_closed *closed,
     int32_t n = m->n_v, nc = m->n_contacts;
     size_t n2 = 2 * (size_t)n;
     int velocity = ts->options.level == NSCD_TS_LEVEL_VELOCITY;
+    /* stage j: the acceleration level over the resting entries; stage i+1:
+     * the velocity level over the closed set (or acceleration, resting) */
+    const nscd__ts_closed sets[2] = {nscd__ts_resting(closed),
+                                     velocity ? *closed : nscd__ts_resting(closed)};
     double *J = nscd__arena_array(&ts->arena, n2 * n2, sizeof(double));
     double *r = nscd__arena_array(&ts->arena, n2, sizeof(double));
     double *z_free = nscd__arena_array(&ts->arena, n2, sizeof(double));
@@ -262,7 +267,7 @@ static nscd_status update(nscd_time_stepping *ts, const nscd__ts_closed *closed,
         rc = solve_j(&plain, 1, r, z_free);
     }
     if (rc == NSCD_OK) {
-        rc = coupled_rows(ts, closed, e, all, entries);
+        rc = coupled_rows(ts, sets, e, all, entries);
     }
     if (rc != NSCD_OK) {
         return rc;
@@ -273,18 +278,18 @@ static nscd_status update(nscd_time_stepping *ts, const nscd__ts_closed *closed,
     for (int s = 0; s < 2; ++s) {
         for (int32_t i = 0; i < n; ++i) {
             base[(size_t)s * (size_t)n + (size_t)i] =
-                velocity ? e->v_pred[s][i] + e->gamma[2 * s] * z_free[i] +
-                               e->gamma[2 * s + 1] * z_free[n + i]
-                         : z_free[(size_t)s * (size_t)n + (size_t)i];
+                velocity && s == 1 ? e->v_pred[s][i] + e->gamma[2 * s] * z_free[i] +
+                                         e->gamma[2 * s + 1] * z_free[n + i]
+                                   : z_free[(size_t)s * (size_t)n + (size_t)i];
         }
     }
     nscd__ts_local local;
     memset(&local, 0, sizeof local);
     local.entries = entries;
-    local.n_entries = 2 * closed->n;
+    local.n_entries = sets[0].n + sets[1].n;
     rc = nscd__ts_local_build(ts, &p.model, all, m->q, base, zero, &local);
-    if (rc == NSCD_OK && !velocity) {
-        rc = add_rates(ts, closed, e, &local);
+    if (rc == NSCD_OK) { /* stage j always on the acceleration level */
+        rc = add_rates(ts, sets, e, velocity, &local);
     }
     for (int32_t row = 0; rc == NSCD_OK && local.fc3d && row < local.m; ++row) {
         int32_t kind = local.row_kind[row];

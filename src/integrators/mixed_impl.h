@@ -16,7 +16,21 @@
 typedef struct nscd__ts_closed {
     int32_t n;        /* entries in the set */
     int32_t *entries; /* their model indices, ascending */
+    /* The part the acceleration-level law applies to: equalities and the
+     * closed contacts that do not separate at the step's start (ġ_N(q_i,
+     * v_i) <= 0, or a normal force in the previous step). A closed contact
+     * that separates (just after an impact) must get no force from
+     * 0 <= g̈ ⊥ λ: it would hold the body down (index set I_2 of event-driven
+     * schemes). */
+    int32_t n_resting;
+    int32_t *resting;
 } nscd__ts_closed;
+
+/* The resting part of a closed set as a set of its own. */
+static inline nscd__ts_closed nscd__ts_resting(const nscd__ts_closed *closed) {
+    nscd__ts_closed r = {closed->n_resting, closed->resting, closed->n_resting, closed->resting};
+    return r;
+}
 
 /* One implicit stage of a base scheme: with the unknown acceleration a,
  *

@@ -161,12 +161,14 @@ nscd_status nscd__ts_rows_rate(nscd_time_stepping *ts, const nscd__ts_closed *cl
 
 /* The closed entries' local problem of one iterate, solved: a_new receives
  * a_free + M̂^-1 H' λ and s->force the forces λ. */
-static nscd_status closed_forces(nscd_time_stepping *ts, const nscd__ts_closed *closed,
+static nscd_status closed_forces(nscd_time_stepping *ts, const nscd__ts_closed *all_closed,
                                  nscd__model *solver, nscd__ts_stage *s, const double *a_free,
                                  double *a_new) {
     nscd__model *m = ts->model;
     int32_t n = m->n_v;
     int velocity = ts->options.level == NSCD_TS_LEVEL_VELOCITY;
+    nscd__ts_closed resting = nscd__ts_resting(all_closed);
+    const nscd__ts_closed *closed = velocity ? all_closed : &resting;
     double scale = velocity ? s->gamma_p : 1.0; /* P = γ' λ on the velocity level */
     double *base = nscd__arena_array(&ts->arena, (size_t)n + 1, sizeof(double));
     double *zero = nscd__arena_array(&ts->arena, (size_t)n + 1, sizeof(double));

@@ -28,7 +28,8 @@ static nscd_status closed_set(nscd_time_stepping *ts, double t, const double *q,
     int32_t *all = nscd__arena_array(&ts->arena, nc, sizeof(int32_t));
     double *gaps = nscd__arena_array(&ts->arena, nc, sizeof(double));
     closed->entries = nscd__arena_array(&ts->arena, nc, sizeof(int32_t));
-    if (all == NULL || gaps == NULL || closed->entries == NULL) {
+    closed->resting = nscd__arena_array(&ts->arena, nc, sizeof(int32_t));
+    if (all == NULL || gaps == NULL || closed->entries == NULL || closed->resting == NULL) {
         return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "closed set");
     }
     for (int32_t e = 0; e < m->n_contacts; ++e) {
@@ -42,12 +43,16 @@ static nscd_status closed_set(nscd_time_stepping *ts, double t, const double *q,
     if (!nscd__all_finite(gaps, (size_t)m->n_contacts)) {
         return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "a gap is not finite at t = %.17g", t);
     }
-    closed->n = 0;
+    closed->n = closed->n_resting = 0;
     for (int32_t e = 0; e < m->n_contacts; ++e) {
-        int in = m->contacts[e].kind == NSCD__ENTRY_EQUALITY || gaps[e] <= 0.0 ||
-                 (loaded_too && ts->loaded[e]);
+        int equality = m->contacts[e].kind == NSCD__ENTRY_EQUALITY;
+        int in = equality || gaps[e] <= 0.0 || (loaded_too && ts->loaded[e]);
         if (in) {
             closed->entries[closed->n++] = e;
+        }
+        if (in && (equality || nscd__rows_dot(&rows[e], 0, m->v) <= 0.0 ||
+                   (loaded_too && ts->force[3 * e] > 0.0))) {
+            closed->resting[closed->n_resting++] = e;
         }
     }
     *gaps_out = gaps;
@@ -69,7 +74,8 @@ static nscd_status start(nscd_time_stepping *ts, const nscd__ts_closed *closed) 
     }
     /* a stage with γ' = β' = 0 at the current state: M a = h + H' λ, λ on
      * the acceleration level; the paper's start has no closed entries */
-    nscd__ts_closed none = {0, closed->entries};
+    nscd__ts_closed none = {0, closed->entries, 0, closed->resting};
+    nscd__ts_closed resting = nscd__ts_resting(closed);
     int32_t level = ts->options.level;
     ts->options.level = NSCD_TS_LEVEL_ACCELERATION;
     s.t = *m->t;
@@ -80,7 +86,7 @@ static nscd_status start(nscd_time_stepping *ts, const nscd__ts_closed *closed) 
     s.v_pred = m->v;
     memset(s.a, 0, (size_t)n * sizeof(double));
     int32_t newton = ts->report.newton_iterations;
-    rc = nscd__ts_stage_solve(ts, ts->options.start == NSCD_TS_START_PAPER ? &none : closed, &s);
+    rc = nscd__ts_stage_solve(ts, ts->options.start == NSCD_TS_START_PAPER ? &none : &resting, &s);
     ts->report.newton_iterations = newton; /* the start is not a step's iteration */
     ts->options.level = level;
     if (rc != NSCD_OK) {
