@@ -49,7 +49,8 @@
  *   Newton with the effective matrix M + γ' C + β' K when the system gives
  *   K or C (a fixed point on M otherwise), the closed entries' forces λ on
  *   the velocity level (0 <= ġ_N ⊥ λ_N >= 0 at the stage ends; the default)
- *   or the acceleration level;
+ *   or the acceleration level (then only for the closed contacts that do
+ *   not separate at t_i);
  * - the new-impact test: when a contact outside the closed set has
  *   g(q_{i+1}) <= 0, an impulsive correction v^+ = v^- + M^-1 H' Λ over every
  *   entry with g(q_{i+1}) <= 0 and every equality, with Newton's law
@@ -97,8 +98,10 @@ typedef enum nscd_ts_scheme {
     /** ED-α (α = (1 - ρ∞)/(1 + ρ∞), `alpha_ar`) in the mixed framework:
      *  third order on linear problems for α_AR = 1/6. Needs the mass matrix
      *  (`mass`) of a model with one mass block (a dense 2 n_dof effective
-     *  matrix). Its coupled local problem is not symmetric: with friction
-     *  the fc3d solvers may fail with ::NSCD_ERR_NOT_CONVERGED. */
+     *  matrix). The closed contacts' forces of its first stage (at t_i) obey
+     *  the acceleration level, those of its second the chosen level
+     *  (docs/time_stepping.md: the literal velocity level on both is
+     *  ill-posed at ρ∞ = 1 and defeats the fc3d solvers). */
     NSCD_TS_ED_ALPHA = 5
 } nscd_ts_scheme;
 
