@@ -1,7 +1,9 @@
 /* Internals of the time stepper, shared by its files: time_stepping.c (API
  * and the step loop), moreau_jean.c (one Moreau–Jean step and the pieces
- * both schemes share), moreau_midpoint.c (one midpoint step) and
- * ts_local_solve.c (the local problem of one step). */
+ * both schemes share), moreau_midpoint.c (one midpoint step),
+ * ts_local_solve.c (the local problem of one step) and the α schemes'
+ * mixed framework (mixed_impl.h: mixed_step.c, mixed_stage.c,
+ * generalized_alpha.c, bathe.c, ed_alpha.c). */
 #ifndef NSCD_INTEGRATORS_TIME_STEPPING_IMPL_H
 #define NSCD_INTEGRATORS_TIME_STEPPING_IMPL_H
 
