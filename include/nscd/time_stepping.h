@@ -5,9 +5,10 @@
  * A time stepper advances the system by fixed steps dt without locating
  * events: impacts, closing and opening contacts and stick-slip transitions
  * are all captured by one complementarity problem per step on the velocity
- * level, whose unknowns are the contact impulses of the step. Two schemes
- * are implemented: Moreau–Jean's θ-method (Siconos' MoreauJeanOSI is the
- * reference) and Moreau's midpoint rule; the other schemes of the issue are
+ * level, whose unknowns are the contact impulses of the step. Implemented:
+ * Moreau–Jean's θ-method (Siconos' MoreauJeanOSI is the reference), Moreau's
+ * midpoint rule, and the mixed framework of seed 003 with the base schemes
+ * generalized-α, Bathe and ED-α; half-explicit time stepping (HETS) is
  * declared and rejected with ::NSCD_ERR_UNSUPPORTED ("not yet"). See
  * docs/time_stepping.md.
  *
@@ -36,6 +37,32 @@
  *   for ω dt <= 2 only), the same local problem and solvers with H = H(q_M)
  *   and the bias e min(H_N v_k, 0);
  * - v_{k+1} = v_free + M^-1 H' P and q_{k+1} = q_M + dt/2 v_{k+1}.
+ *
+ * One step of an α scheme (::NSCD_TS_GENERALIZED_ALPHA, ::NSCD_TS_BATHE,
+ * ::NSCD_TS_ED_ALPHA; the mixed framework of seed 003, Fig. 4) from
+ * (t_i, q_i, v_i, a_i):
+ * - the closed set: every equality entry, and every contact with g(q_i) <= 0
+ *   or that carried a normal force or impulse in the previous step;
+ * - the base scheme's implicit stages (generalized-α: one at t_{i+1}; Bathe:
+ *   t_i + dt/2 and t_{i+1}; ED-α: two coupled stages at t_i and t_{i+1}),
+ *   each M(q) a = h(t, q, v) + H(q)' λ with q, v affine in a, solved by
+ *   Newton with the effective matrix M + γ' C + β' K when the system gives
+ *   K or C (a fixed point on M otherwise), the closed entries' forces λ on
+ *   the velocity level (0 <= ġ_N ⊥ λ_N >= 0 at the stage ends; the default)
+ *   or the acceleration level (then only for the closed contacts that do
+ *   not separate at t_i);
+ * - the new-impact test: when a contact outside the closed set has
+ *   g(q_{i+1}) <= 0, an impulsive correction v^+ = v^- + M^-1 H' Λ over every
+ *   entry with g(q_{i+1}) <= 0 and every equality, with Newton's law
+ *   0 <= ġ_N^+ + e ġ_N^- ⊥ Λ_N >= 0 (tangential restitution on the
+ *   tangential rows) and friction; the accelerations are kept;
+ * - the start: a_0 = M^-1 (h_0 + H' λ_0) with the closed set's forces λ_0
+ *   (::NSCD_TS_START_CONSISTENT) or the paper's a_0 = M^-1 h_0; the stepper
+ *   keeps a_i between steps and restarts when the state was changed from
+ *   outside.
+ * The forces λ of the last stage are read with
+ * nscd_time_stepping_get_contact_force(), the impulses Λ with
+ * nscd_time_stepping_get_contact_impulse().
  */
 #ifndef NSCD_TIME_STEPPING_H
 #define NSCD_TIME_STEPPING_H
@@ -55,16 +82,27 @@ extern "C" {
 /** Opaque time stepper. */
 typedef struct nscd_time_stepping nscd_time_stepping;
 
-/** Time-stepping schemes. ::NSCD_TS_MOREAU_JEAN and ::NSCD_TS_MOREAU_MIDPOINT
- *  are implemented; the others are not yet (nscd_time_stepping_create()
- *  returns ::NSCD_ERR_UNSUPPORTED for them). */
+/** Time-stepping schemes. All but ::NSCD_TS_HALF_EXPLICIT are implemented
+ *  (nscd_time_stepping_create() returns ::NSCD_ERR_UNSUPPORTED for it). */
 typedef enum nscd_ts_scheme {
-    NSCD_TS_MOREAU_JEAN = 0,       /**< Moreau–Jean θ-method, θ in [1/2, 1] (default). */
-    NSCD_TS_MOREAU_MIDPOINT = 1,   /**< Moreau's midpoint rule (explicit forces; θ unused). */
-    NSCD_TS_HALF_EXPLICIT = 2,     /**< Half-explicit time stepping, HETS (not yet). */
-    NSCD_TS_GENERALIZED_ALPHA = 3, /**< Nonsmooth generalized-α (not yet). */
-    NSCD_TS_BATHE = 4,             /**< Nonsmooth Bathe scheme (not yet). */
-    NSCD_TS_ED_ALPHA = 5           /**< ED-α scheme (not yet). */
+    NSCD_TS_MOREAU_JEAN = 0,     /**< Moreau–Jean θ-method, θ in [1/2, 1] (default). */
+    NSCD_TS_MOREAU_MIDPOINT = 1, /**< Moreau's midpoint rule (explicit forces; θ unused). */
+    NSCD_TS_HALF_EXPLICIT = 2,   /**< Half-explicit time stepping, HETS (not yet). */
+    /** Generalized-α (Arnold–Brüls form, α_m, α_f, γ, β from `rho_infinity`,
+     *  eq. 26) in the mixed framework: second order. */
+    NSCD_TS_GENERALIZED_ALPHA = 3,
+    /** Bathe's scheme (trapezoidal rule over dt/2, then the three-point
+     *  backward difference) in the mixed framework: second order,
+     *  L-stable; `rho_infinity` is not used. */
+    NSCD_TS_BATHE = 4,
+    /** ED-α (α = (1 - ρ∞)/(1 + ρ∞), `alpha_ar`) in the mixed framework:
+     *  third order on linear problems for α_AR = 1/6. Needs the mass matrix
+     *  (`mass`) of a model with one mass block (a dense 2 n_dof effective
+     *  matrix). The closed contacts' forces of its first stage (at t_i) obey
+     *  the acceleration level, those of its second the chosen level
+     *  (docs/time_stepping.md: the literal velocity level on both is
+     *  ill-posed at ρ∞ = 1 and defeats the fc3d solvers). */
+    NSCD_TS_ED_ALPHA = 5
 } nscd_ts_scheme;
 
 /** Solver of the local (one-step) problem. */
@@ -124,7 +162,10 @@ typedef enum nscd_ts_prox_r {
 /** Treatment of the forces h(t, q, v) in a Moreau–Jean step. The midpoint
  *  rule takes them explicitly at (t_M, q_M, v_k): ::NSCD_TS_FORCES_AUTO and
  *  ::NSCD_TS_FORCES_EXPLICIT mean that, ::NSCD_TS_FORCES_IMPLICIT is refused
- *  by nscd_time_stepping_create() with ::NSCD_ERR_UNSUPPORTED. */
+ *  by nscd_time_stepping_create() with ::NSCD_ERR_UNSUPPORTED. The α schemes
+ *  iterate on the forces: AUTO and IMPLICIT use Newton with the Jacobians
+ *  (IMPLICIT without them fails the first step), EXPLICIT a fixed point on
+ *  M (Jacobians ignored). */
 typedef enum nscd_ts_forces {
     /** ::NSCD_TS_FORCES_IMPLICIT when the system gives a stiffness or a
      *  damping callback (and its mass matrix through `mass`), else
@@ -186,8 +227,8 @@ typedef struct nscd_time_stepping_options {
      *  (default 1/2, Siconos' gamma). Not used by the midpoint rule, whose
      *  active set is g(q_M) <= 0. */
     double gamma;
-    /** Spectral radius at infinity of the α schemes, in [0, 1] (default 1; not
-     *  used by Moreau–Jean). */
+    /** Spectral radius at infinity of generalized-α and ED-α, in [0, 1]
+     *  (default 1; not used by Moreau–Jean, the midpoint rule and Bathe). */
     double rho_infinity;
     int32_t local_solver;      /**< ::nscd_ts_local_solver (default ::NSCD_TS_SOLVER_AUTO). */
     int32_t max_iterations;    /**< Sweeps of the fc3d solver, >= 1 (default 1000). */
@@ -257,8 +298,9 @@ NSCD_API nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options 
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_STRUCT_SIZE,
  *         ::NSCD_ERR_INVALID_ARGUMENT (unknown scheme, local solver or forces, or a
  *         non-zero `reserved`),
- *         ::NSCD_ERR_UNSUPPORTED (a scheme that is not implemented yet, or
- *         ::NSCD_TS_FORCES_IMPLICIT with ::NSCD_TS_MOREAU_MIDPOINT),
+ *         ::NSCD_ERR_UNSUPPORTED (a scheme that is not implemented yet,
+ *         ::NSCD_TS_FORCES_IMPLICIT with ::NSCD_TS_MOREAU_MIDPOINT, or
+ *         ::NSCD_TS_LEVEL_ACCELERATION with a scheme other than the α ones),
  *         ::NSCD_ERR_NOT_FINITE (NaN or infinity in a real option),
  *         ::NSCD_ERR_OUT_OF_RANGE (dt <= 0, θ outside [1/2, 1], gamma or rho_infinity
  *         outside [0, 1], tolerance <= 0, max_iterations < 1, max_steps < 1) or
@@ -287,7 +329,8 @@ NSCD_API void nscd_time_stepping_destroy(nscd_time_stepping *stepper);
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_STRUCT_SIZE,
  *         ::NSCD_ERR_NOT_FINITE (t_end, or a state or callback value that is not finite),
  *         ::NSCD_ERR_INVALID_ARGUMENT (t_end before the current time),
- *         ::NSCD_ERR_NOT_CONVERGED (the fc3d solver reached max_iterations),
+ *         ::NSCD_ERR_NOT_CONVERGED (the fc3d solver reached max_iterations, or an
+ *         α scheme's iteration on the forces max_newton_iterations),
  *         ::NSCD_ERR_SINGULAR (W_it singular, dependent equality rows, or an LCP matrix that is not
  *         a P-matrix), ::NSCD_ERR_UNSUPPORTED (friction or too many contacts for the
  *         LCP solver, equality entries with an fc3d solver, ::NSCD_TS_FORCES_IMPLICIT

@@ -104,29 +104,31 @@ static nscd_status probe(nscd_time_stepping *ts) {
     return NSCD_OK;
 }
 
-/* W_it = M + θ dt C + θ² dt² K at (t_k, q_k, v_k) into the arena. */
-static nscd_status build_w(nscd_time_stepping *ts, double dt) {
+/* W = M + c_C C + c_K K at (t, q, v) into the arena; M itself is kept in
+ * im->M (the α schemes' residual M a - h needs it). */
+static nscd_status build_w(nscd_time_stepping *ts, double t, const double *q, const double *v,
+                           double c_damping, double c_stiffness) {
     nscd__model *m = ts->model;
     nscd__ts_implicit *im = &ts->implicit;
     size_t n = (size_t)m->n_v, nn = n * n;
-    double theta = ts->options.theta;
     double *C = nscd__arena_array(&ts->arena, nn, sizeof(double));
     im->W = nscd__arena_array(&ts->arena, nn, sizeof(double));
     im->K = nscd__arena_array(&ts->arena, nn, sizeof(double));
-    if (C == NULL || im->W == NULL || im->K == NULL) {
+    im->M = nscd__arena_array(&ts->arena, nn, sizeof(double));
+    if (C == NULL || im->W == NULL || im->K == NULL || im->M == NULL) {
         return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "W_it (%d x %d)", (int)n, (int)n);
     }
     int has_k = ts->jacobians & NSCD__TS_HAS_K, has_c = ts->jacobians & NSCD__TS_HAS_C;
-    nscd_status rc = m->mass_block(m->self, m->q, 0, im->W);
+    nscd_status rc = m->mass_block(m->self, q, 0, im->W);
     if (rc == NSCD_OK) {
-        rc = m->tangent(m->self, *m->t, m->q, m->v, has_k ? im->K : NULL, has_c ? C : NULL);
+        rc = m->tangent(m->self, t, q, v, has_k ? im->K : NULL, has_c ? C : NULL);
     }
     if (rc != NSCD_OK) {
         return nscd__fail(&ts->diag, rc, "mass matrix or force Jacobians failed (%d)", (int)rc);
     }
+    memcpy(im->M, im->W, nn * sizeof(double));
     for (size_t i = 0; i < nn; ++i) {
-        im->W[i] +=
-            (has_c ? theta * dt * C[i] : 0.0) + (has_k ? theta * theta * dt * dt * im->K[i] : 0.0);
+        im->W[i] += (has_c ? c_damping * C[i] : 0.0) + (has_k ? c_stiffness * im->K[i] : 0.0);
     }
     im->K = has_k ? im->K : NULL;
     if (!nscd__all_finite(im->W, nn)) {
@@ -135,13 +137,15 @@ static nscd_status build_w(nscd_time_stepping *ts, double dt) {
     return NSCD_OK;
 }
 
-nscd_status nscd__mj_forces_setup(nscd_time_stepping *ts, double dt, nscd__model **solver) {
+nscd_status nscd__ts_effective_setup(nscd_time_stepping *ts, double t, const double *q,
+                                     const double *v, double c_damping, double c_stiffness,
+                                     nscd__model **solver) {
     *solver = ts->model;
     nscd_status rc = ts->jacobians < 0 ? probe(ts) : NSCD_OK;
     if (rc != NSCD_OK || ts->jacobians == 0) {
         return rc;
     }
-    rc = build_w(ts, dt);
+    rc = build_w(ts, t, q, v, c_damping, c_stiffness);
     if (rc != NSCD_OK) {
         return rc;
     }
@@ -154,6 +158,13 @@ nscd_status nscd__mj_forces_setup(nscd_time_stepping *ts, double dt, nscd__model
     im->n = ts->model->n_v;
     *solver = &im->proxy;
     return NSCD_OK;
+}
+
+nscd_status nscd__mj_forces_setup(nscd_time_stepping *ts, double dt, nscd__model **solver) {
+    nscd__model *m = ts->model;
+    double theta = ts->options.theta;
+    return nscd__ts_effective_setup(ts, *m->t, m->q, m->v, theta * dt, theta * theta * dt * dt,
+                                    solver);
 }
 
 void nscd__mj_implicit_rhs(const nscd_time_stepping *ts, double dt, double *h) {

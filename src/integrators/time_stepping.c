@@ -43,6 +43,12 @@ nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options *options,
                              NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2);
 }
 
+/* Generalized-α, Bathe, ED-α: the mixed framework (mixed_step.c). */
+static int is_alpha_scheme(int32_t scheme) {
+    return scheme == NSCD_TS_GENERALIZED_ALPHA || scheme == NSCD_TS_BATHE ||
+           scheme == NSCD_TS_ED_ALPHA;
+}
+
 static nscd_status validate_options(const nscd_time_stepping_options *o) {
     const double reals[] = {o->dt,
                             o->theta,
@@ -71,12 +77,13 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
         !(o->prox_r < 2.0)) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
-    if (o->scheme > NSCD_TS_MOREAU_MIDPOINT) { /* declared, not implemented yet */
+    if (o->scheme == NSCD_TS_HALF_EXPLICIT) { /* declared, not implemented yet */
         return NSCD_ERR_UNSUPPORTED;
     }
     /* the Moreau schemes' unknowns are impulses: velocity level only; the
      * prox solver is not wired in yet */
-    if (o->level == NSCD_TS_LEVEL_ACCELERATION || o->local_solver == NSCD_TS_SOLVER_PROX) {
+    if ((o->level == NSCD_TS_LEVEL_ACCELERATION && !is_alpha_scheme(o->scheme)) ||
+        o->local_solver == NSCD_TS_SOLVER_PROX) {
         return NSCD_ERR_UNSUPPORTED;
     }
     /* the midpoint rule takes the forces at q_M explicitly; AUTO means that */
@@ -101,6 +108,11 @@ static void free_stepper(nscd_time_stepping *ts) {
     nscd__free(a, ts->v_free, nv * sizeof(double));
     nscd__free(a, ts->v_mid, nv * sizeof(double));
     nscd__free(a, ts->force, 3 * nc * sizeof(double));
+    nscd__free(a, ts->alpha.acc, nv * sizeof(double));
+    nscd__free(a, ts->alpha.acc_aux, nv * sizeof(double));
+    nscd__free(a, ts->alpha.acc_new, nv * sizeof(double));
+    nscd__free(a, ts->alpha.acc_aux_new, nv * sizeof(double));
+    nscd__free(a, ts->alpha.force_new, 3 * nc * sizeof(double));
     if (ts->saved.q != NULL) { /* the model may be gone: only its allocator is used */
         nscd__model allocator_only = {.allocator = a};
         nscd__model_state_destroy(&allocator_only, &ts->saved);
@@ -123,6 +135,15 @@ static nscd_status allocate_arrays(nscd_time_stepping *ts) {
     ts->v_free = nscd__alloc_array(a, nv, sizeof(double));
     ts->v_mid = nscd__alloc_array(a, nv, sizeof(double));
     ts->force = nscd__alloc_array(a, 3 * nc, sizeof(double));
+    ts->alpha.acc = nscd__alloc_array(a, nv, sizeof(double));
+    ts->alpha.acc_aux = nscd__alloc_array(a, nv, sizeof(double));
+    ts->alpha.acc_new = nscd__alloc_array(a, nv, sizeof(double));
+    ts->alpha.acc_aux_new = nscd__alloc_array(a, nv, sizeof(double));
+    ts->alpha.force_new = nscd__alloc_array(a, 3 * nc, sizeof(double));
+    if (!ts->alpha.acc || !ts->alpha.acc_aux || !ts->alpha.acc_new || !ts->alpha.acc_aux_new ||
+        !ts->alpha.force_new) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
     if (!ts->force || !ts->active || !ts->active_before || !ts->loaded || !ts->end_q ||
         !ts->end_v || !ts->q_theta || !ts->h || !ts->v_free || !ts->v_mid ||
         nscd__model_state_create(ts->model, &ts->saved) != NSCD_OK) {
@@ -199,12 +220,14 @@ const char *nscd_time_stepping_last_error(const nscd_time_stepping *stepper) {
 
 /* ------------------------------------------------------------ advance */
 
-/* The state and the loaded contacts after an accepted step. */
+/* The state and the loaded contacts after an accepted step (a normal
+ * impulse, or for the α schemes a normal force of the last stage). */
 static void remember_end(nscd_time_stepping *ts) {
     const nscd__model *m = ts->model;
     for (int32_t e = 0; e < m->n_contacts; ++e) {
-        ts->loaded[e] =
-            m->contacts[e].kind == NSCD__ENTRY_UNILATERAL && m->contacts[e].state.impulse[0] > 0.0;
+        ts->loaded[e] = m->contacts[e].kind == NSCD__ENTRY_UNILATERAL &&
+                        (m->contacts[e].state.impulse[0] > 0.0 ||
+                         (is_alpha_scheme(ts->options.scheme) && ts->force[3 * e] > 0.0));
     }
     memcpy(ts->end_q, m->q, (size_t)m->n_q * sizeof(double));
     memcpy(ts->end_v, m->v, (size_t)m->n_v * sizeof(double));
@@ -222,6 +245,7 @@ static void check_end(nscd_time_stepping *ts) {
                memcmp(ts->end_v, m->v, (size_t)m->n_v * sizeof(double)) == 0;
     if (!same) {
         memset(ts->loaded, 0, (size_t)m->n_contacts * sizeof(int32_t));
+        ts->alpha.has_history = 0; /* the α schemes restart from a_0 */
     }
 }
 
@@ -237,6 +261,16 @@ static void forces_from_impulses(nscd_time_stepping *ts, double dt) {
     ts->report.impact = ts->report.new_contacts > 0;
 }
 
+/* The α schemes stage their accelerations and forces until the step is
+ * accepted: a failed step leaves the history and the forces as they were. */
+static void commit_alpha(nscd_time_stepping *ts) {
+    size_t nv = (size_t)ts->model->n_v, nc = (size_t)ts->model->n_contacts;
+    memcpy(ts->alpha.acc, ts->alpha.acc_new, nv * sizeof(double));
+    memcpy(ts->alpha.acc_aux, ts->alpha.acc_aux_new, nv * sizeof(double));
+    memcpy(ts->force, ts->alpha.force_new, 3 * nc * sizeof(double));
+    ts->alpha.has_history = 1;
+}
+
 /* One step with save and restore: a failed step changes nothing. */
 static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
     nscd__model *m = ts->model;
@@ -244,7 +278,9 @@ static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
     nscd__model_save(m, &ts->saved);
     memcpy(ts->active_before, ts->active, (size_t)m->n_contacts * sizeof(int32_t));
     double dt = t_next - *m->t;
-    nscd_status rc = ts->options.scheme == NSCD_TS_MOREAU_MIDPOINT
+    int alpha = is_alpha_scheme(ts->options.scheme);
+    nscd_status rc = alpha ? nscd__alpha_step(ts, dt)
+                     : ts->options.scheme == NSCD_TS_MOREAU_MIDPOINT
                          ? nscd__moreau_midpoint_step(ts, dt)
                          : nscd__moreau_jean_step(ts, dt);
     if (rc != NSCD_OK) {
@@ -254,7 +290,11 @@ static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
         return rc;
     }
     *m->t = t_next; /* exactly t_0 + n dt, or t_end */
-    forces_from_impulses(ts, dt);
+    if (alpha) {
+        commit_alpha(ts);
+    } else {
+        forces_from_impulses(ts, dt);
+    }
     remember_end(ts);
     ts->report.struct_size = (uint32_t)sizeof ts->report;
     ts->report.step = ts->steps++;

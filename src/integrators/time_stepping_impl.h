@@ -1,7 +1,9 @@
 /* Internals of the time stepper, shared by its files: time_stepping.c (API
  * and the step loop), moreau_jean.c (one Moreau–Jean step and the pieces
- * both schemes share), moreau_midpoint.c (one midpoint step) and
- * ts_local_solve.c (the local problem of one step). */
+ * both schemes share), moreau_midpoint.c (one midpoint step),
+ * ts_local_solve.c (the local problem of one step) and the α schemes'
+ * mixed framework (mixed_impl.h: mixed_step.c, mixed_stage.c,
+ * generalized_alpha.c, bathe.c, ed_alpha.c). */
 #ifndef NSCD_INTEGRATORS_TIME_STEPPING_IMPL_H
 #define NSCD_INTEGRATORS_TIME_STEPPING_IMPL_H
 
@@ -24,8 +26,20 @@ typedef struct nscd__ts_implicit {
     nscd_diag *diag;    /* the stepper's diagnostics */
     double *W;          /* n_v x n_v row-major W_it (arena) */
     double *K;          /* n_v x n_v row-major K, NULL when not given (arena) */
+    double *M;          /* n_v x n_v row-major M of the same q (arena) */
     int32_t n;          /* n_v */
 } nscd__ts_implicit;
+
+/* What the α schemes (generalized-α, Bathe, ED-α) keep between steps, and
+ * what a step stages until it is accepted (time_stepping.c commits it). */
+typedef struct nscd__ts_alpha {
+    double *acc;         /* n_v: a_i, the acceleration at the step's start */
+    double *acc_aux;     /* n_v: A_i of generalized-α (eq. 21) */
+    double *acc_new;     /* n_v: a_{i+1} of the current step */
+    double *acc_aux_new; /* n_v: A_{i+1} of the current step */
+    double *force_new;   /* 3 n_contacts: λ of the current step's last stage */
+    int has_history;     /* acc, acc_aux belong to the model's current state */
+} nscd__ts_alpha;
 
 struct nscd_time_stepping {
     nscd_time_stepping_options options;
@@ -55,12 +69,17 @@ struct nscd_time_stepping {
      * probed yet, else NSCD__TS_HAS_K | NSCD__TS_HAS_C (0: explicit forces). */
     int32_t jacobians;
     nscd__ts_implicit implicit; /* W_it of the current step (implicit forces) */
+    nscd__ts_alpha alpha;       /* history of the α schemes (mixed_step.c) */
 };
 
 /* The local problem of one step: the rows of the active entries, what each
  * row is, and the assembled W = H M^-1 H', c (dense for the LCP, block-CSR
  * in `form` for fc3d). */
 typedef struct nscd__ts_local {
+    nscd__model *model; /* whose entries `entries` index (set by the build) */
+    /* set by the caller before the build: Newton's tangential law on the
+     * tangential rows, bias e_T W_T v_k (the α schemes' impulsive correction) */
+    int tangential_restitution;
     int32_t m;               /* rows */
     int32_t n_entries;       /* active entries */
     int32_t *entries;        /* n_entries: their model indices */
@@ -124,6 +143,19 @@ nscd_status nscd__ts_contact_impulses(nscd_time_stepping *ts, nscd__model *solve
  * entries, rows and new contacts). */
 nscd_status nscd__ts_finish_step(nscd_time_stepping *ts, const nscd__ts_local *local, double t,
                                  double dt);
+
+/* The effective matrix W = M + c_C C + c_K K at (t, q, v) (the Jacobians
+ * probed at the first call): *solver receives the model whose mass_solve
+ * applies W^-1, ts->model itself when the model gives no Jacobians (or the
+ * forces are explicit), else ts->implicit.proxy, with M in ts->implicit.M. */
+nscd_status nscd__ts_effective_setup(nscd_time_stepping *ts, double t, const double *q,
+                                     const double *v, double c_damping, double c_stiffness,
+                                     nscd__model **solver);
+
+/* One step of an α scheme (mixed_step.c, generalized_alpha.c, bathe.c,
+ * ed_alpha.c), same contract as nscd__moreau_jean_step; the accelerations
+ * and forces go to ts->alpha's staged arrays. */
+nscd_status nscd__alpha_step(nscd_time_stepping *ts, double dt);
 
 /* Implicit forces: h -= θ dt K v_k (the linearised θ-mean of the forces,
  * docs/time_stepping.md); nothing without K. */

@@ -38,7 +38,7 @@ static int32_t real_tangents(const nscd__contact_slot *slot) {
 
 /* Picks the solver for the active set: local->fc3d and local->law. */
 static nscd_status choose_solver(nscd_time_stepping *ts, nscd__ts_local *local) {
-    const nscd__model *m = ts->model;
+    const nscd__model *m = local->model;
     int friction = 0, equality = 0;
     for (int32_t i = 0; i < local->n_entries; ++i) {
         const nscd__contact_slot *slot = &m->contacts[local->entries[i]];
@@ -165,6 +165,9 @@ static nscd_status build_fc3d(nscd_time_stepping *ts, nscd__model *m, const nscd
             local->row_kind[3 * i + a] = (a == 0 || a <= real_tangents(slot)) ? a : -2;
         }
         local->c[3 * i] = restitution_bias(slot, &all[e], v_k); /* the bias */
+        for (int32_t a = 1; local->tangential_restitution && a <= real_tangents(slot); ++a) {
+            local->c[3 * i + a] = slot->tangential_restitution * nscd__rows_dot(&all[e], a, v_k);
+        }
     }
     nscd_status rc =
         nscd__local_form_bsr(m, &ts->arena, q, k, rows, v_free, local->c, &local->form);
@@ -184,6 +187,7 @@ static nscd_status build_fc3d(nscd_time_stepping *ts, nscd__model *m, const nscd
 nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, const nscd__rows *all,
                                  const double *q, const double *v_free, const double *v_k,
                                  nscd__ts_local *local) {
+    local->model = solver;
     nscd_status rc = choose_solver(ts, local);
     if (rc != NSCD_OK) {
         return rc;
@@ -221,7 +225,7 @@ static double lcp_residual(const nscd__ts_local *local) {
 }
 
 static nscd_status solve_lcp(nscd_time_stepping *ts, nscd__ts_local *local) {
-    nscd__model *m = ts->model;
+    nscd__model *m = local->model;
     int32_t unilateral = 0;
     for (int32_t a = 0; a < local->m; ++a) {
         unilateral += local->row_kind[a] == 0;
