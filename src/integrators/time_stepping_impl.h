@@ -94,6 +94,9 @@ nscd_status nscd__mj_forces_setup(nscd_time_stepping *ts, double dt, nscd__model
 /* One step of Moreau's midpoint rule (moreau_midpoint.c), same contract. */
 nscd_status nscd__moreau_midpoint_step(nscd_time_stepping *ts, double dt);
 
+/* One step of the half-explicit scheme HETS (hets.c), same contract. */
+nscd_status nscd__hets_step(nscd_time_stepping *ts, double dt);
+
 /* Pieces of a step shared by both schemes (moreau_jean.c). */
 
 /* Allocates the entry arrays of one step in the arena (*gaps, local->entries)
@@ -133,7 +136,8 @@ void nscd__mj_implicit_rhs(const nscd_time_stepping *ts, double dt, double *h);
  * (their rows in all[], indexed by entry) and assembles the local problem,
  * applying the inverse iteration matrix through solver->mass_solve, at
  * q for the free velocity v_free and the velocities v_k (the restitution
- * bias e min(W_N v_k, 0) of the normal rows): LCP: H, W (dense), c; fc3d:
+ * bias e min(W_N v_k, 0) of the normal rows; v_k = NULL: no bias, for the
+ * non-impulsive stage of HETS): LCP: H, W (dense), c; fc3d:
  * the block-CSR form local->form (three rows per contact). */
 nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, const nscd__rows *all,
                                  const double *q, const double *v_free, const double *v_k,

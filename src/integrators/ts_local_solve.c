@@ -69,9 +69,13 @@ static int32_t lcp_rows(const nscd__contact_slot *slot, const nscd__rows *rows) 
     return slot->kind == NSCD__ENTRY_EQUALITY ? rows->n_rows : 1;
 }
 
-/* e min(w v_k, 0) for a contact's normal row w: Newton's law at the velocity level. */
+/* e min(w v_k, 0) for a contact's normal row w: Newton's law at the velocity
+ * level; 0 without v_k (a non-impulsive stage: no restitution). */
 static double restitution_bias(const nscd__contact_slot *slot, const nscd__rows *normal,
                                const double *v_k) {
+    if (v_k == NULL) {
+        return 0.0;
+    }
     return restitution(slot) * fmin(nscd__rows_dot(normal, 0, v_k), 0.0);
 }
 
