@@ -107,8 +107,8 @@ static void warm_start(const nscd_time_stepping *ts, nscd__ts_local *local) {
     for (int32_t r = 0; r < local->m; ++r) {
         first = (r == 0 || local->row_entry[r] != local->row_entry[r - 1]) ? r : first;
         const nscd__contact_slot *slot = &ts->model->contacts[local->entries[local->row_entry[r]]];
-        local->P[r] = (r - first < 3 && local->row_kind[r] >= 0) ? slot->state.impulse[r - first]
-                                                                : 0.0;
+        local->P[r] =
+            (r - first < 3 && local->row_kind[r] >= 0) ? slot->state.impulse[r - first] : 0.0;
     }
 }
 
@@ -231,8 +231,8 @@ nscd_status nscd__hets_step(nscd_time_stepping *ts, double dt) {
     }
     add_impulses(ts, &w.stage1, 0.5); /* stage 2 stored P alone */
     ts->report.iterations += first.iterations;
-    ts->report.residual = ts->report.residual > first.residual ? ts->report.residual
-                                                               : first.residual;
+    ts->report.residual =
+        ts->report.residual > first.residual ? ts->report.residual : first.residual;
     ts->report.converged = ts->report.converged && first.converged;
     update_state(ts, &local, dt, w.dv);
     return nscd__ts_finish_step(ts, &local, t, dt);

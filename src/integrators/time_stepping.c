@@ -247,15 +247,9 @@ static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
     double dt = t_next - *m->t;
     nscd_status rc;
     switch (ts->options.scheme) {
-    case NSCD_TS_MOREAU_MIDPOINT:
-        rc = nscd__moreau_midpoint_step(ts, dt);
-        break;
-    case NSCD_TS_HALF_EXPLICIT:
-        rc = nscd__hets_step(ts, dt);
-        break;
-    default:
-        rc = nscd__moreau_jean_step(ts, dt);
-        break;
+    case NSCD_TS_MOREAU_MIDPOINT: rc = nscd__moreau_midpoint_step(ts, dt); break;
+    case NSCD_TS_HALF_EXPLICIT: rc = nscd__hets_step(ts, dt); break;
+    default: rc = nscd__moreau_jean_step(ts, dt); break;
     }
     if (rc != NSCD_OK) {
         nscd__model_restore(m, &ts->saved);

@@ -690,7 +690,7 @@ static void bad_options_create_nothing(void **state) {
         {"theta", NAN, NSCD_ERR_NOT_FINITE},        {"rho", -0.1, NSCD_ERR_OUT_OF_RANGE},
         {"rho", 1.1, NSCD_ERR_OUT_OF_RANGE},        {"tol", 0.0, NSCD_ERR_OUT_OF_RANGE},
         {"scheme", 6, NSCD_ERR_INVALID_ARGUMENT},   {"scheme", -1, NSCD_ERR_INVALID_ARGUMENT},
-        {"scheme", 2, NSCD_ERR_UNSUPPORTED},        {"scheme", 5, NSCD_ERR_UNSUPPORTED},
+        {"scheme", 3, NSCD_ERR_UNSUPPORTED},        {"scheme", 5, NSCD_ERR_UNSUPPORTED},
         {"solver", 5, NSCD_ERR_INVALID_ARGUMENT},   {"steps", 0, NSCD_ERR_OUT_OF_RANGE},
         {"iter", 0, NSCD_ERR_OUT_OF_RANGE},         {"alpha_ar", -0.1, NSCD_ERR_OUT_OF_RANGE},
         {"alpha_ar", NAN, NSCD_ERR_NOT_FINITE},     {"newton", 0, NSCD_ERR_OUT_OF_RANGE},
