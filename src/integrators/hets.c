@@ -215,6 +215,7 @@ nscd_status nscd__hets_step(nscd_time_stepping *ts, double dt) {
     memset(&w, 0, sizeof w);
     nscd__ts_local local;
     memset(&local, 0, sizeof local);
+    local.prox_r = w.stage1.prox_r = 0.1 * dt; /* the paper's r for impulses (Sect. 2.5) */
     nscd_status rc = allocate_work(ts, &w);
     if (rc == NSCD_OK) {
         rc = stage_one(ts, t, dt, &w);

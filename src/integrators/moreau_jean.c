@@ -103,9 +103,9 @@ nscd_status nscd__ts_free_velocity(nscd_time_stepping *ts, nscd__model *solver, 
     return NSCD_OK;
 }
 
-/* Warm start of fc3d from the entries' last impulses. */
+/* Warm start of fc3d and prox from the entries' last impulses. */
 static void warm_start(nscd_time_stepping *ts, nscd__ts_local *local) {
-    for (int32_t r = 0; local->fc3d && r < local->m; ++r) {
+    for (int32_t r = 0; (local->fc3d || local->prox) && r < local->m; ++r) {
         const nscd__contact_slot *slot = &ts->model->contacts[local->entries[local->row_entry[r]]];
         local->P[r] = local->row_kind[r] >= 0 ? slot->state.impulse[r % 3] : 0.0;
     }
@@ -220,6 +220,7 @@ nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
     nscd__arena_reset(&ts->arena);
     nscd__ts_local local;
     memset(&local, 0, sizeof local);
+    local.prox_r = 0.1 * dt; /* the paper's r for impulses (Sect. 2.5) */
     nscd__rows *rows = NULL;
     nscd_status rc = nscd__ts_gather(ts, t, m->q, &rows, &gaps, &local);
     if (rc != NSCD_OK) {

@@ -74,9 +74,8 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
     if (o->scheme > NSCD_TS_HALF_EXPLICIT) { /* declared, not implemented yet */
         return NSCD_ERR_UNSUPPORTED;
     }
-    /* the Moreau schemes' unknowns are impulses: velocity level only; the
-     * prox solver is not wired in yet */
-    if (o->level == NSCD_TS_LEVEL_ACCELERATION || o->local_solver == NSCD_TS_SOLVER_PROX) {
+    /* the Moreau schemes' and HETS's unknowns are impulses: velocity level only */
+    if (o->level == NSCD_TS_LEVEL_ACCELERATION) {
         return NSCD_ERR_UNSUPPORTED;
     }
     /* the midpoint rule and HETS take the forces explicitly; AUTO means that */

@@ -75,6 +75,14 @@ typedef struct nscd__ts_local {
     int32_t law;             /* nscd_fc3d_friction_law */
     nscd__response response; /* LCP: M^-1 H' */
     nscd__local_bsr form;    /* fc3d: W in block-CSR form, c = form.q, M^-1 H' */
+    /* The prox solver (NSCD_TS_SOLVER_PROX) uses the dense W, response and mu
+     * of the LCP path over every real row (normal, real tangents, equality
+     * rows); prox = 1 then. */
+    int prox;
+    /* The paper's constant prox parameter in the units of P, given by the
+     * scheme (NSCD_TS_PROX_R_PAPER): 0.1 dt for the impulses of the Moreau
+     * schemes and HETS (Sect. 2.5), 0.1 for forces (Sect. 2.4.2). */
+    double prox_r;
 } nscd__ts_local;
 
 nscd_status nscd__time_stepping_create(nscd__model *model,
