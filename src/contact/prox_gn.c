@@ -14,7 +14,8 @@ _Static_assert(sizeof(lapack_int) == sizeof(int32_t), "LAPACKE with 32-bit integ
  * J's rows are r W rows (r ~ 1 / W_aa, so entries ~1) or unit rows, and
  * the rank deficiency of redundant contacts shows as values ~1e-16. */
 #define RCOND 1e-10
-/* Halvings of the line search before the full step is taken anyway. */
+/* Halvings of the line search before it gives up on the Gauss–Newton
+ * direction. */
 #define MAX_HALVINGS 30
 
 /* The iteration's arrays (arena). J is column-major for LAPACK. */
@@ -206,7 +207,8 @@ static double norm2(const double *x, int32_t m) {
     return sqrt(s);
 }
 
-/* d = -pinv(J) f: the minimum-norm least-squares solution of J d = -f (eq. 43). */
+/* d = -pinv(J) f: the minimum-norm least-squares solution of J d = -f (eq. 43).
+ * J is destroyed. */
 static nscd_status gauss_newton_direction(const nscd__prox_problem *p, prox_work *w) {
     lapack_int n = p->m, rank = 0;
     for (int32_t a = 0; a < p->m; ++a) {
@@ -218,9 +220,8 @@ static nscd_status gauss_newton_direction(const nscd__prox_problem *p, prox_work
 }
 
 /* P += t d with the largest t = 2^-j that decreases |f|_2 (Armijo, 1e-4);
- * the full step when none does. Leaves f, u at the new P; returns the
- * residual. */
-static double line_search(const nscd__prox_problem *p, prox_work *w, double *P) {
+ * returns 0 (P unchanged) when none does. */
+static int line_search(const nscd__prox_problem *p, prox_work *w, double *P) {
     int32_t m = p->m;
     double f0 = norm2(w->f, m), t = 1.0;
     for (int32_t j = 0; j <= MAX_HALVINGS; ++j, t *= 0.5) {
@@ -229,17 +230,48 @@ static double line_search(const nscd__prox_problem *p, prox_work *w, double *P) 
         }
         evaluate(p, w->P_try, w->u, w->f_try, NULL);
         if (norm2(w->f_try, m) <= (1.0 - 1e-4 * t) * f0) {
-            break;
-        }
-        if (j == MAX_HALVINGS) { /* no decrease: a kink; the full step may leave it */
-            t = 1.0;
-            for (int32_t a = 0; a < m; ++a) {
-                w->P_try[a] = P[a] + w->d[a];
-            }
+            memcpy(P, w->P_try, (size_t)m * sizeof(double));
+            return 1;
         }
     }
-    memcpy(P, w->P_try, (size_t)m * sizeof(double));
-    return evaluate(p, P, w->u, w->f, NULL);
+    return 0;
+}
+
+/* The Gauss–Newton step failed to decrease |f|: P sits at the
+ * least-squares minimum of a smooth piece of f that holds no root. With
+ * friction on redundant rows this is common (a box sliding flat on four
+ * corners over three dofs: the all-closed piece is inconsistent by ~1e-6
+ * m/s, the root has the inner corners open). The contacts that carry
+ * P_N > 0 while separating (u_N > 0) in the closed branch are opened: their
+ * rows take the branch f = P (J row e_a, tangents too) and the Gauss–Newton
+ * step of that piece is taken in full, an active-set move. Without such a
+ * contact, one step of the prox fixed point P <- prox(P - r u) = P - f
+ * (eqs. 39-40). */
+static nscd_status escape_step(const nscd__prox_problem *p, prox_work *w, double *P) {
+    int32_t m = p->m, opened = 0;
+    evaluate(p, P, w->u, w->f, w->J);
+    for (int32_t a = 0; a < m; ++a) {
+        int open = p->kind[a] == NSCD__PROX_NORMAL && P[a] > 0.0 && w->u[a] > 0.0 &&
+                   P[a] - p->r[a] * w->u[a] >= 0.0;
+        for (int32_t j = 0; open && j <= p->n_tan[a]; ++j) {
+            for (int32_t b = 0; b < m; ++b) {
+                w->J[(a + j) + (size_t)m * b] = b == a + j ? 1.0 : 0.0;
+            }
+            w->f[a + j] = P[a + j];
+        }
+        opened += open;
+    }
+    if (opened == 0) {
+        for (int32_t a = 0; a < m; ++a) {
+            P[a] -= w->f[a];
+        }
+        return NSCD_OK;
+    }
+    nscd_status rc = gauss_newton_direction(p, w);
+    for (int32_t a = 0; rc == NSCD_OK && a < m; ++a) {
+        P[a] += w->d[a];
+    }
+    return rc;
 }
 
 /* P_N onto R+, P_T onto the disk |P_T| <= mu P_N: a converged P may hold
@@ -282,14 +314,21 @@ nscd_status nscd__prox_gauss_newton(const nscd__prox_problem *p, nscd__arena *ar
         return rc;
     }
     double residual = evaluate(p, P, w.u, w.f, NULL);
-    while (residual > p->tolerance && info->iterations < p->max_iterations) {
+    /* at least one step: a warm start within the tolerance is polished to
+     * the root of its piece (exact when that piece is linear, as for
+     * resting contacts), so that errors of 1e-11 do not pile up over steps */
+    while ((residual > p->tolerance || info->iterations == 0) &&
+           info->iterations < p->max_iterations) {
         evaluate(p, P, w.u, w.f, w.J);
         rc = gauss_newton_direction(p, &w);
+        if (rc == NSCD_OK && !line_search(p, &w, P)) {
+            rc = escape_step(p, &w, P);
+        }
         if (rc != NSCD_OK) {
             info->residual = residual;
             return rc;
         }
-        residual = line_search(p, &w, P);
+        residual = evaluate(p, P, w.u, w.f, NULL);
         info->iterations++;
     }
     info->converged = residual <= p->tolerance;

@@ -25,9 +25,11 @@
  * distance of u_T to the cone's answer), elsewhere |P_a| / r_a: with
  * r_a = prox_r / W_aa both are velocities, so the tolerance is one on the
  * constraint velocities, whatever the masses (|f| alone, in the units of P,
- * would let a light body keep a velocity error W_aa |f|). The iteration
- * stops as soon as the start already meets it (0 steps: a warm start from
- * the last step's impulses often does). */
+ * would let a light body keep a velocity error W_aa |f|). At least one step
+ * is taken even when the start meets the tolerance (a warm start from the
+ * last step's impulses often does): it polishes the start to the root of
+ * its piece, exact for resting contacts, so that velocity errors within the
+ * tolerance do not pile up into creep over many steps. */
 #ifndef NSCD_CONTACT_PROX_GN_H
 #define NSCD_CONTACT_PROX_GN_H
 

@@ -76,16 +76,26 @@ static nscd_status allocate_work(nscd_time_stepping *ts, hets_work *w) {
 }
 
 /* The entries closed at q_k (eq. 41 of seed 003): every equality, every
- * contact with g <= 0, and every contact loaded in the previous step (the
- * rule against creep of moreau_jean.c's active set). */
-static void select_closed(const nscd_time_stepping *ts, const double *gaps, nscd__ts_local *local) {
+ * contact with g <= 0, and the loaded contacts nscd__ts_keep_loaded keeps
+ * (moreau_jean.c's rule against creep, bounded against phantom supports). */
+static nscd_status select_closed(nscd_time_stepping *ts, const nscd__rows *rows, const double *gaps,
+                                 nscd__ts_local *local) {
     const nscd__model *m = ts->model;
+    int32_t *closed = nscd__arena_array(&ts->arena, (size_t)m->n_contacts + 1, sizeof(int32_t));
+    if (closed == NULL) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "closed set");
+    }
+    for (int32_t e = 0; e < m->n_contacts; ++e) {
+        closed[e] = m->contacts[e].kind == NSCD__ENTRY_EQUALITY || gaps[e] <= 0.0;
+    }
+    nscd_status rc = nscd__ts_keep_loaded(ts, rows, gaps, m->q, local->dt, closed);
     local->n_entries = 0;
     for (int32_t e = 0; e < m->n_contacts; ++e) {
-        if (m->contacts[e].kind == NSCD__ENTRY_EQUALITY || gaps[e] <= 0.0 || ts->loaded[e]) {
+        if (closed[e]) {
             local->entries[local->n_entries++] = e;
         }
     }
+    return rc;
 }
 
 /* Adds scale * P of a solved local problem to its entries' impulses (the
@@ -133,8 +143,10 @@ static nscd_status stage_one(nscd_time_stepping *ts, double t, double dt, hets_w
     for (int32_t i = 0; i < m->n_v; ++i) {
         w->V2[i] = m->v[i] + dt * w->a1[i];
     }
-    select_closed(ts, w->gap, local);
-    rc = nscd__ts_local_build(ts, m, w->rows, m->q, w->V2, NULL, local);
+    rc = select_closed(ts, w->rows, w->gap, local);
+    if (rc == NSCD_OK) {
+        rc = nscd__ts_local_build(ts, m, w->rows, m->q, w->V2, NULL, local);
+    }
     if (rc != NSCD_OK) {
         return rc;
     }
@@ -216,6 +228,7 @@ nscd_status nscd__hets_step(nscd_time_stepping *ts, double dt) {
     nscd__ts_local local;
     memset(&local, 0, sizeof local);
     local.prox_r = w.stage1.prox_r = 0.1 * dt; /* the paper's r for impulses (Sect. 2.5) */
+    local.dt = w.stage1.dt = dt;
     nscd_status rc = allocate_work(ts, &w);
     if (rc == NSCD_OK) {
         rc = stage_one(ts, t, dt, &w);

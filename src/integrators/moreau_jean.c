@@ -24,28 +24,59 @@
 
 /* The active entries at (t_k, q_k, v_k): every equality, and the contacts
  * whose predicted gap g + gamma dt W_N v_k is <= 0 (Siconos' prediction),
- * or that carried a normal impulse in the stepper's previous step
- * (ts->loaded; cleared when the state was changed from outside since). The
- * second rule keeps a loaded contact at rest in the problem when rounding
- * makes its gap +1e-17: dropped for one step, it would fall by g dt^2 and
- * the velocity level would never correct that (creep). It cannot hold a
- * separating contact: its row then gets P_N = 0, u_N > 0, and it leaves the
- * next step. gamma_dt = gamma dt (0 for the midpoint rule: g(q_M) <= 0). */
-static void select_active(nscd_time_stepping *ts, const nscd__rows *all, const double *gaps,
-                          double gamma_dt, nscd__ts_local *local) {
+ * or that carried a normal impulse in the stepper's previous step and still
+ * touch (nscd__ts_keep_loaded; ts->loaded is cleared when the state was
+ * changed from outside since). gamma_dt = gamma dt (0 for the midpoint
+ * rule: g(q_M) <= 0); local->dt the step. */
+static nscd_status select_active(nscd_time_stepping *ts, const nscd__rows *all, const double *gaps,
+                                 double gamma_dt, const double *q, nscd__ts_local *local) {
     const nscd__model *m = ts->model;
+    for (int32_t e = 0; e < m->n_contacts; ++e) {
+        ts->active[e] = m->contacts[e].kind == NSCD__ENTRY_EQUALITY ||
+                        gaps[e] + gamma_dt * nscd__rows_dot(&all[e], 0, m->v) <= 0.0;
+    }
+    nscd_status rc = nscd__ts_keep_loaded(ts, all, gaps, q, local->dt, ts->active);
     local->n_entries = 0;
     for (int32_t e = 0; e < m->n_contacts; ++e) {
-        int active = m->contacts[e].kind == NSCD__ENTRY_EQUALITY;
-        if (!active) {
-            double rate = nscd__rows_dot(&all[e], 0, m->v);
-            active = gaps[e] + gamma_dt * rate <= 0.0 || ts->loaded[e];
-        }
-        ts->active[e] = active;
-        if (active) {
+        if (ts->active[e]) {
             local->entries[local->n_entries++] = e;
         }
     }
+    return rc;
+}
+
+nscd_status nscd__ts_keep_loaded(nscd_time_stepping *ts, const nscd__rows *all, const double *gaps,
+                                 const double *q, double dt, int32_t *active) {
+    nscd__model *m = ts->model;
+    int32_t k = 0;
+    for (int32_t e = 0; e < m->n_contacts; ++e) {
+        if (!active[e] && ts->loaded[e]) {
+            active[e] = gaps[e] <= 0.0;
+            k += !active[e];
+        }
+    }
+    if (k == 0) {
+        return NSCD_OK;
+    }
+    nscd__rows *H = nscd__arena_array(&ts->arena, (size_t)k, sizeof *H);
+    int32_t *which = nscd__arena_array(&ts->arena, (size_t)k, sizeof(int32_t));
+    if (H == NULL || which == NULL) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "%d loaded contacts", (int)k);
+    }
+    for (int32_t e = 0, j = 0; e < m->n_contacts; ++e) {
+        if (!active[e] && ts->loaded[e]) {
+            H[j] = nscd__rows_row(&all[e], 0);
+            which[j++] = e;
+        }
+    }
+    nscd__response response;
+    nscd_status rc = nscd__response_build(m, &ts->arena, q, NULL, k, H, &response);
+    for (int32_t j = 0; rc == NSCD_OK && j < k; ++j) {
+        double w = nscd__response_entry(&response, &H[j], j); /* W_ee = w M^-1 w' */
+        int32_t e = which[j];
+        active[e] = gaps[e] <= dt * w * m->contacts[e].state.impulse[0];
+    }
+    return rc;
 }
 
 nscd_status nscd__ts_forces_at(nscd_time_stepping *ts, double t, const double *q) {
@@ -200,8 +231,10 @@ nscd_status nscd__ts_contact_impulses(nscd_time_stepping *ts, nscd__model *solve
                                       const nscd__rows *rows, const double *gaps, double gamma_dt,
                                       const double *q, nscd__ts_local *local) {
     nscd__model *m = ts->model;
-    select_active(ts, rows, gaps, gamma_dt, local);
-    nscd_status rc = nscd__ts_local_build(ts, solver, rows, q, ts->v_free, m->v, local);
+    nscd_status rc = select_active(ts, rows, gaps, gamma_dt, q, local);
+    if (rc == NSCD_OK) {
+        rc = nscd__ts_local_build(ts, solver, rows, q, ts->v_free, m->v, local);
+    }
     if (rc != NSCD_OK) {
         return rc;
     }
@@ -221,6 +254,7 @@ nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
     nscd__ts_local local;
     memset(&local, 0, sizeof local);
     local.prox_r = 0.1 * dt; /* the paper's r for impulses (Sect. 2.5) */
+    local.dt = dt;
     nscd__rows *rows = NULL;
     nscd_status rc = nscd__ts_gather(ts, t, m->q, &rows, &gaps, &local);
     if (rc != NSCD_OK) {

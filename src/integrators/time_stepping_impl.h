@@ -83,6 +83,9 @@ typedef struct nscd__ts_local {
      * scheme (NSCD_TS_PROX_R_PAPER): 0.1 dt for the impulses of the Moreau
      * schemes and HETS (Sect. 2.5), 0.1 for forces (Sect. 2.4.2). */
     double prox_r;
+    /* The step size, set by the scheme: a loaded contact stays active only
+     * while dt of its free closing rate still reaches its gap (moreau_jean.c). */
+    double dt;
 } nscd__ts_local;
 
 nscd_status nscd__time_stepping_create(nscd__model *model,
@@ -106,6 +109,20 @@ nscd_status nscd__moreau_midpoint_step(nscd_time_stepping *ts, double dt);
 nscd_status nscd__hets_step(nscd_time_stepping *ts, double dt);
 
 /* Pieces of a step shared by both schemes (moreau_jean.c). */
+
+/* The loaded contacts (P_N > 0 in the stepper's previous step, ts->loaded)
+ * that stay active although no other rule made them so (active[e] = 0 on
+ * entry): those with g <= 0, and those whose gap the last step's normal
+ * impulse would close within one step if released, g <= dt W_ee P_N
+ * (W_ee = w M(q)^-1 w' over the normal row w at q). The first keeps a
+ * resting contact whose gap rounds to +1e-17 (dropped, it would fall by
+ * g dt^2, which the velocity level never corrects: creep); the bound keeps
+ * a contact whose gap has grown, e.g. under a tilting box whose redundant
+ * corners share the load, from holding the body in the air step after step
+ * at u_N = 0 (seen: a box frozen on a corner 0.22 m above the floor).
+ * Sets active[e] = 1 for those kept. */
+nscd_status nscd__ts_keep_loaded(nscd_time_stepping *ts, const nscd__rows *all, const double *gaps,
+                                 const double *q, double dt, int32_t *active);
 
 /* Allocates the entry arrays of one step in the arena (*gaps, local->entries)
  * and gathers the rows and gaps of every entry at (t, q); a gap that is not
