@@ -10,7 +10,9 @@
  * (nscd__impact_lcp) on a dense W; frictional ones to the fc3d block
  * Gauss–Seidel on the block-CSR local form (nscd__local_form_bsr, memory
  * O(nnz)) with three rows per contact, planar and frictionless contacts
- * padded with zero rows as contact/impact_friction.c does. */
+ * padded with zero rows as contact/impact_friction.c does. The prox solver
+ * (contact/prox_gn.c) takes the dense W over every real row (normal, real
+ * tangents, equality rows) and solves friction and equalities together. */
 #include <math.h>
 #include <string.h>
 
