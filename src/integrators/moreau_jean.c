@@ -138,7 +138,8 @@ nscd_status nscd__ts_free_velocity(nscd_time_stepping *ts, nscd__model *solver, 
 static void warm_start(nscd_time_stepping *ts, nscd__ts_local *local) {
     for (int32_t r = 0; (local->fc3d || local->prox) && r < local->m; ++r) {
         const nscd__contact_slot *slot = &ts->model->contacts[local->entries[local->row_entry[r]]];
-        local->P[r] = local->row_kind[r] >= 0 ? slot->state.impulse[r % 3] : 0.0;
+        /* row_kind: 0 normal, 1.. tangent (fc3d's dummies -2, equalities -1) */
+        local->P[r] = local->row_kind[r] >= 0 ? slot->state.impulse[local->row_kind[r]] : 0.0;
     }
 }
 
