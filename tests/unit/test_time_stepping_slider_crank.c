@@ -196,10 +196,10 @@ static void table2_completes(void **state) {
 /* The bilateral case c = 0: all four corners closed from the start, 8 rows
  * of rank 3 (the upper and lower corners' normal rows are opposite), with
  * e_N = 0. With Table 1's e_N = 0.4 the velocity-level problem has no
- * solution after a few steps: the rows move with the crank, so the corners
- * of one wall approach by O(dt) (1.6e-3 m/s at step 147), Newton's law asks
- * them to leave at e |u_k| while the opposite wall, whose rows are the
- * negatives, forbids any motion; u_up + u_low = c_up + c_low < 0 whatever P
+ * solution from the third step: the rows move with the crank, so the
+ * corners approach by O(dt) (c_up = -5.6e-6, c_low = -2.5e-5 m/s), Newton's
+ * law asks them to leave at e |u_k| while the opposite wall, whose rows are
+ * the negatives, forbids it; u_up + u_low = c_up + c_low < 0 whatever P
  * (the prox solver then reports NSCD_ERR_NOT_CONVERGED, never a wrong
  * answer; docs/time_stepping.md). HETS with prox and with fc3d hold the
  * slider in the guide throughout and agree to 2.3e-6 rad: not better,
