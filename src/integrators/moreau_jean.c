@@ -51,7 +51,7 @@ nscd_status nscd__ts_keep_loaded(nscd_time_stepping *ts, const nscd__rows *all, 
     int32_t k = 0;
     for (int32_t e = 0; e < m->n_contacts; ++e) {
         if (!active[e] && ts->loaded[e]) {
-            active[e] = gaps[e] <= 0.0;
+            active[e] = gaps[e] <= 0.0 || !(dt > 0.0); /* no dt given: unbounded, as before */
             k += !active[e];
         }
     }

@@ -83,8 +83,9 @@ typedef struct nscd__ts_local {
      * scheme (NSCD_TS_PROX_R_PAPER): 0.1 dt for the impulses of the Moreau
      * schemes and HETS (Sect. 2.5), 0.1 for forces (Sect. 2.4.2). */
     double prox_r;
-    /* The step size, set by the scheme: a loaded contact stays active only
-     * while dt of its free closing rate still reaches its gap (moreau_jean.c). */
+    /* The step size, set by the scheme: a loaded contact with a positive gap
+     * stays active only while g <= dt W_ee P_N (nscd__ts_keep_loaded); 0
+     * (unset) keeps every loaded contact. */
     double dt;
 } nscd__ts_local;
 
@@ -120,7 +121,8 @@ nscd_status nscd__hets_step(nscd_time_stepping *ts, double dt);
  * a contact whose gap has grown, e.g. under a tilting box whose redundant
  * corners share the load, from holding the body in the air step after step
  * at u_N = 0 (seen: a box frozen on a corner 0.22 m above the floor).
- * Sets active[e] = 1 for those kept. */
+ * Sets active[e] = 1 for those kept; dt <= 0 (a caller that did not set
+ * nscd__ts_local.dt) keeps every loaded contact, the rule before the bound. */
 nscd_status nscd__ts_keep_loaded(nscd_time_stepping *ts, const nscd__rows *all, const double *gaps,
                                  const double *q, double dt, int32_t *active);
 
