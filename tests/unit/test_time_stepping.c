@@ -737,6 +737,12 @@ static void bad_options_create_nothing(void **state) {
         assert_true(ts == (nscd_time_stepping *)(uintptr_t)1);
     }
     nscd_time_stepping_options_init(&o, sizeof o);
+    o.local_solver = NSCD_TS_SOLVER_PROX; /* supported since the prox solver */
+    o.scheme = NSCD_TS_HALF_EXPLICIT;     /* and since HETS */
+    assert_int_equal(nscd_time_stepping_create(s, &o, &ts), NSCD_OK);
+    nscd_time_stepping_destroy(ts);
+    ts = (nscd_time_stepping *)(uintptr_t)1;
+    nscd_time_stepping_options_init(&o, sizeof o);
     o.scheme = NSCD_TS_MOREAU_MIDPOINT; /* its forces are explicit only */
     o.forces = NSCD_TS_FORCES_IMPLICIT;
     assert_int_equal(nscd_time_stepping_create(s, &o, &ts), NSCD_ERR_UNSUPPORTED);
