@@ -111,6 +111,12 @@ nscd_status slider_crank_contact(void *user, int32_t index, double t, const doub
     return NSCD_OK;
 }
 
+/* The bilateral variant: each corner on its wall as an equality g = 0. */
+static nscd_status corner_on_wall(void *user, int32_t index, double t, const double *q, double *g,
+                                  double *w) {
+    return slider_crank_contact(user, index, t, q, g, w, NULL);
+}
+
 double slider_crank_energy(const slider_crank_case *model, const double *q, const double *v) {
     double mass[SLIDER_CRANK_DOF * SLIDER_CRANK_DOF], kinetic = 0.0;
     slider_crank_mass(NULL, q, mass);
@@ -131,11 +137,17 @@ nscd_status slider_crank_system_create(const slider_crank_case *model, nscd_syst
     nscd_system_desc desc;
     nscd_system_desc_init(&desc, sizeof desc);
     desc.n_dof = SLIDER_CRANK_DOF;
-    desc.n_contacts = SLIDER_CRANK_CORNERS;
+    /* c = 0: the prismatic joint, four corner equalities on the two dofs
+     * the guide takes (y and the turn of the slider): a redundant set, for
+     * the prox solver; frictionless. Entries 0..3 either way. */
+    int bilateral = model->clearance == 0.0;
+    desc.n_contacts = bilateral ? 0 : SLIDER_CRANK_CORNERS;
+    desc.n_equalities = bilateral ? SLIDER_CRANK_CORNERS : 0;
     desc.user = (void *)model; /* the callbacks only read it */
     desc.mass = slider_crank_mass;
     desc.forces = slider_crank_forces;
-    desc.contact = slider_crank_contact;
+    desc.contact = bilateral ? NULL : slider_crank_contact;
+    desc.equality = bilateral ? corner_on_wall : NULL;
     nscd_contact_law *newton = NULL;
     nscd_status rc = nscd_contact_law_create_newton(model->restitution, NULL, &newton);
     nscd_system *sys = NULL;
@@ -148,7 +160,7 @@ nscd_status slider_crank_system_create(const slider_crank_case *model, nscd_syst
     contact.friction = model->friction;
     contact.n_tangent = 1;
     contact.tangential_restitution = 0.0; /* e_T of Table 1 */
-    for (int32_t k = 0; rc == NSCD_OK && k < SLIDER_CRANK_CORNERS; ++k) {
+    for (int32_t k = 0; rc == NSCD_OK && k < desc.n_contacts; ++k) {
         rc = nscd_system_set_contact(sys, k, &contact);
     }
     nscd_contact_law_destroy(newton); /* the system keeps its own copies */

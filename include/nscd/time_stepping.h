@@ -7,9 +7,8 @@
  * are all captured by one complementarity problem per step on the velocity
  * level, whose unknowns are the contact impulses of the step. Implemented:
  * Moreau–Jean's θ-method (Siconos' MoreauJeanOSI is the reference), Moreau's
- * midpoint rule, and the mixed framework of seed 003 with the base schemes
- * generalized-α, Bathe and ED-α; half-explicit time stepping (HETS) is
- * declared and rejected with ::NSCD_ERR_UNSUPPORTED ("not yet"). See
+ * midpoint rule, the half-explicit scheme HETS, and the mixed framework of
+ * seed 003 with the base schemes generalized-α, Bathe and ED-α. See
  * docs/time_stepping.md.
  *
  * One step of ::NSCD_TS_MOREAU_JEAN from (t_k, q_k, v_k):
@@ -63,6 +62,21 @@
  * The forces λ of the last stage are read with
  * nscd_time_stepping_get_contact_force(), the impulses Λ with
  * nscd_time_stepping_get_contact_impulse().
+ * One step of ::NSCD_TS_HALF_EXPLICIT (HETS) from (t_k, q_k, v_k), Heun's
+ * explicit trapezoid with velocity-level constraints:
+ * - stage 1 at (t_k, q_k): a_1 = M^-1 (h(t_k, q_k, v_k) + H_k' λ_1), with
+ *   dt λ_1 from the local problem that makes V_2 = v_k + dt a_1 admissible on
+ *   the entries closed at q_k (equalities, g <= 0 or loaded before), without
+ *   restitution (λ_1 is a force);
+ * - stage 2 at (t_k + dt, Q_2 = q_k + dt v_k, V_2): the free velocity
+ *   v_free = v_k + dt/2 (a_1 + M(Q_2)^-1 h(t_k + dt, Q_2, V_2)), the active
+ *   set g(Q_2) <= 0 or loaded before, and Moreau–Jean's local problem at Q_2
+ *   (restitution bias e min(H_N(Q_2) v_k, 0), friction, equalities) for the
+ *   impulses P: v_{k+1} = v_free + M(Q_2)^-1 H(Q_2)' P;
+ * - q_{k+1} = q_k + dt/2 (v_k + v_{k+1}).
+ * Explicit forces: second order on smooth motion, stable for ω dt <= 2
+ * only (a diverging step fails with ::NSCD_ERR_NOT_FINITE). An entry's
+ * impulse of the step is dt/2 λ_1 + P.
  */
 #ifndef NSCD_TIME_STEPPING_H
 #define NSCD_TIME_STEPPING_H
@@ -82,12 +96,11 @@ extern "C" {
 /** Opaque time stepper. */
 typedef struct nscd_time_stepping nscd_time_stepping;
 
-/** Time-stepping schemes. All but ::NSCD_TS_HALF_EXPLICIT are implemented
- *  (nscd_time_stepping_create() returns ::NSCD_ERR_UNSUPPORTED for it). */
+/** Time-stepping schemes; all six are implemented. */
 typedef enum nscd_ts_scheme {
     NSCD_TS_MOREAU_JEAN = 0,     /**< Moreau–Jean θ-method, θ in [1/2, 1] (default). */
     NSCD_TS_MOREAU_MIDPOINT = 1, /**< Moreau's midpoint rule (explicit forces; θ unused). */
-    NSCD_TS_HALF_EXPLICIT = 2,   /**< Half-explicit time stepping, HETS (not yet). */
+    NSCD_TS_HALF_EXPLICIT = 2,   /**< Half-explicit time stepping, HETS (explicit forces). */
     /** Generalized-α (Arnold–Brüls form, α_m, α_f, γ, β from `rho_infinity`,
      *  eq. 26) in the mixed framework: second order. */
     NSCD_TS_GENERALIZED_ALPHA = 3,
@@ -110,7 +123,9 @@ typedef enum nscd_ts_local_solver {
     /** ::NSCD_TS_SOLVER_LCP when no active contact has friction and the
      *  problem is small (at most ::NSCD_LCP_MAX_SIZE active contacts, or
      *  equality entries are active), else ::NSCD_TS_SOLVER_FC3D_COULOMB
-     *  (default). */
+     *  (default). When the LCP finds the rows dependent (a redundant set,
+     *  e.g. four corners held on two dofs), the same problem goes to
+     *  ::NSCD_TS_SOLVER_PROX. */
     NSCD_TS_SOLVER_AUTO = 0,
     /** The library's (mixed) pivoting LCP: frictionless contacts and equality
      *  entries; an active contact with friction, or more than
@@ -121,8 +136,13 @@ typedef enum nscd_ts_local_solver {
     /** fc3d block Gauss–Seidel with maximum dissipation (contacts only). */
     NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION = 3,
     /** The paper's prox formulation solved by a nonsmooth Gauss–Newton method
-     *  (eqs. 42–45, 51–54): contacts with Coulomb friction and equality
-     *  entries, redundant rows allowed; r per `prox_r_mode`. */
+     *  with the pseudoinverse (eqs. 42–45, 51–54; LAPACK dgelsd): contacts
+     *  with Coulomb friction and equality entries together, redundant rows
+     *  allowed (the minimum-norm step); r per `prox_r_mode`. Dense: more than
+     *  1024 active rows fail with ::NSCD_ERR_UNSUPPORTED. Stops when
+     *  max |f_a| / r_a (a constraint velocity for the scaled r) is <=
+     *  `tolerance`; `max_iterations` Gauss–Newton steps without it fail the
+     *  step with ::NSCD_ERR_NOT_CONVERGED. */
     NSCD_TS_SOLVER_PROX = 4
 } nscd_ts_local_solver;
 
@@ -151,8 +171,10 @@ typedef enum nscd_ts_start {
 
 /** Choice of the prox parameter r of ::NSCD_TS_SOLVER_PROX. */
 typedef enum nscd_ts_prox_r {
-    /** r_k = prox_r / G_kk per contact, G the local problem's matrix
-     *  (default; dimensionally consistent, independent of units). */
+    /** r_k = prox_r / G_kk per contact, G the local problem's matrix and kk
+     *  the contact's normal row (all its rows share it: the disk projection
+     *  needs one r), or the equality row's own diagonal (default;
+     *  dimensionally consistent, independent of units). */
     NSCD_TS_PROX_R_SCALED = 0,
     /** The paper's constants: r = 0.1 for the forces, r = 0.1 dt for the
      *  impulses (Sect. 2.4.2, 2.5), whatever the units. */
@@ -196,10 +218,14 @@ typedef struct nscd_time_stepping_report {
     double dt;               /**< Size of the step (the last one before t_end may be shorter). */
     int32_t active_contacts; /**< Active entries (contacts and equalities) of the step. */
     int32_t new_contacts;    /**< Active entries that were not active in the previous step. */
-    int32_t iterations;      /**< Local solver iterations (fc3d sweeps; 1 for the LCP). */
-    int32_t rows;            /**< Rows of the local problem. */
-    double residual;         /**< Local solver residual (fc3d merit; LCP complementarity). */
-    double max_penetration;  /**< Largest -g over the contacts at the step's end (>= 0). */
+    /** Local solver iterations (fc3d sweeps; 1 for the LCP; Gauss–Newton
+     *  steps for the prox solver); HETS: the sum over its two local problems. */
+    int32_t iterations;
+    int32_t rows; /**< Rows of the local problem (HETS: of its impulse stage). */
+    /** Local solver residual (fc3d merit; LCP complementarity; prox
+     *  max |f_a| / r_a); HETS: the larger of its two. */
+    double residual;
+    double max_penetration; /**< Largest -g over the contacts at the step's end (>= 0). */
     /** 1 when the step applied an impulsive correction (a new impact, test
      *  (18), in the α schemes; a contact impulse in the Moreau schemes). */
     int32_t impact;
@@ -230,9 +256,13 @@ typedef struct nscd_time_stepping_options {
     /** Spectral radius at infinity of generalized-α and ED-α, in [0, 1]
      *  (default 1; not used by Moreau–Jean, the midpoint rule and Bathe). */
     double rho_infinity;
-    int32_t local_solver;      /**< ::nscd_ts_local_solver (default ::NSCD_TS_SOLVER_AUTO). */
-    int32_t max_iterations;    /**< Sweeps of the fc3d solver, >= 1 (default 1000). */
-    double tolerance;          /**< fc3d merit tolerance, > 0 (default 1e-10). */
+    int32_t local_solver; /**< ::nscd_ts_local_solver (default ::NSCD_TS_SOLVER_AUTO). */
+    /** Sweeps of the fc3d solver, or Gauss–Newton steps of the prox solver,
+     *  >= 1 (default 1000). */
+    int32_t max_iterations;
+    /** fc3d merit tolerance, or the prox solver's on max |f_a| / r_a, > 0
+     *  (default 1e-10). */
+    double tolerance;
     nscd_time_step_fn on_step; /**< Observer of every step, or NULL. */
     void *on_step_user;        /**< Passed to `on_step`. */
     /** Steps per nscd_time_stepping_advance() call before ::NSCD_ERR_MAX_STEPS,
@@ -298,9 +328,10 @@ NSCD_API nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options 
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_STRUCT_SIZE,
  *         ::NSCD_ERR_INVALID_ARGUMENT (unknown scheme, local solver or forces, or a
  *         non-zero `reserved`),
- *         ::NSCD_ERR_UNSUPPORTED (a scheme that is not implemented yet,
- *         ::NSCD_TS_FORCES_IMPLICIT with ::NSCD_TS_MOREAU_MIDPOINT, or
- *         ::NSCD_TS_LEVEL_ACCELERATION with a scheme other than the α ones),
+ *         ::NSCD_ERR_UNSUPPORTED (
+ *         ::NSCD_TS_FORCES_IMPLICIT with ::NSCD_TS_MOREAU_MIDPOINT or
+ *         ::NSCD_TS_HALF_EXPLICIT, or ::NSCD_TS_LEVEL_ACCELERATION with one of
+ *         the Moreau schemes or HETS),
  *         ::NSCD_ERR_NOT_FINITE (NaN or infinity in a real option),
  *         ::NSCD_ERR_OUT_OF_RANGE (dt <= 0, θ outside [1/2, 1], gamma or rho_infinity
  *         outside [0, 1], tolerance <= 0, max_iterations < 1, max_steps < 1) or
@@ -329,11 +360,12 @@ NSCD_API void nscd_time_stepping_destroy(nscd_time_stepping *stepper);
  * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_STRUCT_SIZE,
  *         ::NSCD_ERR_NOT_FINITE (t_end, or a state or callback value that is not finite),
  *         ::NSCD_ERR_INVALID_ARGUMENT (t_end before the current time),
- *         ::NSCD_ERR_NOT_CONVERGED (the fc3d solver reached max_iterations, or an
- *         α scheme's iteration on the forces max_newton_iterations),
+ *         ::NSCD_ERR_NOT_CONVERGED (the fc3d or the prox solver reached max_iterations, or
+ *         an α scheme's iteration on the forces max_newton_iterations),
  *         ::NSCD_ERR_SINGULAR (W_it singular, dependent equality rows, or an LCP matrix that is not
- *         a P-matrix), ::NSCD_ERR_UNSUPPORTED (friction or too many contacts for the
- *         LCP solver, equality entries with an fc3d solver, ::NSCD_TS_FORCES_IMPLICIT
+ *         a P-matrix; the prox solver's SVD failed), ::NSCD_ERR_UNSUPPORTED (friction or too
+ *         many contacts for the LCP solver, more than 1024 rows for the prox solver,
+ *         equality entries with an fc3d solver, ::NSCD_TS_FORCES_IMPLICIT
  *         without stiffness or damping), ::NSCD_ERR_CALLBACK (a callback
  * failed, or on_step returned a value other than 0 or 1), ::NSCD_ERR_STEP_TOO_SMALL (dt below the
  * resolution of t),

@@ -287,6 +287,7 @@ static nscd_status update(nscd_time_stepping *ts, const nscd__ts_closed *closed,
     memset(&local, 0, sizeof local);
     local.entries = entries;
     local.n_entries = sets[0].n + sets[1].n;
+    local.prox_r = 0.1; /* the paper's r for forces (Sect. 2.4.2), in the units of the unknowns */
     rc = nscd__ts_local_build(ts, &p.model, all, m->q, base, zero, &local);
     if (rc == NSCD_OK) { /* stage j always on the acceleration level */
         rc = add_rates(ts, sets, e, velocity, &local);

@@ -193,6 +193,7 @@ static nscd_status closed_forces(nscd_time_stepping *ts, const nscd__ts_closed *
     memset(&local, 0, sizeof local);
     local.entries = closed->entries;
     local.n_entries = closed->n;
+    local.prox_r = 0.1 * scale; /* the paper's r = 0.1 for forces (Sect. 2.4.2), P = scale λ */
     rc = nscd__ts_local_build(ts, solver, all, s->q, base, zero, &local); /* v_k = 0: no bias */
     if (rc == NSCD_OK && !velocity) {
         double *hv = nscd__arena_array(&ts->arena, (size_t)m->n_contacts * NSCD__MAX_ENTRY_ROWS + 1,

@@ -20,8 +20,11 @@
 #include "core/check.h"
 #include "integrators/mixed_impl.h"
 
-/* I_1 at (t, q): equalities, contacts with g <= 0 or loaded (ts->loaded). */
-static nscd_status closed_set(nscd_time_stepping *ts, double t, const double *q, int loaded_too,
+/* I_1 at (t, q): equalities, contacts with g <= 0, and when loaded_dt > 0
+ * the contacts loaded in the previous step of size loaded_dt that still
+ * touch (nscd__ts_keep_loaded: creep without them, phantom supports if
+ * they were kept at any gap). */
+static nscd_status closed_set(nscd_time_stepping *ts, double t, const double *q, double loaded_dt,
                               nscd__ts_closed *closed, double **gaps_out) {
     nscd__model *m = ts->model;
     size_t nc = (size_t)m->n_contacts + 1;
@@ -43,15 +46,25 @@ static nscd_status closed_set(nscd_time_stepping *ts, double t, const double *q,
     if (!nscd__all_finite(gaps, (size_t)m->n_contacts)) {
         return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "a gap is not finite at t = %.17g", t);
     }
+    int32_t *in = all; /* reused: the entry's membership */
+    for (int32_t e = 0; e < m->n_contacts; ++e) {
+        in[e] = m->contacts[e].kind == NSCD__ENTRY_EQUALITY || gaps[e] <= 0.0;
+    }
+    int loaded_too = loaded_dt > 0.0;
+    if (loaded_too) {
+        rc = nscd__ts_keep_loaded(ts, rows, gaps, q, loaded_dt, in);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+    }
     closed->n = closed->n_resting = 0;
     for (int32_t e = 0; e < m->n_contacts; ++e) {
         int equality = m->contacts[e].kind == NSCD__ENTRY_EQUALITY;
-        int in = equality || gaps[e] <= 0.0 || (loaded_too && ts->loaded[e]);
-        if (in) {
+        if (in[e]) {
             closed->entries[closed->n++] = e;
         }
-        if (in && (equality || nscd__rows_dot(&rows[e], 0, m->v) <= 0.0 ||
-                   (loaded_too && ts->force[3 * e] > 0.0))) {
+        if (in[e] && (equality || nscd__rows_dot(&rows[e], 0, m->v) <= 0.0 ||
+                      (loaded_too && ts->force[3 * e] > 0.0))) {
             closed->resting[closed->n_resting++] = e;
         }
     }
@@ -102,7 +115,7 @@ static nscd_status start(nscd_time_stepping *ts, const nscd__ts_closed *closed) 
  * ε min(ġ^-, 0), ε_T ġ_T^-) and M^-1; v^+ into the model, Λ into the
  * entries' state.impulse. */
 static nscd_status impulsive_correction(nscd_time_stepping *ts, const nscd__ts_closed *set,
-                                        double t) {
+                                        double t, double dt) {
     nscd__model *m = ts->model;
     int32_t n = m->n_v;
     double *v_minus = nscd__arena_array(&ts->arena, (size_t)n + 1, sizeof(double));
@@ -127,6 +140,7 @@ static nscd_status impulsive_correction(nscd_time_stepping *ts, const nscd__ts_c
     local.entries = set->entries;
     local.n_entries = set->n;
     local.tangential_restitution = 1;
+    local.prox_r = 0.1 * dt; /* the paper's r for impulses (Sect. 2.5) */
     rc = nscd__ts_local_build(ts, m, all, m->q, v_minus, v_minus, &local);
     for (int32_t r = 0; rc == NSCD_OK && local.fc3d && r < local.m; ++r) { /* cold start */
         local.P[r] = 0.0;
@@ -153,7 +167,7 @@ static nscd_status impulsive_correction(nscd_time_stepping *ts, const nscd__ts_c
 /* Test (18) and, when a contact outside I_1^i closed, the correction over
  * the closed set at q_{i+1}; marks ts->active with the entries the step used. */
 static nscd_status impacts(nscd_time_stepping *ts, const nscd__ts_closed *closed, double t_next,
-                           int32_t *impact_set_size) {
+                           double dt, int32_t *impact_set_size) {
     nscd__model *m = ts->model;
     for (int32_t e = 0; e < m->n_contacts; ++e) {
         memset(m->contacts[e].state.impulse, 0, sizeof m->contacts[e].state.impulse);
@@ -164,7 +178,7 @@ static nscd_status impacts(nscd_time_stepping *ts, const nscd__ts_closed *closed
     }
     nscd__ts_closed after;
     double *gaps = NULL;
-    nscd_status rc = closed_set(ts, t_next, m->q, 0, &after, &gaps);
+    nscd_status rc = closed_set(ts, t_next, m->q, 0.0, &after, &gaps);
     if (rc != NSCD_OK) {
         return rc;
     }
@@ -182,7 +196,7 @@ static nscd_status impacts(nscd_time_stepping *ts, const nscd__ts_closed *closed
         ts->active[after.entries[i]] = 1;
     }
     *impact_set_size = after.n;
-    return impulsive_correction(ts, &after, t_next);
+    return impulsive_correction(ts, &after, t_next, dt);
 }
 
 /* The base scheme's stages. */
@@ -204,7 +218,7 @@ nscd_status nscd__alpha_step(nscd_time_stepping *ts, double dt) {
     ts->report.converged = 1;
     ts->report.rows = 0;
     nscd__ts_closed closed;
-    nscd_status rc = closed_set(ts, t, m->q, 1, &closed, &gaps);
+    nscd_status rc = closed_set(ts, t, m->q, dt, &closed, &gaps);
     if (rc == NSCD_OK && !ts->alpha.has_history) {
         rc = start(ts, &closed);
     }
@@ -213,7 +227,7 @@ nscd_status nscd__alpha_step(nscd_time_stepping *ts, double dt) {
     }
     int32_t impact_set = 0;
     if (rc == NSCD_OK) {
-        rc = impacts(ts, &closed, t + dt, &impact_set);
+        rc = impacts(ts, &closed, t + dt, dt, &impact_set);
     }
     if (rc != NSCD_OK) {
         return rc;

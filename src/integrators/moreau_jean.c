@@ -24,28 +24,68 @@
 
 /* The active entries at (t_k, q_k, v_k): every equality, and the contacts
  * whose predicted gap g + gamma dt W_N v_k is <= 0 (Siconos' prediction),
- * or that carried a normal impulse in the stepper's previous step
- * (ts->loaded; cleared when the state was changed from outside since). The
- * second rule keeps a loaded contact at rest in the problem when rounding
- * makes its gap +1e-17: dropped for one step, it would fall by g dt^2 and
- * the velocity level would never correct that (creep). It cannot hold a
- * separating contact: its row then gets P_N = 0, u_N > 0, and it leaves the
- * next step. gamma_dt = gamma dt (0 for the midpoint rule: g(q_M) <= 0). */
-static void select_active(nscd_time_stepping *ts, const nscd__rows *all, const double *gaps,
-                          double gamma_dt, nscd__ts_local *local) {
+ * or that carried a normal impulse in the stepper's previous step and still
+ * touch (nscd__ts_keep_loaded; ts->loaded is cleared when the state was
+ * changed from outside since). gamma_dt = gamma dt (0 for the midpoint
+ * rule: g(q_M) <= 0); local->dt the step. */
+static nscd_status select_active(nscd_time_stepping *ts, const nscd__rows *all, const double *gaps,
+                                 double gamma_dt, const double *q, nscd__ts_local *local) {
     const nscd__model *m = ts->model;
+    for (int32_t e = 0; e < m->n_contacts; ++e) {
+        ts->active[e] = m->contacts[e].kind == NSCD__ENTRY_EQUALITY ||
+                        gaps[e] + gamma_dt * nscd__rows_dot(&all[e], 0, m->v) <= 0.0;
+    }
+    nscd_status rc = nscd__ts_keep_loaded(ts, all, gaps, q, local->dt, ts->active);
     local->n_entries = 0;
     for (int32_t e = 0; e < m->n_contacts; ++e) {
-        int active = m->contacts[e].kind == NSCD__ENTRY_EQUALITY;
-        if (!active) {
-            double rate = nscd__rows_dot(&all[e], 0, m->v);
-            active = gaps[e] + gamma_dt * rate <= 0.0 || ts->loaded[e];
-        }
-        ts->active[e] = active;
-        if (active) {
+        if (ts->active[e]) {
             local->entries[local->n_entries++] = e;
         }
     }
+    return rc;
+}
+
+/* The normal impulse contact e carried over the last step of size dt: the
+ * Moreau schemes' and HETS's P_N; the α schemes' impulse Λ_N plus dt times
+ * their force λ_N. */
+static double step_normal_impulse(const nscd_time_stepping *ts, int32_t e, double dt) {
+    double impulse = ts->model->contacts[e].state.impulse[0];
+    int alpha = ts->options.scheme >= NSCD_TS_GENERALIZED_ALPHA;
+    return alpha ? impulse + dt * ts->force[3 * e] : impulse;
+}
+
+nscd_status nscd__ts_keep_loaded(nscd_time_stepping *ts, const nscd__rows *all, const double *gaps,
+                                 const double *q, double dt, int32_t *active) {
+    nscd__model *m = ts->model;
+    int32_t k = 0;
+    for (int32_t e = 0; e < m->n_contacts; ++e) {
+        if (!active[e] && ts->loaded[e]) {
+            active[e] = gaps[e] <= 0.0 || !(dt > 0.0); /* no dt given: unbounded, as before */
+            k += !active[e];
+        }
+    }
+    if (k == 0) {
+        return NSCD_OK;
+    }
+    nscd__rows *H = nscd__arena_array(&ts->arena, (size_t)k, sizeof *H);
+    int32_t *which = nscd__arena_array(&ts->arena, (size_t)k, sizeof(int32_t));
+    if (H == NULL || which == NULL) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "%d loaded contacts", (int)k);
+    }
+    for (int32_t e = 0, j = 0; e < m->n_contacts; ++e) {
+        if (!active[e] && ts->loaded[e]) {
+            H[j] = nscd__rows_row(&all[e], 0);
+            which[j++] = e;
+        }
+    }
+    nscd__response response;
+    nscd_status rc = nscd__response_build(m, &ts->arena, q, NULL, k, H, &response);
+    for (int32_t j = 0; rc == NSCD_OK && j < k; ++j) {
+        double w = nscd__response_entry(&response, &H[j], j); /* W_ee = w M^-1 w' */
+        int32_t e = which[j];
+        active[e] = gaps[e] <= dt * w * step_normal_impulse(ts, e, dt);
+    }
+    return rc;
 }
 
 nscd_status nscd__ts_forces_at(nscd_time_stepping *ts, double t, const double *q) {
@@ -103,11 +143,12 @@ nscd_status nscd__ts_free_velocity(nscd_time_stepping *ts, nscd__model *solver, 
     return NSCD_OK;
 }
 
-/* Warm start of fc3d from the entries' last impulses. */
+/* Warm start of fc3d and prox from the entries' last impulses. */
 static void warm_start(nscd_time_stepping *ts, nscd__ts_local *local) {
-    for (int32_t r = 0; local->fc3d && r < local->m; ++r) {
+    for (int32_t r = 0; (local->fc3d || local->prox) && r < local->m; ++r) {
         const nscd__contact_slot *slot = &ts->model->contacts[local->entries[local->row_entry[r]]];
-        local->P[r] = local->row_kind[r] >= 0 ? slot->state.impulse[r % 3] : 0.0;
+        /* row_kind: 0 normal, 1.. tangent (fc3d's dummies -2, equalities -1) */
+        local->P[r] = local->row_kind[r] >= 0 ? slot->state.impulse[local->row_kind[r]] : 0.0;
     }
 }
 
@@ -200,8 +241,10 @@ nscd_status nscd__ts_contact_impulses(nscd_time_stepping *ts, nscd__model *solve
                                       const nscd__rows *rows, const double *gaps, double gamma_dt,
                                       const double *q, nscd__ts_local *local) {
     nscd__model *m = ts->model;
-    select_active(ts, rows, gaps, gamma_dt, local);
-    nscd_status rc = nscd__ts_local_build(ts, solver, rows, q, ts->v_free, m->v, local);
+    nscd_status rc = select_active(ts, rows, gaps, gamma_dt, q, local);
+    if (rc == NSCD_OK) {
+        rc = nscd__ts_local_build(ts, solver, rows, q, ts->v_free, m->v, local);
+    }
     if (rc != NSCD_OK) {
         return rc;
     }
@@ -220,6 +263,8 @@ nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
     nscd__arena_reset(&ts->arena);
     nscd__ts_local local;
     memset(&local, 0, sizeof local);
+    local.prox_r = 0.1 * dt; /* the paper's r for impulses (Sect. 2.5) */
+    local.dt = dt;
     nscd__rows *rows = NULL;
     nscd_status rc = nscd__ts_gather(ts, t, m->q, &rows, &gaps, &local);
     if (rc != NSCD_OK) {

@@ -1,6 +1,6 @@
 /* The time stepper: public API and the step loop. Each step saves the
  * model's state, takes one step of the scheme (integrators/moreau_jean.c,
- * integrators/moreau_midpoint.c)
+ * integrators/moreau_midpoint.c, integrators/hets.c)
  * and restores the saved state when the step fails, so that a failed
  * advance leaves the state of the last accepted step. */
 #include <math.h>
@@ -77,17 +77,13 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
         !(o->prox_r < 2.0)) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
-    if (o->scheme == NSCD_TS_HALF_EXPLICIT) { /* declared, not implemented yet */
+    /* the Moreau schemes' and HETS's unknowns are impulses: velocity level only */
+    if (o->level == NSCD_TS_LEVEL_ACCELERATION && !is_alpha_scheme(o->scheme)) {
         return NSCD_ERR_UNSUPPORTED;
     }
-    /* the Moreau schemes' unknowns are impulses: velocity level only; the
-     * prox solver is not wired in yet */
-    if ((o->level == NSCD_TS_LEVEL_ACCELERATION && !is_alpha_scheme(o->scheme)) ||
-        o->local_solver == NSCD_TS_SOLVER_PROX) {
-        return NSCD_ERR_UNSUPPORTED;
-    }
-    /* the midpoint rule takes the forces at q_M explicitly; AUTO means that */
-    if (o->scheme == NSCD_TS_MOREAU_MIDPOINT && o->forces == NSCD_TS_FORCES_IMPLICIT) {
+    /* the midpoint rule and HETS take the forces explicitly; AUTO means that */
+    if ((o->scheme == NSCD_TS_MOREAU_MIDPOINT || o->scheme == NSCD_TS_HALF_EXPLICIT) &&
+        o->forces == NSCD_TS_FORCES_IMPLICIT) {
         return NSCD_ERR_UNSUPPORTED;
     }
     return NSCD_OK;
@@ -278,11 +274,13 @@ static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
     nscd__model_save(m, &ts->saved);
     memcpy(ts->active_before, ts->active, (size_t)m->n_contacts * sizeof(int32_t));
     double dt = t_next - *m->t;
-    int alpha = is_alpha_scheme(ts->options.scheme);
-    nscd_status rc = alpha ? nscd__alpha_step(ts, dt)
-                     : ts->options.scheme == NSCD_TS_MOREAU_MIDPOINT
-                         ? nscd__moreau_midpoint_step(ts, dt)
-                         : nscd__moreau_jean_step(ts, dt);
+    nscd_status rc;
+    switch (ts->options.scheme) {
+    case NSCD_TS_MOREAU_JEAN: rc = nscd__moreau_jean_step(ts, dt); break;
+    case NSCD_TS_MOREAU_MIDPOINT: rc = nscd__moreau_midpoint_step(ts, dt); break;
+    case NSCD_TS_HALF_EXPLICIT: rc = nscd__hets_step(ts, dt); break;
+    default: rc = nscd__alpha_step(ts, dt); break; /* generalized-α, Bathe, ED-α */
+    }
     if (rc != NSCD_OK) {
         nscd__model_restore(m, &ts->saved);
         memcpy(ts->active, ts->active_before, (size_t)m->n_contacts * sizeof(int32_t));
@@ -290,7 +288,7 @@ static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
         return rc;
     }
     *m->t = t_next; /* exactly t_0 + n dt, or t_end */
-    if (alpha) {
+    if (is_alpha_scheme(ts->options.scheme)) {
         commit_alpha(ts);
     } else {
         forces_from_impulses(ts, dt);

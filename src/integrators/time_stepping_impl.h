@@ -94,6 +94,18 @@ typedef struct nscd__ts_local {
     int32_t law;             /* nscd_fc3d_friction_law */
     nscd__response response; /* LCP: M^-1 H' */
     nscd__local_bsr form;    /* fc3d: W in block-CSR form, c = form.q, M^-1 H' */
+    /* The prox solver (NSCD_TS_SOLVER_PROX) uses the dense W, response and mu
+     * of the LCP path over every real row (normal, real tangents, equality
+     * rows); prox = 1 then. */
+    int prox;
+    /* The paper's constant prox parameter in the units of P, given by the
+     * scheme (NSCD_TS_PROX_R_PAPER): 0.1 dt for the impulses of the Moreau
+     * schemes and HETS (Sect. 2.5), 0.1 for forces (Sect. 2.4.2). */
+    double prox_r;
+    /* The step size, set by the scheme: a loaded contact with a positive gap
+     * stays active only while g <= dt W_ee P_N (nscd__ts_keep_loaded); 0
+     * (unset) keeps every loaded contact. */
+    double dt;
 } nscd__ts_local;
 
 nscd_status nscd__time_stepping_create(nscd__model *model,
@@ -113,7 +125,25 @@ nscd_status nscd__mj_forces_setup(nscd_time_stepping *ts, double dt, nscd__model
 /* One step of Moreau's midpoint rule (moreau_midpoint.c), same contract. */
 nscd_status nscd__moreau_midpoint_step(nscd_time_stepping *ts, double dt);
 
+/* One step of the half-explicit scheme HETS (hets.c), same contract. */
+nscd_status nscd__hets_step(nscd_time_stepping *ts, double dt);
+
 /* Pieces of a step shared by both schemes (moreau_jean.c). */
+
+/* The loaded contacts (P_N > 0 in the stepper's previous step, ts->loaded)
+ * that stay active although no other rule made them so (active[e] = 0 on
+ * entry): those with g <= 0, and those whose gap the last step's normal
+ * impulse would close within one step if released, g <= dt W_ee P_N
+ * (W_ee = w M(q)^-1 w' over the normal row w at q). The first keeps a
+ * resting contact whose gap rounds to +1e-17 (dropped, it would fall by
+ * g dt^2, which the velocity level never corrects: creep); the bound keeps
+ * a contact whose gap has grown, e.g. under a tilting box whose redundant
+ * corners share the load, from holding the body in the air step after step
+ * at u_N = 0 (seen: a box frozen on a corner 0.22 m above the floor).
+ * Sets active[e] = 1 for those kept; dt <= 0 (a caller that did not set
+ * nscd__ts_local.dt) keeps every loaded contact, the rule before the bound. */
+nscd_status nscd__ts_keep_loaded(nscd_time_stepping *ts, const nscd__rows *all, const double *gaps,
+                                 const double *q, double dt, int32_t *active);
 
 /* Allocates the entry arrays of one step in the arena (*gaps, local->entries)
  * and gathers the rows and gaps of every entry at (t, q); a gap that is not
@@ -165,7 +195,8 @@ void nscd__mj_implicit_rhs(const nscd_time_stepping *ts, double dt, double *h);
  * (their rows in all[], indexed by entry) and assembles the local problem,
  * applying the inverse iteration matrix through solver->mass_solve, at
  * q for the free velocity v_free and the velocities v_k (the restitution
- * bias e min(W_N v_k, 0) of the normal rows): LCP: H, W (dense), c; fc3d:
+ * bias e min(W_N v_k, 0) of the normal rows; v_k = NULL: no bias, for the
+ * non-impulsive stage of HETS): LCP: H, W (dense), c; fc3d:
  * the block-CSR form local->form (three rows per contact). */
 nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, const nscd__rows *all,
                                  const double *q, const double *v_free, const double *v_k,

@@ -10,12 +10,15 @@
  * (nscd__impact_lcp) on a dense W; frictional ones to the fc3d block
  * Gauss–Seidel on the block-CSR local form (nscd__local_form_bsr, memory
  * O(nnz)) with three rows per contact, planar and frictionless contacts
- * padded with zero rows as contact/impact_friction.c does. */
+ * padded with zero rows as contact/impact_friction.c does. The prox solver
+ * (contact/prox_gn.c) takes the dense W over every real row (normal, real
+ * tangents, equality rows) and solves friction and equalities together. */
 #include <math.h>
 #include <string.h>
 
 #include "contact/fc3d_internal.h"
 #include "contact/impact_rules.h"
+#include "contact/prox_gn.h"
 #include "integrators/time_stepping_impl.h"
 #include "nscd/lcp.h"
 
@@ -50,9 +53,13 @@ static nscd_status choose_solver(nscd_time_stepping *ts, nscd__ts_local *local) 
         int small = equality || local->n_entries <= NSCD_LCP_MAX_SIZE;
         solver = friction || !small ? NSCD_TS_SOLVER_FC3D_COULOMB : NSCD_TS_SOLVER_LCP;
     }
-    local->fc3d = solver != NSCD_TS_SOLVER_LCP;
+    local->prox = solver == NSCD_TS_SOLVER_PROX;
+    local->fc3d = solver != NSCD_TS_SOLVER_LCP && !local->prox;
     local->law = solver == NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION ? NSCD_FC3D_MAX_DISSIPATION
                                                                : NSCD_FC3D_COULOMB;
+    if (local->prox) { /* contacts with friction and equalities alike */
+        return NSCD_OK;
+    }
     if (!local->fc3d && friction) {
         return nscd__fail(&ts->diag, NSCD_ERR_UNSUPPORTED,
                           "an active contact has friction: the LCP solver is frictionless");
@@ -64,14 +71,23 @@ static nscd_status choose_solver(nscd_time_stepping *ts, nscd__ts_local *local) 
     return NSCD_OK;
 }
 
-/* Rows of one active entry in the LCP: a contact's normal, an equality's rows. */
-static int32_t lcp_rows(const nscd__contact_slot *slot, const nscd__rows *rows) {
-    return slot->kind == NSCD__ENTRY_EQUALITY ? rows->n_rows : 1;
+/* Rows of one active entry in the dense problem: an equality's rows; a
+ * contact's normal, and with the prox solver its real tangent rows too. */
+static int32_t dense_rows(const nscd__ts_local *local, const nscd__contact_slot *slot,
+                          const nscd__rows *rows) {
+    if (slot->kind == NSCD__ENTRY_EQUALITY) {
+        return rows->n_rows;
+    }
+    return 1 + (local->prox ? real_tangents(slot) : 0);
 }
 
-/* e min(w v_k, 0) for a contact's normal row w: Newton's law at the velocity level. */
+/* e min(w v_k, 0) for a contact's normal row w: Newton's law at the velocity
+ * level; 0 without v_k (a non-impulsive stage: no restitution). */
 static double restitution_bias(const nscd__contact_slot *slot, const nscd__rows *normal,
                                const double *v_k) {
+    if (v_k == NULL) {
+        return 0.0;
+    }
     return restitution(slot) * fmin(nscd__rows_dot(normal, 0, v_k), 0.0);
 }
 
@@ -89,26 +105,34 @@ static nscd_status allocate_local(nscd__arena *arena, nscd__ts_local *local, int
     return ok && (local->W || !dense) ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
 }
 
-/* LCP: one row per contact (its normal), every row of an equality; dense
- * W = H M^-1 H' and c = H v_free + e min(H_N v_k, 0). */
-static nscd_status build_lcp(nscd_time_stepping *ts, nscd__model *m, const nscd__rows *all,
-                             const double *q, const double *v_free, const double *v_k,
-                             nscd__ts_local *local) {
+/* LCP: one row per contact (its normal), every row of an equality; prox:
+ * also the real tangent rows of frictional contacts. Dense W = H M^-1 H' and
+ * c = H v_free + e min(H_N v_k, 0) on the normal rows. */
+static nscd_status build_dense(nscd_time_stepping *ts, nscd__model *m, const nscd__rows *all,
+                               const double *q, const double *v_free, const double *v_k,
+                               nscd__ts_local *local) {
     local->m = 0;
     for (int32_t i = 0; i < local->n_entries; ++i) {
         int32_t e = local->entries[i];
-        local->m += lcp_rows(&m->contacts[e], &all[e]);
+        local->m += dense_rows(local, &m->contacts[e], &all[e]);
+    }
+    if (local->prox && local->m > NSCD__PROX_MAX_ROWS) {
+        return nscd__fail(&ts->diag, NSCD_ERR_UNSUPPORTED,
+                          "%d rows exceed the prox solver's %d (dense; use fc3d)", (int)local->m,
+                          NSCD__PROX_MAX_ROWS);
     }
     if (allocate_local(&ts->arena, local, 1) != NSCD_OK) {
-        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "LCP of %d rows", (int)local->m);
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "dense problem of %d rows",
+                          (int)local->m);
     }
     for (int32_t i = 0, r = 0; i < local->n_entries; ++i) {
         int32_t e = local->entries[i];
         const nscd__contact_slot *slot = &m->contacts[e];
-        for (int32_t a = 0; a < lcp_rows(slot, &all[e]); ++a, ++r) {
+        local->mu[i] = frictional(slot) ? slot->friction : 0.0;
+        for (int32_t a = 0; a < dense_rows(local, slot, &all[e]); ++a, ++r) {
             local->row_entry[r] = i;
             local->H[r] = nscd__rows_row(&all[e], a);
-            local->row_kind[r] = slot->kind == NSCD__ENTRY_EQUALITY ? -1 : 0;
+            local->row_kind[r] = slot->kind == NSCD__ENTRY_EQUALITY ? -1 : a;
             local->c[r] = nscd__rows_dot(&local->H[r], 0, v_free);
             if (local->row_kind[r] == 0) {
                 local->c[r] += restitution_bias(slot, &local->H[r], v_k);
@@ -193,7 +217,7 @@ nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, co
         return rc;
     }
     return local->fc3d ? build_fc3d(ts, solver, all, q, v_free, v_k, local)
-                       : build_lcp(ts, solver, all, q, v_free, v_k, local);
+                       : build_dense(ts, solver, all, q, v_free, v_k, local);
 }
 
 void nscd__ts_local_velocity(const nscd__ts_local *local, int32_t n_v, double *dv) {
@@ -302,6 +326,69 @@ static nscd_status solve_fc3d(nscd_time_stepping *ts, nscd__ts_local *local) {
     return NSCD_OK;
 }
 
+/* ------------------------------------------------------------ prox */
+
+/* r of each row: the scheme's constant (NSCD_TS_PROX_R_PAPER), or
+ * prox_r / W_aa (NSCD_TS_PROX_R_SCALED) with a contact's normal diagonal for
+ * all its rows (the disk projection needs one r per contact); a zero
+ * diagonal (a row that moves nothing) takes the largest one. */
+static void prox_parameters(const nscd_time_stepping *ts, const nscd__ts_local *local, double *r) {
+    int32_t m = local->m;
+    double largest = 0.0;
+    for (int32_t a = 0; a < m; ++a) {
+        largest = fmax(largest, local->W[(size_t)a * (size_t)m + (size_t)a]);
+    }
+    for (int32_t a = 0; a < m; ++a) {
+        int32_t owner = local->row_kind[a] > 0 ? a - local->row_kind[a] : a;
+        double w = local->W[(size_t)owner * (size_t)m + (size_t)owner];
+        w = w > 1e-14 * largest ? w : (largest > 0.0 ? largest : 1.0);
+        r[a] = ts->options.prox_r_mode == NSCD_TS_PROX_R_PAPER ? local->prox_r
+                                                               : ts->options.prox_r / w;
+    }
+}
+
+/* The dense problem handed to the prox Gauss–Newton kernel
+ * (contact/prox_gn.h), warm started from local->P. */
+static nscd_status solve_prox(nscd_time_stepping *ts, nscd__ts_local *local) {
+    size_t m = (size_t)local->m;
+    int32_t *kind = nscd__arena_array(&ts->arena, m, sizeof(int32_t));
+    int32_t *n_tan = nscd__arena_array(&ts->arena, m, sizeof(int32_t));
+    double *mu = nscd__arena_array(&ts->arena, m, sizeof(double));
+    double *r = nscd__arena_array(&ts->arena, m, sizeof(double));
+    if (kind == NULL || n_tan == NULL || mu == NULL || r == NULL) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "prox problem of %d rows", (int)m);
+    }
+    if (ts->options.prox_r_mode == NSCD_TS_PROX_R_PAPER && !(local->prox_r > 0.0)) {
+        return nscd__fail(&ts->diag, NSCD_ERR_INVALID_ARGUMENT, "the scheme gave no paper's r");
+    }
+    for (size_t a = 0; a < m; ++a) {
+        int32_t k = local->row_kind[a];
+        kind[a] = k < 0 ? NSCD__PROX_EQUALITY : (k == 0 ? NSCD__PROX_NORMAL : NSCD__PROX_TANGENT);
+        mu[a] = local->mu[local->row_entry[a]];
+        n_tan[a - (size_t)(k > 0 ? k : 0)] += k > 0; /* counts the rows after the normal */
+    }
+    prox_parameters(ts, local, r);
+    nscd__prox_problem problem = {local->m,
+                                  local->W,
+                                  local->c,
+                                  kind,
+                                  n_tan,
+                                  mu,
+                                  r,
+                                  ts->options.max_iterations,
+                                  ts->options.tolerance};
+    nscd__prox_info info;
+    nscd_status rc = nscd__prox_gauss_newton(&problem, &ts->arena, local->P, &info);
+    ts->report.iterations = info.iterations;
+    ts->report.residual = info.residual;
+    ts->report.converged = info.converged;
+    if (rc != NSCD_OK) {
+        return nscd__fail(&ts->diag, rc, "prox Gauss-Newton on %d rows: %d iterations, |f| %.3g",
+                          (int)m, (int)info.iterations, info.residual);
+    }
+    return NSCD_OK;
+}
+
 nscd_status nscd__ts_local_solve(nscd_time_stepping *ts, nscd__ts_local *local) {
     ts->report.iterations = 0;
     ts->report.residual = 0.0;
@@ -309,5 +396,21 @@ nscd_status nscd__ts_local_solve(nscd_time_stepping *ts, nscd__ts_local *local) 
     if (local->m == 0) {
         return NSCD_OK;
     }
-    return local->fc3d ? solve_fc3d(ts, local) : solve_lcp(ts, local);
+    if (local->prox) {
+        return solve_prox(ts, local);
+    }
+    if (local->fc3d) {
+        return solve_fc3d(ts, local);
+    }
+    nscd_status rc = solve_lcp(ts, local);
+    /* AUTO: dependent rows (a redundant set: four corners of a slider held
+     * on two dofs) make the pivoting LCP singular; the prox solver's
+     * pseudoinverse takes them, on the same dense problem */
+    if (rc == NSCD_ERR_SINGULAR && ts->options.local_solver == NSCD_TS_SOLVER_AUTO) {
+        nscd__diag_clear(&ts->diag);
+        memset(local->P, 0, (size_t)local->m * sizeof(double));
+        local->prox = 1;
+        rc = solve_prox(ts, local);
+    }
+    return rc;
 }

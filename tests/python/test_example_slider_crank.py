@@ -116,14 +116,21 @@ def theta2_error_at_end(dt, reference_theta2):
 
 
 def test_first_order_convergence_with_impacts():
-    """θ2 at 0.05 s (Table 1: 12 impact phases) for dt = 4e-5, 2e-5, 1e-5 against dt = 1e-6.
-    Seen: errors 6.14e-4, 2.96e-4, 1.39e-4 (against dt = 1e-7: 6.31e-4, 3.13e-4, 1.56e-4):
-    orders 1.05 and 1.09; asserted in [0.8, 1.3]. Impacts make every scheme first order."""
+    """θ2 at 0.05 s (Table 1: 12 impact phases) for dt = 8e-5 ... 1e-5 against dt = 1e-6.
+    Seen: errors 1.22e-3, 6.18e-4, 3.64e-4, 1.46e-4: the step-to-step ratios scatter (orders
+    0.98, 0.76, 1.32: which step an impact or a release falls in changes with dt), the
+    least-squares order over the range is 0.99; asserted in [0.8, 1.2], errors decreasing.
+    Impacts make every scheme first order."""
     fine = slider_crank("--case", "table1", "--scheme", "moreau_midpoint", "--dt", "1e-6",
                         "--t-end", "0.05")["final"]["q"][1]
-    errors = [theta2_error_at_end(dt, fine) for dt in (4e-5, 2e-5, 1e-5)]
-    orders = [math.log2(errors[i] / errors[i + 1]) for i in range(2)]
-    assert all(0.8 <= p <= 1.3 for p in orders), (errors, orders)
+    dts = (8e-5, 4e-5, 2e-5, 1e-5)
+    errors = [theta2_error_at_end(dt, fine) for dt in dts]
+    x = [math.log(dt) for dt in dts]
+    y = [math.log(e) for e in errors]
+    mx, my = sum(x) / len(x), sum(y) / len(y)
+    order = sum((a - mx) * (b - my) for a, b in zip(x, y)) / sum((a - mx) ** 2 for a in x)
+    assert all(errors[i] > errors[i + 1] for i in range(len(errors) - 1)), errors
+    assert 0.8 <= order <= 1.2, (errors, order)
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)

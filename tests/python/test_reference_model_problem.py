@@ -34,6 +34,7 @@ def test_exact_solution_satisfies_the_equations(ref):
 @pytest.mark.parametrize("name, parameter, order", [
     ("generalized_alpha", 1.0, 2.0), ("generalized_alpha", 0.0, 2.0), ("bathe", None, 2.0),
     ("moreau_jean", 0.5, 2.0), ("moreau_jean", 1.0, 1.0), ("moreau_midpoint", None, 2.0),
+    ("hets", None, 2.0),
     ("ed_alpha", 0.0, 3.0), ("ed_alpha", 0.8, 3.0)])
 def test_observed_orders(ref, name, parameter, order):
     dts = [4e-3, 2e-3, 1e-3]
@@ -47,6 +48,7 @@ def test_stability_on_the_stiff_model(ref):
     # omega h = sqrt(1e7) 1e-3 = 3.16 > 2: the explicit midpoint rule blows up, the implicit
     # schemes do not
     assert ref.run("a", "moreau_midpoint", None, 1e-3, 1.0) is None
+    assert ref.run("a", "hets", None, 1e-3, 1.0) is None
     for name, parameter in (("generalized_alpha", 0.8), ("bathe", None), ("moreau_jean", 0.5)):
         assert ref.run("a", name, parameter, 1e-3, 1.0) is not None
 
@@ -78,3 +80,33 @@ def test_bathe_and_trapezoidal_limits(ref):
     assert ref.spectral_properties("moreau_jean", 0.5, 1e3)[0] == pytest.approx(1.0)
     # relative period error of the trapezoidal rule: Omega^2 / 12 for small Omega
     assert ref.spectral_properties("moreau_jean", 0.5, 0.1)[1] == pytest.approx(0.01 / 12, rel=0.01)
+
+
+def test_hets_stability_limit_and_damped_order(ref):
+    """HETS is explicit: spectral radius 1 (undamped) up to Omega = 2, above 1 beyond;
+    second order on a damped oscillator (where it is not the midpoint rule's map)."""
+    assert ref.spectral_properties("hets", None, 1.99)[0] == pytest.approx(1.0, abs=1e-9)
+    assert ref.spectral_properties("hets", None, 2.01)[0] > 1.1
+    m, c, k = 1.0, 0.4, 4.0  # q'' + 0.4 q' + 4 q = 0 from q = 1, v = 0
+    wd = np.sqrt(k - c * c / 4.0)
+    s = c / 2.0
+
+    def exact(t):
+        return np.exp(-s * t) * (np.cos(wd * t) + s / wd * np.sin(wd * t))
+
+    errors, dts = [], [1e-2, 5e-3, 2.5e-3]
+    for h in dts:
+        step, start = ref.hets_step(np.eye(1), np.array([[k]]), np.zeros(1), h,
+                                    np.array([[c]]))
+        X = start(np.ones(1), np.zeros(1))
+        for _ in range(int(round(2.0 / h))):
+            X = step(X)
+        errors.append(abs(X[0] - exact(2.0)))
+    observed = np.polyfit(np.log(dts), np.log(errors), 1)[0]
+    assert observed == pytest.approx(2.0, abs=0.1)
+    # without damping, HETS's map is the midpoint rule's (Stoermer-Verlet)
+    M, K, f = ref.chain("b")
+    midpoint, _ = ref.moreau_midpoint_step(M, K, f, 1e-2)
+    hets, _ = ref.hets_step(M, K, f, 1e-2)
+    X0 = np.array([0.3, -0.2, 1.0, 0.5])
+    assert np.max(np.abs(hets(X0) - midpoint(X0))) < 1e-14

@@ -690,7 +690,7 @@ static void bad_options_create_nothing(void **state) {
         {"theta", NAN, NSCD_ERR_NOT_FINITE},        {"rho", -0.1, NSCD_ERR_OUT_OF_RANGE},
         {"rho", 1.1, NSCD_ERR_OUT_OF_RANGE},        {"tol", 0.0, NSCD_ERR_OUT_OF_RANGE},
         {"scheme", 6, NSCD_ERR_INVALID_ARGUMENT},   {"scheme", -1, NSCD_ERR_INVALID_ARGUMENT},
-        {"scheme", 2, NSCD_ERR_UNSUPPORTED},        {"rho", NAN, NSCD_ERR_NOT_FINITE},
+        {"scheme", 7, NSCD_ERR_INVALID_ARGUMENT},   {"rho", NAN, NSCD_ERR_NOT_FINITE},
         {"solver", 5, NSCD_ERR_INVALID_ARGUMENT},   {"steps", 0, NSCD_ERR_OUT_OF_RANGE},
         {"iter", 0, NSCD_ERR_OUT_OF_RANGE},         {"alpha_ar", -0.1, NSCD_ERR_OUT_OF_RANGE},
         {"alpha_ar", NAN, NSCD_ERR_NOT_FINITE},     {"newton", 0, NSCD_ERR_OUT_OF_RANGE},
@@ -736,6 +736,12 @@ static void bad_options_create_nothing(void **state) {
         assert_int_equal(nscd_time_stepping_create(s, &o, &ts), cases[i].expected);
         assert_true(ts == (nscd_time_stepping *)(uintptr_t)1);
     }
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.local_solver = NSCD_TS_SOLVER_PROX; /* supported since the prox solver */
+    o.scheme = NSCD_TS_HALF_EXPLICIT;     /* and since HETS */
+    assert_int_equal(nscd_time_stepping_create(s, &o, &ts), NSCD_OK);
+    nscd_time_stepping_destroy(ts);
+    ts = (nscd_time_stepping *)(uintptr_t)1;
     nscd_time_stepping_options_init(&o, sizeof o);
     o.scheme = NSCD_TS_MOREAU_MIDPOINT; /* its forces are explicit only */
     o.forces = NSCD_TS_FORCES_IMPLICIT;

@@ -29,7 +29,14 @@ reduced 2-dof system, i.e. with the constraint eliminated exactly):
       v_{n+1} = v_n + h M^-1 (f - K (q_n + theta (q_{n+1} - q_n))),
       q_{n+1} = q_n + h ((1 - theta) v_n + theta v_{n+1});
   Moreau's midpoint rule: q_M = q_n + h/2 v_n, v_{n+1} = v_n + h M^-1 f(q_M),
-      q_{n+1} = q_M + h/2 v_{n+1} (explicit in the forces).
+      q_{n+1} = q_M + h/2 v_{n+1} (explicit in the forces);
+  half-explicit time stepping (HETS, the library's variant of Schindler and
+      Acary's scheme, docs/time_stepping.md): Heun's trapezoid on the
+      velocities, the trapezoid of the end velocities on the positions,
+      a_1 = M^-1 (f - K q_n - C v_n), Q_2 = q_n + h v_n, V_2 = v_n + h a_1,
+      a_2 = M^-1 (f - K Q_2 - C V_2), v_{n+1} = v_n + h/2 (a_1 + a_2),
+      q_{n+1} = q_n + h/2 (v_n + v_{n+1}) (explicit; with C = 0 it is the
+      midpoint rule's map, stable for omega h <= 2 only).
 Each is written as the linear map X_{n+1} = A X_n + c of its state, built
 by applying one step to unit states: the same map gives the amplification
 matrix for the spectral radius and the relative period error of a single
@@ -173,6 +180,27 @@ def moreau_midpoint_step(M, K, f, h):
     return step, start
 
 
+def hets_step(M, K, f, h, C=None):
+    """HETS in smooth phases (no contact): explicit stages, so unstable for
+    omega h > 2; C is an optional damping matrix (the chain has none)."""
+    n = len(f)
+    Minv = np.linalg.inv(M)
+    C = np.zeros((n, n)) if C is None else C
+
+    def step(X):
+        q, v = X[:n], X[n:]
+        a1 = Minv @ (f - K @ q - C @ v)
+        Q2, V2 = q + h * v, v + h * a1
+        a2 = Minv @ (f - K @ Q2 - C @ V2)
+        v1 = v + 0.5 * h * (a1 + a2)
+        return np.concatenate([q + 0.5 * h * (v + v1), v1])
+
+    def start(q0, v0):
+        return np.concatenate([q0, v0])
+
+    return step, start
+
+
 def ed_alpha_parameters(rho):
     """alpha and alpha_AR of eq. (84)."""
     return (1.0 - rho) / (1.0 + rho), 1.0 / 6.0
@@ -268,6 +296,8 @@ def scheme(name, M, K, f, h, parameter):
         return moreau_midpoint_step(M, K, f, h)
     if name == "ed_alpha":
         return ed_alpha_step(M, K, f, h, parameter)
+    if name == "hets":
+        return hets_step(M, K, f, h)
     raise ValueError(name)
 
 
@@ -311,7 +341,7 @@ def spectral_properties(name, parameter, Omega):
 
 CASES = [("generalized_alpha", 1.0), ("generalized_alpha", 0.8), ("generalized_alpha", 0.0),
          ("bathe", None), ("ed_alpha", 0.0), ("ed_alpha", 0.8), ("moreau_jean", 0.5),
-         ("moreau_jean", 1.0), ("moreau_midpoint", None)]
+         ("moreau_jean", 1.0), ("moreau_midpoint", None), ("hets", None)]
 
 
 def main():

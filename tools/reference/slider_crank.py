@@ -31,9 +31,10 @@ solved by projected Gauss-Seidel over the corners with an exact 2x2
 solution per corner (stick, slide left, slide right).
 
 With keep_loaded (--keep-loaded) the active set and the impact law are the
-library's (docs/time_stepping.md): a corner that carried a normal impulse in
-the previous step stays active whatever its gap, and the restitution bias is
-e_N min(u_N(v), 0). Without it (default) a corner takes part only while
+library's (docs/time_stepping.md): a corner that carried a normal impulse
+P_N in the previous step stays active while g(q_M) <= h W_ee P_N (W_ee =
+w_N M(q_M)^-1 w_N', the gap that impulse would close in one step), and the
+restitution bias is e_N min(u_N(v), 0). Without it (default) a corner takes part only while
 g(q_M) <= 0: the two rules differ by O(h) in the positions (a loaded corner
 whose gap opens by curvature keeps u_N = 0 instead of bouncing).
 
@@ -144,7 +145,8 @@ def solve_local(W, u_free, e_u, mu, tol=1e-12, max_sweeps=10000):
 
 
 def step(q, v, h, case, loaded=None):
-    """One step; `loaded` (4 flags, updated) switches on the library's active set."""
+    """One step; `loaded` (the 4 corners' last normal impulses, updated) switches
+    on the library's active set."""
     clearance, e_n, mu = case["c"], case["e_n"], case["mu"]
     q_mid = q + 0.5 * h * v
     M = mass(q_mid)
@@ -154,7 +156,8 @@ def step(q, v, h, case, loaded=None):
     for k in range(4):
         g, wn, wt = contact(q_mid, k, clearance)
         penetration = max(penetration, -g)
-        if g <= 0.0 or (loaded is not None and loaded[k]):
+        kept = loaded is not None and loaded[k] > 0.0 and g <= h * (wn @ np.linalg.solve(M, wn)) * loaded[k]
+        if g <= 0.0 or kept:
             rows += [wn, wt]
             u = float(wn @ v)
             e_u.append(e_n * (u if loaded is None else min(u, 0.0)))
@@ -171,9 +174,9 @@ def step(q, v, h, case, loaded=None):
         v1 = v_free + Minv_Ht @ P
         active = len(e_u)
     if loaded is not None:
-        loaded[:] = [False] * 4
+        loaded[:] = [0.0] * 4
         for j, k in enumerate(corners):
-            loaded[k] = P[2 * j] > 0.0
+            loaded[k] = max(float(P[2 * j]), 0.0)
     return q_mid + 0.5 * h * v1, v1, active, penetration
 
 
@@ -184,7 +187,7 @@ def simulate(case_name, dt, t_end, sample=1e-3, keep_loaded=False):
     every = max(1, int(round(sample / dt)))
     samples = [{"t": 0.0, "q": q.tolist(), "v": v.tolist()}]
     max_penetration, with_contact = 0.0, 0
-    loaded = [False] * 4 if keep_loaded else None
+    loaded = [0.0] * 4 if keep_loaded else None
     for i in range(1, steps + 1):
         q, v, active, penetration = step(q, v, dt, case, loaded)
         max_penetration = max(max_penetration, penetration)
