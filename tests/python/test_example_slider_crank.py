@@ -1,8 +1,8 @@
 """Regression of examples/slider_crank against seed 003 (Sect. 4.1, Tables 1 and 2) and the
 independent reference tools/reference/slider_crank.py (Moreau's midpoint rule in numpy).
 
-Schemes the library of this build does not implement yet make the example exit with 4 and
-"error": "scheme not implemented in this build"; their tests are skipped with that reason."""
+Every scheme is implemented: one that the library refuses (the example exits with 4 and
+"error": "scheme not implemented in this build") fails its tests."""
 import importlib.util
 import json
 import math
@@ -17,18 +17,13 @@ from conftest import examples_dir
 HERE = os.path.dirname(os.path.abspath(__file__))
 REFERENCE = os.path.join(HERE, "..", "..", "tools", "reference", "slider_crank.py")
 SCHEMES = ["moreau_jean", "moreau_midpoint", "hets", "generalized_alpha", "bathe", "ed_alpha"]
-EXIT_UNSUPPORTED = 4
-NOT_IMPLEMENTED = "scheme not implemented in this build"
 
 
 def slider_crank(*args, timeout=600):
-    """The example's --json output; skips when the scheme is not implemented in this build."""
+    """The example's --json output; fails when it fails."""
     exe = os.path.join(examples_dir(), "slider_crank")
     done = subprocess.run([exe, "--json", *args], capture_output=True, text=True,
                           timeout=timeout, check=False)
-    if done.returncode == EXIT_UNSUPPORTED:
-        assert json.loads(done.stdout)["error"] == NOT_IMPLEMENTED
-        pytest.skip(NOT_IMPLEMENTED)
     assert done.returncode == 0, f"slider_crank {args} failed ({done.returncode}): {done.stderr}"
     return json.loads(done.stdout)
 
