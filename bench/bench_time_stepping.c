@@ -7,7 +7,8 @@
  *   table1     the unilateral case of Table 1 (c = 1 mm), Table 5;
  *   bilateral  c = 0, the redundant corner set, Table 3.
  * Each scheme integrates 0.05 s at dt = 1e-5 s (5000 steps) with the default
- * options (local solver AUTO: fc3d Coulomb, the corners have friction). A run
+ * options (local solver AUTO: fc3d Coulomb on table1's frictional corners, the
+ * LCP handing the bilateral case's redundant equalities to prox). A run
  * is: create the system and the stepper, one nscd_time_stepping_advance() to
  * t_end without an observer, read the final state, destroy. After one untimed
  * warm-up run each (case, scheme) is timed --repeat times; the per-step time

@@ -46,7 +46,7 @@
  *                     [--level velocity|acceleration] [--start consistent|paper]
  *                     [--json] [--csv FILE]
  * S: moreau_jean, moreau_midpoint (default), hets, generalized_alpha, bathe,
- * ed_alpha. A scheme the library does not implement yet exits with 4 and says
+ * ed_alpha. A scheme the library refuses exits with 4 and says
  * so (stderr, and a JSON object with "error" under --json). */
 #include <math.h>
 #include <stdbool.h>
@@ -241,7 +241,13 @@ static int32_t on_step(void *user, const nscd_time_stepping_report *report) {
     double t, q[SLIDER_CRANK_DOF], v[SLIDER_CRANK_DOF], impulse[SLIDER_CRANK_CORNERS];
     nscd_system_get_state(r->sys, &t, q, v);
     for (int32_t k = 0; k < SLIDER_CRANK_CORNERS; ++k) {
+        /* a corner's load over the step: the Moreau schemes' and HETS's
+         * impulse P (their force is P / dt), the α schemes' force λ times dt
+         * or their impact impulse Λ, whichever is larger */
+        double force = 0.0;
         nscd_time_stepping_get_contact_impulse(r->ts, k, &impulse[k], NULL);
+        nscd_time_stepping_get_contact_force(r->ts, k, &force, NULL);
+        impulse[k] = fmax(impulse[k], report->dt * force);
     }
     double energy = slider_crank_energy(r->model, q, v), change = energy - r->energy;
     r->steps++;

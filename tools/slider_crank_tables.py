@@ -10,9 +10,8 @@
       over t_k = 1, 2, ..., 50 ms (the example's samples; t = 0 is left out: theta2_ref = 0),
       at dt = 1e-4, 1e-5, 1e-6 s to T = 0.05 s. The reference is one run of Moreau's midpoint
       rule at dt = 1e-7 s for every scheme (the paper: Simpack for Table 4, ED-alpha with
-      rho_inf = 0 at 1e-7 for Table 6); --reference-scheme changes it (e.g. ed_alpha once it
-      is implemented).
-Schemes this build does not implement are listed as "not implemented in this build".
+      rho_inf = 0 at 1e-7 for Table 6); --reference-scheme changes it (e.g. ed_alpha).
+A scheme the library refuses is listed as "not implemented in this build".
 
 usage: tools/slider_crank_tables.py [BUILD_DIR] [--out PREFIX] [--repeat N]
                                     [--reference-scheme S] [--quick]

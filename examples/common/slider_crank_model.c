@@ -6,11 +6,8 @@
 
 /* Table 1 (c = 1 mm, free run from 150 and -75 rad/s), Table 2 (c = 0.5 mm,
  * driven by 1 N m from rest) and the bilateral variant c = 0 of Sect. 4.1
- * (Tables 3-4). The bilateral variant is a prismatic joint: e_N = 0. With
- * e_N > 0 its redundant corner set has no solution: a corner that approaches
- * its wall must leave it at e_N |u_N|, which drives the opposite corner
- * (whose normal row is the exact negative at θ3 = 0) into the other wall,
- * and fc3d stalls (merit 2e-4 after any number of sweeps at t = 5e-5 s). */
+ * (Tables 3-4): the prismatic joint, four corner equalities without
+ * restitution or friction (slider_crank_system_create). */
 static const slider_crank_case CASES[] = {
     {"table1", 1e-3, 0.0, 0.4, 0.01, {150.0, -75.0, 0.0}},
     {"table2", 5e-4, 1.0, 0.1, 0.1, {0.0, 0.0, 0.0}},

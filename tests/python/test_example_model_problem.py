@@ -19,8 +19,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REFERENCE = os.path.join(HERE, "..", "..", "tools", "reference", "model_problem.py")
 GAMMA = 9.81
 NOT_IN_BUILD = "scheme not implemented in this build"
-# True while some schemes live on other branches: their tests skip. Set it to False once every
-# scheme is merged, so that a scheme the library stops offering fails instead of skipping.
+# Every scheme is implemented: one the library stops offering fails its tests (True would
+# skip them, for a build of a partial library).
 ALLOW_MISSING_SCHEMES = False
 
 # (scheme, rho_inf) as the example runs them; rho_inf None where it is no parameter
