@@ -1,4 +1,4 @@
-"""nscd: Python bindings (ctypes, standard library only) of libnscd, the
+"""nscd: Python bindings (ctypes; numpy for the kernels' arrays) of libnscd, the
 nonsmooth contact dynamics library.
 
 The shared library is found through $NSCD_LIBRARY, then a build tree next to
@@ -8,16 +8,21 @@ from ._library import ABI_VERSION, library, library_path
 from .bouncing_ball import BouncingBall, Impact, analytic_rest_time, bouncing_ball
 from .errors import NscdError, Status, check, status_string
 from .event_driven import Event, EventDriven, EventType, Method, Stats, ZenoPolicy
+from .kernels import (CoulombInfo, Fc3dFrictionLaw, Fc3dInfo, Fc3dMethod, coulomb_single_contact,
+                      coulomb_single_contact_all, fc3d_solve, fc3d_solve_bsr, lcp_solve,
+                      mdp_single_contact)
 from .system import ContactLaw, System
 from .time_stepping import (Forces, Level, LocalSolver, ProxR, Report, Scheme, Start, TimeStepping,
                             TimeSteppingStats)
 
 __all__ = [
-    "ABI_VERSION", "BouncingBall", "ContactLaw", "Event", "EventDriven", "EventType", "Forces",
+    "ABI_VERSION", "BouncingBall", "ContactLaw", "CoulombInfo", "Event", "EventDriven",
+    "EventType", "Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod", "Forces",
     "Impact", "Level", "LocalSolver", "Method", "NscdError", "ProxR", "Report", "Scheme", "Start",
     "Stats", "Status", "System", "TimeStepping", "TimeSteppingStats", "ZenoPolicy", "abi_version",
-    "analytic_rest_time", "bouncing_ball", "check", "library", "library_path", "status_string",
-    "version", "version_string",
+    "analytic_rest_time", "bouncing_ball", "check", "coulomb_single_contact",
+    "coulomb_single_contact_all", "fc3d_solve", "fc3d_solve_bsr", "lcp_solve", "library",
+    "library_path", "mdp_single_contact", "status_string", "version", "version_string",
 ]
 
 

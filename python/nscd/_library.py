@@ -249,9 +249,56 @@ class TimeSteppingStats(ctypes.Structure):
     ]
 
 
-def _declare(lib):
-    """Declares the prototypes of the functions the package calls. Functions a
-    library lacks (an older build) are skipped; calling them raises later."""
+class Fc3dOptions(ctypes.Structure):
+    """nscd_fc3d_options (fc3d.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("friction_law", ctypes.c_int32),
+        ("tolerance", ctypes.c_double),
+        ("max_iterations", ctypes.c_int32),
+        ("relaxation", ctypes.c_double),
+        ("method", ctypes.c_int32),
+        ("jacobi_weight", ctypes.c_double),
+        ("jacobi_groups", ctypes.c_int32),
+        ("warm_start", ctypes.c_int32),
+        ("allocator", Allocator),
+    ]
+
+
+class Fc3dInfo(ctypes.Structure):
+    """nscd_fc3d_info (fc3d.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("iterations", ctypes.c_int32),
+        ("merit", ctypes.c_double),
+        ("converged", ctypes.c_int32),
+        ("merit_evaluations", ctypes.c_int32),
+        ("last_update", ctypes.c_double),
+        ("local_failures", ctypes.c_int32),
+    ]
+
+
+class CoulombOptions(ctypes.Structure):
+    """nscd_coulomb_options (single_contact.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("tolerance", ctypes.c_double),
+        ("max_iterations", ctypes.c_int32),
+        ("enumeration_safeguard", ctypes.c_int32),
+    ]
+
+
+class CoulombInfo(ctypes.Structure):
+    """nscd_coulomb_info (single_contact.h)."""
+    _fields_ = [
+        ("iterations", ctypes.c_int32),
+        ("converged", ctypes.c_int32),
+        ("residual", ctypes.c_double),
+    ]
+
+
+def prototypes():
+    """{C function name: (restype, argtypes)} of every function the package binds."""
     vp = ctypes.c_void_p
     pp = ctypes.POINTER(ctypes.c_void_p)
     protos = {
@@ -299,8 +346,32 @@ def _declare(lib):
         "nscd_time_stepping_get_contact_force": (c_status, [vp, ctypes.c_int32, c_double_p,
                                                             c_double_p]),
         "nscd_time_stepping_last_error": (ctypes.c_char_p, [vp]),
+        "nscd_fc3d_options_init": (c_status, [ctypes.POINTER(Fc3dOptions), ctypes.c_size_t]),
+        "nscd_fc3d_solve_dense": (c_status, [ctypes.c_int32, c_double_p, c_double_p, c_double_p,
+                                             ctypes.POINTER(Fc3dOptions), c_double_p, c_double_p,
+                                             ctypes.POINTER(Fc3dInfo)]),
+        "nscd_fc3d_solve_bsr": (c_status, [ctypes.c_int32, c_int32_p, c_int32_p, c_double_p,
+                                           c_double_p, c_double_p, ctypes.POINTER(Fc3dOptions),
+                                           c_double_p, c_double_p, ctypes.POINTER(Fc3dInfo)]),
+        "nscd_lcp_solve_dense": (c_status, [ctypes.c_int32, c_double_p, c_double_p, c_double_p,
+                                            c_double_p]),
+        "nscd_mdp_single_contact": (c_status, [c_double_p, c_double_p, ctypes.c_double,
+                                               c_double_p]),
+        "nscd_coulomb_options_init": (c_status, [ctypes.POINTER(CoulombOptions),
+                                                 ctypes.c_size_t]),
+        "nscd_coulomb_single_contact": (c_status, [c_double_p, c_double_p, ctypes.c_double,
+                                                   ctypes.POINTER(CoulombOptions), c_double_p,
+                                                   ctypes.POINTER(CoulombInfo)]),
+        "nscd_coulomb_single_contact_all": (c_status, [c_double_p, c_double_p, ctypes.c_double,
+                                                       c_double_p, ctypes.c_int32, c_int32_p]),
     }
-    for name, (restype, argtypes) in protos.items():
+    return protos
+
+
+def _declare(lib):
+    """Declares the prototypes of the functions the package calls. Functions a
+    library lacks (an older build) are skipped; calling them raises later."""
+    for name, (restype, argtypes) in prototypes().items():
         try:
             fn = getattr(lib, name)
         except AttributeError:

@@ -1,0 +1,216 @@
+"""Pure numerical kernels of libnscd, with numpy arrays in and out:
+multi-contact fc3d (include/nscd/fc3d.h), dense LCP (lcp.h) and the
+single-contact problems (single_contact.h)."""
+import ctypes
+import enum
+from typing import NamedTuple, Optional, Tuple
+
+import numpy as np
+
+from . import _library as _c
+from .errors import NscdError, check
+
+__all__ = ["Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod", "CoulombInfo", "coulomb_single_contact",
+           "coulomb_single_contact_all", "fc3d_solve", "fc3d_solve_bsr", "lcp_solve",
+           "mdp_single_contact"]
+
+LCP_MAX_SIZE = 64
+
+
+def _vector(x, n, what):
+    """x as a contiguous float64 array of n values (a copy when needed)."""
+    a = np.ascontiguousarray(x, dtype=np.float64).reshape(-1)
+    if a.size != n:
+        raise ValueError(f"{what}: expected {n} values, got {a.size}")
+    return a
+
+
+def _matrix(x, n, what):
+    """x as a contiguous row-major n x n float64 array."""
+    a = np.ascontiguousarray(x, dtype=np.float64)
+    if a.shape != (n, n) and not (a.ndim == 1 and a.size == n * n):
+        raise ValueError(f"{what}: expected a {n}x{n} matrix, got shape {a.shape}")
+    return a.reshape(n, n)
+
+
+def _square(x, what):
+    a = np.ascontiguousarray(x, dtype=np.float64)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"{what}: expected a square matrix, got shape {a.shape}")
+    return a
+
+
+def _ptr(a):
+    return a.ctypes.data_as(_c.c_double_p)
+
+
+# ------------------------------------------------------------------ fc3d
+class Fc3dFrictionLaw(enum.IntEnum):
+    """nscd_fc3d_friction_law."""
+    COULOMB = 0
+    MAX_DISSIPATION = 1
+
+
+class Fc3dMethod(enum.IntEnum):
+    """nscd_fc3d_method."""
+    GAUSS_SEIDEL = 0
+    JACOBI_BLEND = 1
+
+
+class Fc3dInfo(NamedTuple):
+    """nscd_fc3d_info: what a solve did."""
+    iterations: int
+    merit: float
+    converged: bool
+    merit_evaluations: int
+    last_update: float
+    local_failures: int
+
+
+_FC3D_OPTIONS = ("friction_law", "tolerance", "max_iterations", "relaxation", "method",
+                 "jacobi_weight", "jacobi_groups", "warm_start")
+
+
+def _fc3d_options(options):
+    opts = _c.Fc3dOptions()
+    check(_c.library().nscd_fc3d_options_init(ctypes.byref(opts), ctypes.sizeof(opts)),
+          "nscd_fc3d_options_init")
+    for key, value in options.items():
+        if key not in _FC3D_OPTIONS:
+            raise TypeError(f"unknown fc3d option {key!r} (known: {', '.join(_FC3D_OPTIONS)})")
+        real = key in ("tolerance", "relaxation", "jacobi_weight")
+        setattr(opts, key, float(value) if real else int(value))
+    return opts
+
+
+def _fc3d_result(status, function, r, u, info):
+    result = Fc3dInfo(info.iterations, info.merit, bool(info.converged), info.merit_evaluations,
+                      info.last_update, info.local_failures)
+    if status != 0:
+        exc = NscdError(status, function)
+        exc.result = (r, u, result)  # on NOT_CONVERGED: the last iterate
+        raise exc
+    return r, u, result
+
+
+def fc3d_solve(W, q, mu, r0=None, **options) -> Tuple[np.ndarray, np.ndarray, Fc3dInfo]:
+    """nscd_fc3d_solve_dense: finds impulses r and velocities u = W r + q with
+    r_j in the friction cone of mu_j and the friction law of the options.
+
+    W is the 3n x 3n Delassus matrix, q the 3n free velocities, mu the n
+    friction coefficients; r0 an optional initial guess (warm start). Keyword
+    options are the fields of nscd_fc3d_options: friction_law (Fc3dFrictionLaw),
+    tolerance, max_iterations, relaxation, method (Fc3dMethod), jacobi_weight,
+    jacobi_groups, warm_start. Returns (r, u, info). Raises NscdError; on
+    NSCD_ERR_NOT_CONVERGED the exception's ``result`` holds (r, u, info) of the
+    last iterate."""
+    W = _square(W, "W")
+    if W.shape[0] % 3 or W.shape[0] == 0:
+        raise ValueError(f"W: expected 3n x 3n with n >= 1, got shape {W.shape}")
+    n = W.shape[0] // 3
+    q = _vector(q, 3 * n, "q")
+    mu = _vector(np.full(n, float(mu)) if np.ndim(mu) == 0 else mu, n, "mu")
+    opts = _fc3d_options(options)
+    r = np.zeros(3 * n) if r0 is None else _vector(r0, 3 * n, "r0").copy()
+    u = np.zeros(3 * n)
+    info = _c.Fc3dInfo(struct_size=ctypes.sizeof(_c.Fc3dInfo))
+    status = _c.library().nscd_fc3d_solve_dense(n, _ptr(W), _ptr(q), _ptr(mu), ctypes.byref(opts),
+                                               _ptr(r), _ptr(u), ctypes.byref(info))
+    return _fc3d_result(status, "nscd_fc3d_solve_dense", r, u, info)
+
+
+def fc3d_solve_bsr(row_ptr, col_idx, blocks, q, mu, r0=None,
+                   **options) -> Tuple[np.ndarray, np.ndarray, Fc3dInfo]:
+    """nscd_fc3d_solve_bsr: as fc3d_solve() with W in 3x3 block CSR form:
+    row_ptr (n + 1 offsets), col_idx (block columns), blocks (nnz x 3 x 3 or
+    9 nnz values, each block row-major)."""
+    row_ptr = np.ascontiguousarray(row_ptr, dtype=np.int32).reshape(-1)
+    if row_ptr.size < 2:
+        raise ValueError("row_ptr: expected n + 1 >= 2 offsets")
+    n = row_ptr.size - 1
+    col_idx = np.ascontiguousarray(col_idx, dtype=np.int32).reshape(-1)
+    nnz = int(row_ptr[-1])
+    if nnz < 0 or col_idx.size != nnz:
+        raise ValueError(f"col_idx: expected row_ptr[n] = {nnz} indices, got {col_idx.size}")
+    blocks = _vector(blocks, 9 * nnz, "blocks")
+    q = _vector(q, 3 * n, "q")
+    mu = _vector(np.full(n, float(mu)) if np.ndim(mu) == 0 else mu, n, "mu")
+    opts = _fc3d_options(options)
+    r = np.zeros(3 * n) if r0 is None else _vector(r0, 3 * n, "r0").copy()
+    u = np.zeros(3 * n)
+    info = _c.Fc3dInfo(struct_size=ctypes.sizeof(_c.Fc3dInfo))
+    status = _c.library().nscd_fc3d_solve_bsr(
+        n, row_ptr.ctypes.data_as(_c.c_int32_p), col_idx.ctypes.data_as(_c.c_int32_p),
+        _ptr(blocks), _ptr(q), _ptr(mu), ctypes.byref(opts), _ptr(r), _ptr(u),
+        ctypes.byref(info))
+    return _fc3d_result(status, "nscd_fc3d_solve_bsr", r, u, info)
+
+
+# ------------------------------------------------------------------ LCP
+def lcp_solve(M, q) -> Tuple[np.ndarray, np.ndarray]:
+    """nscd_lcp_solve_dense: z >= 0 with w = M z + q >= 0 and z'w = 0, by
+    Murty's principal pivoting (exact for P-matrices; n <= 64). Returns (z, w)."""
+    M = _square(M, "M")
+    n = M.shape[0]
+    if n > LCP_MAX_SIZE:
+        raise ValueError(f"M: at most {LCP_MAX_SIZE} x {LCP_MAX_SIZE}, got {n} x {n}")
+    q = _vector(q, n, "q")
+    z, w = np.zeros(n), np.zeros(n)
+    check(_c.library().nscd_lcp_solve_dense(n, _ptr(M), _ptr(q), _ptr(z), _ptr(w)),
+          "nscd_lcp_solve_dense")
+    return z, w
+
+
+# ------------------------------------------------------------------ single contact
+class CoulombInfo(NamedTuple):
+    """nscd_coulomb_info."""
+    iterations: int
+    converged: bool
+    residual: float
+
+
+def mdp_single_contact(A, b, mu: float) -> np.ndarray:
+    """nscd_mdp_single_contact: the maximum-dissipation impulse x (normal first)
+    of one contact with u = A x - b, A the 3x3 SPD Delassus block."""
+    A, b, x = _matrix(A, 3, "A"), _vector(b, 3, "b"), np.zeros(3)
+    check(_c.library().nscd_mdp_single_contact(_ptr(A), _ptr(b), float(mu), _ptr(x)),
+          "nscd_mdp_single_contact")
+    return x
+
+
+def coulomb_single_contact(A, b, mu: float, tolerance: Optional[float] = None,
+                           max_iterations: Optional[int] = None,
+                           enumeration_safeguard: Optional[bool] = None
+                           ) -> Tuple[np.ndarray, CoulombInfo]:
+    """nscd_coulomb_single_contact: one solution x of the impulsive Coulomb law
+    of one contact (u = A x - b) by a damped nonsmooth Newton method. Options
+    left None keep the nscd_coulomb_options_init defaults. Returns (x, info)."""
+    A, b, x = _matrix(A, 3, "A"), _vector(b, 3, "b"), np.zeros(3)
+    lib = _c.library()
+    opts = _c.CoulombOptions()
+    check(lib.nscd_coulomb_options_init(ctypes.byref(opts), ctypes.sizeof(opts)),
+          "nscd_coulomb_options_init")
+    if tolerance is not None:
+        opts.tolerance = float(tolerance)
+    if max_iterations is not None:
+        opts.max_iterations = int(max_iterations)
+    if enumeration_safeguard is not None:
+        opts.enumeration_safeguard = int(bool(enumeration_safeguard))
+    info = _c.CoulombInfo()
+    status = lib.nscd_coulomb_single_contact(_ptr(A), _ptr(b), float(mu), ctypes.byref(opts),
+                                             _ptr(x), ctypes.byref(info))
+    check(status, "nscd_coulomb_single_contact")
+    return x, CoulombInfo(info.iterations, bool(info.converged), info.residual)
+
+
+def coulomb_single_contact_all(A, b, mu: float) -> np.ndarray:
+    """nscd_coulomb_single_contact_all: every solution of the impulsive Coulomb
+    law of one contact, as a k x 3 array (no contact, stick, then sliding by
+    increasing objective)."""
+    A, b = _matrix(A, 3, "A"), _vector(b, 3, "b")
+    solutions = np.zeros((8, 3))
+    count = ctypes.c_int32()
+    check(_c.library().nscd_coulomb_single_contact_all(_ptr(A), _ptr(b), float(mu),
+                                                       _ptr(solutions), 8, ctypes.byref(count)),
+          "nscd_coulomb_single_contact_all")
+    return solutions[:count.value].copy()

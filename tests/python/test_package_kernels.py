@@ -1,0 +1,152 @@
+"""The numerical kernels through the package: fc3d, LCP and single-contact
+problems against analytic solutions."""
+import math
+
+import numpy as np
+import pytest
+
+import nscd
+from nscd import NscdError, Status
+
+
+# ------------------------------------------------------------------ fc3d
+def test_fc3d_frictionless_normal_impact():
+    # W = I, q = (-1, 0, 0): r = (1, 0, 0), u = 0.
+    r, u, info = nscd.fc3d_solve(np.eye(3), [-1.0, 0.0, 0.0], 0.5)
+    np.testing.assert_allclose(r, [1.0, 0.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(u, [0.0, 0.0, 0.0], atol=1e-12)
+    assert info.converged and info.merit <= 1e-10 and info.iterations >= 1
+
+
+def test_fc3d_stick_and_slide():
+    q = [-1.0, 0.5, 0.0]
+    r, u, _ = nscd.fc3d_solve(np.eye(3), q, 1.0)  # |r_t| = 0.5 <= 1: sticking
+    np.testing.assert_allclose(r, [1.0, -0.5, 0.0], atol=1e-12)
+    np.testing.assert_allclose(u, 0.0, atol=1e-12)
+    r, u, _ = nscd.fc3d_solve(np.eye(3), q, 0.2)  # sliding on the cone boundary
+    np.testing.assert_allclose(r, [1.0, -0.2, 0.0], atol=1e-10)
+    np.testing.assert_allclose(u, [0.0, 0.3, 0.0], atol=1e-10)
+
+
+def test_fc3d_two_contacts_dense_equals_bsr_and_max_dissipation():
+    W = np.array([[2.0, 0.1, 0.0, 0.5, 0.0, 0.0],
+                  [0.1, 1.5, 0.0, 0.0, 0.2, 0.0],
+                  [0.0, 0.0, 1.0, 0.0, 0.0, 0.1],
+                  [0.5, 0.0, 0.0, 2.0, 0.0, 0.0],
+                  [0.0, 0.2, 0.0, 0.0, 1.2, 0.0],
+                  [0.0, 0.0, 0.1, 0.0, 0.0, 1.1]])
+    q = np.array([-1.0, 0.3, -0.2, -0.5, 0.1, 0.4])
+    mu = [0.3, 0.6]
+    r, u, info = nscd.fc3d_solve(W, q, mu)
+    np.testing.assert_allclose(u, W @ r + q, atol=1e-12)
+    for j in range(2):  # in the cone, Signorini
+        rn, rt = r[3 * j], np.hypot(r[3 * j + 1], r[3 * j + 2])
+        assert rn >= 0 and rt <= mu[j] * rn * (1 + 1e-9) + 1e-12
+        assert u[3 * j] >= -1e-9 and abs(rn * u[3 * j]) < 1e-9
+    blocks = np.array([W[3 * i:3 * i + 3, 3 * k:3 * k + 3] for i in range(2) for k in range(2)])
+    r2, u2, info2 = nscd.fc3d_solve_bsr([0, 2, 4], [0, 1, 0, 1], blocks, q, mu)
+    assert np.array_equal(r, r2) and np.array_equal(u, u2)  # bitwise, fc3d.h
+    assert info2.iterations == info.iterations
+    r3, _, info3 = nscd.fc3d_solve(W, q, mu, friction_law=nscd.Fc3dFrictionLaw.MAX_DISSIPATION,
+                                   method=nscd.Fc3dMethod.JACOBI_BLEND, jacobi_groups=2)
+    assert info3.converged and r3[0] > 0
+
+
+def test_fc3d_errors():
+    with pytest.raises(NscdError) as info:
+        nscd.fc3d_solve(np.eye(3), [-1.0, 0.0, 0.0], -0.1)
+    assert info.value.status == Status.ERR_OUT_OF_RANGE
+    with pytest.raises(NscdError) as info:
+        nscd.fc3d_solve(-np.eye(3), [-1.0, 0.0, 0.0], 0.1)
+    assert info.value.status == Status.ERR_NOT_SPD
+    with pytest.raises(NscdError) as info:
+        nscd.fc3d_solve(np.eye(3), [math.nan, 0.0, 0.0], 0.1)
+    assert info.value.status == Status.ERR_NOT_FINITE
+    with pytest.raises(NscdError) as info:
+        nscd.fc3d_solve(np.eye(3), [-1.0, 0.0, 0.0], 0.1, tolerance=-1.0)
+    assert info.value.status == Status.ERR_OUT_OF_RANGE
+    with pytest.raises(ValueError):
+        nscd.fc3d_solve(np.eye(4), np.zeros(4), 0.1)
+    with pytest.raises(ValueError):
+        nscd.fc3d_solve(np.eye(3), np.zeros(2), 0.1)
+    with pytest.raises(TypeError):
+        nscd.fc3d_solve(np.eye(3), np.zeros(3), 0.1, tolerence=1e-8)
+    with pytest.raises(NscdError) as info:  # column index out of range
+        nscd.fc3d_solve_bsr([0, 1], [3], np.eye(3), [-1.0, 0, 0], 0.1)
+    assert info.value.status == Status.ERR_INDEX
+
+
+def test_fc3d_not_converged_carries_last_iterate():
+    W = np.array([[2.0, 0.0, 0.0, 1.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0, 0.0, 0.0],
+                  [0.0, 0.0, 2.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 2.0, 0.0, 0.0],
+                  [0.0, 0.0, 0.0, 0.0, 2.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 2.0]])
+    with pytest.raises(NscdError) as info:
+        nscd.fc3d_solve(W, [-1.0, 0.2, 0.0, -1.0, 0.0, 0.1], 0.3, max_iterations=1,
+                        tolerance=1e-15)
+    assert info.value.status == Status.ERR_NOT_CONVERGED
+    r, u, result = info.value.result
+    assert result.iterations == 1 and not result.converged and r.shape == (6,)
+
+
+# ------------------------------------------------------------------ LCP
+def test_lcp_interior_and_boundary():
+    M = [[2.0, 1.0], [1.0, 2.0]]
+    z, w = nscd.lcp_solve(M, [-5.0, -6.0])  # both active: z = M^-1 (5, 6) = (4/3, 7/3)
+    np.testing.assert_allclose(z, [4 / 3, 7 / 3], rtol=1e-14)
+    np.testing.assert_allclose(w, 0.0, atol=1e-14)
+    z, w = nscd.lcp_solve(M, [-1.0, 3.0])  # z = (1/2, 0), w = (0, 7/2)
+    np.testing.assert_allclose(z, [0.5, 0.0], atol=1e-15)
+    np.testing.assert_allclose(w, [0.0, 3.5], atol=1e-15)
+    z, w = nscd.lcp_solve(np.zeros((0, 0)), [])
+    assert z.shape == (0,)
+
+
+def test_lcp_errors():
+    with pytest.raises(NscdError) as info:
+        nscd.lcp_solve([[0.0]], [-1.0])
+    assert info.value.status == Status.ERR_SINGULAR
+    with pytest.raises(NscdError) as info:
+        nscd.lcp_solve([[1.0]], [math.inf])
+    assert info.value.status == Status.ERR_NOT_FINITE
+    with pytest.raises(ValueError):
+        nscd.lcp_solve(np.eye(65), np.zeros(65))
+    with pytest.raises(ValueError):
+        nscd.lcp_solve(np.eye(2), np.zeros(3))
+
+
+# ------------------------------------------------------------------ single contact
+def test_mdp_single_contact_cases():
+    A, b = np.eye(3), [1.0, 0.5, 0.0]
+    np.testing.assert_allclose(nscd.mdp_single_contact(A, b, 1.0), [1.0, 0.5, 0.0], atol=1e-14)
+    np.testing.assert_allclose(nscd.mdp_single_contact(A, b, 0.2), [1.0, 0.2, 0.0], atol=1e-12)
+    np.testing.assert_allclose(nscd.mdp_single_contact(A, b, 0.0), [1.0, 0.0, 0.0], atol=0)
+    np.testing.assert_array_equal(nscd.mdp_single_contact(A, [-1.0, 0.5, 0.0], 0.3), 0.0)
+    with pytest.raises(NscdError) as info:
+        nscd.mdp_single_contact(np.diag([1.0, -1.0, 1.0]), b, 0.2)
+    assert info.value.status == Status.ERR_NOT_SPD
+    with pytest.raises(ValueError):
+        nscd.mdp_single_contact(np.eye(2), b, 0.2)
+
+
+def test_coulomb_single_contact():
+    A, b = np.eye(3), [1.0, 0.5, 0.0]
+    x, info = nscd.coulomb_single_contact(A, b, 0.2)
+    np.testing.assert_allclose(x, [1.0, 0.2, 0.0], atol=1e-12)
+    assert info.converged and info.residual <= 1e-12
+    x, info = nscd.coulomb_single_contact(A, b, 1.0)  # sticking: x = A^-1 b
+    np.testing.assert_allclose(x, [1.0, 0.5, 0.0], atol=1e-14)
+    with pytest.raises(NscdError) as err:
+        nscd.coulomb_single_contact(A, b, 0.2, max_iterations=-1)
+    assert err.value.status == Status.ERR_OUT_OF_RANGE
+
+
+def test_coulomb_single_contact_all():
+    A = np.eye(3)
+    sols = nscd.coulomb_single_contact_all(A, [1.0, 0.5, 0.0], 0.2)
+    assert sols.shape == (1, 3)  # A = I: the sliding solution only
+    np.testing.assert_allclose(sols[0], [1.0, 0.2, 0.0], atol=1e-12)
+    sols = nscd.coulomb_single_contact_all(A, [-1.0, 0.3, 0.0], 0.2)
+    np.testing.assert_array_equal(sols, [[0.0, 0.0, 0.0]])  # separating: no contact only
+    with pytest.raises(NscdError) as err:
+        nscd.coulomb_single_contact_all(A, [1.0, 0.5, 0.0], -1.0)
+    assert err.value.status == Status.ERR_OUT_OF_RANGE
