@@ -6,23 +6,30 @@ the package (the repository's build/libnscd.so), then the system's library
 path (libnscd.so.<ABI>)."""
 from ._library import ABI_VERSION, library, library_path
 from .bouncing_ball import BouncingBall, Impact, analytic_rest_time, bouncing_ball
+from .compliant import (CentralImpact, CoptMethod, HcModel, Indentation, central_impact,
+                        copt_closed_form, copt_exact, hunt_crossley_factor,
+                        kelvin_voigt_restitution)
 from .errors import NscdError, Status, check, status_string
 from .event_driven import Event, EventDriven, EventType, Method, Stats, ZenoPolicy
 from .kernels import (CoulombInfo, Fc3dFrictionLaw, Fc3dInfo, Fc3dMethod, coulomb_single_contact,
                       coulomb_single_contact_all, fc3d_solve, fc3d_solve_bsr, lcp_solve,
                       mdp_single_contact)
+from .routh import RouthCase, RouthResult, routh_case_name, routh_impact, routh_impact_ex
 from .system import ContactLaw, System
 from .time_stepping import (Forces, Level, LocalSolver, ProxR, Report, Scheme, Start, TimeStepping,
                             TimeSteppingStats)
 
 __all__ = [
-    "ABI_VERSION", "BouncingBall", "ContactLaw", "CoulombInfo", "Event", "EventDriven",
-    "EventType", "Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod", "Forces",
-    "Impact", "Level", "LocalSolver", "Method", "NscdError", "ProxR", "Report", "Scheme", "Start",
-    "Stats", "Status", "System", "TimeStepping", "TimeSteppingStats", "ZenoPolicy", "abi_version",
-    "analytic_rest_time", "bouncing_ball", "check", "coulomb_single_contact",
-    "coulomb_single_contact_all", "fc3d_solve", "fc3d_solve_bsr", "lcp_solve", "library",
-    "library_path", "mdp_single_contact", "status_string", "version", "version_string",
+    "ABI_VERSION", "BouncingBall", "CentralImpact", "ContactLaw", "CoptMethod", "CoulombInfo",
+    "Event", "EventDriven", "EventType", "Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod", "Forces",
+    "HcModel", "Impact", "Indentation", "Level", "LocalSolver", "Method", "NscdError", "ProxR",
+    "Report", "RouthCase", "RouthResult", "Scheme", "Start", "Stats", "Status", "System",
+    "TimeStepping", "TimeSteppingStats", "ZenoPolicy", "abi_version", "analytic_rest_time",
+    "bouncing_ball", "central_impact", "check", "copt_closed_form", "copt_exact",
+    "coulomb_single_contact", "coulomb_single_contact_all", "fc3d_solve", "fc3d_solve_bsr",
+    "hunt_crossley_factor", "kelvin_voigt_restitution", "lcp_solve", "library", "library_path",
+    "mdp_single_contact", "routh_case_name", "routh_impact", "routh_impact_ex", "status_string",
+    "version", "version_string",
 ]
 
 

@@ -297,6 +297,35 @@ class CoulombInfo(ctypes.Structure):
     ]
 
 
+class CentralImpactResult(ctypes.Structure):
+    """nscd_central_impact_result (compliant.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("e_out", ctypes.c_double),
+        ("duration", ctypes.c_double),
+        ("max_penetration", ctypes.c_double),
+        ("residual_penetration", ctypes.c_double),
+        ("peak_force", ctypes.c_double),
+        ("damping", ctypes.c_double),
+        ("steps", ctypes.c_int64),
+    ]
+
+
+class RouthResult(ctypes.Structure):
+    """nscd_routh_result (routh.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("impact_case", ctypes.c_int32),
+        ("impulse", ctypes.c_double * 2),
+        ("velocity", ctypes.c_double * 2),
+        ("compression_impulse", ctypes.c_double * 2),
+        ("transition_impulse", ctypes.c_double * 2),
+        ("energy_change", ctypes.c_double),
+        ("slip_before", ctypes.c_int32),
+        ("slip_after", ctypes.c_int32),
+    ]
+
+
 def prototypes():
     """{C function name: (restype, argtypes)} of every function the package binds."""
     vp = ctypes.c_void_p
@@ -364,6 +393,28 @@ def prototypes():
                                                    ctypes.POINTER(CoulombInfo)]),
         "nscd_coulomb_single_contact_all": (c_status, [c_double_p, c_double_p, ctypes.c_double,
                                                        c_double_p, ctypes.c_int32, c_int32_p]),
+        "nscd_copt_closed_form": (c_status, [ctypes.c_double] * 5 + [c_double_p]),
+        "nscd_copt_exact": (c_status, [ctypes.c_double] * 5 + [c_double_p]),
+        "nscd_hunt_crossley_factor": (c_status, [ctypes.c_int32] + [ctypes.c_double] * 3
+                                      + [c_double_p]),
+        "nscd_kelvin_voigt_restitution": (c_status, [ctypes.c_double, c_double_p]),
+        "nscd_central_impact": (c_status, [vp, ctypes.c_double, ctypes.c_double,
+                                           ctypes.POINTER(CentralImpactResult)]),
+        "nscd_contact_law_create_poisson": (c_status, [ctypes.c_double, vp, pp]),
+        "nscd_contact_law_create_routh": (c_status, [ctypes.c_double, vp, pp]),
+        "nscd_contact_law_create_hertz_damper": (c_status, [ctypes.c_double] * 3
+                                                 + [ctypes.c_int32, ctypes.c_int32, vp, pp]),
+        "nscd_contact_law_create_hunt_crossley": (c_status, [ctypes.c_double] * 3
+                                                  + [ctypes.c_int32, vp, pp]),
+        "nscd_contact_law_create_kelvin_voigt": (c_status, [ctypes.c_double, ctypes.c_double,
+                                                            ctypes.c_int32, vp, pp]),
+        "nscd_contact_law_create_spring_damper": (c_status, [ctypes.c_double] * 3
+                                                  + [ctypes.c_int32, vp, pp]),
+        "nscd_routh_impact": (c_status, [c_double_p, c_double_p, ctypes.c_double,
+                                         ctypes.c_double, c_double_p, c_double_p]),
+        "nscd_routh_impact_ex": (c_status, [c_double_p, c_double_p, ctypes.c_double,
+                                            ctypes.c_double, ctypes.POINTER(RouthResult)]),
+        "nscd_routh_case_name": (ctypes.c_char_p, [ctypes.c_int32]),
     }
     return protos
 

@@ -71,13 +71,54 @@ class ContactLaw(OwnedHandle):
         self._handle = ctypes.c_void_p(handle)
 
     @classmethod
-    def newton(cls, e):
-        """Newton's kinematic restitution with coefficient e in [0, 1]."""
-        lib = _c.library()
+    def _create(cls, suffix, *args):
+        function = f"nscd_contact_law_create_{suffix}"
         out = ctypes.c_void_p()
-        check(lib.nscd_contact_law_create_newton(float(e), None, ctypes.byref(out)),
-              "nscd_contact_law_create_newton")
+        check(getattr(_c.library(), function)(*args, None, ctypes.byref(out)), function)
         return cls(out.value)
+
+    @classmethod
+    def newton(cls, e: float) -> "ContactLaw":
+        """Newton's kinematic restitution with coefficient e in [0, 1]."""
+        return cls._create("newton", float(e))
+
+    @classmethod
+    def poisson(cls, e: float) -> "ContactLaw":
+        """Poisson's (kinetic) restitution: the normal impulse of restitution is
+        e in [0, 1] times that of compression."""
+        return cls._create("poisson", float(e))
+
+    @classmethod
+    def routh(cls, e: float) -> "ContactLaw":
+        """Routh's planar frictional impact with Poisson's e in [0, 1]; the
+        contact needs friction and n_tangent = 1 (set_contact)."""
+        return cls._create("routh", float(e))
+
+    @classmethod
+    def hertz_damper(cls, k: float, n: float, e: float, method: int = 1,
+                     indentation: int = 0) -> "ContactLaw":
+        """Hertz spring + linear damper f = c delta_dot + k delta^n whose c is
+        chosen at each onset to restitute e in (0, 1]; method: a
+        compliant.CoptMethod (default EXACT), indentation: a
+        compliant.Indentation (default TEMPORARY)."""
+        return cls._create("hertz_damper", float(k), float(n), float(e), int(method),
+                           int(indentation))
+
+    @classmethod
+    def hunt_crossley(cls, k: float, n: float, e: float, model: int) -> "ContactLaw":
+        """Hunt–Crossley force f = (mu delta_dot + k) delta^n, mu from the
+        compliant.HcModel `model` at each onset."""
+        return cls._create("hunt_crossley", float(k), float(n), float(e), int(model))
+
+    @classmethod
+    def kelvin_voigt(cls, k: float, c: float, indentation: int = 0) -> "ContactLaw":
+        """Linear Kelvin–Voigt spring–damper f = c delta_dot + k delta."""
+        return cls._create("kelvin_voigt", float(k), float(c), int(indentation))
+
+    @classmethod
+    def spring_damper(cls, k: float, n: float, c: float, indentation: int = 0) -> "ContactLaw":
+        """Hertz spring with a fixed damper f = c delta_dot + k delta^n."""
+        return cls._create("spring_damper", float(k), float(n), float(c), int(indentation))
 
     @property
     def handle(self):

@@ -10,20 +10,7 @@ from nscd import _library
 
 # Exported functions the package does not bind, each with its reason.
 NOT_BOUND = {
-    "nscd_copt_closed_form": "not bound yet (issue 14)",
-    "nscd_copt_exact": "not bound yet (issue 14)",
-    "nscd_hunt_crossley_factor": "not bound yet (issue 14)",
-    "nscd_kelvin_voigt_restitution": "not bound yet (issue 14)",
-    "nscd_central_impact": "not bound yet (issue 14)",
-    "nscd_contact_law_create_poisson": "not bound yet (issue 14)",
-    "nscd_contact_law_create_routh": "not bound yet (issue 14)",
-    "nscd_contact_law_create_hertz_damper": "not bound yet (issue 14)",
-    "nscd_contact_law_create_hunt_crossley": "not bound yet (issue 14)",
-    "nscd_contact_law_create_kelvin_voigt": "not bound yet (issue 14)",
-    "nscd_contact_law_create_spring_damper": "not bound yet (issue 14)",
-    "nscd_routh_impact": "not bound yet (issue 14)",
-    "nscd_routh_impact_ex": "not bound yet (issue 14)",
-    "nscd_routh_case_name": "not bound yet (issue 14)",
+    # "nscd_example": "reason",
 }
 
 
@@ -66,3 +53,9 @@ def test_prototypes_name_existing_functions():
     exported = exported_functions()
     unknown = sorted(set(_library.prototypes()) - exported)
     assert not unknown, f"prototypes of functions the library does not export: {unknown}"
+
+
+def test_public_names_exist():
+    import nscd
+    missing = [name for name in nscd.__all__ if not hasattr(nscd, name)]
+    assert not missing, missing
