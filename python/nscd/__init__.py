@@ -1,9 +1,13 @@
-"""nscd: Python bindings (ctypes; numpy for the kernels' arrays) of libnscd, the
+"""nscd: Python bindings (ctypes) of libnscd, the
 nonsmooth contact dynamics library.
 
 The shared library is found through $NSCD_LIBRARY, then a build tree next to
 the package (the repository's build/libnscd.so), then the system's library
-path (libnscd.so.<ABI>)."""
+path (libnscd.so.<ABI>).
+
+The core (System, the steppers, contact laws, compliant helpers) needs only the
+standard library; the array kernels (fc3d_solve, lcp_solve, the single-contact
+solvers, routh_impact) take and return numpy arrays and import numpy on first use."""
 from ._library import ABI_VERSION, library, library_path
 from .bouncing_ball import BouncingBall, Impact, analytic_rest_time, bouncing_ball
 from .compliant import (CentralImpact, CoptMethod, HcModel, Indentation, central_impact,
@@ -11,10 +15,6 @@ from .compliant import (CentralImpact, CoptMethod, HcModel, Indentation, central
                         kelvin_voigt_restitution)
 from .errors import NscdError, Status, check, status_string
 from .event_driven import Event, EventDriven, EventType, Method, Stats, ZenoPolicy
-from .kernels import (CoulombInfo, Fc3dFrictionLaw, Fc3dInfo, Fc3dMethod, coulomb_single_contact,
-                      coulomb_single_contact_all, fc3d_solve, fc3d_solve_bsr, lcp_solve,
-                      mdp_single_contact)
-from .routh import RouthCase, RouthResult, routh_case_name, routh_impact, routh_impact_ex
 from .system import ContactLaw, System
 from .time_stepping import (Forces, Level, LocalSolver, ProxR, Report, Scheme, Start, TimeStepping,
                             TimeSteppingStats)
@@ -31,6 +31,28 @@ __all__ = [
     "mdp_single_contact", "routh_case_name", "routh_impact", "routh_impact_ex", "status_string",
     "version", "version_string",
 ]
+
+# Names of the numpy-based modules, imported on first use (PEP 562).
+_LAZY = {
+    "kernels": ("CoulombInfo", "Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod",
+                "coulomb_single_contact", "coulomb_single_contact_all", "fc3d_solve",
+                "fc3d_solve_bsr", "lcp_solve", "mdp_single_contact"),
+    "routh": ("RouthCase", "RouthResult", "routh_case_name", "routh_impact", "routh_impact_ex"),
+}
+
+
+def __getattr__(name):
+    for module, names in _LAZY.items():
+        if name in names:
+            import importlib
+            value = getattr(importlib.import_module(f".{module}", __name__), name)
+            globals()[name] = value
+            return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
 
 
 def version():

@@ -59,3 +59,12 @@ def test_public_names_exist():
     import nscd
     missing = [name for name in nscd.__all__ if not hasattr(nscd, name)]
     assert not missing, missing
+
+
+def test_core_imports_without_numpy():
+    # numpy is imported only by the array kernels, on first use.
+    import sys
+    code = ("import sys, nscd; assert 'numpy' not in sys.modules; "
+            "nscd.ContactLaw.poisson(0.5).close(); nscd.kelvin_voigt_restitution(0.1); "
+            "assert 'numpy' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, env=dict(os.environ))
