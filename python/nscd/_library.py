@@ -67,6 +67,22 @@ def library_path():
     return _path
 
 
+def int32(value, what):
+    """value as a Python int that fits an int32_t (ctypes would truncate silently)."""
+    number = int(value)
+    if not -2**31 <= number < 2**31:
+        raise OverflowError(f"{what}: {number} does not fit an int32_t")
+    return number
+
+
+def law_handle(law):
+    """The nscd_contact_law pointer of a ContactLaw (checked before it reaches C)."""
+    handle = getattr(law, "handle", None)
+    if handle is None or not getattr(handle, "value", None):
+        raise TypeError(f"expected an open nscd.ContactLaw, got {law!r}")
+    return handle
+
+
 # ------------------------------------------------------------------ C types
 c_status = ctypes.c_int32
 c_double_p = ctypes.POINTER(ctypes.c_double)

@@ -56,7 +56,8 @@ def copt_exact(m: float, k: float, n: float, v: float, e: float) -> float:
 def hunt_crossley_factor(model: int, k: float, e: float, v: float) -> float:
     """nscd_hunt_crossley_factor: the factor mu (s/m) of the Hunt–Crossley force
     (mu v + k) delta^n for an HcModel."""
-    return _out("nscd_hunt_crossley_factor", int(model), float(k), float(e), float(v))
+    return _out("nscd_hunt_crossley_factor", _c.int32(model, "model"), float(k), float(e),
+                float(v))
 
 
 def kelvin_voigt_restitution(xi: float) -> float:
@@ -80,7 +81,8 @@ def central_impact(law, m: float, v: float) -> CentralImpact:
     """nscd_central_impact: simulates m delta'' = -f(delta, delta'), delta(0) = 0,
     delta'(0) = v > 0 under a compliant ContactLaw until separation."""
     result = _c.CentralImpactResult(struct_size=ctypes.sizeof(_c.CentralImpactResult))
-    check(_c.library().nscd_central_impact(law.handle, float(m), float(v), ctypes.byref(result)),
+    check(_c.library().nscd_central_impact(_c.law_handle(law), float(m), float(v),
+                                           ctypes.byref(result)),
           "nscd_central_impact")
     return CentralImpact(result.e_out, result.duration, result.max_penetration,
                          result.residual_penetration, result.peak_force, result.damping,

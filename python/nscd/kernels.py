@@ -8,7 +8,7 @@ from typing import NamedTuple, Optional, Tuple
 import numpy as np
 
 from . import _library as _c
-from .errors import NscdError, check
+from .errors import NscdError, Status, check
 
 __all__ = ["Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod", "CoulombInfo", "coulomb_single_contact",
            "coulomb_single_contact_all", "fc3d_solve", "fc3d_solve_bsr", "lcp_solve",
@@ -38,6 +38,17 @@ def _square(x, what):
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError(f"{what}: expected a square matrix, got shape {a.shape}")
     return a
+
+
+def _indices(x, what):
+    """x as a contiguous int32 vector; values outside int32_t are an error, not wrapped."""
+    a = np.asarray(x)
+    if a.size and not np.issubdtype(a.dtype, np.integer):
+        raise TypeError(f"{what}: expected integers, got {a.dtype}")
+    a = a.reshape(-1).astype(np.int64)
+    if a.size and (a.min() < -2**31 or a.max() >= 2**31):
+        raise OverflowError(f"{what}: values do not fit an int32_t")
+    return np.ascontiguousarray(a, dtype=np.int32)
 
 
 def _ptr(a):
@@ -79,17 +90,18 @@ def _fc3d_options(options):
         if key not in _FC3D_OPTIONS:
             raise TypeError(f"unknown fc3d option {key!r} (known: {', '.join(_FC3D_OPTIONS)})")
         real = key in ("tolerance", "relaxation", "jacobi_weight")
-        setattr(opts, key, float(value) if real else int(value))
+        setattr(opts, key, float(value) if real else _c.int32(value, key))
     return opts
 
 
 def _fc3d_result(status, function, r, u, info):
     result = Fc3dInfo(info.iterations, info.merit, bool(info.converged), info.merit_evaluations,
                       info.last_update, info.local_failures)
-    if status != 0:
+    if status == Status.ERR_NOT_CONVERGED:
         exc = NscdError(status, function)
-        exc.result = (r, u, result)  # on NOT_CONVERGED: the last iterate
+        exc.result = (r, u, result)  # the last iterate
         raise exc
+    check(status, function)
     return r, u, result
 
 
@@ -124,11 +136,11 @@ def fc3d_solve_bsr(row_ptr, col_idx, blocks, q, mu, r0=None,
     """nscd_fc3d_solve_bsr: as fc3d_solve() with W in 3x3 block CSR form:
     row_ptr (n + 1 offsets), col_idx (block columns), blocks (nnz x 3 x 3 or
     9 nnz values, each block row-major)."""
-    row_ptr = np.ascontiguousarray(row_ptr, dtype=np.int32).reshape(-1)
+    row_ptr = _indices(row_ptr, "row_ptr")
     if row_ptr.size < 2:
         raise ValueError("row_ptr: expected n + 1 >= 2 offsets")
     n = row_ptr.size - 1
-    col_idx = np.ascontiguousarray(col_idx, dtype=np.int32).reshape(-1)
+    col_idx = _indices(col_idx, "col_idx")
     nnz = int(row_ptr[-1])
     if nnz < 0 or col_idx.size != nnz:
         raise ValueError(f"col_idx: expected row_ptr[n] = {nnz} indices, got {col_idx.size}")
@@ -184,7 +196,8 @@ def coulomb_single_contact(A, b, mu: float, tolerance: Optional[float] = None,
                            ) -> Tuple[np.ndarray, CoulombInfo]:
     """nscd_coulomb_single_contact: one solution x of the impulsive Coulomb law
     of one contact (u = A x - b) by a damped nonsmooth Newton method. Options
-    left None keep the nscd_coulomb_options_init defaults. Returns (x, info)."""
+    left None keep the nscd_coulomb_options_init defaults. Returns (x, info).
+    On NSCD_ERR_NOT_CONVERGED the NscdError's ``result`` holds the info."""
     A, b, x = _matrix(A, 3, "A"), _vector(b, 3, "b"), np.zeros(3)
     lib = _c.library()
     opts = _c.CoulombOptions()
@@ -193,14 +206,19 @@ def coulomb_single_contact(A, b, mu: float, tolerance: Optional[float] = None,
     if tolerance is not None:
         opts.tolerance = float(tolerance)
     if max_iterations is not None:
-        opts.max_iterations = int(max_iterations)
+        opts.max_iterations = _c.int32(max_iterations, "max_iterations")
     if enumeration_safeguard is not None:
         opts.enumeration_safeguard = int(bool(enumeration_safeguard))
     info = _c.CoulombInfo()
     status = lib.nscd_coulomb_single_contact(_ptr(A), _ptr(b), float(mu), ctypes.byref(opts),
                                              _ptr(x), ctypes.byref(info))
+    result = CoulombInfo(info.iterations, bool(info.converged), info.residual)
+    if status == Status.ERR_NOT_CONVERGED:
+        exc = NscdError(status, "nscd_coulomb_single_contact")
+        exc.result = result  # x is left unchanged by the library
+        raise exc
     check(status, "nscd_coulomb_single_contact")
-    return x, CoulombInfo(info.iterations, bool(info.converged), info.residual)
+    return x, result
 
 
 def coulomb_single_contact_all(A, b, mu: float) -> np.ndarray:

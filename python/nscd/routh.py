@@ -80,4 +80,5 @@ def routh_impact_ex(G, u0, mu: float, e: float) -> RouthResult:
 
 def routh_case_name(impact_case: int) -> str:
     """nscd_routh_case_name: short name of a case ("slip", ...; "unknown")."""
-    return _c.library().nscd_routh_case_name(int(impact_case)).decode()
+    name = _c.library().nscd_routh_case_name(_c.int32(impact_case, "impact_case"))
+    return name.decode()

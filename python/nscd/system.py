@@ -101,24 +101,27 @@ class ContactLaw(OwnedHandle):
         chosen at each onset to restitute e in (0, 1]; method: a
         compliant.CoptMethod (default EXACT), indentation: a
         compliant.Indentation (default TEMPORARY)."""
-        return cls._create("hertz_damper", float(k), float(n), float(e), int(method),
-                           int(indentation))
+        return cls._create("hertz_damper", float(k), float(n), float(e),
+                           _c.int32(method, "method"), _c.int32(indentation, "indentation"))
 
     @classmethod
     def hunt_crossley(cls, k: float, n: float, e: float, model: int) -> "ContactLaw":
         """Hunt–Crossley force f = (mu delta_dot + k) delta^n, mu from the
         compliant.HcModel `model` at each onset."""
-        return cls._create("hunt_crossley", float(k), float(n), float(e), int(model))
+        return cls._create("hunt_crossley", float(k), float(n), float(e),
+                           _c.int32(model, "model"))
 
     @classmethod
     def kelvin_voigt(cls, k: float, c: float, indentation: int = 0) -> "ContactLaw":
         """Linear Kelvin–Voigt spring–damper f = c delta_dot + k delta."""
-        return cls._create("kelvin_voigt", float(k), float(c), int(indentation))
+        return cls._create("kelvin_voigt", float(k), float(c),
+                           _c.int32(indentation, "indentation"))
 
     @classmethod
     def spring_damper(cls, k: float, n: float, c: float, indentation: int = 0) -> "ContactLaw":
         """Hertz spring with a fixed damper f = c delta_dot + k delta^n."""
-        return cls._create("spring_damper", float(k), float(n), float(c), int(indentation))
+        return cls._create("spring_damper", float(k), float(n), float(c),
+                           _c.int32(indentation, "indentation"))
 
     @property
     def handle(self):

@@ -150,3 +150,43 @@ def test_coulomb_single_contact_all():
     with pytest.raises(NscdError) as err:
         nscd.coulomb_single_contact_all(A, [1.0, 0.5, 0.0], -1.0)
     assert err.value.status == Status.ERR_OUT_OF_RANGE
+
+
+def test_bad_python_inputs_raise_before_c():
+    with pytest.raises(OverflowError):
+        nscd.fc3d_solve(np.eye(3), [-1.0, 0, 0], 0.1, max_iterations=2**40)
+    with pytest.raises(OverflowError):
+        nscd.fc3d_solve_bsr([0, 2**40], [0], np.eye(3), [-1.0, 0, 0], 0.1)
+    with pytest.raises(TypeError):
+        nscd.fc3d_solve_bsr([0.0, 1.0], [0], np.eye(3), [-1.0, 0, 0], 0.1)
+    with pytest.raises(ValueError):
+        nscd.fc3d_solve_bsr([0, 2], [0], np.eye(3), [-1.0, 0, 0], 0.1)  # 1 index, 2 blocks
+    with pytest.raises(NscdError) as info:  # row without its diagonal block
+        nscd.fc3d_solve_bsr([0, 1, 2], [1, 0], np.stack([np.eye(3)] * 2), np.zeros(6), 0.1)
+    assert info.value.status == Status.ERR_INVALID_ARGUMENT
+    with pytest.raises(TypeError):
+        nscd.central_impact(None, 1.0, 1.0)
+    law = nscd.ContactLaw.kelvin_voigt(1e6, 10.0)
+    law.close()
+    with pytest.raises(TypeError):
+        nscd.central_impact(law, 1.0, 1.0)
+    with pytest.raises(OverflowError):
+        nscd.hunt_crossley_factor(2**32 + 1, 1e7, 0.5, 1.0)  # would wrap to model 1
+    with pytest.raises(ValueError):
+        nscd.lcp_solve([[1.0, "x"], [0.0, 1.0]], [0.0, 0.0])
+
+
+def test_coulomb_not_converged_carries_info():
+    with pytest.raises(NscdError) as info:
+        # a block whose maximum-dissipation start is not a Coulomb solution
+        A = [[1.0, 0.44, 0.41], [0.44, 2.82, 1.39], [0.41, 1.39, 0.86]]
+        nscd.coulomb_single_contact(A, [0.29, 0.03, 0.55], 0.5, max_iterations=0,
+                                    enumeration_safeguard=False)
+    assert info.value.status == Status.ERR_NOT_CONVERGED
+    assert info.value.result.iterations == 0 and not info.value.result.converged
+    assert info.value.result.residual > 1e-3
+    x, result = nscd.coulomb_single_contact(A, [0.29, 0.03, 0.55], 0.5)  # the defaults converge
+    assert result.converged and result.residual <= 1e-12
+    u = np.asarray(A) @ x - [0.29, 0.03, 0.55]
+    assert x[0] > 0 and abs(u[0]) < 1e-12  # Signorini, in contact
+    assert np.hypot(x[1], x[2]) <= 0.5 * x[0] * (1 + 1e-12)
