@@ -77,6 +77,15 @@ def test_system_desc_init_through_cffi(ffi_lib):
     ("nscd_event_info", _library.EventInfo),
     ("nscd_event_driven_options", _library.EventDrivenOptions),
     ("nscd_event_driven_stats", _library.EventDrivenStats),
+    ("nscd_time_stepping_options", _library.TimeSteppingOptions),
+    ("nscd_time_stepping_report", _library.TimeSteppingReport),
+    ("nscd_time_stepping_stats", _library.TimeSteppingStats),
+    ("nscd_fc3d_options", _library.Fc3dOptions),
+    ("nscd_fc3d_info", _library.Fc3dInfo),
+    ("nscd_coulomb_options", _library.CoulombOptions),
+    ("nscd_coulomb_info", _library.CoulombInfo),
+    ("nscd_central_impact_result", _library.CentralImpactResult),
+    ("nscd_routh_result", _library.RouthResult),
 ])
 def test_ctypes_mirrors_match_headers(ffi_lib, c_name, mirror):
     ffi, _ = ffi_lib
@@ -85,3 +94,18 @@ def test_ctypes_mirrors_match_headers(ffi_lib, c_name, mirror):
     assert c_fields == [name for name, _ in mirror._fields_], c_name
     for name in c_fields:
         assert ffi.offsetof(c_name, name) == getattr(mirror, name).offset, (c_name, name)
+
+
+@pytest.mark.parametrize("c_name, enum_class, prefix", [
+    ("nscd_fc3d_friction_law", "Fc3dFrictionLaw", "NSCD_FC3D_"),
+    ("nscd_fc3d_method", "Fc3dMethod", "NSCD_FC3D_"),
+    ("nscd_hc_model", "HcModel", "NSCD_HC_"),
+    ("nscd_copt_method", "CoptMethod", "NSCD_COPT_"),
+    ("nscd_indentation", "Indentation", "NSCD_INDENTATION_"),
+    ("nscd_routh_case", "RouthCase", "NSCD_ROUTH_"),
+])
+def test_enums_match_headers(ffi_lib, c_name, enum_class, prefix):
+    ffi, _ = ffi_lib
+    c_values = {name[len(prefix):]: value
+                for value, name in ffi.typeof(c_name).elements.items()}
+    assert c_values == {m.name: m.value for m in getattr(nscd, enum_class)}, c_name
