@@ -103,4 +103,73 @@ static inline int32_t log_event(void *user, const nscd_event_info *info) {
     return log->stop_at == log->count ? NSCD_EVENT_STOP : NSCD_EVENT_CONTINUE;
 }
 
+/* A planar block (x, y, phi), half sizes BLOCK_HALF_W x BLOCK_HALF_H and
+ * mass BLOCK_MASS, on the floor y = 0 under gravity g tilted by alpha (a
+ * slope), with n_corners contacts (friction mu, one tangent) at x offsets
+ * along its bottom edge. */
+#define BLOCK_HALF_W 0.5
+#define BLOCK_HALF_H 0.25
+#define BLOCK_MASS 2.0
+
+typedef struct block_model {
+    double alpha, mu, g;
+    int32_t n_corners;
+    double offset[4];
+} block_model;
+
+static inline nscd_status block_mass(void *user, const double *q, double *m) {
+    (void)user, (void)q;
+    memset(m, 0, 9 * sizeof(double));
+    m[0] = m[4] = BLOCK_MASS;
+    m[8] =
+        BLOCK_MASS * (4.0 * BLOCK_HALF_W * BLOCK_HALF_W + 4.0 * BLOCK_HALF_H * BLOCK_HALF_H) / 12.0;
+    return NSCD_OK;
+}
+
+static inline nscd_status block_forces(void *user, double t, const double *q, const double *v,
+                                       double *h) {
+    (void)t, (void)q, (void)v;
+    const block_model *b = user;
+    h[0] = BLOCK_MASS * b->g * sin(b->alpha);
+    h[1] = -BLOCK_MASS * b->g * cos(b->alpha);
+    h[2] = 0.0;
+    return NSCD_OK;
+}
+
+static inline nscd_status block_contact(void *user, int32_t i, double t, const double *q,
+                                        double *gap, double *wn, double *wt) {
+    (void)t;
+    const block_model *b = user;
+    double s = b->offset[i], c = cos(q[2]), sn = sin(q[2]);
+    *gap = q[1] + s * sn - BLOCK_HALF_H * c;
+    wn[0] = 0.0, wn[1] = 1.0, wn[2] = s * c + BLOCK_HALF_H * sn;
+    wt[0] = 1.0, wt[1] = 0.0, wt[2] = -s * sn + BLOCK_HALF_H * c;
+    return NSCD_OK;
+}
+
+/* Creates the block system, resting flat on its corners at rest. */
+static inline nscd_status make_block_system(block_model *b, nscd_system **sys) {
+    nscd_system_desc desc;
+    nscd_system_desc_init(&desc, sizeof desc);
+    desc.n_dof = 3;
+    desc.n_contacts = b->n_corners;
+    desc.user = b;
+    desc.mass = block_mass;
+    desc.forces = block_forces;
+    desc.contact = block_contact;
+    nscd_status rc = nscd_system_create(&desc, sys);
+    nscd_contact_desc contact;
+    nscd_contact_desc_init(&contact, sizeof contact);
+    contact.friction = b->mu;
+    contact.n_tangent = 1;
+    for (int32_t i = 0; rc == NSCD_OK && i < b->n_corners; ++i) {
+        rc = nscd_system_set_contact(*sys, i, &contact);
+    }
+    double q[3] = {0.0, BLOCK_HALF_H, 0.0}, v[3] = {0.0, 0.0, 0.0};
+    if (rc == NSCD_OK) {
+        rc = nscd_system_set_state(*sys, 0.0, q, v);
+    }
+    return rc;
+}
+
 #endif

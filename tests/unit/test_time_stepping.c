@@ -213,68 +213,10 @@ static void moved_body_meets_no_phantom_contact(void **state) {
 
 /* ------------------------------------------------------------ planar block */
 
-#define HALF_W 0.5
-#define HALF_H 0.25
-#define BLOCK_M 2.0
 #define MU 0.5
-
-/* A block (x, y, phi) on the floor y = 0 under gravity tilted by alpha (a
- * slope), with n_corners contacts at x offsets along its bottom edge. */
-typedef struct block_model {
-    double alpha;
-    int32_t n_corners;
-    double offset[4];
-    double mu; /* friction of every contact */
-} block_model;
-
-static nscd_status block_mass(void *u, const double *q, double *m) {
-    (void)u, (void)q;
-    memset(m, 0, 9 * sizeof(double));
-    m[0] = m[4] = BLOCK_M;
-    m[8] = BLOCK_M * (4.0 * HALF_W * HALF_W + 4.0 * HALF_H * HALF_H) / 12.0;
-    return NSCD_OK;
-}
-
-static nscd_status block_forces(void *u, double t, const double *q, const double *v, double *h) {
-    (void)t, (void)q, (void)v;
-    const block_model *b = u;
-    h[0] = BLOCK_M * G * sin(b->alpha);
-    h[1] = -BLOCK_M * G * cos(b->alpha);
-    h[2] = 0.0;
-    return NSCD_OK;
-}
-
-static nscd_status block_contact(void *u, int32_t i, double t, const double *q, double *gap,
-                                 double *wn, double *wt) {
-    (void)t;
-    const block_model *b = u;
-    double s = b->offset[i], c = cos(q[2]), sn = sin(q[2]);
-    *gap = q[1] + s * sn - HALF_H * c;
-    wn[0] = 0.0, wn[1] = 1.0, wn[2] = s * c + HALF_H * sn;
-    wt[0] = 1.0, wt[1] = 0.0, wt[2] = -s * sn + HALF_H * c;
-    return NSCD_OK;
-}
-
 static nscd_system *make_block(block_model *b) {
-    nscd_system_desc d;
-    nscd_system_desc_init(&d, sizeof d);
-    d.n_dof = 3;
-    d.n_contacts = b->n_corners;
-    d.user = b;
-    d.mass = block_mass;
-    d.forces = block_forces;
-    d.contact = block_contact;
     nscd_system *s = NULL;
-    assert_int_equal(nscd_system_create(&d, &s), NSCD_OK);
-    nscd_contact_desc c;
-    nscd_contact_desc_init(&c, sizeof c);
-    c.friction = b->mu;
-    c.n_tangent = 1;
-    for (int32_t i = 0; i < b->n_corners; ++i) {
-        assert_int_equal(nscd_system_set_contact(s, i, &c), NSCD_OK);
-    }
-    double q[3] = {0.0, HALF_H, 0.0}, v[3] = {0.0, 0.0, 0.0};
-    assert_int_equal(nscd_system_set_state(s, 0.0, q, v), NSCD_OK);
+    assert_int_equal(make_block_system(b, &s), NSCD_OK);
     return s;
 }
 
@@ -291,7 +233,7 @@ static nscd_time_stepping *block_stepper(nscd_system *s, int32_t solver) {
 
 static void resting_block_does_not_creep(void **state) {
     (void)state;
-    block_model b = {0.0, 2, {-HALF_W, HALF_W, 0.0, 0.0}, MU};
+    block_model b = {0.0, MU, G, 2, {-BLOCK_HALF_W, BLOCK_HALF_W, 0.0, 0.0}};
     nscd_system *s = make_block(&b);
     nscd_time_stepping *ts = block_stepper(s, NSCD_TS_SOLVER_FC3D_COULOMB);
     nscd_time_stepping_stats st = {.struct_size = sizeof st};
@@ -302,14 +244,14 @@ static void resting_block_does_not_creep(void **state) {
         assert_int_equal(nscd_time_stepping_get_contact_impulse(ts, i, &pn[i], &pt[i]), NSCD_OK);
     }
     printf("resting block: %lld steps, creep x %.3e, y - h %.3e, phi %.3e, P_N %.6g + %.6g\n",
-           (long long)st.steps, q[0], q[1] - HALF_H, q[2], pn[0], pn[1]);
+           (long long)st.steps, q[0], q[1] - BLOCK_HALF_H, q[2], pn[0], pn[1]);
     assert_true(st.steps >= 100000);
-    assert_true(fabs(q[0]) <= 1e-10 && fabs(q[1] - HALF_H) <= 1e-10 && fabs(q[2]) <= 1e-10);
+    assert_true(fabs(q[0]) <= 1e-10 && fabs(q[1] - BLOCK_HALF_H) <= 1e-10 && fabs(q[2]) <= 1e-10);
     nscd_time_stepping_report r = {.struct_size = sizeof r};
     assert_int_equal(nscd_time_stepping_get_report(ts, &r), NSCD_OK);
     printf("last step: dt %.17g, P_N sum / (m g dt) - 1 = %.2e\n", r.dt,
-           (pn[0] + pn[1]) / (BLOCK_M * G * r.dt) - 1.0);
-    assert_true(fabs((pn[0] + pn[1]) / (BLOCK_M * G * r.dt) - 1.0) <= 1e-9);
+           (pn[0] + pn[1]) / (BLOCK_MASS * G * r.dt) - 1.0);
+    assert_true(fabs((pn[0] + pn[1]) / (BLOCK_MASS * G * r.dt) - 1.0) <= 1e-9);
     nscd_time_stepping_destroy(ts);
     nscd_system_destroy(s);
 }
@@ -317,7 +259,7 @@ static void resting_block_does_not_creep(void **state) {
 static void block_slides_down_a_slope(void **state) {
     (void)state;
     double alpha = 35.0 * 3.14159265358979323846 / 180.0, t_end = 1.0;
-    block_model b = {alpha, 2, {-HALF_W, HALF_W, 0.0, 0.0}, MU};
+    block_model b = {alpha, MU, G, 2, {-BLOCK_HALF_W, BLOCK_HALF_W, 0.0, 0.0}};
     nscd_system *s = make_block(&b);
     nscd_time_stepping *ts = block_stepper(s, NSCD_TS_SOLVER_AUTO);
     assert_int_equal(nscd_time_stepping_advance(ts, t_end, NULL), NSCD_OK);
@@ -335,7 +277,8 @@ static void block_slides_down_a_slope(void **state) {
 /* Four contacts along the bottom edge of a 3-dof body: 4 normal rows of
  * rank 2 (and 4 tangential rows of rank 1), solved by `solver`. */
 static void redundant_contacts_rest_with(double mu, int32_t solver) {
-    block_model b = {0.0, 4, {-HALF_W, -0.5 * HALF_W, 0.5 * HALF_W, HALF_W}, mu};
+    block_model b = {
+        0.0, mu, G, 4, {-BLOCK_HALF_W, -0.5 * BLOCK_HALF_W, 0.5 * BLOCK_HALF_W, BLOCK_HALF_W}};
     nscd_system *s = make_block(&b);
     nscd_time_stepping *ts = block_stepper(s, solver);
     nscd_time_stepping_stats st = {.struct_size = sizeof st};
@@ -351,12 +294,12 @@ static void redundant_contacts_rest_with(double mu, int32_t solver) {
     nscd_time_stepping_report r = {.struct_size = sizeof r};
     assert_int_equal(nscd_time_stepping_get_report(ts, &r), NSCD_OK);
     printf("redundant contacts: %d active, %d sweeps, merit %.2e, drift %.2e %.2e %.2e\n",
-           (int)r.active_contacts, (int)r.iterations, r.residual, q[0], q[1] - HALF_H, q[2]);
+           (int)r.active_contacts, (int)r.iterations, r.residual, q[0], q[1] - BLOCK_HALF_H, q[2]);
     /* a contact the solver leaves unloaded may drop out when rounding makes
      * its gap +1e-17 (the LCP's vertex solution loads only some rows) */
     assert_true(r.active_contacts >= 2);
-    assert_true(fabs(sum - BLOCK_M * G * 1e-3) <= 1e-9);
-    assert_true(fabs(q[0]) <= 1e-10 && fabs(q[1] - HALF_H) <= 1e-10 && fabs(q[2]) <= 1e-10);
+    assert_true(fabs(sum - BLOCK_MASS * G * 1e-3) <= 1e-9);
+    assert_true(fabs(q[0]) <= 1e-10 && fabs(q[1] - BLOCK_HALF_H) <= 1e-10 && fabs(q[2]) <= 1e-10);
     nscd_time_stepping_destroy(ts);
     nscd_system_destroy(s);
 }
@@ -824,9 +767,9 @@ static void runs_are_bitwise_equal(void **state) {
     (void)state;
     double result[2][3];
     for (int run = 0; run < 2; ++run) {
-        block_model b = {0.3, 2, {-HALF_W, HALF_W, 0.0, 0.0}, MU};
+        block_model b = {0.3, MU, G, 2, {-BLOCK_HALF_W, BLOCK_HALF_W, 0.0, 0.0}};
         nscd_system *s = make_block(&b);
-        double q[3] = {0.0, HALF_H + 0.2, 0.3}, v[3] = {1.0, 0.0, 2.0};
+        double q[3] = {0.0, BLOCK_HALF_H + 0.2, 0.3}, v[3] = {1.0, 0.0, 2.0};
         assert_int_equal(nscd_system_set_state(s, 0.0, q, v), NSCD_OK);
         nscd_time_stepping *ts = block_stepper(s, NSCD_TS_SOLVER_AUTO);
         assert_int_equal(nscd_time_stepping_advance(ts, 2.0, NULL), NSCD_OK);
@@ -842,7 +785,7 @@ static void runs_are_bitwise_equal(void **state) {
  * fails with NSCD_ERR_NOT_CONVERGED at its first step, state unchanged. */
 static void solver_cap_is_never_silent(void **state) {
     (void)state;
-    block_model b = {0.6, 2, {-HALF_W, HALF_W, 0.0, 0.0}, MU};
+    block_model b = {0.6, MU, G, 2, {-BLOCK_HALF_W, BLOCK_HALF_W, 0.0, 0.0}};
     nscd_system *s = make_block(&b);
     nscd_time_stepping_options o;
     nscd_time_stepping_options_init(&o, sizeof o);
@@ -856,7 +799,7 @@ static void solver_cap_is_never_silent(void **state) {
     assert_int_equal(st.steps, 0);
     double t, q[3], v[3], pn = 1.0;
     nscd_system_get_state(s, &t, q, v);
-    assert_true(t == 0.0 && q[0] == 0.0 && q[1] == HALF_H && v[0] == 0.0 && v[1] == 0.0);
+    assert_true(t == 0.0 && q[0] == 0.0 && q[1] == BLOCK_HALF_H && v[0] == 0.0 && v[1] == 0.0);
     assert_int_equal(nscd_time_stepping_get_contact_impulse(ts, 0, &pn, NULL), NSCD_OK);
     assert_true(pn == 0.0);
     nscd_time_stepping_destroy(ts);
@@ -866,7 +809,7 @@ static void solver_cap_is_never_silent(void **state) {
 /* The LCP refuses friction; fc3d refuses equality entries. */
 static void unsupported_solver_combinations(void **state) {
     (void)state;
-    block_model b = {0.0, 2, {-HALF_W, HALF_W, 0.0, 0.0}, MU};
+    block_model b = {0.0, MU, G, 2, {-BLOCK_HALF_W, BLOCK_HALF_W, 0.0, 0.0}};
     nscd_system *s = make_block(&b);
     nscd_time_stepping *ts = block_stepper(s, NSCD_TS_SOLVER_LCP);
     assert_int_equal(nscd_time_stepping_advance(ts, 0.1, NULL), NSCD_ERR_UNSUPPORTED);

@@ -236,70 +236,15 @@ static void inelastic_ball_rests_with_its_weight(void **state) {
 
 /* ------------------------------------------------------------ block */
 
-#define HALF_W 0.5
-#define HALF_H 0.25
-#define BLOCK_M 2.0
-
-typedef struct block_model {
-    double alpha, mu;
-    int32_t n_corners;
-    double offset[4];
-} block_model;
-
-static nscd_status block_mass(void *u, const double *q, double *m) {
-    (void)u, (void)q;
-    memset(m, 0, 9 * sizeof(double));
-    m[0] = m[4] = BLOCK_M;
-    m[8] = BLOCK_M * (4.0 * HALF_W * HALF_W + 4.0 * HALF_H * HALF_H) / 12.0;
-    return NSCD_OK;
-}
-
-static nscd_status block_forces(void *u, double t, const double *q, const double *v, double *h) {
-    (void)t, (void)q, (void)v;
-    const block_model *b = u;
-    h[0] = BLOCK_M * G * sin(b->alpha);
-    h[1] = -BLOCK_M * G * cos(b->alpha);
-    h[2] = 0.0;
-    return NSCD_OK;
-}
-
-static nscd_status block_contact(void *u, int32_t i, double t, const double *q, double *gap,
-                                 double *wn, double *wt) {
-    (void)t;
-    const block_model *b = u;
-    double s = b->offset[i], c = cos(q[2]), sn = sin(q[2]);
-    *gap = q[1] + s * sn - HALF_H * c;
-    wn[0] = 0.0, wn[1] = 1.0, wn[2] = s * c + HALF_H * sn;
-    wt[0] = 1.0, wt[1] = 0.0, wt[2] = -s * sn + HALF_H * c;
-    return NSCD_OK;
-}
-
 static nscd_system *make_block(block_model *b) {
-    nscd_system_desc d;
-    nscd_system_desc_init(&d, sizeof d);
-    d.n_dof = 3;
-    d.n_contacts = b->n_corners;
-    d.user = b;
-    d.mass = block_mass;
-    d.forces = block_forces;
-    d.contact = block_contact;
     nscd_system *s = NULL;
-    assert_int_equal(nscd_system_create(&d, &s), NSCD_OK);
-    nscd_contact_desc c;
-    nscd_contact_desc_init(&c, sizeof c);
-    c.friction = b->mu;
-    c.n_tangent = 1;
-    for (int32_t i = 0; i < b->n_corners; ++i) {
-        assert_int_equal(nscd_system_set_contact(s, i, &c), NSCD_OK);
-    }
-    double q[3] = {0.0, HALF_H, 0.0}, v[3] = {0.0, 0.0, 0.0};
-    assert_int_equal(nscd_system_set_state(s, 0.0, q, v), NSCD_OK);
+    assert_int_equal(make_block_system(b, &s), NSCD_OK);
     return s;
 }
 
 static void resting_block_does_not_creep(void **state) {
     (void)state;
-    block_model b = {0.0, 0.5, 2, {-HALF_W, HALF_W, 0.0, 0.0}};
+    block_model b = {0.0, 0.5, G, 2, {-BLOCK_HALF_W, BLOCK_HALF_W, 0.0, 0.0}};
     nscd_system *s = make_block(&b);
     nscd_time_stepping *ts = hets_stepper(s, 1e-3, NSCD_TS_SOLVER_FC3D_COULOMB);
     nscd_time_stepping_stats st = {.struct_size = sizeof st};
@@ -311,11 +256,11 @@ static void resting_block_does_not_creep(void **state) {
     }
     printf("HETS resting block: %lld steps, creep x %.3e, y - h %.3e, phi %.3e, "
            "P_N sum / (m g dt) - 1 = %.2e\n",
-           (long long)st.steps, q[0], q[1] - HALF_H, q[2],
-           (pn[0] + pn[1]) / (BLOCK_M * G * 1e-3) - 1.0);
+           (long long)st.steps, q[0], q[1] - BLOCK_HALF_H, q[2],
+           (pn[0] + pn[1]) / (BLOCK_MASS * G * 1e-3) - 1.0);
     assert_true(st.steps >= 100000);
-    assert_true(fabs(q[0]) <= 1e-10 && fabs(q[1] - HALF_H) <= 1e-10 && fabs(q[2]) <= 1e-10);
-    assert_true(fabs((pn[0] + pn[1]) / (BLOCK_M * G * 1e-3) - 1.0) <= 1e-9);
+    assert_true(fabs(q[0]) <= 1e-10 && fabs(q[1] - BLOCK_HALF_H) <= 1e-10 && fabs(q[2]) <= 1e-10);
+    assert_true(fabs((pn[0] + pn[1]) / (BLOCK_MASS * G * 1e-3) - 1.0) <= 1e-9);
     nscd_time_stepping_destroy(ts);
     nscd_system_destroy(s);
 }
@@ -324,7 +269,7 @@ static void resting_block_does_not_creep(void **state) {
 static void block_slides_down_a_slope(void **state) {
     (void)state;
     double alpha = 35.0 * 3.14159265358979323846 / 180.0;
-    block_model b = {alpha, 0.5, 2, {-HALF_W, HALF_W, 0.0, 0.0}};
+    block_model b = {alpha, 0.5, G, 2, {-BLOCK_HALF_W, BLOCK_HALF_W, 0.0, 0.0}};
     nscd_system *s = make_block(&b);
     nscd_time_stepping *ts = hets_stepper(s, 1e-3, NSCD_TS_SOLVER_AUTO);
     assert_int_equal(nscd_time_stepping_advance(ts, 1.0, NULL), NSCD_OK);
@@ -435,7 +380,7 @@ static void runs_are_bitwise_equal(void **state) {
     (void)state;
     double out[2][6];
     for (int k = 0; k < 2; ++k) {
-        block_model b = {0.0, 0.3, 2, {-HALF_W, HALF_W, 0.0, 0.0}};
+        block_model b = {0.0, 0.3, G, 2, {-BLOCK_HALF_W, BLOCK_HALF_W, 0.0, 0.0}};
         nscd_system *s = make_block(&b);
         double q[3] = {0.0, 0.6, 0.3}, v[3] = {1.0, -1.0, 2.0}, t;
         assert_int_equal(nscd_system_set_state(s, 0.0, q, v), NSCD_OK);

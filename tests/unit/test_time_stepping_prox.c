@@ -280,64 +280,9 @@ static void bad_input_and_cap(void **state) {
 
 /* ------------------------------------------------------------ stepper */
 
-#define HALF_W 0.5
-#define HALF_H 0.25
-#define BLOCK_M 2.0
-
-typedef struct block_model {
-    double alpha, mu;
-    int32_t n_corners;
-    double offset[4];
-} block_model;
-
-static nscd_status block_mass(void *u, const double *q, double *m) {
-    (void)u, (void)q;
-    memset(m, 0, 9 * sizeof(double));
-    m[0] = m[4] = BLOCK_M;
-    m[8] = BLOCK_M * (4.0 * HALF_W * HALF_W + 4.0 * HALF_H * HALF_H) / 12.0;
-    return NSCD_OK;
-}
-
-static nscd_status block_forces(void *u, double t, const double *q, const double *v, double *h) {
-    (void)t, (void)q, (void)v;
-    const block_model *b = u;
-    h[0] = BLOCK_M * G * sin(b->alpha);
-    h[1] = -BLOCK_M * G * cos(b->alpha);
-    h[2] = 0.0;
-    return NSCD_OK;
-}
-
-static nscd_status block_contact(void *u, int32_t i, double t, const double *q, double *gap,
-                                 double *wn, double *wt) {
-    (void)t;
-    const block_model *b = u;
-    double s = b->offset[i], c = cos(q[2]), sn = sin(q[2]);
-    *gap = q[1] + s * sn - HALF_H * c;
-    wn[0] = 0.0, wn[1] = 1.0, wn[2] = s * c + HALF_H * sn;
-    wt[0] = 1.0, wt[1] = 0.0, wt[2] = -s * sn + HALF_H * c;
-    return NSCD_OK;
-}
-
 static nscd_system *make_block(block_model *b) {
-    nscd_system_desc d;
-    nscd_system_desc_init(&d, sizeof d);
-    d.n_dof = 3;
-    d.n_contacts = b->n_corners;
-    d.user = b;
-    d.mass = block_mass;
-    d.forces = block_forces;
-    d.contact = block_contact;
     nscd_system *s = NULL;
-    assert_int_equal(nscd_system_create(&d, &s), NSCD_OK);
-    nscd_contact_desc c;
-    nscd_contact_desc_init(&c, sizeof c);
-    c.friction = b->mu;
-    c.n_tangent = 1;
-    for (int32_t i = 0; i < b->n_corners; ++i) {
-        assert_int_equal(nscd_system_set_contact(s, i, &c), NSCD_OK);
-    }
-    double q[3] = {0.0, HALF_H, 0.0}, v[3] = {0.0, 0.0, 0.0};
-    assert_int_equal(nscd_system_set_state(s, 0.0, q, v), NSCD_OK);
+    assert_int_equal(make_block_system(b, &s), NSCD_OK);
     return s;
 }
 
@@ -356,9 +301,9 @@ static nscd_time_stepping *stepper(nscd_system *s, int32_t scheme, int32_t solve
 /* Two or four corners, 1e5 steps (two) or 1e4 (four), no creep, the
  * impulses hold the weight. */
 static void block_rests_with(int32_t scheme, int32_t corners, int32_t r_mode) {
-    block_model b = {0.0, 0.5, corners, {-HALF_W, HALF_W, 0.0, 0.0}};
+    block_model b = {0.0, 0.5, G, corners, {-BLOCK_HALF_W, BLOCK_HALF_W, 0.0, 0.0}};
     if (corners == 4) {
-        double four[4] = {-HALF_W, -0.5 * HALF_W, 0.5 * HALF_W, HALF_W};
+        double four[4] = {-BLOCK_HALF_W, -0.5 * BLOCK_HALF_W, 0.5 * BLOCK_HALF_W, BLOCK_HALF_W};
         memcpy(b.offset, four, sizeof four);
     }
     nscd_system *s = make_block(&b);
@@ -380,10 +325,10 @@ static void block_rests_with(int32_t scheme, int32_t corners, int32_t r_mode) {
            "P_N sum / (m g dt) - 1 = %.2e, |f| %.2e\n",
            scheme == NSCD_TS_HALF_EXPLICIT ? "HETS" : "Moreau-Jean", (int)corners,
            r_mode == NSCD_TS_PROX_R_PAPER ? "paper" : "scaled", (long long)st.steps,
-           (long long)st.solver_iterations, q[0], q[1] - HALF_H, q[2],
-           sum / (BLOCK_M * G * 1e-3) - 1.0, r.residual);
-    assert_true(fabs(q[0]) <= 1e-10 && fabs(q[1] - HALF_H) <= 1e-10 && fabs(q[2]) <= 1e-10);
-    assert_true(fabs(sum / (BLOCK_M * G * 1e-3) - 1.0) <= 1e-9);
+           (long long)st.solver_iterations, q[0], q[1] - BLOCK_HALF_H, q[2],
+           sum / (BLOCK_MASS * G * 1e-3) - 1.0, r.residual);
+    assert_true(fabs(q[0]) <= 1e-10 && fabs(q[1] - BLOCK_HALF_H) <= 1e-10 && fabs(q[2]) <= 1e-10);
+    assert_true(fabs(sum / (BLOCK_MASS * G * 1e-3) - 1.0) <= 1e-9);
     assert_true(r.converged && r.residual <= 1e-10);
     nscd_time_stepping_destroy(ts);
     nscd_system_destroy(s);
@@ -404,9 +349,9 @@ static void sliding_block_matches_fc3d(void **state) {
     (void)state;
     double alpha = 35.0 * 3.14159265358979323846 / 180.0, out[2][6];
     for (int k = 0; k < 2; ++k) {
-        block_model b = {alpha, 0.5, 2, {-HALF_W, HALF_W, 0.0, 0.0}};
+        block_model b = {alpha, 0.5, G, 2, {-BLOCK_HALF_W, BLOCK_HALF_W, 0.0, 0.0}};
         nscd_system *s = make_block(&b);
-        double q[3] = {0.0, HALF_H + 0.01, 0.1}, v[3] = {0.5, -0.5, 0.0}, t;
+        double q[3] = {0.0, BLOCK_HALF_H + 0.01, 0.1}, v[3] = {0.5, -0.5, 0.0}, t;
         assert_int_equal(nscd_system_set_state(s, 0.0, q, v), NSCD_OK);
         nscd_time_stepping *ts = stepper(s, NSCD_TS_MOREAU_JEAN,
                                          k == 0 ? NSCD_TS_SOLVER_PROX : NSCD_TS_SOLVER_FC3D_COULOMB,
@@ -521,7 +466,8 @@ static void thrown_box_comes_to_rest(void **state) {
     int32_t schemes[2] = {NSCD_TS_HALF_EXPLICIT, NSCD_TS_MOREAU_JEAN};
     int32_t solvers[2] = {NSCD_TS_SOLVER_PROX, NSCD_TS_SOLVER_FC3D_COULOMB};
     for (int k = 0; k < 4; ++k) {
-        block_model b = {0.0, 0.3, 4, {-HALF_W, -0.5 * HALF_W, 0.5 * HALF_W, HALF_W}};
+        block_model b = {
+            0.0, 0.3, G, 4, {-BLOCK_HALF_W, -0.5 * BLOCK_HALF_W, 0.5 * BLOCK_HALF_W, BLOCK_HALF_W}};
         nscd_system *s = make_block(&b);
         nscd_contact_law *law = NULL;
         assert_int_equal(nscd_contact_law_create_newton(0.4, NULL, &law), NSCD_OK);
@@ -556,8 +502,8 @@ static void thrown_box_comes_to_rest(void **state) {
                k / 2 == 0 ? "HETS" : "Moreau-Jean", k % 2 == 0 ? "prox" : "fc3d",
                (long long)st.steps, (long long)st.solver_iterations, st.max_penetration, q[0], q[1],
                q[2], fabs(v[0]) + fabs(v[1]) + fabs(v[2]));
-        assert_true(fabs(v[0]) + fabs(v[1]) + fabs(v[2]) <= 1e-9);      /* at rest */
-        assert_true(fabs(q[2]) <= 1e-4 && fabs(q[1] - HALF_H) <= 1e-4); /* flat: no phantom */
+        assert_true(fabs(v[0]) + fabs(v[1]) + fabs(v[2]) <= 1e-9);            /* at rest */
+        assert_true(fabs(q[2]) <= 1e-4 && fabs(q[1] - BLOCK_HALF_H) <= 1e-4); /* flat: no phantom */
         assert_true(st.max_penetration <= 1e-3 * 6.0); /* dt |v_impact|, |v_impact| < 6 m/s */
         nscd_time_stepping_destroy(ts);
         nscd_system_destroy(s);
@@ -568,9 +514,9 @@ static void thrown_box_comes_to_rest(void **state) {
  * keeps the state. */
 static void cap_is_never_silent(void **state) {
     (void)state;
-    block_model b = {0.6, 0.5, 2, {-HALF_W, HALF_W, 0.0, 0.0}};
+    block_model b = {0.6, 0.5, G, 2, {-BLOCK_HALF_W, BLOCK_HALF_W, 0.0, 0.0}};
     nscd_system *s = make_block(&b);
-    double q[3] = {0.0, HALF_H, 0.0}, v[3] = {1.0, -1.0, 0.5}, t;
+    double q[3] = {0.0, BLOCK_HALF_H, 0.0}, v[3] = {1.0, -1.0, 0.5}, t;
     assert_int_equal(nscd_system_set_state(s, 0.0, q, v), NSCD_OK);
     nscd_time_stepping_options o;
     nscd_time_stepping_options_init(&o, sizeof o);
@@ -582,7 +528,7 @@ static void cap_is_never_silent(void **state) {
     assert_int_equal(nscd_time_stepping_advance(ts, 0.1, NULL), NSCD_ERR_NOT_CONVERGED);
     printf("prox cap: %s\n", nscd_time_stepping_last_error(ts));
     nscd_system_get_state(s, &t, q, v);
-    assert_true(t == 0.0 && q[1] == HALF_H && v[0] == 1.0 && v[1] == -1.0);
+    assert_true(t == 0.0 && q[1] == BLOCK_HALF_H && v[0] == 1.0 && v[1] == -1.0);
     nscd_time_stepping_destroy(ts);
     nscd_system_destroy(s);
 }
