@@ -46,8 +46,8 @@
  *                     [--level velocity|acceleration] [--start consistent|paper]
  *                     [--json] [--csv FILE]
  * S: moreau_jean, moreau_midpoint (default), hets, generalized_alpha, bathe,
- * ed_alpha. A scheme the library refuses exits with 4 and says
- * so (stderr, and a JSON object with "error" under --json). */
+ * ed_alpha. Options the library refuses (NSCD_ERR_UNSUPPORTED) exit with 4
+ * and say so (stderr, and a JSON object with "error" under --json). */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -407,10 +407,11 @@ static void write_csv(const char *path, const record *r) {
 
 /* ------------------------------------------------------------------ run */
 
-/* The failure of create or advance: unsupported schemes exit with 4. */
+/* The failure of create or advance: a combination of options the library
+ * refuses (e.g. the acceleration level with a Moreau scheme) exits with 4. */
 static int report_failure(const settings *s, nscd_status rc, const char *detail) {
-    bool missing = rc == NSCD_ERR_UNSUPPORTED && s->options.scheme > NSCD_TS_MOREAU_MIDPOINT;
-    const char *what = missing ? "scheme not implemented in this build" : "integration failed";
+    bool refused = rc == NSCD_ERR_UNSUPPORTED;
+    const char *what = refused ? "options not supported by the library" : "integration failed";
     fprintf(stderr, "slider_crank: %s: %s: %s (%s)\n", s->scheme_name, what, nscd_status_string(rc),
             detail);
     if (s->json) {
@@ -418,7 +419,7 @@ static int report_failure(const settings *s, nscd_status rc, const char *detail)
             "{\"case\":\"%s\",\"scheme\":\"%s\",\"dt\":%.17g,\"error\":\"%s\",\"status\":\"%s\"}\n",
             s->model->name, s->scheme_name, s->options.dt, what, nscd_status_string(rc));
     }
-    return missing ? EXIT_UNSUPPORTED : EXIT_FAILED;
+    return refused ? EXIT_UNSUPPORTED : EXIT_FAILED;
 }
 
 /* The initial sample and state of the record. */

@@ -11,7 +11,7 @@
       at dt = 1e-4, 1e-5, 1e-6 s to T = 0.05 s. The reference is one run of Moreau's midpoint
       rule at dt = 1e-7 s for every scheme (the paper: Simpack for Table 4, ED-alpha with
       rho_inf = 0 at 1e-7 for Table 6); --reference-scheme changes it (e.g. ed_alpha).
-A scheme the library refuses is listed as "not implemented in this build".
+A scheme the library refuses (the example exits with 4) is listed as "unsupported".
 
 usage: tools/slider_crank_tables.py [BUILD_DIR] [--out PREFIX] [--repeat N]
                                     [--reference-scheme S] [--quick]
@@ -45,13 +45,14 @@ EXIT_UNSUPPORTED = 4
 
 
 def run_example(build, case, scheme, dt):
-    """The example's JSON, or {"error": ...} when the scheme is missing or the run fails."""
+    """The example's JSON, or {"error": ...} when the library refuses the scheme or the run
+    fails."""
     exe = os.path.join(build, "examples", "slider_crank")
     done = subprocess.run([exe, "--json", "--case", case, "--scheme", scheme, "--dt", repr(dt),
                            "--t-end", repr(T_END)], capture_output=True, text=True, check=False,
                           env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
     if done.returncode == EXIT_UNSUPPORTED:
-        return {"error": "not implemented in this build"}
+        return {"error": "unsupported"}
     if done.returncode != 0:
         return {"error": (done.stderr.strip().splitlines() or ["failed"])[-1]}
     return json.loads(done.stdout)
@@ -93,7 +94,7 @@ def table_case(build, case, dts, ref_dt, ref_scheme, repeat):
             row["note"] = t.get("error", "failed")
         for dt in dts:
             out = run_example(build, case, scheme, dt) if t.get("supported") else \
-                {"error": "not implemented in this build"}
+                {"error": "unsupported"}
             row["errors"].append(None if "error" in out else error92(out, ref))
             row["failures"].append(out.get("error"))
         rows.append(row)
@@ -127,7 +128,7 @@ def markdown(result):
                     else None
                 fail = row["failures"][k]
                 mine = fmt(row["errors"][k]) if fail is None else (
-                    "not implemented" if "not implemented" in fail else "failed")
+                    "unsupported" if fail == "unsupported" else "failed")
                 cells += [fmt(paper), mine]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")

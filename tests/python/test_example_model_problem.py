@@ -1,9 +1,8 @@
 """Regression of examples/model_problem (seed 003, Sect. 2.8, eq. 91) against the exact modal
 solution and the independent numpy reference tools/reference/model_problem.py.
 
-Every scheme is run by the example by name; a scheme that this build of the library does not
-have is listed by the example under "unsupported" and its tests are skipped here ("scheme not
-implemented in this build")."""
+Every scheme is run by the example by name; one the library refuses is listed by the example
+under "unsupported", and its tests fail here."""
 import importlib.util
 import json
 import math
@@ -18,10 +17,6 @@ from conftest import examples_dir
 HERE = os.path.dirname(os.path.abspath(__file__))
 REFERENCE = os.path.join(HERE, "..", "..", "tools", "reference", "model_problem.py")
 GAMMA = 9.81
-NOT_IN_BUILD = "scheme not implemented in this build"
-# Every scheme is implemented: one the library stops offering fails its tests (True would
-# skip them, for a build of a partial library).
-ALLOW_MISSING_SCHEMES = False
 
 # (scheme, rho_inf) as the example runs them; rho_inf None where it is no parameter
 CASES = [("moreau_jean", None), ("moreau_midpoint", None), ("hets", None),
@@ -61,13 +56,11 @@ def ref():
 
 
 def supported(out, case):
-    """Skips the test when the library refused the scheme (velocity level, consistent start)."""
+    """Fails the test when the library refused the scheme (velocity level, consistent start)."""
     for u in out["unsupported"]:
         if (u["scheme"], u["rho_inf"]) == case and u["level"] == "velocity" \
                 and u["start"] == "consistent":
-            if not ALLOW_MISSING_SCHEMES:
-                pytest.fail("%s refused by the library (%s)" % (case, u["reason"]))
-            pytest.skip(NOT_IN_BUILD)
+            pytest.fail("%s refused by the library (%s)" % (case, u["reason"]))
 
 
 def runs_of(out, case, model=None, level="velocity", start="consistent"):

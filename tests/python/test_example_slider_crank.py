@@ -1,8 +1,8 @@
 """Regression of examples/slider_crank against seed 003 (Sect. 4.1, Tables 1 and 2) and the
 independent reference tools/reference/slider_crank.py (Moreau's midpoint rule in numpy).
 
-Every scheme is implemented: one that the library refuses (the example exits with 4 and
-"error": "scheme not implemented in this build") fails its tests."""
+Every scheme is implemented: one that the library refuses (the example exits with 4,
+"error": "options not supported by the library") fails its tests."""
 import importlib.util
 import json
 import math
