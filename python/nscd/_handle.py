@@ -1,4 +1,5 @@
 """Ownership of one library handle, shared by the wrapper classes."""
+from .errors import NscdError, Status
 
 
 class OwnedHandle:
@@ -27,3 +28,40 @@ class OwnedHandle:
             self.close()
         except Exception:  # noqa: BLE001  (interpreter shutdown)
             pass
+
+
+class StepperHandle(OwnedHandle):
+    """A stepper over a System (EventDriven, TimeStepping). A failed call raises
+    NscdError with the stepper's last error (the system's when the stepper has
+    none), chained to the exception a Python callback raised during the call.
+    Subclasses set _lib, system, _exception = None and _LAST_ERROR, the name of
+    their nscd_*_last_error function."""
+
+    _LAST_ERROR = None
+    _exception = None
+
+    def _remember(self, exc):
+        """Keeps the first exception a callback raised (it must not cross into C)."""
+        if self._exception is None:
+            self._exception = exc
+
+    def _check(self, status, function, with_handle=True):
+        cause, self._exception = self._exception, None
+        system_cause = self.system._callbacks.take()  # always taken: none is left for later
+        cause = cause or system_cause
+        if status == Status.OK:
+            return
+        message = ""
+        if with_handle and self._handle is not None:
+            message = self.last_error
+        if not message:
+            message = self.system.last_error
+        raise NscdError(status, function, message) from cause
+
+    def _require_open(self):
+        if self._handle is None:
+            raise ValueError("the stepper is closed")
+
+    @property
+    def last_error(self):
+        return getattr(self._lib, self._LAST_ERROR)(self._handle).decode()

@@ -4,8 +4,8 @@ import ctypes
 import enum
 
 from . import _library as _c
-from ._handle import OwnedHandle
-from .errors import NscdError, Status, check
+from ._handle import StepperHandle
+from .errors import check
 
 
 class Method(enum.IntEnum):
@@ -72,7 +72,7 @@ def _event_from_info(info):
     )
 
 
-class EventDriven(OwnedHandle):
+class EventDriven(StepperHandle):
     """Event-driven integration of a System.
 
     Every event is appended to ``events`` (a list of Event). ``on_event(event)``
@@ -80,6 +80,8 @@ class EventDriven(OwnedHandle):
     (advance() then returns early), or a negative int to fail
     (NSCD_ERR_CALLBACK). Other keyword arguments set fields of
     nscd_event_driven_options (``relative_tolerance``, ``zeno_policy``, ...)."""
+
+    _LAST_ERROR = "nscd_event_driven_last_error"
 
     def __init__(self, system, on_event=None, **options):
         lib = _c.library()
@@ -120,22 +122,8 @@ class EventDriven(OwnedHandle):
                 return 1 if action else 0
             return int(action)
         except BaseException as exc:  # noqa: BLE001  (must not cross into C)
-            if self._exception is None:
-                self._exception = exc
+            self._remember(exc)
             return -1
-
-    def _check(self, status, function, with_handle=True):
-        cause, self._exception = self._exception, None
-        system_cause = self.system._callbacks.take()
-        cause = cause or system_cause
-        if status == Status.OK:
-            return
-        message = ""
-        if with_handle and self._handle is not None:
-            message = self._lib.nscd_event_driven_last_error(self._handle).decode()
-        if not message:
-            message = self.system.last_error
-        raise NscdError(status, function, message) from cause
 
     @property
     def impacts(self):
@@ -145,8 +133,7 @@ class EventDriven(OwnedHandle):
     def advance(self, t_end):
         """Integrates to t_end (or to an event where on_event asked to stop).
         Returns Stats."""
-        if self._handle is None:
-            raise ValueError("the stepper is closed")
+        self._require_open()
         stats = _c.EventDrivenStats()
         stats.struct_size = ctypes.sizeof(stats)
         self._check(self._lib.nscd_event_driven_advance(self._handle, float(t_end),
@@ -159,8 +146,7 @@ class EventDriven(OwnedHandle):
     def contact_force(self, index):
         """(normal, [tangential, ...]) force of contact `index` at the system's
         current state (nscd_event_driven_get_contact_force)."""
-        if self._handle is None:
-            raise ValueError("the stepper is closed")
+        self._require_open()
         normal = ctypes.c_double()
         tangent = (ctypes.c_double * 2)()
         self._check(self._lib.nscd_event_driven_get_contact_force(
@@ -171,17 +157,12 @@ class EventDriven(OwnedHandle):
     def equality_force(self, index):
         """Multiplier lambda of equality constraint `index` (either sign) at the
         system's current state (nscd_event_driven_get_equality_force)."""
-        if self._handle is None:
-            raise ValueError("the stepper is closed")
+        self._require_open()
         value = ctypes.c_double()
         self._check(self._lib.nscd_event_driven_get_equality_force(
             self._handle, int(index), ctypes.byref(value)),
             "nscd_event_driven_get_equality_force")
         return value.value
-
-    @property
-    def last_error(self):
-        return self._lib.nscd_event_driven_last_error(self._handle).decode()
 
     def _destroy(self, handle):
         self._lib.nscd_event_driven_destroy(handle)

@@ -5,8 +5,8 @@ import ctypes
 import enum
 
 from . import _library as _c
-from ._handle import OwnedHandle
-from .errors import NscdError, Status
+from ._handle import StepperHandle
+from .errors import check
 
 
 class Scheme(enum.IntEnum):
@@ -69,7 +69,7 @@ def _report(r):
                   r.newton_iterations)
 
 
-class TimeStepping(OwnedHandle):
+class TimeStepping(StepperHandle):
     """Time-stepping integration of a System.
 
     Keyword arguments set fields of nscd_time_stepping_options (``scheme``,
@@ -78,6 +78,8 @@ class TimeStepping(OwnedHandle):
     e.g. ``scheme="bathe"``). ``on_step(report)`` is called after every step
     when given; it returns None/False to go on, True to stop (advance() then
     returns early), or a negative int to fail (NSCD_ERR_CALLBACK)."""
+
+    _LAST_ERROR = "nscd_time_stepping_last_error"
 
     _ENUMS = {"scheme": Scheme, "local_solver": LocalSolver, "forces": Forces, "level": Level,
               "start": Start, "prox_r_mode": ProxR}
@@ -91,8 +93,8 @@ class TimeStepping(OwnedHandle):
         self._exception = None
 
         opts = _c.TimeSteppingOptions()
-        self._raise(lib.nscd_time_stepping_options_init(ctypes.byref(opts), ctypes.sizeof(opts)),
-                    "nscd_time_stepping_options_init", "")
+        check(lib.nscd_time_stepping_options_init(ctypes.byref(opts), ctypes.sizeof(opts)),
+              "nscd_time_stepping_options_init")
         names = {name for name, _ in _c.TimeSteppingOptions._fields_}
         for key, value in options.items():
             if key not in names or key in ("struct_size", "on_step", "on_step_user", "reserved"):
@@ -119,29 +121,8 @@ class TimeStepping(OwnedHandle):
                 return 1 if action else 0
             return int(action)
         except BaseException as exc:  # noqa: BLE001  (must not cross into C)
-            if self._exception is None:
-                self._exception = exc
+            self._remember(exc)
             return -1
-
-    def _raise(self, status, function, message):
-        if status != Status.OK:
-            raise NscdError(status, function, message)
-
-    def _check(self, status, function, with_handle=True):
-        cause, self._exception = self._exception, None
-        cause = cause or self.system._callbacks.take()
-        if status == Status.OK:
-            return
-        message = ""
-        if with_handle and self._handle is not None:
-            message = self._lib.nscd_time_stepping_last_error(self._handle).decode()
-        if not message:
-            message = self.system.last_error
-        raise NscdError(status, function, message) from cause
-
-    def _require_open(self):
-        if self._handle is None:
-            raise ValueError("the stepper is closed")
 
     def advance(self, t_end):
         """Steps to t_end (or until on_step asked to stop). Returns TimeSteppingStats."""
@@ -180,10 +161,6 @@ class TimeStepping(OwnedHandle):
         """(normal, [tangential, ...]) non-impulsive force of entry `index` at the
         end of the last step (impulse / dt for the Moreau schemes)."""
         return self._entry("nscd_time_stepping_get_contact_force", index)
-
-    @property
-    def last_error(self):
-        return self._lib.nscd_time_stepping_last_error(self._handle).decode()
 
     def _destroy(self, handle):
         self._lib.nscd_time_stepping_destroy(handle)
