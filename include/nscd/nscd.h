@@ -31,5 +31,6 @@
 #include "nscd/compliant.h"
 #include "nscd/single_contact.h"
 #include "nscd/fc3d.h"
+#include "nscd/world.h"
 
 #endif /* NSCD_NSCD_H */

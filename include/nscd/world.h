@@ -1,0 +1,329 @@
+/**
+ * @file world.h
+ * @brief The 3D rigid-body world of seed 002: bodies with shapes, collision
+ *        detection and impulse-velocity time stepping with a matrix-free
+ *        nonlinear block Gauss–Seidel over the contacts.
+ *
+ * A world owns bodies. A body is static (never moves), kinematic (moves with
+ * the velocity it is given, infinite mass: the inflow plane of the granular
+ * channel) or dynamic. Each body carries one or more shapes (a compound):
+ * sphere, half-space, box, capsule, cylinder, each with a pose relative to the
+ * body frame, a material and collision filter bits. Bodies are addressed by
+ * ::nscd_body_id values: generational ids, so that an id of a removed body is
+ * recognised as stale (::NSCD_ERR_STALE_HANDLE) even when its slot was reused.
+ *
+ * One step of length dt (seed 002, Sect. 3, the scheme of its eq. (4)–(5)):
+ * - collision detection at the current positions: every pair of shapes whose
+ *   distance is below the contact margin gives contact points with a normal n
+ *   (from body A to body B), two tangents and a gap ξ (negative: penetration);
+ * - the velocity update without contacts, explicit, with the gyroscopic term:
+ *   v* = v + dt g, ω* = ω + dt I(φ)^-1 (τ - ω × I(φ) ω);
+ * - the contact impulses Λ of every contact j solve the single-contact
+ *   problem given all others: ξ_j/dt (scaled by the error reduction ε when
+ *   negative) + δv'_jn >= 0 ⟂ Λ_jn >= 0, ||Λ_j,to|| <= μ Λ_jn, with Coulomb's
+ *   friction (De Saxcé's modified velocity) or maximum dissipation (eq. (5)),
+ *   by nonlinear block Gauss–Seidel sweeps that update the body velocities in
+ *   place, optionally blended with weighted block Jacobi across groups;
+ * - positions from the new velocities, x' = x + dt v', and orientations by the
+ *   exact rotation of the angular velocity over dt (see ::nscd_world_step).
+ *
+ * Units are SI. Quaternions are (w, x, y, z) and rotate body-frame vectors to
+ * the world frame. Every function returns an ::nscd_status; on failure it
+ * changes nothing and nscd_world_last_error() says why. A world is not
+ * thread-safe; two worlds on two threads are. See docs/world.md.
+ */
+#ifndef NSCD_WORLD_H
+#define NSCD_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nscd/export.h"
+#include "nscd/host.h"
+#include "nscd/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque world handle. */
+typedef struct nscd_world nscd_world;
+
+/**
+ * @brief Generational id of a body: the slot index in the low 32 bits, the
+ *        slot's generation (from 1) in the high 32 bits. 0 is never a valid id.
+ */
+typedef uint64_t nscd_body_id;
+
+/** The null body id (no body; also "the ground" where a function accepts it). */
+#define NSCD_BODY_NULL ((nscd_body_id)0)
+
+/** Kinds of bodies. */
+typedef enum nscd_body_type {
+    NSCD_BODY_STATIC = 0,    /**< Never moves; infinite mass. */
+    NSCD_BODY_KINEMATIC = 1, /**< Moves with its given velocity; infinite mass. */
+    NSCD_BODY_DYNAMIC = 2    /**< Moves under gravity and contact impulses. */
+} nscd_body_type;
+
+/** Kinds of shapes. */
+typedef enum nscd_shape_type {
+    NSCD_SHAPE_SPHERE = 0,     /**< Sphere of `radius` about the shape origin. */
+    NSCD_SHAPE_HALF_SPACE = 1, /**< Solid half-space {z <= 0} of the shape frame: its
+                                    boundary plane passes through the origin with
+                                    outward normal +z. Static or kinematic bodies only. */
+    NSCD_SHAPE_BOX = 2,        /**< Box of `half_extents` about the shape origin. */
+    NSCD_SHAPE_CAPSULE = 3,    /**< Segment from -half_height to +half_height on z,
+                                    swept by a sphere of `radius`. */
+    NSCD_SHAPE_CYLINDER = 4    /**< Solid cylinder of `radius`, axis z, from
+                                    -half_height to +half_height. */
+} nscd_shape_type;
+
+/** Friction laws of the contact problem of one step. */
+typedef enum nscd_friction_law {
+    NSCD_FRICTION_COULOMB = 0,        /**< Coulomb's law, De Saxcé's modified velocity. */
+    NSCD_FRICTION_MAX_DISSIPATION = 1 /**< Maximum dissipation, seed 002 eq. (5). */
+} nscd_friction_law;
+
+/** How the friction coefficient of a contact follows from its two materials. */
+typedef enum nscd_friction_combine {
+    NSCD_COMBINE_GEOMETRIC_MEAN = 0, /**< sqrt(μ_a μ_b) (Box2D's rule; the default). */
+    NSCD_COMBINE_MIN = 1,            /**< min(μ_a, μ_b). */
+    NSCD_COMBINE_MAX = 2,            /**< max(μ_a, μ_b). */
+    NSCD_COMBINE_AVERAGE = 3         /**< (μ_a + μ_b) / 2. */
+} nscd_friction_combine;
+
+/** World settings, filled with defaults by nscd_world_desc_init(). */
+typedef struct nscd_world_desc {
+    uint32_t struct_size; /**< sizeof(nscd_world_desc). */
+    double gravity[3];    /**< m/s². Default (0, 0, -9.81). */
+    double dt;            /**< Time step, s, > 0. Default 1e-3. */
+    int32_t friction_law; /**< ::nscd_friction_law. Default Coulomb. */
+    int32_t max_sweeps;   /**< Sweeps of the block solver per step, >= 1. Default 10. */
+    /** Stop sweeping when the merit (see ::nscd_world_step_report) falls below
+     *  this, m/s; 0 = always do max_sweeps sweeps (the default). */
+    double tolerance;
+    /** Weight ω in (0, 1] of the Jacobi blend across groups (seed 002, Sect. 3;
+     *  preclik14). Ignored with one group. Default 1. */
+    double relaxation;
+    /** Number of contact groups: Gauss–Seidel inside a group, weighted block
+     *  Jacobi across groups; 1 = pure Gauss–Seidel (the default). */
+    int32_t jacobi_groups;
+    int32_t warm_start; /**< Start from the last step's impulses (1, the default) or 0. */
+    /** ε in [0, 1): a penetration ξ < 0 enters as ε ξ/dt (seed 002, Sect. 3.1).
+     *  Default 0.2. */
+    double error_reduction;
+    /** Shapes closer than this (m, >= 0) give contacts, so that a contact that
+     *  closes within the step is seen. Default 1e-3. */
+    double contact_margin;
+    double default_friction;  /**< μ of material 0 (the default material), >= 0. Default 0.5. */
+    int32_t friction_combine; /**< ::nscd_friction_combine. Default geometric mean. */
+    /** 1 = bodies whose centre leaves [domain_min, domain_max] are removed at
+     *  the end of a step (the open outlet of a channel); 0 = no domain (default). */
+    int32_t use_domain;
+    double domain_min[3];     /**< Lower corner of the domain box, m. */
+    double domain_max[3];     /**< Upper corner of the domain box, m. */
+    nscd_allocator allocator; /**< Zero-filled: malloc/free. */
+    nscd_log_fn log;          /**< NULL: silent. */
+    void *log_user;           /**< Passed to `log`. */
+} nscd_world_desc;
+
+/** A body, filled with defaults by nscd_body_desc_init(). */
+typedef struct nscd_body_desc {
+    uint32_t struct_size;       /**< sizeof(nscd_body_desc). */
+    int32_t type;               /**< ::nscd_body_type. Default dynamic. */
+    double position[3];         /**< Of the body frame's origin, m. Default 0. */
+    double orientation[4];      /**< Unit quaternion (w, x, y, z). Default identity. */
+    double velocity[3];         /**< Of the origin, m/s. Default 0. */
+    double angular_velocity[3]; /**< World frame, rad/s. Default 0. */
+    /** Density, kg/m³ (> 0), from which mass, centre of mass and inertia of a
+     *  dynamic body follow when `mass` is 0. Default 1000. */
+    double density;
+    /** Explicit mass, kg; 0 (default) = from density and shapes. When > 0,
+     *  `inertia` gives the body-frame inertia about the origin, which is then
+     *  the centre of mass. */
+    double mass;
+    double inertia[3]; /**< Principal moments, kg m², with `mass` > 0. */
+    /** Returned by nscd_world_get_bodies(): the caller's own id (e.g. a global
+     *  particle number that survives MPI migration). Default 0. */
+    uint64_t user_id;
+} nscd_body_desc;
+
+/** A shape of a body, filled with defaults by nscd_shape_desc_init(). */
+typedef struct nscd_shape_desc {
+    uint32_t struct_size;   /**< sizeof(nscd_shape_desc). */
+    int32_t type;           /**< ::nscd_shape_type. Default sphere. */
+    double radius;          /**< Sphere, capsule, cylinder, m, > 0. Default 0.5. */
+    double half_height;     /**< Capsule, cylinder, m, > 0. Default 0.5. */
+    double half_extents[3]; /**< Box, m, > 0. Default 0.5 each. */
+    double position[3];     /**< Shape origin in the body frame, m. Default 0. */
+    double orientation[4];  /**< Shape frame in the body frame (w, x, y, z). Default identity. */
+    int32_t material;       /**< Material index (0 = the world's default). */
+    /** Collision filter: shapes a and b collide when (a.category & b.mask) and
+     *  (b.category & a.mask) are both non-zero. Default all bits. */
+    uint32_t category;
+    uint32_t mask; /**< See `category`. Default all bits. */
+} nscd_shape_desc;
+
+/** Per-step figures returned by nscd_world_step(). */
+typedef struct nscd_world_step_report {
+    uint32_t struct_size; /**< Set by the caller to sizeof(nscd_world_step_report); kept. */
+    int32_t contacts;     /**< Contact points of the step. */
+    int32_t sweeps;       /**< Sweeps done. */
+    int32_t converged;    /**< 1 when the merit fell below the tolerance (or tolerance 0). */
+    /** Merit of the last sweep: the largest change of a relative contact
+     *  velocity δv_j (m/s) caused by one block update of the sweep. */
+    double merit;
+    double max_penetration; /**< Largest -ξ over the step's contacts before the step, m (>= 0). */
+    int32_t bodies_removed; /**< Bodies removed at the domain boundary in this step. */
+    int32_t broad_pairs;    /**< Shape pairs the broad phase passed to the narrow phase. */
+} nscd_world_step_report;
+
+/** Fills `desc` with the defaults above. @return ::NSCD_ERR_STRUCT_SIZE on a bad size. */
+NSCD_API nscd_status nscd_world_desc_init(nscd_world_desc *desc, size_t struct_size);
+/** Fills `desc` with the defaults above. */
+NSCD_API nscd_status nscd_body_desc_init(nscd_body_desc *desc, size_t struct_size);
+/** Fills `desc` with the defaults above. */
+NSCD_API nscd_status nscd_shape_desc_init(nscd_shape_desc *desc, size_t struct_size);
+
+/**
+ * @brief Creates an empty world.
+ * @return ::NSCD_ERR_OUT_OF_RANGE for dt <= 0, ε outside [0, 1), relaxation
+ *         outside (0, 1], a negative margin or friction, groups or sweeps < 1,
+ *         an empty domain; ::NSCD_ERR_NOT_FINITE for a NaN.
+ */
+NSCD_API nscd_status nscd_world_create(const nscd_world_desc *desc, nscd_world **world);
+/** Destroys the world and every body in it. NULL is ignored. */
+NSCD_API void nscd_world_destroy(nscd_world *world);
+/** The message of the last failure on this world ("" when none). */
+NSCD_API const char *nscd_world_last_error(const nscd_world *world);
+
+/**
+ * @brief Adds a material. Material 0 exists from the start (the world's
+ *        default friction).
+ * @param friction  μ >= 0.
+ * @param material  Receives its index.
+ */
+NSCD_API nscd_status nscd_world_add_material(nscd_world *world, double friction, int32_t *material);
+/**
+ * @brief Overrides the combination rule for one pair of materials.
+ * @param friction  μ >= 0 of every contact between materials a and b.
+ */
+NSCD_API nscd_status nscd_world_set_pair_friction(nscd_world *world, int32_t material_a,
+                                                  int32_t material_b, double friction);
+
+/**
+ * @brief Adds a body with `n_shapes` shapes (a compound when more than one).
+ * @return ::NSCD_ERR_OUT_OF_RANGE for a non-positive size or density, a
+ *         dynamic body without mass (no shape and mass 0), a half-space on a
+ *         dynamic body; ::NSCD_ERR_INVALID_ARGUMENT for a bad enum or a
+ *         quaternion far from unit length (it is normalised otherwise);
+ *         ::NSCD_ERR_INDEX for an unknown material.
+ */
+NSCD_API nscd_status nscd_world_add_body(nscd_world *world, const nscd_body_desc *body,
+                                         const nscd_shape_desc *shapes, int32_t n_shapes,
+                                         nscd_body_id *id);
+/** Removes a body (its contacts go with it). ::NSCD_ERR_STALE_HANDLE for a dead id. */
+NSCD_API nscd_status nscd_world_remove_body(nscd_world *world, nscd_body_id id);
+/** 1 when `id` names a live body of the world, else 0. */
+NSCD_API int32_t nscd_world_body_valid(const nscd_world *world, nscd_body_id id);
+/** Number of live bodies. */
+NSCD_API int32_t nscd_world_body_count(const nscd_world *world);
+
+/**
+ * @brief Reads a body's state; any pointer may be NULL.
+ * @param position  3 values: the body frame's origin, m.
+ * @param orientation 4 values (w, x, y, z).
+ * @param velocity  3 values, m/s.
+ * @param angular_velocity 3 values, world frame, rad/s.
+ */
+NSCD_API nscd_status nscd_world_get_body(const nscd_world *world, nscd_body_id id, double *position,
+                                         double *orientation, double *velocity,
+                                         double *angular_velocity);
+/**
+ * @brief Sets a body's state; NULL pointers leave that part unchanged. Static
+ *        bodies accept positions only. The body's contacts keep their keys.
+ */
+NSCD_API nscd_status nscd_world_set_body(nscd_world *world, nscd_body_id id, const double *position,
+                                         const double *orientation, const double *velocity,
+                                         const double *angular_velocity);
+/** Mass (kg; 0 for static and kinematic bodies) and body-frame principal inertia. */
+NSCD_API nscd_status nscd_world_get_body_mass(const nscd_world *world, nscd_body_id id,
+                                              double *mass, double inertia[3]);
+
+/**
+ * @brief Advances the world by one step of length dt (see the file comment).
+ *
+ * Orientations follow the exact rotation by the angle dt |ω'| about ω'
+ * (the exponential map) and are renormalised, instead of the paper's
+ * first-order update (φ + dt Q(φ) ω') / ||·||, which shrinks large rotations.
+ *
+ * @param report  May be NULL; its struct_size is set by the caller.
+ * @return ::NSCD_ERR_NOT_CONVERGED when a tolerance was set and not reached in
+ *         max_sweeps sweeps (the step is still taken: the state is the
+ *         result of the last sweep); ::NSCD_ERR_NOT_FINITE when a velocity
+ *         became NaN (the world is then left as before the step).
+ */
+NSCD_API nscd_status nscd_world_step(nscd_world *world, nscd_world_step_report *report);
+/** Simulated time, s: steps taken times dt. */
+NSCD_API double nscd_world_time(const nscd_world *world);
+
+/**
+ * @brief Bulk copy-out of every live body, structure of arrays, in the
+ *        world's storage order (deterministic). Any array may be NULL.
+ * @param capacity  Room in each array, in bodies.
+ * @param count     Receives the number of bodies; ::NSCD_ERR_BUFFER_TOO_SMALL
+ *                  (nothing written but the count) when it exceeds capacity.
+ * @param ids       capacity ids.
+ * @param user_ids  capacity user ids (nscd_body_desc::user_id).
+ * @param positions 3 capacity values (x0 y0 z0 x1 ...).
+ * @param orientations 4 capacity values.
+ * @param velocities 3 capacity values.
+ * @param angular_velocities 3 capacity values.
+ */
+NSCD_API nscd_status nscd_world_get_bodies(const nscd_world *world, int32_t capacity,
+                                           int32_t *count, nscd_body_id *ids, uint64_t *user_ids,
+                                           double *positions, double *orientations,
+                                           double *velocities, double *angular_velocities);
+
+/**
+ * @brief Bulk copy-out of the last step's contacts, in the solver's order
+ *        (deterministic). Any array may be NULL.
+ * @param capacity  Room in each array, in contacts.
+ * @param count     Receives the number of contacts (::NSCD_ERR_BUFFER_TOO_SMALL
+ *                  when it exceeds capacity; nothing else is written).
+ * @param body_a    The first body of each contact.
+ * @param body_b    The second body; the normal points from a to b.
+ * @param points    3 values each: the contact point (midway between the two
+ *                  surfaces), m.
+ * @param normals   3 values each: unit normal from a to b.
+ * @param gaps      Gap ξ at detection, m (negative: penetration).
+ * @param impulses  3 values each: normal, then the two tangential impulses, N s.
+ */
+NSCD_API nscd_status nscd_world_get_contacts(const nscd_world *world, int32_t capacity,
+                                             int32_t *count, nscd_body_id *body_a,
+                                             nscd_body_id *body_b, double *points, double *normals,
+                                             double *gaps, double *impulses);
+
+/** Kinetic energy of the dynamic bodies, J (translation and rotation). */
+NSCD_API nscd_status nscd_world_kinetic_energy(const nscd_world *world, double *energy);
+
+/** Formats of nscd_world_write(). */
+typedef enum nscd_world_format {
+    NSCD_WORLD_VTK = 0, /**< Legacy ASCII VTK polydata: one point per body with
+                             radius, velocity, angular velocity, id (ParaView). */
+    NSCD_WORLD_CSV = 1  /**< One row per body: id, user_id, x, y, z, qw, qx, qy, qz,
+                             vx, vy, vz, wx, wy, wz, radius. */
+} nscd_world_format;
+
+/**
+ * @brief Writes every body to a file (the radius is that of the body's first
+ *        shape when it is a sphere, else its bounding radius).
+ * @return ::NSCD_ERR_IO when the file cannot be written.
+ */
+NSCD_API nscd_status nscd_world_write(const nscd_world *world, const char *path, int32_t format);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NSCD_WORLD_H */
