@@ -125,36 +125,91 @@ static void classify(nscd__collision_state *st, const nscd__collision_shape *sha
     }
 }
 
-/* Grid of the grid shapes: sorted (cell key, shape) entries in sort_keys /
- * sort_values, occupied cells in cell_keys / cell_start. Returns the number
- * of cells; `stride` receives the key steps of +1 cell in y and z. */
-static int32_t build_grid(nscd__collision_state *st, int32_t n_grid, uint64_t stride[3]) {
+/* Bounds of the grid shapes' lower corners and their largest side. */
+static void grid_bounds(const nscd__collision_state *st, int32_t n_grid, double lo[3], double hi[3],
+                        double *side) {
     const nscd__aabb *boxes = st->aabbs.data;
     const int32_t *grid = st->grid.data;
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    double side = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        lo[i] = INFINITY, hi[i] = -INFINITY;
+    }
+    *side = 0.0;
     for (int32_t k = 0; k < n_grid; ++k) {
         const nscd__aabb *b = &boxes[grid[k]];
         for (int i = 0; i < 3; ++i) {
             lo[i] = fmin(lo[i], b->lo[i]);
             hi[i] = fmax(hi[i], b->lo[i]);
         }
-        side = fmax(side, largest_side(b));
+        *side = fmax(*side, largest_side(b));
     }
+}
+
+/* When the grid shapes spread over more than MAX_CELLS_PER_AXIS cells on an
+ * axis (a few stray bodies far from the bulk), the shapes farther than half
+ * that from the median lower corner leave the grid for the large list
+ * (tested against all by AABB): correct whatever the spread, and O(n) while
+ * the strays are few. */
+static void evict_strays(nscd__collision_state *st, int32_t *n_grid, int32_t *n_large,
+                         double side) {
+    const nscd__aabb *boxes = st->aabbs.data;
+    int32_t *grid = st->grid.data, *large = st->large.data;
+    double *scratch = st->extents.data;
+    double half_window = 0.5 * (MAX_CELLS_PER_AXIS - 8.0) * side;
+    double centre[3];
+    for (int i = 0; i < 3; ++i) {
+        for (int32_t k = 0; k < *n_grid; ++k) {
+            scratch[k] = boxes[grid[k]].lo[i];
+        }
+        centre[i] = select_kth(scratch, *n_grid, *n_grid / 2);
+    }
+    int32_t kept = 0;
+    for (int32_t k = 0; k < *n_grid; ++k) {
+        const nscd__aabb *b = &boxes[grid[k]];
+        int stray = 0;
+        for (int i = 0; i < 3; ++i) {
+            stray |= !(fabs(b->lo[i] - centre[i]) <= half_window);
+        }
+        if (stray) {
+            large[(*n_large)++] = grid[k];
+        } else {
+            grid[kept++] = grid[k];
+        }
+    }
+    *n_grid = kept;
+}
+
+/* Grid of the grid shapes: sorted (cell key, shape) entries in sort_keys /
+ * sort_values, occupied cells in cell_keys / cell_start. Returns the number
+ * of cells; `stride` receives the key steps of +1 cell in x, y and z. */
+static int32_t build_grid(nscd__collision_state *st, int32_t *n_grid, int32_t *n_large,
+                          uint64_t stride[3]) {
+    double lo[3], hi[3], side;
+    grid_bounds(st, *n_grid, lo, hi, &side);
     /* A little over the largest side, so that rounding never puts two
      * overlapping boxes two cells apart; never zero (point shapes). */
     side = side > 0.0 ? side * (1.0 + 1e-9) : 1.0;
+    int too_wide = 0;
+    for (int i = 0; i < 3; ++i) {
+        too_wide |= !((hi[i] - lo[i]) / side < MAX_CELLS_PER_AXIS - 8.0);
+    }
+    if (too_wide) {
+        evict_strays(st, n_grid, n_large, side);
+        double unused;
+        grid_bounds(st, *n_grid, lo, hi, &unused);
+    }
+    const nscd__aabb *boxes = st->aabbs.data;
+    const int32_t *grid = st->grid.data;
     double cell[3];
     uint64_t count[3];
     for (int i = 0; i < 3; ++i) {
-        cell[i] = fmax(side, (hi[i] - lo[i]) / (MAX_CELLS_PER_AXIS - 4.0));
+        cell[i] = side;
         /* One empty layer of cells on each side: neighbour keys never wrap. */
         count[i] = (uint64_t)floor((hi[i] - lo[i]) / cell[i]) + 3;
     }
     stride[0] = 1, stride[1] = count[0], stride[2] = count[0] * count[1];
     uint64_t *keys = st->sort_keys.data;
     int32_t *values = st->sort_values.data;
-    for (int32_t k = 0; k < n_grid; ++k) {
+    for (int32_t k = 0; k < *n_grid; ++k) {
         const nscd__aabb *b = &boxes[grid[k]];
         uint64_t key = 0;
         for (int i = 0; i < 3; ++i) {
@@ -166,17 +221,17 @@ static int32_t build_grid(nscd__collision_state *st, int32_t n_grid, uint64_t st
         values[k] = grid[k];
     }
     nscd__radix_sort(keys, values, st->sort_keys_scratch.data, st->sort_values_scratch.data,
-                     n_grid);
+                     *n_grid);
     uint64_t *cell_keys = st->cell_keys.data;
     int32_t *cell_start = st->cell_start.data;
     int32_t n_cells = 0;
-    for (int32_t k = 0; k < n_grid; ++k) {
+    for (int32_t k = 0; k < *n_grid; ++k) {
         if (k == 0 || keys[k] != keys[k - 1]) {
             cell_keys[n_cells] = keys[k];
             cell_start[n_cells++] = k;
         }
     }
-    cell_start[n_cells] = n_grid;
+    cell_start[n_cells] = *n_grid;
     return n_cells;
 }
 
@@ -338,7 +393,7 @@ nscd_status nscd__broad_phase(nscd__collision_state *st, const nscd_allocator *a
     int32_t n_grid, n_large, n_half;
     classify(st, shapes, n, &n_grid, &n_large, &n_half);
     uint64_t stride[3] = {0, 0, 0};
-    int32_t n_cells = n_grid > 0 ? build_grid(st, n_grid, stride) : 0;
+    int32_t n_cells = n_grid > 0 ? build_grid(st, &n_grid, &n_large, stride) : 0;
     pack_items(st, shapes, n_grid);
     if (!grid_pairs(st, al, n_cells, stride, margin) ||
         !large_pairs(st, al, shapes, n_grid, n_large) ||
