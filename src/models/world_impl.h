@@ -49,25 +49,30 @@ typedef struct nscd__world_shape {
  * precomputed responses, the 3x3 Delassus block and the impulse. */
 typedef struct nscd__world_contact {
     /* What a sweep reads, first and together (a sweep streams the contacts:
-     * the cold fields below stay out of its cache lines). */
+     * the fields it does not need stay out of its cache lines). */
     int32_t a, b;             /* dense body indices */
     int32_t a_moves, b_moves; /* 1 for dynamic bodies (they take impulses) */
     /* 1 when every moving side is a centred sphere of isotropic inertia: then
      * the lever arms lie along n and A = diag(a_n, a_t, a_t) exactly, and both
      * friction laws reduce to the projection on a disc (the fast path). */
     int32_t diagonal;
-    double mu;       /* friction coefficient */
-    double bias;     /* eps min(0, xi/dt) + max(0, xi/dt) on the normal row */
-    double x[3];     /* impulse (n, t, o) */
-    double A[9];     /* Delassus block W_jj (row-major) */
-    double frame[9]; /* rows: n, t, o (world) */
-    /* Angular rows: ra x e_k and rb x e_k for the frame axes e_k (rows). */
-    double ang_a[9], ang_b[9];
-    /* Angular responses: I_a^-1 (ra x e_k), I_b^-1 (rb x e_k) (rows). */
-    double resp_a[9], resp_b[9];
+    double mu;         /* friction coefficient */
+    double bias;       /* eps min(0, xi/dt) + max(0, xi/dt) on the normal row */
+    double x[3];       /* impulse (n, t, o) */
+    double frame[9];   /* rows: n, t, o (world) */
+    double u_fixed[3]; /* J v of the sides that do not move (constant in the solve) */
     double inv_mass_a, inv_mass_b;
-    /* Cold: the general solvers, the blend, warm start and copy-out. */
-    double L[9];             /* lower Cholesky factor of A (maximum dissipation) */
+    /* Diagonal contacts: lever arms r = l n (signed) and the scalar inverse
+     * inertia of each moving side; a_n = A[0], a_t = A[4] = A[8]. */
+    double lever_a, lever_b, inv_inertia_a, inv_inertia_b;
+    double A[9]; /* Delassus block W_jj (row-major) */
+    /* General contacts: angular rows ra x e_k, rb x e_k and responses
+     * I_a^-1 (ra x e_k), I_b^-1 (rb x e_k) for the frame axes e_k (rows);
+     * zero for a side that does not move. */
+    double ang_a[9], ang_b[9];
+    double resp_a[9], resp_b[9];
+    double L[9]; /* lower Cholesky factor of A (maximum dissipation) */
+    /* Cold: the blend, warm start and copy-out. */
     double x_start[3];       /* impulse at the start of a sweep (Jacobi blend) */
     double impulse_world[3]; /* x in the world frame (warm start of the next step) */
     uint64_t key_a, key_b;   /* persistent identity (warm start) */

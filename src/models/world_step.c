@@ -156,43 +156,42 @@ static bool centred_sphere(const nscd_world *w, const nscd__world_shape *s) {
            s->position[2] == 0.0;
 }
 
-/* The rows of one body: lever arm r, angular rows r x e_k and responses
- * I^-1 (r x e_k). A body that does not move gets zero responses. For a
- * centred sphere the lever arm is taken exactly along the normal,
- * r = ((p - x).n) n, so that its normal angular row is exactly zero. */
-static void body_rows(const nscd_world *w, const nscd__world_shape *s, const double point[3],
-                      const double frame[9], double ang[9], double resp[9], double *inv_mass,
-                      int32_t *moves) {
-    int32_t i = s->body;
-    double r[3];
+static void lever_arm(const nscd_world *w, int32_t i, const double point[3], double r[3]) {
     for (int k = 0; k < 3; ++k) {
         r[k] = point[k] - w->position[3 * (size_t)i + k];
     }
-    if (centred_sphere(w, s)) {
-        double l = dot(r, frame);
-        r[0] = l * frame[0], r[1] = l * frame[1], r[2] = l * frame[2];
-    }
+}
+
+/* The frame components of the contact-point velocity v + ω x r of a body
+ * that does not move in the solve (static, kinematic): a constant. */
+static void fixed_velocity(const nscd_world *w, int32_t i, const double point[3],
+                           const double frame[9], double u[3]) {
+    double r[3], wr[3], vp[3];
+    lever_arm(w, i, point, r);
+    cross(w->omega + 3 * (size_t)i, r, wr);
     for (int k = 0; k < 3; ++k) {
-        cross(r, frame + 3 * k, ang + 3 * k);
+        vp[k] = w->velocity[3 * (size_t)i + k] + wr[k];
     }
-    *moves = w->type[i] == NSCD_BODY_DYNAMIC;
-    *inv_mass = *moves ? w->inv_mass[i] : 0.0;
+    mat_vec(frame, vp, u);
+}
+
+/* General rows of a moving body: angular rows r x e_k and responses
+ * I^-1 (r x e_k). */
+static void body_rows(const nscd_world *w, int32_t i, const double point[3], const double frame[9],
+                      double ang[9], double resp[9]) {
+    double r[3];
+    lever_arm(w, i, point, r);
     const double *Iw = w->inv_inertia_world + 9 * (size_t)i;
     for (int k = 0; k < 3; ++k) {
-        if (*moves) {
-            mat_vec(Iw, ang + 3 * k, resp + 3 * k);
-        } else {
-            resp[3 * k] = resp[3 * k + 1] = resp[3 * k + 2] = 0.0;
-        }
+        cross(r, frame + 3 * k, ang + 3 * k);
+        mat_vec(Iw, ang + 3 * k, resp + 3 * k);
     }
 }
 
 /* A_kl = (1/m_a + 1/m_b) δ_kl + ang_a[k]·resp_a[l] + ang_b[k]·resp_b[l],
  * computed on and above the diagonal and mirrored, so it is exactly
- * symmetric. A diagonal contact keeps only its diagonal, with the two
- * tangential entries equal: a_t = 1/m_a + 1/m_b + l_a^2 / I_a + l_b^2 / I_b
- * (what the products give up to the round-off of |n x t| = 1). */
-static void delassus(nscd__world_contact *c) {
+ * symmetric. */
+static void general_delassus(nscd__world_contact *c) {
     double m = c->inv_mass_a + c->inv_mass_b;
     for (int k = 0; k < 3; ++k) {
         for (int l = k; l < 3; ++l) {
@@ -201,20 +200,68 @@ static void delassus(nscd__world_contact *c) {
             c->A[3 * k + l] = c->A[3 * l + k] = v;
         }
     }
-    if (c->diagonal) {
-        double at = 0.5 * (c->A[4] + c->A[8]);
-        memset(c->A, 0, sizeof c->A);
-        c->A[0] = m;
-        c->A[4] = c->A[8] = at;
+}
+
+/* A diagonal contact: r = l n with l = (p - x)·n, so r x n = 0 and
+ * A = diag(a_n, a_t, a_t), a_n = 1/m_a + 1/m_b, a_t = a_n + l_a^2/I_a + l_b^2/I_b. */
+static void diagonal_rows(const nscd_world *w, nscd__world_contact *c) {
+    double r[3];
+    c->lever_a = c->lever_b = c->inv_inertia_a = c->inv_inertia_b = 0.0;
+    if (c->a_moves) {
+        lever_arm(w, c->a, c->point, r);
+        c->lever_a = dot(r, c->frame);
+        c->inv_inertia_a = w->inv_inertia[9 * (size_t)c->a];
     }
+    if (c->b_moves) {
+        lever_arm(w, c->b, c->point, r);
+        c->lever_b = dot(r, c->frame);
+        c->inv_inertia_b = w->inv_inertia[9 * (size_t)c->b];
+    }
+    double an = c->inv_mass_a + c->inv_mass_b;
+    double at = an + c->lever_a * c->lever_a * c->inv_inertia_a +
+                c->lever_b * c->lever_b * c->inv_inertia_b;
+    memset(c->A, 0, sizeof c->A);
+    c->A[0] = an;
+    c->A[4] = c->A[8] = at;
+}
+
+/* The rows of one contact; false when they cannot be factored (a
+ * degenerate body: the contact is skipped). */
+static bool contact_rows(const nscd_world *w, nscd__world_contact *c, const nscd__world_shape *sa,
+                         const nscd__world_shape *sb) {
+    c->diagonal = (!c->a_moves || centred_sphere(w, sa)) && (!c->b_moves || centred_sphere(w, sb));
+    if (c->diagonal) {
+        diagonal_rows(w, c);
+        return true;
+    }
+    memset(c->ang_a, 0, sizeof c->ang_a);
+    memset(c->resp_a, 0, sizeof c->resp_a);
+    memset(c->ang_b, 0, sizeof c->ang_b);
+    memset(c->resp_b, 0, sizeof c->resp_b);
+    if (c->a_moves) {
+        body_rows(w, c->a, c->point, c->frame, c->ang_a, c->resp_a);
+    }
+    if (c->b_moves) {
+        body_rows(w, c->b, c->point, c->frame, c->ang_b, c->resp_b);
+    }
+    general_delassus(c);
+    double S[9];
+    return nscd__delassus3_factor(c->A, S, c->L) == NSCD_OK;
 }
 
 /* One solver contact from a contact point; false when neither body moves
- * or its block cannot be factored (a degenerate body: skipped). */
+ * or its block cannot be factored. */
 static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__world_contact *c) {
     const nscd__world_shape *sa = &w->shapes[p->shape_a], *sb = &w->shapes[p->shape_b];
     c->a = sa->body;
     c->b = sb->body;
+    c->a_moves = w->type[c->a] == NSCD_BODY_DYNAMIC;
+    c->b_moves = w->type[c->b] == NSCD_BODY_DYNAMIC;
+    if (!c->a_moves && !c->b_moves) {
+        return false;
+    }
+    c->inv_mass_a = c->a_moves ? w->inv_mass[c->a] : 0.0;
+    c->inv_mass_b = c->b_moves ? w->inv_mass[c->b] : 0.0;
     c->key_a = p->key_a;
     c->key_b = p->key_b;
     c->feature = p->feature;
@@ -223,15 +270,16 @@ static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__worl
     memcpy(c->point, p->point, sizeof c->point);
     memcpy(c->frame, p->normal, 3 * sizeof(double));
     tangents(c->frame, c->frame + 3, c->frame + 6);
-    body_rows(w, sa, c->point, c->frame, c->ang_a, c->resp_a, &c->inv_mass_a, &c->a_moves);
-    body_rows(w, sb, c->point, c->frame, c->ang_b, c->resp_b, &c->inv_mass_b, &c->b_moves);
-    if (!c->a_moves && !c->b_moves) {
-        return false;
+    c->u_fixed[0] = c->u_fixed[1] = c->u_fixed[2] = 0.0;
+    double u[3];
+    if (!c->a_moves) {
+        fixed_velocity(w, c->a, c->point, c->frame, u);
+        c->u_fixed[0] = -u[0], c->u_fixed[1] = -u[1], c->u_fixed[2] = -u[2];
     }
-    c->diagonal = (!c->a_moves || centred_sphere(w, sa)) && (!c->b_moves || centred_sphere(w, sb));
-    delassus(c);
-    double S[9];
-    if (nscd__delassus3_factor(c->A, S, c->L) != NSCD_OK) {
+    if (!c->b_moves) {
+        fixed_velocity(w, c->b, c->point, c->frame, c->u_fixed);
+    }
+    if (!contact_rows(w, c, sa, sb)) {
         return false;
     }
     c->mu = nscd__world_pair_friction(w, sa->material, sb->material);
