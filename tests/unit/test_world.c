@@ -765,6 +765,53 @@ static void free_spin_about_principal_axis(void **state) {
     nscd_world_destroy(w);
 }
 
+/* A velocity that overflows in the step (the gyroscopic term of a spin of
+ * 1e200 rad/s) is refused: NSCD_ERR_NOT_FINITE and the world as before. */
+static void non_finite_step_changes_nothing(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    nscd_world *w = make_world(&d);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.angular_velocity[0] = b.angular_velocity[1] = 1e200;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_BOX;
+    s.half_extents[0] = 0.1, s.half_extents[1] = 0.2, s.half_extents[2] = 0.3;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    assert_int_equal(nscd_world_step(w, NULL), NSCD_ERR_NOT_FINITE);
+    double x[3], q[4], v[3], om[3];
+    assert_int_equal(nscd_world_get_body(w, id, x, q, v, om), NSCD_OK);
+    assert_true(x[0] == 0.0 && x[2] == 0.0 && q[0] == 1.0 && v[2] == 0.0);
+    assert_true(om[0] == 1e200 && om[1] == 1e200 && om[2] == 0.0);
+    assert_true(nscd_world_time(w) == 0.0);
+    assert_true(strlen(nscd_world_last_error(w)) > 0);
+    nscd_world_destroy(w);
+}
+
+/* A tolerance that one sweep cannot reach: NSCD_ERR_NOT_CONVERGED, the
+ * report says so, and the step is taken all the same. */
+static void tolerance_not_reached_is_reported(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    d.max_sweeps = 1;
+    d.tolerance = 1e-14;
+    nscd_world *w = make_world(&d);
+    add_floor(w);
+    for (int k = 0; k < 3; ++k) {
+        add_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
+    }
+    nscd_world_step_report rep;
+    rep.struct_size = sizeof rep;
+    assert_int_equal(nscd_world_step(w, &rep), NSCD_ERR_NOT_CONVERGED);
+    assert_int_equal(rep.converged, 0);
+    assert_int_equal(rep.sweeps, 1);
+    assert_true(rep.merit >= 1e-14);
+    assert_true(nscd_world_time(w) == d.dt);
+    nscd_world_destroy(w);
+}
+
 static void structs_of_release_0_2(void **state) {
     (void)state;
     /* a desc of its first-release size is accepted, the rest defaulted */
@@ -807,6 +854,8 @@ int main(void) {
         cmocka_unit_test(bad_bodies_change_nothing),
         cmocka_unit_test(pair_friction_override),
         cmocka_unit_test(free_spin_about_principal_axis),
+        cmocka_unit_test(non_finite_step_changes_nothing),
+        cmocka_unit_test(tolerance_not_reached_is_reported),
         cmocka_unit_test(structs_of_release_0_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
