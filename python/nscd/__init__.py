@@ -2,14 +2,16 @@
 nonsmooth contact dynamics library.
 
 The shared library is found through $NSCD_LIBRARY, then a build tree next to
-the package (the repository's build/libnscd.so), then the system's library
-path (libnscd.so.<ABI>).
+the package (the repository's build/libnscd.so), then the libdir of
+`pkg-config nscd`, then the system's library path (libnscd.so.<ABI>);
+nscd.library_path() tells which was loaded.
 
 The core (System, the steppers, contact laws, compliant helpers) needs only the
 standard library; the array kernels (fc3d_solve, lcp_solve, the single-contact
 solvers, routh_impact) and the rigid-body World take and return numpy arrays
 and import numpy on first use."""
 from ._library import ABI_VERSION, library, library_path
+from ._version import __version__
 from .bouncing_ball import BouncingBall, Impact, analytic_rest_time, bouncing_ball
 from .compliant import (CentralImpact, CoptMethod, HcModel, Indentation, central_impact,
                         copt_closed_form, copt_exact, hunt_crossley_factor,

@@ -2,6 +2,8 @@
 import ctypes
 import ctypes.util
 import os
+import shutil
+import subprocess
 
 # The ABI major this package was written against (the SONAME number).
 ABI_VERSION = 0
@@ -10,9 +12,25 @@ _lib = None
 _path = None
 
 
+def _pkg_config_libdir():
+    """The libdir of `pkg-config nscd` (an installed nscd in any prefix found
+    through PKG_CONFIG_PATH), or None."""
+    pkg_config = shutil.which("pkg-config")
+    if pkg_config is None:
+        return None
+    try:
+        done = subprocess.run([pkg_config, "--variable=libdir", "nscd"], capture_output=True,
+                              text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    libdir = done.stdout.strip()
+    return os.path.normpath(libdir) if done.returncode == 0 and libdir else None
+
+
 def _candidates():
     """Where to look, in order: $NSCD_LIBRARY, a build tree next to the package
-    (the repository's build/), then the system's library search."""
+    (the repository's build/), the libdir of `pkg-config nscd`, then the
+    system's library search (LD_LIBRARY_PATH, the ld.so cache)."""
     env = os.environ.get("NSCD_LIBRARY")
     if env:
         # An explicit choice is final: never silently fall back to another library.
@@ -21,6 +39,11 @@ def _candidates():
     found = []
     for build in (os.path.join(here, "..", "build"), os.path.join(here, "..", "..", "build")):
         path = os.path.normpath(os.path.join(build, "libnscd.so"))
+        if os.path.exists(path):
+            found.append(path)
+    libdir = _pkg_config_libdir()
+    if libdir:
+        path = os.path.join(libdir, f"libnscd.so.{ABI_VERSION}")
         if os.path.exists(path):
             found.append(path)
     name = ctypes.util.find_library("nscd")
