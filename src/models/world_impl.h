@@ -48,26 +48,33 @@ typedef struct nscd__world_shape {
  * (normal from a to b, then two tangents), the lever-arm rows and the
  * precomputed responses, the 3x3 Delassus block and the impulse. */
 typedef struct nscd__world_contact {
+    /* What a sweep reads, first and together (a sweep streams the contacts:
+     * the cold fields below stay out of its cache lines). */
     int32_t a, b;             /* dense body indices */
     int32_t a_moves, b_moves; /* 1 for dynamic bodies (they take impulses) */
-    uint64_t key_a, key_b;    /* persistent identity (warm start) */
-    uint32_t feature;
-    nscd_body_id id_a, id_b;
-    double point[3];
+    /* 1 when every moving side is a centred sphere of isotropic inertia: then
+     * the lever arms lie along n and A = diag(a_n, a_t, a_t) exactly, and both
+     * friction laws reduce to the projection on a disc (the fast path). */
+    int32_t diagonal;
+    double mu;       /* friction coefficient */
+    double bias;     /* eps min(0, xi/dt) + max(0, xi/dt) on the normal row */
+    double x[3];     /* impulse (n, t, o) */
+    double A[9];     /* Delassus block W_jj (row-major) */
     double frame[9]; /* rows: n, t, o (world) */
     /* Angular rows: ra x e_k and rb x e_k for the frame axes e_k (rows). */
     double ang_a[9], ang_b[9];
     /* Angular responses: I_a^-1 (ra x e_k), I_b^-1 (rb x e_k) (rows). */
     double resp_a[9], resp_b[9];
     double inv_mass_a, inv_mass_b;
-    double A[9];             /* Delassus block W_jj (row-major) */
-    double mu;               /* friction coefficient */
-    double bias;             /* eps min(0, xi/dt) + max(0, xi/dt) on the normal row */
-    double gap;              /* xi at detection */
+    /* Cold: the general solvers, the blend, warm start and copy-out. */
     double L[9];             /* lower Cholesky factor of A (maximum dissipation) */
-    double x[3];             /* impulse (n, t, o) */
     double x_start[3];       /* impulse at the start of a sweep (Jacobi blend) */
     double impulse_world[3]; /* x in the world frame (warm start of the next step) */
+    uint64_t key_a, key_b;   /* persistent identity (warm start) */
+    uint32_t feature;
+    nscd_body_id id_a, id_b;
+    double point[3];
+    double gap; /* xi at detection */
 } nscd__world_contact;
 
 struct nscd_world {

@@ -62,6 +62,30 @@ void nscd__world_warm_start(nscd_world *w) {
     }
 }
 
+/* The single-contact problem of a diagonal block A = diag(a_n, a_t, a_t):
+ * the normal row decouples (x_n = -v_n / a_n when approaching, else 0) and
+ * the tangential impulse is the projection of the sticking impulse -v_t / a_t
+ * on the disc of radius μ x_n. Coulomb's law and maximum dissipation
+ * (eq. (5)) have this same solution for such a block: on the plane of
+ * maximum compression u_n = 0 the energy is a_t/2 |x_t|^2 + x_t·v_t, whose
+ * minimum on the disc is that projection, and a sliding Coulomb impulse
+ * -μ x_n u_t / |u_t| with u_t = a_t x_t + v_t points along -v_t. */
+static void solve_diagonal(const double A[9], const double v[3], double mu, double x[3]) {
+    if (v[0] >= 0.0) {
+        x[0] = x[1] = x[2] = 0.0;
+        return;
+    }
+    x[0] = -v[0] / A[0];
+    x[1] = -v[1] / A[4];
+    x[2] = -v[2] / A[8];
+    double s = x[1] * x[1] + x[2] * x[2], limit = mu * x[0];
+    if (s > limit * limit) {
+        double f = limit / sqrt(s);
+        x[1] *= f;
+        x[2] *= f;
+    }
+}
+
 /* One block update of contact c: returns |A dx|, the change of its
  * relative velocity (the merit). A local failure keeps the impulse. */
 static double update_contact(nscd_world *w, nscd__world_contact *c, int32_t law) {
@@ -72,7 +96,9 @@ static double update_contact(nscd_world *w, nscd__world_contact *c, int32_t law)
         v[k] = u[k] - (A[3 * k] * x[0] + A[3 * k + 1] * x[1] + A[3 * k + 2] * x[2]);
     }
     v[0] += c->bias;
-    if (law == NSCD_FRICTION_MAX_DISSIPATION) {
+    if (c->diagonal) {
+        solve_diagonal(A, v, c->mu, x);
+    } else if (law == NSCD_FRICTION_MAX_DISSIPATION) {
         double b[3] = {-v[0], -v[1], -v[2]};
         nscd__mdp_solve_factored(A, c->L, b, c->mu, x);
     } else if (nscd__fc3d_local_coulomb(A, v, c->mu, x) != NSCD_OK) {

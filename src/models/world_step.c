@@ -148,13 +148,29 @@ nscd_status nscd__world_reserve_contacts(nscd_world *w, int32_t n) {
     return NSCD_OK;
 }
 
+/* True when body i is moving and shape s is a sphere centred at the body's
+ * centre of mass with isotropic inertia: its lever arm is then r = l n. */
+static bool centred_sphere(const nscd_world *w, const nscd__world_shape *s) {
+    return w->type[s->body] == NSCD_BODY_DYNAMIC && w->isotropic[s->body] &&
+           s->type == NSCD_SHAPE_SPHERE && s->position[0] == 0.0 && s->position[1] == 0.0 &&
+           s->position[2] == 0.0;
+}
+
 /* The rows of one body: lever arm r, angular rows r x e_k and responses
- * I^-1 (r x e_k). A body that does not move gets zero responses. */
-static void body_rows(const nscd_world *w, int32_t i, const double point[3], const double frame[9],
-                      double ang[9], double resp[9], double *inv_mass, int32_t *moves) {
+ * I^-1 (r x e_k). A body that does not move gets zero responses. For a
+ * centred sphere the lever arm is taken exactly along the normal,
+ * r = ((p - x).n) n, so that its normal angular row is exactly zero. */
+static void body_rows(const nscd_world *w, const nscd__world_shape *s, const double point[3],
+                      const double frame[9], double ang[9], double resp[9], double *inv_mass,
+                      int32_t *moves) {
+    int32_t i = s->body;
     double r[3];
     for (int k = 0; k < 3; ++k) {
         r[k] = point[k] - w->position[3 * (size_t)i + k];
+    }
+    if (centred_sphere(w, s)) {
+        double l = dot(r, frame);
+        r[0] = l * frame[0], r[1] = l * frame[1], r[2] = l * frame[2];
     }
     for (int k = 0; k < 3; ++k) {
         cross(r, frame + 3 * k, ang + 3 * k);
@@ -173,7 +189,9 @@ static void body_rows(const nscd_world *w, int32_t i, const double point[3], con
 
 /* A_kl = (1/m_a + 1/m_b) δ_kl + ang_a[k]·resp_a[l] + ang_b[k]·resp_b[l],
  * computed on and above the diagonal and mirrored, so it is exactly
- * symmetric. */
+ * symmetric. A diagonal contact keeps only its diagonal, with the two
+ * tangential entries equal: a_t = 1/m_a + 1/m_b + l_a^2 / I_a + l_b^2 / I_b
+ * (what the products give up to the round-off of |n x t| = 1). */
 static void delassus(nscd__world_contact *c) {
     double m = c->inv_mass_a + c->inv_mass_b;
     for (int k = 0; k < 3; ++k) {
@@ -182,6 +200,12 @@ static void delassus(nscd__world_contact *c) {
                        dot(c->ang_b + 3 * k, c->resp_b + 3 * l) + (k == l ? m : 0.0);
             c->A[3 * k + l] = c->A[3 * l + k] = v;
         }
+    }
+    if (c->diagonal) {
+        double at = 0.5 * (c->A[4] + c->A[8]);
+        memset(c->A, 0, sizeof c->A);
+        c->A[0] = m;
+        c->A[4] = c->A[8] = at;
     }
 }
 
@@ -199,11 +223,12 @@ static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__worl
     memcpy(c->point, p->point, sizeof c->point);
     memcpy(c->frame, p->normal, 3 * sizeof(double));
     tangents(c->frame, c->frame + 3, c->frame + 6);
-    body_rows(w, c->a, c->point, c->frame, c->ang_a, c->resp_a, &c->inv_mass_a, &c->a_moves);
-    body_rows(w, c->b, c->point, c->frame, c->ang_b, c->resp_b, &c->inv_mass_b, &c->b_moves);
+    body_rows(w, sa, c->point, c->frame, c->ang_a, c->resp_a, &c->inv_mass_a, &c->a_moves);
+    body_rows(w, sb, c->point, c->frame, c->ang_b, c->resp_b, &c->inv_mass_b, &c->b_moves);
     if (!c->a_moves && !c->b_moves) {
         return false;
     }
+    c->diagonal = (!c->a_moves || centred_sphere(w, sa)) && (!c->b_moves || centred_sphere(w, sb));
     delassus(c);
     double S[9];
     if (nscd__delassus3_factor(c->A, S, c->L) != NSCD_OK) {
