@@ -53,6 +53,11 @@ void nscd__manifold_add(nscd__manifold *m, const double point[3], const double n
                         double gap, uint32_t feature);
 /* Point of the segment [p, q] closest to x: the parameter t in [0, 1]. */
 double nscd__segment_closest_t(const double p[3], const double q[3], const double x[3]);
+/* Closest points of the segments p1 + s (q1 - p1) and p2 + t (q2 - p2), s and
+ * t in [0, 1] (Ericson, Real-Time Collision Detection, 5.1.9); degenerate
+ * segments are points. */
+void nscd__segments_closest(const double p1[3], const double q1[3], const double p2[3],
+                            const double q2[3], double *s, double *t);
 /* End points of a capsule's or cylinder's axis segment, world frame. */
 void nscd__axis_segment(const nscd__collision_shape *s, double p[3], double q[3]);
 

@@ -1,20 +1,205 @@
-/* Narrow phase of cylinders (narrow.h). */
+/* Narrow phase of cylinders (narrow.h).
+ *
+ * Cylinder-half-space, exact: the rim points of both caps below the margin:
+ * the deepest rim point of each cap (features 8, 9) and four fixed rim points
+ * per cap at the local +-x, +-y (features 0-3, 4-7), so that a cylinder
+ * standing on its cap rests on 4 points and one lying on its side on 2; at
+ * most the 4 deepest are kept.
+ *
+ * Cylinder-box, cylinder-capsule, cylinder-cylinder: approximate, one point.
+ * GJK distance of the cores (gjk.h): the cylinder and the box shrunk by 5 % of
+ * their smallest size and rounded back by as much, so their edges and rims
+ * are rounded by that radius (faces, mantles and capsules stay exact). When
+ * the penetration exceeds the sum of the roundings, the cores overlap and the
+ * normal is the best of a sampled separating-axis test (face normals, axes,
+ * their cross products and the centre line): approximate. */
 #include "collision/narrow.h"
+
+#include <math.h>
+
+#include "collision/gjk.h"
+#include "nscd/world.h"
+
+static double dot3(const double a[3], const double b[3]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void keep_deepest_four(nscd__manifold *m) {
+    while (m->n > 4) {
+        int32_t worst = 0;
+        for (int32_t k = 1; k < m->n; ++k) {
+            const nscd__manifold_point *p = &m->p[k], *w = &m->p[worst];
+            if (p->gap > w->gap || (p->gap == w->gap && p->feature > w->feature)) {
+                worst = k;
+            }
+        }
+        m->p[worst] = m->p[--m->n];
+    }
+}
+
+static void add_below(const double n[3], double offset, const double v[3], double margin,
+                      uint32_t feature, nscd__manifold *m) {
+    double gap = dot3(n, v) - offset;
+    if (gap < margin) {
+        double point[3] = {v[0] - 0.5 * gap * n[0], v[1] - 0.5 * gap * n[1],
+                           v[2] - 0.5 * gap * n[2]};
+        nscd__manifold_add(m, point, n, gap, feature);
+    }
+}
 
 void nscd__collide_half_space_cylinder(const nscd__collision_shape *a,
                                        const nscd__collision_shape *b, double margin,
                                        nscd__manifold *m) {
-    (void)a, (void)b, (void)margin, (void)m;
+    double n[3], axis[3];
+    nscd__shape_axis(a, 2, n);
+    nscd__shape_axis(b, 2, axis);
+    double offset = dot3(n, a->position);
+    double R = b->radius, h = b->half_height;
+    /* quick reject: the lowest point of the cylinder */
+    double na = dot3(n, axis);
+    double lowest = dot3(n, b->position) - h * fabs(na) - R * sqrt(fmax(0.0, 1.0 - na * na));
+    if (lowest - offset >= margin) {
+        return;
+    }
+    static const double rim[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+    /* in-plane direction of steepest descent: -(n - (n.a) a) */
+    double w[3] = {n[0] - na * axis[0], n[1] - na * axis[1], n[2] - na * axis[2]};
+    double wl = sqrt(dot3(w, w));
+    for (int cap = 0; cap < 2; ++cap) {
+        double z = cap == 0 ? -h : h;
+        for (int k = 0; k < 4; ++k) {
+            double local[3] = {R * rim[k][0], R * rim[k][1], z}, v[3];
+            nscd__to_world(b, local, v);
+            add_below(n, offset, v, margin, (uint32_t)(4 * cap + k), m);
+        }
+        /* the deepest rim point, unless one of the four fixed ones is it */
+        double wx = dot3(w, (double[]){b->rotation[0], b->rotation[3], b->rotation[6]});
+        double wy = dot3(w, (double[]){b->rotation[1], b->rotation[4], b->rotation[7]});
+        if (wl > 1e-12 && fmax(fabs(wx), fabs(wy)) < (1.0 - 1e-9) * wl) {
+            double local[3] = {0, 0, z}, v[3];
+            nscd__to_world(b, local, v);
+            for (int i = 0; i < 3; ++i) {
+                v[i] -= R * w[i] / wl;
+            }
+            add_below(n, offset, v, margin, (uint32_t)(8 + cap), m);
+        }
+    }
+    keep_deepest_four(m);
 }
+
+/* Support of the full shape (core plus rounding) along unit L. */
+static void full_support(const nscd__core *c, const double L[3], double out[3]) {
+    nscd__core_support(c, L, out);
+    for (int i = 0; i < 3; ++i) {
+        out[i] += c->rounding * L[i];
+    }
+}
+
+/* Candidate axes of the sampled SAT: the shapes' frame axes, their cross
+ * products and the centre line. Returns the count. */
+static int candidate_axes(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                          double axes[16][3]) {
+    int n = 0;
+    double ua[3][3], ub[3][3];
+    for (int i = 0; i < 3; ++i) {
+        nscd__shape_axis(a, i, ua[i]);
+        nscd__shape_axis(b, i, ub[i]);
+    }
+    for (int i = 0; i < 3; ++i) {
+        for (int c = 0; c < 3; ++c) {
+            axes[n][c] = ua[i][c], axes[n + 1][c] = ub[i][c];
+        }
+        n += 2;
+    }
+    for (int i = 0; i < 3; ++i) {
+        for (int k = 0; k < 3; ++k) {
+            const double *u = ua[i], *v = ub[k];
+            double L[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                           u[0] * v[1] - u[1] * v[0]};
+            double len = sqrt(dot3(L, L));
+            if (len > 1e-6 && n < 15) {
+                for (int c = 0; c < 3; ++c) {
+                    axes[n][c] = L[c] / len;
+                }
+                ++n;
+            }
+        }
+    }
+    double d[3] = {b->position[0] - a->position[0], b->position[1] - a->position[1],
+                   b->position[2] - a->position[2]};
+    double len = sqrt(dot3(d, d));
+    if (len > 0.0) {
+        for (int c = 0; c < 3; ++c) {
+            axes[n][c] = d[c] / len;
+        }
+        ++n;
+    }
+    return n;
+}
+
+/* Deep overlap: the candidate axis of largest separation (least penetration). */
+static void sampled_sat(const nscd__core *ca, const nscd__core *cb, double margin,
+                        nscd__manifold *m) {
+    double axes[16][3];
+    int n = candidate_axes(ca->shape, cb->shape, axes);
+    double best = -INFINITY, bn[3] = {0, 0, 1}, bpa[3] = {0, 0, 0}, bpb[3] = {0, 0, 0};
+    for (int k = 0; k < n; ++k) {
+        for (int s = -1; s <= 1; s += 2) {
+            double L[3] = {s * axes[k][0], s * axes[k][1], s * axes[k][2]};
+            double nL[3] = {-L[0], -L[1], -L[2]}, pa[3], pb[3];
+            full_support(ca, L, pa);
+            full_support(cb, nL, pb);
+            double sep = dot3(L, pb) - dot3(L, pa);
+            if (sep > best) {
+                best = sep;
+                for (int c = 0; c < 3; ++c) {
+                    bn[c] = L[c], bpa[c] = pa[c], bpb[c] = pb[c];
+                }
+            }
+        }
+    }
+    if (best >= margin) {
+        return;
+    }
+    double point[3] = {0.5 * (bpa[0] + bpb[0]), 0.5 * (bpa[1] + bpb[1]), 0.5 * (bpa[2] + bpb[2])};
+    nscd__manifold_add(m, point, bn, best, 1);
+}
+
+/* Any pair of rounded cores, normal from a to b, one point (feature 0). */
+static void rounded_pair(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                         double margin, nscd__manifold *m) {
+    nscd__core ca, cb;
+    nscd__core_of(a, &ca);
+    nscd__core_of(b, &cb);
+    double pa[3], pb[3];
+    double dist = nscd__gjk_distance(&ca, &cb, pa, pb);
+    double gap = dist - ca.rounding - cb.rounding;
+    if (gap >= margin) {
+        return;
+    }
+    if (!(dist > 1e-12 * (ca.rounding + cb.rounding))) {
+        sampled_sat(&ca, &cb, margin, m);
+        return;
+    }
+    double n[3], point[3];
+    for (int i = 0; i < 3; ++i) {
+        n[i] = (pb[i] - pa[i]) / dist;
+        point[i] = pa[i] + n[i] * (ca.rounding + 0.5 * gap);
+    }
+    nscd__manifold_add(m, point, n, gap, 0);
+}
+
 void nscd__collide_box_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,
                                 double margin, nscd__manifold *m) {
-    (void)a, (void)b, (void)margin, (void)m;
+    rounded_pair(a, b, margin, m);
 }
+
 void nscd__collide_capsule_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,
                                     double margin, nscd__manifold *m) {
-    (void)a, (void)b, (void)margin, (void)m;
+    rounded_pair(a, b, margin, m);
 }
+
 void nscd__collide_cylinder_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,
                                      double margin, nscd__manifold *m) {
-    (void)a, (void)b, (void)margin, (void)m;
+    rounded_pair(a, b, margin, m);
 }
