@@ -224,3 +224,23 @@ def test_sliding_sphere_ends_rolling_at_five_sevenths(law):
         assert v[0] == pytest.approx(5.0 / 7.0 * v0, rel=1e-3)
         assert w[1] * r == pytest.approx(v[0], rel=1e-6)  # rolling without slipping: v = ω r
         assert abs(v[1]) < 1e-12 and abs(w[0]) < 1e-12 and abs(w[2]) < 1e-12
+
+
+@pytest.mark.parametrize("normal", [(0.6, 0.0, 0.8), (0.0, -1.0, 0.0), (0.0, 0.0, -1.0)])
+def test_half_space_with_any_normal(normal):
+    """add_half_space rotates the shape's +z onto `normal`: a sphere touching the
+    plane from outside gets one contact whose normal is the plane's."""
+    n = np.array(normal)
+    r, point = 0.1, np.array([0.2, -0.1, 0.3])
+    with nscd.World(gravity=(0, 0, 0)) as world:
+        plane = world.add_half_space(point=point, normal=3.0 * n)  # any length
+        ball = world.add_sphere(r, position=point + (r + 1e-4) * n + 0.05 * np.cross(n, [0, 1, 0]))
+        world.step()
+        contacts = world.contacts()
+        assert len(contacts.gaps) == 1
+        assert contacts.gaps[0] == pytest.approx(1e-4, abs=1e-12)
+        sign = 1.0 if int(contacts.body_a[0]) == plane else -1.0
+        assert int(contacts.body_b[0] if sign > 0 else contacts.body_a[0]) == ball
+        assert np.allclose(sign * contacts.normals[0], n, atol=1e-12)
+    with pytest.raises(ValueError):
+        nscd.World().add_half_space(normal=(0, 0, 0))
