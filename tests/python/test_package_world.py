@@ -244,3 +244,19 @@ def test_half_space_with_any_normal(normal):
         assert np.allclose(sign * contacts.normals[0], n, atol=1e-12)
     with pytest.raises(ValueError):
         nscd.World().add_half_space(normal=(0, 0, 0))
+
+
+def test_domain_outlet_removes_bodies_and_their_ids_go_stale():
+    messages = []
+    with nscd.World(gravity=(0, 0, 0), dt=1e-3, domain=((-1, -1, -1), (1, 1, 1)),
+                    log=lambda level, text: messages.append((level, text))) as world:
+        leaving = world.add_sphere(0.01, position=(0.995, 0, 0), velocity=(10.0, 0, 0))
+        staying = world.add_sphere(0.01, position=(0, 0, 0), velocity=(0.1, 0, 0))
+        report = world.step()
+        assert report.bodies_removed == 1
+        assert leaving not in world and staying in world and len(world) == 1
+        assert [int(i) for i in world.bodies().ids] == [staying]
+        with pytest.raises(nscd.NscdError) as err:
+            world.get_body(leaving)
+        assert err.value.status == nscd.Status.ERR_STALE_HANDLE
+    assert all(isinstance(level, int) and isinstance(text, str) for level, text in messages)
