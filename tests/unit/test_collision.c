@@ -656,6 +656,39 @@ static void broad_phase_spheres(void **state) {
     broad_phase_against_brute_force_of(types, 6);
 }
 
+/* A few bodies astray far from the bulk (too far for 2^20 cells per axis)
+ * leave the grid and are still found. */
+static void strays_far_from_the_bulk(void **state) {
+    (void)state;
+    enum { N = 600, CAP = 20000 };
+    const int32_t types[] = {NSCD_SHAPE_SPHERE, NSCD_SHAPE_BOX};
+    nscd__collision_shape *s = malloc(N * sizeof *s);
+    nscd__contact_point *expected = malloc(CAP * sizeof *expected);
+    assert_true(s && expected);
+    random_shapes(s, N, 6.0, types, 2);
+    s[0] = sphere(0, 1e12, 0, 0, 0.3); /* two strays touching each other */
+    s[1] = sphere(1, 1e12 + 0.5, 0, 0, 0.3);
+    s[2] = sphere(2, -3e11, 5e11, 0, 0.3);
+    int32_t n_expected = brute_force(s, N, 0.01, expected, CAP);
+    qsort(expected, (size_t)n_expected, sizeof *expected, contact_cmp);
+    nscd__collision c;
+    nscd__collision_init(&c, NULL);
+    int32_t n = collide_checked(&c, s, N, 0.01);
+    assert_int_equal(n, n_expected);
+    assert_true(n > N / 4);
+    for (int32_t k = 0; k < n; ++k) {
+        assert_true(c.contacts[k].key_a == expected[k].key_a &&
+                    c.contacts[k].key_b == expected[k].key_b &&
+                    c.contacts[k].feature == expected[k].feature);
+    }
+    assert_int_equal(c.contacts[0].shape_a, 0); /* the strays' contact (smallest keys) */
+    assert_int_equal(c.contacts[0].shape_b, 1);
+    near_tol(c.contacts[0].gap, -0.1, 1e-4);
+    nscd__collision_free(&c);
+    free(expected);
+    free(s);
+}
+
 /* Shuffling the input changes nothing but the shape indices. */
 static void order_independent_of_input(void **state) {
     (void)state;
@@ -839,6 +872,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(cylinder_gjk_pairs),
     cmocka_unit_test(broad_phase_spheres),
     cmocka_unit_test(broad_phase_mixed),
+    cmocka_unit_test(strays_far_from_the_bulk),
     cmocka_unit_test(order_independent_of_input),
     cmocka_unit_test(out_of_memory_keeps_output),
     cmocka_unit_test(no_allocation_when_sizes_do_not_grow),

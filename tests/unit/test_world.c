@@ -204,6 +204,85 @@ static void sphere_stack_holds(void **state) {
     nscd_world_destroy(w);
 }
 
+static nscd_body_id add_box(nscd_world *w, double x, double z, double h) {
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.position[0] = x, b.position[2] = z;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_BOX;
+    s.half_extents[0] = s.half_extents[1] = s.half_extents[2] = h;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    return id;
+}
+
+/* A pyramid of six cubes (3, 2, 1) with small gaps settles and holds: after
+ * 2 s every cube is within 1 mm of its rest height and has not slid. */
+static void box_pyramid_holds(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    d.max_sweeps = 50;
+    d.default_friction = 0.6;
+    nscd_world *w = make_world(&d);
+    add_floor(w);
+    double h = 0.1, gap = 0.005;
+    nscd_body_id ids[6];
+    double x0[6], z0[6];
+    int n = 0;
+    for (int row = 0; row < 3; ++row) {
+        for (int k = 0; k < 3 - row; ++k) {
+            x0[n] = (k - 0.5 * (2 - row)) * (2 * h + 0.01);
+            z0[n] = h + row * (2 * h + gap);
+            ids[n] = add_box(w, x0[n], z0[n] + 0.5 * gap, h);
+            ++n;
+        }
+    }
+    step_ok(w, 2000);
+    for (int k = 0; k < n; ++k) {
+        double x[3], v[3];
+        assert_int_equal(nscd_world_get_body(w, ids[k], x, NULL, v, NULL), NSCD_OK);
+        double rest = h + (z0[k] - h) / (2 * h + gap) * 2 * h; /* gaps closed */
+        assert_true(fabs(x[2] - rest) < 1e-3);
+        assert_true(fabs(x[0] - x0[k]) < 1e-3);
+        assert_true(fabs(v[0]) + fabs(v[1]) + fabs(v[2]) < 1e-3);
+    }
+    nscd_world_destroy(w);
+}
+
+/* A capsule and a cylinder lying on the floor come to rest on it: the
+ * centres at their radius above the floor. */
+static void round_shapes_rest_on_floor(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    d.max_sweeps = 30;
+    nscd_world *w = make_world(&d);
+    add_floor(w);
+    int32_t types[2] = {NSCD_SHAPE_CAPSULE, NSCD_SHAPE_CYLINDER};
+    nscd_body_id ids[2];
+    for (int k = 0; k < 2; ++k) {
+        nscd_body_desc b;
+        nscd_body_desc_init(&b, sizeof b);
+        b.position[0] = 1.0 * k;
+        b.position[2] = 0.11;
+        b.orientation[0] = b.orientation[1] = sqrt(0.5); /* axis along y */
+        nscd_shape_desc s;
+        nscd_shape_desc_init(&s, sizeof s);
+        s.type = types[k];
+        s.radius = 0.1;
+        s.half_height = 0.3;
+        assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &ids[k]), NSCD_OK);
+    }
+    step_ok(w, 1000);
+    for (int k = 0; k < 2; ++k) {
+        double x[3], v[3];
+        assert_int_equal(nscd_world_get_body(w, ids[k], x, NULL, v, NULL), NSCD_OK);
+        assert_true(fabs(x[2] - 0.1) < 1e-3);
+        assert_true(fabs(v[0]) + fabs(v[1]) + fabs(v[2]) < 1e-3);
+    }
+    nscd_world_destroy(w);
+}
+
 /* ------------------------------------------------------------ piles */
 
 /* Spheres dropped into a box of five half-spaces; returns the world. */
@@ -714,6 +793,8 @@ int main(void) {
         cmocka_unit_test(sliding_sphere_starts_rolling),
         cmocka_unit_test(box_slides_to_a_stop),
         cmocka_unit_test(sphere_stack_holds),
+        cmocka_unit_test(box_pyramid_holds),
+        cmocka_unit_test(round_shapes_rest_on_floor),
         cmocka_unit_test(pile_energy_never_increases),
         cmocka_unit_test(rerun_is_bitwise_identical),
         cmocka_unit_test(jacobi_blend_converges),
