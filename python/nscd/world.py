@@ -501,7 +501,6 @@ class World(OwnedHandle):
         self._require_open()
         return self._lib.nscd_world_time(self._handle)
 
-    @property
     def kinetic_energy(self) -> float:
         """Kinetic energy of the dynamic bodies (translation and rotation), J."""
         self._require_open()

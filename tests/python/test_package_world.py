@@ -46,7 +46,7 @@ def test_sphere_falls_onto_the_ground_and_rests_at_its_radius():
         assert pair in ((ground, ball), (ball, ground))
         assert contacts.normals[0, 2] == pytest.approx(1.0 if pair[0] == ground else -1.0)
         assert contacts.points[0, 2] == pytest.approx(0.0, abs=1e-6)
-        assert world.kinetic_energy < 1e-6 * mass * G * r
+        assert world.kinetic_energy() < 1e-6 * mass * G * r
 
 
 def test_bulk_arrays_have_one_row_per_body_and_match_get_body():
