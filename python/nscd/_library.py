@@ -34,23 +34,23 @@ def _candidates():
     env = os.environ.get("NSCD_LIBRARY")
     if env:
         # An explicit choice is final: never silently fall back to another library.
-        return [env]
+        yield env
+        return
+    # A generator: the later (slower) searches run only when the earlier fail.
     here = os.path.dirname(os.path.abspath(__file__))
-    found = []
     for build in (os.path.join(here, "..", "build"), os.path.join(here, "..", "..", "build")):
         path = os.path.normpath(os.path.join(build, "libnscd.so"))
         if os.path.exists(path):
-            found.append(path)
+            yield path
     libdir = _pkg_config_libdir()
     if libdir:
         path = os.path.join(libdir, f"libnscd.so.{ABI_VERSION}")
         if os.path.exists(path):
-            found.append(path)
+            yield path
     name = ctypes.util.find_library("nscd")
     if name:
-        found.append(name)
-    found.append(f"libnscd.so.{ABI_VERSION}")
-    return found
+        yield name
+    yield f"libnscd.so.{ABI_VERSION}"
 
 
 def _load():
