@@ -2,13 +2,16 @@
 nonsmooth contact dynamics library.
 
 The shared library is found through $NSCD_LIBRARY, then a build tree next to
-the package (the repository's build/libnscd.so), then the system's library
-path (libnscd.so.<ABI>).
+the package (the repository's build/libnscd.so), then the libdir of
+`pkg-config nscd`, then the system's library path (libnscd.so.<ABI>);
+nscd.library_path() tells which was loaded.
 
 The core (System, the steppers, contact laws, compliant helpers) needs only the
 standard library; the array kernels (fc3d_solve, lcp_solve, the single-contact
-solvers, routh_impact) take and return numpy arrays and import numpy on first use."""
+solvers, routh_impact) and the rigid-body World take and return numpy arrays
+and import numpy on first use."""
 from ._library import ABI_VERSION, library, library_path
+from ._version import __version__
 from .bouncing_ball import BouncingBall, Impact, analytic_rest_time, bouncing_ball
 from .compliant import (CentralImpact, CoptMethod, HcModel, Indentation, central_impact,
                         copt_closed_form, copt_exact, hunt_crossley_factor,
@@ -20,16 +23,17 @@ from .time_stepping import (Forces, Level, LocalSolver, ProxR, Report, Scheme, S
                             TimeSteppingStats)
 
 __all__ = [
-    "ABI_VERSION", "BouncingBall", "CentralImpact", "ContactLaw", "CoptMethod", "CoulombInfo",
-    "Event", "EventDriven", "EventType", "Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod", "Forces",
-    "HcModel", "Impact", "Indentation", "Level", "LocalSolver", "Method", "NscdError", "ProxR",
-    "Report", "RouthCase", "RouthResult", "Scheme", "Start", "Stats", "Status", "System",
-    "TimeStepping", "TimeSteppingStats", "ZenoPolicy", "abi_version", "analytic_rest_time",
-    "bouncing_ball", "central_impact", "check", "copt_closed_form", "copt_exact",
-    "coulomb_single_contact", "coulomb_single_contact_all", "fc3d_solve", "fc3d_solve_bsr",
-    "hunt_crossley_factor", "kelvin_voigt_restitution", "lcp_solve", "library", "library_path",
-    "mdp_single_contact", "routh_case_name", "routh_impact", "routh_impact_ex", "status_string",
-    "version", "version_string",
+    "ABI_VERSION", "Bodies", "BodyType", "BouncingBall", "CentralImpact", "ContactLaw", "Contacts",
+    "CoptMethod", "CoulombInfo", "Event", "EventDriven", "EventType", "Fc3dFrictionLaw",
+    "Fc3dInfo", "Fc3dMethod", "Forces", "FrictionCombine", "FrictionLaw", "HcModel", "Impact",
+    "Indentation", "Level", "LocalSolver", "Method", "NscdError", "ProxR", "Report", "RouthCase",
+    "RouthResult", "Scheme", "Shape", "ShapeType", "Start", "Stats", "Status", "System",
+    "TimeStepping", "TimeSteppingStats", "World", "WorldFormat", "WorldStepReport", "ZenoPolicy",
+    "abi_version", "analytic_rest_time", "bouncing_ball", "central_impact", "check",
+    "copt_closed_form", "copt_exact", "coulomb_single_contact", "coulomb_single_contact_all",
+    "fc3d_solve", "fc3d_solve_bsr", "hunt_crossley_factor", "kelvin_voigt_restitution",
+    "lcp_solve", "library", "library_path", "mdp_single_contact", "routh_case_name",
+    "routh_impact", "routh_impact_ex", "status_string", "version", "version_string",
 ]
 
 # Names of the numpy-based modules, imported on first use (PEP 562).
@@ -38,6 +42,8 @@ _LAZY = {
                 "coulomb_single_contact", "coulomb_single_contact_all", "fc3d_solve",
                 "fc3d_solve_bsr", "lcp_solve", "mdp_single_contact"),
     "routh": ("RouthCase", "RouthResult", "routh_case_name", "routh_impact", "routh_impact_ex"),
+    "world": ("Bodies", "BodyType", "Contacts", "FrictionCombine", "FrictionLaw", "Shape",
+              "ShapeType", "World", "WorldFormat", "WorldStepReport"),
 }
 
 

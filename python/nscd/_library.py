@@ -2,6 +2,8 @@
 import ctypes
 import ctypes.util
 import os
+import shutil
+import subprocess
 
 # The ABI major this package was written against (the SONAME number).
 ABI_VERSION = 0
@@ -10,24 +12,45 @@ _lib = None
 _path = None
 
 
+def _pkg_config_libdir():
+    """The libdir of `pkg-config nscd` (an installed nscd in any prefix found
+    through PKG_CONFIG_PATH), or None."""
+    pkg_config = shutil.which("pkg-config")
+    if pkg_config is None:
+        return None
+    try:
+        done = subprocess.run([pkg_config, "--variable=libdir", "nscd"], capture_output=True,
+                              text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    libdir = done.stdout.strip()
+    return os.path.normpath(libdir) if done.returncode == 0 and libdir else None
+
+
 def _candidates():
     """Where to look, in order: $NSCD_LIBRARY, a build tree next to the package
-    (the repository's build/), then the system's library search."""
+    (the repository's build/), the libdir of `pkg-config nscd`, then the
+    system's library search (LD_LIBRARY_PATH, the ld.so cache)."""
     env = os.environ.get("NSCD_LIBRARY")
     if env:
         # An explicit choice is final: never silently fall back to another library.
-        return [env]
+        yield env
+        return
+    # A generator: the later (slower) searches run only when the earlier fail.
     here = os.path.dirname(os.path.abspath(__file__))
-    found = []
     for build in (os.path.join(here, "..", "build"), os.path.join(here, "..", "..", "build")):
         path = os.path.normpath(os.path.join(build, "libnscd.so"))
         if os.path.exists(path):
-            found.append(path)
+            yield path
+    libdir = _pkg_config_libdir()
+    if libdir:
+        path = os.path.join(libdir, f"libnscd.so.{ABI_VERSION}")
+        if os.path.exists(path):
+            yield path
     name = ctypes.util.find_library("nscd")
     if name:
-        found.append(name)
-    found.append(f"libnscd.so.{ABI_VERSION}")
-    return found
+        yield name
+    yield f"libnscd.so.{ABI_VERSION}"
 
 
 def _load():
@@ -342,10 +365,82 @@ class RouthResult(ctypes.Structure):
     ]
 
 
+class WorldDesc(ctypes.Structure):
+    """nscd_world_desc (world.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("gravity", ctypes.c_double * 3),
+        ("dt", ctypes.c_double),
+        ("friction_law", ctypes.c_int32),
+        ("max_sweeps", ctypes.c_int32),
+        ("tolerance", ctypes.c_double),
+        ("relaxation", ctypes.c_double),
+        ("jacobi_groups", ctypes.c_int32),
+        ("warm_start", ctypes.c_int32),
+        ("error_reduction", ctypes.c_double),
+        ("contact_margin", ctypes.c_double),
+        ("default_friction", ctypes.c_double),
+        ("friction_combine", ctypes.c_int32),
+        ("use_domain", ctypes.c_int32),
+        ("domain_min", ctypes.c_double * 3),
+        ("domain_max", ctypes.c_double * 3),
+        ("allocator", Allocator),
+        ("log", LOG_FN),
+        ("log_user", ctypes.c_void_p),
+    ]
+
+
+class BodyDesc(ctypes.Structure):
+    """nscd_body_desc (world.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("type", ctypes.c_int32),
+        ("position", ctypes.c_double * 3),
+        ("orientation", ctypes.c_double * 4),
+        ("velocity", ctypes.c_double * 3),
+        ("angular_velocity", ctypes.c_double * 3),
+        ("density", ctypes.c_double),
+        ("mass", ctypes.c_double),
+        ("inertia", ctypes.c_double * 3),
+        ("user_id", ctypes.c_uint64),
+    ]
+
+
+class ShapeDesc(ctypes.Structure):
+    """nscd_shape_desc (world.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("type", ctypes.c_int32),
+        ("radius", ctypes.c_double),
+        ("half_height", ctypes.c_double),
+        ("half_extents", ctypes.c_double * 3),
+        ("position", ctypes.c_double * 3),
+        ("orientation", ctypes.c_double * 4),
+        ("material", ctypes.c_int32),
+        ("category", ctypes.c_uint32),
+        ("mask", ctypes.c_uint32),
+    ]
+
+
+class WorldStepReport(ctypes.Structure):
+    """nscd_world_step_report (world.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("contacts", ctypes.c_int32),
+        ("sweeps", ctypes.c_int32),
+        ("converged", ctypes.c_int32),
+        ("merit", ctypes.c_double),
+        ("max_penetration", ctypes.c_double),
+        ("bodies_removed", ctypes.c_int32),
+        ("broad_pairs", ctypes.c_int32),
+    ]
+
+
 def prototypes():
     """{C function name: (restype, argtypes)} of every function the package binds."""
     vp = ctypes.c_void_p
     pp = ctypes.POINTER(ctypes.c_void_p)
+    u64p = ctypes.POINTER(ctypes.c_uint64)
     protos = {
         "nscd_version": (ctypes.c_int, []),
         "nscd_version_string": (ctypes.c_char_p, []),
@@ -431,6 +526,31 @@ def prototypes():
         "nscd_routh_impact_ex": (c_status, [c_double_p, c_double_p, ctypes.c_double,
                                             ctypes.c_double, ctypes.POINTER(RouthResult)]),
         "nscd_routh_case_name": (ctypes.c_char_p, [ctypes.c_int32]),
+        "nscd_world_desc_init": (c_status, [ctypes.POINTER(WorldDesc), ctypes.c_size_t]),
+        "nscd_body_desc_init": (c_status, [ctypes.POINTER(BodyDesc), ctypes.c_size_t]),
+        "nscd_shape_desc_init": (c_status, [ctypes.POINTER(ShapeDesc), ctypes.c_size_t]),
+        "nscd_world_create": (c_status, [ctypes.POINTER(WorldDesc), pp]),
+        "nscd_world_destroy": (None, [vp]),
+        "nscd_world_last_error": (ctypes.c_char_p, [vp]),
+        "nscd_world_add_material": (c_status, [vp, ctypes.c_double, c_int32_p]),
+        "nscd_world_set_pair_friction": (c_status, [vp, ctypes.c_int32, ctypes.c_int32,
+                                                    ctypes.c_double]),
+        "nscd_world_add_body": (c_status, [vp, ctypes.POINTER(BodyDesc), ctypes.POINTER(ShapeDesc),
+                                           ctypes.c_int32, u64p]),
+        "nscd_world_remove_body": (c_status, [vp, ctypes.c_uint64]),
+        "nscd_world_body_valid": (ctypes.c_int32, [vp, ctypes.c_uint64]),
+        "nscd_world_body_count": (ctypes.c_int32, [vp]),
+        "nscd_world_get_body": (c_status, [vp, ctypes.c_uint64] + [c_double_p] * 4),
+        "nscd_world_set_body": (c_status, [vp, ctypes.c_uint64] + [c_double_p] * 4),
+        "nscd_world_get_body_mass": (c_status, [vp, ctypes.c_uint64, c_double_p, c_double_p]),
+        "nscd_world_step": (c_status, [vp, ctypes.POINTER(WorldStepReport)]),
+        "nscd_world_time": (ctypes.c_double, [vp]),
+        "nscd_world_get_bodies": (c_status, [vp, ctypes.c_int32, c_int32_p, u64p, u64p]
+                                  + [c_double_p] * 4),
+        "nscd_world_get_contacts": (c_status, [vp, ctypes.c_int32, c_int32_p, u64p, u64p]
+                                    + [c_double_p] * 4),
+        "nscd_world_kinetic_energy": (c_status, [vp, c_double_p]),
+        "nscd_world_write": (c_status, [vp, ctypes.c_char_p, ctypes.c_int32]),
     }
     return protos
 

@@ -86,6 +86,10 @@ def test_system_desc_init_through_cffi(ffi_lib):
     ("nscd_coulomb_info", _library.CoulombInfo),
     ("nscd_central_impact_result", _library.CentralImpactResult),
     ("nscd_routh_result", _library.RouthResult),
+    ("nscd_world_desc", _library.WorldDesc),
+    ("nscd_body_desc", _library.BodyDesc),
+    ("nscd_shape_desc", _library.ShapeDesc),
+    ("nscd_world_step_report", _library.WorldStepReport),
 ])
 def test_ctypes_mirrors_match_headers(ffi_lib, c_name, mirror):
     ffi, _ = ffi_lib
@@ -103,6 +107,11 @@ def test_ctypes_mirrors_match_headers(ffi_lib, c_name, mirror):
     ("nscd_copt_method", "CoptMethod", "NSCD_COPT_"),
     ("nscd_indentation", "Indentation", "NSCD_INDENTATION_"),
     ("nscd_routh_case", "RouthCase", "NSCD_ROUTH_"),
+    ("nscd_body_type", "BodyType", "NSCD_BODY_"),
+    ("nscd_shape_type", "ShapeType", "NSCD_SHAPE_"),
+    ("nscd_friction_law", "FrictionLaw", "NSCD_FRICTION_"),
+    ("nscd_friction_combine", "FrictionCombine", "NSCD_COMBINE_"),
+    ("nscd_world_format", "WorldFormat", "NSCD_WORLD_"),
 ])
 def test_enums_match_headers(ffi_lib, c_name, enum_class, prefix):
     ffi, _ = ffi_lib

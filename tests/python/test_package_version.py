@@ -19,6 +19,8 @@ def test_version_matches_header():
     major, minor, patch = (header_define(f"NSCD_VERSION_{p}") for p in ("MAJOR", "MINOR", "PATCH"))
     assert nscd.version_string() == f"{major}.{minor}.{patch}"
     assert nscd.version() == major * 10000 + minor * 100 + patch
+    # The pip package's version (python/nscd/_version.py, read by setup.cfg).
+    assert nscd.__version__ == f"{major}.{minor}.{patch}"
 
 
 def test_abi_version_matches_header_and_package():

@@ -689,6 +689,80 @@ static void strays_far_from_the_bulk(void **state) {
     free(s);
 }
 
+/* A random shape of the given type about p, random orientation. */
+static nscd__collision_shape random_shape(int32_t type, int32_t body, const double p[3]) {
+    switch (type) {
+    case NSCD_SHAPE_HALF_SPACE:
+        return half_space(body, p, nscd_v3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
+    case NSCD_SHAPE_BOX:
+        return box(body, p, random_rotation(), uniform(0.2, 0.6), uniform(0.2, 0.6),
+                   uniform(0.2, 0.6));
+    case NSCD_SHAPE_CAPSULE:
+        return capsule(body, p, random_rotation(), uniform(0.1, 0.4), uniform(0.1, 0.6));
+    case NSCD_SHAPE_CYLINDER:
+        return cylinder(body, p, random_rotation(), uniform(0.2, 0.5), uniform(0.2, 0.6));
+    default: return sphere(body, p[0], p[1], p[2], uniform(0.2, 0.6));
+    }
+}
+
+/* Moving shape b by a small distance along a contact's normal (from a to b)
+ * opens that contact's gap by the same distance: the normal is the gradient
+ * of the gap, for every pair type, in random poses. */
+static void gap_follows_the_normal(void **state) {
+    (void)state;
+    const double delta = 1e-5;
+    int checked[5][5] = {{0}};
+    for (int ta = 0; ta < 5; ++ta) {
+        for (int tb = 0; tb < 5; ++tb) {
+            if (ta == NSCD_SHAPE_HALF_SPACE && tb == NSCD_SHAPE_HALF_SPACE) {
+                continue;
+            }
+            for (int trial = 0; trial < 400 && checked[ta][tb] < 60; ++trial) {
+                double o[3] = {uniform(-0.1, 0.1), uniform(-0.1, 0.1), uniform(-0.1, 0.1)};
+                nscd__collision_shape a = random_shape(ta, 0, o);
+                nscd_vec3 dir =
+                    nscd_v3_normalize(nscd_v3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
+                double reach = (ta == NSCD_SHAPE_HALF_SPACE ? 0.0 : bounding_radius(&a));
+                double tmp[3] = {0, 0, 0};
+                nscd__collision_shape probe = random_shape(tb, 1, tmp);
+                reach += tb == NSCD_SHAPE_HALF_SPACE ? 0.0 : bounding_radius(&probe);
+                double dist = reach * uniform(0.3, 1.0);
+                double pb[3] = {dist * dir.x, dist * dir.y, dist * dir.z};
+                nscd__collision_shape b = probe;
+                memcpy(b.position, pb, sizeof pb);
+                if (tb == NSCD_SHAPE_HALF_SPACE && ta != NSCD_SHAPE_HALF_SPACE) {
+                    b.fixed = 1;
+                }
+                nscd__contact_point p[8], q[8];
+                int32_t n = pair_contacts(&a, &b, 0.05, p);
+                for (int32_t k = 0; k < n; ++k) {
+                    /* move the second shape of the contact away along n */
+                    nscd__collision_shape a2 = a, b2 = b;
+                    nscd__collision_shape *moved = p[k].shape_b == 0 ? &a2 : &b2;
+                    for (int i = 0; i < 3; ++i) {
+                        moved->position[i] += delta * p[k].normal[i];
+                    }
+                    int32_t m = pair_contacts(&a2, &b2, 0.05, q);
+                    for (int32_t j = 0; j < m; ++j) {
+                        if (q[j].feature == p[k].feature && q[j].shape_a == p[k].shape_a) {
+                            double opened = q[j].gap - p[k].gap;
+                            if (fabs(opened - delta) > 1e-3 * delta) {
+                                print_error("types %d-%d feature %u: gap opened %.6g for %.6g\n",
+                                            ta, tb, p[k].feature, opened, delta);
+                                fail();
+                            }
+                            ++checked[ta][tb];
+                        }
+                    }
+                }
+            }
+            if (!(ta == NSCD_SHAPE_HALF_SPACE && tb == NSCD_SHAPE_HALF_SPACE)) {
+                assert_true(checked[ta][tb] >= 20);
+            }
+        }
+    }
+}
+
 /* Shuffling the input changes nothing but the shape indices. */
 static void order_independent_of_input(void **state) {
     (void)state;
@@ -872,6 +946,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(cylinder_gjk_pairs),
     cmocka_unit_test(broad_phase_spheres),
     cmocka_unit_test(broad_phase_mixed),
+    cmocka_unit_test(gap_follows_the_normal),
     cmocka_unit_test(strays_far_from_the_bulk),
     cmocka_unit_test(order_independent_of_input),
     cmocka_unit_test(out_of_memory_keeps_output),

@@ -1,0 +1,567 @@
+"""The 3D rigid-body world of seed 002 (include/nscd/world.h): bodies with
+shapes, collision detection and impulse-velocity time stepping with a
+matrix-free nonlinear block Gauss–Seidel over the contacts.
+
+Bodies are addressed by their generational ids (Python ints): an id of a
+removed body is stale and every call with it raises NscdError with status
+ERR_STALE_HANDLE. The state of every body and every contact of the last step
+is copied out in bulk, as numpy arrays, by one C call (``World.bodies()``,
+``World.contacts()``): scripts and plots never loop over bodies in Python.
+
+Units are SI, quaternions are (w, x, y, z) and rotate body-frame vectors to
+the world frame; contact impulses are (normal, tangent 1, tangent 2)."""
+import ctypes
+import enum
+import math
+import os
+from typing import Callable, Iterable, NamedTuple, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _library as _c
+from ._handle import OwnedHandle
+from .errors import NscdError, Status, check
+
+__all__ = ["BodyType", "Bodies", "Contacts", "FrictionCombine", "FrictionLaw", "Shape",
+           "ShapeType", "World", "WorldFormat", "WorldStepReport"]
+
+
+class BodyType(enum.IntEnum):
+    """nscd_body_type."""
+    STATIC = 0
+    KINEMATIC = 1
+    DYNAMIC = 2
+
+
+class ShapeType(enum.IntEnum):
+    """nscd_shape_type."""
+    SPHERE = 0
+    HALF_SPACE = 1
+    BOX = 2
+    CAPSULE = 3
+    CYLINDER = 4
+
+
+class FrictionLaw(enum.IntEnum):
+    """nscd_friction_law: the friction law of the world's contact problem."""
+    COULOMB = 0
+    MAX_DISSIPATION = 1
+
+
+class FrictionCombine(enum.IntEnum):
+    """nscd_friction_combine: the friction coefficient of two materials."""
+    GEOMETRIC_MEAN = 0
+    MIN = 1
+    MAX = 2
+    AVERAGE = 3
+
+
+class WorldFormat(enum.IntEnum):
+    """nscd_world_format: the file formats of World.write()."""
+    VTK = 0
+    CSV = 1
+
+
+def _enum(enum_class, value, what):
+    """An IntEnum member from a member, an int or a case-insensitive name."""
+    if isinstance(value, str):
+        try:
+            return enum_class[value.upper()]
+        except KeyError:
+            names = ", ".join(m.name.lower() for m in enum_class)
+            raise ValueError(f"{what}: unknown name {value!r} (known: {names})") from None
+    return _c.int32(value, what)
+
+
+def _vec(values, n, what) -> Tuple[float, ...]:
+    """n floats from a sequence, checking its length (no numpy needed)."""
+    out = tuple(float(x) for x in np.asarray(values, dtype=np.float64).reshape(-1))
+    if len(out) != n:
+        raise ValueError(f"{what}: expected {n} values, got {len(out)}")
+    return out
+
+
+def _set_array(field, values):
+    for i, x in enumerate(values):
+        field[i] = x
+
+
+def _quaternion_z_to(normal) -> Tuple[float, float, float, float]:
+    """The unit quaternion (w, x, y, z) rotating +z onto the unit vector of
+    `normal` (the shortest arc; a half turn about x when normal is -z)."""
+    n = np.asarray(_vec(normal, 3, "normal"))
+    length = float(np.linalg.norm(n))
+    if not length > 0.0 or not math.isfinite(length):
+        raise ValueError(f"normal: expected a finite non-zero vector, got {tuple(n)}")
+    n = n / length
+    w = 1.0 + n[2]  # 1 + z . n
+    if w < 1e-12:
+        return (0.0, 1.0, 0.0, 0.0)
+    q = np.array([w, -n[1], n[0], 0.0])  # (1 + z.n, z x n)
+    q /= np.linalg.norm(q)
+    return tuple(float(x) for x in q)
+
+
+class Shape:
+    """One shape of a body (nscd_shape_desc), built by the class methods
+    sphere(), half_space(), box(), capsule() and cylinder(). Common keyword
+    arguments: ``position`` and ``orientation`` (w, x, y, z) of the shape in
+    the body frame, ``material`` (an index from World.add_material, 0 = the
+    world's default), ``category`` and ``mask`` (collision filter bits: shapes
+    a and b collide when a.category & b.mask and b.category & a.mask are both
+    non-zero)."""
+
+    _COMMON = ("position", "orientation", "material", "category", "mask")
+
+    def __init__(self, type: Union[ShapeType, int, str], **fields):
+        self.type = ShapeType(_enum(ShapeType, type, "type"))
+        unknown = set(fields) - set(self._COMMON) - {"radius", "half_height", "half_extents"}
+        if unknown:
+            raise TypeError(f"unknown shape field(s): {', '.join(sorted(unknown))}")
+        self.fields = fields
+
+    @classmethod
+    def sphere(cls, radius: float, **kw) -> "Shape":
+        """A sphere of `radius` (m) about the shape origin."""
+        return cls(ShapeType.SPHERE, radius=radius, **kw)
+
+    @classmethod
+    def half_space(cls, **kw) -> "Shape":
+        """The solid half-space {z <= 0} of the shape frame (its plane's outward
+        normal is the frame's +z); static or kinematic bodies only."""
+        return cls(ShapeType.HALF_SPACE, **kw)
+
+    @classmethod
+    def box(cls, half_extents: Sequence[float], **kw) -> "Shape":
+        """A box of `half_extents` (3 values, m) about the shape origin."""
+        return cls(ShapeType.BOX, half_extents=half_extents, **kw)
+
+    @classmethod
+    def capsule(cls, radius: float, half_height: float, **kw) -> "Shape":
+        """The segment from -half_height to +half_height on z swept by a sphere of `radius`."""
+        return cls(ShapeType.CAPSULE, radius=radius, half_height=half_height, **kw)
+
+    @classmethod
+    def cylinder(cls, radius: float, half_height: float, **kw) -> "Shape":
+        """A solid cylinder of `radius`, axis z, from -half_height to +half_height."""
+        return cls(ShapeType.CYLINDER, radius=radius, half_height=half_height, **kw)
+
+    def desc(self) -> "_c.ShapeDesc":
+        """The nscd_shape_desc of this shape (library defaults for the fields not given)."""
+        d = _c.ShapeDesc()
+        check(_c.library().nscd_shape_desc_init(ctypes.byref(d), ctypes.sizeof(d)),
+              "nscd_shape_desc_init")
+        d.type = int(self.type)
+        f = self.fields
+        if "radius" in f:
+            d.radius = float(f["radius"])
+        if "half_height" in f:
+            d.half_height = float(f["half_height"])
+        if "half_extents" in f:
+            _set_array(d.half_extents, _vec(f["half_extents"], 3, "half_extents"))
+        if "position" in f:
+            _set_array(d.position, _vec(f["position"], 3, "position"))
+        if "orientation" in f:
+            _set_array(d.orientation, _vec(f["orientation"], 4, "orientation"))
+        if "material" in f:
+            d.material = _c.int32(f["material"], "material")
+        for bits in ("category", "mask"):
+            if bits in f:
+                value = int(f[bits])
+                if not 0 <= value < 2**32:
+                    raise OverflowError(f"{bits}: {value} does not fit a uint32_t")
+                setattr(d, bits, value)
+        return d
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in self.fields.items())
+        return f"Shape({self.type.name.lower()}{', ' if args else ''}{args})"
+
+
+class WorldStepReport(NamedTuple):
+    """nscd_world_step_report: what the last step did."""
+    contacts: int          # contact points of the step
+    sweeps: int            # sweeps of the block solver
+    converged: bool        # merit below the tolerance (always True with tolerance 0)
+    merit: float           # largest change of a relative contact velocity in the last sweep, m/s
+    max_penetration: float  # largest -gap over the step's contacts before the step, m
+    bodies_removed: int    # bodies removed at the domain boundary in this step
+    broad_pairs: int       # shape pairs the broad phase passed to the narrow phase
+
+
+class Bodies(NamedTuple):
+    """Every live body in the world's storage order (structure of arrays)."""
+    ids: np.ndarray                 # (N,) uint64 body ids
+    user_ids: np.ndarray            # (N,) uint64 user ids (add_body's user_id)
+    positions: np.ndarray           # (N, 3) m
+    orientations: np.ndarray        # (N, 4) unit quaternions (w, x, y, z)
+    velocities: np.ndarray          # (N, 3) m/s
+    angular_velocities: np.ndarray  # (N, 3) rad/s, world frame
+
+
+class Contacts(NamedTuple):
+    """The last step's contacts in the solver's order (structure of arrays)."""
+    body_a: np.ndarray    # (M,) uint64
+    body_b: np.ndarray    # (M,) uint64; the normal points from a to b
+    points: np.ndarray    # (M, 3) midway between the surfaces, m
+    normals: np.ndarray   # (M, 3) unit normals from a to b
+    gaps: np.ndarray      # (M,) gap at detection, m (negative: penetration)
+    impulses: np.ndarray  # (M, 3) normal, tangent 1, tangent 2, N s
+
+
+_U64_P = ctypes.POINTER(ctypes.c_uint64)
+
+
+def _dptr(a):
+    return a.ctypes.data_as(_c.c_double_p)
+
+
+def _uptr(a):
+    return a.ctypes.data_as(_U64_P)
+
+
+class World(OwnedHandle):
+    """A rigid-body world (opaque nscd_world), a context manager.
+
+    Keyword arguments set the fields of nscd_world_desc; those not given keep
+    the library's defaults (nscd_world_desc_init):
+
+    - ``gravity`` (3 values, m/s², default (0, 0, -9.81)), ``dt`` (s, 1e-3);
+    - ``friction_law``: FrictionLaw or "coulomb" / "max_dissipation";
+    - ``max_sweeps`` (10), ``tolerance`` (m/s; 0 = always max_sweeps sweeps),
+      ``relaxation`` and ``jacobi_groups`` (the weighted Jacobi blend across
+      groups of seed 002, Sect. 3), ``warm_start`` (True);
+    - ``error_reduction`` ε in [0, 1) (0.2), ``contact_margin`` (m, 1e-3);
+    - ``default_friction`` (μ of material 0, 0.5), ``friction_combine``
+      (FrictionCombine or its name);
+    - ``domain=(lower_corner, upper_corner)``: bodies whose centre leaves the
+      box are removed at the end of a step (an open outlet);
+    - ``log(level, message)``: a Python function receiving the library's log.
+
+    Raises NscdError (status and the library's message) on invalid settings.
+    Ids are Python ints; `id in world` tells whether a body is alive and
+    ``len(world)`` counts the live bodies."""
+
+    _REALS = ("dt", "tolerance", "relaxation", "error_reduction", "contact_margin",
+              "default_friction")
+    _INTS = ("max_sweeps", "jacobi_groups")
+
+    def __init__(self, gravity: Optional[Sequence[float]] = None,
+                 friction_law: Union[FrictionLaw, int, str, None] = None,
+                 friction_combine: Union[FrictionCombine, int, str, None] = None,
+                 warm_start: Optional[bool] = None,
+                 domain: Optional[Tuple[Sequence[float], Sequence[float]]] = None,
+                 log: Optional[Callable[[int, str], None]] = None, **settings):
+        lib = _c.library()
+        self._lib = lib
+        self._handle = None
+        self._last_contacts = 0
+        desc = _c.WorldDesc()
+        check(lib.nscd_world_desc_init(ctypes.byref(desc), ctypes.sizeof(desc)),
+              "nscd_world_desc_init")
+        for key, value in settings.items():
+            if key in self._REALS:
+                setattr(desc, key, float(value))
+            elif key in self._INTS:
+                setattr(desc, key, _c.int32(value, key))
+            else:
+                known = ", ".join(self._REALS + self._INTS + (
+                    "gravity", "friction_law", "friction_combine", "warm_start", "domain", "log"))
+                raise TypeError(f"unknown world setting {key!r} (known: {known})")
+        if gravity is not None:
+            _set_array(desc.gravity, _vec(gravity, 3, "gravity"))
+        if friction_law is not None:
+            desc.friction_law = _enum(FrictionLaw, friction_law, "friction_law")
+        if friction_combine is not None:
+            desc.friction_combine = _enum(FrictionCombine, friction_combine, "friction_combine")
+        if warm_start is not None:
+            desc.warm_start = int(bool(warm_start))
+        if domain is not None:
+            lower, upper = domain
+            desc.use_domain = 1
+            _set_array(desc.domain_min, _vec(lower, 3, "domain lower corner"))
+            _set_array(desc.domain_max, _vec(upper, 3, "domain upper corner"))
+        self._log = None
+        if log is not None:
+            def log_body(_user, level, message):
+                try:
+                    log(int(level), message.decode(errors="replace"))
+                except BaseException:  # noqa: BLE001  (must not cross into C)
+                    pass
+            self._log = _c.LOG_FN(log_body)  # must outlive the handle
+            desc.log = self._log
+        out = ctypes.c_void_p()
+        check(lib.nscd_world_create(ctypes.byref(desc), ctypes.byref(out)), "nscd_world_create")
+        self._handle = out
+        self.dt = desc.dt
+
+    # ------------------------------------------------------------ handle
+    def _destroy(self, handle):
+        self._lib.nscd_world_destroy(handle)
+
+    def _require_open(self):
+        if self._handle is None:
+            raise ValueError("the world is closed")
+
+    @property
+    def last_error(self) -> str:
+        """The message of the last failure on this world ("" when none)."""
+        self._require_open()
+        return self._lib.nscd_world_last_error(self._handle).decode(errors="replace")
+
+    def _check(self, status, function):
+        if status != Status.OK:
+            raise NscdError(status, function, self.last_error)
+
+    # ------------------------------------------------------------ materials
+    def add_material(self, friction: float) -> int:
+        """Adds a material with friction coefficient μ >= 0; returns its index
+        (material 0, the world's default, exists from the start)."""
+        self._require_open()
+        index = ctypes.c_int32()
+        self._check(self._lib.nscd_world_add_material(self._handle, float(friction),
+                                                      ctypes.byref(index)),
+                    "nscd_world_add_material")
+        return index.value
+
+    def set_pair_friction(self, material_a: int, material_b: int, friction: float) -> None:
+        """Overrides the combination rule: every contact between materials a
+        and b has μ = friction."""
+        self._require_open()
+        self._check(self._lib.nscd_world_set_pair_friction(
+            self._handle, _c.int32(material_a, "material_a"), _c.int32(material_b, "material_b"),
+            float(friction)), "nscd_world_set_pair_friction")
+
+    # ------------------------------------------------------------ bodies
+    def add_body(self, shapes: Union[Shape, Iterable[Shape]] = (),
+                 type: Union[BodyType, int, str] = BodyType.DYNAMIC,
+                 position: Sequence[float] = (0.0, 0.0, 0.0),
+                 orientation: Sequence[float] = (1.0, 0.0, 0.0, 0.0),
+                 velocity: Sequence[float] = (0.0, 0.0, 0.0),
+                 angular_velocity: Sequence[float] = (0.0, 0.0, 0.0),
+                 density: Optional[float] = None, mass: float = 0.0,
+                 inertia: Optional[Sequence[float]] = None, user_id: int = 0) -> int:
+        """Adds a body with its shapes (a compound when more than one) and
+        returns its id.
+
+        ``type``: BodyType or "static" / "kinematic" / "dynamic" (a kinematic
+        body moves with its velocity and has infinite mass). A dynamic body's
+        mass, centre of mass and inertia follow from ``density`` (kg/m³,
+        library default 1000) and its shapes, unless ``mass`` > 0 is given with
+        the principal ``inertia`` (3 values) about the body origin. ``user_id``
+        is returned by bodies() (e.g. a particle number)."""
+        self._require_open()
+        if isinstance(shapes, Shape):
+            shapes = [shapes]
+        shapes = list(shapes)
+        for shape in shapes:
+            if not isinstance(shape, Shape):
+                raise TypeError(f"expected nscd.Shape objects, got {shape!r}")
+        body = _c.BodyDesc()
+        check(self._lib.nscd_body_desc_init(ctypes.byref(body), ctypes.sizeof(body)),
+              "nscd_body_desc_init")
+        body.type = _enum(BodyType, type, "type")
+        _set_array(body.position, _vec(position, 3, "position"))
+        _set_array(body.orientation, _vec(orientation, 4, "orientation"))
+        _set_array(body.velocity, _vec(velocity, 3, "velocity"))
+        _set_array(body.angular_velocity, _vec(angular_velocity, 3, "angular_velocity"))
+        if density is not None:
+            body.density = float(density)
+        body.mass = float(mass)
+        if inertia is not None:
+            _set_array(body.inertia, _vec(inertia, 3, "inertia"))
+        if not 0 <= int(user_id) < 2**64:
+            raise OverflowError(f"user_id: {user_id} does not fit a uint64_t")
+        body.user_id = int(user_id)
+        descs = (_c.ShapeDesc * max(len(shapes), 1))(*[s.desc() for s in shapes])
+        out = ctypes.c_uint64()
+        self._check(self._lib.nscd_world_add_body(self._handle, ctypes.byref(body), descs,
+                                                  len(shapes), ctypes.byref(out)),
+                    "nscd_world_add_body")
+        return out.value
+
+    def add_sphere(self, radius: float, position: Sequence[float], material: int = 0,
+                   **body) -> int:
+        """A dynamic sphere of `radius` centred at `position` (the fast path);
+        further keyword arguments are those of add_body (velocity, density,
+        type, user_id, ...). Returns its id."""
+        return self.add_body(Shape.sphere(radius, material=material), position=position, **body)
+
+    def add_half_space(self, point: Sequence[float] = (0.0, 0.0, 0.0),
+                       normal: Sequence[float] = (0.0, 0.0, 1.0), material: int = 0,
+                       type: Union[BodyType, int, str] = BodyType.STATIC, **body) -> int:
+        """A static (or kinematic) half-space whose boundary plane passes through
+        `point` with outward unit `normal` (the solid lies behind it): the
+        ground by default. Returns its id."""
+        return self.add_body(Shape.half_space(material=material), type=type, position=point,
+                             orientation=_quaternion_z_to(normal), **body)
+
+    def remove_body(self, body_id: int) -> None:
+        """Removes a body and its contacts; a dead id raises ERR_STALE_HANDLE."""
+        self._require_open()
+        self._check(self._lib.nscd_world_remove_body(self._handle, self._id(body_id)),
+                    "nscd_world_remove_body")
+
+    def body_valid(self, body_id: int) -> bool:
+        """True when `body_id` names a live body of this world."""
+        self._require_open()
+        try:
+            body_id = self._id(body_id)
+        except OverflowError:
+            return False
+        return bool(self._lib.nscd_world_body_valid(self._handle, body_id))
+
+    __contains__ = body_valid
+
+    @property
+    def body_count(self) -> int:
+        """Number of live bodies."""
+        self._require_open()
+        return self._lib.nscd_world_body_count(self._handle)
+
+    def __len__(self):
+        return self.body_count
+
+    @staticmethod
+    def _id(body_id):
+        value = int(body_id)
+        if not 0 <= value < 2**64:
+            raise OverflowError(f"body id {value} does not fit a uint64_t")
+        return value
+
+    def get_body(self, body_id: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(position, orientation, velocity, angular_velocity) of one body."""
+        self._require_open()
+        p, q, v, w = np.zeros(3), np.zeros(4), np.zeros(3), np.zeros(3)
+        self._check(self._lib.nscd_world_get_body(self._handle, self._id(body_id), _dptr(p),
+                                                  _dptr(q), _dptr(v), _dptr(w)),
+                    "nscd_world_get_body")
+        return p, q, v, w
+
+    def set_body(self, body_id: int, position: Optional[Sequence[float]] = None,
+                 orientation: Optional[Sequence[float]] = None,
+                 velocity: Optional[Sequence[float]] = None,
+                 angular_velocity: Optional[Sequence[float]] = None) -> None:
+        """Sets parts of a body's state; None leaves that part unchanged.
+        Static bodies accept positions only."""
+        self._require_open()
+        arrays = []
+        for values, n, what in ((position, 3, "position"), (orientation, 4, "orientation"),
+                                (velocity, 3, "velocity"),
+                                (angular_velocity, 3, "angular_velocity")):
+            arrays.append(None if values is None else np.array(_vec(values, n, what)))
+        ptrs = [None if a is None else _dptr(a) for a in arrays]
+        self._check(self._lib.nscd_world_set_body(self._handle, self._id(body_id), *ptrs),
+                    "nscd_world_set_body")
+
+    def body_mass(self, body_id: int) -> Tuple[float, np.ndarray]:
+        """(mass in kg, body-frame principal inertia (3,)); mass 0 for static
+        and kinematic bodies."""
+        self._require_open()
+        mass, inertia = ctypes.c_double(), np.zeros(3)
+        self._check(self._lib.nscd_world_get_body_mass(self._handle, self._id(body_id),
+                                                       ctypes.byref(mass), _dptr(inertia)),
+                    "nscd_world_get_body_mass")
+        return mass.value, inertia
+
+    # ------------------------------------------------------------ stepping
+    def step(self, n: int = 1, allow_not_converged: bool = False) -> WorldStepReport:
+        """Advances the world by n steps of dt and returns the report of the last.
+
+        With a tolerance set, a step whose sweeps did not reach it is still
+        taken (the state is the last sweep's) and raises NscdError with status
+        ERR_NOT_CONVERGED, whose ``report`` attribute is that step's report,
+        unless ``allow_not_converged`` is True (then ``report.converged`` tells)."""
+        self._require_open()
+        n = int(n)
+        if n < 1:
+            raise ValueError(f"n: expected at least one step, got {n}")
+        report = _c.WorldStepReport(struct_size=ctypes.sizeof(_c.WorldStepReport))
+        step = self._lib.nscd_world_step
+        for _ in range(n):
+            status = step(self._handle, ctypes.byref(report))
+            if status == Status.ERR_NOT_CONVERGED and allow_not_converged:
+                continue
+            if status != Status.OK:
+                self._last_contacts = max(report.contacts, 0)
+                exc = NscdError(status, "nscd_world_step", self.last_error)
+                exc.report = self._report(report)
+                raise exc
+        self._last_contacts = max(report.contacts, 0)
+        return self._report(report)
+
+    @staticmethod
+    def _report(r):
+        return WorldStepReport(r.contacts, r.sweeps, bool(r.converged), r.merit,
+                               r.max_penetration, r.bodies_removed, r.broad_pairs)
+
+    @property
+    def time(self) -> float:
+        """Simulated time, s (steps taken times dt)."""
+        self._require_open()
+        return self._lib.nscd_world_time(self._handle)
+
+    def kinetic_energy(self) -> float:
+        """Kinetic energy of the dynamic bodies (translation and rotation), J."""
+        self._require_open()
+        energy = ctypes.c_double()
+        self._check(self._lib.nscd_world_kinetic_energy(self._handle, ctypes.byref(energy)),
+                    "nscd_world_kinetic_energy")
+        return energy.value
+
+    # ------------------------------------------------------------ bulk copy-out
+    def bodies(self) -> Bodies:
+        """Every live body as numpy arrays (structure of arrays), copied by one
+        call of nscd_world_get_bodies in the world's (deterministic) order."""
+        self._require_open()
+        count = ctypes.c_int32()
+        n = self.body_count
+        while True:
+            ids, user_ids = np.zeros(n, np.uint64), np.zeros(n, np.uint64)
+            p, q = np.zeros((n, 3)), np.zeros((n, 4))
+            v, w = np.zeros((n, 3)), np.zeros((n, 3))
+            status = self._lib.nscd_world_get_bodies(self._handle, n, ctypes.byref(count),
+                                                     _uptr(ids), _uptr(user_ids), _dptr(p),
+                                                     _dptr(q), _dptr(v), _dptr(w))
+            if status == Status.ERR_BUFFER_TOO_SMALL and count.value > n:
+                n = count.value  # not expected: body_count said otherwise
+                continue
+            self._check(status, "nscd_world_get_bodies")
+            m = count.value
+            return Bodies(ids[:m], user_ids[:m], p[:m], q[:m], v[:m], w[:m])
+
+    def contacts(self) -> Contacts:
+        """The last step's contacts as numpy arrays (structure of arrays),
+        copied by one call of nscd_world_get_contacts in the solver's order."""
+        self._require_open()
+        count = ctypes.c_int32()
+        n = self._last_contacts
+        while True:
+            a, b = np.zeros(n, np.uint64), np.zeros(n, np.uint64)
+            points, normals = np.zeros((n, 3)), np.zeros((n, 3))
+            gaps, impulses = np.zeros(n), np.zeros((n, 3))
+            status = self._lib.nscd_world_get_contacts(self._handle, n, ctypes.byref(count),
+                                                       _uptr(a), _uptr(b), _dptr(points),
+                                                       _dptr(normals), _dptr(gaps),
+                                                       _dptr(impulses))
+            if status == Status.ERR_BUFFER_TOO_SMALL and count.value > n:
+                n = count.value  # the last step was taken through another handle's API
+                continue
+            self._check(status, "nscd_world_get_contacts")
+            m = count.value
+            return Contacts(a[:m], b[:m], points[:m], normals[:m], gaps[:m], impulses[:m])
+
+    # ------------------------------------------------------------ output
+    def write(self, path: Union[str, os.PathLike], format: Union[WorldFormat, int, str, None] = None
+              ) -> None:
+        """Writes every body to a file: legacy VTK polydata (one point per body
+        with radius, velocity, angular velocity, id; ParaView) or CSV (one row
+        per body). ``format``: WorldFormat, "vtk" or "csv"; by default from the
+        file's extension (.csv, else VTK)."""
+        self._require_open()
+        path = os.fspath(path)
+        if format is None:
+            format = WorldFormat.CSV if path.lower().endswith(".csv") else WorldFormat.VTK
+        self._check(self._lib.nscd_world_write(self._handle, os.fsencode(path),
+                                               _enum(WorldFormat, format, "format")),
+                    "nscd_world_write")
