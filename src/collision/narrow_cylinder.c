@@ -65,6 +65,11 @@ void nscd__collide_half_space_cylinder(const nscd__collision_shape *a,
     /* in-plane direction of steepest descent: -(n - (n.a) a) */
     double w[3] = {n[0] - na * axis[0], n[1] - na * axis[1], n[2] - na * axis[2]};
     double wl = sqrt(dot3(w, w));
+    /* w in the cylinder's x, y: the deepest rim point is skipped when one of
+     * the four fixed ones is it */
+    double wx = dot3(w, (double[]){b->rotation[0], b->rotation[3], b->rotation[6]});
+    double wy = dot3(w, (double[]){b->rotation[1], b->rotation[4], b->rotation[7]});
+    int deepest_is_new = wl > 1e-12 && fmax(fabs(wx), fabs(wy)) < (1.0 - 1e-9) * wl;
     for (int cap = 0; cap < 2; ++cap) {
         double z = cap == 0 ? -h : h;
         for (int k = 0; k < 4; ++k) {
@@ -72,10 +77,7 @@ void nscd__collide_half_space_cylinder(const nscd__collision_shape *a,
             nscd__to_world(b, local, v);
             add_below(n, offset, v, margin, (uint32_t)(4 * cap + k), m);
         }
-        /* the deepest rim point, unless one of the four fixed ones is it */
-        double wx = dot3(w, (double[]){b->rotation[0], b->rotation[3], b->rotation[6]});
-        double wy = dot3(w, (double[]){b->rotation[1], b->rotation[4], b->rotation[7]});
-        if (wl > 1e-12 && fmax(fabs(wx), fabs(wy)) < (1.0 - 1e-9) * wl) {
+        if (deepest_is_new) {
             double local[3] = {0, 0, z}, v[3];
             nscd__to_world(b, local, v);
             for (int i = 0; i < 3; ++i) {
