@@ -18,6 +18,8 @@
 
 #include <math.h>
 
+#include "collision/gjk.h"
+
 /* An oriented box in the world frame. */
 typedef struct obb {
     double c[3];
@@ -260,6 +262,33 @@ static void edge_contact(const obb *a, const obb *b, int i, int k, const double 
     nscd__manifold_add(m, point, L, sep, feature);
 }
 
+/* Separated boxes: the largest SAT separation is their distance unless a
+ * corner is closest (to a corner or an edge). GJK on the boxes themselves
+ * gives the exact distance; when it exceeds the SAT separation, the one
+ * point between the closest features (feature 1 << 15) replaces the SAT
+ * manifold. Returns 1 when it decided (a point or nothing). */
+static int closest_corner(const nscd__collision_shape *sa, const nscd__collision_shape *sb,
+                          double sat_sep, double margin, nscd__manifold *m) {
+    nscd__core ca, cb;
+    nscd__core_of_box(sa, &ca);
+    nscd__core_of_box(sb, &cb);
+    double pa[3], pb[3];
+    double dist = nscd__gjk_distance(&ca, &cb, pa, pb);
+    if (!(dist > sat_sep * (1.0 + 1e-9) + 1e-12 * (1.0 + fabs(sat_sep)))) {
+        return 0; /* a face or an edge pair is closest: the SAT manifold */
+    }
+    if (dist >= margin) {
+        return 1;
+    }
+    double n[3], point[3];
+    for (int i = 0; i < 3; ++i) {
+        n[i] = (pb[i] - pa[i]) / dist;
+        point[i] = 0.5 * (pa[i] + pb[i]);
+    }
+    nscd__manifold_add(m, point, n, dist, 1u << 15);
+    return 1;
+}
+
 void nscd__collide_box_box(const nscd__collision_shape *sa, const nscd__collision_shape *sb,
                            double margin, nscd__manifold *m) {
     obb a, b;
@@ -311,6 +340,10 @@ void nscd__collide_box_box(const nscd__collision_shape *sa, const nscd__collisio
     double scale = fmin(fmin(fmin(a.h[0], a.h[1]), a.h[2]), fmin(fmin(b.h[0], b.h[1]), b.h[2]));
     double tol = 1e-3 * scale;
     double face_best = fmax(best_face[0], best_face[1]);
+    if (fmax(face_best, best_edge) > 0.0 &&
+        closest_corner(sa, sb, fmax(face_best, best_edge), margin, m)) {
+        return;
+    }
     if (best_edge > face_best + tol) {
         edge_contact(&a, &b, edge_i, edge_k, edge_L, best_edge, m);
         return;

@@ -313,6 +313,36 @@ static void box_box_faces(void **state) {
     near(p[0].gap, 0.1);
 }
 
+/* Separated corner to corner: the exact distance, not the SAT separation. */
+static void box_box_corners(void **state) {
+    (void)state;
+    nscd__collision_shape a = box(0, ORIGIN, nscd_q_identity(), 1, 1, 1);
+    nscd__collision_shape b = box(1, (double[]){2.1, 2.1, 2.1}, nscd_q_identity(), 1, 1, 1);
+    nscd__contact_point p[8];
+    assert_int_equal(pair_contacts(&a, &b, 0.15, p), 0); /* SAT says 0.1, the truth 0.173 */
+    assert_int_equal(pair_contacts(&a, &b, 0.2, p), 1);
+    double r3 = 1.0 / sqrt(3.0);
+    check_point(&p[0], (double[]){1.05, 1.05, 1.05}, (double[]){r3, r3, r3}, 0.1 * sqrt(3.0));
+    /* touching faces exactly: nothing at margin 0, four points of gap 0 above */
+    b.position[0] = 2.0, b.position[1] = 0.5, b.position[2] = 0.0;
+    assert_int_equal(pair_contacts(&a, &b, 0.0, p), 0);
+    assert_int_equal(pair_contacts(&a, &b, 1e-9, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        near(p[k].gap, 0.0);
+        near(p[k].normal[0], 1.0);
+        near(p[k].point[0], 1.0);
+    }
+    /* the same far from the origin */
+    const double x0 = 1e6;
+    a.position[0] += x0, b.position[0] += x0;
+    b.position[0] -= 0.01;
+    assert_int_equal(pair_contacts(&a, &b, 0.0, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        near_tol(p[k].gap, -0.01, 1e-9);
+        near_tol(p[k].point[0], x0 + 0.995, 1e-15);
+    }
+}
+
 static void box_box_edges(void **state) {
     (void)state;
     /* a: unit cube (h = 1) turned 45 degrees about x, top edge along x at
@@ -938,6 +968,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(half_space_box),
     cmocka_unit_test(sphere_box),
     cmocka_unit_test(box_box_faces),
+    cmocka_unit_test(box_box_corners),
     cmocka_unit_test(box_box_edges),
     cmocka_unit_test(box_capsule),
     cmocka_unit_test(capsule_pairs),
