@@ -16,9 +16,10 @@
 
 #include "collision/collision.h"
 
-/* Most points of one manifold (box-box clipping is reduced to 4, a box on a
- * half-space keeps its 4 deepest corners). */
-#define NSCD__MANIFOLD_MAX 8
+/* Room for the candidate points of one manifold before its reduction to at
+ * most 4: the clipped face polygon of box-box (up to 8), the corners of a box
+ * on a half-space (8), the rim points of a cylinder on a half-space (10). */
+#define NSCD__MANIFOLD_MAX 12
 
 typedef struct nscd__manifold_point {
     double point[3];  /* midway between the surfaces */

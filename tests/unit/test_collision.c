@@ -202,7 +202,7 @@ static int32_t pair_contacts(const nscd__collision_shape *a, const nscd__collisi
     nscd__collision_init(&c, NULL);
     nscd__collision_shape s[2] = {*a, *b};
     int32_t n = collide_checked(&c, s, 2, margin);
-    assert_true(n <= 8);
+    assert_true(n <= 4); /* every manifold is reduced to at most 4 points */
     memcpy(out, c.contacts, (size_t)n * sizeof *out);
     nscd__collision_free(&c);
     return n;
@@ -474,6 +474,26 @@ static void half_space_cylinder(void **state) {
     assert_int_equal(pair_contacts(&h, &c, 0.0, p), 1);
     near(p[0].gap, 0.7 - 0.5 * cos(t) - 1.0 * sin(t));
     assert_int_equal(p[0].feature, 8);
+    /* a huge margin sees all 10 rim points: the 4 deepest are of the lower
+     * cap, its deepest point among them */
+    assert_int_equal(pair_contacts(&h, &c, 10.0, p), 4);
+    int has_deepest = 0;
+    for (int k = 0; k < 4; ++k) {
+        assert_true(p[k].feature <= 3 || p[k].feature == 8);
+        has_deepest |= p[k].feature == 8;
+    }
+    assert_true(has_deepest);
+    /* upside down: the lower cap is cap 1 (fixed points 4-7, deepest 9),
+     * whose points come last */
+    c = cylinder(1, (double[]){0, 0, 0.7}, nscd_q_from_axis_angle(nscd_v3(1, 1, 0), PI - t), 1.0,
+                 0.5);
+    assert_int_equal(pair_contacts(&h, &c, 10.0, p), 4);
+    has_deepest = 0;
+    for (int k = 0; k < 4; ++k) {
+        assert_true((p[k].feature >= 4 && p[k].feature <= 7) || p[k].feature == 9);
+        has_deepest |= p[k].feature == 9;
+    }
+    assert_true(has_deepest);
 }
 
 /* Pairs through GJK on rounded cores: exact while the penetration stays below
