@@ -278,6 +278,10 @@ nscd_status nscd__collide(nscd__collision *collision, const nscd__collision_shap
     for (int32_t i = 0; i < n; ++i) {
         if (shapes[i].type != NSCD_SHAPE_HALF_SPACE) {
             nscd__shape_aabb(&shapes[i], 0.5 * margin, &boxes[i]);
+            /* finite inputs near DBL_MAX can still overflow the box */
+            if (!nscd__all_finite(boxes[i].lo, 3) || !nscd__all_finite(boxes[i].hi, 3)) {
+                return NSCD_ERR_OUT_OF_RANGE;
+            }
         }
     }
     status = nscd__broad_phase(st, &al, shapes, n, margin);

@@ -955,6 +955,10 @@ static void bad_input(void **state) {
     s[1].position[2] = 0.0;
     s[1].radius = -1.0;
     assert_int_equal(nscd__collide(&c, s, 2, 0.0), NSCD_ERR_OUT_OF_RANGE);
+    s[1].radius = 1e308; /* finite, but its bounding box overflows */
+    s[1].position[0] = 1e308;
+    assert_int_equal(nscd__collide(&c, s, 2, 0.0), NSCD_ERR_OUT_OF_RANGE);
+    s[1].position[0] = 1.0;
     s[1].radius = 1.0;
     s[1].type = 17;
     assert_int_equal(nscd__collide(&c, s, 2, 0.0), NSCD_ERR_INVALID_ARGUMENT);
