@@ -292,6 +292,11 @@ nscd_status nscd__collide(nscd__collision *collision, const nscd__collision_shap
     if (!order_pairs(st, &al, shapes, n)) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
+    /* Never a NULL output after success, even without contacts (callers may
+     * memcpy from it). */
+    if (!nscd__buffer_reserve(&al, &st->next, sizeof(nscd__contact_point), 0)) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
     int32_t count = narrow_phase(st, &al, shapes, margin);
     if (count < 0) {
         return NSCD_ERR_OUT_OF_MEMORY;

@@ -168,7 +168,11 @@ static void reduce_to_four(nscd__manifold *m, const double n[3]) {
     }
     nscd__manifold kept = {0};
     for (int j = 0; j < 4; ++j) {
-        if (pick[j] >= 0) {
+        int repeated = 0; /* degenerate polygons: one point picked twice */
+        for (int i = 0; i < j; ++i) {
+            repeated |= pick[i] == pick[j];
+        }
+        if (pick[j] >= 0 && !repeated) {
             kept.p[kept.n++] = m->p[pick[j]];
         }
     }

@@ -202,7 +202,8 @@ static int32_t pair_contacts(const nscd__collision_shape *a, const nscd__collisi
     nscd__collision_init(&c, NULL);
     nscd__collision_shape s[2] = {*a, *b};
     int32_t n = collide_checked(&c, s, 2, margin);
-    assert_true(n <= 4); /* every manifold is reduced to at most 4 points */
+    assert_true(n <= 4);         /* every manifold is reduced to at most 4 points */
+    assert_non_null(c.contacts); /* even when empty */
     memcpy(out, c.contacts, (size_t)n * sizeof *out);
     nscd__collision_free(&c);
     return n;
