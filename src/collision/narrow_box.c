@@ -60,17 +60,22 @@ static void obb_corner(const obb *o, int k, double out[3]) {
     }
 }
 
-/* Keeps the 4 points of smallest gap (ties: smaller feature), in place. */
-static void keep_deepest_four(nscd__manifold *m) {
-    while (m->n > 4) {
-        int32_t worst = 0;
-        for (int32_t k = 1; k < m->n; ++k) {
-            const nscd__manifold_point *p = &m->p[k], *w = &m->p[worst];
-            if (p->gap > w->gap || (p->gap == w->gap && p->feature > w->feature)) {
-                worst = k;
-            }
+void nscd__box_corners_below(const double n[3], double offset, const nscd__collision_shape *box,
+                             double margin, nscd__manifold *m) {
+    obb o;
+    obb_of(box, &o);
+    if (dot3(n, o.c) - offset - obb_reach(&o, n) >= margin) {
+        return;
+    }
+    for (int k = 0; k < 8; ++k) {
+        double v[3];
+        obb_corner(&o, k, v);
+        double gap = dot3(n, v) - offset;
+        if (gap < margin) {
+            double point[3] = {v[0] - 0.5 * gap * n[0], v[1] - 0.5 * gap * n[1],
+                               v[2] - 0.5 * gap * n[2]};
+            nscd__manifold_add(m, point, n, gap, (uint32_t)k);
         }
-        m->p[worst] = m->p[--m->n];
     }
 }
 
@@ -78,22 +83,8 @@ void nscd__collide_half_space_box(const nscd__collision_shape *a, const nscd__co
                                   double margin, nscd__manifold *m) {
     double n[3];
     nscd__shape_axis(a, 2, n);
-    obb o;
-    obb_of(b, &o);
-    if (dot3(n, o.c) - dot3(n, a->position) - obb_reach(&o, n) >= margin) {
-        return;
-    }
-    for (int k = 0; k < 8; ++k) {
-        double v[3];
-        obb_corner(&o, k, v);
-        double gap = dot3(n, v) - dot3(n, a->position);
-        if (gap < margin) {
-            double point[3] = {v[0] - 0.5 * gap * n[0], v[1] - 0.5 * gap * n[1],
-                               v[2] - 0.5 * gap * n[2]};
-            nscd__manifold_add(m, point, n, gap, (uint32_t)k);
-        }
-    }
-    keep_deepest_four(m);
+    nscd__box_corners_below(n, dot3(n, a->position), b, margin, m);
+    nscd__keep_deepest_four(m);
 }
 
 /* ---------------------------------------------------------------- box-box */

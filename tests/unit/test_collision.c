@@ -505,24 +505,47 @@ static void cylinder_gjk_pairs(void **state) {
     nscd__collision_shape b = box(0, ORIGIN, nscd_q_identity(), 2, 2, 1);
     nscd__collision_shape c = cylinder(1, (double[]){0.3, 0, 1.48}, nscd_q_identity(), 0.5, 0.5);
     nscd__contact_point p[8];
-    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 1); /* standing on the box */
-    near_tol(p[0].gap, -0.02, tol);
-    near_tol(p[0].normal[2], 1.0, tol);
-    near_tol(p[0].point[2], 0.99, tol);
+    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 4); /* standing on the box: its rim */
+    for (int k = 0; k < 4; ++k) {
+        near(p[k].gap, -0.02);
+        near(p[k].normal[2], 1.0);
+        near(p[k].point[2], 0.99);
+        near(hypot(p[k].point[0] - 0.3, p[k].point[1]), 0.5);
+        assert_true(p[k].feature >= 16 && p[k].feature < 26);
+    }
+    c.position[0] = 1.9; /* over the edge x = 2: the 3 rim points on the face */
+    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 3);
+    for (int k = 0; k < 3; ++k) {
+        near(p[k].gap, -0.02);
+        assert_true(p[k].point[0] <= 2.0);
+    }
     nscd_quat along_x = nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2);
     nscd_quat along_y = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2);
-    c = cylinder(1, (double[]){0.3, 0.2, 1.49}, along_x, 0.5, 0.8); /* lying on it */
-    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 1);
-    near_tol(p[0].gap, -0.01, tol);
-    near_tol(p[0].normal[2], 1.0, tol);
-    c.position[2] = 1.3; /* deep: the sampled SAT */
+    c = cylinder(1, (double[]){0.3, 0.2, 1.49}, along_x, 0.5, 0.8); /* lying on it: 2 ends */
+    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 2);
+    for (int k = 0; k < 2; ++k) {
+        near(p[k].gap, -0.01);
+        near(p[k].normal[2], 1.0);
+        near(fabs(p[k].point[0] - 0.3), 0.8);
+    }
+    c.position[2] = 1.3; /* deep: the sampled SAT, one point */
     assert_int_equal(pair_contacts(&b, &c, 0.0, p), 1);
     near_tol(p[0].gap, -0.2, tol);
     near_tol(p[0].normal[2], 1.0, tol);
-    c.position[2] = 1.6; /* separated: exact distance */
+    c.position[2] = 1.6; /* separated */
     assert_int_equal(pair_contacts(&b, &c, 0.05, p), 0);
-    assert_int_equal(pair_contacts(&b, &c, 0.2, p), 1);
+    assert_int_equal(pair_contacts(&b, &c, 0.2, p), 2);
     near_tol(p[0].gap, 0.1, tol);
+    /* a box lying on a wide cylinder's cap: its corners over the cap */
+    nscd__collision_shape w = cylinder(1, ORIGIN, nscd_q_identity(), 2.0, 0.5);
+    nscd__collision_shape q = box(0, (double[]){0.3, 0.2, 0.99}, nscd_q_identity(), 0.5, 0.5, 0.5);
+    assert_int_equal(pair_contacts(&q, &w, 0.0, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        assert_int_equal(p[k].feature, 32 + k);
+        near(p[k].gap, -0.01);
+        near(p[k].normal[2], -1.0); /* from the box down to the cylinder */
+        near(p[k].point[2], 0.495);
+    }
     /* two cylinders crossed, mantle on mantle */
     nscd__collision_shape d = cylinder(0, ORIGIN, along_x, 0.5, 1.0);
     nscd__collision_shape e = cylinder(1, (double[]){0.1, 0.2, 0.97}, along_y, 0.5, 1.0);
