@@ -7,9 +7,9 @@
  * gives a manifold by clipping the incident face against the side planes of
  * the reference face (Sutherland-Hodgman), reduced to 4 points; an edge axis
  * gives the one point between the two closest edges. For separated boxes the
- * gap is the largest separation over the 15 axes, a lower bound of the
- * distance that is exact when a face or an edge pair is closest (not for the
- * rare vertex-vertex or vertex-edge closest pairs within the margin).
+ * largest separation over the 15 axes is the distance when a face or an edge
+ * pair is closest, only a lower bound when a corner is: GJK on the boxes
+ * decides (closest_corner).
  * Box-capsule: the distance of the capsule's segment to the box, exact (the
  * squared distance is a convex piecewise quadratic of the segment parameter,
  * minimised piece by piece); overlapping, SAT over the 3 face normals and the
