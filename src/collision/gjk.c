@@ -42,6 +42,14 @@ void nscd__core_of(const nscd__collision_shape *s, nscd__core *core) {
     }
 }
 
+void nscd__core_of_box(const nscd__collision_shape *s, nscd__core *core) {
+    memset(core, 0, sizeof *core);
+    core->shape = s;
+    for (int i = 0; i < 3; ++i) {
+        core->half_extents[i] = s->half_extents[i];
+    }
+}
+
 void nscd__core_support(const nscd__core *core, const double d[3], double out[3]) {
     const nscd__collision_shape *s = core->shape;
     double local[3];
