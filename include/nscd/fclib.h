@@ -64,7 +64,10 @@ typedef struct nscd_fclib_problem nscd_fclib_problem;
 NSCD_API nscd_status nscd_fclib_problem_create(const nscd_allocator *allocator,
                                                nscd_fclib_problem **problem);
 
-/** @brief Frees a problem and its arrays; NULL is ignored. */
+/**
+ * @brief Frees a problem and its arrays.
+ * @param problem The problem, or NULL (ignored).
+ */
 NSCD_API void nscd_fclib_problem_destroy(nscd_fclib_problem *problem);
 
 /**
