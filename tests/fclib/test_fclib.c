@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fclib.h>
 #include <hdf5.h>
 #include <math.h>
 #include <stdio.h>
@@ -180,6 +181,64 @@ static void test_round_trip_bsr(void **state) {
     assert_memory_equal(bl3, bl, sizeof bl);
     nscd_fclib_problem_destroy(back);
     nscd_fclib_problem_destroy(p);
+}
+
+/* Files that store W in compressed rows and as triplets (CSparse's convention:
+ * i holds the rows, p the columns; a duplicate entry is summed), written by
+ * libfclib itself, read back as the same non-symmetric W. */
+static void write_with_libfclib(const char *path, int m, int nz, int nzmax, int *p, int *i,
+                                double *x, double *q, double *mu) {
+    struct fclib_matrix W = {nzmax, m, m, p, i, x, nz, NULL};
+    struct fclib_local local = {&W, NULL, NULL, mu, q, NULL, 3, NULL};
+    remove(path);
+    assert_int_equal(fclib_write_local(&local, path), 1);
+}
+
+static void test_rows_and_triplets(void **state) {
+    (void)state;
+    enum { N = 5, M = 15 };
+    static double W[M * M], q[M], mu[N], back[M * M], x[M * M + 1];
+    static int p[M * M + 1], idx[M * M + 1];
+    random_dense(N, 23, W, q, mu);
+    /* Compressed rows, every non-zero (and the -0.0). */
+    int nnz = 0;
+    for (int r = 0; r < M; ++r) {
+        p[r] = nnz;
+        for (int c = 0; c < M; ++c) {
+            if (W[r * M + c] != 0.0 || signbit(W[r * M + c])) {
+                idx[nnz] = c, x[nnz++] = W[r * M + c];
+            }
+        }
+    }
+    p[M] = nnz;
+    const char *csr = work_file("csr.hdf5");
+    write_with_libfclib(csr, M, -2, nnz, p, idx, x, q, mu);
+    nscd_fclib_problem *prob = new_problem();
+    assert_int_equal(nscd_fclib_read(prob, csr), NSCD_OK);
+    assert_int_equal(nscd_fclib_problem_get_dense(prob, back, NULL, NULL), NSCD_OK);
+    assert_memory_equal(back, W, sizeof W);
+    /* Triplets in reverse order, W[1][0] split into two halves. */
+    int t = 0;
+    for (int r = M - 1; r >= 0; --r) {
+        for (int c = M - 1; c >= 0; --c) {
+            double v = W[r * M + c];
+            if (v == 0.0 && !signbit(v)) {
+                continue;
+            }
+            int split = r == 1 && c == 0;
+            idx[t] = r, p[t] = c, x[t++] = split ? 0.5 * v : v;
+            if (split) {
+                idx[t] = r, p[t] = c, x[t++] = 0.5 * v;
+            }
+        }
+    }
+    const char *triplet = work_file("triplet.hdf5");
+    write_with_libfclib(triplet, M, t, t, p, idx, x, q, mu);
+    assert_int_equal(nscd_fclib_read(prob, triplet), NSCD_OK);
+    assert_int_equal(nscd_fclib_problem_get_dense(prob, back, NULL, NULL), NSCD_OK);
+    assert_memory_equal(back, W, sizeof W);
+    assert_true(W[1 * M + 0] != W[0 * M + 1]); /* not symmetric: rows and columns tell */
+    nscd_fclib_problem_destroy(prob);
 }
 
 /* ------------------------------------------------------------------ the sample file */
@@ -582,6 +641,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_round_trip_dense),
         cmocka_unit_test(test_round_trip_dense_with_solution),
         cmocka_unit_test(test_round_trip_bsr),
+        cmocka_unit_test(test_rows_and_triplets),
         cmocka_unit_test(test_sample_solution_is_exact),
         cmocka_unit_test(test_sample_solved_by_nscd),
         cmocka_unit_test(test_sample_regenerates),
