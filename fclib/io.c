@@ -71,9 +71,6 @@ static nscd_status arrays_from_fclib(nscd_fclib_problem *p, const struct fclib_l
                                      nscd__fclib_arrays *x) {
     const nscd_allocator *a = &p->allocator;
     int32_t n = local->W->m / 3;
-    if (!nscd__fclib_all_finite(local->W->x, (size_t)local->W->nzmax)) {
-        return nscd__fclib_fail(p, NSCD_ERR_IO, "W holds NaN or infinity");
-    }
     scalar_entries e;
     nscd_status st = scalar_entries_of(a, local->W, &e);
     if (st == NSCD_OK) {
@@ -84,6 +81,10 @@ static nscd_status arrays_from_fclib(nscd_fclib_problem *p, const struct fclib_l
         return st == NSCD_ERR_OUT_OF_MEMORY
                    ? nscd__fclib_fail(p, st, "out of memory")
                    : nscd__fclib_fail(p, NSCD_ERR_IO, "W: bad pointers or indices");
+    }
+    /* Only the entries in use: slots past the last pointer are capacity. */
+    if (!nscd__fclib_all_finite(x->blocks, 9 * (size_t)x->n_blocks)) {
+        return nscd__fclib_fail(p, NSCD_ERR_IO, "W holds NaN or infinity");
     }
     memcpy(x->q, local->q, 3 * (size_t)n * sizeof(double));
     memcpy(x->mu, local->mu, (size_t)n * sizeof(double));

@@ -228,7 +228,10 @@ int main(int argc, char **argv) {
     if (!work_alloc(o.n, o.n_blocks, &w)) {
         code = fail("solve", NSCD_ERR_OUT_OF_MEMORY, "");
     } else if ((st = solve(p, &args, &w, &o)) != NSCD_OK) {
-        code = fail("solve", st, nscd_fclib_problem_last_error(p));
+        code = fail("solve", st,
+                    st == o.status ? "nscd_fc3d_solve_bsr refused the problem (every block row "
+                                     "needs its symmetric positive definite diagonal block)"
+                                   : nscd_fclib_problem_last_error(p));
     } else {
         (args.json ? print_json : print_text)(&args, &o);
         code = o.info.converged ? 0 : 3;
