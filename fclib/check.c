@@ -6,8 +6,13 @@
  * reads (nz, m, n, nzmax) before reading whole datasets into them, so a file
  * whose datasets are longer than those sizes say would overflow them. This
  * file walks the same groups and datasets libfclib will read, with the HDF5
- * API, and checks each one's existence, element class and element count.
- * Only a file that passes is handed to libfclib. Nothing is written here. */
+ * API, and checks each one's existence, element class and element count,
+ * that the count is plausible for the file's size (libfclib mallocs from it
+ * and exits when malloc fails), and that every element can be read with the
+ * memory type libfclib reads it with (a damaged file can have intact
+ * metadata but unreadable data). Data are read in small pieces into a fixed
+ * buffer, so the check allocates nothing from the file's sizes. Only a file
+ * that passes is handed to libfclib. Nothing is written here. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,9 +35,16 @@ typedef enum element { ELEMENT_INT, ELEMENT_DOUBLE, ELEMENT_STRING } element;
 /* The file being checked and where the reason of a refusal goes. */
 typedef struct checker {
     hid_t file;
+    long long file_bytes; /* size of the file: bounds what its datasets may hold */
     char *message;
     size_t message_size;
 } checker;
+
+/* How much larger than the file a dataset's data may be (compression). */
+#define EXPANSION_LIMIT 64
+/* Elements read at once by the readability check, and the longest string. */
+#define PIECE 512
+#define STRING_LIMIT 65536
 
 static nscd_status refuse(const checker *c, nscd_status status, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -52,6 +64,9 @@ static nscd_status refuse(const checker *c, nscd_status status, const char *fmt,
 static bool exists(const checker *c, const char *path) {
     char prefix[256];
     size_t len = strlen(path);
+    if (strcmp(path, "/") == 0) {
+        return true;
+    }
     if (len >= sizeof prefix) {
         return false;
     }
@@ -67,6 +82,13 @@ static bool exists(const checker *c, const char *path) {
     return true;
 }
 
+static herr_t visit_link(hid_t group, const char *name, const H5L_info_t *info, void *data) {
+    (void)group, (void)name, (void)info, (void)data;
+    return 0;
+}
+
+/* A group whose links can all be listed (libfclib's H5LTfind_dataset lists
+ * them, and takes a failure for "found"). */
 static bool is_group(const checker *c, const char *path) {
     if (!exists(c, path)) {
         return false;
@@ -75,8 +97,10 @@ static bool is_group(const checker *c, const char *path) {
     if (g < 0) {
         return false;
     }
+    hsize_t next = 0;
+    bool ok = H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, &next, visit_link, NULL) >= 0;
     H5Gclose(g);
-    return true;
+    return ok;
 }
 
 static bool class_matches(hid_t type, element kind) {
@@ -88,7 +112,46 @@ static bool class_matches(hid_t type, element kind) {
     }
 }
 
-/* The number of elements of a dataset of rank <= 1 and the given class, or -1. */
+/* Reads elements [start, start + count) of a rank-1 (or scalar) dataset. */
+static bool read_piece(hid_t d, hid_t space, hid_t memtype, hsize_t start, hsize_t count,
+                       void *buffer) {
+    if (H5Sget_simple_extent_ndims(space) == 0) {
+        return H5Dread(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer) >= 0;
+    }
+    hid_t file_space = H5Scopy(space), mem_space = H5Screate_simple(1, &count, NULL);
+    bool ok = file_space >= 0 && mem_space >= 0 &&
+              H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
+              H5Dread(d, memtype, mem_space, file_space, H5P_DEFAULT, buffer) >= 0;
+    if (mem_space >= 0) {
+        H5Sclose(mem_space);
+    }
+    if (file_space >= 0) {
+        H5Sclose(file_space);
+    }
+    return ok;
+}
+
+/* Every element reads with the memory type libfclib uses (a string: the
+ * dataset's own fixed-length type, as H5LTread_dataset_string does). */
+static bool readable(hid_t d, hid_t space, hid_t type, element kind, long long count) {
+    static double buffer[STRING_LIMIT / sizeof(double)];
+    if (kind == ELEMENT_STRING) {
+        size_t size = H5Tget_size(type);
+        return count == 1 && size > 0 && size <= sizeof buffer &&
+               read_piece(d, space, type, 0, 1, buffer);
+    }
+    hid_t memtype = kind == ELEMENT_INT ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
+    for (long long start = 0; start < count; start += PIECE) {
+        long long piece = count - start < PIECE ? count - start : PIECE;
+        if (!read_piece(d, space, memtype, (hsize_t)start, (hsize_t)piece, buffer)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The number of elements of a dataset of rank <= 1 and the given class, whose
+ * size is plausible for the file and whose elements all read, or -1. */
 static long long dataset_count(const checker *c, const char *path, element kind) {
     if (!exists(c, path)) {
         return -1;
@@ -102,6 +165,10 @@ static long long dataset_count(const checker *c, const char *path, element kind)
     if (space >= 0 && type >= 0 && H5Sget_simple_extent_ndims(space) <= 1 &&
         class_matches(type, kind)) {
         count = (long long)H5Sget_simple_extent_npoints(space);
+        long long limit = EXPANSION_LIMIT * (c->file_bytes / (long long)sizeof(double) + PIECE);
+        if (count < 0 || count > limit || !readable(d, space, type, kind, count)) {
+            count = -1;
+        }
     }
     if (type >= 0) {
         H5Tclose(type);
@@ -117,7 +184,7 @@ static long long dataset_count(const checker *c, const char *path, element kind)
 static nscd_status need(const checker *c, const char *path, element kind, long long expected) {
     long long count = dataset_count(c, path, kind);
     if (count < 0) {
-        return refuse(c, NSCD_ERR_IO, "%s: missing, or not a dataset of %s", path,
+        return refuse(c, NSCD_ERR_IO, "%s: missing, unreadable, or not a dataset of %s", path,
                       kind == ELEMENT_INT      ? "integers"
                       : kind == ELEMENT_DOUBLE ? "doubles"
                                                : "fixed-length strings");
@@ -143,20 +210,48 @@ static nscd_status need_int(const checker *c, const char *path, int *value) {
     return ok < 0 ? refuse(c, NSCD_ERR_IO, "%s: cannot be read as an int", path) : NSCD_OK;
 }
 
-/* An optional string dataset: absent, or one fixed-length string. */
+/* Whether `name` is listed among the links of group `group`, the way libfclib's
+ * H5LTfind_dataset finds it (by listing, not by lookup: in a damaged group the
+ * two can disagree); a group that cannot be listed counts as listing it, since
+ * libfclib then goes on to read the dataset. */
+typedef struct wanted {
+    const char *name;
+    bool found;
+} wanted;
+
+static herr_t find_link(hid_t group, const char *name, const H5L_info_t *info, void *data) {
+    (void)group, (void)info;
+    wanted *w = data;
+    w->found = strcmp(name, w->name) == 0;
+    return w->found ? 1 : 0;
+}
+
+static bool listed(const checker *c, const char *group, const char *name) {
+    hid_t g = H5Gopen2(c->file, group, H5P_DEFAULT);
+    if (g < 0) {
+        return true;
+    }
+    wanted w = {name, false};
+    hsize_t next = 0;
+    herr_t status = H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, &next, find_link, &w);
+    H5Gclose(g);
+    return status < 0 || w.found;
+}
+
+/* An optional string dataset: not listed, or one fixed-length string. */
 static nscd_status optional_string(const checker *c, const char *group, const char *name) {
     char path[256];
     snprintf(path, sizeof path, "%s/%s", group, name);
-    return exists(c, path) ? need(c, path, ELEMENT_STRING, 1) : NSCD_OK;
+    return listed(c, group, name) ? need(c, path, ELEMENT_STRING, 1) : NSCD_OK;
 }
 
-/* The optional matrix information read_matrix reads when `conditioning` exists. */
+/* The optional matrix information read_matrix reads when `conditioning` is listed. */
 static nscd_status check_matrix_info(const checker *c, const char *group) {
     char path[256];
-    snprintf(path, sizeof path, "%s/conditioning", group);
-    if (!exists(c, path)) {
+    if (!listed(c, group, "conditioning")) {
         return NSCD_OK;
     }
+    snprintf(path, sizeof path, "%s/conditioning", group);
     nscd_status st = need(c, path, ELEMENT_DOUBLE, 1);
     snprintf(path, sizeof path, "%s/determinant", group);
     st = st != NSCD_OK ? st : need(c, path, ELEMENT_DOUBLE, 1);
@@ -222,6 +317,9 @@ static nscd_status check_solution(const checker *c, int rows, bool *has_solution
 }
 
 static nscd_status check_local(const checker *c, nscd__fclib_layout *layout) {
+    if (!is_group(c, "/")) {
+        return refuse(c, NSCD_ERR_IO, "the root group cannot be listed: a damaged file");
+    }
     if (!is_group(c, "/fclib_local")) {
         return exists(c, "/fclib_global")
                    ? refuse(c, NSCD_ERR_UNSUPPORTED,
@@ -258,7 +356,7 @@ static nscd_status check_local(const checker *c, nscd__fclib_layout *layout) {
 
 nscd_status nscd__fclib_check_file(const char *path, nscd__fclib_layout *layout, char *message,
                                    size_t message_size) {
-    checker c = {.file = -1, .message = message, .message_size = message_size};
+    checker c = {.file = -1, .file_bytes = 0, .message = message, .message_size = message_size};
     layout->has_solution = false;
     FILE *probe = fopen(path, "rb");
     if (probe == NULL) {
@@ -268,10 +366,22 @@ nscd_status nscd__fclib_check_file(const char *path, nscd__fclib_layout *layout,
     if (H5Fis_hdf5(path) <= 0) {
         return refuse(&c, NSCD_ERR_IO, "%s: not an HDF5 file", path);
     }
-    c.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (c.file < 0) {
+    /* Strong close: closing the file closes whatever a damaged file left open. */
+    hid_t access = H5Pcreate(H5P_FILE_ACCESS);
+    if (access < 0 || H5Pset_fclose_degree(access, H5F_CLOSE_STRONG) < 0) {
+        H5Pclose(access);
         return refuse(&c, NSCD_ERR_IO, "%s: HDF5 cannot open it", path);
     }
+    c.file = H5Fopen(path, H5F_ACC_RDONLY, access);
+    H5Pclose(access);
+    hsize_t bytes = 0;
+    if (c.file < 0 || H5Fget_filesize(c.file, &bytes) < 0) {
+        if (c.file >= 0) {
+            H5Fclose(c.file);
+        }
+        return refuse(&c, NSCD_ERR_IO, "%s: HDF5 cannot open it", path);
+    }
+    c.file_bytes = (long long)bytes;
     nscd_status st = check_local(&c, layout);
     H5Fclose(c.file);
     return st;

@@ -42,3 +42,10 @@ add_test(NAME fclib.solve_sample
   COMMAND /usr/bin/python3 "${_fclib_tests}/check_solve.py" $<TARGET_FILE:nscd-fclib-solve>
           "${_fclib_sample}" "${CMAKE_CURRENT_SOURCE_DIR}/CMakeLists.txt")
 set_tests_properties(fclib.solve_sample PROPERTIES LABELS fclib)
+
+# Damaged copies of the sample (random bytes, fixed seed): refused or solved,
+# never an exit(1) inside libfclib.
+add_test(NAME fclib.corrupted
+  COMMAND /usr/bin/python3 "${_fclib_tests}/check_corrupted.py" $<TARGET_FILE:nscd-fclib-solve>
+          "${_fclib_sample}" "${_fclib_work}")
+set_tests_properties(fclib.corrupted PROPERTIES LABELS fclib TIMEOUT 300)
