@@ -36,15 +36,15 @@ typedef enum element { ELEMENT_INT, ELEMENT_DOUBLE, ELEMENT_STRING } element;
 typedef struct checker {
     hid_t file;
     long long file_bytes; /* size of the file: bounds what its datasets may hold */
+    const nscd_allocator *allocator;
     char *message;
     size_t message_size;
 } checker;
 
 /* How much larger than the file a dataset's data may be (compression). */
 #define EXPANSION_LIMIT 64
-/* Elements read at once by the readability check, and the longest string. */
+/* Elements read at once by the readability check (into a buffer on the stack). */
 #define PIECE 512
-#define STRING_LIMIT 65536
 
 static nscd_status refuse(const checker *c, nscd_status status, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -132,14 +132,21 @@ static bool read_piece(hid_t d, hid_t space, hid_t memtype, hsize_t start, hsize
 }
 
 /* Every element reads with the memory type libfclib uses (a string: the
- * dataset's own fixed-length type, as H5LTread_dataset_string does). */
-static bool readable(hid_t d, hid_t space, hid_t type, element kind, long long count) {
-    static double buffer[STRING_LIMIT / sizeof(double)];
+ * dataset's own fixed-length type, as H5LTread_dataset_string does, into a
+ * buffer no larger than the file). */
+static bool readable(const checker *c, hid_t d, hid_t space, hid_t type, element kind,
+                     long long count) {
     if (kind == ELEMENT_STRING) {
         size_t size = H5Tget_size(type);
-        return count == 1 && size > 0 && size <= sizeof buffer &&
-               read_piece(d, space, type, 0, 1, buffer);
+        if (count != 1 || size == 0 || (long long)size > c->file_bytes) {
+            return false;
+        }
+        void *text = nscd__fclib_alloc(c->allocator, size);
+        bool ok = text != NULL && read_piece(d, space, type, 0, 1, text);
+        nscd__fclib_free(c->allocator, text, size);
+        return ok;
     }
+    double buffer[PIECE]; /* an int is never larger than a double */
     hid_t memtype = kind == ELEMENT_INT ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
     for (long long start = 0; start < count; start += PIECE) {
         long long piece = count - start < PIECE ? count - start : PIECE;
@@ -166,7 +173,7 @@ static long long dataset_count(const checker *c, const char *path, element kind)
         class_matches(type, kind)) {
         count = (long long)H5Sget_simple_extent_npoints(space);
         long long limit = EXPANSION_LIMIT * (c->file_bytes / (long long)sizeof(double) + PIECE);
-        if (count < 0 || count > limit || !readable(d, space, type, kind, count)) {
+        if (count < 0 || count > limit || !readable(c, d, space, type, kind, count)) {
             count = -1;
         }
     }
@@ -354,9 +361,13 @@ static nscd_status check_local(const checker *c, nscd__fclib_layout *layout) {
     return st;
 }
 
-nscd_status nscd__fclib_check_file(const char *path, nscd__fclib_layout *layout, char *message,
-                                   size_t message_size) {
-    checker c = {.file = -1, .file_bytes = 0, .message = message, .message_size = message_size};
+nscd_status nscd__fclib_check_file(const nscd_allocator *allocator, const char *path,
+                                   nscd__fclib_layout *layout, char *message, size_t message_size) {
+    checker c = {.file = -1,
+                 .file_bytes = 0,
+                 .allocator = allocator,
+                 .message = message,
+                 .message_size = message_size};
     layout->has_solution = false;
     FILE *probe = fopen(path, "rb");
     if (probe == NULL) {

@@ -91,8 +91,8 @@ typedef struct nscd__fclib_layout {
  * fclib_read_local and fclib_read_solution will read. NSCD_ERR_IO or
  * NSCD_ERR_UNSUPPORTED with the reason in message. HDF5 error printing must
  * be off (nscd__fclib_hdf5_quiet). */
-nscd_status nscd__fclib_check_file(const char *path, nscd__fclib_layout *layout, char *message,
-                                   size_t message_size);
+nscd_status nscd__fclib_check_file(const nscd_allocator *allocator, const char *path,
+                                   nscd__fclib_layout *layout, char *message, size_t message_size);
 
 /* HDF5's automatic error printing off, and back as it was. */
 typedef struct nscd__fclib_hdf5_errors {

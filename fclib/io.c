@@ -155,8 +155,8 @@ nscd_status nscd_fclib_read(nscd_fclib_problem *problem, const char *path) {
     nscd__fclib_hdf5_errors saved;
     nscd__fclib_hdf5_quiet(&saved);
     nscd__fclib_layout layout;
-    nscd_status st =
-        nscd__fclib_check_file(path, &layout, problem->message, sizeof problem->message);
+    nscd_status st = nscd__fclib_check_file(&problem->allocator, path, &layout, problem->message,
+                                            sizeof problem->message);
     nscd__fclib_arrays x = {0};
     if (st == NSCD_OK) {
         st = read_checked(problem, path, &layout, &x);
