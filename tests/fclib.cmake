@@ -49,3 +49,12 @@ add_test(NAME fclib.corrupted
   COMMAND /usr/bin/python3 "${_fclib_tests}/check_corrupted.py" $<TARGET_FILE:nscd-fclib-solve>
           "${_fclib_sample}" "${_fclib_work}")
 set_tests_properties(fclib.corrupted PROPERTIES LABELS fclib TIMEOUT 300)
+
+# The C program of docs/fclib.md, compiled and run on the sample (not in the
+# sanitizer build: it is compiled here without the sanitizers).
+if(NOT NSCD_SANITIZE)
+  add_test(NAME fclib.doc_example
+    COMMAND bash "${_fclib_tests}/doc_example.sh" "${PROJECT_SOURCE_DIR}" "${PROJECT_BINARY_DIR}"
+            "${_fclib_work}/doc_example" $<TARGET_FILE:nscd-fclib-solve>)
+  set_tests_properties(fclib.doc_example PROPERTIES LABELS fclib)
+endif()
