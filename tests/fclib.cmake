@@ -58,3 +58,8 @@ if(NOT NSCD_SANITIZE)
             "${_fclib_work}/doc_example" $<TARGET_FILE:nscd-fclib-solve>)
   set_tests_properties(fclib.doc_example PROPERTIES LABELS fclib)
 endif()
+
+# SONAME and exported symbols of libnscd_fclib (as tests/checks/exports.sh for libnscd).
+add_test(NAME fclib.exports
+  COMMAND bash "${_fclib_tests}/exports.sh" "${PROJECT_SOURCE_DIR}" $<TARGET_FILE:nscd_fclib>)
+set_tests_properties(fclib.exports PROPERTIES LABELS fclib)
