@@ -1,0 +1,399 @@
+/* The HDF5 check made before libfclib reads a file.
+ *
+ * libfclib 3.1 ends the process (exit(1)) when an HDF5 call fails in the
+ * middle of fclib_read_local or fclib_read_solution (a missing dataset, a
+ * group that is a dataset), and it allocates its buffers from the sizes it
+ * reads (nz, m, n, nzmax) before reading whole datasets into them, so a file
+ * whose datasets are longer than those sizes say would overflow them. This
+ * file walks the same groups and datasets libfclib will read, with the HDF5
+ * API, and checks each one's existence, element class and element count,
+ * that the count is plausible for the file's size (libfclib mallocs from it
+ * and exits when malloc fails), and that every element can be read with the
+ * memory type libfclib reads it with (a damaged file can have intact
+ * metadata but unreadable data). Data are read in small pieces into a fixed
+ * buffer, so the check allocates nothing from the file's sizes. Only a file
+ * that passes is handed to libfclib. Nothing is written here. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fclib_internal.h"
+
+void nscd__fclib_hdf5_quiet(nscd__fclib_hdf5_errors *saved) {
+    saved->saved = H5Eget_auto2(H5E_DEFAULT, &saved->func, &saved->data) >= 0;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+void nscd__fclib_hdf5_restore(const nscd__fclib_hdf5_errors *saved) {
+    if (saved->saved) {
+        H5Eset_auto2(H5E_DEFAULT, saved->func, saved->data);
+    }
+}
+
+typedef enum element { ELEMENT_INT, ELEMENT_DOUBLE, ELEMENT_STRING } element;
+
+/* The file being checked and where the reason of a refusal goes. */
+typedef struct checker {
+    hid_t file;
+    long long file_bytes; /* size of the file: bounds what its datasets may hold */
+    const nscd_allocator *allocator;
+    char *message;
+    size_t message_size;
+} checker;
+
+/* How much larger than the file a dataset's data may be (compression). */
+#define EXPANSION_LIMIT 64
+/* Elements read at once by the readability check (into a buffer on the stack). */
+#define PIECE 512
+
+static nscd_status refuse(const checker *c, nscd_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static nscd_status refuse(const checker *c, nscd_status status, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(c->message, c->message_size, fmt, args);
+    va_end(args);
+    return status;
+}
+
+/* True when every link of the absolute path exists (H5Lexists needs its parents). */
+static bool exists(const checker *c, const char *path) {
+    char prefix[256];
+    size_t len = strlen(path);
+    if (strcmp(path, "/") == 0) {
+        return true;
+    }
+    if (len >= sizeof prefix) {
+        return false;
+    }
+    for (size_t i = 1; i <= len; ++i) {
+        if (path[i] == '/' || path[i] == '\0') {
+            memcpy(prefix, path, i);
+            prefix[i] = '\0';
+            if (H5Lexists(c->file, prefix, H5P_DEFAULT) <= 0) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+static herr_t visit_link(hid_t group, const char *name, const H5L_info_t *info, void *data) {
+    (void)group, (void)name, (void)info, (void)data;
+    return 0;
+}
+
+/* A group whose links can all be listed (libfclib's H5LTfind_dataset lists
+ * them, and takes a failure for "found"). */
+static bool is_group(const checker *c, const char *path) {
+    if (!exists(c, path)) {
+        return false;
+    }
+    hid_t g = H5Gopen2(c->file, path, H5P_DEFAULT);
+    if (g < 0) {
+        return false;
+    }
+    hsize_t next = 0;
+    bool ok = H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, &next, visit_link, NULL) >= 0;
+    H5Gclose(g);
+    return ok;
+}
+
+static bool class_matches(hid_t type, element kind) {
+    switch (H5Tget_class(type)) {
+    case H5T_INTEGER: return kind == ELEMENT_INT;
+    case H5T_FLOAT: return kind == ELEMENT_DOUBLE;
+    case H5T_STRING: return kind == ELEMENT_STRING && H5Tis_variable_str(type) == 0;
+    default: return false;
+    }
+}
+
+/* Reads elements [start, start + count) of a rank-1 (or scalar) dataset. */
+static bool read_piece(hid_t d, hid_t space, hid_t memtype, hsize_t start, hsize_t count,
+                       void *buffer) {
+    if (H5Sget_simple_extent_ndims(space) == 0) {
+        return H5Dread(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer) >= 0;
+    }
+    hid_t file_space = H5Scopy(space), mem_space = H5Screate_simple(1, &count, NULL);
+    bool ok = file_space >= 0 && mem_space >= 0 &&
+              H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
+              H5Dread(d, memtype, mem_space, file_space, H5P_DEFAULT, buffer) >= 0;
+    if (mem_space >= 0) {
+        H5Sclose(mem_space);
+    }
+    if (file_space >= 0) {
+        H5Sclose(file_space);
+    }
+    return ok;
+}
+
+/* Every element reads with the memory type libfclib uses (a string: the
+ * dataset's own fixed-length type, as H5LTread_dataset_string does, into a
+ * buffer no larger than the file). */
+static bool readable(const checker *c, hid_t d, hid_t space, hid_t type, element kind,
+                     long long count) {
+    if (kind == ELEMENT_STRING) {
+        size_t size = H5Tget_size(type);
+        if (count != 1 || size == 0 || (long long)size > c->file_bytes) {
+            return false;
+        }
+        void *text = nscd__fclib_alloc(c->allocator, size);
+        bool ok = text != NULL && read_piece(d, space, type, 0, 1, text);
+        nscd__fclib_free(c->allocator, text, size);
+        return ok;
+    }
+    double buffer[PIECE]; /* an int is never larger than a double */
+    hid_t memtype = kind == ELEMENT_INT ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
+    for (long long start = 0; start < count; start += PIECE) {
+        long long piece = count - start < PIECE ? count - start : PIECE;
+        if (!read_piece(d, space, memtype, (hsize_t)start, (hsize_t)piece, buffer)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The number of elements of a dataset of rank <= 1 and the given class, whose
+ * size is plausible for the file and whose elements all read, or -1. */
+static long long dataset_count(const checker *c, const char *path, element kind) {
+    if (!exists(c, path)) {
+        return -1;
+    }
+    hid_t d = H5Dopen2(c->file, path, H5P_DEFAULT);
+    if (d < 0) {
+        return -1;
+    }
+    long long count = -1;
+    hid_t space = H5Dget_space(d), type = H5Dget_type(d);
+    if (space >= 0 && type >= 0 && H5Sget_simple_extent_ndims(space) <= 1 &&
+        class_matches(type, kind)) {
+        count = (long long)H5Sget_simple_extent_npoints(space);
+        long long limit = EXPANSION_LIMIT * (c->file_bytes / (long long)sizeof(double) + PIECE);
+        if (count < 0 || count > limit || !readable(c, d, space, type, kind, count)) {
+            count = -1;
+        }
+    }
+    if (type >= 0) {
+        H5Tclose(type);
+    }
+    if (space >= 0) {
+        H5Sclose(space);
+    }
+    H5Dclose(d);
+    return count;
+}
+
+/* A dataset of exactly `expected` elements. */
+static nscd_status need(const checker *c, const char *path, element kind, long long expected) {
+    long long count = dataset_count(c, path, kind);
+    if (count < 0) {
+        return refuse(c, NSCD_ERR_IO, "%s: missing, unreadable, or not a dataset of %s", path,
+                      kind == ELEMENT_INT      ? "integers"
+                      : kind == ELEMENT_DOUBLE ? "doubles"
+                                               : "fixed-length strings");
+    }
+    if (count != expected) {
+        return refuse(c, NSCD_ERR_IO, "%s: %lld elements where %lld are expected", path, count,
+                      expected);
+    }
+    return NSCD_OK;
+}
+
+/* A one-element integer dataset, read. */
+static nscd_status need_int(const checker *c, const char *path, int *value) {
+    nscd_status st = need(c, path, ELEMENT_INT, 1);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    hid_t d = H5Dopen2(c->file, path, H5P_DEFAULT);
+    herr_t ok = d < 0 ? -1 : H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, value);
+    if (d >= 0) {
+        H5Dclose(d);
+    }
+    return ok < 0 ? refuse(c, NSCD_ERR_IO, "%s: cannot be read as an int", path) : NSCD_OK;
+}
+
+/* Whether `name` is listed among the links of group `group`, the way libfclib's
+ * H5LTfind_dataset finds it (by listing, not by lookup: in a damaged group the
+ * two can disagree); a group that cannot be listed counts as listing it, since
+ * libfclib then goes on to read the dataset. */
+typedef struct wanted {
+    const char *name;
+    bool found;
+} wanted;
+
+static herr_t find_link(hid_t group, const char *name, const H5L_info_t *info, void *data) {
+    (void)group, (void)info;
+    wanted *w = data;
+    w->found = strcmp(name, w->name) == 0;
+    return w->found ? 1 : 0;
+}
+
+static bool listed(const checker *c, const char *group, const char *name) {
+    hid_t g = H5Gopen2(c->file, group, H5P_DEFAULT);
+    if (g < 0) {
+        return true;
+    }
+    wanted w = {name, false};
+    hsize_t next = 0;
+    herr_t status = H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, &next, find_link, &w);
+    H5Gclose(g);
+    return status < 0 || w.found;
+}
+
+/* An optional string dataset: not listed, or one fixed-length string. */
+static nscd_status optional_string(const checker *c, const char *group, const char *name) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", group, name);
+    return listed(c, group, name) ? need(c, path, ELEMENT_STRING, 1) : NSCD_OK;
+}
+
+/* The optional matrix information read_matrix reads when `conditioning` is listed. */
+static nscd_status check_matrix_info(const checker *c, const char *group) {
+    char path[256];
+    if (!listed(c, group, "conditioning")) {
+        return NSCD_OK;
+    }
+    snprintf(path, sizeof path, "%s/conditioning", group);
+    nscd_status st = need(c, path, ELEMENT_DOUBLE, 1);
+    snprintf(path, sizeof path, "%s/determinant", group);
+    st = st != NSCD_OK ? st : need(c, path, ELEMENT_DOUBLE, 1);
+    snprintf(path, sizeof path, "%s/rank", group);
+    st = st != NSCD_OK ? st : need(c, path, ELEMENT_INT, 1);
+    return st != NSCD_OK ? st : optional_string(c, group, "comment");
+}
+
+/* W: the sizes read_matrix allocates from, against the datasets it reads into them. */
+static nscd_status check_matrix(const checker *c, int *rows) {
+    static const char *const W = "/fclib_local/W";
+    int nzmax = 0, m = 0, n = 0, nz = 0;
+    nscd_status st = need_int(c, "/fclib_local/W/nzmax", &nzmax);
+    st = st != NSCD_OK ? st : need_int(c, "/fclib_local/W/m", &m);
+    st = st != NSCD_OK ? st : need_int(c, "/fclib_local/W/n", &n);
+    st = st != NSCD_OK ? st : need_int(c, "/fclib_local/W/nz", &nz);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    if (m != n || m < 3 || m % 3 != 0 || m / 3 > NSCD__FCLIB_MAX_CONTACTS) {
+        return refuse(c, NSCD_ERR_IO, "%s is %d x %d: not square with 3 n rows, 1 <= n <= 2^26", W,
+                      m, n);
+    }
+    if (nzmax < 0 || nz < -2 || (nz >= 0 && nz > nzmax)) {
+        return refuse(c, NSCD_ERR_IO, "%s: nzmax = %d, nz = %d are inconsistent", W, nzmax, nz);
+    }
+    long long pointers = nz >= 0 ? nz : (long long)(nz == -1 ? n : m) + 1;
+    long long indices = nz >= 0 ? nz : nzmax;
+    st = need(c, "/fclib_local/W/p", ELEMENT_INT, pointers);
+    st = st != NSCD_OK ? st : need(c, "/fclib_local/W/i", ELEMENT_INT, indices);
+    st = st != NSCD_OK ? st : need(c, "/fclib_local/W/x", ELEMENT_DOUBLE, nzmax);
+    st = st != NSCD_OK ? st : check_matrix_info(c, W);
+    *rows = m;
+    return st;
+}
+
+static nscd_status check_info(const checker *c) {
+    static const char *const info = "/fclib_local/info";
+    if (!exists(c, info)) {
+        return NSCD_OK;
+    }
+    if (!is_group(c, info)) {
+        return refuse(c, NSCD_ERR_IO, "%s is not a group", info);
+    }
+    nscd_status st = optional_string(c, info, "title");
+    st = st != NSCD_OK ? st : optional_string(c, info, "description");
+    return st != NSCD_OK ? st : optional_string(c, info, "math_info");
+}
+
+/* The solution fclib_read_solution reads for a local problem: u and r, m each. */
+static nscd_status check_solution(const checker *c, int rows, bool *has_solution) {
+    *has_solution = false;
+    if (!exists(c, "/solution")) {
+        return NSCD_OK;
+    }
+    if (!is_group(c, "/solution")) {
+        return refuse(c, NSCD_ERR_IO, "/solution is not a group");
+    }
+    nscd_status st = need(c, "/solution/u", ELEMENT_DOUBLE, rows);
+    st = st != NSCD_OK ? st : need(c, "/solution/r", ELEMENT_DOUBLE, rows);
+    *has_solution = st == NSCD_OK;
+    return st;
+}
+
+static nscd_status check_local(const checker *c, nscd__fclib_layout *layout) {
+    if (!is_group(c, "/")) {
+        return refuse(c, NSCD_ERR_IO, "the root group cannot be listed: a damaged file");
+    }
+    if (!is_group(c, "/fclib_local")) {
+        return exists(c, "/fclib_global")
+                   ? refuse(c, NSCD_ERR_UNSUPPORTED,
+                            "a global FCLIB problem (only local ones "
+                            "are supported)")
+                   : refuse(c, NSCD_ERR_IO, "no /fclib_local group: not an FCLIB local problem");
+    }
+    int spacedim = 0, rows = 0;
+    nscd_status st = need_int(c, "/fclib_local/spacedim", &spacedim);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    if (spacedim != 3) {
+        return refuse(c, spacedim == 2 ? NSCD_ERR_UNSUPPORTED : NSCD_ERR_IO,
+                      "spacedim = %d (nscd solves 3D problems)", spacedim);
+    }
+    if (exists(c, "/fclib_local/V") || exists(c, "/fclib_local/R")) {
+        return refuse(c, NSCD_ERR_UNSUPPORTED, "a mixed problem (V, R, s) is not supported");
+    }
+    if (!is_group(c, "/fclib_local/W") || !is_group(c, "/fclib_local/vectors")) {
+        return refuse(c, NSCD_ERR_IO, "/fclib_local/W or /fclib_local/vectors is missing");
+    }
+    st = check_matrix(c, &rows);
+    st = st != NSCD_OK ? st : need(c, "/fclib_local/vectors/q", ELEMENT_DOUBLE, rows);
+    st = st != NSCD_OK ? st : need(c, "/fclib_local/vectors/mu", ELEMENT_DOUBLE, rows / 3);
+    st = st != NSCD_OK ? st : check_info(c);
+    /* With a global problem in the same file libfclib sizes the solution from
+     * it: the solution is then not read. */
+    if (st == NSCD_OK && !exists(c, "/fclib_global")) {
+        st = check_solution(c, rows, &layout->has_solution);
+    }
+    return st;
+}
+
+nscd_status nscd__fclib_check_file(const nscd_allocator *allocator, const char *path,
+                                   nscd__fclib_layout *layout, char *message, size_t message_size) {
+    checker c = {.file = -1,
+                 .file_bytes = 0,
+                 .allocator = allocator,
+                 .message = message,
+                 .message_size = message_size};
+    layout->has_solution = false;
+    FILE *probe = fopen(path, "rb");
+    if (probe == NULL) {
+        return refuse(&c, NSCD_ERR_IO, "%s: cannot be opened for reading", path);
+    }
+    fclose(probe);
+    if (H5Fis_hdf5(path) <= 0) {
+        return refuse(&c, NSCD_ERR_IO, "%s: not an HDF5 file", path);
+    }
+    /* Strong close: closing the file closes whatever a damaged file left open. */
+    hid_t access = H5Pcreate(H5P_FILE_ACCESS);
+    if (access < 0 || H5Pset_fclose_degree(access, H5F_CLOSE_STRONG) < 0) {
+        H5Pclose(access);
+        return refuse(&c, NSCD_ERR_IO, "%s: HDF5 cannot open it", path);
+    }
+    c.file = H5Fopen(path, H5F_ACC_RDONLY, access);
+    H5Pclose(access);
+    hsize_t bytes = 0;
+    if (c.file < 0 || H5Fget_filesize(c.file, &bytes) < 0) {
+        if (c.file >= 0) {
+            H5Fclose(c.file);
+        }
+        return refuse(&c, NSCD_ERR_IO, "%s: HDF5 cannot open it", path);
+    }
+    c.file_bytes = (long long)bytes;
+    nscd_status st = check_local(&c, layout);
+    H5Fclose(c.file);
+    return st;
+}

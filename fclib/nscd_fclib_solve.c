@@ -1,0 +1,242 @@
+/* nscd-fclib-solve: solves the local problem of an FCLIB file with nscd's
+ * fc3d solver (nscd_fc3d_solve_bsr) and reports how it went.
+ *
+ *   nscd-fclib-solve FILE [--law coulomb|max_dissipation] [--tolerance T]
+ *                         [--max-sweeps K] [--json]
+ *
+ * Prints the contacts, the sweeps done, nscd's merit (docs: include/nscd/fc3d.h),
+ * the seconds of the solve and whether it converged; also libfclib's own merit
+ * (fclib_merit_local, MERIT_1) of nscd's impulses and, when the file holds a
+ * solution, of that reference solution and the largest difference between the
+ * two impulse vectors. Exit status: 0 converged, 3 not converged, 1 the file
+ * or the solver failed, 2 bad arguments. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "nscd/fc3d.h"
+#include "nscd/fclib.h"
+
+typedef struct arguments {
+    const char *file;
+    int32_t law;
+    double tolerance;
+    int32_t max_sweeps;
+    int json;
+} arguments;
+
+/* What the solve gave. */
+typedef struct outcome {
+    int32_t n, n_blocks, has_reference;
+    nscd_status status;
+    nscd_fc3d_info info;
+    double seconds, fclib_merit, reference_merit, reference_difference;
+} outcome;
+
+static int usage(const char *message) {
+    fprintf(stderr,
+            "nscd-fclib-solve: %s\n"
+            "usage: nscd-fclib-solve FILE [--law coulomb|max_dissipation] [--tolerance T]\n"
+            "                        [--max-sweeps K] [--json]\n",
+            message);
+    return 2;
+}
+
+static int parse_number(const char *text, double *value) {
+    char *end = NULL;
+    *value = strtod(text, &end);
+    return end != text && *end == '\0' && isfinite(*value);
+}
+
+static int parse(int argc, char **argv, arguments *args, const char **error) {
+    nscd_fc3d_options defaults;
+    nscd_fc3d_options_init(&defaults, sizeof defaults);
+    *args = (arguments){NULL, NSCD_FC3D_COULOMB, defaults.tolerance, defaults.max_iterations, 0};
+    for (int k = 1; k < argc; ++k) {
+        const char *a = argv[k], *value = k + 1 < argc ? argv[k + 1] : NULL;
+        double number = 0.0;
+        if (strcmp(a, "--json") == 0) {
+            args->json = 1;
+        } else if (strcmp(a, "--law") == 0 && value) {
+            int coulomb = strcmp(value, "coulomb") == 0;
+            if (!coulomb && strcmp(value, "max_dissipation") != 0) {
+                return *error = "--law takes coulomb or max_dissipation", 0;
+            }
+            args->law = coulomb ? NSCD_FC3D_COULOMB : NSCD_FC3D_MAX_DISSIPATION, ++k;
+        } else if (strcmp(a, "--tolerance") == 0 && value) {
+            if (!parse_number(value, &number) || number <= 0.0) {
+                return *error = "--tolerance takes a number > 0", 0;
+            }
+            args->tolerance = number, ++k;
+        } else if (strcmp(a, "--max-sweeps") == 0 && value) {
+            if (!parse_number(value, &number) || number < 1 || number > INT32_MAX ||
+                number != floor(number)) {
+                return *error = "--max-sweeps takes an integer >= 1", 0;
+            }
+            args->max_sweeps = (int32_t)number, ++k;
+        } else if (a[0] != '-' && args->file == NULL) {
+            args->file = a;
+        } else {
+            return *error = "unknown or incomplete argument", 0;
+        }
+    }
+    return args->file != NULL ? 1 : (*error = "no FILE given", 0);
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double max_abs_difference(const double *a, const double *b, size_t count) {
+    double worst = 0.0;
+    for (size_t k = 0; k < count; ++k) {
+        worst = fmax(worst, fabs(a[k] - b[k]));
+    }
+    return worst;
+}
+
+/* The work arrays of one solve. */
+typedef struct work {
+    int32_t *row_ptr, *col_idx;
+    double *blocks, *q, *mu, *r, *u, *r_ref;
+} work;
+
+static void work_free(work *w) {
+    free(w->row_ptr), free(w->col_idx), free(w->blocks), free(w->q), free(w->mu);
+    free(w->r), free(w->u), free(w->r_ref);
+}
+
+static int work_alloc(int32_t n, int32_t n_blocks, work *w) {
+    size_t m = 3 * (size_t)n;
+    w->row_ptr = malloc(((size_t)n + 1) * sizeof(int32_t));
+    w->col_idx = malloc(((size_t)n_blocks + 1) * sizeof(int32_t));
+    w->blocks = malloc((9 * (size_t)n_blocks + 1) * sizeof(double));
+    w->q = malloc(m * sizeof(double)), w->mu = malloc((size_t)n * sizeof(double));
+    w->r = calloc(m, sizeof(double)), w->u = malloc(m * sizeof(double));
+    w->r_ref = malloc(m * sizeof(double));
+    return w->row_ptr && w->col_idx && w->blocks && w->q && w->mu && w->r && w->u && w->r_ref;
+}
+
+/* Solves, then measures nscd's r and the file's reference r by libfclib's merit. */
+static nscd_status solve(nscd_fclib_problem *p, const arguments *args, work *w, outcome *out) {
+    nscd_status st = nscd_fclib_problem_get_bsr(p, w->row_ptr, w->col_idx, w->blocks, w->q, w->mu);
+    nscd_fc3d_options opts;
+    nscd_fc3d_options_init(&opts, sizeof opts);
+    opts.friction_law = args->law;
+    opts.tolerance = args->tolerance;
+    opts.max_iterations = args->max_sweeps;
+    opts.warm_start = 0;
+    out->info.struct_size = sizeof out->info;
+    double start = now();
+    if (st == NSCD_OK) {
+        st = nscd_fc3d_solve_bsr(out->n, w->row_ptr, w->col_idx, w->blocks, w->q, w->mu, &opts,
+                                 w->r, w->u, &out->info);
+    }
+    out->seconds = now() - start;
+    out->status = st;
+    if (st != NSCD_OK && st != NSCD_ERR_NOT_CONVERGED) {
+        return st;
+    }
+    nscd_status m = nscd_fclib_problem_merit(p, w->r, &out->fclib_merit);
+    if (m == NSCD_OK && out->has_reference) {
+        m = nscd_fclib_problem_get_solution(p, w->r_ref, NULL);
+        m = m != NSCD_OK ? m : nscd_fclib_problem_merit(p, w->r_ref, &out->reference_merit);
+        out->reference_difference = max_abs_difference(w->r, w->r_ref, 3 * (size_t)out->n);
+    }
+    return m;
+}
+
+static void print_json_string(const char *s) {
+    putchar('"');
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            printf("\\%c", c);
+        } else if (c < 0x20) {
+            printf("\\u%04x", c);
+        } else {
+            putchar(c);
+        }
+    }
+    putchar('"');
+}
+
+static void print_json(const arguments *args, const outcome *o) {
+    printf("{\"file\": ");
+    print_json_string(args->file);
+    printf(", \"law\": \"%s\", \"contacts\": %d, \"blocks\": %d, \"tolerance\": %.17g, "
+           "\"max_sweeps\": %d, \"iterations\": %d, \"merit\": %.17g, \"seconds\": %.9f, "
+           "\"converged\": %s, \"status\": \"%s\", \"fclib_merit\": %.17g",
+           args->law == NSCD_FC3D_COULOMB ? "coulomb" : "max_dissipation", (int)o->n,
+           (int)o->n_blocks, args->tolerance, (int)args->max_sweeps, (int)o->info.iterations,
+           o->info.merit, o->seconds, o->info.converged ? "true" : "false",
+           nscd_status_string(o->status), o->fclib_merit);
+    if (o->has_reference) {
+        printf(", \"reference_merit\": %.17g, \"reference_r_max_difference\": %.17g}\n",
+               o->reference_merit, o->reference_difference);
+    } else {
+        printf(", \"reference_merit\": null, \"reference_r_max_difference\": null}\n");
+    }
+}
+
+static void print_text(const arguments *args, const outcome *o) {
+    printf("%s: %d contacts, %d blocks, law %s\n", args->file, (int)o->n, (int)o->n_blocks,
+           args->law == NSCD_FC3D_COULOMB ? "coulomb" : "max_dissipation");
+    printf("%s after %d sweeps in %.6f s: merit %.3e (tolerance %.3e)\n",
+           o->info.converged ? "converged" : "NOT converged", (int)o->info.iterations, o->seconds,
+           o->info.merit, args->tolerance);
+    printf("libfclib merit of nscd's r: %.3e\n", o->fclib_merit);
+    if (o->has_reference) {
+        printf("libfclib merit of the file's solution: %.3e; max |r - r_file| = %.3e\n",
+               o->reference_merit, o->reference_difference);
+    }
+}
+
+static int fail(const char *what, nscd_status st, const char *detail) {
+    fprintf(stderr, "nscd-fclib-solve: %s: %s%s%s\n", what, nscd_status_string(st),
+            detail[0] ? ": " : "", detail);
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    arguments args;
+    const char *error = NULL;
+    if (!parse(argc, argv, &args, &error)) {
+        return usage(error);
+    }
+    nscd_fclib_problem *p = NULL;
+    nscd_status st = nscd_fclib_problem_create(NULL, &p);
+    if (st != NSCD_OK) {
+        return fail("create", st, "");
+    }
+    outcome o = {0};
+    st = nscd_fclib_read(p, args.file);
+    if (st != NSCD_OK) {
+        int code = fail(args.file, st, nscd_fclib_problem_last_error(p));
+        nscd_fclib_problem_destroy(p);
+        return code;
+    }
+    nscd_fclib_problem_get_sizes(p, &o.n, &o.n_blocks, &o.has_reference);
+    work w = {0};
+    int code = 0;
+    if (!work_alloc(o.n, o.n_blocks, &w)) {
+        code = fail("solve", NSCD_ERR_OUT_OF_MEMORY, "");
+    } else if ((st = solve(p, &args, &w, &o)) != NSCD_OK) {
+        code = fail("solve", st,
+                    st == o.status ? "nscd_fc3d_solve_bsr refused the problem (every block row "
+                                     "needs its symmetric positive definite diagonal block)"
+                                   : nscd_fclib_problem_last_error(p));
+    } else {
+        (args.json ? print_json : print_text)(&args, &o);
+        code = o.info.converged ? 0 : 3;
+    }
+    work_free(&w);
+    nscd_fclib_problem_destroy(p);
+    return code;
+}

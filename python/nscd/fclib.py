@@ -1,0 +1,301 @@
+"""FCLIB problem files (HDF5) through the optional companion library
+libnscd_fclib (include/nscd/fclib.h, docs/fclib.md).
+
+    import nscd.fclib
+    p = nscd.fclib.read("problem.hdf5")          # a Problem: W (block CSR), q, mu, r, u
+    r, u, info = nscd.fc3d_solve_bsr(p.row_ptr, p.col_idx, p.blocks, p.q, p.mu)
+    nscd.fclib.merit(p, r)                        # libfclib's own fclib_merit_local
+    nscd.fclib.write("out.hdf5", p.with_solution(r, u))
+
+Importing this module never fails: when libnscd_fclib is not installed
+(libfclib-dev was not found at build time), available() is False and every
+function raises FclibUnavailable, which says so. The library is found through
+$NSCD_FCLIB_LIBRARY, then next to the loaded libnscd, then in a build tree next
+to the package, then on the system's library path (libnscd_fclib.so.<ABI>).
+numpy is imported on first use."""
+import ctypes
+import ctypes.util
+import os
+from . import _library as _c
+from .errors import check
+
+__all__ = ["FclibUnavailable", "Problem", "available", "library", "library_path", "merit",
+           "prototypes", "read", "write"]
+
+_lib = None
+_path = None
+_errors = []
+
+
+class FclibUnavailable(OSError):
+    """libnscd_fclib is not installed, or cannot be loaded."""
+
+
+def _candidates():
+    env = os.environ.get("NSCD_FCLIB_LIBRARY")
+    if env:
+        return [env]  # an explicit choice is final
+    found = []
+    try:
+        core = _c.library_path()
+    except OSError:
+        core = ""
+    if os.sep in core:
+        found.append(os.path.join(os.path.dirname(core), "libnscd_fclib.so"))
+    here = os.path.dirname(os.path.abspath(__file__))
+    for build in (os.path.join(here, "..", "build"), os.path.join(here, "..", "..", "build")):
+        found.append(os.path.normpath(os.path.join(build, "libnscd_fclib.so")))
+    name = ctypes.util.find_library("nscd_fclib")
+    if name:
+        found.append(name)
+    found.append(f"libnscd_fclib.so.{_c.ABI_VERSION}")
+    return found
+
+
+def _load():
+    global _lib, _path
+    if _lib is not None:
+        return _lib
+    _c.library()  # libnscd first: libnscd_fclib needs it (and NscdError its status strings)
+    errors = []
+    for candidate in _candidates():
+        if os.sep in candidate and not os.path.exists(candidate):
+            continue
+        try:
+            lib = ctypes.CDLL(candidate)
+        except OSError as exc:
+            errors.append(f"{candidate}: {exc}")
+            continue
+        if not hasattr(lib, "nscd_fclib_problem_create"):
+            errors.append(f"{candidate}: not libnscd_fclib")
+            continue
+        for name, (restype, argtypes) in prototypes().items():
+            function = getattr(lib, name)
+            function.restype, function.argtypes = restype, argtypes
+        _lib, _path = lib, candidate
+        return lib
+    raise FclibUnavailable(
+        "libnscd_fclib not found: nscd was built without FCLIB support (install "
+        "libfclib-dev and rebuild) or set NSCD_FCLIB_LIBRARY to libnscd_fclib.so"
+        + ("; tried: " + "; ".join(errors) if errors else ""))
+
+
+def available() -> bool:
+    """True when libnscd_fclib can be loaded."""
+    try:
+        _load()
+    except OSError:
+        return False
+    return True
+
+
+def library():
+    """The ctypes.CDLL of libnscd_fclib (raises FclibUnavailable)."""
+    return _load()
+
+
+def library_path() -> str:
+    """The path or name libnscd_fclib was loaded from."""
+    _load()
+    return _path
+
+
+def prototypes():
+    """{C function name: (restype, argtypes)} of every function of libnscd_fclib
+    this module binds (the binding-coverage test compares it with the exports)."""
+    vp, st = ctypes.c_void_p, _c.c_status
+    i32, i32p, dp = ctypes.c_int32, _c.c_int32_p, _c.c_double_p
+    return {
+        "nscd_fclib_problem_create": (st, [ctypes.POINTER(_c.Allocator),
+                                           ctypes.POINTER(ctypes.c_void_p)]),
+        "nscd_fclib_problem_destroy": (None, [vp]),
+        "nscd_fclib_problem_last_error": (ctypes.c_char_p, [vp]),
+        "nscd_fclib_read": (st, [vp, ctypes.c_char_p]),
+        "nscd_fclib_write": (st, [vp, ctypes.c_char_p]),
+        "nscd_fclib_problem_set_dense": (st, [vp, i32, dp, dp, dp]),
+        "nscd_fclib_problem_set_bsr": (st, [vp, i32, i32p, i32p, dp, dp, dp]),
+        "nscd_fclib_problem_set_solution": (st, [vp, dp, dp]),
+        "nscd_fclib_problem_get_sizes": (st, [vp, i32p, i32p, i32p]),
+        "nscd_fclib_problem_get_dense": (st, [vp, dp, dp, dp]),
+        "nscd_fclib_problem_get_bsr": (st, [vp, i32p, i32p, dp, dp, dp]),
+        "nscd_fclib_problem_get_solution": (st, [vp, dp, dp]),
+        "nscd_fclib_problem_merit": (st, [vp, dp, dp]),
+    }
+
+
+# ------------------------------------------------------------------ the C handle
+class _Handle:
+    """An nscd_fclib_problem, closed on exit of a with block."""
+
+    def __init__(self):
+        self.lib = _load()
+        self.ptr = ctypes.c_void_p()
+        check(self.lib.nscd_fclib_problem_create(None, ctypes.byref(self.ptr)),
+              "nscd_fclib_problem_create")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.lib.nscd_fclib_problem_destroy(self.ptr)
+        self.ptr = ctypes.c_void_p()
+
+    def call(self, name, *args):
+        status = getattr(self.lib, name)(self.ptr, *args)
+        check(status, name, lambda: self.lib.nscd_fclib_problem_last_error(self.ptr))
+
+    def sizes(self):
+        n, nb, has = ctypes.c_int32(), ctypes.c_int32(), ctypes.c_int32()
+        self.call("nscd_fclib_problem_get_sizes", ctypes.byref(n), ctypes.byref(nb),
+                  ctypes.byref(has))
+        return n.value, nb.value, bool(has.value)
+
+    def problem(self):
+        """The handle's arrays as a Problem."""
+        import numpy as np
+        n, nb, has = self.sizes()
+        row_ptr, col_idx = np.zeros(n + 1, np.int32), np.zeros(nb, np.int32)
+        blocks, q, mu = np.zeros((nb, 3, 3)), np.zeros(3 * n), np.zeros(n)
+        self.call("nscd_fclib_problem_get_bsr", _i32(row_ptr), _i32(col_idx), _f64(blocks),
+                  _f64(q), _f64(mu))
+        r = u = None
+        if has:
+            r, u = np.zeros(3 * n), np.zeros(3 * n)
+            self.call("nscd_fclib_problem_get_solution", _f64(r), _f64(u))
+        return Problem(row_ptr, col_idx, blocks, q, mu, r, u)
+
+    def load(self, problem):
+        """Sets the handle from a Problem (its arrays checked by the C library)."""
+        p = problem
+        self.call("nscd_fclib_problem_set_bsr", p.n_contacts, _i32(p.row_ptr), _i32(p.col_idx),
+                  _f64(p.blocks), _f64(p.q), _f64(p.mu))
+        if p.r is not None:
+            self.call("nscd_fclib_problem_set_solution", _f64(p.r), _f64(p.u))
+
+
+def _i32(a):
+    return a.ctypes.data_as(_c.c_int32_p)
+
+
+def _f64(a):
+    return a.ctypes.data_as(_c.c_double_p)
+
+
+def _doubles(x, n, what):
+    import numpy as np
+    a = np.ascontiguousarray(x, dtype=np.float64).reshape(-1)
+    if a.size != n:
+        raise ValueError(f"{what}: expected {n} values, got {a.size}")
+    return a
+
+
+def _int32s(x, what):
+    import numpy as np
+    a = np.asarray(x)
+    if a.size and not np.issubdtype(a.dtype, np.integer):
+        raise TypeError(f"{what}: expected integers, got {a.dtype}")
+    a = a.reshape(-1).astype(np.int64)
+    if a.size and (a.min() < -2**31 or a.max() >= 2**31):
+        raise OverflowError(f"{what}: values do not fit an int32_t")
+    return np.ascontiguousarray(a, dtype=np.int32)
+
+
+# ------------------------------------------------------------------ the problem
+class Problem:
+    """A local FCLIB problem: find r, u = W r + q with r_j in the friction cone of
+    mu_j (3 rows per contact, normal first; u_n > 0 separates).
+
+    W is held in 3x3 block CSR form, each row's blocks in ascending column
+    order (what nscd.fc3d_solve_bsr takes): ``row_ptr`` (n + 1 int32),
+    ``col_idx`` (nnz int32), ``blocks`` (nnz x 3 x 3). ``q`` (3n), ``mu`` (n),
+    and ``r``, ``u`` (3n each) or None when there is no solution."""
+
+    def __init__(self, row_ptr, col_idx, blocks, q, mu, r=None, u=None):
+        self.row_ptr = _int32s(row_ptr, "row_ptr")
+        if self.row_ptr.size < 2:
+            raise ValueError("row_ptr: expected n + 1 >= 2 offsets")
+        n = self.row_ptr.size - 1
+        self.col_idx = _int32s(col_idx, "col_idx")
+        nnz = self.col_idx.size
+        if int(self.row_ptr[-1]) != nnz:
+            raise ValueError(f"col_idx: expected row_ptr[n] = {int(self.row_ptr[-1])} "
+                             f"indices, got {nnz}")
+        self.blocks = _doubles(blocks, 9 * nnz, "blocks").reshape(nnz, 3, 3)
+        self.q = _doubles(q, 3 * n, "q")
+        self.mu = _doubles(mu, n, "mu")
+        if (r is None) != (u is None):
+            raise ValueError("r and u: give both or neither")
+        self.r = None if r is None else _doubles(r, 3 * n, "r")
+        self.u = None if u is None else _doubles(u, 3 * n, "u")
+
+    @property
+    def n_contacts(self) -> int:
+        return self.row_ptr.size - 1
+
+    @property
+    def has_solution(self) -> bool:
+        return self.r is not None
+
+    @classmethod
+    def from_dense(cls, W, q, mu, r=None, u=None) -> "Problem":
+        """A Problem from a dense 3n x 3n W: its 3x3 blocks that hold anything but
+        +0.0 bits (so -0.0 survives) and every diagonal block (n <= 16384)."""
+        import numpy as np
+        W = np.ascontiguousarray(W, dtype=np.float64)
+        if W.ndim != 2 or W.shape[0] != W.shape[1] or W.shape[0] % 3 or W.shape[0] == 0:
+            raise ValueError(f"W: expected 3n x 3n with n >= 1, got shape {W.shape}")
+        n = W.shape[0] // 3
+        q, mu = _doubles(q, 3 * n, "q"), _doubles(mu, n, "mu")
+        with _Handle() as h:
+            h.call("nscd_fclib_problem_set_dense", n, _f64(W), _f64(q), _f64(mu))
+            p = h.problem()
+        return p if r is None and u is None else p.with_solution(r, u)
+
+    def with_solution(self, r, u) -> "Problem":
+        """A copy of the problem holding the solution (r, u); None, None drops it."""
+        return Problem(self.row_ptr, self.col_idx, self.blocks, self.q, self.mu, r, u)
+
+    def dense_W(self):
+        """W as a dense 3n x 3n numpy array (entries of unstored blocks +0.0)."""
+        import numpy as np
+        n = self.n_contacts
+        W = np.zeros((3 * n, 3 * n))
+        with _Handle() as h:
+            h.load(self.with_solution(None, None))
+            h.call("nscd_fclib_problem_get_dense", _f64(W), None, None)
+        return W
+
+    def __repr__(self):
+        return (f"nscd.fclib.Problem({self.n_contacts} contacts, {self.col_idx.size} blocks, "
+                f"{'with' if self.has_solution else 'no'} solution)")
+
+
+def read(path) -> Problem:
+    """nscd_fclib_read: the local problem of an FCLIB file (and its solution when the
+    file has one). Raises NscdError (status ERR_IO for a missing or malformed file,
+    ERR_UNSUPPORTED for 2D, mixed or global problems) or FclibUnavailable."""
+    with _Handle() as h:
+        h.call("nscd_fclib_read", os.fsencode(path))
+        return h.problem()
+
+
+def write(path, problem: Problem) -> None:
+    """nscd_fclib_write: writes the problem (and its solution, if any) as an FCLIB
+    local problem, replacing the file. Raises NscdError or FclibUnavailable."""
+    if not isinstance(problem, Problem):
+        raise TypeError(f"expected an nscd.fclib.Problem, got {type(problem).__name__}")
+    with _Handle() as h:
+        h.load(problem)
+        h.call("nscd_fclib_write", os.fsencode(path))
+
+
+def merit(problem: Problem, r) -> float:
+    """libfclib's own merit of impulses r (fclib_merit_local, MERIT_1): the natural
+    map of Coulomb's law in De Saxce's form, divided by 1 + sqrt(||q||)."""
+    value = ctypes.c_double()
+    r = _doubles(r, 3 * problem.n_contacts, "r")
+    with _Handle() as h:
+        h.load(problem.with_solution(None, None))
+        h.call("nscd_fclib_problem_merit", _f64(r), ctypes.byref(value))
+    return value.value
+

@@ -1,0 +1,657 @@
+/* libnscd_fclib: FCLIB files read and written through libfclib.
+ *
+ *   test_fclib SAMPLE.hdf5 WORK_DIR [REGENERATED.hdf5]
+ *
+ * SAMPLE is tests/data/fclib_spheres.hdf5 (written by libfclib alone from
+ * tests/fclib/make_fclib_spheres.c); WORK_DIR receives the files the tests
+ * write; REGENERATED, when given, is a fresh output of make_fclib_spheres
+ * that must read back bitwise as SAMPLE. Malformed files are made here with
+ * the HDF5 API from a valid file, to check that each is refused with a status
+ * (libfclib alone would end the process on most of them). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fclib.h>
+#include <hdf5.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nscd/fc3d.h"
+#include "nscd/fclib.h"
+
+static const char *sample_path;
+static const char *work_dir;
+static const char *regenerated_path;
+
+#define assert_close(a, b, tol) assert_close_at((a), (b), (tol), __FILE__, __LINE__)
+static void assert_close_at(double a, double b, double tol, const char *file, int line) {
+    if (!(fabs(a - b) <= tol)) {
+        print_error("%.17g != %.17g (tol %g)\n", a, b, tol);
+        _fail(file, line);
+    }
+}
+
+static double rnd(uint64_t *s) {
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*s >> 11) / 4503599627370496.0 - 1.0;
+}
+
+static const char *work_file(const char *name) {
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/%s", work_dir, name);
+    return path;
+}
+
+static nscd_fclib_problem *new_problem(void) {
+    nscd_fclib_problem *p = NULL;
+    assert_int_equal(nscd_fclib_problem_create(NULL, &p), NSCD_OK);
+    return p;
+}
+
+/* A random dense 3n x 3n W with zero blocks (j + k divisible by 3, off the
+ * diagonal), one -0.0 entry in a block that is otherwise +0.0, and q, mu. */
+static void random_dense(int32_t n, uint64_t seed, double *W, double *q, double *mu) {
+    uint64_t s = seed;
+    size_t ld = 3 * (size_t)n;
+    for (int32_t j = 0; j < n; ++j) {
+        for (int32_t k = 0; k < n; ++k) {
+            int zero = j != k && (j + k) % 3 == 0;
+            for (int a = 0; a < 3; ++a) {
+                for (int b = 0; b < 3; ++b) {
+                    W[(3 * (size_t)j + a) * ld + 3 * (size_t)k + b] = zero ? 0.0 : rnd(&s);
+                }
+            }
+        }
+        mu[j] = 0.5 * (1.0 + rnd(&s));
+    }
+    for (size_t i = 0; i < ld; ++i) {
+        q[i] = rnd(&s);
+    }
+    W[0 * ld + 3 * 3 + 1] = -0.0; /* block (0, 3) is zero: kept for its -0.0 */
+}
+
+static void round_trip_dense(int with_solution) {
+    enum { N = 7, M = 21 };
+    double W[M * M], q[M], mu[N], r[M], u[M];
+    double W2[M * M], q2[M], mu2[N], r2[M], u2[M];
+    random_dense(N, 11 + (uint64_t)with_solution, W, q, mu);
+    uint64_t s = 5;
+    for (int i = 0; i < M; ++i) {
+        r[i] = rnd(&s), u[i] = rnd(&s);
+    }
+    nscd_fclib_problem *p = new_problem();
+    assert_int_equal(nscd_fclib_problem_set_dense(p, N, W, q, mu), NSCD_OK);
+    if (with_solution) {
+        assert_int_equal(nscd_fclib_problem_set_solution(p, r, u), NSCD_OK);
+    }
+    const char *path = work_file(with_solution ? "dense_solution.hdf5" : "dense.hdf5");
+    assert_int_equal(nscd_fclib_write(p, path), NSCD_OK);
+    nscd_fclib_problem *back = new_problem();
+    assert_int_equal(nscd_fclib_read(back, path), NSCD_OK);
+    int32_t n = 0, nb = 0, has = -1, nb0 = 0;
+    assert_int_equal(nscd_fclib_problem_get_sizes(back, &n, &nb, &has), NSCD_OK);
+    assert_int_equal(nscd_fclib_problem_get_sizes(p, NULL, &nb0, NULL), NSCD_OK);
+    assert_int_equal(n, N);
+    assert_int_equal(nb, nb0);
+    assert_int_equal(has, with_solution);
+    assert_int_equal(nscd_fclib_problem_get_dense(back, W2, q2, mu2), NSCD_OK);
+    assert_memory_equal(W, W2, sizeof W); /* bitwise, -0.0 included */
+    assert_true(signbit(W2[3 * 3 + 1]));
+    assert_memory_equal(q, q2, sizeof q);
+    assert_memory_equal(mu, mu2, sizeof mu);
+    if (with_solution) {
+        assert_int_equal(nscd_fclib_problem_get_solution(back, r2, u2), NSCD_OK);
+        assert_memory_equal(r, r2, sizeof r);
+        assert_memory_equal(u, u2, sizeof u);
+    } else {
+        assert_int_equal(nscd_fclib_problem_get_solution(back, r2, u2), NSCD_ERR_STATE);
+    }
+    nscd_fclib_problem_destroy(back);
+    nscd_fclib_problem_destroy(p);
+}
+
+static void test_round_trip_dense(void **state) {
+    (void)state;
+    round_trip_dense(0);
+}
+
+static void test_round_trip_dense_with_solution(void **state) {
+    (void)state;
+    round_trip_dense(1);
+}
+
+/* A block CSR W given with unsorted rows comes back sorted; given sorted, bitwise. */
+static void test_round_trip_bsr(void **state) {
+    (void)state;
+    enum { N = 4, B = 8 };
+    const int32_t row_ptr[N + 1] = {0, 2, 4, 6, 8};
+    const int32_t cols_unsorted[B] = {3, 0, 1, 2, 2, 0, 3, 1};
+    const int32_t cols_sorted[B] = {0, 3, 1, 2, 0, 2, 1, 3};
+    const int32_t from[B] = {1, 0, 2, 3, 5, 4, 7, 6}; /* sorted block b = unsorted from[b] */
+    double blocks[9 * B], sorted[9 * B], q[3 * N], mu[N], r[3 * N], u[3 * N];
+    uint64_t s = 99;
+    for (int i = 0; i < 9 * B; ++i) {
+        blocks[i] = rnd(&s);
+    }
+    for (int b = 0; b < B; ++b) {
+        memcpy(sorted + 9 * b, blocks + 9 * from[b], sizeof(double[9]));
+    }
+    for (int i = 0; i < 3 * N; ++i) {
+        q[i] = rnd(&s), r[i] = rnd(&s), u[i] = rnd(&s);
+    }
+    for (int j = 0; j < N; ++j) {
+        mu[j] = 0.1 * (j + 1);
+    }
+    nscd_fclib_problem *p = new_problem();
+    assert_int_equal(nscd_fclib_problem_set_bsr(p, N, row_ptr, cols_unsorted, blocks, q, mu),
+                     NSCD_OK);
+    assert_int_equal(nscd_fclib_problem_set_solution(p, r, u), NSCD_OK);
+    const char *path = work_file("bsr.hdf5");
+    assert_int_equal(nscd_fclib_write(p, path), NSCD_OK);
+    nscd_fclib_problem *back = new_problem();
+    assert_int_equal(nscd_fclib_read(back, path), NSCD_OK);
+    int32_t rp[N + 1], ci[B];
+    double bl[9 * B], q2[3 * N], mu2[N], r2[3 * N], u2[3 * N];
+    assert_int_equal(nscd_fclib_problem_get_bsr(back, rp, ci, bl, q2, mu2), NSCD_OK);
+    assert_memory_equal(rp, row_ptr, sizeof rp);
+    assert_memory_equal(ci, cols_sorted, sizeof ci);
+    assert_memory_equal(bl, sorted, sizeof bl);
+    assert_memory_equal(q2, q, sizeof q);
+    assert_memory_equal(mu2, mu, sizeof mu);
+    assert_int_equal(nscd_fclib_problem_get_solution(back, r2, u2), NSCD_OK);
+    assert_memory_equal(r2, r, sizeof r);
+    assert_memory_equal(u2, u, sizeof u);
+    /* Sorted input: the same arrays again after one more round trip. */
+    assert_int_equal(nscd_fclib_problem_set_bsr(p, N, rp, ci, bl, q2, mu2), NSCD_OK);
+    assert_int_equal(nscd_fclib_write(p, path), NSCD_OK); /* replaces the file */
+    assert_int_equal(nscd_fclib_read(back, path), NSCD_OK);
+    int32_t has = -1;
+    assert_int_equal(nscd_fclib_problem_get_sizes(back, NULL, NULL, &has), NSCD_OK);
+    assert_int_equal(has, 0); /* set_bsr dropped the solution */
+    int32_t rp3[N + 1], ci3[B];
+    double bl3[9 * B];
+    assert_int_equal(nscd_fclib_problem_get_bsr(back, rp3, ci3, bl3, NULL, NULL), NSCD_OK);
+    assert_memory_equal(rp3, rp, sizeof rp);
+    assert_memory_equal(ci3, ci, sizeof ci);
+    assert_memory_equal(bl3, bl, sizeof bl);
+    nscd_fclib_problem_destroy(back);
+    nscd_fclib_problem_destroy(p);
+}
+
+/* Files that store W in compressed rows and as triplets (CSparse's convention:
+ * i holds the rows, p the columns; a duplicate entry is summed), written by
+ * libfclib itself, read back as the same non-symmetric W. */
+static void write_with_libfclib(const char *path, int m, int nz, int nzmax, int *p, int *i,
+                                double *x, double *q, double *mu) {
+    struct fclib_matrix W = {nzmax, m, m, p, i, x, nz, NULL};
+    struct fclib_local local = {&W, NULL, NULL, mu, q, NULL, 3, NULL};
+    remove(path);
+    assert_int_equal(fclib_write_local(&local, path), 1);
+}
+
+static void test_rows_and_triplets(void **state) {
+    (void)state;
+    enum { N = 5, M = 15 };
+    static double W[M * M], q[M], mu[N], back[M * M], x[M * M + 1];
+    static int p[M * M + 1], idx[M * M + 1];
+    random_dense(N, 23, W, q, mu);
+    /* Compressed rows, every non-zero (and the -0.0). */
+    int nnz = 0;
+    for (int r = 0; r < M; ++r) {
+        p[r] = nnz;
+        for (int c = 0; c < M; ++c) {
+            if (W[r * M + c] != 0.0 || signbit(W[r * M + c])) {
+                idx[nnz] = c, x[nnz++] = W[r * M + c];
+            }
+        }
+    }
+    p[M] = nnz;
+    const char *csr = work_file("csr.hdf5");
+    write_with_libfclib(csr, M, -2, nnz, p, idx, x, q, mu);
+    nscd_fclib_problem *prob = new_problem();
+    assert_int_equal(nscd_fclib_read(prob, csr), NSCD_OK);
+    assert_int_equal(nscd_fclib_problem_get_dense(prob, back, NULL, NULL), NSCD_OK);
+    assert_memory_equal(back, W, sizeof W);
+    /* Triplets in reverse order, W[1][0] split into two halves. */
+    int t = 0;
+    for (int r = M - 1; r >= 0; --r) {
+        for (int c = M - 1; c >= 0; --c) {
+            double v = W[r * M + c];
+            if (v == 0.0 && !signbit(v)) {
+                continue;
+            }
+            int split = r == 1 && c == 0;
+            idx[t] = r, p[t] = c, x[t++] = split ? 0.5 * v : v;
+            if (split) {
+                idx[t] = r, p[t] = c, x[t++] = 0.5 * v;
+            }
+        }
+    }
+    const char *triplet = work_file("triplet.hdf5");
+    write_with_libfclib(triplet, M, t, t, p, idx, x, q, mu);
+    assert_int_equal(nscd_fclib_read(prob, triplet), NSCD_OK);
+    assert_int_equal(nscd_fclib_problem_get_dense(prob, back, NULL, NULL), NSCD_OK);
+    assert_memory_equal(back, W, sizeof W);
+    assert_true(W[1 * M + 0] != W[0 * M + 1]); /* not symmetric: rows and columns tell */
+    nscd_fclib_problem_destroy(prob);
+}
+
+/* ------------------------------------------------------------------ the sample file */
+
+enum { SAMPLE_N = 5, SAMPLE_M = 15 };
+
+typedef struct sample {
+    double W[SAMPLE_M * SAMPLE_M], q[SAMPLE_M], mu[SAMPLE_N], r[SAMPLE_M], u[SAMPLE_M];
+} sample;
+
+static void read_sample(const char *path, nscd_fclib_problem *p, sample *s) {
+    assert_int_equal(nscd_fclib_read(p, path), NSCD_OK);
+    int32_t n = 0, has = 0;
+    assert_int_equal(nscd_fclib_problem_get_sizes(p, &n, NULL, &has), NSCD_OK);
+    assert_int_equal(n, SAMPLE_N);
+    assert_int_equal(has, 1);
+    assert_int_equal(nscd_fclib_problem_get_dense(p, s->W, s->q, s->mu), NSCD_OK);
+    assert_int_equal(nscd_fclib_problem_get_solution(p, s->r, s->u), NSCD_OK);
+}
+
+/* The file's solution is the exact one of the scene (tests/fclib/make_fclib_spheres.c):
+ * the column stops (r_n = m_C 0.5, + m_B 2, + m_A 1), D slides, E leaves. */
+static void test_sample_solution_is_exact(void **state) {
+    (void)state;
+    nscd_fclib_problem *p = new_problem();
+    static sample s;
+    read_sample(sample_path, p, &s);
+    assert_close(s.r[6], 0.8 * 0.5, 1e-14);
+    assert_close(s.r[3], 0.4 + 1.5 * 2.0, 1e-14);
+    assert_close(s.r[0], 3.4 + 2.0 * 1.0, 1e-14);
+    assert_close(s.r[9], 1.2 * 1.0, 1e-14); /* D: r_n = m_D |v_z| */
+    double slip = hypot(2.0, 0.5);
+    assert_close(s.r[10], -0.3 * 1.2 * 2.0 / slip, 1e-14);
+    assert_close(s.r[11], -0.3 * 1.2 * 0.5 / slip, 1e-14);
+    for (int i = 12; i < 15; ++i) {
+        assert_true(s.r[i] == 0.0);
+    }
+    /* FCLIB's u = W r + q, the same convention as nscd's fc3d. */
+    for (int i = 0; i < SAMPLE_M; ++i) {
+        double ui = s.q[i];
+        for (int k = 0; k < SAMPLE_M; ++k) {
+            ui += s.W[i * SAMPLE_M + k] * s.r[k];
+        }
+        assert_close(s.u[i], ui, 1e-14);
+    }
+    double merit = 1.0;
+    assert_int_equal(nscd_fclib_problem_merit(p, s.r, &merit), NSCD_OK);
+    assert_true(merit < 1e-14);
+    nscd_fclib_problem_destroy(p);
+}
+
+/* nscd's fc3d solver on the file: both laws reach the file's solution. */
+static void test_sample_solved_by_nscd(void **state) {
+    (void)state;
+    nscd_fclib_problem *p = new_problem();
+    static sample s;
+    read_sample(sample_path, p, &s);
+    int32_t nb = 0;
+    assert_int_equal(nscd_fclib_problem_get_sizes(p, NULL, &nb, NULL), NSCD_OK);
+    int32_t rp[SAMPLE_N + 1], ci[SAMPLE_N * SAMPLE_N];
+    double bl[9 * SAMPLE_N * SAMPLE_N];
+    assert_int_equal(nscd_fclib_problem_get_bsr(p, rp, ci, bl, NULL, NULL), NSCD_OK);
+    for (int32_t law = 0; law < 2; ++law) {
+        nscd_fc3d_options o;
+        assert_int_equal(nscd_fc3d_options_init(&o, sizeof o), NSCD_OK);
+        o.friction_law = law;
+        o.tolerance = 1e-12;
+        double r[SAMPLE_M] = {0}, u[SAMPLE_M];
+        assert_int_equal(nscd_fc3d_solve_bsr(SAMPLE_N, rp, ci, bl, s.q, s.mu, &o, r, u, NULL),
+                         NSCD_OK);
+        for (int i = 0; i < SAMPLE_M; ++i) {
+            assert_close(r[i], s.r[i], 1e-9);
+        }
+        double merit = 1.0;
+        assert_int_equal(nscd_fclib_problem_merit(p, r, &merit), NSCD_OK);
+        assert_true(merit < 1e-10);
+    }
+    nscd_fclib_problem_destroy(p);
+}
+
+/* A fresh run of make_fclib_spheres reads back bitwise as the committed file. */
+static void test_sample_regenerates(void **state) {
+    (void)state;
+    if (regenerated_path == NULL) {
+        skip();
+    }
+    nscd_fclib_problem *a = new_problem(), *b = new_problem();
+    static sample sa, sb;
+    read_sample(sample_path, a, &sa);
+    read_sample(regenerated_path, b, &sb);
+    assert_memory_equal(&sa, &sb, sizeof sa);
+    nscd_fclib_problem_destroy(a);
+    nscd_fclib_problem_destroy(b);
+}
+
+/* libfclib's merit at r = 0 against the formula computed here:
+ * sqrt(sum_j ||P_K(-û_j)||^2) / (1 + sqrt(||q||)), û_j = q_j + mu_j ||q_j,t|| e_n. */
+static void test_merit_formula(void **state) {
+    (void)state;
+    nscd_fclib_problem *p = new_problem();
+    static sample s;
+    read_sample(sample_path, p, &s);
+    double sum = 0.0, qq = 0.0;
+    for (int j = 0; j < SAMPLE_N; ++j) {
+        const double *qj = s.q + 3 * j;
+        double mu = s.mu[j], t = hypot(qj[1], qj[2]);
+        double z[3] = {-(qj[0] + mu * t), -qj[1], -qj[2]}; /* r - û at r = 0 */
+        double zt = hypot(z[1], z[2]), pk[3];
+        if (mu * zt <= -z[0]) {
+            pk[0] = pk[1] = pk[2] = 0.0;
+        } else if (zt <= mu * z[0]) {
+            memcpy(pk, z, sizeof pk);
+        } else {
+            pk[0] = (mu * zt + z[0]) / (mu * mu + 1.0);
+            pk[1] = mu * pk[0] * z[1] / zt, pk[2] = mu * pk[0] * z[2] / zt;
+        }
+        sum += pk[0] * pk[0] + pk[1] * pk[1] + pk[2] * pk[2];
+        qq += qj[0] * qj[0] + qj[1] * qj[1] + qj[2] * qj[2];
+    }
+    double expected = sqrt(sum) / (1.0 + sqrt(sqrt(qq)));
+    double zero[SAMPLE_M] = {0}, merit = 0.0;
+    assert_int_equal(nscd_fclib_problem_merit(p, zero, &merit), NSCD_OK);
+    assert_true(expected > 0.1);
+    assert_close(merit, expected, 1e-14 * expected);
+    nscd_fclib_problem_destroy(p);
+}
+
+/* ------------------------------------------------------------------ bad files */
+
+/* Copies the sample into WORK_DIR/name through the library (a file of ours to damage). */
+static const char *fresh_copy(const char *name) {
+    nscd_fclib_problem *p = new_problem();
+    static sample s;
+    read_sample(sample_path, p, &s);
+    const char *path = work_file(name);
+    assert_int_equal(nscd_fclib_write(p, path), NSCD_OK);
+    nscd_fclib_problem_destroy(p);
+    return path;
+}
+
+static hid_t open_rw(const char *path) {
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    return f;
+}
+
+static void overwrite_int(const char *path, const char *dataset, int value) {
+    hid_t f = open_rw(path), d = H5Dopen2(f, dataset, H5P_DEFAULT);
+    assert_true(d >= 0);
+    assert_true(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value) >= 0);
+    H5Dclose(d);
+    H5Fclose(f);
+}
+
+/* Writes value into element `at` of a double or int dataset. */
+static void poke(const char *path, const char *dataset, hid_t type, int at, const void *value) {
+    hid_t f = open_rw(path), d = H5Dopen2(f, dataset, H5P_DEFAULT);
+    assert_true(d >= 0);
+    hid_t space = H5Dget_space(d);
+    hsize_t start = (hsize_t)at, one = 1;
+    assert_true(H5Sselect_hyperslab(space, H5S_SELECT_SET, &start, NULL, &one, NULL) >= 0);
+    hid_t mem = H5Screate_simple(1, &one, NULL);
+    assert_true(H5Dwrite(d, type, mem, space, H5P_DEFAULT, value) >= 0);
+    H5Sclose(mem), H5Sclose(space), H5Dclose(d), H5Fclose(f);
+}
+
+static void unlink_dataset(const char *path, const char *name) {
+    hid_t f = open_rw(path);
+    assert_true(H5Ldelete(f, name, H5P_DEFAULT) >= 0);
+    H5Fclose(f);
+}
+
+static void add_group(const char *path, const char *name) {
+    hid_t f = open_rw(path), g = H5Gcreate2(f, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(g >= 0);
+    H5Gclose(g), H5Fclose(f);
+}
+
+/* Reading path fails with `expected`, a message, and the problem keeps the sample. */
+static void expect_refused(const char *path, nscd_status expected) {
+    nscd_fclib_problem *p = new_problem();
+    static sample before, after;
+    read_sample(sample_path, p, &before);
+    assert_int_equal(nscd_fclib_read(p, path), expected);
+    assert_true(strlen(nscd_fclib_problem_last_error(p)) > 0);
+    int32_t n = 0, has = 0;
+    assert_int_equal(nscd_fclib_problem_get_sizes(p, &n, NULL, &has), NSCD_OK);
+    assert_int_equal(n, SAMPLE_N);
+    assert_int_equal(has, 1);
+    assert_int_equal(nscd_fclib_problem_get_dense(p, after.W, after.q, after.mu), NSCD_OK);
+    assert_int_equal(nscd_fclib_problem_get_solution(p, after.r, after.u), NSCD_OK);
+    assert_memory_equal(&before, &after, sizeof before);
+    nscd_fclib_problem_destroy(p);
+}
+
+static void test_bad_files(void **state) {
+    (void)state;
+    expect_refused(work_file("does-not-exist.hdf5"), NSCD_ERR_IO);
+    expect_refused(work_dir, NSCD_ERR_IO); /* a directory */
+    const char *text = work_file("text.hdf5");
+    FILE *f = fopen(text, "w");
+    assert_non_null(f);
+    fputs("not an HDF5 file\n", f);
+    fclose(f);
+    expect_refused(text, NSCD_ERR_IO);
+    /* An HDF5 file without an FCLIB problem, and one with a global problem only. */
+    const char *empty = work_file("empty.hdf5");
+    hid_t e = H5Fcreate(empty, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(e >= 0);
+    H5Fclose(e);
+    expect_refused(empty, NSCD_ERR_IO);
+    add_group(empty, "/fclib_global");
+    expect_refused(empty, NSCD_ERR_UNSUPPORTED);
+}
+
+static void test_damaged_files(void **state) {
+    (void)state;
+    const char *p = fresh_copy("no_mu.hdf5");
+    unlink_dataset(p, "/fclib_local/vectors/mu");
+    expect_refused(p, NSCD_ERR_IO);
+
+    p = fresh_copy("nzmax.hdf5"); /* libfclib would read x past its buffer */
+    overwrite_int(p, "/fclib_local/W/nzmax", 10);
+    expect_refused(p, NSCD_ERR_IO);
+    p = fresh_copy("kind.hdf5");
+    overwrite_int(p, "/fclib_local/W/nz", 7);
+    expect_refused(p, NSCD_ERR_IO);
+    p = fresh_copy("size.hdf5");
+    overwrite_int(p, "/fclib_local/W/m", 12);
+    expect_refused(p, NSCD_ERR_IO);
+
+    p = fresh_copy("spacedim.hdf5");
+    overwrite_int(p, "/fclib_local/spacedim", 2);
+    expect_refused(p, NSCD_ERR_UNSUPPORTED);
+    p = fresh_copy("mixed.hdf5");
+    add_group(p, "/fclib_local/V");
+    expect_refused(p, NSCD_ERR_UNSUPPORTED);
+
+    double minus = -0.5, nan = NAN;
+    p = fresh_copy("negative_mu.hdf5");
+    poke(p, "/fclib_local/vectors/mu", H5T_NATIVE_DOUBLE, 2, &minus);
+    expect_refused(p, NSCD_ERR_IO);
+    p = fresh_copy("nan_q.hdf5");
+    poke(p, "/fclib_local/vectors/q", H5T_NATIVE_DOUBLE, 4, &nan);
+    expect_refused(p, NSCD_ERR_IO);
+    p = fresh_copy("nan_w.hdf5");
+    poke(p, "/fclib_local/W/x", H5T_NATIVE_DOUBLE, 0, &nan);
+    expect_refused(p, NSCD_ERR_IO);
+
+    int bad_pointer = 1000, bad_row = 15;
+    p = fresh_copy("pointer.hdf5");
+    poke(p, "/fclib_local/W/p", H5T_NATIVE_INT, 3, &bad_pointer);
+    expect_refused(p, NSCD_ERR_IO);
+    p = fresh_copy("row.hdf5");
+    poke(p, "/fclib_local/W/i", H5T_NATIVE_INT, 5, &bad_row);
+    expect_refused(p, NSCD_ERR_IO);
+
+    p = fresh_copy("no_r.hdf5"); /* libfclib would exit: /solution without r */
+    unlink_dataset(p, "/solution/r");
+    expect_refused(p, NSCD_ERR_IO);
+}
+
+/* The first half of a valid file. */
+static void test_truncated_file(void **state) {
+    (void)state;
+    const char *src = fresh_copy("whole.hdf5");
+    FILE *in = fopen(src, "rb");
+    assert_non_null(in);
+    static unsigned char bytes[1 << 16];
+    size_t size = fread(bytes, 1, sizeof bytes, in);
+    fclose(in);
+    assert_true(size > 1000 && size < sizeof bytes);
+    const char *cut = work_file("truncated.hdf5");
+    FILE *out = fopen(cut, "wb");
+    assert_non_null(out);
+    assert_int_equal(fwrite(bytes, 1, size / 2, out), size / 2);
+    fclose(out);
+    expect_refused(cut, NSCD_ERR_IO);
+}
+
+/* Every allocation goes through the hooks and is released with its size. */
+typedef struct ledger {
+    long blocks;
+    long long bytes;
+} ledger;
+
+static void *ledger_allocate(void *user, size_t size) {
+    ledger *l = user;
+    ++l->blocks, l->bytes += (long long)size;
+    return malloc(size);
+}
+
+static void ledger_release(void *user, void *block, size_t size) {
+    ledger *l = user;
+    --l->blocks, l->bytes -= (long long)size;
+    free(block);
+}
+
+/* ------------------------------------------------------------------ bad arguments */
+
+static void test_bad_arguments(void **state) {
+    (void)state;
+    double W[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, q[3] = {-1, 0, 0}, mu[1] = {0.5};
+    nscd_fclib_problem *p = new_problem();
+    assert_int_equal(nscd_fclib_problem_create(NULL, NULL), NSCD_ERR_NULL_POINTER);
+    nscd_allocator none = {NULL, NULL, NULL}, half = {ledger_allocate, NULL, NULL};
+    nscd_fclib_problem *other = NULL;
+    assert_int_equal(nscd_fclib_problem_create(&half, &other), NSCD_ERR_INVALID_ARGUMENT);
+    assert_null(other);
+    assert_int_equal(nscd_fclib_problem_create(&none, &other), NSCD_OK);
+    nscd_fclib_problem_destroy(other);
+    /* Nothing to write or get from an empty problem. */
+    assert_int_equal(nscd_fclib_write(p, work_file("empty_problem.hdf5")), NSCD_ERR_STATE);
+    assert_int_equal(nscd_fclib_problem_get_dense(p, W, q, mu), NSCD_ERR_STATE);
+    assert_int_equal(nscd_fclib_problem_set_solution(p, q, q), NSCD_ERR_STATE);
+    assert_int_equal(nscd_fclib_read(NULL, sample_path), NSCD_ERR_NULL_POINTER);
+    assert_int_equal(nscd_fclib_read(p, NULL), NSCD_ERR_NULL_POINTER);
+    assert_int_equal(nscd_fclib_problem_set_dense(p, 0, W, q, mu), NSCD_ERR_INVALID_ARGUMENT);
+    assert_int_equal(nscd_fclib_problem_set_dense(p, 1, NULL, q, mu), NSCD_ERR_NULL_POINTER);
+    double bad_mu[1] = {-0.1}, nan_q[3] = {NAN, 0, 0};
+    assert_int_equal(nscd_fclib_problem_set_dense(p, 1, W, q, bad_mu), NSCD_ERR_OUT_OF_RANGE);
+    assert_int_equal(nscd_fclib_problem_set_dense(p, 1, W, nan_q, mu), NSCD_ERR_NOT_FINITE);
+    int32_t n = -1;
+    assert_int_equal(nscd_fclib_problem_get_sizes(p, &n, NULL, NULL), NSCD_OK);
+    assert_int_equal(n, 0); /* every failure left the problem empty */
+
+    const int32_t rp[3] = {0, 2, 3}, dup[3] = {0, 0, 1}, out_of_range[3] = {0, 2, 1};
+    const int32_t bad_rp[3] = {0, 2, 1};
+    double blocks[27] = {0}, q6[6] = {0}, mu2[2] = {0.1, 0.2};
+    assert_int_equal(nscd_fclib_problem_set_bsr(p, 2, rp, dup, blocks, q6, mu2),
+                     NSCD_ERR_INVALID_ARGUMENT);
+    assert_int_equal(nscd_fclib_problem_set_bsr(p, 2, rp, out_of_range, blocks, q6, mu2),
+                     NSCD_ERR_INDEX);
+    assert_int_equal(nscd_fclib_problem_set_bsr(p, 2, bad_rp, dup, blocks, q6, mu2),
+                     NSCD_ERR_INVALID_ARGUMENT);
+    assert_true(strlen(nscd_fclib_problem_last_error(p)) > 0);
+
+    assert_int_equal(nscd_fclib_problem_set_dense(p, 1, W, q, mu), NSCD_OK);
+    assert_string_equal(nscd_fclib_problem_last_error(p), "");
+    assert_int_equal(nscd_fclib_problem_set_solution(p, q, NULL), NSCD_ERR_NULL_POINTER);
+    assert_int_equal(nscd_fclib_problem_set_solution(p, nan_q, q), NSCD_ERR_NOT_FINITE);
+    double merit = 0.0;
+    assert_int_equal(nscd_fclib_problem_merit(p, nan_q, &merit), NSCD_ERR_NOT_FINITE);
+    assert_int_equal(nscd_fclib_write(p, "/nonexistent-directory/x.hdf5"), NSCD_ERR_IO);
+    nscd_fclib_problem_destroy(p);
+    nscd_fclib_problem_destroy(NULL);
+    assert_string_equal(nscd_fclib_problem_last_error(NULL), "");
+}
+
+/* More contacts than a dense W may have: block getters work, the dense one refuses. */
+static void test_dense_limit(void **state) {
+    (void)state;
+    enum { N = 16385 };
+    int32_t *rp = malloc((N + 1) * sizeof *rp), *ci = malloc(N * sizeof *ci);
+    double *blocks = calloc(9 * (size_t)N, sizeof *blocks), *q = calloc(3 * N, sizeof *q);
+    double *mu = calloc(N, sizeof *mu);
+    assert_true(rp && ci && blocks && q && mu);
+    for (int32_t j = 0; j <= N; ++j) {
+        rp[j] = j;
+    }
+    for (int32_t j = 0; j < N; ++j) {
+        ci[j] = j, blocks[9 * j] = blocks[9 * j + 4] = blocks[9 * j + 8] = 1.0;
+    }
+    nscd_fclib_problem *p = new_problem();
+    assert_int_equal(nscd_fclib_problem_set_bsr(p, N, rp, ci, blocks, q, mu), NSCD_OK);
+    double W[9];
+    assert_int_equal(nscd_fclib_problem_get_dense(p, W, NULL, NULL), NSCD_ERR_INVALID_ARGUMENT);
+    assert_int_equal(nscd_fclib_problem_get_bsr(p, rp, ci, blocks, q, mu), NSCD_OK);
+    nscd_fclib_problem_destroy(p);
+    free(rp), free(ci), free(blocks), free(q), free(mu);
+}
+
+static void test_allocator(void **state) {
+    (void)state;
+    ledger l = {0, 0};
+    nscd_allocator a = {ledger_allocate, ledger_release, &l};
+    nscd_fclib_problem *p = NULL;
+    assert_int_equal(nscd_fclib_problem_create(&a, &p), NSCD_OK);
+    static sample s;
+    read_sample(sample_path, p, &s);
+    double merit = 0.0;
+    assert_int_equal(nscd_fclib_problem_merit(p, s.r, &merit), NSCD_OK);
+    assert_int_equal(nscd_fclib_write(p, work_file("allocator.hdf5")), NSCD_OK);
+    assert_int_equal(nscd_fclib_problem_set_dense(p, SAMPLE_N, s.W, s.q, s.mu), NSCD_OK);
+    assert_true(l.blocks > 0);
+    nscd_fclib_problem_destroy(p);
+    assert_int_equal(l.blocks, 0);
+    assert_true(l.bytes == 0);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_fclib SAMPLE.hdf5 WORK_DIR [REGENERATED.hdf5]\n");
+        return 2;
+    }
+    sample_path = argv[1];
+    work_dir = argv[2];
+    regenerated_path = argc > 3 ? argv[3] : NULL;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip_dense),
+        cmocka_unit_test(test_round_trip_dense_with_solution),
+        cmocka_unit_test(test_round_trip_bsr),
+        cmocka_unit_test(test_rows_and_triplets),
+        cmocka_unit_test(test_sample_solution_is_exact),
+        cmocka_unit_test(test_sample_solved_by_nscd),
+        cmocka_unit_test(test_sample_regenerates),
+        cmocka_unit_test(test_merit_formula),
+        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_damaged_files),
+        cmocka_unit_test(test_truncated_file),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_dense_limit),
+        cmocka_unit_test(test_allocator),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
