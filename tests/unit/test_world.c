@@ -283,6 +283,34 @@ static void round_shapes_rest_on_floor(void **state) {
     nscd_world_destroy(w);
 }
 
+/* Warm start: in a settled stack of eight spheres each contact finds last
+ * step's impulse by its key, so a tight tolerance takes a few sweeps where a
+ * cold start needs hundreds. */
+static void warm_start_saves_sweeps(void **state) {
+    (void)state;
+    int32_t sweeps[2] = {0, 0};
+    for (int warm = 0; warm < 2; ++warm) {
+        nscd_world_desc d = default_desc();
+        d.warm_start = warm;
+        d.max_sweeps = 1000;
+        d.tolerance = 1e-9;
+        nscd_world *w = make_world(&d);
+        add_floor(w);
+        for (int k = 0; k < 8; ++k) {
+            add_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
+        }
+        step_ok(w, 200);
+        nscd_world_step_report rep;
+        rep.struct_size = sizeof rep;
+        assert_int_equal(nscd_world_step(w, &rep), NSCD_OK);
+        assert_int_equal(rep.contacts, 8);
+        sweeps[warm] = rep.sweeps;
+        nscd_world_destroy(w);
+    }
+    assert_true(sweeps[0] > 100); /* observed: 398 cold, 16 warm */
+    assert_true(10 * sweeps[1] < sweeps[0]);
+}
+
 /* ------------------------------------------------------------ piles */
 
 /* Spheres dropped into a box of five half-spaces; returns the world. */
@@ -840,6 +868,7 @@ int main(void) {
         cmocka_unit_test(sliding_sphere_starts_rolling),
         cmocka_unit_test(box_slides_to_a_stop),
         cmocka_unit_test(sphere_stack_holds),
+        cmocka_unit_test(warm_start_saves_sweeps),
         cmocka_unit_test(box_pyramid_holds),
         cmocka_unit_test(round_shapes_rest_on_floor),
         cmocka_unit_test(pile_energy_never_increases),
