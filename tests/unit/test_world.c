@@ -505,6 +505,68 @@ static void add_and_remove_mid_run(void **state) {
     nscd_world_destroy(w);
 }
 
+/* Random churn: bodies of every shape (and compounds) added and removed
+ * between steps, ids checked against a shadow list; the storage order of
+ * the copy-out is the order of addition of the survivors. */
+static void random_add_remove_churn(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    nscd_world *w = make_world(&d);
+    add_floor(w);
+    enum { MAX = 64 };
+    nscd_body_id live[MAX], dead[4 * MAX];
+    int n_live = 0, n_dead = 0;
+    unsigned seed = 12345;
+    for (int step = 0; step < 300; ++step) {
+        seed = seed * 1103515245u + 12345u;
+        int action = (seed >> 16) % 4;
+        if (action < 3 && n_live < MAX) {
+            nscd_body_desc b;
+            nscd_body_desc_init(&b, sizeof b);
+            b.position[0] = 0.3 * (n_live % 8), b.position[1] = 0.3 * (n_live / 8);
+            b.position[2] = 0.3 + 0.1 * (step % 5);
+            b.type = (seed >> 8) % 7 == 0 ? NSCD_BODY_KINEMATIC : NSCD_BODY_DYNAMIC;
+            nscd_shape_desc sh[2];
+            int n_shapes = 1 + (int)((seed >> 12) % 2);
+            for (int k = 0; k < n_shapes; ++k) {
+                nscd_shape_desc_init(&sh[k], sizeof sh[k]);
+                sh[k].type = (int32_t)(k == 0 ? (seed >> 4) % 5 : NSCD_SHAPE_SPHERE);
+                if (sh[k].type == NSCD_SHAPE_HALF_SPACE) {
+                    sh[k].type = NSCD_SHAPE_SPHERE;
+                }
+                sh[k].radius = 0.05, sh[k].half_height = 0.05;
+                sh[k].half_extents[0] = sh[k].half_extents[1] = sh[k].half_extents[2] = 0.05;
+                sh[k].position[0] = 0.08 * k;
+            }
+            assert_int_equal(nscd_world_add_body(w, &b, sh, n_shapes, &live[n_live]), NSCD_OK);
+            ++n_live;
+        } else if (n_live > 0) {
+            int k = (int)((seed >> 3) % (unsigned)n_live);
+            assert_int_equal(nscd_world_remove_body(w, live[k]), NSCD_OK);
+            dead[n_dead++ % (4 * MAX)] = live[k];
+            memmove(&live[k], &live[k + 1], (size_t)(n_live - k - 1) * sizeof live[0]);
+            --n_live;
+        }
+        nscd_status rc = nscd_world_step(w, NULL);
+        assert_int_equal(rc, NSCD_OK);
+        assert_int_equal(nscd_world_body_count(w), n_live + 1);
+        for (int k = 0; k < n_dead && k < 4 * MAX; ++k) {
+            assert_int_equal(nscd_world_body_valid(w, dead[k]), 0);
+        }
+    }
+    nscd_body_id ids[MAX + 1];
+    double x[3 * (MAX + 1)];
+    int32_t n = 0;
+    assert_int_equal(nscd_world_get_bodies(w, MAX + 1, &n, ids, NULL, x, NULL, NULL, NULL),
+                     NSCD_OK);
+    assert_int_equal(n, n_live + 1);
+    for (int k = 0; k < n_live; ++k) {
+        assert_true(ids[k + 1] == live[k]);
+        assert_true(isfinite(x[3 * (k + 1)]) && isfinite(x[3 * (k + 1) + 2]));
+    }
+    nscd_world_destroy(w);
+}
+
 /* Bodies leaving the domain box are removed at the end of the step. */
 static void domain_removes_bodies(void **state) {
     (void)state;
@@ -887,6 +949,7 @@ int main(void) {
         cmocka_unit_test(rerun_is_bitwise_identical),
         cmocka_unit_test(jacobi_blend_converges),
         cmocka_unit_test(add_and_remove_mid_run),
+        cmocka_unit_test(random_add_remove_churn),
         cmocka_unit_test(domain_removes_bodies),
         cmocka_unit_test(mass_from_density),
         cmocka_unit_test(kinematic_body_pushes),
