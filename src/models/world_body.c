@@ -624,8 +624,10 @@ static void move_run(nscd_world *w, int32_t from, int32_t end, int32_t to, int32
     }
     int32_t first = w->shape_first[to];
     int32_t last = w->shape_first[to + (int32_t)n - 1] + w->shape_count[to + (int32_t)n - 1];
-    memmove(&w->shapes[shape_to], &w->shapes[first],
-            (size_t)(last - first) * sizeof(nscd__world_shape));
+    if (last > first) { /* bodies may have no shape (and the array be NULL) */
+        memmove(&w->shapes[shape_to], &w->shapes[first],
+                (size_t)(last - first) * sizeof(nscd__world_shape));
+    }
     for (int32_t i = to; i < to + (int32_t)n; ++i) {
         w->shape_first[i] += shape_to - first;
         for (int32_t s = 0; s < w->shape_count[i]; ++s) {

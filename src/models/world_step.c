@@ -471,6 +471,9 @@ static bool velocities_finite(const nscd_world *w) {
 
 static void save_velocities(nscd_world *w, bool restore) {
     size_t bytes = 3 * (size_t)w->n_bodies * sizeof(double);
+    if (bytes == 0) { /* an empty world: the arrays may be NULL */
+        return;
+    }
     if (restore) {
         memcpy(w->velocity, w->saved_velocity, bytes);
         memcpy(w->omega, w->saved_omega, bytes);

@@ -811,6 +811,20 @@ static void bad_bodies_change_nothing(void **state) {
     assert_true(nscd_world_time(w) == 0.0);
     nscd_world_destroy(w);
     nscd_world_destroy(NULL);
+    /* an empty world steps; a body without shapes (explicit mass) falls */
+    w = make_world(&d);
+    assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+    nscd_body_desc_init(&b, sizeof b);
+    b.mass = 2.0;
+    b.inertia[0] = b.inertia[1] = b.inertia[2] = 1.0;
+    nscd_body_id free_body = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, NULL, 0, &free_body), NSCD_OK);
+    assert_int_equal(nscd_world_add_body(w, &b, NULL, 0, &id), NSCD_OK);
+    assert_int_equal(nscd_world_remove_body(w, free_body), NSCD_OK);
+    step_ok(w, 10);
+    assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, got, NULL), NSCD_OK);
+    assert_near(got[2], -10 * G * d.dt, 1e-12);
+    nscd_world_destroy(w);
 }
 
 /* A pair override beats the combination rule: μ = 0 between the two
