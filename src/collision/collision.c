@@ -278,6 +278,10 @@ nscd_status nscd__collide(nscd__collision *collision, const nscd__collision_shap
     for (int32_t i = 0; i < n; ++i) {
         if (shapes[i].type != NSCD_SHAPE_HALF_SPACE) {
             nscd__shape_aabb(&shapes[i], 0.5 * margin, &boxes[i]);
+            /* finite inputs near DBL_MAX can still overflow the box */
+            if (!nscd__all_finite(boxes[i].lo, 3) || !nscd__all_finite(boxes[i].hi, 3)) {
+                return NSCD_ERR_OUT_OF_RANGE;
+            }
         }
     }
     status = nscd__broad_phase(st, &al, shapes, n, margin);
@@ -286,6 +290,11 @@ nscd_status nscd__collide(nscd__collision *collision, const nscd__collision_shap
     }
     rank_shapes(st, shapes, n);
     if (!order_pairs(st, &al, shapes, n)) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    /* Never a NULL output after success, even without contacts (callers may
+     * memcpy from it). */
+    if (!nscd__buffer_reserve(&al, &st->next, sizeof(nscd__contact_point), 0)) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     int32_t count = narrow_phase(st, &al, shapes, margin);

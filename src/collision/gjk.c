@@ -42,6 +42,14 @@ void nscd__core_of(const nscd__collision_shape *s, nscd__core *core) {
     }
 }
 
+void nscd__core_of_box(const nscd__collision_shape *s, nscd__core *core) {
+    memset(core, 0, sizeof *core);
+    core->shape = s;
+    for (int i = 0; i < 3; ++i) {
+        core->half_extents[i] = s->half_extents[i];
+    }
+}
+
 void nscd__core_support(const nscd__core *core, const double d[3], double out[3]) {
     const nscd__collision_shape *s = core->shape;
     double local[3];
@@ -157,11 +165,23 @@ static int reduce_simplex(simplex *s) {
     }
     static const int faces[4][4] = {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 3, 1}, {1, 2, 3, 0}};
     int n_faces = s->n == 3 ? 1 : 4;
+    /* A flat tetrahedron (rounding) contains nothing: then every face counts. */
+    int flat = 0;
+    if (s->n == 4) {
+        double ab[3], ac[3], ad[3];
+        sub(s->w[1], s->w[0], ab);
+        sub(s->w[2], s->w[0], ac);
+        sub(s->w[3], s->w[0], ad);
+        double c[3] = {ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2],
+                       ab[0] * ac[1] - ab[1] * ac[0]};
+        double size = sqrt(dot3(ab, ab) * dot3(ac, ac) * dot3(ad, ad));
+        flat = !(fabs(dot3(c, ad)) > 1e-9 * size);
+    }
     double best = INFINITY, best_lam[3] = {1, 0, 0};
     int best_face = -1;
     for (int f = 0; f < n_faces; ++f) {
         const int *v = faces[f];
-        if (s->n == 4) { /* skip faces the origin is not outside of */
+        if (s->n == 4 && !flat) { /* skip faces the origin is not outside of */
             double ab[3], ac[3], ad[3], nrm[3];
             sub(s->w[v[1]], s->w[v[0]], ab);
             sub(s->w[v[2]], s->w[v[0]], ac);
@@ -208,18 +228,26 @@ double nscd__gjk_distance(const nscd__core *ca, const nscd__core *cb, double pa[
     nscd__core_support(cb, nd, s.b[0]);
     sub(s.a[0], s.b[0], s.w[0]);
     s.n = 1;
-    double v[3] = {0, 0, 0};
+    /* The best simplex so far: rounding can make a step go backwards (the
+     * closest point of a near-degenerate simplex), and then the previous one
+     * is the answer. */
+    simplex best = s;
+    double best_vv = INFINITY;
     for (int it = 0; it < GJK_MAX_ITERATIONS; ++it) {
         if (reduce_simplex(&s)) {
             return 0.0;
         }
+        double v[3] = {0, 0, 0};
         for (int c = 0; c < 3; ++c) {
-            v[c] = 0.0;
             for (int k = 0; k < s.n; ++k) {
                 v[c] += s.lambda[k] * s.w[k][c];
             }
         }
         double vv = dot3(v, v);
+        if (!(vv < best_vv)) {
+            break; /* no progress */
+        }
+        best = s, best_vv = vv;
         double scale = dot3(s.w[0], s.w[0]);
         if (vv <= 1e-24 * (1.0 + scale)) {
             return 0.0;
@@ -229,8 +257,9 @@ double nscd__gjk_distance(const nscd__core *ca, const nscd__core *cb, double pa[
         nscd__core_support(ca, dir, a);
         nscd__core_support(cb, v, b);
         sub(a, b, w);
-        /* converged: the new point is no closer along v (relative tolerance) */
-        if (vv - dot3(v, w) <= 1e-12 * vv) {
+        /* converged: the new point is hardly closer along v (relative
+         * tolerance: the distance is then right to about 1e-10 of itself) */
+        if (vv - dot3(v, w) <= 1e-10 * vv) {
             break;
         }
         int duplicate = 0;
@@ -247,9 +276,9 @@ double nscd__gjk_distance(const nscd__core *ca, const nscd__core *cb, double pa[
     }
     for (int c = 0; c < 3; ++c) {
         pa[c] = pb[c] = 0.0;
-        for (int k = 0; k < s.n; ++k) {
-            pa[c] += s.lambda[k] * s.a[k][c];
-            pb[c] += s.lambda[k] * s.b[k][c];
+        for (int k = 0; k < best.n; ++k) {
+            pa[c] += best.lambda[k] * best.a[k][c];
+            pb[c] += best.lambda[k] * best.b[k][c];
         }
     }
     double diff[3];

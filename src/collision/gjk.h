@@ -20,6 +20,9 @@ typedef struct nscd__core {
 } nscd__core;
 
 void nscd__core_of(const nscd__collision_shape *s, nscd__core *core);
+/* The core of a box that is the box itself (rounding 0): GJK then gives the
+ * exact distance of two separated boxes. */
+void nscd__core_of_box(const nscd__collision_shape *s, nscd__core *core);
 /* Point of the core farthest along d (world). */
 void nscd__core_support(const nscd__core *core, const double d[3], double out[3]);
 

@@ -7,9 +7,9 @@
  * gives a manifold by clipping the incident face against the side planes of
  * the reference face (Sutherland-Hodgman), reduced to 4 points; an edge axis
  * gives the one point between the two closest edges. For separated boxes the
- * gap is the largest separation over the 15 axes, a lower bound of the
- * distance that is exact when a face or an edge pair is closest (not for the
- * rare vertex-vertex or vertex-edge closest pairs within the margin).
+ * largest separation over the 15 axes is the distance when a face or an edge
+ * pair is closest, only a lower bound when a corner is: GJK on the boxes
+ * decides (closest_corner).
  * Box-capsule: the distance of the capsule's segment to the box, exact (the
  * squared distance is a convex piecewise quadratic of the segment parameter,
  * minimised piece by piece); overlapping, SAT over the 3 face normals and the
@@ -17,6 +17,8 @@
 #include "collision/narrow.h"
 
 #include <math.h>
+
+#include "collision/gjk.h"
 
 /* An oriented box in the world frame. */
 typedef struct obb {
@@ -58,17 +60,22 @@ static void obb_corner(const obb *o, int k, double out[3]) {
     }
 }
 
-/* Keeps the 4 points of smallest gap (ties: smaller feature), in place. */
-static void keep_deepest_four(nscd__manifold *m) {
-    while (m->n > 4) {
-        int32_t worst = 0;
-        for (int32_t k = 1; k < m->n; ++k) {
-            const nscd__manifold_point *p = &m->p[k], *w = &m->p[worst];
-            if (p->gap > w->gap || (p->gap == w->gap && p->feature > w->feature)) {
-                worst = k;
-            }
+void nscd__box_corners_below(const double n[3], double offset, const nscd__collision_shape *box,
+                             double margin, nscd__manifold *m) {
+    obb o;
+    obb_of(box, &o);
+    if (dot3(n, o.c) - offset - obb_reach(&o, n) >= margin) {
+        return;
+    }
+    for (int k = 0; k < 8; ++k) {
+        double v[3];
+        obb_corner(&o, k, v);
+        double gap = dot3(n, v) - offset;
+        if (gap < margin) {
+            double point[3] = {v[0] - 0.5 * gap * n[0], v[1] - 0.5 * gap * n[1],
+                               v[2] - 0.5 * gap * n[2]};
+            nscd__manifold_add(m, point, n, gap, (uint32_t)k);
         }
-        m->p[worst] = m->p[--m->n];
     }
 }
 
@@ -76,22 +83,8 @@ void nscd__collide_half_space_box(const nscd__collision_shape *a, const nscd__co
                                   double margin, nscd__manifold *m) {
     double n[3];
     nscd__shape_axis(a, 2, n);
-    obb o;
-    obb_of(b, &o);
-    if (dot3(n, o.c) - dot3(n, a->position) - obb_reach(&o, n) >= margin) {
-        return;
-    }
-    for (int k = 0; k < 8; ++k) {
-        double v[3];
-        obb_corner(&o, k, v);
-        double gap = dot3(n, v) - dot3(n, a->position);
-        if (gap < margin) {
-            double point[3] = {v[0] - 0.5 * gap * n[0], v[1] - 0.5 * gap * n[1],
-                               v[2] - 0.5 * gap * n[2]};
-            nscd__manifold_add(m, point, n, gap, (uint32_t)k);
-        }
-    }
-    keep_deepest_four(m);
+    nscd__box_corners_below(n, dot3(n, a->position), b, margin, m);
+    nscd__keep_deepest_four(m);
 }
 
 /* ---------------------------------------------------------------- box-box */
@@ -166,7 +159,11 @@ static void reduce_to_four(nscd__manifold *m, const double n[3]) {
     }
     nscd__manifold kept = {0};
     for (int j = 0; j < 4; ++j) {
-        if (pick[j] >= 0) {
+        int repeated = 0; /* degenerate polygons: one point picked twice */
+        for (int i = 0; i < j; ++i) {
+            repeated |= pick[i] == pick[j];
+        }
+        if (pick[j] >= 0 && !repeated) {
             kept.p[kept.n++] = m->p[pick[j]];
         }
     }
@@ -260,6 +257,33 @@ static void edge_contact(const obb *a, const obb *b, int i, int k, const double 
     nscd__manifold_add(m, point, L, sep, feature);
 }
 
+/* Separated boxes: the largest SAT separation is their distance unless a
+ * corner is closest (to a corner or an edge). GJK on the boxes themselves
+ * gives the exact distance; when it exceeds the SAT separation, the one
+ * point between the closest features (feature 1 << 15) replaces the SAT
+ * manifold. Returns 1 when it decided (a point or nothing). */
+static int closest_corner(const nscd__collision_shape *sa, const nscd__collision_shape *sb,
+                          double sat_sep, double margin, nscd__manifold *m) {
+    nscd__core ca, cb;
+    nscd__core_of_box(sa, &ca);
+    nscd__core_of_box(sb, &cb);
+    double pa[3], pb[3];
+    double dist = nscd__gjk_distance(&ca, &cb, pa, pb);
+    if (!(dist > sat_sep * (1.0 + 1e-9) + 1e-12 * (1.0 + fabs(sat_sep)))) {
+        return 0; /* a face or an edge pair is closest: the SAT manifold */
+    }
+    if (dist >= margin) {
+        return 1;
+    }
+    double n[3], point[3];
+    for (int i = 0; i < 3; ++i) {
+        n[i] = (pb[i] - pa[i]) / dist;
+        point[i] = 0.5 * (pa[i] + pb[i]);
+    }
+    nscd__manifold_add(m, point, n, dist, 1u << 15);
+    return 1;
+}
+
 void nscd__collide_box_box(const nscd__collision_shape *sa, const nscd__collision_shape *sb,
                            double margin, nscd__manifold *m) {
     obb a, b;
@@ -311,6 +335,10 @@ void nscd__collide_box_box(const nscd__collision_shape *sa, const nscd__collisio
     double scale = fmin(fmin(fmin(a.h[0], a.h[1]), a.h[2]), fmin(fmin(b.h[0], b.h[1]), b.h[2]));
     double tol = 1e-3 * scale;
     double face_best = fmax(best_face[0], best_face[1]);
+    if (fmax(face_best, best_edge) > 0.0 &&
+        closest_corner(sa, sb, fmax(face_best, best_edge), margin, m)) {
+        return;
+    }
     if (best_edge > face_best + tol) {
         edge_contact(&a, &b, edge_i, edge_k, edge_L, best_edge, m);
         return;

@@ -132,3 +132,20 @@ void nscd__segments_closest(const double p1[3], const double q1[3], const double
     }
     *s = ss, *t = tt;
 }
+
+void nscd__keep_deepest_four(nscd__manifold *m) {
+    while (m->n > 4) {
+        int32_t worst = 0;
+        for (int32_t k = 1; k < m->n; ++k) {
+            const nscd__manifold_point *p = &m->p[k], *w = &m->p[worst];
+            if (p->gap > w->gap || (p->gap == w->gap && p->feature > w->feature)) {
+                worst = k;
+            }
+        }
+        /* keep the order of the others: the caller sorts by feature anyway */
+        for (int32_t k = worst; k + 1 < m->n; ++k) {
+            m->p[k] = m->p[k + 1];
+        }
+        --m->n;
+    }
+}

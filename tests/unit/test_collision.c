@@ -202,7 +202,8 @@ static int32_t pair_contacts(const nscd__collision_shape *a, const nscd__collisi
     nscd__collision_init(&c, NULL);
     nscd__collision_shape s[2] = {*a, *b};
     int32_t n = collide_checked(&c, s, 2, margin);
-    assert_true(n <= 8);
+    assert_true(n <= 4);         /* every manifold is reduced to at most 4 points */
+    assert_non_null(c.contacts); /* even when empty */
     memcpy(out, c.contacts, (size_t)n * sizeof *out);
     nscd__collision_free(&c);
     return n;
@@ -311,6 +312,36 @@ static void box_box_faces(void **state) {
     assert_int_equal(pair_contacts(&a, &c, 0.05, p), 0);
     assert_int_equal(pair_contacts(&a, &c, 0.2, p), 4);
     near(p[0].gap, 0.1);
+}
+
+/* Separated corner to corner: the exact distance, not the SAT separation. */
+static void box_box_corners(void **state) {
+    (void)state;
+    nscd__collision_shape a = box(0, ORIGIN, nscd_q_identity(), 1, 1, 1);
+    nscd__collision_shape b = box(1, (double[]){2.1, 2.1, 2.1}, nscd_q_identity(), 1, 1, 1);
+    nscd__contact_point p[8];
+    assert_int_equal(pair_contacts(&a, &b, 0.15, p), 0); /* SAT says 0.1, the truth 0.173 */
+    assert_int_equal(pair_contacts(&a, &b, 0.2, p), 1);
+    double r3 = 1.0 / sqrt(3.0);
+    check_point(&p[0], (double[]){1.05, 1.05, 1.05}, (double[]){r3, r3, r3}, 0.1 * sqrt(3.0));
+    /* touching faces exactly: nothing at margin 0, four points of gap 0 above */
+    b.position[0] = 2.0, b.position[1] = 0.5, b.position[2] = 0.0;
+    assert_int_equal(pair_contacts(&a, &b, 0.0, p), 0);
+    assert_int_equal(pair_contacts(&a, &b, 1e-9, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        near(p[k].gap, 0.0);
+        near(p[k].normal[0], 1.0);
+        near(p[k].point[0], 1.0);
+    }
+    /* the same far from the origin */
+    const double x0 = 1e6;
+    a.position[0] += x0, b.position[0] += x0;
+    b.position[0] -= 0.01;
+    assert_int_equal(pair_contacts(&a, &b, 0.0, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        near_tol(p[k].gap, -0.01, 1e-9);
+        near_tol(p[k].point[0], x0 + 0.995, 1e-15);
+    }
 }
 
 static void box_box_edges(void **state) {
@@ -444,6 +475,26 @@ static void half_space_cylinder(void **state) {
     assert_int_equal(pair_contacts(&h, &c, 0.0, p), 1);
     near(p[0].gap, 0.7 - 0.5 * cos(t) - 1.0 * sin(t));
     assert_int_equal(p[0].feature, 8);
+    /* a huge margin sees all 10 rim points: the 4 deepest are of the lower
+     * cap, its deepest point among them */
+    assert_int_equal(pair_contacts(&h, &c, 10.0, p), 4);
+    int has_deepest = 0;
+    for (int k = 0; k < 4; ++k) {
+        assert_true(p[k].feature <= 3 || p[k].feature == 8);
+        has_deepest |= p[k].feature == 8;
+    }
+    assert_true(has_deepest);
+    /* upside down: the lower cap is cap 1 (fixed points 4-7, deepest 9),
+     * whose points come last */
+    c = cylinder(1, (double[]){0, 0, 0.7}, nscd_q_from_axis_angle(nscd_v3(1, 1, 0), PI - t), 1.0,
+                 0.5);
+    assert_int_equal(pair_contacts(&h, &c, 10.0, p), 4);
+    has_deepest = 0;
+    for (int k = 0; k < 4; ++k) {
+        assert_true((p[k].feature >= 4 && p[k].feature <= 7) || p[k].feature == 9);
+        has_deepest |= p[k].feature == 9;
+    }
+    assert_true(has_deepest);
 }
 
 /* Pairs through GJK on rounded cores: exact while the penetration stays below
@@ -454,24 +505,47 @@ static void cylinder_gjk_pairs(void **state) {
     nscd__collision_shape b = box(0, ORIGIN, nscd_q_identity(), 2, 2, 1);
     nscd__collision_shape c = cylinder(1, (double[]){0.3, 0, 1.48}, nscd_q_identity(), 0.5, 0.5);
     nscd__contact_point p[8];
-    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 1); /* standing on the box */
-    near_tol(p[0].gap, -0.02, tol);
-    near_tol(p[0].normal[2], 1.0, tol);
-    near_tol(p[0].point[2], 0.99, tol);
+    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 4); /* standing on the box: its rim */
+    for (int k = 0; k < 4; ++k) {
+        near(p[k].gap, -0.02);
+        near(p[k].normal[2], 1.0);
+        near(p[k].point[2], 0.99);
+        near(hypot(p[k].point[0] - 0.3, p[k].point[1]), 0.5);
+        assert_true(p[k].feature >= 16 && p[k].feature < 26);
+    }
+    c.position[0] = 1.9; /* over the edge x = 2: the 3 rim points on the face */
+    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 3);
+    for (int k = 0; k < 3; ++k) {
+        near(p[k].gap, -0.02);
+        assert_true(p[k].point[0] <= 2.0);
+    }
     nscd_quat along_x = nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2);
     nscd_quat along_y = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2);
-    c = cylinder(1, (double[]){0.3, 0.2, 1.49}, along_x, 0.5, 0.8); /* lying on it */
-    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 1);
-    near_tol(p[0].gap, -0.01, tol);
-    near_tol(p[0].normal[2], 1.0, tol);
-    c.position[2] = 1.3; /* deep: the sampled SAT */
+    c = cylinder(1, (double[]){0.3, 0.2, 1.49}, along_x, 0.5, 0.8); /* lying on it: 2 ends */
+    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 2);
+    for (int k = 0; k < 2; ++k) {
+        near(p[k].gap, -0.01);
+        near(p[k].normal[2], 1.0);
+        near(fabs(p[k].point[0] - 0.3), 0.8);
+    }
+    c.position[2] = 1.3; /* deep: the sampled SAT, one point */
     assert_int_equal(pair_contacts(&b, &c, 0.0, p), 1);
     near_tol(p[0].gap, -0.2, tol);
     near_tol(p[0].normal[2], 1.0, tol);
-    c.position[2] = 1.6; /* separated: exact distance */
+    c.position[2] = 1.6; /* separated */
     assert_int_equal(pair_contacts(&b, &c, 0.05, p), 0);
-    assert_int_equal(pair_contacts(&b, &c, 0.2, p), 1);
+    assert_int_equal(pair_contacts(&b, &c, 0.2, p), 2);
     near_tol(p[0].gap, 0.1, tol);
+    /* a box lying on a wide cylinder's cap: its corners over the cap */
+    nscd__collision_shape w = cylinder(1, ORIGIN, nscd_q_identity(), 2.0, 0.5);
+    nscd__collision_shape q = box(0, (double[]){0.3, 0.2, 0.99}, nscd_q_identity(), 0.5, 0.5, 0.5);
+    assert_int_equal(pair_contacts(&q, &w, 0.0, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        assert_int_equal(p[k].feature, 32 + k);
+        near(p[k].gap, -0.01);
+        near(p[k].normal[2], -1.0); /* from the box down to the cylinder */
+        near(p[k].point[2], 0.495);
+    }
     /* two cylinders crossed, mantle on mantle */
     nscd__collision_shape d = cylinder(0, ORIGIN, along_x, 0.5, 1.0);
     nscd__collision_shape e = cylinder(1, (double[]){0.1, 0.2, 0.97}, along_y, 0.5, 1.0);
@@ -689,6 +763,80 @@ static void strays_far_from_the_bulk(void **state) {
     free(s);
 }
 
+/* A random shape of the given type about p, random orientation. */
+static nscd__collision_shape random_shape(int32_t type, int32_t body, const double p[3]) {
+    switch (type) {
+    case NSCD_SHAPE_HALF_SPACE:
+        return half_space(body, p, nscd_v3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
+    case NSCD_SHAPE_BOX:
+        return box(body, p, random_rotation(), uniform(0.2, 0.6), uniform(0.2, 0.6),
+                   uniform(0.2, 0.6));
+    case NSCD_SHAPE_CAPSULE:
+        return capsule(body, p, random_rotation(), uniform(0.1, 0.4), uniform(0.1, 0.6));
+    case NSCD_SHAPE_CYLINDER:
+        return cylinder(body, p, random_rotation(), uniform(0.2, 0.5), uniform(0.2, 0.6));
+    default: return sphere(body, p[0], p[1], p[2], uniform(0.2, 0.6));
+    }
+}
+
+/* Moving shape b by a small distance along a contact's normal (from a to b)
+ * opens that contact's gap by the same distance: the normal is the gradient
+ * of the gap, for every pair type, in random poses. */
+static void gap_follows_the_normal(void **state) {
+    (void)state;
+    const double delta = 1e-5;
+    int checked[5][5] = {{0}};
+    for (int ta = 0; ta < 5; ++ta) {
+        for (int tb = 0; tb < 5; ++tb) {
+            if (ta == NSCD_SHAPE_HALF_SPACE && tb == NSCD_SHAPE_HALF_SPACE) {
+                continue;
+            }
+            for (int trial = 0; trial < 400 && checked[ta][tb] < 60; ++trial) {
+                double o[3] = {uniform(-0.1, 0.1), uniform(-0.1, 0.1), uniform(-0.1, 0.1)};
+                nscd__collision_shape a = random_shape(ta, 0, o);
+                nscd_vec3 dir =
+                    nscd_v3_normalize(nscd_v3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
+                double reach = (ta == NSCD_SHAPE_HALF_SPACE ? 0.0 : bounding_radius(&a));
+                double tmp[3] = {0, 0, 0};
+                nscd__collision_shape probe = random_shape(tb, 1, tmp);
+                reach += tb == NSCD_SHAPE_HALF_SPACE ? 0.0 : bounding_radius(&probe);
+                double dist = reach * uniform(0.3, 1.0);
+                double pb[3] = {dist * dir.x, dist * dir.y, dist * dir.z};
+                nscd__collision_shape b = probe;
+                memcpy(b.position, pb, sizeof pb);
+                if (tb == NSCD_SHAPE_HALF_SPACE && ta != NSCD_SHAPE_HALF_SPACE) {
+                    b.fixed = 1;
+                }
+                nscd__contact_point p[8], q[8];
+                int32_t n = pair_contacts(&a, &b, 0.05, p);
+                for (int32_t k = 0; k < n; ++k) {
+                    /* move the second shape of the contact away along n */
+                    nscd__collision_shape a2 = a, b2 = b;
+                    nscd__collision_shape *moved = p[k].shape_b == 0 ? &a2 : &b2;
+                    for (int i = 0; i < 3; ++i) {
+                        moved->position[i] += delta * p[k].normal[i];
+                    }
+                    int32_t m = pair_contacts(&a2, &b2, 0.05, q);
+                    for (int32_t j = 0; j < m; ++j) {
+                        if (q[j].feature == p[k].feature && q[j].shape_a == p[k].shape_a) {
+                            double opened = q[j].gap - p[k].gap;
+                            if (fabs(opened - delta) > 1e-3 * delta) {
+                                print_error("types %d-%d feature %u: gap opened %.6g for %.6g\n",
+                                            ta, tb, p[k].feature, opened, delta);
+                                fail();
+                            }
+                            ++checked[ta][tb];
+                        }
+                    }
+                }
+            }
+            if (!(ta == NSCD_SHAPE_HALF_SPACE && tb == NSCD_SHAPE_HALF_SPACE)) {
+                assert_true(checked[ta][tb] >= 20);
+            }
+        }
+    }
+}
+
 /* Shuffling the input changes nothing but the shape indices. */
 static void order_independent_of_input(void **state) {
     (void)state;
@@ -831,6 +979,10 @@ static void bad_input(void **state) {
     s[1].position[2] = 0.0;
     s[1].radius = -1.0;
     assert_int_equal(nscd__collide(&c, s, 2, 0.0), NSCD_ERR_OUT_OF_RANGE);
+    s[1].radius = 1e308; /* finite, but its bounding box overflows */
+    s[1].position[0] = 1e308;
+    assert_int_equal(nscd__collide(&c, s, 2, 0.0), NSCD_ERR_OUT_OF_RANGE);
+    s[1].position[0] = 1.0;
     s[1].radius = 1.0;
     s[1].type = 17;
     assert_int_equal(nscd__collide(&c, s, 2, 0.0), NSCD_ERR_INVALID_ARGUMENT);
@@ -864,6 +1016,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(half_space_box),
     cmocka_unit_test(sphere_box),
     cmocka_unit_test(box_box_faces),
+    cmocka_unit_test(box_box_corners),
     cmocka_unit_test(box_box_edges),
     cmocka_unit_test(box_capsule),
     cmocka_unit_test(capsule_pairs),
@@ -872,6 +1025,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(cylinder_gjk_pairs),
     cmocka_unit_test(broad_phase_spheres),
     cmocka_unit_test(broad_phase_mixed),
+    cmocka_unit_test(gap_follows_the_normal),
     cmocka_unit_test(strays_far_from_the_bulk),
     cmocka_unit_test(order_independent_of_input),
     cmocka_unit_test(out_of_memory_keeps_output),
