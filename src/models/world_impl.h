@@ -71,16 +71,21 @@ typedef struct nscd__world_contact {
      * zero for a side that does not move. */
     double ang_a[9], ang_b[9];
     double resp_a[9], resp_b[9];
-    double L[9]; /* lower Cholesky factor of A (maximum dissipation) */
-    /* Cold: the blend, warm start and copy-out. */
-    double x_start[3];       /* impulse at the start of a sweep (Jacobi blend) */
-    double impulse_world[3]; /* x in the world frame (warm start of the next step) */
-    uint64_t key_a, key_b;   /* persistent identity (warm start) */
+    double L[9];       /* lower Cholesky factor of A (maximum dissipation) */
+    double x_start[3]; /* impulse at the start of a sweep (Jacobi blend) */
+    int32_t source;    /* its point in the collision output (keys, point, gap) */
+} nscd__world_contact;
+
+/* What a step leaves of a contact: its identity for the next step's warm
+ * start and what nscd_world_get_contacts() copies out. */
+typedef struct nscd__world_record {
+    uint64_t key_a, key_b; /* persistent identity, sorted (key_a, key_b, feature) */
     uint32_t feature;
     nscd_body_id id_a, id_b;
-    double point[3];
-    double gap; /* xi at detection */
-} nscd__world_contact;
+    double point[3], normal[3], gap;
+    double x[3];             /* impulse (n, t, o) */
+    double impulse_world[3]; /* the same in the world frame (warm start) */
+} nscd__world_record;
 
 struct nscd_world {
     nscd_world_desc desc;
@@ -128,9 +133,12 @@ struct nscd_world {
     int32_t collision_shapes_capacity;
     nscd__collision collision;
 
-    /* This step's contacts and last step's (warm start; copy-out). */
-    nscd__world_contact *contacts, *previous;
-    int32_t n_contacts, contacts_capacity, n_previous, previous_capacity;
+    /* This step's contacts (the solver's) and the records of the last step's
+     * (warm start; copy-out). */
+    nscd__world_contact *contacts;
+    int32_t n_contacts, contacts_capacity;
+    nscd__world_record *records;
+    int32_t n_records, records_capacity;
 
     /* Scratch of the solver and the step: velocities before the step (NaN
      * restore), and the snapshot and accumulator of the Jacobi blend. */
@@ -153,9 +161,6 @@ nscd_status nscd__world_reserve_scratch(nscd_world *w);
 
 /* Materials (world.c): friction of a contact between two materials. */
 double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_t material_b);
-
-/* Contacts (world_step.c). */
-nscd_status nscd__world_reserve_contacts(nscd_world *w, int32_t n);
 
 /* Solver (world_solver.c): applies the warm-start impulses and runs the
  * sweeps. Returns the sweeps done and the merit of the last one. */
