@@ -18,6 +18,7 @@ import ctypes.util
 import os
 from . import _library as _c
 from .errors import check
+from .kernels import _indices
 
 __all__ = ["FclibUnavailable", "Problem", "available", "library", "library_path", "merit",
            "prototypes", "read", "write"]
@@ -189,17 +190,6 @@ def _doubles(x, n, what):
     return a
 
 
-def _int32s(x, what):
-    import numpy as np
-    a = np.asarray(x)
-    if a.size and not np.issubdtype(a.dtype, np.integer):
-        raise TypeError(f"{what}: expected integers, got {a.dtype}")
-    a = a.reshape(-1).astype(np.int64)
-    if a.size and (a.min() < -2**31 or a.max() >= 2**31):
-        raise OverflowError(f"{what}: values do not fit an int32_t")
-    return np.ascontiguousarray(a, dtype=np.int32)
-
-
 # ------------------------------------------------------------------ the problem
 class Problem:
     """A local FCLIB problem: find r, u = W r + q with r_j in the friction cone of
@@ -211,11 +201,11 @@ class Problem:
     and ``r``, ``u`` (3n each) or None when there is no solution."""
 
     def __init__(self, row_ptr, col_idx, blocks, q, mu, r=None, u=None):
-        self.row_ptr = _int32s(row_ptr, "row_ptr")
+        self.row_ptr = _indices(row_ptr, "row_ptr")
         if self.row_ptr.size < 2:
             raise ValueError("row_ptr: expected n + 1 >= 2 offsets")
         n = self.row_ptr.size - 1
-        self.col_idx = _int32s(col_idx, "col_idx")
+        self.col_idx = _indices(col_idx, "col_idx")
         nnz = self.col_idx.size
         if int(self.row_ptr[-1]) != nnz:
             raise ValueError(f"col_idx: expected row_ptr[n] = {int(self.row_ptr[-1])} "
