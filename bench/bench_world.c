@@ -5,8 +5,8 @@
  * iteration count (sweeps), the same friction and error reduction.
  *
  * Per engine and size: create the world with every body, W warm-up steps
- * (the spheres land and the columns of the initial grid buckle into a
- * dense random pile), then S timed steps. Time is the CPU time of the
+ * (the spheres drop into the hollows of the layer below and the pile
+ * settles: bench/world/scenario.c), then S timed steps. Time is the CPU time of the
  * process (CLOCK_PROCESS_CPUTIME_ID; every engine runs on one thread, so
  * this is per core and insensitive to other processes sharing the
  * machine); the wall time is reported too. Memory is counted through each
@@ -21,8 +21,8 @@
  * Usage: bench_world [--json] [--bodies N[,N...]] [--steps S] [--warmup W]
  *                    [--sweeps K] [--dt DT] [--friction MU]
  *                    [--engine nscd,ode,bullet] [--ode-space hash|sap|quadtree]
- * Default: N = 1000, 10000, 100000; S = 200000 / N within [20, 500];
- * W = 200; K = 10; DT = 0.01 s; MU = 0.4. Exit status 1 when a run fails. */
+ * Default: N = 1000, 10000, 100000; S = 200000 / N within [10, 500];
+ * W = 100; K = 10; DT = 0.01 s; MU = 0.4. Exit status 1 when a run fails. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdint.h>
@@ -86,7 +86,7 @@ static int available_engines(const bw_engine **engines) {
 
 static int32_t default_steps(int32_t bodies) {
     const int32_t s = 200000 / bodies;
-    return s < 20 ? 20 : s > 500 ? 500 : s;
+    return s < 10 ? 10 : s > 500 ? 500 : s;
 }
 
 /* --------------------------------------------------------------- one run */
@@ -346,7 +346,7 @@ static int parse_ode_space(const char *text) {
 static int parse_options(int argc, char **argv, options *o) {
     memset(o, 0, sizeof *o);
     o->sizes[0] = 1000, o->sizes[1] = 10000, o->sizes[2] = 100000, o->n_sizes = 3;
-    o->warmup = 200, o->sweeps = 10, o->dt = 1e-2, o->friction = 0.4;
+    o->warmup = 100, o->sweeps = 10, o->dt = 1e-2, o->friction = 0.4;
     o->n_engines = available_engines(o->engines);
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
