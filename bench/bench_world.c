@@ -21,6 +21,7 @@
  * Usage: bench_world [--json] [--bodies N[,N...]] [--steps S] [--warmup W]
  *                    [--sweeps K] [--dt DT] [--friction MU]
  *                    [--engine nscd,ode,bullet] [--ode-space hash|sap|quadtree]
+ *                    [--nscd-law coulomb|mdp]
  * Default: N = 1000, 10000, 100000; S = 200000 / N within [10, 500];
  * W = 100; K = 10; DT = 0.01 s; MU = 0.4. Exit status 1 when a run fails. */
 #define _POSIX_C_SOURCE 200809L
@@ -35,6 +36,7 @@
 #include "world/counting.h"
 #include "world/engine.h"
 #include "peers/ode_world.h"
+#include "world/nscd_world.h"
 
 #define PI 3.14159265358979323846
 #define MAX_SIZES 8
@@ -49,6 +51,9 @@ typedef struct options {
     const bw_engine *engines[MAX_ENGINES];
     int n_engines;
 } options;
+
+/* Engine settings, for the JSON. */
+static const char *ode_space_name = "hash", *nscd_law_name = "coulomb";
 
 typedef struct run_result {
     const char *engine;
@@ -239,6 +244,8 @@ static void print_json(const options *o, const run_result *runs, int n_runs) {
            "\"dt\": %g},\n",
            s.radius, s.density, s.friction, s.error_reduction, s.gravity, BW_LAYERS, (int)o->sweeps,
            o->dt);
+    printf(" \"nscd_friction_law\": \"%s\", \"ode_space\": \"%s\",\n", nscd_law_name,
+           ode_space_name);
     printf(" \"engines_found\": [");
     for (int i = 0; i < n_found; ++i) {
         printf("%s\"%s\"", i ? ", " : "", found[i]->name);
@@ -340,6 +347,19 @@ static int parse_ode_space(const char *text) {
     } else {
         return -1;
     }
+    ode_space_name = text;
+    return 0;
+}
+
+static int parse_nscd_law(const char *text) {
+    if (strcmp(text, "coulomb") == 0) {
+        bw_nscd_set_friction_law(NSCD_FRICTION_COULOMB);
+    } else if (strcmp(text, "mdp") == 0) {
+        bw_nscd_set_friction_law(NSCD_FRICTION_MAX_DISSIPATION);
+    } else {
+        return -1;
+    }
+    nscd_law_name = text;
     return 0;
 }
 
@@ -373,6 +393,8 @@ static int parse_options(int argc, char **argv, options *o) {
             bad = parse_engines(o, v);
         } else if (strcmp(a, "--ode-space") == 0) {
             bad = parse_ode_space(v);
+        } else if (strcmp(a, "--nscd-law") == 0) {
+            bad = parse_nscd_law(v);
         } else {
             bad = 1;
         }

@@ -12,6 +12,11 @@
 #include "nscd/nscd.h"
 #include "counting.h"
 #include "engine.h"
+#include "nscd_world.h"
+
+static int32_t friction_law = NSCD_FRICTION_COULOMB;
+
+void bw_nscd_set_friction_law(int32_t law) { friction_law = law; }
 
 typedef struct nscd_engine {
     nscd_world *world;
@@ -122,7 +127,7 @@ static void *nscd_engine_create(const bw_scenario *s, char *error, size_t error_
     desc.gravity[0] = desc.gravity[1] = 0.0;
     desc.gravity[2] = -s->gravity;
     desc.dt = s->dt;
-    desc.friction_law = NSCD_FRICTION_COULOMB;
+    desc.friction_law = friction_law;
     desc.max_sweeps = s->sweeps;
     desc.tolerance = 0.0;
     desc.warm_start = 1;
