@@ -20,7 +20,7 @@
  *
  * Usage: bench_world [--json] [--bodies N[,N...]] [--steps S] [--warmup W]
  *                    [--sweeps K] [--dt DT] [--friction MU]
- *                    [--engine nscd,ode,bullet] [--ode-space hash|sap|quadtree]
+ *                    [--engine nscd,ode,bullet] [--ode-space auto|hash|sap|quadtree]
  *                    [--nscd-law coulomb|mdp]
  * Default: N = 1000, 10000, 100000; S = 200000 / N within [10, 500];
  * W = 100; K = 10; DT = 0.01 s; MU = 0.4. Exit status 1 when a run fails. */
@@ -53,7 +53,7 @@ typedef struct options {
 } options;
 
 /* Engine settings, for the JSON. */
-static const char *ode_space_name = "hash", *nscd_law_name = "coulomb";
+static const char *ode_space_name = "auto", *nscd_law_name = "coulomb";
 
 typedef struct run_result {
     const char *engine;
@@ -338,7 +338,9 @@ static int parse_positive(const char *text, double *out) {
 }
 
 static int parse_ode_space(const char *text) {
-    if (strcmp(text, "hash") == 0) {
+    if (strcmp(text, "auto") == 0) {
+        bw_ode_set_space(BW_ODE_SPACE_AUTO);
+    } else if (strcmp(text, "hash") == 0) {
         bw_ode_set_space(BW_ODE_SPACE_HASH);
     } else if (strcmp(text, "sap") == 0) {
         bw_ode_set_space(BW_ODE_SPACE_SAP);

@@ -3,13 +3,13 @@
  * dWorldSetQuickStepNumIterations), ERP = the scenario's error reduction,
  * CFM = 1e-10 (no softness to speak of), SOR over-relaxation left at ODE's
  * default 1.3, no auto-disable. Contacts: dSpaceCollide over one space (a
- * multi-resolution hash space by default; --ode-space sap|quadtree|hash picks
- * another), one contact per pair (sphere-sphere and sphere-plane give one),
- * dContactApprox1: the friction pyramid scaled by the normal impulse
- * (the closest ODE has to Coulomb's law), mu = the scenario's friction,
- * no bounce. The floor and the four walls are non-placeable dPlane geoms.
- * Memory is counted through dSetAllocHandler / dSetReallocHandler /
- * dSetFreeHandler (every byte ODE allocates with dAlloc). */
+ * sweep-and-prune space below 30000 bodies, a quadtree above: the fastest
+ * of ODE's spaces at each size here; --ode-space hash|sap|quadtree forces one), one contact per
+ * pair (sphere-sphere and sphere-plane give one), dContactApprox1: the friction pyramid scaled by
+ * the normal impulse (the closest ODE has to Coulomb's law), mu = the scenario's friction, no
+ * bounce. The floor and the four walls are non-placeable dPlane geoms. Memory is counted through
+ * dSetAllocHandler / dSetReallocHandler / dSetFreeHandler (every byte ODE allocates with dAlloc).
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +34,7 @@ typedef struct ode_engine {
     double step_penetration;
 } ode_engine;
 
-static int ode_space_kind = BW_ODE_SPACE_HASH;
+static int ode_space_kind = BW_ODE_SPACE_AUTO;
 
 void bw_ode_set_space(int kind) { ode_space_kind = kind; }
 
@@ -97,13 +97,26 @@ static void near_callback(void *data, dGeomID a, dGeomID b) {
     }
 }
 
+/* ODE's hash space (its usual choice) degrades past 1e4 bodies here (5 s per
+ * step of collision alone at 1e5); sweep and prune is the fastest at 1e3 and
+ * 1e4 (4.0 and 63 ms per step against 3.9 and 87 for the hash space), the
+ * quadtree at 1e5 (0.25 s of collision per step against 0.35 for sweep and
+ * prune). Measured with this benchmark; see docs/benchmarks.md. */
+static int auto_space(const bw_scenario *s) {
+    return s->bodies < 30000 ? BW_ODE_SPACE_SAP : BW_ODE_SPACE_QUADTREE;
+}
+
 static dSpaceID create_space(const bw_scenario *s) {
-    switch (ode_space_kind) {
+    switch (ode_space_kind == BW_ODE_SPACE_AUTO ? auto_space(s) : ode_space_kind) {
     case BW_ODE_SPACE_SAP: return dSweepAndPruneSpaceCreate(0, dSAP_AXES_XYZ);
     case BW_ODE_SPACE_QUADTREE: {
-        const dVector3 centre = {0.5 * s->box[0], 0.5 * s->box[1], 0.5 * s->box[0], 0};
-        const dVector3 extents = {s->box[0], s->box[1], s->box[0], 0};
-        return dQuadTreeSpaceCreate(0, centre, extents, 6);
+        /* Over the floor (ODE's quadtree splits x and y), leaves of about two
+         * sphere diameters. */
+        const double side = s->box[0] > s->box[1] ? s->box[0] : s->box[1];
+        const int depth = (int)ceil(log2(side / (4.0 * s->radius)));
+        const dVector3 centre = {0.5 * s->box[0], 0.5 * s->box[1], 0.5 * side, 0};
+        const dVector3 extents = {s->box[0], s->box[1], side, 0};
+        return dQuadTreeSpaceCreate(0, centre, extents, depth < 1 ? 1 : depth);
     }
     default: {
         /* ODE's default levels (cells of 2^-3 to 2^10 m): a 1 m sphere goes
