@@ -23,7 +23,7 @@
  *                    [--engine nscd,ode,bullet] [--ode-space auto|hash|sap|quadtree]
  *                    [--nscd-law coulomb|mdp]
  * Default: N = 1000, 10000, 100000; S = 200000 / N within [10, 500];
- * W = 100; K = 10; DT = 0.01 s; MU = 0.4. Exit status 1 when a run fails. */
+ * W = 80; K = 10; DT = 0.01 s; MU = 0.4. Exit status 1 when a run fails. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdint.h>
@@ -368,7 +368,7 @@ static int parse_nscd_law(const char *text) {
 static int parse_options(int argc, char **argv, options *o) {
     memset(o, 0, sizeof *o);
     o->sizes[0] = 1000, o->sizes[1] = 10000, o->sizes[2] = 100000, o->n_sizes = 3;
-    o->warmup = 100, o->sweeps = 10, o->dt = 1e-2, o->friction = 0.4;
+    o->warmup = 80, o->sweeps = 10, o->dt = 1e-2, o->friction = 0.4;
     o->n_engines = available_engines(o->engines);
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
