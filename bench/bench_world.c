@@ -16,7 +16,8 @@
  * count of those steps: everything a step allocates (broad phase, contact
  * cache, solver rows) per contact. "growth" is the least-squares slope of
  * log(time per step) against log(N) over the sizes run, per engine (1 =
- * linear). See docs/benchmarks.md.
+ * linear); "growth_between_sizes" gives the slope between each two successive
+ * sizes. See docs/benchmarks.md.
  *
  * Usage: bench_world [--json] [--bodies N[,N...]] [--steps S] [--warmup W]
  *                    [--sweeps K] [--dt DT] [--friction MU]
@@ -198,6 +199,25 @@ static int growth(const run_result *runs, int n, const char *engine, double *slo
     return 1;
 }
 
+/* The slope between each two successive sizes of an engine (runs are in
+ * size order): where the growth departs from linear. */
+static void print_growth_steps(const run_result *runs, int n, const char *engine) {
+    const run_result *last = NULL;
+    int printed = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!runs[i].ok || strcmp(runs[i].engine, engine) != 0) {
+            continue;
+        }
+        if (last != NULL && runs[i].bodies != last->bodies) {
+            const double slope = log(steps_per_second(last) / steps_per_second(&runs[i])) /
+                                 log((double)runs[i].bodies / last->bodies);
+            printf("%s{\"from\": %d, \"to\": %d, \"exponent\": %.4g}", printed++ ? ", " : "",
+                   (int)last->bodies, (int)runs[i].bodies, slope);
+        }
+        last = &runs[i];
+    }
+}
+
 static void print_number_or_null(double x) {
     if (x >= 0 && isfinite(x)) {
         printf("%.6g", x);
@@ -264,6 +284,12 @@ static void print_json(const options *o, const run_result *runs, int n_runs) {
         } else {
             printf("null");
         }
+    }
+    printf("},\n \"growth_between_sizes\": {");
+    for (int e = 0; e < o->n_engines; ++e) {
+        printf("%s\"%s\": [", e ? ", " : "", o->engines[e]->name);
+        print_growth_steps(runs, n_runs, o->engines[e]->name);
+        printf("]");
     }
     printf("}}\n");
 }

@@ -3,8 +3,8 @@
  * dWorldSetQuickStepNumIterations), ERP = the scenario's error reduction,
  * CFM = 1e-10 (no softness to speak of), SOR over-relaxation left at ODE's
  * default 1.3, no auto-disable. Contacts: dSpaceCollide over one space (a
- * sweep-and-prune space below 30000 bodies, a quadtree above: the fastest
- * of ODE's spaces at each size here; --ode-space hash|sap|quadtree forces one), one contact per
+ * quadtree over the floor, the fastest of ODE's spaces here at every size;
+ * --ode-space hash|sap|quadtree picks one), one contact per
  * pair (sphere-sphere and sphere-plane give one), dContactApprox1: the friction pyramid scaled by
  * the normal impulse (the closest ODE has to Coulomb's law), mu = the scenario's friction, no
  * bounce. The floor and the four walls are non-placeable dPlane geoms. Memory is counted through
@@ -97,13 +97,15 @@ static void near_callback(void *data, dGeomID a, dGeomID b) {
     }
 }
 
-/* ODE's hash space (its usual choice) degrades past 1e4 bodies here (5 s per
- * step of collision alone at 1e5); sweep and prune is the fastest at 1e3 and
- * 1e4 (4.0 and 63 ms per step against 3.9 and 87 for the hash space), the
- * quadtree at 1e5 (0.25 s of collision per step against 0.35 for sweep and
- * prune). Measured with this benchmark; see docs/benchmarks.md. */
+/* The quadtree is the fastest of ODE's spaces on this pile at every size
+ * (ms per step, CPU, repeated runs on a shared machine: at 1e3 bodies
+ * 3.1-3.3 against 3.2-4.1 for sweep and prune and 3.5-4.5 for the hash
+ * space; at 1e4 50-53 against 56-80 for sweep and prune; at 1e5 the collision
+ * alone takes 0.25 s against 0.35 s and 5.3 s: the hash space, ODE's usual
+ * choice, degrades past 1e4 bodies). See docs/benchmarks.md. */
 static int auto_space(const bw_scenario *s) {
-    return s->bodies < 30000 ? BW_ODE_SPACE_SAP : BW_ODE_SPACE_QUADTREE;
+    (void)s;
+    return BW_ODE_SPACE_QUADTREE;
 }
 
 static dSpaceID create_space(const bw_scenario *s) {

@@ -14,8 +14,8 @@ enum {
     BW_ODE_SPACE_QUADTREE = 2
 };
 
-/** Picks the space of the next ODE worlds (default: auto, the fastest measured:
- *  sweep and prune below 30000 bodies, the quadtree from there on). */
+/** Picks the space of the next ODE worlds (default: auto, the fastest measured,
+ *  the quadtree at every size). */
 void bw_ode_set_space(int kind);
 
 #ifdef __cplusplus
