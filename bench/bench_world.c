@@ -65,6 +65,7 @@ typedef struct run_result {
     int32_t contacts_max;
     double radius;
     double bytes_per_body, bytes_per_contact; /* < 0: not measured */
+    double bytes_not_freed;                   /* counted bytes still held after destroy */
     bw_state_summary summary;
     const char *memory_method;
 } run_result;
@@ -173,6 +174,8 @@ static void run_one(const options *o, const bw_engine *engine, int32_t bodies, r
         r->ok = step_engine(engine, state, r, created) == 0 &&
                 summarise(engine, state, &s, &r->summary) == 0;
         engine->destroy(state);
+        const size_t after = bw_count_in_use();
+        r->bytes_not_freed = after > before ? (double)(after - before) : 0.0;
     }
     bw_scenario_free(&s);
 }
@@ -245,6 +248,7 @@ static void print_run_json(const options *o, const run_result *r) {
     print_number_or_null(r->bytes_per_body);
     printf(", \"bytes_per_contact\": ");
     print_number_or_null(r->bytes_per_contact);
+    printf(", \"bytes_not_freed\": %.0f", r->bytes_not_freed);
     printf(", \"memory_method\": \"%s\",\n     \"max_penetration\": %.6g, "
            "\"mean_height\": %.6g, \"max_speed\": %.6g, \"kinetic_energy\": %.6g, "
            "\"escaped\": %d}",

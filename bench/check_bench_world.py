@@ -16,7 +16,7 @@ RUN_KEYS = {
     "engine": str, "bodies": int, "sweeps": int, "dt": float, "steps": int,
     "steps_per_second": float, "contacts_avg": float,
     "contact_sweeps_per_second": float, "bytes_per_body": float,
-    "bytes_per_contact": float, "max_penetration": float,
+    "bytes_per_contact": float, "bytes_not_freed": float, "max_penetration": float,
 }
 
 
@@ -46,6 +46,8 @@ def check(document, expected):
         assert run["contacts_avg"] >= 0.5 * run["bodies"], run
         assert run["escaped"] == 0, run
         assert run["max_penetration"] < 0.1 * scenario["radius"], run
+        # Every byte counted through the engine's allocator hook came back.
+        assert run["bytes_not_freed"] == 0, run
         expected_rate = run["contacts_avg"] * run["sweeps"] * run["steps_per_second"]
         assert math.isclose(run["contact_sweeps_per_second"], expected_rate,
                             rel_tol=1e-4), run
