@@ -4,12 +4,13 @@
  * CFM = 1e-10 (no softness to speak of), SOR over-relaxation left at ODE's
  * default 1.3, no auto-disable. Contacts: dSpaceCollide over one space (a
  * quadtree over the floor, the fastest of ODE's spaces here at every size;
- * --ode-space hash|sap|quadtree picks one), one contact per
- * pair (sphere-sphere and sphere-plane give one), dContactApprox1: the friction pyramid scaled by
- * the normal impulse (the closest ODE has to Coulomb's law), mu = the scenario's friction, no
- * bounce. The floor and the four walls are non-placeable dPlane geoms. Memory is counted through
- * dSetAllocHandler / dSetReallocHandler / dSetFreeHandler (every byte ODE allocates with dAlloc).
- */
+ * --ode-space hash|sap|quadtree picks one), one contact per pair
+ * (sphere-sphere and sphere-plane give one), dContactApprox1: the friction
+ * pyramid scaled by the normal impulse (the closest ODE has to Coulomb's
+ * law), mu = the scenario's friction, no bounce. The floor and the four
+ * walls are non-placeable dPlane geoms. Memory is counted through
+ * dSetAllocHandler / dSetReallocHandler / dSetFreeHandler (every byte ODE
+ * allocates with dAlloc). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
