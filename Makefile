@@ -16,7 +16,9 @@
 #                bench_time_stepping (time per step of every time-stepping scheme on
 #                the slider-crank of seed 003) writes build/bench/bench_time_stepping.json;
 #                bench/siconos_moreau_jean.py compares with Siconos' MoreauJeanOSI when
-#                python3-siconos is installed
+#                python3-siconos is installed; bench_world (spheres poured into a box:
+#                nscd against ODE's QuickStep and Bullet where found, 1e3 to 1e5 bodies,
+#                BENCH_WORLD_ARGS) writes build/bench/bench_world.json
 #   make tables  deps + build + tools/slider_crank_tables.py: seed 003's Tables 3-6 in
 #                kind (CPU time per step, error (92) of theta2) into
 #                build/tables/slider_crank_tables.{json,md} (minutes; not part of make test)
@@ -37,10 +39,14 @@ APT_GET    ?= apt-get
 DEBIAN_PACKAGES := liblapacke-dev libopenblas-dev libcmocka-dev cmake pkg-config doxygen \
 	python3-numpy python3-cffi python3-matplotlib python3-pytest python3-pip python3-setuptools python3-wheel \
 	abi-compliance-checker abi-dumper valgrind clang-format gcc g++ make \
-	clang libfuzzer-14-dev python3-siconos libfclib-dev
+	clang libfuzzer-14-dev python3-siconos libfclib-dev libode-dev libbullet-dev
 
 # make bench: arguments of bench_event_driven (default: --repeat 61, a few seconds)
 BENCH_ARGS   ?=
+
+# make bench: arguments of bench_world (default: 1e3, 1e4, 1e5 spheres, nscd
+# and ODE/Bullet where found; a few minutes), e.g. BENCH_WORLD_ARGS="--bodies 1e4"
+BENCH_WORLD_ARGS ?=
 
 # make fuzz: seconds per target, the targets, how many run at once
 FUZZ_TIME    ?= 600
@@ -94,6 +100,9 @@ bench: deps
 	OPENBLAS_NUM_THREADS=1 $(BUILD_DIR)/bench/bench_time_stepping \
 	  >$(BUILD_DIR)/bench/bench_time_stepping.json
 	cat $(BUILD_DIR)/bench/bench_time_stepping.json
+	OPENBLAS_NUM_THREADS=1 $(BUILD_DIR)/bench/bench_world --json $(BENCH_WORLD_ARGS) \
+	  >$(BUILD_DIR)/bench/bench_world.json
+	cat $(BUILD_DIR)/bench/bench_world.json
 	@if $(PYTHON) -c "import siconos.kernel" 2>/dev/null; then \
 	  OPENBLAS_NUM_THREADS=1 $(PYTHON) bench/siconos_moreau_jean.py $(BUILD_DIR) \
 	    >$(BUILD_DIR)/bench/siconos_moreau_jean.json && cat $(BUILD_DIR)/bench/siconos_moreau_jean.json; \

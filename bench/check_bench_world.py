@@ -1,0 +1,73 @@
+#!/usr/bin/python3
+"""Smoke test of bench/bench_world (ctest bench.bench_world): a small run of
+every engine this build found, checking the JSON shape, that every engine
+compiled in is listed and ran, and that the numbers are sane (a dense pile:
+most spheres in contact, none escaped, penetration below 10 % of the radius).
+No timing is asserted.
+
+Usage: check_bench_world.py BENCH_WORLD_EXECUTABLE [ENGINE ...]
+ENGINE: the engines the build is expected to have (CMake passes them)."""
+import json
+import math
+import subprocess
+import sys
+
+RUN_KEYS = {
+    "engine": str, "bodies": int, "sweeps": int, "dt": float, "steps": int,
+    "steps_per_second": float, "contacts_avg": float,
+    "contact_sweeps_per_second": float, "bytes_per_body": float,
+    "bytes_per_contact": float, "bytes_not_freed": float, "max_penetration": float,
+}
+
+
+def number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and math.isfinite(value)
+
+
+def check(document, expected):
+    assert document["benchmark"] == "bench_world", document.get("benchmark")
+    found = document["engines_found"]
+    assert sorted(found) == sorted(expected), (found, expected)
+    runs = document["runs"]
+    assert [run["engine"] for run in runs] == found, runs
+    scenario = document["scenario"]
+    for run in runs:
+        assert run["ok"] is True, run
+        for key, kind in RUN_KEYS.items():
+            assert key in run, (key, run)
+            if kind is str:
+                assert isinstance(run[key], str), (key, run)
+            else:
+                assert number(run[key]) and run[key] >= 0, (key, run)
+        assert run["bodies"] == 200 and run["steps"] == 20 and run["sweeps"] == 10, run
+        assert run["dt"] == scenario["dt"], run
+        # The settled pile: most spheres touch a neighbour or a wall.
+        assert run["contacts_avg"] >= 0.5 * run["bodies"], run
+        assert run["escaped"] == 0, run
+        assert run["max_penetration"] < 0.1 * scenario["radius"], run
+        # Every byte counted through the engine's allocator hook came back.
+        assert run["bytes_not_freed"] == 0, run
+        expected_rate = run["contacts_avg"] * run["sweeps"] * run["steps_per_second"]
+        assert math.isclose(run["contact_sweeps_per_second"], expected_rate,
+                            rel_tol=1e-4), run
+    assert set(document["growth"]) == set(found), document["growth"]
+    # One size: no exponent can be fitted.
+    assert all(value is None for value in document["growth"].values())
+
+
+def main():
+    executable, expected = sys.argv[1], sys.argv[2:]
+    out = subprocess.run([executable, "--json", "--bodies", "200", "--steps", "20",
+                          "--warmup", "60"],
+                         check=True, stdout=subprocess.PIPE, text=True, timeout=120).stdout
+    check(json.loads(out), expected)
+    # A bad option is refused with status 2 and no JSON.
+    bad = subprocess.run([executable, "--bodies", "-3"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stdout == "", bad
+    print("bench_world: engines", ", ".join(expected), "ok")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+/* bench_world's nscd engine: the scenario on nscd_world (public API only,
+ * include/nscd/world.h). Settings: Coulomb friction (De Saxce's modified
+ * velocity) with the Coulomb single-contact block solver, `sweeps` sweeps of
+ * block Gauss-Seidel (tolerance 0: never stops early), warm start, error
+ * reduction = the scenario's ERP, contact margin 0.1 r, the walls and the
+ * floor as five static half-spaces. Memory is counted through an
+ * nscd_allocator (every byte the world allocates). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "nscd/nscd.h"
+#include "counting.h"
+#include "engine.h"
+#include "nscd_world.h"
+
+static int32_t friction_law = NSCD_FRICTION_COULOMB;
+
+void bw_nscd_set_friction_law(int32_t law) { friction_law = law; }
+
+typedef struct nscd_engine {
+    nscd_world *world;
+    int32_t bodies;
+    nscd_body_id *ids; /* the spheres, in creation order */
+} nscd_engine;
+
+/* nscd_allocator passes the size back on release: no header needed. */
+static void *counted_allocate(void *user, size_t size) {
+    (void)user;
+    void *block = malloc(size);
+    if (block != NULL) {
+        bw_count_allocate(size);
+    }
+    return block;
+}
+
+static void counted_release(void *user, void *block, size_t size) {
+    (void)user;
+    if (block != NULL) {
+        bw_count_release(size);
+    }
+    free(block);
+}
+
+static const double SQRT_HALF = 0.70710678118654752440;
+
+/* The five static half-spaces: floor z >= 0 and the walls, each the solid
+ * {z <= 0} of its shape frame, rotated so that +z points into the box. */
+static nscd_status add_walls(nscd_world *world, const bw_scenario *s) {
+    const double poses[5][7] = {
+        /* position (3), quaternion (w, x, y, z) taking +z to the inward normal */
+        {0, 0, 0, 1, 0, 0, 0},                          /* floor, +z */
+        {0, 0, 0, SQRT_HALF, 0, SQRT_HALF, 0},          /* x = 0, +x */
+        {s->box[0], 0, 0, SQRT_HALF, 0, -SQRT_HALF, 0}, /* x = Lx, -x */
+        {0, 0, 0, SQRT_HALF, -SQRT_HALF, 0, 0},         /* y = 0, +y */
+        {0, s->box[1], 0, SQRT_HALF, SQRT_HALF, 0, 0},  /* y = Ly, -y */
+    };
+    for (int w = 0; w < 5; ++w) {
+        nscd_body_desc body;
+        nscd_shape_desc shape;
+        nscd_body_desc_init(&body, sizeof body);
+        nscd_shape_desc_init(&shape, sizeof shape);
+        body.type = NSCD_BODY_STATIC;
+        for (int k = 0; k < 3; ++k) {
+            body.position[k] = poses[w][k];
+        }
+        for (int k = 0; k < 4; ++k) {
+            body.orientation[k] = poses[w][3 + k];
+        }
+        shape.type = NSCD_SHAPE_HALF_SPACE;
+        nscd_body_id id;
+        nscd_status st = nscd_world_add_body(world, &body, &shape, 1, &id);
+        if (st != NSCD_OK) {
+            return st;
+        }
+    }
+    return NSCD_OK;
+}
+
+static nscd_status add_spheres(nscd_engine *e, const bw_scenario *s) {
+    nscd_body_desc body;
+    nscd_shape_desc shape;
+    nscd_body_desc_init(&body, sizeof body);
+    nscd_shape_desc_init(&shape, sizeof shape);
+    body.type = NSCD_BODY_DYNAMIC;
+    body.density = s->density;
+    shape.type = NSCD_SHAPE_SPHERE;
+    shape.radius = s->radius;
+    for (int32_t i = 0; i < s->bodies; ++i) {
+        for (int k = 0; k < 3; ++k) {
+            body.position[k] = s->positions[3 * i + k];
+        }
+        body.user_id = (uint64_t)i;
+        nscd_status st = nscd_world_add_body(e->world, &body, &shape, 1, &e->ids[i]);
+        if (st != NSCD_OK) {
+            return st;
+        }
+    }
+    return NSCD_OK;
+}
+
+static void nscd_engine_destroy(void *engine) {
+    nscd_engine *e = engine;
+    if (e == NULL) {
+        return;
+    }
+    nscd_world_destroy(e->world);
+    free(e->ids);
+    free(e);
+}
+
+static void *nscd_engine_create(const bw_scenario *s, char *error, size_t error_size) {
+    nscd_engine *e = calloc(1, sizeof *e);
+    if (e == NULL) {
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    e->bodies = s->bodies;
+    e->ids = malloc((size_t)s->bodies * sizeof *e->ids);
+    if (e->ids == NULL) {
+        snprintf(error, error_size, "out of memory");
+        nscd_engine_destroy(e);
+        return NULL;
+    }
+    nscd_world_desc desc;
+    nscd_world_desc_init(&desc, sizeof desc);
+    desc.gravity[0] = desc.gravity[1] = 0.0;
+    desc.gravity[2] = -s->gravity;
+    desc.dt = s->dt;
+    desc.friction_law = friction_law;
+    desc.max_sweeps = s->sweeps;
+    desc.tolerance = 0.0;
+    desc.warm_start = 1;
+    desc.error_reduction = s->error_reduction;
+    desc.contact_margin = 0.1 * s->radius;
+    desc.default_friction = s->friction;
+    desc.allocator.allocate = counted_allocate;
+    desc.allocator.release = counted_release;
+    nscd_status st = nscd_world_create(&desc, &e->world);
+    if (st == NSCD_OK) {
+        st = add_walls(e->world, s);
+    }
+    if (st == NSCD_OK) {
+        st = add_spheres(e, s);
+    }
+    if (st != NSCD_OK) {
+        snprintf(error, error_size, "%s: %s", nscd_status_string(st),
+                 e->world != NULL ? nscd_world_last_error(e->world) : "");
+        nscd_engine_destroy(e);
+        return NULL;
+    }
+    return e;
+}
+
+static int nscd_engine_step(void *engine, bw_step_stats *stats, char *error, size_t error_size) {
+    nscd_engine *e = engine;
+    nscd_world_step_report report;
+    report.struct_size = sizeof report;
+    nscd_status st = nscd_world_step(e->world, &report);
+    if (st != NSCD_OK) {
+        snprintf(error, error_size, "nscd_world_step: %s: %s", nscd_status_string(st),
+                 nscd_world_last_error(e->world));
+        return -1;
+    }
+    stats->contacts = report.contacts;
+    stats->max_penetration = report.max_penetration;
+    return 0;
+}
+
+static int nscd_engine_state(void *engine, double *positions, double *velocities,
+                             double *angular_velocities) {
+    nscd_engine *e = engine;
+    for (int32_t i = 0; i < e->bodies; ++i) {
+        if (nscd_world_get_body(e->world, e->ids[i], &positions[3 * i], NULL, &velocities[3 * i],
+                                &angular_velocities[3 * i]) != NSCD_OK) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static const bw_engine NSCD_ENGINE = {"nscd",
+                                      nscd_engine_create,
+                                      nscd_engine_step,
+                                      nscd_engine_state,
+                                      nscd_engine_destroy,
+                                      "nscd_allocator hook (exact bytes requested)"};
+
+const bw_engine *bw_engine_nscd(void) { return &NSCD_ENGINE; }
