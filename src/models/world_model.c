@@ -94,6 +94,7 @@ static void world_apply(const double R[9], const double A[9], const double x[3],
  * doubling; the content is kept. */
 static nscd_status reserve(const nscd_allocator *a, void **array, int32_t count, int32_t *cap,
                            int32_t need, size_t size) {
+    need = need > 0 ? need : 1; /* a valid array also for none (memcpy of 0 bytes) */
     if (need <= *cap) {
         return NSCD_OK;
     }
@@ -456,6 +457,9 @@ static void make_side(const world_adapter *a, wm_entry *en, int s, const nscd__w
 static void carry_state(const wm_entry *old, const nscd__contact_slot *old_slot, const wm_entry *en,
                         nscd__contact_slot *slot) {
     slot->state = old_slot->state;
+    if (memcmp(old->frame, en->frame, sizeof en->frame) == 0) {
+        return; /* the same frame: bitwise the same impulses (a retried step) */
+    }
     const double *x = old_slot->state.impulse;
     double P[3];
     for (int c = 0; c < 3; ++c) {

@@ -231,6 +231,58 @@ static void test_add_remove_between_calls(void **state) {
     nscd_world_destroy(w);
 }
 
+/* A step that fails inside (the frictionless LCP solver given the
+ * frictional contacts of a stack of three spheres) is rejected: the world is left as it was, with
+ * the entry set the step was given, and another stepper on the same world
+ * then steps it. A world without dynamic bodies steps too. */
+static void test_rejected_step_changes_nothing(void **state) {
+    (void)state;
+    const double r = 0.1, dt = 1e-3, zero[3] = {0.0, 0.0, 0.0};
+    nscd_world *w = make_world(0.5, 0.01);
+    nscd_body_id ids[3];
+    for (int k = 0; k < 3; ++k) {
+        const double x[3] = {0.01 * k, 0.0, r + 2.0 * r * k};
+        ids[k] = add_sphere(w, r, x, zero);
+    }
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.dt = dt;
+    o.local_solver = NSCD_TS_SOLVER_LCP; /* frictionless: refuses the contacts mid-step */
+    nscd_time_stepping *bad = NULL, *good = NULL;
+    assert_int_equal(nscd_time_stepping_create_world(w, &o, &bad), NSCD_OK);
+    double before[3][3], after[3];
+    for (int k = 0; k < 3; ++k) {
+        nscd_world_get_body(w, ids[k], before[k], NULL, NULL, NULL);
+    }
+    assert_int_equal(nscd_time_stepping_advance(bad, dt, NULL), NSCD_ERR_UNSUPPORTED);
+    for (int k = 0; k < 3; ++k) {
+        nscd_world_get_body(w, ids[k], after, NULL, NULL, NULL);
+        assert_memory_equal(after, before[k], sizeof after);
+    }
+    assert_true(nscd_world_time(w) == 0.0);
+    good = make_stepper(w, NSCD_TS_MOREAU_JEAN, 1.0, dt);
+    assert_int_equal(nscd_time_stepping_advance(good, 10 * dt, NULL), NSCD_OK);
+    nscd_time_stepping_report report;
+    report.struct_size = sizeof report;
+    assert_int_equal(nscd_time_stepping_get_report(good, &report), NSCD_OK);
+    int32_t count = 0; /* the entries: floor and two sphere pairs, within the margin */
+    assert_int_equal(nscd_world_get_contacts(w, 0, &count, NULL, NULL, NULL, NULL, NULL, NULL),
+                     NSCD_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(count, 3);
+    assert_true(report.active_contacts >= 1);
+    assert_near(nscd_world_time(w), 10 * dt, 1e-15);
+    for (int k = 2; k >= 0; --k) {
+        assert_int_equal(nscd_world_remove_body(w, ids[k]), NSCD_OK);
+    }
+    assert_int_equal(nscd_time_stepping_advance(good, 20 * dt, NULL), NSCD_OK);
+    assert_int_equal(nscd_time_stepping_get_report(good, &report), NSCD_OK);
+    assert_int_equal(report.active_contacts, 0);
+    assert_near(nscd_world_time(w), 20 * dt, 1e-15);
+    nscd_time_stepping_destroy(bad);
+    nscd_time_stepping_destroy(good);
+    nscd_world_destroy(w);
+}
+
 static void test_bad_input(void **state) {
     (void)state;
     nscd_world *w = make_world(0.5, 1e-3);
@@ -292,6 +344,7 @@ int main(void) {
         cmocka_unit_test(test_rolling_midpoint),
         cmocka_unit_test(test_same_trajectory_as_world_step),
         cmocka_unit_test(test_add_remove_between_calls),
+        cmocka_unit_test(test_rejected_step_changes_nothing),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
