@@ -88,6 +88,7 @@
 #include "nscd/host.h"
 #include "nscd/status.h"
 #include "nscd/system.h"
+#include "nscd/world.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -340,6 +341,39 @@ NSCD_API nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options 
 NSCD_API nscd_status nscd_time_stepping_create(nscd_system *system,
                                                const nscd_time_stepping_options *options,
                                                nscd_time_stepping **stepper);
+
+/**
+ * @brief Creates a time stepper that advances a rigid-body world (instead of
+ *        nscd_world_step()): the world's dynamic bodies are its state, the
+ *        world's contacts its entries, detected again at the start of every
+ *        step (docs/world.md, "Driving a world with a time stepper").
+ *
+ * Each accepted step writes the bodies back to the world, advances
+ * nscd_world_time() by the step, leaves the step's contacts and impulses to
+ * nscd_world_get_contacts() and removes the bodies outside the domain box,
+ * like nscd_world_step(); bodies may be added, removed or set between calls.
+ * The world's gravity, materials, contact margin and collision filter are
+ * used; its dt, sweeps, friction law and ε are not (the options rule the
+ * step: dt, the local solver, and Moreau–Jean's velocity-level law without
+ * the world's ξ/dt term). Static bodies and kinematic bodies at rest are
+ * fixed obstacles; a kinematic body that moves makes the step fail with
+ * ::NSCD_ERR_UNSUPPORTED.
+ *
+ * Lifetime: destroy the stepper first; if the world goes first, the
+ * stepper's calls return ::NSCD_ERR_STALE_HANDLE and
+ * nscd_time_stepping_destroy() still releases it.
+ * @param world   The world.
+ * @param options Options, or NULL for the defaults; copied. Only
+ *                ::NSCD_TS_MOREAU_JEAN and ::NSCD_TS_MOREAU_MIDPOINT drive
+ *                a world.
+ * @param stepper Receives the stepper; unchanged on failure.
+ * @return As nscd_time_stepping_create(), and ::NSCD_ERR_UNSUPPORTED for
+ *         the α schemes and HETS (their history is indexed by a fixed entry
+ *         set) and for a kinematic body that moves.
+ */
+NSCD_API nscd_status nscd_time_stepping_create_world(nscd_world *world,
+                                                     const nscd_time_stepping_options *options,
+                                                     nscd_time_stepping **stepper);
 
 /**
  * @brief Destroys a stepper, also after its system was destroyed. NULL is ignored.

@@ -47,7 +47,8 @@ class StepperHandle(OwnedHandle):
 
     def _check(self, status, function, with_handle=True):
         cause, self._exception = self._exception, None
-        system_cause = self.system._callbacks.take()  # always taken: none is left for later
+        callbacks = getattr(self.system, "_callbacks", None)  # a World has no callbacks
+        system_cause = callbacks.take() if callbacks is not None else None  # none left for later
         cause = cause or system_cause
         if status == Status.OK:
             return

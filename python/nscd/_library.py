@@ -477,6 +477,8 @@ def prototypes():
         "nscd_time_stepping_options_init": (c_status, [ctypes.POINTER(TimeSteppingOptions),
                                                        ctypes.c_size_t]),
         "nscd_time_stepping_create": (c_status, [vp, ctypes.POINTER(TimeSteppingOptions), pp]),
+        "nscd_time_stepping_create_world": (c_status,
+                                            [vp, ctypes.POINTER(TimeSteppingOptions), pp]),
         "nscd_time_stepping_destroy": (None, [vp]),
         "nscd_time_stepping_advance": (c_status, [vp, ctypes.c_double,
                                                   ctypes.POINTER(TimeSteppingStats)]),

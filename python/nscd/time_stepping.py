@@ -3,6 +3,7 @@ impacts, stick-slip and persistent contacts without locating events."""
 import collections
 import ctypes
 import enum
+import sys
 
 from . import _library as _c
 from ._handle import StepperHandle
@@ -63,6 +64,13 @@ TimeSteppingStats = collections.namedtuple("TimeSteppingStats", [
     "stopped", "steps", "solver_iterations", "t", "max_penetration", "workspace_peak_bytes"])
 
 
+def _is_world(obj):
+    """An nscd.World, without importing the world module (it needs numpy): if
+    it is not loaded, no World exists."""
+    world = sys.modules.get(__package__ + ".world")
+    return world is not None and isinstance(obj, world.World)
+
+
 def _report(r):
     return Report(bool(r.converged), r.step, r.t, r.dt, r.active_contacts, r.new_contacts,
                   r.iterations, r.rows, r.residual, r.max_penetration, bool(r.impact),
@@ -70,7 +78,10 @@ def _report(r):
 
 
 class TimeStepping(StepperHandle):
-    """Time-stepping integration of a System.
+    """Time-stepping integration of a System, or of a World
+    (nscd_time_stepping_create_world: the world's dynamic bodies and contacts,
+    detected again at every step; Moreau–Jean and the midpoint rule only; each
+    accepted step is written back to the world, see docs/world.md).
 
     Keyword arguments set fields of nscd_time_stepping_options (``scheme``,
     ``dt``, ``theta``, ``rho_infinity``, ``local_solver``, ``level``,
@@ -108,9 +119,15 @@ class TimeStepping(StepperHandle):
         self.options = opts
 
         handle = ctypes.c_void_p()
-        self._check(lib.nscd_time_stepping_create(system.handle, ctypes.byref(opts),
-                                                  ctypes.byref(handle)),
-                    "nscd_time_stepping_create", with_handle=False)
+        if _is_world(system):
+            system._require_open()
+            self._check(lib.nscd_time_stepping_create_world(system._handle, ctypes.byref(opts),
+                                                            ctypes.byref(handle)),
+                        "nscd_time_stepping_create_world", with_handle=False)
+        else:
+            self._check(lib.nscd_time_stepping_create(system.handle, ctypes.byref(opts),
+                                                      ctypes.byref(handle)),
+                        "nscd_time_stepping_create", with_handle=False)
         self._handle = handle
 
     def _observe(self, _user, report_ptr):
@@ -151,7 +168,8 @@ class TimeStepping(StepperHandle):
         tangent = (ctypes.c_double * 2)()
         self._check(getattr(self._lib, function)(self._handle, int(index), ctypes.byref(normal),
                                                  tangent), function)
-        return normal.value, list(tangent[:self.system.n_tangent(index)])
+        n_tangent = 2 if _is_world(self.system) else self.system.n_tangent(index)
+        return normal.value, list(tangent[:n_tangent])
 
     def contact_impulse(self, index):
         """(normal, [tangential, ...]) impulse of entry `index` in the last step."""

@@ -1,6 +1,7 @@
 /* Shared operations of the model interface (see model.h). */
 #include "core/model.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "core/memory.h"
@@ -27,6 +28,36 @@ void nscd__model_state_destroy(const nscd__model *model, nscd__model_state *stat
     nscd__free(a, state->v, (size_t)state->n_v * sizeof(double));
     nscd__free(a, state->entries, (size_t)state->n_entries * sizeof(nscd__entry_state));
     memset(state, 0, sizeof *state);
+}
+
+/* A capacity of at least `needed`, doubling `have` so that a set growing
+ * one entry a step reallocates O(log n) times. */
+static int32_t grown_capacity(int32_t have, int32_t needed) {
+    if (needed <= have) {
+        return have;
+    }
+    int64_t cap = have > 0 ? 2 * (int64_t)have : 16;
+    cap = cap < needed ? needed : cap;
+    return cap > INT32_MAX ? INT32_MAX : (int32_t)cap;
+}
+
+nscd_status nscd__model_state_fit(const nscd__model *model, nscd__model_state *state) {
+    if (model->n_q <= state->n_q && model->n_v <= state->n_v &&
+        model->n_contacts <= state->n_entries) {
+        return NSCD_OK;
+    }
+    nscd__model sized = *model; /* only its sizes and allocator are read */
+    sized.n_q = grown_capacity(state->n_q, model->n_q);
+    sized.n_v = grown_capacity(state->n_v, model->n_v);
+    sized.n_contacts = grown_capacity(state->n_entries, model->n_contacts);
+    nscd__model_state grown;
+    nscd_status rc = nscd__model_state_create(&sized, &grown);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    nscd__model_state_destroy(model, state);
+    *state = grown;
+    return NSCD_OK;
 }
 
 void nscd__model_save(const nscd__model *model, nscd__model_state *state) {

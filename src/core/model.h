@@ -123,6 +123,19 @@ typedef struct nscd__model {
      * treatment of h or fails. */
     nscd_status (*tangent)(void *self, double t, const double *q, const double *v, double *K,
                            double *C);
+    /* Appended for models whose entry set changes (update_entries != NULL):
+     * after an update, entry_previous[e] is the index entry e had before it
+     * (-1 for a new entry), n_contacts values, so that a stepper carries its
+     * own per-entry arrays (active, loaded, forces) across the update. */
+    const int32_t *entry_previous;
+    /* Appended for models that mirror the state of an owner (a world's
+     * bodies live in the world's arrays; docs/world.md): pull_state reads
+     * the owner's current t, q, v into the model before a step (n_q, n_v and
+     * the mass blocks may change: bodies come and go), push_state writes
+     * them back after an accepted step. NULL for models whose state is their
+     * own (the generic system). */
+    nscd_status (*pull_state)(void *self);
+    void (*push_state)(void *self);
 } nscd__model;
 
 /* A stepper's reference to a model. The owner of the model (a system)
@@ -141,7 +154,8 @@ void nscd__model_detach(nscd__model_link *link);
 /* The model goes: every stepper's link is cleared. */
 void nscd__model_release(nscd__model *model);
 
-/* Everything a step changes: t, q, v and every entry's state. */
+/* Everything a step changes: t, q, v and every entry's state. n_q, n_v and
+ * n_entries are the capacities allocated. */
 typedef struct nscd__model_state {
     double t;
     double *q, *v;
@@ -151,7 +165,14 @@ typedef struct nscd__model_state {
 
 nscd_status nscd__model_state_create(const nscd__model *model, nscd__model_state *state);
 void nscd__model_state_destroy(const nscd__model *model, nscd__model_state *state);
-/* Copies the model's step state into `state` (same sizes) and back. */
+/* Grows `state` to the model's current sizes (a model whose sizes or entry
+ * set changed); its content is lost when it grows. */
+nscd_status nscd__model_state_fit(const nscd__model *model, nscd__model_state *state);
+/* Copies the model's step state into `state` (capacities at least the
+ * model's sizes) and back. Restore writes the model's current sizes: it
+ * must come before anything changes the sizes or the entry set since the
+ * save (a stepper updates the entry set before it saves, never inside a
+ * step; integrators/time_stepping.c). */
 void nscd__model_save(const nscd__model *model, nscd__model_state *state);
 void nscd__model_restore(nscd__model *model, const nscd__model_state *state);
 

@@ -11,6 +11,7 @@
 #include "core/struct_sizes.h"
 #include "integrators/time_stepping_impl.h"
 #include "models/system.h"
+#include "models/world_impl.h"
 
 /* The documented defaults, in a complete struct of the current size. */
 static void option_defaults(nscd_time_stepping_options *options) {
@@ -109,6 +110,8 @@ static void free_stepper(nscd_time_stepping *ts) {
     nscd__free(a, ts->alpha.acc_new, nv * sizeof(double));
     nscd__free(a, ts->alpha.acc_aux_new, nv * sizeof(double));
     nscd__free(a, ts->alpha.force_new, 3 * nc * sizeof(double));
+    nscd__free(a, ts->remap_flags, nc * sizeof(int32_t));
+    nscd__free(a, ts->remap_values, 3 * nc * sizeof(double));
     if (ts->saved.q != NULL) { /* the model may be gone: only its allocator is used */
         nscd__model allocator_only = {.allocator = a};
         nscd__model_state_destroy(&allocator_only, &ts->saved);
@@ -136,6 +139,11 @@ static nscd_status allocate_arrays(nscd_time_stepping *ts) {
     ts->alpha.acc_new = nscd__alloc_array(a, nv, sizeof(double));
     ts->alpha.acc_aux_new = nscd__alloc_array(a, nv, sizeof(double));
     ts->alpha.force_new = nscd__alloc_array(a, 3 * nc, sizeof(double));
+    ts->remap_flags = nscd__alloc_array(a, nc, sizeof(int32_t));
+    ts->remap_values = nscd__alloc_array(a, 3 * nc, sizeof(double));
+    if (!ts->remap_flags || !ts->remap_values) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
     if (!ts->alpha.acc || !ts->alpha.acc_aux || !ts->alpha.acc_new || !ts->alpha.acc_aux_new ||
         !ts->alpha.force_new) {
         return NSCD_ERR_OUT_OF_MEMORY;
@@ -157,14 +165,25 @@ nscd_status nscd_time_stepping_create(nscd_system *system,
     return nscd__time_stepping_create(nscd__system_model(system), options, stepper);
 }
 
+nscd_status nscd_time_stepping_create_world(nscd_world *world,
+                                            const nscd_time_stepping_options *options,
+                                            nscd_time_stepping **stepper) {
+    if (world == NULL || stepper == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__model *model = NULL;
+    nscd_status rc = nscd__world_model(world, &model);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    return nscd__time_stepping_create(model, options, stepper);
+}
+
 nscd_status nscd__time_stepping_create(nscd__model *model,
                                        const nscd_time_stepping_options *options,
                                        nscd_time_stepping **stepper) {
     if (model == NULL || stepper == NULL) {
         return NSCD_ERR_NULL_POINTER;
-    }
-    if (model->update_entries != NULL) { /* its arrays follow a fixed entry set */
-        return NSCD_ERR_UNSUPPORTED;
     }
     nscd_time_stepping_options opt;
     option_defaults(&opt);
@@ -178,6 +197,15 @@ nscd_status nscd__time_stepping_create(nscd__model *model,
     nscd_status rc = validate_options(&opt);
     if (rc != NSCD_OK) {
         return rc;
+    }
+    /* A changing entry set (a world): the α schemes keep accelerations and
+     * HETS its stages over entry-indexed arrays that the remap at each step
+     * (refresh_model) does not carry; the Moreau schemes do. */
+    if (model->update_entries != NULL &&
+        (is_alpha_scheme(opt.scheme) || opt.scheme == NSCD_TS_HALF_EXPLICIT)) {
+        return nscd__fail(model->diag, NSCD_ERR_UNSUPPORTED,
+                          "a changing entry set (a world) is driven by Moreau–Jean or the "
+                          "midpoint rule only");
     }
     nscd_time_stepping *ts = nscd__alloc(model->allocator, sizeof *ts);
     if (ts == NULL) {
@@ -227,6 +255,8 @@ static void remember_end(nscd_time_stepping *ts) {
     }
     memcpy(ts->end_q, m->q, (size_t)m->n_q * sizeof(double));
     memcpy(ts->end_v, m->v, (size_t)m->n_v * sizeof(double));
+    ts->end_n_q = m->n_q;
+    ts->end_n_v = m->n_v;
     ts->end_t = *m->t;
     ts->has_end = 1;
 }
@@ -236,7 +266,8 @@ static void remember_end(nscd_time_stepping *ts) {
  * a phantom contact. */
 static void check_end(nscd_time_stepping *ts) {
     const nscd__model *m = ts->model;
-    int same = ts->has_end && ts->end_t == *m->t &&
+    int same = ts->has_end && ts->end_t == *m->t && ts->end_n_q == m->n_q &&
+               ts->end_n_v == m->n_v &&
                memcmp(ts->end_q, m->q, (size_t)m->n_q * sizeof(double)) == 0 &&
                memcmp(ts->end_v, m->v, (size_t)m->n_v * sizeof(double)) == 0;
     if (!same) {
@@ -267,14 +298,156 @@ static void commit_alpha(nscd_time_stepping *ts) {
     ts->alpha.has_history = 1;
 }
 
+/* ------------------------------------------------ changing entry sets */
+
+/* Replaces the arrays *slots[k] of `have` elements of sizes[k] bytes by
+ * arrays of `need` elements keeping their content: all or none (on
+ * failure every array and its capacity stay as they were). */
+static nscd_status grow_arrays(nscd_time_stepping *ts, void **slots[], const size_t sizes[],
+                               int count, size_t have, size_t need) {
+    void *grown[16];
+    for (int k = 0; k < count; ++k) {
+        grown[k] = nscd__alloc_array(&ts->allocator, need, sizes[k]);
+        if (grown[k] == NULL) {
+            for (int j = 0; j < k; ++j) {
+                nscd__free(&ts->allocator, grown[j], need * sizes[j]);
+            }
+            return NSCD_ERR_OUT_OF_MEMORY;
+        }
+    }
+    for (int k = 0; k < count; ++k) {
+        memcpy(grown[k], *slots[k], have * sizes[k]);
+        nscd__free(&ts->allocator, *slots[k], have * sizes[k]);
+        *slots[k] = grown[k];
+    }
+    return NSCD_OK;
+}
+
+/* Doubling growth: a set that grows by one entry a step reallocates
+ * O(log n) times. */
+static size_t grown_count(size_t have, size_t need) {
+    size_t cap = 2 * have > need ? 2 * have : need;
+    return cap > (size_t)INT32_MAX ? (size_t)INT32_MAX : cap;
+}
+
+/* Room for the model's current n_q and n_v in every state-sized array. */
+static nscd_status reserve_state_arrays(nscd_time_stepping *ts) {
+    const nscd__model *m = ts->model;
+    if (m->n_q > ts->n_q) {
+        void **slots[] = {(void **)&ts->end_q, (void **)&ts->q_theta};
+        const size_t sizes[] = {sizeof(double), sizeof(double)};
+        size_t cap = grown_count((size_t)ts->n_q, (size_t)m->n_q);
+        if (grow_arrays(ts, slots, sizes, 2, (size_t)ts->n_q, cap) != NSCD_OK) {
+            return NSCD_ERR_OUT_OF_MEMORY;
+        }
+        ts->n_q = (int32_t)cap;
+    }
+    if (m->n_v > ts->n_v) {
+        void **slots[] = {(void **)&ts->end_v,         (void **)&ts->h,
+                          (void **)&ts->v_free,        (void **)&ts->v_mid,
+                          (void **)&ts->alpha.acc,     (void **)&ts->alpha.acc_aux,
+                          (void **)&ts->alpha.acc_new, (void **)&ts->alpha.acc_aux_new};
+        size_t sizes[8];
+        for (int k = 0; k < 8; ++k) {
+            sizes[k] = sizeof(double);
+        }
+        size_t cap = grown_count((size_t)ts->n_v, (size_t)m->n_v);
+        if (grow_arrays(ts, slots, sizes, 8, (size_t)ts->n_v, cap) != NSCD_OK) {
+            return NSCD_ERR_OUT_OF_MEMORY;
+        }
+        ts->n_v = (int32_t)cap;
+    }
+    return NSCD_OK;
+}
+
+/* Room for the model's current entries in every per-entry array. */
+static nscd_status reserve_entry_arrays(nscd_time_stepping *ts) {
+    const nscd__model *m = ts->model;
+    if (m->n_contacts <= ts->n_contacts) {
+        return NSCD_OK;
+    }
+    void **slots[] = {(void **)&ts->active,      (void **)&ts->active_before,
+                      (void **)&ts->loaded,      (void **)&ts->remap_flags,
+                      (void **)&ts->force,       (void **)&ts->alpha.force_new,
+                      (void **)&ts->remap_values};
+    const size_t i = sizeof(int32_t), d3 = 3 * sizeof(double);
+    const size_t sizes[] = {i, i, i, i, d3, d3, d3};
+    size_t cap = grown_count((size_t)ts->n_contacts, (size_t)m->n_contacts);
+    if (grow_arrays(ts, slots, sizes, 7, (size_t)ts->n_contacts + 1, cap + 1) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    ts->n_contacts = (int32_t)cap;
+    return NSCD_OK;
+}
+
+/* The stepper's own per-entry arrays after the model's update: entry e
+ * takes what entry entry_previous[e] had (nothing for a new one; a model
+ * that gives no map makes every entry new). Their state (impulses, law
+ * memory) the model carries itself, by key. */
+static void remap_entries(nscd_time_stepping *ts, int32_t n_before) {
+    const nscd__model *m = ts->model;
+    int32_t *arrays[] = {ts->active, ts->loaded};
+    for (int k = 0; k < 2; ++k) {
+        memcpy(ts->remap_flags, arrays[k], (size_t)n_before * sizeof(int32_t));
+        for (int32_t e = 0; e < m->n_contacts; ++e) {
+            int32_t p = m->entry_previous != NULL ? m->entry_previous[e] : -1;
+            arrays[k][e] = p >= 0 && p < n_before ? ts->remap_flags[p] : 0;
+        }
+    }
+    memcpy(ts->remap_values, ts->force, 3 * (size_t)n_before * sizeof(double));
+    for (int32_t e = 0; e < m->n_contacts; ++e) {
+        int32_t p = m->entry_previous != NULL ? m->entry_previous[e] : -1;
+        for (int c = 0; c < 3; ++c) {
+            ts->force[3 * e + c] = p >= 0 && p < n_before ? ts->remap_values[3 * p + c] : 0.0;
+        }
+    }
+}
+
+/* A model whose entry set changes (a world) is refreshed before each step,
+ * before the state is saved: its state from its owner (pull_state: bodies
+ * may have been added, removed or moved since), the stepper's arrays to its
+ * sizes, the entry set at (t, q) (update_entries) and the stepper's
+ * per-entry arrays after it. The save that follows holds that set, so a
+ * rejected step restores exactly what it saved and the retry finds the same
+ * set again (the update is a function of the state). Nothing for models
+ * with a fixed set: their path is unchanged. */
+static nscd_status refresh_model(nscd_time_stepping *ts) {
+    nscd__model *m = ts->model;
+    if (m->update_entries == NULL) {
+        return NSCD_OK;
+    }
+    nscd_status rc = m->pull_state != NULL ? m->pull_state(m->self) : NSCD_OK;
+    if (rc != NSCD_OK) {
+        return rc; /* the model's message says why */
+    }
+    if (reserve_state_arrays(ts) != NSCD_OK) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "state of %d positions", (int)m->n_q);
+    }
+    check_end(ts); /* moved from outside since the last step: no loaded contacts */
+    int32_t n_before = m->n_contacts;
+    rc = m->update_entries(m->self, *m->t, m->q);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    if (reserve_entry_arrays(ts) != NSCD_OK || nscd__model_state_fit(m, &ts->saved) != NSCD_OK) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "arrays of %d entries",
+                          (int)m->n_contacts);
+    }
+    remap_entries(ts, n_before);
+    return NSCD_OK;
+}
+
 /* One step with save and restore: a failed step changes nothing. */
 static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
     nscd__model *m = ts->model;
+    nscd_status rc = refresh_model(ts);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
     nscd_time_stepping_report before = ts->report;
     nscd__model_save(m, &ts->saved);
     memcpy(ts->active_before, ts->active, (size_t)m->n_contacts * sizeof(int32_t));
     double dt = t_next - *m->t;
-    nscd_status rc;
     switch (ts->options.scheme) {
     case NSCD_TS_MOREAU_JEAN: rc = nscd__moreau_jean_step(ts, dt); break;
     case NSCD_TS_MOREAU_MIDPOINT: rc = nscd__moreau_midpoint_step(ts, dt); break;
@@ -294,6 +467,9 @@ static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
         forces_from_impulses(ts, dt);
     }
     remember_end(ts);
+    if (m->push_state != NULL) { /* the owner (a world) sees the accepted step */
+        m->push_state(m->self);
+    }
     ts->report.struct_size = (uint32_t)sizeof ts->report;
     ts->report.step = ts->steps++;
     ts->report.t = t_next;

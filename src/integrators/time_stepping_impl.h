@@ -45,8 +45,14 @@ struct nscd_time_stepping {
     nscd_time_stepping_options options;
     nscd__model *model;    /* valid while link.model is set */
     nscd__model_link link; /* cleared when the model's owner is destroyed */
-    int32_t n_contacts;    /* the model's sizes at creation (for release) */
+    /* Capacities of the per-entry arrays (n_contacts + 1 each) and of the
+     * n_q, n_v sized ones: the model's sizes at creation, grown when a model
+     * whose entry set changes (update_entries) outgrows them. */
+    int32_t n_contacts;
     int32_t n_q, n_v;
+    int32_t end_n_q, end_n_v; /* sizes of end_q, end_v when has_end */
+    int32_t *remap_flags;     /* n_contacts + 1: scratch of the entry remap */
+    double *remap_values;     /* 3 (n_contacts + 1): the same */
     nscd_allocator allocator;
     nscd_diag diag;
     nscd__arena arena;       /* per-step workspace: rows, W, impulses */

@@ -99,6 +99,7 @@ void nscd_world_destroy(nscd_world *w) {
     if (w == NULL) {
         return;
     }
+    nscd__world_model_free(w); /* steppers driving the world see a stale handle */
     nscd_allocator a = w->allocator;
     size_t m = (size_t)w->materials_capacity;
     nscd__free(&a, w->material_mu, m * sizeof(double));

@@ -146,6 +146,10 @@ struct nscd_world {
     double *snapshot_velocity, *snapshot_omega;
     double *blend_velocity, *blend_omega;
     int32_t scratch_capacity;
+
+    /* The world as an nscd__model (world_model.c), created by the first
+     * stepper that drives the world; NULL until then. */
+    struct nscd__world_model *model;
 };
 
 /* Bodies (world_body.c). */
@@ -166,5 +170,26 @@ double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_
  * sweeps. Returns the sweeps done and the merit of the last one. */
 void nscd__world_warm_start(nscd_world *w);
 void nscd__world_solve(nscd_world *w, int32_t *sweeps, double *merit);
+
+/* Stages of world_step.c shared with the model adapter (world_model.c). */
+/* Every shape in its world pose, then the collision layer (w->collision). */
+nscd_status nscd__world_detect_contacts(nscd_world *w);
+/* Two unit tangents completing the unit normal n (deterministic in n). */
+void nscd__world_tangents(const double n[3], double t[3], double o[3]);
+/* out = exp(dt om) q, renormalised: the exact rotation by dt |om| about om
+ * (world frame); out may be q. */
+void nscd__world_rotate(const double *q, const double om[3], double dt, double *out);
+/* Removes the dynamic bodies whose centre left the domain box; the count. */
+int32_t nscd__world_remove_outside(nscd_world *w);
+/* Room for n contact records, keeping the current ones. */
+nscd_status nscd__world_reserve_records(nscd_world *w, int32_t n);
+
+/* The model adapter (world_model.c). */
+struct nscd__model;
+/* The world as an nscd__model (created at the first call, its state read
+ * from the bodies); the world owns it. */
+nscd_status nscd__world_model(nscd_world *w, struct nscd__model **model);
+/* Frees the adapter and clears every stepper's link to it. */
+void nscd__world_model_free(nscd_world *w);
 
 #endif

@@ -56,7 +56,7 @@ static double dot(const double a[3], const double b[3]) {
 /* Two unit tangents completing the unit normal n to a right-handed frame
  * (Duff et al. 2017, "Building an orthonormal basis, revisited"): branch
  * free but for the sign of n_z, so the frame is a deterministic function of n. */
-static void tangents(const double n[3], double t[3], double o[3]) {
+void nscd__world_tangents(const double n[3], double t[3], double o[3]) {
     double sign = copysign(1.0, n[2]);
     double a = -1.0 / (sign + n[2]);
     double b = n[0] * n[1] * a;
@@ -103,7 +103,7 @@ static nscd_status reserve_collision_shapes(nscd_world *w) {
 }
 
 /* Every shape in its world pose, then the collision layer. */
-static nscd_status detect_contacts(nscd_world *w) {
+nscd_status nscd__world_detect_contacts(nscd_world *w) {
     if (reserve_collision_shapes(w) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
@@ -264,7 +264,7 @@ static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__worl
     c->inv_mass_a = c->a_moves ? w->inv_mass[c->a] : 0.0;
     c->inv_mass_b = c->b_moves ? w->inv_mass[c->b] : 0.0;
     memcpy(c->frame, p->normal, 3 * sizeof(double));
-    tangents(c->frame, c->frame + 3, c->frame + 6);
+    nscd__world_tangents(c->frame, c->frame + 3, c->frame + 6);
     c->u_fixed[0] = c->u_fixed[1] = c->u_fixed[2] = 0.0;
     double u[3];
     if (!c->a_moves) {
@@ -385,18 +385,23 @@ static void integrate_positions(nscd_world *w) {
         for (int k = 0; k < 3; ++k) {
             x[k] += dt * v[k];
         }
-        double rate = sqrt(dot(om, om));
-        if (rate == 0.0) {
-            continue;
-        }
-        double half = 0.5 * dt * rate, s = sin(half) / rate;
-        nscd_quat dq = {cos(half), s * om[0], s * om[1], s * om[2]};
-        nscd_quat r = nscd_q_normalize(nscd_q_mul(dq, (nscd_quat){q[0], q[1], q[2], q[3]}));
-        q[0] = r.w, q[1] = r.x, q[2] = r.y, q[3] = r.z;
+        nscd__world_rotate(q, om, dt, q);
     }
 }
 
-static int32_t remove_outside(nscd_world *w) {
+void nscd__world_rotate(const double *q, const double om[3], double dt, double *out) {
+    double rate = sqrt(dot(om, om));
+    if (rate == 0.0) {
+        memmove(out, q, 4 * sizeof(double));
+        return;
+    }
+    double half = 0.5 * dt * rate, s = sin(half) / rate;
+    nscd_quat dq = {cos(half), s * om[0], s * om[1], s * om[2]};
+    nscd_quat r = nscd_q_normalize(nscd_q_mul(dq, (nscd_quat){q[0], q[1], q[2], q[3]}));
+    out[0] = r.w, out[1] = r.x, out[2] = r.y, out[3] = r.z;
+}
+
+int32_t nscd__world_remove_outside(nscd_world *w) {
     if (!w->desc.use_domain) {
         return 0;
     }
@@ -413,7 +418,7 @@ static int32_t remove_outside(nscd_world *w) {
     return removed;
 }
 
-static nscd_status reserve_records(nscd_world *w, int32_t n) {
+nscd_status nscd__world_reserve_records(nscd_world *w, int32_t n) {
     if (n <= w->records_capacity) {
         return NSCD_OK;
     }
@@ -501,12 +506,12 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
     }
     refresh_inertia(w);
     double max_penetration = 0.0;
-    nscd_status rc = detect_contacts(w);
+    nscd_status rc = nscd__world_detect_contacts(w);
     if (rc == NSCD_OK) {
         rc = build_contacts(w, &max_penetration);
     }
     if (rc == NSCD_OK) {
-        rc = reserve_records(w, w->n_contacts);
+        rc = nscd__world_reserve_records(w, w->n_contacts);
     }
     if (rc != NSCD_OK) {
         w->n_contacts = 0;
@@ -537,7 +542,7 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
     r.max_penetration = max_penetration;
     r.broad_pairs = w->collision.n_pairs;
     store_records(w);
-    r.bodies_removed = remove_outside(w);
+    r.bodies_removed = nscd__world_remove_outside(w);
     w->steps++;
     w->time = (double)w->steps * w->desc.dt;
     if (report != NULL) {

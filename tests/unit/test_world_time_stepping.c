@@ -1,0 +1,388 @@
+/* A rigid-body world driven by the time stepper (Moreau–Jean, the midpoint
+ * rule) through nscd_time_stepping_create_world: a sphere dropped on a
+ * half-space comes to rest at z = r and its energy never rises; a sphere
+ * sliding on a plane reaches rolling at v = 5/7 v0; the same scene stepped
+ * by nscd_world_step and by Moreau–Jean (θ = 1) follows the same
+ * trajectory; bodies added and removed between calls; bad input and a
+ * world destroyed before its stepper. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "nscd/time_stepping.h"
+#include "nscd/world.h"
+
+#define G 9.81
+
+#define assert_near(a, b, tol)                                                                     \
+    do {                                                                                           \
+        double a_ = (a), b_ = (b);                                                                 \
+        if (!(fabs(a_ - b_) <= (tol))) {                                                           \
+            fail_msg("%s = %.17g, expected %.17g (tol %g)", #a, a_, b_, (double)(tol));            \
+        }                                                                                          \
+    } while (0)
+
+/* A world with gravity -z, friction mu and a static floor z <= 0. */
+static nscd_world *make_world(double mu, double margin) {
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    d.default_friction = mu;
+    d.contact_margin = margin;
+    nscd_world *w = NULL;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.type = NSCD_BODY_STATIC;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_HALF_SPACE;
+    nscd_body_id floor_id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &floor_id), NSCD_OK);
+    return w;
+}
+
+static nscd_body_id add_sphere(nscd_world *w, double r, const double x[3], const double v[3]) {
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    memcpy(b.position, x, sizeof b.position);
+    memcpy(b.velocity, v, sizeof b.velocity);
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.radius = r;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    return id;
+}
+
+static nscd_time_stepping *make_stepper(nscd_world *w, int32_t scheme, double theta, double dt) {
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.scheme = scheme;
+    o.theta = theta;
+    o.gamma = theta; /* the active set predicted at the θ-point */
+    o.dt = dt;
+    o.tolerance = 1e-13;
+    nscd_time_stepping *ts = NULL;
+    assert_int_equal(nscd_time_stepping_create_world(w, &o, &ts), NSCD_OK);
+    return ts;
+}
+
+/* Kinetic plus potential energy of one body. */
+static double energy(const nscd_world *w, nscd_body_id id) {
+    double x[3], v[3], om[3], m = 0.0, I[3];
+    assert_int_equal(nscd_world_get_body(w, id, x, NULL, v, om), NSCD_OK);
+    assert_int_equal(nscd_world_get_body_mass(w, id, &m, I), NSCD_OK);
+    return 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
+           0.5 * (I[0] * om[0] * om[0] + I[1] * om[1] * om[1] + I[2] * om[2] * om[2]) +
+           m * G * x[2];
+}
+
+/* Dropped from 0.4 m above its resting height, Moreau–Jean with θ = γ = 1
+ * (the contact becomes active when the free step would close it,
+ * g + dt u_N <= 0, and then u_N = 0: the sphere stops at a gap in
+ * [0, dt |u_N|) and never penetrates; θ = γ = 1/2 would let it sink by up
+ * to dt |u_N| at the impact, which the velocity level never pushes out).
+ * The impact is inelastic (e = 0), the energy never rises (symplectic
+ * Euler loses g^2 dt^2 / 2 per step of free flight), and the sphere rests
+ * at z = r to within g dt^2 (1e-5 m): the velocity level's creep. The
+ * margin covers the fall of one step (2.8 m/s x 1 ms), so the contact is
+ * seen before it closes. */
+static void test_drop_comes_to_rest(void **state) {
+    (void)state;
+    const double r = 0.1, dt = 1e-3;
+    nscd_world *w = make_world(0.5, 0.01);
+    const double x0[3] = {0.0, 0.0, r + 0.4}, v0[3] = {0.0, 0.0, 0.0};
+    nscd_body_id id = add_sphere(w, r, x0, v0);
+    nscd_time_stepping *ts = make_stepper(w, NSCD_TS_MOREAU_JEAN, 1.0, dt);
+    double e_prev = energy(w, id), e0 = e_prev;
+    for (int n = 1; n <= 1500; ++n) {
+        assert_int_equal(nscd_time_stepping_advance(ts, n * dt, NULL), NSCD_OK);
+        double e = energy(w, id);
+        if (e > e_prev + 1e-12 * fabs(e0)) {
+            fail_msg("energy rose at step %d: %.17g -> %.17g", n, e_prev, e);
+        }
+        e_prev = e;
+    }
+    double x[3], v[3];
+    assert_int_equal(nscd_world_get_body(w, id, x, NULL, v, NULL), NSCD_OK);
+    assert_near(x[2], r, 1e-5);
+    assert_near(v[2], 0.0, 1e-6);
+    assert_near(nscd_world_time(w), 1.5, 1e-12);
+    int32_t count = 0;
+    double impulse[3];
+    assert_int_equal(nscd_world_get_contacts(w, 1, &count, NULL, NULL, NULL, NULL, NULL, impulse),
+                     NSCD_OK);
+    assert_int_equal(count, 1);
+    assert_near(impulse[0], 4.0 / 3.0 * 3.14159265358979 * r * r * r * 1000.0 * G * dt, 1e-9);
+    nscd_time_stepping_destroy(ts);
+    nscd_world_destroy(w);
+}
+
+/* A sphere launched at v0 without spin on a rough floor slides until
+ * v = 5/7 v0 = r ω (t = 2 v0 / (7 μ g)), then rolls without slipping. The
+ * midpoint rule and Moreau–Jean (θ = 1) both. */
+static void rolling(int32_t scheme) {
+    const double r = 0.05, v0 = 1.0, mu = 0.3, dt = 1e-3;
+    nscd_world *w = make_world(mu, 1e-3);
+    const double x0[3] = {0.0, 0.0, r}, u0[3] = {v0, 0.0, 0.0};
+    nscd_body_id id = add_sphere(w, r, x0, u0);
+    nscd_time_stepping *ts = make_stepper(w, scheme, 1.0, dt);
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.5, NULL), NSCD_OK);
+    double x[3], v[3], om[3];
+    assert_int_equal(nscd_world_get_body(w, id, x, NULL, v, om), NSCD_OK);
+    assert_near(v[0], 5.0 / 7.0 * v0, 1e-9);
+    assert_near(om[1] * r, v[0], 1e-9);
+    assert_near(x[2], r, 1e-12);
+    nscd_time_stepping_destroy(ts);
+    nscd_world_destroy(w);
+}
+
+static void test_rolling_moreau_jean(void **state) {
+    (void)state;
+    rolling(NSCD_TS_MOREAU_JEAN);
+}
+
+static void test_rolling_midpoint(void **state) {
+    (void)state;
+    rolling(NSCD_TS_MOREAU_MIDPOINT);
+}
+
+/* The same scene by nscd_world_step and by Moreau–Jean with θ = 1 and the
+ * same dt: a sphere sliding into rolling on the floor, a second one falling
+ * freely. Both solve the same discrete problem here: the contact is closed
+ * (ξ = 0, so the world's ξ/dt term is 0 and Moreau–Jean's active set has
+ * it), the free velocities are the same (v + dt g), the positions too
+ * (x + dt v', φ' = exp(dt ω') φ). What differs is the solver (the world's
+ * sweeps of the exact diagonal block, the stepper's fc3d to 1e-13) and
+ * rounding (M^-1 (m g) against g): agreement to 1e-12 over 400 steps. The
+ * ξ/dt term would make them differ at an impact (the world lands a contact
+ * exactly at ξ = 0 within the step, Moreau–Jean stops at the predicted
+ * γ dt u_N and never pushes a penetration out: docs/world.md). */
+static void test_same_trajectory_as_world_step(void **state) {
+    (void)state;
+    const double r = 0.05, dt = 1e-3;
+    const double x0[3] = {0.0, 0.0, r}, u0[3] = {1.0, 0.5, 0.0};
+    const double x1[3] = {1.0, 1.0, 1.0}, u1[3] = {0.0, 0.2, 1.0};
+    nscd_world *a = make_world(0.3, 1e-3), *b = make_world(0.3, 1e-3);
+    nscd_body_id ia = add_sphere(a, r, x0, u0), ja = add_sphere(a, r, x1, u1);
+    nscd_body_id ib = add_sphere(b, r, x0, u0), jb = add_sphere(b, r, x1, u1);
+    nscd_time_stepping *ts = make_stepper(b, NSCD_TS_MOREAU_JEAN, 1.0, dt);
+    double worst = 0.0;
+    for (int n = 1; n <= 400; ++n) {
+        assert_int_equal(nscd_world_step(a, NULL), NSCD_OK);
+        assert_int_equal(nscd_time_stepping_advance(ts, n * dt, NULL), NSCD_OK);
+        const nscd_body_id ids[2][2] = {{ia, ib}, {ja, jb}};
+        for (int k = 0; k < 2; ++k) {
+            double pa[3], qa[4], va[3], wa[3], pb[3], qb[4], vb[3], wb[3];
+            nscd_world_get_body(a, ids[k][0], pa, qa, va, wa);
+            nscd_world_get_body(b, ids[k][1], pb, qb, vb, wb);
+            for (int c = 0; c < 3; ++c) {
+                worst = fmax(worst, fabs(pa[c] - pb[c]));
+                worst = fmax(worst, fabs(va[c] - vb[c]));
+                worst = fmax(worst, fabs(wa[c] - wb[c]) * r);
+            }
+            for (int c = 0; c < 4; ++c) {
+                worst = fmax(worst, fabs(qa[c] - qb[c]));
+            }
+        }
+    }
+    assert_true(worst <= 1e-12);
+    assert_near(nscd_world_time(a), nscd_world_time(b), 1e-15);
+    nscd_time_stepping_destroy(ts);
+    nscd_world_destroy(a);
+    nscd_world_destroy(b);
+}
+
+/* Bodies added and removed between calls: the stepper follows (the entry
+ * set and the state change size), and the remaining sphere still rests. */
+static void test_add_remove_between_calls(void **state) {
+    (void)state;
+    const double r = 0.1, dt = 1e-3;
+    nscd_world *w = make_world(0.5, 0.01);
+    const double x0[3] = {0.0, 0.0, r}, zero[3] = {0.0, 0.0, 0.0};
+    nscd_body_id keep = add_sphere(w, r, x0, zero);
+    nscd_time_stepping *ts = make_stepper(w, NSCD_TS_MOREAU_JEAN, 0.5, dt);
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.05, NULL), NSCD_OK);
+    nscd_body_id extra[5];
+    for (int k = 0; k < 5; ++k) { /* a column resting on the first sphere */
+        const double x[3] = {0.0, 0.0, r + 2.0 * r * (k + 1)};
+        extra[k] = add_sphere(w, r, x, zero);
+    }
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.1, NULL), NSCD_OK);
+    nscd_time_stepping_report report;
+    report.struct_size = sizeof report;
+    assert_int_equal(nscd_time_stepping_get_report(ts, &report), NSCD_OK);
+    assert_int_equal(report.active_contacts, 6);
+    for (int k = 4; k >= 0; --k) {
+        assert_int_equal(nscd_world_remove_body(w, extra[k]), NSCD_OK);
+    }
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.2, NULL), NSCD_OK);
+    assert_int_equal(nscd_world_body_count(w), 2);
+    double x[3];
+    assert_int_equal(nscd_world_get_body(w, keep, x, NULL, NULL, NULL), NSCD_OK);
+    assert_near(x[2], r, 1e-4);
+    assert_int_equal(nscd_world_get_body(w, extra[0], x, NULL, NULL, NULL), NSCD_ERR_STALE_HANDLE);
+    nscd_time_stepping_destroy(ts);
+    nscd_world_destroy(w);
+}
+
+/* A step that fails inside (the frictionless LCP solver given the
+ * frictional contacts of a stack of three spheres) is rejected: the world is left as it was, with
+ * the entry set the step was given, and another stepper on the same world
+ * then steps it. A world without dynamic bodies steps too. */
+static void test_rejected_step_changes_nothing(void **state) {
+    (void)state;
+    const double r = 0.1, dt = 1e-3, zero[3] = {0.0, 0.0, 0.0};
+    nscd_world *w = make_world(0.5, 0.01);
+    nscd_body_id ids[3];
+    for (int k = 0; k < 3; ++k) {
+        const double x[3] = {0.01 * k, 0.0, r + 2.0 * r * k};
+        ids[k] = add_sphere(w, r, x, zero);
+    }
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.dt = dt;
+    o.local_solver = NSCD_TS_SOLVER_LCP; /* frictionless: refuses the contacts mid-step */
+    nscd_time_stepping *bad = NULL, *good = NULL;
+    assert_int_equal(nscd_time_stepping_create_world(w, &o, &bad), NSCD_OK);
+    double before[3][3], after[3];
+    for (int k = 0; k < 3; ++k) {
+        nscd_world_get_body(w, ids[k], before[k], NULL, NULL, NULL);
+    }
+    assert_int_equal(nscd_time_stepping_advance(bad, dt, NULL), NSCD_ERR_UNSUPPORTED);
+    for (int k = 0; k < 3; ++k) {
+        nscd_world_get_body(w, ids[k], after, NULL, NULL, NULL);
+        assert_memory_equal(after, before[k], sizeof after);
+    }
+    assert_true(nscd_world_time(w) == 0.0);
+    good = make_stepper(w, NSCD_TS_MOREAU_JEAN, 1.0, dt);
+    assert_int_equal(nscd_time_stepping_advance(good, 10 * dt, NULL), NSCD_OK);
+    nscd_time_stepping_report report;
+    report.struct_size = sizeof report;
+    assert_int_equal(nscd_time_stepping_get_report(good, &report), NSCD_OK);
+    int32_t count = 0; /* the entries: floor and two sphere pairs, within the margin */
+    assert_int_equal(nscd_world_get_contacts(w, 0, &count, NULL, NULL, NULL, NULL, NULL, NULL),
+                     NSCD_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(count, 3);
+    assert_true(report.active_contacts >= 1);
+    assert_near(nscd_world_time(w), 10 * dt, 1e-15);
+    for (int k = 2; k >= 0; --k) {
+        assert_int_equal(nscd_world_remove_body(w, ids[k]), NSCD_OK);
+    }
+    assert_int_equal(nscd_time_stepping_advance(good, 20 * dt, NULL), NSCD_OK);
+    assert_int_equal(nscd_time_stepping_get_report(good, &report), NSCD_OK);
+    assert_int_equal(report.active_contacts, 0);
+    assert_near(nscd_world_time(w), 20 * dt, 1e-15);
+    nscd_time_stepping_destroy(bad);
+    nscd_time_stepping_destroy(good);
+    nscd_world_destroy(w);
+}
+
+/* Nine spheres dropped in a heap, stepped twice from scratch: bitwise the
+ * same state (the entries are matched by key in sorted order, no hashing). */
+static void heap_state(double out[9][13]) {
+    nscd_world *w = make_world(0.4, 0.01);
+    nscd_body_id ids[9];
+    const double zero[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < 9; ++k) {
+        const double x[3] = {0.05 * (k % 3) + 0.003 * k, 0.05 * (k / 3), 0.1 + 0.12 * k};
+        ids[k] = add_sphere(w, 0.05, x, zero);
+    }
+    nscd_time_stepping_options o; /* a heap: fc3d to 1e-8 */
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.theta = o.gamma = 1.0;
+    o.tolerance = 1e-8;
+    o.max_iterations = 10000;
+    nscd_time_stepping *ts = NULL;
+    assert_int_equal(nscd_time_stepping_create_world(w, &o, &ts), NSCD_OK);
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.6, NULL), NSCD_OK);
+    for (int k = 0; k < 9; ++k) {
+        nscd_world_get_body(w, ids[k], out[k], out[k] + 3, out[k] + 7, out[k] + 10);
+    }
+    nscd_time_stepping_destroy(ts);
+    nscd_world_destroy(w);
+}
+
+static void test_rerun_is_bitwise_identical(void **state) {
+    (void)state;
+    double a[9][13], b[9][13];
+    heap_state(a);
+    heap_state(b);
+    assert_memory_equal(a, b, sizeof a);
+    for (int k = 0; k < 9; ++k) { /* every sphere fell and stays above the floor */
+        assert_true(a[k][2] < 0.1 + 0.12 * k && a[k][2] > 0.05 - 1e-3);
+    }
+}
+
+static void test_bad_input(void **state) {
+    (void)state;
+    nscd_world *w = make_world(0.5, 1e-3);
+    const double x0[3] = {0.0, 0.0, 1.0}, zero[3] = {0.0, 0.0, 0.0};
+    nscd_body_id id = add_sphere(w, 0.1, x0, zero);
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    nscd_time_stepping *ts = NULL;
+    assert_int_equal(nscd_time_stepping_create_world(NULL, &o, &ts), NSCD_ERR_NULL_POINTER);
+    assert_int_equal(nscd_time_stepping_create_world(w, &o, NULL), NSCD_ERR_NULL_POINTER);
+    o.dt = 0.0;
+    assert_int_equal(nscd_time_stepping_create_world(w, &o, &ts), NSCD_ERR_OUT_OF_RANGE);
+    o.dt = -1e-3;
+    assert_int_equal(nscd_time_stepping_create_world(w, &o, &ts), NSCD_ERR_OUT_OF_RANGE);
+    o.dt = 1e-3;
+    const int32_t refused[] = {NSCD_TS_HALF_EXPLICIT, NSCD_TS_GENERALIZED_ALPHA, NSCD_TS_BATHE,
+                               NSCD_TS_ED_ALPHA};
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; ++k) {
+        o.scheme = refused[k];
+        assert_int_equal(nscd_time_stepping_create_world(w, &o, &ts), NSCD_ERR_UNSUPPORTED);
+        assert_true(strlen(nscd_world_last_error(w)) > 0);
+    }
+    assert_null(ts);
+    /* A kinematic body that moves: refused at the step, nothing moves. */
+    o.scheme = NSCD_TS_MOREAU_JEAN;
+    assert_int_equal(nscd_time_stepping_create_world(w, &o, &ts), NSCD_OK);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.type = NSCD_BODY_KINEMATIC;
+    b.velocity[0] = 1.0;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    nscd_body_id plane = 0;
+    b.position[2] = -5.0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &plane), NSCD_OK);
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.01, NULL), NSCD_ERR_UNSUPPORTED);
+    assert_true(strstr(nscd_time_stepping_last_error(ts), "kinematic") != NULL);
+    double x[3];
+    nscd_world_get_body(w, id, x, NULL, NULL, NULL);
+    assert_true(x[2] == 1.0);
+    assert_true(nscd_world_time(w) == 0.0);
+    assert_int_equal(nscd_world_set_body(w, plane, NULL, NULL, zero, NULL), NSCD_OK);
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.01, NULL), NSCD_OK);
+    nscd_world_get_body(w, id, x, NULL, NULL, NULL);
+    assert_true(x[2] < 1.0);
+    /* The world goes first: the stepper's calls fail, its destroy works. */
+    nscd_world_destroy(w);
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.02, NULL), NSCD_ERR_STALE_HANDLE);
+    double normal = 0.0;
+    assert_int_equal(nscd_time_stepping_get_contact_impulse(ts, 0, &normal, NULL),
+                     NSCD_ERR_STALE_HANDLE);
+    nscd_time_stepping_destroy(ts);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_drop_comes_to_rest),
+        cmocka_unit_test(test_rolling_moreau_jean),
+        cmocka_unit_test(test_rolling_midpoint),
+        cmocka_unit_test(test_same_trajectory_as_world_step),
+        cmocka_unit_test(test_add_remove_between_calls),
+        cmocka_unit_test(test_rejected_step_changes_nothing),
+        cmocka_unit_test(test_rerun_is_bitwise_identical),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
