@@ -37,6 +37,7 @@
 #include "nscd/status.h"
 #include "nscd/system.h"
 #include "nscd/time_stepping.h"
+#include "nscd/world.h"
 
 /* Bytes of `type` up to and including `member`. */
 #define NSCD__SIZE_THROUGH(type, member) (offsetof(type, member) + sizeof(((type *)0)->member))
@@ -66,6 +67,10 @@
     NSCD__SIZE_THROUGH(nscd_time_stepping_stats, workspace_peak_bytes)
 #define NSCD__TIME_STEPPING_REPORT_SIZE_0_2                                                        \
     NSCD__SIZE_THROUGH(nscd_time_stepping_report, newton_iterations)
+#define NSCD__WORLD_DESC_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_world_desc, log_user)
+#define NSCD__BODY_DESC_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_body_desc, user_id)
+#define NSCD__SHAPE_DESC_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_shape_desc, mask)
+#define NSCD__WORLD_STEP_REPORT_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_world_step_report, broad_pairs)
 
 /* The constants are frozen. On the 64-bit ABIs (8-byte pointers and
  * doubles) they are these numbers; a field moved, inserted or resized
@@ -90,6 +95,10 @@ _Static_assert(NSCD__TIME_STEPPING_STATS_SIZE_0_2 == 48,
                "nscd_time_stepping_stats 0.2 prefix changed");
 _Static_assert(NSCD__TIME_STEPPING_REPORT_SIZE_0_2 == 72,
                "nscd_time_stepping_report 0.2 prefix changed");
+_Static_assert(NSCD__WORLD_DESC_SIZE_0_2 == 192, "nscd_world_desc 0.2 prefix changed");
+_Static_assert(NSCD__BODY_DESC_SIZE_0_2 == 160, "nscd_body_desc 0.2 prefix changed");
+_Static_assert(NSCD__SHAPE_DESC_SIZE_0_2 == 116, "nscd_shape_desc 0.2 prefix changed");
+_Static_assert(NSCD__WORLD_STEP_REPORT_SIZE_0_2 == 40, "nscd_world_step_report 0.2 prefix changed");
 #endif
 
 /* True when `size` is a struct_size this library understands: from the

@@ -1,0 +1,342 @@
+/* The rigid-body world handle: settings, materials, bulk copy-out
+ * (docs/world.md). Bodies are in world_body.c, the step in world_step.c. */
+#include <math.h>
+#include <string.h>
+
+#include "core/check.h"
+#include "core/memory.h"
+#include "core/struct_sizes.h"
+#include "core/vec3.h"
+#include "models/world_impl.h"
+
+/* ------------------------------------------------------------ settings */
+
+nscd_status nscd_world_desc_init(nscd_world_desc *desc, size_t struct_size) {
+    nscd_world_desc d;
+    memset(&d, 0, sizeof d);
+    d.gravity[2] = -9.81;
+    d.dt = 1e-3;
+    d.friction_law = NSCD_FRICTION_COULOMB;
+    d.max_sweeps = 10;
+    d.tolerance = 0.0;
+    d.relaxation = 1.0;
+    d.jacobi_groups = 1;
+    d.warm_start = 1;
+    d.error_reduction = 0.2;
+    d.contact_margin = 1e-3;
+    d.default_friction = 0.5;
+    d.friction_combine = NSCD_COMBINE_GEOMETRIC_MEAN;
+    return nscd__struct_init(desc, struct_size, &d, sizeof d, NSCD__WORLD_DESC_SIZE_0_2);
+}
+
+static nscd_status validate_desc(const nscd_world_desc *d) {
+    double reals[] = {d->gravity[0],       d->gravity[1],    d->gravity[2],      d->dt,
+                      d->tolerance,        d->relaxation,    d->error_reduction, d->contact_margin,
+                      d->default_friction, d->domain_min[0], d->domain_min[1],   d->domain_min[2],
+                      d->domain_max[0],    d->domain_max[1], d->domain_max[2]};
+    if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
+        return NSCD_ERR_NOT_FINITE;
+    }
+    if (d->friction_law != NSCD_FRICTION_COULOMB &&
+        d->friction_law != NSCD_FRICTION_MAX_DISSIPATION) {
+        return NSCD_ERR_INVALID_ARGUMENT;
+    }
+    if (d->friction_combine < NSCD_COMBINE_GEOMETRIC_MEAN ||
+        d->friction_combine > NSCD_COMBINE_AVERAGE || (d->warm_start != 0 && d->warm_start != 1) ||
+        (d->use_domain != 0 && d->use_domain != 1)) {
+        return NSCD_ERR_INVALID_ARGUMENT;
+    }
+    if (!(d->dt > 0.0) || !(d->error_reduction >= 0.0 && d->error_reduction < 1.0) ||
+        !(d->relaxation > 0.0 && d->relaxation <= 1.0) || d->contact_margin < 0.0 ||
+        d->default_friction < 0.0 || d->tolerance < 0.0 || d->max_sweeps < 1 ||
+        d->jacobi_groups < 1 || d->jacobi_groups > (1 << 20)) {
+        return NSCD_ERR_OUT_OF_RANGE;
+    }
+    for (int k = 0; d->use_domain && k < 3; ++k) {
+        if (!(d->domain_max[k] > d->domain_min[k])) {
+            return NSCD_ERR_OUT_OF_RANGE;
+        }
+    }
+    return nscd__allocator_valid(&d->allocator) ? NSCD_OK : NSCD_ERR_INVALID_ARGUMENT;
+}
+
+static nscd_status grow_materials(nscd_world *w, int32_t needed);
+
+nscd_status nscd_world_create(const nscd_world_desc *desc, nscd_world **world) {
+    if (desc == NULL || world == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd_world_desc given;
+    nscd_world_desc_init(&given, sizeof given);
+    nscd_status rc = nscd__struct_read(&given, sizeof given, desc, NSCD__WORLD_DESC_SIZE_0_2);
+    if (rc == NSCD_OK) {
+        rc = validate_desc(&given);
+    }
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    nscd_allocator a = nscd__allocator_resolve(&given.allocator);
+    nscd_world *w = nscd__alloc(&a, sizeof *w);
+    if (w == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    w->desc = given;
+    w->allocator = a;
+    w->diag.log = given.log;
+    w->diag.log_user = given.log_user;
+    nscd__collision_init(&w->collision, &w->allocator);
+    if (grow_materials(w, 4) != NSCD_OK) {
+        nscd_world_destroy(w);
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    w->n_materials = 1;
+    w->material_mu[0] = given.default_friction;
+    *world = w;
+    return NSCD_OK;
+}
+
+void nscd_world_destroy(nscd_world *w) {
+    if (w == NULL) {
+        return;
+    }
+    nscd_allocator a = w->allocator;
+    size_t m = (size_t)w->materials_capacity;
+    nscd__free(&a, w->material_mu, m * sizeof(double));
+    nscd__free(&a, w->pair_mu, m * m * sizeof(double));
+    nscd__world_free_bodies(w);
+    nscd__free(&a, w->collision_shapes,
+               (size_t)w->collision_shapes_capacity * sizeof(nscd__collision_shape));
+    nscd__collision_free(&w->collision);
+    nscd__free(&a, w->contacts, (size_t)w->contacts_capacity * sizeof(nscd__world_contact));
+    nscd__free(&a, w->previous, (size_t)w->previous_capacity * sizeof(nscd__world_contact));
+    nscd__free(&a, w, sizeof *w);
+}
+
+const char *nscd_world_last_error(const nscd_world *world) {
+    return world == NULL ? "null world handle" : world->diag.last_error;
+}
+
+double nscd_world_time(const nscd_world *world) { return world == NULL ? 0.0 : world->time; }
+
+/* ------------------------------------------------------------ materials */
+
+/* Room for `needed` materials; the pair matrix keeps its entries. */
+static nscd_status grow_materials(nscd_world *w, int32_t needed) {
+    if (needed <= w->materials_capacity) {
+        return NSCD_OK;
+    }
+    size_t old = (size_t)w->materials_capacity, cap = old ? 2 * old : 4;
+    while (cap < (size_t)needed) {
+        cap *= 2;
+    }
+    double *mu = nscd__alloc_array(&w->allocator, cap, sizeof(double));
+    double *pair = nscd__alloc_array(&w->allocator, cap * cap, sizeof(double));
+    if (mu == NULL || pair == NULL) {
+        nscd__free(&w->allocator, mu, cap * sizeof(double));
+        nscd__free(&w->allocator, pair, cap * cap * sizeof(double));
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    for (size_t i = 0; i < cap * cap; ++i) {
+        pair[i] = NAN;
+    }
+    for (size_t i = 0; i < old; ++i) {
+        mu[i] = w->material_mu[i];
+        for (size_t j = 0; j < old; ++j) {
+            pair[i * cap + j] = w->pair_mu[i * old + j];
+        }
+    }
+    nscd__free(&w->allocator, w->material_mu, old * sizeof(double));
+    nscd__free(&w->allocator, w->pair_mu, old * old * sizeof(double));
+    w->material_mu = mu;
+    w->pair_mu = pair;
+    w->materials_capacity = (int32_t)cap;
+    return NSCD_OK;
+}
+
+nscd_status nscd_world_add_material(nscd_world *w, double friction, int32_t *material) {
+    if (w == NULL || material == NULL) {
+        return w == NULL ? NSCD_ERR_NULL_POINTER
+                         : nscd__fail(&w->diag, NSCD_ERR_NULL_POINTER, "material is NULL");
+    }
+    nscd__diag_clear(&w->diag);
+    if (!isfinite(friction)) {
+        return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE, "friction is not finite");
+    }
+    if (friction < 0.0) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE, "friction %g < 0", friction);
+    }
+    if (w->n_materials >= (1 << 16)) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE, "more than 65536 materials");
+    }
+    if (grow_materials(w, w->n_materials + 1) != NSCD_OK) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "material %d", (int)w->n_materials);
+    }
+    w->material_mu[w->n_materials] = friction;
+    *material = w->n_materials++;
+    return NSCD_OK;
+}
+
+nscd_status nscd_world_set_pair_friction(nscd_world *w, int32_t material_a, int32_t material_b,
+                                         double friction) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&w->diag);
+    if (material_a < 0 || material_b < 0 || material_a >= w->n_materials ||
+        material_b >= w->n_materials) {
+        return nscd__fail(&w->diag, NSCD_ERR_INDEX, "materials %d, %d of %d", (int)material_a,
+                          (int)material_b, (int)w->n_materials);
+    }
+    if (!isfinite(friction)) {
+        return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE, "friction is not finite");
+    }
+    if (friction < 0.0) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE, "friction %g < 0", friction);
+    }
+    size_t cap = (size_t)w->materials_capacity;
+    w->pair_mu[(size_t)material_a * cap + (size_t)material_b] = friction;
+    w->pair_mu[(size_t)material_b * cap + (size_t)material_a] = friction;
+    return NSCD_OK;
+}
+
+double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_t material_b) {
+    double pair =
+        w->pair_mu[(size_t)material_a * (size_t)w->materials_capacity + (size_t)material_b];
+    if (!isnan(pair)) {
+        return pair;
+    }
+    double a = w->material_mu[material_a], b = w->material_mu[material_b];
+    switch (w->desc.friction_combine) {
+    case NSCD_COMBINE_MIN: return a < b ? a : b;
+    case NSCD_COMBINE_MAX: return a > b ? a : b;
+    case NSCD_COMBINE_AVERAGE: return 0.5 * (a + b);
+    default: return sqrt(a * b);
+    }
+}
+
+/* ------------------------------------------------------------ copy-out */
+
+int32_t nscd_world_body_count(const nscd_world *w) {
+    return w == NULL ? 0 : w->n_bodies - w->n_dead;
+}
+
+static void copy3(double *dst, const double *src) { memcpy(dst, src, 3 * sizeof(double)); }
+
+nscd_status nscd_world_get_bodies(const nscd_world *w, int32_t capacity, int32_t *count,
+                                  nscd_body_id *ids, uint64_t *user_ids, double *positions,
+                                  double *orientations, double *velocities,
+                                  double *angular_velocities) {
+    if (w == NULL || count == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    int32_t live = nscd_world_body_count(w);
+    *count = live;
+    if (live > capacity) {
+        return NSCD_ERR_BUFFER_TOO_SMALL;
+    }
+    size_t k = 0;
+    for (int32_t i = 0; i < w->n_bodies; ++i) {
+        if (w->type[i] < 0) {
+            continue;
+        }
+        if (ids != NULL) {
+            ids[k] = w->id[i];
+        }
+        if (user_ids != NULL) {
+            user_ids[k] = w->user_id[i];
+        }
+        if (positions != NULL) {
+            copy3(positions + 3 * k, w->position + 3 * (size_t)i);
+        }
+        if (orientations != NULL) {
+            memcpy(orientations + 4 * k, w->orientation + 4 * (size_t)i, 4 * sizeof(double));
+        }
+        if (velocities != NULL) {
+            copy3(velocities + 3 * k, w->velocity + 3 * (size_t)i);
+        }
+        if (angular_velocities != NULL) {
+            copy3(angular_velocities + 3 * k, w->omega + 3 * (size_t)i);
+        }
+        ++k;
+    }
+    return NSCD_OK;
+}
+
+/* The contacts of the last step are w->previous after a step (the arrays
+ * swap at its end); those of bodies removed since then are left out. */
+static bool contact_alive(const nscd_world *w, const nscd__world_contact *c) {
+    return nscd__world_lookup(w, c->id_a) >= 0 && nscd__world_lookup(w, c->id_b) >= 0;
+}
+
+nscd_status nscd_world_get_contacts(const nscd_world *w, int32_t capacity, int32_t *count,
+                                    nscd_body_id *body_a, nscd_body_id *body_b, double *points,
+                                    double *normals, double *gaps, double *impulses) {
+    if (w == NULL || count == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    int32_t n = 0;
+    for (int32_t j = 0; j < w->n_previous; ++j) {
+        n += contact_alive(w, &w->previous[j]);
+    }
+    *count = n;
+    if (n > capacity) {
+        return NSCD_ERR_BUFFER_TOO_SMALL;
+    }
+    size_t k = 0;
+    for (int32_t j = 0; j < w->n_previous; ++j) {
+        const nscd__world_contact *c = &w->previous[j];
+        if (!contact_alive(w, c)) {
+            continue;
+        }
+        if (body_a != NULL) {
+            body_a[k] = c->id_a;
+        }
+        if (body_b != NULL) {
+            body_b[k] = c->id_b;
+        }
+        if (points != NULL) {
+            copy3(points + 3 * k, c->point);
+        }
+        if (normals != NULL) {
+            copy3(normals + 3 * k, c->frame);
+        }
+        if (gaps != NULL) {
+            gaps[k] = c->gap;
+        }
+        if (impulses != NULL) {
+            copy3(impulses + 3 * k, c->x);
+        }
+        ++k;
+    }
+    return NSCD_OK;
+}
+
+/* ω' I ω with the world-frame inertia R I R' of body i: (R'ω)' I (R'ω). */
+static double rotational_energy(const nscd_world *w, int32_t i) {
+    const double *q = w->orientation + 4 * (size_t)i, *om = w->omega + 3 * (size_t)i;
+    const double *I = w->inertia + 9 * (size_t)i;
+    nscd_quat conj = {q[0], -q[1], -q[2], -q[3]};
+    nscd_vec3 b = nscd_q_rotate(conj, nscd_v3(om[0], om[1], om[2]));
+    double wb[3] = {b.x, b.y, b.z}, e = 0.0;
+    for (int r = 0; r < 3; ++r) {
+        e += wb[r] * (I[3 * r] * wb[0] + I[3 * r + 1] * wb[1] + I[3 * r + 2] * wb[2]);
+    }
+    return e;
+}
+
+nscd_status nscd_world_kinetic_energy(const nscd_world *w, double *energy) {
+    if (w == NULL || energy == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    double e = 0.0;
+    for (int32_t i = 0; i < w->n_bodies; ++i) {
+        if (w->type[i] != NSCD_BODY_DYNAMIC) {
+            continue;
+        }
+        const double *v = w->velocity + 3 * (size_t)i;
+        e += 0.5 * w->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        e += 0.5 * rotational_energy(w, i);
+    }
+    *energy = e;
+    return NSCD_OK;
+}

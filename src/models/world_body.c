@@ -1,0 +1,741 @@
+/* Bodies of the rigid-body world: dense storage, generational ids, mass
+ * properties from density and shapes (docs/world.md). */
+#include <math.h>
+#include <string.h>
+
+#include "core/check.h"
+#include "core/memory.h"
+#include "core/struct_sizes.h"
+#include "core/vec3.h"
+#include "models/world_impl.h"
+
+#define PI 3.14159265358979323846
+
+/* ------------------------------------------------------------ storage */
+
+/* The per-body arrays and their element sizes, so that growth, compaction
+ * and release walk one table instead of three lists. */
+typedef struct body_array {
+    void **data;
+    size_t element;
+} body_array;
+
+enum { N_BODY_ARRAYS = 17 };
+
+static void body_arrays(nscd_world *w, body_array out[N_BODY_ARRAYS]) {
+    body_array t[N_BODY_ARRAYS] = {
+        {(void **)&w->position, 3 * sizeof(double)},
+        {(void **)&w->orientation, 4 * sizeof(double)},
+        {(void **)&w->velocity, 3 * sizeof(double)},
+        {(void **)&w->omega, 3 * sizeof(double)},
+        {(void **)&w->inv_mass, sizeof(double)},
+        {(void **)&w->mass, sizeof(double)},
+        {(void **)&w->inertia, 9 * sizeof(double)},
+        {(void **)&w->inv_inertia, 9 * sizeof(double)},
+        {(void **)&w->inv_inertia_world, 9 * sizeof(double)},
+        {(void **)&w->bound_radius, sizeof(double)},
+        {(void **)&w->type, sizeof(int32_t)},
+        {(void **)&w->isotropic, sizeof(int32_t)},
+        {(void **)&w->shape_first, sizeof(int32_t)},
+        {(void **)&w->shape_count, sizeof(int32_t)},
+        {(void **)&w->user_id, sizeof(uint64_t)},
+        {(void **)&w->id, sizeof(nscd_body_id)},
+        {(void **)&w->saved_velocity, 0}, /* placeholder: scratch is separate */
+    };
+    memcpy(out, t, sizeof t);
+}
+
+/* Grows every array of `arrays` from `old` to `cap` elements, all or none. */
+static nscd_status grow_arrays(const nscd_allocator *a, body_array *arrays, int n, size_t old,
+                               size_t cap) {
+    void *fresh[N_BODY_ARRAYS] = {0};
+    for (int k = 0; k < n; ++k) {
+        fresh[k] = nscd__alloc_array(a, cap, arrays[k].element);
+        if (fresh[k] == NULL) {
+            for (int j = 0; j < k; ++j) {
+                nscd__free(a, fresh[j], cap * arrays[j].element);
+            }
+            return NSCD_ERR_OUT_OF_MEMORY;
+        }
+    }
+    for (int k = 0; k < n; ++k) {
+        if (old > 0) {
+            memcpy(fresh[k], *arrays[k].data, old * arrays[k].element);
+        }
+        nscd__free(a, *arrays[k].data, old * arrays[k].element);
+        *arrays[k].data = fresh[k];
+    }
+    return NSCD_OK;
+}
+
+static size_t next_capacity(size_t old, size_t needed) {
+    size_t cap = old ? old : 16;
+    while (cap < needed) {
+        cap *= 2;
+    }
+    return cap;
+}
+
+static nscd_status reserve_bodies(nscd_world *w, int32_t needed) {
+    if (needed <= w->bodies_capacity) {
+        return NSCD_OK;
+    }
+    body_array t[N_BODY_ARRAYS];
+    body_arrays(w, t);
+    size_t old = (size_t)w->bodies_capacity, cap = next_capacity(old, (size_t)needed);
+    if (cap > (size_t)INT32_MAX / 16) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    nscd_status rc = grow_arrays(&w->allocator, t, N_BODY_ARRAYS - 1, old, cap);
+    if (rc == NSCD_OK) {
+        w->bodies_capacity = (int32_t)cap;
+    }
+    return rc;
+}
+
+static nscd_status reserve_slots(nscd_world *w, int32_t needed) {
+    if (needed <= w->slots_capacity) {
+        return NSCD_OK;
+    }
+    size_t old = (size_t)w->slots_capacity, cap = next_capacity(old, (size_t)needed);
+    body_array t[3] = {{(void **)&w->slot_generation, sizeof(uint32_t)},
+                       {(void **)&w->slot_dense, sizeof(int32_t)},
+                       {(void **)&w->free_slots, sizeof(int32_t)}};
+    nscd_status rc = grow_arrays(&w->allocator, t, 3, old, cap);
+    if (rc == NSCD_OK) {
+        w->slots_capacity = (int32_t)cap;
+    }
+    return rc;
+}
+
+static nscd_status reserve_shapes(nscd_world *w, int32_t needed) {
+    if (needed <= w->shapes_capacity) {
+        return NSCD_OK;
+    }
+    size_t old = (size_t)w->shapes_capacity, cap = next_capacity(old, (size_t)needed);
+    body_array t[1] = {{(void **)&w->shapes, sizeof(nscd__world_shape)}};
+    nscd_status rc = grow_arrays(&w->allocator, t, 1, old, cap);
+    if (rc == NSCD_OK) {
+        w->shapes_capacity = (int32_t)cap;
+    }
+    return rc;
+}
+
+nscd_status nscd__world_reserve_scratch(nscd_world *w) {
+    if (w->bodies_capacity <= w->scratch_capacity) {
+        return NSCD_OK;
+    }
+    size_t old = (size_t)w->scratch_capacity;
+    size_t cap = next_capacity(old, (size_t)w->bodies_capacity);
+    body_array t[6] = {{(void **)&w->saved_velocity, 3 * sizeof(double)},
+                       {(void **)&w->saved_omega, 3 * sizeof(double)},
+                       {(void **)&w->snapshot_velocity, 3 * sizeof(double)},
+                       {(void **)&w->snapshot_omega, 3 * sizeof(double)},
+                       {(void **)&w->blend_velocity, 3 * sizeof(double)},
+                       {(void **)&w->blend_omega, 3 * sizeof(double)}};
+    nscd_status rc = grow_arrays(&w->allocator, t, 6, old, cap);
+    if (rc == NSCD_OK) {
+        w->scratch_capacity = (int32_t)cap;
+    }
+    return rc;
+}
+
+void nscd__world_free_bodies(nscd_world *w) {
+    const nscd_allocator *a = &w->allocator;
+    body_array t[N_BODY_ARRAYS];
+    body_arrays(w, t);
+    for (int k = 0; k < N_BODY_ARRAYS - 1; ++k) {
+        nscd__free(a, *t[k].data, (size_t)w->bodies_capacity * t[k].element);
+    }
+    size_t s = (size_t)w->slots_capacity, c = (size_t)w->scratch_capacity;
+    nscd__free(a, w->slot_generation, s * sizeof(uint32_t));
+    nscd__free(a, w->slot_dense, s * sizeof(int32_t));
+    nscd__free(a, w->free_slots, s * sizeof(int32_t));
+    nscd__free(a, w->shapes, (size_t)w->shapes_capacity * sizeof(nscd__world_shape));
+    double *scratch[6] = {w->saved_velocity, w->saved_omega,    w->snapshot_velocity,
+                          w->snapshot_omega, w->blend_velocity, w->blend_omega};
+    for (int k = 0; k < 6; ++k) {
+        nscd__free(a, scratch[k], 3 * c * sizeof(double));
+    }
+}
+
+/* ------------------------------------------------------------ ids */
+
+static nscd_body_id make_id(int32_t slot, uint32_t generation) {
+    return ((nscd_body_id)generation << 32) | (nscd_body_id)(uint32_t)slot;
+}
+
+int32_t nscd__world_lookup(const nscd_world *w, nscd_body_id id) {
+    if (w == NULL || id == NSCD_BODY_NULL) {
+        return -1;
+    }
+    uint32_t slot = (uint32_t)(id & 0xffffffffu), generation = (uint32_t)(id >> 32);
+    if (slot >= (uint32_t)w->n_slots || w->slot_generation[slot] != generation) {
+        return -1;
+    }
+    return w->slot_dense[slot];
+}
+
+int32_t nscd_world_body_valid(const nscd_world *w, nscd_body_id id) {
+    return nscd__world_lookup(w, id) >= 0;
+}
+
+/* A slot for a new body: the most recently freed one (LIFO: deterministic),
+ * else a new one. -1 when out of memory. */
+static int32_t take_slot(nscd_world *w) {
+    if (w->n_free > 0) {
+        return w->free_slots[--w->n_free];
+    }
+    if (w->n_slots == INT32_MAX || reserve_slots(w, w->n_slots + 1) != NSCD_OK) {
+        return -1;
+    }
+    w->slot_generation[w->n_slots] = 0;
+    return w->n_slots++;
+}
+
+/* Frees the slot of id: its generation moves on, so the id is stale from
+ * now on; a slot that ran out of generations is retired. */
+static void release_slot(nscd_world *w, nscd_body_id id) {
+    int32_t slot = (int32_t)(id & 0xffffffffu);
+    w->slot_dense[slot] = -1;
+    if (w->slot_generation[slot] < NSCD__WORLD_MAX_GENERATION) {
+        ++w->slot_generation[slot];
+        w->free_slots[w->n_free++] = slot;
+    } else {
+        w->slot_generation[slot] = 0; /* never matches an id (generations start at 1) */
+    }
+}
+
+/* ------------------------------------------------------------ mass properties */
+
+static double norm3(double a, double b, double c) { return sqrt(a * a + b * b + c * c); }
+
+/* Mass and inertia tensor about its own centre, shape frame, of one shape. */
+static double shape_mass(const nscd_shape_desc *s, double density, double I[3]) {
+    double r = s->radius, h = s->half_height, r2 = r * r;
+    switch (s->type) {
+    case NSCD_SHAPE_SPHERE: {
+        double m = density * 4.0 / 3.0 * PI * r2 * r;
+        I[0] = I[1] = I[2] = 0.4 * m * r2;
+        return m;
+    }
+    case NSCD_SHAPE_BOX: {
+        const double *e = s->half_extents;
+        double m = density * 8.0 * e[0] * e[1] * e[2];
+        I[0] = m / 3.0 * (e[1] * e[1] + e[2] * e[2]);
+        I[1] = m / 3.0 * (e[0] * e[0] + e[2] * e[2]);
+        I[2] = m / 3.0 * (e[0] * e[0] + e[1] * e[1]);
+        return m;
+    }
+    case NSCD_SHAPE_CYLINDER: {
+        double m = density * PI * r2 * 2.0 * h;
+        I[0] = I[1] = m * (3.0 * r2 + 4.0 * h * h) / 12.0;
+        I[2] = 0.5 * m * r2;
+        return m;
+    }
+    case NSCD_SHAPE_CAPSULE: {
+        /* cylinder + two hemispheres; a hemisphere's centre lies 3r/8 from its
+         * flat face: 83/320 m r^2 + m (h + 3r/8)^2 = m (2/5 r^2 + h^2 + 3hr/4). */
+        double mc = density * PI * r2 * 2.0 * h, ms = density * 4.0 / 3.0 * PI * r2 * r;
+        I[0] = I[1] = mc * (r2 / 4.0 + h * h / 3.0) + ms * (0.4 * r2 + h * h + 0.75 * h * r);
+        I[2] = 0.5 * mc * r2 + 0.4 * ms * r2;
+        return mc + ms;
+    }
+    default: I[0] = I[1] = I[2] = 0.0; return 0.0;
+    }
+}
+
+/* Bounding radius of a shape about the body origin (for the writers). */
+static double shape_bound(const nscd_shape_desc *s) {
+    double c = norm3(s->position[0], s->position[1], s->position[2]);
+    switch (s->type) {
+    case NSCD_SHAPE_SPHERE: return c + s->radius;
+    case NSCD_SHAPE_BOX:
+        return c + sqrt(s->half_extents[0] * s->half_extents[0] +
+                        s->half_extents[1] * s->half_extents[1] +
+                        s->half_extents[2] * s->half_extents[2]);
+    case NSCD_SHAPE_CAPSULE: return c + s->half_height + s->radius;
+    case NSCD_SHAPE_CYLINDER:
+        return c + sqrt(s->half_height * s->half_height + s->radius * s->radius);
+    default: return 0.0;
+    }
+}
+
+static void mat3_from_quat(const double q[4], double R[9]) {
+    nscd_mat3 m = nscd_q_to_mat3((nscd_quat){q[0], q[1], q[2], q[3]});
+    memcpy(R, m.m, 9 * sizeof(double));
+}
+
+/* Mass, centre and inertia (about the body origin, body frame) of a
+ * compound: shape tensors rotated into the body frame and moved by the
+ * parallel-axis theorem. */
+static double compound_mass(const nscd_shape_desc *shapes, int32_t n, double density, double com[3],
+                            double I[9]) {
+    double total = 0.0;
+    memset(I, 0, 9 * sizeof(double));
+    com[0] = com[1] = com[2] = 0.0;
+    for (int32_t s = 0; s < n; ++s) {
+        double Il[3], R[9];
+        double m = shape_mass(&shapes[s], density, Il);
+        mat3_from_quat(shapes[s].orientation, R);
+        const double *d = shapes[s].position;
+        double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        for (int r = 0; r < 3; ++r) {
+            for (int c = 0; c < 3; ++c) {
+                double rot = 0.0;
+                for (int k = 0; k < 3; ++k) {
+                    rot += R[3 * r + k] * Il[k] * R[3 * c + k];
+                }
+                I[3 * r + c] += rot + m * ((r == c ? dd : 0.0) - d[r] * d[c]);
+            }
+        }
+        for (int k = 0; k < 3; ++k) {
+            com[k] += m * d[k];
+        }
+        total += m;
+    }
+    for (int k = 0; total > 0.0 && k < 3; ++k) {
+        com[k] /= total;
+    }
+    /* to the centre of mass: I_c = I_o - M (|c|^2 E - c c') */
+    double cc = com[0] * com[0] + com[1] * com[1] + com[2] * com[2];
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) {
+            I[3 * r + c] -= total * ((r == c ? cc : 0.0) - com[r] * com[c]);
+        }
+    }
+    return total;
+}
+
+/* Inverse of a symmetric positive definite 3x3 matrix; false when it is
+ * not (a degenerate inertia). */
+static bool invert_spd3(const double I[9], double inv[9]) {
+    nscd_mat3 m, r;
+    memcpy(m.m, I, 9 * sizeof(double));
+    if (!(I[0] > 0.0 && I[4] > 0.0 && I[8] > 0.0) || !(nscd_m3_det(m) > 0.0) ||
+        !nscd_m3_inverse(m, &r)) {
+        return false;
+    }
+    memcpy(inv, r.m, 9 * sizeof(double));
+    return true;
+}
+
+/* ------------------------------------------------------------ validation */
+
+static nscd_status fail(nscd_world *w, nscd_status rc, const char *what) {
+    return nscd__fail(&w->diag, rc, "%s", what);
+}
+
+static nscd_status check_shape(nscd_world *w, const nscd_shape_desc *s, int32_t body_type) {
+    double reals[] = {s->radius,          s->half_height,    s->half_extents[0], s->half_extents[1],
+                      s->half_extents[2], s->position[0],    s->position[1],     s->position[2],
+                      s->orientation[0],  s->orientation[1], s->orientation[2],  s->orientation[3]};
+    if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
+        return fail(w, NSCD_ERR_NOT_FINITE, "shape has non-finite values");
+    }
+    if (s->type < NSCD_SHAPE_SPHERE || s->type > NSCD_SHAPE_CYLINDER) {
+        return nscd__fail(&w->diag, NSCD_ERR_INVALID_ARGUMENT, "shape type %d", (int)s->type);
+    }
+    if (s->material < 0 || s->material >= w->n_materials) {
+        return nscd__fail(&w->diag, NSCD_ERR_INDEX, "material %d of %d", (int)s->material,
+                          (int)w->n_materials);
+    }
+    double qn = norm3(s->orientation[0], s->orientation[1], s->orientation[2]);
+    qn = sqrt(qn * qn + s->orientation[3] * s->orientation[3]);
+    if (fabs(qn - 1.0) > 1e-3) {
+        return fail(w, NSCD_ERR_INVALID_ARGUMENT, "shape orientation is not a unit quaternion");
+    }
+    bool round = s->type == NSCD_SHAPE_SPHERE || s->type == NSCD_SHAPE_CAPSULE ||
+                 s->type == NSCD_SHAPE_CYLINDER;
+    bool tall = s->type == NSCD_SHAPE_CAPSULE || s->type == NSCD_SHAPE_CYLINDER;
+    if ((round && !(s->radius > 0.0)) || (tall && !(s->half_height > 0.0))) {
+        return fail(w, NSCD_ERR_OUT_OF_RANGE, "shape radius and half-height must be > 0");
+    }
+    if (s->type == NSCD_SHAPE_BOX &&
+        !(s->half_extents[0] > 0.0 && s->half_extents[1] > 0.0 && s->half_extents[2] > 0.0)) {
+        return fail(w, NSCD_ERR_OUT_OF_RANGE, "box half extents must be > 0");
+    }
+    if (s->type == NSCD_SHAPE_HALF_SPACE && body_type == NSCD_BODY_DYNAMIC) {
+        return fail(w, NSCD_ERR_OUT_OF_RANGE, "a half-space belongs to a static or kinematic body");
+    }
+    return NSCD_OK;
+}
+
+static nscd_status check_body(nscd_world *w, const nscd_body_desc *b) {
+    double reals[] = {b->position[0],
+                      b->position[1],
+                      b->position[2],
+                      b->orientation[0],
+                      b->orientation[1],
+                      b->orientation[2],
+                      b->orientation[3],
+                      b->velocity[0],
+                      b->velocity[1],
+                      b->velocity[2],
+                      b->angular_velocity[0],
+                      b->angular_velocity[1],
+                      b->angular_velocity[2],
+                      b->density,
+                      b->mass,
+                      b->inertia[0],
+                      b->inertia[1],
+                      b->inertia[2]};
+    if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
+        return fail(w, NSCD_ERR_NOT_FINITE, "body has non-finite values");
+    }
+    if (b->type < NSCD_BODY_STATIC || b->type > NSCD_BODY_DYNAMIC) {
+        return nscd__fail(&w->diag, NSCD_ERR_INVALID_ARGUMENT, "body type %d", (int)b->type);
+    }
+    const double *q = b->orientation;
+    double qn = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (fabs(qn - 1.0) > 1e-3) {
+        return fail(w, NSCD_ERR_INVALID_ARGUMENT, "body orientation is not a unit quaternion");
+    }
+    if (!(b->density > 0.0) || b->mass < 0.0) {
+        return fail(w, NSCD_ERR_OUT_OF_RANGE, "density must be > 0 and mass >= 0");
+    }
+    if (b->mass > 0.0 && !(b->inertia[0] > 0.0 && b->inertia[1] > 0.0 && b->inertia[2] > 0.0)) {
+        return fail(w, NSCD_ERR_OUT_OF_RANGE, "an explicit mass needs inertia > 0");
+    }
+    if (b->type == NSCD_BODY_STATIC &&
+        (b->velocity[0] != 0.0 || b->velocity[1] != 0.0 || b->velocity[2] != 0.0 ||
+         b->angular_velocity[0] != 0.0 || b->angular_velocity[1] != 0.0 ||
+         b->angular_velocity[2] != 0.0)) {
+        return fail(w, NSCD_ERR_INVALID_ARGUMENT, "a static body has no velocity");
+    }
+    return NSCD_OK;
+}
+
+/* ------------------------------------------------------------ adding */
+
+nscd_status nscd_body_desc_init(nscd_body_desc *desc, size_t struct_size) {
+    nscd_body_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = NSCD_BODY_DYNAMIC;
+    d.orientation[0] = 1.0;
+    d.density = 1000.0;
+    return nscd__struct_init(desc, struct_size, &d, sizeof d, NSCD__BODY_DESC_SIZE_0_2);
+}
+
+nscd_status nscd_shape_desc_init(nscd_shape_desc *desc, size_t struct_size) {
+    nscd_shape_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = NSCD_SHAPE_SPHERE;
+    d.radius = 0.5;
+    d.half_height = 0.5;
+    d.half_extents[0] = d.half_extents[1] = d.half_extents[2] = 0.5;
+    d.orientation[0] = 1.0;
+    d.category = d.mask = 0xffffffffu;
+    return nscd__struct_init(desc, struct_size, &d, sizeof d, NSCD__SHAPE_DESC_SIZE_0_2);
+}
+
+/* Reads and checks the shapes into `out` (current-size copies). */
+static nscd_status read_shapes(nscd_world *w, const nscd_shape_desc *shapes, int32_t n,
+                               int32_t body_type, nscd_shape_desc *out) {
+    for (int32_t s = 0; s < n; ++s) {
+        nscd_shape_desc_init(&out[s], sizeof out[s]);
+        if (nscd__struct_read(&out[s], sizeof out[s], &shapes[s], NSCD__SHAPE_DESC_SIZE_0_2) !=
+            NSCD_OK) {
+            return nscd__fail(&w->diag, NSCD_ERR_STRUCT_SIZE, "shape %d struct_size", (int)s);
+        }
+        nscd_status rc = check_shape(w, &out[s], body_type);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+    }
+    return NSCD_OK;
+}
+
+/* Mass properties of a new dynamic body at dense index i: explicit, or from
+ * density; a centre of mass off the origin moves the body frame there
+ * (shapes shifted by -c, the position by +R c). */
+static nscd_status set_mass(nscd_world *w, int32_t i, const nscd_body_desc *b,
+                            nscd_shape_desc *shapes, int32_t n) {
+    double *I = w->inertia + 9 * (size_t)i, com[3] = {0.0, 0.0, 0.0};
+    double m = b->mass;
+    if (m > 0.0) {
+        memset(I, 0, 9 * sizeof(double));
+        I[0] = b->inertia[0], I[4] = b->inertia[1], I[8] = b->inertia[2];
+    } else {
+        m = compound_mass(shapes, n, b->density, com, I);
+    }
+    if (!(m > 0.0) || !isfinite(m) || !invert_spd3(I, w->inv_inertia + 9 * (size_t)i)) {
+        return fail(w, NSCD_ERR_OUT_OF_RANGE, "a dynamic body needs a positive mass and inertia");
+    }
+    w->mass[i] = m;
+    w->inv_mass[i] = 1.0 / m;
+    w->isotropic[i] = I[1] == 0.0 && I[2] == 0.0 && I[3] == 0.0 && I[5] == 0.0 && I[6] == 0.0 &&
+                      I[7] == 0.0 && I[0] == I[4] && I[4] == I[8];
+    for (int32_t s = 0; s < n; ++s) {
+        for (int k = 0; k < 3; ++k) {
+            shapes[s].position[k] -= com[k];
+        }
+    }
+    nscd_vec3 c = nscd_q_rotate(
+        (nscd_quat){b->orientation[0], b->orientation[1], b->orientation[2], b->orientation[3]},
+        nscd_v3(com[0], com[1], com[2]));
+    w->position[3 * (size_t)i] += c.x;
+    w->position[3 * (size_t)i + 1] += c.y;
+    w->position[3 * (size_t)i + 2] += c.z;
+    return NSCD_OK;
+}
+
+static void store_shapes(nscd_world *w, int32_t i, const nscd_shape_desc *shapes, int32_t n) {
+    w->shape_first[i] = w->n_shapes;
+    w->shape_count[i] = n;
+    double bound = 0.0;
+    for (int32_t s = 0; s < n; ++s) {
+        nscd__world_shape *t = &w->shapes[w->n_shapes++];
+        const nscd_shape_desc *d = &shapes[s];
+        t->type = d->type;
+        t->body = i;
+        t->index = s;
+        t->material = d->material;
+        t->radius = d->radius;
+        t->half_height = d->half_height;
+        memcpy(t->half_extents, d->half_extents, sizeof t->half_extents);
+        memcpy(t->position, d->position, sizeof t->position);
+        double q[4],
+            qn =
+                sqrt(d->orientation[0] * d->orientation[0] + d->orientation[1] * d->orientation[1] +
+                     d->orientation[2] * d->orientation[2] + d->orientation[3] * d->orientation[3]);
+        for (int k = 0; k < 4; ++k) {
+            q[k] = d->orientation[k] / qn;
+        }
+        mat3_from_quat(q, t->rotation);
+        t->category = d->category;
+        t->mask = d->mask;
+        double sb = shape_bound(d);
+        bound = sb > bound ? sb : bound;
+    }
+    /* the writers' radius: the first shape's when it is a sphere */
+    w->bound_radius[i] = n > 0 && shapes[0].type == NSCD_SHAPE_SPHERE ? shapes[0].radius : bound;
+}
+
+/* Writes the state of a new body at dense index i (its slot already taken). */
+static void store_body(nscd_world *w, int32_t i, const nscd_body_desc *b, nscd_body_id id) {
+    const double *q = b->orientation;
+    double qn = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int k = 0; k < 3; ++k) {
+        w->position[3 * (size_t)i + k] = b->position[k];
+        w->velocity[3 * (size_t)i + k] = b->velocity[k];
+        w->omega[3 * (size_t)i + k] = b->angular_velocity[k];
+    }
+    for (int k = 0; k < 4; ++k) {
+        w->orientation[4 * (size_t)i + k] = q[k] / qn;
+    }
+    w->type[i] = b->type;
+    w->user_id[i] = b->user_id;
+    w->id[i] = id;
+    w->mass[i] = w->inv_mass[i] = 0.0;
+    w->isotropic[i] = 1;
+    memset(w->inertia + 9 * (size_t)i, 0, 9 * sizeof(double));
+    memset(w->inv_inertia + 9 * (size_t)i, 0, 9 * sizeof(double));
+    memset(w->inv_inertia_world + 9 * (size_t)i, 0, 9 * sizeof(double));
+}
+
+nscd_status nscd_world_add_body(nscd_world *w, const nscd_body_desc *body,
+                                const nscd_shape_desc *shapes, int32_t n_shapes, nscd_body_id *id) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&w->diag);
+    if (body == NULL || id == NULL || (n_shapes > 0 && shapes == NULL)) {
+        return fail(w, NSCD_ERR_NULL_POINTER, "body, shapes or id is NULL");
+    }
+    if (n_shapes < 0 || n_shapes > NSCD__WORLD_MAX_SHAPES) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE, "%d shapes (0 to %d)", (int)n_shapes,
+                          NSCD__WORLD_MAX_SHAPES);
+    }
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    if (nscd__struct_read(&b, sizeof b, body, NSCD__BODY_DESC_SIZE_0_2) != NSCD_OK) {
+        return fail(w, NSCD_ERR_STRUCT_SIZE, "body desc struct_size");
+    }
+    nscd_status rc = check_body(w, &b);
+    nscd_shape_desc local[NSCD__WORLD_MAX_SHAPES];
+    if (rc == NSCD_OK) {
+        rc = read_shapes(w, shapes, n_shapes, b.type, local);
+    }
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    if (b.type == NSCD_BODY_DYNAMIC && n_shapes == 0 && b.mass == 0.0) {
+        return fail(w, NSCD_ERR_OUT_OF_RANGE, "a dynamic body without shapes needs a mass");
+    }
+    if (w->n_bodies == INT32_MAX || w->n_shapes > INT32_MAX - n_shapes ||
+        reserve_bodies(w, w->n_bodies + 1) != NSCD_OK ||
+        reserve_shapes(w, w->n_shapes + n_shapes) != NSCD_OK ||
+        nscd__world_reserve_scratch(w) != NSCD_OK ||
+        (w->n_free == 0 && reserve_slots(w, w->n_slots + 1) != NSCD_OK)) {
+        return fail(w, NSCD_ERR_OUT_OF_MEMORY, "body storage");
+    }
+    int32_t i = w->n_bodies;
+    store_body(w, i, &b, NSCD_BODY_NULL);
+    if (b.type == NSCD_BODY_DYNAMIC) {
+        rc = set_mass(w, i, &b, local, n_shapes);
+        if (rc != NSCD_OK) {
+            return rc; /* nothing counted yet: the row is simply unused */
+        }
+    }
+    int32_t slot = take_slot(w); /* cannot fail: room reserved above */
+    uint32_t generation = ++w->slot_generation[slot];
+    w->slot_dense[slot] = i;
+    w->id[i] = make_id(slot, generation);
+    store_shapes(w, i, local, n_shapes);
+    w->n_bodies++;
+    *id = w->id[i];
+    return NSCD_OK;
+}
+
+/* ------------------------------------------------------------ removing */
+
+void nscd__world_kill(nscd_world *w, int32_t i) {
+    release_slot(w, w->id[i]);
+    w->type[i] = -1;
+    w->n_dead++;
+}
+
+nscd_status nscd_world_remove_body(nscd_world *w, nscd_body_id id) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&w->diag);
+    int32_t i = nscd__world_lookup(w, id);
+    if (i < 0) {
+        return nscd__fail(&w->diag, NSCD_ERR_STALE_HANDLE, "body id %llu is not alive",
+                          (unsigned long long)id);
+    }
+    nscd__world_kill(w, i);
+    return NSCD_OK;
+}
+
+/* Moves body row `from` to row `to` (to < from) with its shapes appended at
+ * shape index `shape_to`. */
+static void move_body(nscd_world *w, int32_t from, int32_t to, int32_t shape_to) {
+    body_array t[N_BODY_ARRAYS];
+    body_arrays(w, t);
+    for (int k = 0; k < N_BODY_ARRAYS - 1; ++k) {
+        char *base = *t[k].data;
+        if (from != to) {
+            memcpy(base + (size_t)to * t[k].element, base + (size_t)from * t[k].element,
+                   t[k].element);
+        }
+    }
+    int32_t first = w->shape_first[to], n = w->shape_count[to];
+    if (first != shape_to) {
+        memmove(&w->shapes[shape_to], &w->shapes[first], (size_t)n * sizeof(nscd__world_shape));
+    }
+    for (int32_t s = 0; s < n; ++s) {
+        w->shapes[shape_to + s].body = to;
+    }
+    w->shape_first[to] = shape_to;
+    int32_t slot = (int32_t)(w->id[to] & 0xffffffffu);
+    w->slot_dense[slot] = to;
+}
+
+void nscd__world_compact(nscd_world *w) {
+    if (w->n_dead == 0) {
+        return;
+    }
+    int32_t to = 0, shape_to = 0;
+    for (int32_t i = 0; i < w->n_bodies; ++i) {
+        if (w->type[i] < 0) {
+            continue;
+        }
+        move_body(w, i, to, shape_to);
+        shape_to += w->shape_count[to];
+        ++to;
+    }
+    w->n_bodies = to;
+    w->n_shapes = shape_to;
+    w->n_dead = 0;
+}
+
+/* ------------------------------------------------------------ state */
+
+nscd_status nscd_world_get_body(const nscd_world *w, nscd_body_id id, double *position,
+                                double *orientation, double *velocity, double *angular_velocity) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    int32_t i = nscd__world_lookup(w, id);
+    if (i < 0) {
+        return NSCD_ERR_STALE_HANDLE;
+    }
+    if (position != NULL) {
+        memcpy(position, w->position + 3 * (size_t)i, 3 * sizeof(double));
+    }
+    if (orientation != NULL) {
+        memcpy(orientation, w->orientation + 4 * (size_t)i, 4 * sizeof(double));
+    }
+    if (velocity != NULL) {
+        memcpy(velocity, w->velocity + 3 * (size_t)i, 3 * sizeof(double));
+    }
+    if (angular_velocity != NULL) {
+        memcpy(angular_velocity, w->omega + 3 * (size_t)i, 3 * sizeof(double));
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd_world_set_body(nscd_world *w, nscd_body_id id, const double *position,
+                                const double *orientation, const double *velocity,
+                                const double *angular_velocity) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&w->diag);
+    int32_t i = nscd__world_lookup(w, id);
+    if (i < 0) {
+        return nscd__fail(&w->diag, NSCD_ERR_STALE_HANDLE, "body id %llu is not alive",
+                          (unsigned long long)id);
+    }
+    if ((position && !nscd__all_finite(position, 3)) ||
+        (orientation && !nscd__all_finite(orientation, 4)) ||
+        (velocity && !nscd__all_finite(velocity, 3)) ||
+        (angular_velocity && !nscd__all_finite(angular_velocity, 3))) {
+        return fail(w, NSCD_ERR_NOT_FINITE, "body state has non-finite values");
+    }
+    double qn = 1.0;
+    if (orientation != NULL) {
+        const double *q = orientation;
+        qn = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+        if (fabs(qn - 1.0) > 1e-3) {
+            return fail(w, NSCD_ERR_INVALID_ARGUMENT, "orientation is not a unit quaternion");
+        }
+    }
+    if (w->type[i] == NSCD_BODY_STATIC && (velocity != NULL || angular_velocity != NULL)) {
+        return fail(w, NSCD_ERR_INVALID_ARGUMENT, "a static body accepts a pose only");
+    }
+    if (position != NULL) {
+        memcpy(w->position + 3 * (size_t)i, position, 3 * sizeof(double));
+    }
+    for (int k = 0; orientation != NULL && k < 4; ++k) {
+        w->orientation[4 * (size_t)i + k] = orientation[k] / qn;
+    }
+    if (velocity != NULL) {
+        memcpy(w->velocity + 3 * (size_t)i, velocity, 3 * sizeof(double));
+    }
+    if (angular_velocity != NULL) {
+        memcpy(w->omega + 3 * (size_t)i, angular_velocity, 3 * sizeof(double));
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd_world_get_body_mass(const nscd_world *w, nscd_body_id id, double *mass,
+                                     double inertia[3]) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    int32_t i = nscd__world_lookup(w, id);
+    if (i < 0) {
+        return NSCD_ERR_STALE_HANDLE;
+    }
+    if (mass != NULL) {
+        *mass = w->mass[i];
+    }
+    for (int k = 0; inertia != NULL && k < 3; ++k) {
+        inertia[k] = w->inertia[9 * (size_t)i + 4 * (size_t)k];
+    }
+    return NSCD_OK;
+}

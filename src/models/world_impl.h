@@ -1,0 +1,153 @@
+/* The rigid-body world's internal layout (docs/world.md), shared by
+ * world.c (handle, materials, copy-out), world_body.c (bodies, ids, mass
+ * properties), world_step.c (the stages of one step), world_solver.c (the
+ * matrix-free block Gauss–Seidel) and world_io.c (VTK and CSV).
+ *
+ * Layout, chosen for the distributed world of issue 15:
+ * - bodies live in dense structure-of-arrays storage [0, n_bodies) in the
+ *   order they were added; a removed body is only marked dead and the arrays
+ *   are compacted, keeping order, at the start of the next step (one O(n)
+ *   pass however many bodies were removed, and the storage order stays the
+ *   insertion order: deterministic, and what an MPI rank packs and sends);
+ * - a slot table maps the slot index of a generational id to the dense index;
+ * - shapes live in a dense array, grouped by body in body order
+ *   (shape_first / shape_count), compacted with the bodies;
+ * - contacts are an array in the collision layer's order, sorted by
+ *   (key_a, key_b, feature); last step's contacts stay in a second array so
+ *   that warm starting is a merge of two sorted lists (no hash table). */
+#ifndef NSCD_MODELS_WORLD_IMPL_H
+#define NSCD_MODELS_WORLD_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "collision/collision.h"
+#include "core/diag.h"
+#include "nscd/world.h"
+
+/* Shapes per body: the shape index takes the low 8 bits of a shape key. */
+#define NSCD__WORLD_MAX_SHAPES 256
+/* A slot whose generation reaches this is retired: shape keys hold the
+ * body id shifted by 8 bits, so generations must fit in 24 bits. */
+#define NSCD__WORLD_MAX_GENERATION 0xffffffu
+
+/* One shape, in its body's frame (the centre of mass frame of a dynamic body). */
+typedef struct nscd__world_shape {
+    int32_t type;
+    int32_t body;  /* dense index of its body */
+    int32_t index; /* within its body: the low bits of its key */
+    int32_t material;
+    double radius, half_height;
+    double half_extents[3];
+    double position[3];
+    double rotation[9]; /* shape -> body, row-major */
+    uint32_t category, mask;
+} nscd__world_shape;
+
+/* One contact as the solver sees it: the two bodies, the contact frame
+ * (normal from a to b, then two tangents), the lever-arm rows and the
+ * precomputed responses, the 3x3 Delassus block and the impulse. */
+typedef struct nscd__world_contact {
+    int32_t a, b;             /* dense body indices */
+    int32_t a_moves, b_moves; /* 1 for dynamic bodies (they take impulses) */
+    uint64_t key_a, key_b;    /* persistent identity (warm start) */
+    uint32_t feature;
+    nscd_body_id id_a, id_b;
+    double point[3];
+    double frame[9]; /* rows: n, t, o (world) */
+    /* Angular rows: ra x e_k and rb x e_k for the frame axes e_k (rows). */
+    double ang_a[9], ang_b[9];
+    /* Angular responses: I_a^-1 (ra x e_k), I_b^-1 (rb x e_k) (rows). */
+    double resp_a[9], resp_b[9];
+    double inv_mass_a, inv_mass_b;
+    double A[9];             /* Delassus block W_jj (row-major) */
+    double mu;               /* friction coefficient */
+    double bias;             /* eps min(0, xi/dt) + max(0, xi/dt) on the normal row */
+    double gap;              /* xi at detection */
+    double L[9];             /* lower Cholesky factor of A (maximum dissipation) */
+    double x[3];             /* impulse (n, t, o) */
+    double x_start[3];       /* impulse at the start of a sweep (Jacobi blend) */
+    double impulse_world[3]; /* x in the world frame (warm start of the next step) */
+} nscd__world_contact;
+
+struct nscd_world {
+    nscd_world_desc desc;
+    nscd_allocator allocator;
+    nscd_diag diag;
+    double time;
+    int64_t steps;
+
+    /* Materials: friction per material, pair overrides (NaN: none) as a
+     * dense n x n matrix. */
+    double *material_mu;
+    double *pair_mu;
+    int32_t n_materials, materials_capacity;
+
+    /* Bodies, dense SoA. */
+    int32_t n_bodies, bodies_capacity, n_dead;
+    double *position;          /* 3n: the centre of mass of a dynamic body */
+    double *orientation;       /* 4n (w, x, y, z) */
+    double *velocity;          /* 3n */
+    double *omega;             /* 3n, world frame */
+    double *inv_mass;          /* n (0: static, kinematic) */
+    double *mass;              /* n */
+    double *inertia;           /* 9n: body-frame inertia tensor about the COM */
+    double *inv_inertia;       /* 9n: its inverse, body frame */
+    double *inv_inertia_world; /* 9n: R I^-1 R', refreshed each step */
+    double *bound_radius;      /* n: for the writers */
+    int32_t *type;             /* n: nscd_body_type, -1 when removed */
+    int32_t *isotropic;        /* n: inertia a multiple of the identity */
+    int32_t *shape_first, *shape_count;
+    uint64_t *user_id;
+    nscd_body_id *id;
+
+    /* Slot table of the generational ids. */
+    uint32_t *slot_generation;
+    int32_t *slot_dense; /* dense index, -1 when free */
+    int32_t *free_slots; /* stack of free slots */
+    int32_t n_slots, slots_capacity, n_free;
+
+    /* Shapes, grouped by body. */
+    nscd__world_shape *shapes;
+    int32_t n_shapes, shapes_capacity;
+
+    /* Collision input (world poses) and the collision layer's buffers. */
+    nscd__collision_shape *collision_shapes;
+    int32_t collision_shapes_capacity;
+    nscd__collision collision;
+
+    /* This step's contacts and last step's (warm start; copy-out). */
+    nscd__world_contact *contacts, *previous;
+    int32_t n_contacts, contacts_capacity, n_previous, previous_capacity;
+
+    /* Scratch of the solver and the step: velocities before the step (NaN
+     * restore), and the snapshot and accumulator of the Jacobi blend. */
+    double *saved_velocity, *saved_omega;
+    double *snapshot_velocity, *snapshot_omega;
+    double *blend_velocity, *blend_omega;
+    int32_t scratch_capacity;
+};
+
+/* Bodies (world_body.c). */
+void nscd__world_free_bodies(nscd_world *w);
+/* Dense index of a live id, or -1. */
+int32_t nscd__world_lookup(const nscd_world *w, nscd_body_id id);
+/* Removes dense body i (marks it dead; compacted later). */
+void nscd__world_kill(nscd_world *w, int32_t i);
+/* Compacts the dense arrays after removals, keeping order. */
+void nscd__world_compact(nscd_world *w);
+/* The scratch arrays for n_bodies bodies. */
+nscd_status nscd__world_reserve_scratch(nscd_world *w);
+
+/* Materials (world.c): friction of a contact between two materials. */
+double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_t material_b);
+
+/* Contacts (world_step.c). */
+nscd_status nscd__world_reserve_contacts(nscd_world *w, int32_t n);
+
+/* Solver (world_solver.c): applies the warm-start impulses and runs the
+ * sweeps. Returns the sweeps done and the merit of the last one. */
+void nscd__world_warm_start(nscd_world *w);
+void nscd__world_solve(nscd_world *w, int32_t *sweeps, double *merit);
+
+#endif

@@ -1,0 +1,175 @@
+/* The matrix-free nonlinear block Gauss–Seidel of seed 002, Sect. 3
+ * (preclik14): one sweep visits the contacts in order; for contact j it
+ * forms the local velocity the other contacts leave, v_j = J_j v - A_jj x_j
+ * (+ the ξ/dt bias on the normal row), solves the single-contact problem
+ * u = A_jj x + v_j (Coulomb, or maximum dissipation eq. (5)), and applies the
+ * impulse change to the two bodies' velocities in place. W is never formed:
+ * a sweep costs O(contacts).
+ *
+ * With jacobi_groups G > 1 the contact order is cut into G contiguous
+ * groups: Gauss–Seidel inside a group against a snapshot of the velocities
+ * at the start of the sweep, and the groups' changes blended as weighted
+ * block Jacobi, v = v0 + ω Σ_g Δv_g (seed 002, Sect. 3: the scheme of the
+ * distributed runs, where a group is a process). */
+#include <math.h>
+#include <string.h>
+
+#include "contact/fc3d_local.h"
+#include "contact/mdp_single.h"
+#include "models/world_impl.h"
+
+/* Local velocity of contact c from the current body velocities: rows n, t, o
+ * of J v (b relative to a). */
+static void local_velocity(const nscd_world *w, const nscd__world_contact *c, double u[3]) {
+    const double *va = w->velocity + 3 * (size_t)c->a, *wa = w->omega + 3 * (size_t)c->a;
+    const double *vb = w->velocity + 3 * (size_t)c->b, *wb = w->omega + 3 * (size_t)c->b;
+    double dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
+    for (int k = 0; k < 3; ++k) {
+        const double *e = c->frame + 3 * k, *ga = c->ang_a + 3 * k, *gb = c->ang_b + 3 * k;
+        u[k] = e[0] * dv[0] + e[1] * dv[1] + e[2] * dv[2] + gb[0] * wb[0] + gb[1] * wb[1] +
+               gb[2] * wb[2] - ga[0] * wa[0] - ga[1] * wa[1] - ga[2] * wa[2];
+    }
+}
+
+/* Applies the impulse change dx (contact frame) to the bodies: +P on b, -P on a. */
+static void apply_impulse(nscd_world *w, const nscd__world_contact *c, const double dx[3]) {
+    double P[3];
+    for (int k = 0; k < 3; ++k) {
+        P[k] = c->frame[k] * dx[0] + c->frame[3 + k] * dx[1] + c->frame[6 + k] * dx[2];
+    }
+    if (c->a_moves) {
+        double *v = w->velocity + 3 * (size_t)c->a, *om = w->omega + 3 * (size_t)c->a;
+        for (int k = 0; k < 3; ++k) {
+            v[k] -= c->inv_mass_a * P[k];
+            om[k] -= c->resp_a[k] * dx[0] + c->resp_a[3 + k] * dx[1] + c->resp_a[6 + k] * dx[2];
+        }
+    }
+    if (c->b_moves) {
+        double *v = w->velocity + 3 * (size_t)c->b, *om = w->omega + 3 * (size_t)c->b;
+        for (int k = 0; k < 3; ++k) {
+            v[k] += c->inv_mass_b * P[k];
+            om[k] += c->resp_b[k] * dx[0] + c->resp_b[3 + k] * dx[1] + c->resp_b[6 + k] * dx[2];
+        }
+    }
+}
+
+void nscd__world_warm_start(nscd_world *w) {
+    for (int32_t j = 0; j < w->n_contacts; ++j) {
+        const nscd__world_contact *c = &w->contacts[j];
+        if (c->x[0] != 0.0 || c->x[1] != 0.0 || c->x[2] != 0.0) {
+            apply_impulse(w, c, c->x);
+        }
+    }
+}
+
+/* One block update of contact c: returns |A dx|, the change of its
+ * relative velocity (the merit). A local failure keeps the impulse. */
+static double update_contact(nscd_world *w, nscd__world_contact *c, int32_t law) {
+    double u[3], v[3], x[3] = {c->x[0], c->x[1], c->x[2]};
+    local_velocity(w, c, u);
+    const double *A = c->A;
+    for (int k = 0; k < 3; ++k) {
+        v[k] = u[k] - (A[3 * k] * x[0] + A[3 * k + 1] * x[1] + A[3 * k + 2] * x[2]);
+    }
+    v[0] += c->bias;
+    if (law == NSCD_FRICTION_MAX_DISSIPATION) {
+        double b[3] = {-v[0], -v[1], -v[2]};
+        nscd__mdp_solve_factored(A, c->L, b, c->mu, x);
+    } else if (nscd__fc3d_local_coulomb(A, v, c->mu, x) != NSCD_OK) {
+        return 0.0;
+    }
+    double dx[3] = {x[0] - c->x[0], x[1] - c->x[1], x[2] - c->x[2]};
+    if (dx[0] == 0.0 && dx[1] == 0.0 && dx[2] == 0.0) {
+        return 0.0;
+    }
+    apply_impulse(w, c, dx);
+    c->x[0] = x[0], c->x[1] = x[1], c->x[2] = x[2];
+    double du[3];
+    for (int k = 0; k < 3; ++k) {
+        du[k] = A[3 * k] * dx[0] + A[3 * k + 1] * dx[1] + A[3 * k + 2] * dx[2];
+    }
+    return sqrt(du[0] * du[0] + du[1] * du[1] + du[2] * du[2]);
+}
+
+static double gauss_seidel(nscd_world *w, int32_t lo, int32_t hi) {
+    double merit = 0.0;
+    int32_t law = w->desc.friction_law;
+    for (int32_t j = lo; j < hi; ++j) {
+        double m = update_contact(w, &w->contacts[j], law);
+        merit = m > merit ? m : merit;
+    }
+    return merit;
+}
+
+/* After group [lo, hi) ran on the snapshot: adds its velocity changes to the
+ * blend accumulator and puts its bodies back to the snapshot. A body seen by
+ * two contacts of the group is handled at its first visit only (its
+ * velocity equals the snapshot afterwards, so the second adds zero). */
+static void collect_group(nscd_world *w, int32_t lo, int32_t hi) {
+    for (int32_t j = lo; j < hi; ++j) {
+        const nscd__world_contact *c = &w->contacts[j];
+        int32_t bodies[2] = {c->a_moves ? c->a : -1, c->b_moves ? c->b : -1};
+        for (int s = 0; s < 2; ++s) {
+            if (bodies[s] < 0) {
+                continue;
+            }
+            size_t i = 3 * (size_t)bodies[s];
+            for (int k = 0; k < 3; ++k) {
+                w->blend_velocity[i + k] += w->velocity[i + k] - w->snapshot_velocity[i + k];
+                w->blend_omega[i + k] += w->omega[i + k] - w->snapshot_omega[i + k];
+                w->velocity[i + k] = w->snapshot_velocity[i + k];
+                w->omega[i + k] = w->snapshot_omega[i + k];
+            }
+        }
+    }
+}
+
+/* One sweep of weighted block Jacobi over G groups of Gauss–Seidel. */
+static double jacobi_sweep(nscd_world *w, int32_t groups) {
+    size_t n3 = 3 * (size_t)w->n_bodies;
+    double omega = w->desc.relaxation, merit = 0.0;
+    memcpy(w->snapshot_velocity, w->velocity, n3 * sizeof(double));
+    memcpy(w->snapshot_omega, w->omega, n3 * sizeof(double));
+    memset(w->blend_velocity, 0, n3 * sizeof(double));
+    memset(w->blend_omega, 0, n3 * sizeof(double));
+    for (int32_t j = 0; j < w->n_contacts; ++j) {
+        memcpy(w->contacts[j].x_start, w->contacts[j].x, sizeof w->contacts[j].x);
+    }
+    int64_t n = w->n_contacts;
+    for (int32_t g = 0; g < groups; ++g) {
+        int32_t lo = (int32_t)(n * g / groups), hi = (int32_t)(n * (g + 1) / groups);
+        double m = gauss_seidel(w, lo, hi);
+        merit = m > merit ? m : merit;
+        collect_group(w, lo, hi);
+    }
+    for (size_t i = 0; i < n3; ++i) {
+        w->velocity[i] = w->snapshot_velocity[i] + omega * w->blend_velocity[i];
+        w->omega[i] = w->snapshot_omega[i] + omega * w->blend_omega[i];
+    }
+    for (int32_t j = 0; j < w->n_contacts; ++j) {
+        nscd__world_contact *c = &w->contacts[j];
+        for (int k = 0; k < 3; ++k) {
+            c->x[k] = c->x_start[k] + omega * (c->x[k] - c->x_start[k]);
+        }
+    }
+    return merit;
+}
+
+void nscd__world_solve(nscd_world *w, int32_t *sweeps, double *merit) {
+    int32_t groups = w->desc.jacobi_groups;
+    *merit = 0.0;
+    *sweeps = 0;
+    if (w->n_contacts == 0) {
+        return;
+    }
+    if (groups > w->n_contacts) {
+        groups = w->n_contacts;
+    }
+    for (int32_t s = 0; s < w->desc.max_sweeps; ++s) {
+        *merit = groups > 1 ? jacobi_sweep(w, groups) : gauss_seidel(w, 0, w->n_contacts);
+        *sweeps = s + 1;
+        if (w->desc.tolerance > 0.0 && *merit < w->desc.tolerance) {
+            break;
+        }
+    }
+}

@@ -1,0 +1,454 @@
+/* One step of the rigid-body world (seed 002, Sect. 3, eqs. (4)-(5)), as a
+ * table of contents of named stages (docs/world.md):
+ *
+ *   compact_bodies        bodies removed since the last step leave the arrays
+ *   refresh_inertia       world-frame inverse inertia R I^-1 R' per body
+ *   detect_contacts       shapes in world poses -> collision layer -> points
+ *   build_contacts        frames, lever arms, Delassus blocks, μ, ξ/dt bias
+ *   warm_start_merge      last step's impulses by key (merge of sorted lists)
+ *   free_velocities       v* = v + dt g, ω* = ω - dt I^-1 (ω × I ω)
+ *   solve                 warm start, block Gauss–Seidel sweeps (world_solver.c)
+ *   integrate_positions   x' = x + dt v', φ' = exp(dt ω') φ (renormalised)
+ *   remove_outside        bodies whose centre left the domain box
+ */
+#include <math.h>
+#include <string.h>
+
+#include "contact/delassus3.h"
+#include "core/memory.h"
+#include "core/struct_sizes.h"
+#include "core/vec3.h"
+#include "models/world_impl.h"
+
+/* ------------------------------------------------------------ helpers */
+
+static void quat_to_mat(const double *q, double R[9]) {
+    nscd_mat3 m = nscd_q_to_mat3((nscd_quat){q[0], q[1], q[2], q[3]});
+    memcpy(R, m.m, 9 * sizeof(double));
+}
+
+/* C = A B (3x3, row-major). */
+static void mat_mul(const double A[9], const double B[9], double C[9]) {
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) {
+            C[3 * r + c] = A[3 * r] * B[c] + A[3 * r + 1] * B[3 + c] + A[3 * r + 2] * B[6 + c];
+        }
+    }
+}
+
+static void mat_vec(const double A[9], const double x[3], double y[3]) {
+    for (int r = 0; r < 3; ++r) {
+        y[r] = A[3 * r] * x[0] + A[3 * r + 1] * x[1] + A[3 * r + 2] * x[2];
+    }
+}
+
+static void cross(const double a[3], const double b[3], double c[3]) {
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double dot(const double a[3], const double b[3]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Two unit tangents completing the unit normal n to a right-handed frame
+ * (Duff et al. 2017, "Building an orthonormal basis, revisited"): branch
+ * free but for the sign of n_z, so the frame is a deterministic function of n. */
+static void tangents(const double n[3], double t[3], double o[3]) {
+    double sign = copysign(1.0, n[2]);
+    double a = -1.0 / (sign + n[2]);
+    double b = n[0] * n[1] * a;
+    t[0] = 1.0 + sign * n[0] * n[0] * a, t[1] = sign * b, t[2] = -sign * n[0];
+    o[0] = b, o[1] = sign + n[1] * n[1] * a, o[2] = -n[1];
+}
+
+/* ------------------------------------------------------------ stages */
+
+static void refresh_inertia(nscd_world *w) {
+    for (int32_t i = 0; i < w->n_bodies; ++i) {
+        double *out = w->inv_inertia_world + 9 * (size_t)i;
+        const double *inv = w->inv_inertia + 9 * (size_t)i;
+        if (w->type[i] != NSCD_BODY_DYNAMIC || w->isotropic[i]) {
+            memcpy(out, inv, 9 * sizeof(double)); /* zero, or a multiple of E */
+            continue;
+        }
+        double R[9], RI[9], Rt[9];
+        quat_to_mat(w->orientation + 4 * (size_t)i, R);
+        for (int r = 0; r < 3; ++r) {
+            for (int c = 0; c < 3; ++c) {
+                Rt[3 * r + c] = R[3 * c + r];
+            }
+        }
+        mat_mul(R, inv, RI);
+        mat_mul(RI, Rt, out);
+    }
+}
+
+static nscd_status reserve_collision_shapes(nscd_world *w) {
+    if (w->n_shapes <= w->collision_shapes_capacity) {
+        return NSCD_OK;
+    }
+    size_t cap = (size_t)w->shapes_capacity;
+    nscd__collision_shape *s = nscd__alloc_array(&w->allocator, cap, sizeof *s);
+    if (s == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    nscd__free(&w->allocator, w->collision_shapes,
+               (size_t)w->collision_shapes_capacity * sizeof *s);
+    w->collision_shapes = s;
+    w->collision_shapes_capacity = (int32_t)cap;
+    return NSCD_OK;
+}
+
+/* Every shape in its world pose, then the collision layer. */
+static nscd_status detect_contacts(nscd_world *w) {
+    if (reserve_collision_shapes(w) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    for (int32_t s = 0; s < w->n_shapes; ++s) {
+        const nscd__world_shape *sh = &w->shapes[s];
+        nscd__collision_shape *c = &w->collision_shapes[s];
+        int32_t i = sh->body;
+        double R[9], p[3];
+        quat_to_mat(w->orientation + 4 * (size_t)i, R);
+        mat_vec(R, sh->position, p);
+        for (int k = 0; k < 3; ++k) {
+            c->position[k] = w->position[3 * (size_t)i + k] + p[k];
+        }
+        mat_mul(R, sh->rotation, c->rotation);
+        c->type = sh->type;
+        c->body = i;
+        c->key = nscd__shape_key(w->id[i], sh->index);
+        c->radius = sh->radius;
+        c->half_height = sh->half_height;
+        memcpy(c->half_extents, sh->half_extents, sizeof c->half_extents);
+        c->category = sh->category;
+        c->mask = sh->mask;
+        c->fixed = w->type[i] != NSCD_BODY_DYNAMIC;
+    }
+    return nscd__collide(&w->collision, w->collision_shapes, w->n_shapes, w->desc.contact_margin);
+}
+
+nscd_status nscd__world_reserve_contacts(nscd_world *w, int32_t n) {
+    if (n <= w->contacts_capacity) {
+        return NSCD_OK;
+    }
+    size_t cap = w->contacts_capacity ? (size_t)w->contacts_capacity : 64;
+    while (cap < (size_t)n) {
+        cap *= 2;
+    }
+    nscd__world_contact *c = nscd__alloc_array(&w->allocator, cap, sizeof *c);
+    if (c == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    nscd__free(&w->allocator, w->contacts, (size_t)w->contacts_capacity * sizeof *c);
+    w->contacts = c;
+    w->contacts_capacity = (int32_t)cap;
+    return NSCD_OK;
+}
+
+/* The rows of one body: lever arm r, angular rows r x e_k and responses
+ * I^-1 (r x e_k). A body that does not move gets zero responses. */
+static void body_rows(const nscd_world *w, int32_t i, const double point[3], const double frame[9],
+                      double ang[9], double resp[9], double *inv_mass, int32_t *moves) {
+    double r[3];
+    for (int k = 0; k < 3; ++k) {
+        r[k] = point[k] - w->position[3 * (size_t)i + k];
+    }
+    for (int k = 0; k < 3; ++k) {
+        cross(r, frame + 3 * k, ang + 3 * k);
+    }
+    *moves = w->type[i] == NSCD_BODY_DYNAMIC;
+    *inv_mass = *moves ? w->inv_mass[i] : 0.0;
+    const double *Iw = w->inv_inertia_world + 9 * (size_t)i;
+    for (int k = 0; k < 3; ++k) {
+        if (*moves) {
+            mat_vec(Iw, ang + 3 * k, resp + 3 * k);
+        } else {
+            resp[3 * k] = resp[3 * k + 1] = resp[3 * k + 2] = 0.0;
+        }
+    }
+}
+
+/* A_kl = (1/m_a + 1/m_b) δ_kl + ang_a[k]·resp_a[l] + ang_b[k]·resp_b[l],
+ * computed on and above the diagonal and mirrored, so it is exactly
+ * symmetric. */
+static void delassus(nscd__world_contact *c) {
+    double m = c->inv_mass_a + c->inv_mass_b;
+    for (int k = 0; k < 3; ++k) {
+        for (int l = k; l < 3; ++l) {
+            double v = dot(c->ang_a + 3 * k, c->resp_a + 3 * l) +
+                       dot(c->ang_b + 3 * k, c->resp_b + 3 * l) + (k == l ? m : 0.0);
+            c->A[3 * k + l] = c->A[3 * l + k] = v;
+        }
+    }
+}
+
+/* One solver contact from a contact point; false when neither body moves
+ * or its block cannot be factored (a degenerate body: skipped). */
+static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__world_contact *c) {
+    const nscd__world_shape *sa = &w->shapes[p->shape_a], *sb = &w->shapes[p->shape_b];
+    c->a = sa->body;
+    c->b = sb->body;
+    c->key_a = p->key_a;
+    c->key_b = p->key_b;
+    c->feature = p->feature;
+    c->id_a = w->id[c->a];
+    c->id_b = w->id[c->b];
+    memcpy(c->point, p->point, sizeof c->point);
+    memcpy(c->frame, p->normal, 3 * sizeof(double));
+    tangents(c->frame, c->frame + 3, c->frame + 6);
+    body_rows(w, c->a, c->point, c->frame, c->ang_a, c->resp_a, &c->inv_mass_a, &c->a_moves);
+    body_rows(w, c->b, c->point, c->frame, c->ang_b, c->resp_b, &c->inv_mass_b, &c->b_moves);
+    if (!c->a_moves && !c->b_moves) {
+        return false;
+    }
+    delassus(c);
+    double S[9];
+    if (nscd__delassus3_factor(c->A, S, c->L) != NSCD_OK) {
+        return false;
+    }
+    c->mu = nscd__world_pair_friction(w, sa->material, sb->material);
+    double rate = p->gap / w->desc.dt;
+    c->bias = rate < 0.0 ? w->desc.error_reduction * rate : rate; /* after eq. (4) */
+    c->gap = p->gap;
+    c->x[0] = c->x[1] = c->x[2] = 0.0;
+    return true;
+}
+
+static nscd_status build_contacts(nscd_world *w, double *max_penetration) {
+    const nscd__collision *col = &w->collision;
+    if (nscd__world_reserve_contacts(w, col->n_contacts) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    int32_t n = 0;
+    double pen = 0.0;
+    for (int32_t j = 0; j < col->n_contacts; ++j) {
+        if (make_contact(w, &col->contacts[j], &w->contacts[n])) {
+            pen = -col->contacts[j].gap > pen ? -col->contacts[j].gap : pen;
+            ++n;
+        }
+    }
+    w->n_contacts = n;
+    *max_penetration = pen;
+    return NSCD_OK;
+}
+
+/* -1, 0, 1 as the key of a orders before, with or after that of b. */
+static int compare_keys(const nscd__world_contact *a, const nscd__world_contact *b) {
+    if (a->key_a != b->key_a) {
+        return a->key_a < b->key_a ? -1 : 1;
+    }
+    if (a->key_b != b->key_b) {
+        return a->key_b < b->key_b ? -1 : 1;
+    }
+    if (a->feature != b->feature) {
+        return a->feature < b->feature ? -1 : 1;
+    }
+    return 0;
+}
+
+/* Both lists are sorted by (key_a, key_b, feature): one merge pass finds
+ * every contact that persists and starts it from last step's impulse,
+ * projected on its new frame (the tangents may have turned). */
+static void warm_start_merge(nscd_world *w) {
+    int32_t i = 0, j = 0;
+    while (i < w->n_previous && j < w->n_contacts) {
+        const nscd__world_contact *old = &w->previous[i];
+        nscd__world_contact *c = &w->contacts[j];
+        int order = compare_keys(old, c);
+        if (order < 0) {
+            ++i;
+        } else if (order > 0) {
+            ++j;
+        } else {
+            for (int k = 0; k < 3; ++k) {
+                c->x[k] = dot(c->frame + 3 * k, old->impulse_world);
+            }
+            c->x[0] = c->x[0] > 0.0 ? c->x[0] : 0.0;
+            ++i, ++j;
+        }
+    }
+}
+
+/* v* = v + dt g; ω* = ω - dt I^-1 (ω × I ω) in the body frame (explicit
+ * gyroscopic term of eq. (4); zero for an isotropic body). */
+static void free_velocities(nscd_world *w) {
+    double dt = w->desc.dt;
+    const double *g = w->desc.gravity;
+    for (int32_t i = 0; i < w->n_bodies; ++i) {
+        if (w->type[i] != NSCD_BODY_DYNAMIC) {
+            continue;
+        }
+        double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
+        for (int k = 0; k < 3; ++k) {
+            v[k] += dt * g[k];
+        }
+        if (w->isotropic[i]) {
+            continue;
+        }
+        double R[9], wb[3], h[3], c[3], d[3], dw[3];
+        quat_to_mat(w->orientation + 4 * (size_t)i, R);
+        for (int k = 0; k < 3; ++k) {
+            wb[k] = R[k] * om[0] + R[3 + k] * om[1] + R[6 + k] * om[2]; /* R' ω */
+        }
+        mat_vec(w->inertia + 9 * (size_t)i, wb, h);
+        cross(wb, h, c);
+        mat_vec(w->inv_inertia + 9 * (size_t)i, c, d);
+        mat_vec(R, d, dw);
+        for (int k = 0; k < 3; ++k) {
+            om[k] -= dt * dw[k];
+        }
+    }
+}
+
+/* x' = x + dt v'; φ' = exp(dt ω') φ, renormalised: the exact rotation by the
+ * angle dt |ω'| about ω' (world frame, so it multiplies from the left). */
+static void integrate_positions(nscd_world *w) {
+    double dt = w->desc.dt;
+    for (int32_t i = 0; i < w->n_bodies; ++i) {
+        if (w->type[i] == NSCD_BODY_STATIC) {
+            continue;
+        }
+        double *x = w->position + 3 * (size_t)i, *q = w->orientation + 4 * (size_t)i;
+        const double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
+        for (int k = 0; k < 3; ++k) {
+            x[k] += dt * v[k];
+        }
+        double rate = sqrt(dot(om, om));
+        if (rate == 0.0) {
+            continue;
+        }
+        double half = 0.5 * dt * rate, s = sin(half) / rate;
+        nscd_quat dq = {cos(half), s * om[0], s * om[1], s * om[2]};
+        nscd_quat r = nscd_q_normalize(nscd_q_mul(dq, (nscd_quat){q[0], q[1], q[2], q[3]}));
+        q[0] = r.w, q[1] = r.x, q[2] = r.y, q[3] = r.z;
+    }
+}
+
+static int32_t remove_outside(nscd_world *w) {
+    if (!w->desc.use_domain) {
+        return 0;
+    }
+    int32_t removed = 0;
+    const double *lo = w->desc.domain_min, *hi = w->desc.domain_max;
+    for (int32_t i = 0; i < w->n_bodies; ++i) {
+        const double *x = w->position + 3 * (size_t)i;
+        if (w->type[i] == NSCD_BODY_DYNAMIC && !(x[0] >= lo[0] && x[0] <= hi[0] && x[1] >= lo[1] &&
+                                                 x[1] <= hi[1] && x[2] >= lo[2] && x[2] <= hi[2])) {
+            nscd__world_kill(w, i);
+            ++removed;
+        }
+    }
+    return removed;
+}
+
+/* The impulses in the world frame, kept for the next step's warm start. */
+static void store_impulses(nscd_world *w) {
+    for (int32_t j = 0; j < w->n_contacts; ++j) {
+        nscd__world_contact *c = &w->contacts[j];
+        for (int k = 0; k < 3; ++k) {
+            c->impulse_world[k] =
+                c->frame[k] * c->x[0] + c->frame[3 + k] * c->x[1] + c->frame[6 + k] * c->x[2];
+        }
+    }
+}
+
+static bool velocities_finite(const nscd_world *w) {
+    for (int32_t i = 0; i < w->n_bodies; ++i) {
+        const double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
+        if (!isfinite(v[0] + v[1] + v[2] + om[0] + om[1] + om[2])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void save_velocities(nscd_world *w, bool restore) {
+    size_t bytes = 3 * (size_t)w->n_bodies * sizeof(double);
+    if (restore) {
+        memcpy(w->velocity, w->saved_velocity, bytes);
+        memcpy(w->omega, w->saved_omega, bytes);
+    } else {
+        memcpy(w->saved_velocity, w->velocity, bytes);
+        memcpy(w->saved_omega, w->omega, bytes);
+    }
+}
+
+/* This step's contacts become last step's (copy-out, next warm start). */
+static void swap_contacts(nscd_world *w) {
+    nscd__world_contact *t = w->previous;
+    int32_t cap = w->previous_capacity;
+    w->previous = w->contacts;
+    w->previous_capacity = w->contacts_capacity;
+    w->n_previous = w->n_contacts;
+    w->contacts = t;
+    w->contacts_capacity = cap;
+    w->n_contacts = 0;
+}
+
+/* ------------------------------------------------------------ the step */
+
+nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&w->diag);
+    if (report != NULL && !nscd__struct_size_ok(nscd__struct_size_of(report),
+                                                NSCD__WORLD_STEP_REPORT_SIZE_0_2, sizeof *report)) {
+        return nscd__fail(&w->diag, NSCD_ERR_STRUCT_SIZE, "report struct_size %u",
+                          (unsigned)nscd__struct_size_of(report));
+    }
+    nscd__world_compact(w);
+    if (nscd__world_reserve_scratch(w) != NSCD_OK) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "step scratch");
+    }
+    refresh_inertia(w);
+    double max_penetration = 0.0;
+    nscd_status rc = detect_contacts(w);
+    if (rc == NSCD_OK) {
+        rc = build_contacts(w, &max_penetration);
+    }
+    if (rc != NSCD_OK) {
+        w->n_contacts = 0;
+        return nscd__fail(&w->diag, rc, "collision detection: out of memory");
+    }
+    if (w->desc.warm_start) {
+        warm_start_merge(w);
+    }
+    save_velocities(w, false);
+    free_velocities(w);
+    nscd__world_warm_start(w);
+    int32_t sweeps = 0;
+    double merit = 0.0;
+    nscd__world_solve(w, &sweeps, &merit);
+    if (!velocities_finite(w)) {
+        save_velocities(w, true);
+        w->n_contacts = 0;
+        return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE, "a velocity became non-finite");
+    }
+    integrate_positions(w);
+    store_impulses(w);
+    nscd_world_step_report r;
+    memset(&r, 0, sizeof r);
+    r.struct_size = sizeof r;
+    r.contacts = w->n_contacts;
+    r.sweeps = sweeps;
+    r.merit = merit;
+    r.converged = w->desc.tolerance == 0.0 || merit < w->desc.tolerance;
+    r.max_penetration = max_penetration;
+    r.broad_pairs = w->collision.n_pairs;
+    swap_contacts(w);
+    r.bodies_removed = remove_outside(w);
+    w->steps++;
+    w->time = (double)w->steps * w->desc.dt;
+    if (report != NULL) {
+        nscd__struct_write(report, &r, sizeof r, NSCD__WORLD_STEP_REPORT_SIZE_0_2);
+    }
+    if (!r.converged) {
+        return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED, "merit %g above tolerance %g", merit,
+                          w->desc.tolerance);
+    }
+    return NSCD_OK;
+}
