@@ -1,0 +1,303 @@
+/* Broad phase: a uniform cell grid built by radix sort (collision_internal.h).
+ *
+ * Why a grid: in a granular packing every particle has a bounded number of
+ * neighbours within one diameter, so hashing each shape into the cell of its
+ * AABB's lower corner and testing it against its own cell and the 26
+ * neighbours costs O(n), without the insertion-order sensitivity and the
+ * per-axis re-sorting of sort-and-sweep in dense 3D piles.
+ *
+ * Cell size: the largest AABB side among the grid shapes (so that two
+ * overlapping boxes have their lower corners in the same or adjacent cells).
+ * Shapes bigger than LARGE_FACTOR times the median side (a channel's obstacle,
+ * a floor box) would blow the cells up for everyone, so they stay out of the
+ * grid and are tested against every shape by AABB; half-spaces, unbounded,
+ * are tested against every shape by the exact plane-box test. Cells are
+ * sorted (cell key, shape) pairs: the occupied cells in ascending key order,
+ * the 13 "forward" neighbours of a cell found by merge walks, so the grid has
+ * no hash table, costs memory in proportion to the shapes only, and gives the
+ * same pairs whatever the memory layout. Each pair is emitted exactly once. */
+#include <math.h>
+#include <string.h>
+
+#include "collision/collision_internal.h"
+#include "collision/radix_sort.h"
+#include "nscd/world.h"
+
+/* Shapes whose largest AABB side exceeds this many median sides stay out of the grid. */
+#define LARGE_FACTOR 4.0
+/* At most this many cells per axis, so that cell keys fit 64 bits (3 x 21 bits). */
+#define MAX_CELLS_PER_AXIS ((double)(1 << 20))
+
+static int pair_allowed(const nscd__collision_shape *a, const nscd__collision_shape *b) {
+    return a->body != b->body && !(a->fixed && b->fixed) && (a->category & b->mask) != 0 &&
+           (b->category & a->mask) != 0;
+}
+
+static int aabb_overlap(const nscd__aabb *a, const nscd__aabb *b) {
+    return a->lo[0] <= b->hi[0] && b->lo[0] <= a->hi[0] && a->lo[1] <= b->hi[1] &&
+           b->lo[1] <= a->hi[1] && a->lo[2] <= b->hi[2] && b->lo[2] <= a->hi[2];
+}
+
+/* Appends a pair, growing the list (kept) when full. */
+static int emit(nscd__collision_state *st, const nscd_allocator *al, int32_t a, int32_t b) {
+    size_t need = ((size_t)st->n_pairs + 1) * sizeof(nscd__pair);
+    if (need > st->pairs.bytes &&
+        !nscd__buffer_reserve(al, &st->pairs, need, (size_t)st->n_pairs * sizeof(nscd__pair))) {
+        return 0;
+    }
+    nscd__pair *p = (nscd__pair *)st->pairs.data + st->n_pairs++;
+    p->a = a, p->b = b;
+    return 1;
+}
+
+/* Tests and emits the pair (a, b) of finite shapes. */
+static int consider(nscd__collision_state *st, const nscd_allocator *al,
+                    const nscd__collision_shape *shapes, const nscd__aabb *boxes, int32_t a,
+                    int32_t b) {
+    if (!aabb_overlap(&boxes[a], &boxes[b]) || !pair_allowed(&shapes[a], &shapes[b])) {
+        return 1;
+    }
+    return emit(st, al, a, b);
+}
+
+/* k-th smallest of x[0..n) by quickselect (median-of-three pivot); reorders x. */
+static double select_kth(double *x, int32_t n, int32_t k) {
+    int32_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        double a = x[lo], b = x[mid], c = x[hi];
+        double pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        int32_t i = lo, j = hi;
+        while (i <= j) {
+            while (x[i] < pivot) {
+                ++i;
+            }
+            while (x[j] > pivot) {
+                --j;
+            }
+            if (i <= j) {
+                double t = x[i];
+                x[i] = x[j], x[j] = t;
+                ++i, --j;
+            }
+        }
+        if (k <= j) {
+            hi = j;
+        } else if (k >= i) {
+            lo = i;
+        } else {
+            return x[k];
+        }
+    }
+    return x[k];
+}
+
+static double largest_side(const nscd__aabb *b) {
+    return fmax(b->hi[0] - b->lo[0], fmax(b->hi[1] - b->lo[1], b->hi[2] - b->lo[2]));
+}
+
+/* Splits the shapes into half-spaces, large shapes and grid shapes. */
+static void classify(nscd__collision_state *st, const nscd__collision_shape *shapes, int32_t n,
+                     int32_t *n_grid, int32_t *n_large, int32_t *n_half) {
+    const nscd__aabb *boxes = st->aabbs.data;
+    int32_t *grid = st->grid.data, *large = st->large.data, *half = st->half_spaces.data;
+    double *ext = st->extents.data;
+    int32_t nf = 0;
+    *n_half = 0;
+    for (int32_t i = 0; i < n; ++i) {
+        if (shapes[i].type == NSCD_SHAPE_HALF_SPACE) {
+            half[(*n_half)++] = i;
+        } else {
+            ext[nf++] = largest_side(&boxes[i]);
+        }
+    }
+    double limit = nf > 0 ? LARGE_FACTOR * select_kth(ext, nf, nf / 2) : 0.0;
+    *n_grid = *n_large = 0;
+    for (int32_t i = 0; i < n; ++i) {
+        if (shapes[i].type == NSCD_SHAPE_HALF_SPACE) {
+            continue;
+        }
+        if (largest_side(&boxes[i]) > limit) {
+            large[(*n_large)++] = i;
+        } else {
+            grid[(*n_grid)++] = i;
+        }
+    }
+}
+
+/* Grid of the grid shapes: sorted (cell key, shape) entries in sort_keys /
+ * sort_values, occupied cells in cell_keys / cell_start. Returns the number
+ * of cells; `stride` receives the key steps of +1 cell in y and z. */
+static int32_t build_grid(nscd__collision_state *st, int32_t n_grid, uint64_t stride[3]) {
+    const nscd__aabb *boxes = st->aabbs.data;
+    const int32_t *grid = st->grid.data;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double side = 0.0;
+    for (int32_t k = 0; k < n_grid; ++k) {
+        const nscd__aabb *b = &boxes[grid[k]];
+        for (int i = 0; i < 3; ++i) {
+            lo[i] = fmin(lo[i], b->lo[i]);
+            hi[i] = fmax(hi[i], b->lo[i]);
+        }
+        side = fmax(side, largest_side(b));
+    }
+    /* A little over the largest side, so that rounding never puts two
+     * overlapping boxes two cells apart; never zero (point shapes). */
+    side = side > 0.0 ? side * (1.0 + 1e-9) : 1.0;
+    double cell[3];
+    uint64_t count[3];
+    for (int i = 0; i < 3; ++i) {
+        cell[i] = fmax(side, (hi[i] - lo[i]) / (MAX_CELLS_PER_AXIS - 4.0));
+        /* One empty layer of cells on each side: neighbour keys never wrap. */
+        count[i] = (uint64_t)floor((hi[i] - lo[i]) / cell[i]) + 3;
+    }
+    stride[0] = 1, stride[1] = count[0], stride[2] = count[0] * count[1];
+    uint64_t *keys = st->sort_keys.data;
+    int32_t *values = st->sort_values.data;
+    for (int32_t k = 0; k < n_grid; ++k) {
+        const nscd__aabb *b = &boxes[grid[k]];
+        uint64_t key = 0;
+        for (int i = 0; i < 3; ++i) {
+            uint64_t c = (uint64_t)floor((b->lo[i] - lo[i]) / cell[i]) + 1;
+            c = c > count[i] - 2 ? count[i] - 2 : c; /* rounding at the top edge */
+            key += c * stride[i];
+        }
+        keys[k] = key;
+        values[k] = grid[k];
+    }
+    nscd__radix_sort(keys, values, st->sort_keys_scratch.data, st->sort_values_scratch.data,
+                     n_grid);
+    uint64_t *cell_keys = st->cell_keys.data;
+    int32_t *cell_start = st->cell_start.data;
+    int32_t n_cells = 0;
+    for (int32_t k = 0; k < n_grid; ++k) {
+        if (k == 0 || keys[k] != keys[k - 1]) {
+            cell_keys[n_cells] = keys[k];
+            cell_start[n_cells++] = k;
+        }
+    }
+    cell_start[n_cells] = n_grid;
+    return n_cells;
+}
+
+/* Pairs inside each cell and between each cell and its 13 forward neighbours
+ * (those after it in key order), found by one merge walk per neighbour offset. */
+static int grid_pairs(nscd__collision_state *st, const nscd_allocator *al,
+                      const nscd__collision_shape *shapes, int32_t n_cells,
+                      const uint64_t stride[3]) {
+    const nscd__aabb *boxes = st->aabbs.data;
+    const uint64_t *cell_keys = st->cell_keys.data;
+    const int32_t *start = st->cell_start.data;
+    const int32_t *entry = st->sort_values.data;
+    for (int32_t c = 0; c < n_cells; ++c) {
+        for (int32_t i = start[c]; i < start[c + 1]; ++i) {
+            for (int32_t j = i + 1; j < start[c + 1]; ++j) {
+                if (!consider(st, al, shapes, boxes, entry[i], entry[j])) {
+                    return 0;
+                }
+            }
+        }
+    }
+    for (int dz = 0; dz <= 1; ++dz) {
+        for (int dy = -1; dy <= 1; ++dy) {
+            for (int dx = -1; dx <= 1; ++dx) {
+                if (dz == 0 && (dy < 0 || (dy == 0 && dx <= 0))) {
+                    continue; /* the backward half and the cell itself */
+                }
+                /* offset = dx + dy sy + dz sz > 0, computed without negative
+                 * unsigned intermediate values */
+                uint64_t plus =
+                    (dx > 0 ? stride[0] : 0) + (dy > 0 ? stride[1] : 0) + (dz > 0 ? stride[2] : 0);
+                uint64_t minus = (dx < 0 ? stride[0] : 0) + (dy < 0 ? stride[1] : 0);
+                uint64_t offset = plus - minus;
+                int32_t other = 0;
+                for (int32_t c = 0; c < n_cells; ++c) {
+                    uint64_t target = cell_keys[c] + offset;
+                    while (other < n_cells && cell_keys[other] < target) {
+                        ++other;
+                    }
+                    if (other == n_cells) {
+                        break;
+                    }
+                    if (cell_keys[other] != target) {
+                        continue;
+                    }
+                    for (int32_t i = start[c]; i < start[c + 1]; ++i) {
+                        for (int32_t j = start[other]; j < start[other + 1]; ++j) {
+                            if (!consider(st, al, shapes, boxes, entry[i], entry[j])) {
+                                return 0;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+/* Large shapes against every other finite shape. */
+static int large_pairs(nscd__collision_state *st, const nscd_allocator *al,
+                       const nscd__collision_shape *shapes, int32_t n_grid, int32_t n_large) {
+    const nscd__aabb *boxes = st->aabbs.data;
+    const int32_t *grid = st->grid.data, *large = st->large.data;
+    for (int32_t i = 0; i < n_large; ++i) {
+        for (int32_t j = i + 1; j < n_large; ++j) {
+            if (!consider(st, al, shapes, boxes, large[i], large[j])) {
+                return 0;
+            }
+        }
+        for (int32_t k = 0; k < n_grid; ++k) {
+            if (!consider(st, al, shapes, boxes, large[i], grid[k])) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Half-spaces against every finite shape whose padded AABB reaches within
+ * margin / 2 of the plane (the AABB carries the other half of the margin). */
+static int half_space_pairs(nscd__collision_state *st, const nscd_allocator *al,
+                            const nscd__collision_shape *shapes, int32_t n, int32_t n_half,
+                            double margin) {
+    const nscd__aabb *boxes = st->aabbs.data;
+    const int32_t *half = st->half_spaces.data;
+    for (int32_t h = 0; h < n_half; ++h) {
+        const nscd__collision_shape *plane = &shapes[half[h]];
+        double nrm[3];
+        nscd__shape_axis(plane, 2, nrm);
+        double offset = nrm[0] * plane->position[0] + nrm[1] * plane->position[1] +
+                        nrm[2] * plane->position[2] + 0.5 * margin;
+        for (int32_t j = 0; j < n; ++j) {
+            const nscd__collision_shape *s = &shapes[j];
+            if (s->type == NSCD_SHAPE_HALF_SPACE || !pair_allowed(plane, s)) {
+                continue;
+            }
+            const nscd__aabb *b = &boxes[j];
+            double lowest = 0.0; /* min of n . x over the box */
+            for (int i = 0; i < 3; ++i) {
+                lowest += nrm[i] * (nrm[i] > 0.0 ? b->lo[i] : b->hi[i]);
+            }
+            if (lowest <= offset && !emit(st, al, half[h], j)) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+nscd_status nscd__broad_phase(nscd__collision_state *st, const nscd_allocator *al,
+                              const nscd__collision_shape *shapes, int32_t n, double margin) {
+    st->n_pairs = 0;
+    int32_t n_grid, n_large, n_half;
+    classify(st, shapes, n, &n_grid, &n_large, &n_half);
+    uint64_t stride[3] = {0, 0, 0};
+    int32_t n_cells = n_grid > 0 ? build_grid(st, n_grid, stride) : 0;
+    if (!grid_pairs(st, al, shapes, n_cells, stride) ||
+        !large_pairs(st, al, shapes, n_grid, n_large) ||
+        !half_space_pairs(st, al, shapes, n, n_half, margin)) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    return NSCD_OK;
+}

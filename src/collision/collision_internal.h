@@ -1,0 +1,57 @@
+/* Private state of the collision layer: the reusable buffers behind
+ * nscd__collision::internal, and the broad phase that fills the pair list. */
+#ifndef NSCD_COLLISION_COLLISION_INTERNAL_H
+#define NSCD_COLLISION_COLLISION_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collision/collision.h"
+#include "collision/narrow.h"
+
+/* A block from the allocator with its size (the allocator wants it back). */
+typedef struct nscd__buffer {
+    void *data;
+    size_t bytes;
+} nscd__buffer;
+
+/* Makes `b` hold at least `bytes`, keeping its first `keep` bytes; grows
+ * geometrically so that a slowly growing world reallocates rarely. Returns 0
+ * (and leaves `b` as it was) when the allocator fails or the size overflows. */
+int nscd__buffer_reserve(const nscd_allocator *al, nscd__buffer *b, size_t bytes, size_t keep);
+void nscd__buffer_release(const nscd_allocator *al, nscd__buffer *b);
+
+/* A candidate pair: two shape indices (unordered until collision.c orders them). */
+typedef struct nscd__pair {
+    int32_t a, b;
+} nscd__pair;
+
+typedef struct nscd__collision_state {
+    /* per shape */
+    nscd__buffer aabbs;                            /* nscd__aabb, grown by margin / 2 */
+    nscd__buffer sort_keys, sort_keys_scratch;     /* uint64_t */
+    nscd__buffer sort_values, sort_values_scratch; /* int32_t */
+    nscd__buffer rank;                     /* int32_t: position of each shape in key order */
+    nscd__buffer grid, large, half_spaces; /* int32_t shape lists of the broad phase */
+    nscd__buffer extents;                  /* double: largest AABB side of each grid candidate */
+    nscd__buffer cell_keys;                /* uint64_t: occupied cells, ascending */
+    nscd__buffer cell_start;               /* int32_t: first entry of each cell (+ end) */
+    /* pairs */
+    nscd__buffer pairs; /* nscd__pair */
+    int32_t n_pairs;
+    nscd__buffer pair_keys, pair_keys_scratch;   /* uint64_t */
+    nscd__buffer pair_order, pair_order_scratch; /* int32_t */
+    /* the output being built; swapped with nscd__collision::contacts on success */
+    nscd__buffer next;
+    /* bytes of the block at nscd__collision::contacts (what the allocator gets back) */
+    size_t output_bytes;
+} nscd__collision_state;
+
+/* Fills state->pairs with every pair of shapes of different bodies, not both
+ * fixed, passing the category/mask filter, whose padded AABBs overlap (for a
+ * half-space: whose AABB reaches within margin of its plane), each pair once.
+ * aabbs must already hold the shapes' boxes grown by margin / 2. */
+nscd_status nscd__broad_phase(nscd__collision_state *state, const nscd_allocator *al,
+                              const nscd__collision_shape *shapes, int32_t n, double margin);
+
+#endif

@@ -1,0 +1,98 @@
+/* Narrow phase of the collision layer: the contact manifold of one pair of
+ * shapes, one function per pair of shape types (narrow_<family>.c), and the
+ * small geometry helpers they share (shape_geometry.c).
+ *
+ * Every narrow function takes its two shapes in its own fixed type order
+ * (half-space, sphere, box, capsule, cylinder) and returns points whose normal
+ * points from its first shape to its second; the dispatcher (collision.c)
+ * swaps and flips as the output order requires. A point is returned when its
+ * gap is below the margin. Feature numbers tell apart the points of one
+ * manifold and depend on the geometry only (vertex, edge or end index), so
+ * the same physical point keeps its number from step to step. */
+#ifndef NSCD_COLLISION_NARROW_H
+#define NSCD_COLLISION_NARROW_H
+
+#include <stdint.h>
+
+#include "collision/collision.h"
+
+/* Most points of one manifold (box-box clipping is reduced to 4, a box on a
+ * half-space keeps its 4 deepest corners). */
+#define NSCD__MANIFOLD_MAX 8
+
+typedef struct nscd__manifold_point {
+    double point[3];  /* midway between the surfaces */
+    double normal[3]; /* unit, from the first shape to the second */
+    double gap;
+    uint32_t feature;
+} nscd__manifold_point;
+
+typedef struct nscd__manifold {
+    int32_t n;
+    nscd__manifold_point p[NSCD__MANIFOLD_MAX];
+} nscd__manifold;
+
+typedef struct nscd__aabb {
+    double lo[3], hi[3];
+} nscd__aabb;
+
+/* ---- geometry helpers (shape_geometry.c) ---- */
+
+/* Axis i (0, 1, 2) of the shape frame in the world frame: column i of R. */
+void nscd__shape_axis(const nscd__collision_shape *s, int i, double out[3]);
+/* World point -> shape frame: R^T (p - position). */
+void nscd__to_local(const nscd__collision_shape *s, const double p[3], double out[3]);
+/* Shape-frame point -> world: position + R p. */
+void nscd__to_world(const nscd__collision_shape *s, const double p[3], double out[3]);
+/* Shape-frame direction -> world: R d. */
+void nscd__dir_to_world(const nscd__collision_shape *s, const double d[3], double out[3]);
+/* Bounding box of a finite shape, grown by `pad` on every side. */
+void nscd__shape_aabb(const nscd__collision_shape *s, double pad, nscd__aabb *box);
+/* Adds one point; `normal` must be unit. Ignored when the manifold is full. */
+void nscd__manifold_add(nscd__manifold *m, const double point[3], const double normal[3],
+                        double gap, uint32_t feature);
+/* Point of the segment [p, q] closest to x: the parameter t in [0, 1]. */
+double nscd__segment_closest_t(const double p[3], const double q[3], const double x[3]);
+/* End points of a capsule's or cylinder's axis segment, world frame. */
+void nscd__axis_segment(const nscd__collision_shape *s, double p[3], double q[3]);
+
+/* ---- pair functions: normal from the first shape to the second ---- */
+typedef void (*nscd__narrow_fn)(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                double margin, nscd__manifold *m);
+
+/* narrow_sphere.c */
+void nscd__collide_sphere_sphere(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                 double margin, nscd__manifold *m);
+void nscd__collide_half_space_sphere(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                     double margin, nscd__manifold *m);
+void nscd__collide_sphere_box(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                              double margin, nscd__manifold *m);
+void nscd__collide_sphere_capsule(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                  double margin, nscd__manifold *m);
+void nscd__collide_sphere_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                   double margin, nscd__manifold *m);
+/* narrow_box.c */
+void nscd__collide_half_space_box(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                  double margin, nscd__manifold *m);
+void nscd__collide_box_box(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                           double margin, nscd__manifold *m);
+void nscd__collide_box_capsule(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                               double margin, nscd__manifold *m);
+/* narrow_capsule.c */
+void nscd__collide_half_space_capsule(const nscd__collision_shape *a,
+                                      const nscd__collision_shape *b, double margin,
+                                      nscd__manifold *m);
+void nscd__collide_capsule_capsule(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                   double margin, nscd__manifold *m);
+/* narrow_cylinder.c */
+void nscd__collide_half_space_cylinder(const nscd__collision_shape *a,
+                                       const nscd__collision_shape *b, double margin,
+                                       nscd__manifold *m);
+void nscd__collide_box_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                double margin, nscd__manifold *m);
+void nscd__collide_capsule_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                    double margin, nscd__manifold *m);
+void nscd__collide_cylinder_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                     double margin, nscd__manifold *m);
+
+#endif

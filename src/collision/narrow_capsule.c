@@ -1,0 +1,12 @@
+/* Narrow phase of capsules (narrow.h). */
+#include "collision/narrow.h"
+
+void nscd__collide_half_space_capsule(const nscd__collision_shape *a,
+                                      const nscd__collision_shape *b, double margin,
+                                      nscd__manifold *m) {
+    (void)a, (void)b, (void)margin, (void)m;
+}
+void nscd__collide_capsule_capsule(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                   double margin, nscd__manifold *m) {
+    (void)a, (void)b, (void)margin, (void)m;
+}

@@ -1,0 +1,92 @@
+/* Frames, bounding boxes and segments of shapes (see narrow.h). */
+#include "collision/narrow.h"
+
+#include <math.h>
+
+#include "nscd/world.h"
+
+void nscd__shape_axis(const nscd__collision_shape *s, int i, double out[3]) {
+    out[0] = s->rotation[i];
+    out[1] = s->rotation[3 + i];
+    out[2] = s->rotation[6 + i];
+}
+
+void nscd__to_local(const nscd__collision_shape *s, const double p[3], double out[3]) {
+    const double *r = s->rotation;
+    double d[3] = {p[0] - s->position[0], p[1] - s->position[1], p[2] - s->position[2]};
+    for (int i = 0; i < 3; ++i) {
+        out[i] = r[i] * d[0] + r[3 + i] * d[1] + r[6 + i] * d[2];
+    }
+}
+
+void nscd__dir_to_world(const nscd__collision_shape *s, const double d[3], double out[3]) {
+    const double *r = s->rotation;
+    for (int i = 0; i < 3; ++i) {
+        out[i] = r[3 * i] * d[0] + r[3 * i + 1] * d[1] + r[3 * i + 2] * d[2];
+    }
+}
+
+void nscd__to_world(const nscd__collision_shape *s, const double p[3], double out[3]) {
+    nscd__dir_to_world(s, p, out);
+    for (int i = 0; i < 3; ++i) {
+        out[i] += s->position[i];
+    }
+}
+
+/* Half-width along world axis i of a shape-frame box of half extents h. */
+static double box_reach(const double *r, int i, const double h[3]) {
+    return fabs(r[3 * i]) * h[0] + fabs(r[3 * i + 1]) * h[1] + fabs(r[3 * i + 2]) * h[2];
+}
+
+void nscd__shape_aabb(const nscd__collision_shape *s, double pad, nscd__aabb *box) {
+    const double *r = s->rotation;
+    double reach[3];
+    for (int i = 0; i < 3; ++i) {
+        double az = fabs(r[3 * i + 2]); /* world axis i . shape z */
+        switch (s->type) {
+        case NSCD_SHAPE_BOX: reach[i] = box_reach(r, i, s->half_extents); break;
+        case NSCD_SHAPE_CAPSULE: reach[i] = az * s->half_height + s->radius; break;
+        case NSCD_SHAPE_CYLINDER: {
+            /* The rim circle reaches radius * sin(angle between axis i and z). */
+            double sin_angle = sqrt(fmax(0.0, 1.0 - az * az));
+            reach[i] = az * s->half_height + s->radius * sin_angle;
+            break;
+        }
+        default: reach[i] = s->radius; break; /* sphere */
+        }
+        box->lo[i] = s->position[i] - reach[i] - pad;
+        box->hi[i] = s->position[i] + reach[i] + pad;
+    }
+}
+
+void nscd__manifold_add(nscd__manifold *m, const double point[3], const double normal[3],
+                        double gap, uint32_t feature) {
+    if (m->n >= NSCD__MANIFOLD_MAX) {
+        return;
+    }
+    nscd__manifold_point *p = &m->p[m->n++];
+    for (int i = 0; i < 3; ++i) {
+        p->point[i] = point[i];
+        p->normal[i] = normal[i];
+    }
+    p->gap = gap;
+    p->feature = feature;
+}
+
+double nscd__segment_closest_t(const double p[3], const double q[3], const double x[3]) {
+    double d[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
+    double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    if (dd <= 0.0) {
+        return 0.0;
+    }
+    double t = ((x[0] - p[0]) * d[0] + (x[1] - p[1]) * d[1] + (x[2] - p[2]) * d[2]) / dd;
+    return t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+}
+
+void nscd__axis_segment(const nscd__collision_shape *s, double p[3], double q[3]) {
+    for (int i = 0; i < 3; ++i) {
+        double reach = s->rotation[3 * i + 2] * s->half_height;
+        p[i] = s->position[i] - reach;
+        q[i] = s->position[i] + reach;
+    }
+}

@@ -1,0 +1,539 @@
+/* Collision layer (src/collision): analytic gaps, normals and points of every
+ * pair type, the grid broad phase against brute force, deterministic order,
+ * out-of-memory behaviour and degenerate geometry. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collision/collision.h"
+#include "core/vec3.h"
+#include "nscd/world.h"
+
+#define PI 3.14159265358979323846
+
+static void near_tol(double a, double b, double tol) {
+    if (!(fabs(a - b) <= tol * (1.0 + fabs(b)))) {
+        print_error("%.17g != %.17g (tol %g)\n", a, b, tol);
+        fail();
+    }
+}
+static void near(double a, double b) { near_tol(a, b, 1e-12); }
+
+/* ---------------------------------------------------------------- shapes */
+
+static nscd__collision_shape base_shape(int32_t type, int32_t body, const double pos[3],
+                                        nscd_quat q) {
+    nscd__collision_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = type;
+    s.body = body;
+    s.key = nscd__shape_key((uint64_t)body + 1, 0);
+    memcpy(s.position, pos, sizeof s.position);
+    nscd_mat3 r = nscd_q_to_mat3(nscd_q_normalize(q));
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            s.rotation[3 * i + j] = r.m[i][j];
+        }
+    }
+    s.category = s.mask = 0xffffffffu;
+    return s;
+}
+
+static nscd__collision_shape sphere(int32_t body, double x, double y, double z, double r) {
+    double p[3] = {x, y, z};
+    nscd__collision_shape s = base_shape(NSCD_SHAPE_SPHERE, body, p, nscd_q_identity());
+    s.radius = r;
+    return s;
+}
+
+/* Half-space whose boundary passes through p with outward normal n. */
+static nscd__collision_shape half_space(int32_t body, const double p[3], nscd_vec3 n) {
+    n = nscd_v3_normalize(n);
+    nscd_vec3 z = nscd_v3(0, 0, 1);
+    nscd_vec3 axis = nscd_v3_cross(z, n);
+    double s = nscd_v3_norm(axis), c = nscd_v3_dot(z, n);
+    nscd_quat q = s > 1e-15
+                      ? nscd_q_from_axis_angle(axis, atan2(s, c))
+                      : (c > 0 ? nscd_q_identity() : nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI));
+    nscd__collision_shape h = base_shape(NSCD_SHAPE_HALF_SPACE, body, p, q);
+    h.fixed = 1;
+    return h;
+}
+
+static nscd__collision_shape box(int32_t body, const double p[3], nscd_quat q, double hx, double hy,
+                                 double hz) {
+    nscd__collision_shape s = base_shape(NSCD_SHAPE_BOX, body, p, q);
+    s.half_extents[0] = hx, s.half_extents[1] = hy, s.half_extents[2] = hz;
+    return s;
+}
+
+static nscd__collision_shape capsule(int32_t body, const double p[3], nscd_quat q, double r,
+                                     double hh) {
+    nscd__collision_shape s = base_shape(NSCD_SHAPE_CAPSULE, body, p, q);
+    s.radius = r, s.half_height = hh;
+    return s;
+}
+
+static nscd__collision_shape cylinder(int32_t body, const double p[3], nscd_quat q, double r,
+                                      double hh) {
+    nscd__collision_shape s = base_shape(NSCD_SHAPE_CYLINDER, body, p, q);
+    s.radius = r, s.half_height = hh;
+    return s;
+}
+
+/* Runs the collision of n shapes and checks the output invariants: sorted by
+ * (key_a, key_b, feature) without duplicates, unit normals, gaps < margin,
+ * key_a / key_b those of shape_a / shape_b. */
+static int32_t collide_checked(nscd__collision *c, const nscd__collision_shape *s, int32_t n,
+                               double margin) {
+    assert_int_equal(nscd__collide(c, s, n, margin), NSCD_OK);
+    for (int32_t k = 0; k < c->n_contacts; ++k) {
+        const nscd__contact_point *p = &c->contacts[k];
+        assert_true(p->key_a == s[p->shape_a].key && p->key_b == s[p->shape_b].key);
+        near(sqrt(p->normal[0] * p->normal[0] + p->normal[1] * p->normal[1] +
+                  p->normal[2] * p->normal[2]),
+             1.0);
+        assert_true(p->gap < margin);
+        assert_true(s[p->shape_b].type != NSCD_SHAPE_HALF_SPACE);
+        if (s[p->shape_a].type != NSCD_SHAPE_HALF_SPACE) {
+            assert_true(p->key_a < p->key_b);
+        }
+        if (k > 0) {
+            const nscd__contact_point *q = &c->contacts[k - 1];
+            int ordered =
+                q->key_a < p->key_a ||
+                (q->key_a == p->key_a &&
+                 (q->key_b < p->key_b || (q->key_b == p->key_b && q->feature < p->feature)));
+            assert_true(ordered);
+        }
+    }
+    return c->n_contacts;
+}
+
+/* The one contact of two shapes (asserts there is exactly one). */
+static nscd__contact_point single_contact(const nscd__collision_shape *a,
+                                          const nscd__collision_shape *b, double margin) {
+    nscd__collision c;
+    nscd__collision_init(&c, NULL);
+    nscd__collision_shape s[2] = {*a, *b};
+    assert_int_equal(collide_checked(&c, s, 2, margin), 1);
+    nscd__contact_point p = c.contacts[0];
+    nscd__collision_free(&c);
+    return p;
+}
+
+static void check_point(const nscd__contact_point *p, const double point[3], const double n[3],
+                        double gap) {
+    for (int i = 0; i < 3; ++i) {
+        near(p->point[i], point[i]);
+        near(p->normal[i], n[i]);
+    }
+    near(p->gap, gap);
+}
+
+/* ---------------------------------------------------------------- spheres */
+
+static void sphere_sphere(void **state) {
+    (void)state;
+    /* centres 5 apart along (0.6, 0.8, 0) */
+    nscd__collision_shape a = sphere(0, 0, 0, 0, 1.0), b = sphere(1, 3, 4, 0, 3.5);
+    nscd__contact_point p = single_contact(&a, &b, 1.0);
+    check_point(&p, (double[]){0.75, 1.0, 0}, (double[]){0.6, 0.8, 0}, 0.5);
+    assert_int_equal(p.shape_a, 0);
+    assert_int_equal(p.feature, 0);
+    /* swapped input: still the smaller key first */
+    p = single_contact(&b, &a, 1.0);
+    assert_int_equal(p.shape_a, 1);
+    check_point(&p, (double[]){0.75, 1.0, 0}, (double[]){0.6, 0.8, 0}, 0.5);
+    /* penetration 0.5 */
+    b.radius = 4.5;
+    p = single_contact(&a, &b, 0.0);
+    check_point(&p, (double[]){0.45, 0.6, 0}, (double[]){0.6, 0.8, 0}, -0.5);
+    /* beyond the margin (gap 0.5 >= margin 0.5): nothing */
+    b.radius = 3.5;
+    nscd__collision c;
+    nscd__collision_init(&c, NULL);
+    nscd__collision_shape two[2] = {a, b};
+    assert_int_equal(collide_checked(&c, two, 2, 0.5), 0);
+    assert_int_equal(collide_checked(&c, two, 2, 0.5000001), 1);
+    nscd__collision_free(&c);
+}
+
+static void sphere_sphere_coincident(void **state) {
+    (void)state;
+    nscd__collision_shape a = sphere(0, 1, 2, 3, 0.5), b = sphere(1, 1, 2, 3, 0.25);
+    nscd__contact_point p = single_contact(&a, &b, 0.0);
+    assert_true(isfinite(p.normal[0]) && isfinite(p.normal[1]) && isfinite(p.normal[2]));
+    near(p.gap, -0.75);
+    /* touching exactly: gap 0 is a contact with margin 0? gap < margin is required */
+    nscd__collision_shape c1 = sphere(0, 0, 0, 0, 1.0), c2 = sphere(1, 2, 0, 0, 1.0);
+    p = single_contact(&c1, &c2, 1e-12);
+    near(p.gap, 0.0);
+    check_point(&p, (double[]){1, 0, 0}, (double[]){1, 0, 0}, 0.0);
+}
+
+static void sphere_half_space(void **state) {
+    (void)state;
+    nscd__collision_shape h = half_space(0, (double[]){0, 0, 1}, nscd_v3(0, 0, 1));
+    nscd__collision_shape s = sphere(1, 2, 3, 1.8, 1.0);
+    s.key = 1; /* a smaller key than the half-space's: the half-space is still shape a */
+    nscd__contact_point p = single_contact(&s, &h, 0.0);
+    assert_int_equal(p.shape_a, 1);
+    assert_true(p.key_a == h.key && p.key_b == 1);
+    check_point(&p, (double[]){2, 3, 0.9}, (double[]){0, 0, 1}, -0.2);
+    /* tilted plane through the origin, normal (1, 1, 0)/sqrt 2; centre at distance 2 */
+    double r2 = sqrt(0.5);
+    nscd__collision_shape t = half_space(0, (double[]){0, 0, 0}, nscd_v3(1, 1, 0));
+    nscd__collision_shape u = sphere(1, 2 * r2, 2 * r2, 7.0, 1.5);
+    p = single_contact(&t, &u, 1.0);
+    check_point(&p, (double[]){0.25 * r2, 0.25 * r2, 7.0}, (double[]){r2, r2, 0}, 0.5);
+}
+
+/* ---------------------------------------------------------------- broad phase */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static double uniform(double lo, double hi) { /* xorshift64*: the same numbers everywhere */
+    rng_state ^= rng_state >> 12, rng_state ^= rng_state << 25, rng_state ^= rng_state >> 27;
+    uint64_t r = rng_state * 0x2545f4914f6cdd1dull;
+    return lo + (hi - lo) * (double)(r >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static nscd_quat random_rotation(void) {
+    nscd_quat q = {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
+    return nscd_q_normalize(q);
+}
+
+/* n random shapes of the given types in a box of side L; a few large ones
+ * and half-spaces when allowed; random filters on some. */
+static void random_shapes(nscd__collision_shape *s, int32_t n, double L, const int32_t *types,
+                          int32_t n_types) {
+    for (int32_t i = 0; i < n; ++i) {
+        double p[3] = {uniform(0, L), uniform(0, L), uniform(0, L)};
+        int32_t type = types[(int32_t)uniform(0, n_types) % n_types];
+        if (type == NSCD_SHAPE_HALF_SPACE && i % 50 != 3) {
+            type = NSCD_SHAPE_SPHERE; /* a few half-spaces: each touches half the shapes */
+        }
+        double size = uniform(0.2, 0.6) * (i % 97 == 0 ? 10.0 : 1.0); /* a few large ones */
+        int32_t body = i % 500 == 7 ? i - 1 : i; /* a few compounds: same body, never paired */
+        switch (type) {
+        case NSCD_SHAPE_HALF_SPACE:
+            s[i] = half_space(body, p, nscd_v3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
+            break;
+        case NSCD_SHAPE_BOX:
+            s[i] = box(body, p, random_rotation(), size, uniform(0.2, 0.6), uniform(0.2, 0.6));
+            break;
+        case NSCD_SHAPE_CAPSULE:
+            s[i] = capsule(body, p, random_rotation(), size * 0.5, size);
+            break;
+        case NSCD_SHAPE_CYLINDER:
+            s[i] = cylinder(body, p, random_rotation(), size, size * 0.7);
+            break;
+        default: s[i] = sphere(body, p[0], p[1], p[2], size); break;
+        }
+        s[i].key = nscd__shape_key((uint64_t)body + 1, i - body);
+        if (i % 13 == 0) {
+            s[i].category = 2, s[i].mask = 1; /* pairs only with shapes of category 1 */
+        }
+        if (i % 29 == 0) {
+            s[i].category = 1;
+        }
+        if (i % 31 == 0) {
+            s[i].fixed = 1;
+        }
+    }
+}
+
+/* A bounding radius of each finite shape about its position. */
+static double bounding_radius(const nscd__collision_shape *s) {
+    switch (s->type) {
+    case NSCD_SHAPE_BOX:
+        return sqrt(s->half_extents[0] * s->half_extents[0] +
+                    s->half_extents[1] * s->half_extents[1] +
+                    s->half_extents[2] * s->half_extents[2]);
+    case NSCD_SHAPE_CAPSULE: return s->half_height + s->radius;
+    case NSCD_SHAPE_CYLINDER: return sqrt(s->half_height * s->half_height + s->radius * s->radius);
+    default: return s->radius;
+    }
+}
+
+static int filter_pass(const nscd__collision_shape *a, const nscd__collision_shape *b) {
+    return a->body != b->body && !(a->fixed && b->fixed) && (a->category & b->mask) &&
+           (b->category & a->mask);
+}
+
+/* Brute force: every pair that passes the filter and whose bounding spheres
+ * (or plane distance) are within the margin, collided alone; the contacts of
+ * all pairs, as (key_a, key_b, feature, gap) sorted like the output. */
+static int32_t brute_force(const nscd__collision_shape *s, int32_t n, double margin,
+                           nscd__contact_point *out, int32_t cap) {
+    nscd__collision c;
+    nscd__collision_init(&c, NULL);
+    int32_t count = 0;
+    for (int32_t i = 0; i < n; ++i) {
+        for (int32_t j = i + 1; j < n; ++j) {
+            if (!filter_pass(&s[i], &s[j])) {
+                continue;
+            }
+            int hi = s[i].type == NSCD_SHAPE_HALF_SPACE, hj = s[j].type == NSCD_SHAPE_HALF_SPACE;
+            if (hi && hj) {
+                continue;
+            }
+            if (!hi && !hj) {
+                double d = 0;
+                for (int k = 0; k < 3; ++k) {
+                    d += (s[i].position[k] - s[j].position[k]) *
+                         (s[i].position[k] - s[j].position[k]);
+                }
+                double reach = bounding_radius(&s[i]) + bounding_radius(&s[j]) + margin;
+                if (d > reach * reach) {
+                    continue;
+                }
+            }
+            nscd__collision_shape two[2] = {s[i], s[j]};
+            assert_int_equal(nscd__collide(&c, two, 2, margin), NSCD_OK);
+            for (int32_t k = 0; k < c.n_contacts; ++k) {
+                assert_true(count < cap);
+                out[count] = c.contacts[k];
+                out[count].shape_a = c.contacts[k].shape_a == 0 ? i : j;
+                out[count].shape_b = c.contacts[k].shape_b == 0 ? i : j;
+                ++count;
+            }
+        }
+    }
+    nscd__collision_free(&c);
+    return count;
+}
+
+static int contact_cmp(const void *x, const void *y) {
+    const nscd__contact_point *a = x, *b = y;
+    if (a->key_a != b->key_a) {
+        return a->key_a < b->key_a ? -1 : 1;
+    }
+    if (a->key_b != b->key_b) {
+        return a->key_b < b->key_b ? -1 : 1;
+    }
+    return a->feature < b->feature ? -1 : (a->feature > b->feature);
+}
+
+static void broad_phase_against_brute_force_of(const int32_t *types, int32_t n_types) {
+    enum { N = 2000, CAP = 200000 };
+    nscd__collision_shape *s = malloc(N * sizeof *s);
+    nscd__contact_point *expected = malloc(CAP * sizeof *expected);
+    assert_non_null(s);
+    assert_non_null(expected);
+    random_shapes(s, N, 18.0, types, n_types);
+    const double margin = 0.05;
+    int32_t n_expected = brute_force(s, N, margin, expected, CAP);
+    qsort(expected, (size_t)n_expected, sizeof *expected, contact_cmp);
+    nscd__collision c;
+    nscd__collision_init(&c, NULL);
+    int32_t n = collide_checked(&c, s, N, margin);
+    print_message("%d shapes: %d contacts from %d broad-phase pairs\n", N, n, c.n_pairs);
+    assert_true(n_expected > N / 4); /* the test sees real contacts */
+    assert_int_equal(n, n_expected);
+    for (int32_t k = 0; k < n; ++k) {
+        const nscd__contact_point *p = &c.contacts[k], *q = &expected[k];
+        assert_true(p->key_a == q->key_a && p->key_b == q->key_b && p->feature == q->feature);
+        assert_int_equal(p->shape_a, q->shape_a);
+        assert_int_equal(p->shape_b, q->shape_b);
+        assert_true(p->gap == q->gap); /* the same narrow phase: bitwise */
+    }
+    nscd__collision_free(&c);
+    free(expected);
+    free(s);
+}
+
+static void broad_phase_spheres(void **state) {
+    (void)state;
+    const int32_t types[] = {NSCD_SHAPE_SPHERE, NSCD_SHAPE_SPHERE, NSCD_SHAPE_SPHERE,
+                             NSCD_SHAPE_SPHERE, NSCD_SHAPE_SPHERE, NSCD_SHAPE_HALF_SPACE};
+    broad_phase_against_brute_force_of(types, 6);
+}
+
+/* Shuffling the input changes nothing but the shape indices. */
+static void order_independent_of_input(void **state) {
+    (void)state;
+    enum { N = 1500 };
+    const int32_t types[] = {NSCD_SHAPE_SPHERE,   NSCD_SHAPE_BOX,    NSCD_SHAPE_CAPSULE,
+                             NSCD_SHAPE_CYLINDER, NSCD_SHAPE_SPHERE, NSCD_SHAPE_HALF_SPACE};
+    nscd__collision_shape *s = malloc(N * sizeof *s), *t = malloc(N * sizeof *t);
+    int32_t *perm = malloc(N * sizeof *perm);
+    assert_true(s && t && perm);
+    random_shapes(s, N, 14.0, types, 6);
+    for (int32_t i = 0; i < N; ++i) {
+        perm[i] = i;
+    }
+    for (int32_t i = N - 1; i > 0; --i) {
+        int32_t j = (int32_t)uniform(0, i + 1) % (i + 1);
+        int32_t x = perm[i];
+        perm[i] = perm[j], perm[j] = x;
+    }
+    for (int32_t i = 0; i < N; ++i) {
+        t[i] = s[perm[i]];
+    }
+    nscd__collision c1, c2;
+    nscd__collision_init(&c1, NULL);
+    nscd__collision_init(&c2, NULL);
+    int32_t n1 = collide_checked(&c1, s, N, 0.02), n2 = collide_checked(&c2, t, N, 0.02);
+    assert_int_equal(n1, n2);
+    assert_true(n1 > N / 4);
+    for (int32_t k = 0; k < n1; ++k) {
+        const nscd__contact_point *p = &c1.contacts[k], *q = &c2.contacts[k];
+        assert_true(p->key_a == q->key_a && p->key_b == q->key_b && p->feature == q->feature);
+        assert_int_equal(perm[q->shape_a], p->shape_a);
+        assert_int_equal(perm[q->shape_b], p->shape_b);
+        assert_memory_equal(p->point, q->point, sizeof p->point);
+        assert_memory_equal(p->normal, q->normal, sizeof p->normal);
+        assert_true(p->gap == q->gap);
+    }
+    nscd__collision_free(&c1);
+    nscd__collision_free(&c2);
+    free(perm);
+    free(t);
+    free(s);
+}
+
+/* ---------------------------------------------------------------- memory */
+
+typedef struct budget {
+    int64_t left; /* allocations still allowed */
+    int64_t live;
+} budget;
+
+static void *limited_allocate(void *user, size_t size) {
+    budget *b = user;
+    if (b->left <= 0) {
+        return NULL;
+    }
+    --b->left;
+    ++b->live;
+    return malloc(size);
+}
+
+static void limited_release(void *user, void *block, size_t size) {
+    (void)size;
+    budget *b = user;
+    --b->live;
+    free(block);
+}
+
+/* Every failing allocation leaves the previous output as it was. */
+static void out_of_memory_keeps_output(void **state) {
+    (void)state;
+    enum { N = 400 };
+    const int32_t types[] = {NSCD_SHAPE_SPHERE, NSCD_SHAPE_BOX, NSCD_SHAPE_HALF_SPACE};
+    nscd__collision_shape small[3] = {sphere(0, 0, 0, 0, 1), sphere(1, 1.5, 0, 0, 1),
+                                      sphere(2, 9, 9, 9, 1)};
+    nscd__collision_shape *s = malloc(N * sizeof *s);
+    assert_non_null(s);
+    random_shapes(s, N, 8.0, types, 3);
+    int failures = 0;
+    for (int64_t allowed = 0;; ++allowed) {
+        budget b = {1000, 0};
+        nscd_allocator al = {limited_allocate, limited_release, &b};
+        nscd__collision c;
+        nscd__collision_init(&c, &al);
+        assert_int_equal(collide_checked(&c, small, 3, 0.0), 1);
+        nscd__contact_point before = c.contacts[0];
+        b.left = allowed;
+        nscd_status st = nscd__collide(&c, s, N, 0.01);
+        if (st == NSCD_OK) {
+            assert_true(c.n_contacts > 1);
+            nscd__collision_free(&c);
+            assert_int_equal(b.live, 0);
+            break;
+        }
+        ++failures;
+        assert_int_equal(st, NSCD_ERR_OUT_OF_MEMORY);
+        assert_int_equal(c.n_contacts, 1);
+        assert_memory_equal(&c.contacts[0], &before, sizeof before);
+        nscd__collision_free(&c);
+        assert_int_equal(b.live, 0);
+    }
+    assert_true(failures > 3);
+    free(s);
+}
+
+/* Buffers are reused: a second call with the same shapes allocates nothing. */
+static void no_allocation_when_sizes_do_not_grow(void **state) {
+    (void)state;
+    enum { N = 1000 };
+    const int32_t types[] = {NSCD_SHAPE_SPHERE};
+    nscd__collision_shape *s = malloc(N * sizeof *s);
+    assert_non_null(s);
+    random_shapes(s, N, 8.0, types, 1);
+    budget b = {1000, 0};
+    nscd_allocator al = {limited_allocate, limited_release, &b};
+    nscd__collision c;
+    nscd__collision_init(&c, &al);
+    collide_checked(&c, s, N, 0.01);
+    collide_checked(&c, s, N, 0.01); /* the output buffers of both parities exist now */
+    b.left = 0;
+    for (int32_t i = 0; i < N; ++i) {
+        s[i].position[0] += 0.01; /* a step later */
+    }
+    int32_t n = collide_checked(&c, s, N, 0.01);
+    assert_true(n > 0);
+    nscd__collision_free(&c);
+    assert_int_equal(b.live, 0);
+    free(s);
+}
+
+/* ---------------------------------------------------------------- bad input */
+
+static void bad_input(void **state) {
+    (void)state;
+    nscd__collision c;
+    nscd__collision_init(&c, NULL);
+    nscd__collision_shape s[2] = {sphere(0, 0, 0, 0, 1), sphere(1, 1, 0, 0, 1)};
+    assert_int_equal(collide_checked(&c, s, 2, 0.0), 1);
+    s[1].position[2] = NAN;
+    assert_int_equal(nscd__collide(&c, s, 2, 0.0), NSCD_ERR_NOT_FINITE);
+    s[1].position[2] = 0.0;
+    s[1].radius = -1.0;
+    assert_int_equal(nscd__collide(&c, s, 2, 0.0), NSCD_ERR_OUT_OF_RANGE);
+    s[1].radius = 1.0;
+    s[1].type = 17;
+    assert_int_equal(nscd__collide(&c, s, 2, 0.0), NSCD_ERR_INVALID_ARGUMENT);
+    s[1].type = NSCD_SHAPE_SPHERE;
+    assert_int_equal(nscd__collide(&c, s, 2, -1.0), NSCD_ERR_OUT_OF_RANGE);
+    assert_int_equal(nscd__collide(&c, s, 2, NAN), NSCD_ERR_NOT_FINITE);
+    assert_int_equal(nscd__collide(&c, NULL, 2, 0.0), NSCD_ERR_NULL_POINTER);
+    assert_int_equal(nscd__collide(&c, s, -1, 0.0), NSCD_ERR_INVALID_ARGUMENT);
+    assert_int_equal(nscd__collide(NULL, s, 2, 0.0), NSCD_ERR_NULL_POINTER);
+    assert_int_equal(c.n_contacts, 1); /* the failures left the last output */
+    assert_int_equal(collide_checked(&c, s, 0, 0.0), 0);
+    nscd__collision_free(&c);
+    nscd__collision_free(NULL);
+}
+
+/* Far from the origin the gaps keep their relative accuracy. */
+static void large_coordinates(void **state) {
+    (void)state;
+    const double x0 = 1e7;
+    nscd__collision_shape a = sphere(0, x0, x0, -x0, 1.0), b = sphere(1, x0 + 1.5, x0, -x0, 1.0);
+    nscd__contact_point p = single_contact(&a, &b, 0.0);
+    near_tol(p.gap, -0.5, 1e-9);
+    near(p.normal[0], 1.0);
+    near_tol(p.point[0], x0 + 0.75, 1e-15);
+}
+
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(sphere_sphere),
+    cmocka_unit_test(sphere_sphere_coincident),
+    cmocka_unit_test(sphere_half_space),
+    cmocka_unit_test(broad_phase_spheres),
+    cmocka_unit_test(order_independent_of_input),
+    cmocka_unit_test(out_of_memory_keeps_output),
+    cmocka_unit_test(no_allocation_when_sizes_do_not_grow),
+    cmocka_unit_test(bad_input),
+    cmocka_unit_test(large_coordinates),
+};
+
+int main(void) { return cmocka_run_group_tests(tests, NULL, NULL); }
