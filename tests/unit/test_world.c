@@ -1,0 +1,732 @@
+/* The rigid-body world (seed 002, Sect. 3): a sphere at rest on a plane, a
+ * sphere that slides into rolling (v = 5/7 v0), a box sliding to a stop at
+ * v0^2 / (2 mu g), a sphere stack that holds, energy in a frictional pile,
+ * bitwise reruns, bodies added and removed mid-run, mass properties, the
+ * Jacobi blend, copy-out and writers, and bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/struct_sizes.h"
+#include "nscd/world.h"
+
+#define G 9.81
+#define PI 3.14159265358979323846
+
+/* |a - b| <= tol, printing both on failure. */
+#define assert_near(a, b, tol)                                                                     \
+    do {                                                                                           \
+        double a_ = (a), b_ = (b);                                                                 \
+        if (!(fabs(a_ - b_) <= (tol))) {                                                           \
+            fail_msg("%s = %.17g, expected %.17g (tol %g)", #a, a_, b_, (double)(tol));            \
+        }                                                                                          \
+    } while (0)
+
+/* ------------------------------------------------------------ helpers */
+
+static nscd_world_desc default_desc(void) {
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    return d;
+}
+
+static nscd_world *make_world(const nscd_world_desc *d) {
+    nscd_world *w = NULL;
+    assert_int_equal(nscd_world_create(d, &w), NSCD_OK);
+    return w;
+}
+
+/* A static half-space whose outward normal is +z rotated by quaternion q,
+ * its boundary through p. */
+static nscd_body_id add_half_space(nscd_world *w, const double p[3], const double q[4]) {
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.type = NSCD_BODY_STATIC;
+    memcpy(b.position, p, sizeof b.position);
+    memcpy(b.orientation, q, sizeof b.orientation);
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_HALF_SPACE;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    return id;
+}
+
+static nscd_body_id add_floor(nscd_world *w) {
+    double p[3] = {0.0, 0.0, 0.0}, q[4] = {1.0, 0.0, 0.0, 0.0};
+    return add_half_space(w, p, q);
+}
+
+static nscd_body_id add_sphere(nscd_world *w, double x, double y, double z, double r) {
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.position[0] = x, b.position[1] = y, b.position[2] = z;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.radius = r;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    return id;
+}
+
+static void step_ok(nscd_world *w, int n) {
+    for (int i = 0; i < n; ++i) {
+        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+    }
+}
+
+/* Kinetic plus potential energy (gravity -z) of every dynamic body. */
+static double total_energy(const nscd_world *w, const nscd_body_id *ids, int n) {
+    double e = 0.0;
+    assert_int_equal(nscd_world_kinetic_energy(w, &e), NSCD_OK);
+    for (int i = 0; i < n; ++i) {
+        double x[3], m = 0.0;
+        assert_int_equal(nscd_world_get_body(w, ids[i], x, NULL, NULL, NULL), NSCD_OK);
+        assert_int_equal(nscd_world_get_body_mass(w, ids[i], &m, NULL), NSCD_OK);
+        e += m * G * x[2];
+    }
+    return e;
+}
+
+/* ------------------------------------------------------------ single bodies */
+
+/* A sphere placed exactly on the plane (gap 0): each step the normal
+ * impulse m g dt cancels gravity; over 1e5 steps the centre moves by
+ * round-off only. */
+static void sphere_rests_on_plane(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    nscd_world *w = make_world(&d);
+    add_floor(w);
+    nscd_body_id s = add_sphere(w, 0.3, -0.2, 0.1, 0.1);
+    step_ok(w, 100000);
+    double x[3], v[3], om[3];
+    assert_int_equal(nscd_world_get_body(w, s, x, NULL, v, om), NSCD_OK);
+    assert_true(fabs(x[0] - 0.3) < 1e-12 && fabs(x[1] + 0.2) < 1e-12);
+    assert_true(fabs(x[2] - 0.1) < 1e-12);
+    assert_true(fabs(v[2]) < 1e-12 && fabs(om[0]) + fabs(om[1]) + fabs(om[2]) < 1e-12);
+    assert_near(nscd_world_time(w), 100.0, 1e-9);
+    nscd_world_destroy(w);
+}
+
+/* A sphere thrown along x without spin on a rough plane slides until
+ * v = ω r; the angular momentum about the contact point, m v0, is
+ * conserved, so v = m v0 / (m + I / r^2) = 5/7 v0 after (2 v0)/(7 μ g). */
+static void sliding_sphere_starts_rolling(void **state) {
+    (void)state;
+    int32_t laws[2] = {NSCD_FRICTION_COULOMB, NSCD_FRICTION_MAX_DISSIPATION};
+    for (int l = 0; l < 2; ++l) {
+        nscd_world_desc d = default_desc();
+        d.friction_law = laws[l];
+        d.default_friction = 0.3;
+        nscd_world *w = make_world(&d);
+        add_floor(w);
+        double r = 0.05, v0 = 2.0;
+        nscd_body_id s = add_sphere(w, 0.0, 0.0, r, r);
+        double v[3] = {v0, 0.0, 0.0};
+        assert_int_equal(nscd_world_set_body(w, s, NULL, NULL, v, NULL), NSCD_OK);
+        double t_roll = 2.0 * v0 / (7.0 * 0.3 * G);
+        step_ok(w, (int)(t_roll / d.dt) - 10);
+        double om[3];
+        assert_int_equal(nscd_world_get_body(w, s, NULL, NULL, v, om), NSCD_OK);
+        assert_true(v[0] - om[1] * r > 1e-3); /* still sliding */
+        step_ok(w, 200);
+        assert_int_equal(nscd_world_get_body(w, s, NULL, NULL, v, om), NSCD_OK);
+        assert_near(v[0], 5.0 / 7.0 * v0, 1e-9);
+        assert_near(om[1] * r, v[0], 1e-9); /* ω along +y rolls towards +x */
+        assert_near(om[0], 0.0, 1e-12);
+        nscd_world_destroy(w);
+    }
+}
+
+/* A cube sliding on a plane with Coulomb friction stops after
+ * v0^2 / (2 μ g) (to within one step's travel). */
+static void box_slides_to_a_stop(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    d.default_friction = 0.5;
+    d.max_sweeps = 100;
+    d.tolerance = 1e-12;
+    nscd_world *w = make_world(&d);
+    add_floor(w);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.position[2] = 0.1;
+    b.velocity[0] = 1.0;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_BOX;
+    s.half_extents[0] = s.half_extents[1] = s.half_extents[2] = 0.1;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    nscd_world_step_report rep;
+    rep.struct_size = sizeof rep;
+    for (int i = 0; i < 400; ++i) {
+        nscd_status rc = nscd_world_step(w, &rep);
+        assert_int_equal(rc, NSCD_OK);
+        assert_int_equal(rep.contacts, 4);
+    }
+    double x[3], v[3], q[4];
+    assert_int_equal(nscd_world_get_body(w, id, x, q, v, NULL), NSCD_OK);
+    double expected = 1.0 / (2.0 * 0.5 * G);
+    assert_true(fabs(v[0]) < 1e-9);
+    assert_true(fabs(x[0] - expected) < 1.0 * d.dt);
+    assert_true(fabs(x[2] - 0.1) < 1e-6);
+    assert_true(fabs(q[0] - 1.0) < 1e-6); /* it did not tip */
+    nscd_world_destroy(w);
+}
+
+/* Five spheres stacked on the floor stay stacked for 2 s. */
+static void sphere_stack_holds(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    d.max_sweeps = 50;
+    nscd_world *w = make_world(&d);
+    add_floor(w);
+    nscd_body_id ids[5];
+    for (int k = 0; k < 5; ++k) {
+        ids[k] = add_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
+    }
+    step_ok(w, 2000);
+    for (int k = 0; k < 5; ++k) {
+        double x[3];
+        assert_int_equal(nscd_world_get_body(w, ids[k], x, NULL, NULL, NULL), NSCD_OK);
+        assert_true(fabs(x[2] - (0.1 + 0.2 * k)) < 1e-3);
+        assert_true(fabs(x[0]) + fabs(x[1]) < 1e-9);
+    }
+    nscd_world_destroy(w);
+}
+
+/* ------------------------------------------------------------ piles */
+
+/* Spheres dropped into a box of five half-spaces; returns the world. */
+static nscd_world *make_pile(const nscd_world_desc *d, nscd_body_id *ids, int n) {
+    nscd_world *w = make_world(d);
+    double s = sqrt(0.5);
+    double origin[3] = {0.0, 0.0, 0.0};
+    double walls[4][4] = {{s, 0.0, s, 0.0}, {s, 0.0, -s, 0.0}, {s, -s, 0.0, 0.0}, {s, s, 0.0, 0.0}};
+    double at[4][3] = {{-0.3, 0.0, 0.0}, {0.3, 0.0, 0.0}, {0.0, -0.3, 0.0}, {0.0, 0.3, 0.0}};
+    add_half_space(w, origin, (double[4]){1.0, 0.0, 0.0, 0.0});
+    for (int k = 0; k < 4; ++k) {
+        add_half_space(w, at[k], walls[k]);
+    }
+    unsigned seed = 7;
+    for (int i = 0; i < n; ++i) {
+        seed = seed * 1103515245u + 12345u;
+        double jitter = ((seed >> 8) % 1000) / 1000.0 * 0.02 - 0.01;
+        ids[i] = add_sphere(w, -0.2 + 0.1 * (i % 5) + jitter, -0.2 + 0.1 * ((i / 5) % 5),
+                            0.1 + 0.1 * (i / 25) + 0.05 * (i % 3), 0.04 + 0.005 * (i % 3));
+    }
+    (void)origin;
+    return w;
+}
+
+/* With ε = 0 the error reduction adds nothing, contacts only dissipate and
+ * the semi-implicit Euler step loses m g^2 dt^2 / 2 per body in free fall:
+ * the total energy never increases (up to round-off) in a frictional pile,
+ * for both friction laws. */
+static void pile_energy_never_increases(void **state) {
+    (void)state;
+    int32_t laws[2] = {NSCD_FRICTION_COULOMB, NSCD_FRICTION_MAX_DISSIPATION};
+    for (int l = 0; l < 2; ++l) {
+        nscd_world_desc d = default_desc();
+        d.friction_law = laws[l];
+        d.error_reduction = 0.0;
+        d.max_sweeps = 200;
+        d.tolerance = 1e-10;
+        enum { N = 60 };
+        nscd_body_id ids[N];
+        nscd_world *w = make_pile(&d, ids, N);
+        double e = total_energy(w, ids, N), e0 = e;
+        int contacts = 0;
+        for (int i = 0; i < 1500; ++i) {
+            nscd_world_step_report rep;
+            rep.struct_size = sizeof rep;
+            nscd_status rc = nscd_world_step(w, &rep);
+            assert_true(rc == NSCD_OK || rc == NSCD_ERR_NOT_CONVERGED);
+            double next = total_energy(w, ids, N);
+            assert_true(next <= e + 1e-9 * fabs(e0));
+            e = next;
+            contacts = rep.contacts;
+        }
+        assert_true(contacts > N); /* a pile, not a gas */
+        assert_true(e < e0);
+        nscd_world_destroy(w);
+    }
+}
+
+/* Two worlds built and run alike are bitwise alike. */
+static void rerun_is_bitwise_identical(void **state) {
+    (void)state;
+    enum { N = 60 };
+    double pos[2][3 * N], vel[2][3 * N], quat[2][4 * N];
+    for (int run = 0; run < 2; ++run) {
+        nscd_world_desc d = default_desc();
+        d.jacobi_groups = 3;
+        d.relaxation = 0.7;
+        nscd_body_id ids[N];
+        nscd_world *w = make_pile(&d, ids, N);
+        for (int i = 0; i < 300; ++i) {
+            nscd_status rc = nscd_world_step(w, NULL);
+            assert_true(rc == NSCD_OK);
+        }
+        int32_t count = 0;
+        assert_int_equal(
+            nscd_world_get_bodies(w, N + 5, &count, NULL, NULL, NULL, NULL, NULL, NULL), NSCD_OK);
+        assert_int_equal(count, N + 5);
+        double p[3 * (N + 5)], v[3 * (N + 5)], q[4 * (N + 5)];
+        assert_int_equal(nscd_world_get_bodies(w, N + 5, &count, NULL, NULL, p, q, v, NULL),
+                         NSCD_OK);
+        memcpy(pos[run], p + 15, sizeof pos[run]);
+        memcpy(vel[run], v + 15, sizeof vel[run]);
+        memcpy(quat[run], q + 20, sizeof quat[run]);
+        nscd_world_destroy(w);
+    }
+    assert_memory_equal(pos[0], pos[1], sizeof pos[0]);
+    assert_memory_equal(vel[0], vel[1], sizeof vel[0]);
+    assert_memory_equal(quat[0], quat[1], sizeof quat[0]);
+}
+
+/* The Jacobi blend (groups of Gauss–Seidel, weight ω = 0.5) converges to
+ * the same impulses as Gauss–Seidel: in a stack of five spheres the contact
+ * under sphere k carries the weight of the 5 - k spheres above it, so its
+ * impulse is (5 - k) m g dt; the stack then holds for 2 s. */
+static void jacobi_blend_converges(void **state) {
+    (void)state;
+    int32_t groups[2] = {1, 4};
+    for (int g = 0; g < 2; ++g) {
+        nscd_world_desc d = default_desc();
+        d.jacobi_groups = groups[g];
+        d.relaxation = 0.5;
+        d.max_sweeps = 5000;
+        d.tolerance = 1e-14;
+        nscd_world *w = make_world(&d);
+        add_floor(w);
+        nscd_body_id ids[5];
+        for (int k = 0; k < 5; ++k) {
+            ids[k] = add_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
+        }
+        double m = 0.0;
+        assert_int_equal(nscd_world_get_body_mass(w, ids[0], &m, NULL), NSCD_OK);
+        nscd_world_step_report rep;
+        rep.struct_size = sizeof rep;
+        assert_int_equal(nscd_world_step(w, &rep), NSCD_OK);
+        assert_int_equal(rep.contacts, 5);
+        assert_true(rep.converged && rep.sweeps > 1);
+        nscd_body_id a[5], b[5];
+        double P[15];
+        int32_t n = 0;
+        assert_int_equal(nscd_world_get_contacts(w, 5, &n, a, b, NULL, NULL, NULL, P), NSCD_OK);
+        for (int j = 0; j < 5; ++j) {
+            int k = 0; /* index of the upper sphere of the contact */
+            while (ids[k] != b[j]) {
+                ++k;
+            }
+            assert_near(P[3 * j], (5 - k) * m * G * d.dt, 1e-12 * m);
+            assert_near(P[3 * j + 1], 0.0, 1e-12 * m);
+        }
+        step_ok(w, 2000);
+        for (int k = 0; k < 5; ++k) {
+            double x[3];
+            assert_int_equal(nscd_world_get_body(w, ids[k], x, NULL, NULL, NULL), NSCD_OK);
+            assert_true(fabs(x[2] - (0.1 + 0.2 * k)) < 1e-6);
+        }
+        nscd_world_destroy(w);
+    }
+}
+
+/* ------------------------------------------------------------ add / remove */
+
+static void add_and_remove_mid_run(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    d.max_sweeps = 30;
+    nscd_world *w = make_world(&d);
+    add_floor(w);
+    nscd_body_id low = add_sphere(w, 0.0, 0.0, 0.1, 0.1);
+    nscd_body_id high = add_sphere(w, 0.0, 0.0, 0.3, 0.1);
+    step_ok(w, 100);
+    assert_int_equal(nscd_world_body_count(w), 3);
+    int32_t n = 0;
+    assert_int_equal(nscd_world_get_contacts(w, 0, &n, NULL, NULL, NULL, NULL, NULL, NULL),
+                     NSCD_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(n, 2);
+    /* remove the lower sphere: the upper one falls onto the floor */
+    assert_int_equal(nscd_world_remove_body(w, low), NSCD_OK);
+    assert_int_equal(nscd_world_body_valid(w, low), 0);
+    assert_int_equal(nscd_world_remove_body(w, low), NSCD_ERR_STALE_HANDLE);
+    assert_int_equal(nscd_world_get_body(w, low, NULL, NULL, NULL, NULL), NSCD_ERR_STALE_HANDLE);
+    assert_int_equal(nscd_world_get_contacts(w, 0, &n, NULL, NULL, NULL, NULL, NULL, NULL),
+                     NSCD_OK);
+    assert_int_equal(n, 0); /* both of its contacts went with it */
+    /* a new body reuses the slot with a new generation: the old id stays stale */
+    nscd_body_id side = add_sphere(w, 1.0, 0.0, 0.1, 0.1);
+    assert_true((side & 0xffffffffu) == (low & 0xffffffffu) && side != low);
+    assert_int_equal(nscd_world_body_valid(w, low), 0);
+    assert_int_equal(nscd_world_body_count(w), 3);
+    step_ok(w, 600);
+    double x[3];
+    assert_int_equal(nscd_world_get_body(w, high, x, NULL, NULL, NULL), NSCD_OK);
+    assert_true(fabs(x[2] - 0.1) < 1e-3);
+    assert_int_equal(nscd_world_get_body(w, side, x, NULL, NULL, NULL), NSCD_OK);
+    assert_true(fabs(x[0] - 1.0) < 1e-12 && fabs(x[2] - 0.1) < 1e-3);
+    /* copy-out in storage order: floor, high, side */
+    nscd_body_id ids[3];
+    uint64_t users[3];
+    assert_int_equal(nscd_world_get_bodies(w, 3, &n, ids, users, NULL, NULL, NULL, NULL), NSCD_OK);
+    assert_int_equal(n, 3);
+    assert_true(ids[1] == high && ids[2] == side);
+    nscd_world_destroy(w);
+}
+
+/* Bodies leaving the domain box are removed at the end of the step. */
+static void domain_removes_bodies(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    d.use_domain = 1;
+    d.domain_min[0] = d.domain_min[1] = d.domain_min[2] = -1.0;
+    d.domain_max[0] = d.domain_max[1] = d.domain_max[2] = 1.0;
+    nscd_world *w = make_world(&d);
+    nscd_body_id a = add_sphere(w, 0.0, 0.0, 0.0, 0.1);
+    nscd_body_id b = add_sphere(w, 0.5, 0.0, 0.0, 0.1);
+    double v[3] = {1000.0, 0.0, 0.0};
+    assert_int_equal(nscd_world_set_body(w, b, NULL, NULL, v, NULL), NSCD_OK);
+    nscd_world_step_report rep;
+    rep.struct_size = sizeof rep;
+    assert_int_equal(nscd_world_step(w, &rep), NSCD_OK);
+    assert_int_equal(rep.bodies_removed, 1);
+    assert_int_equal(nscd_world_body_valid(w, b), 0);
+    assert_int_equal(nscd_world_body_valid(w, a), 1);
+    assert_int_equal(nscd_world_body_count(w), 1);
+    nscd_world_destroy(w);
+}
+
+/* ------------------------------------------------------------ mass */
+
+static void mass_from_density(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    nscd_world *w = make_world(&d);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.density = 2650.0;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.radius = 0.2;
+    nscd_body_id id = 0;
+    double m = 0.0, I[3];
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    assert_int_equal(nscd_world_get_body_mass(w, id, &m, I), NSCD_OK);
+    double ms = 2650.0 * 4.0 / 3.0 * PI * 0.008;
+    assert_near(m, ms, 1e-12 * ms);
+    assert_near(I[0], 0.4 * ms * 0.04, 1e-12);
+    /* box 0.2 x 0.4 x 0.6 */
+    s.type = NSCD_SHAPE_BOX;
+    s.half_extents[0] = 0.1, s.half_extents[1] = 0.2, s.half_extents[2] = 0.3;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    assert_int_equal(nscd_world_get_body_mass(w, id, &m, I), NSCD_OK);
+    double mb = 2650.0 * 0.2 * 0.4 * 0.6;
+    assert_near(m, mb, 1e-12 * mb);
+    assert_near(I[0], mb / 12.0 * (0.16 + 0.36), 1e-12);
+    assert_near(I[2], mb / 12.0 * (0.04 + 0.16), 1e-12);
+    /* a capsule is a cylinder plus a sphere in mass; its axial inertia too */
+    s.type = NSCD_SHAPE_CAPSULE;
+    s.radius = 0.1, s.half_height = 0.25;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    double mcap = 0.0, Icap[3];
+    assert_int_equal(nscd_world_get_body_mass(w, id, &mcap, Icap), NSCD_OK);
+    double mc = 2650.0 * PI * 0.01 * 0.5, msph = 2650.0 * 4.0 / 3.0 * PI * 0.001;
+    assert_near(mcap, mc + msph, 1e-12);
+    assert_near(Icap[2], 0.5 * mc * 0.01 + 0.4 * msph * 0.01, 1e-12);
+    /* compound of two equal spheres at x = 0 and x = 1: the body frame moves
+     * to the centre of mass, x = 0.5, and I_yy gains 2 m 0.5^2 */
+    nscd_shape_desc two[2];
+    nscd_shape_desc_init(&two[0], sizeof two[0]);
+    nscd_shape_desc_init(&two[1], sizeof two[1]);
+    two[0].radius = two[1].radius = 0.1;
+    two[1].position[0] = 1.0;
+    b.position[0] = 3.0;
+    assert_int_equal(nscd_world_add_body(w, &b, two, 2, &id), NSCD_OK);
+    double x[3];
+    assert_int_equal(nscd_world_get_body(w, id, x, NULL, NULL, NULL), NSCD_OK);
+    assert_near(x[0], 3.5, 1e-15);
+    assert_int_equal(nscd_world_get_body_mass(w, id, &m, I), NSCD_OK);
+    double m1 = 2650.0 * 4.0 / 3.0 * PI * 0.001;
+    assert_near(m, 2.0 * m1, 1e-12);
+    assert_near(I[1], 2.0 * (0.4 * m1 * 0.01 + m1 * 0.25), 1e-12);
+    assert_near(I[0], 2.0 * 0.4 * m1 * 0.01, 1e-12);
+    /* static and kinematic bodies have no mass */
+    b.type = NSCD_BODY_KINEMATIC;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    assert_int_equal(nscd_world_get_body_mass(w, id, &m, I), NSCD_OK);
+    assert_true(m == 0.0);
+    nscd_world_destroy(w);
+}
+
+/* A kinematic body moves with its velocity and pushes dynamic ones. */
+static void kinematic_body_pushes(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    d.gravity[2] = 0.0;
+    nscd_world *w = make_world(&d);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.type = NSCD_BODY_KINEMATIC;
+    b.velocity[0] = 1.0;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.radius = 0.1;
+    nscd_body_id pusher = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &pusher), NSCD_OK);
+    nscd_body_id ball = add_sphere(w, 0.2, 0.0, 0.0, 0.1);
+    step_ok(w, 100);
+    double x[3], v[3];
+    assert_int_equal(nscd_world_get_body(w, pusher, x, NULL, v, NULL), NSCD_OK);
+    assert_near(x[0], 0.1, 1e-12);
+    assert_near(v[0], 1.0, 0.0);
+    assert_int_equal(nscd_world_get_body(w, ball, x, NULL, v, NULL), NSCD_OK);
+    assert_near(v[0], 1.0, 1e-9); /* inelastic push: moves with the pusher */
+    nscd_world_destroy(w);
+}
+
+/* ------------------------------------------------------------ output */
+
+static void writers_write_every_body(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    nscd_world *w = make_world(&d);
+    add_floor(w);
+    add_sphere(w, 0.0, 0.0, 0.1, 0.1);
+    add_sphere(w, 0.5, 0.0, 0.1, 0.2);
+    step_ok(w, 3);
+    char path[] = "test_world_out.csv";
+    assert_int_equal(nscd_world_write(w, path, NSCD_WORLD_CSV), NSCD_OK);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[1024];
+    int lines = 0;
+    double radius_sum = 0.0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (lines++ > 0) {
+            radius_sum += atof(strrchr(line, ',') + 1);
+        }
+    }
+    fclose(f);
+    assert_int_equal(lines, 4); /* header + 3 bodies */
+    assert_near(radius_sum, 0.3, 1e-15);
+    assert_int_equal(nscd_world_write(w, "test_world_out.vtk", NSCD_WORLD_VTK), NSCD_OK);
+    f = fopen("test_world_out.vtk", "r");
+    assert_non_null(f);
+    int points = -1;
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (sscanf(line, "POINTS %d", &points) == 1) {
+            break;
+        }
+    }
+    fclose(f);
+    assert_int_equal(points, 3);
+    remove(path);
+    remove("test_world_out.vtk");
+    assert_int_equal(nscd_world_write(w, "/nonexistent-dir/x.csv", NSCD_WORLD_CSV), NSCD_ERR_IO);
+    assert_int_equal(nscd_world_write(w, path, 7), NSCD_ERR_INVALID_ARGUMENT);
+    nscd_world_destroy(w);
+}
+
+/* ------------------------------------------------------------ bad input */
+
+static void bad_world_settings(void **state) {
+    (void)state;
+    nscd_world *w = NULL;
+    nscd_world_desc d = default_desc();
+    d.dt = 0.0;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_ERR_OUT_OF_RANGE);
+    d = default_desc();
+    d.error_reduction = 1.0;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_ERR_OUT_OF_RANGE);
+    d = default_desc();
+    d.relaxation = 0.0;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_ERR_OUT_OF_RANGE);
+    d = default_desc();
+    d.gravity[1] = NAN;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_ERR_NOT_FINITE);
+    d = default_desc();
+    d.friction_law = 5;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_ERR_INVALID_ARGUMENT);
+    d = default_desc();
+    d.use_domain = 1;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_ERR_OUT_OF_RANGE); /* empty box */
+    d = default_desc();
+    d.struct_size = 8;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_ERR_STRUCT_SIZE);
+    assert_null(w);
+    assert_int_equal(nscd_world_desc_init(&d, 3), NSCD_ERR_STRUCT_SIZE);
+}
+
+static void bad_bodies_change_nothing(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    nscd_world *w = make_world(&d);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    nscd_body_id id = 0;
+    s.radius = -0.1;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_ERR_OUT_OF_RANGE);
+    assert_true(strlen(nscd_world_last_error(w)) > 0);
+    s.radius = 0.1;
+    assert_int_equal(nscd_world_add_body(w, &b, NULL, 0, &id), NSCD_ERR_OUT_OF_RANGE);
+    b.position[1] = NAN;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_ERR_NOT_FINITE);
+    b.position[1] = 0.0;
+    b.type = 9;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_ERR_INVALID_ARGUMENT);
+    b.type = NSCD_BODY_DYNAMIC;
+    s.type = NSCD_SHAPE_HALF_SPACE;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_ERR_OUT_OF_RANGE);
+    s.type = 42;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_ERR_INVALID_ARGUMENT);
+    s.type = NSCD_SHAPE_SPHERE;
+    s.material = 3;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_ERR_INDEX);
+    s.material = 0;
+    b.orientation[0] = 2.0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_ERR_INVALID_ARGUMENT);
+    b.orientation[0] = 1.0;
+    b.density = 0.0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_ERR_OUT_OF_RANGE);
+    b.density = 1000.0;
+    assert_int_equal(nscd_world_body_count(w), 0);
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    assert_int_equal(nscd_world_body_count(w), 1);
+    /* a NaN velocity is refused and leaves the body as it was */
+    double v[3] = {0.0, NAN, 0.0}, got[3];
+    assert_int_equal(nscd_world_set_body(w, id, NULL, NULL, v, NULL), NSCD_ERR_NOT_FINITE);
+    assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, got, NULL), NSCD_OK);
+    assert_true(got[0] == 0.0 && got[1] == 0.0 && got[2] == 0.0);
+    /* stale and null ids */
+    assert_int_equal(nscd_world_get_body(w, id + (1ull << 32), got, NULL, NULL, NULL),
+                     NSCD_ERR_STALE_HANDLE);
+    assert_int_equal(nscd_world_remove_body(w, NSCD_BODY_NULL), NSCD_ERR_STALE_HANDLE);
+    assert_int_equal(nscd_world_set_body(w, 12345, got, NULL, NULL, NULL), NSCD_ERR_STALE_HANDLE);
+    /* materials */
+    int32_t mat = -1;
+    assert_int_equal(nscd_world_add_material(w, -0.5, &mat), NSCD_ERR_OUT_OF_RANGE);
+    assert_int_equal(nscd_world_add_material(w, 0.4, &mat), NSCD_OK);
+    assert_int_equal(mat, 1);
+    assert_int_equal(nscd_world_set_pair_friction(w, 0, 2, 0.1), NSCD_ERR_INDEX);
+    assert_int_equal(nscd_world_set_pair_friction(w, 0, 1, NAN), NSCD_ERR_NOT_FINITE);
+    /* a report of a bad size is refused before anything moves */
+    nscd_world_step_report rep;
+    rep.struct_size = 4;
+    assert_int_equal(nscd_world_step(w, &rep), NSCD_ERR_STRUCT_SIZE);
+    assert_true(nscd_world_time(w) == 0.0);
+    nscd_world_destroy(w);
+    nscd_world_destroy(NULL);
+}
+
+/* A pair override beats the combination rule: μ = 0 between the two
+ * materials lets a sphere slide without starting to roll. */
+static void pair_friction_override(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    nscd_world *w = make_world(&d);
+    int32_t ice = -1;
+    assert_int_equal(nscd_world_add_material(w, 0.8, &ice), NSCD_OK);
+    assert_int_equal(nscd_world_set_pair_friction(w, 0, ice, 0.0), NSCD_OK);
+    add_floor(w);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.position[2] = 0.1;
+    b.velocity[0] = 1.0;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.radius = 0.1;
+    s.material = ice;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    step_ok(w, 100);
+    double v[3], om[3];
+    assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, v, om), NSCD_OK);
+    assert_true(v[0] == 1.0 && om[1] == 0.0);
+    nscd_world_destroy(w);
+}
+
+/* A body spinning about a principal axis of an asymmetric box keeps its
+ * angular velocity (ω × I ω = 0), and the orientation follows the exact
+ * rotation: after t, the angle is ω t. */
+static void free_spin_about_principal_axis(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    d.gravity[2] = 0.0;
+    d.dt = 0.01;
+    nscd_world *w = make_world(&d);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.angular_velocity[2] = 2.0;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_BOX;
+    s.half_extents[0] = 0.1, s.half_extents[1] = 0.2, s.half_extents[2] = 0.3;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    step_ok(w, 100);
+    double q[4], om[3];
+    assert_int_equal(nscd_world_get_body(w, id, NULL, q, NULL, om), NSCD_OK);
+    assert_near(om[2], 2.0, 1e-15);
+    assert_near(q[0], cos(1.0), 1e-12); /* angle 2 rad: q = (cos 1, 0, 0, sin 1) */
+    assert_near(q[3], sin(1.0), 1e-12);
+    nscd_world_destroy(w);
+}
+
+static void structs_of_release_0_2(void **state) {
+    (void)state;
+    /* a desc of its first-release size is accepted, the rest defaulted */
+    nscd_world_desc d;
+    assert_int_equal(nscd_world_desc_init(&d, NSCD__WORLD_DESC_SIZE_0_2), NSCD_OK);
+    nscd_world *w = NULL;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
+    nscd_body_desc b;
+    assert_int_equal(nscd_body_desc_init(&b, NSCD__BODY_DESC_SIZE_0_2), NSCD_OK);
+    nscd_shape_desc s;
+    assert_int_equal(nscd_shape_desc_init(&s, NSCD__SHAPE_DESC_SIZE_0_2), NSCD_OK);
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    nscd_world_step_report rep;
+    memset(&rep, 0xab, sizeof rep);
+    rep.struct_size = NSCD__WORLD_STEP_REPORT_SIZE_0_2;
+    assert_int_equal(nscd_world_step(w, &rep), NSCD_OK);
+    assert_int_equal(rep.struct_size, NSCD__WORLD_STEP_REPORT_SIZE_0_2);
+    assert_int_equal(rep.sweeps, 0);
+    nscd_world_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sphere_rests_on_plane),
+        cmocka_unit_test(sliding_sphere_starts_rolling),
+        cmocka_unit_test(box_slides_to_a_stop),
+        cmocka_unit_test(sphere_stack_holds),
+        cmocka_unit_test(pile_energy_never_increases),
+        cmocka_unit_test(rerun_is_bitwise_identical),
+        cmocka_unit_test(jacobi_blend_converges),
+        cmocka_unit_test(add_and_remove_mid_run),
+        cmocka_unit_test(domain_removes_bodies),
+        cmocka_unit_test(mass_from_density),
+        cmocka_unit_test(kinematic_body_pushes),
+        cmocka_unit_test(writers_write_every_body),
+        cmocka_unit_test(bad_world_settings),
+        cmocka_unit_test(bad_bodies_change_nothing),
+        cmocka_unit_test(pair_friction_override),
+        cmocka_unit_test(free_spin_about_principal_axis),
+        cmocka_unit_test(structs_of_release_0_2),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
