@@ -167,16 +167,34 @@ static double site(int32_t i, int32_t n, double grid, double extent) {
     return 0.5 * extent + ((double)i - 0.5 * (double)(n - 1)) * grid;
 }
 
-/* The paper's initial state: the whole channel on the grid, except the obstacle. */
+/* Offset in y and z of layer `layer` when successive layers are closer than 2 d
+ * along x (k > 1): a quarter grid spacing, cycling through four signs, so that
+ * a layer never sits on the two before it (d < the distance sqrt(dx^2 + (k/2 mm)^2)
+ * for any k). */
+static void layer_shift(const channel_scene *s, int64_t layer, double dx, double shift[2]) {
+    static const double signs[4][2] = {{-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
+    int stagger = dx < 2.0 * s->p.diameter * (1.0 - 1e-9);
+    shift[0] = stagger ? 0.25 * s->p.grid * signs[layer % 4][0] : 0.0;
+    shift[1] = stagger ? 0.25 * s->p.grid * signs[layer % 4][1] : 0.0;
+}
+
+/* The initial state: the whole channel filled with layers like the inflow's, one
+ * every 1 mm along x (the paper's grid spacing, not scaled: at k = 1 this is the
+ * paper's 1 mm grid), so that the fill keeps the paper's ratio to the steady count
+ * (1.95e5 / 2.47e5) at every k. Sites in the obstacle stay empty. */
 static nscd_status fill_channel(channel_scene *s) {
     const channel_params *p = &s->p;
-    int32_t nx = (int32_t)floor(CHANNEL_LENGTH / p->grid + 1e-9);
+    int32_t nx = (int32_t)floor(CHANNEL_LENGTH / CHANNEL_GRID + 1e-9);
+    double r = 0.5 * p->diameter;
     for (int32_t i = 0; i < nx; ++i) {
+        double shift[2];
+        layer_shift(s, i, CHANNEL_GRID, shift);
         for (int32_t j = 0; j < s->layer_ny; ++j) {
             for (int32_t l = 0; l < s->layer_nz; ++l) {
-                double x[3] = {(i + 0.5) * p->grid, site(j, s->layer_ny, p->grid, CHANNEL_WIDTH),
-                               site(l, s->layer_nz, p->grid, CHANNEL_HEIGHT)};
-                int free_site = channel_obstacle_distance(x[0], x[1]) > 0.5 * p->diameter;
+                double x[3] = {(i + 0.5) * CHANNEL_GRID,
+                               site(j, s->layer_ny, p->grid, CHANNEL_WIDTH) + shift[0],
+                               site(l, s->layer_nz, p->grid, CHANNEL_HEIGHT) + shift[1]};
+                int free_site = x[0] > r && channel_obstacle_distance(x[0], x[1]) > r;
                 nscd_status st = add_particle(s, x, free_site);
                 if (st != NSCD_OK) {
                     return st;
@@ -280,10 +298,9 @@ static int site_is_free(const double *near, int32_t n_near, const double x[3], d
     return 1;
 }
 
-/* A new layer in front of the plane (at x = r). When the plane's travel between
- * layers is below 2 d (k > 1), successive layers are shifted by a quarter grid
- * spacing in y and z, cycling through four offsets, so that a layer does not sit
- * on the one before it; a site still too close to a particle is left empty. */
+/* A new layer in front of the plane (at x = r), shifted as by layer_shift(); a
+ * site still closer than d to a particle (one that drifted or was pushed back)
+ * is left empty. */
 static nscd_status spawn_layer(channel_scene *s) {
     const channel_params *p = &s->p;
     double r = 0.5 * p->diameter;
@@ -291,15 +308,12 @@ static nscd_status spawn_layer(channel_scene *s) {
     if (n_near < 0) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    static const double offsets[4][2] = {{-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
-    int stagger = p->reset_distance < 2.0 * p->diameter * (1.0 - 1e-9);
-    const double *o = offsets[s->layers % 4];
-    double shift_y = stagger ? 0.25 * p->grid * o[0] : 0.0;
-    double shift_z = stagger ? 0.25 * p->grid * o[1] : 0.0;
+    double shift[2];
+    layer_shift(s, s->layers, p->reset_distance, shift);
     for (int32_t j = 0; j < s->layer_ny; ++j) {
         for (int32_t l = 0; l < s->layer_nz; ++l) {
-            double x[3] = {r, site(j, s->layer_ny, p->grid, CHANNEL_WIDTH) + shift_y,
-                           site(l, s->layer_nz, p->grid, CHANNEL_HEIGHT) + shift_z};
+            double x[3] = {r, site(j, s->layer_ny, p->grid, CHANNEL_WIDTH) + shift[0],
+                           site(l, s->layer_nz, p->grid, CHANNEL_HEIGHT) + shift[1]};
             int free_site = site_is_free(s->scratch, n_near, x, p->diameter);
             s->skipped += !free_site;
             nscd_status st = add_particle(s, x, free_site);
