@@ -59,7 +59,8 @@ typedef struct run {
     int32_t law;
     nscd_status status;
     char error[256];
-    double seconds, seconds_per_step;
+    double seconds, seconds_per_step;         /* wall clock */
+    double cpu_seconds, cpu_seconds_per_step; /* this thread's CPU time: robust to load */
     channel_scene scene;
     channel_stats *stats;
     channel_summary summary;
@@ -73,6 +74,12 @@ static const char *law_name(int32_t law) {
 static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -126,7 +133,7 @@ static nscd_status run_loop(run *r) {
 static void *run_law(void *arg) {
     run *r = arg;
     const run_config *c = r->config;
-    double start = now();
+    double start = now(), cpu_start = cpu_now();
     channel_params p;
     channel_params_init(&p, c->k, c->sweeps, r->law, c->seed);
     r->stats = calloc(1, sizeof *r->stats);
@@ -140,13 +147,15 @@ static void *run_law(void *arg) {
         fail(r, st, "scene");
         return NULL;
     }
-    double loop_start = now();
+    double loop_start = now(), cpu_loop_start = cpu_now();
     if (run_loop(r) == NSCD_OK) {
-        r->seconds_per_step = (now() - loop_start) / (double)(c->steps > 0 ? c->steps : 1);
+        r->seconds_per_step = (now() - loop_start) / (double)c->steps;
+        r->cpu_seconds_per_step = (cpu_now() - cpu_loop_start) / (double)c->steps;
         channel_stats_summary(r->stats, &r->scene, &r->summary);
         r->bodies_final = nscd_world_body_count(r->scene.world);
     }
     r->seconds = now() - start;
+    r->cpu_seconds = cpu_now() - cpu_start;
     return NULL;
 }
 
@@ -225,6 +234,8 @@ static void json_run(FILE *out, const run *r) {
     json_field(out, "outflow_rate", s->outflow_rate);
     json_field(out, "seconds", r->seconds);
     json_field(out, "seconds_per_step", r->seconds_per_step);
+    json_field(out, "cpu_seconds", r->cpu_seconds);
+    json_field(out, "cpu_seconds_per_step", r->cpu_seconds_per_step);
     json_field(out, "contacts_detected_avg", s->detected_avg);
     json_field(out, "contacts_active_avg", s->active_avg);
     json_field(out, "contacts_particle_particle_avg", s->particle_pairs_avg);
@@ -350,11 +361,11 @@ static void print_text(const run_config *c, const run *runs, int n, double secon
         const channel_summary *s = &r->summary;
         printf("  %-15s particles %.1f  contacts %.1f  per particle %.4f  solid fraction %.3f"
                "  max penetration %.3g m (%.2f %% of d)  speed peak %.3f m/s  in %.4g/s out "
-               "%.4g/s  %.1f s\n",
+               "%.4g/s  %.1f s (CPU %.1f s)\n",
                law_name(r->law), s->particles_avg, s->contacts_avg, s->contacts_per_particle,
                s->solid_fraction, r->stats->max_penetration,
                100.0 * r->stats->max_penetration / r->scene.p.diameter, s->speed_peak,
-               s->inflow_rate, s->outflow_rate, r->seconds);
+               s->inflow_rate, s->outflow_rate, r->seconds, r->cpu_seconds);
     }
 }
 
