@@ -45,7 +45,7 @@ def map_figure(d, key, label, name):
     runs = d["runs"]
     maps = [np.array(r[key], dtype=float) for r in runs]  # [150][65], x-major
     vmax = max(np.nanmax(m) for m in maps)
-    fig, axes = plt.subplots(len(runs), 1, figsize=(10, 2.6 * len(runs) + 0.6), squeeze=False)
+    fig, axes = plt.subplots(len(runs), 1, figsize=(7.6, 2.6 * len(runs) + 0.6), squeeze=False)
     for ax, r, m in zip(axes[:, 0], runs, maps):
         im = ax.imshow(m.T, origin="lower", extent=(0, 15, 0, 6.5), vmin=0, vmax=vmax,
                        cmap="viridis", aspect="equal", interpolation="nearest")
