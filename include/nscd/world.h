@@ -178,98 +178,206 @@ typedef struct nscd_world_step_report {
     int32_t broad_pairs;    /**< Shape pairs the broad phase passed to the narrow phase. */
 } nscd_world_step_report;
 
-/** Fills `desc` with the defaults above. @return ::NSCD_ERR_STRUCT_SIZE on a bad size. */
+/**
+ * @brief Fills a world desc with the defaults above.
+ * @param desc        The desc to fill.
+ * @param struct_size sizeof(nscd_world_desc) of the caller.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STRUCT_SIZE on a
+ *         size outside the range this library knows (nothing written).
+ */
 NSCD_API nscd_status nscd_world_desc_init(nscd_world_desc *desc, size_t struct_size);
-/** Fills `desc` with the defaults above. */
+/**
+ * @brief Fills a body desc with the defaults above.
+ * @param desc        The desc to fill.
+ * @param struct_size sizeof(nscd_body_desc) of the caller.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STRUCT_SIZE.
+ */
 NSCD_API nscd_status nscd_body_desc_init(nscd_body_desc *desc, size_t struct_size);
-/** Fills `desc` with the defaults above. */
+/**
+ * @brief Fills a shape desc with the defaults above.
+ * @param desc        The desc to fill.
+ * @param struct_size sizeof(nscd_shape_desc) of the caller.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STRUCT_SIZE.
+ */
 NSCD_API nscd_status nscd_shape_desc_init(nscd_shape_desc *desc, size_t struct_size);
 
 /**
  * @brief Creates an empty world.
- * @return ::NSCD_ERR_OUT_OF_RANGE for dt <= 0, ε outside [0, 1), relaxation
- *         outside (0, 1], a negative margin or friction, groups or sweeps < 1,
- *         an empty domain; ::NSCD_ERR_NOT_FINITE for a NaN.
+ * @param desc  Settings (read as far as its struct_size goes).
+ * @param world Receives the new world (unchanged on failure).
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STRUCT_SIZE;
+ *         ::NSCD_ERR_OUT_OF_RANGE for dt <= 0, ε outside [0, 1), relaxation
+ *         outside (0, 1], a negative margin, friction or tolerance, groups or
+ *         sweeps < 1, an empty domain; ::NSCD_ERR_NOT_FINITE for a NaN;
+ *         ::NSCD_ERR_INVALID_ARGUMENT for a bad enum or allocator;
+ *         ::NSCD_ERR_OUT_OF_MEMORY.
  */
 NSCD_API nscd_status nscd_world_create(const nscd_world_desc *desc, nscd_world **world);
-/** Destroys the world and every body in it. NULL is ignored. */
+/**
+ * @brief Destroys the world and every body in it.
+ * @param world The world; NULL is ignored.
+ */
 NSCD_API void nscd_world_destroy(nscd_world *world);
-/** The message of the last failure on this world ("" when none). */
+/**
+ * @brief The message of the last failure on this world.
+ * @param world The world (NULL gives a fixed message).
+ * @return A NUL-terminated string owned by the world, "" when the last call
+ *         succeeded; valid until the next call on the world.
+ */
 NSCD_API const char *nscd_world_last_error(const nscd_world *world);
 
 /**
  * @brief Adds a material. Material 0 exists from the start (the world's
  *        default friction).
+ * @param world     The world.
  * @param friction  μ >= 0.
  * @param material  Receives its index.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_NOT_FINITE;
+ *         ::NSCD_ERR_OUT_OF_RANGE for μ < 0 or more than 65536 materials;
+ *         ::NSCD_ERR_OUT_OF_MEMORY.
  */
 NSCD_API nscd_status nscd_world_add_material(nscd_world *world, double friction, int32_t *material);
 /**
- * @brief Overrides the combination rule for one pair of materials.
- * @param friction  μ >= 0 of every contact between materials a and b.
+ * @brief Overrides the combination rule for one pair of materials (both
+ *        orders; a material with itself is a pair too).
+ * @param world      The world.
+ * @param material_a A material index.
+ * @param material_b A material index.
+ * @param friction   μ >= 0 of every contact between materials a and b.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INDEX for an
+ *         unknown material; ::NSCD_ERR_NOT_FINITE; ::NSCD_ERR_OUT_OF_RANGE.
  */
 NSCD_API nscd_status nscd_world_set_pair_friction(nscd_world *world, int32_t material_a,
                                                   int32_t material_b, double friction);
 
 /**
  * @brief Adds a body with `n_shapes` shapes (a compound when more than one).
- * @return ::NSCD_ERR_OUT_OF_RANGE for a non-positive size or density, a
- *         dynamic body without mass (no shape and mass 0), a half-space on a
- *         dynamic body; ::NSCD_ERR_INVALID_ARGUMENT for a bad enum or a
- *         quaternion far from unit length (it is normalised otherwise);
- *         ::NSCD_ERR_INDEX for an unknown material.
+ *
+ * The mass, centre of mass and inertia tensor of a dynamic body follow from
+ * `density` and its shapes unless `mass` is given. When the centre of mass
+ * is not at the body origin, the world moves the body frame to it: the
+ * shapes are shifted by -c in the body frame and the position by +R c, so
+ * that positions read back (nscd_world_get_body(), copy-out, writers) are
+ * those of the centre of mass. Shapes must not overlap (their masses add).
+ *
+ * @param world    The world.
+ * @param body     The body desc.
+ * @param shapes   `n_shapes` shape descs (NULL when n_shapes is 0).
+ * @param n_shapes 0 to 256 shapes.
+ * @param id       Receives the body's id.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STRUCT_SIZE;
+ *         ::NSCD_ERR_NOT_FINITE for a NaN; ::NSCD_ERR_OUT_OF_RANGE for a
+ *         non-positive size or density, a negative mass, a dynamic body
+ *         without mass (no shape and mass 0), a half-space on a dynamic
+ *         body, more than 256 shapes; ::NSCD_ERR_INVALID_ARGUMENT for a bad
+ *         enum, a static body with a velocity, or a quaternion farther than
+ *         1e-3 from unit length (it is normalised otherwise);
+ *         ::NSCD_ERR_INDEX for an unknown material; ::NSCD_ERR_OUT_OF_MEMORY.
  */
 NSCD_API nscd_status nscd_world_add_body(nscd_world *world, const nscd_body_desc *body,
                                          const nscd_shape_desc *shapes, int32_t n_shapes,
                                          nscd_body_id *id);
-/** Removes a body (its contacts go with it). ::NSCD_ERR_STALE_HANDLE for a dead id. */
+/**
+ * @brief Removes a body; its contacts go with it (they are left out of
+ *        nscd_world_get_contacts() from now on). Cheap: the storage is
+ *        compacted once, at the start of the next step.
+ * @param world The world.
+ * @param id    The body.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STALE_HANDLE for a
+ *         dead or null id.
+ */
 NSCD_API nscd_status nscd_world_remove_body(nscd_world *world, nscd_body_id id);
-/** 1 when `id` names a live body of the world, else 0. */
+/**
+ * @brief Whether an id names a live body.
+ * @param world The world (NULL: 0).
+ * @param id    Any value.
+ * @return 1 when `id` names a live body of the world, else 0.
+ */
 NSCD_API int32_t nscd_world_body_valid(const nscd_world *world, nscd_body_id id);
-/** Number of live bodies. */
+/**
+ * @brief Number of live bodies.
+ * @param world The world (NULL: 0).
+ * @return The number of live bodies (static, kinematic and dynamic).
+ */
 NSCD_API int32_t nscd_world_body_count(const nscd_world *world);
 
 /**
- * @brief Reads a body's state; any pointer may be NULL.
- * @param position  3 values: the body frame's origin, m.
+ * @brief Reads a body's state; any output pointer may be NULL.
+ * @param world     The world.
+ * @param id        The body.
+ * @param position  3 values: the body frame's origin (the centre of mass of
+ *                  a dynamic body), m.
  * @param orientation 4 values (w, x, y, z).
  * @param velocity  3 values, m/s.
  * @param angular_velocity 3 values, world frame, rad/s.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STALE_HANDLE.
  */
 NSCD_API nscd_status nscd_world_get_body(const nscd_world *world, nscd_body_id id, double *position,
                                          double *orientation, double *velocity,
                                          double *angular_velocity);
 /**
  * @brief Sets a body's state; NULL pointers leave that part unchanged. Static
- *        bodies accept positions only. The body's contacts keep their keys.
+ *        bodies accept a pose only (position, orientation). The body's
+ *        contacts keep their keys.
+ * @param world     The world.
+ * @param id        The body.
+ * @param position  3 values or NULL.
+ * @param orientation 4 values (normalised; within 1e-3 of unit length) or NULL.
+ * @param velocity  3 values or NULL.
+ * @param angular_velocity 3 values (world frame) or NULL.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STALE_HANDLE;
+ *         ::NSCD_ERR_NOT_FINITE; ::NSCD_ERR_INVALID_ARGUMENT for a
+ *         non-unit quaternion or a velocity of a static body (nothing
+ *         changed on failure).
  */
 NSCD_API nscd_status nscd_world_set_body(nscd_world *world, nscd_body_id id, const double *position,
                                          const double *orientation, const double *velocity,
                                          const double *angular_velocity);
-/** Mass (kg; 0 for static and kinematic bodies) and body-frame principal inertia. */
+/**
+ * @brief Mass and body-frame inertia of a body.
+ * @param world   The world.
+ * @param id      The body.
+ * @param mass    Receives the mass, kg (0 for static and kinematic bodies); may be NULL.
+ * @param inertia Receives the diagonal of the body-frame inertia tensor
+ *                about the centre of mass (the principal moments when the
+ *                shapes are aligned with the body frame), kg m²; may be NULL.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STALE_HANDLE.
+ */
 NSCD_API nscd_status nscd_world_get_body_mass(const nscd_world *world, nscd_body_id id,
                                               double *mass, double inertia[3]);
 
 /**
- * @brief Advances the world by one step of length dt (see the file comment).
+ * @brief Advances the world by one step of length dt (see the file comment
+ *        and docs/world.md for its stages).
  *
  * Orientations follow the exact rotation by the angle dt |ω'| about ω'
  * (the exponential map) and are renormalised, instead of the paper's
  * first-order update (φ + dt Q(φ) ω') / ||·||, which shrinks large rotations.
+ * Kinematic bodies move with their velocities; static bodies never move.
+ * At the end, dynamic bodies whose centre left the domain box are removed.
  *
+ * @param world   The world.
  * @param report  May be NULL; its struct_size is set by the caller.
- * @return ::NSCD_ERR_NOT_CONVERGED when a tolerance was set and not reached in
- *         max_sweeps sweeps (the step is still taken: the state is the
- *         result of the last sweep); ::NSCD_ERR_NOT_FINITE when a velocity
- *         became NaN (the world is then left as before the step).
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STRUCT_SIZE for a
+ *         report of a bad size (nothing done); ::NSCD_ERR_NOT_CONVERGED when
+ *         a tolerance was set and not reached in max_sweeps sweeps (the step
+ *         is still taken: the state is the result of the last sweep);
+ *         ::NSCD_ERR_NOT_FINITE when a velocity became NaN (the world is then
+ *         left as before the step); ::NSCD_ERR_OUT_OF_MEMORY (nothing moved).
  */
 NSCD_API nscd_status nscd_world_step(nscd_world *world, nscd_world_step_report *report);
-/** Simulated time, s: steps taken times dt. */
+/**
+ * @brief Simulated time.
+ * @param world The world (NULL: 0).
+ * @return Steps taken times dt, s.
+ */
 NSCD_API double nscd_world_time(const nscd_world *world);
 
 /**
  * @brief Bulk copy-out of every live body, structure of arrays, in the
- *        world's storage order (deterministic). Any array may be NULL.
+ *        world's storage order (deterministic: the order bodies were added,
+ *        removed ones left out). Any array may be NULL.
+ * @param world     The world.
  * @param capacity  Room in each array, in bodies.
  * @param count     Receives the number of bodies; ::NSCD_ERR_BUFFER_TOO_SMALL
  *                  (nothing written but the count) when it exceeds capacity.
@@ -279,6 +387,7 @@ NSCD_API double nscd_world_time(const nscd_world *world);
  * @param orientations 4 capacity values.
  * @param velocities 3 capacity values.
  * @param angular_velocities 3 capacity values.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_BUFFER_TOO_SMALL.
  */
 NSCD_API nscd_status nscd_world_get_bodies(const nscd_world *world, int32_t capacity,
                                            int32_t *count, nscd_body_id *ids, uint64_t *user_ids,
@@ -288,6 +397,7 @@ NSCD_API nscd_status nscd_world_get_bodies(const nscd_world *world, int32_t capa
 /**
  * @brief Bulk copy-out of the last step's contacts, in the solver's order
  *        (deterministic). Any array may be NULL.
+ * @param world     The world.
  * @param capacity  Room in each array, in contacts.
  * @param count     Receives the number of contacts (::NSCD_ERR_BUFFER_TOO_SMALL
  *                  when it exceeds capacity; nothing else is written).
@@ -298,27 +408,38 @@ NSCD_API nscd_status nscd_world_get_bodies(const nscd_world *world, int32_t capa
  * @param normals   3 values each: unit normal from a to b.
  * @param gaps      Gap ξ at detection, m (negative: penetration).
  * @param impulses  3 values each: normal, then the two tangential impulses, N s.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_BUFFER_TOO_SMALL.
  */
 NSCD_API nscd_status nscd_world_get_contacts(const nscd_world *world, int32_t capacity,
                                              int32_t *count, nscd_body_id *body_a,
                                              nscd_body_id *body_b, double *points, double *normals,
                                              double *gaps, double *impulses);
 
-/** Kinetic energy of the dynamic bodies, J (translation and rotation). */
+/**
+ * @brief Kinetic energy of the dynamic bodies (translation and rotation).
+ * @param world  The world.
+ * @param energy Receives the energy, J.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER.
+ */
 NSCD_API nscd_status nscd_world_kinetic_energy(const nscd_world *world, double *energy);
 
 /** Formats of nscd_world_write(). */
 typedef enum nscd_world_format {
     NSCD_WORLD_VTK = 0, /**< Legacy ASCII VTK polydata: one point per body with
-                             radius, velocity, angular velocity, id (ParaView). */
+                             radius, user id, velocity, angular velocity (ParaView). */
     NSCD_WORLD_CSV = 1  /**< One row per body: id, user_id, x, y, z, qw, qx, qy, qz,
                              vx, vy, vz, wx, wy, wz, radius. */
 } nscd_world_format;
 
 /**
  * @brief Writes every body to a file (the radius is that of the body's first
- *        shape when it is a sphere, else its bounding radius).
- * @return ::NSCD_ERR_IO when the file cannot be written.
+ *        shape when it is a sphere, else its bounding radius). Numbers carry
+ *        17 significant digits.
+ * @param world  The world.
+ * @param path   File name (overwritten).
+ * @param format A ::nscd_world_format.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INVALID_ARGUMENT for
+ *         a bad format; ::NSCD_ERR_IO when the file cannot be written.
  */
 NSCD_API nscd_status nscd_world_write(const nscd_world *world, const char *path, int32_t format);
 

@@ -125,36 +125,91 @@ static void classify(nscd__collision_state *st, const nscd__collision_shape *sha
     }
 }
 
-/* Grid of the grid shapes: sorted (cell key, shape) entries in sort_keys /
- * sort_values, occupied cells in cell_keys / cell_start. Returns the number
- * of cells; `stride` receives the key steps of +1 cell in y and z. */
-static int32_t build_grid(nscd__collision_state *st, int32_t n_grid, uint64_t stride[3]) {
+/* Bounds of the grid shapes' lower corners and their largest side. */
+static void grid_bounds(const nscd__collision_state *st, int32_t n_grid, double lo[3], double hi[3],
+                        double *side) {
     const nscd__aabb *boxes = st->aabbs.data;
     const int32_t *grid = st->grid.data;
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    double side = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        lo[i] = INFINITY, hi[i] = -INFINITY;
+    }
+    *side = 0.0;
     for (int32_t k = 0; k < n_grid; ++k) {
         const nscd__aabb *b = &boxes[grid[k]];
         for (int i = 0; i < 3; ++i) {
             lo[i] = fmin(lo[i], b->lo[i]);
             hi[i] = fmax(hi[i], b->lo[i]);
         }
-        side = fmax(side, largest_side(b));
+        *side = fmax(*side, largest_side(b));
     }
+}
+
+/* When the grid shapes spread over more than MAX_CELLS_PER_AXIS cells on an
+ * axis (a few stray bodies far from the bulk), the shapes farther than half
+ * that from the median lower corner leave the grid for the large list
+ * (tested against all by AABB): correct whatever the spread, and O(n) while
+ * the strays are few. */
+static void evict_strays(nscd__collision_state *st, int32_t *n_grid, int32_t *n_large,
+                         double side) {
+    const nscd__aabb *boxes = st->aabbs.data;
+    int32_t *grid = st->grid.data, *large = st->large.data;
+    double *scratch = st->extents.data;
+    double half_window = 0.5 * (MAX_CELLS_PER_AXIS - 8.0) * side;
+    double centre[3];
+    for (int i = 0; i < 3; ++i) {
+        for (int32_t k = 0; k < *n_grid; ++k) {
+            scratch[k] = boxes[grid[k]].lo[i];
+        }
+        centre[i] = select_kth(scratch, *n_grid, *n_grid / 2);
+    }
+    int32_t kept = 0;
+    for (int32_t k = 0; k < *n_grid; ++k) {
+        const nscd__aabb *b = &boxes[grid[k]];
+        int stray = 0;
+        for (int i = 0; i < 3; ++i) {
+            stray |= !(fabs(b->lo[i] - centre[i]) <= half_window);
+        }
+        if (stray) {
+            large[(*n_large)++] = grid[k];
+        } else {
+            grid[kept++] = grid[k];
+        }
+    }
+    *n_grid = kept;
+}
+
+/* Grid of the grid shapes: sorted (cell key, shape) entries in sort_keys /
+ * sort_values, occupied cells in cell_keys / cell_start. Returns the number
+ * of cells; `stride` receives the key steps of +1 cell in x, y and z. */
+static int32_t build_grid(nscd__collision_state *st, int32_t *n_grid, int32_t *n_large,
+                          uint64_t stride[3]) {
+    double lo[3], hi[3], side;
+    grid_bounds(st, *n_grid, lo, hi, &side);
     /* A little over the largest side, so that rounding never puts two
      * overlapping boxes two cells apart; never zero (point shapes). */
     side = side > 0.0 ? side * (1.0 + 1e-9) : 1.0;
+    int too_wide = 0;
+    for (int i = 0; i < 3; ++i) {
+        too_wide |= !((hi[i] - lo[i]) / side < MAX_CELLS_PER_AXIS - 8.0);
+    }
+    if (too_wide) {
+        evict_strays(st, n_grid, n_large, side);
+        double unused;
+        grid_bounds(st, *n_grid, lo, hi, &unused);
+    }
+    const nscd__aabb *boxes = st->aabbs.data;
+    const int32_t *grid = st->grid.data;
     double cell[3];
     uint64_t count[3];
     for (int i = 0; i < 3; ++i) {
-        cell[i] = fmax(side, (hi[i] - lo[i]) / (MAX_CELLS_PER_AXIS - 4.0));
+        cell[i] = side;
         /* One empty layer of cells on each side: neighbour keys never wrap. */
         count[i] = (uint64_t)floor((hi[i] - lo[i]) / cell[i]) + 3;
     }
     stride[0] = 1, stride[1] = count[0], stride[2] = count[0] * count[1];
     uint64_t *keys = st->sort_keys.data;
     int32_t *values = st->sort_values.data;
-    for (int32_t k = 0; k < n_grid; ++k) {
+    for (int32_t k = 0; k < *n_grid; ++k) {
         const nscd__aabb *b = &boxes[grid[k]];
         uint64_t key = 0;
         for (int i = 0; i < 3; ++i) {
@@ -166,33 +221,75 @@ static int32_t build_grid(nscd__collision_state *st, int32_t n_grid, uint64_t st
         values[k] = grid[k];
     }
     nscd__radix_sort(keys, values, st->sort_keys_scratch.data, st->sort_values_scratch.data,
-                     n_grid);
+                     *n_grid);
     uint64_t *cell_keys = st->cell_keys.data;
     int32_t *cell_start = st->cell_start.data;
     int32_t n_cells = 0;
-    for (int32_t k = 0; k < n_grid; ++k) {
+    for (int32_t k = 0; k < *n_grid; ++k) {
         if (k == 0 || keys[k] != keys[k - 1]) {
             cell_keys[n_cells] = keys[k];
             cell_start[n_cells++] = k;
         }
     }
-    cell_start[n_cells] = n_grid;
+    cell_start[n_cells] = *n_grid;
     return n_cells;
+}
+
+static int items_allowed(const nscd__grid_item *a, const nscd__grid_item *b) {
+    return a->body != b->body && !(a->fixed && b->fixed) && (a->category & b->mask) != 0 &&
+           (b->category & a->mask) != 0;
+}
+
+/* Tests and emits a pair of grid shapes. Two spheres farther apart than their
+ * radii plus the margin are dropped here already, by the very test the
+ * narrow phase would make (nscd__collide_sphere_sphere), so that the bulk of
+ * a packing's candidates never reaches the pair list. */
+static int consider_items(nscd__collision_state *st, const nscd_allocator *al,
+                          const nscd__grid_item *a, const nscd__grid_item *b, double margin) {
+    if (!aabb_overlap(&a->box, &b->box) || !items_allowed(a, b)) {
+        return 1;
+    }
+    if (a->sphere && b->sphere) {
+        double d[3] = {b->centre[0] - a->centre[0], b->centre[1] - a->centre[1],
+                       b->centre[2] - a->centre[2]};
+        double reach = a->radius + b->radius + margin;
+        if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] >= reach * reach) {
+            return 1;
+        }
+    }
+    return emit(st, al, a->index, b->index);
+}
+
+/* The grid shapes in cell order, with what the pair loops read. */
+static void pack_items(nscd__collision_state *st, const nscd__collision_shape *shapes,
+                       int32_t n_grid) {
+    const nscd__aabb *boxes = st->aabbs.data;
+    const int32_t *entry = st->sort_values.data;
+    nscd__grid_item *items = st->cell_items.data;
+    for (int32_t k = 0; k < n_grid; ++k) {
+        const nscd__collision_shape *s = &shapes[entry[k]];
+        nscd__grid_item *it = &items[k];
+        it->box = boxes[entry[k]];
+        it->centre[0] = s->position[0], it->centre[1] = s->position[1];
+        it->centre[2] = s->position[2];
+        it->radius = s->radius;
+        it->index = entry[k], it->body = s->body;
+        it->category = s->category, it->mask = s->mask;
+        it->fixed = s->fixed, it->sphere = s->type == NSCD_SHAPE_SPHERE;
+    }
 }
 
 /* Pairs inside each cell and between each cell and its 13 forward neighbours
  * (those after it in key order), found by one merge walk per neighbour offset. */
-static int grid_pairs(nscd__collision_state *st, const nscd_allocator *al,
-                      const nscd__collision_shape *shapes, int32_t n_cells,
-                      const uint64_t stride[3]) {
-    const nscd__aabb *boxes = st->aabbs.data;
+static int grid_pairs(nscd__collision_state *st, const nscd_allocator *al, int32_t n_cells,
+                      const uint64_t stride[3], double margin) {
     const uint64_t *cell_keys = st->cell_keys.data;
     const int32_t *start = st->cell_start.data;
-    const int32_t *entry = st->sort_values.data;
+    const nscd__grid_item *items = st->cell_items.data;
     for (int32_t c = 0; c < n_cells; ++c) {
         for (int32_t i = start[c]; i < start[c + 1]; ++i) {
             for (int32_t j = i + 1; j < start[c + 1]; ++j) {
-                if (!consider(st, al, shapes, boxes, entry[i], entry[j])) {
+                if (!consider_items(st, al, &items[i], &items[j], margin)) {
                     return 0;
                 }
             }
@@ -224,7 +321,7 @@ static int grid_pairs(nscd__collision_state *st, const nscd_allocator *al,
                     }
                     for (int32_t i = start[c]; i < start[c + 1]; ++i) {
                         for (int32_t j = start[other]; j < start[other + 1]; ++j) {
-                            if (!consider(st, al, shapes, boxes, entry[i], entry[j])) {
+                            if (!consider_items(st, al, &items[i], &items[j], margin)) {
                                 return 0;
                             }
                         }
@@ -257,10 +354,11 @@ static int large_pairs(nscd__collision_state *st, const nscd_allocator *al,
 }
 
 /* Half-spaces against every finite shape whose padded AABB reaches within
- * margin / 2 of the plane (the AABB carries the other half of the margin). */
+ * margin / 2 of the plane (the AABB carries the other half of the margin).
+ * The compact boxes are tested first: most shapes are far from most walls. */
 static int half_space_pairs(nscd__collision_state *st, const nscd_allocator *al,
-                            const nscd__collision_shape *shapes, int32_t n, int32_t n_half,
-                            double margin) {
+                            const nscd__collision_shape *shapes, int32_t n_grid, int32_t n_large,
+                            int32_t n_half, double margin) {
     const nscd__aabb *boxes = st->aabbs.data;
     const int32_t *half = st->half_spaces.data;
     for (int32_t h = 0; h < n_half; ++h) {
@@ -269,18 +367,20 @@ static int half_space_pairs(nscd__collision_state *st, const nscd_allocator *al,
         nscd__shape_axis(plane, 2, nrm);
         double offset = nrm[0] * plane->position[0] + nrm[1] * plane->position[1] +
                         nrm[2] * plane->position[2] + 0.5 * margin;
-        for (int32_t j = 0; j < n; ++j) {
-            const nscd__collision_shape *s = &shapes[j];
-            if (s->type == NSCD_SHAPE_HALF_SPACE || !pair_allowed(plane, s)) {
-                continue;
-            }
-            const nscd__aabb *b = &boxes[j];
-            double lowest = 0.0; /* min of n . x over the box */
-            for (int i = 0; i < 3; ++i) {
-                lowest += nrm[i] * (nrm[i] > 0.0 ? b->lo[i] : b->hi[i]);
-            }
-            if (lowest <= offset && !emit(st, al, half[h], j)) {
-                return 0;
+        for (int list = 0; list < 2; ++list) {
+            const int32_t *index = list == 0 ? st->grid.data : st->large.data;
+            int32_t count = list == 0 ? n_grid : n_large;
+            for (int32_t k = 0; k < count; ++k) {
+                int32_t j = index[k];
+                const nscd__aabb *b = &boxes[j];
+                double lowest = 0.0; /* min of n . x over the box */
+                for (int i = 0; i < 3; ++i) {
+                    lowest += nrm[i] * (nrm[i] > 0.0 ? b->lo[i] : b->hi[i]);
+                }
+                if (lowest <= offset && pair_allowed(plane, &shapes[j]) &&
+                    !emit(st, al, half[h], j)) {
+                    return 0;
+                }
             }
         }
     }
@@ -293,10 +393,11 @@ nscd_status nscd__broad_phase(nscd__collision_state *st, const nscd_allocator *a
     int32_t n_grid, n_large, n_half;
     classify(st, shapes, n, &n_grid, &n_large, &n_half);
     uint64_t stride[3] = {0, 0, 0};
-    int32_t n_cells = n_grid > 0 ? build_grid(st, n_grid, stride) : 0;
-    if (!grid_pairs(st, al, shapes, n_cells, stride) ||
+    int32_t n_cells = n_grid > 0 ? build_grid(st, &n_grid, &n_large, stride) : 0;
+    pack_items(st, shapes, n_grid);
+    if (!grid_pairs(st, al, n_cells, stride, margin) ||
         !large_pairs(st, al, shapes, n_grid, n_large) ||
-        !half_space_pairs(st, al, shapes, n, n_half, margin)) {
+        !half_space_pairs(st, al, shapes, n_grid, n_large, n_half, margin)) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     return NSCD_OK;

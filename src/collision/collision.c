@@ -33,6 +33,7 @@ static void release_state(const nscd_allocator *al, nscd__collision_state *st) {
                            &st->extents,
                            &st->cell_keys,
                            &st->cell_start,
+                           &st->cell_items,
                            &st->pairs,
                            &st->pair_keys,
                            &st->pair_keys_scratch,
@@ -92,7 +93,8 @@ static int reserve_shapes(nscd__collision_state *st, const nscd_allocator *al, i
            nscd__buffer_reserve(al, &st->half_spaces, m * sizeof(int32_t), 0) &&
            nscd__buffer_reserve(al, &st->extents, m * sizeof(double), 0) &&
            nscd__buffer_reserve(al, &st->cell_keys, m * sizeof(uint64_t), 0) &&
-           nscd__buffer_reserve(al, &st->cell_start, m * sizeof(int32_t), 0);
+           nscd__buffer_reserve(al, &st->cell_start, m * sizeof(int32_t), 0) &&
+           nscd__buffer_reserve(al, &st->cell_items, m * sizeof(nscd__grid_item), 0);
 }
 
 /* rank[i] = position of shape i in ascending key order (ties: input order). */
@@ -202,7 +204,13 @@ static int32_t narrow_phase(nscd__collision_state *st, const nscd_allocator *al,
     for (int32_t k = 0; k < st->n_pairs; ++k) {
         const nscd__pair *p = &pairs[order[k]];
         const nscd__collision_shape *a = &shapes[p->a], *b = &shapes[p->b];
-        narrow_pair(a, b, margin, &m);
+        if (a->type == NSCD_SHAPE_SPHERE && b->type == NSCD_SHAPE_SPHERE) {
+            /* the fast path of granular flows: no dispatch, no sorting */
+            m.n = 0;
+            nscd__collide_sphere_sphere(a, b, margin, &m);
+        } else {
+            narrow_pair(a, b, margin, &m);
+        }
         if (m.n == 0) {
             continue;
         }
@@ -270,6 +278,10 @@ nscd_status nscd__collide(nscd__collision *collision, const nscd__collision_shap
     for (int32_t i = 0; i < n; ++i) {
         if (shapes[i].type != NSCD_SHAPE_HALF_SPACE) {
             nscd__shape_aabb(&shapes[i], 0.5 * margin, &boxes[i]);
+            /* finite inputs near DBL_MAX can still overflow the box */
+            if (!nscd__all_finite(boxes[i].lo, 3) || !nscd__all_finite(boxes[i].hi, 3)) {
+                return NSCD_ERR_OUT_OF_RANGE;
+            }
         }
     }
     status = nscd__broad_phase(st, &al, shapes, n, margin);
@@ -278,6 +290,11 @@ nscd_status nscd__collide(nscd__collision *collision, const nscd__collision_shap
     }
     rank_shapes(st, shapes, n);
     if (!order_pairs(st, &al, shapes, n)) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    /* Never a NULL output after success, even without contacts (callers may
+     * memcpy from it). */
+    if (!nscd__buffer_reserve(&al, &st->next, sizeof(nscd__contact_point), 0)) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     int32_t count = narrow_phase(st, &al, shapes, margin);

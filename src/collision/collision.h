@@ -61,8 +61,10 @@ typedef struct nscd__collision {
     /* Output of the last nscd__collide(): contacts[0 .. n_contacts). */
     nscd__contact_point *contacts;
     int32_t n_contacts, contacts_capacity;
-    int32_t n_pairs; /* shape pairs passed to the narrow phase (for reports) */
-    void *internal;  /* broad-phase buffers (collision layer private) */
+    /* shape pairs passed to the narrow phase (for reports); two spheres are
+     * already rejected by their exact distance in the broad phase */
+    int32_t n_pairs;
+    void *internal; /* broad-phase buffers (collision layer private) */
 } nscd__collision;
 
 void nscd__collision_init(nscd__collision *collision, const nscd_allocator *allocator);
@@ -72,7 +74,10 @@ void nscd__collision_free(nscd__collision *collision);
  * sorted by (key_a, key_b, feature), ascending; shape a is the shape with the
  * smaller key, except that a half-space is always shape a (then the order
  * uses its key as key_a all the same). NSCD_ERR_OUT_OF_MEMORY leaves the
- * previous output intact. */
+ * previous output intact, and so does bad input: NSCD_ERR_NULL_POINTER,
+ * NSCD_ERR_INVALID_ARGUMENT (unknown type, n < 0), NSCD_ERR_NOT_FINITE,
+ * NSCD_ERR_OUT_OF_RANGE (negative size or margin, a bounding box that
+ * overflows). No allocation when the sizes did not grow. See docs/collision.md. */
 nscd_status nscd__collide(nscd__collision *collision, const nscd__collision_shape *shapes,
                           int32_t n, double margin);
 

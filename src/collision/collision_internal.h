@@ -21,6 +21,16 @@ typedef struct nscd__buffer {
 int nscd__buffer_reserve(const nscd_allocator *al, nscd__buffer *b, size_t bytes, size_t keep);
 void nscd__buffer_release(const nscd_allocator *al, nscd__buffer *b);
 
+/* What the grid's inner loops read of a shape, packed in cell order so that
+ * neighbouring shapes are neighbours in memory. */
+typedef struct nscd__grid_item {
+    nscd__aabb box;
+    double centre[3], radius; /* spheres: the exact-distance rejection */
+    int32_t index, body;
+    uint32_t category, mask;
+    int32_t fixed, sphere;
+} nscd__grid_item;
+
 /* A candidate pair: two shape indices (unordered until collision.c orders them). */
 typedef struct nscd__pair {
     int32_t a, b;
@@ -36,6 +46,7 @@ typedef struct nscd__collision_state {
     nscd__buffer extents;                  /* double: largest AABB side of each grid candidate */
     nscd__buffer cell_keys;                /* uint64_t: occupied cells, ascending */
     nscd__buffer cell_start;               /* int32_t: first entry of each cell (+ end) */
+    nscd__buffer cell_items;               /* nscd__grid_item: the grid shapes in cell order */
     /* pairs */
     nscd__buffer pairs; /* nscd__pair */
     int32_t n_pairs;

@@ -16,9 +16,10 @@
 
 #include "collision/collision.h"
 
-/* Most points of one manifold (box-box clipping is reduced to 4, a box on a
- * half-space keeps its 4 deepest corners). */
-#define NSCD__MANIFOLD_MAX 8
+/* Room for the candidate points of one manifold before its reduction to at
+ * most 4: the clipped face polygon of box-box (up to 8), the corners of a box
+ * on a half-space (8), the rim points of a cylinder on a half-space (10). */
+#define NSCD__MANIFOLD_MAX 12
 
 typedef struct nscd__manifold_point {
     double point[3];  /* midway between the surfaces */
@@ -53,6 +54,21 @@ void nscd__manifold_add(nscd__manifold *m, const double point[3], const double n
                         double gap, uint32_t feature);
 /* Point of the segment [p, q] closest to x: the parameter t in [0, 1]. */
 double nscd__segment_closest_t(const double p[3], const double q[3], const double x[3]);
+/* Keeps the 4 points of smallest gap (ties: the smaller feature). */
+void nscd__keep_deepest_four(nscd__manifold *m);
+/* Points below the margin of the plane {x : n.x = offset} (n unit, toward the
+ * shape), without reduction: the 8 corners of a box (features 0-7), the rim
+ * points of a cylinder (features 0-9, see narrow_cylinder.c). */
+void nscd__box_corners_below(const double n[3], double offset, const nscd__collision_shape *box,
+                             double margin, nscd__manifold *m);
+void nscd__cylinder_rim_below(const double n[3], double offset,
+                              const nscd__collision_shape *cylinder, double margin,
+                              nscd__manifold *m);
+/* Closest points of the segments p1 + s (q1 - p1) and p2 + t (q2 - p2), s and
+ * t in [0, 1] (Ericson, Real-Time Collision Detection, 5.1.9); degenerate
+ * segments are points. */
+void nscd__segments_closest(const double p1[3], const double q1[3], const double p2[3],
+                            const double q2[3], double *s, double *t);
 /* End points of a capsule's or cylinder's axis segment, world frame. */
 void nscd__axis_segment(const nscd__collision_shape *s, double p[3], double q[3]);
 

@@ -1,15 +1,564 @@
-/* Narrow phase of boxes (narrow.h). */
+/* Narrow phase of boxes (narrow.h).
+ *
+ * Box-half-space: the corners below the margin, at most the 4 deepest (exact).
+ * Box-box: separating axis test over the 15 axes (3 + 3 face normals, 9 edge
+ * cross products). The axis of least penetration is the normal; its depth is
+ * exact for overlapping boxes (SAT is exact for convex polytopes). A face axis
+ * gives a manifold by clipping the incident face against the side planes of
+ * the reference face (Sutherland-Hodgman), reduced to 4 points; an edge axis
+ * gives the one point between the two closest edges. For separated boxes the
+ * largest separation over the 15 axes is the distance when a face or an edge
+ * pair is closest, only a lower bound when a corner is: GJK on the boxes
+ * decides (closest_corner).
+ * Box-capsule: the distance of the capsule's segment to the box, exact (the
+ * squared distance is a convex piecewise quadratic of the segment parameter,
+ * minimised piece by piece); overlapping, SAT over the 3 face normals and the
+ * 3 cross products of the segment with the box axes (exact). */
 #include "collision/narrow.h"
+
+#include <math.h>
+
+#include "collision/gjk.h"
+
+/* An oriented box in the world frame. */
+typedef struct obb {
+    double c[3];
+    double ax[3][3]; /* ax[i]: axis i, world */
+    double h[3];
+} obb;
+
+static double dot3(const double a[3], const double b[3]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void obb_of(const nscd__collision_shape *s, obb *o) {
+    for (int i = 0; i < 3; ++i) {
+        o->c[i] = s->position[i];
+        o->h[i] = s->half_extents[i];
+        nscd__shape_axis(s, i, o->ax[i]);
+    }
+}
+
+/* Half-width of the box's projection on the unit direction L. */
+static double obb_reach(const obb *o, const double L[3]) {
+    return o->h[0] * fabs(dot3(L, o->ax[0])) + o->h[1] * fabs(dot3(L, o->ax[1])) +
+           o->h[2] * fabs(dot3(L, o->ax[2]));
+}
+
+static double sign_of(double x) { return x < 0.0 ? -1.0 : 1.0; }
+
+/* Corner k of the box: bit i of k set = +h_i along axis i. */
+static void obb_corner(const obb *o, int k, double out[3]) {
+    for (int i = 0; i < 3; ++i) {
+        out[i] = o->c[i];
+    }
+    for (int j = 0; j < 3; ++j) {
+        double sj = (k >> j) & 1 ? o->h[j] : -o->h[j];
+        for (int i = 0; i < 3; ++i) {
+            out[i] += sj * o->ax[j][i];
+        }
+    }
+}
+
+void nscd__box_corners_below(const double n[3], double offset, const nscd__collision_shape *box,
+                             double margin, nscd__manifold *m) {
+    obb o;
+    obb_of(box, &o);
+    if (dot3(n, o.c) - offset - obb_reach(&o, n) >= margin) {
+        return;
+    }
+    for (int k = 0; k < 8; ++k) {
+        double v[3];
+        obb_corner(&o, k, v);
+        double gap = dot3(n, v) - offset;
+        if (gap < margin) {
+            double point[3] = {v[0] - 0.5 * gap * n[0], v[1] - 0.5 * gap * n[1],
+                               v[2] - 0.5 * gap * n[2]};
+            nscd__manifold_add(m, point, n, gap, (uint32_t)k);
+        }
+    }
+}
 
 void nscd__collide_half_space_box(const nscd__collision_shape *a, const nscd__collision_shape *b,
                                   double margin, nscd__manifold *m) {
-    (void)a, (void)b, (void)margin, (void)m;
+    double n[3];
+    nscd__shape_axis(a, 2, n);
+    nscd__box_corners_below(n, dot3(n, a->position), b, margin, m);
+    nscd__keep_deepest_four(m);
 }
-void nscd__collide_box_box(const nscd__collision_shape *a, const nscd__collision_shape *b,
+
+/* ---------------------------------------------------------------- box-box */
+
+/* A vertex of the clipped polygon: the edges it joins (0-3: incident face
+ * edges, 4-7: side planes of the reference face) name it across steps. */
+typedef struct clip_vertex {
+    double p[3];
+    int e_in, e_out;
+} clip_vertex;
+
+/* Clips the polygon against {x : dot(nrm, x) <= limit}; side id `side`. */
+static int clip_polygon(const clip_vertex *in, int n_in, const double nrm[3], double limit,
+                        int side, clip_vertex *out) {
+    int n_out = 0;
+    for (int k = 0; k < n_in; ++k) {
+        const clip_vertex *v = &in[(k + n_in - 1) % n_in], *w = &in[k];
+        double dv = dot3(nrm, v->p) - limit, dw = dot3(nrm, w->p) - limit;
+        if ((dv <= 0.0) != (dw <= 0.0)) {
+            double t = dv / (dv - dw);
+            clip_vertex *x = &out[n_out++];
+            for (int i = 0; i < 3; ++i) {
+                x->p[i] = v->p[i] + t * (w->p[i] - v->p[i]);
+            }
+            int edge = v->e_out;
+            x->e_in = dv <= 0.0 ? edge : side;
+            x->e_out = dv <= 0.0 ? side : edge;
+        }
+        if (dw <= 0.0) {
+            out[n_out++] = *w;
+        }
+    }
+    return n_out;
+}
+
+/* Reduces a manifold of more than 4 points to 4 that span it: the deepest,
+ * the farthest from it, and the two of largest triangle area on either side. */
+static void reduce_to_four(nscd__manifold *m, const double n[3]) {
+    if (m->n <= 4) {
+        return;
+    }
+    int32_t pick[4] = {0, -1, -1, -1};
+    for (int32_t k = 1; k < m->n; ++k) {
+        if (m->p[k].gap < m->p[pick[0]].gap) {
+            pick[0] = k;
+        }
+    }
+    const double *p0 = m->p[pick[0]].point;
+    double best = -1.0;
+    for (int32_t k = 0; k < m->n; ++k) {
+        double d[3] = {m->p[k].point[0] - p0[0], m->p[k].point[1] - p0[1],
+                       m->p[k].point[2] - p0[2]};
+        if (dot3(d, d) > best) {
+            best = dot3(d, d), pick[1] = k;
+        }
+    }
+    const double *p1 = m->p[pick[1]].point;
+    double lo = 0.0, hi = 0.0;
+    for (int32_t k = 0; k < m->n; ++k) {
+        const double *q = m->p[k].point;
+        double e1[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+        double e2[3] = {q[0] - p0[0], q[1] - p0[1], q[2] - p0[2]};
+        double c[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                       e1[0] * e2[1] - e1[1] * e2[0]};
+        double area = dot3(c, n);
+        if (area > hi) {
+            hi = area, pick[2] = k;
+        }
+        if (area < lo) {
+            lo = area, pick[3] = k;
+        }
+    }
+    nscd__manifold kept = {0};
+    for (int j = 0; j < 4; ++j) {
+        int repeated = 0; /* degenerate polygons: one point picked twice */
+        for (int i = 0; i < j; ++i) {
+            repeated |= pick[i] == pick[j];
+        }
+        if (pick[j] >= 0 && !repeated) {
+            kept.p[kept.n++] = m->p[pick[j]];
+        }
+    }
+    *m = kept;
+}
+
+/* Face contact: reference box r (face along axis i, outward normal n toward
+ * the incident box), incident box b. `flip`: r is the second shape, so the
+ * normal from first to second is -n. */
+static void face_contact(const obb *r, const obb *b, int i, const double n[3], int flip,
+                         double margin, nscd__manifold *m) {
+    /* incident face: the face of b most anti-parallel to n */
+    int j = 0;
+    for (int k = 1; k < 3; ++k) {
+        if (fabs(dot3(b->ax[k], n)) > fabs(dot3(b->ax[j], n))) {
+            j = k;
+        }
+    }
+    double sj = -sign_of(dot3(b->ax[j], n));
+    int k = (j + 1) % 3, l = (j + 2) % 3;
+    static const double corner[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+    clip_vertex poly[2][8];
+    for (int q = 0; q < 4; ++q) {
+        for (int d = 0; d < 3; ++d) {
+            poly[0][q].p[d] = b->c[d] + sj * b->h[j] * b->ax[j][d] +
+                              corner[q][0] * b->h[k] * b->ax[k][d] +
+                              corner[q][1] * b->h[l] * b->ax[l][d];
+        }
+        poly[0][q].e_in = (q + 3) % 4, poly[0][q].e_out = q;
+    }
+    int count = 4, cur = 0;
+    for (int side = 0; side < 4 && count > 0; ++side) {
+        int axis = (i + 1 + side / 2) % 3;
+        double s = side % 2 == 0 ? 1.0 : -1.0;
+        double nrm[3] = {s * r->ax[axis][0], s * r->ax[axis][1], s * r->ax[axis][2]};
+        double limit = dot3(nrm, r->c) + r->h[axis];
+        count = clip_polygon(poly[cur], count, nrm, limit, 4 + side, poly[1 - cur]);
+        cur = 1 - cur;
+    }
+    double face = dot3(n, r->c) + r->h[i];
+    uint32_t base =
+        (uint32_t)(((flip * 6 + i * 2 + (dot3(n, r->ax[i]) > 0.0)) * 6 + j * 2 + (sj > 0.0)) << 6);
+    double normal[3] = {flip ? -n[0] : n[0], flip ? -n[1] : n[1], flip ? -n[2] : n[2]};
+    for (int q = 0; q < count; ++q) {
+        const clip_vertex *v = &poly[cur][q];
+        double gap = dot3(n, v->p) - face;
+        if (gap >= margin) {
+            continue;
+        }
+        double point[3] = {v->p[0] - 0.5 * gap * n[0], v->p[1] - 0.5 * gap * n[1],
+                           v->p[2] - 0.5 * gap * n[2]};
+        int lo = v->e_in < v->e_out ? v->e_in : v->e_out;
+        int hi = v->e_in < v->e_out ? v->e_out : v->e_in;
+        nscd__manifold_add(m, point, normal, gap, base | (uint32_t)(lo * 8 + hi));
+    }
+    reduce_to_four(m, n);
+}
+
+/* Edge contact: edge i of a and edge k of b along the unit axis L (from a to
+ * b) with separation `sep`: one point between the closest points of the edges. */
+static void edge_contact(const obb *a, const obb *b, int i, int k, const double L[3], double sep,
+                         nscd__manifold *m) {
+    double pa[3], qa[3], pb[3], qb[3];
+    uint32_t bits = 0;
+    for (int d = 0; d < 3; ++d) {
+        pa[d] = a->c[d], pb[d] = b->c[d];
+    }
+    for (int j = 0; j < 3; ++j) {
+        double sa = sign_of(dot3(L, a->ax[j])), sb = -sign_of(dot3(L, b->ax[j]));
+        bits |= (uint32_t)(sa > 0) << j | (uint32_t)(sb > 0) << (3 + j);
+        for (int d = 0; d < 3; ++d) {
+            if (j != i) {
+                pa[d] += sa * a->h[j] * a->ax[j][d];
+            }
+            if (j != k) {
+                pb[d] += sb * b->h[j] * b->ax[j][d];
+            }
+        }
+    }
+    for (int d = 0; d < 3; ++d) {
+        qa[d] = pa[d] + a->h[i] * a->ax[i][d], pa[d] -= a->h[i] * a->ax[i][d];
+        qb[d] = pb[d] + b->h[k] * b->ax[k][d], pb[d] -= b->h[k] * b->ax[k][d];
+    }
+    double s, t;
+    nscd__segments_closest(pa, qa, pb, qb, &s, &t);
+    double point[3];
+    for (int d = 0; d < 3; ++d) {
+        point[d] = 0.5 * (pa[d] + s * (qa[d] - pa[d]) + pb[d] + t * (qb[d] - pb[d]));
+    }
+    uint32_t feature = 1u << 14 | (uint32_t)(i * 3 + k) << 6 | bits;
+    nscd__manifold_add(m, point, L, sep, feature);
+}
+
+/* Separated boxes: the largest SAT separation is their distance unless a
+ * corner is closest (to a corner or an edge). GJK on the boxes themselves
+ * gives the exact distance; when it exceeds the SAT separation, the one
+ * point between the closest features (feature 1 << 15) replaces the SAT
+ * manifold. Returns 1 when it decided (a point or nothing). */
+static int closest_corner(const nscd__collision_shape *sa, const nscd__collision_shape *sb,
+                          double sat_sep, double margin, nscd__manifold *m) {
+    nscd__core ca, cb;
+    nscd__core_of_box(sa, &ca);
+    nscd__core_of_box(sb, &cb);
+    double pa[3], pb[3];
+    double dist = nscd__gjk_distance(&ca, &cb, pa, pb);
+    if (!(dist > sat_sep * (1.0 + 1e-9) + 1e-12 * (1.0 + fabs(sat_sep)))) {
+        return 0; /* a face or an edge pair is closest: the SAT manifold */
+    }
+    if (dist >= margin) {
+        return 1;
+    }
+    double n[3], point[3];
+    for (int i = 0; i < 3; ++i) {
+        n[i] = (pb[i] - pa[i]) / dist;
+        point[i] = 0.5 * (pa[i] + pb[i]);
+    }
+    nscd__manifold_add(m, point, n, dist, 1u << 15);
+    return 1;
+}
+
+void nscd__collide_box_box(const nscd__collision_shape *sa, const nscd__collision_shape *sb,
                            double margin, nscd__manifold *m) {
-    (void)a, (void)b, (void)margin, (void)m;
+    obb a, b;
+    obb_of(sa, &a);
+    obb_of(sb, &b);
+    double d[3] = {b.c[0] - a.c[0], b.c[1] - a.c[1], b.c[2] - a.c[2]};
+    /* faces of a, faces of b */
+    double best_face[2] = {-INFINITY, -INFINITY};
+    int face_axis[2] = {0, 0};
+    for (int box_id = 0; box_id < 2; ++box_id) {
+        const obb *o = box_id == 0 ? &a : &b;
+        for (int i = 0; i < 3; ++i) {
+            double sep =
+                fabs(dot3(d, o->ax[i])) - obb_reach(&a, o->ax[i]) - obb_reach(&b, o->ax[i]);
+            if (sep >= margin) {
+                return;
+            }
+            if (sep > best_face[box_id]) {
+                best_face[box_id] = sep, face_axis[box_id] = i;
+            }
+        }
+    }
+    double best_edge = -INFINITY, edge_L[3] = {0, 0, 0};
+    int edge_i = 0, edge_k = 0;
+    for (int i = 0; i < 3; ++i) {
+        for (int k = 0; k < 3; ++k) {
+            const double *u = a.ax[i], *v = b.ax[k];
+            double L[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                           u[0] * v[1] - u[1] * v[0]};
+            double len = sqrt(dot3(L, L));
+            if (len < 1e-9) {
+                continue; /* parallel edges: the face axes cover them */
+            }
+            double s = dot3(d, L) < 0.0 ? -1.0 / len : 1.0 / len;
+            for (int c = 0; c < 3; ++c) {
+                L[c] *= s;
+            }
+            double sep = dot3(d, L) - obb_reach(&a, L) - obb_reach(&b, L);
+            if (sep >= margin) {
+                return;
+            }
+            if (sep > best_edge) {
+                best_edge = sep, edge_i = i, edge_k = k;
+                edge_L[0] = L[0], edge_L[1] = L[1], edge_L[2] = L[2];
+            }
+        }
+    }
+    /* Prefer faces (stable manifolds) unless an axis is clearly better. */
+    double scale = fmin(fmin(fmin(a.h[0], a.h[1]), a.h[2]), fmin(fmin(b.h[0], b.h[1]), b.h[2]));
+    double tol = 1e-3 * scale;
+    double face_best = fmax(best_face[0], best_face[1]);
+    if (fmax(face_best, best_edge) > 0.0 &&
+        closest_corner(sa, sb, fmax(face_best, best_edge), margin, m)) {
+        return;
+    }
+    if (best_edge > face_best + tol) {
+        edge_contact(&a, &b, edge_i, edge_k, edge_L, best_edge, m);
+        return;
+    }
+    int ref_b = best_face[1] > best_face[0] + tol;
+    const obb *r = ref_b ? &b : &a, *inc = ref_b ? &a : &b;
+    int i = face_axis[ref_b];
+    /* normal of the reference face, toward the incident box */
+    double toward = ref_b ? -dot3(d, r->ax[i]) : dot3(d, r->ax[i]);
+    double s = sign_of(toward);
+    double n[3] = {s * r->ax[i][0], s * r->ax[i][1], s * r->ax[i][2]};
+    face_contact(r, inc, i, n, ref_b, margin, m);
 }
+
+/* ---------------------------------------------------------------- box-capsule */
+
+/* Squared distance of the local point x to the box [-h, h]. */
+static double box_dist2(const double x[3], const double h[3]) {
+    double s = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        double e = fabs(x[i]) - h[i];
+        s += e > 0.0 ? e * e : 0.0;
+    }
+    return s;
+}
+
+/* The parameter t in [0, 1] minimising the squared distance of p + t d to
+ * the box [-h, h] (box frame): on each piece between the parameters where a
+ * coordinate crosses a face plane the function is one quadratic. */
+static double segment_box_closest(const double p[3], const double d[3], const double h[3]) {
+    double ts[8] = {0.0, 1.0};
+    int n = 2;
+    for (int i = 0; i < 3; ++i) {
+        for (int s = -1; s <= 1; s += 2) {
+            if (d[i] != 0.0) {
+                double t = (s * h[i] - p[i]) / d[i];
+                if (t > 0.0 && t < 1.0) {
+                    ts[n++] = t;
+                }
+            }
+        }
+    }
+    for (int k = 1; k < n; ++k) { /* insertion sort */
+        double t = ts[k];
+        int j = k;
+        for (; j > 0 && ts[j - 1] > t; --j) {
+            ts[j] = ts[j - 1];
+        }
+        ts[j] = t;
+    }
+    double best_t = 0.0, best = INFINITY;
+    for (int k = 0; k + 1 < n; ++k) {
+        double t0 = ts[k], t1 = ts[k + 1], tm = 0.5 * (t0 + t1);
+        double qa = 0.0, qb = 0.0; /* f = qa t^2 + qb t + const on this piece */
+        for (int i = 0; i < 3; ++i) {
+            double x = p[i] + tm * d[i];
+            if (fabs(x) > h[i]) {
+                double alpha = p[i] - sign_of(x) * h[i];
+                qa += d[i] * d[i], qb += 2.0 * alpha * d[i];
+            }
+        }
+        double t = qa > 0.0 ? -qb / (2.0 * qa) : t0;
+        t = t < t0 ? t0 : (t > t1 ? t1 : t);
+        for (int e = 0; e < 3; ++e) { /* the piece's minimiser and its two ends */
+            double te = e == 0 ? t : (e == 1 ? t0 : t1);
+            double x[3] = {p[0] + te * d[0], p[1] + te * d[1], p[2] + te * d[2]};
+            double f = box_dist2(x, h);
+            if (f < best) {
+                best = f, best_t = te;
+            }
+        }
+    }
+    return best_t;
+}
+
+/* Adds a point at the segment point x (box frame) of the capsule, with unit
+ * normal u from box to capsule (box frame) and gap; output in world frame with
+ * the normal from box (first shape) to capsule. */
+static void add_local(const nscd__collision_shape *box_shape, const double x[3], const double u[3],
+                      double radius, double gap, uint32_t feature, nscd__manifold *m) {
+    double local[3], point[3], normal[3];
+    for (int i = 0; i < 3; ++i) {
+        local[i] = x[i] - u[i] * (radius + 0.5 * gap);
+    }
+    nscd__to_world(box_shape, local, point);
+    nscd__dir_to_world(box_shape, u, normal);
+    nscd__manifold_add(m, point, normal, gap, feature);
+}
+
+/* Separated capsule: the closest point, or, when it lies over a face, the
+ * segment clipped to that face (two points, so a capsule lying on a box rests). */
+static void capsule_separated(const nscd__collision_shape *sb, const double p[3], const double d[3],
+                              double t, double r, double margin, nscd__manifold *m) {
+    const double *h = sb->half_extents;
+    double x[3] = {p[0] + t * d[0], p[1] + t * d[1], p[2] + t * d[2]};
+    int clamped = 0, axis = 0;
+    for (int i = 0; i < 3; ++i) {
+        if (fabs(x[i]) > h[i]) {
+            ++clamped, axis = i;
+        }
+    }
+    if (clamped == 1) { /* over face `axis`: clip the segment to the face */
+        double lo = 0.0, hi = 1.0;
+        for (int i = 0; i < 3; ++i) {
+            if (i == axis) {
+                continue;
+            }
+            if (d[i] == 0.0) {
+                continue; /* inside the slab all along: x[i] is */
+            }
+            double t0 = (-h[i] - p[i]) / d[i], t1 = (h[i] - p[i]) / d[i];
+            lo = fmax(lo, fmin(t0, t1)), hi = fmin(hi, fmax(t0, t1));
+        }
+        double s = sign_of(x[axis]);
+        double u[3] = {0, 0, 0};
+        u[axis] = s;
+        for (int e = 0; e < 2; ++e) {
+            double te = e == 0 ? lo : hi;
+            if (e == 1 && !(hi > lo)) {
+                break;
+            }
+            double xe[3] = {p[0] + te * d[0], p[1] + te * d[1], p[2] + te * d[2]};
+            double gap = s * xe[axis] - h[axis] - r;
+            if (gap < margin) {
+                add_local(sb, xe, u, r, gap, (uint32_t)e, m);
+            }
+        }
+        return;
+    }
+    double q[3], u[3];
+    for (int i = 0; i < 3; ++i) {
+        q[i] = fmax(-h[i], fmin(h[i], x[i]));
+    }
+    double dist = sqrt(box_dist2(x, h));
+    for (int i = 0; i < 3; ++i) {
+        u[i] = (x[i] - q[i]) / dist;
+    }
+    if (dist - r < margin) {
+        add_local(sb, x, u, r, dist - r, 2, m);
+    }
+}
+
+/* Overlapping segment and box: SAT over the face normals and the cross
+ * products of the segment with the box axes, in the box frame. */
+static void capsule_overlapping(const nscd__collision_shape *sb, const double p[3],
+                                const double d[3], double r, double margin, nscd__manifold *m) {
+    const double *h = sb->half_extents;
+    double q[3] = {p[0] + d[0], p[1] + d[1], p[2] + d[2]};
+    double best = INFINITY, best_u[3] = {0, 0, 1};
+    int best_axis = 0;
+    for (int axis = 0; axis < 6; ++axis) {
+        double L[3] = {0, 0, 0};
+        if (axis < 3) {
+            L[axis] = 1.0;
+        } else {
+            int i = axis - 3; /* d x e_i */
+            double e[3] = {0, 0, 0};
+            e[i] = 1.0;
+            L[0] = d[1] * e[2] - d[2] * e[1], L[1] = d[2] * e[0] - d[0] * e[2],
+            L[2] = d[0] * e[1] - d[1] * e[0];
+            double len = sqrt(dot3(L, L));
+            if (len < 1e-9 * sqrt(dot3(d, d)) || len == 0.0) {
+                continue;
+            }
+            for (int c = 0; c < 3; ++c) {
+                L[c] /= len;
+            }
+        }
+        double reach = h[0] * fabs(L[0]) + h[1] * fabs(L[1]) + h[2] * fabs(L[2]);
+        double sp = dot3(L, p), sq = dot3(L, q);
+        double up = reach - fmin(sp, sq);   /* push the segment along +L */
+        double down = fmax(sp, sq) + reach; /* along -L */
+        double depth = fmin(up, down);
+        /* faces win ties and near-ties (stable manifolds) */
+        if (depth < best - (axis < 3 ? 0.0 : 1e-9 * (1.0 + best))) {
+            best = depth, best_axis = axis;
+            double s = up <= down ? 1.0 : -1.0;
+            best_u[0] = s * L[0], best_u[1] = s * L[1], best_u[2] = s * L[2];
+        }
+    }
+    double reach = h[0] * fabs(best_u[0]) + h[1] * fabs(best_u[1]) + h[2] * fabs(best_u[2]);
+    if (best_axis < 3) { /* the segment's ends that are within the margin */
+        for (int e = 0; e < 2; ++e) {
+            const double *x = e == 0 ? p : q;
+            double gap = dot3(best_u, x) - reach - r;
+            if (gap < margin) {
+                add_local(sb, x, best_u, r, gap, (uint32_t)e, m);
+            }
+        }
+        return;
+    }
+    /* edge axis: the box edge along e_i that supports -best_u... i.e. the one
+     * farthest along best_u, against the segment */
+    int i = best_axis - 3;
+    double ea[3], eb[3];
+    for (int c = 0; c < 3; ++c) {
+        double v = c == i ? h[c] : sign_of(best_u[c]) * h[c];
+        ea[c] = v, eb[c] = v;
+    }
+    ea[i] = -h[i];
+    double s, t;
+    nscd__segments_closest(p, q, ea, eb, &s, &t);
+    double x[3] = {p[0] + s * d[0], p[1] + s * d[1], p[2] + s * d[2]};
+    add_local(sb, x, best_u, r, -best - r, (uint32_t)(3 + i), m);
+}
+
 void nscd__collide_box_capsule(const nscd__collision_shape *a, const nscd__collision_shape *b,
                                double margin, nscd__manifold *m) {
-    (void)a, (void)b, (void)margin, (void)m;
+    double wp[3], wq[3], p[3], q[3], d[3];
+    nscd__axis_segment(b, wp, wq);
+    nscd__to_local(a, wp, p);
+    nscd__to_local(a, wq, q);
+    for (int i = 0; i < 3; ++i) {
+        d[i] = q[i] - p[i];
+    }
+    double t = segment_box_closest(p, d, a->half_extents);
+    double x[3] = {p[0] + t * d[0], p[1] + t * d[1], p[2] + t * d[2]};
+    if (box_dist2(x, a->half_extents) > 0.0) {
+        capsule_separated(a, p, d, t, b->radius, margin, m);
+    } else {
+        capsule_overlapping(a, p, d, b->radius, margin, m);
+    }
 }

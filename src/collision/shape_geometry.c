@@ -90,3 +90,62 @@ void nscd__axis_segment(const nscd__collision_shape *s, double p[3], double q[3]
         q[i] = s->position[i] + reach;
     }
 }
+
+static double dot3(const double a[3], const double b[3]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static double clamp01(double x) { return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x); }
+
+void nscd__segments_closest(const double p1[3], const double q1[3], const double p2[3],
+                            const double q2[3], double *s, double *t) {
+    double d1[3], d2[3], r[3];
+    for (int i = 0; i < 3; ++i) {
+        d1[i] = q1[i] - p1[i], d2[i] = q2[i] - p2[i], r[i] = p1[i] - p2[i];
+    }
+    double a = dot3(d1, d1), e = dot3(d2, d2), f = dot3(d2, r);
+    if (a <= 0.0 && e <= 0.0) {
+        *s = *t = 0.0;
+        return;
+    }
+    if (a <= 0.0) {
+        *s = 0.0;
+        *t = clamp01(f / e);
+        return;
+    }
+    double c = dot3(d1, r);
+    if (e <= 0.0) {
+        *t = 0.0;
+        *s = clamp01(-c / a);
+        return;
+    }
+    double b = dot3(d1, d2), denom = a * e - b * b;
+    /* Parallel segments (denom 0): any s works; 0 is the deterministic pick. */
+    double ss = denom > 0.0 ? clamp01((b * f - c * e) / denom) : 0.0;
+    double tt = (b * ss + f) / e;
+    if (tt < 0.0) {
+        tt = 0.0;
+        ss = clamp01(-c / a);
+    } else if (tt > 1.0) {
+        tt = 1.0;
+        ss = clamp01((b - c) / a);
+    }
+    *s = ss, *t = tt;
+}
+
+void nscd__keep_deepest_four(nscd__manifold *m) {
+    while (m->n > 4) {
+        int32_t worst = 0;
+        for (int32_t k = 1; k < m->n; ++k) {
+            const nscd__manifold_point *p = &m->p[k], *w = &m->p[worst];
+            if (p->gap > w->gap || (p->gap == w->gap && p->feature > w->feature)) {
+                worst = k;
+            }
+        }
+        /* keep the order of the others: the caller sorts by feature anyway */
+        for (int32_t k = worst; k + 1 < m->n; ++k) {
+            m->p[k] = m->p[k + 1];
+        }
+        --m->n;
+    }
+}

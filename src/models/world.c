@@ -108,7 +108,7 @@ void nscd_world_destroy(nscd_world *w) {
                (size_t)w->collision_shapes_capacity * sizeof(nscd__collision_shape));
     nscd__collision_free(&w->collision);
     nscd__free(&a, w->contacts, (size_t)w->contacts_capacity * sizeof(nscd__world_contact));
-    nscd__free(&a, w->previous, (size_t)w->previous_capacity * sizeof(nscd__world_contact));
+    nscd__free(&a, w->records, (size_t)w->records_capacity * sizeof(nscd__world_record));
     nscd__free(&a, w, sizeof *w);
 }
 
@@ -262,9 +262,9 @@ nscd_status nscd_world_get_bodies(const nscd_world *w, int32_t capacity, int32_t
     return NSCD_OK;
 }
 
-/* The contacts of the last step are w->previous after a step (the arrays
- * swap at its end); those of bodies removed since then are left out. */
-static bool contact_alive(const nscd_world *w, const nscd__world_contact *c) {
+/* The contacts of the last step are its records; those of bodies removed
+ * since then are left out. */
+static bool contact_alive(const nscd_world *w, const nscd__world_record *c) {
     return nscd__world_lookup(w, c->id_a) >= 0 && nscd__world_lookup(w, c->id_b) >= 0;
 }
 
@@ -275,16 +275,16 @@ nscd_status nscd_world_get_contacts(const nscd_world *w, int32_t capacity, int32
         return NSCD_ERR_NULL_POINTER;
     }
     int32_t n = 0;
-    for (int32_t j = 0; j < w->n_previous; ++j) {
-        n += contact_alive(w, &w->previous[j]);
+    for (int32_t j = 0; j < w->n_records; ++j) {
+        n += contact_alive(w, &w->records[j]);
     }
     *count = n;
     if (n > capacity) {
         return NSCD_ERR_BUFFER_TOO_SMALL;
     }
     size_t k = 0;
-    for (int32_t j = 0; j < w->n_previous; ++j) {
-        const nscd__world_contact *c = &w->previous[j];
+    for (int32_t j = 0; j < w->n_records; ++j) {
+        const nscd__world_record *c = &w->records[j];
         if (!contact_alive(w, c)) {
             continue;
         }
@@ -298,7 +298,7 @@ nscd_status nscd_world_get_contacts(const nscd_world *w, int32_t capacity, int32
             copy3(points + 3 * k, c->point);
         }
         if (normals != NULL) {
-            copy3(normals + 3 * k, c->frame);
+            copy3(normals + 3 * k, c->normal);
         }
         if (gaps != NULL) {
             gaps[k] = c->gap;

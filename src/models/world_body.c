@@ -610,42 +610,57 @@ nscd_status nscd_world_remove_body(nscd_world *w, nscd_body_id id) {
     return NSCD_OK;
 }
 
-/* Moves body row `from` to row `to` (to < from) with its shapes appended at
- * shape index `shape_to`. */
-static void move_body(nscd_world *w, int32_t from, int32_t to, int32_t shape_to) {
+/* Moves the run of live bodies [from, end) to rows [to, ...) (to < from),
+ * with their shapes, which are contiguous, to shape index `shape_to`: one
+ * memmove per array and run, then the back references. */
+static void move_run(nscd_world *w, int32_t from, int32_t end, int32_t to, int32_t shape_to) {
     body_array t[N_BODY_ARRAYS];
     body_arrays(w, t);
+    size_t n = (size_t)(end - from);
     for (int k = 0; k < N_BODY_ARRAYS - 1; ++k) {
         char *base = *t[k].data;
-        if (from != to) {
-            memcpy(base + (size_t)to * t[k].element, base + (size_t)from * t[k].element,
-                   t[k].element);
+        memmove(base + (size_t)to * t[k].element, base + (size_t)from * t[k].element,
+                n * t[k].element);
+    }
+    int32_t first = w->shape_first[to];
+    int32_t last = w->shape_first[to + (int32_t)n - 1] + w->shape_count[to + (int32_t)n - 1];
+    if (last > first) { /* bodies may have no shape (and the array be NULL) */
+        memmove(&w->shapes[shape_to], &w->shapes[first],
+                (size_t)(last - first) * sizeof(nscd__world_shape));
+    }
+    for (int32_t i = to; i < to + (int32_t)n; ++i) {
+        w->shape_first[i] += shape_to - first;
+        for (int32_t s = 0; s < w->shape_count[i]; ++s) {
+            w->shapes[w->shape_first[i] + s].body = i;
         }
+        w->slot_dense[(int32_t)(w->id[i] & 0xffffffffu)] = i;
     }
-    int32_t first = w->shape_first[to], n = w->shape_count[to];
-    if (first != shape_to) {
-        memmove(&w->shapes[shape_to], &w->shapes[first], (size_t)n * sizeof(nscd__world_shape));
-    }
-    for (int32_t s = 0; s < n; ++s) {
-        w->shapes[shape_to + s].body = to;
-    }
-    w->shape_first[to] = shape_to;
-    int32_t slot = (int32_t)(w->id[to] & 0xffffffffu);
-    w->slot_dense[slot] = to;
 }
 
+/* Removes the dead rows, keeping the order: the bodies before the first
+ * dead one stay where they are, every later run of live ones moves once. */
 void nscd__world_compact(nscd_world *w) {
     if (w->n_dead == 0) {
         return;
     }
-    int32_t to = 0, shape_to = 0;
-    for (int32_t i = 0; i < w->n_bodies; ++i) {
-        if (w->type[i] < 0) {
-            continue;
+    int32_t i = 0;
+    while (i < w->n_bodies && w->type[i] >= 0) {
+        ++i;
+    }
+    int32_t to = i, shape_to = i > 0 ? w->shape_first[i - 1] + w->shape_count[i - 1] : 0;
+    while (i < w->n_bodies) {
+        while (i < w->n_bodies && w->type[i] < 0) {
+            ++i;
         }
-        move_body(w, i, to, shape_to);
-        shape_to += w->shape_count[to];
-        ++to;
+        int32_t start = i;
+        while (i < w->n_bodies && w->type[i] >= 0) {
+            ++i;
+        }
+        if (i > start) {
+            move_run(w, start, i, to, shape_to);
+            to += i - start;
+            shape_to = w->shape_first[to - 1] + w->shape_count[to - 1];
+        }
     }
     w->n_bodies = to;
     w->n_shapes = shape_to;

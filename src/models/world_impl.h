@@ -48,27 +48,44 @@ typedef struct nscd__world_shape {
  * (normal from a to b, then two tangents), the lever-arm rows and the
  * precomputed responses, the 3x3 Delassus block and the impulse. */
 typedef struct nscd__world_contact {
+    /* What a sweep reads, first and together (a sweep streams the contacts:
+     * the fields it does not need stay out of its cache lines). */
     int32_t a, b;             /* dense body indices */
     int32_t a_moves, b_moves; /* 1 for dynamic bodies (they take impulses) */
-    uint64_t key_a, key_b;    /* persistent identity (warm start) */
+    /* 1 when every moving side is a centred sphere of isotropic inertia: then
+     * the lever arms lie along n and A = diag(a_n, a_t, a_t) exactly, and both
+     * friction laws reduce to the projection on a disc (the fast path). */
+    int32_t diagonal;
+    double mu;         /* friction coefficient */
+    double bias;       /* eps min(0, xi/dt) + max(0, xi/dt) on the normal row */
+    double x[3];       /* impulse (n, t, o) */
+    double frame[9];   /* rows: n, t, o (world) */
+    double u_fixed[3]; /* J v of the sides that do not move (constant in the solve) */
+    double inv_mass_a, inv_mass_b;
+    /* Diagonal contacts: lever arms r = l n (signed) and the scalar inverse
+     * inertia of each moving side; a_n = A[0], a_t = A[4] = A[8]. */
+    double lever_a, lever_b, inv_inertia_a, inv_inertia_b;
+    double A[9]; /* Delassus block W_jj (row-major) */
+    /* General contacts: angular rows ra x e_k, rb x e_k and responses
+     * I_a^-1 (ra x e_k), I_b^-1 (rb x e_k) for the frame axes e_k (rows);
+     * zero for a side that does not move. */
+    double ang_a[9], ang_b[9];
+    double resp_a[9], resp_b[9];
+    double L[9];       /* lower Cholesky factor of A (maximum dissipation) */
+    double x_start[3]; /* impulse at the start of a sweep (Jacobi blend) */
+    int32_t source;    /* its point in the collision output (keys, point, gap) */
+} nscd__world_contact;
+
+/* What a step leaves of a contact: its identity for the next step's warm
+ * start and what nscd_world_get_contacts() copies out. */
+typedef struct nscd__world_record {
+    uint64_t key_a, key_b; /* persistent identity, sorted (key_a, key_b, feature) */
     uint32_t feature;
     nscd_body_id id_a, id_b;
-    double point[3];
-    double frame[9]; /* rows: n, t, o (world) */
-    /* Angular rows: ra x e_k and rb x e_k for the frame axes e_k (rows). */
-    double ang_a[9], ang_b[9];
-    /* Angular responses: I_a^-1 (ra x e_k), I_b^-1 (rb x e_k) (rows). */
-    double resp_a[9], resp_b[9];
-    double inv_mass_a, inv_mass_b;
-    double A[9];             /* Delassus block W_jj (row-major) */
-    double mu;               /* friction coefficient */
-    double bias;             /* eps min(0, xi/dt) + max(0, xi/dt) on the normal row */
-    double gap;              /* xi at detection */
-    double L[9];             /* lower Cholesky factor of A (maximum dissipation) */
+    double point[3], normal[3], gap;
     double x[3];             /* impulse (n, t, o) */
-    double x_start[3];       /* impulse at the start of a sweep (Jacobi blend) */
-    double impulse_world[3]; /* x in the world frame (warm start of the next step) */
-} nscd__world_contact;
+    double impulse_world[3]; /* the same in the world frame (warm start) */
+} nscd__world_record;
 
 struct nscd_world {
     nscd_world_desc desc;
@@ -116,9 +133,12 @@ struct nscd_world {
     int32_t collision_shapes_capacity;
     nscd__collision collision;
 
-    /* This step's contacts and last step's (warm start; copy-out). */
-    nscd__world_contact *contacts, *previous;
-    int32_t n_contacts, contacts_capacity, n_previous, previous_capacity;
+    /* This step's contacts (the solver's) and the records of the last step's
+     * (warm start; copy-out). */
+    nscd__world_contact *contacts;
+    int32_t n_contacts, contacts_capacity;
+    nscd__world_record *records;
+    int32_t n_records, records_capacity;
 
     /* Scratch of the solver and the step: velocities before the step (NaN
      * restore), and the snapshot and accumulator of the Jacobi blend. */
@@ -141,9 +161,6 @@ nscd_status nscd__world_reserve_scratch(nscd_world *w);
 
 /* Materials (world.c): friction of a contact between two materials. */
 double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_t material_b);
-
-/* Contacts (world_step.c). */
-nscd_status nscd__world_reserve_contacts(nscd_world *w, int32_t n);
 
 /* Solver (world_solver.c): applies the warm-start impulses and runs the
  * sweeps. Returns the sweeps done and the merit of the last one. */

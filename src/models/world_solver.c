@@ -18,37 +18,87 @@
 #include "contact/mdp_single.h"
 #include "models/world_impl.h"
 
-/* Local velocity of contact c from the current body velocities: rows n, t, o
- * of J v (b relative to a). */
-static void local_velocity(const nscd_world *w, const nscd__world_contact *c, double u[3]) {
-    const double *va = w->velocity + 3 * (size_t)c->a, *wa = w->omega + 3 * (size_t)c->a;
-    const double *vb = w->velocity + 3 * (size_t)c->b, *wb = w->omega + 3 * (size_t)c->b;
-    double dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
-    for (int k = 0; k < 3; ++k) {
-        const double *e = c->frame + 3 * k, *ga = c->ang_a + 3 * k, *gb = c->ang_b + 3 * k;
-        u[k] = e[0] * dv[0] + e[1] * dv[1] + e[2] * dv[2] + gb[0] * wb[0] + gb[1] * wb[1] +
-               gb[2] * wb[2] - ga[0] * wa[0] - ga[1] * wa[1] - ga[2] * wa[2];
+/* Local velocity of a general contact from the current body velocities:
+ * rows n, t, o of J v (b relative to a); the sides that do not move are the
+ * constant u_fixed. */
+static void general_velocity(const nscd_world *w, const nscd__world_contact *c, double u[3]) {
+    u[0] = c->u_fixed[0], u[1] = c->u_fixed[1], u[2] = c->u_fixed[2];
+    const int32_t bodies[2] = {c->b, c->a};
+    const int32_t moves[2] = {c->b_moves, c->a_moves};
+    const double *angs[2] = {c->ang_b, c->ang_a}, signs[2] = {1.0, -1.0};
+    for (int s = 0; s < 2; ++s) {
+        if (!moves[s]) {
+            continue;
+        }
+        const double *v = w->velocity + 3 * (size_t)bodies[s],
+                     *om = w->omega + 3 * (size_t)bodies[s];
+        for (int k = 0; k < 3; ++k) {
+            const double *e = c->frame + 3 * k, *g = angs[s] + 3 * k;
+            u[k] += signs[s] * (e[0] * v[0] + e[1] * v[1] + e[2] * v[2] + g[0] * om[0] +
+                                g[1] * om[1] + g[2] * om[2]);
+        }
     }
 }
 
-/* Applies the impulse change dx (contact frame) to the bodies: +P on b, -P on a. */
+/* Local velocity of a diagonal contact: the contact-point velocity of a
+ * moving sphere is v + l (ω x n). */
+static void diagonal_velocity(const nscd_world *w, const nscd__world_contact *c, double u[3]) {
+    const double *n = c->frame;
+    double rel[3] = {0.0, 0.0, 0.0}, spin[3] = {0.0, 0.0, 0.0};
+    if (c->b_moves) {
+        const double *v = w->velocity + 3 * (size_t)c->b, *om = w->omega + 3 * (size_t)c->b;
+        for (int k = 0; k < 3; ++k) {
+            rel[k] = v[k];
+            spin[k] = c->lever_b * om[k];
+        }
+    }
+    if (c->a_moves) {
+        const double *v = w->velocity + 3 * (size_t)c->a, *om = w->omega + 3 * (size_t)c->a;
+        for (int k = 0; k < 3; ++k) {
+            rel[k] -= v[k];
+            spin[k] -= c->lever_a * om[k];
+        }
+    }
+    rel[0] += spin[1] * n[2] - spin[2] * n[1];
+    rel[1] += spin[2] * n[0] - spin[0] * n[2];
+    rel[2] += spin[0] * n[1] - spin[1] * n[0];
+    for (int k = 0; k < 3; ++k) {
+        const double *e = c->frame + 3 * k;
+        u[k] = c->u_fixed[k] + e[0] * rel[0] + e[1] * rel[1] + e[2] * rel[2];
+    }
+}
+
+/* Applies the impulse change dx (contact frame) to the bodies: +P on b,
+ * -P on a, P = dx_n n + dx_t t + dx_o o. */
 static void apply_impulse(nscd_world *w, const nscd__world_contact *c, const double dx[3]) {
-    double P[3];
+    double P[3], nP[3] = {0.0, 0.0, 0.0};
     for (int k = 0; k < 3; ++k) {
         P[k] = c->frame[k] * dx[0] + c->frame[3 + k] * dx[1] + c->frame[6 + k] * dx[2];
     }
+    if (c->diagonal) { /* I^-1 (r x P) = l / I (n x P) */
+        const double *n = c->frame;
+        nP[0] = n[1] * P[2] - n[2] * P[1];
+        nP[1] = n[2] * P[0] - n[0] * P[2];
+        nP[2] = n[0] * P[1] - n[1] * P[0];
+    }
     if (c->a_moves) {
         double *v = w->velocity + 3 * (size_t)c->a, *om = w->omega + 3 * (size_t)c->a;
+        double s = c->lever_a * c->inv_inertia_a;
         for (int k = 0; k < 3; ++k) {
             v[k] -= c->inv_mass_a * P[k];
-            om[k] -= c->resp_a[k] * dx[0] + c->resp_a[3 + k] * dx[1] + c->resp_a[6 + k] * dx[2];
+            om[k] -= c->diagonal ? s * nP[k]
+                                 : c->resp_a[k] * dx[0] + c->resp_a[3 + k] * dx[1] +
+                                       c->resp_a[6 + k] * dx[2];
         }
     }
     if (c->b_moves) {
         double *v = w->velocity + 3 * (size_t)c->b, *om = w->omega + 3 * (size_t)c->b;
+        double s = c->lever_b * c->inv_inertia_b;
         for (int k = 0; k < 3; ++k) {
             v[k] += c->inv_mass_b * P[k];
-            om[k] += c->resp_b[k] * dx[0] + c->resp_b[3 + k] * dx[1] + c->resp_b[6 + k] * dx[2];
+            om[k] += c->diagonal ? s * nP[k]
+                                 : c->resp_b[k] * dx[0] + c->resp_b[3 + k] * dx[1] +
+                                       c->resp_b[6 + k] * dx[2];
         }
     }
 }
@@ -62,17 +112,47 @@ void nscd__world_warm_start(nscd_world *w) {
     }
 }
 
+/* The single-contact problem of a diagonal block A = diag(a_n, a_t, a_t):
+ * the normal row decouples (x_n = -v_n / a_n when approaching, else 0) and
+ * the tangential impulse is the projection of the sticking impulse -v_t / a_t
+ * on the disc of radius μ x_n. Coulomb's law and maximum dissipation
+ * (eq. (5)) have this same solution for such a block: on the plane of
+ * maximum compression u_n = 0 the energy is a_t/2 |x_t|^2 + x_t·v_t, whose
+ * minimum on the disc is that projection, and a sliding Coulomb impulse
+ * -μ x_n u_t / |u_t| with u_t = a_t x_t + v_t points along -v_t. */
+static void solve_diagonal(const double A[9], const double v[3], double mu, double x[3]) {
+    if (v[0] >= 0.0) {
+        x[0] = x[1] = x[2] = 0.0;
+        return;
+    }
+    x[0] = -v[0] / A[0];
+    x[1] = -v[1] / A[4];
+    x[2] = -v[2] / A[8];
+    double s = x[1] * x[1] + x[2] * x[2], limit = mu * x[0];
+    if (s > limit * limit) {
+        double f = limit / sqrt(s);
+        x[1] *= f;
+        x[2] *= f;
+    }
+}
+
 /* One block update of contact c: returns |A dx|, the change of its
  * relative velocity (the merit). A local failure keeps the impulse. */
 static double update_contact(nscd_world *w, nscd__world_contact *c, int32_t law) {
     double u[3], v[3], x[3] = {c->x[0], c->x[1], c->x[2]};
-    local_velocity(w, c, u);
+    if (c->diagonal) {
+        diagonal_velocity(w, c, u);
+    } else {
+        general_velocity(w, c, u);
+    }
     const double *A = c->A;
     for (int k = 0; k < 3; ++k) {
         v[k] = u[k] - (A[3 * k] * x[0] + A[3 * k + 1] * x[1] + A[3 * k + 2] * x[2]);
     }
     v[0] += c->bias;
-    if (law == NSCD_FRICTION_MAX_DISSIPATION) {
+    if (c->diagonal) {
+        solve_diagonal(A, v, c->mu, x);
+    } else if (law == NSCD_FRICTION_MAX_DISSIPATION) {
         double b[3] = {-v[0], -v[1], -v[2]};
         nscd__mdp_solve_factored(A, c->L, b, c->mu, x);
     } else if (nscd__fc3d_local_coulomb(A, v, c->mu, x) != NSCD_OK) {

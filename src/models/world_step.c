@@ -9,6 +9,7 @@
  *   free_velocities       v* = v + dt g, ω* = ω - dt I^-1 (ω × I ω)
  *   solve                 warm start, block Gauss–Seidel sweeps (world_solver.c)
  *   integrate_positions   x' = x + dt v', φ' = exp(dt ω') φ (renormalised)
+ *   store_records         keys, geometry, impulses: next warm start, copy-out
  *   remove_outside        bodies whose centre left the domain box
  */
 #include <math.h>
@@ -130,7 +131,7 @@ static nscd_status detect_contacts(nscd_world *w) {
     return nscd__collide(&w->collision, w->collision_shapes, w->n_shapes, w->desc.contact_margin);
 }
 
-nscd_status nscd__world_reserve_contacts(nscd_world *w, int32_t n) {
+static nscd_status reserve_contacts(nscd_world *w, int32_t n) {
     if (n <= w->contacts_capacity) {
         return NSCD_OK;
     }
@@ -148,33 +149,50 @@ nscd_status nscd__world_reserve_contacts(nscd_world *w, int32_t n) {
     return NSCD_OK;
 }
 
-/* The rows of one body: lever arm r, angular rows r x e_k and responses
- * I^-1 (r x e_k). A body that does not move gets zero responses. */
-static void body_rows(const nscd_world *w, int32_t i, const double point[3], const double frame[9],
-                      double ang[9], double resp[9], double *inv_mass, int32_t *moves) {
-    double r[3];
+/* True when body i is moving and shape s is a sphere centred at the body's
+ * centre of mass with isotropic inertia: its lever arm is then r = l n. */
+static bool centred_sphere(const nscd_world *w, const nscd__world_shape *s) {
+    return w->type[s->body] == NSCD_BODY_DYNAMIC && w->isotropic[s->body] &&
+           s->type == NSCD_SHAPE_SPHERE && s->position[0] == 0.0 && s->position[1] == 0.0 &&
+           s->position[2] == 0.0;
+}
+
+static void lever_arm(const nscd_world *w, int32_t i, const double point[3], double r[3]) {
     for (int k = 0; k < 3; ++k) {
         r[k] = point[k] - w->position[3 * (size_t)i + k];
     }
+}
+
+/* The frame components of the contact-point velocity v + ω x r of a body
+ * that does not move in the solve (static, kinematic): a constant. */
+static void fixed_velocity(const nscd_world *w, int32_t i, const double point[3],
+                           const double frame[9], double u[3]) {
+    double r[3], wr[3], vp[3];
+    lever_arm(w, i, point, r);
+    cross(w->omega + 3 * (size_t)i, r, wr);
     for (int k = 0; k < 3; ++k) {
-        cross(r, frame + 3 * k, ang + 3 * k);
+        vp[k] = w->velocity[3 * (size_t)i + k] + wr[k];
     }
-    *moves = w->type[i] == NSCD_BODY_DYNAMIC;
-    *inv_mass = *moves ? w->inv_mass[i] : 0.0;
+    mat_vec(frame, vp, u);
+}
+
+/* General rows of a moving body: angular rows r x e_k and responses
+ * I^-1 (r x e_k). */
+static void body_rows(const nscd_world *w, int32_t i, const double point[3], const double frame[9],
+                      double ang[9], double resp[9]) {
+    double r[3];
+    lever_arm(w, i, point, r);
     const double *Iw = w->inv_inertia_world + 9 * (size_t)i;
     for (int k = 0; k < 3; ++k) {
-        if (*moves) {
-            mat_vec(Iw, ang + 3 * k, resp + 3 * k);
-        } else {
-            resp[3 * k] = resp[3 * k + 1] = resp[3 * k + 2] = 0.0;
-        }
+        cross(r, frame + 3 * k, ang + 3 * k);
+        mat_vec(Iw, ang + 3 * k, resp + 3 * k);
     }
 }
 
 /* A_kl = (1/m_a + 1/m_b) δ_kl + ang_a[k]·resp_a[l] + ang_b[k]·resp_b[l],
  * computed on and above the diagonal and mirrored, so it is exactly
  * symmetric. */
-static void delassus(nscd__world_contact *c) {
+static void general_delassus(nscd__world_contact *c) {
     double m = c->inv_mass_a + c->inv_mass_b;
     for (int k = 0; k < 3; ++k) {
         for (int l = k; l < 3; ++l) {
@@ -185,47 +203,97 @@ static void delassus(nscd__world_contact *c) {
     }
 }
 
+/* A diagonal contact: r = l n with l = (p - x)·n, so r x n = 0 and
+ * A = diag(a_n, a_t, a_t), a_n = 1/m_a + 1/m_b, a_t = a_n + l_a^2/I_a + l_b^2/I_b. */
+static void diagonal_rows(const nscd_world *w, nscd__world_contact *c, const double point[3]) {
+    double r[3];
+    c->lever_a = c->lever_b = c->inv_inertia_a = c->inv_inertia_b = 0.0;
+    if (c->a_moves) {
+        lever_arm(w, c->a, point, r);
+        c->lever_a = dot(r, c->frame);
+        c->inv_inertia_a = w->inv_inertia[9 * (size_t)c->a];
+    }
+    if (c->b_moves) {
+        lever_arm(w, c->b, point, r);
+        c->lever_b = dot(r, c->frame);
+        c->inv_inertia_b = w->inv_inertia[9 * (size_t)c->b];
+    }
+    double an = c->inv_mass_a + c->inv_mass_b;
+    double at = an + c->lever_a * c->lever_a * c->inv_inertia_a +
+                c->lever_b * c->lever_b * c->inv_inertia_b;
+    memset(c->A, 0, sizeof c->A);
+    c->A[0] = an;
+    c->A[4] = c->A[8] = at;
+}
+
+/* The rows of one contact; false when they cannot be factored (a
+ * degenerate body: the contact is skipped). */
+static bool contact_rows(const nscd_world *w, nscd__world_contact *c, const nscd__world_shape *sa,
+                         const nscd__world_shape *sb, const double point[3]) {
+    c->diagonal = (!c->a_moves || centred_sphere(w, sa)) && (!c->b_moves || centred_sphere(w, sb));
+    if (c->diagonal) {
+        diagonal_rows(w, c, point);
+        return true;
+    }
+    memset(c->ang_a, 0, sizeof c->ang_a);
+    memset(c->resp_a, 0, sizeof c->resp_a);
+    memset(c->ang_b, 0, sizeof c->ang_b);
+    memset(c->resp_b, 0, sizeof c->resp_b);
+    if (c->a_moves) {
+        body_rows(w, c->a, point, c->frame, c->ang_a, c->resp_a);
+    }
+    if (c->b_moves) {
+        body_rows(w, c->b, point, c->frame, c->ang_b, c->resp_b);
+    }
+    general_delassus(c);
+    double S[9];
+    return nscd__delassus3_factor(c->A, S, c->L) == NSCD_OK;
+}
+
 /* One solver contact from a contact point; false when neither body moves
- * or its block cannot be factored (a degenerate body: skipped). */
+ * or its block cannot be factored. */
 static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__world_contact *c) {
     const nscd__world_shape *sa = &w->shapes[p->shape_a], *sb = &w->shapes[p->shape_b];
     c->a = sa->body;
     c->b = sb->body;
-    c->key_a = p->key_a;
-    c->key_b = p->key_b;
-    c->feature = p->feature;
-    c->id_a = w->id[c->a];
-    c->id_b = w->id[c->b];
-    memcpy(c->point, p->point, sizeof c->point);
-    memcpy(c->frame, p->normal, 3 * sizeof(double));
-    tangents(c->frame, c->frame + 3, c->frame + 6);
-    body_rows(w, c->a, c->point, c->frame, c->ang_a, c->resp_a, &c->inv_mass_a, &c->a_moves);
-    body_rows(w, c->b, c->point, c->frame, c->ang_b, c->resp_b, &c->inv_mass_b, &c->b_moves);
+    c->a_moves = w->type[c->a] == NSCD_BODY_DYNAMIC;
+    c->b_moves = w->type[c->b] == NSCD_BODY_DYNAMIC;
     if (!c->a_moves && !c->b_moves) {
         return false;
     }
-    delassus(c);
-    double S[9];
-    if (nscd__delassus3_factor(c->A, S, c->L) != NSCD_OK) {
+    c->inv_mass_a = c->a_moves ? w->inv_mass[c->a] : 0.0;
+    c->inv_mass_b = c->b_moves ? w->inv_mass[c->b] : 0.0;
+    memcpy(c->frame, p->normal, 3 * sizeof(double));
+    tangents(c->frame, c->frame + 3, c->frame + 6);
+    c->u_fixed[0] = c->u_fixed[1] = c->u_fixed[2] = 0.0;
+    double u[3];
+    if (!c->a_moves) {
+        fixed_velocity(w, c->a, p->point, c->frame, u);
+        c->u_fixed[0] = -u[0], c->u_fixed[1] = -u[1], c->u_fixed[2] = -u[2];
+    }
+    if (!c->b_moves) {
+        fixed_velocity(w, c->b, p->point, c->frame, c->u_fixed);
+    }
+    if (!contact_rows(w, c, sa, sb, p->point)) {
         return false;
     }
     c->mu = nscd__world_pair_friction(w, sa->material, sb->material);
     double rate = p->gap / w->desc.dt;
     c->bias = rate < 0.0 ? w->desc.error_reduction * rate : rate; /* after eq. (4) */
-    c->gap = p->gap;
     c->x[0] = c->x[1] = c->x[2] = 0.0;
     return true;
 }
 
 static nscd_status build_contacts(nscd_world *w, double *max_penetration) {
     const nscd__collision *col = &w->collision;
-    if (nscd__world_reserve_contacts(w, col->n_contacts) != NSCD_OK) {
+    if (reserve_contacts(w, col->n_contacts) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     int32_t n = 0;
     double pen = 0.0;
     for (int32_t j = 0; j < col->n_contacts; ++j) {
         if (make_contact(w, &col->contacts[j], &w->contacts[n])) {
+            w->contacts[n].source = j;
             pen = -col->contacts[j].gap > pen ? -col->contacts[j].gap : pen;
             ++n;
         }
@@ -236,7 +304,7 @@ static nscd_status build_contacts(nscd_world *w, double *max_penetration) {
 }
 
 /* -1, 0, 1 as the key of a orders before, with or after that of b. */
-static int compare_keys(const nscd__world_contact *a, const nscd__world_contact *b) {
+static int compare_keys(const nscd__world_record *a, const nscd__contact_point *b) {
     if (a->key_a != b->key_a) {
         return a->key_a < b->key_a ? -1 : 1;
     }
@@ -254,10 +322,11 @@ static int compare_keys(const nscd__world_contact *a, const nscd__world_contact 
  * projected on its new frame (the tangents may have turned). */
 static void warm_start_merge(nscd_world *w) {
     int32_t i = 0, j = 0;
-    while (i < w->n_previous && j < w->n_contacts) {
-        const nscd__world_contact *old = &w->previous[i];
+    const nscd__contact_point *points = w->collision.contacts;
+    while (i < w->n_records && j < w->n_contacts) {
+        const nscd__world_record *old = &w->records[i];
         nscd__world_contact *c = &w->contacts[j];
-        int order = compare_keys(old, c);
+        int order = compare_keys(old, &points[c->source]);
         if (order < 0) {
             ++i;
         } else if (order > 0) {
@@ -344,15 +413,50 @@ static int32_t remove_outside(nscd_world *w) {
     return removed;
 }
 
-/* The impulses in the world frame, kept for the next step's warm start. */
-static void store_impulses(nscd_world *w) {
+static nscd_status reserve_records(nscd_world *w, int32_t n) {
+    if (n <= w->records_capacity) {
+        return NSCD_OK;
+    }
+    size_t cap = w->records_capacity ? (size_t)w->records_capacity : 64;
+    while (cap < (size_t)n) {
+        cap *= 2;
+    }
+    nscd__world_record *r = nscd__alloc_array(&w->allocator, cap, sizeof *r);
+    if (r == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    if (w->n_records > 0) { /* last step's, still needed by the warm start */
+        memcpy(r, w->records, (size_t)w->n_records * sizeof *r);
+    }
+    nscd__free(&w->allocator, w->records, (size_t)w->records_capacity * sizeof *r);
+    w->records = r;
+    w->records_capacity = (int32_t)cap;
+    return NSCD_OK;
+}
+
+/* What the step leaves of its contacts: identity, geometry and impulses
+ * (also in the world frame, for the next step's warm start). */
+static void store_records(nscd_world *w) {
+    const nscd__contact_point *points = w->collision.contacts;
     for (int32_t j = 0; j < w->n_contacts; ++j) {
-        nscd__world_contact *c = &w->contacts[j];
+        const nscd__world_contact *c = &w->contacts[j];
+        const nscd__contact_point *p = &points[c->source];
+        nscd__world_record *r = &w->records[j];
+        r->key_a = p->key_a;
+        r->key_b = p->key_b;
+        r->feature = p->feature;
+        r->id_a = w->id[c->a];
+        r->id_b = w->id[c->b];
+        memcpy(r->point, p->point, sizeof r->point);
+        memcpy(r->normal, c->frame, sizeof r->normal);
+        r->gap = p->gap;
+        memcpy(r->x, c->x, sizeof r->x);
         for (int k = 0; k < 3; ++k) {
-            c->impulse_world[k] =
+            r->impulse_world[k] =
                 c->frame[k] * c->x[0] + c->frame[3 + k] * c->x[1] + c->frame[6 + k] * c->x[2];
         }
     }
+    w->n_records = w->n_contacts;
 }
 
 static bool velocities_finite(const nscd_world *w) {
@@ -367,6 +471,9 @@ static bool velocities_finite(const nscd_world *w) {
 
 static void save_velocities(nscd_world *w, bool restore) {
     size_t bytes = 3 * (size_t)w->n_bodies * sizeof(double);
+    if (bytes == 0) { /* an empty world: the arrays may be NULL */
+        return;
+    }
     if (restore) {
         memcpy(w->velocity, w->saved_velocity, bytes);
         memcpy(w->omega, w->saved_omega, bytes);
@@ -374,18 +481,6 @@ static void save_velocities(nscd_world *w, bool restore) {
         memcpy(w->saved_velocity, w->velocity, bytes);
         memcpy(w->saved_omega, w->omega, bytes);
     }
-}
-
-/* This step's contacts become last step's (copy-out, next warm start). */
-static void swap_contacts(nscd_world *w) {
-    nscd__world_contact *t = w->previous;
-    int32_t cap = w->previous_capacity;
-    w->previous = w->contacts;
-    w->previous_capacity = w->contacts_capacity;
-    w->n_previous = w->n_contacts;
-    w->contacts = t;
-    w->contacts_capacity = cap;
-    w->n_contacts = 0;
 }
 
 /* ------------------------------------------------------------ the step */
@@ -410,6 +505,9 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
     if (rc == NSCD_OK) {
         rc = build_contacts(w, &max_penetration);
     }
+    if (rc == NSCD_OK) {
+        rc = reserve_records(w, w->n_contacts);
+    }
     if (rc != NSCD_OK) {
         w->n_contacts = 0;
         return nscd__fail(&w->diag, rc, "collision detection: out of memory");
@@ -429,7 +527,6 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
         return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE, "a velocity became non-finite");
     }
     integrate_positions(w);
-    store_impulses(w);
     nscd_world_step_report r;
     memset(&r, 0, sizeof r);
     r.struct_size = sizeof r;
@@ -439,7 +536,7 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
     r.converged = w->desc.tolerance == 0.0 || merit < w->desc.tolerance;
     r.max_penetration = max_penetration;
     r.broad_pairs = w->collision.n_pairs;
-    swap_contacts(w);
+    store_records(w);
     r.bodies_removed = remove_outside(w);
     w->steps++;
     w->time = (double)w->steps * w->desc.dt;

@@ -195,6 +195,373 @@ static void sphere_half_space(void **state) {
     check_point(&p, (double[]){0.25 * r2, 0.25 * r2, 7.0}, (double[]){r2, r2, 0}, 0.5);
 }
 
+/* Contacts of two shapes, sorted (the collision's own order). */
+static int32_t pair_contacts(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                             double margin, nscd__contact_point *out) {
+    nscd__collision c;
+    nscd__collision_init(&c, NULL);
+    nscd__collision_shape s[2] = {*a, *b};
+    int32_t n = collide_checked(&c, s, 2, margin);
+    assert_true(n <= 4);         /* every manifold is reduced to at most 4 points */
+    assert_non_null(c.contacts); /* even when empty */
+    memcpy(out, c.contacts, (size_t)n * sizeof *out);
+    nscd__collision_free(&c);
+    return n;
+}
+
+static const double ORIGIN[3] = {0, 0, 0};
+
+/* ---------------------------------------------------------------- boxes */
+
+static void half_space_box(void **state) {
+    (void)state;
+    nscd__collision_shape h = half_space(0, ORIGIN, nscd_v3(0, 0, 1));
+    nscd__collision_shape b = box(1, (double[]){0, 0, 0.2}, nscd_q_identity(), 1.0, 0.5, 0.25);
+    nscd__contact_point p[8];
+    assert_int_equal(pair_contacts(&h, &b, 0.0, p), 4);
+    for (int k = 0; k < 4; ++k) { /* the bottom corners 0-3, features = corner numbers */
+        assert_int_equal(p[k].feature, k);
+        double x = k & 1 ? 1.0 : -1.0, y = k & 2 ? 0.5 : -0.5;
+        check_point(&p[k], (double[]){x, y, -0.025}, (double[]){0, 0, 1}, -0.05);
+    }
+    /* a large margin sees all 8 corners: the 4 deepest are kept */
+    assert_int_equal(pair_contacts(&h, &b, 10.0, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        assert_int_equal(p[k].feature, k);
+    }
+    /* tilted about y by 0.1 rad: only the two corners at x = +1 (bit 0 set) go down */
+    nscd__collision_shape t = box(1, (double[]){0, 0, 0.3},
+                                  nscd_q_from_axis_angle(nscd_v3(0, 1, 0), 0.1), 1.0, 0.5, 0.25);
+    assert_int_equal(pair_contacts(&h, &t, 0.0, p), 2);
+    double gap = 0.3 - sin(0.1) * 1.0 - cos(0.1) * 0.25;
+    assert_int_equal(p[0].feature, 1);
+    assert_int_equal(p[1].feature, 3);
+    near(p[0].gap, gap);
+    near(p[1].gap, gap);
+}
+
+static void sphere_box(void **state) {
+    (void)state;
+    /* box of half extents (1, 2, 3) turned 90 degrees about z: (2, 1, 3) in the world */
+    nscd_quat q = nscd_q_from_axis_angle(nscd_v3(0, 0, 1), PI / 2);
+    nscd__collision_shape b = box(1, ORIGIN, q, 1.0, 2.0, 3.0);
+    nscd__collision_shape s = sphere(0, 2.5, 0, 0, 1.0); /* face region */
+    nscd__contact_point p = single_contact(&s, &b, 0.0);
+    check_point(&p, (double[]){1.75, 0, 0}, (double[]){-1, 0, 0}, -0.5);
+    s = sphere(0, 2.3, 1.4, 0, 1.0); /* edge region: 0.3, 0.4 off the edge (2, 1, z) */
+    p = single_contact(&s, &b, 0.0);
+    check_point(&p, (double[]){1.85, 0.8, 0}, (double[]){-0.6, -0.8, 0}, -0.5);
+    s = sphere(0, 1.8, 0, 0, 0.5); /* centre inside, nearest face x = 2 */
+    p = single_contact(&s, &b, 0.0);
+    check_point(&p, (double[]){1.65, 0, 0}, (double[]){-1, 0, 0}, -0.7);
+    s = sphere(0, 2.3, 1.3, 3.3, 0.5); /* corner region, beyond the margin */
+    nscd__contact_point none[8];
+    assert_int_equal(pair_contacts(&s, &b, 0.01, none), 0);
+    assert_int_equal(pair_contacts(&s, &b, 0.1, none), 1);
+    near(none[0].gap, sqrt(3 * 0.09) - 0.5);
+}
+
+static void box_box_faces(void **state) {
+    (void)state;
+    nscd__collision_shape a = box(0, ORIGIN, nscd_q_identity(), 1, 1, 1);
+    nscd__collision_shape b = box(1, (double[]){0.1, -0.2, 1.45}, nscd_q_identity(), 0.5, 0.5, 0.5);
+    nscd__contact_point p[8], p2[8];
+    assert_int_equal(pair_contacts(&a, &b, 0.0, p), 4);
+    int seen = 0;
+    for (int k = 0; k < 4; ++k) {
+        near(p[k].gap, -0.05);
+        near(p[k].normal[2], 1.0);
+        near(p[k].point[2], 0.975);
+        near(fabs(p[k].point[0] - 0.1), 0.5);
+        near(fabs(p[k].point[1] + 0.2), 0.5);
+        seen |= 1 << ((p[k].point[0] > 0.1) + 2 * (p[k].point[1] > -0.2));
+    }
+    assert_int_equal(seen, 15); /* the four corners of b's bottom face */
+    /* moved a little: the same four features (warm start keys persist) */
+    b.position[0] += 0.01, b.position[2] -= 0.005;
+    assert_int_equal(pair_contacts(&a, &b, 0.0, p2), 4);
+    for (int k = 0; k < 4; ++k) {
+        assert_int_equal(p2[k].feature, p[k].feature);
+        near(p2[k].point[0], p[k].point[0] + 0.01);
+    }
+    /* b overhanging the edge x = 1: clipped to x in [0.3, 1] */
+    b.position[0] = 0.8, b.position[1] = 0.0, b.position[2] = 1.45;
+    assert_int_equal(pair_contacts(&a, &b, 0.0, p), 4);
+    int at_edge = 0, inner = 0;
+    for (int k = 0; k < 4; ++k) {
+        near(p[k].gap, -0.05);
+        near(fabs(p[k].point[1]), 0.5);
+        at_edge += fabs(p[k].point[0] - 1.0) < 1e-12;
+        inner += fabs(p[k].point[0] - 0.3) < 1e-12;
+    }
+    assert_int_equal(at_edge, 2);
+    assert_int_equal(inner, 2);
+    /* b turned 45 degrees about z, under a (b is the reference face now? no:
+     * both faces are parallel; the normal is -z from a to b) */
+    nscd__collision_shape c = box(1, (double[]){0, 0, -1.4},
+                                  nscd_q_from_axis_angle(nscd_v3(0, 0, 1), PI / 4), 0.5, 0.5, 0.5);
+    assert_int_equal(pair_contacts(&a, &c, 0.0, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        near(p[k].gap, -0.1);
+        near(p[k].normal[2], -1.0);
+        near(p[k].point[2], -0.95);
+        near(hypot(p[k].point[0], p[k].point[1]), 0.5 * sqrt(2.0));
+    }
+    /* separated beyond the margin; within it */
+    c.position[2] = -1.6;
+    assert_int_equal(pair_contacts(&a, &c, 0.05, p), 0);
+    assert_int_equal(pair_contacts(&a, &c, 0.2, p), 4);
+    near(p[0].gap, 0.1);
+}
+
+/* Separated corner to corner: the exact distance, not the SAT separation. */
+static void box_box_corners(void **state) {
+    (void)state;
+    nscd__collision_shape a = box(0, ORIGIN, nscd_q_identity(), 1, 1, 1);
+    nscd__collision_shape b = box(1, (double[]){2.1, 2.1, 2.1}, nscd_q_identity(), 1, 1, 1);
+    nscd__contact_point p[8];
+    assert_int_equal(pair_contacts(&a, &b, 0.15, p), 0); /* SAT says 0.1, the truth 0.173 */
+    assert_int_equal(pair_contacts(&a, &b, 0.2, p), 1);
+    double r3 = 1.0 / sqrt(3.0);
+    check_point(&p[0], (double[]){1.05, 1.05, 1.05}, (double[]){r3, r3, r3}, 0.1 * sqrt(3.0));
+    /* touching faces exactly: nothing at margin 0, four points of gap 0 above */
+    b.position[0] = 2.0, b.position[1] = 0.5, b.position[2] = 0.0;
+    assert_int_equal(pair_contacts(&a, &b, 0.0, p), 0);
+    assert_int_equal(pair_contacts(&a, &b, 1e-9, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        near(p[k].gap, 0.0);
+        near(p[k].normal[0], 1.0);
+        near(p[k].point[0], 1.0);
+    }
+    /* the same far from the origin */
+    const double x0 = 1e6;
+    a.position[0] += x0, b.position[0] += x0;
+    b.position[0] -= 0.01;
+    assert_int_equal(pair_contacts(&a, &b, 0.0, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        near_tol(p[k].gap, -0.01, 1e-9);
+        near_tol(p[k].point[0], x0 + 0.995, 1e-15);
+    }
+}
+
+static void box_box_edges(void **state) {
+    (void)state;
+    /* a: unit cube (h = 1) turned 45 degrees about x, top edge along x at
+     * z = sqrt 2; b: turned 45 degrees about y, bottom edge along y. */
+    double r2 = sqrt(2.0);
+    nscd__collision_shape a =
+        box(0, ORIGIN, nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 4), 1, 1, 1);
+    nscd__collision_shape b = box(1, (double[]){0.2, -0.3, 2 * r2 - 0.1},
+                                  nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 4), 1, 1, 1);
+    nscd__contact_point p = single_contact(&a, &b, 0.0);
+    check_point(&p, (double[]){0.2, 0, r2 - 0.05}, (double[]){0, 0, 1}, -0.1);
+}
+
+static void box_capsule(void **state) {
+    (void)state;
+    nscd__collision_shape b = box(0, ORIGIN, nscd_q_identity(), 1, 1, 1);
+    nscd_quat along_x = nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2);
+    nscd__collision_shape c = capsule(1, (double[]){0, 0.3, 1.45}, along_x, 0.5, 0.5);
+    nscd__contact_point p[8];
+    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 2); /* lying on the face: both ends */
+    check_point(&p[0], (double[]){-0.5, 0.3, 0.975}, (double[]){0, 0, 1}, -0.05);
+    check_point(&p[1], (double[]){0.5, 0.3, 0.975}, (double[]){0, 0, 1}, -0.05);
+    c.position[0] = 1.2; /* overhanging: clipped at x = 1 */
+    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 2);
+    near(p[0].point[0], 0.7);
+    near(p[1].point[0], 1.0);
+    near(p[1].gap, -0.05);
+    /* standing, its lower segment end 0.2 inside the box: SAT face z */
+    nscd__collision_shape v = capsule(1, (double[]){0.1, 0.2, 1.3}, nscd_q_identity(), 0.5, 0.5);
+    assert_int_equal(pair_contacts(&b, &v, 0.0, p), 1);
+    check_point(&p[0], (double[]){0.1, 0.2, 0.65}, (double[]){0, 0, 1}, -0.7);
+    /* along y beside the edge (1, y, 1), 0.3 out in x and 0.4 in z */
+    nscd_quat along_y = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2);
+    nscd__collision_shape e = capsule(1, (double[]){1.3, 0, 1.4}, along_y, 0.45, 2.0);
+    assert_int_equal(pair_contacts(&b, &e, 0.04, p), 0);
+    assert_int_equal(pair_contacts(&b, &e, 0.1, p), 1);
+    near(p[0].gap, 0.05);
+    near(p[0].normal[0], 0.6);
+    near(p[0].normal[2], 0.8);
+    /* capsule as the first shape (smaller key): the normal flips */
+    e.key = 1;
+    assert_int_equal(pair_contacts(&b, &e, 0.1, p), 1);
+    near(p[0].normal[0], -0.6);
+    near(p[0].normal[2], -0.8);
+}
+
+/* ---------------------------------------------------------------- capsules */
+
+static void capsule_pairs(void **state) {
+    (void)state;
+    nscd_quat along_x = nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2);
+    nscd_quat along_y = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2);
+    nscd__collision_shape h = half_space(0, ORIGIN, nscd_v3(0, 0, 1));
+    nscd__collision_shape c = capsule(1, (double[]){0, 0, 0.45}, along_x, 0.5, 1.0);
+    nscd__contact_point p[8];
+    assert_int_equal(pair_contacts(&h, &c, 0.0, p), 2);
+    check_point(&p[0], (double[]){-1, 0, -0.025}, (double[]){0, 0, 1}, -0.05);
+    check_point(&p[1], (double[]){1, 0, -0.025}, (double[]){0, 0, 1}, -0.05);
+    /* crossing capsules */
+    nscd__collision_shape a = capsule(0, ORIGIN, along_x, 0.5, 1.0);
+    nscd__collision_shape b = capsule(1, (double[]){0.3, 0.2, 0.9}, along_y, 0.5, 1.0);
+    assert_int_equal(pair_contacts(&a, &b, 0.0, p), 1);
+    check_point(&p[0], (double[]){0.3, 0, 0.45}, (double[]){0, 0, 1}, -0.1);
+    /* parallel, overlapping on x in [-0.5, 1]: both ends of the overlap */
+    b = capsule(1, (double[]){0.5, 0, 0.9}, along_x, 0.5, 1.0);
+    assert_int_equal(pair_contacts(&a, &b, 0.0, p), 2);
+    check_point(&p[0], (double[]){-0.5, 0, 0.45}, (double[]){0, 0, 1}, -0.1);
+    check_point(&p[1], (double[]){1.0, 0, 0.45}, (double[]){0, 0, 1}, -0.1);
+    /* coincident axes crossing: a finite unit normal */
+    b = capsule(1, ORIGIN, along_y, 0.5, 1.0);
+    assert_int_equal(pair_contacts(&a, &b, 0.0, p), 1);
+    near(fabs(p[0].normal[2]), 1.0);
+    near(p[0].gap, -1.0);
+    /* sphere against the side and the end cap of a capsule along z */
+    nscd__collision_shape z = capsule(1, ORIGIN, nscd_q_identity(), 0.5, 1.0);
+    nscd__collision_shape s = sphere(0, 0.8, 0, 0.5, 0.5);
+    nscd__contact_point q = single_contact(&s, &z, 0.0);
+    check_point(&q, (double[]){0.4, 0, 0.5}, (double[]){-1, 0, 0}, -0.2);
+    s = sphere(0, 0, 0, 2.2, 0.5);
+    q = single_contact(&s, &z, 0.5);
+    check_point(&q, (double[]){0, 0, 1.6}, (double[]){0, 0, -1}, 0.2);
+}
+
+/* ---------------------------------------------------------------- cylinders */
+
+static void sphere_cylinder(void **state) {
+    (void)state;
+    nscd__collision_shape c = cylinder(1, ORIGIN, nscd_q_identity(), 1.0, 0.5);
+    nscd__collision_shape s = sphere(0, 1.3, 0, 0, 0.5); /* mantle */
+    nscd__contact_point p = single_contact(&s, &c, 0.0);
+    check_point(&p, (double[]){0.9, 0, 0}, (double[]){-1, 0, 0}, -0.2);
+    s = sphere(0, 0.3, 0.4, 0.9, 0.5); /* cap */
+    p = single_contact(&s, &c, 0.0);
+    check_point(&p, (double[]){0.3, 0.4, 0.45}, (double[]){0, 0, -1}, -0.1);
+    s = sphere(0, 0, 1.3, 0.9, 0.5); /* rim: 0.3 out, 0.4 up */
+    p = single_contact(&s, &c, 0.1);
+    check_point(&p, (double[]){0, 1, 0.5}, (double[]){0, -0.6, -0.8}, 0.0);
+    s = sphere(0, 0.9, 0, 0.1, 0.5); /* centre inside, nearer the mantle */
+    p = single_contact(&s, &c, 0.0);
+    check_point(&p, (double[]){0.7, 0, 0.1}, (double[]){-1, 0, 0}, -0.6);
+    s = sphere(0, 0, 0, 0, 0.5); /* centre on the axis, nearer a cap (0.5 < 1) */
+    p = single_contact(&s, &c, 0.0);
+    near(p.gap, -1.0);
+    near(fabs(p.normal[2]), 1.0);
+}
+
+static void half_space_cylinder(void **state) {
+    (void)state;
+    nscd__collision_shape h = half_space(0, ORIGIN, nscd_v3(0, 0, 1));
+    nscd__collision_shape c = cylinder(1, (double[]){0.2, 0.1, 0.45}, nscd_q_identity(), 1.0, 0.5);
+    nscd__contact_point p[8];
+    assert_int_equal(pair_contacts(&h, &c, 0.0, p), 4); /* standing: 4 rim points */
+    for (int k = 0; k < 4; ++k) {
+        assert_int_equal(p[k].feature, k);
+        near(p[k].gap, -0.05);
+        near(hypot(p[k].point[0] - 0.2, p[k].point[1] - 0.1), 1.0);
+    }
+    /* lying (axis along -y): the two ends of the contact line */
+    c = cylinder(1, (double[]){0, 0, 0.95}, nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2), 1.0,
+                 0.5);
+    assert_int_equal(pair_contacts(&h, &c, 0.0, p), 2);
+    near(p[0].gap, -0.05);
+    near(p[1].gap, -0.05);
+    near(fabs(p[0].point[1] - p[1].point[1]), 1.0);
+    /* tilted by 0.3 rad about (1, 1, 0): the deepest rim point of the lower
+     * cap, halfway between two fixed rim points */
+    double t = 0.3;
+    c = cylinder(1, (double[]){0, 0, 0.7}, nscd_q_from_axis_angle(nscd_v3(1, 1, 0), t), 1.0, 0.5);
+    assert_int_equal(pair_contacts(&h, &c, 0.0, p), 1);
+    near(p[0].gap, 0.7 - 0.5 * cos(t) - 1.0 * sin(t));
+    assert_int_equal(p[0].feature, 8);
+    /* a huge margin sees all 10 rim points: the 4 deepest are of the lower
+     * cap, its deepest point among them */
+    assert_int_equal(pair_contacts(&h, &c, 10.0, p), 4);
+    int has_deepest = 0;
+    for (int k = 0; k < 4; ++k) {
+        assert_true(p[k].feature <= 3 || p[k].feature == 8);
+        has_deepest |= p[k].feature == 8;
+    }
+    assert_true(has_deepest);
+    /* upside down: the lower cap is cap 1 (fixed points 4-7, deepest 9),
+     * whose points come last */
+    c = cylinder(1, (double[]){0, 0, 0.7}, nscd_q_from_axis_angle(nscd_v3(1, 1, 0), PI - t), 1.0,
+                 0.5);
+    assert_int_equal(pair_contacts(&h, &c, 10.0, p), 4);
+    has_deepest = 0;
+    for (int k = 0; k < 4; ++k) {
+        assert_true((p[k].feature >= 4 && p[k].feature <= 7) || p[k].feature == 9);
+        has_deepest |= p[k].feature == 9;
+    }
+    assert_true(has_deepest);
+}
+
+/* Pairs through GJK on rounded cores: exact while the penetration stays below
+ * the roundings, so these use shallow contacts on faces and mantles. */
+static void cylinder_gjk_pairs(void **state) {
+    (void)state;
+    const double tol = 1e-7;
+    nscd__collision_shape b = box(0, ORIGIN, nscd_q_identity(), 2, 2, 1);
+    nscd__collision_shape c = cylinder(1, (double[]){0.3, 0, 1.48}, nscd_q_identity(), 0.5, 0.5);
+    nscd__contact_point p[8];
+    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 4); /* standing on the box: its rim */
+    for (int k = 0; k < 4; ++k) {
+        near(p[k].gap, -0.02);
+        near(p[k].normal[2], 1.0);
+        near(p[k].point[2], 0.99);
+        near(hypot(p[k].point[0] - 0.3, p[k].point[1]), 0.5);
+        assert_true(p[k].feature >= 16 && p[k].feature < 26);
+    }
+    c.position[0] = 1.9; /* over the edge x = 2: the 3 rim points on the face */
+    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 3);
+    for (int k = 0; k < 3; ++k) {
+        near(p[k].gap, -0.02);
+        assert_true(p[k].point[0] <= 2.0);
+    }
+    nscd_quat along_x = nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2);
+    nscd_quat along_y = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2);
+    c = cylinder(1, (double[]){0.3, 0.2, 1.49}, along_x, 0.5, 0.8); /* lying on it: 2 ends */
+    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 2);
+    for (int k = 0; k < 2; ++k) {
+        near(p[k].gap, -0.01);
+        near(p[k].normal[2], 1.0);
+        near(fabs(p[k].point[0] - 0.3), 0.8);
+    }
+    c.position[2] = 1.3; /* deep: the sampled SAT, one point */
+    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 1);
+    near_tol(p[0].gap, -0.2, tol);
+    near_tol(p[0].normal[2], 1.0, tol);
+    c.position[2] = 1.6; /* separated */
+    assert_int_equal(pair_contacts(&b, &c, 0.05, p), 0);
+    assert_int_equal(pair_contacts(&b, &c, 0.2, p), 2);
+    near_tol(p[0].gap, 0.1, tol);
+    /* a box lying on a wide cylinder's cap: its corners over the cap */
+    nscd__collision_shape w = cylinder(1, ORIGIN, nscd_q_identity(), 2.0, 0.5);
+    nscd__collision_shape q = box(0, (double[]){0.3, 0.2, 0.99}, nscd_q_identity(), 0.5, 0.5, 0.5);
+    assert_int_equal(pair_contacts(&q, &w, 0.0, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        assert_int_equal(p[k].feature, 32 + k);
+        near(p[k].gap, -0.01);
+        near(p[k].normal[2], -1.0); /* from the box down to the cylinder */
+        near(p[k].point[2], 0.495);
+    }
+    /* two cylinders crossed, mantle on mantle */
+    nscd__collision_shape d = cylinder(0, ORIGIN, along_x, 0.5, 1.0);
+    nscd__collision_shape e = cylinder(1, (double[]){0.1, 0.2, 0.97}, along_y, 0.5, 1.0);
+    assert_int_equal(pair_contacts(&d, &e, 0.0, p), 1);
+    near_tol(p[0].gap, -0.03, 1e-6);
+    near_tol(p[0].normal[2], 1.0, 1e-6);
+    near_tol(p[0].point[0], 0.1, 1e-4);
+    near_tol(p[0].point[2], 0.485, 1e-6);
+    /* capsule across a cylinder */
+    nscd__collision_shape k = capsule(0, (double[]){0, 0, 0.7}, along_y, 0.25, 1.0);
+    nscd__collision_shape l = cylinder(1, ORIGIN, along_x, 0.5, 1.0);
+    assert_int_equal(pair_contacts(&k, &l, 0.0, p), 1);
+    near_tol(p[0].gap, -0.05, 1e-6);
+    near_tol(p[0].normal[2], -1.0, 1e-6); /* from the capsule (key smaller) down */
+}
+
 /* ---------------------------------------------------------------- broad phase */
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -349,11 +716,125 @@ static void broad_phase_against_brute_force_of(const int32_t *types, int32_t n_t
     free(s);
 }
 
+static void broad_phase_mixed(void **state) {
+    (void)state;
+    const int32_t types[] = {NSCD_SHAPE_SPHERE,   NSCD_SHAPE_BOX,    NSCD_SHAPE_CAPSULE,
+                             NSCD_SHAPE_CYLINDER, NSCD_SHAPE_SPHERE, NSCD_SHAPE_HALF_SPACE};
+    broad_phase_against_brute_force_of(types, 6);
+}
+
 static void broad_phase_spheres(void **state) {
     (void)state;
     const int32_t types[] = {NSCD_SHAPE_SPHERE, NSCD_SHAPE_SPHERE, NSCD_SHAPE_SPHERE,
                              NSCD_SHAPE_SPHERE, NSCD_SHAPE_SPHERE, NSCD_SHAPE_HALF_SPACE};
     broad_phase_against_brute_force_of(types, 6);
+}
+
+/* A few bodies astray far from the bulk (too far for 2^20 cells per axis)
+ * leave the grid and are still found. */
+static void strays_far_from_the_bulk(void **state) {
+    (void)state;
+    enum { N = 600, CAP = 20000 };
+    const int32_t types[] = {NSCD_SHAPE_SPHERE, NSCD_SHAPE_BOX};
+    nscd__collision_shape *s = malloc(N * sizeof *s);
+    nscd__contact_point *expected = malloc(CAP * sizeof *expected);
+    assert_true(s && expected);
+    random_shapes(s, N, 6.0, types, 2);
+    s[0] = sphere(0, 1e12, 0, 0, 0.3); /* two strays touching each other */
+    s[1] = sphere(1, 1e12 + 0.5, 0, 0, 0.3);
+    s[2] = sphere(2, -3e11, 5e11, 0, 0.3);
+    int32_t n_expected = brute_force(s, N, 0.01, expected, CAP);
+    qsort(expected, (size_t)n_expected, sizeof *expected, contact_cmp);
+    nscd__collision c;
+    nscd__collision_init(&c, NULL);
+    int32_t n = collide_checked(&c, s, N, 0.01);
+    assert_int_equal(n, n_expected);
+    assert_true(n > N / 4);
+    for (int32_t k = 0; k < n; ++k) {
+        assert_true(c.contacts[k].key_a == expected[k].key_a &&
+                    c.contacts[k].key_b == expected[k].key_b &&
+                    c.contacts[k].feature == expected[k].feature);
+    }
+    assert_int_equal(c.contacts[0].shape_a, 0); /* the strays' contact (smallest keys) */
+    assert_int_equal(c.contacts[0].shape_b, 1);
+    near_tol(c.contacts[0].gap, -0.1, 1e-4);
+    nscd__collision_free(&c);
+    free(expected);
+    free(s);
+}
+
+/* A random shape of the given type about p, random orientation. */
+static nscd__collision_shape random_shape(int32_t type, int32_t body, const double p[3]) {
+    switch (type) {
+    case NSCD_SHAPE_HALF_SPACE:
+        return half_space(body, p, nscd_v3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
+    case NSCD_SHAPE_BOX:
+        return box(body, p, random_rotation(), uniform(0.2, 0.6), uniform(0.2, 0.6),
+                   uniform(0.2, 0.6));
+    case NSCD_SHAPE_CAPSULE:
+        return capsule(body, p, random_rotation(), uniform(0.1, 0.4), uniform(0.1, 0.6));
+    case NSCD_SHAPE_CYLINDER:
+        return cylinder(body, p, random_rotation(), uniform(0.2, 0.5), uniform(0.2, 0.6));
+    default: return sphere(body, p[0], p[1], p[2], uniform(0.2, 0.6));
+    }
+}
+
+/* Moving shape b by a small distance along a contact's normal (from a to b)
+ * opens that contact's gap by the same distance: the normal is the gradient
+ * of the gap, for every pair type, in random poses. */
+static void gap_follows_the_normal(void **state) {
+    (void)state;
+    const double delta = 1e-5;
+    int checked[5][5] = {{0}};
+    for (int ta = 0; ta < 5; ++ta) {
+        for (int tb = 0; tb < 5; ++tb) {
+            if (ta == NSCD_SHAPE_HALF_SPACE && tb == NSCD_SHAPE_HALF_SPACE) {
+                continue;
+            }
+            for (int trial = 0; trial < 400 && checked[ta][tb] < 60; ++trial) {
+                double o[3] = {uniform(-0.1, 0.1), uniform(-0.1, 0.1), uniform(-0.1, 0.1)};
+                nscd__collision_shape a = random_shape(ta, 0, o);
+                nscd_vec3 dir =
+                    nscd_v3_normalize(nscd_v3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
+                double reach = (ta == NSCD_SHAPE_HALF_SPACE ? 0.0 : bounding_radius(&a));
+                double tmp[3] = {0, 0, 0};
+                nscd__collision_shape probe = random_shape(tb, 1, tmp);
+                reach += tb == NSCD_SHAPE_HALF_SPACE ? 0.0 : bounding_radius(&probe);
+                double dist = reach * uniform(0.3, 1.0);
+                double pb[3] = {dist * dir.x, dist * dir.y, dist * dir.z};
+                nscd__collision_shape b = probe;
+                memcpy(b.position, pb, sizeof pb);
+                if (tb == NSCD_SHAPE_HALF_SPACE && ta != NSCD_SHAPE_HALF_SPACE) {
+                    b.fixed = 1;
+                }
+                nscd__contact_point p[8], q[8];
+                int32_t n = pair_contacts(&a, &b, 0.05, p);
+                for (int32_t k = 0; k < n; ++k) {
+                    /* move the second shape of the contact away along n */
+                    nscd__collision_shape a2 = a, b2 = b;
+                    nscd__collision_shape *moved = p[k].shape_b == 0 ? &a2 : &b2;
+                    for (int i = 0; i < 3; ++i) {
+                        moved->position[i] += delta * p[k].normal[i];
+                    }
+                    int32_t m = pair_contacts(&a2, &b2, 0.05, q);
+                    for (int32_t j = 0; j < m; ++j) {
+                        if (q[j].feature == p[k].feature && q[j].shape_a == p[k].shape_a) {
+                            double opened = q[j].gap - p[k].gap;
+                            if (fabs(opened - delta) > 1e-3 * delta) {
+                                print_error("types %d-%d feature %u: gap opened %.6g for %.6g\n",
+                                            ta, tb, p[k].feature, opened, delta);
+                                fail();
+                            }
+                            ++checked[ta][tb];
+                        }
+                    }
+                }
+            }
+            if (!(ta == NSCD_SHAPE_HALF_SPACE && tb == NSCD_SHAPE_HALF_SPACE)) {
+                assert_true(checked[ta][tb] >= 20);
+            }
+        }
+    }
 }
 
 /* Shuffling the input changes nothing but the shape indices. */
@@ -498,6 +979,10 @@ static void bad_input(void **state) {
     s[1].position[2] = 0.0;
     s[1].radius = -1.0;
     assert_int_equal(nscd__collide(&c, s, 2, 0.0), NSCD_ERR_OUT_OF_RANGE);
+    s[1].radius = 1e308; /* finite, but its bounding box overflows */
+    s[1].position[0] = 1e308;
+    assert_int_equal(nscd__collide(&c, s, 2, 0.0), NSCD_ERR_OUT_OF_RANGE);
+    s[1].position[0] = 1.0;
     s[1].radius = 1.0;
     s[1].type = 17;
     assert_int_equal(nscd__collide(&c, s, 2, 0.0), NSCD_ERR_INVALID_ARGUMENT);
@@ -528,7 +1013,20 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(sphere_sphere),
     cmocka_unit_test(sphere_sphere_coincident),
     cmocka_unit_test(sphere_half_space),
+    cmocka_unit_test(half_space_box),
+    cmocka_unit_test(sphere_box),
+    cmocka_unit_test(box_box_faces),
+    cmocka_unit_test(box_box_corners),
+    cmocka_unit_test(box_box_edges),
+    cmocka_unit_test(box_capsule),
+    cmocka_unit_test(capsule_pairs),
+    cmocka_unit_test(sphere_cylinder),
+    cmocka_unit_test(half_space_cylinder),
+    cmocka_unit_test(cylinder_gjk_pairs),
     cmocka_unit_test(broad_phase_spheres),
+    cmocka_unit_test(broad_phase_mixed),
+    cmocka_unit_test(gap_follows_the_normal),
+    cmocka_unit_test(strays_far_from_the_bulk),
     cmocka_unit_test(order_independent_of_input),
     cmocka_unit_test(out_of_memory_keeps_output),
     cmocka_unit_test(no_allocation_when_sizes_do_not_grow),
