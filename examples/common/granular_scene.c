@@ -1,0 +1,342 @@
+/* The granular channel of seed 002, Sect. 4.3 (see granular_scene.h). */
+#include "granular_scene.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double pi = 3.14159265358979323846;
+static const double sqrt_half = 0.70710678118654752440;
+
+void channel_params_init(channel_params *p, double k, int32_t sweeps, int32_t law, uint64_t seed) {
+    memset(p, 0, sizeof *p);
+    p->k = k;
+    p->diameter = k * CHANNEL_DIAMETER;
+    p->grid = k * CHANNEL_GRID;
+    p->dt = k * CHANNEL_DT;
+    p->reset_distance = CHANNEL_RESET_DISTANCE;
+    /* A contact must be seen one step before it closes: the fastest approach is
+     * about 2 m/s (two particles at the inflow speed plus perturbations). */
+    p->margin = 2.0 * p->dt;
+    p->error_reduction = 0.2;
+    p->sweeps = sweeps;
+    p->law = law;
+    p->fill = 1;
+    p->seed = seed;
+}
+
+double channel_rng_uniform(channel_rng *rng, double lo, double hi) {
+    uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return lo + (hi - lo) * ((double)(z >> 11) * 0x1.0p-53);
+}
+
+double channel_particle_volume(const channel_params *p) {
+    return pi / 6.0 * p->diameter * p->diameter * p->diameter;
+}
+
+double channel_free_floor_area(void) {
+    /* the left half-disc plus the 1 x 2 cm box */
+    double obstacle =
+        0.5 * pi * OBSTACLE_RADIUS * OBSTACLE_RADIUS + OBSTACLE_RADIUS * 2.0 * OBSTACLE_RADIUS;
+    return CHANNEL_LENGTH * CHANNEL_WIDTH - obstacle;
+}
+
+double channel_obstacle_distance(double x, double y) {
+    double disc = hypot(x - OBSTACLE_X, y - OBSTACLE_Y) - OBSTACLE_RADIUS;
+    /* the box [4, 5] x [3, 5] cm: centre (4.5, 4), half extents (0.5, 1) cm */
+    double dx = fmax(0.0, fabs(x - (OBSTACLE_X + 0.5 * OBSTACLE_RADIUS)) - 0.5 * OBSTACLE_RADIUS);
+    double dy = fmax(0.0, fabs(y - OBSTACLE_Y) - OBSTACLE_RADIUS);
+    return fmax(0.0, fmin(disc, hypot(dx, dy)));
+}
+
+static nscd_status add_fixed(channel_scene *s, int32_t type, const nscd_shape_desc *shapes,
+                             int32_t n, nscd_body_id *id) {
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.type = type;
+    nscd_body_id fixed = NSCD_BODY_NULL;
+    nscd_status st = nscd_world_add_body(s->world, &b, shapes, n, &fixed);
+    if (st == NSCD_OK) {
+        s->fixed_ids[s->fixed_bodies++] = fixed;
+        if (id != NULL) {
+            *id = fixed;
+        }
+    }
+    return st;
+}
+
+/* A half-space shape whose boundary passes through `point` with outward normal
+ * along +-axis `axis` (0 = x, 1 = y, 2 = z), `sign` = +1 or -1. */
+static void half_space(nscd_shape_desc *s, int axis, double sign, const double point[3]) {
+    nscd_shape_desc_init(s, sizeof *s);
+    s->type = NSCD_SHAPE_HALF_SPACE;
+    memcpy(s->position, point, sizeof s->position);
+    /* quaternions that turn the shape's +z into the wanted normal */
+    static const double to_x[2][4] = {{sqrt_half, 0, -sqrt_half, 0}, {sqrt_half, 0, sqrt_half, 0}};
+    static const double to_y[2][4] = {{sqrt_half, sqrt_half, 0, 0}, {sqrt_half, -sqrt_half, 0, 0}};
+    static const double to_z[2][4] = {{0, 1, 0, 0}, {1, 0, 0, 0}};
+    const double(*table)[4] = axis == 0 ? to_x : axis == 1 ? to_y : to_z;
+    memcpy(s->orientation, table[sign > 0.0], sizeof s->orientation);
+}
+
+/* Floor, ceiling and the two side walls: static half-spaces. */
+static nscd_status add_walls(channel_scene *s) {
+    static const double origin[3] = {0.0, 0.0, 0.0};
+    static const double side[3] = {0.0, CHANNEL_WIDTH, 0.0};
+    static const double top[3] = {0.0, 0.0, CHANNEL_HEIGHT};
+    nscd_shape_desc walls[4];
+    half_space(&walls[0], 2, +1.0, origin);
+    half_space(&walls[1], 2, -1.0, top);
+    half_space(&walls[2], 1, +1.0, origin);
+    half_space(&walls[3], 1, -1.0, side);
+    nscd_status st = NSCD_OK;
+    for (int i = 0; i < 4 && st == NSCD_OK; ++i) {
+        st = add_fixed(s, NSCD_BODY_STATIC, &walls[i], 1, NULL);
+    }
+    return st;
+}
+
+/* The obstacle: a cylinder (axis z) and the box over its right half, one compound body. */
+static nscd_status add_obstacle(channel_scene *s) {
+    nscd_shape_desc parts[2];
+    nscd_shape_desc_init(&parts[0], sizeof parts[0]);
+    parts[0].type = NSCD_SHAPE_CYLINDER;
+    parts[0].radius = OBSTACLE_RADIUS;
+    parts[0].half_height = 0.5 * CHANNEL_HEIGHT;
+    parts[0].position[0] = OBSTACLE_X;
+    parts[0].position[1] = OBSTACLE_Y;
+    parts[0].position[2] = 0.5 * CHANNEL_HEIGHT;
+    nscd_shape_desc_init(&parts[1], sizeof parts[1]);
+    parts[1].type = NSCD_SHAPE_BOX;
+    parts[1].half_extents[0] = 0.5 * OBSTACLE_RADIUS;
+    parts[1].half_extents[1] = OBSTACLE_RADIUS;
+    parts[1].half_extents[2] = 0.5 * CHANNEL_HEIGHT;
+    parts[1].position[0] = OBSTACLE_X + 0.5 * OBSTACLE_RADIUS;
+    parts[1].position[1] = OBSTACLE_Y;
+    parts[1].position[2] = 0.5 * CHANNEL_HEIGHT;
+    return add_fixed(s, NSCD_BODY_STATIC, parts, 2, NULL);
+}
+
+/* The inflow plane: a kinematic half-space {x <= x_plane} moving at +1 m/s. */
+static nscd_status add_plane(channel_scene *s) {
+    static const double origin[3] = {0.0, 0.0, 0.0};
+    nscd_shape_desc plane;
+    half_space(&plane, 0, +1.0, origin);
+    nscd_status st = add_fixed(s, NSCD_BODY_KINEMATIC, &plane, 1, &s->plane);
+    if (st == NSCD_OK) {
+        static const double speed[3] = {CHANNEL_INFLOW_SPEED, 0.0, 0.0};
+        st = nscd_world_set_body(s->world, s->plane, NULL, NULL, speed, NULL);
+    }
+    return st;
+}
+
+/* A particle at `x` with the paper's initial velocity: 1 m/s along x plus a
+ * uniform perturbation in [-0.5, 0.5] m/s in y and z. The perturbation is drawn
+ * even for a site left empty, so that the random stream does not depend on it. */
+static nscd_status add_particle(channel_scene *s, const double x[3], int create) {
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.type = NSCD_BODY_DYNAMIC;
+    memcpy(b.position, x, sizeof b.position);
+    b.velocity[0] = CHANNEL_INFLOW_SPEED;
+    b.velocity[1] = channel_rng_uniform(&s->rng, -CHANNEL_PERTURBATION, CHANNEL_PERTURBATION);
+    b.velocity[2] = channel_rng_uniform(&s->rng, -CHANNEL_PERTURBATION, CHANNEL_PERTURBATION);
+    b.density = CHANNEL_DENSITY;
+    if (!create) {
+        return NSCD_OK;
+    }
+    b.user_id = s->next_user_id;
+    nscd_shape_desc sphere;
+    nscd_shape_desc_init(&sphere, sizeof sphere);
+    sphere.type = NSCD_SHAPE_SPHERE;
+    sphere.radius = 0.5 * s->p.diameter;
+    nscd_body_id id;
+    nscd_status st = nscd_world_add_body(s->world, &b, &sphere, 1, &id);
+    if (st == NSCD_OK) {
+        ++s->next_user_id;
+        ++s->spawned;
+    }
+    return st;
+}
+
+/* Coordinate of site i of n spaced by `grid`, centred in [0, extent]. */
+static double site(int32_t i, int32_t n, double grid, double extent) {
+    return 0.5 * extent + ((double)i - 0.5 * (double)(n - 1)) * grid;
+}
+
+/* Offset in y and z of layer `layer` when successive layers are closer than 2 d
+ * along x (k > 1): a quarter grid spacing, cycling through four signs, so that
+ * a layer never sits on the two before it (d < the distance sqrt(dx^2 + (k/2 mm)^2)
+ * for any k). */
+static void layer_shift(const channel_scene *s, int64_t layer, double dx, double shift[2]) {
+    static const double signs[4][2] = {{-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
+    int stagger = dx < 2.0 * s->p.diameter * (1.0 - 1e-9);
+    shift[0] = stagger ? 0.25 * s->p.grid * signs[layer % 4][0] : 0.0;
+    shift[1] = stagger ? 0.25 * s->p.grid * signs[layer % 4][1] : 0.0;
+}
+
+/* The initial state: the whole channel filled with layers like the inflow's, one
+ * every 1 mm along x (the paper's grid spacing, not scaled: at k = 1 this is the
+ * paper's 1 mm grid), so that the fill keeps the paper's ratio to the steady count
+ * (1.95e5 / 2.47e5) at every k. Sites in the obstacle stay empty. */
+static nscd_status fill_channel(channel_scene *s) {
+    const channel_params *p = &s->p;
+    int32_t nx = (int32_t)floor(CHANNEL_LENGTH / CHANNEL_GRID + 1e-9);
+    double r = 0.5 * p->diameter;
+    for (int32_t i = 0; i < nx; ++i) {
+        double shift[2];
+        layer_shift(s, i, CHANNEL_GRID, shift);
+        for (int32_t j = 0; j < s->layer_ny; ++j) {
+            for (int32_t l = 0; l < s->layer_nz; ++l) {
+                double x[3] = {(i + 0.5) * CHANNEL_GRID,
+                               site(j, s->layer_ny, p->grid, CHANNEL_WIDTH) + shift[0],
+                               site(l, s->layer_nz, p->grid, CHANNEL_HEIGHT) + shift[1]};
+                int free_site = x[0] > r && channel_obstacle_distance(x[0], x[1]) > r;
+                nscd_status st = add_particle(s, x, free_site);
+                if (st != NSCD_OK) {
+                    return st;
+                }
+            }
+        }
+    }
+    return NSCD_OK;
+}
+
+nscd_status channel_scene_create(channel_scene *s, const channel_params *p) {
+    memset(s, 0, sizeof *s);
+    s->p = *p;
+    s->rng.state = p->seed;
+    s->next_user_id = 1;
+    s->layer_ny = (int32_t)floor(CHANNEL_WIDTH / p->grid + 1e-9);
+    s->layer_nz = (int32_t)floor(CHANNEL_HEIGHT / p->grid + 1e-9);
+    s->steps_per_layer = (int64_t)ceil(p->reset_distance / (CHANNEL_INFLOW_SPEED * p->dt) - 1e-9);
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    d.dt = p->dt;
+    d.friction_law = p->law;
+    d.max_sweeps = p->sweeps;
+    d.error_reduction = p->error_reduction;
+    d.contact_margin = p->margin;
+    d.default_friction = CHANNEL_FRICTION;
+    d.use_domain = 1; /* the open outlet at x = 15 cm deletes particles */
+    const double slack = 0.01;
+    d.domain_min[0] = -slack;
+    d.domain_min[1] = -slack;
+    d.domain_min[2] = -slack;
+    d.domain_max[0] = CHANNEL_LENGTH;
+    d.domain_max[1] = CHANNEL_WIDTH + slack;
+    d.domain_max[2] = CHANNEL_HEIGHT + slack;
+    nscd_status st = nscd_world_create(&d, &s->world);
+    if (st == NSCD_OK) {
+        st = add_walls(s);
+    }
+    if (st == NSCD_OK) {
+        st = add_obstacle(s);
+    }
+    if (st == NSCD_OK) {
+        st = add_plane(s);
+    }
+    if (st == NSCD_OK && p->fill) {
+        st = fill_channel(s);
+    }
+    if (st != NSCD_OK) {
+        channel_scene_destroy(s);
+    }
+    return st;
+}
+
+void channel_scene_destroy(channel_scene *s) {
+    nscd_world_destroy(s->world);
+    free(s->scratch);
+    free(s->scratch_ids);
+    memset(s, 0, sizeof *s);
+}
+
+/* Positions of the particles within `reach` of the plane's origin along x,
+ * packed into s->scratch; returns their number or -1 on failure. */
+static int32_t particles_near_inflow(channel_scene *s, double reach) {
+    int32_t n = nscd_world_body_count(s->world);
+    if (n > s->scratch_capacity) {
+        int32_t cap = n + n / 2 + 64;
+        double *pos = realloc(s->scratch, 3 * (size_t)cap * sizeof *pos);
+        if (pos == NULL) {
+            return -1;
+        }
+        s->scratch = pos;
+        uint64_t *ids = realloc(s->scratch_ids, (size_t)cap * sizeof *ids);
+        if (ids == NULL) {
+            return -1;
+        }
+        s->scratch_ids = ids;
+        s->scratch_capacity = cap;
+    }
+    int32_t count = 0;
+    if (nscd_world_get_bodies(s->world, s->scratch_capacity, &count, NULL, s->scratch_ids,
+                              s->scratch, NULL, NULL, NULL) != NSCD_OK) {
+        return -1;
+    }
+    int32_t near = 0;
+    for (int32_t i = 0; i < count; ++i) {
+        if (s->scratch_ids[i] != 0 && s->scratch[3 * i] < reach) {
+            memmove(&s->scratch[3 * near], &s->scratch[3 * i], 3 * sizeof(double));
+            ++near;
+        }
+    }
+    return near;
+}
+
+static int site_is_free(const double *near, int32_t n_near, const double x[3], double d) {
+    for (int32_t i = 0; i < n_near; ++i) {
+        double dx = near[3 * i] - x[0], dy = near[3 * i + 1] - x[1], dz = near[3 * i + 2] - x[2];
+        if (dx * dx + dy * dy + dz * dz < d * d) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* A new layer in front of the plane (at x = r), shifted as by layer_shift(); a
+ * site still closer than d to a particle (one that drifted or was pushed back)
+ * is left empty. */
+static nscd_status spawn_layer(channel_scene *s) {
+    const channel_params *p = &s->p;
+    double r = 0.5 * p->diameter;
+    int32_t n_near = particles_near_inflow(s, r + 2.0 * p->diameter);
+    if (n_near < 0) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    double shift[2];
+    layer_shift(s, s->layers, p->reset_distance, shift);
+    for (int32_t j = 0; j < s->layer_ny; ++j) {
+        for (int32_t l = 0; l < s->layer_nz; ++l) {
+            double x[3] = {r, site(j, s->layer_ny, p->grid, CHANNEL_WIDTH) + shift[0],
+                           site(l, s->layer_nz, p->grid, CHANNEL_HEIGHT) + shift[1]};
+            int free_site = site_is_free(s->scratch, n_near, x, p->diameter);
+            s->skipped += !free_site;
+            nscd_status st = add_particle(s, x, free_site);
+            if (st != NSCD_OK) {
+                return st;
+            }
+        }
+    }
+    ++s->layers;
+    return NSCD_OK;
+}
+
+nscd_status channel_scene_step(channel_scene *s, nscd_world_step_report *report) {
+    nscd_status st = nscd_world_step(s->world, report);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    s->removed += report->bodies_removed;
+    if (++s->steps_since_reset < s->steps_per_layer) {
+        return NSCD_OK;
+    }
+    s->steps_since_reset = 0;
+    static const double origin[3] = {0.0, 0.0, 0.0};
+    st = nscd_world_set_body(s->world, s->plane, origin, NULL, NULL, NULL);
+    return st == NSCD_OK ? spawn_layer(s) : st;
+}

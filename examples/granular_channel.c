@@ -1,0 +1,482 @@
+/* Granular channel flow past an obstacle, seed 002, Sect. 4.3 (Table 2, Figs. 9-12):
+ * spheres pushed into a 15 x 6.5 x 2 cm channel by a moving inflow plane flow past a
+ * half-cylinder-and-box obstacle to an open outlet, once with Coulomb friction (De
+ * Saxce's modified velocity) and once with maximum dissipation, mu = 0.4. The two
+ * laws run on two threads, one world each (two worlds on two threads are safe).
+ *
+ * By default the channel is coarse-grained by k = 5 (granular_scene.h and
+ * docs/granular_channel.md): same geometry, particle diameter, grid and time step
+ * times k, an inflow that keeps the bed about five diameters deep. --full is k = 1,
+ * the paper's run (about 2.5e5 particles; measure a few steps with --steps).
+ *
+ *   granular_channel [--json] [--coarse-graining K] [--full] [--duration T]
+ *                    [--warmup T] [--steps N] [--law coulomb|max_dissipation|both]
+ *                    [--sweeps N] [--seed S] [--vtk DIR] [--vtk-every T]
+ *
+ * Exit status: 0, 1 when the library fails, 2 on bad arguments, 3 when an
+ * invariant is violated (a NaN, a particle outside the channel, particles not
+ * conserved: live particles = spawned - removed).
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, getrusage */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "example_cli.h"
+#include "granular_scene.h"
+#include "granular_stats.h"
+
+/* Default coarse graining, duration and warm-up (docs/granular_channel.md). */
+#define DEFAULT_K 5.0
+#define DEFAULT_DURATION 1.0
+#define DEFAULT_SWEEPS 10
+#define SAMPLE_INTERVAL 1e-3 /* s: one statistics sample per simulated ms */
+#define RDF_EVERY 10         /* samples: g(r) every 10 ms, as the paper's Table 2 */
+#define HISTORY_EVERY 5      /* samples */
+/* Table 2 of the paper (Coulomb, maximum dissipation). */
+static const double paper_particles[2] = {246992.2917082917, 247005.05094905096};
+static const double paper_contacts[2] = {320276.5074925075, 320196.8191808192};
+static const double paper_contacts_per_particle[2] = {2.593412978820955, 2.592633777734896};
+static const double paper_max_penetration[2] = {39.0600228e-6, 46.49761679e-6};
+static const double paper_speed_peak[2] = {1.42, 1.39};
+static const double paper_solid_fraction = 0.572;
+static const double paper_inflow_rate = 1.4e6;
+
+typedef struct run_config {
+    double k, duration, warmup, vtk_every;
+    int64_t steps;
+    int32_t sweeps;
+    uint64_t seed;
+    const char *vtk_dir;
+} run_config;
+
+typedef struct run {
+    const run_config *config;
+    int32_t law;
+    nscd_status status;
+    char error[256];
+    double seconds, seconds_per_step;         /* wall clock */
+    double cpu_seconds, cpu_seconds_per_step; /* this thread's CPU time: robust to load */
+    channel_scene scene;
+    channel_stats *stats;
+    channel_summary summary;
+    int32_t bodies_final;
+} run;
+
+static const char *law_name(int32_t law) {
+    return law == NSCD_FRICTION_COULOMB ? "coulomb" : "max_dissipation";
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void fail(run *r, nscd_status st, const char *where) {
+    r->status = st;
+    const char *msg = r->scene.world ? nscd_world_last_error(r->scene.world) : "";
+    snprintf(r->error, sizeof r->error, "%s: %s (%s)", where, nscd_status_string(st), msg);
+}
+
+static nscd_status write_frame(run *r, int64_t frame) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/granular_channel_%s_%05lld.vtk", r->config->vtk_dir,
+             law_name(r->law), (long long)frame);
+    return nscd_world_write(r->scene.world, path, NSCD_WORLD_VTK);
+}
+
+/* Steps, samples and frames of one run; the scene exists. */
+static nscd_status run_loop(run *r) {
+    const run_config *c = r->config;
+    double dt = r->scene.p.dt;
+    int64_t sample_every = (int64_t)fmax(1.0, round(SAMPLE_INTERVAL / dt));
+    int64_t vtk_every = (int64_t)fmax(1.0, round(c->vtk_every / dt));
+    nscd_status st = NSCD_OK;
+    for (int64_t step = 1; step <= c->steps && st == NSCD_OK; ++step) {
+        nscd_world_step_report rep;
+        memset(&rep, 0, sizeof rep);
+        rep.struct_size = sizeof rep;
+        st = channel_scene_step(&r->scene, &rep);
+        if (st != NSCD_OK) {
+            fail(r, st, "step");
+            return st;
+        }
+        channel_stats_step(r->stats, &r->scene, &rep);
+        if (step % sample_every == 0) {
+            int64_t sample = step / sample_every;
+            st = channel_stats_sample(r->stats, &r->scene, sample % RDF_EVERY == 0);
+            if (st == NSCD_OK && sample % HISTORY_EVERY == 0) {
+                st = channel_stats_history(r->stats, &r->scene);
+            }
+        }
+        if (st == NSCD_OK && c->vtk_dir != NULL && step % vtk_every == 0) {
+            st = write_frame(r, step / vtk_every);
+        }
+        if (st != NSCD_OK) {
+            fail(r, st, "sample");
+        }
+    }
+    return st;
+}
+
+static void *run_law(void *arg) {
+    run *r = arg;
+    const run_config *c = r->config;
+    double start = now(), cpu_start = cpu_now();
+    channel_params p;
+    channel_params_init(&p, c->k, c->sweeps, r->law, c->seed);
+    r->stats = calloc(1, sizeof *r->stats);
+    if (r->stats == NULL) {
+        fail(r, NSCD_ERR_OUT_OF_MEMORY, "stats");
+        return NULL;
+    }
+    channel_stats_init(r->stats, c->warmup);
+    nscd_status st = channel_scene_create(&r->scene, &p);
+    if (st != NSCD_OK) {
+        fail(r, st, "scene");
+        return NULL;
+    }
+    double loop_start = now(), cpu_loop_start = cpu_now();
+    if (run_loop(r) == NSCD_OK) {
+        r->seconds_per_step = (now() - loop_start) / (double)c->steps;
+        r->cpu_seconds_per_step = (cpu_now() - cpu_loop_start) / (double)c->steps;
+        channel_stats_summary(r->stats, &r->scene, &r->summary);
+        r->bodies_final = nscd_world_body_count(r->scene.world);
+    }
+    r->seconds = now() - start;
+    r->cpu_seconds = cpu_now() - cpu_start;
+    return NULL;
+}
+
+/* --- output ----------------------------------------------------------------- */
+
+static void json_short(FILE *out, double x) {
+    if (isfinite(x)) {
+        fprintf(out, "%.6g", x);
+    } else {
+        fputs("null", out);
+    }
+}
+
+static void json_map(FILE *out, const channel_stats *st, const double *sum) {
+    fputc('[', out);
+    for (int32_t ix = 0; ix < CHANNEL_MAP_NX; ++ix) {
+        fputs(ix ? ",[" : "[", out);
+        for (int32_t iy = 0; iy < CHANNEL_MAP_NY; ++iy) {
+            if (iy) {
+                fputc(',', out);
+            }
+            json_short(out, channel_map_mean(st, sum, ix, iy));
+        }
+        fputc(']', out);
+    }
+    fputc(']', out);
+}
+
+static void json_rdf(FILE *out, const run *r) {
+    double rs[CHANNEL_RDF_BINS], gs[CHANNEL_RDF_BINS];
+    for (int32_t b = 0; b < CHANNEL_RDF_BINS; ++b) {
+        rs[b] = (b + 0.5) * CHANNEL_RDF_RANGE / CHANNEL_RDF_BINS;
+        gs[b] = channel_rdf(r->stats, &r->summary, &r->scene, b);
+    }
+    fputs("{\"r_over_diameter\":", out);
+    json_array(out, rs, CHANNEL_RDF_BINS);
+    fputs(",\"g\":", out);
+    json_array(out, gs, CHANNEL_RDF_BINS);
+    fprintf(out, ",\"samples\":%lld,\"density\":", (long long)r->stats->rdf_samples);
+    json_number(out, r->summary.rdf_density);
+    fputc('}', out);
+}
+
+static void json_history(FILE *out, const channel_history *h) {
+    fputs("{\"t\":", out);
+    json_array(out, h->t, h->n);
+    fputs(",\"particles\":", out);
+    json_array(out, h->particles, h->n);
+    fputs(",\"contacts\":", out);
+    json_array(out, h->contacts, h->n);
+    fputs(",\"spawned\":", out);
+    json_array(out, h->spawned, h->n);
+    fputs(",\"removed\":", out);
+    json_array(out, h->removed, h->n);
+    fputc('}', out);
+}
+
+static void json_field(FILE *out, const char *name, double x) {
+    fprintf(out, ",\"%s\":", name);
+    json_number(out, x);
+}
+
+static void json_run(FILE *out, const run *r) {
+    const channel_summary *s = &r->summary;
+    const channel_scene *sc = &r->scene;
+    double d = sc->p.diameter;
+    fprintf(out, "{\"friction_law\":\"%s\"", law_name(r->law));
+    json_field(out, "particles_avg", s->particles_avg);
+    json_field(out, "contacts_avg", s->contacts_avg);
+    json_field(out, "contacts_per_particle", s->contacts_per_particle);
+    json_field(out, "solid_fraction", s->solid_fraction);
+    json_field(out, "max_penetration", r->stats->max_penetration);
+    json_field(out, "max_penetration_over_diameter", r->stats->max_penetration / d);
+    json_field(out, "speed_peak", s->speed_peak);
+    json_field(out, "inflow_rate", s->inflow_rate);
+    json_field(out, "outflow_rate", s->outflow_rate);
+    json_field(out, "seconds", r->seconds);
+    json_field(out, "seconds_per_step", r->seconds_per_step);
+    json_field(out, "cpu_seconds", r->cpu_seconds);
+    json_field(out, "cpu_seconds_per_step", r->cpu_seconds_per_step);
+    json_field(out, "contacts_detected_avg", s->detected_avg);
+    json_field(out, "contacts_active_avg", s->active_avg);
+    json_field(out, "contacts_particle_particle_avg", s->particle_pairs_avg);
+    json_field(out, "bed_height", s->bed_height);
+    json_field(out, "bed_height_over_diameter", s->bed_height / d);
+    json_field(out, "max_penetration_run", r->stats->max_penetration_run);
+    json_field(out, "speed_peak_x", s->speed_peak_x);
+    json_field(out, "speed_peak_y", s->speed_peak_y);
+    json_field(out, "particles_drift", s->particles_drift);
+    json_field(out, "window_start", r->stats->window_start);
+    json_field(out, "window_end", r->stats->window_end);
+    fprintf(out,
+            ",\"samples\":%lld,\"spawned\":%lld,\"removed\":%lld,\"skipped_sites\":%lld,"
+            "\"layers\":%lld,\"particles_final\":%lld,\"bodies_final\":%d,\"fixed_bodies\":%d,"
+            "\"escaped_seen\":%lld,\"not_finite_seen\":%lld",
+            (long long)r->stats->samples, (long long)sc->spawned, (long long)sc->removed,
+            (long long)sc->skipped, (long long)sc->layers, (long long)(sc->spawned - sc->removed),
+            r->bodies_final, sc->fixed_bodies, (long long)r->stats->escaped_seen,
+            (long long)r->stats->not_finite_seen);
+    fputs(",\"speed_map\":", out);
+    json_map(out, r->stats, r->stats->speed_sum);
+    fputs(",\"angular_speed_map\":", out);
+    json_map(out, r->stats, r->stats->omega_sum);
+    fputs(",\"rdf\":", out);
+    json_rdf(out, r);
+    fputs(",\"history\":", out);
+    json_history(out, &r->stats->history);
+    fputc('}', out);
+}
+
+static int invariants_hold(const run *r) {
+    const channel_scene *sc = &r->scene;
+    return r->status == NSCD_OK && r->stats->not_finite_seen == 0 && r->stats->escaped_seen == 0 &&
+           r->bodies_final - sc->fixed_bodies == sc->spawned - sc->removed;
+}
+
+static double rel_diff(double a, double b) { return fabs(a - b) / (0.5 * (fabs(a) + fabs(b))); }
+
+static void json_paper(FILE *out) {
+    fputs(",\"paper\":{\"particles_avg\":", out);
+    json_array(out, paper_particles, 2);
+    fputs(",\"contacts_avg\":", out);
+    json_array(out, paper_contacts, 2);
+    fputs(",\"contacts_per_particle\":", out);
+    json_array(out, paper_contacts_per_particle, 2);
+    fputs(",\"max_penetration\":", out);
+    json_array(out, paper_max_penetration, 2);
+    fputs(",\"speed_peak\":", out);
+    json_array(out, paper_speed_peak, 2);
+    json_field(out, "solid_fraction", paper_solid_fraction);
+    json_field(out, "inflow_rate", paper_inflow_rate);
+    fputc('}', out);
+}
+
+/* Relative differences between the two laws and the acceptance targets. */
+static void json_comparison(FILE *out, const run *a, const run *b) {
+    const channel_summary *x = &a->summary, *y = &b->summary;
+    double dp = rel_diff(x->particles_avg, y->particles_avg);
+    double dc = rel_diff(x->contacts_avg, y->contacts_avg);
+    double dcp = rel_diff(x->contacts_per_particle, y->contacts_per_particle);
+    double ds = rel_diff(x->speed_peak, y->speed_peak);
+    fputs(",\"law_difference\":{\"particles\":", out);
+    json_number(out, dp);
+    json_field(out, "contacts", dc);
+    json_field(out, "contacts_per_particle", dcp);
+    json_field(out, "speed_peak", ds);
+    fprintf(out, ",\"within_targets\":%s}",
+            dp < 0.02 && dc < 0.02 && dcp < 0.02 && ds < 0.03 ? "true" : "false");
+}
+
+static long max_rss_bytes(void) {
+    struct rusage u;
+    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_maxrss * 1024L : -1L;
+}
+
+static void print_json(const run_config *c, run *runs, int n, double seconds) {
+    const channel_scene *sc = &runs[0].scene;
+    const channel_params *p = &sc->p;
+    double layer_sites = (double)sc->layer_ny * sc->layer_nz;
+    printf("{\"example\":\"granular_channel\",\"coarse_graining\":");
+    json_number(stdout, c->k);
+    json_field(stdout, "duration", (double)c->steps * p->dt);
+    printf(",\"steps\":%lld", (long long)c->steps);
+    json_field(stdout, "warmup", c->warmup);
+    json_field(stdout, "dt", p->dt);
+    json_field(stdout, "diameter", p->diameter);
+    json_field(stdout, "grid", p->grid);
+    json_field(stdout, "reset_distance", p->reset_distance);
+    printf(",\"layer_sites\":%d,\"steps_per_layer\":%lld", (int)layer_sites,
+           (long long)sc->steps_per_layer);
+    json_field(stdout, "nominal_inflow_rate", layer_sites / ((double)sc->steps_per_layer * p->dt));
+    json_field(stdout, "target_particles", paper_particles[0] / (c->k * c->k));
+    printf(",\"sweeps\":%d", p->sweeps);
+    json_field(stdout, "error_reduction", p->error_reduction);
+    json_field(stdout, "contact_margin", p->margin);
+    json_field(stdout, "friction", CHANNEL_FRICTION);
+    printf(",\"seed\":%llu", (unsigned long long)c->seed);
+    json_field(stdout, "seconds", seconds);
+    printf(",\"max_rss_bytes\":%ld", max_rss_bytes());
+    json_paper(stdout);
+    fputs(",\"runs\":[", stdout);
+    int hold = 1;
+    for (int i = 0; i < n; ++i) {
+        if (i) {
+            fputc(',', stdout);
+        }
+        json_run(stdout, &runs[i]);
+        hold = hold && invariants_hold(&runs[i]);
+    }
+    fputc(']', stdout);
+    if (n == 2) {
+        json_comparison(stdout, &runs[0], &runs[1]);
+    }
+    printf(",\"invariants\":{\"hold\":%s}}\n", hold ? "true" : "false");
+}
+
+static void print_text(const run_config *c, const run *runs, int n, double seconds) {
+    printf("granular channel, k = %g: %lld steps of %g s (%g s), warm-up %g s, %.1f s wall\n", c->k,
+           (long long)c->steps, runs[0].scene.p.dt, (double)c->steps * runs[0].scene.p.dt,
+           c->warmup, seconds);
+    for (int i = 0; i < n; ++i) {
+        const run *r = &runs[i];
+        const channel_summary *s = &r->summary;
+        printf("  %-15s particles %.1f  contacts %.1f  per particle %.4f  solid fraction %.3f"
+               "  max penetration %.3g m (%.2f %% of d)  speed peak %.3f m/s  in %.4g/s out "
+               "%.4g/s  %.1f s (CPU %.1f s)\n",
+               law_name(r->law), s->particles_avg, s->contacts_avg, s->contacts_per_particle,
+               s->solid_fraction, r->stats->max_penetration,
+               100.0 * r->stats->max_penetration / r->scene.p.diameter, s->speed_peak,
+               s->inflow_rate, s->outflow_rate, r->seconds, r->cpu_seconds);
+    }
+}
+
+/* --- command line ------------------------------------------------------------- */
+
+static int parse_laws(const char *text, int32_t laws[2]) {
+    if (strcmp(text, "coulomb") == 0) {
+        laws[0] = NSCD_FRICTION_COULOMB;
+        return 1;
+    }
+    if (strcmp(text, "max_dissipation") == 0) {
+        laws[0] = NSCD_FRICTION_MAX_DISSIPATION;
+        return 1;
+    }
+    if (strcmp(text, "both") == 0) {
+        laws[0] = NSCD_FRICTION_COULOMB;
+        laws[1] = NSCD_FRICTION_MAX_DISSIPATION;
+        return 2;
+    }
+    return 0;
+}
+
+static int parse_config(int argc, char **argv, run_config *c) {
+    memset(c, 0, sizeof *c);
+    c->k = cli_has_flag(argc, argv, "--full")
+               ? 1.0
+               : cli_double(argc, argv, "--coarse-graining", DEFAULT_K);
+    double dt = c->k * CHANNEL_DT;
+    double steps = cli_double(argc, argv, "--steps", 0.0);
+    c->duration = cli_double(argc, argv, "--duration", DEFAULT_DURATION);
+    c->steps = steps > 0.0 ? (int64_t)steps : (int64_t)llround(c->duration / dt);
+    c->warmup = cli_double(argc, argv, "--warmup", 0.5 * (double)c->steps * dt);
+    c->sweeps = (int32_t)cli_double(argc, argv, "--sweeps", DEFAULT_SWEEPS);
+    c->seed = (uint64_t)cli_double(argc, argv, "--seed", 1.0);
+    c->vtk_dir = cli_string(argc, argv, "--vtk", NULL);
+    c->vtk_every = cli_double(argc, argv, "--vtk-every", 0.01);
+    if (!(c->k >= 1.0 && c->k <= 20.0) || c->steps < 1 || c->steps > 100000000 || c->sweeps < 1 ||
+        !(c->warmup >= 0.0) || !(c->vtk_every > 0.0)) {
+        fprintf(stderr, "granular_channel: need 1 <= K <= 20, N >= 1, sweeps >= 1, warm-up >= 0\n");
+        return 0;
+    }
+    return 1;
+}
+
+static int run_all(const run_config *c, run *runs, int n) {
+    pthread_t threads[2];
+    int started[2] = {0, 0};
+    for (int i = 0; i < n; ++i) { /* one thread per law; the last runs here */
+        if (i + 1 < n) {
+            started[i] = pthread_create(&threads[i], NULL, run_law, &runs[i]) == 0;
+        }
+        if (!started[i]) {
+            run_law(&runs[i]);
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        if (started[i]) {
+            pthread_join(threads[i], NULL);
+        }
+    }
+    int ok = 1;
+    for (int i = 0; i < n; ++i) {
+        if (runs[i].status != NSCD_OK) {
+            fprintf(stderr, "granular_channel (%s): %s\n", law_name(runs[i].law), runs[i].error);
+            ok = 0;
+        }
+    }
+    (void)c;
+    return ok;
+}
+
+int main(int argc, char **argv) {
+    run_config c;
+    int32_t laws[2] = {0, 0};
+    int n = parse_laws(cli_string(argc, argv, "--law", "both"), laws);
+    if (n == 0 || !parse_config(argc, argv, &c)) {
+        fprintf(stderr, "usage: granular_channel [--json] [--coarse-graining K] [--full] "
+                        "[--duration T] [--warmup T] [--steps N] "
+                        "[--law coulomb|max_dissipation|both] [--sweeps N] [--seed S] "
+                        "[--vtk DIR] [--vtk-every T]\n");
+        return 2;
+    }
+    run runs[2];
+    memset(runs, 0, sizeof runs);
+    for (int i = 0; i < n; ++i) {
+        runs[i].config = &c;
+        runs[i].law = laws[i];
+    }
+    double start = now();
+    int ok = run_all(&c, runs, n);
+    double seconds = now() - start;
+    int hold = ok;
+    if (ok && cli_has_flag(argc, argv, "--json")) {
+        print_json(&c, runs, n, seconds);
+    } else if (ok) {
+        print_text(&c, runs, n, seconds);
+    }
+    for (int i = 0; i < n; ++i) {
+        hold = hold && invariants_hold(&runs[i]);
+        channel_scene_destroy(&runs[i].scene);
+        if (runs[i].stats != NULL) {
+            channel_stats_free(runs[i].stats);
+            free(runs[i].stats);
+        }
+    }
+    if (!ok) {
+        return 1;
+    }
+    if (!hold) {
+        fprintf(stderr, "granular_channel: an invariant is violated (NaN, escape or count)\n");
+        return 3;
+    }
+    return 0;
+}
