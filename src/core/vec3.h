@@ -2,6 +2,8 @@
 #ifndef NSCD_CORE_VEC3_H
 #define NSCD_CORE_VEC3_H
 
+#include <string.h>
+
 typedef struct nscd_vec3 {
     double x, y, z;
 } nscd_vec3;
@@ -45,5 +47,18 @@ nscd_quat nscd_q_from_axis_angle(nscd_vec3 axis, double angle);
 nscd_vec3 nscd_q_rotate(nscd_quat q, nscd_vec3 v);
 /* Rotation matrix of unit quaternion q. */
 nscd_mat3 nscd_q_to_mat3(nscd_quat q);
+
+/* Array forms for structure-of-arrays storage (the world's bodies): the
+ * row-major rotation matrix of the unit quaternion q = (w, x, y, z), and the
+ * cross product c = a x b (c may not alias a or b). */
+static inline void nscd_q_to_rows(const double q[4], double R[9]) {
+    nscd_mat3 m = nscd_q_to_mat3((nscd_quat){q[0], q[1], q[2], q[3]});
+    memcpy(R, m.m, sizeof m.m);
+}
+static inline void nscd_cross3(const double a[3], const double b[3], double c[3]) {
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
 
 #endif

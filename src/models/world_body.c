@@ -261,11 +261,6 @@ static double shape_bound(const nscd_shape_desc *s) {
     }
 }
 
-static void mat3_from_quat(const double q[4], double R[9]) {
-    nscd_mat3 m = nscd_q_to_mat3((nscd_quat){q[0], q[1], q[2], q[3]});
-    memcpy(R, m.m, 9 * sizeof(double));
-}
-
 /* Mass, centre and inertia (about the body origin, body frame) of a
  * compound: shape tensors rotated into the body frame and moved by the
  * parallel-axis theorem. */
@@ -277,7 +272,7 @@ static double compound_mass(const nscd_shape_desc *shapes, int32_t n, double den
     for (int32_t s = 0; s < n; ++s) {
         double Il[3], R[9];
         double m = shape_mass(&shapes[s], density, Il);
-        mat3_from_quat(shapes[s].orientation, R);
+        nscd_q_to_rows(shapes[s].orientation, R);
         const double *d = shapes[s].position;
         double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
         for (int r = 0; r < 3; ++r) {
@@ -502,7 +497,7 @@ static void store_shapes(nscd_world *w, int32_t i, const nscd_shape_desc *shapes
         for (int k = 0; k < 4; ++k) {
             q[k] = d->orientation[k] / qn;
         }
-        mat3_from_quat(q, t->rotation);
+        nscd_q_to_rows(q, t->rotation);
         t->category = d->category;
         t->mask = d->mask;
         double sb = shape_bound(d);

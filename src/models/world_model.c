@@ -65,17 +65,6 @@ typedef struct nscd__world_model {
 
 /* ------------------------------------------------------------ helpers */
 
-static void rotation(const double *phi, double R[9]) {
-    nscd_mat3 m = nscd_q_to_mat3((nscd_quat){phi[0], phi[1], phi[2], phi[3]});
-    memcpy(R, m.m, sizeof m.m);
-}
-
-static void cross3(const double a[3], const double b[3], double c[3]) {
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 /* y = R A R' x for a body-frame matrix A (row-major). */
 static void world_apply(const double R[9], const double A[9], const double x[3], double y[3]) {
     double b[3], c[3];
@@ -230,7 +219,7 @@ static nscd_status mass_solve(void *self, const double *q, int32_t block, int32_
     const world_adapter *a = self;
     size_t i = (size_t)a->body_of[block];
     double R[9];
-    rotation(body_q(q, block) + 3, R);
+    nscd_q_to_rows(body_q(q, block) + 3, R);
     const double *inv_I = a->world->inv_inertia + 9 * i;
     for (int32_t c = 0; c < nrhs; ++c) { /* row-major 6 x nrhs: column c strides nrhs */
         double x[3], y[3];
@@ -251,7 +240,7 @@ static nscd_status mass_times(void *self, const double *q, const double *x, doub
     for (int32_t k = 0; k < a->n_bodies; ++k) {
         size_t i = (size_t)a->body_of[k], o = V_PER_BODY * (size_t)k;
         double R[9];
-        rotation(body_q(q, k) + 3, R);
+        nscd_q_to_rows(body_q(q, k) + 3, R);
         for (int c = 0; c < 3; ++c) {
             y[o + c] = a->world->mass[i] * x[o + c];
         }
@@ -264,7 +253,7 @@ static nscd_status mass_block(void *self, const double *q, int32_t block, double
     const world_adapter *a = self;
     size_t i = (size_t)a->body_of[block];
     double R[9];
-    rotation(body_q(q, block) + 3, R);
+    nscd_q_to_rows(body_q(q, block) + 3, R);
     memset(M, 0, 36 * sizeof(double));
     for (int c = 0; c < 3; ++c) {
         double e[3] = {0.0, 0.0, 0.0}, col[3];
@@ -294,9 +283,9 @@ static nscd_status forces(void *self, double t, const double *q, const double *v
             continue;
         }
         double R[9], L[3], gyro[3];
-        rotation(body_q(q, k) + 3, R);
+        nscd_q_to_rows(body_q(q, k) + 3, R);
         world_apply(R, a->world->inertia + 9 * i, v + o + 3, L);
-        cross3(v + o + 3, L, gyro);
+        nscd_cross3(v + o + 3, L, gyro);
         for (int c = 0; c < 3; ++c) {
             h[o + 3 + c] = -gyro[c];
         }
@@ -344,7 +333,7 @@ static void side_point(const world_adapter *a, const wm_entry *en, int s, const 
         }
     } else {
         double R[9];
-        rotation(x + 3, R);
+        nscd_q_to_rows(x + 3, R);
         for (int c = 0; c < 3; ++c) {
             r[c] = R[3 * c] * en->lever[s][0] + R[3 * c + 1] * en->lever[s][1] +
                    R[3 * c + 2] * en->lever[s][2];
@@ -399,7 +388,7 @@ static nscd_status entry(void *self, int32_t index, double t, const double *q, d
                 continue;
             }
             double sign = s == 1 ? 1.0 : -1.0, rxe[3];
-            cross3(r[s], e, rxe);
+            nscd_cross3(r[s], e, rxe);
             for (int c = 0; c < 3; ++c) {
                 row[V_PER_BODY * b + c] = sign * e[c];
                 row[V_PER_BODY * b + 3 + c] = sign * rxe[c];
@@ -441,7 +430,7 @@ static void make_side(const world_adapter *a, wm_entry *en, int s, const nscd__w
     en->centred[s] = shape->type == NSCD_SHAPE_SPHERE && shape->position[0] == 0.0 &&
                      shape->position[1] == 0.0 && shape->position[2] == 0.0;
     double R[9], r[3];
-    rotation(w->orientation + 4 * (size_t)i, R);
+    nscd_q_to_rows(w->orientation + 4 * (size_t)i, R);
     for (int c = 0; c < 3; ++c) {
         en->x0[s][c] = w->position[3 * (size_t)i + c];
         r[c] = en->point[c] - en->x0[s][c];

@@ -23,11 +23,6 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static void quat_to_mat(const double *q, double R[9]) {
-    nscd_mat3 m = nscd_q_to_mat3((nscd_quat){q[0], q[1], q[2], q[3]});
-    memcpy(R, m.m, 9 * sizeof(double));
-}
-
 /* C = A B (3x3, row-major). */
 static void mat_mul(const double A[9], const double B[9], double C[9]) {
     for (int r = 0; r < 3; ++r) {
@@ -41,12 +36,6 @@ static void mat_vec(const double A[9], const double x[3], double y[3]) {
     for (int r = 0; r < 3; ++r) {
         y[r] = A[3 * r] * x[0] + A[3 * r + 1] * x[1] + A[3 * r + 2] * x[2];
     }
-}
-
-static void cross(const double a[3], const double b[3], double c[3]) {
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
 static double dot(const double a[3], const double b[3]) {
@@ -75,7 +64,7 @@ static void refresh_inertia(nscd_world *w) {
             continue;
         }
         double R[9], RI[9], Rt[9];
-        quat_to_mat(w->orientation + 4 * (size_t)i, R);
+        nscd_q_to_rows(w->orientation + 4 * (size_t)i, R);
         for (int r = 0; r < 3; ++r) {
             for (int c = 0; c < 3; ++c) {
                 Rt[3 * r + c] = R[3 * c + r];
@@ -112,7 +101,7 @@ nscd_status nscd__world_detect_contacts(nscd_world *w) {
         nscd__collision_shape *c = &w->collision_shapes[s];
         int32_t i = sh->body;
         double R[9], p[3];
-        quat_to_mat(w->orientation + 4 * (size_t)i, R);
+        nscd_q_to_rows(w->orientation + 4 * (size_t)i, R);
         mat_vec(R, sh->position, p);
         for (int k = 0; k < 3; ++k) {
             c->position[k] = w->position[3 * (size_t)i + k] + p[k];
@@ -169,7 +158,7 @@ static void fixed_velocity(const nscd_world *w, int32_t i, const double point[3]
                            const double frame[9], double u[3]) {
     double r[3], wr[3], vp[3];
     lever_arm(w, i, point, r);
-    cross(w->omega + 3 * (size_t)i, r, wr);
+    nscd_cross3(w->omega + 3 * (size_t)i, r, wr);
     for (int k = 0; k < 3; ++k) {
         vp[k] = w->velocity[3 * (size_t)i + k] + wr[k];
     }
@@ -184,7 +173,7 @@ static void body_rows(const nscd_world *w, int32_t i, const double point[3], con
     lever_arm(w, i, point, r);
     const double *Iw = w->inv_inertia_world + 9 * (size_t)i;
     for (int k = 0; k < 3; ++k) {
-        cross(r, frame + 3 * k, ang + 3 * k);
+        nscd_cross3(r, frame + 3 * k, ang + 3 * k);
         mat_vec(Iw, ang + 3 * k, resp + 3 * k);
     }
 }
@@ -358,12 +347,12 @@ static void free_velocities(nscd_world *w) {
             continue;
         }
         double R[9], wb[3], h[3], c[3], d[3], dw[3];
-        quat_to_mat(w->orientation + 4 * (size_t)i, R);
+        nscd_q_to_rows(w->orientation + 4 * (size_t)i, R);
         for (int k = 0; k < 3; ++k) {
             wb[k] = R[k] * om[0] + R[3 + k] * om[1] + R[6 + k] * om[2]; /* R' ω */
         }
         mat_vec(w->inertia + 9 * (size_t)i, wb, h);
-        cross(wb, h, c);
+        nscd_cross3(wb, h, c);
         mat_vec(w->inv_inertia + 9 * (size_t)i, c, d);
         mat_vec(R, d, dw);
         for (int k = 0; k < 3; ++k) {
