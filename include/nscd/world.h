@@ -117,7 +117,7 @@ typedef struct nscd_world_desc {
     double contact_margin;
     double default_friction;  /**< μ of material 0 (the default material), >= 0. Default 0.5. */
     int32_t friction_combine; /**< ::nscd_friction_combine. Default geometric mean. */
-    /** 1 = bodies whose centre leaves [domain_min, domain_max] are removed at
+    /** 1 = dynamic bodies whose centre leaves [domain_min, domain_max] are removed at
      *  the end of a step (the open outlet of a channel); 0 = no domain (default). */
     int32_t use_domain;
     double domain_min[3];     /**< Lower corner of the domain box, m. */
