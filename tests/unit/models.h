@@ -172,4 +172,47 @@ static inline nscd_status make_block_system(block_model *b, nscd_system **sys) {
     return rc;
 }
 
+/* ------------------------------------------------------------ Cartesian pendulum */
+
+/* A unit point mass at (x, y) on a rod of length 1 to the origin, held by an
+ * equality entry g = |q| - 1, gravity 9.81 in -y; released from the
+ * horizontal (1, 0) at rest. */
+static inline nscd_status pendulum_mass(void *u, const double *q, double *m) {
+    (void)u, (void)q;
+    m[0] = 1.0, m[1] = 0.0, m[2] = 0.0, m[3] = 1.0;
+    return NSCD_OK;
+}
+
+static inline nscd_status pendulum_forces(void *u, double t, const double *q, const double *v,
+                                          double *h) {
+    (void)u, (void)t, (void)q, (void)v;
+    h[0] = 0.0, h[1] = -9.81;
+    return NSCD_OK;
+}
+
+static inline nscd_status pendulum_rod(void *u, int32_t i, double t, const double *q, double *g,
+                                       double *rows) {
+    (void)u, (void)i, (void)t;
+    double len = sqrt(q[0] * q[0] + q[1] * q[1]);
+    *g = len - 1.0;
+    rows[0] = q[0] / len, rows[1] = q[1] / len;
+    return NSCD_OK;
+}
+
+static inline nscd_status make_cartesian_pendulum(nscd_system **sys) {
+    nscd_system_desc d;
+    nscd_system_desc_init(&d, sizeof d);
+    d.n_dof = 2;
+    d.mass = pendulum_mass;
+    d.forces = pendulum_forces;
+    d.n_equalities = 1;
+    d.equality = pendulum_rod;
+    nscd_status rc = nscd_system_create(&d, sys);
+    double q[2] = {1.0, 0.0}, v[2] = {0.0, 0.0};
+    if (rc == NSCD_OK) {
+        rc = nscd_system_set_state(*sys, 0.0, q, v);
+    }
+    return rc;
+}
+
 #endif

@@ -287,41 +287,15 @@ static void block_slides_down_a_slope(void **state) {
 
 /* A Cartesian pendulum (x, y) of length 1 held by an equality entry, from
  * horizontal at rest: HETS holds the rod on the velocity level (stage 1 and
- * the impulses), with the LCP and with prox (the same answer). */
-static nscd_status pend_mass(void *u, const double *q, double *m) {
-    (void)u, (void)q;
-    m[0] = 1.0, m[1] = 0.0, m[2] = 0.0, m[3] = 1.0;
-    return NSCD_OK;
-}
-
-static nscd_status pend_forces(void *u, double t, const double *q, const double *v, double *h) {
-    (void)u, (void)t, (void)q, (void)v;
-    h[0] = 0.0, h[1] = -G;
-    return NSCD_OK;
-}
-
-static nscd_status pend_rod(void *u, int32_t i, double t, const double *q, double *g, double *w) {
-    (void)u, (void)i, (void)t;
-    double len = sqrt(q[0] * q[0] + q[1] * q[1]);
-    *g = len - 1.0;
-    w[0] = q[0] / len, w[1] = q[1] / len;
-    return NSCD_OK;
-}
-
-/* Largest | |r| - 1 | over [0, 5] with step dt and the solver; the energy
+ * the impulses), with the LCP and with prox (the same answer)
+ * (make_cartesian_pendulum of models.h).
+ *
+ * Largest | |r| - 1 | over [0, 5] with step dt and the solver; the energy
  * at the end into *energy. */
 static double pendulum_drift(double dt, int32_t solver, double *energy) {
-    nscd_system_desc d;
-    nscd_system_desc_init(&d, sizeof d);
-    d.n_dof = 2;
-    d.mass = pend_mass;
-    d.forces = pend_forces;
-    d.n_equalities = 1;
-    d.equality = pend_rod;
     nscd_system *s = NULL;
-    assert_int_equal(nscd_system_create(&d, &s), NSCD_OK);
-    double q[2] = {1.0, 0.0}, v[2] = {0.0, 0.0}, t, drift = 0.0;
-    assert_int_equal(nscd_system_set_state(s, 0.0, q, v), NSCD_OK);
+    assert_int_equal(make_cartesian_pendulum(&s), NSCD_OK);
+    double q[2], v[2], t, drift = 0.0;
     nscd_time_stepping *ts = hets_stepper(s, dt, solver);
     int32_t n = (int32_t)lround(5.0 / dt);
     for (int32_t k = 1; k <= n; ++k) {

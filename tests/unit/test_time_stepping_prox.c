@@ -395,40 +395,12 @@ static void ball_rests_in_both_r_modes(void **state) {
 }
 
 /* A Cartesian pendulum (x, y) of length 1 held by an equality entry: the
- * prox solver and the LCP (equality rows by Schur complement) agree. */
-static nscd_status pend_mass(void *u, const double *q, double *m) {
-    (void)u, (void)q;
-    m[0] = 1.0, m[1] = 0.0, m[2] = 0.0, m[3] = 1.0;
-    return NSCD_OK;
-}
-
-static nscd_status pend_forces(void *u, double t, const double *q, const double *v, double *h) {
-    (void)u, (void)t, (void)q, (void)v;
-    h[0] = 0.0, h[1] = -G;
-    return NSCD_OK;
-}
-
-static nscd_status pend_rod(void *u, int32_t i, double t, const double *q, double *g,
-                            double *rows) {
-    (void)u, (void)i, (void)t;
-    double len = sqrt(q[0] * q[0] + q[1] * q[1]);
-    *g = len - 1.0;
-    rows[0] = q[0] / len, rows[1] = q[1] / len;
-    return NSCD_OK;
-}
-
+ * prox solver and the LCP (equality rows by Schur complement) agree
+ * (make_cartesian_pendulum of models.h). */
 static void pendulum_run(int32_t solver, double *x) {
-    nscd_system_desc d;
-    nscd_system_desc_init(&d, sizeof d);
-    d.n_dof = 2;
-    d.mass = pend_mass;
-    d.forces = pend_forces;
-    d.n_equalities = 1;
-    d.equality = pend_rod;
     nscd_system *s = NULL;
-    assert_int_equal(nscd_system_create(&d, &s), NSCD_OK);
-    double q[2] = {1.0, 0.0}, v[2] = {0.0, 0.0}, t;
-    assert_int_equal(nscd_system_set_state(s, 0.0, q, v), NSCD_OK);
+    assert_int_equal(make_cartesian_pendulum(&s), NSCD_OK);
+    double q[2], v[2], t;
     nscd_time_stepping *ts = stepper(s, NSCD_TS_MOREAU_JEAN, solver, NSCD_TS_PROX_R_SCALED);
     assert_int_equal(nscd_time_stepping_advance(ts, 1.0, NULL), NSCD_OK);
     nscd_system_get_state(s, &t, q, v);
