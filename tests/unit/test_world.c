@@ -17,17 +17,10 @@
 #include "core/struct_sizes.h"
 #include "nscd/world.h"
 
+#include "assert_near.h"
+
 #define G 9.81
 #define PI 3.14159265358979323846
-
-/* |a - b| <= tol, printing both on failure. */
-#define assert_near(a, b, tol)                                                                     \
-    do {                                                                                           \
-        double a_ = (a), b_ = (b);                                                                 \
-        if (!(fabs(a_ - b_) <= (tol))) {                                                           \
-            fail_msg("%s = %.17g, expected %.17g (tol %g)", #a, a_, b_, (double)(tol));            \
-        }                                                                                          \
-    } while (0)
 
 /* ------------------------------------------------------------ helpers */
 

@@ -17,15 +17,9 @@
 #include "nscd/time_stepping.h"
 #include "nscd/world.h"
 
-#define G 9.81
+#include "assert_near.h"
 
-#define assert_near(a, b, tol)                                                                     \
-    do {                                                                                           \
-        double a_ = (a), b_ = (b);                                                                 \
-        if (!(fabs(a_ - b_) <= (tol))) {                                                           \
-            fail_msg("%s = %.17g, expected %.17g (tol %g)", #a, a_, b_, (double)(tol));            \
-        }                                                                                          \
-    } while (0)
+#define G 9.81
 
 /* A world with gravity -z, friction mu and a static floor z <= 0. */
 static nscd_world *make_world(double mu, double margin) {
