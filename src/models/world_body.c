@@ -76,49 +76,41 @@ static size_t next_capacity(size_t old, size_t needed) {
     return cap;
 }
 
-static nscd_status reserve_bodies(nscd_world *w, int32_t needed) {
-    if (needed <= w->bodies_capacity) {
+/* Grows the n arrays that share *capacity to hold `needed` elements
+ * (doubling; all or nothing). Capacities stay far below INT32_MAX, so that
+ * byte sizes and int32 indices never overflow. */
+static nscd_status reserve(const nscd_allocator *a, int32_t *capacity, int32_t needed,
+                           body_array *arrays, int n) {
+    if (needed <= *capacity) {
         return NSCD_OK;
     }
-    body_array t[N_BODY_ARRAYS];
-    body_arrays(w, t);
-    size_t old = (size_t)w->bodies_capacity, cap = next_capacity(old, (size_t)needed);
+    size_t old = (size_t)*capacity, cap = next_capacity(old, (size_t)needed);
     if (cap > (size_t)INT32_MAX / 16) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    nscd_status rc = grow_arrays(&w->allocator, t, N_BODY_ARRAYS - 1, old, cap);
+    nscd_status rc = grow_arrays(a, arrays, n, old, cap);
     if (rc == NSCD_OK) {
-        w->bodies_capacity = (int32_t)cap;
+        *capacity = (int32_t)cap;
     }
     return rc;
+}
+
+static nscd_status reserve_bodies(nscd_world *w, int32_t needed) {
+    body_array t[N_BODY_ARRAYS];
+    body_arrays(w, t);
+    return reserve(&w->allocator, &w->bodies_capacity, needed, t, N_BODY_ARRAYS - 1);
 }
 
 static nscd_status reserve_slots(nscd_world *w, int32_t needed) {
-    if (needed <= w->slots_capacity) {
-        return NSCD_OK;
-    }
-    size_t old = (size_t)w->slots_capacity, cap = next_capacity(old, (size_t)needed);
     body_array t[3] = {{(void **)&w->slot_generation, sizeof(uint32_t)},
                        {(void **)&w->slot_dense, sizeof(int32_t)},
                        {(void **)&w->free_slots, sizeof(int32_t)}};
-    nscd_status rc = grow_arrays(&w->allocator, t, 3, old, cap);
-    if (rc == NSCD_OK) {
-        w->slots_capacity = (int32_t)cap;
-    }
-    return rc;
+    return reserve(&w->allocator, &w->slots_capacity, needed, t, 3);
 }
 
 static nscd_status reserve_shapes(nscd_world *w, int32_t needed) {
-    if (needed <= w->shapes_capacity) {
-        return NSCD_OK;
-    }
-    size_t old = (size_t)w->shapes_capacity, cap = next_capacity(old, (size_t)needed);
     body_array t[1] = {{(void **)&w->shapes, sizeof(nscd__world_shape)}};
-    nscd_status rc = grow_arrays(&w->allocator, t, 1, old, cap);
-    if (rc == NSCD_OK) {
-        w->shapes_capacity = (int32_t)cap;
-    }
-    return rc;
+    return reserve(&w->allocator, &w->shapes_capacity, needed, t, 1);
 }
 
 nscd_status nscd__world_reserve_scratch(nscd_world *w) {
