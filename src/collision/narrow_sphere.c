@@ -7,6 +7,7 @@
 #include "collision/narrow.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 /* A sphere of centre c (world) and radius r touching the surface point q of
  * the other shape, whose outward normal there is u (world, unit), with the
@@ -83,6 +84,32 @@ void nscd__collide_half_space_sphere(const nscd__collision_shape *a, const nscd_
     add_sphere_point(m, q, n, dist, b->radius, 1.0);
 }
 
+/* Sphere centre c outside shape b, q the closest point of b (both in b's
+ * frame): the unit normal u from q to c and the distance *dist between them;
+ * false when the sphere's surface is beyond the margin. */
+static bool normal_from_outside(const double c[3], const double q[3], double radius, double margin,
+                                double u[3], double *dist) {
+    double d[3] = {c[0] - q[0], c[1] - q[1], c[2] - q[2]};
+    *dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (*dist - radius >= margin) {
+        return false;
+    }
+    for (int i = 0; i < 3; ++i) {
+        u[i] = d[i] / *dist;
+    }
+    return true;
+}
+
+/* The contact of sphere a with shape b from b's surface point q and outward
+ * normal u in b's frame, dist the signed distance of a's centre to q. */
+static void add_local_point(const nscd__collision_shape *b, const double q[3], const double u[3],
+                            double dist, double radius, nscd__manifold *m) {
+    double qw[3], uw[3];
+    nscd__to_world(b, q, qw);
+    nscd__dir_to_world(b, u, uw);
+    add_sphere_point(m, qw, uw, dist, radius, -1.0);
+}
+
 void nscd__collide_sphere_box(const nscd__collision_shape *a, const nscd__collision_shape *b,
                               double margin, nscd__manifold *m) {
     double c[3], q[3], u[3] = {0, 0, 0};
@@ -95,13 +122,8 @@ void nscd__collide_sphere_box(const nscd__collision_shape *a, const nscd__collis
     }
     double dist;
     if (outside) {
-        double d[3] = {c[0] - q[0], c[1] - q[1], c[2] - q[2]};
-        dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        if (dist - a->radius >= margin) {
+        if (!normal_from_outside(c, q, a->radius, margin, u, &dist)) {
             return;
-        }
-        for (int i = 0; i < 3; ++i) {
-            u[i] = d[i] / dist;
         }
     } else {
         /* Centre inside: leave through the face of least depth (the lowest axis
@@ -118,10 +140,7 @@ void nscd__collide_sphere_box(const nscd__collision_shape *a, const nscd__collis
         q[k] = u[k] * h[k];
         dist = -depth;
     }
-    double qw[3], uw[3];
-    nscd__to_world(b, q, qw);
-    nscd__dir_to_world(b, u, uw);
-    add_sphere_point(m, qw, uw, dist, a->radius, -1.0);
+    add_local_point(b, q, u, dist, a->radius, m);
 }
 
 void nscd__collide_sphere_capsule(const nscd__collision_shape *a, const nscd__collision_shape *b,
@@ -153,13 +172,8 @@ void nscd__collide_sphere_cylinder(const nscd__collision_shape *a, const nscd__c
         double qr = rho > R ? R : rho;
         q[0] = radial[0] * qr, q[1] = radial[1] * qr;
         q[2] = c[2] < -h ? -h : (c[2] > h ? h : c[2]);
-        double d[3] = {c[0] - q[0], c[1] - q[1], c[2] - q[2]};
-        dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        if (dist - a->radius >= margin) {
+        if (!normal_from_outside(c, q, a->radius, margin, u, &dist)) {
             return;
-        }
-        for (int i = 0; i < 3; ++i) {
-            u[i] = d[i] / dist;
         }
     } else if (R - rho < h - fabs(c[2])) { /* inside, nearer the mantle */
         u[0] = radial[0], u[1] = radial[1];
@@ -170,8 +184,5 @@ void nscd__collide_sphere_cylinder(const nscd__collision_shape *a, const nscd__c
         q[0] = c[0], q[1] = c[1], q[2] = u[2] * h;
         dist = fabs(c[2]) - h;
     }
-    double qw[3], uw[3];
-    nscd__to_world(b, q, qw);
-    nscd__dir_to_world(b, u, uw);
-    add_sphere_point(m, qw, uw, dist, a->radius, -1.0);
+    add_local_point(b, q, u, dist, a->radius, m);
 }
