@@ -129,7 +129,10 @@ static double best_of(bench_fn fn, const inputs *in, long calls, int arg) {
     return best;
 }
 
+static const char usage_text[] = "usage: bench_contact_laws [--json] [--calls N]";
+
 int main(int argc, char **argv) {
+    cli_check(argc, argv, usage_text);
     long calls = (long)cli_double(argc, argv, "--calls", 4e5);
     long sims = calls / 200 > 10 ? calls / 200 : 10;
     static inputs in;

@@ -151,7 +151,10 @@ static void time_all(problem *const sets[3], int rounds, double best[n_solvers],
     }
 }
 
+static const char usage_text[] = "usage: bench_single_contact [--json] [--rounds N]";
+
 int main(int argc, char **argv) {
+    cli_check(argc, argv, usage_text);
     bool json = cli_has_flag(argc, argv, "--json");
     int rounds = (int)cli_double(argc, argv, "--rounds", 20);
     if (rounds < 1) {

@@ -107,7 +107,12 @@ static void print_json(double h0, double e, double g, const record *r, double t_
     printf("}\n");
 }
 
+static const char usage_text[] =
+    "usage: bouncing_ball [--json] [--csv FILE] [--h0 H] [--e E] [--g G] "
+    "[--t-end T] [--rk4]";
+
 int main(int argc, char **argv) {
+    cli_check(argc, argv, usage_text);
     double h0 = cli_double(argc, argv, "--h0", 1.0);
     double e = cli_double(argc, argv, "--e", 0.8);
     double g = cli_double(argc, argv, "--g", 9.81);

@@ -400,7 +400,13 @@ static nscd_status build_system(pendulum *p, double e, nscd_system **sys) {
     return rc;
 }
 
+static const char usage_text[] =
+    "usage: double_pendulum_routh [--json] [--csv FILE] [--csv-dt DT] [--mu "
+    "MU] [--e E] [--t-end T] [--zeno persistent|stop] [--zeno-interval DT] "
+    "[--paper-method]";
+
 int main(int argc, char **argv) {
+    cli_check(argc, argv, usage_text);
     pendulum p = {3.2, 3.8, 0.5, 0.6, 0.05, 0.3627, 6.76e-2, 0.164, 0.9, 9.81, 0.0};
     p.mu = cli_double(argc, argv, "--mu", 0.15);
     double e = cli_double(argc, argv, "--e", 0.9);

@@ -504,7 +504,14 @@ static void run_case(const bench_args *a, int32_t nx, int32_t ny, int32_t nz, do
     free_packing(&p);
 }
 
+static const char usage_text[] =
+    "usage: fc3d_bench [--json] [--jacobi] [--grains "
+    "both|spheres|eccentric] [--min-contacts N] [--max-contacts N] "
+    "[--eccentricity E] [--mu MU] [--tolerance TOL] [--max-iterations N] "
+    "[--seed S]";
+
 int main(int argc, char **argv) {
+    cli_check(argc, argv, usage_text);
     bench_args a;
     a.json = cli_has_flag(argc, argv, "--json");
     a.jacobi = cli_has_flag(argc, argv, "--jacobi");

@@ -437,15 +437,18 @@ static int run_all(const run_config *c, run *runs, int n) {
     return ok;
 }
 
+static const char usage_text[] =
+    "usage: granular_channel [--json] [--coarse-graining K] [--full] [--duration T] "
+    "[--warmup T] [--steps N] [--law coulomb|max_dissipation|both] [--sweeps N] [--seed S] "
+    "[--vtk DIR] [--vtk-every T]";
+
 int main(int argc, char **argv) {
+    cli_check(argc, argv, usage_text);
     run_config c;
     int32_t laws[2] = {0, 0};
     int n = parse_laws(cli_string(argc, argv, "--law", "both"), laws);
     if (n == 0 || !parse_config(argc, argv, &c)) {
-        fprintf(stderr, "usage: granular_channel [--json] [--coarse-graining K] [--full] "
-                        "[--duration T] [--warmup T] [--steps N] "
-                        "[--law coulomb|max_dissipation|both] [--sweeps N] [--seed S] "
-                        "[--vtk DIR] [--vtk-every T]\n");
+        fprintf(stderr, "%s\n", usage_text);
         return 2;
     }
     run runs[2];

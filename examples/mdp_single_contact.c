@@ -100,7 +100,11 @@ static void print_paper_values(FILE *out) {
     fputs("]}", out);
 }
 
+static const char usage_text[] =
+    "usage: mdp_single_contact [--json] [--case table1|hyperbola] [--mu MU]";
+
 int main(int argc, char **argv) {
+    cli_check(argc, argv, usage_text);
     bool json = cli_has_flag(argc, argv, "--json");
     const char *which = cli_string(argc, argv, "--case", "table1");
     bool table1 = strcmp(which, "table1") == 0;

@@ -764,7 +764,12 @@ static int fit_samples(void) {
     return 0;
 }
 
+static const char usage_text[] =
+    "usage: model_problem [--json] [--csv FILE] [--scheme S] [--study-dt "
+    "DT] [--t-end T] [--histories] [--quick] [--fit-samples]";
+
 int main(int argc, char **argv) {
+    cli_check(argc, argv, usage_text);
     if (cli_has_flag(argc, argv, "--fit-samples")) {
         return fit_samples();
     }

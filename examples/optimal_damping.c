@@ -186,7 +186,10 @@ static void json_key_array(const char *key, const double *x, int count, int comm
     json_array(stdout, x, count);
 }
 
+static const char usage_text[] = "usage: optimal_damping [--json] [--systems N]";
+
 int main(int argc, char **argv) {
+    cli_check(argc, argv, usage_text);
     int systems = (int)cli_double(argc, argv, "--systems", 300);
     int json = cli_has_flag(argc, argv, "--json");
 

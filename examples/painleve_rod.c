@@ -88,7 +88,10 @@ static double closed_form_deviation(double m, double th, const double A[9]) {
     return fmax(d, fabs(A[8] - 4.0 / m));
 }
 
+static const char usage_text[] = "usage: painleve_rod [--json] [--m M] [--l L] [--v0 V]";
+
 int main(int argc, char **argv) {
+    cli_check(argc, argv, usage_text);
     bool json = cli_has_flag(argc, argv, "--json");
     double m = cli_double(argc, argv, "--m", 1.0), l = cli_double(argc, argv, "--l", 1.0);
     double v0 = cli_double(argc, argv, "--v0", 1.0);

@@ -465,7 +465,15 @@ static int simulate(const settings *s, record *r) {
     return code;
 }
 
+static const char usage_text[] =
+    "usage: slider_crank [--json] [--csv FILE] [--case "
+    "table1|table2|bilateral] [--scheme S] [--solver S] [--dt DT] [--t-end "
+    "T] [--sample DT] [--rho-inf R] [--theta T] [--tolerance TOL] "
+    "[--max-iterations N] [--level velocity|acceleration] [--start "
+    "consistent|paper]";
+
 int main(int argc, char **argv) {
+    cli_check(argc, argv, usage_text);
     settings s;
     int code = parse_settings(argc, argv, &s);
     if (code != 0) {

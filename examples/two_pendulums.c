@@ -321,7 +321,12 @@ static void print_model_json(const run *r) {
     printf("}");
 }
 
+static const char usage_text[] =
+    "usage: two_pendulums [--json] [--csv FILE] [--e E] [--k K] [--n N] "
+    "[--t-end T] [--copt closed|exact]";
+
 int main(int argc, char **argv) {
+    cli_check(argc, argv, usage_text);
     settings s = {{1.0, 0.2, 6.0, 4.0, 2.0, 9.81}, 0.3, 1e8, 1.5, 8.0, NSCD_COPT_CLOSED_FORM};
     s.e = cli_double(argc, argv, "--e", s.e);
     s.k = cli_double(argc, argv, "--k", s.k);

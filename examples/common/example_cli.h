@@ -5,6 +5,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* Checks the arguments against `usage`, the program's usage line(s): every
+ * "[--name]" there is a flag, every "[--name VALUE]" an option that takes a
+ * value. "--help" (or "-h") prints the usage to stdout and exits 0; an argument
+ * that is not listed, or an option without its value, prints the usage to stderr
+ * and exits 2, so that a misspelt flag never starts a long default run. */
+void cli_check(int argc, char **argv, const char *usage);
 /* True when `flag` (e.g. "--json") is among the arguments. */
 bool cli_has_flag(int argc, char **argv, const char *flag);
 /* Value of "--name VALUE" as a double, or `fallback`; exits with a message on
