@@ -12,6 +12,7 @@
  *   granular_channel [--json] [--coarse-graining K] [--full] [--duration T]
  *                    [--warmup T] [--steps N] [--law coulomb|max_dissipation|both]
  *                    [--sweeps N] [--seed S] [--vtk DIR] [--vtk-every T]
+ *                    [--inflow depth|volume]
  *
  * Exit status: 0, 1 when the library fails, 2 on bad arguments, 3 when an
  * invariant is violated (a NaN, a particle outside the channel, particles not
@@ -44,10 +45,14 @@ static const double paper_contacts_per_particle[2] = {2.593412978820955, 2.59263
 static const double paper_max_penetration[2] = {39.0600228e-6, 46.49761679e-6};
 static const double paper_speed_peak[2] = {1.42, 1.39};
 static const double paper_solid_fraction = 0.572;
+/* 2.47e5 spheres of diameter d over the free channel volume (187.9 cm^3): the
+ * volume fraction the paper's 57.2 % stands for (docs/granular_channel.md). */
+static const double paper_channel_fraction = 0.0715;
 static const double paper_inflow_rate = 1.4e6;
 
 typedef struct run_config {
     double k, duration, warmup, vtk_every;
+    int keep_volume_fraction; /* --inflow volume */
     int64_t steps;
     int32_t sweeps;
     uint64_t seed;
@@ -136,6 +141,9 @@ static void *run_law(void *arg) {
     double start = now(), cpu_start = cpu_now();
     channel_params p;
     channel_params_init(&p, c->k, c->sweeps, r->law, c->seed);
+    if (c->keep_volume_fraction) {
+        channel_params_keep_volume_fraction(&p);
+    }
     r->stats = calloc(1, sizeof *r->stats);
     if (r->stats == NULL) {
         fail(r, NSCD_ERR_OUT_OF_MEMORY, "stats");
@@ -227,6 +235,8 @@ static void json_run(FILE *out, const run *r) {
     json_field(out, "contacts_avg", s->contacts_avg);
     json_field(out, "contacts_per_particle", s->contacts_per_particle);
     json_field(out, "solid_fraction", s->solid_fraction);
+    json_field(out, "solid_fraction_channel", s->channel_fraction);
+    json_field(out, "solid_fraction_paper_formula", 8.0 * s->channel_fraction);
     json_field(out, "max_penetration", r->stats->max_penetration);
     json_field(out, "max_penetration_over_diameter", r->stats->max_penetration / d);
     json_field(out, "speed_peak", s->speed_peak);
@@ -286,6 +296,7 @@ static void json_paper(FILE *out) {
     fputs(",\"speed_peak\":", out);
     json_array(out, paper_speed_peak, 2);
     json_field(out, "solid_fraction", paper_solid_fraction);
+    json_field(out, "solid_fraction_channel", paper_channel_fraction);
     json_field(out, "inflow_rate", paper_inflow_rate);
     fputc('}', out);
 }
@@ -327,7 +338,9 @@ static void print_json(const run_config *c, run *runs, int n, double seconds) {
     printf(",\"layer_sites\":%d,\"steps_per_layer\":%lld", (int)layer_sites,
            (long long)sc->steps_per_layer);
     json_field(stdout, "nominal_inflow_rate", layer_sites / ((double)sc->steps_per_layer * p->dt));
-    json_field(stdout, "target_particles", paper_particles[0] / (c->k * c->k));
+    double scale = c->keep_volume_fraction ? c->k * c->k * c->k : c->k * c->k;
+    json_field(stdout, "target_particles", paper_particles[0] / scale);
+    printf(",\"inflow\":\"%s\"", c->keep_volume_fraction ? "volume" : "depth");
     printf(",\"sweeps\":%d", p->sweeps);
     json_field(stdout, "error_reduction", p->error_reduction);
     json_field(stdout, "contact_margin", p->margin);
@@ -402,6 +415,12 @@ static int parse_config(int argc, char **argv, run_config *c) {
     c->seed = (uint64_t)cli_double(argc, argv, "--seed", 1.0);
     c->vtk_dir = cli_string(argc, argv, "--vtk", NULL);
     c->vtk_every = cli_double(argc, argv, "--vtk-every", 0.01);
+    const char *inflow = cli_string(argc, argv, "--inflow", "depth");
+    c->keep_volume_fraction = strcmp(inflow, "volume") == 0;
+    if (!c->keep_volume_fraction && strcmp(inflow, "depth") != 0) {
+        fprintf(stderr, "granular_channel: --inflow must be depth or volume\n");
+        return 0;
+    }
     if (!(c->k >= 1.0 && c->k <= 20.0) || c->steps < 1 || c->steps > 100000000 || c->sweeps < 1 ||
         !(c->warmup >= 0.0) || !(c->vtk_every > 0.0)) {
         fprintf(stderr, "granular_channel: need 1 <= K <= 20, N >= 1, sweeps >= 1, warm-up >= 0\n");
@@ -440,7 +459,7 @@ static int run_all(const run_config *c, run *runs, int n) {
 static const char usage_text[] =
     "usage: granular_channel [--json] [--coarse-graining K] [--full] [--duration T] "
     "[--warmup T] [--steps N] [--law coulomb|max_dissipation|both] [--sweeps N] [--seed S] "
-    "[--vtk DIR] [--vtk-every T]";
+    "[--vtk DIR] [--vtk-every T] [--inflow depth|volume]";
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);

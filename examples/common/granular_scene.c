@@ -15,6 +15,7 @@ void channel_params_init(channel_params *p, double k, int32_t sweeps, int32_t la
     p->grid = k * CHANNEL_GRID;
     p->dt = k * CHANNEL_DT;
     p->reset_distance = CHANNEL_RESET_DISTANCE;
+    p->fill_spacing = CHANNEL_GRID;
     /* A contact must be seen one step before it closes: the fastest approach is
      * about 2 m/s (two particles at the inflow speed plus perturbations). */
     p->margin = 2.0 * p->dt;
@@ -23,6 +24,11 @@ void channel_params_init(channel_params *p, double k, int32_t sweeps, int32_t la
     p->law = law;
     p->fill = 1;
     p->seed = seed;
+}
+
+void channel_params_keep_volume_fraction(channel_params *p) {
+    p->reset_distance = p->k * CHANNEL_RESET_DISTANCE;
+    p->fill_spacing = p->grid;
 }
 
 double channel_rng_uniform(channel_rng *rng, double lo, double hi) {
@@ -43,6 +49,8 @@ double channel_free_floor_area(void) {
         0.5 * pi * OBSTACLE_RADIUS * OBSTACLE_RADIUS + OBSTACLE_RADIUS * 2.0 * OBSTACLE_RADIUS;
     return CHANNEL_LENGTH * CHANNEL_WIDTH - obstacle;
 }
+
+double channel_free_volume(void) { return channel_free_floor_area() * CHANNEL_HEIGHT; }
 
 double channel_obstacle_distance(double x, double y) {
     double disc = hypot(x - OBSTACLE_X, y - OBSTACLE_Y) - OBSTACLE_RADIUS;
@@ -179,19 +187,19 @@ static void layer_shift(const channel_scene *s, int64_t layer, double dx, double
 }
 
 /* The initial state: the whole channel filled with layers like the inflow's, one
- * every 1 mm along x (the paper's grid spacing, not scaled: at k = 1 this is the
- * paper's 1 mm grid), so that the fill keeps the paper's ratio to the steady count
- * (1.95e5 / 2.47e5) at every k. Sites in the obstacle stay empty. */
+ * every fill_spacing along x (1 mm, the paper's grid spacing, not scaled: at k = 1
+ * this is the paper's 1 mm grid), so that the fill keeps the paper's ratio to the
+ * steady count (1.95e5 / 2.47e5) at every k. Sites in the obstacle stay empty. */
 static nscd_status fill_channel(channel_scene *s) {
     const channel_params *p = &s->p;
-    int32_t nx = (int32_t)floor(CHANNEL_LENGTH / CHANNEL_GRID + 1e-9);
+    int32_t nx = (int32_t)floor(CHANNEL_LENGTH / p->fill_spacing + 1e-9);
     double r = 0.5 * p->diameter;
     for (int32_t i = 0; i < nx; ++i) {
         double shift[2];
-        layer_shift(s, i, CHANNEL_GRID, shift);
+        layer_shift(s, i, p->fill_spacing, shift);
         for (int32_t j = 0; j < s->layer_ny; ++j) {
             for (int32_t l = 0; l < s->layer_nz; ++l) {
-                double x[3] = {(i + 0.5) * CHANNEL_GRID,
+                double x[3] = {(i + 0.5) * p->fill_spacing,
                                site(j, s->layer_ny, p->grid, CHANNEL_WIDTH) + shift[0],
                                site(l, s->layer_nz, p->grid, CHANNEL_HEIGHT) + shift[1]};
                 int free_site = x[0] > r && channel_obstacle_distance(x[0], x[1]) > r;

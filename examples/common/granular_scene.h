@@ -41,6 +41,7 @@ typedef struct channel_params {
     double diameter, grid;  /* k d, k grid, m */
     double dt;              /* k 10 us */
     double reset_distance;  /* plane travel between layers, m */
+    double fill_spacing;    /* x spacing of the initial layers, m */
     double margin;          /* contact margin of the world, m */
     double error_reduction; /* epsilon of the world */
     int32_t sweeps;         /* Gauss-Seidel sweeps per step */
@@ -49,8 +50,14 @@ typedef struct channel_params {
     uint64_t seed;
 } channel_params;
 
-/* The paper's parameters scaled by k; sweeps, law, seed as given. */
+/* The paper's parameters scaled by k; sweeps, law, seed as given. The inflow
+ * keeps the bed's depth in diameters (a rate of about 1.4e6 / k^2 per second). */
 void channel_params_init(channel_params *p, double k, int32_t sweeps, int32_t law, uint64_t seed);
+/* The other inflow scaling (docs/granular_channel.md, section 3): the reset
+ * distance and the initial layers' spacing also multiplied by k, so that the
+ * inflow jet and the channel keep the paper's volume fraction (a rate of about
+ * 1.4e6 / k^3 per second, a bed k times shallower in diameters). */
+void channel_params_keep_volume_fraction(channel_params *p);
 
 /* Small deterministic generator (splitmix64), so that runs repeat bitwise. */
 typedef struct channel_rng {
@@ -92,6 +99,8 @@ nscd_status channel_scene_step(channel_scene *scene, nscd_world_step_report *rep
 double channel_particle_volume(const channel_params *p);
 /* Floor area of the channel not covered by the obstacle, m^2. */
 double channel_free_floor_area(void);
+/* Volume of the channel not taken by the obstacle, m^3. */
+double channel_free_volume(void);
 /* Distance in the x-y plane from (x, y) to the obstacle (0 inside). */
 double channel_obstacle_distance(double x, double y);
 

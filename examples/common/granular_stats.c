@@ -350,6 +350,8 @@ void channel_stats_summary(const channel_stats *st, const channel_scene *scene,
     double bed_particles = st->bed_count / n;
     out->solid_fraction = bed_particles * channel_particle_volume(&scene->p) / bed_volume;
     out->rdf_density = bed_particles / bed_volume;
+    out->channel_fraction =
+        out->particles_avg * channel_particle_volume(&scene->p) / channel_free_volume();
     find_speed_peak(st, out);
     double span = st->window_end - st->window_start;
     out->inflow_rate = span > 0.0 ? (double)(st->spawned_end - st->spawned_start) / span : NAN;

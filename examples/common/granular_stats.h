@@ -79,6 +79,10 @@ typedef struct channel_summary {
     double particles_avg, contacts_avg, detected_avg, active_avg, particle_pairs_avg;
     double contacts_per_particle;
     double bed_height, solid_fraction;
+    /* particles_avg x particle volume / free channel volume: Table 2's "solid
+     * volume fraction" computed with the volume of a sphere of radius d (8 times
+     * too large) is 8 times this (docs/granular_channel.md, section 2) */
+    double channel_fraction;
     double speed_peak, speed_peak_x, speed_peak_y;
     double inflow_rate, outflow_rate;
     double particles_drift; /* (second half - first half) / mean of the window */
