@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nscd/beam.h"
 #include "nscd/compliant.h"
 #include "nscd/event_driven.h"
 #include "nscd/fc3d.h"
@@ -71,6 +72,7 @@
 #define NSCD__BODY_DESC_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_body_desc, user_id)
 #define NSCD__SHAPE_DESC_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_shape_desc, mask)
 #define NSCD__WORLD_STEP_REPORT_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_world_step_report, broad_pairs)
+#define NSCD__BEAM_DESC_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_beam_desc, allocator)
 
 /* The constants are frozen. On the 64-bit ABIs (8-byte pointers and
  * doubles) they are these numbers; a field moved, inserted or resized
