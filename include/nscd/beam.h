@@ -68,7 +68,8 @@ typedef struct nscd_beam_desc {
     double youngs_modulus; /**< E > 0, N/m² (default 2e11). */
     double density;        /**< ρ > 0, kg/m³ (default 7800). */
     double area;           /**< Cross-section A > 0, m² (default 1e-4). */
-    double second_moment;  /**< Second moment of area I > 0 about the neutral axis, m⁴ (default 1e-9). */
+    double second_moment;  /**< Second moment of area I > 0 about the neutral axis, m⁴ (default
+                              1e-9). */
     double length;         /**< L > 0, m (default 1). */
     int32_t n_elements;    /**< Elements, 1 to ::NSCD_BEAM_MAX_ELEMENTS (default 10). */
     int32_t reference;     /**< A ::nscd_beam_reference (default tangential). */

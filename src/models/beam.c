@@ -27,8 +27,9 @@ nscd_status nscd_beam_desc_init(nscd_beam_desc *desc, size_t struct_size) {
 }
 
 static nscd_status validate(const nscd_beam_desc *d) {
-    const double values[] = {d->youngs_modulus, d->density,          d->area,      d->second_moment,
-                             d->length,         d->cutoff_frequency, d->gravity[0], d->gravity[1]};
+    const double values[] = {d->youngs_modulus, d->density,   d->area,
+                             d->second_moment,  d->length,    d->cutoff_frequency,
+                             d->gravity[0],     d->gravity[1]};
     if (!nscd__all_finite(values, sizeof values / sizeof values[0])) {
         return NSCD_ERR_NOT_FINITE;
     }
@@ -100,8 +101,8 @@ int32_t nscd__beam_free_dofs(const nscd_beam_desc *d, int32_t *free_dofs) {
 /* B: the identity's columns of the free dofs (no reduction). */
 static nscd_status selection_basis(nscd_beam *beam, const int32_t *free_dofs, int32_t n) {
     beam->n_elastic = n;
-    beam->basis = nscd__alloc_array(&beam->allocator, (size_t)beam->n_nodal * (size_t)n,
-                                    sizeof(double));
+    beam->basis =
+        nscd__alloc_array(&beam->allocator, (size_t)beam->n_nodal * (size_t)n, sizeof(double));
     if (beam->basis == NULL) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
@@ -130,8 +131,8 @@ static void project_rows(const nscd_beam *b, int32_t rows, const double *x, doub
 static nscd_status project(nscd_beam *beam, const nscd__beam_integrals *nodal) {
     nscd_status rc = nscd__beam_integrals_alloc(&beam->allocator, beam->n_elastic, &beam->e);
     size_t tmp_size = (size_t)beam->n_nodal * (size_t)beam->n_elastic;
-    double *tmp = rc == NSCD_OK ? nscd__alloc_array(&beam->allocator, tmp_size, sizeof(double))
-                                : NULL;
+    double *tmp =
+        rc == NSCD_OK ? nscd__alloc_array(&beam->allocator, tmp_size, sizeof(double)) : NULL;
     if (tmp == NULL) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
@@ -217,8 +218,7 @@ void nscd_beam_destroy(nscd_beam *beam) {
     nscd__free(&a, beam, sizeof *beam);
 }
 
-nscd_status nscd_beam_get_sizes(const nscd_beam *beam, int32_t *n_coordinates,
-                                int32_t *n_elastic) {
+nscd_status nscd_beam_get_sizes(const nscd_beam *beam, int32_t *n_coordinates, int32_t *n_elastic) {
     if (beam == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }

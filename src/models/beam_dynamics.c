@@ -70,8 +70,8 @@ nscd_status nscd_beam_mass(const nscd_beam *beam, const double *p, double *mass)
     first_moments(beam, q, NULL, ubar, unused);
     memset(mass, 0, (size_t)n * (size_t)n * sizeof(double));
     mass[0] = mass[(size_t)n + 1] = beam->e.mass; /* m_RR (129) */
-    apply(at, ubar, col);                          /* m_Rθ = A_θ (I1 + S̄ q) (130) */
-    double m_tt = beam->e.i2;                      /* m_θθ (133)-(137) */
+    apply(at, ubar, col);                         /* m_Rθ = A_θ (I1 + S̄ q) (130) */
+    double m_tt = beam->e.i2;                     /* m_θθ (133)-(137) */
     for (int32_t j = 0; j < ne; ++j) {
         double mq = 0.0, row = beam->e.i4[j]; /* m_θf = I4 + q' S̃ (139) */
         for (int32_t i = 0; i < ne; ++i) {
@@ -85,7 +85,8 @@ nscd_status nscd_beam_mass(const nscd_beam *beam, const double *p, double *mass)
         mass[(size_t)n + c] = mass[c * (size_t)n + 1] = a[2] * s0 + a[3] * s1;
         mass[2 * (size_t)n + c] = mass[c * (size_t)n + 2] = row;
         for (int32_t i = 0; i < ne; ++i) {
-            mass[c * (size_t)n + (size_t)(REF + i)] = beam->e.mff[(size_t)j * (size_t)ne + (size_t)i];
+            mass[c * (size_t)n + (size_t)(REF + i)] =
+                beam->e.mff[(size_t)j * (size_t)ne + (size_t)i];
         }
     }
     mass[2] = mass[2 * (size_t)n] = col[0];
@@ -226,7 +227,8 @@ nscd_status nscd_beam_energy(const nscd_beam *beam, const double *p, const doubl
     const double *g = beam->desc.gravity;
     energy[0] = 0.5 * kinetic;
     energy[1] = 0.5 * strain;
-    energy[2] = -(g[0] * (beam->e.mass * p[0] + centre[0]) + g[1] * (beam->e.mass * p[1] + centre[1]));
+    energy[2] =
+        -(g[0] * (beam->e.mass * p[0] + centre[0]) + g[1] * (beam->e.mass * p[1] + centre[1]));
     (void)n;
     return NSCD_OK;
 }

@@ -16,24 +16,18 @@ static const double GAUSS_W[NSCD__BEAM_GAUSS] = {0.34785484513745385737, 0.65214
 void nscd__beam_shape(double xi, double length, double *s, double *sy) {
     double xi2 = xi * xi, xi3 = xi2 * xi;
     const double row0[ELEMENT_DOF] = {1.0 - xi, 0.0, 0.0, xi, 0.0, 0.0};
-    const double row1[ELEMENT_DOF] = {0.0,
-                                      1.0 - 3.0 * xi2 + 2.0 * xi3,
-                                      length * (xi - 2.0 * xi2 + xi3),
-                                      0.0,
-                                      3.0 * xi2 - 2.0 * xi3,
-                                      length * (xi3 - xi2)};
+    const double row1[ELEMENT_DOF] = {
+        0.0, 1.0 - 3.0 * xi2 + 2.0 * xi3, length * (xi - 2.0 * xi2 + xi3),
+        0.0, 3.0 * xi2 - 2.0 * xi3,       length * (xi3 - xi2)};
     memcpy(s, row0, sizeof row0);
     memcpy(s + ELEMENT_DOF, row1, sizeof row1);
     if (sy != NULL) {
         /* -(d/dx) of the transverse row: a cross-section stays normal to the
          * neutral axis (Euler-Bernoulli), so the point at height y moves
          * axially by -y w'. */
-        const double slope[ELEMENT_DOF] = {0.0,
-                                           (6.0 * xi - 6.0 * xi2) / length,
-                                           -(1.0 - 4.0 * xi + 3.0 * xi2),
-                                           0.0,
-                                           (6.0 * xi2 - 6.0 * xi) / length,
-                                           -(3.0 * xi2 - 2.0 * xi)};
+        const double slope[ELEMENT_DOF] = {
+            0.0, (6.0 * xi - 6.0 * xi2) / length, -(1.0 - 4.0 * xi + 3.0 * xi2),
+            0.0, (6.0 * xi2 - 6.0 * xi) / length, -(3.0 * xi2 - 2.0 * xi)};
         memcpy(sy, slope, sizeof slope);
     }
 }
@@ -73,15 +67,11 @@ static void add_inertia_point(nscd__beam_integrals *nodal, int32_t base, double 
 }
 
 /* Strain energy density of eq. (161) at one point: EA u'² + EI w''². */
-static void add_stiffness_point(const nscd_beam_desc *d, nscd__beam_integrals *nodal,
-                                int32_t base, double xi, double w, double h) {
+static void add_stiffness_point(const nscd_beam_desc *d, nscd__beam_integrals *nodal, int32_t base,
+                                double xi, double w, double h) {
     double axial[ELEMENT_DOF] = {-1.0 / h, 0.0, 0.0, 1.0 / h, 0.0, 0.0}; /* eq. (163) */
-    double bend[ELEMENT_DOF] = {0.0,
-                                (-6.0 + 12.0 * xi) / (h * h),
-                                (-4.0 + 6.0 * xi) / h,
-                                0.0,
-                                (6.0 - 12.0 * xi) / (h * h),
-                                (6.0 * xi - 2.0) / h};
+    double bend[ELEMENT_DOF] = {0.0, (-6.0 + 12.0 * xi) / (h * h), (-4.0 + 6.0 * xi) / h,
+                                0.0, (6.0 - 12.0 * xi) / (h * h),  (6.0 * xi - 2.0) / h};
     add_outer(nodal, nodal->kff, base, w * d->youngs_modulus * d->area, axial, axial);
     add_outer(nodal, nodal->kff, base, w * d->youngs_modulus * d->second_moment, bend, bend);
 }

@@ -10,15 +10,15 @@
 
 /* Shape integrals in nodal coordinates (n_nodal = 3 (n_elements + 1)). */
 typedef struct nscd__beam_integrals {
-    int32_t n;     /* n_nodal */
-    double mass;   /* ∫ρ dV (eq. 129) */
-    double i1[2];  /* ∫ρ u0 (eq. 131) */
-    double i2;     /* ∫ρ u0'u0 (eq. 134) */
-    double *mff;   /* n x n: ∫ρ S'S (eq. 138), with ρI S_y'S_y when asked */
-    double *kff;   /* n x n: eq. (160) */
-    double *sbar;  /* 2 x n: ∫ρ S (eq. 131) */
-    double *i3;    /* n: ∫ρ u0'S (eq. 135) */
-    double *i4;    /* n: ∫ρ u0' Ĩ S (eq. 140) */
+    int32_t n;      /* n_nodal */
+    double mass;    /* ∫ρ dV (eq. 129) */
+    double i1[2];   /* ∫ρ u0 (eq. 131) */
+    double i2;      /* ∫ρ u0'u0 (eq. 134) */
+    double *mff;    /* n x n: ∫ρ S'S (eq. 138), with ρI S_y'S_y when asked */
+    double *kff;    /* n x n: eq. (160) */
+    double *sbar;   /* 2 x n: ∫ρ S (eq. 131) */
+    double *i3;     /* n: ∫ρ u0'S (eq. 135) */
+    double *i4;     /* n: ∫ρ u0' Ĩ S (eq. 140) */
     double *stilde; /* n x n: ∫ρ S' Ĩ S (eq. 140), skew */
 } nscd__beam_integrals;
 
@@ -44,8 +44,7 @@ void nscd__beam_shape(double xi, double length, double *s, double *sy);
 void nscd__beam_add_element(const nscd_beam_desc *d, int32_t index, nscd__beam_integrals *nodal);
 
 /* Allocates the arrays of integrals of size n (zeroed); frees them. */
-nscd_status nscd__beam_integrals_alloc(const nscd_allocator *a, int32_t n,
-                                       nscd__beam_integrals *x);
+nscd_status nscd__beam_integrals_alloc(const nscd_allocator *a, int32_t n, nscd__beam_integrals *x);
 void nscd__beam_integrals_free(const nscd_allocator *a, nscd__beam_integrals *x);
 
 /* The kept columns of the reference condition (eqs. 184/185): writes the

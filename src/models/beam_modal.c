@@ -24,22 +24,22 @@ static void to_band(const double *full, int32_t n_nodal, const int32_t *free_dof
 }
 
 nscd_status nscd__beam_eigen(const nscd_allocator *a, const nscd__beam_integrals *nodal,
-                             const int32_t *free_dofs, int32_t n, double *omega,
-                             double *vectors) {
+                             const int32_t *free_dofs, int32_t n, double *omega, double *vectors) {
     size_t band = (size_t)(BAND + 1) * (size_t)n;
     double *ab = nscd__alloc_array(a, band, sizeof(double));
     double *bb = nscd__alloc_array(a, band, sizeof(double));
     double *work = nscd__alloc_array(a, 3 * (size_t)n, sizeof(double));
-    double *z = vectors != NULL ? nscd__alloc_array(a, (size_t)n * (size_t)n, sizeof(double)) : NULL;
+    double *z =
+        vectors != NULL ? nscd__alloc_array(a, (size_t)n * (size_t)n, sizeof(double)) : NULL;
     nscd_status rc = NSCD_ERR_OUT_OF_MEMORY;
     if (ab != NULL && bb != NULL && work != NULL && (vectors == NULL || z != NULL)) {
         memset(ab, 0, band * sizeof(double));
         memset(bb, 0, band * sizeof(double));
         to_band(nodal->kff, nodal->n, free_dofs, n, ab);
         to_band(nodal->mff, nodal->n, free_dofs, n, bb);
-        lapack_int info = LAPACKE_dsbgv_work(LAPACK_COL_MAJOR, vectors ? 'V' : 'N', 'U', n, BAND,
-                                             BAND, ab, BAND + 1, bb, BAND + 1, omega, z,
-                                             vectors ? n : 1, work);
+        lapack_int info =
+            LAPACKE_dsbgv_work(LAPACK_COL_MAJOR, vectors ? 'V' : 'N', 'U', n, BAND, BAND, ab,
+                               BAND + 1, bb, BAND + 1, omega, z, vectors ? n : 1, work);
         rc = info == 0 ? NSCD_OK : NSCD_ERR_NOT_CONVERGED;
         for (int32_t k = 0; rc == NSCD_OK && k < n; ++k) {
             if (!(omega[k] > 0.0)) { /* K_ff is positive definite once constrained */
@@ -76,8 +76,8 @@ nscd_status nscd__beam_modal_basis(nscd_beam *beam, const nscd__beam_integrals *
     const nscd_allocator *a = &beam->allocator;
     double *omega = nscd__alloc_array(a, (size_t)n, sizeof(double));
     double *z = nscd__alloc_array(a, (size_t)n * (size_t)n, sizeof(double));
-    nscd_status rc = omega && z ? nscd__beam_eigen(a, nodal, free_dofs, n, omega, z)
-                                : NSCD_ERR_OUT_OF_MEMORY;
+    nscd_status rc =
+        omega && z ? nscd__beam_eigen(a, nodal, free_dofs, n, omega, z) : NSCD_ERR_OUT_OF_MEMORY;
     int32_t keep = rc == NSCD_OK ? kept_modes(&beam->desc, omega, n) : 0;
     if (rc == NSCD_OK && keep == 0) {
         rc = NSCD_ERR_INVALID_ARGUMENT; /* nothing below the cut-off */

@@ -65,8 +65,12 @@ def main():
     for b, om in zip(beta, bend):
         print("omega", repr(om), "analytic", repr(b * b * scale), "rel", (om - b * b * scale) / (b * b * scale))
     print("axial omega1", repr(np.pi / 2 / L * np.sqrt(E / rho)))
-    # element invariants of one element (length 0.5, rho A = 2, rho I = 0.01, EA = 3, EI = 5, x0 = 0.25)
-    m, k, sb, i3, i4, st = element(0.5, 2.0, 0.01, 3.0, 5.0, 0.25)
+    # pinned reference (185): simply supported, first bending mode pi^2 scale
+    pin = np.array([2] + [i for i in range(3, 3 * (n + 1)) if i != 3 * n + 1])
+    w = np.sqrt(scipy.linalg.eigh(K[np.ix_(pin, pin)], M[np.ix_(pin, pin)], eigvals_only=True))
+    print("pinned omega1", repr(w[0]), "analytic", repr(np.pi**2 * scale))
+    # the second element of a beam L = 1, 2 elements, rho = 2, A = 1, I = 0.005, E = 3
+    m, k, sb, i3, i4, st = element(0.5, 2.0, 0.01, 3.0, 0.015, 0.5)
     np.set_printoptions(precision=17)
     for name, a in (("mff", m), ("kff", k), ("sbar", sb), ("i3", i3), ("i4", i4), ("stilde", st)):
         print(name, ", ".join(repr(float(v)) for v in np.asarray(a).ravel()))
