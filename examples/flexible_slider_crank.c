@@ -200,8 +200,9 @@ static void json_rod(FILE *out, const settings *s, const flex_crank *fc) {
 static void json_head(FILE *out, const settings *s, const flex_crank *fc) {
     const slider_crank_case *m = s->model;
     bool alpha = s->options.scheme >= NSCD_TS_GENERALIZED_ALPHA;
-    fprintf(out, "{\"case\":\"%s\",\"scheme\":\"%s\",\"dt\":%.17g,\"t_end\":%.17g,\"rho_inf\":",
-            m->name, s->scheme_name, s->options.dt, s->t_end);
+    fprintf(out,
+            "{\"case\":\"%s\",\"scheme\":\"%s\",\"dt\":%.17g,\"t_end\":%.17g,\"rho_inf\":", m->name,
+            s->scheme_name, s->options.dt, s->t_end);
     json_number(out, alpha ? s->options.rho_infinity : NAN);
     fprintf(out, ",\"parameters\":{\"clearance\":%.17g,\"notch_height\":%.17g,\"torque\":%.17g,",
             m->clearance, 2.0 * (SLIDER_CRANK_B + m->clearance), m->torque);
@@ -250,8 +251,8 @@ static void write_csv(const char *path, const record *r) {
     for (int32_t i = 0; i < r->n_samples; ++i) {
         const sample *s = &r->samples[i];
         fprintf(csv, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g",
-                s->t, s->q[0], s->q[1], s->q[2], s->v[0], s->v[1], s->v[2], s->energy,
-                s->slider[0], s->slider[1], s->deflection, s->root_moment);
+                s->t, s->q[0], s->q[1], s->q[2], s->v[0], s->v[1], s->v[2], s->energy, s->slider[0],
+                s->slider[1], s->deflection, s->root_moment);
         for (int k = 0; k < SLIDER_CRANK_CORNERS; ++k) {
             fprintf(csv, ",%.17g", s->normal_force[k]);
         }

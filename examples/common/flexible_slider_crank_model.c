@@ -75,8 +75,7 @@ static void beam_and_slider_mass(flex_crank *fc, const double *p, double *mp, do
     nscd_beam_point(fc->beam, L2, p, NULL, NULL, rows, NULL);
     for (int32_t i = 0; i < n; ++i) {
         for (int32_t j = 0; j < n; ++j) {
-            mp[i * n + j] +=
-                SLIDER_CRANK_M3 * (rows[i] * rows[j] + rows[n + i] * rows[n + j]);
+            mp[i * n + j] += SLIDER_CRANK_M3 * (rows[i] * rows[j] + rows[n + i] * rows[n + j]);
         }
     }
 }
@@ -107,8 +106,7 @@ nscd_status flex_crank_mass(void *user, const double *q, double *mass) {
     return NSCD_OK;
 }
 
-nscd_status flex_crank_forces(void *user, double t, const double *q, const double *v,
-                              double *h) {
+nscd_status flex_crank_forces(void *user, double t, const double *q, const double *v, double *h) {
     (void)t;
     flex_crank *fc = user;
     int32_t n = fc->n_beam;
@@ -129,7 +127,8 @@ nscd_status flex_crank_forces(void *user, double t, const double *q, const doubl
     /* p̈ = B q̈ + ċ, ċ = −l1 θ̇1² (cos θ1, sin θ1, 0, ...): h_p − M_p ċ */
     double cdot[2] = {-L1 * cos(q[0]) * v[0] * v[0], -L1 * sin(q[0]) * v[0] * v[0]};
     for (int32_t i = 0; i < n; ++i) {
-        hp[i] += rows[i] * f[0] + rows[n + i] * f[1] - mp[i * n] * cdot[0] - mp[i * n + 1] * cdot[1];
+        hp[i] +=
+            rows[i] * f[0] + rows[n + i] * f[1] - mp[i * n] * cdot[0] - mp[i * n + 1] * cdot[1];
     }
     h[0] = b[0] * hp[0] + b[1] * hp[1] - G * SLIDER_CRANK_M1 * L1 / 2.0 * cos(q[0]) +
            fc->model->torque;

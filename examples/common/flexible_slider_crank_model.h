@@ -44,8 +44,7 @@ nscd_status flex_crank_system_create(flex_crank *fc, nscd_system **system);
 
 nscd_status flex_crank_mass(void *user, const double *q, double *mass);
 nscd_status flex_crank_forces(void *user, double t, const double *q, const double *v, double *h);
-nscd_status flex_crank_stiffness(void *user, double t, const double *q, const double *v,
-                                 double *k);
+nscd_status flex_crank_stiffness(void *user, double t, const double *q, const double *v, double *k);
 nscd_status flex_crank_contact(void *user, int32_t index, double t, const double *q, double *gap,
                                double *w_normal, double *w_tangent);
 
