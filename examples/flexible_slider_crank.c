@@ -8,7 +8,7 @@
  *                              [--t-end 0.05] [--sample 1e-3] [--rho-inf 1]
  *                              [--theta 0.5] [--youngs-modulus 2e11]
  *                              [--elements 20] [--modes 0] [--cutoff 0]
- *                              [--json] [--csv FILE]
+ *                              [--solver auto|lcp|fc3d|prox] [--json] [--csv FILE]
  * S: moreau_jean, moreau_midpoint (default), hets, generalized_alpha, bathe,
  * ed_alpha. --modes K keeps the K lowest modes of the tangentially clamped
  * rod (App. D), --cutoff F those below F Hz; 0 and 0: the nodal model.
@@ -94,6 +94,10 @@ static int parse_settings(int argc, char **argv, settings *s) {
     s->scheme_name = cli_string(argc, argv, "--scheme", "moreau_midpoint");
     if (slider_crank_scheme_from_name(s->scheme_name, &o->scheme) != 0) {
         return usage("--scheme", s->scheme_name);
+    }
+    const char *solver = cli_string(argc, argv, "--solver", "auto");
+    if (slider_crank_solver_from_name(solver, &o->local_solver) != 0) {
+        return usage("--solver", solver);
     }
     o->dt = cli_double(argc, argv, "--dt", 1e-5);
     o->rho_infinity = cli_double(argc, argv, "--rho-inf", o->rho_infinity);
