@@ -74,6 +74,8 @@ for s in SCHEMES:  # Table 2 to 0.5 s at 1e-4 (Figs. 28-29; acceptance)
 for n in (1, 2, 4, 8, 12, 16, 20, 24):  # Fig. 20
     RUNS["conv_%d" % n] = flex("table1", "bathe", "1e-5", "0.05", "1e-4", "--elements", str(n))
 RUNS["stiff"] = flex("table1", "bathe", "1e-5", "0.05", "1e-4", "--youngs-modulus", "1e15")
+RUNS["stiff_slender"] = flex("table1", "bathe", "1e-5", "0.05", "1e-4", "--youngs-modulus", "1e15",
+                             "--rotary-inertia", "0")
 RUNS["rigid"] = ("slider_crank", ["--case", "table1", "--scheme", "bathe", "--dt", "1e-5",
                                   "--t-end", "0.05", "--sample", "1e-4"])
 for m in (5, 10, 20, 52):  # Figs. 30-32
@@ -134,6 +136,13 @@ def fig21(res, summary):
     yb = 0.153 * np.sin(qb[:, 0]) + 0.306 * np.sin(qb[:, 1])
     ax[0].plot(t, 1e3 * ya, label="flexible, E = 1e15")
     ax[0].plot(times(b), 1e3 * yb, "--", label="rigid (slider_crank)")
+    c = res["stiff_slender"]
+    if ok(c):
+        ax[0].plot(times(c), 1e3 * series(c, "slider", 1), ":",
+                   label="flexible, E = 1e15, slender element (no ρI)")
+        qc = series(c, "q")
+        summary["stiff_slender_vs_rigid_max_dtheta"] = float(np.max(np.abs(qc[:, :2]
+                                                                         - qb[:, :2])))
     ax[0].set_ylabel("slider centre y (mm)")
     ax[0].legend()
     ax[1].plot(t, 1e3 * (xa - xb), label="x")

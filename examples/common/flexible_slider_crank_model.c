@@ -13,7 +13,8 @@ static const double CORNER_SIGN[SLIDER_CRANK_CORNERS][2] = {
     {+1.0, +1.0}, {-1.0, +1.0}, {+1.0, -1.0}, {-1.0, -1.0}};
 
 nscd_status flex_crank_init(flex_crank *fc, const slider_crank_case *model, double youngs_modulus,
-                            int32_t n_elements, int32_t n_modes, double cutoff_hz) {
+                            int32_t n_elements, int32_t n_modes, double cutoff_hz,
+                            int32_t rotary_inertia) {
     memset(fc, 0, sizeof *fc);
     fc->model = model;
     /* Sect. 3: J2 = m2 (l2² + D²)/12 defines D; ρ l2 H D = m2 defines H */
@@ -30,7 +31,7 @@ nscd_status flex_crank_init(flex_crank *fc, const slider_crank_case *model, doub
     d.length = L2;
     d.n_elements = n_elements;
     d.reference = NSCD_BEAM_REFERENCE_TANGENT;
-    d.rotary_inertia = 1;
+    d.rotary_inertia = rotary_inertia;
     d.n_modes = n_modes;
     d.cutoff_frequency = cutoff_hz;
     d.gravity[1] = -G;

@@ -34,9 +34,11 @@ typedef struct flex_crank {
     double *scratch; /* 3 n² + 8 n + 3 (n_elements + 1) doubles for the callbacks */
 } flex_crank;
 
-/* Builds the rod (E, elements, modes: 0 = nodal, cut-off Hz: 0 = none). */
+/* Builds the rod (E, elements, modes: 0 = nodal, cut-off Hz: 0 = none,
+ * rotary_inertia: 1 with ρ I, 0 the slender element of the paper). */
 nscd_status flex_crank_init(flex_crank *fc, const slider_crank_case *model, double youngs_modulus,
-                            int32_t n_elements, int32_t n_modes, double cutoff_hz);
+                            int32_t n_elements, int32_t n_modes, double cutoff_hz,
+                            int32_t rotary_inertia);
 void flex_crank_free(flex_crank *fc);
 
 /* The system (state t = 0, q = 0, v = (ω1, ω2, ω3, 0)); fc is its user. */
