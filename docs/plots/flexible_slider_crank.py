@@ -68,9 +68,12 @@ RUNS["t2_ed_alpha"] = flex("table2", "ed_alpha", "1e-5", "0.08", "2e-4", "--rho-
 EXPLICIT = ("moreau_midpoint", "hets")  # stable for ω Δt < 2 only: modal with a cut-off
 for s in SCHEMES:  # every scheme on the modal model below 20 kHz (8 modes), Table 1
     RUNS["t1m_" + s] = flex("table1", s, "1e-5", "0.05", "1e-4", "--cutoff", "20000")
-for s in SCHEMES:  # Table 2 to 0.5 s at 1e-4 (Figs. 28-29; acceptance)
-    cut = ["--cutoff", "3000"] if s in EXPLICIT else []
-    RUNS["t2long_" + s] = flex("table2", s, "1e-4", "0.5", "1e-3", "--rho-inf", "0", *cut)
+for s in SCHEMES:  # Table 2 to 0.5 s at 1e-4 (Figs. 28-29; acceptance); the explicit
+    # schemes diverge at 1e-4 even with the first mode alone (2.25 kHz): 1e-5, 1 mode
+    if s in EXPLICIT:
+        RUNS["t2long_" + s] = flex("table2", s, "1e-5", "0.5", "1e-3", "--cutoff", "3000")
+    else:
+        RUNS["t2long_" + s] = flex("table2", s, "1e-4", "0.5", "1e-3", "--rho-inf", "0")
 for n in (1, 2, 4, 8, 12, 16, 20, 24):  # Fig. 20
     RUNS["conv_%d" % n] = flex("table1", "bathe", "1e-5", "0.05", "1e-4", "--elements", str(n))
 RUNS["stiff"] = flex("table1", "bathe", "1e-5", "0.05", "1e-4", "--youngs-modulus", "1e15")
