@@ -110,7 +110,7 @@ def fig20(res, summary):
             continue
         ax[0].plot(times(d), 1e3 * series(d, "slider", 1), label="%d elements" % n, lw=1)
         err = np.max(np.abs(series(d, "slider", 0) - series(ref, "slider", 0)))
-        conv[n] = {"max_dx_vs_24": float(err), "cpu_per_step": d["cpu_seconds_per_step"]}
+        conv[str(n)] = {"max_dx_vs_24": float(err), "cpu_per_step": d["cpu_seconds_per_step"]}
     ax[0].set_ylabel("slider centre y (mm)")
     ax[0].legend(fontsize=7, ncol=4)
     for n in (1, 2, 4, 8, 20):
@@ -220,7 +220,7 @@ def figs30_32(res, summary):
                    label="%d modes" % m, lw=1)
         ax[1].plot(times(d), np.sum(series(d, "normal_force"), axis=1), label="%d modes" % m,
                    lw=1)
-        modal[m] = {"max_dx_mm": float(1e3 * np.max(np.abs(series(d, "slider", 0)
+        modal[str(m)] = {"max_dx_mm": float(1e3 * np.max(np.abs(series(d, "slider", 0)
                                                              - series(full, "slider", 0)))),
                     "cpu_per_step": d["cpu_seconds_per_step"],
                     "lowest_frequencies_hz": d["parameters"]["lowest_frequencies_hz"]}
