@@ -10,7 +10,7 @@
  *                              [--elements 20] [--modes 0] [--cutoff 0]
  *                              [--rotary-inertia 1]
  *                              [--solver auto|lcp|fc3d|prox] [--json] [--csv FILE]
- * S: moreau_jean, moreau_midpoint (default), hets, generalized_alpha, bathe,
+ * S: moreau_jean, moreau_midpoint, hets, generalized_alpha, bathe (default),
  * ed_alpha. --modes K keeps the K lowest modes of the tangentially clamped
  * rod (App. D), --cutoff F those below F Hz; 0 and 0: the nodal model.
  * --rotary-inertia 0: the paper's slender element (ρ A only; its rod then has
@@ -99,7 +99,7 @@ static int parse_settings(int argc, char **argv, settings *s) {
     }
     nscd_time_stepping_options *o = &s->options;
     nscd_time_stepping_options_init(o, sizeof *o);
-    s->scheme_name = cli_string(argc, argv, "--scheme", "moreau_midpoint");
+    s->scheme_name = cli_string(argc, argv, "--scheme", "bathe");
     if (slider_crank_scheme_from_name(s->scheme_name, &o->scheme) != 0) {
         return usage("--scheme", s->scheme_name);
     }
