@@ -195,7 +195,9 @@ static void json_rod(FILE *out, const settings *s, const flex_crank *fc) {
     nscd_beam_get_sizes(fc->beam, NULL, &n_elastic);
     double omega[MAX_FREQUENCIES];
     count = n_elastic < MAX_FREQUENCIES ? n_elastic : MAX_FREQUENCIES;
-    nscd_beam_frequencies(fc->beam, count, omega);
+    if (count < 1 || nscd_beam_frequencies(fc->beam, count, omega) != NSCD_OK) {
+        count = 0;
+    }
     for (int32_t k = 0; k < count; ++k) {
         omega[k] /= 2.0 * 3.14159265358979323846; /* Hz */
     }

@@ -12,12 +12,13 @@
 #define BAND 5 /* two nodes of 3 dofs: |i - j| <= 5 within an element */
 #define TWO_PI 6.283185307179586
 
-/* Upper band, column-major (LAPACK's 'U' layout), of the free-dof block. */
+/* Upper band of half-width kd, column-major (LAPACK's 'U' layout), of the
+ * free-dof block. */
 static void to_band(const double *full, int32_t n_nodal, const int32_t *free_dofs, int32_t n,
-                    double *band) {
+                    int32_t kd, double *band) {
     for (int32_t j = 0; j < n; ++j) {
-        for (int32_t i = j - BAND < 0 ? 0 : j - BAND; i <= j; ++i) {
-            band[(size_t)(BAND + i - j) + (size_t)(BAND + 1) * (size_t)j] =
+        for (int32_t i = j - kd < 0 ? 0 : j - kd; i <= j; ++i) {
+            band[(size_t)(kd + i - j) + (size_t)(kd + 1) * (size_t)j] =
                 full[(size_t)free_dofs[i] * (size_t)n_nodal + (size_t)free_dofs[j]];
         }
     }
@@ -25,7 +26,8 @@ static void to_band(const double *full, int32_t n_nodal, const int32_t *free_dof
 
 nscd_status nscd__beam_eigen(const nscd_allocator *a, const nscd__beam_integrals *nodal,
                              const int32_t *free_dofs, int32_t n, double *omega, double *vectors) {
-    size_t band = (size_t)(BAND + 1) * (size_t)n;
+    int32_t kd = n - 1 < BAND ? n - 1 : BAND; /* LAPACK wants kd < n */
+    size_t band = (size_t)(kd + 1) * (size_t)n;
     double *ab = nscd__alloc_array(a, band, sizeof(double));
     double *bb = nscd__alloc_array(a, band, sizeof(double));
     double *work = nscd__alloc_array(a, 3 * (size_t)n, sizeof(double));
@@ -35,11 +37,11 @@ nscd_status nscd__beam_eigen(const nscd_allocator *a, const nscd__beam_integrals
     if (ab != NULL && bb != NULL && work != NULL && (vectors == NULL || z != NULL)) {
         memset(ab, 0, band * sizeof(double));
         memset(bb, 0, band * sizeof(double));
-        to_band(nodal->kff, nodal->n, free_dofs, n, ab);
-        to_band(nodal->mff, nodal->n, free_dofs, n, bb);
+        to_band(nodal->kff, nodal->n, free_dofs, n, kd, ab);
+        to_band(nodal->mff, nodal->n, free_dofs, n, kd, bb);
         lapack_int info =
-            LAPACKE_dsbgv_work(LAPACK_COL_MAJOR, vectors ? 'V' : 'N', 'U', n, BAND, BAND, ab,
-                               BAND + 1, bb, BAND + 1, omega, z, vectors ? n : 1, work);
+            LAPACKE_dsbgv_work(LAPACK_COL_MAJOR, vectors ? 'V' : 'N', 'U', n, kd, kd, ab, kd + 1,
+                               bb, kd + 1, omega, z, vectors ? n : 1, work);
         rc = info == 0 ? NSCD_OK : NSCD_ERR_NOT_CONVERGED;
         for (int32_t k = 0; rc == NSCD_OK && k < n; ++k) {
             if (!(omega[k] > 0.0)) { /* K_ff is positive definite once constrained */

@@ -252,6 +252,37 @@ static void pinned_reference_is_simply_supported(void **state) {
     nscd_beam_destroy(b);
 }
 
+/* One and two elements: fewer free dofs than the band's half-width (5);
+ * Hermite elements are nodally exact for a tip load. */
+static void few_elements(void **state) {
+    (void)state;
+    for (int32_t n = 1; n <= 2; ++n) {
+        nscd_beam *b = make(CL, n, CRHO, CA, CI, CE, 0, 0);
+        int32_t ne;
+        nscd_beam_get_sizes(b, NULL, &ne);
+        assert_int_equal(ne, 3 * n);
+        double omega[6], k[81], kf[36], f[6] = {0.0};
+        int32_t piv[6];
+        assert_int_equal(nscd_beam_frequencies(b, ne, omega), NSCD_OK);
+        for (int i = 1; i < ne; ++i) {
+            assert_true(omega[i] >= omega[i - 1] && omega[0] > 0.0);
+        }
+        nscd_beam_stiffness(b, k);
+        for (int i = 0; i < ne; ++i) {
+            memcpy(kf + i * ne, k + (3 + i) * (3 + ne) + 3, (size_t)ne * sizeof(double));
+        }
+        f[ne - 2] = 1.0;
+        assert_int_equal(nscd__lu_solve(ne, kf, piv, 1, f), NSCD_OK);
+        assert_near(f[ne - 2] / (CL * CL * CL / (3.0 * CE * CI)), 1.0, 1e-12);
+        nscd_beam_destroy(b);
+        b = make(CL, n, CRHO, CA, CI, CE, 0, 2); /* modal */
+        double wm[2];
+        assert_int_equal(nscd_beam_frequencies(b, 2, wm), NSCD_OK);
+        assert_near(wm[0] / omega[0], 1.0, 1e-12);
+        nscd_beam_destroy(b);
+    }
+}
+
 /* ------------------------------------------------------- modal reduction */
 
 static void modal_basis_is_mass_normalised(void **state) {
@@ -550,6 +581,7 @@ int main(void) {
         cmocka_unit_test(cantilever_static_tip_deflection),
         cmocka_unit_test(cantilever_frequencies),
         cmocka_unit_test(pinned_reference_is_simply_supported),
+        cmocka_unit_test(few_elements),
         cmocka_unit_test(modal_basis_is_mass_normalised),
         cmocka_unit_test(quadratic_velocity_is_lagrange),
         cmocka_unit_test(point_rows_and_rigid_mass),
