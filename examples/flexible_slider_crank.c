@@ -18,7 +18,8 @@
  * JSON: the slider_crank contract (case, scheme, dt, t_end, rho_inf,
  * parameters, samples, final, steps, cpu_seconds_per_step, ...) where
  * final.q and final.v are (θ1, θ2, θ3, q_e) and the samples carry the
- * first three plus the slider's centre, the tip deflection and the root's
+ * first three plus the slider's centre, the tip's deflection and axial
+ * stretch in the rod frame and the root's
  * bending moment. Exit 1 when the integration fails (an explicit scheme
  * beyond its stability limit ends with a non-finite state), 2 on bad
  * arguments, 4 for options the library refuses. */
@@ -50,7 +51,7 @@ typedef struct settings {
 
 typedef struct sample {
     double t, q[SLIDER_CRANK_DOF], v[SLIDER_CRANK_DOF], energy;
-    double slider[2], deflection, root_moment;
+    double slider[2], deflection, stretch, root_moment;
     double normal_force[SLIDER_CRANK_CORNERS], gap[SLIDER_CRANK_CORNERS];
 } sample;
 
@@ -130,7 +131,7 @@ static void take_sample(record *r, double t, const double *q, const double *v,
     s->energy = r->energy;
     memcpy(s->q, q, sizeof s->q);
     memcpy(s->v, v, sizeof s->v);
-    flex_crank_slider(r->fc, q, &s->slider[0], &s->slider[1], &s->deflection);
+    flex_crank_slider(r->fc, q, &s->slider[0], &s->slider[1], &s->deflection, &s->stretch);
     s->root_moment = flex_crank_root_moment(r->fc, q, r->s->youngs_modulus);
     for (int32_t k = 0; k < SLIDER_CRANK_CORNERS; ++k) {
         s->normal_force[k] = impulse[k] / dt;
@@ -155,8 +156,8 @@ static int32_t on_step(void *user, const nscd_time_stepping_report *report) {
     r->impact_steps += report->impact != 0;
     r->max_penetration = fmax(r->max_penetration, report->max_penetration);
     r->max_slider_rotation = fmax(r->max_slider_rotation, fabs(r->q[2]));
-    double x, y, deflection;
-    flex_crank_slider(r->fc, r->q, &x, &y, &deflection);
+    double x, y, deflection, stretch;
+    flex_crank_slider(r->fc, r->q, &x, &y, &deflection, &stretch);
     r->max_deflection = fmax(r->max_deflection, fabs(deflection));
     r->t = t;
     if (t >= r->s->sample * (double)r->n_samples - 1e-6 * report->dt &&
@@ -181,6 +182,8 @@ static void json_sample(FILE *out, const sample *s) {
     json_array(out, s->slider, 2);
     fprintf(out, ",\"deflection\":");
     json_number(out, s->deflection);
+    fprintf(out, ",\"stretch\":");
+    json_number(out, s->stretch);
     fprintf(out, ",\"root_moment\":");
     json_number(out, s->root_moment);
     fprintf(out, ",\"gap\":");

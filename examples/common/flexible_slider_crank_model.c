@@ -211,13 +211,15 @@ double flex_crank_energy(flex_crank *fc, const double *q, const double *v) {
     return e[0] + e[1] + e[2] + crank + slider - fc->model->torque * q[0];
 }
 
-void flex_crank_slider(flex_crank *fc, const double *q, double *x, double *y, double *deflection) {
+void flex_crank_slider(flex_crank *fc, const double *q, double *x, double *y, double *deflection,
+                       double *stretch) {
     double r[2];
     tip(fc, q, r, NULL, NULL);
     *x = r[0], *y = r[1];
-    /* the tip in the rod frame: A(θ2)' (r − R), its y the deflection */
+    /* the tip in the rod frame: A(θ2)' (r − R) = (l2 + stretch, deflection) */
     double dx = r[0] - L1 * cos(q[0]), dy = r[1] - L1 * sin(q[0]);
     *deflection = -sin(q[1]) * dx + cos(q[1]) * dy;
+    *stretch = cos(q[1]) * dx + sin(q[1]) * dy - L2;
 }
 
 double flex_crank_root_moment(flex_crank *fc, const double *q, double youngs_modulus) {

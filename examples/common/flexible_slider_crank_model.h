@@ -52,9 +52,10 @@ nscd_status flex_crank_contact(void *user, int32_t index, double t, const double
 
 /* E = T + V_elastic + V_gravity − T_torque θ1. */
 double flex_crank_energy(flex_crank *fc, const double *q, const double *v);
-/* The slider's centre (the rod's tip) and the tip's transverse deflection
- * in the rod frame. */
-void flex_crank_slider(flex_crank *fc, const double *q, double *x, double *y, double *deflection);
+/* The slider's centre (the rod's tip), the tip's transverse deflection and
+ * axial stretch in the rod frame. */
+void flex_crank_slider(flex_crank *fc, const double *q, double *x, double *y, double *deflection,
+                       double *stretch);
 /* The bending moment E I w''(0) at the rod's root (Fig. 26). */
 double flex_crank_root_moment(flex_crank *fc, const double *q, double youngs_modulus);
 
