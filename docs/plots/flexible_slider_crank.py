@@ -239,33 +239,43 @@ def figs30_32(res, summary):
     summary["modal"] = modal
 
 
+def vibration(t, u, period):
+    """RMS of u minus its moving average over one period: the oscillating part."""
+    n = max(3, int(round(period / (t[1] - t[0]))) | 1)
+    smooth = np.convolve(u, np.ones(n) / n, mode="same")
+    return float(np.sqrt(np.mean((u - smooth)[n:-n] ** 2)))
+
+
 def axial(res, summary):
-    """The rod's axial vibration (tip stretch in the rod frame) under each scheme, Table 1:
-    the high-frequency damping of the α schemes and Bathe against the undamped."""
-    fig, ax = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
+    """The rod's axial vibration (tip stretch in the rod frame; with the slider lumped at
+    the tip its first axial mode is near 1.8 kHz). At Δt = 1e-5 s (Table 1, ω Δt = 0.12)
+    every scheme resolves it; at Δt = 1e-4 s (Table 2, ω Δt = 1.2) the damping schemes
+    damp it."""
+    fig, ax = plt.subplots(2, 1, figsize=(8, 7))
     stats = {}
-    for name, label in (("t1_generalized_alpha", "gen-α ρ∞ = 1"), ("t1_ga0.8", "gen-α ρ∞ = 0.8"),
-                        ("t1_ga0.5", "gen-α ρ∞ = 0.5"), ("t1_ga0", "gen-α ρ∞ = 0"),
-                        ("t1_bathe", "Bathe"), ("t1_ed_alpha", "ED-α ρ∞ = 0"),
-                        ("t1_moreau_jean", "Moreau–Jean θ = 0.5")):
-        d = res[name]
-        if not ok(d) or "stretch" not in d["samples"][0]:
-            continue
-        t, u = times(d), 1e6 * series(d, "stretch")
-        ax[0].plot(t, u, label=label, lw=0.8)
-        window = (t > 0.0105) & (t < 0.0135)  # between impacts
-        if np.any(window):
-            ax[1].plot(t[window], u[window], label=label, lw=0.8)
-        # the high-frequency part: the sample-to-sample second difference
-        stats[name] = float(np.sqrt(np.mean(np.diff(u, 2) ** 2)))
-    ax[0].set_ylabel("tip stretch (µm)")
-    ax[0].legend(fontsize=7, ncol=2)
-    ax[1].set_ylabel("tip stretch (µm), zoom")
+    rows = ((ax[0], "Table 1, Δt = 1e-5 s", (
+        ("t1_generalized_alpha", "gen-α ρ∞ = 1"), ("t1_ga0.8", "gen-α ρ∞ = 0.8"),
+        ("t1_ga0", "gen-α ρ∞ = 0"), ("t1_bathe", "Bathe"), ("t1_ed_alpha", "ED-α ρ∞ = 0"),
+        ("t1_moreau_jean", "Moreau–Jean θ = 0.5"))),
+            (ax[1], "Table 2, Δt = 1e-4 s", (
+        ("t2long_generalized_alpha", "gen-α ρ∞ = 0"), ("t2long_bathe", "Bathe"),
+        ("t2long_ed_alpha", "ED-α ρ∞ = 0"), ("t2long_moreau_jean", "Moreau–Jean θ = 0.5"))))
+    for a, title, runs in rows:
+        for name, label in runs:
+            d = res[name]
+            if not ok(d) or "stretch" not in d["samples"][0]:
+                continue
+            t, u = times(d), 1e6 * series(d, "stretch")
+            a.plot(t, u, label=label, lw=0.7)
+            stats[name] = vibration(t, u, 2e-3)
+        a.set_title(title, fontsize=9)
+        a.set_ylabel("tip stretch (µm)")
+        a.legend(fontsize=7, ncol=2)
     ax[1].set_xlabel("t (s)")
-    fig.suptitle("Axial vibration of the rod, Table 1, Δt = 1e-5 s, 20 elements")
+    fig.suptitle("Axial vibration of the rod (20 elements)")
     fig.tight_layout()
     fig.savefig(os.path.join(IMG, "flexible_slider_crank_axial.png"), dpi=110)
-    summary["axial_second_difference_rms_um"] = stats
+    summary["axial_vibration_rms_um"] = stats
 
 
 def schemes_summary(res, summary):
