@@ -101,6 +101,7 @@ _Static_assert(NSCD__WORLD_DESC_SIZE_0_2 == 192, "nscd_world_desc 0.2 prefix cha
 _Static_assert(NSCD__BODY_DESC_SIZE_0_2 == 160, "nscd_body_desc 0.2 prefix changed");
 _Static_assert(NSCD__SHAPE_DESC_SIZE_0_2 == 116, "nscd_shape_desc 0.2 prefix changed");
 _Static_assert(NSCD__WORLD_STEP_REPORT_SIZE_0_2 == 40, "nscd_world_step_report 0.2 prefix changed");
+_Static_assert(NSCD__BEAM_DESC_SIZE_0_2 == 112, "nscd_beam_desc 0.2 prefix changed");
 #endif
 
 /* True when `size` is a struct_size this library understands: from the
