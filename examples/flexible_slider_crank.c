@@ -8,13 +8,15 @@
  *                              [--t-end 0.05] [--sample 1e-3] [--rho-inf 1]
  *                              [--theta 0.5] [--youngs-modulus 2e11]
  *                              [--elements 20] [--modes 0] [--cutoff 0]
- *                              [--rotary-inertia 1]
+ *                              [--rotary-inertia 1] [--reference tangent|pinned]
  *                              [--solver auto|lcp|fc3d|prox] [--json] [--csv FILE]
  * S: moreau_jean, moreau_midpoint, hets, generalized_alpha, bathe (default),
  * ed_alpha. --modes K keeps the K lowest modes of the tangentially clamped
  * rod (App. D), --cutoff F those below F Hz; 0 and 0: the nodal model.
  * --rotary-inertia 0: the paper's slender element (ρ A only; its rod then has
- * the moment of inertia m2 l2²/12 instead of J2).
+ * the moment of inertia m2 l2²/12 instead of J2). --reference pinned: the
+ * rod frame's x axis through the tip (eq. 185) instead of tangential at the
+ * crank pin (eq. 184).
  * JSON: the slider_crank contract (case, scheme, dt, t_end, rho_inf,
  * parameters, samples, final, steps, cpu_seconds_per_step, ...) where
  * final.q and final.v are (θ1, θ2, θ3, q_e) and the samples carry the
@@ -45,7 +47,7 @@ typedef struct settings {
     const char *scheme_name, *csv_path;
     nscd_time_stepping_options options;
     double t_end, sample, youngs_modulus, cutoff;
-    int32_t elements, modes, rotary_inertia;
+    int32_t elements, modes, rotary_inertia, reference;
     bool json;
 } settings;
 
@@ -81,6 +83,11 @@ static int parse_model(int argc, char **argv, settings *s) {
         return usage("--rotary-inertia (0 or 1)", cli_string(argc, argv, "--rotary-inertia", ""));
     }
     s->rotary_inertia = (int32_t)rotary;
+    const char *reference = cli_string(argc, argv, "--reference", "tangent");
+    if (strcmp(reference, "tangent") != 0 && strcmp(reference, "pinned") != 0) {
+        return usage("--reference (tangent|pinned)", reference);
+    }
+    s->reference = reference[0] == 't' ? NSCD_BEAM_REFERENCE_TANGENT : NSCD_BEAM_REFERENCE_PINNED;
     if (!(elements >= 1.0 && elements <= NSCD_BEAM_MAX_ELEMENTS)) {
         return usage("--elements (1 to 200)", cli_string(argc, argv, "--elements", ""));
     }
@@ -208,7 +215,8 @@ static void json_rod(FILE *out, const settings *s, const flex_crank *fc) {
             s->youngs_modulus, FLEX_DENSITY, s->elements, s->modes);
     fprintf(out, "\"cutoff\":%.17g,\"rotary_inertia\":%d,\"elastic_coordinates\":%d,", s->cutoff,
             s->rotary_inertia, n_elastic);
-    fprintf(out, "\"height\":%.17g,", fc->height);
+    fprintf(out, "\"reference\":\"%s\",\"height\":%.17g,",
+            s->reference == NSCD_BEAM_REFERENCE_TANGENT ? "tangent" : "pinned", fc->height);
     fprintf(out, "\"thickness\":%.17g,\"area\":%.17g,\"second_moment\":%.17g,", fc->thickness,
             fc->area, fc->second_moment);
     fprintf(out, "\"lowest_frequencies_hz\":");
@@ -339,7 +347,7 @@ int main(int argc, char **argv) {
     }
     flex_crank fc;
     nscd_status rc = flex_crank_init(&fc, s.model, s.youngs_modulus, s.elements, s.modes, s.cutoff,
-                                     s.rotary_inertia);
+                                     s.rotary_inertia, s.reference);
     if (rc != NSCD_OK) {
         fprintf(stderr, "flexible_slider_crank: the rod: %s\n", nscd_status_string(rc));
         flex_crank_free(&fc);

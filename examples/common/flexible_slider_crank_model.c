@@ -14,7 +14,7 @@ static const double CORNER_SIGN[SLIDER_CRANK_CORNERS][2] = {
 
 nscd_status flex_crank_init(flex_crank *fc, const slider_crank_case *model, double youngs_modulus,
                             int32_t n_elements, int32_t n_modes, double cutoff_hz,
-                            int32_t rotary_inertia) {
+                            int32_t rotary_inertia, int32_t reference) {
     memset(fc, 0, sizeof *fc);
     fc->model = model;
     /* Sect. 3: J2 = m2 (l2² + D²)/12 defines D; ρ l2 H D = m2 defines H */
@@ -30,7 +30,7 @@ nscd_status flex_crank_init(flex_crank *fc, const slider_crank_case *model, doub
     d.second_moment = fc->second_moment;
     d.length = L2;
     d.n_elements = n_elements;
-    d.reference = NSCD_BEAM_REFERENCE_TANGENT;
+    d.reference = reference;
     d.rotary_inertia = rotary_inertia;
     d.n_modes = n_modes;
     d.cutoff_frequency = cutoff_hz;

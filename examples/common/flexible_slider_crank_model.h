@@ -35,10 +35,11 @@ typedef struct flex_crank {
 } flex_crank;
 
 /* Builds the rod (E, elements, modes: 0 = nodal, cut-off Hz: 0 = none,
- * rotary_inertia: 1 with ρ I, 0 the slender element of the paper). */
+ * rotary_inertia: 1 with ρ I, 0 the slender element of the paper,
+ * reference: an nscd_beam_reference). */
 nscd_status flex_crank_init(flex_crank *fc, const slider_crank_case *model, double youngs_modulus,
                             int32_t n_elements, int32_t n_modes, double cutoff_hz,
-                            int32_t rotary_inertia);
+                            int32_t rotary_inertia, int32_t reference);
 void flex_crank_free(flex_crank *fc);
 
 /* The system (state t = 0, q = 0, v = (ω1, ω2, ω3, 0)); fc is its user. */
