@@ -117,3 +117,9 @@ def test_reference_conditions_describe_the_same_motion():
     assert np.max(np.abs(qa[:, 0] - qb[:, 0])) < 1e-9
     assert np.max(np.abs(xa - xb)) < 1e-10
     assert max(abs(s["deflection"]) for s in pinned["samples"]) < 1e-15  # tip on the x axis
+
+
+def test_deterministic():
+    args = ["--case", "table1", "--t-end", "0.004", "--modes", "10", "--sample", "1e-3"]
+    a, b = flexible(*args), flexible(*args)
+    assert a["final"] == b["final"] and a["samples"] == b["samples"]
