@@ -23,7 +23,7 @@ from .time_stepping import (Forces, Level, LocalSolver, ProxR, Report, Scheme, S
                             TimeSteppingStats)
 
 __all__ = [
-    "ABI_VERSION", "Bodies", "BodyType", "BouncingBall", "CentralImpact", "ContactLaw", "Contacts",
+    "ABI_VERSION", "Beam", "BeamReference", "Bodies", "BodyType", "BouncingBall", "CentralImpact", "ContactLaw", "Contacts",
     "CoptMethod", "CoulombInfo", "Event", "EventDriven", "EventType", "Fc3dFrictionLaw",
     "Fc3dInfo", "Fc3dMethod", "Forces", "FrictionCombine", "FrictionLaw", "HcModel", "Impact",
     "Indentation", "Level", "LocalSolver", "Method", "NscdError", "ProxR", "Report", "RouthCase",
@@ -38,6 +38,7 @@ __all__ = [
 
 # Names of the numpy-based modules, imported on first use (PEP 562).
 _LAZY = {
+    "beam": ("Beam", "BeamReference"),
     "kernels": ("CoulombInfo", "Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod",
                 "coulomb_single_contact", "coulomb_single_contact_all", "fc3d_solve",
                 "fc3d_solve_bsr", "lcp_solve", "mdp_single_contact"),

@@ -390,6 +390,25 @@ class WorldDesc(ctypes.Structure):
     ]
 
 
+class BeamDesc(ctypes.Structure):
+    """nscd_beam_desc (beam.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("youngs_modulus", ctypes.c_double),
+        ("density", ctypes.c_double),
+        ("area", ctypes.c_double),
+        ("second_moment", ctypes.c_double),
+        ("length", ctypes.c_double),
+        ("n_elements", ctypes.c_int32),
+        ("reference", ctypes.c_int32),
+        ("rotary_inertia", ctypes.c_int32),
+        ("n_modes", ctypes.c_int32),
+        ("cutoff_frequency", ctypes.c_double),
+        ("gravity", ctypes.c_double * 2),
+        ("allocator", Allocator),
+    ]
+
+
 class BodyDesc(ctypes.Structure):
     """nscd_body_desc (world.h)."""
     _fields_ = [
@@ -553,6 +572,19 @@ def prototypes():
                                     + [c_double_p] * 4),
         "nscd_world_kinetic_energy": (c_status, [vp, c_double_p]),
         "nscd_world_write": (c_status, [vp, ctypes.c_char_p, ctypes.c_int32]),
+        "nscd_beam_desc_init": (c_status, [ctypes.POINTER(BeamDesc), ctypes.c_size_t]),
+        "nscd_beam_create": (c_status, [ctypes.POINTER(BeamDesc), pp]),
+        "nscd_beam_destroy": (None, [vp]),
+        "nscd_beam_get_sizes": (c_status, [vp, c_int32_p, c_int32_p]),
+        "nscd_beam_frequencies": (c_status, [vp, ctypes.c_int32, c_double_p]),
+        "nscd_beam_mass": (c_status, [vp, c_double_p, c_double_p]),
+        "nscd_beam_forces": (c_status, [vp, c_double_p, c_double_p, c_double_p]),
+        "nscd_beam_quadratic_velocity": (c_status, [vp, c_double_p, c_double_p, c_double_p]),
+        "nscd_beam_stiffness": (c_status, [vp, c_double_p]),
+        "nscd_beam_energy": (c_status, [vp, c_double_p, c_double_p, c_double_p]),
+        "nscd_beam_point": (c_status, [vp, ctypes.c_double, c_double_p, c_double_p, c_double_p,
+                                       c_double_p, c_double_p]),
+        "nscd_beam_nodal_displacements": (c_status, [vp, c_double_p, c_double_p]),
     }
     return protos
 

@@ -90,6 +90,7 @@ def test_system_desc_init_through_cffi(ffi_lib):
     ("nscd_body_desc", _library.BodyDesc),
     ("nscd_shape_desc", _library.ShapeDesc),
     ("nscd_world_step_report", _library.WorldStepReport),
+    ("nscd_beam_desc", _library.BeamDesc),
 ])
 def test_ctypes_mirrors_match_headers(ffi_lib, c_name, mirror):
     ffi, _ = ffi_lib
@@ -108,6 +109,7 @@ def test_ctypes_mirrors_match_headers(ffi_lib, c_name, mirror):
     ("nscd_indentation", "Indentation", "NSCD_INDENTATION_"),
     ("nscd_routh_case", "RouthCase", "NSCD_ROUTH_"),
     ("nscd_body_type", "BodyType", "NSCD_BODY_"),
+    ("nscd_beam_reference", "BeamReference", "NSCD_BEAM_REFERENCE_"),
     ("nscd_shape_type", "ShapeType", "NSCD_SHAPE_"),
     ("nscd_friction_law", "FrictionLaw", "NSCD_FRICTION_"),
     ("nscd_friction_combine", "FrictionCombine", "NSCD_COMBINE_"),
