@@ -339,7 +339,14 @@ static int simulate(const settings *s, record *r) {
     return 0;
 }
 
+static const char usage_text[] =
+    "usage: flexible_slider_crank [--json] [--csv FILE] [--case table1|table2] [--scheme S] "
+    "[--solver S] [--dt DT] [--t-end T] [--sample DT] [--rho-inf R] [--theta T] "
+    "[--youngs-modulus E] [--elements N] [--modes K] [--cutoff HZ] [--rotary-inertia 0|1] "
+    "[--reference tangent|pinned]";
+
 int main(int argc, char **argv) {
+    cli_check(argc, argv, usage_text);
     settings s;
     int code = parse_settings(argc, argv, &s);
     if (code != 0) {
