@@ -347,7 +347,8 @@ typedef struct nscd_time_stepping_stats {
     double t;                  /**< Time reached. */
     double max_penetration;    /**< Largest report.max_penetration of the call. */
     int64_t workspace_peak_bytes; /**< Largest per-step workspace used since creation. */
-    double dt_smallest; /**< Smallest step of the call (0 without steps; appended after the first 0.2 size). */
+    double dt_smallest; /**< Smallest step of the call (0 without steps; appended after the first
+                           0.2 size). */
     double dt_largest;  /**< Largest step of the call (appended after the first 0.2 size). */
     /** Steps shortened by a predicted contact (rules ::NSCD_TS_STEP_CONTACT
      *  and ::NSCD_TS_STEP_MIN; appended after the first 0.2 size). */

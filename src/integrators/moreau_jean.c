@@ -51,8 +51,8 @@ static nscd_status select_active(nscd_time_stepping *ts, const nscd__rows *all, 
  * their force λ_N. */
 static double step_normal_impulse(const nscd_time_stepping *ts, int32_t e, double dt) {
     double impulse = ts->model->contacts[e].state.impulse[0];
-    int alpha = ts->options.scheme >= NSCD_TS_GENERALIZED_ALPHA &&
-                ts->options.scheme <= NSCD_TS_ED_ALPHA;
+    int alpha =
+        ts->options.scheme >= NSCD_TS_GENERALIZED_ALPHA && ts->options.scheme <= NSCD_TS_ED_ALPHA;
     return alpha ? impulse + dt * ts->force[3 * e] : impulse;
 }
 

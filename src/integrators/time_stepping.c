@@ -69,7 +69,7 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
                             o->prox_r,
                             o->dt_min,
                             o->dt_max};
-    if (o->scheme < NSCD_TS_MOREAU_JEAN || o->scheme > NSCD_TS_ED_ALPHA ||
+    if (o->scheme < NSCD_TS_MOREAU_JEAN || o->scheme > NSCD_TS_SEMI_IMPLICIT ||
         o->local_solver < NSCD_TS_SOLVER_AUTO || o->local_solver > NSCD_TS_SOLVER_PROX ||
         o->forces < NSCD_TS_FORCES_AUTO || o->forces > NSCD_TS_FORCES_IMPLICIT ||
         o->reserved != 0 || o->level < NSCD_TS_LEVEL_VELOCITY ||
@@ -524,7 +524,8 @@ static void count_step(const nscd_time_stepping_report *r, nscd_time_stepping_st
     stats->steps++;
     stats->solver_iterations += r->iterations;
     stats->max_penetration = fmax(stats->max_penetration, r->max_penetration);
-    stats->contact_steps += r->step_rule == NSCD_TS_STEP_CONTACT || r->step_rule == NSCD_TS_STEP_MIN;
+    stats->contact_steps +=
+        r->step_rule == NSCD_TS_STEP_CONTACT || r->step_rule == NSCD_TS_STEP_MIN;
     stats->max_equality_violation = fmax(stats->max_equality_violation, r->equality_violation);
     stats->max_momentum_residual = fmax(stats->max_momentum_residual, r->momentum_residual);
 }
@@ -604,7 +605,7 @@ nscd_status nscd_time_stepping_advance(nscd_time_stepping *stepper, double t_end
     memset(&result, 0, sizeof result);
     result.struct_size = (uint32_t)sizeof result;
     result.max_momentum_residual = -1.0; /* none computed yet */
-    nscd__diag_clear(m->diag); /* stepping acts on the system: so does its message */
+    nscd__diag_clear(m->diag);           /* stepping acts on the system: so does its message */
     check_end(ts);
     nscd_status rc = integrate(ts, t_end, &result);
     result.t = *m->t;
