@@ -255,8 +255,8 @@ typedef struct nscd_time_stepping_report {
     /** Residual of the impulse balance of the step (eq. 16a discretised),
      *  max_i |(M(q_k)(v_{k+1} - v_k) - dt h - H' P)_i|, recomputed with the
      *  model's mass product; -1 when not computed (schemes other than
-     *  ::NSCD_TS_MOREAU_JEAN and ::NSCD_TS_SEMI_IMPLICIT, implicit forces, or
-     *  a model without a mass product; appended after the first 0.2 size). */
+     *  ::NSCD_TS_SEMI_IMPLICIT, implicit forces, or a model without a mass
+     *  product; appended after the first 0.2 size). */
     double momentum_residual;
     /** ::nscd_ts_step_rule that chose `dt` (appended after the first 0.2 size). */
     int32_t step_rule;

@@ -346,7 +346,9 @@ nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
     }
     update_state(ts, &local, dt);
     rc = nscd__ts_finish_step(ts, &local, t, dt);
-    if (rc == NSCD_OK && solver == m) { /* implicit forces balance with W_it, not M */
+    /* the semi-implicit scheme only (the others keep their cost); implicit
+     * forces balance with W_it, not M */
+    if (rc == NSCD_OK && local.gaps != NULL && solver == m) {
         ts->report.momentum_residual = momentum_residual(ts, &local, rows, dt);
     }
     return rc;

@@ -145,8 +145,10 @@ static nscd_status build_dense(nscd_time_stepping *ts, nscd__model *m, const nsc
             local->row_entry[r] = i;
             local->H[r] = nscd__rows_row(&all[e], a);
             local->row_kind[r] = slot->kind == NSCD__ENTRY_EQUALITY ? -1 : a;
-            local->c[r] = nscd__rows_dot(&local->H[r], 0, v_free) +
-                          row_bias(local, e, slot, &all[e], local->row_kind[r], v_k);
+            local->c[r] = nscd__rows_dot(&local->H[r], 0, v_free);
+            if (local->row_kind[r] == 0 || local->gaps != NULL) { /* as before the gap bias */
+                local->c[r] += row_bias(local, e, slot, &all[e], local->row_kind[r], v_k);
+            }
         }
     }
     nscd_status rc =
