@@ -632,7 +632,7 @@ static void bad_options_create_nothing(void **state) {
         {"theta", 0.49, NSCD_ERR_OUT_OF_RANGE},     {"theta", 1.01, NSCD_ERR_OUT_OF_RANGE},
         {"theta", NAN, NSCD_ERR_NOT_FINITE},        {"rho", -0.1, NSCD_ERR_OUT_OF_RANGE},
         {"rho", 1.1, NSCD_ERR_OUT_OF_RANGE},        {"tol", 0.0, NSCD_ERR_OUT_OF_RANGE},
-        {"scheme", 6, NSCD_ERR_INVALID_ARGUMENT},   {"scheme", -1, NSCD_ERR_INVALID_ARGUMENT},
+        {"scheme", 8, NSCD_ERR_INVALID_ARGUMENT},   {"scheme", -1, NSCD_ERR_INVALID_ARGUMENT},
         {"scheme", 7, NSCD_ERR_INVALID_ARGUMENT},   {"rho", NAN, NSCD_ERR_NOT_FINITE},
         {"solver", 5, NSCD_ERR_INVALID_ARGUMENT},   {"steps", 0, NSCD_ERR_OUT_OF_RANGE},
         {"iter", 0, NSCD_ERR_OUT_OF_RANGE},         {"alpha_ar", -0.1, NSCD_ERR_OUT_OF_RANGE},
