@@ -381,6 +381,67 @@ static void box_slides_with_coulomb(void **state) {
     nscd_system_destroy(s);
 }
 
+/* ------------------------------------------------------------ world */
+
+/* A sphere (r = 0.1) dropped 0.4 m onto a static half-space of a world,
+ * the semi-implicit scheme with [1e-4, 1e-2]: the world's contact appears
+ * within its margin (5 cm > 2.8 m/s x h_max: the fall of one step), the
+ * rule shortens the step to the predicted contact, the sphere then rests
+ * at z = r exactly (the gap bias closes the linearised gap, no creep), no
+ * penetration, and the last step lands on t_end. The world's rotation
+ * update is the exponential map: |p| = 1 holds without eq. (23). */
+static void world_sphere_lands(void **state) {
+    (void)state;
+    const double r = 0.1, drop = 0.4, h_min = 1e-4, h_max = 1e-2;
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    d.contact_margin = 0.05;
+    nscd_world *w = NULL;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.type = NSCD_BODY_STATIC;
+    nscd_shape_desc sh;
+    nscd_shape_desc_init(&sh, sizeof sh);
+    sh.type = NSCD_SHAPE_HALF_SPACE;
+    nscd_body_id floor_id = 0, id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &sh, 1, &floor_id), NSCD_OK);
+    nscd_body_desc_init(&b, sizeof b);
+    b.position[2] = r + drop;
+    nscd_shape_desc_init(&sh, sizeof sh);
+    sh.radius = r;
+    assert_int_equal(nscd_world_add_body(w, &b, &sh, 1, &id), NSCD_OK);
+    landing_log log = {.dt_after = INFINITY};
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.scheme = NSCD_TS_SEMI_IMPLICIT;
+    o.dt_min = h_min;
+    o.dt_max = h_max;
+    o.on_step = log_landing;
+    o.on_step_user = &log;
+    nscd_time_stepping *ts = NULL;
+    assert_int_equal(nscd_time_stepping_create_world(w, &o, &ts), NSCD_OK);
+    nscd_time_stepping_stats st = {.struct_size = sizeof st};
+    assert_int_equal(nscd_time_stepping_advance(ts, 1.0, &st), NSCD_OK);
+    double x[3], v[3], p[4];
+    assert_int_equal(nscd_world_get_body(w, id, x, p, v, NULL), NSCD_OK);
+    double t_exact = sqrt(2.0 * drop / G);
+    printf("world sphere: landed %.12f (exact %.12f), %lld steps (%lld contact), z - r %.2e, "
+           "v_z %.2e, penetration %.2e, residual %.2e\n",
+           log.t_land, t_exact, (long long)st.steps, (long long)st.contact_steps, x[2] - r, v[2],
+           st.max_penetration, st.max_momentum_residual);
+    assert_true(log.landed);
+    assert_true(fabs(log.t_land - t_exact) <= 0.5 * h_max + h_min);
+    assert_near(x[2], r, 1e-12);
+    assert_near(v[2], 0.0, 1e-12);
+    assert_true(st.max_penetration <= 1e-12);
+    assert_true(nscd_world_time(w) == 1.0 && st.t == 1.0);
+    assert_true(st.max_momentum_residual >= 0.0 && st.max_momentum_residual <= 1e-12);
+    assert_near(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3], 1.0, 1e-15);
+    nscd_time_stepping_destroy(ts);
+    nscd_world_destroy(w);
+}
+
 /* ------------------------------------------------------------ bad input */
 
 static void bad_options_change_nothing(void **state) {
@@ -440,10 +501,10 @@ static void deterministic(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(ball_lands_and_stays),    cmocka_unit_test(fixed_steps_unchanged),
-        cmocka_unit_test(pendulum_period_and_rod), cmocka_unit_test(box_on_redundant_points),
-        cmocka_unit_test(box_slides_with_coulomb), cmocka_unit_test(bad_options_change_nothing),
-        cmocka_unit_test(deterministic),
+        cmocka_unit_test(ball_lands_and_stays),       cmocka_unit_test(fixed_steps_unchanged),
+        cmocka_unit_test(pendulum_period_and_rod),    cmocka_unit_test(box_on_redundant_points),
+        cmocka_unit_test(box_slides_with_coulomb),    cmocka_unit_test(world_sphere_lands),
+        cmocka_unit_test(bad_options_change_nothing), cmocka_unit_test(deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
