@@ -890,6 +890,12 @@ static void structs_of_release_0_2(void **state) {
     assert_int_equal(nscd_time_stepping_get_report(old_ts, &old_r), NSCD_OK);
     assert_int_equal(old_r.step, 1);
     assert_memory_equal(&old_r.equality_violation, tail, sizeof tail); /* not written */
+    nscd_time_stepping_stats old_st;
+    memset(&old_st, 0x5a, sizeof old_st);
+    old_st.struct_size = NSCD__TIME_STEPPING_STATS_SIZE_0_2;
+    assert_int_equal(nscd_time_stepping_advance(old_ts, 4e-3, &old_st), NSCD_OK);
+    assert_int_equal(old_st.steps, 2);
+    assert_memory_equal(&old_st.dt_smallest, tail, sizeof tail); /* not written */
     nscd_time_stepping_destroy(old_ts);
     nscd_system_destroy(old);
     memset(&o, 0x5a, sizeof o);
