@@ -142,6 +142,40 @@ static void ball_lands_and_stays(void **state) {
     nscd_system_destroy(s);
 }
 
+/* The same drop with Moreau–Jean's default θ = 1/2, whose free flight is
+ * exact under a constant force (the trapezoidal positions): the rule's
+ * prediction is then exact too, and the step that lands ends at
+ * sqrt(2H/g) to 1e-12, far inside h_min (the velocity level then lets the
+ * ball sink by at most h_max |v| / 2 at the impact: Moreau's drift, which
+ * the semi-implicit scheme does not have). */
+static void ball_lands_on_time_with_exact_free_flight(void **state) {
+    (void)state;
+    const double H = 1.0, h_min = 1e-4, h_max = 1e-2;
+    ball_model b = {1.0, G, 0.0, 0.0, 1};
+    nscd_system *s = NULL;
+    assert_int_equal(make_ball(&b, H, 0.0, &s), NSCD_OK);
+    landing_log log = {.dt_after = INFINITY};
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.dt_min = h_min;
+    o.dt_max = h_max;
+    o.on_step = log_landing;
+    o.on_step_user = &log;
+    nscd_time_stepping *ts = NULL;
+    assert_int_equal(nscd_time_stepping_create(s, &o, &ts), NSCD_OK);
+    nscd_time_stepping_stats st = {.struct_size = sizeof st};
+    assert_int_equal(nscd_time_stepping_advance(ts, 1.0, &st), NSCD_OK);
+    double t, q, v;
+    nscd_system_get_state(s, &t, &q, &v);
+    printf("ball, Moreau-Jean θ = 1/2: landed %.15f (exact %.15f), y %.3e, penetration %.3e\n",
+           log.t_land, sqrt(2.0 * H / G), q, st.max_penetration);
+    assert_near(log.t_land, sqrt(2.0 * H / G), 1e-12);
+    assert_true(st.max_penetration <= 0.5 * h_max * G * sqrt(2.0 * H / G) + G * h_max * h_max);
+    assert_true(st.max_momentum_residual == -1.0); /* not computed by Moreau–Jean */
+    nscd_time_stepping_destroy(ts);
+    nscd_system_destroy(s);
+}
+
 /* The same drop with fixed steps (dt_max = 0) uses dt only; the default
  * scheme's result is unchanged by the new fields (bitwise: both runs). */
 static void fixed_steps_unchanged(void **state) {
@@ -501,10 +535,15 @@ static void deterministic(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(ball_lands_and_stays),       cmocka_unit_test(fixed_steps_unchanged),
-        cmocka_unit_test(pendulum_period_and_rod),    cmocka_unit_test(box_on_redundant_points),
-        cmocka_unit_test(box_slides_with_coulomb),    cmocka_unit_test(world_sphere_lands),
-        cmocka_unit_test(bad_options_change_nothing), cmocka_unit_test(deterministic),
+        cmocka_unit_test(ball_lands_and_stays),
+        cmocka_unit_test(ball_lands_on_time_with_exact_free_flight),
+        cmocka_unit_test(fixed_steps_unchanged),
+        cmocka_unit_test(pendulum_period_and_rod),
+        cmocka_unit_test(box_on_redundant_points),
+        cmocka_unit_test(box_slides_with_coulomb),
+        cmocka_unit_test(world_sphere_lands),
+        cmocka_unit_test(bad_options_change_nothing),
+        cmocka_unit_test(deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
