@@ -218,9 +218,8 @@ typedef enum nscd_ts_forces {
 typedef enum nscd_ts_step_rule {
     NSCD_TS_STEP_FIXED = 0,   /**< The fixed step `dt` (variable steps off). */
     NSCD_TS_STEP_MAX = 1,     /**< `dt_max`: no open contact closes within it. */
-    NSCD_TS_STEP_CONTACT = 2, /**< The predicted time to the first contact. */
-    NSCD_TS_STEP_MIN = 3,     /**< `dt_min`: a contact predicted sooner than it. */
-    NSCD_TS_STEP_END = 4      /**< Shortened or stretched to land on t_end. */
+    NSCD_TS_STEP_CONTACT = 2, /**< The predicted time to the first contact (>= `dt_min`). */
+    NSCD_TS_STEP_END = 3      /**< Shortened or stretched to land on t_end. */
 } nscd_ts_step_rule;
 
 /**
@@ -331,7 +330,8 @@ typedef struct nscd_time_stepping_options {
      *  open contact (g > 0, no impulse in the previous step) is predicted
      *  to close sooner from its gap, gap rate and free-flight gap
      *  acceleration at the step's start (g + s ġ + s² g̈/2 = 0); then that
-     *  time s, never below dt_min; the last step lands exactly on t_end. */
+     *  time s, unless s < dt_min (closed within the resolution: the step's
+     *  local problem catches it); the last step lands exactly on t_end. */
     double dt_min;
     /** Largest variable step h_max (default 0: fixed steps of `dt`;
      *  appended after the first 0.2 size). */
@@ -350,8 +350,8 @@ typedef struct nscd_time_stepping_stats {
     double dt_smallest; /**< Smallest step of the call (0 without steps; appended after the first
                            0.2 size). */
     double dt_largest;  /**< Largest step of the call (appended after the first 0.2 size). */
-    /** Steps shortened by a predicted contact (rules ::NSCD_TS_STEP_CONTACT
-     *  and ::NSCD_TS_STEP_MIN; appended after the first 0.2 size). */
+    /** Steps shortened by a predicted contact (rule ::NSCD_TS_STEP_CONTACT;
+     *  appended after the first 0.2 size). */
     int64_t contact_steps;
     /** Largest report.equality_violation of the call (appended after the first 0.2 size). */
     double max_equality_violation;

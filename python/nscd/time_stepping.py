@@ -35,8 +35,7 @@ class StepRule(enum.IntEnum):
     FIXED = 0
     MAX = 1
     CONTACT = 2
-    MIN = 3
-    END = 4
+    END = 3
 
 
 class Forces(enum.IntEnum):

@@ -524,8 +524,7 @@ static void count_step(const nscd_time_stepping_report *r, nscd_time_stepping_st
     stats->steps++;
     stats->solver_iterations += r->iterations;
     stats->max_penetration = fmax(stats->max_penetration, r->max_penetration);
-    stats->contact_steps +=
-        r->step_rule == NSCD_TS_STEP_CONTACT || r->step_rule == NSCD_TS_STEP_MIN;
+    stats->contact_steps += r->step_rule == NSCD_TS_STEP_CONTACT;
     stats->max_equality_violation = fmax(stats->max_equality_violation, r->equality_violation);
     stats->max_momentum_residual = fmax(stats->max_momentum_residual, r->momentum_residual);
 }
