@@ -123,6 +123,7 @@ typedef enum nscd_ts_scheme {
      *  0 <= P_N ⊥ u_N + g_k / dt >= 0 (eq. 24: plastic impacts, the
      *  contacts' restitution is not used), and every one-row equality entry
      *  with u_E + g_E / dt = 0 (eq. 23); Coulomb friction when μ > 0.
+     *  Explicit forces at the step's start (t_k, q_k, v_k) (eq. 26b).
      *  docs/variable_step.md. */
     NSCD_TS_SEMI_IMPLICIT = 6
 } nscd_ts_scheme;

@@ -107,11 +107,16 @@ nscd_status nscd__ts_forces_at(nscd_time_stepping *ts, double t, const double *q
 
 /* Explicit: h(t_θ, q_θ, v_k) with q_θ = q_k + θ dt v_k. Implicit:
  * h(t_θ, q_k, v_k) - θ dt K v_k, the θ-mean of the forces linearised at
- * q_k (docs/time_stepping.md). */
+ * q_k (docs/time_stepping.md). Seed 004's semi-implicit step with explicit
+ * forces: h(t_k, q_k, v_k), the forces of K_n at the step's start (eq.
+ * 26b), so that its free motion is symplectic Euler. */
 static nscd_status theta_forces(nscd_time_stepping *ts, double dt, int implicit) {
     nscd__model *m = ts->model;
     double *dq = ts->v_mid;
     const double *q = m->q;
+    if (!implicit && ts->options.scheme == NSCD_TS_SEMI_IMPLICIT) {
+        return nscd__ts_forces_at(ts, *m->t, q);
+    }
     if (!implicit) {
         for (int32_t i = 0; i < m->n_v; ++i) {
             dq[i] = ts->options.theta * dt * m->v[i];
