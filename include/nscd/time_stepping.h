@@ -2,14 +2,16 @@
  * @file time_stepping.h
  * @brief Time-stepping (event-capturing) integration of an ::nscd_system.
  *
- * A time stepper advances the system by fixed steps dt without locating
- * events: impacts, closing and opening contacts and stick-slip transitions
- * are all captured by one complementarity problem per step on the velocity
- * level, whose unknowns are the contact impulses of the step. Implemented:
- * Moreau–Jean's θ-method (Siconos' MoreauJeanOSI is the reference), Moreau's
- * midpoint rule, the half-explicit scheme HETS, and the mixed framework of
- * seed 003 with the base schemes generalized-α, Bathe and ED-α. See
- * docs/time_stepping.md.
+ * A time stepper advances the system by fixed steps dt (or, with dt_max > 0,
+ * by variable steps in [dt_min, dt_max] shortened to predicted contacts;
+ * docs/variable_step.md) without locating events: impacts, closing and
+ * opening contacts and stick-slip transitions are all captured by one
+ * complementarity problem per step on the velocity level, whose unknowns
+ * are the contact impulses of the step. Implemented: Moreau–Jean's θ-method
+ * (Siconos' MoreauJeanOSI is the reference), Moreau's midpoint rule, the
+ * half-explicit scheme HETS, the mixed framework of seed 003 with the base
+ * schemes generalized-α, Bathe and ED-α, and seed 004's semi-implicit step.
+ * See docs/time_stepping.md.
  *
  * One step of ::NSCD_TS_MOREAU_JEAN from (t_k, q_k, v_k):
  * - the active set: every equality entry, and every contact whose predicted
