@@ -2,14 +2,16 @@
  * @file time_stepping.h
  * @brief Time-stepping (event-capturing) integration of an ::nscd_system.
  *
- * A time stepper advances the system by fixed steps dt without locating
- * events: impacts, closing and opening contacts and stick-slip transitions
- * are all captured by one complementarity problem per step on the velocity
- * level, whose unknowns are the contact impulses of the step. Implemented:
- * Moreau–Jean's θ-method (Siconos' MoreauJeanOSI is the reference), Moreau's
- * midpoint rule, the half-explicit scheme HETS, and the mixed framework of
- * seed 003 with the base schemes generalized-α, Bathe and ED-α. See
- * docs/time_stepping.md.
+ * A time stepper advances the system by fixed steps dt (or, with dt_max > 0,
+ * by variable steps in [dt_min, dt_max] shortened to predicted contacts;
+ * docs/variable_step.md) without locating events: impacts, closing and
+ * opening contacts and stick-slip transitions are all captured by one
+ * complementarity problem per step on the velocity level, whose unknowns
+ * are the contact impulses of the step. Implemented: Moreau–Jean's θ-method
+ * (Siconos' MoreauJeanOSI is the reference), Moreau's midpoint rule, the
+ * half-explicit scheme HETS, the mixed framework of seed 003 with the base
+ * schemes generalized-α, Bathe and ED-α, and seed 004's semi-implicit step.
+ * See docs/time_stepping.md.
  *
  * One step of ::NSCD_TS_MOREAU_JEAN from (t_k, q_k, v_k):
  * - the active set: every equality entry, and every contact whose predicted
@@ -97,7 +99,7 @@ extern "C" {
 /** Opaque time stepper. */
 typedef struct nscd_time_stepping nscd_time_stepping;
 
-/** Time-stepping schemes; all six are implemented. */
+/** Time-stepping schemes; all seven are implemented. */
 typedef enum nscd_ts_scheme {
     NSCD_TS_MOREAU_JEAN = 0,     /**< Moreau–Jean θ-method, θ in [1/2, 1] (default). */
     NSCD_TS_MOREAU_MIDPOINT = 1, /**< Moreau's midpoint rule (explicit forces; θ unused). */
@@ -116,7 +118,16 @@ typedef enum nscd_ts_scheme {
      *  the acceleration level, those of its second the chosen level
      *  (docs/time_stepping.md: the literal velocity level on both is
      *  ill-posed at ρ∞ = 1 and defeats the fc3d solvers). */
-    NSCD_TS_ED_ALPHA = 5
+    NSCD_TS_ED_ALPHA = 5,
+    /** Seed 004's semi-implicit step (Sect. 2.1.4, eqs. 22–24): Moreau–Jean
+     *  with θ = 1 (`theta` and `gamma` are not used), every contact in the
+     *  local problem with its gap linearised at the step's start,
+     *  0 <= P_N ⊥ u_N + g_k / dt >= 0 (eq. 24: plastic impacts, the
+     *  contacts' restitution is not used), and every one-row equality entry
+     *  with u_E + g_E / dt = 0 (eq. 23); Coulomb friction when μ > 0.
+     *  Explicit forces at the step's start (t_k, q_k, v_k) (eq. 26b).
+     *  docs/variable_step.md. */
+    NSCD_TS_SEMI_IMPLICIT = 6
 } nscd_ts_scheme;
 
 /** Solver of the local (one-step) problem. */
@@ -206,6 +217,14 @@ typedef enum nscd_ts_forces {
     NSCD_TS_FORCES_IMPLICIT = 2
 } nscd_ts_forces;
 
+/** What chose the size of a step (nscd_time_stepping_report::step_rule). */
+typedef enum nscd_ts_step_rule {
+    NSCD_TS_STEP_FIXED = 0,   /**< The fixed step `dt` (variable steps off). */
+    NSCD_TS_STEP_MAX = 1,     /**< `dt_max`: no open contact closes within it. */
+    NSCD_TS_STEP_CONTACT = 2, /**< The predicted time to the first contact (>= `dt_min`). */
+    NSCD_TS_STEP_END = 3      /**< Shortened or stretched to land on t_end. */
+} nscd_ts_step_rule;
+
 /**
  * @brief What one step did; filled by the library with its own sizeof in
  *        `struct_size` (fields are only ever appended: check `struct_size`
@@ -232,6 +251,20 @@ typedef struct nscd_time_stepping_report {
     int32_t impact;
     /** Iterations on the nonlinear forces (Newton / fixed point) of the step. */
     int32_t newton_iterations;
+    /** Largest |g| over the equality entries at the step's end (0 without
+     *  any; appended after the first 0.2 size). */
+    double equality_violation;
+    /** Residual of the impulse balance of the step (eq. 16a discretised),
+     *  max_i |(M(q_k)(v_{k+1} - v_k) - dt h - H' P)_i|, recomputed with the
+     *  model's mass product; -1 when not computed (schemes other than
+     *  ::NSCD_TS_SEMI_IMPLICIT, implicit forces, or a model without a mass
+     *  product; appended after the first 0.2 size). */
+    double momentum_residual;
+    /** ::nscd_ts_step_rule that chose `dt` (appended after the first 0.2 size). */
+    int32_t step_rule;
+    /** Open contacts that the step-size rule predicted to close within
+     *  `dt_max` (0 for fixed steps; appended after the first 0.2 size). */
+    int32_t predicted_contacts;
 } nscd_time_stepping_report;
 
 /**
@@ -294,6 +327,18 @@ typedef struct nscd_time_stepping_options {
     /** Factor of the scaled prox parameter r_k = prox_r / G_kk, in (0, 2)
      *  (default 1). */
     double prox_r;
+    /** Smallest variable step h_min (default 0; appended after the first 0.2 size). Variable
+     *  steps are on when `dt_max` > 0; then 0 < `dt_min` <= `dt_max` and
+     *  `dt` is not used. The rule (docs/variable_step.md): dt_max, unless an
+     *  open contact (g > 0, no impulse in the previous step) is predicted
+     *  to close sooner from its gap, gap rate and free-flight gap
+     *  acceleration at the step's start (g + s ġ + s² g̈/2 = 0); then that
+     *  time s, unless s < dt_min (closed within the resolution: the step's
+     *  local problem catches it); the last step lands exactly on t_end. */
+    double dt_min;
+    /** Largest variable step h_max (default 0: fixed steps of `dt`;
+     *  appended after the first 0.2 size). */
+    double dt_max;
 } nscd_time_stepping_options;
 
 /** Counters of one nscd_time_stepping_advance() call. */
@@ -305,6 +350,17 @@ typedef struct nscd_time_stepping_stats {
     double t;                  /**< Time reached. */
     double max_penetration;    /**< Largest report.max_penetration of the call. */
     int64_t workspace_peak_bytes; /**< Largest per-step workspace used since creation. */
+    double dt_smallest; /**< Smallest step of the call (0 without steps; appended after the first
+                           0.2 size). */
+    double dt_largest;  /**< Largest step of the call (appended after the first 0.2 size). */
+    /** Steps shortened by a predicted contact (rule ::NSCD_TS_STEP_CONTACT;
+     *  appended after the first 0.2 size). */
+    int64_t contact_steps;
+    /** Largest report.equality_violation of the call (appended after the first 0.2 size). */
+    double max_equality_violation;
+    /** Largest report.momentum_residual of the call (-1 when none was
+     *  computed; appended after the first 0.2 size). */
+    double max_momentum_residual;
 } nscd_time_stepping_stats;
 
 /**
@@ -335,7 +391,9 @@ NSCD_API nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options 
  *         the Moreau schemes or HETS),
  *         ::NSCD_ERR_NOT_FINITE (NaN or infinity in a real option),
  *         ::NSCD_ERR_OUT_OF_RANGE (dt <= 0, θ outside [1/2, 1], gamma or rho_infinity
- *         outside [0, 1], tolerance <= 0, max_iterations < 1, max_steps < 1) or
+ *         outside [0, 1], tolerance <= 0, max_iterations < 1, max_steps < 1, dt_max < 0,
+ *         or dt_max > 0 with dt_min <= 0 or dt_min > dt_max, or dt_min != 0 with
+ *         dt_max == 0) or
  *         ::NSCD_ERR_OUT_OF_MEMORY.
  */
 NSCD_API nscd_status nscd_time_stepping_create(nscd_system *system,
@@ -364,7 +422,8 @@ NSCD_API nscd_status nscd_time_stepping_create(nscd_system *system,
  * nscd_time_stepping_destroy() still releases it.
  * @param world   The world.
  * @param options Options, or NULL for the defaults; copied. Only
- *                ::NSCD_TS_MOREAU_JEAN and ::NSCD_TS_MOREAU_MIDPOINT drive
+ *                ::NSCD_TS_MOREAU_JEAN, ::NSCD_TS_SEMI_IMPLICIT and
+ *                ::NSCD_TS_MOREAU_MIDPOINT drive
  *                a world.
  * @param stepper Receives the stepper; unchanged on failure.
  * @return As nscd_time_stepping_create(), and ::NSCD_ERR_UNSUPPORTED for

@@ -19,15 +19,15 @@ from .compliant import (CentralImpact, CoptMethod, HcModel, Indentation, central
 from .errors import NscdError, Status, check, status_string
 from .event_driven import Event, EventDriven, EventType, Method, Stats, ZenoPolicy
 from .system import ContactLaw, System
-from .time_stepping import (Forces, Level, LocalSolver, ProxR, Report, Scheme, Start, TimeStepping,
-                            TimeSteppingStats)
+from .time_stepping import (Forces, Level, LocalSolver, ProxR, Report, Scheme, Start, StepRule,
+                            TimeStepping, TimeSteppingStats)
 
 __all__ = [
     "ABI_VERSION", "Beam", "BeamReference", "Bodies", "BodyType", "BouncingBall", "CentralImpact", "ContactLaw", "Contacts",
     "CoptMethod", "CoulombInfo", "Event", "EventDriven", "EventType", "Fc3dFrictionLaw",
     "Fc3dInfo", "Fc3dMethod", "Forces", "FrictionCombine", "FrictionLaw", "HcModel", "Impact",
     "Indentation", "Level", "LocalSolver", "Method", "NscdError", "ProxR", "Report", "RouthCase",
-    "RouthResult", "Scheme", "Shape", "ShapeType", "Start", "Stats", "Status", "System",
+    "RouthResult", "Scheme", "Shape", "ShapeType", "Start", "Stats", "StepRule", "Status", "System",
     "TimeStepping", "TimeSteppingStats", "World", "WorldFormat", "WorldStepReport", "ZenoPolicy",
     "abi_version", "analytic_rest_time", "bouncing_ball", "central_impact", "check",
     "copt_closed_form", "copt_exact", "coulomb_single_contact", "coulomb_single_contact_all",

@@ -253,6 +253,8 @@ class TimeSteppingOptions(ctypes.Structure):
         ("max_newton_iterations", ctypes.c_int32),
         ("newton_tolerance", ctypes.c_double),
         ("prox_r", ctypes.c_double),
+        ("dt_min", ctypes.c_double),
+        ("dt_max", ctypes.c_double),
     ]
 
 
@@ -272,6 +274,10 @@ class TimeSteppingReport(ctypes.Structure):
         ("max_penetration", ctypes.c_double),
         ("impact", ctypes.c_int32),
         ("newton_iterations", ctypes.c_int32),
+        ("equality_violation", ctypes.c_double),
+        ("momentum_residual", ctypes.c_double),
+        ("step_rule", ctypes.c_int32),
+        ("predicted_contacts", ctypes.c_int32),
     ]
 
 
@@ -285,6 +291,11 @@ class TimeSteppingStats(ctypes.Structure):
         ("t", ctypes.c_double),
         ("max_penetration", ctypes.c_double),
         ("workspace_peak_bytes", ctypes.c_int64),
+        ("dt_smallest", ctypes.c_double),
+        ("dt_largest", ctypes.c_double),
+        ("contact_steps", ctypes.c_int64),
+        ("max_equality_violation", ctypes.c_double),
+        ("max_momentum_residual", ctypes.c_double),
     ]
 
 

@@ -18,6 +18,7 @@ class Scheme(enum.IntEnum):
     GENERALIZED_ALPHA = 3
     BATHE = 4
     ED_ALPHA = 5
+    SEMI_IMPLICIT = 6
 
 
 class LocalSolver(enum.IntEnum):
@@ -27,6 +28,14 @@ class LocalSolver(enum.IntEnum):
     FC3D_COULOMB = 2
     FC3D_MAX_DISSIPATION = 3
     PROX = 4
+
+
+class StepRule(enum.IntEnum):
+    """nscd_ts_step_rule: what chose the size of a step (variable steps)."""
+    FIXED = 0
+    MAX = 1
+    CONTACT = 2
+    END = 3
 
 
 class Forces(enum.IntEnum):
@@ -57,11 +66,14 @@ class ProxR(enum.IntEnum):
 # What one step did (nscd_time_stepping_report).
 Report = collections.namedtuple("Report", [
     "converged", "step", "t", "dt", "active_contacts", "new_contacts", "iterations", "rows",
-    "residual", "max_penetration", "impact", "newton_iterations"])
+    "residual", "max_penetration", "impact", "newton_iterations", "equality_violation",
+    "momentum_residual", "step_rule", "predicted_contacts"])
 
 # Counters of one advance() call (nscd_time_stepping_stats).
 TimeSteppingStats = collections.namedtuple("TimeSteppingStats", [
-    "stopped", "steps", "solver_iterations", "t", "max_penetration", "workspace_peak_bytes"])
+    "stopped", "steps", "solver_iterations", "t", "max_penetration", "workspace_peak_bytes",
+    "dt_smallest", "dt_largest", "contact_steps", "max_equality_violation",
+    "max_momentum_residual"])
 
 
 def _is_world(obj):
@@ -74,7 +86,8 @@ def _is_world(obj):
 def _report(r):
     return Report(bool(r.converged), r.step, r.t, r.dt, r.active_contacts, r.new_contacts,
                   r.iterations, r.rows, r.residual, r.max_penetration, bool(r.impact),
-                  r.newton_iterations)
+                  r.newton_iterations, r.equality_violation, r.momentum_residual,
+                  StepRule(r.step_rule), r.predicted_contacts)
 
 
 class TimeStepping(StepperHandle):
@@ -85,8 +98,9 @@ class TimeStepping(StepperHandle):
 
     Keyword arguments set fields of nscd_time_stepping_options (``scheme``,
     ``dt``, ``theta``, ``rho_infinity``, ``local_solver``, ``level``,
-    ``start``, ...; enums accept the IntEnums of this module or their names,
-    e.g. ``scheme="bathe"``). ``on_step(report)`` is called after every step
+    ``start``, ``dt_min``, ``dt_max``, ...; enums accept the IntEnums of this
+    module or their names, e.g. ``scheme="bathe"``). ``dt_max > 0`` turns on
+    variable steps in [dt_min, dt_max] (docs/variable_step.md). ``on_step(report)`` is called after every step
     when given; it returns None/False to go on, True to stop (advance() then
     returns early), or a negative int to fail (NSCD_ERR_CALLBACK)."""
 
@@ -150,7 +164,9 @@ class TimeStepping(StepperHandle):
                                                          ctypes.byref(stats)),
                     "nscd_time_stepping_advance")
         return TimeSteppingStats(bool(stats.stopped), stats.steps, stats.solver_iterations,
-                                 stats.t, stats.max_penetration, stats.workspace_peak_bytes)
+                                 stats.t, stats.max_penetration, stats.workspace_peak_bytes,
+                                 stats.dt_smallest, stats.dt_largest, stats.contact_steps,
+                                 stats.max_equality_violation, stats.max_momentum_residual)
 
     @property
     def report(self):

@@ -31,8 +31,9 @@
 static nscd_status select_active(nscd_time_stepping *ts, const nscd__rows *all, const double *gaps,
                                  double gamma_dt, const double *q, nscd__ts_local *local) {
     const nscd__model *m = ts->model;
+    int every = local->gaps != NULL; /* seed 004: eq. (24) on every gap */
     for (int32_t e = 0; e < m->n_contacts; ++e) {
-        ts->active[e] = m->contacts[e].kind == NSCD__ENTRY_EQUALITY ||
+        ts->active[e] = every || m->contacts[e].kind == NSCD__ENTRY_EQUALITY ||
                         gaps[e] + gamma_dt * nscd__rows_dot(&all[e], 0, m->v) <= 0.0;
     }
     nscd_status rc = nscd__ts_keep_loaded(ts, all, gaps, q, local->dt, ts->active);
@@ -50,7 +51,8 @@ static nscd_status select_active(nscd_time_stepping *ts, const nscd__rows *all, 
  * their force λ_N. */
 static double step_normal_impulse(const nscd_time_stepping *ts, int32_t e, double dt) {
     double impulse = ts->model->contacts[e].state.impulse[0];
-    int alpha = ts->options.scheme >= NSCD_TS_GENERALIZED_ALPHA;
+    int alpha =
+        ts->options.scheme >= NSCD_TS_GENERALIZED_ALPHA && ts->options.scheme <= NSCD_TS_ED_ALPHA;
     return alpha ? impulse + dt * ts->force[3 * e] : impulse;
 }
 
@@ -105,11 +107,16 @@ nscd_status nscd__ts_forces_at(nscd_time_stepping *ts, double t, const double *q
 
 /* Explicit: h(t_θ, q_θ, v_k) with q_θ = q_k + θ dt v_k. Implicit:
  * h(t_θ, q_k, v_k) - θ dt K v_k, the θ-mean of the forces linearised at
- * q_k (docs/time_stepping.md). */
+ * q_k (docs/time_stepping.md). Seed 004's semi-implicit step with explicit
+ * forces: h(t_k, q_k, v_k), the forces of K_n at the step's start (eq.
+ * 26b), so that its free motion is symplectic Euler. */
 static nscd_status theta_forces(nscd_time_stepping *ts, double dt, int implicit) {
     nscd__model *m = ts->model;
     double *dq = ts->v_mid;
     const double *q = m->q;
+    if (!implicit && ts->options.scheme == NSCD_TS_SEMI_IMPLICIT) {
+        return nscd__ts_forces_at(ts, *m->t, q);
+    }
     if (!implicit) {
         for (int32_t i = 0; i < m->n_v; ++i) {
             dq[i] = ts->options.theta * dt * m->v[i];
@@ -202,10 +209,13 @@ nscd_status nscd__ts_finish_step(nscd_time_stepping *ts, const nscd__ts_local *l
     nscd_status rc = nscd__gather_rows(m, &ts->arena, t, m->q, m->n_contacts, all, &rows, gaps);
     nscd_time_stepping_report *r = &ts->report;
     r->max_penetration = 0.0;
+    r->equality_violation = 0.0;
     r->new_contacts = 0;
     for (int32_t e = 0; rc == NSCD_OK && e < m->n_contacts; ++e) {
         if (m->contacts[e].kind == NSCD__ENTRY_UNILATERAL) {
             r->max_penetration = fmax(r->max_penetration, -gaps[e]);
+        } else {
+            r->equality_violation = fmax(r->equality_violation, fabs(gaps[e]));
         }
         r->new_contacts += ts->active[e] && !ts->active_before[e];
     }
@@ -257,6 +267,57 @@ nscd_status nscd__ts_contact_impulses(nscd_time_stepping *ts, nscd__model *solve
     return NSCD_OK;
 }
 
+/* H' P of the step into y (n_v, zeroed first): the dense problem's rows and
+ * impulses, or for fc3d each contact's rows and stored impulses (its dummy
+ * rows carry P = 0). */
+static void constraint_impulse(const nscd_time_stepping *ts, const nscd__ts_local *local,
+                               const nscd__rows *rows, double *y) {
+    const nscd__model *m = ts->model;
+    memset(y, 0, (size_t)m->n_v * sizeof(double));
+    if (!local->fc3d) {
+        for (int32_t r = 0; r < local->m; ++r) {
+            nscd__rows_add_to(&local->H[r], 0, local->P[r], y);
+        }
+        return;
+    }
+    for (int32_t i = 0; i < local->n_entries; ++i) {
+        int32_t e = local->entries[i];
+        int32_t n = rows[e].n_rows < 3 ? rows[e].n_rows : 3;
+        for (int32_t a = 0; a < n; ++a) {
+            nscd__rows_add_to(&rows[e], a, m->contacts[e].state.impulse[a], y);
+        }
+    }
+}
+
+/* The residual of the impulse balance (eq. 16a discretised),
+ * max_i |(M(q_k)(v_{k+1} - v_k) - dt h - H' P)_i|, recomputed with the
+ * model's mass product after the update (q_k, v_k from the state saved
+ * before the step); -1 when the model has no mass product. */
+static double momentum_residual(nscd_time_stepping *ts, const nscd__ts_local *local,
+                                const nscd__rows *rows, double dt) {
+    nscd__model *m = ts->model;
+    size_t n = (size_t)m->n_v;
+    double *dv = nscd__arena_array(&ts->arena, n + 1, sizeof(double));
+    double *Mdv = nscd__arena_array(&ts->arena, n + 1, sizeof(double));
+    double *HtP = nscd__arena_array(&ts->arena, n + 1, sizeof(double));
+    if (dv == NULL || Mdv == NULL || HtP == NULL || m->mass_times == NULL) {
+        return -1.0;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        dv[i] = m->v[i] - ts->saved.v[i];
+    }
+    if (m->mass_times(m->self, ts->saved.q, dv, Mdv) != NSCD_OK) {
+        nscd__diag_clear(m->diag); /* not available: no error of the step */
+        return -1.0;
+    }
+    constraint_impulse(ts, local, rows, HtP);
+    double worst = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+        worst = fmax(worst, fabs(Mdv[i] - dt * ts->h[i] - HtP[i]));
+    }
+    return worst;
+}
+
 nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
     nscd__model *m = ts->model;
     double t = *m->t, *gaps = NULL;
@@ -269,6 +330,9 @@ nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
     nscd_status rc = nscd__ts_gather(ts, t, m->q, &rows, &gaps, &local);
     if (rc != NSCD_OK) {
         return rc;
+    }
+    if (ts->options.scheme == NSCD_TS_SEMI_IMPLICIT) { /* eqs. (23), (24): biases g_k / dt */
+        local.gaps = gaps;
     }
     nscd__model *solver = m;
     rc = nscd__mj_forces_setup(ts, dt, &solver);
@@ -286,5 +350,11 @@ nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
         return rc;
     }
     update_state(ts, &local, dt);
-    return nscd__ts_finish_step(ts, &local, t, dt);
+    rc = nscd__ts_finish_step(ts, &local, t, dt);
+    /* the semi-implicit scheme only (the others keep their cost); implicit
+     * forces balance with W_it, not M */
+    if (rc == NSCD_OK && local.gaps != NULL && solver == m) {
+        ts->report.momentum_residual = momentum_residual(ts, &local, rows, dt);
+    }
+    return rc;
 }

@@ -50,6 +50,14 @@ static int is_alpha_scheme(int32_t scheme) {
            scheme == NSCD_TS_ED_ALPHA;
 }
 
+/* Variable steps: off (dt_min = dt_max = 0) or 0 < dt_min <= dt_max. */
+static int variable_steps_valid(const nscd_time_stepping_options *o) {
+    if (o->dt_max == 0.0) {
+        return o->dt_min == 0.0;
+    }
+    return o->dt_min > 0.0 && o->dt_min <= o->dt_max;
+}
+
 static nscd_status validate_options(const nscd_time_stepping_options *o) {
     const double reals[] = {o->dt,
                             o->theta,
@@ -58,8 +66,10 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
                             o->tolerance,
                             o->alpha_ar,
                             o->newton_tolerance,
-                            o->prox_r};
-    if (o->scheme < NSCD_TS_MOREAU_JEAN || o->scheme > NSCD_TS_ED_ALPHA ||
+                            o->prox_r,
+                            o->dt_min,
+                            o->dt_max};
+    if (o->scheme < NSCD_TS_MOREAU_JEAN || o->scheme > NSCD_TS_SEMI_IMPLICIT ||
         o->local_solver < NSCD_TS_SOLVER_AUTO || o->local_solver > NSCD_TS_SOLVER_PROX ||
         o->forces < NSCD_TS_FORCES_AUTO || o->forces > NSCD_TS_FORCES_IMPLICIT ||
         o->reserved != 0 || o->level < NSCD_TS_LEVEL_VELOCITY ||
@@ -75,7 +85,7 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
         o->rho_infinity < 0.0 || o->rho_infinity > 1.0 || !(o->tolerance > 0.0) ||
         o->max_iterations < 1 || o->max_steps < 1 || o->alpha_ar < 0.0 ||
         o->max_newton_iterations < 1 || !(o->newton_tolerance > 0.0) || !(o->prox_r > 0.0) ||
-        !(o->prox_r < 2.0)) {
+        !(o->prox_r < 2.0) || !variable_steps_valid(o)) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
     /* the Moreau schemes' and HETS's unknowns are impulses: velocity level only */
@@ -212,6 +222,9 @@ nscd_status nscd__time_stepping_create(nscd__model *model,
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     memset(ts, 0, sizeof *ts);
+    if (opt.scheme == NSCD_TS_SEMI_IMPLICIT) { /* eq. (22b): q_n = q_{n-1} + h q̇_n */
+        opt.theta = 1.0;
+    }
     ts->options = opt;
     ts->model = model;
     ts->jacobians = -1; /* probed at the first step */
@@ -437,19 +450,44 @@ static nscd_status refresh_model(nscd_time_stepping *ts) {
     return NSCD_OK;
 }
 
+/* The end of the next step: t_fixed for fixed steps, else the variable
+ * rule's choice (step_size.c) at the refreshed state. */
+static nscd_status next_step_end(nscd_time_stepping *ts, double t_fixed, double t_end,
+                                 double *t_next, int32_t *rule, int32_t *predicted) {
+    *t_next = t_fixed;
+    *rule = NSCD_TS_STEP_FIXED;
+    *predicted = 0;
+    if (!(ts->options.dt_max > 0.0)) {
+        return NSCD_OK; /* integrate() checked that t_fixed advances */
+    }
+    nscd_status rc = nscd__ts_choose_step(ts, t_end, t_next, rule, predicted);
+    if (rc == NSCD_OK && !(*t_next > *ts->model->t)) {
+        return nscd__fail(&ts->diag, NSCD_ERR_STEP_TOO_SMALL, "dt does not advance t = %.17g",
+                          *ts->model->t);
+    }
+    return rc;
+}
+
 /* One step with save and restore: a failed step changes nothing. */
-static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
+static nscd_status guarded_step(nscd_time_stepping *ts, double t_fixed, double t_end) {
     nscd__model *m = ts->model;
     nscd_status rc = refresh_model(ts);
+    double t_next = t_fixed;
+    int32_t rule = NSCD_TS_STEP_FIXED, predicted = 0;
+    if (rc == NSCD_OK) {
+        rc = next_step_end(ts, t_fixed, t_end, &t_next, &rule, &predicted);
+    }
     if (rc != NSCD_OK) {
         return rc;
     }
     nscd_time_stepping_report before = ts->report;
+    ts->report.momentum_residual = -1.0; /* set by the schemes that compute it */
     nscd__model_save(m, &ts->saved);
     memcpy(ts->active_before, ts->active, (size_t)m->n_contacts * sizeof(int32_t));
     double dt = t_next - *m->t;
     switch (ts->options.scheme) {
-    case NSCD_TS_MOREAU_JEAN: rc = nscd__moreau_jean_step(ts, dt); break;
+    case NSCD_TS_MOREAU_JEAN: /* fall through: the semi-implicit step is Moreau–Jean's */
+    case NSCD_TS_SEMI_IMPLICIT: rc = nscd__moreau_jean_step(ts, dt); break;
     case NSCD_TS_MOREAU_MIDPOINT: rc = nscd__moreau_midpoint_step(ts, dt); break;
     case NSCD_TS_HALF_EXPLICIT: rc = nscd__hets_step(ts, dt); break;
     default: rc = nscd__alpha_step(ts, dt); break; /* generalized-α, Bathe, ED-α */
@@ -474,7 +512,21 @@ static nscd_status guarded_step(nscd_time_stepping *ts, double t_next) {
     ts->report.step = ts->steps++;
     ts->report.t = t_next;
     ts->report.dt = dt;
+    ts->report.step_rule = rule;
+    ts->report.predicted_contacts = predicted;
     return NSCD_OK;
+}
+
+/* The counters of an accepted step into the call's stats. */
+static void count_step(const nscd_time_stepping_report *r, nscd_time_stepping_stats *stats) {
+    stats->dt_smallest = stats->steps == 0 ? r->dt : fmin(stats->dt_smallest, r->dt);
+    stats->dt_largest = fmax(stats->dt_largest, r->dt);
+    stats->steps++;
+    stats->solver_iterations += r->iterations;
+    stats->max_penetration = fmax(stats->max_penetration, r->max_penetration);
+    stats->contact_steps += r->step_rule == NSCD_TS_STEP_CONTACT;
+    stats->max_equality_violation = fmax(stats->max_equality_violation, r->equality_violation);
+    stats->max_momentum_residual = fmax(stats->max_momentum_residual, r->momentum_residual);
 }
 
 /* Calls the observer: 0 goes on, 1 stops (*stop), anything else fails. */
@@ -490,8 +542,9 @@ static nscd_status observe(nscd_time_stepping *ts, int *stop) {
     return NSCD_OK;
 }
 
-/* Steps to t_end. The step ends are t_0 + n dt (no sum of rounded steps
- * drifts); the last step is shortened to end exactly at t_end. */
+/* Steps to t_end. Fixed steps end at t_0 + n dt (no sum of rounded steps
+ * drifts), the last one shortened to end exactly at t_end; variable steps
+ * (dt_max > 0) are chosen step by step (next_step_end) and land on t_end. */
 static nscd_status integrate(nscd_time_stepping *ts, double t_end,
                              nscd_time_stepping_stats *stats) {
     nscd__model *m = ts->model;
@@ -506,17 +559,15 @@ static nscd_status integrate(nscd_time_stepping *ts, double t_end,
             return nscd__fail(&ts->diag, NSCD_ERR_MAX_STEPS, "%lld steps reached at t = %.17g",
                               (long long)ts->options.max_steps, t);
         }
-        if (!(t_next > t)) {
+        if (!(t_next > t) && !(ts->options.dt_max > 0.0)) {
             return nscd__fail(&ts->diag, NSCD_ERR_STEP_TOO_SMALL, "dt does not advance t = %.17g",
                               t);
         }
-        nscd_status rc = guarded_step(ts, t_next);
+        nscd_status rc = guarded_step(ts, t_next, t_end);
         if (rc != NSCD_OK) {
             return rc;
         }
-        stats->steps++;
-        stats->solver_iterations += ts->report.iterations;
-        stats->max_penetration = fmax(stats->max_penetration, ts->report.max_penetration);
+        count_step(&ts->report, stats);
         rc = observe(ts, &stop);
         if (rc != NSCD_OK) {
             return rc;
@@ -552,7 +603,8 @@ nscd_status nscd_time_stepping_advance(nscd_time_stepping *stepper, double t_end
     nscd_time_stepping_stats result;
     memset(&result, 0, sizeof result);
     result.struct_size = (uint32_t)sizeof result;
-    nscd__diag_clear(m->diag); /* stepping acts on the system: so does its message */
+    result.max_momentum_residual = -1.0; /* none computed yet */
+    nscd__diag_clear(m->diag);           /* stepping acts on the system: so does its message */
     check_end(ts);
     nscd_status rc = integrate(ts, t_end, &result);
     result.t = *m->t;

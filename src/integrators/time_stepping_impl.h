@@ -112,11 +112,25 @@ typedef struct nscd__ts_local {
      * stays active only while g <= dt W_ee P_N (nscd__ts_keep_loaded); 0
      * (unset) keeps every loaded contact. */
     double dt;
+    /* Seed 004's linearised gaps (NSCD_TS_SEMI_IMPLICIT, eqs. 23-24): when
+     * set, the gaps of every model entry at the step's start; the normal
+     * rows and the rows of one-row equality entries get the bias
+     * gaps[e] / dt instead of Newton's restitution bias. NULL otherwise. */
+    const double *gaps;
 } nscd__ts_local;
 
 nscd_status nscd__time_stepping_create(nscd__model *model,
                                        const nscd_time_stepping_options *options,
                                        nscd_time_stepping **stepper);
+
+/* Variable steps (step_size.c, docs/variable_step.md): the end t_next of
+ * the step from the model's current state towards t_end by the rule of the
+ * options dt_min, dt_max; *rule and *predicted receive the
+ * nscd_ts_step_rule and the number of open contacts predicted to close
+ * within dt_max. Uses the arena and ts->h, ts->v_mid as scratch; the state
+ * is not changed. */
+nscd_status nscd__ts_choose_step(nscd_time_stepping *ts, double t_end, double *t_next,
+                                 int32_t *rule, int32_t *predicted);
 
 /* One Moreau–Jean step of size dt from the model's state; on failure the
  * caller restores the saved state. Fills ts->report. */

@@ -91,6 +91,18 @@ static double restitution_bias(const nscd__contact_slot *slot, const nscd__rows 
     return restitution(slot) * fmin(nscd__rows_dot(normal, 0, v_k), 0.0);
 }
 
+/* The bias of row `kind` of active entry e: seed 004's linearised gap
+ * g_k / dt (eq. 24 on a contact's normal row, eq. 23 on a one-row
+ * equality) when local->gaps is set, else Newton's law on normal rows. */
+static double row_bias(const nscd__ts_local *local, int32_t e, const nscd__contact_slot *slot,
+                       const nscd__rows *entry_rows, int32_t kind, const double *v_k) {
+    if (local->gaps != NULL) {
+        int one_row_equality = kind == -1 && entry_rows->n_rows == 1;
+        return kind == 0 || one_row_equality ? local->gaps[e] / local->dt : 0.0;
+    }
+    return kind == 0 ? restitution_bias(slot, entry_rows, v_k) : 0.0;
+}
+
 /* Arrays of a local problem of m rows. */
 static nscd_status allocate_local(nscd__arena *arena, nscd__ts_local *local, int dense) {
     size_t mm = (size_t)local->m, ms = mm > 0 ? mm : 1;
@@ -134,8 +146,8 @@ static nscd_status build_dense(nscd_time_stepping *ts, nscd__model *m, const nsc
             local->H[r] = nscd__rows_row(&all[e], a);
             local->row_kind[r] = slot->kind == NSCD__ENTRY_EQUALITY ? -1 : a;
             local->c[r] = nscd__rows_dot(&local->H[r], 0, v_free);
-            if (local->row_kind[r] == 0) {
-                local->c[r] += restitution_bias(slot, &local->H[r], v_k);
+            if (local->row_kind[r] == 0 || local->gaps != NULL) { /* as before the gap bias */
+                local->c[r] += row_bias(local, e, slot, &all[e], local->row_kind[r], v_k);
             }
         }
     }
@@ -188,7 +200,7 @@ static nscd_status build_fc3d(nscd_time_stepping *ts, nscd__model *m, const nscd
             local->row_entry[3 * i + a] = i;
             local->row_kind[3 * i + a] = (a == 0 || a <= real_tangents(slot)) ? a : -2;
         }
-        local->c[3 * i] = restitution_bias(slot, &all[e], v_k); /* the bias */
+        local->c[3 * i] = row_bias(local, e, slot, &all[e], 0, v_k); /* the bias */
         for (int32_t a = 1; local->tangential_restitution && a <= real_tangents(slot); ++a) {
             local->c[3 * i + a] = slot->tangential_restitution * nscd__rows_dot(&all[e], a, v_k);
         }

@@ -64,3 +64,37 @@ def test_bad_options_are_refused(option, value, status):
         assert info.value.status == status
     with pytest.raises(TypeError):
         nscd.TimeStepping(system, no_such_option=1)
+
+
+def test_semi_implicit_variable_steps_land_on_contact_and_on_t_end():
+    """Seed 004's semi-implicit scheme with dt in [1e-4, 1e-2]: the thrown ball
+    (no gravity, exact free flight) lands at H / v0, stays (plastic even with
+    e = 0.9), and the last step ends exactly on t_end (docs/variable_step.md)."""
+    system = nscd.System(1, n_contacts=1, mass=lambda q: [1.0], forces=lambda t, q, v: [0.0],
+                         contact=lambda i, t, q: (q[0], [1.0]))
+    law = nscd.ContactLaw.newton(0.9)
+    system.set_contact(0, law=law)
+    system.set_state(0.0, [H0], [-3.0])
+    seen = []
+    with system, law, nscd.TimeStepping(system, on_step=seen.append, scheme="semi_implicit",
+                                        dt_min=1e-4, dt_max=1e-2) as stepper:
+        stats = stepper.advance(0.987654321)
+        assert stats.t == 0.987654321 and seen[-1].t == 0.987654321
+        landing = [r for r in seen if r.step_rule == nscd.StepRule.CONTACT]
+        assert len(landing) == 1 and landing[0].t == pytest.approx(H0 / 3.0, abs=1e-12)
+        assert stats.contact_steps >= 1 and 1e-4 <= stats.dt_smallest
+        assert stats.dt_largest == pytest.approx(1e-2, rel=1e-12)
+        assert 0.0 <= stats.max_momentum_residual < 1e-12
+        t, q, v = system.state()
+        assert abs(q[0]) < 1e-12 and abs(v[0]) < 1e-12
+
+
+@pytest.mark.parametrize("dt_min, dt_max, status", [
+    (2e-3, 1e-3, Status.ERR_OUT_OF_RANGE), (0.0, 1e-3, Status.ERR_OUT_OF_RANGE),
+    (1e-4, 0.0, Status.ERR_OUT_OF_RANGE), (math.nan, 1e-3, Status.ERR_NOT_FINITE)])
+def test_bad_step_bounds_are_refused(dt_min, dt_max, status):
+    system, law = ball()
+    with system, law:
+        with pytest.raises(NscdError) as err:
+            nscd.TimeStepping(system, dt_min=dt_min, dt_max=dt_max)
+        assert err.value.status == status

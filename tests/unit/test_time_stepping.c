@@ -632,7 +632,7 @@ static void bad_options_create_nothing(void **state) {
         {"theta", 0.49, NSCD_ERR_OUT_OF_RANGE},     {"theta", 1.01, NSCD_ERR_OUT_OF_RANGE},
         {"theta", NAN, NSCD_ERR_NOT_FINITE},        {"rho", -0.1, NSCD_ERR_OUT_OF_RANGE},
         {"rho", 1.1, NSCD_ERR_OUT_OF_RANGE},        {"tol", 0.0, NSCD_ERR_OUT_OF_RANGE},
-        {"scheme", 6, NSCD_ERR_INVALID_ARGUMENT},   {"scheme", -1, NSCD_ERR_INVALID_ARGUMENT},
+        {"scheme", 8, NSCD_ERR_INVALID_ARGUMENT},   {"scheme", -1, NSCD_ERR_INVALID_ARGUMENT},
         {"scheme", 7, NSCD_ERR_INVALID_ARGUMENT},   {"rho", NAN, NSCD_ERR_NOT_FINITE},
         {"solver", 5, NSCD_ERR_INVALID_ARGUMENT},   {"steps", 0, NSCD_ERR_OUT_OF_RANGE},
         {"iter", 0, NSCD_ERR_OUT_OF_RANGE},         {"alpha_ar", -0.1, NSCD_ERR_OUT_OF_RANGE},
@@ -863,16 +863,44 @@ static void observer_stops_early(void **state) {
     nscd_system_destroy(s);
 }
 
-/* New in 0.2: the first size is the current size; other sizes fail and
- * nothing is written beyond the caller's struct. */
+/* New in 0.2, grown since (dt_min, dt_max; the report's residuals and step
+ * rule; the stats' step sizes): sizes from the first 0.2 size to the
+ * current one are accepted, others fail and nothing is written beyond the
+ * caller's struct; a first-size options struct gets fixed steps. */
 static void structs_of_release_0_2(void **state) {
     (void)state;
-    assert_int_equal(NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2, sizeof(nscd_time_stepping_options));
-    assert_int_equal(NSCD__TIME_STEPPING_STATS_SIZE_0_2, sizeof(nscd_time_stepping_stats));
-    assert_int_equal(NSCD__TIME_STEPPING_REPORT_SIZE_0_2, sizeof(nscd_time_stepping_report));
+    assert_int_equal(NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2 + 16, sizeof(nscd_time_stepping_options));
+    assert_int_equal(NSCD__TIME_STEPPING_STATS_SIZE_0_2 + 40, sizeof(nscd_time_stepping_stats));
+    assert_int_equal(NSCD__TIME_STEPPING_REPORT_SIZE_0_2 + 24, sizeof(nscd_time_stepping_report));
     nscd_time_stepping_options o;
     memset(&o, 0x5a, sizeof o);
-    assert_int_equal(nscd_time_stepping_options_init(&o, sizeof o - 8), NSCD_ERR_STRUCT_SIZE);
+    assert_int_equal(nscd_time_stepping_options_init(&o, NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2),
+                     NSCD_OK);
+    assert_true(o.dt == 1e-3);
+    unsigned char tail[16];
+    memset(tail, 0x5a, sizeof tail);
+    assert_memory_equal(&o.dt_min, tail, sizeof tail); /* not written */
+    nscd_system *old = make_oscillator();
+    nscd_time_stepping *old_ts = NULL; /* the appended fields default to 0: fixed steps */
+    assert_int_equal(nscd_time_stepping_create(old, &o, &old_ts), NSCD_OK);
+    assert_int_equal(nscd_time_stepping_advance(old_ts, 2e-3, NULL), NSCD_OK);
+    nscd_time_stepping_report old_r;
+    memset(&old_r, 0x5a, sizeof old_r);
+    old_r.struct_size = NSCD__TIME_STEPPING_REPORT_SIZE_0_2;
+    assert_int_equal(nscd_time_stepping_get_report(old_ts, &old_r), NSCD_OK);
+    assert_int_equal(old_r.step, 1);
+    assert_memory_equal(&old_r.equality_violation, tail, sizeof tail); /* not written */
+    nscd_time_stepping_stats old_st;
+    memset(&old_st, 0x5a, sizeof old_st);
+    old_st.struct_size = NSCD__TIME_STEPPING_STATS_SIZE_0_2;
+    assert_int_equal(nscd_time_stepping_advance(old_ts, 4e-3, &old_st), NSCD_OK);
+    assert_int_equal(old_st.steps, 2);
+    assert_memory_equal(&old_st.dt_smallest, tail, sizeof tail); /* not written */
+    nscd_time_stepping_destroy(old_ts);
+    nscd_system_destroy(old);
+    memset(&o, 0x5a, sizeof o);
+    assert_int_equal(nscd_time_stepping_options_init(&o, NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2 - 8),
+                     NSCD_ERR_STRUCT_SIZE);
     assert_int_equal(nscd_time_stepping_options_init(&o, sizeof o + 8), NSCD_ERR_STRUCT_SIZE);
     assert_int_equal(o.struct_size, 0x5a5a5a5au);
     assert_int_equal(nscd_time_stepping_options_init(&o, sizeof o), NSCD_OK);
@@ -884,7 +912,9 @@ static void structs_of_release_0_2(void **state) {
     assert_int_equal(nscd_time_stepping_create(s, NULL, &ts), NSCD_OK);
     nscd_time_stepping_report r;
     memset(&r, 0, sizeof r);
-    r.struct_size = sizeof r - 1;
+    r.struct_size = NSCD__TIME_STEPPING_REPORT_SIZE_0_2 - 1;
+    assert_int_equal(nscd_time_stepping_get_report(ts, &r), NSCD_ERR_STRUCT_SIZE);
+    r.struct_size = sizeof r + 1;
     assert_int_equal(nscd_time_stepping_get_report(ts, &r), NSCD_ERR_STRUCT_SIZE);
     r.struct_size = sizeof r;
     assert_int_equal(nscd_time_stepping_get_report(ts, &r), NSCD_OK);
