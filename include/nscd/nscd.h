@@ -32,5 +32,6 @@
 #include "nscd/single_contact.h"
 #include "nscd/fc3d.h"
 #include "nscd/world.h"
+#include "nscd/joint.h"
 
 #endif /* NSCD_NSCD_H */

@@ -105,6 +105,7 @@ void nscd_world_destroy(nscd_world *w) {
     nscd__free(&a, w->material_mu, m * sizeof(double));
     nscd__free(&a, w->pair_mu, m * m * sizeof(double));
     nscd__world_free_bodies(w);
+    nscd__world_free_joints(w);
     nscd__free(&a, w->collision_shapes,
                (size_t)w->collision_shapes_capacity * sizeof(nscd__collision_shape));
     nscd__collision_free(&w->collision);
