@@ -89,6 +89,12 @@ typedef struct nscd_joint_desc {
     double orientation_a[4]; /**< Frame A in body a's frame (w, x, y, z). Default identity. */
     double position_b[3];    /**< Origin of frame B in body b's frame, m. Default 0. */
     double orientation_b[4]; /**< Frame B in body b's frame (w, x, y, z). Default identity. */
+    /** 1 (default): the time steppers hold the joint's rows on the mean of
+     *  the step's velocities, H (v_k + v_{k+1}) = 0 (with the midpoint rule:
+     *  H at q_M), which keeps the energy of a rigid pendulum and makes the
+     *  period second-order accurate; 0: on the end velocity, H v_{k+1} = 0
+     *  (first order, dissipative on curved constraints). docs/joints.md. */
+    int32_t energy_form;
 } nscd_joint_desc;
 
 /** A clearance joint, filled with defaults by nscd_clearance_joint_desc_init(). */
@@ -194,6 +200,25 @@ NSCD_API int32_t nscd_world_joint_valid(const nscd_world *world, nscd_joint_id i
  * @return The count.
  */
 NSCD_API int32_t nscd_world_joint_count(const nscd_world *world);
+
+/**
+ * @brief Sets the projection of the ideal joints after each step of a time
+ *        stepper: the steppers hold joints on the velocity level, so their
+ *        positions drift; the world then moves the positions back onto
+ *        Φ = 0 by mass-weighted Gauss–Newton steps and projects the
+ *        velocities onto Φ_q v = 0 (docs/joints.md, "Drift and projection").
+ *        Default: 3 iterations, tolerance 1e-12. At most 1024 ideal-joint
+ *        rows are projected (a step with more fails with
+ *        ::NSCD_ERR_UNSUPPORTED unless the projection is off).
+ * @param world      The world.
+ * @param iterations Gauss–Newton steps per projection, 0 (off) to 100.
+ * @param tolerance  Stop when every |Φ| is below this (m, or the sine of an
+ *                   angle), > 0.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_NOT_FINITE;
+ *         ::NSCD_ERR_OUT_OF_RANGE.
+ */
+NSCD_API nscd_status nscd_world_set_joint_projection(nscd_world *world, int32_t iterations,
+                                                     double tolerance);
 
 /**
  * @brief The constraint residual Φ(q) of a joint at the world's current state.

@@ -72,7 +72,7 @@
 #define NSCD__BODY_DESC_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_body_desc, user_id)
 #define NSCD__SHAPE_DESC_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_shape_desc, mask)
 #define NSCD__WORLD_STEP_REPORT_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_world_step_report, broad_pairs)
-#define NSCD__JOINT_DESC_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_joint_desc, orientation_b)
+#define NSCD__JOINT_DESC_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_joint_desc, energy_form)
 #define NSCD__CLEARANCE_JOINT_DESC_SIZE_0_2                                                        \
     NSCD__SIZE_THROUGH(nscd_clearance_joint_desc, impact_law)
 
@@ -103,7 +103,7 @@ _Static_assert(NSCD__WORLD_DESC_SIZE_0_2 == 192, "nscd_world_desc 0.2 prefix cha
 _Static_assert(NSCD__BODY_DESC_SIZE_0_2 == 160, "nscd_body_desc 0.2 prefix changed");
 _Static_assert(NSCD__SHAPE_DESC_SIZE_0_2 == 116, "nscd_shape_desc 0.2 prefix changed");
 _Static_assert(NSCD__WORLD_STEP_REPORT_SIZE_0_2 == 40, "nscd_world_step_report 0.2 prefix changed");
-_Static_assert(NSCD__JOINT_DESC_SIZE_0_2 == 136, "nscd_joint_desc 0.2 prefix changed");
+_Static_assert(NSCD__JOINT_DESC_SIZE_0_2 == 140, "nscd_joint_desc 0.2 prefix changed");
 _Static_assert(NSCD__CLEARANCE_JOINT_DESC_SIZE_0_2 == 324,
                "nscd_clearance_joint_desc 0.2 prefix changed");
 #endif

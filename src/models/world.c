@@ -91,6 +91,8 @@ nscd_status nscd_world_create(const nscd_world_desc *desc, nscd_world **world) {
     }
     w->n_materials = 1;
     w->material_mu[0] = given.default_friction;
+    w->projection_iterations = NSCD__WORLD_PROJECTION_ITERATIONS;
+    w->projection_tolerance = NSCD__WORLD_PROJECTION_TOLERANCE;
     *world = w;
     return NSCD_OK;
 }

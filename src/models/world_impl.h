@@ -27,6 +27,12 @@
 #include "nscd/joint.h"
 #include "nscd/world.h"
 
+/* Defaults of the joint projection (nscd_world_set_joint_projection) and
+ * the most ideal-joint rows it projects (its dense W is m x m). */
+#define NSCD__WORLD_PROJECTION_ITERATIONS 3
+#define NSCD__WORLD_PROJECTION_TOLERANCE 1e-12
+#define NSCD__WORLD_MAX_PROJECTED_ROWS 1024
+
 /* Shapes per body: the shape index takes the low 8 bits of a shape key. */
 #define NSCD__WORLD_MAX_SHAPES 256
 /* A slot whose generation reaches this is retired: shape keys hold the
@@ -169,6 +175,13 @@ struct nscd_world {
     int32_t *joint_dense;
     int32_t n_joint_slots, joint_slots_capacity;
     uint64_t joint_serial;
+    /* Projection of the ideal joints after each time-stepper step
+     * (world_joint_projection.c): Gauss–Newton steps (0: off), tolerance
+     * on |Φ|, and its scratch. */
+    int32_t projection_iterations;
+    double projection_tolerance;
+    void *projection_scratch;
+    size_t projection_bytes;
 
     /* The world as an nscd__model (world_model.c), created by the first
      * stepper that drives the world; NULL until then. */
@@ -214,6 +227,12 @@ void nscd__world_drop_joints(nscd_world *w, nscd_body_id body);
 /* The pose of side s of joint j: from the body's world state, or the ground. */
 void nscd__world_joint_pose(const nscd_world *w, const nscd__world_joint *j, int s,
                             nscd__joint_pose *pose);
+
+/* Moves the positions onto the ideal joints' Φ = 0 and the velocities
+ * onto H v = 0 (world_joint_projection.c), after an accepted step; its
+ * checks and scratch come first, before the step (they may fail). */
+nscd_status nscd__world_prepare_projection(nscd_world *w);
+void nscd__world_project_joints(nscd_world *w);
 
 /* The model adapter (world_model.c). */
 struct nscd__model;

@@ -18,6 +18,7 @@ nscd_status nscd_joint_desc_init(nscd_joint_desc *desc, size_t struct_size) {
     nscd_joint_desc d;
     memset(&d, 0, sizeof d);
     d.type = NSCD_JOINT_REVOLUTE;
+    d.energy_form = 1;
     d.orientation_a[0] = 1.0;
     d.orientation_b[0] = 1.0;
     return nscd__struct_init(desc, struct_size, &d, sizeof d, NSCD__JOINT_DESC_SIZE_0_2);
@@ -216,6 +217,25 @@ void nscd__world_free_joints(nscd_world *w) {
     nscd__free(a, w->joints, (size_t)w->joints_capacity * sizeof(nscd__world_joint));
     nscd__free(a, w->joint_generation, (size_t)w->joint_slots_capacity * sizeof(uint32_t));
     nscd__free(a, w->joint_dense, (size_t)w->joint_slots_capacity * sizeof(int32_t));
+    nscd__free(a, w->projection_scratch, w->projection_bytes);
+}
+
+nscd_status nscd_world_set_joint_projection(nscd_world *w, int32_t iterations, double tolerance) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&w->diag);
+    if (!isfinite(tolerance)) {
+        return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE, "projection tolerance is not finite");
+    }
+    if (iterations < 0 || iterations > 100 || !(tolerance > 0.0)) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE,
+                          "projection iterations %d (0 to 100), tolerance %g (> 0)",
+                          (int)iterations, tolerance);
+    }
+    w->projection_iterations = iterations;
+    w->projection_tolerance = tolerance;
+    return NSCD_OK;
 }
 
 /* ------------------------------------------------------------ creation */
@@ -239,12 +259,15 @@ nscd_status nscd_world_add_joint(nscd_world *w, const nscd_joint_desc *desc, nsc
     if (!nscd__all_finite(reals, 14)) {
         return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE, "joint desc has a NaN");
     }
-    if (d.type < NSCD_JOINT_SPHERICAL || d.type > NSCD_JOINT_FIXED) {
-        return nscd__fail(&w->diag, NSCD_ERR_INVALID_ARGUMENT, "joint type %d", (int)d.type);
+    if (d.type < NSCD_JOINT_SPHERICAL || d.type > NSCD_JOINT_FIXED ||
+        (d.energy_form != 0 && d.energy_form != 1)) {
+        return nscd__fail(&w->diag, NSCD_ERR_INVALID_ARGUMENT, "joint type %d, energy form %d",
+                          (int)d.type, (int)d.energy_form);
     }
     nscd__joint_def def;
     memset(&def, 0, sizeof def);
     def.type = d.type;
+    def.energy_form = d.energy_form;
     if (set_frame(&def, 0, d.position_a, d.orientation_a) != NSCD_OK ||
         set_frame(&def, 1, d.position_b, d.orientation_b) != NSCD_OK) {
         return nscd__fail(&w->diag, NSCD_ERR_INVALID_ARGUMENT,

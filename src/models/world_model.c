@@ -27,6 +27,7 @@
 #include "core/model.h"
 #include "core/vec3.h"
 #include "models/world_impl.h"
+#include "nscd/contact_law.h"
 
 enum { Q_PER_BODY = 7, V_PER_BODY = 6, ENTRY_ROWS = 3 };
 
@@ -63,6 +64,9 @@ typedef struct nscd__world_model {
     /* Entries, and those of the last update (kept for the merge). */
     int32_t n_entries, entry_capacity, n_old;
     int32_t n_contact_entries; /* contacts first, then the joints' parts */
+    /* Newton's law with e = 1, the law of the equality entries of ideal
+     * joints whose energy form is on (integrators/ts_local_solve.c). */
+    nscd_contact_law energy_law;
     wm_entry *entries, *old_entries;
     nscd__contact_slot *slots, *old_slots;
     int32_t *previous;
@@ -158,6 +162,10 @@ static nscd_status pull_state(void *self) {
         a->model_of[i] = k++;
     }
     a->block_start[n] = V_PER_BODY * n;
+    nscd_status rc = nscd__world_prepare_projection(w);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
     a->n_bodies = n;
     a->t = w->time;
     nscd__model *m = &a->model;
@@ -224,6 +232,7 @@ static void push_state(void *self) {
         memcpy(w->velocity + 3 * i, a->v + V_PER_BODY * (size_t)k, 3 * sizeof(double));
         memcpy(w->omega + 3 * i, a->v + V_PER_BODY * (size_t)k + 3, 3 * sizeof(double));
     }
+    nscd__world_project_joints(w);
     store_records(a);
     store_joint_impulses(a, a->t - w->time);
     w->time = a->t;
@@ -613,6 +622,9 @@ static int32_t append_joints(world_adapter *a, int32_t n) {
             slot->kind = j->def.clearance ? NSCD__ENTRY_UNILATERAL : NSCD__ENTRY_EQUALITY;
             slot->friction = j->def.friction;
             slot->n_tangent = j->def.clearance ? 2 : 0;
+            if (!j->def.clearance && j->def.energy_form) {
+                slot->law = a->energy_law;
+            }
             while (o < a->n_old &&
                    (a->old_entries[o].serial < j->serial ||
                     (a->old_entries[o].serial == j->serial && a->old_entries[o].part < p))) {
@@ -722,6 +734,13 @@ nscd_status nscd__world_model(nscd_world *w, nscd__model **model) {
             return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "world model");
         }
         a->world = w;
+        nscd_contact_law *law = NULL;
+        if (nscd_contact_law_create_newton(1.0, &w->allocator, &law) != NSCD_OK) {
+            nscd__free(&w->allocator, a, sizeof *a);
+            return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "world model");
+        }
+        a->energy_law = *law; /* a law is a small value (core/law.h) */
+        nscd_contact_law_destroy(law);
         nscd__model *m = &a->model;
         m->self = a;
         m->t = &a->t;

@@ -1,0 +1,210 @@
+/* Projection of the ideal joints after an accepted step (docs/joints.md,
+ * "Drift and projection"). The time steppers hold the joints on the
+ * velocity level, u = H(q_k) v_{k+1} = 0, so the positions drift at first
+ * order over a fixed time (docs/time_stepping.md, "Penetration and
+ * drift"). After each step the world moves the positions back onto Φ = 0
+ * by mass-weighted Gauss–Newton steps
+ *
+ *     Δ = -M^-1 H' (H M^-1 H' + δ I)^-1 Φ,   q <- q ⊕ Δ  (exact rotation),
+ *
+ * then projects the velocities onto H v = 0 the same way (the coordinate
+ * projection of Hairer, Lubich and Wanner, Sect. VII.2; δ = 1e-12 of the
+ * largest diagonal keeps redundant rows solvable). Clearance gaps are not
+ * projected: they are inequalities. */
+#include <math.h>
+#include <string.h>
+
+#include "core/dense.h"
+#include "core/memory.h"
+#include "core/vec3.h"
+#include "models/world_impl.h"
+
+/* One projected row: its body on each side (dense index, -1 when the side
+ * does not move), its value, its row and M^-1 row' per side. */
+typedef struct projection_row {
+    int32_t body[2];
+    double value;
+    double h[2][6];
+    double y[2][6];
+} projection_row;
+
+/* y = M^-1 h for dense body i: (h_v / m, R I^-1 R' h_ω). */
+static void inverse_mass(const nscd_world *w, int32_t i, const double h[6], double y[6]) {
+    double R[9], b[3], c[3];
+    const double *inv = w->inv_inertia + 9 * (size_t)i;
+    nscd_q_to_rows(w->orientation + 4 * (size_t)i, R);
+    for (int k = 0; k < 3; ++k) {
+        y[k] = w->inv_mass[i] * h[k];
+        b[k] = R[k] * h[3] + R[3 + k] * h[4] + R[6 + k] * h[5];
+    }
+    for (int k = 0; k < 3; ++k) {
+        c[k] = inv[3 * k] * b[0] + inv[3 * k + 1] * b[1] + inv[3 * k + 2] * b[2];
+    }
+    for (int k = 0; k < 3; ++k) {
+        y[3 + k] = R[3 * k] * c[0] + R[3 * k + 1] * c[1] + R[3 * k + 2] * c[2];
+    }
+}
+
+/* The rows of every ideal joint at the world's positions; the count. */
+static int32_t gather(const nscd_world *w, projection_row *rows, double *largest) {
+    int32_t m = 0;
+    *largest = 0.0;
+    for (int32_t k = 0; k < w->n_joints; ++k) {
+        const nscd__world_joint *j = &w->joints[k];
+        if (j->def.clearance) {
+            continue;
+        }
+        nscd__joint_pose pose[2];
+        int32_t body[2];
+        for (int s = 0; s < 2; ++s) {
+            nscd__world_joint_pose(w, j, s, &pose[s]);
+            int32_t i = nscd__world_lookup(w, j->body[s]);
+            body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
+        }
+        for (int32_t p = 0; p < nscd__joint_part_count(&j->def); ++p) {
+            nscd__joint_part part;
+            nscd__joint_evaluate(&j->def, p, pose, &part);
+            for (int32_t r = 0; r < part.n_rows; ++r, ++m) {
+                projection_row *row = &rows[m];
+                row->value = part.value[r];
+                *largest = fmax(*largest, fabs(part.value[r]));
+                for (int s = 0; s < 2; ++s) {
+                    row->body[s] = body[s];
+                    memcpy(row->h[s], part.rows[s][r], sizeof row->h[s]);
+                    if (body[s] >= 0) {
+                        inverse_mass(w, body[s], row->h[s], row->y[s]);
+                    }
+                }
+            }
+        }
+    }
+    return m;
+}
+
+/* Ideal-joint rows of the world. */
+static int32_t row_count(const nscd_world *w) {
+    int32_t m = 0;
+    for (int32_t k = 0; k < w->n_joints; ++k) {
+        m += w->joints[k].def.clearance ? 0 : nscd__joint_value_count(&w->joints[k].def);
+    }
+    return m;
+}
+
+/* W = H M^-1 H' + δ I (m x m) factored into L; NSCD_ERR_NOT_SPD otherwise. */
+static nscd_status factor(const projection_row *rows, int32_t m, double *W, double *L) {
+    double top = 0.0;
+    for (int32_t a = 0; a < m; ++a) {
+        for (int32_t b = 0; b < m; ++b) {
+            double sum = 0.0;
+            for (int s = 0; s < 2; ++s) {
+                for (int t = 0; t < 2; ++t) {
+                    if (rows[a].body[s] >= 0 && rows[a].body[s] == rows[b].body[t]) {
+                        sum += nscd__dot(6, rows[a].h[s], rows[b].y[t]);
+                    }
+                }
+            }
+            W[(size_t)a * (size_t)m + (size_t)b] = sum;
+        }
+        top = fmax(top, W[(size_t)a * (size_t)m + (size_t)a]);
+    }
+    for (int32_t a = 0; a < m; ++a) {
+        W[(size_t)a * (size_t)m + (size_t)a] += 1e-12 * top;
+    }
+    return nscd__cholesky_cm(m, W, L);
+}
+
+/* x -= M^-1 H' λ on every moving side: positions (Δ) or velocities. */
+static void apply(nscd_world *w, const projection_row *rows, int32_t m, const double *lambda,
+                  int positions) {
+    for (int32_t a = 0; a < m; ++a) {
+        for (int s = 0; s < 2; ++s) {
+            int32_t i = rows[a].body[s];
+            if (i < 0) {
+                continue;
+            }
+            double d[6];
+            for (int c = 0; c < 6; ++c) {
+                d[c] = -lambda[a] * rows[a].y[s][c];
+            }
+            double *x = positions ? w->position : w->velocity;
+            for (int c = 0; c < 3; ++c) {
+                x[3 * (size_t)i + c] += d[c];
+            }
+            if (positions) { /* small turns: one exact rotation per row and side */
+                nscd__world_rotate(w->orientation + 4 * (size_t)i, d + 3, 1.0,
+                                   w->orientation + 4 * (size_t)i);
+            } else {
+                for (int c = 0; c < 3; ++c) {
+                    w->omega[3 * (size_t)i + c] += d[3 + c];
+                }
+            }
+        }
+    }
+}
+
+/* Scratch for m rows: the rows, W, L and λ, all or nothing. */
+static nscd_status reserve(nscd_world *w, int32_t m) {
+    size_t need = (size_t)m * sizeof(projection_row) +
+                  (2 * (size_t)m * (size_t)m + (size_t)m) * sizeof(double);
+    if (need <= w->projection_bytes) {
+        return NSCD_OK;
+    }
+    void *p = nscd__alloc(&w->allocator, need);
+    if (p == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    nscd__free(&w->allocator, w->projection_scratch, w->projection_bytes);
+    w->projection_scratch = p;
+    w->projection_bytes = need;
+    return NSCD_OK;
+}
+
+nscd_status nscd__world_prepare_projection(nscd_world *w) {
+    int32_t m = row_count(w);
+    if (m == 0 || w->projection_iterations == 0) {
+        return NSCD_OK;
+    }
+    if (m > NSCD__WORLD_MAX_PROJECTED_ROWS) {
+        return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
+                          "%d ideal-joint rows exceed the projection's %d (turn it off)", (int)m,
+                          NSCD__WORLD_MAX_PROJECTED_ROWS);
+    }
+    if (reserve(w, m) != NSCD_OK) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "joint projection of %d rows", (int)m);
+    }
+    return NSCD_OK;
+}
+
+void nscd__world_project_joints(nscd_world *w) {
+    int32_t m = row_count(w);
+    if (m == 0 || w->projection_iterations == 0 || m > NSCD__WORLD_MAX_PROJECTED_ROWS ||
+        reserve(w, m) != NSCD_OK) {
+        return; /* prepared before the step: does not happen */
+    }
+    projection_row *rows = w->projection_scratch;
+    double *W = (double *)(rows + m), *L = W + (size_t)m * (size_t)m, *lambda = L + (size_t)m * m;
+    for (int32_t it = 0; it <= w->projection_iterations; ++it) {
+        double largest = 0.0;
+        gather(w, rows, &largest);
+        int last = it == w->projection_iterations || largest <= w->projection_tolerance;
+        if (factor(rows, m, W, L) != NSCD_OK) {
+            return; /* W + δ I is positive definite: only NaN rows get here */
+        }
+        for (int32_t a = 0; a < m; ++a) {
+            double hv = 0.0;
+            for (int s = 0; s < 2 && last; ++s) {
+                int32_t i = rows[a].body[s];
+                if (i >= 0) {
+                    hv += nscd__dot(3, rows[a].h[s], w->velocity + 3 * (size_t)i) +
+                          nscd__dot(3, rows[a].h[s] + 3, w->omega + 3 * (size_t)i);
+                }
+            }
+            lambda[a] = last ? hv : rows[a].value;
+        }
+        nscd__cholesky_solve_cm(m, L, 1, lambda);
+        apply(w, rows, m, lambda, !last);
+        if (last) {
+            return; /* the velocities projected at the final positions */
+        }
+    }
+}
