@@ -8,9 +8,16 @@
  *     Δ = -M^-1 H' (H M^-1 H' + δ I)^-1 Φ,   q <- q ⊕ Δ  (exact rotation),
  *
  * then projects the velocities onto H v = 0 the same way (the coordinate
- * projection of Hairer, Lubich and Wanner, Sect. VII.2; δ = 1e-12 of the
- * largest diagonal keeps redundant rows solvable). Clearance gaps are not
- * projected: they are inequalities. */
+ * projection of Hairer, Lubich and Wanner, Sect. VII.2). The closed
+ * clearance gaps (g <= tolerance) take part as inequalities: positions
+ * g + H Δ >= -tolerance (a gap pushed back stays just closed, so that the
+ * next step's active set, g(q_M) <= 0 for the midpoint rule, holds it) and
+ * velocities H v >= 0, each with its impulse p >= 0 (it
+ * only pushes: a plastic contact), so both stages are small mixed LCPs on
+ * W = H M^-1 H' + δ I, solved by projected Gauss–Seidel (δ = 1e-12 of the
+ * largest diagonal keeps the redundant rows of a prismatic joint, 12 on 6
+ * dofs, solvable; the sweeps stop when no impulse changes by more than
+ * 1e-15 of the largest, at most 1000). */
 #include <math.h>
 #include <string.h>
 
@@ -20,9 +27,11 @@
 #include "models/world_impl.h"
 
 /* One projected row: its body on each side (dense index, -1 when the side
- * does not move), its value, its row and M^-1 row' per side. */
+ * does not move), whether it is a gap (impulse >= 0), its value, its row
+ * and M^-1 row' per side. */
 typedef struct projection_row {
     int32_t body[2];
+    int32_t gap;
     double value;
     double h[2][6];
     double y[2][6];
@@ -45,15 +54,28 @@ static void inverse_mass(const nscd_world *w, int32_t i, const double h[6], doub
     }
 }
 
-/* The rows of every ideal joint at the world's positions; the count. */
+/* Row r of a part into rows[*m], with M^-1 row'. */
+static void add_row(const nscd_world *w, const nscd__joint_part *part, int32_t r,
+                    const int32_t body[2], projection_row *rows, int32_t *m) {
+    projection_row *row = &rows[(*m)++];
+    row->gap = !part->equality;
+    row->value = part->value[r];
+    for (int s = 0; s < 2; ++s) {
+        row->body[s] = body[s];
+        memcpy(row->h[s], part->rows[s][r], sizeof row->h[s]);
+        if (body[s] >= 0) {
+            inverse_mass(w, body[s], row->h[s], row->y[s]);
+        }
+    }
+}
+
+/* The rows of every ideal joint and the normal rows of the closed gaps at
+ * the world's positions; the count. *largest: the largest |Φ| and -g. */
 static int32_t gather(const nscd_world *w, projection_row *rows, double *largest) {
     int32_t m = 0;
     *largest = 0.0;
     for (int32_t k = 0; k < w->n_joints; ++k) {
         const nscd__world_joint *j = &w->joints[k];
-        if (j->def.clearance) {
-            continue;
-        }
         nscd__joint_pose pose[2];
         int32_t body[2];
         for (int s = 0; s < 2; ++s) {
@@ -64,34 +86,33 @@ static int32_t gather(const nscd_world *w, projection_row *rows, double *largest
         for (int32_t p = 0; p < nscd__joint_part_count(&j->def); ++p) {
             nscd__joint_part part;
             nscd__joint_evaluate(&j->def, p, pose, &part);
-            for (int32_t r = 0; r < part.n_rows; ++r, ++m) {
-                projection_row *row = &rows[m];
-                row->value = part.value[r];
-                *largest = fmax(*largest, fabs(part.value[r]));
-                for (int s = 0; s < 2; ++s) {
-                    row->body[s] = body[s];
-                    memcpy(row->h[s], part.rows[s][r], sizeof row->h[s]);
-                    if (body[s] >= 0) {
-                        inverse_mass(w, body[s], row->h[s], row->y[s]);
-                    }
+            if (!part.equality) { /* pushed back to -tolerance: the steppers see it closed */
+                *largest = fmax(*largest, -part.value[0] - w->projection_tolerance);
+                if (part.value[0] <= w->projection_tolerance) {
+                    add_row(w, &part, 0, body, rows, &m);
                 }
+                continue;
+            }
+            for (int32_t r = 0; r < part.n_rows; ++r) {
+                *largest = fmax(*largest, fabs(part.value[r]));
+                add_row(w, &part, r, body, rows, &m);
             }
         }
     }
     return m;
 }
 
-/* Ideal-joint rows of the world. */
+/* Rows the projection may take: every ideal-joint row and clearance gap. */
 static int32_t row_count(const nscd_world *w) {
     int32_t m = 0;
     for (int32_t k = 0; k < w->n_joints; ++k) {
-        m += w->joints[k].def.clearance ? 0 : nscd__joint_value_count(&w->joints[k].def);
+        m += nscd__joint_value_count(&w->joints[k].def);
     }
     return m;
 }
 
-/* W = H M^-1 H' + δ I (m x m) factored into L; NSCD_ERR_NOT_SPD otherwise. */
-static nscd_status factor(const projection_row *rows, int32_t m, double *W, double *L) {
+/* W = H M^-1 H' + δ I (m x m, row-major). */
+static void delassus(const projection_row *rows, int32_t m, double *W) {
     double top = 0.0;
     for (int32_t a = 0; a < m; ++a) {
         for (int32_t b = 0; b < m; ++b) {
@@ -110,21 +131,44 @@ static nscd_status factor(const projection_row *rows, int32_t m, double *W, doub
     for (int32_t a = 0; a < m; ++a) {
         W[(size_t)a * (size_t)m + (size_t)a] += 1e-12 * top;
     }
-    return nscd__cholesky_cm(m, W, L);
 }
 
-/* x -= M^-1 H' λ on every moving side: positions (Δ) or velocities. */
-static void apply(nscd_world *w, const projection_row *rows, int32_t m, const double *lambda,
+/* The mixed LCP u = b + W p: u = 0 on equality rows, 0 <= p _|_ u >= 0 on
+ * gap rows, by projected Gauss–Seidel from p = 0. */
+static void solve(const projection_row *rows, int32_t m, const double *W, const double *b,
+                  double *p) {
+    memset(p, 0, (size_t)m * sizeof(double));
+    for (int sweep = 0; sweep < 1000; ++sweep) {
+        double change = 0.0, size = 0.0;
+        for (int32_t a = 0; a < m; ++a) {
+            const double *Wa = W + (size_t)a * (size_t)m;
+            double u = b[a] + nscd__dot(m, Wa, p);
+            double next = p[a] - u / Wa[a];
+            if (rows[a].gap && next < 0.0) {
+                next = 0.0;
+            }
+            change = fmax(change, fabs(next - p[a]));
+            size = fmax(size, fabs(next));
+            p[a] = next;
+        }
+        if (change <= 1e-15 * size) {
+            return;
+        }
+    }
+}
+
+/* x += M^-1 H' p on every moving side: positions (Δ) or velocities. */
+static void apply(nscd_world *w, const projection_row *rows, int32_t m, const double *p,
                   int positions) {
     for (int32_t a = 0; a < m; ++a) {
         for (int s = 0; s < 2; ++s) {
             int32_t i = rows[a].body[s];
-            if (i < 0) {
+            if (i < 0 || p[a] == 0.0) {
                 continue;
             }
             double d[6];
             for (int c = 0; c < 6; ++c) {
-                d[c] = -lambda[a] * rows[a].y[s][c];
+                d[c] = p[a] * rows[a].y[s][c];
             }
             double *x = positions ? w->position : w->velocity;
             for (int c = 0; c < 3; ++c) {
@@ -142,10 +186,10 @@ static void apply(nscd_world *w, const projection_row *rows, int32_t m, const do
     }
 }
 
-/* Scratch for m rows: the rows, W, L and λ, all or nothing. */
+/* Scratch for m rows: the rows, W, b and p, all or nothing. */
 static nscd_status reserve(nscd_world *w, int32_t m) {
     size_t need = (size_t)m * sizeof(projection_row) +
-                  (2 * (size_t)m * (size_t)m + (size_t)m) * sizeof(double);
+                  ((size_t)m * (size_t)m + 2 * (size_t)m) * sizeof(double);
     if (need <= w->projection_bytes) {
         return NSCD_OK;
     }
@@ -166,7 +210,7 @@ nscd_status nscd__world_prepare_projection(nscd_world *w) {
     }
     if (m > NSCD__WORLD_MAX_PROJECTED_ROWS) {
         return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
-                          "%d ideal-joint rows exceed the projection's %d (turn it off)", (int)m,
+                          "%d joint rows exceed the projection's %d (turn it off)", (int)m,
                           NSCD__WORLD_MAX_PROJECTED_ROWS);
     }
     if (reserve(w, m) != NSCD_OK) {
@@ -182,29 +226,33 @@ void nscd__world_project_joints(nscd_world *w) {
         return; /* prepared before the step: does not happen */
     }
     projection_row *rows = w->projection_scratch;
-    double *W = (double *)(rows + m), *L = W + (size_t)m * (size_t)m, *lambda = L + (size_t)m * m;
-    for (int32_t it = 0; it <= w->projection_iterations; ++it) {
+    double *W = (double *)(rows + m), *b = W + (size_t)m * (size_t)m, *p = b + m;
+    for (int32_t it = 0; it < w->projection_iterations; ++it) { /* positions */
         double largest = 0.0;
-        gather(w, rows, &largest);
-        int last = it == w->projection_iterations || largest <= w->projection_tolerance;
-        if (factor(rows, m, W, L) != NSCD_OK) {
-            return; /* W + δ I is positive definite: only NaN rows get here */
+        int32_t n = gather(w, rows, &largest);
+        if (largest <= w->projection_tolerance) {
+            break;
         }
-        for (int32_t a = 0; a < m; ++a) {
-            double hv = 0.0;
-            for (int s = 0; s < 2 && last; ++s) {
-                int32_t i = rows[a].body[s];
-                if (i >= 0) {
-                    hv += nscd__dot(3, rows[a].h[s], w->velocity + 3 * (size_t)i) +
-                          nscd__dot(3, rows[a].h[s] + 3, w->omega + 3 * (size_t)i);
-                }
+        for (int32_t a = 0; a < n; ++a) {
+            b[a] = rows[a].value + (rows[a].gap ? w->projection_tolerance : 0.0);
+        }
+        delassus(rows, n, W);
+        solve(rows, n, W, b, p);
+        apply(w, rows, n, p, 1);
+    }
+    double largest = 0.0; /* velocities at the final positions */
+    int32_t n = gather(w, rows, &largest);
+    for (int32_t a = 0; a < n; ++a) {
+        b[a] = 0.0;
+        for (int s = 0; s < 2; ++s) {
+            int32_t i = rows[a].body[s];
+            if (i >= 0) {
+                b[a] += nscd__dot(3, rows[a].h[s], w->velocity + 3 * (size_t)i) +
+                        nscd__dot(3, rows[a].h[s] + 3, w->omega + 3 * (size_t)i);
             }
-            lambda[a] = last ? hv : rows[a].value;
-        }
-        nscd__cholesky_solve_cm(m, L, 1, lambda);
-        apply(w, rows, m, lambda, !last);
-        if (last) {
-            return; /* the velocities projected at the final positions */
         }
     }
+    delassus(rows, n, W);
+    solve(rows, n, W, b, p);
+    apply(w, rows, n, p, 0);
 }
