@@ -152,7 +152,8 @@ def joint_count(world: World) -> int:
     return int(lib.nscd_world_joint_count(handle))
 
 
-def set_joint_projection(world: World, iterations: int = 3, tolerance: float = 1e-12) -> None:
+def set_joint_projection(world: World, iterations: int = 10,
+                         tolerance: float = 1e-12) -> None:
     """The projection of the joints after each time step (0 iterations: off)."""
     lib, handle = _open(world)
     world._check(lib.nscd_world_set_joint_projection(handle, _c.int32(iterations, "iterations"),

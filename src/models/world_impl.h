@@ -29,7 +29,7 @@
 
 /* Defaults of the joint projection (nscd_world_set_joint_projection) and
  * the most ideal-joint rows it projects (its dense W is m x m). */
-#define NSCD__WORLD_PROJECTION_ITERATIONS 3
+#define NSCD__WORLD_PROJECTION_ITERATIONS 10
 #define NSCD__WORLD_PROJECTION_TOLERANCE 1e-12
 #define NSCD__WORLD_MAX_PROJECTED_ROWS 1024
 
@@ -232,6 +232,12 @@ void nscd__world_joint_pose(const nscd_world *w, const nscd__world_joint *j, int
  * onto H v = 0 (world_joint_projection.c), after an accepted step; its
  * checks and scratch come first, before the step (they may fail). */
 nscd_status nscd__world_prepare_projection(nscd_world *w);
+/* Gaps closer than this (1000 projection tolerances; 0 without projection)
+ * are closed: in the projection's velocity stage, and to the steppers, which
+ * see each clearance gap as g minus this distance. The redundant gaps of a
+ * resting prismatic slider that carry no impulse end a few 1e-11 m open
+ * after the projection; they must stay in the active set. */
+double nscd__world_contact_distance(const nscd_world *w);
 void nscd__world_project_joints(nscd_world *w);
 
 /* The model adapter (world_model.c). */

@@ -9,15 +9,15 @@
  *
  * then projects the velocities onto H v = 0 the same way (the coordinate
  * projection of Hairer, Lubich and Wanner, Sect. VII.2). The closed
- * clearance gaps (g <= tolerance) take part as inequalities: positions
- * g + H Δ >= -tolerance (a gap pushed back stays just closed, so that the
- * next step's active set, g(q_M) <= 0 for the midpoint rule, holds it) and
- * velocities H v >= 0, each with its impulse p >= 0 (it
+ * clearance gaps take part as inequalities: in the positions every gap,
+ * g + H Δ >= -tolerance (a gap pushed back is left just closed, so that the
+ * next step's active set, g(q_M) <= 0 for the midpoint rule, holds it), in
+ * the velocities the closed ones (g <= 1000 tolerances), H v >= 0, each with its impulse p >= 0 (it
  * only pushes: a plastic contact), so both stages are small mixed LCPs on
  * W = H M^-1 H' + δ I, solved by projected Gauss–Seidel (δ = 1e-12 of the
  * largest diagonal keeps the redundant rows of a prismatic joint, 12 on 6
- * dofs, solvable; the sweeps stop when no impulse changes by more than
- * 1e-15 of the largest, at most 1000). */
+ * dofs, solvable): the sweeps find the active set, whose equations are
+ * then solved exactly by Cholesky when the result is complementary. */
 #include <math.h>
 #include <string.h>
 
@@ -31,7 +31,7 @@
  * and M^-1 row' per side. */
 typedef struct projection_row {
     int32_t body[2];
-    int32_t gap;
+    int32_t gap; /* a clearance gap: an inequality, p >= 0, target -tolerance */
     double value;
     double h[2][6];
     double y[2][6];
@@ -69,10 +69,20 @@ static void add_row(const nscd_world *w, const nscd__joint_part *part, int32_t r
     }
 }
 
-/* The rows of every ideal joint and the normal rows of the closed gaps at
- * the world's positions; the count. *largest: the largest |Φ| and -g. */
-static int32_t gather(const nscd_world *w, projection_row *rows, double *largest) {
+double nscd__world_contact_distance(const nscd_world *w) {
+    return w->projection_iterations > 0 ? 1e3 * w->projection_tolerance : 0.0;
+}
+
+/* The rows of every ideal joint and the normal rows of the gaps at the
+ * world's positions; the count. Position stage (`positions`): every gap as
+ * an inequality g >= -tolerance (p = 0 unless the step would close it, so
+ * that pushing one gap back never drives another in; an equation would
+ * over-constrain the redundant gaps of a prismatic joint). Velocity stage:
+ * the closed gaps (g <= the contact distance) as inequalities H v >= 0.
+ * *largest: the largest |Φ| and -g - tolerance. */
+static int32_t gather(const nscd_world *w, int positions, projection_row *rows, double *largest) {
     int32_t m = 0;
+    double tol = w->projection_tolerance;
     *largest = 0.0;
     for (int32_t k = 0; k < w->n_joints; ++k) {
         const nscd__world_joint *j = &w->joints[k];
@@ -86,9 +96,10 @@ static int32_t gather(const nscd_world *w, projection_row *rows, double *largest
         for (int32_t p = 0; p < nscd__joint_part_count(&j->def); ++p) {
             nscd__joint_part part;
             nscd__joint_evaluate(&j->def, p, pose, &part);
-            if (!part.equality) { /* pushed back to -tolerance: the steppers see it closed */
-                *largest = fmax(*largest, -part.value[0] - w->projection_tolerance);
-                if (part.value[0] <= w->projection_tolerance) {
+            if (!part.equality) {
+                double g = part.value[0];
+                *largest = fmax(*largest, -g - tol);
+                if (positions || g <= nscd__world_contact_distance(w)) {
                     add_row(w, &part, 0, body, rows, &m);
                 }
                 continue;
@@ -133,12 +144,10 @@ static void delassus(const projection_row *rows, int32_t m, double *W) {
     }
 }
 
-/* The mixed LCP u = b + W p: u = 0 on equality rows, 0 <= p _|_ u >= 0 on
- * gap rows, by projected Gauss–Seidel from p = 0. */
-static void solve(const projection_row *rows, int32_t m, const double *W, const double *b,
-                  double *p) {
-    memset(p, 0, (size_t)m * sizeof(double));
-    for (int sweep = 0; sweep < 1000; ++sweep) {
+/* Projected Gauss–Seidel sweeps on the mixed LCP (below) from p. */
+static void sweeps(const projection_row *rows, int32_t m, const double *W, const double *b,
+                   double *p, int count) {
+    for (int sweep = 0; sweep < count; ++sweep) {
         double change = 0.0, size = 0.0;
         for (int32_t a = 0; a < m; ++a) {
             const double *Wa = W + (size_t)a * (size_t)m;
@@ -155,6 +164,63 @@ static void solve(const projection_row *rows, int32_t m, const double *W, const 
             return;
         }
     }
+}
+
+/* The exact solution on the active set the sweeps found (equalities and
+ * gaps with p > 0): W_AA p_A = -b_A by Cholesky, kept when p_A >= 0 on the
+ * gaps and u >= 0 on the inactive gaps (else the sweeps' p stays). */
+static void polish(const projection_row *rows, int32_t m, const double *W, const double *b,
+                   double *p, double *Wa, double *L, double *x, int32_t *active) {
+    int32_t k = 0;
+    for (int32_t a = 0; a < m; ++a) {
+        if (!rows[a].gap || p[a] > 0.0) {
+            active[k++] = a;
+        }
+    }
+    for (int32_t i = 0; i < k; ++i) {
+        for (int32_t j = 0; j < k; ++j) {
+            Wa[(size_t)i * (size_t)k + (size_t)j] = W[(size_t)active[i] * (size_t)m + active[j]];
+        }
+        x[i] = -b[active[i]];
+    }
+    if (k == 0 || nscd__cholesky_cm(k, Wa, L) != NSCD_OK ||
+        nscd__cholesky_solve_cm(k, L, 1, x) != NSCD_OK) {
+        return;
+    }
+    for (int32_t i = 0; i < k; ++i) {
+        if (rows[active[i]].gap && x[i] < 0.0) {
+            return;
+        }
+    }
+    for (int32_t a = 0, i = 0; a < m; ++a) { /* inactive gaps must stay open */
+        if (i < k && active[i] == a) {
+            ++i;
+            continue;
+        }
+        double u = b[a];
+        for (int32_t j = 0; j < k; ++j) {
+            u += W[(size_t)a * (size_t)m + active[j]] * x[j];
+        }
+        if (u < 0.0) {
+            return;
+        }
+    }
+    memset(p, 0, (size_t)m * sizeof(double));
+    for (int32_t i = 0; i < k; ++i) {
+        p[active[i]] = x[i];
+    }
+}
+
+/* The mixed LCP u = b + W p: u = 0 on equality rows, 0 <= p _|_ u >= 0 on
+ * gap rows: projected Gauss–Seidel from p = 0 finds the active set (at most
+ * 200 sweeps), then the active set's equations are solved exactly. `work`
+ * holds 2 m² + m doubles and m ints. */
+static void solve(const projection_row *rows, int32_t m, const double *W, const double *b,
+                  double *p, double *work) {
+    memset(p, 0, (size_t)m * sizeof(double));
+    sweeps(rows, m, W, b, p, 200);
+    double *Wa = work, *L = Wa + (size_t)m * (size_t)m, *x = L + (size_t)m * (size_t)m;
+    polish(rows, m, W, b, p, Wa, L, x, (int32_t *)(x + m));
 }
 
 /* x += M^-1 H' p on every moving side: positions (Δ) or velocities. */
@@ -186,10 +252,11 @@ static void apply(nscd_world *w, const projection_row *rows, int32_t m, const do
     }
 }
 
-/* Scratch for m rows: the rows, W, b and p, all or nothing. */
+/* Scratch for m rows: the rows, W, b, p and the solver's work (2 m² + 2 m
+ * doubles, the last m of them holding ints), all or nothing. */
 static nscd_status reserve(nscd_world *w, int32_t m) {
     size_t need = (size_t)m * sizeof(projection_row) +
-                  ((size_t)m * (size_t)m + 2 * (size_t)m) * sizeof(double);
+                  (3 * (size_t)m * (size_t)m + 4 * (size_t)m) * sizeof(double);
     if (need <= w->projection_bytes) {
         return NSCD_OK;
     }
@@ -226,10 +293,10 @@ void nscd__world_project_joints(nscd_world *w) {
         return; /* prepared before the step: does not happen */
     }
     projection_row *rows = w->projection_scratch;
-    double *W = (double *)(rows + m), *b = W + (size_t)m * (size_t)m, *p = b + m;
+    double *W = (double *)(rows + m), *b = W + (size_t)m * (size_t)m, *p = b + m, *work = p + m;
     for (int32_t it = 0; it < w->projection_iterations; ++it) { /* positions */
         double largest = 0.0;
-        int32_t n = gather(w, rows, &largest);
+        int32_t n = gather(w, 1, rows, &largest);
         if (largest <= w->projection_tolerance) {
             break;
         }
@@ -237,11 +304,11 @@ void nscd__world_project_joints(nscd_world *w) {
             b[a] = rows[a].value + (rows[a].gap ? w->projection_tolerance : 0.0);
         }
         delassus(rows, n, W);
-        solve(rows, n, W, b, p);
+        solve(rows, n, W, b, p, work);
         apply(w, rows, n, p, 1);
     }
     double largest = 0.0; /* velocities at the final positions */
-    int32_t n = gather(w, rows, &largest);
+    int32_t n = gather(w, 0, rows, &largest);
     for (int32_t a = 0; a < n; ++a) {
         b[a] = 0.0;
         for (int s = 0; s < 2; ++s) {
@@ -253,6 +320,6 @@ void nscd__world_project_joints(nscd_world *w) {
         }
     }
     delassus(rows, n, W);
-    solve(rows, n, W, b, p);
+    solve(rows, n, W, b, p, work);
     apply(w, rows, n, p, 0);
 }

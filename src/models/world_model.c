@@ -402,6 +402,9 @@ static nscd_status joint_entry(const world_adapter *a, const wm_entry *en, const
     nscd__joint_part part;
     nscd__joint_evaluate(&a->world->joints[en->joint].def, en->part, pose, &part);
     *gap = part.value[0];
+    if (!part.equality) { /* the projection's closed gaps are contacts to the steppers */
+        *gap -= nscd__world_contact_distance(a->world);
+    }
     int order[2] = {0, 1};
     if (en->body[0] >= 0 && en->body[1] >= 0 && en->body[1] < en->body[0]) {
         order[0] = 1, order[1] = 0;
