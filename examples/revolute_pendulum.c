@@ -36,7 +36,7 @@
 
 #define G 9.81
 #define RELEASE_ANGLE 1.5707963267948966 /* pi/2 */
-#define K_HALF 1.8540746773013719 /* K(m = 1/2), scipy.special.ellipk(0.5) */
+#define K_HALF 1.8540746773013719        /* K(m = 1/2), scipy.special.ellipk(0.5) */
 
 typedef struct settings {
     int clearance, three_d;

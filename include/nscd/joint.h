@@ -209,8 +209,8 @@ NSCD_API int32_t nscd_world_joint_count(const nscd_world *world);
  *        velocities onto Φ_q v = 0 (docs/joints.md, "Drift and projection").
  *        Closed clearance gaps are pushed back to -tolerance and their
  *        approaching velocities removed (a plastic contact). Default: 10
- *        iterations, tolerance 1e-12. At most 1024 joint *        rows are projected (a step with
- * more fails with
+ *        iterations, tolerance 1e-12. At most 1024 joint rows
+ *        (equations and gaps) are projected (a step with more fails with
  *        ::NSCD_ERR_UNSUPPORTED unless the projection is off).
  * @param world      The world.
  * @param iterations Gauss–Newton steps per projection, 0 (off) to 100.
