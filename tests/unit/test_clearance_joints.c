@@ -171,6 +171,45 @@ static void test_cylindrical_slider_moves_freely_along_axis(void **state) {
     nscd_world_destroy(w);
 }
 
+/* The same slider with friction μ on its gaps (Coulomb, the fc3d solver):
+ * seated, the rod's normal force is m g, so the slider sticks when
+ * m a <= μ m g (μ = 0.5: a = 1.5 < 4.9 m/s²) and otherwise slides with
+ * a - μ g (μ = 0.1: 0.519 m/s²). */
+static double slider_axial_velocity(double mu, double t_end, double *v_half) {
+    const double m = 2.0, a = 1.5, dt = 1e-3;
+    nscd_world *w = make_world(a, -G);
+    const double x0[3] = {0.2, 0.0, 0.0}, turn[4] = {sqrt(0.5), 0.0, sqrt(0.5), 0.0};
+    nscd_body_id id = add_body(w, m, 0.01, x0, NULL);
+    nscd_clearance_joint_desc j;
+    nscd_clearance_joint_desc_init(&j, sizeof j);
+    j.type = NSCD_CLEARANCE_CYLINDRICAL;
+    j.inner_body = id;
+    memcpy(j.inner_orientation, turn, sizeof turn);
+    memcpy(j.outer_orientation, turn, sizeof turn);
+    j.friction = mu;
+    nscd_joint_id joint = 0;
+    assert_int_equal(nscd_world_add_clearance_joint(w, &j, &joint), NSCD_OK);
+    nscd_time_stepping *ts = make_stepper(w, dt);
+    double v[3];
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.5 * t_end, NULL), NSCD_OK);
+    assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, v, NULL), NSCD_OK);
+    *v_half = v[0];
+    assert_int_equal(nscd_time_stepping_advance(ts, t_end, NULL), NSCD_OK);
+    assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, v, NULL), NSCD_OK);
+    nscd_time_stepping_destroy(ts);
+    nscd_world_destroy(w);
+    return v[0];
+}
+
+static void test_cylindrical_slider_with_friction(void **state) {
+    (void)state;
+    double half = 0.0;
+    double v = slider_axial_velocity(0.5, 0.5, &half);
+    assert_near(v, 0.0, 1e-9); /* sticks */
+    v = slider_axial_velocity(0.1, 1.0, &half);
+    assert_near((v - half) / 0.5, 1.5 - 0.1 * G, 1e-6); /* slides with a - μ g */
+}
+
 /* ------------------------------------------------------------ revolute */
 
 /* A pendulum (m = 1, I_cm = 0.02, L = 0.5) on a revolute clearance joint
@@ -339,6 +378,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gaps_match_reference),
         cmocka_unit_test(test_cylindrical_slider_moves_freely_along_axis),
+        cmocka_unit_test(test_cylindrical_slider_with_friction),
         cmocka_unit_test(test_revolute_pendulum_contact),
         cmocka_unit_test(test_prismatic_slider_rests),
         cmocka_unit_test(test_clearance_bad_input),
