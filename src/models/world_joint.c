@@ -418,8 +418,9 @@ static void joint_poses(const nscd_world *w, const nscd__world_joint *j, nscd__j
     nscd__world_joint_pose(w, j, 1, &pose[1]);
 }
 
-/* A const lookup with the failure recorded (diag is the world's mutable
- * part: the read-outs are const like nscd_world_get_body). */
+/* Dense index of a live joint into *k; NSCD_ERR_STALE_HANDLE otherwise
+ * (the read-outs take a const world, like nscd_world_get_body, and record
+ * no message). */
 static nscd_status find(const nscd_world *w, nscd_joint_id id, int32_t *k) {
     *k = lookup(w, id);
     return *k < 0 ? NSCD_ERR_STALE_HANDLE : NSCD_OK;
