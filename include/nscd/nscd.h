@@ -33,5 +33,6 @@
 #include "nscd/fc3d.h"
 #include "nscd/world.h"
 #include "nscd/beam.h"
+#include "nscd/joint.h"
 
 #endif /* NSCD_NSCD_H */

@@ -363,7 +363,9 @@ NSCD_API nscd_status nscd_world_get_body_mass(const nscd_world *world, nscd_body
  *         a tolerance was set and not reached in max_sweeps sweeps (the step
  *         is still taken: the state is the result of the last sweep);
  *         ::NSCD_ERR_NOT_FINITE when a velocity became NaN (the world is then
- *         left as before the step); ::NSCD_ERR_OUT_OF_MEMORY (nothing moved).
+ *         left as before the step); ::NSCD_ERR_OUT_OF_MEMORY (nothing moved);
+ *         ::NSCD_ERR_UNSUPPORTED when the world has joints (joint.h: drive it
+ *         with nscd_time_stepping_create_world(); nothing done).
  */
 NSCD_API nscd_status nscd_world_step(nscd_world *world, nscd_world_step_report *report);
 /**

@@ -23,7 +23,10 @@ from .time_stepping import (Forces, Level, LocalSolver, ProxR, Report, Scheme, S
                             TimeStepping, TimeSteppingStats)
 
 __all__ = [
-    "ABI_VERSION", "Beam", "BeamReference", "Bodies", "BodyType", "BouncingBall", "CentralImpact", "ContactLaw", "Contacts",
+    "ABI_VERSION", "Beam", "BeamReference", "Bodies", "BodyType", "BouncingBall", "CentralImpact",
+    "ClearanceGaps", "ClearanceImpact", "ClearanceType", "ContactLaw", "Contacts", "JointType",
+    "add_clearance_joint", "add_joint", "clearance_gaps", "joint_count", "joint_reaction",
+    "joint_residual", "joint_valid", "remove_joint", "set_joint_projection",
     "CoptMethod", "CoulombInfo", "Event", "EventDriven", "EventType", "Fc3dFrictionLaw",
     "Fc3dInfo", "Fc3dMethod", "Forces", "FrictionCombine", "FrictionLaw", "HcModel", "Impact",
     "Indentation", "Level", "LocalSolver", "Method", "NscdError", "ProxR", "Report", "RouthCase",
@@ -43,6 +46,10 @@ _LAZY = {
                 "coulomb_single_contact", "coulomb_single_contact_all", "fc3d_solve",
                 "fc3d_solve_bsr", "lcp_solve", "mdp_single_contact"),
     "routh": ("RouthCase", "RouthResult", "routh_case_name", "routh_impact", "routh_impact_ex"),
+    "joint": ("ClearanceGaps", "ClearanceImpact", "ClearanceType", "JointType",
+              "add_clearance_joint", "add_joint", "clearance_gaps", "joint_count",
+              "joint_reaction", "joint_residual", "joint_valid", "remove_joint",
+              "set_joint_projection"),
     "world": ("Bodies", "BodyType", "Contacts", "FrictionCombine", "FrictionLaw", "Shape",
               "ShapeType", "World", "WorldFormat", "WorldStepReport"),
 }

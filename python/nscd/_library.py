@@ -466,6 +466,44 @@ class WorldStepReport(ctypes.Structure):
     ]
 
 
+class JointDesc(ctypes.Structure):
+    """nscd_joint_desc (joint.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("type", ctypes.c_int32),
+        ("body_a", ctypes.c_uint64),
+        ("body_b", ctypes.c_uint64),
+        ("position_a", ctypes.c_double * 3),
+        ("orientation_a", ctypes.c_double * 4),
+        ("position_b", ctypes.c_double * 3),
+        ("orientation_b", ctypes.c_double * 4),
+        ("energy_form", ctypes.c_int32),
+    ]
+
+
+class ClearanceJointDesc(ctypes.Structure):
+    """nscd_clearance_joint_desc (joint.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("type", ctypes.c_int32),
+        ("inner_body", ctypes.c_uint64),
+        ("outer_body", ctypes.c_uint64),
+        ("inner_position", ctypes.c_double * 3),
+        ("inner_orientation", ctypes.c_double * 4),
+        ("outer_position", ctypes.c_double * 3),
+        ("outer_orientation", ctypes.c_double * 4),
+        ("hole_radius", ctypes.c_double),
+        ("pin_radius", ctypes.c_double),
+        ("inner_length", ctypes.c_double),
+        ("outer_length", ctypes.c_double),
+        ("n_vertices", ctypes.c_int32),
+        ("vertices", ctypes.c_double * 16),
+        ("clearance", ctypes.c_double),
+        ("friction", ctypes.c_double),
+        ("impact_law", ctypes.c_int32),
+    ]
+
+
 def prototypes():
     """{C function name: (restype, argtypes)} of every function the package binds."""
     vp = ctypes.c_void_p
@@ -596,6 +634,21 @@ def prototypes():
         "nscd_beam_point": (c_status, [vp, ctypes.c_double, c_double_p, c_double_p, c_double_p,
                                        c_double_p, c_double_p]),
         "nscd_beam_nodal_displacements": (c_status, [vp, c_double_p, c_double_p]),
+        "nscd_joint_desc_init": (c_status, [ctypes.POINTER(JointDesc), ctypes.c_size_t]),
+        "nscd_clearance_joint_desc_init": (c_status, [ctypes.POINTER(ClearanceJointDesc),
+                                                      ctypes.c_size_t]),
+        "nscd_world_add_joint": (c_status, [vp, ctypes.POINTER(JointDesc), u64p]),
+        "nscd_world_add_clearance_joint": (c_status, [vp, ctypes.POINTER(ClearanceJointDesc),
+                                                      u64p]),
+        "nscd_world_remove_joint": (c_status, [vp, ctypes.c_uint64]),
+        "nscd_world_joint_valid": (ctypes.c_int32, [vp, ctypes.c_uint64]),
+        "nscd_world_joint_count": (ctypes.c_int32, [vp]),
+        "nscd_world_set_joint_projection": (c_status, [vp, ctypes.c_int32, ctypes.c_double]),
+        "nscd_world_joint_residual": (c_status, [vp, ctypes.c_uint64, ctypes.c_int32, c_int32_p,
+                                                 c_double_p]),
+        "nscd_world_joint_reaction": (c_status, [vp, ctypes.c_uint64, c_double_p, c_double_p]),
+        "nscd_world_clearance_gaps": (c_status, [vp, ctypes.c_uint64, ctypes.c_int32, c_int32_p]
+                                      + [c_double_p] * 4),
     }
     return protos
 

@@ -33,6 +33,7 @@
 #include "nscd/compliant.h"
 #include "nscd/event_driven.h"
 #include "nscd/fc3d.h"
+#include "nscd/joint.h"
 #include "nscd/routh.h"
 #include "nscd/single_contact.h"
 #include "nscd/status.h"
@@ -73,6 +74,9 @@
 #define NSCD__SHAPE_DESC_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_shape_desc, mask)
 #define NSCD__WORLD_STEP_REPORT_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_world_step_report, broad_pairs)
 #define NSCD__BEAM_DESC_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_beam_desc, allocator)
+#define NSCD__JOINT_DESC_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_joint_desc, energy_form)
+#define NSCD__CLEARANCE_JOINT_DESC_SIZE_0_2                                                        \
+    NSCD__SIZE_THROUGH(nscd_clearance_joint_desc, impact_law)
 
 /* The constants are frozen. On the 64-bit ABIs (8-byte pointers and
  * doubles) they are these numbers; a field moved, inserted or resized
@@ -102,6 +106,9 @@ _Static_assert(NSCD__BODY_DESC_SIZE_0_2 == 160, "nscd_body_desc 0.2 prefix chang
 _Static_assert(NSCD__SHAPE_DESC_SIZE_0_2 == 116, "nscd_shape_desc 0.2 prefix changed");
 _Static_assert(NSCD__WORLD_STEP_REPORT_SIZE_0_2 == 40, "nscd_world_step_report 0.2 prefix changed");
 _Static_assert(NSCD__BEAM_DESC_SIZE_0_2 == 112, "nscd_beam_desc 0.2 prefix changed");
+_Static_assert(NSCD__JOINT_DESC_SIZE_0_2 == 140, "nscd_joint_desc 0.2 prefix changed");
+_Static_assert(NSCD__CLEARANCE_JOINT_DESC_SIZE_0_2 == 324,
+               "nscd_clearance_joint_desc 0.2 prefix changed");
 #endif
 
 /* True when `size` is a struct_size this library understands: from the

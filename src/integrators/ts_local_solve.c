@@ -91,6 +91,19 @@ static double restitution_bias(const nscd__contact_slot *slot, const nscd__rows 
     return restitution(slot) * fmin(nscd__rows_dot(normal, 0, v_k), 0.0);
 }
 
+/* e w v_k on an equality row w of an entry whose law has restitution e > 0
+ * (the world's ideal joints, docs/joints.md): the row then holds
+ * w (v_{k+1} + e v_k) = 0, with e = 1 and the midpoint rule the mean
+ * velocity tangent at q_M, which keeps a rigid rod's energy. Every other
+ * equality holds u = 0 and is left untouched (bitwise as before). */
+static void add_equality_bias(const nscd__contact_slot *slot, const nscd__rows *row,
+                              const double *v_k, double *c) {
+    double e = restitution(slot);
+    if (v_k != NULL && e > 0.0) {
+        *c += e * nscd__rows_dot(row, 0, v_k);
+    }
+}
+
 /* The bias of row `kind` of active entry e: seed 004's linearised gap
  * g_k / dt (eq. 24 on a contact's normal row, eq. 23 on a one-row
  * equality) when local->gaps is set, else Newton's law on normal rows. */
@@ -148,6 +161,8 @@ static nscd_status build_dense(nscd_time_stepping *ts, nscd__model *m, const nsc
             local->c[r] = nscd__rows_dot(&local->H[r], 0, v_free);
             if (local->row_kind[r] == 0 || local->gaps != NULL) { /* as before the gap bias */
                 local->c[r] += row_bias(local, e, slot, &all[e], local->row_kind[r], v_k);
+            } else if (local->row_kind[r] < 0) {
+                add_equality_bias(slot, &local->H[r], v_k, &local->c[r]);
             }
         }
     }

@@ -91,6 +91,8 @@ nscd_status nscd_world_create(const nscd_world_desc *desc, nscd_world **world) {
     }
     w->n_materials = 1;
     w->material_mu[0] = given.default_friction;
+    w->projection_iterations = NSCD__WORLD_PROJECTION_ITERATIONS;
+    w->projection_tolerance = NSCD__WORLD_PROJECTION_TOLERANCE;
     *world = w;
     return NSCD_OK;
 }
@@ -105,6 +107,7 @@ void nscd_world_destroy(nscd_world *w) {
     nscd__free(&a, w->material_mu, m * sizeof(double));
     nscd__free(&a, w->pair_mu, m * m * sizeof(double));
     nscd__world_free_bodies(w);
+    nscd__world_free_joints(w);
     nscd__free(&a, w->collision_shapes,
                (size_t)w->collision_shapes_capacity * sizeof(nscd__collision_shape));
     nscd__collision_free(&w->collision);

@@ -578,6 +578,7 @@ nscd_status nscd_world_add_body(nscd_world *w, const nscd_body_desc *body,
 /* ------------------------------------------------------------ removing */
 
 void nscd__world_kill(nscd_world *w, int32_t i) {
+    nscd__world_drop_joints(w, w->id[i]); /* a joint never outlives its bodies */
     release_slot(w, w->id[i]);
     w->type[i] = -1;
     w->n_dead++;

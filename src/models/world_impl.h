@@ -23,7 +23,15 @@
 
 #include "collision/collision.h"
 #include "core/diag.h"
+#include "joints/joint.h"
+#include "nscd/joint.h"
 #include "nscd/world.h"
+
+/* Defaults of the joint projection (nscd_world_set_joint_projection) and
+ * the most ideal-joint rows it projects (its dense W is m x m). */
+#define NSCD__WORLD_PROJECTION_ITERATIONS 10
+#define NSCD__WORLD_PROJECTION_TOLERANCE 1e-12
+#define NSCD__WORLD_MAX_PROJECTED_ROWS 1024
 
 /* Shapes per body: the shape index takes the low 8 bits of a shape key. */
 #define NSCD__WORLD_MAX_SHAPES 256
@@ -87,6 +95,18 @@ typedef struct nscd__world_record {
     double impulse_world[3]; /* the same in the world frame (warm start) */
 } nscd__world_record;
 
+/* One joint (world_joint.c): its geometry, its bodies (NSCD_BODY_NULL:
+ * the ground) and what the last accepted step of a time stepper left: the
+ * impulses of each part (the entries' impulse[3]) and the step. */
+typedef struct nscd__world_joint {
+    nscd__joint_def def;
+    nscd_body_id body[2];
+    nscd_joint_id id;
+    uint64_t serial; /* creation order: matches entries across updates */
+    double impulse[NSCD__JOINT_MAX_PARTS][3];
+    double step; /* length of the step the impulses belong to, s (0: none) */
+} nscd__world_joint;
+
 struct nscd_world {
     nscd_world_desc desc;
     nscd_allocator allocator;
@@ -147,6 +167,22 @@ struct nscd_world {
     double *blend_velocity, *blend_omega;
     int32_t scratch_capacity;
 
+    /* Joints in creation order (removal keeps the order) and the slot table
+     * of their generational ids (slot: generation, dense index or -1). */
+    nscd__world_joint *joints;
+    int32_t n_joints, joints_capacity;
+    uint32_t *joint_generation;
+    int32_t *joint_dense;
+    int32_t n_joint_slots, joint_slots_capacity;
+    uint64_t joint_serial;
+    /* Projection of the ideal joints after each time-stepper step
+     * (world_joint_projection.c): Gauss–Newton steps (0: off), tolerance
+     * on |Φ|, and its scratch. */
+    int32_t projection_iterations;
+    double projection_tolerance;
+    void *projection_scratch;
+    size_t projection_bytes;
+
     /* The world as an nscd__model (world_model.c), created by the first
      * stepper that drives the world; NULL until then. */
     struct nscd__world_model *model;
@@ -183,6 +219,26 @@ void nscd__world_rotate(const double *q, const double om[3], double dt, double *
 int32_t nscd__world_remove_outside(nscd_world *w);
 /* Room for n contact records, keeping the current ones. */
 nscd_status nscd__world_reserve_records(nscd_world *w, int32_t n);
+
+/* Joints (world_joint.c). */
+void nscd__world_free_joints(nscd_world *w);
+/* Removes every joint of a body (its ids become stale). */
+void nscd__world_drop_joints(nscd_world *w, nscd_body_id body);
+/* The pose of side s of joint j: from the body's world state, or the ground. */
+void nscd__world_joint_pose(const nscd_world *w, const nscd__world_joint *j, int s,
+                            nscd__joint_pose *pose);
+
+/* Moves the positions onto the ideal joints' Φ = 0 and the velocities
+ * onto H v = 0 (world_joint_projection.c), after an accepted step; its
+ * checks and scratch come first, before the step (they may fail). */
+nscd_status nscd__world_prepare_projection(nscd_world *w);
+/* Gaps closer than this (1000 projection tolerances; 0 without projection)
+ * are closed: in the projection's velocity stage, and to the steppers, which
+ * see each clearance gap as g minus this distance. The redundant gaps of a
+ * resting prismatic slider that carry no impulse end a few 1e-11 m open
+ * after the projection; they must stay in the active set. */
+double nscd__world_contact_distance(const nscd_world *w);
+void nscd__world_project_joints(nscd_world *w);
 
 /* The model adapter (world_model.c). */
 struct nscd__model;

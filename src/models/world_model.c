@@ -27,6 +27,7 @@
 #include "core/model.h"
 #include "core/vec3.h"
 #include "models/world_impl.h"
+#include "nscd/contact_law.h"
 
 enum { Q_PER_BODY = 7, V_PER_BODY = 6, ENTRY_ROWS = 3 };
 
@@ -43,6 +44,10 @@ typedef struct wm_entry {
     double gap;         /* gap at detection */
     double lever[2][3]; /* body-frame lever arm R0' (p - x0) of each moving side */
     double x0[2][3];    /* body position at detection */
+    /* A joint's part (docs/joints.md): the joint's dense index in the world
+     * (-1 for a contact), its part and creation serial (the match key). */
+    int32_t joint, part;
+    uint64_t serial;
 } wm_entry;
 
 typedef struct nscd__world_model {
@@ -58,6 +63,10 @@ typedef struct nscd__world_model {
     int32_t dense_capacity;
     /* Entries, and those of the last update (kept for the merge). */
     int32_t n_entries, entry_capacity, n_old;
+    int32_t n_contact_entries; /* contacts first, then the joints' parts */
+    /* Newton's law with e = 1, the law of the equality entries of ideal
+     * joints whose energy form is on (integrators/ts_local_solve.c). */
+    nscd_contact_law energy_law;
     wm_entry *entries, *old_entries;
     nscd__contact_slot *slots, *old_slots;
     int32_t *previous;
@@ -153,6 +162,10 @@ static nscd_status pull_state(void *self) {
         a->model_of[i] = k++;
     }
     a->block_start[n] = V_PER_BODY * n;
+    nscd_status rc = nscd__world_prepare_projection(w);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
     a->n_bodies = n;
     a->t = w->time;
     nscd__model *m = &a->model;
@@ -168,11 +181,11 @@ static nscd_status pull_state(void *self) {
 /* The accepted step into the world's records (nscd_world_get_contacts). */
 static void store_records(world_adapter *a) {
     nscd_world *w = a->world;
-    if (nscd__world_reserve_records(w, a->n_entries) != NSCD_OK) {
+    if (nscd__world_reserve_records(w, a->n_contact_entries) != NSCD_OK) {
         w->n_records = 0; /* no copy-out for this step; the state is still right */
         return;
     }
-    for (int32_t e = 0; e < a->n_entries; ++e) {
+    for (int32_t e = 0; e < a->n_contact_entries; ++e) {
         const wm_entry *en = &a->entries[e];
         const double *x = a->slots[e].state.impulse;
         nscd__world_record *r = &w->records[e];
@@ -190,7 +203,22 @@ static void store_records(world_adapter *a) {
                 en->frame[k] * x[0] + en->frame[3 + k] * x[1] + en->frame[6 + k] * x[2];
         }
     }
-    w->n_records = a->n_entries;
+    w->n_records = a->n_contact_entries;
+}
+
+/* The accepted step's impulses of every joint part (nscd_world_joint_reaction,
+ * nscd_world_clearance_gaps), with the step's length. */
+static void store_joint_impulses(world_adapter *a, double step) {
+    nscd_world *w = a->world;
+    for (int32_t k = 0; k < w->n_joints; ++k) {
+        memset(w->joints[k].impulse, 0, sizeof w->joints[k].impulse);
+        w->joints[k].step = step;
+    }
+    for (int32_t e = a->n_contact_entries; e < a->n_entries; ++e) {
+        const wm_entry *en = &a->entries[e];
+        memcpy(w->joints[en->joint].impulse[en->part], a->slots[e].state.impulse,
+               3 * sizeof(double));
+    }
 }
 
 /* The accepted step into the world's bodies. */
@@ -204,7 +232,9 @@ static void push_state(void *self) {
         memcpy(w->velocity + 3 * i, a->v + V_PER_BODY * (size_t)k, 3 * sizeof(double));
         memcpy(w->omega + 3 * i, a->v + V_PER_BODY * (size_t)k + 3, 3 * sizeof(double));
     }
+    nscd__world_project_joints(w);
     store_records(a);
+    store_joint_impulses(a, a->t - w->time);
     w->time = a->t;
     w->steps++;
     nscd__world_remove_outside(w);
@@ -348,11 +378,65 @@ static void side_point(const world_adapter *a, const wm_entry *en, int s, const 
 /* Gap and rows of entry `index` at q: g = ξ0 + n·(Δp_b - Δp_a) with the
  * normal of detection; rows e_k·(v_b + ω_b × r_b - v_a - ω_a × r_a), one
  * 3x6 block per moving side, blocks in increasing column order. */
+/* The pose of side s of a joint entry at q: a model body's from q, a
+ * fixed body's (static, kinematic at rest) or the ground's from the world. */
+static void joint_side_pose(const world_adapter *a, const wm_entry *en, int s, const double *q,
+                            nscd__joint_pose *pose) {
+    if (en->body[s] < 0) {
+        nscd__world_joint_pose(a->world, &a->world->joints[en->joint], s, pose);
+        return;
+    }
+    const double *x = body_q(q, en->body[s]);
+    memcpy(pose->x, x, 3 * sizeof(double));
+    nscd_q_to_rows(x + 3, pose->R);
+}
+
+/* A joint part's value and rows (joints/joint.h): an equality's equations,
+ * or a gap with its normal and tangent rows; blocks in increasing column
+ * order like a contact's. */
+static nscd_status joint_entry(const world_adapter *a, const wm_entry *en, const double *q,
+                               double *gap, nscd__rows *rows) {
+    nscd__joint_pose pose[2];
+    joint_side_pose(a, en, 0, q, &pose[0]);
+    joint_side_pose(a, en, 1, q, &pose[1]);
+    nscd__joint_part part;
+    nscd__joint_evaluate(&a->world->joints[en->joint].def, en->part, pose, &part);
+    *gap = part.value[0];
+    if (!part.equality) { /* the projection's closed gaps are contacts to the steppers */
+        *gap -= nscd__world_contact_distance(a->world);
+    }
+    int order[2] = {0, 1};
+    if (en->body[0] >= 0 && en->body[1] >= 0 && en->body[1] < en->body[0]) {
+        order[0] = 1, order[1] = 0;
+    }
+    rows->n_rows = part.n_rows;
+    rows->n_blocks = 0;
+    for (int j = 0; j < 2; ++j) {
+        if (en->body[order[j]] >= 0) {
+            rows->column[rows->n_blocks] = V_PER_BODY * en->body[order[j]];
+            rows->width[rows->n_blocks++] = V_PER_BODY;
+        }
+    }
+    rows->width_total = V_PER_BODY * rows->n_blocks;
+    for (int32_t r = 0; r < part.n_rows; ++r) {
+        double *row = rows->values + (size_t)r * (size_t)rows->width_total;
+        for (int j = 0, b = 0; j < 2; ++j) {
+            if (en->body[order[j]] >= 0) {
+                memcpy(row + V_PER_BODY * b++, part.rows[order[j]][r], 6 * sizeof(double));
+            }
+        }
+    }
+    return NSCD_OK;
+}
+
 static nscd_status entry(void *self, int32_t index, double t, const double *q, double *gap,
                          nscd__rows *rows) {
     (void)t;
     const world_adapter *a = self;
     const wm_entry *en = &a->entries[index];
+    if (en->joint >= 0) {
+        return joint_entry(a, en, q, gap, rows);
+    }
     double dp[3] = {0.0, 0.0, 0.0}, r[2][3];
     for (int s = 0; s < 2; ++s) {
         if (en->body[s] < 0) {
@@ -496,6 +580,71 @@ static nscd_status reserve_entries(world_adapter *a, int32_t n) {
     return NSCD_OK;
 }
 
+/* Parts of every joint: the entries they add. */
+static int32_t joint_parts(const nscd_world *w) {
+    int32_t n = 0;
+    for (int32_t k = 0; k < w->n_joints; ++k) {
+        n += nscd__joint_part_count(&w->joints[k].def);
+    }
+    return n;
+}
+
+/* Side s of a joint entry: the model body of a dynamic body, -1 for the
+ * ground and for a static or kinematic body (fixed in the step). */
+static void joint_side(const world_adapter *a, const nscd__world_joint *j, wm_entry *en, int s) {
+    int32_t i = nscd__world_lookup(a->world, j->body[s]);
+    en->dense[s] = i;
+    en->body[s] = i >= 0 ? a->model_of[i] : -1;
+}
+
+/* The joints' parts after the n contacts: equality entries (ideal joints)
+ * and frictionless or Coulomb unilateral entries (clearance gaps, Newton
+ * e = 0: plastic), matched with the last update's joint entries by
+ * (serial, part) — joints keep their creation order, so a forward merge.
+ * Returns the entry count. */
+static int32_t append_joints(world_adapter *a, int32_t n) {
+    const nscd_world *w = a->world;
+    int32_t o = 0;
+    while (o < a->n_old && a->old_entries[o].joint < 0) {
+        ++o;
+    }
+    for (int32_t k = 0; k < w->n_joints; ++k) {
+        const nscd__world_joint *j = &w->joints[k];
+        for (int32_t p = 0; p < nscd__joint_part_count(&j->def); ++p) {
+            wm_entry *en = &a->entries[n];
+            memset(en, 0, sizeof *en);
+            en->joint = k, en->part = p, en->serial = j->serial;
+            joint_side(a, j, en, 0);
+            joint_side(a, j, en, 1);
+            if (en->body[0] < 0 && en->body[1] < 0) {
+                continue; /* nothing moves */
+            }
+            nscd__contact_slot *slot = &a->slots[n];
+            memset(slot, 0, sizeof *slot);
+            slot->key = mix(0x6a6f696e74ull ^ mix(j->serial * NSCD__JOINT_MAX_PARTS + (uint64_t)p));
+            slot->kind = j->def.clearance ? NSCD__ENTRY_UNILATERAL : NSCD__ENTRY_EQUALITY;
+            slot->friction = j->def.friction;
+            slot->n_tangent = j->def.clearance ? 2 : 0;
+            if (!j->def.clearance && j->def.energy_form) {
+                slot->law = a->energy_law;
+            }
+            while (o < a->n_old &&
+                   (a->old_entries[o].serial < j->serial ||
+                    (a->old_entries[o].serial == j->serial && a->old_entries[o].part < p))) {
+                ++o;
+            }
+            a->previous[n] = -1;
+            if (o < a->n_old && a->old_entries[o].serial == j->serial &&
+                a->old_entries[o].part == p) {
+                slot->state = a->old_slots[o].state; /* same geometry: impulses carry over */
+                a->previous[n] = o;
+            }
+            ++n;
+        }
+    }
+    return n;
+}
+
 /* Contacts at q (the world's collision stage), matched with the last
  * update's entries by key. */
 static nscd_status update_entries(void *self, double t, const double *q) {
@@ -509,7 +658,8 @@ static nscd_status update_entries(void *self, double t, const double *q) {
     nscd_status rc = nscd__world_detect_contacts(w);
     const nscd__collision *col = &w->collision;
     if (rc == NSCD_OK) { /* room for both lists before they swap */
-        rc = reserve_entries(a, col->n_contacts > a->n_entries ? col->n_contacts : a->n_entries);
+        int32_t need = col->n_contacts + joint_parts(w);
+        rc = reserve_entries(a, need > a->n_entries ? need : a->n_entries);
     }
     if (rc != NSCD_OK) {
         return nscd__fail(&w->diag, rc, "collision detection: out of memory");
@@ -530,6 +680,7 @@ static nscd_status update_entries(void *self, double t, const double *q) {
         memcpy(en->frame, p->normal, 3 * sizeof(double));
         nscd__world_tangents(en->frame, en->frame + 3, en->frame + 6);
         en->gap = p->gap;
+        en->joint = -1;
         make_side(a, en, 0, sa);
         make_side(a, en, 1, sb);
         if ((en->body[0] < 0 && en->body[1] < 0) || en->body[0] == en->body[1]) {
@@ -551,6 +702,8 @@ static nscd_status update_entries(void *self, double t, const double *q) {
         }
         ++n;
     }
+    a->n_contact_entries = n;
+    n = append_joints(a, n);
     a->n_entries = n;
     nscd__model *m = &a->model;
     m->n_contacts = n;
@@ -584,6 +737,13 @@ nscd_status nscd__world_model(nscd_world *w, nscd__model **model) {
             return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "world model");
         }
         a->world = w;
+        nscd_contact_law *law = NULL;
+        if (nscd_contact_law_create_newton(1.0, &w->allocator, &law) != NSCD_OK) {
+            nscd__free(&w->allocator, a, sizeof *a);
+            return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "world model");
+        }
+        a->energy_law = *law; /* a law is a small value (core/law.h) */
+        nscd_contact_law_destroy(law);
         nscd__model *m = &a->model;
         m->self = a;
         m->t = &a->t;

@@ -489,6 +489,11 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
         return nscd__fail(&w->diag, NSCD_ERR_STRUCT_SIZE, "report struct_size %u",
                           (unsigned)nscd__struct_size_of(report));
     }
+    if (w->n_joints > 0) { /* the block Gauss–Seidel has no joint blocks (docs/joints.md) */
+        return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
+                          "nscd_world_step does not solve joints: drive the world with "
+                          "nscd_time_stepping_create_world");
+    }
     nscd__world_compact(w);
     if (nscd__world_reserve_scratch(w) != NSCD_OK) {
         return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "step scratch");

@@ -91,6 +91,8 @@ def test_system_desc_init_through_cffi(ffi_lib):
     ("nscd_shape_desc", _library.ShapeDesc),
     ("nscd_world_step_report", _library.WorldStepReport),
     ("nscd_beam_desc", _library.BeamDesc),
+    ("nscd_joint_desc", _library.JointDesc),
+    ("nscd_clearance_joint_desc", _library.ClearanceJointDesc),
 ])
 def test_ctypes_mirrors_match_headers(ffi_lib, c_name, mirror):
     ffi, _ = ffi_lib
@@ -114,6 +116,9 @@ def test_ctypes_mirrors_match_headers(ffi_lib, c_name, mirror):
     ("nscd_friction_law", "FrictionLaw", "NSCD_FRICTION_"),
     ("nscd_friction_combine", "FrictionCombine", "NSCD_COMBINE_"),
     ("nscd_world_format", "WorldFormat", "NSCD_WORLD_"),
+    ("nscd_joint_type", "JointType", "NSCD_JOINT_"),
+    ("nscd_clearance_type", "ClearanceType", "NSCD_CLEARANCE_"),
+    ("nscd_clearance_impact", "ClearanceImpact", "NSCD_CLEARANCE_"),
 ])
 def test_enums_match_headers(ffi_lib, c_name, enum_class, prefix):
     ffi, _ = ffi_lib

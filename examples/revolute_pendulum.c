@@ -1,0 +1,318 @@
+/* A pendulum on an ideal revolute joint against the same pendulum on a
+ * revolute joint with clearance (seed 004, Sects. 4.3 and 5.4; Table 4 is
+ * lost: the parameters are ours, printed in "parameters" and in
+ * docs/joints.md).
+ *
+ * A body of mass m (isotropic inertia I_cm about its centre of mass) hangs
+ * from a pin fixed to the ground along z through the origin, its centre of
+ * mass at com_distance L from the pin axis (and, with --3d, com_offset_z
+ * along the axis: the centre of mass off the plane of the swing), released
+ * at rest horizontal (90° from the downward vertical), gravity -y. The
+ * clearance pendulum's hole (radius R_pin + c, length 0.05 m) is concentric
+ * with the pin at release; the pin's axial stops are 0.05 m + c_a apart.
+ * Driven by the midpoint rule at fixed h (nscd_time_stepping_create_world).
+ *
+ * Output (--json): the parameters; the period (between the first two upward
+ * zero crossings of the swing angle) and the exact ideal period
+ * 4 sqrt(I_O/(m g L)) K(sin²(θ0/2)); the first contact time (the first step
+ * end at which a radial gap is closed) and √(2c/g); the energy samples; the
+ * energy lost at the first impact and m g c I_cm/I_O; the largest
+ * penetration and eccentricity over the run; the contact onsets; steps,
+ * CPU time; the largest residual of the ideal joint.
+ *
+ * Usage: revolute_pendulum [--json] [--csv FILE] [--joint ideal|clearance]
+ *                          [--dt 1e-3] [--dt-max H] [--t-end 10] [--3d]
+ * --dt-max different from --dt asks for the variable step of seed 004,
+ * Sect. 2.1.4, which this build's steppers do not have: exit 4 with
+ * {"error": ...}. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "example_cli.h"
+#include "nscd/nscd.h"
+
+#define G 9.81
+#define RELEASE_ANGLE 1.5707963267948966 /* pi/2 */
+#define K_HALF 1.8540746773013719        /* K(m = 1/2), scipy.special.ellipk(0.5) */
+
+typedef struct settings {
+    int clearance, three_d;
+    double dt, dt_max, t_end;
+    double mass, com_distance, com_offset_z, inertia, pin_radius, c, axial_play, hole_length;
+} settings;
+
+typedef struct result {
+    double period, first_contact, loss, max_penetration, max_eccentricity, max_residual;
+    int contact_onsets;
+    long steps;
+    double cpu;
+    double *energy; /* pairs (t, E) every 0.01 s */
+    int n_energy;
+} result;
+
+static double energy_of(const nscd_world *w, nscd_body_id id, const settings *s) {
+    double x[3], v[3], om[3];
+    nscd_world_get_body(w, id, x, NULL, v, om);
+    return 0.5 * s->mass * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
+           0.5 * s->inertia * (om[0] * om[0] + om[1] * om[1] + om[2] * om[2]) + s->mass * G * x[1];
+}
+
+/* The world with the pendulum and its joint; the body id. */
+static nscd_status build(const settings *s, nscd_world **world, nscd_body_id *body,
+                         nscd_joint_id *joint) {
+    nscd_world_desc wd;
+    nscd_world_desc_init(&wd, sizeof wd);
+    wd.gravity[0] = 0.0, wd.gravity[1] = -G, wd.gravity[2] = 0.0;
+    nscd_status rc = nscd_world_create(&wd, world);
+    nscd_body_desc bd;
+    nscd_body_desc_init(&bd, sizeof bd);
+    bd.mass = s->mass;
+    bd.inertia[0] = bd.inertia[1] = bd.inertia[2] = s->inertia;
+    bd.position[0] = s->com_distance;
+    bd.position[2] = s->com_offset_z;
+    if (rc == NSCD_OK) {
+        rc = nscd_world_add_body(*world, &bd, NULL, 0, body);
+    }
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    if (!s->clearance) {
+        nscd_joint_desc jd;
+        nscd_joint_desc_init(&jd, sizeof jd);
+        jd.type = NSCD_JOINT_REVOLUTE;
+        jd.body_b = *body;
+        jd.position_b[0] = -s->com_distance;
+        jd.position_b[2] = -s->com_offset_z;
+        return nscd_world_add_joint(*world, &jd, joint);
+    }
+    nscd_clearance_joint_desc cd;
+    nscd_clearance_joint_desc_init(&cd, sizeof cd);
+    cd.type = NSCD_CLEARANCE_REVOLUTE;
+    cd.inner_body = *body;
+    cd.inner_position[0] = -s->com_distance;
+    cd.inner_position[2] = -s->com_offset_z;
+    cd.pin_radius = s->pin_radius;
+    cd.hole_radius = s->pin_radius + s->c;
+    cd.inner_length = s->hole_length;
+    cd.outer_length = s->hole_length + s->axial_play;
+    return nscd_world_add_clearance_joint(*world, &cd, joint);
+}
+
+/* Per-step bookkeeping of the gaps (clearance) or the residual (ideal). */
+static void observe(const nscd_world *w, nscd_joint_id joint, const settings *s, long n,
+                    int *closed, result *r) {
+    double values[6];
+    int32_t count = 0;
+    nscd_world_joint_residual(w, joint, 6, &count, values);
+    if (!s->clearance) {
+        for (int k = 0; k < count; ++k) {
+            r->max_residual = fmax(r->max_residual, fabs(values[k]));
+        }
+        return;
+    }
+    for (int k = 0; k < count; ++k) {
+        r->max_penetration = fmax(r->max_penetration, -values[k]);
+    }
+    for (int k = 0; k < 2; ++k) {
+        r->max_eccentricity = fmax(r->max_eccentricity, s->c - values[k]);
+    }
+    int now = fmin(values[0], values[1]) <= 1e-12;
+    if (now && !*closed) {
+        r->contact_onsets++;
+        if (r->first_contact < 0.0) {
+            r->first_contact = (double)n * s->dt;
+        }
+    }
+    *closed = now;
+}
+
+static int run(const settings *s, FILE *csv, result *r) {
+    nscd_world *w = NULL;
+    nscd_body_id body = 0;
+    nscd_joint_id joint = 0;
+    nscd_time_stepping *ts = NULL;
+    nscd_status rc = build(s, &w, &body, &joint);
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.scheme = NSCD_TS_MOREAU_MIDPOINT;
+    o.dt = s->dt;
+    if (rc == NSCD_OK) {
+        rc = nscd_time_stepping_create_world(w, &o, &ts);
+    }
+    long steps = lround(s->t_end / s->dt), every = lround(0.01 / s->dt);
+    every = every > 0 ? every : 1;
+    r->energy = calloc(2 * (size_t)(steps / every + 2), sizeof(double));
+    if (rc != NSCD_OK || r->energy == NULL) {
+        fprintf(stderr, "revolute_pendulum: setup failed (%d)\n", (int)rc);
+        nscd_time_stepping_destroy(ts);
+        nscd_world_destroy(w);
+        return 1;
+    }
+    double previous_angle = 0.0, crossings[2] = {0.0, 0.0}, e_before_contact = 0.0;
+    double e_previous = energy_of(w, body, s);
+    int n_cross = 0, closed = 0;
+    long loss_step = -1;
+    clock_t start = clock();
+    for (long n = 1; n <= steps && rc == NSCD_OK; ++n) {
+        rc = nscd_time_stepping_advance(ts, (double)n * s->dt, NULL);
+        double x[3], e = energy_of(w, body, s);
+        nscd_world_get_body(w, body, x, NULL, NULL, NULL);
+        double had_contact = r->first_contact;
+        observe(w, joint, s, n, &closed, r);
+        if (had_contact < 0.0 && r->first_contact >= 0.0) {
+            e_before_contact = e_previous, loss_step = n + 2;
+        }
+        if (n == loss_step) {
+            r->loss = e_before_contact - e;
+        }
+        double angle = atan2(x[0], -x[1]);
+        if (previous_angle < 0.0 && angle >= 0.0 && n_cross < 2) {
+            crossings[n_cross++] =
+                ((double)n - 1.0 + previous_angle / (previous_angle - angle)) * s->dt;
+        }
+        previous_angle = angle;
+        if (n % every == 0) {
+            r->energy[2 * r->n_energy] = (double)n * s->dt;
+            r->energy[2 * r->n_energy++ + 1] = e;
+        }
+        if (csv != NULL) {
+            fprintf(csv, "%.9g,%.17g,%.17g,%.17g,%.17g\n", (double)n * s->dt, x[0], x[1], x[2], e);
+        }
+        e_previous = e;
+        r->steps = n;
+    }
+    r->cpu = (double)(clock() - start) / CLOCKS_PER_SEC;
+    r->period = n_cross == 2 ? crossings[1] - crossings[0] : NAN;
+    if (rc != NSCD_OK) {
+        fprintf(stderr, "revolute_pendulum: %s\n", nscd_time_stepping_last_error(ts));
+    }
+    nscd_time_stepping_destroy(ts);
+    nscd_world_destroy(w);
+    return rc == NSCD_OK ? 0 : 1;
+}
+
+static void print_json(const settings *s, const result *r) {
+    double io = s->inertia + s->mass * s->com_distance * s->com_distance;
+    printf("{\"parameters\":{\"joint\":\"%s\",\"scheme\":\"moreau_midpoint\",\"mass\":",
+           s->clearance ? "clearance" : "ideal");
+    json_number(stdout, s->mass);
+    printf(",\"com_distance\":");
+    json_number(stdout, s->com_distance);
+    printf(",\"com_offset_z\":");
+    json_number(stdout, s->com_offset_z);
+    printf(",\"inertia_cm_axis\":");
+    json_number(stdout, s->inertia);
+    printf(",\"g\":");
+    json_number(stdout, G);
+    printf(",\"release_angle\":");
+    json_number(stdout, RELEASE_ANGLE);
+    printf(",\"clearance\":");
+    json_number(stdout, s->clearance ? s->c : 0.0);
+    printf(",\"axial_play\":");
+    json_number(stdout, s->clearance ? s->axial_play : 0.0);
+    printf(",\"pin_radius\":");
+    json_number(stdout, s->pin_radius);
+    printf(",\"hole_length\":");
+    json_number(stdout, s->hole_length);
+    printf(",\"dt\":");
+    json_number(stdout, s->dt);
+    printf(",\"t_end\":");
+    json_number(stdout, s->t_end);
+    printf(",\"initial_state\":{\"position\":[");
+    json_number(stdout, s->com_distance);
+    printf(",0,");
+    json_number(stdout, s->com_offset_z);
+    printf("],\"velocity\":[0,0,0],\"angular_velocity\":[0,0,0]}},\"period\":");
+    json_number(stdout, r->period);
+    printf(",\"period_ideal_exact\":");
+    json_number(stdout, 4.0 * sqrt(io / (s->mass * G * s->com_distance)) * K_HALF);
+    printf(",\"first_contact_time\":");
+    json_number(stdout, s->clearance ? r->first_contact : NAN);
+    printf(",\"first_contact_exact\":");
+    json_number(stdout, s->clearance ? sqrt(2.0 * s->c / G) : NAN);
+    printf(",\"energy\":[");
+    for (int k = 0; k < r->n_energy; ++k) {
+        printf(k ? ",[" : "[");
+        json_number(stdout, r->energy[2 * k]);
+        printf(",");
+        json_number(stdout, r->energy[2 * k + 1]);
+        printf("]");
+    }
+    printf("],\"energy_loss_first_impact\":");
+    json_number(stdout, s->clearance ? r->loss : NAN);
+    printf(",\"energy_loss_expected\":");
+    json_number(stdout, s->clearance ? s->mass * G * s->c * s->inertia / io : NAN);
+    printf(",\"max_penetration\":");
+    json_number(stdout, r->max_penetration);
+    printf(",\"max_eccentricity\":");
+    json_number(stdout, r->max_eccentricity);
+    printf(",\"max_residual\":");
+    json_number(stdout, r->max_residual);
+    printf(",\"contact_onsets\":%d,\"steps\":%ld,\"step_sizes\":{\"min\":", r->contact_onsets,
+           r->steps);
+    json_number(stdout, s->dt);
+    printf(",\"max\":");
+    json_number(stdout, s->dt);
+    printf("},\"cpu_seconds\":");
+    json_number(stdout, r->cpu);
+    printf("}\n");
+}
+
+static const char usage_text[] =
+    "usage: revolute_pendulum [--json] [--csv FILE] [--joint ideal|clearance] [--dt H] "
+    "[--dt-max H2] [--t-end T] [--3d]";
+
+int main(int argc, char **argv) {
+    cli_check(argc, argv, usage_text);
+    settings s = {.mass = 1.0,
+                  .com_distance = 0.5,
+                  .inertia = 0.02,
+                  .pin_radius = 0.01,
+                  .c = 1e-4,
+                  .axial_play = 2e-4,
+                  .hole_length = 0.05};
+    s.clearance = strcmp(cli_string(argc, argv, "--joint", "ideal"), "clearance") == 0;
+    s.three_d = cli_has_flag(argc, argv, "--3d");
+    s.com_offset_z = s.three_d ? 0.05 : 0.0;
+    s.dt = cli_double(argc, argv, "--dt", 1e-3);
+    s.dt_max = cli_double(argc, argv, "--dt-max", s.dt);
+    s.t_end = cli_double(argc, argv, "--t-end", 10.0);
+    int json = cli_has_flag(argc, argv, "--json");
+    if (!(s.dt > 0.0) || !(s.t_end > 0.0) || s.t_end / s.dt > 1e8) {
+        fprintf(stderr, "revolute_pendulum: bad --dt or --t-end\n");
+        return 2;
+    }
+    if (s.dt_max != s.dt) {
+        if (json) {
+            printf("{\"error\":\"variable step sizes (--dt-max) need the stepper of seed 004, "
+                   "Sect. 2.1.4\"}\n");
+        }
+        return 4;
+    }
+    const char *csv_path = cli_string(argc, argv, "--csv", NULL);
+    FILE *csv = csv_path != NULL ? fopen(csv_path, "w") : NULL;
+    if (csv_path != NULL && csv == NULL) {
+        fprintf(stderr, "revolute_pendulum: cannot write %s\n", csv_path);
+        return 2;
+    }
+    if (csv != NULL) {
+        fprintf(csv, "t,x,y,z,energy\n");
+    }
+    result r = {.first_contact = -1.0};
+    int code = run(&s, csv, &r);
+    if (csv != NULL) {
+        fclose(csv);
+    }
+    if (code == 0 && json) {
+        print_json(&s, &r);
+    } else if (code == 0) {
+        printf("%s joint, h = %g: period %.9f s, first contact %.6g s, max penetration %.3g m\n",
+               s.clearance ? "clearance" : "ideal", s.dt, r.period, r.first_contact,
+               r.max_penetration);
+    }
+    free(r.energy);
+    return code;
+}

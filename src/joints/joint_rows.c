@@ -1,0 +1,157 @@
+/* The rows shared by every joint (docs/joints.md, "Rows"), and the
+ * dispatch over the joint types. A material point p of side s moves with
+ * v_s + ω_s × (p - x_s), a body-fixed unit vector u with ω_s × u, and
+ * e·(ω × r) = ω·(r × e): every row below is the exact time derivative of
+ * its constraint function, so that the steppers' u = H v is Φ'. */
+#include <math.h>
+#include <string.h>
+
+#include "core/vec3.h"
+#include "joints/joint.h"
+
+int32_t nscd__joint_part_count(const nscd__joint_def *def) {
+    if (def->clearance) {
+        switch (def->type) {
+        case NSCD_CLEARANCE_CYLINDRICAL: return 2;
+        case NSCD_CLEARANCE_REVOLUTE: return 4;
+        default: return 4 * def->n_vertices;
+        }
+    }
+    return def->type == NSCD_JOINT_SPHERICAL ? 1 : 2;
+}
+
+int32_t nscd__joint_value_count(const nscd__joint_def *def) {
+    if (def->clearance) {
+        return nscd__joint_part_count(def);
+    }
+    static const int32_t equations[] = {3, 5, 4, 5, 6};
+    return equations[def->type];
+}
+
+/* y = R x (row-major R). */
+static void rotate(const double R[9], const double x[3], double y[3]) {
+    for (int k = 0; k < 3; ++k) {
+        y[k] = R[3 * k] * x[0] + R[3 * k + 1] * x[1] + R[3 * k + 2] * x[2];
+    }
+}
+
+void nscd__joint_frames_at(const nscd__joint_def *def, const nscd__joint_pose pose[2],
+                           nscd__joint_frames *f) {
+    for (int s = 0; s < 2; ++s) {
+        rotate(pose[s].R, def->frame_position[s], f->lever[s]);
+        for (int c = 0; c < 3; ++c) {
+            f->origin[s][c] = pose[s].x[c] + f->lever[s][c];
+        }
+        for (int a = 0; a < 3; ++a) { /* axis a = R (frame_rotation column a) */
+            double local[3] = {def->frame_rotation[s][a], def->frame_rotation[s][3 + a],
+                               def->frame_rotation[s][6 + a]};
+            rotate(pose[s].R, local, f->axis[s] + 3 * a);
+        }
+    }
+}
+
+static void set_row(nscd__joint_part *out, int32_t s, int32_t r, const double lin[3],
+                    const double ang[3], double sign) {
+    for (int c = 0; c < 3; ++c) {
+        out->rows[s][r][c] = sign * lin[c];
+        out->rows[s][r][3 + c] = sign * ang[c];
+    }
+}
+
+void nscd__joint_point_row(const nscd__joint_frames *f, const double e[3], nscd__joint_part *out,
+                           int32_t r) {
+    double d[3], rxe[3];
+    for (int c = 0; c < 3; ++c) {
+        d[c] = f->origin[1][c] - f->origin[0][c];
+    }
+    out->value[r] = e[0] * d[0] + e[1] * d[1] + e[2] * d[2];
+    nscd_cross3(f->lever[1], e, rxe);
+    set_row(out, 1, r, e, rxe, 1.0);
+    nscd_cross3(f->lever[0], e, rxe);
+    set_row(out, 0, r, e, rxe, -1.0);
+}
+
+void nscd__joint_dot1_row(const double u[3], const double w[3], nscd__joint_part *out, int32_t r) {
+    static const double zero[3] = {0.0, 0.0, 0.0};
+    double uxw[3];
+    out->value[r] = u[0] * w[0] + u[1] * w[1] + u[2] * w[2];
+    nscd_cross3(u, w, uxw);
+    set_row(out, 0, r, zero, uxw, 1.0);
+    set_row(out, 1, r, zero, uxw, -1.0); /* w × u = -(u × w) */
+}
+
+void nscd__joint_dot2_row(const nscd__joint_frames *f, const nscd__joint_pose pose[2],
+                          const double u[3], nscd__joint_part *out, int32_t r) {
+    /* Φ' = ω_0·(u × d) + u·(v_1 + ω_1 × l_1 - v_0 - ω_0 × l_0): side 0
+     * takes [-u, u × (d + l_0)] = [-u, u × (p_1 - x_0)], side 1 [u, l_1 × u]. */
+    double d[3], r0[3], ang[3];
+    for (int c = 0; c < 3; ++c) {
+        d[c] = f->origin[1][c] - f->origin[0][c];
+        r0[c] = f->origin[1][c] - pose[0].x[c];
+    }
+    out->value[r] = u[0] * d[0] + u[1] * d[1] + u[2] * d[2];
+    nscd_cross3(u, r0, ang);
+    set_row(out, 0, r, u, ang, 1.0);
+    for (int c = 0; c < 3; ++c) {
+        out->rows[0][r][c] = -u[c];
+    }
+    nscd_cross3(f->lever[1], u, ang);
+    set_row(out, 1, r, u, ang, 1.0);
+}
+
+/* Two unit tangents completing the unit normal n (Duff et al. 2017, the
+ * world's choice: a deterministic function of n). */
+static void tangents(const double n[3], double t[3], double o[3]) {
+    double sign = copysign(1.0, n[2]);
+    double a = -1.0 / (sign + n[2]);
+    double b = n[0] * n[1] * a;
+    t[0] = 1.0 + sign * n[0] * n[0] * a, t[1] = sign * b, t[2] = -sign * n[0];
+    o[0] = b, o[1] = sign + n[1] * n[1] * a, o[2] = -n[1];
+}
+
+void nscd__joint_gap_part(const nscd__joint_pose pose[2], double g, const double p[3],
+                          const double n[3], nscd__joint_part *out) {
+    out->n_rows = 3;
+    out->equality = 0;
+    out->value[0] = g;
+    out->value[1] = out->value[2] = 0.0;
+    memcpy(out->point, p, sizeof out->point);
+    memcpy(out->frame, n, 3 * sizeof(double));
+    tangents(n, out->frame + 3, out->frame + 6);
+    for (int k = 0; k < 3; ++k) {
+        const double *e = out->frame + 3 * k;
+        for (int s = 0; s < 2; ++s) {
+            double r[3], rxe[3];
+            for (int c = 0; c < 3; ++c) {
+                r[c] = p[c] - pose[s].x[c];
+            }
+            nscd_cross3(r, e, rxe);
+            set_row(out, s, k, e, rxe, s == 0 ? 1.0 : -1.0);
+        }
+    }
+}
+
+void nscd__joint_evaluate(const nscd__joint_def *def, int32_t part, const nscd__joint_pose pose[2],
+                          nscd__joint_part *out) {
+    nscd__joint_frames f;
+    memset(out, 0, sizeof *out);
+    nscd__joint_frames_at(def, pose, &f);
+    if (def->clearance) {
+        if (def->type == NSCD_CLEARANCE_CYLINDRICAL) {
+            nscd__clearance_cylindrical(def, &f, pose, part, out);
+        } else if (def->type == NSCD_CLEARANCE_REVOLUTE) {
+            nscd__clearance_revolute(def, &f, pose, part, out);
+        } else {
+            nscd__clearance_prismatic(def, &f, pose, part, out);
+        }
+        return;
+    }
+    out->equality = 1;
+    switch (def->type) {
+    case NSCD_JOINT_SPHERICAL: nscd__joint_spherical(&f, pose, part, out); break;
+    case NSCD_JOINT_REVOLUTE: nscd__joint_revolute(&f, pose, part, out); break;
+    case NSCD_JOINT_CYLINDRICAL: nscd__joint_cylindrical(&f, pose, part, out); break;
+    case NSCD_JOINT_PRISMATIC: nscd__joint_prismatic(&f, pose, part, out); break;
+    default: nscd__joint_fixed(&f, pose, part, out); break;
+    }
+}

@@ -1,0 +1,325 @@
+/* Projection of the ideal joints after an accepted step (docs/joints.md,
+ * "Drift and projection"). The time steppers hold the joints on the
+ * velocity level, u = H(q_k) v_{k+1} = 0, so the positions drift at first
+ * order over a fixed time (docs/time_stepping.md, "Penetration and
+ * drift"). After each step the world moves the positions back onto Φ = 0
+ * by mass-weighted Gauss–Newton steps
+ *
+ *     Δ = -M^-1 H' (H M^-1 H' + δ I)^-1 Φ,   q <- q ⊕ Δ  (exact rotation),
+ *
+ * then projects the velocities onto H v = 0 the same way (the coordinate
+ * projection of Hairer, Lubich and Wanner, Sect. VII.2). The closed
+ * clearance gaps take part as inequalities: in the positions every gap,
+ * g + H Δ >= -tolerance (a gap pushed back is left just closed, so that the
+ * next step's active set, g(q_M) <= 0 for the midpoint rule, holds it), in
+ * the velocities the closed ones (g <= 1000 tolerances), H v >= 0, each with its impulse p >= 0 (it
+ * only pushes: a plastic contact), so both stages are small mixed LCPs on
+ * W = H M^-1 H' + δ I, solved by projected Gauss–Seidel (δ = 1e-12 of the
+ * largest diagonal keeps the redundant rows of a prismatic joint, 12 on 6
+ * dofs, solvable): the sweeps find the active set, whose equations are
+ * then solved exactly by Cholesky when the result is complementary. */
+#include <math.h>
+#include <string.h>
+
+#include "core/dense.h"
+#include "core/memory.h"
+#include "core/vec3.h"
+#include "models/world_impl.h"
+
+/* One projected row: its body on each side (dense index, -1 when the side
+ * does not move), whether it is a gap (impulse >= 0), its value, its row
+ * and M^-1 row' per side. */
+typedef struct projection_row {
+    int32_t body[2];
+    int32_t gap; /* a clearance gap: an inequality, p >= 0, target -tolerance */
+    double value;
+    double h[2][6];
+    double y[2][6];
+} projection_row;
+
+/* y = M^-1 h for dense body i: (h_v / m, R I^-1 R' h_ω). */
+static void inverse_mass(const nscd_world *w, int32_t i, const double h[6], double y[6]) {
+    double R[9], b[3], c[3];
+    const double *inv = w->inv_inertia + 9 * (size_t)i;
+    nscd_q_to_rows(w->orientation + 4 * (size_t)i, R);
+    for (int k = 0; k < 3; ++k) {
+        y[k] = w->inv_mass[i] * h[k];
+        b[k] = R[k] * h[3] + R[3 + k] * h[4] + R[6 + k] * h[5];
+    }
+    for (int k = 0; k < 3; ++k) {
+        c[k] = inv[3 * k] * b[0] + inv[3 * k + 1] * b[1] + inv[3 * k + 2] * b[2];
+    }
+    for (int k = 0; k < 3; ++k) {
+        y[3 + k] = R[3 * k] * c[0] + R[3 * k + 1] * c[1] + R[3 * k + 2] * c[2];
+    }
+}
+
+/* Row r of a part into rows[*m], with M^-1 row'. */
+static void add_row(const nscd_world *w, const nscd__joint_part *part, int32_t r,
+                    const int32_t body[2], projection_row *rows, int32_t *m) {
+    projection_row *row = &rows[(*m)++];
+    row->gap = !part->equality;
+    row->value = part->value[r];
+    for (int s = 0; s < 2; ++s) {
+        row->body[s] = body[s];
+        memcpy(row->h[s], part->rows[s][r], sizeof row->h[s]);
+        if (body[s] >= 0) {
+            inverse_mass(w, body[s], row->h[s], row->y[s]);
+        }
+    }
+}
+
+double nscd__world_contact_distance(const nscd_world *w) {
+    return w->projection_iterations > 0 ? 1e3 * w->projection_tolerance : 0.0;
+}
+
+/* The rows of every ideal joint and the normal rows of the gaps at the
+ * world's positions; the count. Position stage (`positions`): every gap as
+ * an inequality g >= -tolerance (p = 0 unless the step would close it, so
+ * that pushing one gap back never drives another in; an equation would
+ * over-constrain the redundant gaps of a prismatic joint). Velocity stage:
+ * the closed gaps (g <= the contact distance) as inequalities H v >= 0.
+ * *largest: the largest |Φ| and -g - tolerance. */
+static int32_t gather(const nscd_world *w, int positions, projection_row *rows, double *largest) {
+    int32_t m = 0;
+    double tol = w->projection_tolerance;
+    *largest = 0.0;
+    for (int32_t k = 0; k < w->n_joints; ++k) {
+        const nscd__world_joint *j = &w->joints[k];
+        nscd__joint_pose pose[2];
+        int32_t body[2];
+        for (int s = 0; s < 2; ++s) {
+            nscd__world_joint_pose(w, j, s, &pose[s]);
+            int32_t i = nscd__world_lookup(w, j->body[s]);
+            body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
+        }
+        for (int32_t p = 0; p < nscd__joint_part_count(&j->def); ++p) {
+            nscd__joint_part part;
+            nscd__joint_evaluate(&j->def, p, pose, &part);
+            if (!part.equality) {
+                double g = part.value[0];
+                *largest = fmax(*largest, -g - tol);
+                if (positions || g <= nscd__world_contact_distance(w)) {
+                    add_row(w, &part, 0, body, rows, &m);
+                }
+                continue;
+            }
+            for (int32_t r = 0; r < part.n_rows; ++r) {
+                *largest = fmax(*largest, fabs(part.value[r]));
+                add_row(w, &part, r, body, rows, &m);
+            }
+        }
+    }
+    return m;
+}
+
+/* Rows the projection may take: every ideal-joint row and clearance gap. */
+static int32_t row_count(const nscd_world *w) {
+    int32_t m = 0;
+    for (int32_t k = 0; k < w->n_joints; ++k) {
+        m += nscd__joint_value_count(&w->joints[k].def);
+    }
+    return m;
+}
+
+/* W = H M^-1 H' + δ I (m x m, row-major). */
+static void delassus(const projection_row *rows, int32_t m, double *W) {
+    double top = 0.0;
+    for (int32_t a = 0; a < m; ++a) {
+        for (int32_t b = 0; b < m; ++b) {
+            double sum = 0.0;
+            for (int s = 0; s < 2; ++s) {
+                for (int t = 0; t < 2; ++t) {
+                    if (rows[a].body[s] >= 0 && rows[a].body[s] == rows[b].body[t]) {
+                        sum += nscd__dot(6, rows[a].h[s], rows[b].y[t]);
+                    }
+                }
+            }
+            W[(size_t)a * (size_t)m + (size_t)b] = sum;
+        }
+        top = fmax(top, W[(size_t)a * (size_t)m + (size_t)a]);
+    }
+    for (int32_t a = 0; a < m; ++a) {
+        W[(size_t)a * (size_t)m + (size_t)a] += 1e-12 * top;
+    }
+}
+
+/* Projected Gauss–Seidel sweeps on the mixed LCP (below) from p. */
+static void sweeps(const projection_row *rows, int32_t m, const double *W, const double *b,
+                   double *p, int count) {
+    for (int sweep = 0; sweep < count; ++sweep) {
+        double change = 0.0, size = 0.0;
+        for (int32_t a = 0; a < m; ++a) {
+            const double *Wa = W + (size_t)a * (size_t)m;
+            double u = b[a] + nscd__dot(m, Wa, p);
+            double next = p[a] - u / Wa[a];
+            if (rows[a].gap && next < 0.0) {
+                next = 0.0;
+            }
+            change = fmax(change, fabs(next - p[a]));
+            size = fmax(size, fabs(next));
+            p[a] = next;
+        }
+        if (change <= 1e-15 * size) {
+            return;
+        }
+    }
+}
+
+/* The exact solution on the active set the sweeps found (equalities and
+ * gaps with p > 0): W_AA p_A = -b_A by Cholesky, kept when p_A >= 0 on the
+ * gaps and u >= 0 on the inactive gaps (else the sweeps' p stays). */
+static void polish(const projection_row *rows, int32_t m, const double *W, const double *b,
+                   double *p, double *Wa, double *L, double *x, int32_t *active) {
+    int32_t k = 0;
+    for (int32_t a = 0; a < m; ++a) {
+        if (!rows[a].gap || p[a] > 0.0) {
+            active[k++] = a;
+        }
+    }
+    for (int32_t i = 0; i < k; ++i) {
+        for (int32_t j = 0; j < k; ++j) {
+            Wa[(size_t)i * (size_t)k + (size_t)j] = W[(size_t)active[i] * (size_t)m + active[j]];
+        }
+        x[i] = -b[active[i]];
+    }
+    if (k == 0 || nscd__cholesky_cm(k, Wa, L) != NSCD_OK ||
+        nscd__cholesky_solve_cm(k, L, 1, x) != NSCD_OK) {
+        return;
+    }
+    for (int32_t i = 0; i < k; ++i) {
+        if (rows[active[i]].gap && x[i] < 0.0) {
+            return;
+        }
+    }
+    for (int32_t a = 0, i = 0; a < m; ++a) { /* inactive gaps must stay open */
+        if (i < k && active[i] == a) {
+            ++i;
+            continue;
+        }
+        double u = b[a];
+        for (int32_t j = 0; j < k; ++j) {
+            u += W[(size_t)a * (size_t)m + active[j]] * x[j];
+        }
+        if (u < 0.0) {
+            return;
+        }
+    }
+    memset(p, 0, (size_t)m * sizeof(double));
+    for (int32_t i = 0; i < k; ++i) {
+        p[active[i]] = x[i];
+    }
+}
+
+/* The mixed LCP u = b + W p: u = 0 on equality rows, 0 <= p _|_ u >= 0 on
+ * gap rows: projected Gauss–Seidel from p = 0 finds the active set (at most
+ * 200 sweeps), then the active set's equations are solved exactly. `work`
+ * holds 2 m² + m doubles and m ints. */
+static void solve(const projection_row *rows, int32_t m, const double *W, const double *b,
+                  double *p, double *work) {
+    memset(p, 0, (size_t)m * sizeof(double));
+    sweeps(rows, m, W, b, p, 200);
+    double *Wa = work, *L = Wa + (size_t)m * (size_t)m, *x = L + (size_t)m * (size_t)m;
+    polish(rows, m, W, b, p, Wa, L, x, (int32_t *)(x + m));
+}
+
+/* x += M^-1 H' p on every moving side: positions (Δ) or velocities. */
+static void apply(nscd_world *w, const projection_row *rows, int32_t m, const double *p,
+                  int positions) {
+    for (int32_t a = 0; a < m; ++a) {
+        for (int s = 0; s < 2; ++s) {
+            int32_t i = rows[a].body[s];
+            if (i < 0 || p[a] == 0.0) {
+                continue;
+            }
+            double d[6];
+            for (int c = 0; c < 6; ++c) {
+                d[c] = p[a] * rows[a].y[s][c];
+            }
+            double *x = positions ? w->position : w->velocity;
+            for (int c = 0; c < 3; ++c) {
+                x[3 * (size_t)i + c] += d[c];
+            }
+            if (positions) { /* small turns: one exact rotation per row and side */
+                nscd__world_rotate(w->orientation + 4 * (size_t)i, d + 3, 1.0,
+                                   w->orientation + 4 * (size_t)i);
+            } else {
+                for (int c = 0; c < 3; ++c) {
+                    w->omega[3 * (size_t)i + c] += d[3 + c];
+                }
+            }
+        }
+    }
+}
+
+/* Scratch for m rows: the rows, W, b, p and the solver's work (2 m² + 2 m
+ * doubles, the last m of them holding ints), all or nothing. */
+static nscd_status reserve(nscd_world *w, int32_t m) {
+    size_t need = (size_t)m * sizeof(projection_row) +
+                  (3 * (size_t)m * (size_t)m + 4 * (size_t)m) * sizeof(double);
+    if (need <= w->projection_bytes) {
+        return NSCD_OK;
+    }
+    void *p = nscd__alloc(&w->allocator, need);
+    if (p == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    nscd__free(&w->allocator, w->projection_scratch, w->projection_bytes);
+    w->projection_scratch = p;
+    w->projection_bytes = need;
+    return NSCD_OK;
+}
+
+nscd_status nscd__world_prepare_projection(nscd_world *w) {
+    int32_t m = row_count(w);
+    if (m == 0 || w->projection_iterations == 0) {
+        return NSCD_OK;
+    }
+    if (m > NSCD__WORLD_MAX_PROJECTED_ROWS) {
+        return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
+                          "%d joint rows exceed the projection's %d (turn it off)", (int)m,
+                          NSCD__WORLD_MAX_PROJECTED_ROWS);
+    }
+    if (reserve(w, m) != NSCD_OK) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "joint projection of %d rows", (int)m);
+    }
+    return NSCD_OK;
+}
+
+void nscd__world_project_joints(nscd_world *w) {
+    int32_t m = row_count(w);
+    if (m == 0 || w->projection_iterations == 0 || m > NSCD__WORLD_MAX_PROJECTED_ROWS ||
+        reserve(w, m) != NSCD_OK) {
+        return; /* prepared before the step: does not happen */
+    }
+    projection_row *rows = w->projection_scratch;
+    double *W = (double *)(rows + m), *b = W + (size_t)m * (size_t)m, *p = b + m, *work = p + m;
+    for (int32_t it = 0; it < w->projection_iterations; ++it) { /* positions */
+        double largest = 0.0;
+        int32_t n = gather(w, 1, rows, &largest);
+        if (largest <= w->projection_tolerance) {
+            break;
+        }
+        for (int32_t a = 0; a < n; ++a) {
+            b[a] = rows[a].value + (rows[a].gap ? w->projection_tolerance : 0.0);
+        }
+        delassus(rows, n, W);
+        solve(rows, n, W, b, p, work);
+        apply(w, rows, n, p, 1);
+    }
+    double largest = 0.0; /* velocities at the final positions */
+    int32_t n = gather(w, 0, rows, &largest);
+    for (int32_t a = 0; a < n; ++a) {
+        b[a] = 0.0;
+        for (int s = 0; s < 2; ++s) {
+            int32_t i = rows[a].body[s];
+            if (i >= 0) {
+                b[a] += nscd__dot(3, rows[a].h[s], w->velocity + 3 * (size_t)i) +
+                        nscd__dot(3, rows[a].h[s] + 3, w->omega + 3 * (size_t)i);
+            }
+        }
+    }
+    delassus(rows, n, W);
+    solve(rows, n, W, b, p, work);
+    apply(w, rows, n, p, 0);
+}

@@ -1,0 +1,70 @@
+"""nscd.joint: ideal and clearance joints of nscd.World (include/nscd/joint.h)."""
+import math
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+import nscd  # noqa: E402
+from nscd import _library  # noqa: E402
+from nscd.errors import NscdError, Status  # noqa: E402
+from nscd.time_stepping import TimeStepping  # noqa: E402
+
+if not hasattr(_library.library(), "nscd_world_add_joint"):
+    pytest.skip("the library has no joints yet", allow_module_level=True)
+
+G = 9.81
+
+
+def test_revolute_pendulum_has_the_elliptic_period():
+    # m = 2, I_cm = 0.1, L = 1, released horizontal: T = 4 sqrt(I_O/(m g L)) K(1/2).
+    m, L, icm = 2.0, 1.0, 0.1
+    exact = 4.0 * math.sqrt((icm + m * L * L) / (m * G * L)) * 1.8540746773013719
+    with nscd.World(gravity=(0, -G, 0)) as world:
+        body = world.add_body(position=(L, 0.0, 0.0), mass=m, inertia=(icm, icm, icm))
+        joint = nscd.add_joint(world, "revolute", body_b=body, position_b=(-L, 0.0, 0.0))
+        assert nscd.joint_count(world) == 1 and nscd.joint_valid(world, joint)
+        crossings, previous, t = [], 0.0, 0.0
+        with TimeStepping(world, scheme="moreau_midpoint", dt=1e-3) as ts:
+            for n in range(1, 5001):
+                ts.advance(n * 1e-3)
+                p, _, _, _ = world.get_body(body)
+                angle = math.atan2(p[0], -p[1])
+                if n > 1 and previous < 0.0 <= angle:
+                    crossings.append((n - 1 + previous / (previous - angle)) * 1e-3)
+                previous = angle
+        assert len(crossings) >= 2
+        assert (crossings[1] - crossings[0]) / exact - 1.0 == pytest.approx(0.0, abs=1e-5)
+        assert np.max(np.abs(nscd.joint_residual(world, joint))) < 1e-11
+        force, torque = nscd.joint_reaction(world, joint)
+        assert force.shape == (3,) and abs(torque[2]) < 1e-9  # a pin carries no torque about z
+        nscd.remove_joint(world, joint)
+        assert not nscd.joint_valid(world, joint)
+        with pytest.raises(NscdError) as error:
+            nscd.joint_residual(world, joint)
+        assert error.value.status == Status.ERR_STALE_HANDLE
+
+
+def test_clearance_gaps_and_bad_input():
+    with nscd.World(gravity=(0, -G, 0)) as world:
+        body = world.add_body(position=(0.5, 0.0, 0.0), mass=1.0, inertia=(0.02,) * 3)
+        with pytest.raises(NscdError) as error:
+            nscd.add_clearance_joint(world, "revolute", inner_body=body, hole_radius=0.01,
+                                     pin_radius=0.01)
+        assert error.value.status == Status.ERR_OUT_OF_RANGE
+        joint = nscd.add_clearance_joint(world, "revolute", inner_body=body,
+                                         inner_position=(-0.5, 0.0, 0.0), hole_radius=0.0101,
+                                         pin_radius=0.01, inner_length=0.05, outer_length=0.0502)
+        gaps = nscd.clearance_gaps(world, joint)
+        assert gaps.gaps == pytest.approx([1e-4, 1e-4, 1e-4, 1e-4], abs=1e-15)
+        assert gaps.normals.shape == (4, 3)
+        nscd.set_joint_projection(world, 3, 1e-12)
+        with TimeStepping(world, scheme="moreau_midpoint", dt=1e-4) as ts:
+            ts.advance(0.1)
+        gaps = nscd.clearance_gaps(world, joint)
+        assert np.min(gaps.gaps[:2]) > -3e-12  # the pin stays inside the clearance circle
+        assert np.min(gaps.gaps[:2]) < 1e-9  # and touches the hole
+        with pytest.raises(NscdError):
+            world.step()  # the world's own solver refuses joints
+        world.remove_body(body)
+        assert nscd.joint_count(world) == 0
