@@ -86,8 +86,8 @@ static nscd_status decompose(nscd_world_mpi *w, const nscd_world_desc *world,
             return NSCD_ERR_OUT_OF_RANGE;
         }
     }
-    long long product = (long long)(dims[0] ? dims[0] : 1) * (dims[1] ? dims[1] : 1) *
-                        (dims[2] ? dims[2] : 1);
+    long long product =
+        (long long)(dims[0] ? dims[0] : 1) * (dims[1] ? dims[1] : 1) * (dims[2] ? dims[2] : 1);
     if (product < 1 || w->size % product != 0 ||
         ((dims[0] && dims[1] && dims[2]) && product != w->size) ||
         MPI_Dims_create(w->size, 3, dims) != MPI_SUCCESS) {

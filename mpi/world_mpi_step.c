@@ -46,8 +46,7 @@ void nscd__mpi_snapshot(nscd_world_mpi *w) {
 }
 
 /* Counts and displacements of 6 doubles per link of the plan. */
-static void real_counts(nscd_world_mpi *w, const int32_t *send_offset,
-                        const int32_t *recv_offset) {
+static void real_counts(nscd_world_mpi *w, const int32_t *send_offset, const int32_t *recv_offset) {
     for (int r = 0; r < w->size; ++r) {
         w->send_count[r] = 6 * (send_offset[r + 1] - send_offset[r]);
         w->send_displ[r] = 6 * send_offset[r];
@@ -100,8 +99,8 @@ static void blend_owned(nscd_world_mpi *w, double weight) {
         for (int c = 0; c < 3; ++c) {
             l->velocity[3 * (size_t)i + c] =
                 w->start_velocity[6 * (size_t)i + c] + weight * w->change[6 * (size_t)i + c];
-            l->omega[3 * (size_t)i + c] =
-                w->start_velocity[6 * (size_t)i + 3 + c] + weight * w->change[6 * (size_t)i + 3 + c];
+            l->omega[3 * (size_t)i + c] = w->start_velocity[6 * (size_t)i + 3 + c] +
+                                          weight * w->change[6 * (size_t)i + 3 + c];
         }
     }
 }
@@ -111,7 +110,8 @@ static void send_velocities(nscd_world_mpi *w) {
     nscd_world *l = w->local;
     const nscd__mpi_plan *p = &w->plan;
     for (int32_t k = 0; k < p->n_send; ++k) {
-        memcpy(w->send_real + 6 * (size_t)k, velocity_of(l, p->send[k].slot, 0), 3 * sizeof(double));
+        memcpy(w->send_real + 6 * (size_t)k, velocity_of(l, p->send[k].slot, 0),
+               3 * sizeof(double));
         memcpy(w->send_real + 6 * (size_t)k + 3, velocity_of(l, p->send[k].slot, 1),
                3 * sizeof(double));
     }
@@ -119,7 +119,8 @@ static void send_velocities(nscd_world_mpi *w) {
     MPI_Alltoallv(w->send_real, w->send_count, w->send_displ, MPI_DOUBLE, w->recv_real,
                   w->recv_count, w->recv_displ, MPI_DOUBLE, w->comm);
     for (int32_t k = 0; k < p->n_recv; ++k) {
-        memcpy(velocity_of(l, p->recv[k].slot, 0), w->recv_real + 6 * (size_t)k, 3 * sizeof(double));
+        memcpy(velocity_of(l, p->recv[k].slot, 0), w->recv_real + 6 * (size_t)k,
+               3 * sizeof(double));
         memcpy(velocity_of(l, p->recv[k].slot, 1), w->recv_real + 6 * (size_t)k + 3,
                3 * sizeof(double));
     }
@@ -162,8 +163,7 @@ static nscd_status reserve_scratch(nscd_world_mpi *w) {
                                sizeof(double));
     }
     if (rc == NSCD_OK) {
-        rc = nscd__mpi_reserve(w, (void **)&w->change, &w->change_capacity, bodies,
-                               sizeof(double));
+        rc = nscd__mpi_reserve(w, (void **)&w->change, &w->change_capacity, bodies, sizeof(double));
     }
     if (rc == NSCD_OK) {
         rc = nscd__mpi_reserve(w, (void **)&w->start_impulse, &w->impulse_capacity,
@@ -287,12 +287,12 @@ nscd_status nscd_world_mpi_step(nscd_world_mpi *w, nscd_world_step_report *repor
         return NSCD_ERR_NULL_POINTER;
     }
     nscd__diag_clear(&w->diag);
-    int bad_report = report != NULL &&
-                     !nscd__struct_size_ok(nscd__struct_size_of(report),
-                                           NSCD__WORLD_STEP_REPORT_SIZE_0_2, sizeof *report);
-    nscd_status rc = agree(w->comm, bad_report ? NSCD_ERR_STRUCT_SIZE
-                                    : w->broken  ? NSCD_ERR_STATE
-                                                 : NSCD_OK);
+    int bad_report =
+        report != NULL && !nscd__struct_size_ok(nscd__struct_size_of(report),
+                                                NSCD__WORLD_STEP_REPORT_SIZE_0_2, sizeof *report);
+    nscd_status rc = agree(w->comm, bad_report  ? NSCD_ERR_STRUCT_SIZE
+                                    : w->broken ? NSCD_ERR_STATE
+                                                : NSCD_OK);
     if (rc != NSCD_OK) {
         return nscd__fail(&w->diag, rc, "report struct_size, or a failed migration");
     }

@@ -14,8 +14,10 @@ static bool owned_body(const nscd_world_mpi *w, int32_t i) {
  * (3 per body), or the radius / ids when field is NULL. */
 static int write_array(const nscd_world_mpi *w, FILE *f, const char *name, const double *field) {
     const nscd_world *l = w->local;
-    int bad = fprintf(f, "<DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"3\" "
-                         "format=\"ascii\">\n", name) < 0;
+    int bad = fprintf(f,
+                      "<DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"3\" "
+                      "format=\"ascii\">\n",
+                      name) < 0;
     for (int32_t i = 0; i < l->n_bodies && !bad; ++i) {
         const double *x = field + 3 * (size_t)i;
         bad = owned_body(w, i) && fprintf(f, "%.17g %.17g %.17g\n", x[0], x[1], x[2]) < 0;
@@ -64,17 +66,17 @@ static int write_piece(const nscd_world_mpi *w, FILE *f) {
 
 /* The index: the arrays' names and types, and one Piece per rank. */
 static int write_index(const nscd_world_mpi *w, FILE *f, const char *base) {
-    int bad = fprintf(f,
-                      "<?xml version=\"1.0\"?>\n<VTKFile type=\"PPolyData\" version=\"0.1\" "
-                      "byte_order=\"LittleEndian\">\n<PPolyData GhostLevel=\"0\">\n"
-                      "<PPoints><PDataArray type=\"Float64\" Name=\"position\" "
-                      "NumberOfComponents=\"3\"/></PPoints>\n<PPointData>\n"
-                      "<PDataArray type=\"Float64\" Name=\"radius\"/>\n"
-                      "<PDataArray type=\"UInt64\" Name=\"global_id\"/>\n"
-                      "<PDataArray type=\"UInt64\" Name=\"user_id\"/>\n"
-                      "<PDataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\"/>\n"
-                      "<PDataArray type=\"Float64\" Name=\"angular_velocity\" "
-                      "NumberOfComponents=\"3\"/>\n</PPointData>\n") < 0;
+    int bad =
+        fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PPolyData\" version=\"0.1\" "
+                   "byte_order=\"LittleEndian\">\n<PPolyData GhostLevel=\"0\">\n"
+                   "<PPoints><PDataArray type=\"Float64\" Name=\"position\" "
+                   "NumberOfComponents=\"3\"/></PPoints>\n<PPointData>\n"
+                   "<PDataArray type=\"Float64\" Name=\"radius\"/>\n"
+                   "<PDataArray type=\"UInt64\" Name=\"global_id\"/>\n"
+                   "<PDataArray type=\"UInt64\" Name=\"user_id\"/>\n"
+                   "<PDataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\"/>\n"
+                   "<PDataArray type=\"Float64\" Name=\"angular_velocity\" "
+                   "NumberOfComponents=\"3\"/>\n</PPointData>\n") < 0;
     for (int r = 0; r < w->size && !bad; ++r) {
         bad = fprintf(f, "<Piece Source=\"%s_%d.vtp\"/>\n", base, r) < 0;
     }

@@ -50,7 +50,10 @@ typedef struct nscd_world_mpi_desc {
     double halo;
 } nscd_world_mpi_desc;
 
-/** Fills `desc` with the defaults; `struct_size` is sizeof of the caller's struct. */
+/** Fills `desc` with the defaults.
+ *  @param desc        The struct.
+ *  @param struct_size sizeof of the caller's struct.
+ *  @return NSCD_OK, or NSCD_ERR_STRUCT_SIZE. */
 NSCD_API nscd_status nscd_world_mpi_desc_init(nscd_world_mpi_desc *desc, size_t struct_size);
 
 /**
@@ -70,13 +73,20 @@ NSCD_API nscd_status nscd_world_mpi_desc_init(nscd_world_mpi_desc *desc, size_t 
 NSCD_API nscd_status nscd_world_mpi_create(int32_t comm_f, const nscd_world_desc *world,
                                            const nscd_world_mpi_desc *desc, nscd_world_mpi **out);
 
-/** Destroys the world (collective: it frees a communicator); NULL is a no-op. */
+/** Destroys the world (collective: it frees a communicator); NULL is a no-op.
+ *  @param world The world. */
 NSCD_API void nscd_world_mpi_destroy(nscd_world_mpi *world);
 
-/** Message of this rank's last error ("" when none). */
+/** Message of this rank's last error.
+ *  @param world The world.
+ *  @return The message ("" when none). */
 NSCD_API const char *nscd_world_mpi_last_error(const nscd_world_mpi *world);
 
-/** Adds a material (collective by contract: the same calls on every rank). */
+/** Adds a material (collective by contract: the same calls on every rank).
+ *  @param world    The world.
+ *  @param friction Its friction coefficient, >= 0.
+ *  @param material Its index.
+ *  @return NSCD_OK, or the error of nscd_world_add_material(). */
 NSCD_API nscd_status nscd_world_mpi_add_material(nscd_world_mpi *world, double friction,
                                                  int32_t *material);
 
@@ -105,7 +115,9 @@ NSCD_API nscd_status nscd_world_mpi_add_body(nscd_world_mpi *world, const nscd_b
 /**
  * @brief Removes a dynamic body owned by this rank (or added here since the
  *        last step); its shadows leave at the next step.
- * @return NSCD_ERR_STALE_HANDLE when this rank does not own `global_id`.
+ * @param world     The world.
+ * @param global_id The body's global id.
+ * @return NSCD_OK, or NSCD_ERR_STALE_HANDLE when this rank does not own `global_id`.
  */
 NSCD_API nscd_status nscd_world_mpi_remove_body(nscd_world_mpi *world, uint64_t global_id);
 
@@ -125,15 +137,25 @@ NSCD_API nscd_status nscd_world_mpi_remove_body(nscd_world_mpi *world, uint64_t 
  */
 NSCD_API nscd_status nscd_world_mpi_step(nscd_world_mpi *world, nscd_world_step_report *report);
 
-/** Simulated time, s. */
+/** Simulated time.
+ *  @param world The world.
+ *  @return Seconds (0 for NULL). */
 NSCD_API double nscd_world_mpi_time(const nscd_world_mpi *world);
 
 /** This rank and the number of ranks; the subdomain's box (outer faces at
- *  the domain box, although they extend to infinity). Any pointer may be NULL. */
+ *  the domain box, although they extend to infinity). Any pointer may be NULL.
+ *  @param world The world.
+ *  @param rank  This rank.
+ *  @param size  The number of ranks.
+ *  @param lower Lower corner of this rank's subdomain, m.
+ *  @param upper Upper corner, m.
+ *  @return NSCD_OK, or NSCD_ERR_NULL_POINTER for a NULL world. */
 NSCD_API nscd_status nscd_world_mpi_subdomain(const nscd_world_mpi *world, int32_t *rank,
                                               int32_t *size, double lower[3], double upper[3]);
 
-/** Dynamic bodies owned by this rank (shadows are not counted). */
+/** Dynamic bodies owned by this rank (shadows are not counted).
+ *  @param world The world.
+ *  @return The count (0 for NULL). */
 NSCD_API int32_t nscd_world_mpi_body_count(const nscd_world_mpi *world);
 
 /**
@@ -142,6 +164,11 @@ NSCD_API int32_t nscd_world_mpi_body_count(const nscd_world_mpi *world);
  *
  * A body lost or owned twice changes the count or the checksum. Any pointer
  * may be NULL.
+ * @param world       The world.
+ * @param count       Dynamic bodies over all ranks.
+ * @param id_checksum Sum of their global ids modulo 2^64.
+ * @param shadows     Shadow copies over all ranks.
+ * @return NSCD_OK, or NSCD_ERR_NULL_POINTER.
  */
 NSCD_API nscd_status nscd_world_mpi_global_count(nscd_world_mpi *world, int64_t *count,
                                                  uint64_t *id_checksum, int64_t *shadows);
@@ -150,7 +177,17 @@ NSCD_API nscd_status nscd_world_mpi_global_count(nscd_world_mpi *world, int64_t 
  * @brief Copies out the dynamic bodies owned by this rank, in storage order.
  *
  * Same arguments as nscd_world_get_bodies(), with global ids instead of
- * local ones. NSCD_ERR_BUFFER_TOO_SMALL (with `count` set) when `capacity` is too small.
+ * local ones.
+ * @param world              The world.
+ * @param capacity           Rows the arrays hold.
+ * @param count              Bodies owned here (set even when too many).
+ * @param global_ids         NULL or `capacity` global ids.
+ * @param user_ids           NULL or `capacity` user ids (the body descs').
+ * @param positions          NULL or 3 `capacity` doubles.
+ * @param orientations       NULL or 4 `capacity` doubles (w, x, y, z).
+ * @param velocities         NULL or 3 `capacity` doubles.
+ * @param angular_velocities NULL or 3 `capacity` doubles (world frame).
+ * @return NSCD_OK, or NSCD_ERR_BUFFER_TOO_SMALL when `capacity` is too small.
  */
 NSCD_API nscd_status nscd_world_mpi_get_bodies(const nscd_world_mpi *world, int32_t capacity,
                                                int32_t *count, uint64_t *global_ids,
@@ -164,6 +201,9 @@ NSCD_API nscd_status nscd_world_mpi_get_bodies(const nscd_world_mpi *world, int3
  * Each rank writes `<prefix>_<rank>.vtp` (XML polydata, one point per
  * owned body: radius, global id, user id, velocity, angular velocity) and
  * rank 0 writes `<prefix>.pvtp`, the index ParaView opens.
+ * @param world  The world.
+ * @param prefix Path prefix of the files.
+ * @return NSCD_OK, or NSCD_ERR_IO on every rank when any rank failed.
  */
 NSCD_API nscd_status nscd_world_mpi_write_vtk(nscd_world_mpi *world, const char *prefix);
 
