@@ -417,3 +417,85 @@ nscd_status nscd_world_mpi_get_bodies(const nscd_world_mpi *w, int32_t capacity,
     }
     return NSCD_OK;
 }
+
+/* ------------------------------------------------------------ state, contacts */
+
+/* Dense index of the body with global id gid that this rank may set: a
+ * replicated body, or a dynamic one it owns; -1 otherwise. */
+static int32_t find_settable(const nscd_world_mpi *w, uint64_t gid) {
+    const nscd_world *l = w->local;
+    for (int32_t i = 0; i < l->n_bodies; ++i) {
+        if (l->type[i] >= 0 && l->user_id[i] == gid) {
+            int32_t owner = w->slot_owner[nscd__mpi_slot(l, i)];
+            return owner == NSCD__MPI_EVERY_RANK || owner == w->rank ? i : -1;
+        }
+    }
+    return -1;
+}
+
+nscd_status nscd_world_mpi_set_body(nscd_world_mpi *w, uint64_t global_id, const double *position,
+                                    const double *orientation, const double *velocity,
+                                    const double *angular_velocity) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&w->diag);
+    int32_t i = find_settable(w, global_id);
+    if (i < 0) {
+        return nscd__fail(&w->diag, NSCD_ERR_STALE_HANDLE, "body %llu is not set by rank %d",
+                          (unsigned long long)global_id, w->rank);
+    }
+    nscd_status rc = nscd_world_set_body(w->local, w->local->id[i], position, orientation, velocity,
+                                         angular_velocity);
+    return rc == NSCD_OK ? rc : nscd__fail(&w->diag, rc, "%s", nscd_world_last_error(w->local));
+}
+
+/* Both bodies of a contact record still live (the outlet removes bodies
+ * after the contacts were stored), as nscd_world_get_contacts() filters. */
+static bool contact_alive(const nscd_world *l, const nscd__world_record *r) {
+    return nscd__world_lookup(l, r->id_a) >= 0 && nscd__world_lookup(l, r->id_b) >= 0;
+}
+
+nscd_status nscd_world_mpi_get_contacts(const nscd_world_mpi *w, int32_t capacity, int32_t *count,
+                                        uint64_t *body_a, uint64_t *body_b, double *points,
+                                        double *normals, double *gaps, double *impulses) {
+    if (w == NULL || count == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    const nscd_world *l = w->local;
+    int32_t n = 0;
+    for (int32_t j = 0; j < l->n_records; ++j) {
+        n += contact_alive(l, &l->records[j]);
+    }
+    *count = n;
+    if (n > capacity) {
+        return NSCD_ERR_BUFFER_TOO_SMALL;
+    }
+    size_t k = 0;
+    for (int32_t j = 0; j < l->n_records; ++j) {
+        const nscd__world_record *r = &l->records[j];
+        if (!contact_alive(l, r)) {
+            continue;
+        }
+        if (body_a != NULL) {
+            body_a[k] = l->user_id[nscd__world_lookup(l, r->id_a)];
+        }
+        if (body_b != NULL) {
+            body_b[k] = l->user_id[nscd__world_lookup(l, r->id_b)];
+        }
+        if (points != NULL) {
+            memcpy(points + 3 * k, r->point, sizeof r->point);
+        }
+        if (normals != NULL) {
+            memcpy(normals + 3 * k, r->normal, sizeof r->normal);
+        }
+        if (gaps != NULL) {
+            gaps[k] = r->gap;
+        }
+        if (impulses != NULL) {
+            memcpy(impulses + 3 * k, r->x, sizeof r->x);
+        }
+        ++k;
+    }
+    return NSCD_OK;
+}

@@ -196,6 +196,48 @@ NSCD_API nscd_status nscd_world_mpi_get_bodies(const nscd_world_mpi *world, int3
                                                double *angular_velocities);
 
 /**
+ * @brief Sets the state of a body, as nscd_world_set_body() (NULL keeps a part).
+ *
+ * A replicated (static, kinematic) body must be set on every rank alike; a
+ * dynamic body by its owner only.
+ * @param world            The world.
+ * @param global_id        The body.
+ * @param position         NULL or its new position, m.
+ * @param orientation      NULL or its unit quaternion (w, x, y, z).
+ * @param velocity         NULL or its velocity, m/s.
+ * @param angular_velocity NULL or its angular velocity (world frame), rad/s.
+ * @return NSCD_OK; NSCD_ERR_STALE_HANDLE when this rank does not hold it (or
+ *         holds only a shadow); the errors of nscd_world_set_body().
+ */
+NSCD_API nscd_status nscd_world_mpi_set_body(nscd_world_mpi *world, uint64_t global_id,
+                                             const double *position, const double *orientation,
+                                             const double *velocity,
+                                             const double *angular_velocity);
+
+/**
+ * @brief Copies out the contacts this rank resolved in the last step, in the
+ *        solver's order, as nscd_world_get_contacts() with global ids.
+ *
+ * Every contact of the world is resolved by exactly one rank, so the union
+ * over the ranks is the world's contact set. Any array may be NULL.
+ * @param world    The world.
+ * @param capacity Room in each array, in contacts.
+ * @param count    Contacts resolved here (NSCD_ERR_BUFFER_TOO_SMALL when
+ *                 larger than capacity; nothing else is written).
+ * @param body_a   Global id of the first body of each contact.
+ * @param body_b   Of the second; the normal points from a to b.
+ * @param points   3 values each: the contact point, m.
+ * @param normals  3 values each: unit normal from a to b.
+ * @param gaps     Gap at detection, m.
+ * @param impulses 3 values each: normal, then the two tangential impulses, N s.
+ * @return NSCD_OK; NSCD_ERR_NULL_POINTER; NSCD_ERR_BUFFER_TOO_SMALL.
+ */
+NSCD_API nscd_status nscd_world_mpi_get_contacts(const nscd_world_mpi *world, int32_t capacity,
+                                                 int32_t *count, uint64_t *body_a, uint64_t *body_b,
+                                                 double *points, double *normals, double *gaps,
+                                                 double *impulses);
+
+/**
  * @brief Writes the owned bodies as parallel VTK (collective).
  *
  * Each rank writes `<prefix>_<rank>.vtp` (XML polydata, one point per
