@@ -52,9 +52,15 @@ typedef struct scene {
 typedef struct sums {
     int64_t samples;
     double particles, contacts, detected, active, particle_pairs, bed_count, bed_z_sum;
-    double max_penetration, window_start, window_end;
+    double max_penetration, window_start, window_end, shadows;
     int64_t spawned_start, removed_start, spawned_end, removed_end;
 } sums;
+
+static double cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static double now(void) {
     struct timespec ts;
@@ -334,8 +340,9 @@ static nscd_status sample(scene *s, sums *m) {
     }
     free(x), free(gaps), free(imp), free(a), free(b);
     MPI_Allreduce(local, total, 6, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    int64_t particles = 0;
-    nscd_world_mpi_global_count(s->world, &particles, NULL, NULL);
+    int64_t particles = 0, shadows = 0;
+    nscd_world_mpi_global_count(s->world, &particles, NULL, &shadows);
+    m->shadows += (double)shadows;
     double t = nscd_world_mpi_time(s->world);
     m->particles += (double)particles;
     m->contacts += total[0];
@@ -374,7 +381,7 @@ static void field(const char *name, double x) {
 }
 
 static void print_json(const scene *s, const sums *m, double warmup, int64_t steps, double seconds,
-                       double mpi_seconds) {
+                       const double cpu[2], double mpi_seconds) {
     const channel_params *p = &s->p;
     double n = (double)m->samples, d = p->diameter;
     double particles = m->particles / n, contacts = m->contacts / n;
@@ -404,6 +411,9 @@ static void print_json(const scene *s, const sums *m, double warmup, int64_t ste
     field("seconds", seconds);
     field("seconds_per_step", seconds / (double)steps);
     field("step_seconds_max_rank", mpi_seconds);
+    field("cpu_seconds_max_rank", cpu[0]);
+    field("cpu_seconds_all_ranks", cpu[1]);
+    field("shadows_avg", m->shadows / n);
     field("contacts_detected_avg", m->detected / n);
     field("contacts_active_avg", m->active / n);
     field("contacts_particle_particle_avg", m->particle_pairs / n);
@@ -445,7 +455,7 @@ static int run(int argc, char **argv, int rank) {
     channel_params p;
     channel_params_init(&p, k, sweeps, law, (uint64_t)cli_double(argc, argv, "--seed", 1.0));
     scene s;
-    double start = now(), in_step = 0.0;
+    double start = now(), in_step = 0.0, cpu_start = cpu_now();
     nscd_status st = scene_create(&s, &p, dims, relaxation);
     sums m;
     memset(&m, 0, sizeof m);
@@ -468,13 +478,15 @@ static int run(int argc, char **argv, int rank) {
     if (st == NSCD_OK && vtk != NULL) {
         st = nscd_world_mpi_write_vtk(s.world, vtk);
     }
-    double seconds = now() - start, slowest = 0.0;
+    double seconds = now() - start, slowest = 0.0, cpu = cpu_now() - cpu_start, cpus[2];
     MPI_Allreduce(&in_step, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&cpu, &cpus[0], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&cpu, &cpus[1], 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     if (st != NSCD_OK) {
         fprintf(stderr, "granular_channel_mpi (rank %d): %s (%s)\n", rank, nscd_status_string(st),
                 s.world ? nscd_world_mpi_last_error(s.world) : "create");
     } else if (rank == 0 && cli_has_flag(argc, argv, "--json")) {
-        print_json(&s, &m, warmup, steps, seconds, slowest);
+        print_json(&s, &m, warmup, steps, seconds, cpus, slowest);
     } else if (rank == 0) {
         printf("granular_channel_mpi: %d ranks, %lld steps, %.1f s; particles %.1f, contacts per "
                "particle %.4f\n",
