@@ -191,7 +191,8 @@ static void keep_resolved(nscd_world_mpi *w) {
 }
 
 /* Sweeps until max_sweeps or the merit (the largest over the ranks) falls
- * below the tolerance, as nscd__world_solve does. */
+ * below the tolerance, as nscd__world_solve does. With tolerance 0 every
+ * rank does max_sweeps sweeps and the merits are reduced only for the report. */
 static nscd_status sweep(nscd_world_mpi *w, int64_t contacts, int32_t *sweeps, double *merit) {
     nscd_world *l = w->local;
     *sweeps = 0;
@@ -204,12 +205,13 @@ static nscd_status sweep(nscd_world_mpi *w, int64_t contacts, int32_t *sweeps, d
             nscd__mpi_snapshot(w);
         }
         double m = nscd__world_sweep(l);
+        *merit = m;
         if (w->size > 1) {
             blend_impulses(w, l->desc.relaxation);
             nscd__mpi_blend(w, l->desc.relaxation);
-            MPI_Allreduce(&m, merit, 1, MPI_DOUBLE, MPI_MAX, w->comm);
-        } else {
-            *merit = m;
+            if (l->desc.tolerance > 0.0) { /* else the report takes the maximum once */
+                MPI_Allreduce(&m, merit, 1, MPI_DOUBLE, MPI_MAX, w->comm);
+            }
         }
         *sweeps = s + 1;
         if (l->desc.tolerance > 0.0 && *merit < l->desc.tolerance) {
