@@ -32,3 +32,11 @@ add_test(NAME mpi.exports
   COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/mpi/exports.sh" "${PROJECT_SOURCE_DIR}"
           $<TARGET_FILE:nscd_mpi>)
 set_tests_properties(mpi.exports PROPERTIES LABELS mpi)
+
+# The ```c-mpi blocks of docs/guide (10_distributed_world.md) compiled with
+# mpicc and run under mpirun -np 2 (the guide test runs only c and python).
+add_test(NAME mpi.guide
+  COMMAND /usr/bin/python3 "${CMAKE_CURRENT_SOURCE_DIR}/mpi/check_guide_mpi.py"
+          "${PROJECT_SOURCE_DIR}" "${PROJECT_BINARY_DIR}" "${CMAKE_CURRENT_BINARY_DIR}/guide_mpi"
+          "${MPIEXEC_EXECUTABLE}")
+set_tests_properties(mpi.guide PROPERTIES LABELS mpi TIMEOUT 600)
