@@ -27,7 +27,10 @@
 #include "models/world_impl.h"
 #include "nscd/world_mpi.h"
 
+/* The first release's size of nscd_world_mpi_desc (struct versioning as in
+ * src/core/struct_sizes.h): fields are only ever appended. */
 #define NSCD__WORLD_MPI_DESC_SIZE_0_1 NSCD__SIZE_THROUGH(nscd_world_mpi_desc, halo)
+_Static_assert(NSCD__WORLD_MPI_DESC_SIZE_0_1 == 24, "nscd_world_mpi_desc 0.1 prefix changed");
 
 /* Owner of the replicated (static, kinematic) bodies. */
 #define NSCD__MPI_EVERY_RANK (-1)
