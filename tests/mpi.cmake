@@ -40,3 +40,13 @@ add_test(NAME mpi.guide
           "${PROJECT_SOURCE_DIR}" "${PROJECT_BINARY_DIR}" "${CMAKE_CURRENT_BINARY_DIR}/guide_mpi"
           "${MPIEXEC_EXECUTABLE}")
 set_tests_properties(mpi.guide PROPERTIES LABELS mpi TIMEOUT 600)
+
+# valgrind on 2 ranks (one test of the program: shadows, migration, writer);
+# Open MPI's own allocations are ignored, anything through nscd fails.
+if(NOT NSCD_SANITIZE)
+  add_test(NAME valgrind.test_world_mpi
+    COMMAND /usr/bin/python3 "${CMAKE_CURRENT_SOURCE_DIR}/mpi/valgrind_check.py"
+            "${PROJECT_SOURCE_DIR}" "${MPIEXEC_EXECUTABLE}" $<TARGET_FILE:test_world_mpi> vtk
+            "${CMAKE_CURRENT_BINARY_DIR}/valgrind_mpi")
+  set_tests_properties(valgrind.test_world_mpi PROPERTIES LABELS "mpi;valgrind" TIMEOUT 1600)
+endif()
