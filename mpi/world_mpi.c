@@ -143,6 +143,8 @@ static nscd_status create_local(nscd_world_mpi *w, int32_t comm_f, const nscd_wo
             *ints[k] = nscd__alloc_array(&w->allocator, n, sizeof(int));
             rc = *ints[k] == NULL ? NSCD_ERR_OUT_OF_MEMORY : rc;
         }
+        w->rank_bytes = nscd__alloc_array(&w->allocator, 2 * n, sizeof(size_t));
+        rc = w->rank_bytes == NULL ? NSCD_ERR_OUT_OF_MEMORY : rc;
         w->plan.send_offset = nscd__alloc_array(&w->allocator, n, sizeof(int32_t));
         w->plan.recv_offset = nscd__alloc_array(&w->allocator, n, sizeof(int32_t));
         if (w->plan.send_offset == NULL || w->plan.recv_offset == NULL) {
@@ -203,6 +205,8 @@ void nscd_world_mpi_destroy(nscd_world_mpi *w) {
     for (int k = 0; k < 4; ++k) {
         nscd__free(&a, ints[k], n * sizeof(int));
     }
+    nscd__free(&a, w->rank_bytes, 2 * n * sizeof(size_t));
+    nscd__free(&a, w->index_bytes, w->index_bytes_capacity);
     nscd__free(&a, w->start_velocity, w->velocity_capacity * sizeof(double));
     nscd__free(&a, w->change, w->change_capacity * sizeof(double));
     nscd__free(&a, w->start_impulse, w->impulse_capacity * sizeof(double));

@@ -83,6 +83,9 @@ struct nscd_world_mpi {
     double *send_real, *recv_real;
     size_t send_real_capacity, recv_real_capacity;
     int *send_count, *send_displ, *recv_count, *recv_displ;
+    size_t *rank_bytes; /* 2 per rank: bytes and cursor of the migration */
+    char *index_bytes;  /* the migration's index of bodies by global id */
+    size_t index_bytes_capacity;
 
     /* Sweep scratch: velocities at the start of a sweep and their blended
      * change (6 per body), impulses at the start (3 per contact). */

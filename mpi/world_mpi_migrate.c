@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/memory.h"
 #include "mpi/world_mpi_impl.h"
 
 /* What travels for one body: its row, the caller's user id and the new
@@ -153,13 +152,11 @@ static bool owned_dynamic(const nscd_world_mpi *w, int32_t i) {
     return w->local->type[i] == NSCD_BODY_DYNAMIC && nscd__mpi_owned(w, i);
 }
 
-/* Byte counts per rank (MPI counts are int: a larger message fails). */
+/* Byte counts per rank (MPI counts are int: a larger message fails), then
+ * the rows. w->rank_bytes holds the counts and the packing cursors. */
 static nscd_status pack_all(nscd_world_mpi *w) {
     const nscd_world *l = w->local;
-    size_t n = (size_t)w->size, *bytes = nscd__alloc_array(&w->allocator, 2 * n, sizeof *bytes);
-    if (bytes == NULL) {
-        return NSCD_ERR_OUT_OF_MEMORY;
-    }
+    size_t n = (size_t)w->size, *bytes = w->rank_bytes;
     memset(bytes, 0, 2 * n * sizeof *bytes);
     for (int32_t i = 0; i < l->n_bodies; ++i) {
         if (owned_dynamic(w, i)) {
@@ -183,7 +180,6 @@ static nscd_status pack_all(nscd_world_mpi *w) {
             for_each_target(w, i, pack_target, bytes + n);
         }
     }
-    nscd__free(&w->allocator, bytes, 2 * n * sizeof *bytes);
     return rc;
 }
 
@@ -235,14 +231,17 @@ static int compare_gid(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* Live dynamic bodies by global id (before any append). */
+/* Live dynamic bodies by global id (before any append), in the world's
+ * persistent buffer w->index_bytes. */
 static gid_index *index_by_gid(nscd_world_mpi *w, int32_t *n) {
     const nscd_world *l = w->local;
-    gid_index *index = nscd__alloc_array(&w->allocator, (size_t)l->n_bodies + 1, sizeof *index);
     *n = 0;
-    if (index == NULL) {
+    size_t bytes = ((size_t)l->n_bodies + 1) * sizeof(gid_index);
+    if (nscd__mpi_reserve(w, (void **)&w->index_bytes, &w->index_bytes_capacity, bytes, 1) !=
+        NSCD_OK) {
         return NULL;
     }
+    gid_index *index = (gid_index *)(void *)w->index_bytes;
     for (int32_t i = 0; i < l->n_bodies; ++i) {
         if (l->type[i] == NSCD_BODY_DYNAMIC) {
             index[(*n)++] = (gid_index){l->user_id[i], i};
@@ -305,7 +304,6 @@ static nscd_status receive_all(nscd_world_mpi *w) {
         rc = receive_body(w, &m, shapes, index, n_index);
         at += message_size(m.row.shape_count);
     }
-    nscd__free(&w->allocator, index, ((size_t)w->local->n_bodies + 1) * sizeof *index);
     return rc;
 }
 

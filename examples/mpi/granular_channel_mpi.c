@@ -380,6 +380,15 @@ static void field(const char *name, double x) {
     printf(isfinite(x) ? ",\"%s\":%.17g" : ",\"%s\":null", name, isfinite(x) ? x : 0.0);
 }
 
+/* Table 2 of the paper (Coulomb, maximum dissipation), as the serial example. */
+static void print_paper(void) {
+    printf(",\"paper\":{\"particles_avg\":[246992.2917082917,247005.05094905096],"
+           "\"contacts_avg\":[320276.5074925075,320196.8191808192],"
+           "\"contacts_per_particle\":[2.593412978820955,2.592633777734896],"
+           "\"max_penetration\":[3.90600228e-05,4.649761679e-05],"
+           "\"speed_peak\":[1.42,1.39],\"solid_fraction\":0.572,\"inflow_rate\":1400000}");
+}
+
 static void print_json(const scene *s, const sums *m, double warmup, int64_t steps, double seconds,
                        const double cpu[2], double mpi_seconds) {
     const channel_params *p = &s->p;
@@ -397,6 +406,7 @@ static void print_json(const scene *s, const sums *m, double warmup, int64_t ste
     field("diameter", d);
     printf(",\"sweeps\":%d,\"seed\":%llu", p->sweeps, (unsigned long long)p->seed);
     field("seconds", seconds);
+    print_paper();
     printf(",\"runs\":[{\"friction_law\":\"%s\"",
            p->law == NSCD_FRICTION_COULOMB ? "coulomb" : "max_dissipation");
     field("particles_avg", particles);
