@@ -1,0 +1,15 @@
+"""Run under mpirun -np 2 by test_package_world_mpi.py: 40 spheres added on rank 0
+rest on the ground of a world cut in two; count and id checksum over the ranks."""
+import nscd.world_mpi as wm
+assert wm.available()
+with wm.DistributedWorld(domain=((-1, -1, -1), (1, 1, 3))) as w:
+    w.add_half_space()
+    if w.rank == 0:
+        for i in range(40):
+            w.add_sphere(0.02, (-0.9 + 0.045 * i, 0.0, 0.2 + 0.1 * (i % 3)), user_id=i)
+    r = w.step(500)
+    count, checksum, shadows = w.global_count()
+    b = w.bodies()
+    assert count == 40 and checksum == 820, (count, checksum)
+    assert (abs(b.positions[:, 2] - 0.02) < 1e-3).all()
+    print(w.rank, w.size, len(b.global_ids), count, shadows, r.contacts)
