@@ -9,9 +9,9 @@
     w.step(100)
     count, checksum, shadows = w.global_count()
 
-MPI is initialised on first use through the MPI library's C API (ctypes, the
-library loaded RTLD_GLOBAL as Open MPI's plugins need) and finalised at exit
-when this module initialised it. The communicator is MPI_COMM_WORLD by
+MPI is initialised when the first DistributedWorld is created, through the
+MPI library's C API (ctypes, the library loaded RTLD_GLOBAL as Open MPI's
+plugins need), and finalised at exit when this module initialised it. The communicator is MPI_COMM_WORLD by
 default (Open MPI), or any Fortran handle (mpi4py: ``comm.py2f()``).
 
 Importing this module never fails: when libnscd_mpi is not installed (MPI was
@@ -62,26 +62,29 @@ def _candidates():
     return found
 
 
-def _init_mpi():
-    """Loads the MPI library globally and initialises MPI (once)."""
+def _load_mpi():
+    """Loads the MPI library globally (Open MPI's plugins need its symbols)."""
     global _mpi
     if _mpi is not None:
         return _mpi
     names = [ctypes.util.find_library("mpi"), "libmpi.so.40", "libmpi.so.12", "libmpi.so"]
     for name in [n for n in names if n]:
         try:
-            mpi = ctypes.CDLL(name, mode=ctypes.RTLD_GLOBAL)
-            break
+            _mpi = ctypes.CDLL(name, mode=ctypes.RTLD_GLOBAL)
+            return _mpi
         except OSError:
             continue
-    else:
-        raise MpiUnavailable("no MPI library (libmpi) could be loaded")
+    raise MpiUnavailable("no MPI library (libmpi) could be loaded")
+
+
+def _init_mpi():
+    """Initialises MPI unless the program did (once); finalised at exit."""
+    mpi = _load_mpi()
     done = ctypes.c_int(0)
     mpi.MPI_Initialized(ctypes.byref(done))
     if not done.value:
         mpi.MPI_Init(None, None)
         atexit.register(mpi.MPI_Finalize)
-    _mpi = mpi
     return mpi
 
 
@@ -138,7 +141,7 @@ def _load():
     if _lib is not None:
         return _lib
     _c.library()
-    _init_mpi()
+    _load_mpi()
     errors = []
     for candidate in _candidates():
         if os.sep in candidate and not os.path.exists(candidate):
@@ -197,6 +200,7 @@ class DistributedWorld:
                  gravity: Optional[Sequence[float]] = None, **settings):
         self._lib = lib = _load()
         self._handle = None
+        _init_mpi()
         desc = _c.WorldDesc()
         check(_c.library().nscd_world_desc_init(ctypes.byref(desc), ctypes.sizeof(desc)),
               "nscd_world_desc_init")
