@@ -49,18 +49,18 @@ def test_desc_layout_matches_c(tmp_path):
                                   wm.WorldMpiDesc.halo.offset)
 
 
-def test_two_ranks_pour_spheres():
+def test_two_ranks_pour_spheres(tmp_path):
     mpirun = shutil.which("mpirun")
     if mpirun is None or not wm.available():
         pytest.skip("libnscd_mpi not built or mpirun missing")
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1", OPENBLAS_NUM_THREADS="1")
     done = subprocess.run([mpirun, "-np", "2", sys.executable,
-                           os.path.join(HERE, "mpi_scripts", "pour_two_ranks.py")],
+                           os.path.join(HERE, "mpi_scripts", "pour_two_ranks.py"),
+                           str(tmp_path)],
                           capture_output=True, text=True, env=env, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
-    lines = sorted(done.stdout.split("\n"))
-    rows = [list(map(int, line.split())) for line in lines if line.strip()]
+    rows = [list(map(int, (tmp_path / f"rank{r}.txt").read_text().split())) for r in (0, 1)]
     assert [r[0] for r in rows] == [0, 1]           # both ranks report
     assert sum(r[2] for r in rows) == 40            # owned bodies add up
     assert all(r[3] == 40 and r[1] == 2 for r in rows)
