@@ -31,8 +31,10 @@ def main():
                OPENBLAS_NUM_THREADS="1")
     serial = subprocess.run([os.path.join(examples, "granular_channel"), "--json", *args],
                             capture_output=True, text=True, check=True, env=env)
+    serial_run = json.loads(serial.stdout)["runs"][0]  # scalars only (no maps, g(r))
     result = {"args": args, "load_average": os.getloadavg(),
-              "serial": json.loads(serial.stdout)["runs"][0], "mpi": []}
+              "serial": {k: v for k, v in serial_run.items() if not isinstance(v, (list, dict))},
+              "mpi": []}
     mpirun = shutil.which("mpirun")
     for ranks in [int(r) for r in a.ranks.split(",")]:
         done = subprocess.run([mpirun, "-np", str(ranks),
