@@ -575,6 +575,66 @@ nscd_status nscd_world_add_body(nscd_world *w, const nscd_body_desc *body,
     return NSCD_OK;
 }
 
+/* ------------------------------------------------------------ rows */
+
+void nscd__world_get_row(const nscd_world *w, int32_t i, nscd__world_row *row) {
+    memset(row, 0, sizeof *row);
+    memcpy(row->position, w->position + 3 * (size_t)i, sizeof row->position);
+    memcpy(row->orientation, w->orientation + 4 * (size_t)i, sizeof row->orientation);
+    memcpy(row->velocity, w->velocity + 3 * (size_t)i, sizeof row->velocity);
+    memcpy(row->omega, w->omega + 3 * (size_t)i, sizeof row->omega);
+    memcpy(row->inertia, w->inertia + 9 * (size_t)i, sizeof row->inertia);
+    memcpy(row->inv_inertia, w->inv_inertia + 9 * (size_t)i, sizeof row->inv_inertia);
+    row->mass = w->mass[i];
+    row->inv_mass = w->inv_mass[i];
+    row->bound_radius = w->bound_radius[i];
+    row->user_id = w->user_id[i];
+    row->type = w->type[i];
+    row->isotropic = w->isotropic[i];
+    row->shape_count = w->shape_count[i];
+}
+
+nscd_status nscd__world_append_row(nscd_world *w, const nscd__world_row *row,
+                                   const nscd__world_shape *shapes, nscd_body_id *id) {
+    int32_t n = row->shape_count;
+    if (n < 0 || n > NSCD__WORLD_MAX_SHAPES || w->n_bodies == INT32_MAX ||
+        w->n_shapes > INT32_MAX - n || reserve_bodies(w, w->n_bodies + 1) != NSCD_OK ||
+        reserve_shapes(w, w->n_shapes + n) != NSCD_OK ||
+        nscd__world_reserve_scratch(w) != NSCD_OK ||
+        (w->n_free == 0 && reserve_slots(w, w->n_slots + 1) != NSCD_OK)) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    int32_t i = w->n_bodies;
+    memcpy(w->position + 3 * (size_t)i, row->position, sizeof row->position);
+    memcpy(w->orientation + 4 * (size_t)i, row->orientation, sizeof row->orientation);
+    memcpy(w->velocity + 3 * (size_t)i, row->velocity, sizeof row->velocity);
+    memcpy(w->omega + 3 * (size_t)i, row->omega, sizeof row->omega);
+    memcpy(w->inertia + 9 * (size_t)i, row->inertia, sizeof row->inertia);
+    memcpy(w->inv_inertia + 9 * (size_t)i, row->inv_inertia, sizeof row->inv_inertia);
+    memset(w->inv_inertia_world + 9 * (size_t)i, 0, 9 * sizeof(double));
+    w->mass[i] = row->mass;
+    w->inv_mass[i] = row->inv_mass;
+    w->bound_radius[i] = row->bound_radius;
+    w->user_id[i] = row->user_id;
+    w->type[i] = row->type;
+    w->isotropic[i] = row->isotropic;
+    int32_t slot = take_slot(w); /* cannot fail: room reserved above */
+    uint32_t generation = ++w->slot_generation[slot];
+    w->slot_dense[slot] = i;
+    w->id[i] = make_id(slot, generation);
+    w->shape_first[i] = w->n_shapes;
+    w->shape_count[i] = n;
+    for (int32_t s = 0; s < n; ++s) {
+        w->shapes[w->n_shapes] = shapes[s];
+        w->shapes[w->n_shapes].body = i;
+        w->shapes[w->n_shapes].index = s;
+        w->n_shapes++;
+    }
+    w->n_bodies++;
+    *id = w->id[i];
+    return NSCD_OK;
+}
+
 /* ------------------------------------------------------------ removing */
 
 void nscd__world_kill(nscd_world *w, int32_t i) {

@@ -206,6 +206,39 @@ double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_
  * sweeps. Returns the sweeps done and the merit of the last one. */
 void nscd__world_warm_start(nscd_world *w);
 void nscd__world_solve(nscd_world *w, int32_t *sweeps, double *merit);
+/* One sweep over the contacts (Gauss–Seidel, or the Jacobi blend of the
+ * world's groups); its merit. */
+double nscd__world_sweep(nscd_world *w);
+
+/* The stages of nscd_world_step (world_step.c), also run one by one by the
+ * distributed world (mpi/world_mpi_step.c), which exchanges velocities
+ * between them:
+ *   prepare           compaction, inertia, collision, solver contacts (on
+ *                     failure: no contacts; the status)
+ *   free_velocities   warm-start merge, velocities saved, v* = v + dt g, ...
+ *   warm start, sweeps (above)
+ *   finite / restore  the NaN guard: the saved velocities back
+ *   integrate         positions and orientations, then the contact records */
+nscd_status nscd__world_step_prepare(nscd_world *w, double *max_penetration);
+void nscd__world_step_free_velocities(nscd_world *w);
+bool nscd__world_step_finite(const nscd_world *w);
+void nscd__world_step_restore(nscd_world *w);
+void nscd__world_step_integrate(nscd_world *w);
+
+/* One body as a flat row (what a rank packs to migrate a body): its state,
+ * mass properties and type; the shapes follow separately. */
+typedef struct nscd__world_row {
+    double position[3], orientation[4], velocity[3], omega[3];
+    double mass, inv_mass, inertia[9], inv_inertia[9], bound_radius;
+    uint64_t user_id;
+    int32_t type, isotropic, shape_count, pad;
+} nscd__world_row;
+/* Copies dense body i into row (shapes: w->shapes + w->shape_first[i]). */
+void nscd__world_get_row(const nscd_world *w, int32_t i, nscd__world_row *row);
+/* Appends a body from a row and its shape_count shapes (their `body` field
+ * is ignored); a new generational id. Nothing changes on failure. */
+nscd_status nscd__world_append_row(nscd_world *w, const nscd__world_row *row,
+                                   const nscd__world_shape *shapes, nscd_body_id *id);
 
 /* Stages of world_step.c shared with the model adapter (world_model.c). */
 /* Every shape in its world pose, then the collision layer (w->collision). */

@@ -235,18 +235,22 @@ static double jacobi_sweep(nscd_world *w, int32_t groups) {
     return merit;
 }
 
-void nscd__world_solve(nscd_world *w, int32_t *sweeps, double *merit) {
+double nscd__world_sweep(nscd_world *w) {
     int32_t groups = w->desc.jacobi_groups;
+    if (groups > w->n_contacts) {
+        groups = w->n_contacts;
+    }
+    return groups > 1 ? jacobi_sweep(w, groups) : gauss_seidel(w, 0, w->n_contacts);
+}
+
+void nscd__world_solve(nscd_world *w, int32_t *sweeps, double *merit) {
     *merit = 0.0;
     *sweeps = 0;
     if (w->n_contacts == 0) {
         return;
     }
-    if (groups > w->n_contacts) {
-        groups = w->n_contacts;
-    }
     for (int32_t s = 0; s < w->desc.max_sweeps; ++s) {
-        *merit = groups > 1 ? jacobi_sweep(w, groups) : gauss_seidel(w, 0, w->n_contacts);
+        *merit = nscd__world_sweep(w);
         *sweeps = s + 1;
         if (w->desc.tolerance > 0.0 && *merit < w->desc.tolerance) {
             break;

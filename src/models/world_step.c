@@ -479,6 +479,49 @@ static void save_velocities(nscd_world *w, bool restore) {
 
 /* ------------------------------------------------------------ the step */
 
+/* The stages before the solve (shared with the distributed world, mpi/):
+ * compaction, scratch, world-frame inertia, collision, solver contacts and
+ * room for their records. On failure the step has no contacts. */
+nscd_status nscd__world_step_prepare(nscd_world *w, double *max_penetration) {
+    *max_penetration = 0.0;
+    nscd__world_compact(w);
+    if (nscd__world_reserve_scratch(w) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    refresh_inertia(w);
+    nscd_status rc = nscd__world_detect_contacts(w);
+    if (rc == NSCD_OK) {
+        rc = build_contacts(w, max_penetration);
+    }
+    if (rc == NSCD_OK) {
+        rc = nscd__world_reserve_records(w, w->n_contacts);
+    }
+    if (rc != NSCD_OK) {
+        w->n_contacts = 0;
+    }
+    return rc;
+}
+
+void nscd__world_step_free_velocities(nscd_world *w) {
+    if (w->desc.warm_start) {
+        warm_start_merge(w);
+    }
+    save_velocities(w, false);
+    free_velocities(w);
+}
+
+bool nscd__world_step_finite(const nscd_world *w) { return velocities_finite(w); }
+
+void nscd__world_step_restore(nscd_world *w) {
+    save_velocities(w, true);
+    w->n_contacts = 0;
+}
+
+void nscd__world_step_integrate(nscd_world *w) {
+    integrate_positions(w);
+    store_records(w);
+}
+
 nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
     if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
@@ -494,38 +537,23 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
                           "nscd_world_step does not solve joints: drive the world with "
                           "nscd_time_stepping_create_world");
     }
-    nscd__world_compact(w);
-    if (nscd__world_reserve_scratch(w) != NSCD_OK) {
+    double max_penetration = 0.0;
+    nscd_status rc = nscd__world_step_prepare(w, &max_penetration);
+    if (rc == NSCD_ERR_OUT_OF_MEMORY && w->bodies_capacity > w->scratch_capacity) {
         return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "step scratch");
     }
-    refresh_inertia(w);
-    double max_penetration = 0.0;
-    nscd_status rc = nscd__world_detect_contacts(w);
-    if (rc == NSCD_OK) {
-        rc = build_contacts(w, &max_penetration);
-    }
-    if (rc == NSCD_OK) {
-        rc = nscd__world_reserve_records(w, w->n_contacts);
-    }
     if (rc != NSCD_OK) {
-        w->n_contacts = 0;
         return nscd__fail(&w->diag, rc, "collision detection: out of memory");
     }
-    if (w->desc.warm_start) {
-        warm_start_merge(w);
-    }
-    save_velocities(w, false);
-    free_velocities(w);
+    nscd__world_step_free_velocities(w);
     nscd__world_warm_start(w);
     int32_t sweeps = 0;
     double merit = 0.0;
     nscd__world_solve(w, &sweeps, &merit);
     if (!velocities_finite(w)) {
-        save_velocities(w, true);
-        w->n_contacts = 0;
+        nscd__world_step_restore(w);
         return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE, "a velocity became non-finite");
     }
-    integrate_positions(w);
     nscd_world_step_report r;
     memset(&r, 0, sizeof r);
     r.struct_size = sizeof r;
@@ -535,7 +563,7 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
     r.converged = w->desc.tolerance == 0.0 || merit < w->desc.tolerance;
     r.max_penetration = max_penetration;
     r.broad_pairs = w->collision.n_pairs;
-    store_records(w);
+    nscd__world_step_integrate(w);
     r.bodies_removed = nscd__world_remove_outside(w);
     w->steps++;
     w->time = (double)w->steps * w->desc.dt;

@@ -4,7 +4,7 @@
 # usage: format.sh SOURCE_DIR
 set -euo pipefail
 cd "$1"
-mapfile -t files < <(find src include tests examples bench tools fclib -type f \( -name '*.c' \
+mapfile -t files < <(find src include tests examples bench tools fclib mpi -type f \( -name '*.c' \
     -o -name '*.h' -o -name '*.cpp' \) | LC_ALL=C sort)
 [ "${#files[@]}" -gt 0 ] || { echo "FAIL: no source files found" >&2; exit 1; }
 if ! clang-format --dry-run -Werror "${files[@]}"; then

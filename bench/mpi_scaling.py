@@ -1,0 +1,64 @@
+#!/usr/bin/python3
+"""Strong scaling of the distributed world (docs/distributed.md): the granular
+channel (examples/mpi/granular_channel_mpi) at a fixed size under mpirun with
+1, 2 ranks (this machine's cores) and 4, 8 ranks oversubscribed (a correctness
+check: their timings measure the oversubscription, not the method), next to
+the serial example. Writes a JSON file with every run's figures and timings.
+
+    bench/mpi_scaling.py BUILD_DIR [OUT.json] [--k 5] [--duration 0.02] [--ranks 1,2,4,8]
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("out", nargs="?", default=None)
+    ap.add_argument("--k", default="5")
+    ap.add_argument("--duration", type=float, default=0.02)
+    ap.add_argument("--ranks", default="1,2,4,8")
+    a = ap.parse_args()
+    examples = os.path.join(a.build, "examples")
+    args = ["--coarse-graining", a.k, "--duration", str(a.duration),
+            "--warmup", str(a.duration / 2), "--law", "coulomb"]
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_mpi_yield_when_idle="1",
+               OPENBLAS_NUM_THREADS="1")
+    serial = subprocess.run([os.path.join(examples, "granular_channel"), "--json", *args],
+                            capture_output=True, text=True, check=True, env=env)
+    serial_run = json.loads(serial.stdout)["runs"][0]  # scalars only (no maps, g(r))
+    result = {"args": args, "load_average": os.getloadavg(),
+              "serial": {k: v for k, v in serial_run.items() if not isinstance(v, (list, dict))},
+              "mpi": []}
+    mpirun = shutil.which("mpirun")
+    for ranks in [int(r) for r in a.ranks.split(",")]:
+        done = subprocess.run([mpirun, "-np", str(ranks),
+                               os.path.join(examples, "granular_channel_mpi"), "--json", *args],
+                              capture_output=True, text=True, check=True, env=env)
+        run = json.loads(done.stdout)["runs"][0]
+        run["ranks"] = ranks
+        result["mpi"].append(run)
+        print(f"{ranks} rank(s): {run['seconds_per_step'] * 1e3:.2f} ms/step wall, "
+              f"cpu max rank {run['cpu_seconds_max_rank']:.2f} s, "
+              f"particles {run['particles_avg']:.1f}, contacts/particle "
+              f"{run['contacts_per_particle']:.4f}, shadows {run['shadows_avg']:.0f}",
+              file=sys.stderr)
+    s = result["serial"]
+    print(f"serial: {s['seconds_per_step'] * 1e3:.2f} ms/step wall, particles "
+          f"{s['particles_avg']:.1f}, contacts/particle {s['contacts_per_particle']:.4f}",
+          file=sys.stderr)
+    text = json.dumps(result, indent=1)
+    if a.out:
+        with open(a.out, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    else:
+        print(text)
+
+
+if __name__ == "__main__":
+    main()

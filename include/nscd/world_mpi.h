@@ -1,0 +1,256 @@
+/**
+ * @file world_mpi.h
+ * @brief The rigid-body world distributed over MPI ranks (libnscd_mpi).
+ *
+ * A world whose domain box is cut into a Cartesian grid of subdomains, one
+ * per rank (seed 002, Sects. 3 and 4.3). Each dynamic body is owned by the
+ * rank whose subdomain holds its centre of mass and has shadow copies on the
+ * ranks whose subdomain its bounding sphere, widened by the halo, overlaps.
+ * Each contact is resolved by exactly one rank (the owner of its dynamic
+ * body with the smaller global id). Every sweep is Gauss–Seidel inside a
+ * rank and a weighted Jacobi blend across ranks, with the velocity changes
+ * of shadows sent to their owners and the blended velocities sent back.
+ * Bodies migrate to their new owner before each step. See docs/distributed.md.
+ *
+ * This header does not include `mpi.h`: the communicator is passed as its
+ * Fortran handle, `MPI_Comm_c2f(comm)`, an integer whose meaning every MPI
+ * implementation defines, so the header compiles (and Python's ctypes calls
+ * it, with mpi4py's `comm.py2f()`) without MPI's headers.
+ *
+ * Functions marked *collective* must be called by every rank of the
+ * communicator, in the same order.
+ */
+#ifndef NSCD_WORLD_MPI_H
+#define NSCD_WORLD_MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nscd/export.h"
+#include "nscd/status.h"
+#include "nscd/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque handle of a distributed world (one per rank). */
+typedef struct nscd_world_mpi nscd_world_mpi;
+
+/** The decomposition of a distributed world. Fill with nscd_world_mpi_desc_init(). */
+typedef struct nscd_world_mpi_desc {
+    uint32_t struct_size; /**< sizeof(nscd_world_mpi_desc). */
+    /** Subdomains along x, y, z; their product must be the number of ranks.
+     *  A zero entry is chosen by MPI_Dims_create. Default (0, 0, 0). */
+    int32_t dims[3];
+    /** Width added to a body's bounding radius when deciding which ranks hold
+     *  a shadow of it, m (>= 0). 0 (default) = automatic: the largest bounding
+     *  radius of any dynamic body plus the contact margin, which is enough for
+     *  every contact of an owned body to be seen by its owner. */
+    double halo;
+} nscd_world_mpi_desc;
+
+/** Fills `desc` with the defaults.
+ *  @param desc        The struct.
+ *  @param struct_size sizeof of the caller's struct.
+ *  @return NSCD_OK, or NSCD_ERR_STRUCT_SIZE. */
+NSCD_API nscd_status nscd_world_mpi_desc_init(nscd_world_mpi_desc *desc, size_t struct_size);
+
+/**
+ * @brief Creates the distributed world (collective).
+ *
+ * @param comm_f  Fortran handle of the communicator, `MPI_Comm_c2f(comm)`;
+ *                the world works on its own duplicate.
+ * @param world   Settings of the world, the same on every rank. Its domain
+ *                box `domain_min`, `domain_max` is the box that is decomposed
+ *                (required, even with `use_domain` = 0, which then only keeps
+ *                bodies from being removed outside it: the outer subdomains
+ *                extend to infinity).
+ * @param desc    The decomposition; NULL = defaults.
+ * @param out     The handle.
+ * @return NSCD_OK on every rank, or the same error on every rank.
+ */
+NSCD_API nscd_status nscd_world_mpi_create(int32_t comm_f, const nscd_world_desc *world,
+                                           const nscd_world_mpi_desc *desc, nscd_world_mpi **out);
+
+/** Destroys the world (collective: it frees a communicator); NULL is a no-op.
+ *  @param world The world. */
+NSCD_API void nscd_world_mpi_destroy(nscd_world_mpi *world);
+
+/** Message of this rank's last error.
+ *  @param world The world.
+ *  @return The message ("" when none). */
+NSCD_API const char *nscd_world_mpi_last_error(const nscd_world_mpi *world);
+
+/** Adds a material (collective by contract: the same calls on every rank).
+ *  @param world    The world.
+ *  @param friction Its friction coefficient, >= 0.
+ *  @param material Its index.
+ *  @return NSCD_OK, or the error of nscd_world_add_material(). */
+NSCD_API nscd_status nscd_world_mpi_add_material(nscd_world_mpi *world, double friction,
+                                                 int32_t *material);
+
+/**
+ * @brief Adds a body.
+ *
+ * A dynamic body may be added on any rank: it is kept there until the next
+ * step, which moves it to its owner and makes its shadows. Its global id is
+ * `rank << 40 | n` (n counts the dynamic bodies added on this rank from 1),
+ * unique over the ranks and kept for the body's life, through every
+ * migration. Static and kinematic bodies are replicated: they must be added
+ * on every rank in the same order (their ids are `1 << 63 | n`).
+ *
+ * @param world     The world.
+ * @param body      As for nscd_world_add_body(); `user_id` is kept with the
+ *                  body and returned by nscd_world_mpi_get_bodies().
+ * @param shapes    Its shapes.
+ * @param n_shapes  How many.
+ * @param global_id Its global id.
+ * @return NSCD_OK, or the error of nscd_world_add_body() (nothing added).
+ */
+NSCD_API nscd_status nscd_world_mpi_add_body(nscd_world_mpi *world, const nscd_body_desc *body,
+                                             const nscd_shape_desc *shapes, int32_t n_shapes,
+                                             uint64_t *global_id);
+
+/**
+ * @brief Removes a dynamic body owned by this rank (or added here since the
+ *        last step); its shadows leave at the next step.
+ * @param world     The world.
+ * @param global_id The body's global id.
+ * @return NSCD_OK, or NSCD_ERR_STALE_HANDLE when this rank does not own `global_id`.
+ */
+NSCD_API nscd_status nscd_world_mpi_remove_body(nscd_world_mpi *world, uint64_t global_id);
+
+/**
+ * @brief One time step of the whole world (collective).
+ *
+ * Migration of bodies to their owners and shadows, then the step of
+ * nscd_world_step() with the sweeps blended across ranks, then the removal of
+ * bodies outside the domain box (with `use_domain`).
+ *
+ * @param world  The world.
+ * @param report NULL, or filled with figures of the whole world: contacts,
+ *               bodies removed and broad-phase pairs summed over the ranks,
+ *               the largest merit and penetration, the sweeps done.
+ * @return NSCD_OK, or the same error on every rank (NSCD_ERR_NOT_FINITE:
+ *         velocities of before the step restored).
+ */
+NSCD_API nscd_status nscd_world_mpi_step(nscd_world_mpi *world, nscd_world_step_report *report);
+
+/** Simulated time.
+ *  @param world The world.
+ *  @return Seconds (0 for NULL). */
+NSCD_API double nscd_world_mpi_time(const nscd_world_mpi *world);
+
+/** This rank and the number of ranks; the subdomain's box (outer faces at
+ *  the domain box, although they extend to infinity). Any pointer may be NULL.
+ *  @param world The world.
+ *  @param rank  This rank.
+ *  @param size  The number of ranks.
+ *  @param lower Lower corner of this rank's subdomain, m.
+ *  @param upper Upper corner, m.
+ *  @return NSCD_OK, or NSCD_ERR_NULL_POINTER for a NULL world. */
+NSCD_API nscd_status nscd_world_mpi_subdomain(const nscd_world_mpi *world, int32_t *rank,
+                                              int32_t *size, double lower[3], double upper[3]);
+
+/** Dynamic bodies owned by this rank (shadows are not counted).
+ *  @param world The world.
+ *  @return The count (0 for NULL). */
+NSCD_API int32_t nscd_world_mpi_body_count(const nscd_world_mpi *world);
+
+/**
+ * @brief Global count of dynamic bodies and the sum of their global ids
+ *        modulo 2^64, and the number of shadow copies (collective).
+ *
+ * A body lost or owned twice changes the count or the checksum. Any pointer
+ * may be NULL.
+ * @param world       The world.
+ * @param count       Dynamic bodies over all ranks.
+ * @param id_checksum Sum of their global ids modulo 2^64.
+ * @param shadows     Shadow copies over all ranks.
+ * @return NSCD_OK, or NSCD_ERR_NULL_POINTER.
+ */
+NSCD_API nscd_status nscd_world_mpi_global_count(nscd_world_mpi *world, int64_t *count,
+                                                 uint64_t *id_checksum, int64_t *shadows);
+
+/**
+ * @brief Copies out the dynamic bodies owned by this rank, in storage order.
+ *
+ * Same arguments as nscd_world_get_bodies(), with global ids instead of
+ * local ones.
+ * @param world              The world.
+ * @param capacity           Rows the arrays hold.
+ * @param count              Bodies owned here (set even when too many).
+ * @param global_ids         NULL or `capacity` global ids.
+ * @param user_ids           NULL or `capacity` user ids (the body descs').
+ * @param positions          NULL or 3 `capacity` doubles.
+ * @param orientations       NULL or 4 `capacity` doubles (w, x, y, z).
+ * @param velocities         NULL or 3 `capacity` doubles.
+ * @param angular_velocities NULL or 3 `capacity` doubles (world frame).
+ * @return NSCD_OK, or NSCD_ERR_BUFFER_TOO_SMALL when `capacity` is too small.
+ */
+NSCD_API nscd_status nscd_world_mpi_get_bodies(const nscd_world_mpi *world, int32_t capacity,
+                                               int32_t *count, uint64_t *global_ids,
+                                               uint64_t *user_ids, double *positions,
+                                               double *orientations, double *velocities,
+                                               double *angular_velocities);
+
+/**
+ * @brief Sets the state of a body, as nscd_world_set_body() (NULL keeps a part).
+ *
+ * A replicated (static, kinematic) body must be set on every rank alike; a
+ * dynamic body by its owner only.
+ * @param world            The world.
+ * @param global_id        The body.
+ * @param position         NULL or its new position, m.
+ * @param orientation      NULL or its unit quaternion (w, x, y, z).
+ * @param velocity         NULL or its velocity, m/s.
+ * @param angular_velocity NULL or its angular velocity (world frame), rad/s.
+ * @return NSCD_OK; NSCD_ERR_STALE_HANDLE when this rank does not hold it (or
+ *         holds only a shadow); the errors of nscd_world_set_body().
+ */
+NSCD_API nscd_status nscd_world_mpi_set_body(nscd_world_mpi *world, uint64_t global_id,
+                                             const double *position, const double *orientation,
+                                             const double *velocity,
+                                             const double *angular_velocity);
+
+/**
+ * @brief Copies out the contacts this rank resolved in the last step, in the
+ *        solver's order, as nscd_world_get_contacts() with global ids.
+ *
+ * Every contact of the world is resolved by exactly one rank, so the union
+ * over the ranks is the world's contact set. Any array may be NULL.
+ * @param world    The world.
+ * @param capacity Room in each array, in contacts.
+ * @param count    Contacts resolved here (NSCD_ERR_BUFFER_TOO_SMALL when
+ *                 larger than capacity; nothing else is written).
+ * @param body_a   Global id of the first body of each contact.
+ * @param body_b   Of the second; the normal points from a to b.
+ * @param points   3 values each: the contact point, m.
+ * @param normals  3 values each: unit normal from a to b.
+ * @param gaps     Gap at detection, m.
+ * @param impulses 3 values each: normal, then the two tangential impulses, N s.
+ * @return NSCD_OK; NSCD_ERR_NULL_POINTER; NSCD_ERR_BUFFER_TOO_SMALL.
+ */
+NSCD_API nscd_status nscd_world_mpi_get_contacts(const nscd_world_mpi *world, int32_t capacity,
+                                                 int32_t *count, uint64_t *body_a, uint64_t *body_b,
+                                                 double *points, double *normals, double *gaps,
+                                                 double *impulses);
+
+/**
+ * @brief Writes the owned bodies as parallel VTK (collective).
+ *
+ * Each rank writes `<prefix>_<rank>.vtp` (XML polydata, one point per
+ * owned body: radius, global id, user id, velocity, angular velocity) and
+ * rank 0 writes `<prefix>.pvtp`, the index ParaView opens.
+ * @param world  The world.
+ * @param prefix Path prefix of the files.
+ * @return NSCD_OK, or NSCD_ERR_IO on every rank when any rank failed.
+ */
+NSCD_API nscd_status nscd_world_mpi_write_vtk(nscd_world_mpi *world, const char *prefix);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NSCD_WORLD_MPI_H */

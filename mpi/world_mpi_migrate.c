@@ -1,0 +1,434 @@
+/* Ownership, shadows and migration (docs/distributed.md, "Ownership").
+ *
+ * Before each step every owner decides, from the body's centre, its new
+ * owner, and from its bounding sphere widened by the halo the ranks that
+ * need a copy (the owner and the shadows); it sends the body's row to each
+ * of them but itself. A rank that receives a body it holds updates the
+ * copy in place (so the local id, and the contact keys and warm start built
+ * on it, survive), else appends it. Shadows that nobody sent are removed.
+ * The plan of the sweeps' exchanges follows from the same rule. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/world_mpi_impl.h"
+
+/* What travels for one body: its row, the caller's user id and the new
+ * owner, then its shapes. Ranks run the same binary (a homogeneous
+ * cluster), so the structs travel as bytes. */
+typedef struct body_message {
+    nscd__world_row row;
+    uint64_t user;
+    int32_t owner, pad;
+} body_message;
+
+static size_t message_size(int32_t n_shapes) {
+    return sizeof(body_message) + (size_t)n_shapes * sizeof(nscd__world_shape);
+}
+
+/* ------------------------------------------------------------ geometry */
+
+/* Cell index of coordinate x on axis k; the outer cells extend to infinity. */
+static int32_t cell_of(const nscd_world_mpi *w, int k, double x) {
+    double t = (x - w->lower[k]) / w->width[k];
+    if (!(t >= 1.0)) { /* also NaN */
+        return 0;
+    }
+    if (t >= (double)(w->dims[k] - 1)) {
+        return w->dims[k] - 1;
+    }
+    return (int32_t)t;
+}
+
+static int32_t rank_of(const nscd_world_mpi *w, const int32_t c[3]) {
+    return (c[0] * w->dims[1] + c[1]) * w->dims[2] + c[2];
+}
+
+int32_t nscd__mpi_owner_of(const nscd_world_mpi *w, const double x[3]) {
+    int32_t c[3] = {cell_of(w, 0, x[0]), cell_of(w, 1, x[1]), cell_of(w, 2, x[2])};
+    return rank_of(w, c);
+}
+
+/* Bounding radius of body i about its centre of mass, from its shapes (the
+ * writers' radius of a world body is the first sphere's, not a bound). */
+static double bound_of(const nscd_world *l, int32_t i) {
+    double bound = 0.0;
+    for (int32_t s = 0; s < l->shape_count[i]; ++s) {
+        const nscd__world_shape *sh = &l->shapes[l->shape_first[i] + s];
+        const double *p = sh->position, *e = sh->half_extents;
+        double c = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]), r = 0.0;
+        switch (sh->type) {
+        case NSCD_SHAPE_SPHERE: r = sh->radius; break;
+        case NSCD_SHAPE_BOX: r = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]); break;
+        case NSCD_SHAPE_CAPSULE: r = sh->half_height + sh->radius; break;
+        case NSCD_SHAPE_CYLINDER:
+            r = sqrt(sh->half_height * sh->half_height + sh->radius * sh->radius);
+            break;
+        default: r = 0.0; break;
+        }
+        bound = c + r > bound ? c + r : bound;
+    }
+    return bound;
+}
+
+/* The cells a body's widened bounding sphere overlaps (its bounding box:
+ * a superset of the exact test, never a miss). */
+static void target_cells(const nscd_world_mpi *w, int32_t i, int32_t lo[3], int32_t hi[3]) {
+    const nscd_world *l = w->local;
+    double reach = bound_of(l, i) + w->halo;
+    for (int k = 0; k < 3; ++k) {
+        double x = l->position[3 * (size_t)i + k];
+        lo[k] = cell_of(w, k, x - reach);
+        hi[k] = cell_of(w, k, x + reach);
+    }
+}
+
+/* The halo in use: the option, or the largest bound of a dynamic body over
+ * every rank plus the contact margin (collective). With it, a body b that
+ * touches body a (centres at most r_a + r_b + margin apart) has a copy on
+ * a's owner: its sphere widened by the halo contains a's centre. */
+static void update_halo(nscd_world_mpi *w) {
+    double mine = 0.0, all = 0.0;
+    const nscd_world *l = w->local;
+    for (int32_t i = 0; w->halo_option == 0.0 && i < l->n_bodies; ++i) {
+        if (l->type[i] == NSCD_BODY_DYNAMIC) {
+            double b = bound_of(l, i);
+            mine = b > mine ? b : mine;
+        }
+    }
+    MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_MAX, w->comm);
+    w->halo = w->halo_option > 0.0 ? w->halo_option : all + l->desc.contact_margin;
+}
+
+/* ------------------------------------------------------------ packing */
+
+/* Calls visit(w, i, rank, user) for every rank but this one that needs a
+ * copy of owned body i; returns whether this rank is among them. */
+typedef void (*target_fn)(nscd_world_mpi *w, int32_t i, int32_t rank, void *user);
+
+static bool for_each_target(nscd_world_mpi *w, int32_t i, target_fn visit, void *user) {
+    int32_t lo[3], hi[3], c[3];
+    bool here = false;
+    target_cells(w, i, lo, hi);
+    for (c[0] = lo[0]; c[0] <= hi[0]; ++c[0]) {
+        for (c[1] = lo[1]; c[1] <= hi[1]; ++c[1]) {
+            for (c[2] = lo[2]; c[2] <= hi[2]; ++c[2]) {
+                int32_t r = rank_of(w, c);
+                if (r == w->rank) {
+                    here = true;
+                } else if (visit != NULL) {
+                    visit(w, i, r, user);
+                }
+            }
+        }
+    }
+    return here;
+}
+
+static void count_target(nscd_world_mpi *w, int32_t i, int32_t rank, void *user) {
+    size_t *bytes = user;
+    bytes[rank] += message_size(w->local->shape_count[i]);
+}
+
+static void pack_target(nscd_world_mpi *w, int32_t i, int32_t rank, void *user) {
+    size_t *cursor = user;
+    const nscd_world *l = w->local;
+    body_message m;
+    memset(&m, 0, sizeof m);
+    nscd__world_get_row(l, i, &m.row);
+    int32_t slot = nscd__mpi_slot(l, i);
+    m.user = w->slot_user[slot];
+    m.owner = nscd__mpi_owner_of(w, l->position + 3 * (size_t)i);
+    char *out = w->send_bytes + cursor[rank];
+    memcpy(out, &m, sizeof m);
+    size_t shapes = (size_t)l->shape_count[i] * sizeof(nscd__world_shape);
+    if (shapes > 0) {
+        memcpy(out + sizeof m, &l->shapes[l->shape_first[i]], shapes);
+    }
+    cursor[rank] += message_size(l->shape_count[i]);
+}
+
+static bool owned_dynamic(const nscd_world_mpi *w, int32_t i) {
+    return w->local->type[i] == NSCD_BODY_DYNAMIC && nscd__mpi_owned(w, i);
+}
+
+/* Byte counts per rank (MPI counts are int: a larger message fails), then
+ * the rows. w->rank_bytes holds the counts and the packing cursors. */
+static nscd_status pack_all(nscd_world_mpi *w) {
+    const nscd_world *l = w->local;
+    size_t n = (size_t)w->size, *bytes = w->rank_bytes;
+    memset(bytes, 0, 2 * n * sizeof *bytes);
+    for (int32_t i = 0; i < l->n_bodies; ++i) {
+        if (owned_dynamic(w, i)) {
+            for_each_target(w, i, count_target, bytes);
+        }
+    }
+    size_t total = 0;
+    nscd_status rc = NSCD_OK;
+    for (size_t r = 0; r < n; ++r) {
+        bytes[n + r] = total; /* cursor */
+        w->send_displ[r] = (int)total;
+        w->send_count[r] = (int)bytes[r];
+        total += bytes[r];
+        rc = bytes[r] > (size_t)INT32_MAX || total > (size_t)INT32_MAX ? NSCD_ERR_OUT_OF_RANGE : rc;
+    }
+    if (rc == NSCD_OK) {
+        rc = nscd__mpi_reserve(w, (void **)&w->send_bytes, &w->send_bytes_capacity, total + 1, 1);
+    }
+    for (int32_t i = 0; rc == NSCD_OK && i < l->n_bodies; ++i) {
+        if (owned_dynamic(w, i)) {
+            for_each_target(w, i, pack_target, bytes + n);
+        }
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------ exchange */
+
+static nscd_status exchange_bytes(nscd_world_mpi *w) {
+    MPI_Alltoall(w->send_count, 1, MPI_INT, w->recv_count, 1, MPI_INT, w->comm);
+    size_t total = 0;
+    for (int r = 0; r < w->size; ++r) {
+        w->recv_displ[r] = (int)total;
+        total += (size_t)w->recv_count[r];
+        if (total > (size_t)INT32_MAX) {
+            return NSCD_ERR_OUT_OF_RANGE;
+        }
+    }
+    if (nscd__mpi_reserve(w, (void **)&w->recv_bytes, &w->recv_bytes_capacity, total + 1, 1) !=
+        NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    MPI_Alltoallv(w->send_bytes, w->send_count, w->send_displ, MPI_BYTE, w->recv_bytes,
+                  w->recv_count, w->recv_displ, MPI_BYTE, w->comm);
+    return NSCD_OK;
+}
+
+/* The owner's own copy: kept (as owner or shadow) or dropped. */
+static void settle_own_copies(nscd_world_mpi *w) {
+    nscd_world *l = w->local;
+    for (int32_t i = 0; i < l->n_bodies; ++i) {
+        if (!owned_dynamic(w, i)) {
+            continue;
+        }
+        int32_t slot = nscd__mpi_slot(l, i);
+        if (for_each_target(w, i, NULL, NULL)) {
+            w->slot_owner[slot] = nscd__mpi_owner_of(w, l->position + 3 * (size_t)i);
+            w->slot_mark[slot] = w->epoch;
+        } else {
+            nscd__world_kill(l, i);
+        }
+    }
+}
+
+typedef struct gid_index {
+    uint64_t gid;
+    int32_t dense;
+} gid_index;
+
+static int compare_gid(const void *a, const void *b) {
+    uint64_t x = ((const gid_index *)a)->gid, y = ((const gid_index *)b)->gid;
+    return x < y ? -1 : x > y;
+}
+
+/* Live dynamic bodies by global id (before any append), in the world's
+ * persistent buffer w->index_bytes. */
+static gid_index *index_by_gid(nscd_world_mpi *w, int32_t *n) {
+    const nscd_world *l = w->local;
+    *n = 0;
+    size_t bytes = ((size_t)l->n_bodies + 1) * sizeof(gid_index);
+    if (nscd__mpi_reserve(w, (void **)&w->index_bytes, &w->index_bytes_capacity, bytes, 1) !=
+        NSCD_OK) {
+        return NULL;
+    }
+    gid_index *index = (gid_index *)(void *)w->index_bytes;
+    for (int32_t i = 0; i < l->n_bodies; ++i) {
+        if (l->type[i] == NSCD_BODY_DYNAMIC) {
+            index[(*n)++] = (gid_index){l->user_id[i], i};
+        }
+    }
+    qsort(index, (size_t)*n, sizeof *index, compare_gid);
+    return index;
+}
+
+/* One received body: update the copy in place, or append it. */
+static nscd_status receive_body(nscd_world_mpi *w, const body_message *m,
+                                const nscd__world_shape *shapes, const gid_index *index,
+                                int32_t n_index) {
+    nscd_world *l = w->local;
+    gid_index key = {m->row.user_id, 0};
+    const gid_index *hit = bsearch(&key, index, (size_t)n_index, sizeof key, compare_gid);
+    int32_t slot;
+    if (hit != NULL) {
+        size_t i = (size_t)hit->dense;
+        memcpy(l->position + 3 * i, m->row.position, sizeof m->row.position);
+        memcpy(l->orientation + 4 * i, m->row.orientation, sizeof m->row.orientation);
+        memcpy(l->velocity + 3 * i, m->row.velocity, sizeof m->row.velocity);
+        memcpy(l->omega + 3 * i, m->row.omega, sizeof m->row.omega);
+        slot = nscd__mpi_slot(l, hit->dense);
+    } else {
+        nscd_body_id id;
+        if (nscd__world_append_row(l, &m->row, shapes, &id) != NSCD_OK ||
+            nscd__mpi_reserve_slots(w) != NSCD_OK) {
+            return NSCD_ERR_OUT_OF_MEMORY;
+        }
+        slot = (int32_t)(id & 0xffffffffu);
+    }
+    w->slot_owner[slot] = m->owner;
+    w->slot_user[slot] = m->user;
+    w->slot_mark[slot] = w->epoch;
+    return NSCD_OK;
+}
+
+static nscd_status receive_all(nscd_world_mpi *w) {
+    int32_t n_index = 0;
+    gid_index *index = index_by_gid(w, &n_index);
+    if (index == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    size_t total = (size_t)w->recv_displ[w->size - 1] + (size_t)w->recv_count[w->size - 1];
+    nscd_status rc = NSCD_OK;
+    for (size_t at = 0; rc == NSCD_OK && at < total;) {
+        body_message m;
+        memcpy(&m, w->recv_bytes + at, sizeof m);
+        nscd__world_shape shapes[NSCD__WORLD_MAX_SHAPES];
+        size_t bytes = (size_t)m.row.shape_count * sizeof(nscd__world_shape);
+        if (m.row.shape_count < 0 || m.row.shape_count > NSCD__WORLD_MAX_SHAPES ||
+            at + message_size(m.row.shape_count) > total) {
+            rc = NSCD_ERR_STATE;
+            break;
+        }
+        if (bytes > 0) {
+            memcpy(shapes, w->recv_bytes + at + sizeof m, bytes);
+        }
+        rc = receive_body(w, &m, shapes, index, n_index);
+        at += message_size(m.row.shape_count);
+    }
+    return rc;
+}
+
+/* Shadows nobody sent this time are no longer needed. */
+static void drop_stale_shadows(nscd_world_mpi *w) {
+    nscd_world *l = w->local;
+    for (int32_t i = 0; i < l->n_bodies; ++i) {
+        int32_t slot = nscd__mpi_slot(l, i);
+        if (l->type[i] == NSCD_BODY_DYNAMIC && w->slot_mark[slot] != w->epoch) {
+            nscd__world_kill(l, i);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ plan */
+
+static int compare_link(const void *a, const void *b) {
+    const nscd__mpi_link *x = a, *y = b;
+    if (x->rank != y->rank) {
+        return x->rank < y->rank ? -1 : 1;
+    }
+    return x->gid < y->gid ? -1 : x->gid > y->gid;
+}
+
+static void add_send_link(nscd_world_mpi *w, int32_t i, int32_t rank, void *user) {
+    (void)user;
+    w->plan.send[w->plan.n_send++] =
+        (nscd__mpi_link){rank, nscd__mpi_slot(w->local, i), w->local->user_id[i]};
+}
+
+static void count_link(nscd_world_mpi *w, int32_t i, int32_t rank, void *user) {
+    (void)w, (void)i, (void)rank;
+    ++*(int32_t *)user;
+}
+
+static void offsets(const nscd__mpi_link *links, int32_t n, int32_t size, int32_t *offset) {
+    int32_t j = 0;
+    for (int32_t r = 0; r <= size; ++r) {
+        while (j < n && links[j].rank < r) {
+            ++j;
+        }
+        offset[r] = j;
+    }
+}
+
+/* Owned bodies shadowed on rank r, shadows owned by rank r: both sorted by
+ * (rank, global id), so that the two sides list the same bodies in the
+ * same order. */
+static nscd_status build_plan(nscd_world_mpi *w) {
+    const nscd_world *l = w->local;
+    int32_t n_send = 0, n_recv = 0;
+    for (int32_t i = 0; i < l->n_bodies; ++i) {
+        if (owned_dynamic(w, i)) {
+            for_each_target(w, i, count_link, &n_send);
+        } else if (l->type[i] == NSCD_BODY_DYNAMIC) {
+            ++n_recv;
+        }
+    }
+    nscd__mpi_plan *p = &w->plan;
+    size_t send_cap = (size_t)p->send_capacity, recv_cap = (size_t)p->recv_capacity;
+    if (nscd__mpi_reserve(w, (void **)&p->send, &send_cap, (size_t)n_send + 1, sizeof *p->send) !=
+            NSCD_OK ||
+        nscd__mpi_reserve(w, (void **)&p->recv, &recv_cap, (size_t)n_recv + 1, sizeof *p->recv) !=
+            NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    p->send_capacity = (int32_t)send_cap;
+    p->recv_capacity = (int32_t)recv_cap;
+    p->n_send = p->n_recv = 0;
+    for (int32_t i = 0; i < l->n_bodies; ++i) {
+        if (owned_dynamic(w, i)) {
+            for_each_target(w, i, add_send_link, NULL);
+        } else if (l->type[i] == NSCD_BODY_DYNAMIC) {
+            int32_t slot = nscd__mpi_slot(l, i);
+            p->recv[p->n_recv++] = (nscd__mpi_link){w->slot_owner[slot], slot, l->user_id[i]};
+        }
+    }
+    qsort(p->send, (size_t)p->n_send, sizeof *p->send, compare_link);
+    qsort(p->recv, (size_t)p->n_recv, sizeof *p->recv, compare_link);
+    offsets(p->send, p->n_send, w->size, p->send_offset);
+    offsets(p->recv, p->n_recv, w->size, p->recv_offset);
+    return NSCD_OK;
+}
+
+/* Both sides of every pair of ranks agree on how many bodies they share
+ * (a check of the rule: a mismatch would corrupt the sweeps). */
+static nscd_status check_plan(nscd_world_mpi *w) {
+    for (int r = 0; r < w->size; ++r) {
+        w->send_count[r] = w->plan.send_offset[r + 1] - w->plan.send_offset[r];
+    }
+    MPI_Alltoall(w->send_count, 1, MPI_INT, w->recv_count, 1, MPI_INT, w->comm);
+    for (int r = 0; r < w->size; ++r) {
+        if (w->recv_count[r] != w->plan.recv_offset[r + 1] - w->plan.recv_offset[r]) {
+            return NSCD_ERR_STATE;
+        }
+    }
+    return NSCD_OK;
+}
+
+static nscd_status agree(MPI_Comm comm, nscd_status rc) {
+    int mine = rc, all = rc;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
+    return all;
+}
+
+nscd_status nscd__mpi_migrate(nscd_world_mpi *w) {
+    nscd__world_compact(w->local); /* removals since the last step */
+    update_halo(w);
+    w->epoch++;
+    nscd_status rc = agree(w->comm, pack_all(w));
+    if (rc != NSCD_OK) {
+        return rc; /* nothing sent: the world is as it was */
+    }
+    rc = agree(w->comm, exchange_bytes(w));
+    if (rc == NSCD_OK) {
+        settle_own_copies(w);
+        rc = agree(w->comm, receive_all(w));
+    }
+    if (rc == NSCD_OK) {
+        drop_stale_shadows(w);
+        nscd__world_compact(w->local);
+        rc = agree(w->comm, build_plan(w));
+    }
+    if (rc == NSCD_OK) {
+        rc = agree(w->comm, check_plan(w));
+    }
+    return rc;
+}

@@ -1,0 +1,336 @@
+/* One step of the distributed world (docs/distributed.md, "The step"): the
+ * stages of nscd_world_step (models/world_step.c) on each rank's local world,
+ * with the exchanges of seed 002's parallel solver between them:
+ *
+ *   migrate            bodies to their owners, shadows refreshed, the plan
+ *   prepare            collision on owned bodies and shadows, solver contacts
+ *   keep_resolved      each contact kept by exactly one rank: the owner of its
+ *                      dynamic body with the smaller global id
+ *   free velocities    the same arithmetic on owners and shadows
+ *   warm start         applied, then blended across ranks with weight 1
+ *   sweeps             Gauss–Seidel inside the rank, then the weighted Jacobi
+ *                      blend across ranks v = v0 + ω Σ_r Δv_r (Sect. 3): the
+ *                      shadows' changes go to their owners, the blended
+ *                      velocities come back
+ *   integrate          the same arithmetic on owners and shadows
+ *   remove_outside     the open outlet
+ *
+ * With one rank no exchange happens and the stages are those of
+ * nscd_world_step in the same order: the result is bitwise the serial one. */
+#include <string.h>
+
+#include "mpi/world_mpi_impl.h"
+
+static nscd_status agree(MPI_Comm comm, nscd_status rc) {
+    int mine = rc, all = rc;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
+    return all;
+}
+
+/* ------------------------------------------------------------ the blend */
+
+static double *velocity_of(nscd_world *l, int32_t slot, int part) {
+    size_t i = 3 * (size_t)l->slot_dense[slot];
+    return part == 0 ? l->velocity + i : l->omega + i;
+}
+
+void nscd__mpi_snapshot(nscd_world_mpi *w) {
+    nscd_world *l = w->local;
+    for (int32_t i = 0; i < l->n_bodies; ++i) {
+        memcpy(w->start_velocity + 6 * (size_t)i, l->velocity + 3 * (size_t)i, 3 * sizeof(double));
+        memcpy(w->start_velocity + 6 * (size_t)i + 3, l->omega + 3 * (size_t)i, 3 * sizeof(double));
+    }
+    for (int32_t j = 0; j < l->n_contacts; ++j) {
+        memcpy(w->start_impulse + 3 * (size_t)j, l->contacts[j].x, 3 * sizeof(double));
+    }
+}
+
+/* Counts and displacements of 6 doubles per link of the plan. */
+static void real_counts(nscd_world_mpi *w, const int32_t *send_offset, const int32_t *recv_offset) {
+    for (int r = 0; r < w->size; ++r) {
+        w->send_count[r] = 6 * (send_offset[r + 1] - send_offset[r]);
+        w->send_displ[r] = 6 * send_offset[r];
+        w->recv_count[r] = 6 * (recv_offset[r + 1] - recv_offset[r]);
+        w->recv_displ[r] = 6 * recv_offset[r];
+    }
+}
+
+/* Shadows -> owners: each shadow's change since the snapshot. */
+static void send_changes(nscd_world_mpi *w) {
+    nscd_world *l = w->local;
+    const nscd__mpi_plan *p = &w->plan;
+    for (int32_t k = 0; k < p->n_recv; ++k) {
+        int32_t i = l->slot_dense[p->recv[k].slot];
+        for (int c = 0; c < 3; ++c) {
+            w->send_real[6 * (size_t)k + c] =
+                l->velocity[3 * (size_t)i + c] - w->start_velocity[6 * (size_t)i + c];
+            w->send_real[6 * (size_t)k + 3 + c] =
+                l->omega[3 * (size_t)i + c] - w->start_velocity[6 * (size_t)i + 3 + c];
+        }
+    }
+    real_counts(w, p->recv_offset, p->send_offset);
+    MPI_Alltoallv(w->send_real, w->send_count, w->send_displ, MPI_DOUBLE, w->recv_real,
+                  w->recv_count, w->recv_displ, MPI_DOUBLE, w->comm);
+}
+
+/* Owners: v = v0 + weight (Δv_own + Σ_r Δv_r), the ranks in increasing
+ * order (a fixed order of the sum: bitwise reproducible). */
+static void blend_owned(nscd_world_mpi *w, double weight) {
+    nscd_world *l = w->local;
+    const nscd__mpi_plan *p = &w->plan;
+    for (int32_t i = 0; i < l->n_bodies; ++i) {
+        for (int c = 0; c < 3; ++c) {
+            w->change[6 * (size_t)i + c] =
+                l->velocity[3 * (size_t)i + c] - w->start_velocity[6 * (size_t)i + c];
+            w->change[6 * (size_t)i + 3 + c] =
+                l->omega[3 * (size_t)i + c] - w->start_velocity[6 * (size_t)i + 3 + c];
+        }
+    }
+    for (int32_t k = 0; k < p->n_send; ++k) { /* sorted by rank */
+        int32_t i = l->slot_dense[p->send[k].slot];
+        for (int c = 0; c < 6; ++c) {
+            w->change[6 * (size_t)i + c] += w->recv_real[6 * (size_t)k + c];
+        }
+    }
+    for (int32_t i = 0; i < l->n_bodies; ++i) {
+        if (l->type[i] != NSCD_BODY_DYNAMIC || !nscd__mpi_owned(w, i)) {
+            continue;
+        }
+        for (int c = 0; c < 3; ++c) {
+            l->velocity[3 * (size_t)i + c] =
+                w->start_velocity[6 * (size_t)i + c] + weight * w->change[6 * (size_t)i + c];
+            l->omega[3 * (size_t)i + c] = w->start_velocity[6 * (size_t)i + 3 + c] +
+                                          weight * w->change[6 * (size_t)i + 3 + c];
+        }
+    }
+}
+
+/* Owners -> shadows: the blended velocities. */
+static void send_velocities(nscd_world_mpi *w) {
+    nscd_world *l = w->local;
+    const nscd__mpi_plan *p = &w->plan;
+    for (int32_t k = 0; k < p->n_send; ++k) {
+        memcpy(w->send_real + 6 * (size_t)k, velocity_of(l, p->send[k].slot, 0),
+               3 * sizeof(double));
+        memcpy(w->send_real + 6 * (size_t)k + 3, velocity_of(l, p->send[k].slot, 1),
+               3 * sizeof(double));
+    }
+    real_counts(w, p->send_offset, p->recv_offset);
+    MPI_Alltoallv(w->send_real, w->send_count, w->send_displ, MPI_DOUBLE, w->recv_real,
+                  w->recv_count, w->recv_displ, MPI_DOUBLE, w->comm);
+    for (int32_t k = 0; k < p->n_recv; ++k) {
+        memcpy(velocity_of(l, p->recv[k].slot, 0), w->recv_real + 6 * (size_t)k,
+               3 * sizeof(double));
+        memcpy(velocity_of(l, p->recv[k].slot, 1), w->recv_real + 6 * (size_t)k + 3,
+               3 * sizeof(double));
+    }
+}
+
+/* The impulses of this rank's contacts, blended like the velocities, so
+ * that impulses and velocities stay consistent: x = x0 + weight (x - x0). */
+static void blend_impulses(nscd_world_mpi *w, double weight) {
+    nscd_world *l = w->local;
+    for (int32_t j = 0; j < l->n_contacts; ++j) {
+        double *x = l->contacts[j].x;
+        const double *x0 = w->start_impulse + 3 * (size_t)j;
+        for (int k = 0; k < 3; ++k) {
+            x[k] = x0[k] + weight * (x[k] - x0[k]);
+        }
+    }
+}
+
+nscd_status nscd__mpi_blend(nscd_world_mpi *w, double weight) {
+    send_changes(w);
+    blend_owned(w, weight);
+    send_velocities(w);
+    return NSCD_OK;
+}
+
+/* ------------------------------------------------------------ stages */
+
+static nscd_status reserve_scratch(nscd_world_mpi *w) {
+    const nscd__mpi_plan *p = &w->plan;
+    size_t links = (size_t)(p->n_send > p->n_recv ? p->n_send : p->n_recv);
+    size_t bodies = 6 * ((size_t)w->local->n_bodies + 1);
+    nscd_status rc = nscd__mpi_reserve(w, (void **)&w->send_real, &w->send_real_capacity,
+                                       6 * links + 1, sizeof(double));
+    if (rc == NSCD_OK) {
+        rc = nscd__mpi_reserve(w, (void **)&w->recv_real, &w->recv_real_capacity, 6 * links + 1,
+                               sizeof(double));
+    }
+    if (rc == NSCD_OK) {
+        rc = nscd__mpi_reserve(w, (void **)&w->start_velocity, &w->velocity_capacity, bodies,
+                               sizeof(double));
+    }
+    if (rc == NSCD_OK) {
+        rc = nscd__mpi_reserve(w, (void **)&w->change, &w->change_capacity, bodies, sizeof(double));
+    }
+    if (rc == NSCD_OK) {
+        rc = nscd__mpi_reserve(w, (void **)&w->start_impulse, &w->impulse_capacity,
+                               3 * ((size_t)w->local->n_contacts + 1), sizeof(double));
+    }
+    return rc;
+}
+
+/* Keeps, in order, the contacts this rank resolves: those whose dynamic
+ * body with the smaller global id it owns. */
+static void keep_resolved(nscd_world_mpi *w) {
+    nscd_world *l = w->local;
+    int32_t kept = 0;
+    for (int32_t j = 0; j < l->n_contacts; ++j) {
+        const nscd__world_contact *c = &l->contacts[j];
+        int32_t resolver = c->a;
+        if (!c->a_moves || (c->b_moves && l->user_id[c->b] < l->user_id[c->a])) {
+            resolver = c->b;
+        }
+        if (nscd__mpi_owned(w, resolver)) {
+            l->contacts[kept++] = *c;
+        }
+    }
+    l->n_contacts = kept;
+}
+
+/* Sweeps until max_sweeps or the merit (the largest over the ranks) falls
+ * below the tolerance, as nscd__world_solve does. With tolerance 0 every
+ * rank does max_sweeps sweeps and the merits are reduced only for the report. */
+static nscd_status sweep(nscd_world_mpi *w, int64_t contacts, int32_t *sweeps, double *merit) {
+    nscd_world *l = w->local;
+    *sweeps = 0;
+    *merit = 0.0;
+    if (contacts == 0) {
+        return NSCD_OK;
+    }
+    for (int32_t s = 0; s < l->desc.max_sweeps; ++s) {
+        if (w->size > 1) {
+            nscd__mpi_snapshot(w);
+        }
+        double m = nscd__world_sweep(l);
+        *merit = m;
+        if (w->size > 1) {
+            blend_impulses(w, l->desc.relaxation);
+            nscd__mpi_blend(w, l->desc.relaxation);
+            if (l->desc.tolerance > 0.0) { /* else the report takes the maximum once */
+                MPI_Allreduce(&m, merit, 1, MPI_DOUBLE, MPI_MAX, w->comm);
+            }
+        }
+        *sweeps = s + 1;
+        if (l->desc.tolerance > 0.0 && *merit < l->desc.tolerance) {
+            break;
+        }
+    }
+    return NSCD_OK;
+}
+
+/* Dynamic bodies whose centre left the domain box leave (owners and
+ * shadows alike: they see the same position); the owned ones are counted. */
+static int32_t remove_outside(nscd_world_mpi *w) {
+    nscd_world *l = w->local;
+    if (!l->desc.use_domain) {
+        return 0;
+    }
+    int32_t removed = 0;
+    const double *lo = l->desc.domain_min, *hi = l->desc.domain_max;
+    for (int32_t i = 0; i < l->n_bodies; ++i) {
+        const double *x = l->position + 3 * (size_t)i;
+        if (l->type[i] == NSCD_BODY_DYNAMIC && !(x[0] >= lo[0] && x[0] <= hi[0] && x[1] >= lo[1] &&
+                                                 x[1] <= hi[1] && x[2] >= lo[2] && x[2] <= hi[2])) {
+            removed += nscd__mpi_owned(w, i);
+            nscd__world_kill(l, i);
+        }
+    }
+    return removed;
+}
+
+/* Figures of the whole world. */
+static void reduce_report(nscd_world_mpi *w, nscd_world_step_report *r) {
+    int64_t sums[3] = {r->contacts, r->bodies_removed, r->broad_pairs}, all[3];
+    double maxima[2] = {r->merit, r->max_penetration}, top[2];
+    MPI_Allreduce(sums, all, 3, MPI_INT64_T, MPI_SUM, w->comm);
+    MPI_Allreduce(maxima, top, 2, MPI_DOUBLE, MPI_MAX, w->comm);
+    r->contacts = (int32_t)(all[0] > INT32_MAX ? INT32_MAX : all[0]);
+    r->bodies_removed = (int32_t)(all[1] > INT32_MAX ? INT32_MAX : all[1]);
+    r->broad_pairs = (int32_t)(all[2] > INT32_MAX ? INT32_MAX : all[2]);
+    r->merit = top[0];
+    r->max_penetration = top[1];
+}
+
+static nscd_status solve_and_move(nscd_world_mpi *w, nscd_world_step_report *r) {
+    nscd_world *l = w->local;
+    int64_t mine = l->n_contacts, contacts = mine;
+    if (w->size > 1) {
+        MPI_Allreduce(&mine, &contacts, 1, MPI_INT64_T, MPI_SUM, w->comm);
+    }
+    nscd__world_step_free_velocities(l);
+    if (w->size > 1) {
+        nscd__mpi_snapshot(w);
+        nscd__world_warm_start(l);
+        nscd__mpi_blend(w, 1.0);
+    } else {
+        nscd__world_warm_start(l);
+    }
+    sweep(w, contacts, &r->sweeps, &r->merit);
+    int finite = nscd__world_step_finite(l), all = finite;
+    MPI_Allreduce(&finite, &all, 1, MPI_INT, MPI_MIN, w->comm);
+    if (!all) {
+        nscd__world_step_restore(l);
+        return NSCD_ERR_NOT_FINITE;
+    }
+    r->contacts = l->n_contacts;
+    r->broad_pairs = l->collision.n_pairs;
+    nscd__world_step_integrate(l);
+    r->bodies_removed = remove_outside(w);
+    l->steps++;
+    l->time = (double)l->steps * l->desc.dt;
+    return NSCD_OK;
+}
+
+nscd_status nscd_world_mpi_step(nscd_world_mpi *w, nscd_world_step_report *report) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&w->diag);
+    int bad_report =
+        report != NULL && !nscd__struct_size_ok(nscd__struct_size_of(report),
+                                                NSCD__WORLD_STEP_REPORT_SIZE_0_2, sizeof *report);
+    nscd_status rc = agree(w->comm, bad_report  ? NSCD_ERR_STRUCT_SIZE
+                                    : w->broken ? NSCD_ERR_STATE
+                                                : NSCD_OK);
+    if (rc != NSCD_OK) {
+        return nscd__fail(&w->diag, rc, "report struct_size, or a failed migration");
+    }
+    rc = nscd__mpi_migrate(w);
+    if (rc != NSCD_OK) {
+        w->broken = 1;
+        return nscd__fail(&w->diag, rc, "migration failed; the world must be destroyed");
+    }
+    nscd_world_step_report r;
+    memset(&r, 0, sizeof r);
+    r.struct_size = sizeof r;
+    rc = nscd__world_step_prepare(w->local, &r.max_penetration);
+    if (rc == NSCD_OK) {
+        keep_resolved(w);
+        rc = reserve_scratch(w);
+    }
+    rc = agree(w->comm, rc);
+    if (rc != NSCD_OK) {
+        w->local->n_contacts = 0;
+        return nscd__fail(&w->diag, rc, "collision detection or step scratch: out of memory");
+    }
+    rc = solve_and_move(w, &r);
+    if (rc != NSCD_OK) {
+        return nscd__fail(&w->diag, rc, "a velocity became non-finite");
+    }
+    if (w->size > 1) {
+        reduce_report(w, &r);
+    }
+    const nscd_world_desc *d = &w->local->desc;
+    r.converged = d->tolerance == 0.0 || r.merit < d->tolerance;
+    if (report != NULL) {
+        nscd__struct_write(report, &r, sizeof r, NSCD__WORLD_STEP_REPORT_SIZE_0_2);
+    }
+    if (!r.converged) {
+        return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED, "merit %g above tolerance %g", r.merit,
+                          d->tolerance);
+    }
+    return NSCD_OK;
+}
