@@ -12,7 +12,7 @@
  *   granular_channel [--json] [--coarse-graining K] [--full] [--duration T]
  *                    [--warmup T] [--steps N] [--law coulomb|max_dissipation|both]
  *                    [--sweeps N] [--seed S] [--vtk DIR] [--vtk-every T]
- *                    [--inflow depth|volume]
+ *                    [--inflow depth|volume] [--wall-friction MU]
  *
  * Exit status: 0, 1 when the library fails, 2 on bad arguments, 3 when an
  * invariant is violated (a NaN, a particle outside the channel, particles not
@@ -51,7 +51,7 @@ static const double paper_channel_fraction = 0.0715;
 static const double paper_inflow_rate = 1.4e6;
 
 typedef struct run_config {
-    double k, duration, warmup, vtk_every;
+    double k, duration, warmup, vtk_every, wall_friction;
     int keep_volume_fraction; /* --inflow volume */
     int64_t steps;
     int32_t sweeps;
@@ -144,6 +144,7 @@ static void *run_law(void *arg) {
     if (c->keep_volume_fraction) {
         channel_params_keep_volume_fraction(&p);
     }
+    p.wall_friction = c->wall_friction;
     r->stats = calloc(1, sizeof *r->stats);
     if (r->stats == NULL) {
         fail(r, NSCD_ERR_OUT_OF_MEMORY, "stats");
@@ -345,6 +346,7 @@ static void print_json(const run_config *c, run *runs, int n, double seconds) {
     json_field(stdout, "error_reduction", p->error_reduction);
     json_field(stdout, "contact_margin", p->margin);
     json_field(stdout, "friction", CHANNEL_FRICTION);
+    json_field(stdout, "wall_friction", p->wall_friction);
     printf(",\"seed\":%llu", (unsigned long long)c->seed);
     json_field(stdout, "seconds", seconds);
     printf(",\"max_rss_bytes\":%ld", max_rss_bytes());
@@ -415,6 +417,7 @@ static int parse_config(int argc, char **argv, run_config *c) {
     c->seed = (uint64_t)cli_double(argc, argv, "--seed", 1.0);
     c->vtk_dir = cli_string(argc, argv, "--vtk", NULL);
     c->vtk_every = cli_double(argc, argv, "--vtk-every", 0.01);
+    c->wall_friction = cli_double(argc, argv, "--wall-friction", CHANNEL_WALL_FRICTION);
     const char *inflow = cli_string(argc, argv, "--inflow", "depth");
     c->keep_volume_fraction = strcmp(inflow, "volume") == 0;
     if (!c->keep_volume_fraction && strcmp(inflow, "depth") != 0) {
@@ -422,8 +425,9 @@ static int parse_config(int argc, char **argv, run_config *c) {
         return 0;
     }
     if (!(c->k >= 1.0 && c->k <= 20.0) || c->steps < 1 || c->steps > 100000000 || c->sweeps < 1 ||
-        !(c->warmup >= 0.0) || !(c->vtk_every > 0.0)) {
-        fprintf(stderr, "granular_channel: need 1 <= K <= 20, N >= 1, sweeps >= 1, warm-up >= 0\n");
+        !(c->warmup >= 0.0) || !(c->vtk_every > 0.0) || !(c->wall_friction >= 0.0)) {
+        fprintf(stderr, "granular_channel: need 1 <= K <= 20, N >= 1, sweeps >= 1, warm-up >= 0, "
+                        "wall friction >= 0\n");
         return 0;
     }
     return 1;
@@ -459,7 +463,7 @@ static int run_all(const run_config *c, run *runs, int n) {
 static const char usage_text[] =
     "usage: granular_channel [--json] [--coarse-graining K] [--full] [--duration T] "
     "[--warmup T] [--steps N] [--law coulomb|max_dissipation|both] [--sweeps N] [--seed S] "
-    "[--vtk DIR] [--vtk-every T] [--inflow depth|volume]";
+    "[--vtk DIR] [--vtk-every T] [--inflow depth|volume] [--wall-friction MU]";
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);

@@ -20,6 +20,7 @@ void channel_params_init(channel_params *p, double k, int32_t sweeps, int32_t la
      * about 2 m/s (two particles at the inflow speed plus perturbations). */
     p->margin = 2.0 * p->dt;
     p->error_reduction = 0.2;
+    p->wall_friction = CHANNEL_WALL_FRICTION;
     p->sweeps = sweeps;
     p->law = law;
     p->fill = 1;
@@ -60,8 +61,21 @@ double channel_obstacle_distance(double x, double y) {
     return fmax(0.0, fmin(disc, hypot(dx, dy)));
 }
 
-static nscd_status add_fixed(channel_scene *s, int32_t type, const nscd_shape_desc *shapes,
-                             int32_t n, nscd_body_id *id) {
+/* The material of the fixed bodies: the particles' (material 0) friction with
+ * each other, p.wall_friction with the fixed bodies. */
+static nscd_status add_wall_material(channel_scene *s) {
+    nscd_status st = nscd_world_add_material(s->world, s->p.wall_friction, &s->wall_material);
+    if (st == NSCD_OK) {
+        st = nscd_world_set_pair_friction(s->world, s->wall_material, 0, s->p.wall_friction);
+    }
+    return st;
+}
+
+static nscd_status add_fixed(channel_scene *s, int32_t type, nscd_shape_desc *shapes, int32_t n,
+                             nscd_body_id *id) {
+    for (int32_t i = 0; i < n; ++i) {
+        shapes[i].material = s->wall_material;
+    }
     nscd_body_desc b;
     nscd_body_desc_init(&b, sizeof b);
     b.type = type;
@@ -238,6 +252,9 @@ nscd_status channel_scene_create(channel_scene *s, const channel_params *p) {
     d.domain_max[1] = CHANNEL_WIDTH + slack;
     d.domain_max[2] = CHANNEL_HEIGHT + slack;
     nscd_status st = nscd_world_create(&d, &s->world);
+    if (st == NSCD_OK) {
+        st = add_wall_material(s);
+    }
     if (st == NSCD_OK) {
         st = add_walls(s);
     }
