@@ -259,6 +259,16 @@ nscd_status nscd_world_mpi_add_material(nscd_world_mpi *w, double friction, int3
     return rc == NSCD_OK ? rc : nscd__fail(&w->diag, rc, "%s", nscd_world_last_error(w->local));
 }
 
+nscd_status nscd_world_mpi_set_pair_friction(nscd_world_mpi *w, int32_t material_a,
+                                             int32_t material_b, double friction) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&w->diag);
+    nscd_status rc = nscd_world_set_pair_friction(w->local, material_a, material_b, friction);
+    return rc == NSCD_OK ? rc : nscd__fail(&w->diag, rc, "%s", nscd_world_last_error(w->local));
+}
+
 nscd_status nscd_world_mpi_add_body(nscd_world_mpi *w, const nscd_body_desc *body,
                                     const nscd_shape_desc *shapes, int32_t n_shapes,
                                     uint64_t *global_id) {

@@ -61,26 +61,16 @@ double channel_obstacle_distance(double x, double y) {
     return fmax(0.0, fmin(disc, hypot(dx, dy)));
 }
 
-/* The material of the fixed bodies: the particles' (material 0) friction with
- * each other, p.wall_friction with the fixed bodies. */
-static nscd_status add_wall_material(channel_scene *s) {
-    nscd_status st = nscd_world_add_material(s->world, s->p.wall_friction, &s->wall_material);
-    if (st == NSCD_OK) {
-        st = nscd_world_set_pair_friction(s->world, s->wall_material, 0, s->p.wall_friction);
-    }
-    return st;
-}
-
 static nscd_status add_fixed(channel_scene *s, int32_t type, nscd_shape_desc *shapes, int32_t n,
-                             nscd_body_id *id) {
-    for (int32_t i = 0; i < n; ++i) {
+                             uint64_t *id) {
+    for (int32_t i = 0; i < n; ++i) { /* the particles' friction with the fixed bodies */
         shapes[i].material = s->wall_material;
     }
     nscd_body_desc b;
     nscd_body_desc_init(&b, sizeof b);
     b.type = type;
-    nscd_body_id fixed = NSCD_BODY_NULL;
-    nscd_status st = nscd_world_add_body(s->world, &b, shapes, n, &fixed);
+    uint64_t fixed = NSCD_BODY_NULL;
+    nscd_status st = s->ops->add_body(s->world, &b, shapes, n, &fixed);
     if (st == NSCD_OK) {
         s->fixed_ids[s->fixed_bodies++] = fixed;
         if (id != NULL) {
@@ -150,7 +140,7 @@ static nscd_status add_plane(channel_scene *s) {
     nscd_status st = add_fixed(s, NSCD_BODY_KINEMATIC, &plane, 1, &s->plane);
     if (st == NSCD_OK) {
         static const double speed[3] = {CHANNEL_INFLOW_SPEED, 0.0, 0.0};
-        st = nscd_world_set_body(s->world, s->plane, NULL, NULL, speed, NULL);
+        st = s->ops->set_body(s->world, s->plane, NULL, speed);
     }
     return st;
 }
@@ -175,8 +165,8 @@ static nscd_status add_particle(channel_scene *s, const double x[3], int create)
     nscd_shape_desc_init(&sphere, sizeof sphere);
     sphere.type = NSCD_SHAPE_SPHERE;
     sphere.radius = 0.5 * s->p.diameter;
-    nscd_body_id id;
-    nscd_status st = nscd_world_add_body(s->world, &b, &sphere, 1, &id);
+    uint64_t id;
+    nscd_status st = s->ops->add_body(s->world, &b, &sphere, 1, &id);
     if (st == NSCD_OK) {
         ++s->next_user_id;
         ++s->spawned;
@@ -228,8 +218,14 @@ static nscd_status fill_channel(channel_scene *s) {
 }
 
 nscd_status channel_scene_create(channel_scene *s, const channel_params *p) {
+    return channel_scene_create_on(s, p, &channel_world_serial, NULL);
+}
+
+nscd_status channel_scene_create_on(channel_scene *s, const channel_params *p,
+                                    const channel_world_ops *ops, const void *context) {
     memset(s, 0, sizeof *s);
     s->p = *p;
+    s->ops = ops;
     s->rng.state = p->seed;
     s->next_user_id = 1;
     s->layer_ny = (int32_t)floor(CHANNEL_WIDTH / p->grid + 1e-9);
@@ -251,9 +247,9 @@ nscd_status channel_scene_create(channel_scene *s, const channel_params *p) {
     d.domain_max[0] = CHANNEL_LENGTH;
     d.domain_max[1] = CHANNEL_WIDTH + slack;
     d.domain_max[2] = CHANNEL_HEIGHT + slack;
-    nscd_status st = nscd_world_create(&d, &s->world);
+    nscd_status st = ops->create(context, &d, &s->world);
     if (st == NSCD_OK) {
-        st = add_wall_material(s);
+        st = ops->add_material(s->world, p->wall_friction, &s->wall_material);
     }
     if (st == NSCD_OK) {
         st = add_walls(s);
@@ -274,43 +270,38 @@ nscd_status channel_scene_create(channel_scene *s, const channel_params *p) {
 }
 
 void channel_scene_destroy(channel_scene *s) {
-    nscd_world_destroy(s->world);
-    free(s->scratch);
-    free(s->scratch_ids);
+    if (s->ops != NULL) {
+        s->ops->destroy(s->world);
+    }
     memset(s, 0, sizeof *s);
 }
 
-/* Positions of the particles within `reach` of the plane's origin along x,
- * packed into s->scratch; returns their number or -1 on failure. */
-static int32_t particles_near_inflow(channel_scene *s, double reach) {
-    int32_t n = nscd_world_body_count(s->world);
-    if (n > s->scratch_capacity) {
-        int32_t cap = n + n / 2 + 64;
-        double *pos = realloc(s->scratch, 3 * (size_t)cap * sizeof *pos);
-        if (pos == NULL) {
-            return -1;
-        }
-        s->scratch = pos;
-        uint64_t *ids = realloc(s->scratch_ids, (size_t)cap * sizeof *ids);
-        if (ids == NULL) {
-            return -1;
-        }
-        s->scratch_ids = ids;
-        s->scratch_capacity = cap;
+/* Positions of the particles (user id != 0) within `reach` of the plane's
+ * origin along x, of every process; a malloc'd array of 3 *n doubles, or NULL. */
+static double *particles_near_inflow(channel_scene *s, double reach, int32_t *n) {
+    int32_t capacity = s->ops->body_count(s->world), count = 0, near = 0;
+    double *x = malloc((3 * (size_t)capacity + 3) * sizeof *x);
+    uint64_t *ids = malloc(((size_t)capacity + 1) * sizeof *ids);
+    nscd_status st = x != NULL && ids != NULL ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
+    if (st == NSCD_OK) {
+        st = s->ops->get_bodies(s->world, capacity, &count, ids, x, NULL, NULL);
     }
-    int32_t count = 0;
-    if (nscd_world_get_bodies(s->world, s->scratch_capacity, &count, NULL, s->scratch_ids,
-                              s->scratch, NULL, NULL, NULL) != NSCD_OK) {
-        return -1;
-    }
-    int32_t near = 0;
-    for (int32_t i = 0; i < count; ++i) {
-        if (s->scratch_ids[i] != 0 && s->scratch[3 * i] < reach) {
-            memmove(&s->scratch[3 * near], &s->scratch[3 * i], 3 * sizeof(double));
+    for (int32_t i = 0; st == NSCD_OK && i < count; ++i) {
+        if (ids[i] != 0 && x[3 * i] < reach) {
+            memmove(&x[3 * near], &x[3 * i], 3 * sizeof(double));
             ++near;
         }
     }
-    return near;
+    free(ids);
+    if (st == NSCD_OK && s->ops->gather_points != NULL) {
+        st = s->ops->gather_points(s->world, &x, &near);
+    }
+    if (st != NSCD_OK) {
+        free(x);
+        return NULL;
+    }
+    *n = near;
+    return x;
 }
 
 static int site_is_free(const double *near, int32_t n_near, const double x[3], double d) {
@@ -329,8 +320,9 @@ static int site_is_free(const double *near, int32_t n_near, const double x[3], d
 static nscd_status spawn_layer(channel_scene *s) {
     const channel_params *p = &s->p;
     double r = 0.5 * p->diameter;
-    int32_t n_near = particles_near_inflow(s, r + 2.0 * p->diameter);
-    if (n_near < 0) {
+    int32_t n_near = 0;
+    double *near = particles_near_inflow(s, r + 2.0 * p->diameter, &n_near);
+    if (near == NULL) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     double shift[2];
@@ -339,20 +331,22 @@ static nscd_status spawn_layer(channel_scene *s) {
         for (int32_t l = 0; l < s->layer_nz; ++l) {
             double x[3] = {r, site(j, s->layer_ny, p->grid, CHANNEL_WIDTH) + shift[0],
                            site(l, s->layer_nz, p->grid, CHANNEL_HEIGHT) + shift[1]};
-            int free_site = site_is_free(s->scratch, n_near, x, p->diameter);
+            int free_site = site_is_free(near, n_near, x, p->diameter);
             s->skipped += !free_site;
             nscd_status st = add_particle(s, x, free_site);
             if (st != NSCD_OK) {
+                free(near);
                 return st;
             }
         }
     }
+    free(near);
     ++s->layers;
     return NSCD_OK;
 }
 
 nscd_status channel_scene_step(channel_scene *s, nscd_world_step_report *report) {
-    nscd_status st = nscd_world_step(s->world, report);
+    nscd_status st = s->ops->step(s->world, report);
     if (st != NSCD_OK) {
         return st;
     }
@@ -362,6 +356,6 @@ nscd_status channel_scene_step(channel_scene *s, nscd_world_step_report *report)
     }
     s->steps_since_reset = 0;
     static const double origin[3] = {0.0, 0.0, 0.0};
-    st = nscd_world_set_body(s->world, s->plane, origin, NULL, NULL, NULL);
+    st = s->ops->set_body(s->world, s->plane, origin, NULL);
     return st == NSCD_OK ? spawn_layer(s) : st;
 }

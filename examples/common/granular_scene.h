@@ -15,6 +15,8 @@
 
 #include <nscd/nscd.h>
 
+#include "granular_world.h"
+
 /* Paper values (Sect. 4.3) at k = 1, SI units. */
 #define CHANNEL_LENGTH 0.15
 #define CHANNEL_WIDTH 0.065
@@ -74,8 +76,9 @@ double channel_rng_uniform(channel_rng *rng, double lo, double hi);
 
 typedef struct channel_scene {
     channel_params p;
-    nscd_world *world;
-    nscd_body_id plane;
+    const channel_world_ops *ops; /* the world's operations (granular_world.h) */
+    void *world;                  /* nscd_world * for channel_world_serial */
+    uint64_t plane;
     channel_rng rng;
     int32_t layer_ny, layer_nz; /* sites of one inflow layer */
     int64_t steps_per_layer;    /* steps of plane travel between two layers */
@@ -87,15 +90,15 @@ typedef struct channel_scene {
     uint64_t next_user_id; /* particles carry user ids 1, 2, ...; the rest 0 */
     int32_t fixed_bodies;  /* walls, floor, ceiling, obstacle, plane */
     int32_t wall_material; /* their material (pair friction p.wall_friction) */
-    nscd_body_id fixed_ids[8];
-    double *scratch; /* positions for the inflow check */
-    uint64_t *scratch_ids;
-    int32_t scratch_capacity;
+    uint64_t fixed_ids[8];
 } channel_scene;
 
 /* Creates the world with its walls, obstacle, plane and (p->fill) the initial grid.
  * Returns NSCD_OK or the failing status (scene left empty, nothing to free). */
 nscd_status channel_scene_create(channel_scene *scene, const channel_params *p);
+/* The same on the world of `ops`, created with `context` (granular_world.h). */
+nscd_status channel_scene_create_on(channel_scene *scene, const channel_params *p,
+                                    const channel_world_ops *ops, const void *context);
 void channel_scene_destroy(channel_scene *scene);
 
 /* One world step plus the inflow: after the step the plane has travelled dt v;

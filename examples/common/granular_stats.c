@@ -43,7 +43,7 @@ static int grow(void **buffer, size_t n, size_t size) {
 }
 
 static nscd_status copy_bodies(channel_stats *st, const channel_scene *scene, int32_t *count) {
-    int32_t n = nscd_world_body_count(scene->world);
+    int32_t n = scene->ops->body_count(scene->world);
     if (n > st->body_capacity) {
         size_t cap = (size_t)n + (size_t)n / 2 + 64;
         if (!grow((void **)&st->user_ids, cap, sizeof(uint64_t)) ||
@@ -54,38 +54,38 @@ static nscd_status copy_bodies(channel_stats *st, const channel_scene *scene, in
         }
         st->body_capacity = (int32_t)cap;
     }
-    return nscd_world_get_bodies(scene->world, st->body_capacity, count, NULL, st->user_ids,
-                                 st->positions, NULL, st->velocities, st->omegas);
+    return scene->ops->get_bodies(scene->world, st->body_capacity, count, st->user_ids,
+                                  st->positions, st->velocities, st->omegas);
 }
 
 static nscd_status copy_contacts(channel_stats *st, const channel_scene *scene, int32_t *count) {
-    nscd_status s = nscd_world_get_contacts(scene->world, st->contact_capacity, count, st->body_a,
-                                            st->body_b, NULL, NULL, st->gaps, st->impulses);
+    nscd_status s = scene->ops->get_contacts(scene->world, st->contact_capacity, count, st->body_a,
+                                             st->body_b, st->gaps, st->impulses);
     if (s != NSCD_ERR_BUFFER_TOO_SMALL) {
         return s;
     }
     size_t cap = (size_t)*count + (size_t)*count / 2 + 64;
-    if (!grow((void **)&st->body_a, cap, sizeof(nscd_body_id)) ||
-        !grow((void **)&st->body_b, cap, sizeof(nscd_body_id)) ||
+    if (!grow((void **)&st->body_a, cap, sizeof(uint64_t)) ||
+        !grow((void **)&st->body_b, cap, sizeof(uint64_t)) ||
         !grow((void **)&st->gaps, cap, sizeof(double)) ||
         !grow((void **)&st->impulses, 3 * cap, sizeof(double))) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     st->contact_capacity = (int32_t)cap;
-    return nscd_world_get_contacts(scene->world, st->contact_capacity, count, st->body_a,
-                                   st->body_b, NULL, NULL, st->gaps, st->impulses);
+    return scene->ops->get_contacts(scene->world, st->contact_capacity, count, st->body_a,
+                                    st->body_b, st->gaps, st->impulses);
 }
 
 void channel_stats_step(channel_stats *st, const channel_scene *scene,
                         const nscd_world_step_report *report) {
     double pen = report->max_penetration;
     st->max_penetration_run = fmax(st->max_penetration_run, pen);
-    if (nscd_world_time(scene->world) >= st->warmup) {
+    if (scene->ops->time(scene->world) >= st->warmup) {
         st->max_penetration = fmax(st->max_penetration, pen);
     }
 }
 
-static int is_fixed(const channel_scene *scene, nscd_body_id id) {
+static int is_fixed(const channel_scene *scene, uint64_t id) {
     for (int32_t i = 0; i < scene->fixed_bodies; ++i) {
         if (scene->fixed_ids[i] == id) {
             return 1;
@@ -235,7 +235,7 @@ static nscd_status sample_rdf(channel_stats *st, const channel_scene *scene, int
 }
 
 nscd_status channel_stats_sample(channel_stats *st, const channel_scene *scene, int rdf) {
-    double t = nscd_world_time(scene->world);
+    double t = scene->ops->time(scene->world);
     if (t < st->warmup) {
         return NSCD_OK;
     }
@@ -280,7 +280,7 @@ nscd_status channel_stats_history(channel_stats *st, const channel_scene *scene)
     for (int32_t i = 0; i < nc; ++i) {
         contacts += st->gaps[i] <= touching;
     }
-    h->t[h->n] = nscd_world_time(scene->world);
+    h->t[h->n] = scene->ops->time(scene->world);
     h->particles[h->n] = (double)(scene->spawned - scene->removed);
     h->contacts[h->n] = contacts;
     h->spawned[h->n] = (double)scene->spawned;

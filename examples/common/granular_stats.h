@@ -69,7 +69,7 @@ typedef struct channel_stats {
     int32_t body_capacity, contact_capacity;
     uint64_t *user_ids;
     double *positions, *velocities, *omegas;
-    nscd_body_id *body_a, *body_b;
+    uint64_t *body_a, *body_b;
     double *gaps, *impulses;
     int32_t *cell_start, *cell_items, cell_capacity, item_capacity;
 } channel_stats;

@@ -90,6 +90,16 @@ NSCD_API const char *nscd_world_mpi_last_error(const nscd_world_mpi *world);
 NSCD_API nscd_status nscd_world_mpi_add_material(nscd_world_mpi *world, double friction,
                                                  int32_t *material);
 
+/** Overrides the friction of one pair of materials (collective by contract, as
+ *  nscd_world_set_pair_friction()).
+ *  @param world      The world.
+ *  @param material_a A material index.
+ *  @param material_b A material index.
+ *  @param friction   μ >= 0 of every contact between materials a and b.
+ *  @return NSCD_OK, or the error of nscd_world_set_pair_friction(). */
+NSCD_API nscd_status nscd_world_mpi_set_pair_friction(nscd_world_mpi *world, int32_t material_a,
+                                                      int32_t material_b, double friction);
+
 /**
  * @brief Adds a body.
  *

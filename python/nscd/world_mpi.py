@@ -121,6 +121,8 @@ def prototypes():
         "nscd_world_mpi_destroy": (None, [vp]),
         "nscd_world_mpi_last_error": (ctypes.c_char_p, [vp]),
         "nscd_world_mpi_add_material": (st, [vp, ctypes.c_double, i32p]),
+        "nscd_world_mpi_set_pair_friction": (st, [vp, ctypes.c_int32, ctypes.c_int32,
+                                                  ctypes.c_double]),
         "nscd_world_mpi_add_body": (st, [vp, ctypes.POINTER(_c.BodyDesc),
                                          ctypes.POINTER(_c.ShapeDesc), i32, up]),
         "nscd_world_mpi_remove_body": (st, [vp, u64]),

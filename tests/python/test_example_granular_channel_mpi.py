@@ -7,7 +7,9 @@ statistics over the last 5 ms):
   arithmetic: the distributed step with one rank is the serial step);
 * two ranks (subdomains split at x = 7 cm): particles, contacts and contacts
   per particle within 1 % of the serial run, no body lost or duplicated (the
-  example checks the global count and id checksum every step, exit 3 if not).
+  example checks the global count and id checksum every step, exit 3 if not);
+* the other inflow scaling (--inflow volume) through the shared scene: one
+  rank again gives exactly the serial figures, and the option took effect.
 
 Skipped when the example was not built (MPI not found) or mpirun is missing."""
 import json
@@ -22,7 +24,9 @@ from conftest import examples_dir
 ARGS = ["--coarse-graining", "5", "--duration", "0.01", "--warmup", "0.005", "--law", "coulomb"]
 EXACT = ["particles_avg", "contacts_avg", "contacts_per_particle", "contacts_detected_avg",
          "contacts_active_avg", "contacts_particle_particle_avg", "max_penetration",
-         "inflow_rate", "outflow_rate"]
+         "inflow_rate", "outflow_rate", "bed_height", "solid_fraction", "speed_peak",
+         "spawned", "removed", "samples"]
+VOLUME = ["--inflow", "volume"]
 
 
 def run(cmd):
@@ -45,6 +49,9 @@ def runs():
         result = run([mpirun, "-np", str(ranks), exe, "--json", *ARGS])
         assert result["ranks"] == ranks
         out[ranks] = result["runs"][0]
+    out["serial_volume"] = run([os.path.join(examples_dir(), "granular_channel"), "--json",
+                                *ARGS, *VOLUME])
+    out["volume"] = run([mpirun, "-np", "1", exe, "--json", *ARGS, *VOLUME])
     return out
 
 
@@ -59,3 +66,13 @@ def test_two_ranks_agree_within_one_percent(runs):
                 "contacts_detected_avg", "inflow_rate"]:
         assert abs(two[key] - serial[key]) <= 0.01 * serial[key], key
     assert two["max_penetration"] < 0.05 * 5 * 0.47e-3  # < 5 % of the diameter
+
+
+def test_inflow_volume_one_rank_gives_the_serial_figures(runs):
+    serial, one = runs["serial_volume"], runs["volume"]
+    assert serial["inflow"] == one["inflow"] == "volume"
+    assert one["reset_distance"] == serial["reset_distance"] == 5 * 0.94e-3
+    for key in EXACT:
+        assert one["runs"][0][key] == serial["runs"][0][key], key
+    # the option changes the run: k times fewer particles spawned than with depth
+    assert one["runs"][0]["spawned"] < 0.5 * runs[1]["spawned"]

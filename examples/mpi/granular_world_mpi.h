@@ -1,0 +1,39 @@
+/* The distributed world (libnscd_mpi, include/nscd/world_mpi.h) behind the
+ * granular channel: the channel_world_ops of examples/common/granular_world.h
+ * over an nscd_world_mpi on MPI_COMM_WORLD, so that granular_channel_mpi runs
+ * the very scene (granular_scene.c) and statistics (granular_stats.c) of the
+ * serial example.
+ *
+ * Every rank runs the scene alike: fixed bodies are replicated, every rank draws
+ * the random stream, and a dynamic body is created by rank 0 only (its global
+ * ids are then 1, 2, ... as the serial user ids); the next step sends it to its
+ * owner. The table also keeps the count and id checksum the scene expects, so
+ * that a body lost or duplicated is seen (channel_world_mpi_conserved). */
+#ifndef NSCD_GRANULAR_WORLD_MPI_H
+#define NSCD_GRANULAR_WORLD_MPI_H
+
+#include <nscd/world_mpi.h>
+
+#include "granular_world.h"
+
+/* The create context: the decomposition and the Jacobi relaxation across ranks. */
+typedef struct channel_world_mpi_config {
+    int32_t dims[3]; /* subdomains per axis, 0: chosen by the library */
+    double relaxation;
+} channel_world_mpi_config;
+
+/* The `world` of channel_world_mpi. */
+typedef struct channel_world_mpi {
+    nscd_world_mpi *world;
+    int rank, size;
+    int64_t count;     /* dynamic bodies the scene expects */
+    uint64_t checksum; /* the sum of their global ids */
+} channel_world_mpi;
+
+extern const channel_world_ops channel_world_mpi_ops;
+
+/* After a step that removed `removed_now` bodies at the outlet (collective):
+ * 1 when the world's global count and id checksum are the expected ones. */
+int channel_world_mpi_conserved(channel_world_mpi *w, int64_t removed_now);
+
+#endif
