@@ -132,12 +132,14 @@ typedef enum nscd_ts_scheme {
 
 /** Solver of the local (one-step) problem. */
 typedef enum nscd_ts_local_solver {
-    /** ::NSCD_TS_SOLVER_LCP when no active contact has friction and the
-     *  problem is small (at most ::NSCD_LCP_MAX_SIZE active contacts, or
-     *  equality entries are active), else ::NSCD_TS_SOLVER_FC3D_COULOMB
-     *  (default). When the LCP finds the rows dependent (a redundant set,
-     *  e.g. four corners held on two dofs), the same problem goes to
-     *  ::NSCD_TS_SOLVER_PROX. */
+    /** ::NSCD_TS_SOLVER_PROX when an active contact has friction and
+     *  equality entries are active (the LCP is frictionless, fc3d takes
+     *  contacts only); else ::NSCD_TS_SOLVER_LCP when no active contact has
+     *  friction and the problem is small (at most ::NSCD_LCP_MAX_SIZE active
+     *  contacts, or equality entries are active), else
+     *  ::NSCD_TS_SOLVER_FC3D_COULOMB (default). When the LCP finds the rows
+     *  dependent (a redundant set, e.g. four corners held on two dofs), the
+     *  same problem goes to ::NSCD_TS_SOLVER_PROX. */
     NSCD_TS_SOLVER_AUTO = 0,
     /** The library's (mixed) pivoting LCP: frictionless contacts and equality
      *  entries; an active contact with friction, or more than

@@ -49,7 +49,9 @@ static nscd_status choose_solver(nscd_time_stepping *ts, nscd__ts_local *local) 
         equality |= slot->kind == NSCD__ENTRY_EQUALITY;
     }
     int32_t solver = ts->options.local_solver;
-    if (solver == NSCD_TS_SOLVER_AUTO) { /* the pivoting LCP is for small problems */
+    if (solver == NSCD_TS_SOLVER_AUTO && friction && equality) {
+        solver = NSCD_TS_SOLVER_PROX; /* the LCP is frictionless, fc3d takes contacts only */
+    } else if (solver == NSCD_TS_SOLVER_AUTO) { /* the pivoting LCP is for small problems */
         int small = equality || local->n_entries <= NSCD_LCP_MAX_SIZE;
         solver = friction || !small ? NSCD_TS_SOLVER_FC3D_COULOMB : NSCD_TS_SOLVER_LCP;
     }
