@@ -25,6 +25,8 @@
  * Usage: revolute_pendulum [--json] [--csv FILE] [--joint ideal|clearance]
  *                          [--scheme midpoint|semi_implicit|moreau_jean]
  *                          [--dt 1e-3] [--dt-max H] [--t-end 10] [--3d]
+ *                          [--projection N] (Gauss–Newton iterations of the
+ *                          world's joint projection, default 10)
  * --dt-max smaller than --dt is refused (exit 2). */
 #include <math.h>
 #include <stdio.h>
@@ -43,7 +45,7 @@
 #define CLOSED_GAP 1.001e-9
 
 typedef struct settings {
-    int clearance, three_d, scheme;
+    int clearance, three_d, scheme, projection;
     double dt, dt_max, t_end;
     double mass, com_distance, com_offset_z, inertia, pin_radius, c, axial_play, hole_length;
 } settings;
@@ -160,6 +162,9 @@ static int run(const settings *s, FILE *csv, result *r) {
     nscd_joint_id joint = 0;
     nscd_time_stepping *ts = NULL;
     nscd_status rc = build(s, &w, &body, &joint);
+    if (rc == NSCD_OK && s->projection != 10) { /* 10: the world's default */
+        rc = nscd_world_set_joint_projection(w, s->projection, 1e-12);
+    }
     if (rc == NSCD_OK) {
         rc = make_stepper(s, w, &ts);
     }
@@ -309,7 +314,8 @@ static void print_json(const settings *s, const result *r) {
 
 static const char usage_text[] =
     "usage: revolute_pendulum [--json] [--csv FILE] [--joint ideal|clearance] [--dt H] "
-    "[--dt-max H2] [--t-end T] [--3d] [--scheme midpoint|semi_implicit|moreau_jean]";
+    "[--dt-max H2] [--t-end T] [--3d] [--scheme midpoint|semi_implicit|moreau_jean] [--projection "
+    "N]";
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);
@@ -326,6 +332,12 @@ int main(int argc, char **argv) {
     s.dt = cli_double(argc, argv, "--dt", 1e-3);
     s.dt_max = cli_double(argc, argv, "--dt-max", s.dt);
     s.t_end = cli_double(argc, argv, "--t-end", 10.0);
+    double projection = cli_double(argc, argv, "--projection", 10.0);
+    if (!(projection >= 0.0 && projection <= 100.0) || projection != floor(projection)) {
+        fprintf(stderr, "revolute_pendulum: --projection takes 0 to 100 iterations\n");
+        return 2;
+    }
+    s.projection = (int)projection;
     int json = cli_has_flag(argc, argv, "--json");
     if (!(s.dt > 0.0) || !(s.t_end > 0.0) || s.t_end / s.dt > 1e8) {
         fprintf(stderr, "revolute_pendulum: bad --dt or --t-end\n");
