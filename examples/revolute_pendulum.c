@@ -10,7 +10,9 @@
  * at rest horizontal (90° from the downward vertical), gravity -y. The
  * clearance pendulum's hole (radius R_pin + c, length 0.05 m) is concentric
  * with the pin at release; the pin's axial stops are 0.05 m + c_a apart.
- * Driven by the midpoint rule at fixed h (nscd_time_stepping_create_world).
+ * Driven by the midpoint rule (default) or seed 004's semi-implicit scheme
+ * (--scheme semi_implicit, Sect. 2.1.4), at fixed h or, with --dt-max H2 > H,
+ * by variable steps in [H, H2] (the time stepper's dt_min, dt_max).
  *
  * Output (--json): the parameters; the period (between the first two upward
  * zero crossings of the swing angle) and the exact ideal period
@@ -21,10 +23,11 @@
  * CPU time; the largest residual of the ideal joint.
  *
  * Usage: revolute_pendulum [--json] [--csv FILE] [--joint ideal|clearance]
+ *                          [--scheme midpoint|semi_implicit|moreau_jean]
  *                          [--dt 1e-3] [--dt-max H] [--t-end 10] [--3d]
- * --dt-max different from --dt asks for the variable step of seed 004,
- * Sect. 2.1.4, which this build's steppers do not have: exit 4 with
- * {"error": ...}. */
+ *                          [--projection N] (Gauss–Newton iterations of the
+ *                          world's joint projection, default 10)
+ * --dt-max smaller than --dt is refused (exit 2). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,9 +40,12 @@
 #define G 9.81
 #define RELEASE_ANGLE 1.5707963267948966 /* pi/2 */
 #define K_HALF 1.8540746773013719        /* K(m = 1/2), scipy.special.ellipk(0.5) */
+/* A radial gap at most the world's contact distance (1e-9 m, docs/joints.md) is
+ * closed: the semi-implicit scheme lands a closing gap there. */
+#define CLOSED_GAP 1.001e-9
 
 typedef struct settings {
-    int clearance, three_d;
+    int clearance, three_d, scheme, projection;
     double dt, dt_max, t_end;
     double mass, com_distance, com_offset_z, inertia, pin_radius, c, axial_play, hole_length;
 } settings;
@@ -48,7 +54,7 @@ typedef struct result {
     double period, first_contact, loss, max_penetration, max_eccentricity, max_residual;
     int contact_onsets;
     long steps;
-    double cpu;
+    double cpu, dt_smallest, dt_largest;
     double *energy; /* pairs (t, E) every 0.01 s */
     int n_energy;
 } result;
@@ -102,7 +108,7 @@ static nscd_status build(const settings *s, nscd_world **world, nscd_body_id *bo
 }
 
 /* Per-step bookkeeping of the gaps (clearance) or the residual (ideal). */
-static void observe(const nscd_world *w, nscd_joint_id joint, const settings *s, long n,
+static void observe(const nscd_world *w, nscd_joint_id joint, const settings *s, double t,
                     int *closed, result *r) {
     double values[6];
     int32_t count = 0;
@@ -119,14 +125,35 @@ static void observe(const nscd_world *w, nscd_joint_id joint, const settings *s,
     for (int k = 0; k < 2; ++k) {
         r->max_eccentricity = fmax(r->max_eccentricity, s->c - values[k]);
     }
-    int now = fmin(values[0], values[1]) <= 1e-12;
+    int now = fmin(values[0], values[1]) <= CLOSED_GAP;
     if (now && !*closed) {
         r->contact_onsets++;
         if (r->first_contact < 0.0) {
-            r->first_contact = (double)n * s->dt;
+            r->first_contact = t;
         }
     }
     *closed = now;
+}
+
+/* Stops every advance after one step, so that the loop below sees each step
+ * (the fixed path advances to n h instead, as before: bitwise the same). */
+static int32_t stop_after_one_step(void *user, const nscd_time_stepping_report *report) {
+    (void)user, (void)report;
+    return 1;
+}
+
+static int variable(const settings *s) { return s->dt_max > s->dt; }
+
+/* The stepper of the settings: fixed steps of dt, or variable in [dt, dt_max]. */
+static nscd_status make_stepper(const settings *s, nscd_world *w, nscd_time_stepping **ts) {
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.scheme = s->scheme;
+    o.dt = s->dt;
+    if (variable(s)) {
+        o.dt_min = s->dt, o.dt_max = s->dt_max, o.on_step = stop_after_one_step;
+    }
+    return nscd_time_stepping_create_world(w, &o, ts);
 }
 
 static int run(const settings *s, FILE *csv, result *r) {
@@ -135,16 +162,15 @@ static int run(const settings *s, FILE *csv, result *r) {
     nscd_joint_id joint = 0;
     nscd_time_stepping *ts = NULL;
     nscd_status rc = build(s, &w, &body, &joint);
-    nscd_time_stepping_options o;
-    nscd_time_stepping_options_init(&o, sizeof o);
-    o.scheme = NSCD_TS_MOREAU_MIDPOINT;
-    o.dt = s->dt;
+    if (rc == NSCD_OK && s->projection != 10) { /* 10: the world's default */
+        rc = nscd_world_set_joint_projection(w, s->projection, 1e-12);
+    }
     if (rc == NSCD_OK) {
-        rc = nscd_time_stepping_create_world(w, &o, &ts);
+        rc = make_stepper(s, w, &ts);
     }
     long steps = lround(s->t_end / s->dt), every = lround(0.01 / s->dt);
     every = every > 0 ? every : 1;
-    r->energy = calloc(2 * (size_t)(steps / every + 2), sizeof(double));
+    r->energy = calloc(2 * (size_t)(s->t_end / 0.01 + steps / every + 2), sizeof(double));
     if (rc != NSCD_OK || r->energy == NULL) {
         fprintf(stderr, "revolute_pendulum: setup failed (%d)\n", (int)rc);
         nscd_time_stepping_destroy(ts);
@@ -152,16 +178,23 @@ static int run(const settings *s, FILE *csv, result *r) {
         return 1;
     }
     double previous_angle = 0.0, crossings[2] = {0.0, 0.0}, e_before_contact = 0.0;
-    double e_previous = energy_of(w, body, s);
+    double e_previous = energy_of(w, body, s), t_previous = 0.0, t = 0.0;
     int n_cross = 0, closed = 0;
-    long loss_step = -1;
+    long loss_step = -1, next_sample = 1;
+    r->dt_smallest = INFINITY, r->dt_largest = 0.0;
     clock_t start = clock();
-    for (long n = 1; n <= steps && rc == NSCD_OK; ++n) {
-        rc = nscd_time_stepping_advance(ts, (double)n * s->dt, NULL);
+    for (long n = 1; rc == NSCD_OK && (variable(s) ? t < s->t_end : n <= steps); ++n) {
+        nscd_time_stepping_stats st;
+        memset(&st, 0, sizeof st);
+        st.struct_size = sizeof st;
+        rc = nscd_time_stepping_advance(ts, variable(s) ? s->t_end : (double)n * s->dt, &st);
+        t = variable(s) ? st.t : (double)n * s->dt;
+        r->dt_smallest = fmin(r->dt_smallest, t - t_previous);
+        r->dt_largest = fmax(r->dt_largest, t - t_previous);
         double x[3], e = energy_of(w, body, s);
         nscd_world_get_body(w, body, x, NULL, NULL, NULL);
         double had_contact = r->first_contact;
-        observe(w, joint, s, n, &closed, r);
+        observe(w, joint, s, t, &closed, r);
         if (had_contact < 0.0 && r->first_contact >= 0.0) {
             e_before_contact = e_previous, loss_step = n + 2;
         }
@@ -170,18 +203,21 @@ static int run(const settings *s, FILE *csv, result *r) {
         }
         double angle = atan2(x[0], -x[1]);
         if (previous_angle < 0.0 && angle >= 0.0 && n_cross < 2) {
-            crossings[n_cross++] =
-                ((double)n - 1.0 + previous_angle / (previous_angle - angle)) * s->dt;
+            double fraction = previous_angle / (previous_angle - angle);
+            crossings[n_cross++] = variable(s) ? t_previous + fraction * (t - t_previous)
+                                               : ((double)n - 1.0 + fraction) * s->dt;
         }
         previous_angle = angle;
-        if (n % every == 0) {
-            r->energy[2 * r->n_energy] = (double)n * s->dt;
+        int sample = variable(s) ? t >= 0.01 * (double)next_sample - 1e-12 : n % every == 0;
+        if (sample) {
+            r->energy[2 * r->n_energy] = t;
             r->energy[2 * r->n_energy++ + 1] = e;
+            next_sample = (long)floor(t / 0.01 + 1e-9) + 1;
         }
         if (csv != NULL) {
-            fprintf(csv, "%.9g,%.17g,%.17g,%.17g,%.17g\n", (double)n * s->dt, x[0], x[1], x[2], e);
+            fprintf(csv, "%.9g,%.17g,%.17g,%.17g,%.17g\n", t, x[0], x[1], x[2], e);
         }
-        e_previous = e;
+        e_previous = e, t_previous = t;
         r->steps = n;
     }
     r->cpu = (double)(clock() - start) / CLOCKS_PER_SEC;
@@ -194,10 +230,16 @@ static int run(const settings *s, FILE *csv, result *r) {
     return rc == NSCD_OK ? 0 : 1;
 }
 
+static const char *scheme_name(int scheme) {
+    return scheme == NSCD_TS_SEMI_IMPLICIT ? "semi_implicit"
+           : scheme == NSCD_TS_MOREAU_JEAN ? "moreau_jean"
+                                           : "moreau_midpoint";
+}
+
 static void print_json(const settings *s, const result *r) {
     double io = s->inertia + s->mass * s->com_distance * s->com_distance;
-    printf("{\"parameters\":{\"joint\":\"%s\",\"scheme\":\"moreau_midpoint\",\"mass\":",
-           s->clearance ? "clearance" : "ideal");
+    printf("{\"parameters\":{\"joint\":\"%s\",\"scheme\":\"%s\",\"mass\":",
+           s->clearance ? "clearance" : "ideal", scheme_name(s->scheme));
     json_number(stdout, s->mass);
     printf(",\"com_distance\":");
     json_number(stdout, s->com_distance);
@@ -219,6 +261,12 @@ static void print_json(const settings *s, const result *r) {
     json_number(stdout, s->hole_length);
     printf(",\"dt\":");
     json_number(stdout, s->dt);
+    if (variable(s)) {
+        printf(",\"dt_min\":");
+        json_number(stdout, s->dt);
+        printf(",\"dt_max\":");
+        json_number(stdout, s->dt_max);
+    }
     printf(",\"t_end\":");
     json_number(stdout, s->t_end);
     printf(",\"initial_state\":{\"position\":[");
@@ -253,9 +301,12 @@ static void print_json(const settings *s, const result *r) {
     json_number(stdout, r->max_residual);
     printf(",\"contact_onsets\":%d,\"steps\":%ld,\"step_sizes\":{\"min\":", r->contact_onsets,
            r->steps);
-    json_number(stdout, s->dt);
+    json_number(stdout, variable(s) ? r->dt_smallest : s->dt);
     printf(",\"max\":");
-    json_number(stdout, s->dt);
+    json_number(stdout, variable(s) ? r->dt_largest : s->dt);
+    if (variable(s)) {
+        printf(",\"count\":%ld", r->steps);
+    }
     printf("},\"cpu_seconds\":");
     json_number(stdout, r->cpu);
     printf("}\n");
@@ -263,7 +314,8 @@ static void print_json(const settings *s, const result *r) {
 
 static const char usage_text[] =
     "usage: revolute_pendulum [--json] [--csv FILE] [--joint ideal|clearance] [--dt H] "
-    "[--dt-max H2] [--t-end T] [--3d]";
+    "[--dt-max H2] [--t-end T] [--3d] [--scheme midpoint|semi_implicit|moreau_jean] [--projection "
+    "N]";
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);
@@ -280,17 +332,29 @@ int main(int argc, char **argv) {
     s.dt = cli_double(argc, argv, "--dt", 1e-3);
     s.dt_max = cli_double(argc, argv, "--dt-max", s.dt);
     s.t_end = cli_double(argc, argv, "--t-end", 10.0);
+    double projection = cli_double(argc, argv, "--projection", 10.0);
+    if (!(projection >= 0.0 && projection <= 100.0) || projection != floor(projection)) {
+        fprintf(stderr, "revolute_pendulum: --projection takes 0 to 100 iterations\n");
+        return 2;
+    }
+    s.projection = (int)projection;
     int json = cli_has_flag(argc, argv, "--json");
     if (!(s.dt > 0.0) || !(s.t_end > 0.0) || s.t_end / s.dt > 1e8) {
         fprintf(stderr, "revolute_pendulum: bad --dt or --t-end\n");
         return 2;
     }
-    if (s.dt_max != s.dt) {
-        if (json) {
-            printf("{\"error\":\"variable step sizes (--dt-max) need the stepper of seed 004, "
-                   "Sect. 2.1.4\"}\n");
-        }
-        return 4;
+    if (!(s.dt_max >= s.dt) || s.t_end / s.dt_max > 1e8) {
+        fprintf(stderr, "revolute_pendulum: --dt-max must be >= --dt\n");
+        return 2;
+    }
+    const char *scheme = cli_string(argc, argv, "--scheme", "midpoint");
+    s.scheme = strcmp(scheme, "semi_implicit") == 0 ? NSCD_TS_SEMI_IMPLICIT
+               : strcmp(scheme, "moreau_jean") == 0 ? NSCD_TS_MOREAU_JEAN
+               : strcmp(scheme, "midpoint") == 0    ? NSCD_TS_MOREAU_MIDPOINT
+                                                    : -1;
+    if (s.scheme < 0) {
+        fprintf(stderr, "revolute_pendulum: unknown --scheme %s\n", scheme);
+        return 2;
     }
     const char *csv_path = cli_string(argc, argv, "--csv", NULL);
     FILE *csv = csv_path != NULL ? fopen(csv_path, "w") : NULL;
