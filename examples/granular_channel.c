@@ -33,7 +33,7 @@
 
 /* Default coarse graining, duration and warm-up (docs/granular_channel.md). */
 #define DEFAULT_K 5.0
-#define DEFAULT_DURATION 1.0
+#define DEFAULT_DURATION 0.8
 #define DEFAULT_SWEEPS 10
 #define SAMPLE_INTERVAL 1e-3 /* s: one statistics sample per simulated ms */
 #define RDF_EVERY 10         /* samples: g(r) every 10 ms, as the paper's Table 2 */

@@ -132,10 +132,11 @@ typedef struct nscd__model {
      * bodies live in the world's arrays; docs/world.md): pull_state reads
      * the owner's current t, q, v into the model before a step (n_q, n_v and
      * the mass blocks may change: bodies come and go), push_state writes
-     * them back after an accepted step. NULL for models whose state is their
-     * own (the generic system). */
+     * them back after an accepted step (an error there, e.g. a joint
+     * projection that did not converge, fails the step's call with the state
+     * written). NULL for models whose state is their own (the generic system). */
     nscd_status (*pull_state)(void *self);
-    void (*push_state)(void *self);
+    nscd_status (*push_state)(void *self);
 } nscd__model;
 
 /* A stepper's reference to a model. The owner of the model (a system)

@@ -505,16 +505,15 @@ static nscd_status guarded_step(nscd_time_stepping *ts, double t_fixed, double t
         forces_from_impulses(ts, dt);
     }
     remember_end(ts);
-    if (m->push_state != NULL) { /* the owner (a world) sees the accepted step */
-        m->push_state(m->self);
-    }
     ts->report.struct_size = (uint32_t)sizeof ts->report;
     ts->report.step = ts->steps++;
     ts->report.t = t_next;
     ts->report.dt = dt;
     ts->report.step_rule = rule;
     ts->report.predicted_contacts = predicted;
-    return NSCD_OK;
+    /* the owner (a world) takes the accepted step; its error (a joint
+     * projection that did not converge) is the call's, with its message */
+    return m->push_state != NULL ? m->push_state(m->self) : NSCD_OK;
 }
 
 /* The counters of an accepted step into the call's stats. */

@@ -271,7 +271,7 @@ nscd_status nscd__world_prepare_projection(nscd_world *w);
  * resting prismatic slider that carry no impulse end a few 1e-11 m open
  * after the projection; they must stay in the active set. */
 double nscd__world_contact_distance(const nscd_world *w);
-void nscd__world_project_joints(nscd_world *w);
+nscd_status nscd__world_project_joints(nscd_world *w);
 
 /* The model adapter (world_model.c). */
 struct nscd__model;

@@ -286,18 +286,18 @@ nscd_status nscd__world_prepare_projection(nscd_world *w) {
     return NSCD_OK;
 }
 
-void nscd__world_project_joints(nscd_world *w) {
+nscd_status nscd__world_project_joints(nscd_world *w) {
     int32_t m = row_count(w);
     if (m == 0 || w->projection_iterations == 0 || m > NSCD__WORLD_MAX_PROJECTED_ROWS ||
         reserve(w, m) != NSCD_OK) {
-        return; /* prepared before the step: does not happen */
+        return NSCD_OK; /* prepared before the step: does not happen */
     }
     projection_row *rows = w->projection_scratch;
     double *W = (double *)(rows + m), *b = W + (size_t)m * (size_t)m, *p = b + m, *work = p + m;
-    for (int32_t it = 0; it < w->projection_iterations; ++it) { /* positions */
-        double largest = 0.0;
-        int32_t n = gather(w, 1, rows, &largest);
-        if (largest <= w->projection_tolerance) {
+    double residual = 0.0;
+    for (int32_t it = 0;; ++it) { /* positions */
+        int32_t n = gather(w, 1, rows, &residual);
+        if (residual <= w->projection_tolerance || it == w->projection_iterations) {
             break;
         }
         for (int32_t a = 0; a < n; ++a) {
@@ -322,4 +322,11 @@ void nscd__world_project_joints(nscd_world *w) {
     delassus(rows, n, W);
     solve(rows, n, W, b, p, work);
     apply(w, rows, n, p, 0);
+    if (residual > w->projection_tolerance) { /* never a silent drift or penetration */
+        return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED,
+                          "joint projection: residual %.3g m after %d iterations (tolerance "
+                          "%.3g m; raise the iterations)",
+                          residual, (int)w->projection_iterations, w->projection_tolerance);
+    }
+    return NSCD_OK;
 }

@@ -222,7 +222,7 @@ static void store_joint_impulses(world_adapter *a, double step) {
 }
 
 /* The accepted step into the world's bodies. */
-static void push_state(void *self) {
+static nscd_status push_state(void *self) {
     world_adapter *a = self;
     nscd_world *w = a->world;
     for (int32_t k = 0; k < a->n_bodies; ++k) {
@@ -232,12 +232,13 @@ static void push_state(void *self) {
         memcpy(w->velocity + 3 * i, a->v + V_PER_BODY * (size_t)k, 3 * sizeof(double));
         memcpy(w->omega + 3 * i, a->v + V_PER_BODY * (size_t)k + 3, 3 * sizeof(double));
     }
-    nscd__world_project_joints(w);
+    nscd_status rc = nscd__world_project_joints(w);
     store_records(a);
     store_joint_impulses(a, a->t - w->time);
     w->time = a->t;
     w->steps++;
     nscd__world_remove_outside(w);
+    return rc;
 }
 
 /* ------------------------------------------------------------ mass, forces */
