@@ -51,3 +51,27 @@ void nscd__free(const nscd_allocator *a, void *block, size_t size) {
         a->release(a->user, block, size == 0 ? 1 : size);
     }
 }
+
+nscd_status nscd__reserve_array(const nscd_allocator *a, void **array, int32_t count, int32_t *cap,
+                                int32_t need, size_t size) {
+    need = need > 0 ? need : 1;
+    if (need <= *cap) {
+        return NSCD_OK;
+    }
+    int64_t grown = *cap > 0 ? 2 * (int64_t)*cap : 16;
+    grown = grown < need ? need : grown;
+    if (grown > INT32_MAX / 4) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    void *p = nscd__alloc_array(a, (size_t)grown, size);
+    if (p == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    if (count > 0) {
+        memcpy(p, *array, (size_t)count * size);
+    }
+    nscd__free(a, *array, (size_t)*cap * size);
+    *array = p;
+    *cap = (int32_t)grown;
+    return NSCD_OK;
+}

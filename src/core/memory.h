@@ -4,8 +4,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "nscd/host.h"
+#include "nscd/status.h"
 
 /* A resolved allocator: never has NULL hooks. */
 nscd_allocator nscd__allocator_resolve(const nscd_allocator *requested);
@@ -17,5 +19,12 @@ void *nscd__alloc(const nscd_allocator *a, size_t size);
 void *nscd__alloc_array(const nscd_allocator *a, size_t count, size_t size);
 /* Frees a block of `size` bytes; NULL is ignored. */
 void nscd__free(const nscd_allocator *a, void *block, size_t size);
+/* Grows *array (elements of `size` bytes, capacity *cap) to hold at least
+ * `need` elements, doubling from 16, keeping the first `count`; at least
+ * one element, so that an empty array is valid. NSCD_ERR_OUT_OF_MEMORY
+ * (nothing changed) when the allocation fails or the capacity would pass
+ * INT32_MAX / 4. */
+nscd_status nscd__reserve_array(const nscd_allocator *a, void **array, int32_t count, int32_t *cap,
+                                int32_t need, size_t size);
 
 #endif

@@ -88,28 +88,6 @@ static nscd_status check_bodies(nscd_world *w, const nscd_body_id body[2]) {
 
 /* ------------------------------------------------------------ storage */
 
-static nscd_status grow(const nscd_allocator *a, void **array, int32_t count, int32_t *cap,
-                        size_t size) {
-    if (count < *cap) {
-        return NSCD_OK;
-    }
-    if (*cap > INT32_MAX / 4) {
-        return NSCD_ERR_OUT_OF_MEMORY;
-    }
-    int32_t grown = *cap > 0 ? 2 * *cap : 8;
-    void *p = nscd__alloc_array(a, (size_t)grown, size);
-    if (p == NULL) {
-        return NSCD_ERR_OUT_OF_MEMORY;
-    }
-    if (count > 0) {
-        memcpy(p, *array, (size_t)count * size);
-    }
-    nscd__free(a, *array, (size_t)*cap * size);
-    *array = p;
-    *cap = grown;
-    return NSCD_OK;
-}
-
 /* A free slot (generation from 1; a slot whose generation is exhausted is
  * retired), or a new one. */
 static int32_t find_slot(const nscd_world *w) {
@@ -155,8 +133,8 @@ static nscd_status insert(nscd_world *w, const nscd__joint_def *def, const nscd_
                           nscd_joint_id *id) {
     const nscd_allocator *a = &w->allocator;
     int32_t slot = find_slot(w);
-    if (grow(a, (void **)&w->joints, w->n_joints, &w->joints_capacity, sizeof(nscd__world_joint)) !=
-        NSCD_OK) {
+    if (nscd__reserve_array(a, (void **)&w->joints, w->n_joints, &w->joints_capacity,
+                            w->n_joints + 1, sizeof(nscd__world_joint)) != NSCD_OK) {
         return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "joint storage");
     }
     if (slot == w->n_joint_slots) {

@@ -88,42 +88,23 @@ static void world_apply(const double R[9], const double A[9], const double x[3],
     }
 }
 
-/* Grows *array (count elements of `size` bytes, capacity *cap) to `need`,
- * doubling; the content is kept. */
-static nscd_status reserve(const nscd_allocator *a, void **array, int32_t count, int32_t *cap,
-                           int32_t need, size_t size) {
-    need = need > 0 ? need : 1; /* a valid array also for none (memcpy of 0 bytes) */
-    if (need <= *cap) {
-        return NSCD_OK;
-    }
-    int64_t grown = *cap > 0 ? 2 * (int64_t)*cap : 16;
-    grown = grown < need ? need : grown;
-    void *p = nscd__alloc_array(a, (size_t)grown, size);
-    if (p == NULL) {
-        return NSCD_ERR_OUT_OF_MEMORY;
-    }
-    if (count > 0) {
-        memcpy(p, *array, (size_t)count * size);
-    }
-    nscd__free(a, *array, (size_t)*cap * size);
-    *array = p;
-    *cap = (int32_t)grown;
-    return NSCD_OK;
-}
-
 /* ------------------------------------------------------------ state */
 
 static nscd_status reserve_bodies(world_adapter *a, int32_t n) {
     const nscd_allocator *al = &a->world->allocator;
-    if (reserve(al, (void **)&a->q, 0, &a->q_capacity, n, Q_PER_BODY * sizeof(double)) != NSCD_OK ||
-        reserve(al, (void **)&a->v, 0, &a->v_capacity, n, V_PER_BODY * sizeof(double)) != NSCD_OK ||
-        reserve(al, (void **)&a->body_of, 0, &a->body_capacity, n, sizeof(int32_t)) != NSCD_OK ||
-        reserve(al, (void **)&a->block_start, 0, &a->block_capacity, n + 1, sizeof(int32_t)) !=
-            NSCD_OK) {
+    if (nscd__reserve_array(al, (void **)&a->q, 0, &a->q_capacity, n,
+                            Q_PER_BODY * sizeof(double)) != NSCD_OK ||
+        nscd__reserve_array(al, (void **)&a->v, 0, &a->v_capacity, n,
+                            V_PER_BODY * sizeof(double)) != NSCD_OK ||
+        nscd__reserve_array(al, (void **)&a->body_of, 0, &a->body_capacity, n, sizeof(int32_t)) !=
+            NSCD_OK ||
+        nscd__reserve_array(al, (void **)&a->block_start, 0, &a->block_capacity, n + 1,
+                            sizeof(int32_t)) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     int32_t d = a->world->n_bodies;
-    return reserve(al, (void **)&a->model_of, 0, &a->dense_capacity, d, sizeof(int32_t));
+    return nscd__reserve_array(al, (void **)&a->model_of, 0, &a->dense_capacity, d,
+                               sizeof(int32_t));
 }
 
 /* The world's bodies into the model: t, q, v, the mass blocks. */
