@@ -52,26 +52,46 @@ void nscd__free(const nscd_allocator *a, void *block, size_t size) {
     }
 }
 
-nscd_status nscd__reserve_array(const nscd_allocator *a, void **array, int32_t count, int32_t *cap,
-                                int32_t need, size_t size) {
-    need = need > 0 ? need : 1;
-    if (need <= *cap) {
+nscd_status nscd__reserve_arrays(const nscd_allocator *a, nscd__array *arrays, int n,
+                                 int32_t *capacity, int32_t needed) {
+    needed = needed > 0 ? needed : 1;
+    if (needed <= *capacity) {
         return NSCD_OK;
     }
-    int64_t grown = *cap > 0 ? 2 * (int64_t)*cap : 16;
-    grown = grown < need ? need : grown;
-    if (grown > INT32_MAX / 4) {
+    int64_t cap = *capacity > 0 ? *capacity : 16;
+    while (cap < needed) {
+        cap *= 2;
+    }
+    if (cap > INT32_MAX / 16) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    void *p = nscd__alloc_array(a, (size_t)grown, size);
-    if (p == NULL) {
+    enum { MAX_ARRAYS = 32 };
+    void *fresh[MAX_ARRAYS];
+    if (n > MAX_ARRAYS) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    if (count > 0) {
-        memcpy(p, *array, (size_t)count * size);
+    for (int k = 0; k < n; ++k) {
+        fresh[k] = nscd__alloc_array(a, (size_t)cap, arrays[k].element);
+        if (fresh[k] == NULL) {
+            for (int j = 0; j < k; ++j) {
+                nscd__free(a, fresh[j], (size_t)cap * arrays[j].element);
+            }
+            return NSCD_ERR_OUT_OF_MEMORY;
+        }
     }
-    nscd__free(a, *array, (size_t)*cap * size);
-    *array = p;
-    *cap = (int32_t)grown;
+    for (int k = 0; k < n; ++k) {
+        if (arrays[k].keep > 0) {
+            memcpy(fresh[k], *arrays[k].data, (size_t)arrays[k].keep * arrays[k].element);
+        }
+        nscd__free(a, *arrays[k].data, (size_t)*capacity * arrays[k].element);
+        *arrays[k].data = fresh[k];
+    }
+    *capacity = (int32_t)cap;
     return NSCD_OK;
+}
+
+nscd_status nscd__reserve_array(const nscd_allocator *a, void **array, int32_t count, int32_t *cap,
+                                int32_t need, size_t size) {
+    nscd__array one = {array, size, count};
+    return nscd__reserve_arrays(a, &one, 1, cap, need);
 }

@@ -15,84 +15,42 @@
 
 /* The per-body arrays and their element sizes, so that growth, compaction
  * and release walk one table instead of three lists. */
-typedef struct body_array {
-    void **data;
-    size_t element;
-} body_array;
+typedef nscd__array body_array; /* keep: set by reserve() */
 
 enum { N_BODY_ARRAYS = 17 };
 
 static void body_arrays(nscd_world *w, body_array out[N_BODY_ARRAYS]) {
     body_array t[N_BODY_ARRAYS] = {
-        {(void **)&w->position, 3 * sizeof(double)},
-        {(void **)&w->orientation, 4 * sizeof(double)},
-        {(void **)&w->velocity, 3 * sizeof(double)},
-        {(void **)&w->omega, 3 * sizeof(double)},
-        {(void **)&w->inv_mass, sizeof(double)},
-        {(void **)&w->mass, sizeof(double)},
-        {(void **)&w->inertia, 9 * sizeof(double)},
-        {(void **)&w->inv_inertia, 9 * sizeof(double)},
-        {(void **)&w->inv_inertia_world, 9 * sizeof(double)},
-        {(void **)&w->bound_radius, sizeof(double)},
-        {(void **)&w->type, sizeof(int32_t)},
-        {(void **)&w->isotropic, sizeof(int32_t)},
-        {(void **)&w->shape_first, sizeof(int32_t)},
-        {(void **)&w->shape_count, sizeof(int32_t)},
-        {(void **)&w->user_id, sizeof(uint64_t)},
-        {(void **)&w->id, sizeof(nscd_body_id)},
-        {(void **)&w->saved_velocity, 0}, /* placeholder: scratch is separate */
+        {(void **)&w->position, 3 * sizeof(double), 0},
+        {(void **)&w->orientation, 4 * sizeof(double), 0},
+        {(void **)&w->velocity, 3 * sizeof(double), 0},
+        {(void **)&w->omega, 3 * sizeof(double), 0},
+        {(void **)&w->inv_mass, sizeof(double), 0},
+        {(void **)&w->mass, sizeof(double), 0},
+        {(void **)&w->inertia, 9 * sizeof(double), 0},
+        {(void **)&w->inv_inertia, 9 * sizeof(double), 0},
+        {(void **)&w->inv_inertia_world, 9 * sizeof(double), 0},
+        {(void **)&w->bound_radius, sizeof(double), 0},
+        {(void **)&w->type, sizeof(int32_t), 0},
+        {(void **)&w->isotropic, sizeof(int32_t), 0},
+        {(void **)&w->shape_first, sizeof(int32_t), 0},
+        {(void **)&w->shape_count, sizeof(int32_t), 0},
+        {(void **)&w->user_id, sizeof(uint64_t), 0},
+        {(void **)&w->id, sizeof(nscd_body_id), 0},
+        {(void **)&w->saved_velocity, 0, 0}, /* placeholder: scratch is separate */
     };
     memcpy(out, t, sizeof t);
 }
 
-/* Grows every array of `arrays` from `old` to `cap` elements, all or none. */
-static nscd_status grow_arrays(const nscd_allocator *a, body_array *arrays, int n, size_t old,
-                               size_t cap) {
-    void *fresh[N_BODY_ARRAYS] = {0};
-    for (int k = 0; k < n; ++k) {
-        fresh[k] = nscd__alloc_array(a, cap, arrays[k].element);
-        if (fresh[k] == NULL) {
-            for (int j = 0; j < k; ++j) {
-                nscd__free(a, fresh[j], cap * arrays[j].element);
-            }
-            return NSCD_ERR_OUT_OF_MEMORY;
-        }
-    }
-    for (int k = 0; k < n; ++k) {
-        if (old > 0) {
-            memcpy(fresh[k], *arrays[k].data, old * arrays[k].element);
-        }
-        nscd__free(a, *arrays[k].data, old * arrays[k].element);
-        *arrays[k].data = fresh[k];
-    }
-    return NSCD_OK;
-}
-
-static size_t next_capacity(size_t old, size_t needed) {
-    size_t cap = old ? old : 16;
-    while (cap < needed) {
-        cap *= 2;
-    }
-    return cap;
-}
-
-/* Grows the n arrays that share *capacity to hold `needed` elements
- * (doubling; all or nothing). Capacities stay far below INT32_MAX, so that
- * byte sizes and int32 indices never overflow. */
+/* Grows the n arrays that share *capacity to hold `needed` elements, all or
+ * nothing, each keeping its whole old content (the compaction reads past the
+ * live count). */
 static nscd_status reserve(const nscd_allocator *a, int32_t *capacity, int32_t needed,
                            body_array *arrays, int n) {
-    if (needed <= *capacity) {
-        return NSCD_OK;
+    for (int k = 0; k < n; ++k) {
+        arrays[k].keep = *capacity;
     }
-    size_t old = (size_t)*capacity, cap = next_capacity(old, (size_t)needed);
-    if (cap > (size_t)INT32_MAX / 16) {
-        return NSCD_ERR_OUT_OF_MEMORY;
-    }
-    nscd_status rc = grow_arrays(a, arrays, n, old, cap);
-    if (rc == NSCD_OK) {
-        *capacity = (int32_t)cap;
-    }
-    return rc;
+    return nscd__reserve_arrays(a, arrays, n, capacity, needed);
 }
 
 static nscd_status reserve_bodies(nscd_world *w, int32_t needed) {
@@ -102,34 +60,25 @@ static nscd_status reserve_bodies(nscd_world *w, int32_t needed) {
 }
 
 static nscd_status reserve_slots(nscd_world *w, int32_t needed) {
-    body_array t[3] = {{(void **)&w->slot_generation, sizeof(uint32_t)},
-                       {(void **)&w->slot_dense, sizeof(int32_t)},
-                       {(void **)&w->free_slots, sizeof(int32_t)}};
+    body_array t[3] = {{(void **)&w->slot_generation, sizeof(uint32_t), 0},
+                       {(void **)&w->slot_dense, sizeof(int32_t), 0},
+                       {(void **)&w->free_slots, sizeof(int32_t), 0}};
     return reserve(&w->allocator, &w->slots_capacity, needed, t, 3);
 }
 
 static nscd_status reserve_shapes(nscd_world *w, int32_t needed) {
-    body_array t[1] = {{(void **)&w->shapes, sizeof(nscd__world_shape)}};
+    body_array t[1] = {{(void **)&w->shapes, sizeof(nscd__world_shape), 0}};
     return reserve(&w->allocator, &w->shapes_capacity, needed, t, 1);
 }
 
 nscd_status nscd__world_reserve_scratch(nscd_world *w) {
-    if (w->bodies_capacity <= w->scratch_capacity) {
-        return NSCD_OK;
-    }
-    size_t old = (size_t)w->scratch_capacity;
-    size_t cap = next_capacity(old, (size_t)w->bodies_capacity);
-    body_array t[6] = {{(void **)&w->saved_velocity, 3 * sizeof(double)},
-                       {(void **)&w->saved_omega, 3 * sizeof(double)},
-                       {(void **)&w->snapshot_velocity, 3 * sizeof(double)},
-                       {(void **)&w->snapshot_omega, 3 * sizeof(double)},
-                       {(void **)&w->blend_velocity, 3 * sizeof(double)},
-                       {(void **)&w->blend_omega, 3 * sizeof(double)}};
-    nscd_status rc = grow_arrays(&w->allocator, t, 6, old, cap);
-    if (rc == NSCD_OK) {
-        w->scratch_capacity = (int32_t)cap;
-    }
-    return rc;
+    body_array t[6] = {{(void **)&w->saved_velocity, 3 * sizeof(double), 0},
+                       {(void **)&w->saved_omega, 3 * sizeof(double), 0},
+                       {(void **)&w->snapshot_velocity, 3 * sizeof(double), 0},
+                       {(void **)&w->snapshot_omega, 3 * sizeof(double), 0},
+                       {(void **)&w->blend_velocity, 3 * sizeof(double), 0},
+                       {(void **)&w->blend_omega, 3 * sizeof(double), 0}};
+    return reserve(&w->allocator, &w->scratch_capacity, w->bodies_capacity, t, 6);
 }
 
 void nscd__world_free_bodies(nscd_world *w) {

@@ -101,32 +101,10 @@ static int32_t find_slot(const nscd_world *w) {
 
 /* Room for one more slot in both slot arrays, all or nothing. */
 static nscd_status grow_slots(nscd_world *w) {
-    const nscd_allocator *a = &w->allocator;
-    int32_t n = w->n_joint_slots, cap = w->joint_slots_capacity;
-    if (n < cap) {
-        return NSCD_OK;
-    }
-    if (cap > INT32_MAX / 4) {
-        return NSCD_ERR_OUT_OF_MEMORY;
-    }
-    int32_t grown = cap > 0 ? 2 * cap : 8;
-    uint32_t *generation = nscd__alloc_array(a, (size_t)grown, sizeof(uint32_t));
-    int32_t *dense = nscd__alloc_array(a, (size_t)grown, sizeof(int32_t));
-    if (generation == NULL || dense == NULL) {
-        nscd__free(a, generation, (size_t)grown * sizeof(uint32_t));
-        nscd__free(a, dense, (size_t)grown * sizeof(int32_t));
-        return NSCD_ERR_OUT_OF_MEMORY;
-    }
-    if (n > 0) {
-        memcpy(generation, w->joint_generation, (size_t)n * sizeof(uint32_t));
-        memcpy(dense, w->joint_dense, (size_t)n * sizeof(int32_t));
-    }
-    nscd__free(a, w->joint_generation, (size_t)cap * sizeof(uint32_t));
-    nscd__free(a, w->joint_dense, (size_t)cap * sizeof(int32_t));
-    w->joint_generation = generation;
-    w->joint_dense = dense;
-    w->joint_slots_capacity = grown;
-    return NSCD_OK;
+    int32_t n = w->n_joint_slots;
+    nscd__array arrays[2] = {{(void **)&w->joint_generation, sizeof(uint32_t), n},
+                             {(void **)&w->joint_dense, sizeof(int32_t), n}};
+    return nscd__reserve_arrays(&w->allocator, arrays, 2, &w->joint_slots_capacity, n + 1);
 }
 
 static nscd_status insert(nscd_world *w, const nscd__joint_def *def, const nscd_body_id body[2],

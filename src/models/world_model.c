@@ -530,36 +530,12 @@ static void carry_state(const wm_entry *old, const nscd__contact_slot *old_slot,
 /* Room for n entries in the five entry arrays, all or none; each keeps
  * its content (the old lists are read by the merge that follows). */
 static nscd_status reserve_entries(world_adapter *a, int32_t n) {
-    if (n <= a->entry_capacity) {
-        return NSCD_OK;
-    }
-    const nscd_allocator *al = &a->world->allocator;
-    int64_t cap = a->entry_capacity > 0 ? 2 * (int64_t)a->entry_capacity : 16;
-    cap = cap < n ? n : cap;
-    void **arrays[5] = {(void **)&a->entries, (void **)&a->old_entries, (void **)&a->slots,
-                        (void **)&a->old_slots, (void **)&a->previous};
-    const size_t sizes[5] = {sizeof(wm_entry), sizeof(wm_entry), sizeof(nscd__contact_slot),
-                             sizeof(nscd__contact_slot), sizeof(int32_t)};
-    const int32_t keep[5] = {a->n_entries, a->n_old, a->n_entries, a->n_old, a->n_entries};
-    void *grown[5];
-    for (int k = 0; k < 5; ++k) {
-        grown[k] = nscd__alloc_array(al, (size_t)cap, sizes[k]);
-        if (grown[k] == NULL) {
-            for (int j = 0; j < k; ++j) {
-                nscd__free(al, grown[j], (size_t)cap * sizes[j]);
-            }
-            return NSCD_ERR_OUT_OF_MEMORY;
-        }
-    }
-    for (int k = 0; k < 5; ++k) {
-        if (keep[k] > 0) {
-            memcpy(grown[k], *arrays[k], (size_t)keep[k] * sizes[k]);
-        }
-        nscd__free(al, *arrays[k], (size_t)a->entry_capacity * sizes[k]);
-        *arrays[k] = grown[k];
-    }
-    a->entry_capacity = (int32_t)cap;
-    return NSCD_OK;
+    nscd__array arrays[5] = {{(void **)&a->entries, sizeof(wm_entry), a->n_entries},
+                             {(void **)&a->old_entries, sizeof(wm_entry), a->n_old},
+                             {(void **)&a->slots, sizeof(nscd__contact_slot), a->n_entries},
+                             {(void **)&a->old_slots, sizeof(nscd__contact_slot), a->n_old},
+                             {(void **)&a->previous, sizeof(int32_t), a->n_entries}};
+    return nscd__reserve_arrays(&a->world->allocator, arrays, 5, &a->entry_capacity, n);
 }
 
 /* Parts of every joint: the entries they add. */
