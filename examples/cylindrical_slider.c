@@ -59,8 +59,7 @@
 #define G 9.81
 
 typedef struct settings {
-    int scheme;
-    double dt, dt_max, t_end;
+    joint_example_steps steps;
     double mass, inertia, hole_length, pin_radius, c, force, offset;
 } settings;
 
@@ -136,14 +135,14 @@ static int run(const settings *s, FILE *csv, result *r) {
     nscd_time_stepping *ts = NULL;
     nscd_status rc = build(s, &w, &body, &joint);
     if (rc == NSCD_OK) {
-        rc = joint_example_variable_stepper(w, s->scheme, s->dt, s->dt_max, &ts);
+        rc = joint_example_variable_stepper(w, &s->steps, &ts);
     }
     double t = 0.0, h = 0.0, h_previous = -1.0;
     r->dt_smallest = INFINITY;
     clock_t start = clock();
-    while (rc == NSCD_OK && t < s->t_end) {
+    while (rc == NSCD_OK && t < s->steps.t_end) {
         nscd_time_stepping_stats st;
-        rc = joint_example_advance(ts, s->t_end, &st);
+        rc = joint_example_advance(ts, s->steps.t_end, &st);
         h = st.t - t, t = st.t;
         /* The step absorbed the couple's impulse of the previous step: its
          * impulses / h are the forces when both steps have the same size. */
@@ -179,7 +178,8 @@ static int run(const settings *s, FILE *csv, result *r) {
 
 static void print_json(const settings *s, const result *r) {
     double lever = 2.0 * s->offset * s->force / s->hole_length, mg = s->mass * G;
-    printf("{\"parameters\":{\"scheme\":\"%s\",\"mass\":", joint_example_scheme_name(s->scheme));
+    printf("{\"parameters\":{\"scheme\":\"%s\",\"mass\":",
+           joint_example_scheme_name(s->steps.scheme));
     json_number(stdout, s->mass);
     joint_example_json_field("inertia", s->inertia);
     joint_example_json_field("hole_length", s->hole_length);
@@ -188,9 +188,7 @@ static void print_json(const settings *s, const result *r) {
     joint_example_json_field("g", G);
     joint_example_json_field("axial_force", s->force);
     joint_example_json_field("force_offset", s->offset);
-    joint_example_json_field("dt_min", s->dt);
-    joint_example_json_field("dt_max", s->dt_max);
-    joint_example_json_field("t_end", s->t_end);
+    joint_example_json_steps(&s->steps);
     printf(",\"initial_state\":{\"position\":[0,0,0],\"velocity\":[0,0,0],"
            "\"angular_velocity\":[0,0,0]}},\"max_axial_error\":");
     json_number(stdout, r->max_axial_error);
@@ -219,21 +217,16 @@ static const char usage_text[] =
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);
-    settings s = {.mass = 1.0,
-                  .inertia = 0.01,
-                  .hole_length = 0.1,
-                  .pin_radius = 0.01,
-                  .c = 1e-4,
-                  .force = 20.0,
-                  .offset = 0.05};
-    s.dt = cli_double(argc, argv, "--dt", 1e-3);
-    s.dt_max = cli_double(argc, argv, "--dt-max", 3e-3);
-    s.t_end = cli_double(argc, argv, "--t-end", 1.0);
-    const char *scheme = cli_string(argc, argv, "--scheme", "moreau_jean");
-    s.scheme = joint_example_scheme(scheme);
-    if (!(s.dt > 0.0) || !(s.dt_max >= s.dt) || !(s.t_end > 0.0) || s.t_end / s.dt > 1e8 ||
-        s.scheme < 0) {
-        fprintf(stderr, "cylindrical_slider: bad --dt, --dt-max, --t-end or --scheme\n");
+    settings s = {
+        .steps = {.scheme = NSCD_TS_MOREAU_JEAN, .dt_min = 1e-3, .dt_max = 3e-3, .t_end = 1.0},
+        .mass = 1.0,
+        .inertia = 0.01,
+        .hole_length = 0.1,
+        .pin_radius = 0.01,
+        .c = 1e-4,
+        .force = 20.0,
+        .offset = 0.05};
+    if (joint_example_parse_steps(argc, argv, "cylindrical_slider", &s.steps) != 0) {
         return 2;
     }
     const char *csv_path = cli_string(argc, argv, "--csv", NULL);

@@ -41,8 +41,7 @@
 #define CLOSED_GAP 2e-9
 
 typedef struct settings {
-    int scheme;
-    double dt, dt_max, t_end;
+    joint_example_steps steps;
     double mass, inertia, length, circumradius, c, v0[3], w0[3];
 } settings;
 
@@ -135,14 +134,14 @@ static int run(const settings *s, FILE *csv, result *r) {
     nscd_time_stepping *ts = NULL;
     nscd_status rc = build(s, &w, &body, &joint);
     if (rc == NSCD_OK) {
-        rc = joint_example_variable_stepper(w, s->scheme, s->dt, s->dt_max, &ts);
+        rc = joint_example_variable_stepper(w, &s->steps, &ts);
     }
     double t = 0.0, h = 0.0;
     r->dt_smallest = INFINITY, r->rest_time = -1.0;
     clock_t start = clock();
-    while (rc == NSCD_OK && t < s->t_end) {
+    while (rc == NSCD_OK && t < s->steps.t_end) {
         nscd_time_stepping_stats st;
-        rc = joint_example_advance(ts, s->t_end, &st);
+        rc = joint_example_advance(ts, s->steps.t_end, &st);
         h = st.t - t, t = st.t;
         double x[3], v[3], om[3];
         nscd_world_get_body(w, body, x, NULL, v, om);
@@ -195,16 +194,15 @@ static void print_active_set(const result *r) {
 }
 
 static void print_json(const settings *s, const result *r) {
-    printf("{\"parameters\":{\"scheme\":\"%s\",\"mass\":", joint_example_scheme_name(s->scheme));
+    printf("{\"parameters\":{\"scheme\":\"%s\",\"mass\":",
+           joint_example_scheme_name(s->steps.scheme));
     json_number(stdout, s->mass);
     joint_example_json_field("inertia", s->inertia);
     joint_example_json_field("length", s->length);
     joint_example_json_field("cavity_circumradius", s->circumradius);
     joint_example_json_field("clearance", s->c);
     joint_example_json_field("g", G);
-    joint_example_json_field("dt_min", s->dt);
-    joint_example_json_field("dt_max", s->dt_max);
-    joint_example_json_field("t_end", s->t_end);
+    joint_example_json_steps(&s->steps);
     printf(",\"initial_state\":{\"position\":[0,0,0],\"velocity\":");
     json_array(stdout, s->v0, 3);
     printf(",\"angular_velocity\":");
@@ -233,23 +231,18 @@ static const char usage_text[] =
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);
-    settings s = {.mass = 0.5,
-                  .inertia = 1e-3,
-                  .length = 0.1,
-                  .circumradius = 0.02,
-                  .c = 3e-4,
-                  .v0 = {0.0, 0.0, 0.1}};
+    settings s = {
+        .steps = {.scheme = NSCD_TS_MOREAU_MIDPOINT, .dt_min = 1e-3, .dt_max = 1e-2, .t_end = 1.0},
+        .mass = 0.5,
+        .inertia = 1e-3,
+        .length = 0.1,
+        .circumradius = 0.02,
+        .c = 3e-4,
+        .v0 = {0.0, 0.0, 0.1}};
     if (cli_has_flag(argc, argv, "--spin")) { /* a transverse kick: it rests rolled */
         s.v0[0] = 0.02, s.w0[2] = 0.5;
     }
-    s.dt = cli_double(argc, argv, "--dt", 1e-3);
-    s.dt_max = cli_double(argc, argv, "--dt-max", 1e-2);
-    s.t_end = cli_double(argc, argv, "--t-end", 1.0);
-    const char *scheme = cli_string(argc, argv, "--scheme", "midpoint");
-    s.scheme = joint_example_scheme(scheme);
-    if (!(s.dt > 0.0) || !(s.dt_max >= s.dt) || !(s.t_end > 0.0) || s.t_end / s.dt > 1e8 ||
-        s.scheme < 0) {
-        fprintf(stderr, "prismatic_slider: bad --dt, --dt-max, --t-end or --scheme\n");
+    if (joint_example_parse_steps(argc, argv, "prismatic_slider", &s.steps) != 0) {
         return 2;
     }
     const char *csv_path = cli_string(argc, argv, "--csv", NULL);

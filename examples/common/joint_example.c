@@ -22,12 +22,30 @@ int32_t joint_example_stop_after_one_step(void *user, const nscd_time_stepping_r
     return 1;
 }
 
-nscd_status joint_example_variable_stepper(nscd_world *world, int scheme, double dt_min,
-                                           double dt_max, nscd_time_stepping **ts) {
+int joint_example_parse_steps(int argc, char **argv, const char *program,
+                              joint_example_steps *steps) {
+    steps->dt_min = cli_double(argc, argv, "--dt", steps->dt_min);
+    steps->dt_max = cli_double(argc, argv, "--dt-max", steps->dt_max);
+    steps->t_end = cli_double(argc, argv, "--t-end", steps->t_end);
+    const char *scheme = cli_string(argc, argv, "--scheme", NULL);
+    if (scheme != NULL) {
+        steps->scheme = joint_example_scheme(scheme);
+    }
+    if (!(steps->dt_min > 0.0) || !(steps->dt_max >= steps->dt_min) || !(steps->t_end > 0.0) ||
+        steps->t_end / steps->dt_min > 1e8 || steps->scheme < 0) {
+        fprintf(stderr, "%s: bad --dt, --dt-max, --t-end or --scheme\n", program);
+        return 2;
+    }
+    return 0;
+}
+
+nscd_status joint_example_variable_stepper(nscd_world *world, const joint_example_steps *steps,
+                                           nscd_time_stepping **ts) {
     nscd_time_stepping_options o;
     nscd_time_stepping_options_init(&o, sizeof o);
-    o.scheme = scheme;
-    o.dt_min = dt_min, o.dt_max = dt_max, o.on_step = joint_example_stop_after_one_step;
+    o.scheme = steps->scheme;
+    o.dt_min = steps->dt_min, o.dt_max = steps->dt_max;
+    o.on_step = joint_example_stop_after_one_step;
     return nscd_time_stepping_create_world(world, &o, ts);
 }
 
@@ -53,4 +71,10 @@ int joint_example_open_csv(const char *program, const char *path, const char *he
 void joint_example_json_field(const char *key, double x) {
     printf(",\"%s\":", key);
     json_number(stdout, x);
+}
+
+void joint_example_json_steps(const joint_example_steps *steps) {
+    joint_example_json_field("dt_min", steps->dt_min);
+    joint_example_json_field("dt_max", steps->dt_max);
+    joint_example_json_field("t_end", steps->t_end);
 }

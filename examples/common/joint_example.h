@@ -17,10 +17,23 @@ const char *joint_example_scheme_name(int scheme);
 /* An on_step callback that stops every advance after one step, so that the
  * caller's loop sees each step. */
 int32_t joint_example_stop_after_one_step(void *user, const nscd_time_stepping_report *report);
-/* A stepper of `scheme` on `world` with variable steps in [dt_min, dt_max]
- * that returns after every step. */
-nscd_status joint_example_variable_stepper(nscd_world *world, int scheme, double dt_min,
-                                           double dt_max, nscd_time_stepping **ts);
+/* The variable steps of a run: the scheme, the step sizes in [dt_min,
+ * dt_max] and the end time. */
+typedef struct joint_example_steps {
+    int scheme;
+    double dt_min, dt_max, t_end;
+} joint_example_steps;
+/* Reads --dt (dt_min), --dt-max, --t-end and --scheme into `steps`, which
+ * holds the defaults; returns 0, or 2 after telling stderr (as "program:
+ * ...") that they are bad. */
+int joint_example_parse_steps(int argc, char **argv, const char *program,
+                              joint_example_steps *steps);
+/* A stepper on `world` with the variable steps of `steps` that returns after
+ * every step. */
+nscd_status joint_example_variable_stepper(nscd_world *world, const joint_example_steps *steps,
+                                           nscd_time_stepping **ts);
+/* Prints the JSON fields "dt_min", "dt_max" and "t_end" of `steps`. */
+void joint_example_json_steps(const joint_example_steps *steps);
 /* Advances `ts` towards `t_end` (one step with the stepper above); `stats`
  * receives the advance's statistics, stats->t the time reached. */
 nscd_status joint_example_advance(nscd_time_stepping *ts, double t_end,
