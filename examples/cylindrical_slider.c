@@ -72,17 +72,10 @@ typedef struct result {
 /* The world: the slider and its joint to the ground (the rod). */
 static nscd_status build(const settings *s, nscd_world **world, nscd_body_id *body,
                          nscd_joint_id *joint) {
-    nscd_world_desc wd;
-    nscd_world_desc_init(&wd, sizeof wd);
-    wd.gravity[0] = s->force / s->mass, wd.gravity[1] = -G, wd.gravity[2] = 0.0;
-    nscd_status rc = nscd_world_create(&wd, world);
     nscd_body_desc bd;
-    nscd_body_desc_init(&bd, sizeof bd);
-    bd.mass = s->mass;
-    bd.inertia[0] = bd.inertia[1] = bd.inertia[2] = s->inertia;
-    if (rc == NSCD_OK) {
-        rc = nscd_world_add_body(*world, &bd, NULL, 0, body);
-    }
+    joint_example_body_desc(s->mass, s->inertia, &bd);
+    const double gravity[3] = {s->force / s->mass, -G, 0.0};
+    nscd_status rc = joint_example_world_with_body(gravity, &bd, world, body);
     if (rc != NSCD_OK) {
         return rc;
     }

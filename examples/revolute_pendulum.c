@@ -70,19 +70,12 @@ static double energy_of(const nscd_world *w, nscd_body_id id, const settings *s)
 /* The world with the pendulum and its joint; the body id. */
 static nscd_status build(const settings *s, nscd_world **world, nscd_body_id *body,
                          nscd_joint_id *joint) {
-    nscd_world_desc wd;
-    nscd_world_desc_init(&wd, sizeof wd);
-    wd.gravity[0] = 0.0, wd.gravity[1] = -G, wd.gravity[2] = 0.0;
-    nscd_status rc = nscd_world_create(&wd, world);
     nscd_body_desc bd;
-    nscd_body_desc_init(&bd, sizeof bd);
-    bd.mass = s->mass;
-    bd.inertia[0] = bd.inertia[1] = bd.inertia[2] = s->inertia;
+    joint_example_body_desc(s->mass, s->inertia, &bd);
     bd.position[0] = s->com_distance;
     bd.position[2] = s->com_offset_z;
-    if (rc == NSCD_OK) {
-        rc = nscd_world_add_body(*world, &bd, NULL, 0, body);
-    }
+    const double gravity[3] = {0.0, -G, 0.0};
+    nscd_status rc = joint_example_world_with_body(gravity, &bd, world, body);
     if (rc != NSCD_OK) {
         return rc;
     }

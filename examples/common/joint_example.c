@@ -4,6 +4,21 @@
 
 #include "example_cli.h"
 
+void joint_example_body_desc(double mass, double inertia, nscd_body_desc *body_desc) {
+    nscd_body_desc_init(body_desc, sizeof *body_desc);
+    body_desc->mass = mass;
+    body_desc->inertia[0] = body_desc->inertia[1] = body_desc->inertia[2] = inertia;
+}
+
+nscd_status joint_example_world_with_body(const double gravity[3], const nscd_body_desc *body_desc,
+                                          nscd_world **world, nscd_body_id *body) {
+    nscd_world_desc wd;
+    nscd_world_desc_init(&wd, sizeof wd);
+    memcpy(wd.gravity, gravity, sizeof wd.gravity);
+    nscd_status rc = nscd_world_create(&wd, world);
+    return rc == NSCD_OK ? nscd_world_add_body(*world, body_desc, NULL, 0, body) : rc;
+}
+
 int joint_example_scheme(const char *name) {
     return strcmp(name, "semi_implicit") == 0 ? NSCD_TS_SEMI_IMPLICIT
            : strcmp(name, "midpoint") == 0    ? NSCD_TS_MOREAU_MIDPOINT

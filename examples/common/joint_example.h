@@ -1,5 +1,6 @@
 /* The driver shared by the joint examples (revolute_pendulum,
- * cylindrical_slider, prismatic_slider): the --scheme option, a variable-step
+ * cylindrical_slider, prismatic_slider): their single body's world, the
+ * --scheme option, a variable-step
  * stepper that returns after every step, one step of it, the --csv file and
  * the "key":value fields of their JSON. */
 #ifndef NSCD_EXAMPLES_JOINT_EXAMPLE_H
@@ -9,6 +10,12 @@
 
 #include "nscd/nscd.h"
 
+/* A body description of `mass` and isotropic `inertia`, at rest at the origin. */
+void joint_example_body_desc(double mass, double inertia, nscd_body_desc *body_desc);
+/* A world with `gravity` (x, y, z) and the one body of `body_desc`; *world
+ * is to be destroyed by the caller even on failure. */
+nscd_status joint_example_world_with_body(const double gravity[3], const nscd_body_desc *body_desc,
+                                          nscd_world **world, nscd_body_id *body);
 /* The scheme named by --scheme ("midpoint", "moreau_jean", "semi_implicit"),
  * -1 for any other name. */
 int joint_example_scheme(const char *name);
