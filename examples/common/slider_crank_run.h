@@ -1,0 +1,31 @@
+/* What the rigid and the flexible slider-crank examples (slider_crank,
+ * flexible_slider_crank) share around their models: the settings of a run
+ * from the command line, and the corners' loads of a step. */
+#ifndef SLIDER_CRANK_RUN_H
+#define SLIDER_CRANK_RUN_H
+
+#include <stdbool.h>
+
+#include <nscd/nscd.h>
+
+/* The settings of a run. */
+typedef struct slider_crank_run {
+    const char *scheme_name, *solver_name, *csv_path;
+    nscd_time_stepping_options options;
+    double t_end, sample; /* s; sample: the sampling interval */
+    bool json;
+} slider_crank_run;
+
+/* Prints "program: bad what: value" to stderr; returns 2 (the usage exit). */
+int slider_crank_usage(const char *program, const char *what, const char *value);
+/* Reads --scheme (default `default_scheme`), --solver, --dt, --rho-inf,
+ * --theta, --t-end, --sample, --csv and --json into `run`; returns 0, or 2
+ * after slider_crank_usage. */
+int slider_crank_run_parse(int argc, char **argv, const char *program, const char *default_scheme,
+                           slider_crank_run *run);
+/* The load of each corner over the step of size dt that `ts` just took: the
+ * Moreau schemes' and HETS's impulse P (their force is P / dt), the α
+ * schemes' force λ times dt or their impact impulse Λ, whichever is larger. */
+void slider_crank_corner_loads(nscd_time_stepping *ts, double dt, double *impulse);
+
+#endif
