@@ -195,18 +195,7 @@ static void json_rod(FILE *out, const settings *s, const flex_crank *fc) {
 }
 
 static void json_head(FILE *out, const settings *s, const flex_crank *fc) {
-    const slider_crank_case *m = s->model;
-    bool alpha = s->run.options.scheme >= NSCD_TS_GENERALIZED_ALPHA;
-    fprintf(out,
-            "{\"case\":\"%s\",\"scheme\":\"%s\",\"dt\":%.17g,\"t_end\":%.17g,\"rho_inf\":", m->name,
-            s->run.scheme_name, s->run.options.dt, s->run.t_end);
-    json_number(out, alpha ? s->run.options.rho_infinity : NAN);
-    fprintf(out, ",\"parameters\":{\"clearance\":%.17g,\"notch_height\":%.17g,\"torque\":%.17g,",
-            m->clearance, 2.0 * (SLIDER_CRANK_B + m->clearance), m->torque);
-    fprintf(out, "\"restitution\":%.17g,\"tangential_restitution\":0,\"friction\":%.17g,",
-            m->restitution, m->friction);
-    fprintf(out, "\"v0\":");
-    json_array(out, m->v0, SLIDER_CRANK_DOF);
+    slider_crank_json_head(out, s->model, &s->run);
     fprintf(out, ",\"theta\":%.17g,", s->run.options.theta);
     json_rod(out, s, fc);
     fputc('}', out);

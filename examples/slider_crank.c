@@ -288,27 +288,13 @@ static void json_sample(FILE *out, const sample *s) {
             (long long)s->contact_steps);
 }
 
-static void json_parameters(FILE *out, const settings *s) {
-    const slider_crank_case *m = s->model;
-    fprintf(out, "\"parameters\":{\"clearance\":%.17g,\"notch_height\":%.17g,\"torque\":%.17g,",
-            m->clearance, 2.0 * (SLIDER_CRANK_B + m->clearance), m->torque);
-    fprintf(out, "\"restitution\":%.17g,\"tangential_restitution\":0,\"friction\":%.17g,",
-            m->restitution, m->friction);
-    fprintf(out, "\"v0\":");
-    json_array(out, m->v0, SLIDER_CRANK_DOF);
+/* The head and the parameters of the JSON output. */
+static void json_head(FILE *out, const settings *s) {
+    slider_crank_json_head(out, s->model, &s->run);
     fprintf(out, ",\"solver\":\"%s\",\"theta\":%.17g,\"level\":\"%s\",\"start\":\"%s\"}",
             s->run.solver_name, s->run.options.theta,
             s->run.options.level == NSCD_TS_LEVEL_VELOCITY ? "velocity" : "acceleration",
             s->run.options.start == NSCD_TS_START_CONSISTENT ? "consistent" : "paper");
-}
-
-static void json_head(FILE *out, const settings *s) {
-    bool alpha = s->run.options.scheme >= NSCD_TS_GENERALIZED_ALPHA;
-    fprintf(out, "{\"case\":\"%s\",\"scheme\":\"%s\",\"dt\":%.17g,\"t_end\":%.17g,\"rho_inf\":",
-            s->model->name, s->run.scheme_name, s->run.options.dt, s->run.t_end);
-    json_number(out, alpha ? s->run.options.rho_infinity : NAN);
-    fputc(',', out);
-    json_parameters(out, s);
 }
 
 static void json_invariants(FILE *out, const record *r, int code) {

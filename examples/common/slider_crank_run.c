@@ -51,3 +51,17 @@ void slider_crank_corner_loads(nscd_time_stepping *ts, double dt, double *impuls
         impulse[k] = fmax(impulse[k], dt * force);
     }
 }
+
+void slider_crank_json_head(FILE *out, const slider_crank_case *model,
+                            const slider_crank_run *run) {
+    bool alpha = run->options.scheme >= NSCD_TS_GENERALIZED_ALPHA;
+    fprintf(out, "{\"case\":\"%s\",\"scheme\":\"%s\",\"dt\":%.17g,\"t_end\":%.17g,\"rho_inf\":",
+            model->name, run->scheme_name, run->options.dt, run->t_end);
+    json_number(out, alpha ? run->options.rho_infinity : NAN);
+    fprintf(out, ",\"parameters\":{\"clearance\":%.17g,\"notch_height\":%.17g,\"torque\":%.17g,",
+            model->clearance, 2.0 * (SLIDER_CRANK_B + model->clearance), model->torque);
+    fprintf(out, "\"restitution\":%.17g,\"tangential_restitution\":0,\"friction\":%.17g,",
+            model->restitution, model->friction);
+    fprintf(out, "\"v0\":");
+    json_array(out, model->v0, SLIDER_CRANK_DOF);
+}

@@ -1,11 +1,14 @@
 /* What the rigid and the flexible slider-crank examples (slider_crank,
  * flexible_slider_crank) share around their models: the settings of a run
- * from the command line, and the corners' loads of a step. */
+ * from the command line, the corners' loads of a step and the head of the
+ * JSON output. */
 #ifndef SLIDER_CRANK_RUN_H
 #define SLIDER_CRANK_RUN_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
+#include "slider_crank_model.h"
 #include <nscd/nscd.h>
 
 /* The settings of a run. */
@@ -27,5 +30,11 @@ int slider_crank_run_parse(int argc, char **argv, const char *program, const cha
  * Moreau schemes' and HETS's impulse P (their force is P / dt), the α
  * schemes' force λ times dt or their impact impulse Λ, whichever is larger. */
 void slider_crank_corner_loads(nscd_time_stepping *ts, double dt, double *impulse);
+
+/* The head of the JSON output: {"case", "scheme", "dt", "t_end", "rho_inf"
+ * (null but for the α schemes), "parameters":{ the case's clearance, notch
+ * height, torque, restitutions, friction and "v0", the parameters object
+ * left open for the example's own. */
+void slider_crank_json_head(FILE *out, const slider_crank_case *model, const slider_crank_run *run);
 
 #endif
