@@ -63,8 +63,8 @@ typedef struct record {
     nscd_time_stepping *ts;
     sample *samples;
     int32_t n_samples, max_samples;
-    double t, *q, *v, *row, energy, max_penetration, max_slider_rotation, max_deflection;
-    int64_t steps, steps_with_contact, impact_steps, solver_iterations;
+    double t, *q, *v, *row, energy, max_deflection;
+    slider_crank_counts counts;
 } record;
 
 static int usage(const char *what, const char *value) {
@@ -128,12 +128,7 @@ static int32_t on_step(void *user, const nscd_time_stepping_report *report) {
     nscd_system_get_state(r->sys, &t, r->q, r->v);
     slider_crank_corner_loads(r->ts, report->dt, impulse);
     r->energy = flex_crank_energy(r->fc, r->q, r->v);
-    r->steps++;
-    r->solver_iterations += report->iterations;
-    r->steps_with_contact += report->active_contacts > 0;
-    r->impact_steps += report->impact != 0;
-    r->max_penetration = fmax(r->max_penetration, report->max_penetration);
-    r->max_slider_rotation = fmax(r->max_slider_rotation, fabs(r->q[2]));
+    slider_crank_count_step(&r->counts, report, r->q);
     double x, y, deflection, stretch;
     flex_crank_slider(r->fc, r->q, &x, &y, &deflection, &stretch);
     r->max_deflection = fmax(r->max_deflection, fabs(deflection));
@@ -216,13 +211,10 @@ static void print_json(const settings *s, const record *r, double cpu) {
     json_array(out, r->q, n);
     fprintf(out, ",\"v\":");
     json_array(out, r->v, n);
-    fprintf(out, ",\"energy\":%.17g},\"max_penetration\":%.17g,", r->energy, r->max_penetration);
-    fprintf(out, "\"steps\":%lld,\"steps_with_contact\":%lld,\"impact_steps\":%lld,",
-            (long long)r->steps, (long long)r->steps_with_contact, (long long)r->impact_steps);
-    fprintf(out, "\"solver_iterations\":%lld,\"max_slider_rotation\":%.17g,",
-            (long long)r->solver_iterations, r->max_slider_rotation);
+    fprintf(out, ",\"energy\":%.17g},", r->energy);
+    slider_crank_json_counts(out, &r->counts);
     fprintf(out, "\"max_deflection\":%.17g,\"cpu_seconds\":%.9g,\"cpu_seconds_per_step\":%.9g,",
-            r->max_deflection, cpu, r->steps > 0 ? cpu / (double)r->steps : 0.0);
+            r->max_deflection, cpu, r->counts.steps > 0 ? cpu / (double)r->counts.steps : 0.0);
     fprintf(out, "\"initial_energy\":%.17g}\n", r->samples[0].energy);
 }
 
@@ -292,7 +284,7 @@ static int simulate(const settings *s, record *r) {
                "%.3g), max tip deflection %.3g m, %lld steps with contact, cpu %.3f s\n",
                s->model->name, s->run.scheme_name, s->youngs_modulus, s->elements, r->fc->n_dof,
                s->run.options.dt, s->run.t_end, r->q[0], r->q[1], r->q[2], r->max_deflection,
-               (long long)r->steps_with_contact, cpu);
+               (long long)r->counts.steps_with_contact, cpu);
     }
     if (s->run.csv_path != NULL) {
         write_csv(s->run.csv_path, r);

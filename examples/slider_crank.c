@@ -87,17 +87,16 @@ typedef struct record {
     /* the state at the start of the current step */
     double t, q[SLIDER_CRANK_DOF], v[SLIDER_CRANK_DOF], energy;
     /* counters */
-    int64_t steps, steps_with_contact, impact_steps, window_impacts, window_contacts;
-    int64_t solver_iterations;
+    slider_crank_counts counts;
+    int64_t window_impacts, window_contacts;
     /* invariants */
-    double max_penetration, max_closing_speed, max_penetration_bound, max_penetration_ratio;
+    double max_closing_speed, max_penetration_bound, max_penetration_ratio;
     double max_loaded_gap; /* largest gap at a step's end of a corner with an impulse */
     /* the contact phase of each corner (invariant 1): open, its V and drift */
     int in_phase[SLIDER_CRANK_CORNERS];
     double phase_speed[SLIDER_CRANK_CORNERS], phase_drift[SLIDER_CRANK_CORNERS];
     int64_t violations;
     double max_impact_energy_gain, max_smooth_energy_change, energy_scale;
-    double max_slider_rotation;
 } record;
 
 /* ----------------------------------------------------------- settings */
@@ -218,22 +217,17 @@ static int32_t on_step(void *user, const nscd_time_stepping_report *report) {
     nscd_system_get_state(r->sys, &t, q, v);
     slider_crank_corner_loads(r->ts, report->dt, impulse);
     double energy = slider_crank_energy(r->model, q, v), change = energy - r->energy;
-    r->steps++;
-    r->solver_iterations += report->iterations;
+    slider_crank_count_step(&r->counts, report, q);
     if (report->active_contacts > 0) {
-        r->steps_with_contact++;
         r->window_contacts++;
     } else {
         r->max_smooth_energy_change = fmax(r->max_smooth_energy_change, fabs(change));
     }
     if (report->impact) {
-        r->impact_steps++;
         r->window_impacts++;
         r->max_impact_energy_gain = fmax(r->max_impact_energy_gain, change);
     }
-    r->max_penetration = fmax(r->max_penetration, report->max_penetration);
     watch_penetration(r, q, v, impulse, report->dt);
-    r->max_slider_rotation = fmax(r->max_slider_rotation, fabs(q[2]));
     if (t >= r->sample_every * (double)r->n_samples - 1e-6 * report->dt &&
         r->n_samples < r->max_samples) {
         take_sample(r, t, q, v, energy, impulse, report->dt);
@@ -261,7 +255,7 @@ static int check_invariants(const record *r) {
                 (long long)r->violations, r->max_penetration_ratio);
         code = EXIT_INVARIANT;
     }
-    if (r->impact_steps > 0 && r->max_impact_energy_gain > impact_energy_tolerance(r)) {
+    if (r->counts.impact_steps > 0 && r->max_impact_energy_gain > impact_energy_tolerance(r)) {
         fprintf(stderr, "slider_crank: an impact step gained %.6g J (tolerance %.6g J)\n",
                 r->max_impact_energy_gain, impact_energy_tolerance(r));
         code = EXIT_INVARIANT;
@@ -299,13 +293,13 @@ static void json_head(FILE *out, const settings *s) {
 
 static void json_invariants(FILE *out, const record *r, int code) {
     fprintf(out, ",\"invariants\":{\"max_penetration\":%.17g,\"penetration_tolerance\":%.17g,",
-            r->max_penetration, r->max_penetration_bound + GAP_ROUNDING);
+            r->counts.max_penetration, r->max_penetration_bound + GAP_ROUNDING);
     fprintf(out, "\"max_penetration_ratio\":%.17g,\"penetration_violations\":%lld,",
             r->max_penetration_ratio, (long long)r->violations);
     fprintf(out, "\"max_closing_speed\":%.17g,\"max_loaded_gap\":%.17g,", r->max_closing_speed,
             r->max_loaded_gap);
     fprintf(out, "\"max_impact_energy_gain\":");
-    json_number(out, r->impact_steps > 0 ? r->max_impact_energy_gain : NAN);
+    json_number(out, r->counts.impact_steps > 0 ? r->max_impact_energy_gain : NAN);
     fprintf(out, ",\"impact_energy_tolerance\":%.17g,\"max_smooth_energy_change\":%.17g,",
             impact_energy_tolerance(r), r->max_smooth_energy_change);
     fprintf(out, "\"hold\":%s}", code == 0 ? "true" : "false");
@@ -325,13 +319,10 @@ static void print_json(const settings *s, const record *r, double cpu, int code)
     json_array(out, r->q, SLIDER_CRANK_DOF);
     fprintf(out, ",\"v\":");
     json_array(out, r->v, SLIDER_CRANK_DOF);
-    fprintf(out, ",\"energy\":%.17g},\"max_penetration\":%.17g,", r->energy, r->max_penetration);
-    fprintf(out, "\"steps\":%lld,\"steps_with_contact\":%lld,\"impact_steps\":%lld,",
-            (long long)r->steps, (long long)r->steps_with_contact, (long long)r->impact_steps);
-    fprintf(out, "\"solver_iterations\":%lld,\"max_slider_rotation\":%.17g,",
-            (long long)r->solver_iterations, r->max_slider_rotation);
+    fprintf(out, ",\"energy\":%.17g},", r->energy);
+    slider_crank_json_counts(out, &r->counts);
     fprintf(out, "\"cpu_seconds\":%.9g,\"cpu_seconds_per_step\":%.9g,\"initial_energy\":%.17g", cpu,
-            r->steps > 0 ? cpu / (double)r->steps : 0.0, r->samples[0].energy);
+            r->counts.steps > 0 ? cpu / (double)r->counts.steps : 0.0, r->samples[0].energy);
     json_invariants(out, r, code);
     fprintf(out, "}\n");
 }
@@ -411,7 +402,7 @@ static int simulate(const settings *s, record *r) {
         printf("%s, %s, dt = %g: t = %g, q = (%.9f, %.9f, %.3g), %lld steps with contact, "
                "max penetration %.3g m (bound %.3g m), cpu %.3f s\n",
                s->model->name, s->run.scheme_name, s->run.options.dt, s->run.t_end, r->q[0],
-               r->q[1], r->q[2], (long long)r->steps_with_contact, r->max_penetration,
+               r->q[1], r->q[2], (long long)r->counts.steps_with_contact, r->counts.max_penetration,
                r->max_penetration_bound, cpu);
     }
     if (s->run.csv_path != NULL) {

@@ -65,3 +65,22 @@ void slider_crank_json_head(FILE *out, const slider_crank_case *model,
     fprintf(out, "\"v0\":");
     json_array(out, model->v0, SLIDER_CRANK_DOF);
 }
+
+void slider_crank_count_step(slider_crank_counts *counts, const nscd_time_stepping_report *report,
+                             const double *q) {
+    counts->steps++;
+    counts->solver_iterations += report->iterations;
+    counts->steps_with_contact += report->active_contacts > 0;
+    counts->impact_steps += report->impact != 0;
+    counts->max_penetration = fmax(counts->max_penetration, report->max_penetration);
+    counts->max_slider_rotation = fmax(counts->max_slider_rotation, fabs(q[2]));
+}
+
+void slider_crank_json_counts(FILE *out, const slider_crank_counts *counts) {
+    fprintf(out, "\"max_penetration\":%.17g,", counts->max_penetration);
+    fprintf(out, "\"steps\":%lld,\"steps_with_contact\":%lld,\"impact_steps\":%lld,",
+            (long long)counts->steps, (long long)counts->steps_with_contact,
+            (long long)counts->impact_steps);
+    fprintf(out, "\"solver_iterations\":%lld,\"max_slider_rotation\":%.17g,",
+            (long long)counts->solver_iterations, counts->max_slider_rotation);
+}

@@ -1,7 +1,7 @@
 /* What the rigid and the flexible slider-crank examples (slider_crank,
  * flexible_slider_crank) share around their models: the settings of a run
- * from the command line, the corners' loads of a step and the head of the
- * JSON output. */
+ * from the command line, the corners' loads and the counts of the steps, the
+ * head and the counts of the JSON output. */
 #ifndef SLIDER_CRANK_RUN_H
 #define SLIDER_CRANK_RUN_H
 
@@ -18,6 +18,12 @@ typedef struct slider_crank_run {
     double t_end, sample; /* s; sample: the sampling interval */
     bool json;
 } slider_crank_run;
+
+/* What both examples count over the steps of a run. */
+typedef struct slider_crank_counts {
+    int64_t steps, steps_with_contact, impact_steps, solver_iterations;
+    double max_penetration, max_slider_rotation; /* m, rad (|θ3|) */
+} slider_crank_counts;
 
 /* Prints "program: bad what: value" to stderr; returns 2 (the usage exit). */
 int slider_crank_usage(const char *program, const char *what, const char *value);
@@ -36,5 +42,12 @@ void slider_crank_corner_loads(nscd_time_stepping *ts, double dt, double *impuls
  * height, torque, restitutions, friction and "v0", the parameters object
  * left open for the example's own. */
 void slider_crank_json_head(FILE *out, const slider_crank_case *model, const slider_crank_run *run);
+/* Counts the step of `report` that ended at the coordinates q. */
+void slider_crank_count_step(slider_crank_counts *counts, const nscd_time_stepping_report *report,
+                             const double *q);
+/* Prints the counts as "max_penetration":..,"steps":..,"steps_with_contact":..,
+ * "impact_steps":..,"solver_iterations":..,"max_slider_rotation":.., (with
+ * the trailing comma). */
+void slider_crank_json_counts(FILE *out, const slider_crank_counts *counts);
 
 #endif
