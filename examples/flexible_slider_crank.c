@@ -207,11 +207,8 @@ static void print_json(const settings *s, const record *r, double cpu) {
         }
         json_sample(out, &r->samples[i]);
     }
-    fprintf(out, "],\"final\":{\"t\":%.17g,\"q\":", r->t);
-    json_array(out, r->q, n);
-    fprintf(out, ",\"v\":");
-    json_array(out, r->v, n);
-    fprintf(out, ",\"energy\":%.17g},", r->energy);
+    fprintf(out, "],");
+    slider_crank_json_final(out, r->t, r->q, r->v, n, r->energy);
     slider_crank_json_counts(out, &r->counts);
     fprintf(out, "\"max_deflection\":%.17g,\"cpu_seconds\":%.9g,\"cpu_seconds_per_step\":%.9g,",
             r->max_deflection, cpu, r->counts.steps > 0 ? cpu / (double)r->counts.steps : 0.0);

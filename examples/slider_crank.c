@@ -315,11 +315,8 @@ static void print_json(const settings *s, const record *r, double cpu, int code)
         }
         json_sample(out, &r->samples[i]);
     }
-    fprintf(out, "],\"final\":{\"t\":%.17g,\"q\":", r->t);
-    json_array(out, r->q, SLIDER_CRANK_DOF);
-    fprintf(out, ",\"v\":");
-    json_array(out, r->v, SLIDER_CRANK_DOF);
-    fprintf(out, ",\"energy\":%.17g},", r->energy);
+    fprintf(out, "],");
+    slider_crank_json_final(out, r->t, r->q, r->v, SLIDER_CRANK_DOF, r->energy);
     slider_crank_json_counts(out, &r->counts);
     fprintf(out, "\"cpu_seconds\":%.9g,\"cpu_seconds_per_step\":%.9g,\"initial_energy\":%.17g", cpu,
             r->counts.steps > 0 ? cpu / (double)r->counts.steps : 0.0, r->samples[0].energy);

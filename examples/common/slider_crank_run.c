@@ -84,3 +84,12 @@ void slider_crank_json_counts(FILE *out, const slider_crank_counts *counts) {
     fprintf(out, "\"solver_iterations\":%lld,\"max_slider_rotation\":%.17g,",
             (long long)counts->solver_iterations, counts->max_slider_rotation);
 }
+
+void slider_crank_json_final(FILE *out, double t, const double *q, const double *v, int n,
+                             double energy) {
+    fprintf(out, "\"final\":{\"t\":%.17g,\"q\":", t);
+    json_array(out, q, n);
+    fprintf(out, ",\"v\":");
+    json_array(out, v, n);
+    fprintf(out, ",\"energy\":%.17g},", energy);
+}

@@ -42,6 +42,10 @@ void slider_crank_corner_loads(nscd_time_stepping *ts, double dt, double *impuls
  * height, torque, restitutions, friction and "v0", the parameters object
  * left open for the example's own. */
 void slider_crank_json_head(FILE *out, const slider_crank_case *model, const slider_crank_run *run);
+/* Prints "final":{"t":t,"q":[q],"v":[v],"energy":energy}, (n coordinates,
+ * with the trailing comma). */
+void slider_crank_json_final(FILE *out, double t, const double *q, const double *v, int n,
+                             double energy);
 /* Counts the step of `report` that ended at the coordinates q. */
 void slider_crank_count_step(slider_crank_counts *counts, const nscd_time_stepping_report *report,
                              const double *q);
