@@ -53,13 +53,13 @@
 #include <time.h>
 
 #include "example_cli.h"
+#include "joint_example.h"
 #include "nscd/nscd.h"
 
 #define G 9.81
 
 typedef struct settings {
-    int scheme;
-    double dt, dt_max, t_end;
+    joint_example_steps steps;
     double mass, inertia, hole_length, pin_radius, c, force, offset;
 } settings;
 
@@ -69,25 +69,13 @@ typedef struct result {
     long steps;
 } result;
 
-static int32_t stop_after_one_step(void *user, const nscd_time_stepping_report *report) {
-    (void)user, (void)report;
-    return 1;
-}
-
 /* The world: the slider and its joint to the ground (the rod). */
 static nscd_status build(const settings *s, nscd_world **world, nscd_body_id *body,
                          nscd_joint_id *joint) {
-    nscd_world_desc wd;
-    nscd_world_desc_init(&wd, sizeof wd);
-    wd.gravity[0] = s->force / s->mass, wd.gravity[1] = -G, wd.gravity[2] = 0.0;
-    nscd_status rc = nscd_world_create(&wd, world);
     nscd_body_desc bd;
-    nscd_body_desc_init(&bd, sizeof bd);
-    bd.mass = s->mass;
-    bd.inertia[0] = bd.inertia[1] = bd.inertia[2] = s->inertia;
-    if (rc == NSCD_OK) {
-        rc = nscd_world_add_body(*world, &bd, NULL, 0, body);
-    }
+    joint_example_body_desc(s->mass, s->inertia, &bd);
+    const double gravity[3] = {s->force / s->mass, -G, 0.0};
+    nscd_status rc = joint_example_world_with_body(gravity, &bd, world, body);
     if (rc != NSCD_OK) {
         return rc;
     }
@@ -133,14 +121,6 @@ static nscd_status seated_forces(const nscd_world *w, nscd_joint_id joint, doubl
     return rc;
 }
 
-static nscd_status make_stepper(const settings *s, nscd_world *w, nscd_time_stepping **ts) {
-    nscd_time_stepping_options o;
-    nscd_time_stepping_options_init(&o, sizeof o);
-    o.scheme = s->scheme;
-    o.dt_min = s->dt, o.dt_max = s->dt_max, o.on_step = stop_after_one_step;
-    return nscd_time_stepping_create_world(w, &o, ts);
-}
-
 static int run(const settings *s, FILE *csv, result *r) {
     nscd_world *w = NULL;
     nscd_body_id body = 0;
@@ -148,16 +128,14 @@ static int run(const settings *s, FILE *csv, result *r) {
     nscd_time_stepping *ts = NULL;
     nscd_status rc = build(s, &w, &body, &joint);
     if (rc == NSCD_OK) {
-        rc = make_stepper(s, w, &ts);
+        rc = joint_example_variable_stepper(w, &s->steps, &ts);
     }
     double t = 0.0, h = 0.0, h_previous = -1.0;
     r->dt_smallest = INFINITY;
     clock_t start = clock();
-    while (rc == NSCD_OK && t < s->t_end) {
+    while (rc == NSCD_OK && t < s->steps.t_end) {
         nscd_time_stepping_stats st;
-        memset(&st, 0, sizeof st);
-        st.struct_size = sizeof st;
-        rc = nscd_time_stepping_advance(ts, s->t_end, &st);
+        rc = joint_example_advance(ts, s->steps.t_end, &st);
         h = st.t - t, t = st.t;
         /* The step absorbed the couple's impulse of the previous step: its
          * impulses / h are the forces when both steps have the same size. */
@@ -194,30 +172,16 @@ static int run(const settings *s, FILE *csv, result *r) {
 static void print_json(const settings *s, const result *r) {
     double lever = 2.0 * s->offset * s->force / s->hole_length, mg = s->mass * G;
     printf("{\"parameters\":{\"scheme\":\"%s\",\"mass\":",
-           s->scheme == NSCD_TS_SEMI_IMPLICIT     ? "semi_implicit"
-           : s->scheme == NSCD_TS_MOREAU_MIDPOINT ? "moreau_midpoint"
-                                                  : "moreau_jean");
+           joint_example_scheme_name(s->steps.scheme));
     json_number(stdout, s->mass);
-    printf(",\"inertia\":");
-    json_number(stdout, s->inertia);
-    printf(",\"hole_length\":");
-    json_number(stdout, s->hole_length);
-    printf(",\"pin_radius\":");
-    json_number(stdout, s->pin_radius);
-    printf(",\"clearance\":");
-    json_number(stdout, s->c);
-    printf(",\"g\":");
-    json_number(stdout, G);
-    printf(",\"axial_force\":");
-    json_number(stdout, s->force);
-    printf(",\"force_offset\":");
-    json_number(stdout, s->offset);
-    printf(",\"dt_min\":");
-    json_number(stdout, s->dt);
-    printf(",\"dt_max\":");
-    json_number(stdout, s->dt_max);
-    printf(",\"t_end\":");
-    json_number(stdout, s->t_end);
+    joint_example_json_field("inertia", s->inertia);
+    joint_example_json_field("hole_length", s->hole_length);
+    joint_example_json_field("pin_radius", s->pin_radius);
+    joint_example_json_field("clearance", s->c);
+    joint_example_json_field("g", G);
+    joint_example_json_field("axial_force", s->force);
+    joint_example_json_field("force_offset", s->offset);
+    joint_example_json_steps(&s->steps);
     printf(",\"initial_state\":{\"position\":[0,0,0],\"velocity\":[0,0,0],"
            "\"angular_velocity\":[0,0,0]}},\"max_axial_error\":");
     json_number(stdout, r->max_axial_error);
@@ -225,22 +189,16 @@ static void print_json(const settings *s, const result *r) {
     json_array(stdout, r->force_front, 3);
     printf(",\"force_back\":");
     json_array(stdout, r->force_back, 3);
-    printf(",\"forces_time\":");
-    json_number(stdout, r->forces_time);
-    printf(",\"static_front_y\":");
-    json_number(stdout, 0.5 * (mg + lever));
-    printf(",\"static_back_y\":");
-    json_number(stdout, -0.5 * (lever - mg));
+    joint_example_json_field("forces_time", r->forces_time);
+    joint_example_json_field("static_front_y", 0.5 * (mg + lever));
+    joint_example_json_field("static_back_y", -0.5 * (lever - mg));
     printf(",\"gaps\":");
     json_array(stdout, r->gaps, 2);
-    printf(",\"tilt\":");
-    json_number(stdout, r->tilt);
-    printf(",\"tilt_seated\":");
-    json_number(stdout, -asin(2.0 * s->c / s->hole_length));
+    joint_example_json_field("tilt", r->tilt);
+    joint_example_json_field("tilt_seated", -asin(2.0 * s->c / s->hole_length));
     printf(",\"steps\":%ld,\"step_sizes\":{\"min\":", r->steps);
     json_number(stdout, r->dt_smallest);
-    printf(",\"max\":");
-    json_number(stdout, r->dt_largest);
+    joint_example_json_field("max", r->dt_largest);
     printf(",\"count\":%ld},\"cpu_seconds\":", r->steps);
     json_number(stdout, r->cpu);
     printf("}\n");
@@ -252,34 +210,23 @@ static const char usage_text[] =
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);
-    settings s = {.mass = 1.0,
-                  .inertia = 0.01,
-                  .hole_length = 0.1,
-                  .pin_radius = 0.01,
-                  .c = 1e-4,
-                  .force = 20.0,
-                  .offset = 0.05};
-    s.dt = cli_double(argc, argv, "--dt", 1e-3);
-    s.dt_max = cli_double(argc, argv, "--dt-max", 3e-3);
-    s.t_end = cli_double(argc, argv, "--t-end", 1.0);
-    const char *scheme = cli_string(argc, argv, "--scheme", "moreau_jean");
-    s.scheme = strcmp(scheme, "semi_implicit") == 0 ? NSCD_TS_SEMI_IMPLICIT
-               : strcmp(scheme, "midpoint") == 0    ? NSCD_TS_MOREAU_MIDPOINT
-               : strcmp(scheme, "moreau_jean") == 0 ? NSCD_TS_MOREAU_JEAN
-                                                    : -1;
-    if (!(s.dt > 0.0) || !(s.dt_max >= s.dt) || !(s.t_end > 0.0) || s.t_end / s.dt > 1e8 ||
-        s.scheme < 0) {
-        fprintf(stderr, "cylindrical_slider: bad --dt, --dt-max, --t-end or --scheme\n");
+    settings s = {
+        .steps = {.scheme = NSCD_TS_MOREAU_JEAN, .dt_min = 1e-3, .dt_max = 3e-3, .t_end = 1.0},
+        .mass = 1.0,
+        .inertia = 0.01,
+        .hole_length = 0.1,
+        .pin_radius = 0.01,
+        .c = 1e-4,
+        .force = 20.0,
+        .offset = 0.05};
+    if (joint_example_parse_steps(argc, argv, "cylindrical_slider", &s.steps) != 0) {
         return 2;
     }
     const char *csv_path = cli_string(argc, argv, "--csv", NULL);
-    FILE *csv = csv_path != NULL ? fopen(csv_path, "w") : NULL;
-    if (csv_path != NULL && csv == NULL) {
-        fprintf(stderr, "cylindrical_slider: cannot write %s\n", csv_path);
+    FILE *csv = NULL;
+    if (joint_example_open_csv("cylindrical_slider", csv_path, "t,h,axial_error,y,z,tilt", &csv) !=
+        0) {
         return 2;
-    }
-    if (csv != NULL) {
-        fprintf(csv, "t,h,axial_error,y,z,tilt\n");
     }
     result r = {.max_axial_error = 0.0};
     int code = run(&s, csv, &r);

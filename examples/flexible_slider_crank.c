@@ -34,19 +34,18 @@
 
 #include "example_cli.h"
 #include "flexible_slider_crank_model.h"
+#include "slider_crank_run.h"
 #include <nscd/nscd.h>
 
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_UNSUPPORTED 4
-#define MAX_SAMPLES 1000000
 #define MAX_FREQUENCIES 8
 
 typedef struct settings {
     const slider_crank_case *model;
-    const char *scheme_name, *csv_path;
-    nscd_time_stepping_options options;
-    double t_end, sample, youngs_modulus, cutoff;
+    slider_crank_run run;
+    double youngs_modulus, cutoff;
     int32_t elements, modes, rotary_inertia, reference;
     bool json;
 } settings;
@@ -64,13 +63,12 @@ typedef struct record {
     nscd_time_stepping *ts;
     sample *samples;
     int32_t n_samples, max_samples;
-    double t, *q, *v, *row, energy, max_penetration, max_slider_rotation, max_deflection;
-    int64_t steps, steps_with_contact, impact_steps, solver_iterations;
+    double t, *q, *v, *row, energy, max_deflection;
+    slider_crank_counts counts;
 } record;
 
 static int usage(const char *what, const char *value) {
-    fprintf(stderr, "flexible_slider_crank: bad %s: %s\n", what, value ? value : "(none)");
-    return EXIT_USAGE;
+    return slider_crank_usage("flexible_slider_crank", what, value);
 }
 
 static int parse_model(int argc, char **argv, settings *s) {
@@ -105,30 +103,8 @@ static int parse_settings(int argc, char **argv, settings *s) {
     if (s->model == NULL || s->model->clearance == 0.0) {
         return usage("--case (table1|table2)", case_name);
     }
-    nscd_time_stepping_options *o = &s->options;
-    nscd_time_stepping_options_init(o, sizeof *o);
-    s->scheme_name = cli_string(argc, argv, "--scheme", "bathe");
-    if (slider_crank_scheme_from_name(s->scheme_name, &o->scheme) != 0) {
-        return usage("--scheme", s->scheme_name);
-    }
-    const char *solver = cli_string(argc, argv, "--solver", "auto");
-    if (slider_crank_solver_from_name(solver, &o->local_solver) != 0) {
-        return usage("--solver", solver);
-    }
-    o->dt = cli_double(argc, argv, "--dt", 1e-5);
-    o->rho_infinity = cli_double(argc, argv, "--rho-inf", o->rho_infinity);
-    o->theta = cli_double(argc, argv, "--theta", o->theta);
-    s->t_end = cli_double(argc, argv, "--t-end", 0.05);
-    s->sample = cli_double(argc, argv, "--sample", 1e-3);
-    s->csv_path = cli_string(argc, argv, "--csv", NULL);
-    s->json = cli_has_flag(argc, argv, "--json");
-    if (!(s->t_end > 0.0 && s->t_end <= 1e3)) {
-        return usage("--t-end (0 < T <= 1000 s)", cli_string(argc, argv, "--t-end", ""));
-    }
-    if (!(s->sample > 0.0 && s->t_end / s->sample < MAX_SAMPLES)) {
-        return usage("--sample", cli_string(argc, argv, "--sample", ""));
-    }
-    return parse_model(argc, argv, s);
+    int code = slider_crank_run_parse(argc, argv, "flexible_slider_crank", "bathe", &s->run);
+    return code != 0 ? code : parse_model(argc, argv, s);
 }
 
 static void take_sample(record *r, double t, const double *q, const double *v,
@@ -150,24 +126,14 @@ static int32_t on_step(void *user, const nscd_time_stepping_report *report) {
     record *r = user;
     double t, impulse[SLIDER_CRANK_CORNERS];
     nscd_system_get_state(r->sys, &t, r->q, r->v);
-    for (int32_t k = 0; k < SLIDER_CRANK_CORNERS; ++k) {
-        double force = 0.0; /* as in slider_crank: impulse, or force times dt */
-        nscd_time_stepping_get_contact_impulse(r->ts, k, &impulse[k], NULL);
-        nscd_time_stepping_get_contact_force(r->ts, k, &force, NULL);
-        impulse[k] = fmax(impulse[k], report->dt * force);
-    }
+    slider_crank_corner_loads(r->ts, report->dt, impulse);
     r->energy = flex_crank_energy(r->fc, r->q, r->v);
-    r->steps++;
-    r->solver_iterations += report->iterations;
-    r->steps_with_contact += report->active_contacts > 0;
-    r->impact_steps += report->impact != 0;
-    r->max_penetration = fmax(r->max_penetration, report->max_penetration);
-    r->max_slider_rotation = fmax(r->max_slider_rotation, fabs(r->q[2]));
+    slider_crank_count_step(&r->counts, report, r->q);
     double x, y, deflection, stretch;
     flex_crank_slider(r->fc, r->q, &x, &y, &deflection, &stretch);
     r->max_deflection = fmax(r->max_deflection, fabs(deflection));
     r->t = t;
-    if (t >= r->s->sample * (double)r->n_samples - 1e-6 * report->dt &&
+    if (t >= r->s->run.sample * (double)r->n_samples - 1e-6 * report->dt &&
         r->n_samples < r->max_samples) {
         take_sample(r, t, r->q, r->v, impulse, report->dt);
     }
@@ -224,19 +190,8 @@ static void json_rod(FILE *out, const settings *s, const flex_crank *fc) {
 }
 
 static void json_head(FILE *out, const settings *s, const flex_crank *fc) {
-    const slider_crank_case *m = s->model;
-    bool alpha = s->options.scheme >= NSCD_TS_GENERALIZED_ALPHA;
-    fprintf(out,
-            "{\"case\":\"%s\",\"scheme\":\"%s\",\"dt\":%.17g,\"t_end\":%.17g,\"rho_inf\":", m->name,
-            s->scheme_name, s->options.dt, s->t_end);
-    json_number(out, alpha ? s->options.rho_infinity : NAN);
-    fprintf(out, ",\"parameters\":{\"clearance\":%.17g,\"notch_height\":%.17g,\"torque\":%.17g,",
-            m->clearance, 2.0 * (SLIDER_CRANK_B + m->clearance), m->torque);
-    fprintf(out, "\"restitution\":%.17g,\"tangential_restitution\":0,\"friction\":%.17g,",
-            m->restitution, m->friction);
-    fprintf(out, "\"v0\":");
-    json_array(out, m->v0, SLIDER_CRANK_DOF);
-    fprintf(out, ",\"theta\":%.17g,", s->options.theta);
+    slider_crank_json_head(out, s->model, &s->run);
+    fprintf(out, ",\"theta\":%.17g,", s->run.options.theta);
     json_rod(out, s, fc);
     fputc('}', out);
 }
@@ -252,17 +207,11 @@ static void print_json(const settings *s, const record *r, double cpu) {
         }
         json_sample(out, &r->samples[i]);
     }
-    fprintf(out, "],\"final\":{\"t\":%.17g,\"q\":", r->t);
-    json_array(out, r->q, n);
-    fprintf(out, ",\"v\":");
-    json_array(out, r->v, n);
-    fprintf(out, ",\"energy\":%.17g},\"max_penetration\":%.17g,", r->energy, r->max_penetration);
-    fprintf(out, "\"steps\":%lld,\"steps_with_contact\":%lld,\"impact_steps\":%lld,",
-            (long long)r->steps, (long long)r->steps_with_contact, (long long)r->impact_steps);
-    fprintf(out, "\"solver_iterations\":%lld,\"max_slider_rotation\":%.17g,",
-            (long long)r->solver_iterations, r->max_slider_rotation);
+    fprintf(out, "],");
+    slider_crank_json_final(out, r->t, r->q, r->v, n, r->energy);
+    slider_crank_json_counts(out, &r->counts);
     fprintf(out, "\"max_deflection\":%.17g,\"cpu_seconds\":%.9g,\"cpu_seconds_per_step\":%.9g,",
-            r->max_deflection, cpu, r->steps > 0 ? cpu / (double)r->steps : 0.0);
+            r->max_deflection, cpu, r->counts.steps > 0 ? cpu / (double)r->counts.steps : 0.0);
     fprintf(out, "\"initial_energy\":%.17g}\n", r->samples[0].energy);
 }
 
@@ -292,12 +241,13 @@ static void write_csv(const char *path, const record *r) {
 static int report_failure(const settings *s, nscd_status rc, const char *detail, double t) {
     bool refused = rc == NSCD_ERR_UNSUPPORTED;
     const char *what = refused ? "options not supported by the library" : "integration failed";
-    fprintf(stderr, "flexible_slider_crank: %s: %s at t = %g: %s (%s)\n", s->scheme_name, what, t,
-            nscd_status_string(rc), detail);
-    if (s->json) {
+    fprintf(stderr, "flexible_slider_crank: %s: %s at t = %g: %s (%s)\n", s->run.scheme_name, what,
+            t, nscd_status_string(rc), detail);
+    if (s->run.json) {
         printf("{\"case\":\"%s\",\"scheme\":\"%s\",\"dt\":%.17g,\"error\":\"%s\",\"status\":\"%s\","
                "\"failed_at\":%.17g}\n",
-               s->model->name, s->scheme_name, s->options.dt, what, nscd_status_string(rc), t);
+               s->model->name, s->run.scheme_name, s->run.options.dt, what, nscd_status_string(rc),
+               t);
     }
     return refused ? EXIT_UNSUPPORTED : EXIT_FAILED;
 }
@@ -307,7 +257,7 @@ static int simulate(const settings *s, record *r) {
     if (rc != NSCD_OK) {
         return report_failure(s, rc, "system", 0.0);
     }
-    nscd_time_stepping_options o = s->options;
+    nscd_time_stepping_options o = s->run.options;
     o.on_step = on_step;
     o.on_step_user = r;
     rc = nscd_time_stepping_create(r->sys, &o, &r->ts);
@@ -319,22 +269,22 @@ static int simulate(const settings *s, record *r) {
     r->energy = flex_crank_energy(r->fc, r->q, r->v);
     take_sample(r, r->t, r->q, r->v, zero, 1.0);
     clock_t start = clock();
-    rc = nscd_time_stepping_advance(r->ts, s->t_end, NULL);
+    rc = nscd_time_stepping_advance(r->ts, s->run.t_end, NULL);
     double cpu = (double)(clock() - start) / CLOCKS_PER_SEC;
     if (rc != NSCD_OK) {
         return report_failure(s, rc, nscd_time_stepping_last_error(r->ts), r->t);
     }
-    if (s->json) {
+    if (s->run.json) {
         print_json(s, r, cpu);
     } else {
         printf("%s, %s, E = %g, %d elements, %d coordinates, dt = %g: t = %g, q = (%.9f, %.9f, "
                "%.3g), max tip deflection %.3g m, %lld steps with contact, cpu %.3f s\n",
-               s->model->name, s->scheme_name, s->youngs_modulus, s->elements, r->fc->n_dof,
-               s->options.dt, s->t_end, r->q[0], r->q[1], r->q[2], r->max_deflection,
-               (long long)r->steps_with_contact, cpu);
+               s->model->name, s->run.scheme_name, s->youngs_modulus, s->elements, r->fc->n_dof,
+               s->run.options.dt, s->run.t_end, r->q[0], r->q[1], r->q[2], r->max_deflection,
+               (long long)r->counts.steps_with_contact, cpu);
     }
-    if (s->csv_path != NULL) {
-        write_csv(s->csv_path, r);
+    if (s->run.csv_path != NULL) {
+        write_csv(s->run.csv_path, r);
     }
     return 0;
 }
@@ -364,7 +314,7 @@ int main(int argc, char **argv) {
     memset(&r, 0, sizeof r);
     r.fc = &fc;
     r.s = &s;
-    r.max_samples = (int32_t)(s.t_end / s.sample) + 2;
+    r.max_samples = (int32_t)(s.run.t_end / s.run.sample) + 2;
     r.samples = calloc((size_t)r.max_samples, sizeof *r.samples);
     r.q = calloc(3 * (size_t)fc.n_dof, sizeof(double));
     if (r.samples == NULL || r.q == NULL) {

@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "example_cli.h"
+#include "joint_example.h"
 #include "nscd/nscd.h"
 
 #define G 9.81
@@ -40,8 +41,7 @@
 #define CLOSED_GAP 2e-9
 
 typedef struct settings {
-    int scheme;
-    double dt, dt_max, t_end;
+    joint_example_steps steps;
     double mass, inertia, length, circumradius, c, v0[3], w0[3];
 } settings;
 
@@ -52,26 +52,14 @@ typedef struct result {
     long steps;
 } result;
 
-static int32_t stop_after_one_step(void *user, const nscd_time_stepping_report *report) {
-    (void)user, (void)report;
-    return 1;
-}
-
 static nscd_status build(const settings *s, nscd_world **world, nscd_body_id *body,
                          nscd_joint_id *joint) {
-    nscd_world_desc wd;
-    nscd_world_desc_init(&wd, sizeof wd);
-    wd.gravity[0] = 0.0, wd.gravity[1] = -G, wd.gravity[2] = 0.0;
-    nscd_status rc = nscd_world_create(&wd, world);
     nscd_body_desc bd;
-    nscd_body_desc_init(&bd, sizeof bd);
-    bd.mass = s->mass;
-    bd.inertia[0] = bd.inertia[1] = bd.inertia[2] = s->inertia;
+    joint_example_body_desc(s->mass, s->inertia, &bd);
     memcpy(bd.velocity, s->v0, sizeof s->v0);
     memcpy(bd.angular_velocity, s->w0, sizeof s->w0);
-    if (rc == NSCD_OK) {
-        rc = nscd_world_add_body(*world, &bd, NULL, 0, body);
-    }
+    const double gravity[3] = {0.0, -G, 0.0};
+    nscd_status rc = joint_example_world_with_body(gravity, &bd, world, body);
     if (rc != NSCD_OK) {
         return rc;
     }
@@ -132,14 +120,6 @@ static nscd_status active_set(const nscd_world *w, nscd_body_id body, nscd_joint
     return rc;
 }
 
-static nscd_status make_stepper(const settings *s, nscd_world *w, nscd_time_stepping **ts) {
-    nscd_time_stepping_options o;
-    nscd_time_stepping_options_init(&o, sizeof o);
-    o.scheme = s->scheme;
-    o.dt_min = s->dt, o.dt_max = s->dt_max, o.on_step = stop_after_one_step;
-    return nscd_time_stepping_create_world(w, &o, ts);
-}
-
 static int run(const settings *s, FILE *csv, result *r) {
     nscd_world *w = NULL;
     nscd_body_id body = 0;
@@ -147,16 +127,14 @@ static int run(const settings *s, FILE *csv, result *r) {
     nscd_time_stepping *ts = NULL;
     nscd_status rc = build(s, &w, &body, &joint);
     if (rc == NSCD_OK) {
-        rc = make_stepper(s, w, &ts);
+        rc = joint_example_variable_stepper(w, &s->steps, &ts);
     }
     double t = 0.0, h = 0.0;
     r->dt_smallest = INFINITY, r->rest_time = -1.0;
     clock_t start = clock();
-    while (rc == NSCD_OK && t < s->t_end) {
+    while (rc == NSCD_OK && t < s->steps.t_end) {
         nscd_time_stepping_stats st;
-        memset(&st, 0, sizeof st);
-        st.struct_size = sizeof st;
-        rc = nscd_time_stepping_advance(ts, s->t_end, &st);
+        rc = joint_example_advance(ts, s->steps.t_end, &st);
         h = st.t - t, t = st.t;
         double x[3], v[3], om[3];
         nscd_world_get_body(w, body, x, NULL, v, om);
@@ -210,26 +188,14 @@ static void print_active_set(const result *r) {
 
 static void print_json(const settings *s, const result *r) {
     printf("{\"parameters\":{\"scheme\":\"%s\",\"mass\":",
-           s->scheme == NSCD_TS_SEMI_IMPLICIT     ? "semi_implicit"
-           : s->scheme == NSCD_TS_MOREAU_MIDPOINT ? "moreau_midpoint"
-                                                  : "moreau_jean");
+           joint_example_scheme_name(s->steps.scheme));
     json_number(stdout, s->mass);
-    printf(",\"inertia\":");
-    json_number(stdout, s->inertia);
-    printf(",\"length\":");
-    json_number(stdout, s->length);
-    printf(",\"cavity_circumradius\":");
-    json_number(stdout, s->circumradius);
-    printf(",\"clearance\":");
-    json_number(stdout, s->c);
-    printf(",\"g\":");
-    json_number(stdout, G);
-    printf(",\"dt_min\":");
-    json_number(stdout, s->dt);
-    printf(",\"dt_max\":");
-    json_number(stdout, s->dt_max);
-    printf(",\"t_end\":");
-    json_number(stdout, s->t_end);
+    joint_example_json_field("inertia", s->inertia);
+    joint_example_json_field("length", s->length);
+    joint_example_json_field("cavity_circumradius", s->circumradius);
+    joint_example_json_field("clearance", s->c);
+    joint_example_json_field("g", G);
+    joint_example_json_steps(&s->steps);
     printf(",\"initial_state\":{\"position\":[0,0,0],\"velocity\":");
     json_array(stdout, s->v0, 3);
     printf(",\"angular_velocity\":");
@@ -242,14 +208,11 @@ static void print_json(const settings *s, const result *r) {
     json_array(stdout, r->position, 3);
     printf(",\"force_sum\":");
     json_array(stdout, r->force_sum, 3);
-    printf(",\"weight\":");
-    json_number(stdout, s->mass * G);
+    joint_example_json_field("weight", s->mass * G);
     printf(",\"steps\":%ld,\"step_sizes\":{\"min\":", r->steps);
     json_number(stdout, r->dt_smallest);
-    printf(",\"max\":");
-    json_number(stdout, r->dt_largest);
-    printf(",\"last\":");
-    json_number(stdout, r->h_last);
+    joint_example_json_field("max", r->dt_largest);
+    joint_example_json_field("last", r->h_last);
     printf(",\"count\":%ld},\"cpu_seconds\":", r->steps);
     json_number(stdout, r->cpu);
     printf("}\n");
@@ -261,36 +224,25 @@ static const char usage_text[] =
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);
-    settings s = {.mass = 0.5,
-                  .inertia = 1e-3,
-                  .length = 0.1,
-                  .circumradius = 0.02,
-                  .c = 3e-4,
-                  .v0 = {0.0, 0.0, 0.1}};
+    settings s = {
+        .steps = {.scheme = NSCD_TS_MOREAU_MIDPOINT, .dt_min = 1e-3, .dt_max = 1e-2, .t_end = 1.0},
+        .mass = 0.5,
+        .inertia = 1e-3,
+        .length = 0.1,
+        .circumradius = 0.02,
+        .c = 3e-4,
+        .v0 = {0.0, 0.0, 0.1}};
     if (cli_has_flag(argc, argv, "--spin")) { /* a transverse kick: it rests rolled */
         s.v0[0] = 0.02, s.w0[2] = 0.5;
     }
-    s.dt = cli_double(argc, argv, "--dt", 1e-3);
-    s.dt_max = cli_double(argc, argv, "--dt-max", 1e-2);
-    s.t_end = cli_double(argc, argv, "--t-end", 1.0);
-    const char *scheme = cli_string(argc, argv, "--scheme", "midpoint");
-    s.scheme = strcmp(scheme, "semi_implicit") == 0 ? NSCD_TS_SEMI_IMPLICIT
-               : strcmp(scheme, "midpoint") == 0    ? NSCD_TS_MOREAU_MIDPOINT
-               : strcmp(scheme, "moreau_jean") == 0 ? NSCD_TS_MOREAU_JEAN
-                                                    : -1;
-    if (!(s.dt > 0.0) || !(s.dt_max >= s.dt) || !(s.t_end > 0.0) || s.t_end / s.dt > 1e8 ||
-        s.scheme < 0) {
-        fprintf(stderr, "prismatic_slider: bad --dt, --dt-max, --t-end or --scheme\n");
+    if (joint_example_parse_steps(argc, argv, "prismatic_slider", &s.steps) != 0) {
         return 2;
     }
     const char *csv_path = cli_string(argc, argv, "--csv", NULL);
-    FILE *csv = csv_path != NULL ? fopen(csv_path, "w") : NULL;
-    if (csv_path != NULL && csv == NULL) {
-        fprintf(stderr, "prismatic_slider: cannot write %s\n", csv_path);
+    FILE *csv = NULL;
+    if (joint_example_open_csv("prismatic_slider", csv_path, "t,h,x,y,z,vz,transverse_speed",
+                               &csv) != 0) {
         return 2;
-    }
-    if (csv != NULL) {
-        fprintf(csv, "t,h,x,y,z,vz,transverse_speed\n");
     }
     result r = {.closed = 0};
     int code = run(&s, csv, &r);

@@ -35,6 +35,7 @@
 #include <time.h>
 
 #include "example_cli.h"
+#include "joint_example.h"
 #include "nscd/nscd.h"
 
 #define G 9.81
@@ -69,19 +70,12 @@ static double energy_of(const nscd_world *w, nscd_body_id id, const settings *s)
 /* The world with the pendulum and its joint; the body id. */
 static nscd_status build(const settings *s, nscd_world **world, nscd_body_id *body,
                          nscd_joint_id *joint) {
-    nscd_world_desc wd;
-    nscd_world_desc_init(&wd, sizeof wd);
-    wd.gravity[0] = 0.0, wd.gravity[1] = -G, wd.gravity[2] = 0.0;
-    nscd_status rc = nscd_world_create(&wd, world);
     nscd_body_desc bd;
-    nscd_body_desc_init(&bd, sizeof bd);
-    bd.mass = s->mass;
-    bd.inertia[0] = bd.inertia[1] = bd.inertia[2] = s->inertia;
+    joint_example_body_desc(s->mass, s->inertia, &bd);
     bd.position[0] = s->com_distance;
     bd.position[2] = s->com_offset_z;
-    if (rc == NSCD_OK) {
-        rc = nscd_world_add_body(*world, &bd, NULL, 0, body);
-    }
+    const double gravity[3] = {0.0, -G, 0.0};
+    nscd_status rc = joint_example_world_with_body(gravity, &bd, world, body);
     if (rc != NSCD_OK) {
         return rc;
     }
@@ -135,23 +129,18 @@ static void observe(const nscd_world *w, nscd_joint_id joint, const settings *s,
     *closed = now;
 }
 
-/* Stops every advance after one step, so that the loop below sees each step
- * (the fixed path advances to n h instead, as before: bitwise the same). */
-static int32_t stop_after_one_step(void *user, const nscd_time_stepping_report *report) {
-    (void)user, (void)report;
-    return 1;
-}
-
 static int variable(const settings *s) { return s->dt_max > s->dt; }
 
-/* The stepper of the settings: fixed steps of dt, or variable in [dt, dt_max]. */
+/* The stepper of the settings: fixed steps of dt, or variable in [dt, dt_max]
+ * stopping after every step, so that the loop below sees each step (the fixed
+ * path advances to n h instead, as before: bitwise the same). */
 static nscd_status make_stepper(const settings *s, nscd_world *w, nscd_time_stepping **ts) {
     nscd_time_stepping_options o;
     nscd_time_stepping_options_init(&o, sizeof o);
     o.scheme = s->scheme;
     o.dt = s->dt;
     if (variable(s)) {
-        o.dt_min = s->dt, o.dt_max = s->dt_max, o.on_step = stop_after_one_step;
+        o.dt_min = s->dt, o.dt_max = s->dt_max, o.on_step = joint_example_stop_after_one_step;
     }
     return nscd_time_stepping_create_world(w, &o, ts);
 }
@@ -185,9 +174,7 @@ static int run(const settings *s, FILE *csv, result *r) {
     clock_t start = clock();
     for (long n = 1; rc == NSCD_OK && (variable(s) ? t < s->t_end : n <= steps); ++n) {
         nscd_time_stepping_stats st;
-        memset(&st, 0, sizeof st);
-        st.struct_size = sizeof st;
-        rc = nscd_time_stepping_advance(ts, variable(s) ? s->t_end : (double)n * s->dt, &st);
+        rc = joint_example_advance(ts, variable(s) ? s->t_end : (double)n * s->dt, &st);
         t = variable(s) ? st.t : (double)n * s->dt;
         r->dt_smallest = fmin(r->dt_smallest, t - t_previous);
         r->dt_largest = fmax(r->dt_largest, t - t_previous);
@@ -230,57 +217,36 @@ static int run(const settings *s, FILE *csv, result *r) {
     return rc == NSCD_OK ? 0 : 1;
 }
 
-static const char *scheme_name(int scheme) {
-    return scheme == NSCD_TS_SEMI_IMPLICIT ? "semi_implicit"
-           : scheme == NSCD_TS_MOREAU_JEAN ? "moreau_jean"
-                                           : "moreau_midpoint";
-}
-
 static void print_json(const settings *s, const result *r) {
     double io = s->inertia + s->mass * s->com_distance * s->com_distance;
     printf("{\"parameters\":{\"joint\":\"%s\",\"scheme\":\"%s\",\"mass\":",
-           s->clearance ? "clearance" : "ideal", scheme_name(s->scheme));
+           s->clearance ? "clearance" : "ideal", joint_example_scheme_name(s->scheme));
     json_number(stdout, s->mass);
-    printf(",\"com_distance\":");
-    json_number(stdout, s->com_distance);
-    printf(",\"com_offset_z\":");
-    json_number(stdout, s->com_offset_z);
-    printf(",\"inertia_cm_axis\":");
-    json_number(stdout, s->inertia);
-    printf(",\"g\":");
-    json_number(stdout, G);
-    printf(",\"release_angle\":");
-    json_number(stdout, RELEASE_ANGLE);
-    printf(",\"clearance\":");
-    json_number(stdout, s->clearance ? s->c : 0.0);
-    printf(",\"axial_play\":");
-    json_number(stdout, s->clearance ? s->axial_play : 0.0);
-    printf(",\"pin_radius\":");
-    json_number(stdout, s->pin_radius);
-    printf(",\"hole_length\":");
-    json_number(stdout, s->hole_length);
-    printf(",\"dt\":");
-    json_number(stdout, s->dt);
+    joint_example_json_field("com_distance", s->com_distance);
+    joint_example_json_field("com_offset_z", s->com_offset_z);
+    joint_example_json_field("inertia_cm_axis", s->inertia);
+    joint_example_json_field("g", G);
+    joint_example_json_field("release_angle", RELEASE_ANGLE);
+    joint_example_json_field("clearance", s->clearance ? s->c : 0.0);
+    joint_example_json_field("axial_play", s->clearance ? s->axial_play : 0.0);
+    joint_example_json_field("pin_radius", s->pin_radius);
+    joint_example_json_field("hole_length", s->hole_length);
+    joint_example_json_field("dt", s->dt);
     if (variable(s)) {
-        printf(",\"dt_min\":");
-        json_number(stdout, s->dt);
-        printf(",\"dt_max\":");
-        json_number(stdout, s->dt_max);
+        joint_example_json_field("dt_min", s->dt);
+        joint_example_json_field("dt_max", s->dt_max);
     }
-    printf(",\"t_end\":");
-    json_number(stdout, s->t_end);
+    joint_example_json_field("t_end", s->t_end);
     printf(",\"initial_state\":{\"position\":[");
     json_number(stdout, s->com_distance);
     printf(",0,");
     json_number(stdout, s->com_offset_z);
     printf("],\"velocity\":[0,0,0],\"angular_velocity\":[0,0,0]}},\"period\":");
     json_number(stdout, r->period);
-    printf(",\"period_ideal_exact\":");
-    json_number(stdout, 4.0 * sqrt(io / (s->mass * G * s->com_distance)) * K_HALF);
-    printf(",\"first_contact_time\":");
-    json_number(stdout, s->clearance ? r->first_contact : NAN);
-    printf(",\"first_contact_exact\":");
-    json_number(stdout, s->clearance ? sqrt(2.0 * s->c / G) : NAN);
+    joint_example_json_field("period_ideal_exact",
+                             4.0 * sqrt(io / (s->mass * G * s->com_distance)) * K_HALF);
+    joint_example_json_field("first_contact_time", s->clearance ? r->first_contact : NAN);
+    joint_example_json_field("first_contact_exact", s->clearance ? sqrt(2.0 * s->c / G) : NAN);
     printf(",\"energy\":[");
     for (int k = 0; k < r->n_energy; ++k) {
         printf(k ? ",[" : "[");
@@ -291,19 +257,15 @@ static void print_json(const settings *s, const result *r) {
     }
     printf("],\"energy_loss_first_impact\":");
     json_number(stdout, s->clearance ? r->loss : NAN);
-    printf(",\"energy_loss_expected\":");
-    json_number(stdout, s->clearance ? s->mass * G * s->c * s->inertia / io : NAN);
-    printf(",\"max_penetration\":");
-    json_number(stdout, r->max_penetration);
-    printf(",\"max_eccentricity\":");
-    json_number(stdout, r->max_eccentricity);
-    printf(",\"max_residual\":");
-    json_number(stdout, r->max_residual);
+    joint_example_json_field("energy_loss_expected",
+                             s->clearance ? s->mass * G * s->c * s->inertia / io : NAN);
+    joint_example_json_field("max_penetration", r->max_penetration);
+    joint_example_json_field("max_eccentricity", r->max_eccentricity);
+    joint_example_json_field("max_residual", r->max_residual);
     printf(",\"contact_onsets\":%d,\"steps\":%ld,\"step_sizes\":{\"min\":", r->contact_onsets,
            r->steps);
     json_number(stdout, variable(s) ? r->dt_smallest : s->dt);
-    printf(",\"max\":");
-    json_number(stdout, variable(s) ? r->dt_largest : s->dt);
+    joint_example_json_field("max", variable(s) ? r->dt_largest : s->dt);
     if (variable(s)) {
         printf(",\"count\":%ld", r->steps);
     }
@@ -348,22 +310,15 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *scheme = cli_string(argc, argv, "--scheme", "midpoint");
-    s.scheme = strcmp(scheme, "semi_implicit") == 0 ? NSCD_TS_SEMI_IMPLICIT
-               : strcmp(scheme, "moreau_jean") == 0 ? NSCD_TS_MOREAU_JEAN
-               : strcmp(scheme, "midpoint") == 0    ? NSCD_TS_MOREAU_MIDPOINT
-                                                    : -1;
+    s.scheme = joint_example_scheme(scheme);
     if (s.scheme < 0) {
         fprintf(stderr, "revolute_pendulum: unknown --scheme %s\n", scheme);
         return 2;
     }
     const char *csv_path = cli_string(argc, argv, "--csv", NULL);
-    FILE *csv = csv_path != NULL ? fopen(csv_path, "w") : NULL;
-    if (csv_path != NULL && csv == NULL) {
-        fprintf(stderr, "revolute_pendulum: cannot write %s\n", csv_path);
+    FILE *csv = NULL;
+    if (joint_example_open_csv("revolute_pendulum", csv_path, "t,x,y,z,energy", &csv) != 0) {
         return 2;
-    }
-    if (csv != NULL) {
-        fprintf(csv, "t,x,y,z,energy\n");
     }
     result r = {.first_contact = -1.0};
     int code = run(&s, csv, &r);

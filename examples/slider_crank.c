@@ -57,21 +57,17 @@
 
 #include "example_cli.h"
 #include "slider_crank_model.h"
+#include "slider_crank_run.h"
 #include <nscd/nscd.h>
 
 #define EXIT_FAILED 1
-#define EXIT_USAGE 2
 #define EXIT_INVARIANT 3
 #define EXIT_UNSUPPORTED 4
-#define MAX_SAMPLES 1000000
 #define GAP_ROUNDING 1e-14 /* m */
 
 typedef struct settings {
     const slider_crank_case *model;
-    const char *scheme_name, *solver_name, *csv_path;
-    nscd_time_stepping_options options;
-    double t_end, sample;
-    bool json;
+    slider_crank_run run;
 } settings;
 
 typedef struct sample {
@@ -91,24 +87,22 @@ typedef struct record {
     /* the state at the start of the current step */
     double t, q[SLIDER_CRANK_DOF], v[SLIDER_CRANK_DOF], energy;
     /* counters */
-    int64_t steps, steps_with_contact, impact_steps, window_impacts, window_contacts;
-    int64_t solver_iterations;
+    slider_crank_counts counts;
+    int64_t window_impacts, window_contacts;
     /* invariants */
-    double max_penetration, max_closing_speed, max_penetration_bound, max_penetration_ratio;
+    double max_closing_speed, max_penetration_bound, max_penetration_ratio;
     double max_loaded_gap; /* largest gap at a step's end of a corner with an impulse */
     /* the contact phase of each corner (invariant 1): open, its V and drift */
     int in_phase[SLIDER_CRANK_CORNERS];
     double phase_speed[SLIDER_CRANK_CORNERS], phase_drift[SLIDER_CRANK_CORNERS];
     int64_t violations;
     double max_impact_energy_gain, max_smooth_energy_change, energy_scale;
-    double max_slider_rotation;
 } record;
 
 /* ----------------------------------------------------------- settings */
 
 static int usage(const char *what, const char *value) {
-    fprintf(stderr, "slider_crank: bad %s: %s\n", what, value ? value : "(none)");
-    return EXIT_USAGE;
+    return slider_crank_usage("slider_crank", what, value);
 }
 
 static int parse_level_start(int argc, char **argv, nscd_time_stepping_options *o) {
@@ -132,36 +126,17 @@ static int parse_settings(int argc, char **argv, settings *s) {
         fprintf(stderr, "slider_crank: --case is one of %s\n", slider_crank_case_names());
         return usage("--case", case_name);
     }
-    nscd_time_stepping_options *o = &s->options;
-    nscd_time_stepping_options_init(o, sizeof *o);
-    s->scheme_name = cli_string(argc, argv, "--scheme", "moreau_midpoint");
-    if (slider_crank_scheme_from_name(s->scheme_name, &o->scheme) != 0) {
-        return usage("--scheme", s->scheme_name);
+    int code = slider_crank_run_parse(argc, argv, "slider_crank", "moreau_midpoint", &s->run);
+    if (code != 0) {
+        return code;
     }
-    s->solver_name = cli_string(argc, argv, "--solver", "auto");
-    if (slider_crank_solver_from_name(s->solver_name, &o->local_solver) != 0) {
-        return usage("--solver", s->solver_name);
-    }
-    o->dt = cli_double(argc, argv, "--dt", 1e-5);
-    o->rho_infinity = cli_double(argc, argv, "--rho-inf", o->rho_infinity);
-    o->theta = cli_double(argc, argv, "--theta", o->theta);
+    nscd_time_stepping_options *o = &s->run.options;
     o->tolerance = cli_double(argc, argv, "--tolerance", o->tolerance);
     double sweeps = cli_double(argc, argv, "--max-iterations", o->max_iterations);
     if (!(sweeps >= 1.0 && sweeps <= 1e9)) { /* checked before the cast */
         return usage("--max-iterations (1 to 1e9)", cli_string(argc, argv, "--max-iterations", ""));
     }
     o->max_iterations = (int32_t)sweeps;
-    s->t_end = cli_double(argc, argv, "--t-end", 0.05);
-    s->sample = cli_double(argc, argv, "--sample", 1e-3);
-    s->csv_path = cli_string(argc, argv, "--csv", NULL);
-    s->json = cli_has_flag(argc, argv, "--json");
-    if (!(s->t_end > 0.0 && s->t_end <= 1e3)) {
-        return usage("--t-end (0 < T <= 1000 s)", cli_string(argc, argv, "--t-end", ""));
-    }
-    if (!(s->sample > 0.0 && s->t_end / s->sample < MAX_SAMPLES)) {
-        return usage("--sample (> 0, fewer than 1e6 samples)",
-                     cli_string(argc, argv, "--sample", ""));
-    }
     return parse_level_start(argc, argv, o);
 }
 
@@ -240,32 +215,19 @@ static int32_t on_step(void *user, const nscd_time_stepping_report *report) {
     record *r = user;
     double t, q[SLIDER_CRANK_DOF], v[SLIDER_CRANK_DOF], impulse[SLIDER_CRANK_CORNERS];
     nscd_system_get_state(r->sys, &t, q, v);
-    for (int32_t k = 0; k < SLIDER_CRANK_CORNERS; ++k) {
-        /* a corner's load over the step: the Moreau schemes' and HETS's
-         * impulse P (their force is P / dt), the α schemes' force λ times dt
-         * or their impact impulse Λ, whichever is larger */
-        double force = 0.0;
-        nscd_time_stepping_get_contact_impulse(r->ts, k, &impulse[k], NULL);
-        nscd_time_stepping_get_contact_force(r->ts, k, &force, NULL);
-        impulse[k] = fmax(impulse[k], report->dt * force);
-    }
+    slider_crank_corner_loads(r->ts, report->dt, impulse);
     double energy = slider_crank_energy(r->model, q, v), change = energy - r->energy;
-    r->steps++;
-    r->solver_iterations += report->iterations;
+    slider_crank_count_step(&r->counts, report, q);
     if (report->active_contacts > 0) {
-        r->steps_with_contact++;
         r->window_contacts++;
     } else {
         r->max_smooth_energy_change = fmax(r->max_smooth_energy_change, fabs(change));
     }
     if (report->impact) {
-        r->impact_steps++;
         r->window_impacts++;
         r->max_impact_energy_gain = fmax(r->max_impact_energy_gain, change);
     }
-    r->max_penetration = fmax(r->max_penetration, report->max_penetration);
     watch_penetration(r, q, v, impulse, report->dt);
-    r->max_slider_rotation = fmax(r->max_slider_rotation, fabs(q[2]));
     if (t >= r->sample_every * (double)r->n_samples - 1e-6 * report->dt &&
         r->n_samples < r->max_samples) {
         take_sample(r, t, q, v, energy, impulse, report->dt);
@@ -293,7 +255,7 @@ static int check_invariants(const record *r) {
                 (long long)r->violations, r->max_penetration_ratio);
         code = EXIT_INVARIANT;
     }
-    if (r->impact_steps > 0 && r->max_impact_energy_gain > impact_energy_tolerance(r)) {
+    if (r->counts.impact_steps > 0 && r->max_impact_energy_gain > impact_energy_tolerance(r)) {
         fprintf(stderr, "slider_crank: an impact step gained %.6g J (tolerance %.6g J)\n",
                 r->max_impact_energy_gain, impact_energy_tolerance(r));
         code = EXIT_INVARIANT;
@@ -320,38 +282,24 @@ static void json_sample(FILE *out, const sample *s) {
             (long long)s->contact_steps);
 }
 
-static void json_parameters(FILE *out, const settings *s) {
-    const slider_crank_case *m = s->model;
-    fprintf(out, "\"parameters\":{\"clearance\":%.17g,\"notch_height\":%.17g,\"torque\":%.17g,",
-            m->clearance, 2.0 * (SLIDER_CRANK_B + m->clearance), m->torque);
-    fprintf(out, "\"restitution\":%.17g,\"tangential_restitution\":0,\"friction\":%.17g,",
-            m->restitution, m->friction);
-    fprintf(out, "\"v0\":");
-    json_array(out, m->v0, SLIDER_CRANK_DOF);
-    fprintf(out, ",\"solver\":\"%s\",\"theta\":%.17g,\"level\":\"%s\",\"start\":\"%s\"}",
-            s->solver_name, s->options.theta,
-            s->options.level == NSCD_TS_LEVEL_VELOCITY ? "velocity" : "acceleration",
-            s->options.start == NSCD_TS_START_CONSISTENT ? "consistent" : "paper");
-}
-
+/* The head and the parameters of the JSON output. */
 static void json_head(FILE *out, const settings *s) {
-    bool alpha = s->options.scheme >= NSCD_TS_GENERALIZED_ALPHA;
-    fprintf(out, "{\"case\":\"%s\",\"scheme\":\"%s\",\"dt\":%.17g,\"t_end\":%.17g,\"rho_inf\":",
-            s->model->name, s->scheme_name, s->options.dt, s->t_end);
-    json_number(out, alpha ? s->options.rho_infinity : NAN);
-    fputc(',', out);
-    json_parameters(out, s);
+    slider_crank_json_head(out, s->model, &s->run);
+    fprintf(out, ",\"solver\":\"%s\",\"theta\":%.17g,\"level\":\"%s\",\"start\":\"%s\"}",
+            s->run.solver_name, s->run.options.theta,
+            s->run.options.level == NSCD_TS_LEVEL_VELOCITY ? "velocity" : "acceleration",
+            s->run.options.start == NSCD_TS_START_CONSISTENT ? "consistent" : "paper");
 }
 
 static void json_invariants(FILE *out, const record *r, int code) {
     fprintf(out, ",\"invariants\":{\"max_penetration\":%.17g,\"penetration_tolerance\":%.17g,",
-            r->max_penetration, r->max_penetration_bound + GAP_ROUNDING);
+            r->counts.max_penetration, r->max_penetration_bound + GAP_ROUNDING);
     fprintf(out, "\"max_penetration_ratio\":%.17g,\"penetration_violations\":%lld,",
             r->max_penetration_ratio, (long long)r->violations);
     fprintf(out, "\"max_closing_speed\":%.17g,\"max_loaded_gap\":%.17g,", r->max_closing_speed,
             r->max_loaded_gap);
     fprintf(out, "\"max_impact_energy_gain\":");
-    json_number(out, r->impact_steps > 0 ? r->max_impact_energy_gain : NAN);
+    json_number(out, r->counts.impact_steps > 0 ? r->max_impact_energy_gain : NAN);
     fprintf(out, ",\"impact_energy_tolerance\":%.17g,\"max_smooth_energy_change\":%.17g,",
             impact_energy_tolerance(r), r->max_smooth_energy_change);
     fprintf(out, "\"hold\":%s}", code == 0 ? "true" : "false");
@@ -367,17 +315,11 @@ static void print_json(const settings *s, const record *r, double cpu, int code)
         }
         json_sample(out, &r->samples[i]);
     }
-    fprintf(out, "],\"final\":{\"t\":%.17g,\"q\":", r->t);
-    json_array(out, r->q, SLIDER_CRANK_DOF);
-    fprintf(out, ",\"v\":");
-    json_array(out, r->v, SLIDER_CRANK_DOF);
-    fprintf(out, ",\"energy\":%.17g},\"max_penetration\":%.17g,", r->energy, r->max_penetration);
-    fprintf(out, "\"steps\":%lld,\"steps_with_contact\":%lld,\"impact_steps\":%lld,",
-            (long long)r->steps, (long long)r->steps_with_contact, (long long)r->impact_steps);
-    fprintf(out, "\"solver_iterations\":%lld,\"max_slider_rotation\":%.17g,",
-            (long long)r->solver_iterations, r->max_slider_rotation);
+    fprintf(out, "],");
+    slider_crank_json_final(out, r->t, r->q, r->v, SLIDER_CRANK_DOF, r->energy);
+    slider_crank_json_counts(out, &r->counts);
     fprintf(out, "\"cpu_seconds\":%.9g,\"cpu_seconds_per_step\":%.9g,\"initial_energy\":%.17g", cpu,
-            r->steps > 0 ? cpu / (double)r->steps : 0.0, r->samples[0].energy);
+            r->counts.steps > 0 ? cpu / (double)r->counts.steps : 0.0, r->samples[0].energy);
     json_invariants(out, r, code);
     fprintf(out, "}\n");
 }
@@ -412,12 +354,12 @@ static void write_csv(const char *path, const record *r) {
 static int report_failure(const settings *s, nscd_status rc, const char *detail) {
     bool refused = rc == NSCD_ERR_UNSUPPORTED;
     const char *what = refused ? "options not supported by the library" : "integration failed";
-    fprintf(stderr, "slider_crank: %s: %s: %s (%s)\n", s->scheme_name, what, nscd_status_string(rc),
-            detail);
-    if (s->json) {
+    fprintf(stderr, "slider_crank: %s: %s: %s (%s)\n", s->run.scheme_name, what,
+            nscd_status_string(rc), detail);
+    if (s->run.json) {
         printf(
             "{\"case\":\"%s\",\"scheme\":\"%s\",\"dt\":%.17g,\"error\":\"%s\",\"status\":\"%s\"}\n",
-            s->model->name, s->scheme_name, s->options.dt, what, nscd_status_string(rc));
+            s->model->name, s->run.scheme_name, s->run.options.dt, what, nscd_status_string(rc));
     }
     return refused ? EXIT_UNSUPPORTED : EXIT_FAILED;
 }
@@ -436,7 +378,7 @@ static int simulate(const settings *s, record *r) {
     if (rc != NSCD_OK) {
         return report_failure(s, rc, "system");
     }
-    nscd_time_stepping_options o = s->options;
+    nscd_time_stepping_options o = s->run.options;
     o.on_step = on_step;
     o.on_step_user = r;
     rc = nscd_time_stepping_create(r->sys, &o, &r->ts);
@@ -445,22 +387,23 @@ static int simulate(const settings *s, record *r) {
     }
     record_start(r, r->sys);
     clock_t start = clock();
-    rc = nscd_time_stepping_advance(r->ts, s->t_end, NULL);
+    rc = nscd_time_stepping_advance(r->ts, s->run.t_end, NULL);
     double cpu = (double)(clock() - start) / CLOCKS_PER_SEC;
     if (rc != NSCD_OK) {
         return report_failure(s, rc, nscd_time_stepping_last_error(r->ts));
     }
     int code = check_invariants(r);
-    if (s->json) {
+    if (s->run.json) {
         print_json(s, r, cpu, code);
     } else {
         printf("%s, %s, dt = %g: t = %g, q = (%.9f, %.9f, %.3g), %lld steps with contact, "
                "max penetration %.3g m (bound %.3g m), cpu %.3f s\n",
-               s->model->name, s->scheme_name, s->options.dt, s->t_end, r->q[0], r->q[1], r->q[2],
-               (long long)r->steps_with_contact, r->max_penetration, r->max_penetration_bound, cpu);
+               s->model->name, s->run.scheme_name, s->run.options.dt, s->run.t_end, r->q[0],
+               r->q[1], r->q[2], (long long)r->counts.steps_with_contact, r->counts.max_penetration,
+               r->max_penetration_bound, cpu);
     }
-    if (s->csv_path != NULL) {
-        write_csv(s->csv_path, r);
+    if (s->run.csv_path != NULL) {
+        write_csv(s->run.csv_path, r);
     }
     return code;
 }
@@ -482,8 +425,8 @@ int main(int argc, char **argv) {
     record r;
     memset(&r, 0, sizeof r);
     r.model = s.model;
-    r.sample_every = s.sample;
-    r.max_samples = (int32_t)(s.t_end / s.sample) + 2;
+    r.sample_every = s.run.sample;
+    r.max_samples = (int32_t)(s.run.t_end / s.run.sample) + 2;
     r.max_impact_energy_gain = -INFINITY;
     r.samples = calloc((size_t)r.max_samples, sizeof *r.samples);
     if (r.samples == NULL) {

@@ -245,21 +245,11 @@ nscd_status flex_crank_system_create(flex_crank *fc, nscd_system **system) {
     desc.forces = flex_crank_forces;
     desc.stiffness = flex_crank_stiffness;
     desc.contact = flex_crank_contact;
-    nscd_contact_law *newton = NULL;
-    nscd_status rc = nscd_contact_law_create_newton(model->restitution, NULL, &newton);
     nscd_system *sys = NULL;
+    nscd_status rc = nscd_system_create(&desc, &sys);
     if (rc == NSCD_OK) {
-        rc = nscd_system_create(&desc, &sys);
+        rc = slider_crank_set_corner_contacts(model, sys, SLIDER_CRANK_CORNERS);
     }
-    nscd_contact_desc contact;
-    nscd_contact_desc_init(&contact, sizeof contact);
-    contact.law = newton;
-    contact.friction = model->friction;
-    contact.n_tangent = 1;
-    for (int32_t k = 0; rc == NSCD_OK && k < SLIDER_CRANK_CORNERS; ++k) {
-        rc = nscd_system_set_contact(sys, k, &contact);
-    }
-    nscd_contact_law_destroy(newton);
     double *q0 = calloc(2 * (size_t)fc->n_dof, sizeof(double)), *v0 = q0 + fc->n_dof;
     if (rc == NSCD_OK && q0 == NULL) {
         rc = NSCD_ERR_OUT_OF_MEMORY;

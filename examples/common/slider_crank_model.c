@@ -130,6 +130,23 @@ double slider_crank_energy(const slider_crank_case *model, const double *q, cons
     return kinetic + potential - model->torque * q[0];
 }
 
+nscd_status slider_crank_set_corner_contacts(const slider_crank_case *model, nscd_system *system,
+                                             int32_t n) {
+    nscd_contact_law *newton = NULL;
+    nscd_status rc = nscd_contact_law_create_newton(model->restitution, NULL, &newton);
+    nscd_contact_desc contact;
+    nscd_contact_desc_init(&contact, sizeof contact);
+    contact.law = newton;
+    contact.friction = model->friction;
+    contact.n_tangent = 1;
+    contact.tangential_restitution = 0.0; /* e_T of Table 1 */
+    for (int32_t k = 0; rc == NSCD_OK && k < n; ++k) {
+        rc = nscd_system_set_contact(system, k, &contact);
+    }
+    nscd_contact_law_destroy(newton); /* the system keeps its own copies */
+    return rc;
+}
+
 nscd_status slider_crank_system_create(const slider_crank_case *model, nscd_system **system) {
     nscd_system_desc desc;
     nscd_system_desc_init(&desc, sizeof desc);
@@ -145,22 +162,11 @@ nscd_status slider_crank_system_create(const slider_crank_case *model, nscd_syst
     desc.forces = slider_crank_forces;
     desc.contact = bilateral ? NULL : slider_crank_contact;
     desc.equality = bilateral ? corner_on_wall : NULL;
-    nscd_contact_law *newton = NULL;
-    nscd_status rc = nscd_contact_law_create_newton(model->restitution, NULL, &newton);
     nscd_system *sys = NULL;
+    nscd_status rc = nscd_system_create(&desc, &sys);
     if (rc == NSCD_OK) {
-        rc = nscd_system_create(&desc, &sys);
+        rc = slider_crank_set_corner_contacts(model, sys, desc.n_contacts);
     }
-    nscd_contact_desc contact;
-    nscd_contact_desc_init(&contact, sizeof contact);
-    contact.law = newton;
-    contact.friction = model->friction;
-    contact.n_tangent = 1;
-    contact.tangential_restitution = 0.0; /* e_T of Table 1 */
-    for (int32_t k = 0; rc == NSCD_OK && k < desc.n_contacts; ++k) {
-        rc = nscd_system_set_contact(sys, k, &contact);
-    }
-    nscd_contact_law_destroy(newton); /* the system keeps its own copies */
     double q0[SLIDER_CRANK_DOF] = {0.0, 0.0, 0.0};
     if (rc == NSCD_OK) {
         rc = nscd_system_set_state(sys, 0.0, q0, model->v0);

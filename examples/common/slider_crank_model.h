@@ -62,6 +62,11 @@ const char *slider_crank_case_names(void);
  * e_N, μ, one tangent, e_T = 0). `model` must outlive the system: it is the
  * callbacks' user pointer. Returns the status of the failing call. */
 nscd_status slider_crank_system_create(const slider_crank_case *model, nscd_system **system);
+/* Contacts 0 .. n - 1 of `system` as the corners of `model`: Newton's law
+ * with e_N, friction μ, one tangent, e_T = 0 (also for the flexible rod's
+ * system). Returns the status of the failing call. */
+nscd_status slider_crank_set_corner_contacts(const slider_crank_case *model, nscd_system *system,
+                                             int32_t n);
 
 /* The callbacks (user = const slider_crank_case *). */
 nscd_status slider_crank_mass(void *user, const double *q, double *mass);
