@@ -90,6 +90,30 @@ def library_path():
     return _path
 
 
+def companion_candidates(env_var, stem):
+    """Where a companion library (lib<stem>.so: nscd_fclib, nscd_mpi) may be,
+    in order: $env_var (an explicit choice is final), beside libnscd, the
+    build trees, the system's search, the versioned soname."""
+    env = os.environ.get(env_var)
+    if env:
+        return [env]
+    found = []
+    try:
+        core = library_path()
+    except OSError:
+        core = ""
+    if os.sep in core:
+        found.append(os.path.join(os.path.dirname(core), f"lib{stem}.so"))
+    here = os.path.dirname(os.path.abspath(__file__))
+    for build in (os.path.join(here, "..", "build"), os.path.join(here, "..", "..", "build")):
+        found.append(os.path.normpath(os.path.join(build, f"lib{stem}.so")))
+    name = ctypes.util.find_library(stem)
+    if name:
+        found.append(name)
+    found.append(f"lib{stem}.so.{ABI_VERSION}")
+    return found
+
+
 def int32(value, what):
     """value as a Python int that fits an int32_t (ctypes would truncate silently)."""
     number = int(value)

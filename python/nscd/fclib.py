@@ -14,7 +14,6 @@ $NSCD_FCLIB_LIBRARY, then next to the loaded libnscd, then in a build tree next
 to the package, then on the system's library path (libnscd_fclib.so.<ABI>).
 numpy is imported on first use."""
 import ctypes
-import ctypes.util
 import os
 from . import _library as _c
 from .errors import check
@@ -33,24 +32,7 @@ class FclibUnavailable(OSError):
 
 
 def _candidates():
-    env = os.environ.get("NSCD_FCLIB_LIBRARY")
-    if env:
-        return [env]  # an explicit choice is final
-    found = []
-    try:
-        core = _c.library_path()
-    except OSError:
-        core = ""
-    if os.sep in core:
-        found.append(os.path.join(os.path.dirname(core), "libnscd_fclib.so"))
-    here = os.path.dirname(os.path.abspath(__file__))
-    for build in (os.path.join(here, "..", "build"), os.path.join(here, "..", "..", "build")):
-        found.append(os.path.normpath(os.path.join(build, "libnscd_fclib.so")))
-    name = ctypes.util.find_library("nscd_fclib")
-    if name:
-        found.append(name)
-    found.append(f"libnscd_fclib.so.{_c.ABI_VERSION}")
-    return found
+    return _c.companion_candidates("NSCD_FCLIB_LIBRARY", "nscd_fclib")
 
 
 def _load():

@@ -42,24 +42,7 @@ class MpiUnavailable(OSError):
 
 
 def _candidates():
-    env = os.environ.get("NSCD_MPI_LIBRARY")
-    if env:
-        return [env]
-    found = []
-    try:
-        core = _c.library_path()
-    except OSError:
-        core = ""
-    if os.sep in core:
-        found.append(os.path.join(os.path.dirname(core), "libnscd_mpi.so"))
-    here = os.path.dirname(os.path.abspath(__file__))
-    for build in (os.path.join(here, "..", "build"), os.path.join(here, "..", "..", "build")):
-        found.append(os.path.normpath(os.path.join(build, "libnscd_mpi.so")))
-    name = ctypes.util.find_library("nscd_mpi")
-    if name:
-        found.append(name)
-    found.append(f"libnscd_mpi.so.{_c.ABI_VERSION}")
-    return found
+    return _c.companion_candidates("NSCD_MPI_LIBRARY", "nscd_mpi")
 
 
 def _load_mpi():
