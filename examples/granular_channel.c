@@ -208,6 +208,19 @@ static void json_rdf(FILE *out, const run *r) {
     fputc('}', out);
 }
 
+static void json_profile(FILE *out, const channel_stats *st) {
+    double zs[CHANNEL_PROFILE_BINS], phis[CHANNEL_PROFILE_BINS];
+    for (int32_t b = 0; b < CHANNEL_PROFILE_BINS; ++b) {
+        zs[b] = (b + 0.5) * CHANNEL_HEIGHT / CHANNEL_PROFILE_BINS;
+        phis[b] = channel_profile(st, b);
+    }
+    fputs("{\"z\":", out);
+    json_array(out, zs, CHANNEL_PROFILE_BINS);
+    fputs(",\"solid_fraction\":", out);
+    json_array(out, phis, CHANNEL_PROFILE_BINS);
+    fputc('}', out);
+}
+
 static void json_history(FILE *out, const channel_history *h) {
     fputs("{\"t\":", out);
     json_array(out, h->t, h->n);
@@ -235,7 +248,10 @@ static void json_run(FILE *out, const run *r) {
     json_field(out, "particles_avg", s->particles_avg);
     json_field(out, "contacts_avg", s->contacts_avg);
     json_field(out, "contacts_per_particle", s->contacts_per_particle);
+    json_field(out, "contacts_per_particle_force_carrying",
+               s->contacts_per_particle_force_carrying);
     json_field(out, "solid_fraction", s->solid_fraction);
+    json_field(out, "solid_fraction_core", s->solid_fraction_core);
     json_field(out, "solid_fraction_channel", s->channel_fraction);
     json_field(out, "solid_fraction_paper_formula", 8.0 * s->channel_fraction);
     json_field(out, "max_penetration", r->stats->max_penetration);
@@ -272,6 +288,8 @@ static void json_run(FILE *out, const run *r) {
     json_map(out, r->stats, r->stats->omega_sum);
     fputs(",\"rdf\":", out);
     json_rdf(out, r);
+    fputs(",\"solid_fraction_profile\":", out);
+    json_profile(out, r->stats);
     fputs(",\"history\":", out);
     json_history(out, &r->stats->history);
     fputc('}', out);

@@ -1,12 +1,13 @@
 """Figures of docs/granular_channel.md for seed 002, Sect. 4.3 (Figs. 10-12 in kind):
 speed and angular speed maps on 150 x 65 cells for Coulomb and maximum dissipation
-side by side, the radial distribution function near the outlet, and the history
-of particles and contacts that shows the steady state.
+side by side, the radial distribution function near the outlet, the solid fraction
+profile of the bed over the height, and the history of particles and contacts that
+shows the steady state.
 
 usage: docs/plots/granular_channel.py [RESULT.json]
 Without an argument it runs examples/granular_channel --json (the default run:
 minutes; NSCD_EXAMPLES_DIR, default build/examples). Writes docs/img/
-granular_channel_{speed,angular_speed,rdf,history}.png and
+granular_channel_{speed,angular_speed,rdf,profile,history}.png and
 docs/img/granular_channel.json (the result without its maps)."""
 import json
 import os
@@ -81,6 +82,30 @@ def rdf_figure(d):
     plt.close(fig)
 
 
+def profile_figure(d):
+    fig, ax = plt.subplots(figsize=(6, 4))
+    diameter = d["diameter"]
+    for r, style in zip(d["runs"], ("-", "--")):
+        p = r["solid_fraction_profile"]
+        z = np.array(p["z"]) / diameter
+        ax.plot(p["solid_fraction"], z, style, label=TITLES[r["friction_law"]])
+    r = d["runs"][0]
+    h = r["bed_height_over_diameter"]
+    ax.axhspan(1.0, h - 1.0, color="0.9",
+               label=f"core [d, h - d]: {100 * r['solid_fraction_core']:.1f} %")
+    ax.axhline(h, color="k", ls=":", lw=1, label=f"bed height h = {h:.2f} d")
+    ax.axvline(0.572, color="r", ls=":", lw=1, label="Table 2's 57.2 %")
+    ax.set_xlabel("solid fraction (exact sphere volume per slab)")
+    ax.set_ylabel("z / d")
+    ax.set_ylim(0, min(h + 3.0, z[-1]))
+    ax.set_title(f"bed x in [8, 14] cm, k = {d['coarse_graining']:g}, "
+                 f"slabs of {1000 * (p['z'][1] - p['z'][0]):.2f} mm", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(IMG, "granular_channel_profile.png"), dpi=110)
+    plt.close(fig)
+
+
 def history_figure(d):
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4))
     for r, style in zip(d["runs"], ("-", "--")):
@@ -110,6 +135,7 @@ def main():
     map_figure(d, "angular_speed_map", "mean angular speed |ω| [rad/s]",
                "granular_channel_angular_speed.png")
     rdf_figure(d)
+    profile_figure(d)
     history_figure(d)
     slim = dict(d, runs=[{k: v for k, v in r.items() if not k.endswith("_map")} for r in d["runs"]])
     with open(os.path.join(IMG, "granular_channel.json"), "w") as f:

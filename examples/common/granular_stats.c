@@ -111,6 +111,30 @@ static int escaped(const channel_scene *scene, const double x[3]) {
            channel_obstacle_distance(x[0], x[1]) <= 0.0;
 }
 
+/* Volume of a sphere of radius r centred at height zc below the plane z:
+ * a spherical cap of height t = clamp(z - (zc - r), 0, 2 r), pi t^2 (3 r - t) / 3. */
+static double sphere_volume_below(double z, double zc, double r) {
+    double t = fmin(fmax(z - (zc - r), 0.0), 2.0 * r);
+    return pi * t * t * (3.0 * r - t) / 3.0;
+}
+
+/* The profile's slab of height z, clamped to the channel (clamped as a double:
+ * a particle far outside must not overflow the conversion). */
+static int32_t profile_slab(double z) {
+    double b = floor(z / (CHANNEL_HEIGHT / CHANNEL_PROFILE_BINS));
+    return !(b > 0.0) ? 0 : b >= CHANNEL_PROFILE_BINS ? CHANNEL_PROFILE_BINS - 1 : (int32_t)b;
+}
+
+/* The sphere's volume inside each slab of the profile it crosses. */
+static void add_to_profile(channel_stats *st, double zc, double r) {
+    double dz = CHANNEL_HEIGHT / CHANNEL_PROFILE_BINS;
+    int32_t b0 = profile_slab(zc - r), b1 = profile_slab(zc + r);
+    for (int32_t b = b0; b <= b1; ++b) {
+        st->bed_profile[b] +=
+            sphere_volume_below((b + 1) * dz, zc, r) - sphere_volume_below(b * dz, zc, r);
+    }
+}
+
 static void sample_particle(channel_stats *st, const channel_scene *scene, const double x[3],
                             const double v[3], const double w[3]) {
     for (int c = 0; c < 3; ++c) {
@@ -129,6 +153,7 @@ static void sample_particle(channel_stats *st, const channel_scene *scene, const
     if (x[0] >= bed_x0 && x[0] < bed_x1) {
         st->bed_count += 1.0;
         st->bed_z_sum += x[2];
+        add_to_profile(st, x[2], 0.5 * scene->p.diameter);
     }
 }
 
@@ -316,6 +341,24 @@ static void find_speed_peak(const channel_stats *st, channel_summary *out) {
     }
 }
 
+double channel_profile(const channel_stats *st, int32_t b) {
+    double slab = (bed_x1 - bed_x0) * CHANNEL_WIDTH * CHANNEL_HEIGHT / CHANNEL_PROFILE_BINS;
+    return st->samples > 0 ? st->bed_profile[b] / ((double)st->samples * slab) : NAN;
+}
+
+/* Mean of the profile over the slabs inside [d, h - d]; NaN for a bed too
+ * shallow to have a core. */
+static double core_fraction(const channel_stats *st, double d, double h) {
+    double dz = CHANNEL_HEIGHT / CHANNEL_PROFILE_BINS, sum = 0.0, n = 0.0;
+    for (int32_t b = 0; b < CHANNEL_PROFILE_BINS; ++b) {
+        if (b * dz >= d && (b + 1) * dz <= h - d) {
+            sum += channel_profile(st, b);
+            n += 1.0;
+        }
+    }
+    return n > 0.0 ? sum / n : NAN;
+}
+
 /* Relative change of the particle count between the two halves of the window,
  * from the history points inside it: near 0 in a steady state. */
 static double particles_drift(const channel_stats *st) {
@@ -345,11 +388,13 @@ void channel_stats_summary(const channel_stats *st, const channel_scene *scene,
     out->active_avg = st->active / n;
     out->particle_pairs_avg = st->particle_pairs / n;
     out->contacts_per_particle = 2.0 * out->contacts_avg / out->particles_avg;
+    out->contacts_per_particle_force_carrying = 2.0 * out->active_avg / out->particles_avg;
     out->bed_height = st->bed_count > 0.0 ? 2.0 * st->bed_z_sum / st->bed_count : NAN;
     double bed_volume = (bed_x1 - bed_x0) * CHANNEL_WIDTH * out->bed_height;
     double bed_particles = st->bed_count / n;
     out->solid_fraction = bed_particles * channel_particle_volume(&scene->p) / bed_volume;
     out->rdf_density = bed_particles / bed_volume;
+    out->solid_fraction_core = core_fraction(st, scene->p.diameter, out->bed_height);
     out->channel_fraction =
         out->particles_avg * channel_particle_volume(&scene->p) / channel_free_volume();
     find_speed_peak(st, out);

@@ -13,6 +13,14 @@
  *   obstacle, before the outlet); bed height h = 2 x their mean centre height
  *   (exact for a statistically uniform layer on the floor); solid fraction =
  *   their volume / (6 cm x 6.5 cm x h);
+ * - solid fraction profile of the bed: the exact volume of the bed particles'
+ *   spheres inside each of CHANNEL_PROFILE_BINS horizontal slabs of the channel
+ *   height (sphere-slab intersections), over the slab volume; the bed's core
+ *   is the profile's mean over z in [d, h - d] (one diameter away from the
+ *   floor and from the free surface);
+ * - force-carrying contacts per particle: 2 x active contacts / particles
+ *   (the coordination number of granular physics counts the contacts that
+ *   carry a force);
  * - speed and angular speed maps: |v| and |omega| averaged per cell of 150 x 65
  *   cells of 1 x 1 mm in x-y (all z), over every sample of the window (the paper
  *   uses its last frame, which at k > 1 holds too few particles per cell);
@@ -32,6 +40,7 @@
 #define CHANNEL_MAP_NY 65
 #define CHANNEL_MAP_MIN_COUNT 20
 #define CHANNEL_RDF_BINS 100
+#define CHANNEL_PROFILE_BINS 200
 #define CHANNEL_RDF_RANGE 5.0 /* diameters */
 #define CHANNEL_HISTORY_MAX 4096
 
@@ -60,6 +69,7 @@ typedef struct channel_stats {
     double map_count[CHANNEL_MAP_NX * CHANNEL_MAP_NY];
     /* bed region */
     double bed_count, bed_z_sum;
+    double bed_profile[CHANNEL_PROFILE_BINS]; /* solid volume per slab, m^3 */
     /* radial distribution */
     int64_t rdf_samples;
     double rdf_hist[CHANNEL_RDF_BINS];
@@ -78,7 +88,9 @@ typedef struct channel_stats {
 typedef struct channel_summary {
     double particles_avg, contacts_avg, detected_avg, active_avg, particle_pairs_avg;
     double contacts_per_particle;
+    double contacts_per_particle_force_carrying; /* 2 x active / particles */
     double bed_height, solid_fraction;
+    double solid_fraction_core; /* the profile's mean over z in [d, h - d] */
     /* particles_avg x particle volume / free channel volume: Table 2's "solid
      * volume fraction" computed with the volume of a sphere of radius d (8 times
      * too large) is 8 times this (docs/granular_channel.md, section 2) */
@@ -105,6 +117,9 @@ void channel_stats_summary(const channel_stats *st, const channel_scene *scene,
                            channel_summary *out);
 /* Mean of a map cell (speed or angular speed), NaN when empty. */
 double channel_map_mean(const channel_stats *st, const double *sum, int32_t ix, int32_t iy);
+/* Solid fraction of the bed in slab b (z from b to b + 1 times
+ * CHANNEL_HEIGHT / CHANNEL_PROFILE_BINS), NaN before any sample. */
+double channel_profile(const channel_stats *st, int32_t b);
 /* g(r) at bin b (centre (b + 1/2) x range / bins, in diameters). */
 double channel_rdf(const channel_stats *st, const channel_summary *sum, const channel_scene *scene,
                    int32_t b);

@@ -84,6 +84,8 @@ static void reduce_stats(channel_stats *st) {
     MPI_Allreduce(MPI_IN_PLACE, st->speed_sum, cells, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, st->omega_sum, cells, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, st->map_count, cells, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, st->bed_profile, CHANNEL_PROFILE_BINS, MPI_DOUBLE, MPI_SUM,
+                  MPI_COMM_WORLD);
 }
 
 static void field(const char *name, double x) {
@@ -132,7 +134,9 @@ static void print_json(const result *r) {
     field("particles_avg", m->particles_avg);
     field("contacts_avg", m->contacts_avg);
     field("contacts_per_particle", m->contacts_per_particle);
+    field("contacts_per_particle_force_carrying", m->contacts_per_particle_force_carrying);
     field("solid_fraction", m->solid_fraction);
+    field("solid_fraction_core", m->solid_fraction_core);
     field("solid_fraction_channel", m->channel_fraction);
     field("max_penetration", r->stats->max_penetration);
     field("max_penetration_over_diameter", r->stats->max_penetration / d);

@@ -95,3 +95,27 @@ def test_determinism_across_threads(short_run):
     for key in alone:
         if key not in ("seconds", "seconds_per_step", "cpu_seconds", "cpu_seconds_per_step"):
             assert alone[key] == both[key], key
+
+
+@pytest.mark.parametrize("law", [0, 1])
+def test_bed_profile_and_force_carrying_contacts(short_run, law):
+    d = short_run
+    r = d["runs"][law]
+    p = r["solid_fraction_profile"]
+    z, phi = p["z"], p["solid_fraction"]
+    dz = z[1] - z[0]
+    assert len(z) == 200 and z[-1] + dz / 2 == pytest.approx(0.02, rel=1e-12)
+    assert all(0.0 <= f < 0.75 for f in phi)  # no slab denser than any sphere packing
+    # the profile holds the bed particles' whole volume: its integral over z is the
+    # bed's solid fraction times its height (h = 2 x mean centre height), as long as
+    # no sphere reaches above the 2 cm of the channel
+    assert sum(phi) * dz == pytest.approx(r["solid_fraction"] * r["bed_height"], rel=1e-9)
+    # the core is the profile's mean over the slabs inside [d, h - d]
+    dia, h = d["diameter"], r["bed_height"]
+    core = [f for zc, f in zip(z, phi) if zc - dz / 2 >= dia and zc + dz / 2 <= h - dia]
+    if core:
+        assert r["solid_fraction_core"] == pytest.approx(sum(core) / len(core), rel=1e-12)
+    else:
+        assert r["solid_fraction_core"] is None
+    assert r["contacts_per_particle_force_carrying"] == pytest.approx(
+        2 * r["contacts_active_avg"] / r["particles_avg"], rel=1e-12)

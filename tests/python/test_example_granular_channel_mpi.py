@@ -24,7 +24,8 @@ from conftest import examples_dir
 ARGS = ["--coarse-graining", "5", "--duration", "0.01", "--warmup", "0.005", "--law", "coulomb"]
 EXACT = ["particles_avg", "contacts_avg", "contacts_per_particle", "contacts_detected_avg",
          "contacts_active_avg", "contacts_particle_particle_avg", "max_penetration",
-         "inflow_rate", "outflow_rate", "bed_height", "solid_fraction", "speed_peak",
+         "inflow_rate", "outflow_rate", "bed_height", "solid_fraction", "solid_fraction_core",
+         "contacts_per_particle_force_carrying", "speed_peak",
          "spawned", "removed", "samples"]
 VOLUME = ["--inflow", "volume"]
 
