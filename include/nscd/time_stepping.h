@@ -140,10 +140,11 @@ typedef enum nscd_ts_local_solver {
      *  ::NSCD_TS_SOLVER_FC3D_COULOMB (default). When the LCP finds the rows
      *  dependent (a redundant set, e.g. four corners held on two dofs), the
      *  same problem goes to ::NSCD_TS_SOLVER_PROX. When the fc3d choice meets
-     *  a local matrix W that is not symmetric (max |W_ab - W_ba| >
-     *  1e-10 max |W_aa|; ED-α's coupled stages with stiffness or damping
-     *  give one), which fc3d cannot take, the problem goes to
-     *  ::NSCD_TS_SOLVER_PROX. An explicit fc3d choice fails on such a W with
+     *  a contact whose 3x3 diagonal block of the local matrix W is not
+     *  symmetric (|W_ab - W_ba| > 1e-10 max |W_aa| within the block) or not
+     *  positive definite, which fc3d cannot take (ED-α's coupled stages with
+     *  stiffness or damping give such blocks), the problem goes to
+     *  ::NSCD_TS_SOLVER_PROX. An explicit fc3d choice fails on it with
      *  ::NSCD_ERR_NOT_SPD. */
     NSCD_TS_SOLVER_AUTO = 0,
     /** The library's (mixed) pivoting LCP: frictionless contacts and equality

@@ -78,12 +78,6 @@ struct nscd_time_stepping {
     nscd__ts_alpha alpha;       /* history of the α schemes (mixed_step.c) */
 };
 
-/* Relative symmetry test of a local matrix under NSCD_TS_SOLVER_AUTO:
- * max |W_ab - W_ba| <= this * max_a |W_aa| counts as symmetric (the fc3d
- * solvers' test of their diagonal blocks); otherwise AUTO takes the prox
- * solver instead of fc3d (ts_local_solve.c). */
-#define NSCD__TS_SYMMETRY_TOLERANCE 1e-10
-
 /* The local problem of one step: the rows of the active entries, what each
  * row is, and the assembled W = H M^-1 H', c (dense for the LCP, block-CSR
  * in `form` for fc3d). */

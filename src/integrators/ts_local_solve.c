@@ -237,43 +237,21 @@ static nscd_status build_fc3d(nscd_time_stepping *ts, nscd__model *m, const nscd
     return NSCD_OK;
 }
 
-/* Block (row, col) of the block-CSR form, NULL where it is zero (not
- * stored); the columns of a row are ascending. */
-static const double *bsr_block(const nscd__local_bsr *f, int32_t row, int32_t col) {
-    int32_t lo = f->row_ptr[row], hi = f->row_ptr[row + 1];
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (f->col_idx[mid] == col) {
-            return f->blocks + 9 * (size_t)mid;
-        }
-        lo = f->col_idx[mid] < col ? mid + 1 : lo;
-        hi = f->col_idx[mid] < col ? hi : mid;
-    }
-    return NULL;
-}
-
-/* Whether the local matrix is symmetric: max |W_ab - W_ba| <=
- * NSCD__TS_SYMMETRY_TOLERANCE max_a |W_aa|, the relative test of the fc3d
- * solvers' diagonal blocks (fc3d_options.c), applied to every block pair.
- * W = H M^-1 H' meets it up to rounding (about 1e-16); ED-α's coupled stages
- * (ed_alpha.c: H_c (Γ ⊗ I) J^-1 H_c', J not symmetric with the stiffness and
- * damping of the stages) break it by many orders more. */
-static int bsr_symmetric(const nscd__local_bsr *f) {
-    double largest = 0.0, worst = 0.0;
+/* Whether the fc3d solvers take the local form: every 3x3 diagonal block
+ * symmetric (|A_ab - A_ba| <= 1e-10 max_a |A_aa|) and positive definite
+ * (the pivots of LDL' > 1e-14 max_a |A_aa|), the test they apply before
+ * solving (nscd__fc3d_check_diag_block, fc3d_options.c). W = H M^-1 H'
+ * passes it up to rounding; ED-α's coupled stages (ed_alpha.c:
+ * H_c (Γ ⊗ I) J^-1 H_c', J not symmetric with the stages' stiffness and
+ * damping) do not. Off-diagonal blocks are not tested: block Gauss–Seidel
+ * takes non-symmetric couplings, and so did every run before this test. */
+static int fc3d_takes(const nscd__local_bsr *f) {
     for (int32_t i = 0; i < f->n_contacts; ++i) {
-        const double *d = f->blocks + 9 * (size_t)f->diag[i];
-        largest = fmax(largest, fmax(fabs(d[0]), fmax(fabs(d[4]), fabs(d[8]))));
-        for (int32_t b = f->row_ptr[i]; b < f->row_ptr[i + 1]; ++b) {
-            const double *ij = f->blocks + 9 * (size_t)b;
-            const double *ji = bsr_block(f, f->col_idx[b], i);
-            for (int32_t r = 0; r < 3; ++r) {
-                for (int32_t c = 0; c < 3; ++c) {
-                    worst = fmax(worst, fabs(ij[3 * r + c] - (ji ? ji[3 * c + r] : 0.0)));
-                }
-            }
+        if (nscd__fc3d_check_diag_block(f->blocks + 9 * (size_t)f->diag[i]) != NSCD_OK) {
+            return 0;
         }
     }
-    return !(worst > NSCD__TS_SYMMETRY_TOLERANCE * largest);
+    return 1;
 }
 
 nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, const nscd__rows *all,
@@ -288,13 +266,14 @@ nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, co
         return build_dense(ts, solver, all, q, v_free, v_k, local);
     }
     rc = build_fc3d(ts, solver, all, q, v_free, v_k, local);
-    /* AUTO: the fc3d solvers need a symmetric W (they refuse non-symmetric
-     * diagonal blocks, NSCD_ERR_NOT_SPD); the prox solver's Gauss–Newton
-     * (dgelsd) does not, so a non-symmetric problem goes to it, rebuilt
-     * dense over the same entries. An explicit fc3d choice is kept and fails
-     * in solve_fc3d. */
+    /* AUTO: the fc3d solvers refuse a non-symmetric (or not positive
+     * definite) diagonal block with NSCD_ERR_NOT_SPD; the prox solver's
+     * Gauss–Newton (dgelsd) takes any W, so such a problem goes to it,
+     * rebuilt dense over the same entries. Only problems fc3d would have
+     * refused change solver. An explicit fc3d choice is kept and fails in
+     * solve_fc3d with that status. */
     if (rc == NSCD_OK && ts->options.local_solver == NSCD_TS_SOLVER_AUTO &&
-        !bsr_symmetric(&local->form)) {
+        !fc3d_takes(&local->form)) {
         local->fc3d = 0;
         local->prox = 1;
         memset(&local->form, 0, sizeof local->form);
