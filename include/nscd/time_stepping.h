@@ -347,6 +347,18 @@ typedef struct nscd_time_stepping_options {
     /** Largest variable step h_max (default 0: fixed steps of `dt`;
      *  appended after the first 0.2 size). */
     double dt_max;
+    /** Velocities the impulsive corrections of the α schemes act on
+     *  (appended after the first 0.2 size): 0 (default) all of them; K > 0
+     *  only the first K, the others keep their velocities through an impact
+     *  (Δv = M_KK^-1 H_K' Λ on them, W = H_K M_KK^-1 H_K'). For a floating
+     *  frame body with its reference coordinates first, K = their count makes
+     *  the impacts act on the rigid-body motion only, as they would on an
+     *  infinitely stiff body (docs/flexible_bodies.md). The forces and the
+     *  non-impulsive stages are not affected. K > n_v fails with
+     *  ::NSCD_ERR_OUT_OF_RANGE; K > 0 needs an α scheme and a model with one
+     *  mass block whose matrix it gives (a generic system), else
+     *  ::NSCD_ERR_UNSUPPORTED; K < 0: ::NSCD_ERR_OUT_OF_RANGE. */
+    int32_t impulse_velocities;
 } nscd_time_stepping_options;
 
 /** Counters of one nscd_time_stepping_advance() call. */
