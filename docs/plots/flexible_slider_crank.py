@@ -101,6 +101,10 @@ for s, extra in STEP_STUDY.items():
                                                           "--sample", "1e-4"] + extra)
 for dt in ("5e-6", "2e-5"):
     RUNS["stiff_" + dt] = flex("table1", "bathe", dt, "0.05", "1e-4", "--youngs-modulus", "1e15")
+for dt in ("5e-6", "1e-5", "2e-5"):  # the impacts on (θ1, θ2, θ3) only
+    RUNS["stiff_ref_" + dt] = flex("table1", "bathe", dt, "0.05", "1e-4", "--youngs-modulus",
+                                   "1e15", "--impulse-on", "reference")
+RUNS["ref_2e11"] = flex("table1", "bathe", "1e-5", "0.05", "1e-4", "--impulse-on", "reference")
 for dt, t_end, sample in (("5e-6", "0.05", "1e-4"), ("1e-5", "0.05", "1e-4"),
                           ("2e-5", "0.05", "1e-4"), ("5e-5", "0.5", "1e-3"),
                           ("1e-4", "0.5", "1e-3")):
@@ -229,6 +233,12 @@ def tolerance(res, out):
         if ok(res.get("stiff_" + dt)) and ok(res.get("rigid_bathe_" + dt)):
             out["stiff_vs_rigid_dt_" + dt] = difference(res["stiff_" + dt],
                                                         res["rigid_bathe_" + dt])
+    for dt in ("5e-6", "1e-5", "2e-5"):  # --impulse-on reference
+        if ok(res.get("stiff_ref_" + dt)) and ok(res.get("rigid_bathe_" + dt)):
+            out["stiff_impulse_on_reference_vs_rigid_dt_" + dt] = difference(
+                res["stiff_ref_" + dt], res["rigid_bathe_" + dt])
+    if ok(res.get("ref_2e11")) and ok(res.get("conv_20")):
+        out["e2e11_impulse_on_reference_vs_all"] = difference(res["ref_2e11"], res["conv_20"])
     bil = {}
     for dt in ("5e-6", "1e-5", "1e-4"):
         a, b = res.get("stiff_bil_" + dt), res.get("rigid_bil_" + dt)
@@ -363,7 +373,7 @@ def axial(res, summary):
 def schemes_summary(res, summary):
     out = {}
     for name, d in res.items():
-        if name.startswith(("t1_", "t1m_", "t2long_", "t2_", "stiff")):
+        if name.startswith(("t1_", "t1m_", "t2long_", "t2_", "stiff", "ref_")):
             out[name] = ({"completed": True, "cpu_per_step": d["cpu_seconds_per_step"],
                           "final_q": d["final"]["q"][:3], "steps": d["steps"],
                           "impact_steps": d["impact_steps"],

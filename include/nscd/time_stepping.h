@@ -359,6 +359,9 @@ typedef struct nscd_time_stepping_options {
      *  mass block whose matrix it gives (a generic system), else
      *  ::NSCD_ERR_UNSUPPORTED; K < 0: ::NSCD_ERR_OUT_OF_RANGE. */
     int32_t impulse_velocities;
+    /** Must be 0 (::NSCD_ERR_INVALID_ARGUMENT otherwise): keeps the struct
+     *  free of tail padding, as `reserved` does. */
+    int32_t reserved2;
 } nscd_time_stepping_options;
 
 /** Counters of one nscd_time_stepping_advance() call. */

@@ -280,6 +280,7 @@ class TimeSteppingOptions(ctypes.Structure):
         ("dt_min", ctypes.c_double),
         ("dt_max", ctypes.c_double),
         ("impulse_velocities", ctypes.c_int32),
+        ("reserved2", ctypes.c_int32),
     ]
 
 

@@ -122,7 +122,8 @@ class TimeStepping(StepperHandle):
               "nscd_time_stepping_options_init")
         names = {name for name, _ in _c.TimeSteppingOptions._fields_}
         for key, value in options.items():
-            if key not in names or key in ("struct_size", "on_step", "on_step_user", "reserved"):
+            if key not in names or key in ("struct_size", "on_step", "on_step_user", "reserved",
+                                           "reserved2"):
                 raise TypeError(f"unknown option {key!r}")
             if key in self._ENUMS and isinstance(value, str):
                 value = self._ENUMS[key][value.upper()]

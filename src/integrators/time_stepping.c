@@ -72,7 +72,7 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
     if (o->scheme < NSCD_TS_MOREAU_JEAN || o->scheme > NSCD_TS_SEMI_IMPLICIT ||
         o->local_solver < NSCD_TS_SOLVER_AUTO || o->local_solver > NSCD_TS_SOLVER_PROX ||
         o->forces < NSCD_TS_FORCES_AUTO || o->forces > NSCD_TS_FORCES_IMPLICIT ||
-        o->reserved != 0 || o->level < NSCD_TS_LEVEL_VELOCITY ||
+        o->reserved != 0 || o->reserved2 != 0 || o->level < NSCD_TS_LEVEL_VELOCITY ||
         o->level > NSCD_TS_LEVEL_ACCELERATION || o->start < NSCD_TS_START_CONSISTENT ||
         o->start > NSCD_TS_START_PAPER || o->prox_r_mode < NSCD_TS_PROX_R_SCALED ||
         o->prox_r_mode > NSCD_TS_PROX_R_PAPER) {
