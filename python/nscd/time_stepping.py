@@ -98,8 +98,8 @@ class TimeStepping(StepperHandle):
 
     Keyword arguments set fields of nscd_time_stepping_options (``scheme``,
     ``dt``, ``theta``, ``rho_infinity``, ``local_solver``, ``level``,
-    ``start``, ``dt_min``, ``dt_max``, ...; enums accept the IntEnums of this
-    module or their names, e.g. ``scheme="bathe"``). ``dt_max > 0`` turns on
+    ``start``, ``dt_min``, ``dt_max``, ``impulse_velocities``, ...; enums
+    accept the IntEnums of this module or their names, e.g. ``scheme="bathe"``). ``dt_max > 0`` turns on
     variable steps in [dt_min, dt_max] (docs/variable_step.md). ``on_step(report)`` is called after every step
     when given; it returns None/False to go on, True to stop (advance() then
     returns early), or a negative int to fail (NSCD_ERR_CALLBACK)."""
