@@ -4,11 +4,12 @@
  * include/nscd/beam.h (examples/common/flexible_slider_crank_model.h), the
  * crank, slider, guide and cases are those of examples/slider_crank.c.
  *
- * Usage: flexible_slider_crank [--case table1|table2] [--scheme S] [--dt 1e-5]
+ * Usage: flexible_slider_crank [--case table1|table2|bilateral] [--scheme S] [--dt 1e-5]
  *                              [--t-end 0.05] [--sample 1e-3] [--rho-inf 1]
  *                              [--theta 0.5] [--youngs-modulus 2e11]
  *                              [--elements 20] [--modes 0] [--cutoff 0]
  *                              [--rotary-inertia 1] [--reference tangent|pinned]
+ *                              [--impulse-on all|reference]
  *                              [--solver auto|lcp|fc3d|prox] [--json] [--csv FILE]
  * S: moreau_jean, moreau_midpoint, hets, generalized_alpha, bathe (default),
  * ed_alpha. --modes K keeps the K lowest modes of the tangentially clamped
@@ -16,7 +17,11 @@
  * --rotary-inertia 0: the paper's slender element (ρ A only; its rod then has
  * the moment of inertia m2 l2²/12 instead of J2). --reference pinned: the
  * rod frame's x axis through the tip (eq. 185) instead of tangential at the
- * crank pin (eq. 184).
+ * crank pin (eq. 184). --case bilateral: c = 0, the guide as four corner
+ * equalities (a redundant set) as in slider_crank. --impulse-on reference:
+ * the impulsive corrections of the α schemes act on (θ1, θ2, θ3) only, the
+ * elastic velocities keep their values through an impact (the rigid
+ * model's impact for a stiff rod); all (default): on every velocity.
  * JSON: the slider_crank contract (case, scheme, dt, t_end, rho_inf,
  * parameters, samples, final, steps, cpu_seconds_per_step, ...) where
  * final.q and final.v are (θ1, θ2, θ3, q_e) and the samples carry the
@@ -100,10 +105,17 @@ static int parse_model(int argc, char **argv, settings *s) {
 static int parse_settings(int argc, char **argv, settings *s) {
     const char *case_name = cli_string(argc, argv, "--case", "table1");
     s->model = slider_crank_case_find(case_name);
-    if (s->model == NULL || s->model->clearance == 0.0) {
-        return usage("--case (table1|table2)", case_name);
+    if (s->model == NULL) {
+        return usage("--case (table1|table2|bilateral)", case_name);
     }
     int code = slider_crank_run_parse(argc, argv, "flexible_slider_crank", "bathe", &s->run);
+    const char *impulse_on = cli_string(argc, argv, "--impulse-on", "all");
+    if (code == 0 && strcmp(impulse_on, "all") != 0 && strcmp(impulse_on, "reference") != 0) {
+        return usage("--impulse-on (all|reference)", impulse_on);
+    }
+    /* reference: the impacts move (θ1, θ2, θ3) only, not the elastic
+     * velocities (impulse_velocities, docs/flexible_bodies.md) */
+    s->run.options.impulse_velocities = impulse_on[0] == 'r' ? SLIDER_CRANK_DOF : 0;
     return code != 0 ? code : parse_model(argc, argv, s);
 }
 
@@ -183,6 +195,9 @@ static void json_rod(FILE *out, const settings *s, const flex_crank *fc) {
             s->rotary_inertia, n_elastic);
     fprintf(out, "\"reference\":\"%s\",\"height\":%.17g,",
             s->reference == NSCD_BEAM_REFERENCE_TANGENT ? "tangent" : "pinned", fc->height);
+    if (s->run.options.impulse_velocities > 0) { /* only then: the default output stays as it was */
+        fprintf(out, "\"impulse_on\":\"reference\",");
+    }
     fprintf(out, "\"thickness\":%.17g,\"area\":%.17g,\"second_moment\":%.17g,", fc->thickness,
             fc->area, fc->second_moment);
     fprintf(out, "\"lowest_frequencies_hz\":");
@@ -290,10 +305,11 @@ static int simulate(const settings *s, record *r) {
 }
 
 static const char usage_text[] =
-    "usage: flexible_slider_crank [--json] [--csv FILE] [--case table1|table2] [--scheme S] "
+    "usage: flexible_slider_crank [--json] [--csv FILE] [--case table1|table2|bilateral] [--scheme "
+    "S] "
     "[--solver S] [--dt DT] [--t-end T] [--sample DT] [--rho-inf R] [--theta T] "
     "[--youngs-modulus E] [--elements N] [--modes K] [--cutoff HZ] [--rotary-inertia 0|1] "
-    "[--reference tangent|pinned]";
+    "[--reference tangent|pinned] [--impulse-on all|reference]";
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);

@@ -231,24 +231,32 @@ double flex_crank_root_moment(flex_crank *fc, const double *q, double youngs_mod
     return youngs_modulus * fc->second_moment * curvature;
 }
 
+/* The bilateral case: each corner on its wall as an equality g = 0. */
+static nscd_status corner_on_wall(void *user, int32_t index, double t, const double *q, double *g,
+                                  double *w) {
+    return flex_crank_contact(user, index, t, q, g, w, NULL);
+}
+
 nscd_status flex_crank_system_create(flex_crank *fc, nscd_system **system) {
     const slider_crank_case *model = fc->model;
-    if (model->clearance == 0.0) {
-        return NSCD_ERR_UNSUPPORTED; /* the bilateral case: not for the flexible rod */
-    }
     nscd_system_desc desc;
     nscd_system_desc_init(&desc, sizeof desc);
     desc.n_dof = fc->n_dof;
-    desc.n_contacts = SLIDER_CRANK_CORNERS;
+    /* c = 0 (bilateral): the prismatic joint as four corner equalities, a
+     * redundant set on the slider's two dofs, as in slider_crank_model.c */
+    int bilateral = model->clearance == 0.0;
+    desc.n_contacts = bilateral ? 0 : SLIDER_CRANK_CORNERS;
+    desc.n_equalities = bilateral ? SLIDER_CRANK_CORNERS : 0;
     desc.user = fc;
     desc.mass = flex_crank_mass;
     desc.forces = flex_crank_forces;
     desc.stiffness = flex_crank_stiffness;
-    desc.contact = flex_crank_contact;
+    desc.contact = bilateral ? NULL : flex_crank_contact;
+    desc.equality = bilateral ? corner_on_wall : NULL;
     nscd_system *sys = NULL;
     nscd_status rc = nscd_system_create(&desc, &sys);
     if (rc == NSCD_OK) {
-        rc = slider_crank_set_corner_contacts(model, sys, SLIDER_CRANK_CORNERS);
+        rc = slider_crank_set_corner_contacts(model, sys, desc.n_contacts);
     }
     double *q0 = calloc(2 * (size_t)fc->n_dof, sizeof(double)), *v0 = q0 + fc->n_dof;
     if (rc == NSCD_OK && q0 == NULL) {

@@ -139,7 +139,13 @@ typedef enum nscd_ts_local_solver {
      *  contacts, or equality entries are active), else
      *  ::NSCD_TS_SOLVER_FC3D_COULOMB (default). When the LCP finds the rows
      *  dependent (a redundant set, e.g. four corners held on two dofs), the
-     *  same problem goes to ::NSCD_TS_SOLVER_PROX. */
+     *  same problem goes to ::NSCD_TS_SOLVER_PROX. When the fc3d choice meets
+     *  a contact whose 3x3 diagonal block of the local matrix W is not
+     *  symmetric (|W_ab - W_ba| > 1e-10 max |W_aa| within the block) or not
+     *  positive definite, which fc3d cannot take (ED-α's coupled stages with
+     *  stiffness or damping give such blocks), the problem goes to
+     *  ::NSCD_TS_SOLVER_PROX. An explicit fc3d choice fails on it with
+     *  ::NSCD_ERR_NOT_SPD. */
     NSCD_TS_SOLVER_AUTO = 0,
     /** The library's (mixed) pivoting LCP: frictionless contacts and equality
      *  entries; an active contact with friction, or more than
@@ -341,6 +347,21 @@ typedef struct nscd_time_stepping_options {
     /** Largest variable step h_max (default 0: fixed steps of `dt`;
      *  appended after the first 0.2 size). */
     double dt_max;
+    /** Velocities the impulsive corrections of the α schemes act on
+     *  (appended after the first 0.2 size): 0 (default) all of them; K > 0
+     *  only the first K, the others keep their velocities through an impact
+     *  (Δv = M_KK^-1 H_K' Λ on them, W = H_K M_KK^-1 H_K'). For a floating
+     *  frame body with its reference coordinates first, K = their count makes
+     *  the impacts act on the rigid-body motion only, as they would on an
+     *  infinitely stiff body (docs/flexible_bodies.md). The forces and the
+     *  non-impulsive stages are not affected. K > n_v fails with
+     *  ::NSCD_ERR_OUT_OF_RANGE; K > 0 needs an α scheme and a model with one
+     *  mass block whose matrix it gives (a generic system), else
+     *  ::NSCD_ERR_UNSUPPORTED; K < 0: ::NSCD_ERR_OUT_OF_RANGE. */
+    int32_t impulse_velocities;
+    /** Must be 0 (::NSCD_ERR_INVALID_ARGUMENT otherwise): keeps the struct
+     *  free of tail padding, as `reserved` does. */
+    int32_t reserved2;
 } nscd_time_stepping_options;
 
 /** Counters of one nscd_time_stepping_advance() call. */

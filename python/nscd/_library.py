@@ -279,6 +279,8 @@ class TimeSteppingOptions(ctypes.Structure):
         ("prox_r", ctypes.c_double),
         ("dt_min", ctypes.c_double),
         ("dt_max", ctypes.c_double),
+        ("impulse_velocities", ctypes.c_int32),
+        ("reserved2", ctypes.c_int32),
     ]
 
 

@@ -98,8 +98,8 @@ class TimeStepping(StepperHandle):
 
     Keyword arguments set fields of nscd_time_stepping_options (``scheme``,
     ``dt``, ``theta``, ``rho_infinity``, ``local_solver``, ``level``,
-    ``start``, ``dt_min``, ``dt_max``, ...; enums accept the IntEnums of this
-    module or their names, e.g. ``scheme="bathe"``). ``dt_max > 0`` turns on
+    ``start``, ``dt_min``, ``dt_max``, ``impulse_velocities``, ...; enums
+    accept the IntEnums of this module or their names, e.g. ``scheme="bathe"``). ``dt_max > 0`` turns on
     variable steps in [dt_min, dt_max] (docs/variable_step.md). ``on_step(report)`` is called after every step
     when given; it returns None/False to go on, True to stop (advance() then
     returns early), or a negative int to fail (NSCD_ERR_CALLBACK)."""
@@ -122,7 +122,8 @@ class TimeStepping(StepperHandle):
               "nscd_time_stepping_options_init")
         names = {name for name, _ in _c.TimeSteppingOptions._fields_}
         for key, value in options.items():
-            if key not in names or key in ("struct_size", "on_step", "on_step_user", "reserved"):
+            if key not in names or key in ("struct_size", "on_step", "on_step_user", "reserved",
+                                           "reserved2"):
                 raise TypeError(f"unknown option {key!r}")
             if key in self._ENUMS and isinstance(value, str):
                 value = self._ENUMS[key][value.upper()]

@@ -30,8 +30,10 @@
  * = (1 - α)/(1 + α) and the damping C added (docs/time_stepping.md). The
  * dense J limits ED-α to models with one mass block and M given (`mass`);
  * its local matrix is not symmetric (the LCP solver handles that; fc3d
- * needs positive diagonal blocks, which H_j Γ_jj M^-1 H_j' loses at
- * ρ∞ = 1, α = 0: use ρ∞ < 1 with friction). */
+ * needs symmetric positive definite diagonal blocks, which the stiffness
+ * and damping of the stages break and H_j Γ_jj M^-1 H_j' loses at
+ * ρ∞ = 1, α = 0: NSCD_TS_SOLVER_AUTO then takes the prox solver,
+ * ts_local_solve.c). */
 #include <math.h>
 #include <string.h>
 

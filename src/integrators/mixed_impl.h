@@ -85,6 +85,20 @@ void nscd__ts_store_entry_values(const nscd__ts_local *local, double scale, int3
 /* The base schemes: one step from (t_i, q_i, v_i^+, a_i, A_i) to q_{i+1},
  * v_{i+1}^- (in the model's state), a_{i+1}, A_{i+1} and the forces of the
  * last stage (ts->alpha's staged arrays). */
+/* The model the impulsive correction works on (impulse_subspace.c): the
+ * model itself, or with impulse_velocities = K > 0 a proxy in *s whose mass
+ * solve is [M_KK^-1 B_K; 0] (the impulses move the first K velocities only).
+ * *s must outlive the correction's local problem. */
+typedef struct nscd__impulse_subspace {
+    nscd__model model;
+    nscd__model *real;
+    nscd__arena *arena;
+    nscd_diag *diag;
+    int32_t k;
+} nscd__impulse_subspace;
+
+nscd__model *nscd__impulse_subspace_model(nscd_time_stepping *ts, nscd__impulse_subspace *s);
+
 nscd_status nscd__generalized_alpha_stages(nscd_time_stepping *ts, const nscd__ts_closed *closed,
                                            double dt);
 nscd_status nscd__bathe_stages(nscd_time_stepping *ts, const nscd__ts_closed *closed, double dt);

@@ -140,8 +140,10 @@ static nscd_status impulsive_correction(nscd_time_stepping *ts, const nscd__ts_c
     local.entries = set->entries;
     local.n_entries = set->n;
     local.tangential_restitution = 1;
-    local.prox_r = 0.1 * dt; /* the paper's r for impulses (Sect. 2.5) */
-    rc = nscd__ts_local_build(ts, m, all, m->q, v_minus, v_minus, &local);
+    local.prox_r = 0.1 * dt;         /* the paper's r for impulses (Sect. 2.5) */
+    nscd__impulse_subspace subspace; /* impulse_velocities > 0: the first K only */
+    nscd__model *target = nscd__impulse_subspace_model(ts, &subspace);
+    rc = nscd__ts_local_build(ts, target, all, m->q, v_minus, v_minus, &local);
     for (int32_t r = 0; rc == NSCD_OK && local.fc3d && r < local.m; ++r) { /* cold start */
         local.P[r] = 0.0;
     }

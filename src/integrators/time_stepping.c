@@ -72,7 +72,7 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
     if (o->scheme < NSCD_TS_MOREAU_JEAN || o->scheme > NSCD_TS_SEMI_IMPLICIT ||
         o->local_solver < NSCD_TS_SOLVER_AUTO || o->local_solver > NSCD_TS_SOLVER_PROX ||
         o->forces < NSCD_TS_FORCES_AUTO || o->forces > NSCD_TS_FORCES_IMPLICIT ||
-        o->reserved != 0 || o->level < NSCD_TS_LEVEL_VELOCITY ||
+        o->reserved != 0 || o->reserved2 != 0 || o->level < NSCD_TS_LEVEL_VELOCITY ||
         o->level > NSCD_TS_LEVEL_ACCELERATION || o->start < NSCD_TS_START_CONSISTENT ||
         o->start > NSCD_TS_START_PAPER || o->prox_r_mode < NSCD_TS_PROX_R_SCALED ||
         o->prox_r_mode > NSCD_TS_PROX_R_PAPER) {
@@ -85,8 +85,12 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
         o->rho_infinity < 0.0 || o->rho_infinity > 1.0 || !(o->tolerance > 0.0) ||
         o->max_iterations < 1 || o->max_steps < 1 || o->alpha_ar < 0.0 ||
         o->max_newton_iterations < 1 || !(o->newton_tolerance > 0.0) || !(o->prox_r > 0.0) ||
-        !(o->prox_r < 2.0) || !variable_steps_valid(o)) {
+        !(o->prox_r < 2.0) || !variable_steps_valid(o) || o->impulse_velocities < 0) {
         return NSCD_ERR_OUT_OF_RANGE;
+    }
+    /* only the α schemes have impulsive corrections apart from their stages */
+    if (o->impulse_velocities > 0 && !is_alpha_scheme(o->scheme)) {
+        return NSCD_ERR_UNSUPPORTED;
     }
     /* the Moreau schemes' and HETS's unknowns are impulses: velocity level only */
     if (o->level == NSCD_TS_LEVEL_ACCELERATION && !is_alpha_scheme(o->scheme)) {
@@ -216,6 +220,15 @@ nscd_status nscd__time_stepping_create(nscd__model *model,
         return nscd__fail(model->diag, NSCD_ERR_UNSUPPORTED,
                           "a changing entry set (a world) is driven by Moreau–Jean or the "
                           "midpoint rule only");
+    }
+    if (opt.impulse_velocities > model->n_v) {
+        return nscd__fail(model->diag, NSCD_ERR_OUT_OF_RANGE,
+                          "impulse_velocities %d exceeds the model's %d velocities",
+                          (int)opt.impulse_velocities, (int)model->n_v);
+    }
+    if (opt.impulse_velocities > 0 && (model->mass_block == NULL || model->n_mass_blocks != 1)) {
+        return nscd__fail(model->diag, NSCD_ERR_UNSUPPORTED,
+                          "impulse_velocities needs a model with one mass block it gives");
     }
     nscd_time_stepping *ts = nscd__alloc(model->allocator, sizeof *ts);
     if (ts == NULL) {

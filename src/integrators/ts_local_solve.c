@@ -237,6 +237,23 @@ static nscd_status build_fc3d(nscd_time_stepping *ts, nscd__model *m, const nscd
     return NSCD_OK;
 }
 
+/* Whether the fc3d solvers take the local form: every 3x3 diagonal block
+ * symmetric (|A_ab - A_ba| <= 1e-10 max_a |A_aa|) and positive definite
+ * (the pivots of LDL' > 1e-14 max_a |A_aa|), the test they apply before
+ * solving (nscd__fc3d_check_diag_block, fc3d_options.c). W = H M^-1 H'
+ * passes it up to rounding; ED-α's coupled stages (ed_alpha.c:
+ * H_c (Γ ⊗ I) J^-1 H_c', J not symmetric with the stages' stiffness and
+ * damping) do not. Off-diagonal blocks are not tested: block Gauss–Seidel
+ * takes non-symmetric couplings, and so did every run before this test. */
+static int fc3d_takes(const nscd__local_bsr *f) {
+    for (int32_t i = 0; i < f->n_contacts; ++i) {
+        if (nscd__fc3d_check_diag_block(f->blocks + 9 * (size_t)f->diag[i]) != NSCD_OK) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, const nscd__rows *all,
                                  const double *q, const double *v_free, const double *v_k,
                                  nscd__ts_local *local) {
@@ -245,8 +262,24 @@ nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, co
     if (rc != NSCD_OK) {
         return rc;
     }
-    return local->fc3d ? build_fc3d(ts, solver, all, q, v_free, v_k, local)
-                       : build_dense(ts, solver, all, q, v_free, v_k, local);
+    if (!local->fc3d) {
+        return build_dense(ts, solver, all, q, v_free, v_k, local);
+    }
+    rc = build_fc3d(ts, solver, all, q, v_free, v_k, local);
+    /* AUTO: the fc3d solvers refuse a non-symmetric (or not positive
+     * definite) diagonal block with NSCD_ERR_NOT_SPD; the prox solver's
+     * Gauss–Newton (dgelsd) takes any W, so such a problem goes to it,
+     * rebuilt dense over the same entries. Only problems fc3d would have
+     * refused change solver. An explicit fc3d choice is kept and fails in
+     * solve_fc3d with that status. */
+    if (rc == NSCD_OK && ts->options.local_solver == NSCD_TS_SOLVER_AUTO &&
+        !fc3d_takes(&local->form)) {
+        local->fc3d = 0;
+        local->prox = 1;
+        memset(&local->form, 0, sizeof local->form);
+        rc = build_dense(ts, solver, all, q, v_free, v_k, local);
+    }
+    return rc;
 }
 
 void nscd__ts_local_velocity(const nscd__ts_local *local, int32_t n_v, double *dv) {
@@ -337,6 +370,13 @@ static nscd_status solve_fc3d(nscd_time_stepping *ts, nscd__ts_local *local) {
                                            local->P, u, &info, &resolved);
     for (int32_t i = 0; rc == NSCD_OK && i < n; ++i) {
         rc = nscd__fc3d_check_diag_block(bsr.blocks + 9 * (size_t)bsr.diag[i]);
+        if (rc == NSCD_ERR_NOT_SPD) {
+            return nscd__fail(&ts->diag, rc,
+                              "fc3d: the 3x3 diagonal block of contact %d is not symmetric "
+                              "positive definite (a non-symmetric local matrix, e.g. ED-α's "
+                              "coupled stages, needs the prox solver or AUTO)",
+                              (int)i);
+        }
     }
     if (rc == NSCD_OK) {
         rc = nscd__fc3d_run_work(&bsr, local->c, local->mu, NULL, &resolved, local->P, u, &info,

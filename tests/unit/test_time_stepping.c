@@ -863,13 +863,13 @@ static void observer_stops_early(void **state) {
     nscd_system_destroy(s);
 }
 
-/* New in 0.2, grown since (dt_min, dt_max; the report's residuals and step
+/* New in 0.2, grown since (dt_min, dt_max, impulse_velocities; the report's residuals and step
  * rule; the stats' step sizes): sizes from the first 0.2 size to the
  * current one are accepted, others fail and nothing is written beyond the
  * caller's struct; a first-size options struct gets fixed steps. */
 static void structs_of_release_0_2(void **state) {
     (void)state;
-    assert_int_equal(NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2 + 16, sizeof(nscd_time_stepping_options));
+    assert_int_equal(NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2 + 24, sizeof(nscd_time_stepping_options));
     assert_int_equal(NSCD__TIME_STEPPING_STATS_SIZE_0_2 + 40, sizeof(nscd_time_stepping_stats));
     assert_int_equal(NSCD__TIME_STEPPING_REPORT_SIZE_0_2 + 24, sizeof(nscd_time_stepping_report));
     nscd_time_stepping_options o;
