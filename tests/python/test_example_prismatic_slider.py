@@ -46,3 +46,8 @@ def test_slider_rests_on_six_vertices(run_example, scheme):
 def test_spun_slider_rests_too(run_example):
     out = run_example("prismatic_slider", "--scheme", "semi_implicit", "--spin")
     check_rest(out)
+
+
+def test_slider_rests_with_the_plastic_form_too(run_example):
+    """--clearance-energy-form 0 (every gap plastic): the same rest."""
+    check_rest(run_example("prismatic_slider", "--clearance-energy-form", "0"))
