@@ -45,7 +45,11 @@
  * explicitly: h above about 2/ω = 5e-3 makes it unstable (docs/joints.md).
  *
  * Usage: cylindrical_slider [--json] [--csv FILE] [--dt 1e-3] [--dt-max 3e-3]
- *                           [--t-end 1] [--scheme moreau_jean|midpoint|semi_implicit] */
+ *                           [--t-end 1] [--scheme moreau_jean|midpoint|semi_implicit]
+ *                           [--clearance-energy-form 0|1]
+ * (--clearance-energy-form: nscd_clearance_joint_desc::energy_form, default
+ * 1; 0 = every gap plastic at every step; Moreau–Jean does not use it,
+ * docs/joints.md) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -23,7 +23,9 @@
  *
  * Usage: prismatic_slider [--json] [--csv FILE] [--dt 1e-3] [--dt-max 1e-2]
  *                         [--t-end 1] [--scheme midpoint|moreau_jean|semi_implicit]
- *                         [--spin] */
+ *                         [--spin] [--clearance-energy-form 0|1]
+ * (--clearance-energy-form: nscd_clearance_joint_desc::energy_form, default
+ * 1; 0 = every gap plastic at every step, docs/joints.md) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -27,6 +27,10 @@
  *                          [--dt 1e-3] [--dt-max H] [--t-end 10] [--3d]
  *                          [--projection N] (Gauss–Newton iterations of the
  *                          world's joint projection, default 10)
+ *                          [--clearance-energy-form 0|1] (the clearance
+ *                          gaps' nscd_clearance_joint_desc::energy_form,
+ *                          default 1; 0 = every gap plastic at every step,
+ *                          docs/joints.md)
  * --dt-max smaller than --dt is refused (exit 2). */
 #include <math.h>
 #include <stdio.h>
