@@ -45,7 +45,11 @@
  * explicitly: h above about 2/ω = 5e-3 makes it unstable (docs/joints.md).
  *
  * Usage: cylindrical_slider [--json] [--csv FILE] [--dt 1e-3] [--dt-max 3e-3]
- *                           [--t-end 1] [--scheme moreau_jean|midpoint|semi_implicit] */
+ *                           [--t-end 1] [--scheme moreau_jean|midpoint|semi_implicit]
+ *                           [--clearance-energy-form 0|1]
+ * (--clearance-energy-form: nscd_clearance_joint_desc::energy_form, default
+ * 1; 0 = every gap plastic at every step; Moreau–Jean does not use it,
+ * docs/joints.md) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +65,7 @@
 typedef struct settings {
     joint_example_steps steps;
     double mass, inertia, hole_length, pin_radius, c, force, offset;
+    int32_t energy_form; /* nscd_clearance_joint_desc::energy_form */
 } settings;
 
 typedef struct result {
@@ -89,6 +94,7 @@ static nscd_status build(const settings *s, nscd_world **world, nscd_body_id *bo
     cd.pin_radius = s->pin_radius;
     cd.hole_radius = s->pin_radius + s->c;
     cd.inner_length = s->hole_length;
+    cd.energy_form = s->energy_form;
     return nscd_world_add_clearance_joint(*world, &cd, joint);
 }
 
@@ -206,7 +212,7 @@ static void print_json(const settings *s, const result *r) {
 
 static const char usage_text[] =
     "usage: cylindrical_slider [--json] [--csv FILE] [--dt H] [--dt-max H2] [--t-end T] "
-    "[--scheme moreau_jean|midpoint|semi_implicit]";
+    "[--scheme moreau_jean|midpoint|semi_implicit] [--clearance-energy-form 0|1]";
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);
@@ -220,6 +226,9 @@ int main(int argc, char **argv) {
         .force = 20.0,
         .offset = 0.05};
     if (joint_example_parse_steps(argc, argv, "cylindrical_slider", &s.steps) != 0) {
+        return 2;
+    }
+    if (joint_example_parse_energy_form(argc, argv, "cylindrical_slider", &s.energy_form) != 0) {
         return 2;
     }
     const char *csv_path = cli_string(argc, argv, "--csv", NULL);

@@ -23,7 +23,9 @@
  *
  * Usage: prismatic_slider [--json] [--csv FILE] [--dt 1e-3] [--dt-max 1e-2]
  *                         [--t-end 1] [--scheme midpoint|moreau_jean|semi_implicit]
- *                         [--spin] */
+ *                         [--spin] [--clearance-energy-form 0|1]
+ * (--clearance-energy-form: nscd_clearance_joint_desc::energy_form, default
+ * 1; 0 = every gap plastic at every step, docs/joints.md) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,7 @@
 typedef struct settings {
     joint_example_steps steps;
     double mass, inertia, length, circumradius, c, v0[3], w0[3];
+    int32_t energy_form; /* nscd_clearance_joint_desc::energy_form */
 } settings;
 
 typedef struct result {
@@ -75,6 +78,7 @@ static nscd_status build(const settings *s, nscd_world **world, nscd_body_id *bo
         cd.vertices[2 * k + 1] = s->circumradius * sin(angle);
     }
     cd.clearance = s->c;
+    cd.energy_form = s->energy_form;
     return nscd_world_add_clearance_joint(*world, &cd, joint);
 }
 
@@ -220,7 +224,7 @@ static void print_json(const settings *s, const result *r) {
 
 static const char usage_text[] =
     "usage: prismatic_slider [--json] [--csv FILE] [--dt H] [--dt-max H2] [--t-end T] "
-    "[--scheme midpoint|moreau_jean|semi_implicit] [--spin]";
+    "[--scheme midpoint|moreau_jean|semi_implicit] [--spin] [--clearance-energy-form 0|1]";
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);
@@ -236,6 +240,9 @@ int main(int argc, char **argv) {
         s.v0[0] = 0.02, s.w0[2] = 0.5;
     }
     if (joint_example_parse_steps(argc, argv, "prismatic_slider", &s.steps) != 0) {
+        return 2;
+    }
+    if (joint_example_parse_energy_form(argc, argv, "prismatic_slider", &s.energy_form) != 0) {
         return 2;
     }
     const char *csv_path = cli_string(argc, argv, "--csv", NULL);

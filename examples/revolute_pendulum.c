@@ -27,6 +27,10 @@
  *                          [--dt 1e-3] [--dt-max H] [--t-end 10] [--3d]
  *                          [--projection N] (Gauss–Newton iterations of the
  *                          world's joint projection, default 10)
+ *                          [--clearance-energy-form 0|1] (the clearance
+ *                          gaps' nscd_clearance_joint_desc::energy_form,
+ *                          default 1; 0 = every gap plastic at every step,
+ *                          docs/joints.md)
  * --dt-max smaller than --dt is refused (exit 2). */
 #include <math.h>
 #include <stdio.h>
@@ -49,6 +53,7 @@ typedef struct settings {
     int clearance, three_d, scheme, projection;
     double dt, dt_max, t_end;
     double mass, com_distance, com_offset_z, inertia, pin_radius, c, axial_play, hole_length;
+    int32_t energy_form; /* nscd_clearance_joint_desc::energy_form */
 } settings;
 
 typedef struct result {
@@ -98,6 +103,7 @@ static nscd_status build(const settings *s, nscd_world **world, nscd_body_id *bo
     cd.hole_radius = s->pin_radius + s->c;
     cd.inner_length = s->hole_length;
     cd.outer_length = s->hole_length + s->axial_play;
+    cd.energy_form = s->energy_form;
     return nscd_world_add_clearance_joint(*world, &cd, joint);
 }
 
@@ -277,7 +283,7 @@ static void print_json(const settings *s, const result *r) {
 static const char usage_text[] =
     "usage: revolute_pendulum [--json] [--csv FILE] [--joint ideal|clearance] [--dt H] "
     "[--dt-max H2] [--t-end T] [--3d] [--scheme midpoint|semi_implicit|moreau_jean] [--projection "
-    "N]";
+    "N] [--clearance-energy-form 0|1]";
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);
@@ -300,6 +306,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     s.projection = (int)projection;
+    if (joint_example_parse_energy_form(argc, argv, "revolute_pendulum", &s.energy_form) != 0) {
+        return 2;
+    }
     int json = cli_has_flag(argc, argv, "--json");
     if (!(s.dt > 0.0) || !(s.t_end > 0.0) || s.t_end / s.dt > 1e8) {
         fprintf(stderr, "revolute_pendulum: bad --dt or --t-end\n");

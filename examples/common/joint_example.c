@@ -54,6 +54,16 @@ int joint_example_parse_steps(int argc, char **argv, const char *program,
     return 0;
 }
 
+int joint_example_parse_energy_form(int argc, char **argv, const char *program, int32_t *form) {
+    double value = cli_double(argc, argv, "--clearance-energy-form", 1.0);
+    if (value != 0.0 && value != 1.0) {
+        fprintf(stderr, "%s: --clearance-energy-form takes 0 or 1\n", program);
+        return 2;
+    }
+    *form = (int32_t)value;
+    return 0;
+}
+
 nscd_status joint_example_variable_stepper(nscd_world *world, const joint_example_steps *steps,
                                            nscd_time_stepping **ts) {
     nscd_time_stepping_options o;

@@ -35,6 +35,10 @@ typedef struct joint_example_steps {
  * ...") that they are bad. */
 int joint_example_parse_steps(int argc, char **argv, const char *program,
                               joint_example_steps *steps);
+/* Reads --clearance-energy-form 0|1 (nscd_clearance_joint_desc::energy_form;
+ * absent: 1, the library's default) into *form; returns 0, or 2 after
+ * telling stderr (as "program: ...") that it is neither 0 nor 1. */
+int joint_example_parse_energy_form(int argc, char **argv, const char *program, int32_t *form);
 /* A stepper on `world` with the variable steps of `steps` that returns after
  * every step. */
 nscd_status joint_example_variable_stepper(nscd_world *world, const joint_example_steps *steps,

@@ -131,6 +131,16 @@ typedef struct nscd_clearance_joint_desc {
     double clearance;
     double friction;    /**< μ >= 0 of every gap. Default 0 (frictionless, the paper's case). */
     int32_t impact_law; /**< ::nscd_clearance_impact. Default plastic. */
+    /** (since 0.2, after the first 0.2 size) 1 (default): a gap closed at the
+     *  start of a step (within the world's contact distance) is a persistent
+     *  contact and the time steppers hold it on the mean of the step's
+     *  normal velocities, Newton's law with e = 1 on the velocity at q_M of
+     *  the midpoint rule (as ::nscd_joint_desc::energy_form for an ideal
+     *  joint): a pin rolling in its hole keeps its energy. A gap open at the
+     *  start of the step (an impact) stays plastic (impact_law). 0: every
+     *  gap plastic at every step (first-order dissipation of the rolling
+     *  contact). Only the midpoint rule is affected. docs/joints.md. */
+    int32_t energy_form;
 } nscd_clearance_joint_desc;
 
 /**
@@ -175,7 +185,7 @@ NSCD_API nscd_status nscd_world_add_joint(nscd_world *world, const nscd_joint_de
  *         whose offset by c is empty, a vertex count outside [3, 8];
  *         ::NSCD_ERR_INVALID_ARGUMENT for a body joined to itself (its
  *         two frames would coincide), a quaternion farther than 1e-3 from
- *         unit length, a bad enum.
+ *         unit length, a bad enum, an energy_form other than 0 or 1.
  */
 NSCD_API nscd_status nscd_world_add_clearance_joint(nscd_world *world,
                                                     const nscd_clearance_joint_desc *desc,

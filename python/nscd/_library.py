@@ -527,6 +527,7 @@ class ClearanceJointDesc(ctypes.Structure):
         ("clearance", ctypes.c_double),
         ("friction", ctypes.c_double),
         ("impact_law", ctypes.c_int32),
+        ("energy_form", ctypes.c_int32),
     ]
 
 

@@ -99,12 +99,14 @@ def add_clearance_joint(world: World, type: Union[ClearanceType, int, str] = Cle
                         outer_length: Optional[float] = None,
                         vertices: Optional[Sequence[Sequence[float]]] = None,
                         clearance: Optional[float] = None, friction: float = 0.0,
-                        impact_law: Union[ClearanceImpact, int, str] = ClearanceImpact.PLASTIC
-                        ) -> int:
+                        impact_law: Union[ClearanceImpact, int, str] = ClearanceImpact.PLASTIC,
+                        energy_form: bool = True) -> int:
     """Adds a clearance joint: the hole (or slider) on inner_body, the pin (or
     guide) on outer_body (0: the ground); returns its id. Values not given keep
     the library's defaults (nscd_clearance_joint_desc_init). ``vertices``:
-    the guide cavity's (x, y) vertices, counter-clockwise (prismatic)."""
+    the guide cavity's (x, y) vertices, counter-clockwise (prismatic).
+    ``energy_form`` holds a persistent (closed) gap on the mean velocity under
+    the midpoint rule, an impact staying plastic (docs/joints.md)."""
     lib, handle = _open(world)
     d = _c.ClearanceJointDesc()
     world._check(lib.nscd_clearance_joint_desc_init(ctypes.byref(d), ctypes.sizeof(d)),
@@ -122,6 +124,7 @@ def add_clearance_joint(world: World, type: Union[ClearanceType, int, str] = Cle
             setattr(d, name, float(value))
     d.friction = float(friction)
     d.impact_law = _enum(ClearanceImpact, impact_law, "impact_law")
+    d.energy_form = int(bool(energy_form))
     if vertices is not None:
         v = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
         if len(v) > 8:

@@ -64,6 +64,17 @@ typedef struct nscd__contact_slot {
     /* e_T of Newton's law with friction: xi_T = u+_T + e_T u-_T (impact_friction.c) */
     double tangential_restitution;
     nscd__entry_state state;
+    /* A persistent contact (the world's clearance gaps with the energy
+     * form, docs/joints.md): under the midpoint rule its normal row holds
+     * w (v_{k+1} + e v_k) >= e start_approach, i.e. the bias is
+     * e (w v_k - start_approach), with start_approach = min(w_k v_k, 0) the
+     * approach already present at the step's start (rows w_k at q_k): the
+     * mean velocity is held (the curvature between q_k and q_M made up for)
+     * while an approach at q_k (an impact, an external kick) stays plastic.
+     * The impulse's work over the step, P w (v_{k+1} + v_k) / 2 =
+     * P start_approach / 2 with e = 1, is never positive. 0 elsewhere. */
+    int32_t mean_velocity;
+    double start_approach;
 } nscd__contact_slot;
 
 typedef struct nscd__model {

@@ -50,6 +50,7 @@ nscd_status nscd__moreau_midpoint_step(nscd_time_stepping *ts, double dt) {
     memset(&local, 0, sizeof local);
     local.prox_r = 0.1 * dt; /* the paper's r for impulses (Sect. 2.5) */
     local.dt = dt;
+    local.rows_at_midpoint = 1;
     midpoint(ts, dt);
     if (!nscd__all_finite(ts->q_theta, (size_t)m->n_q)) {
         return nscd__fail(&ts->diag, NSCD_ERR_NOT_FINITE, "the midpoint from t = %.17g", t);

@@ -117,6 +117,11 @@ typedef struct nscd__ts_local {
      * rows and the rows of one-row equality entries get the bias
      * gaps[e] / dt instead of Newton's restitution bias. NULL otherwise. */
     const double *gaps;
+    /* Set by the midpoint rule (rows at q_M): the persistent contacts
+     * (nscd__contact_slot::mean_velocity) get their mean-velocity bias;
+     * every other scheme holds them plastic (their rows are at q_k, where
+     * there is no curvature to make up for). */
+    int rows_at_midpoint;
 } nscd__ts_local;
 
 nscd_status nscd__time_stepping_create(nscd__model *model,

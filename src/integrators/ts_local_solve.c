@@ -84,13 +84,20 @@ static int32_t dense_rows(const nscd__ts_local *local, const nscd__contact_slot 
 }
 
 /* e min(w v_k, 0) for a contact's normal row w: Newton's law at the velocity
- * level; 0 without v_k (a non-impulsive stage: no restitution). */
-static double restitution_bias(const nscd__contact_slot *slot, const nscd__rows *normal,
-                               const double *v_k) {
+ * level; for a persistent contact (slot->mean_velocity) under the midpoint
+ * rule e (w v_k - start_approach), the mean velocity held (core/model.h,
+ * docs/joints.md), and under the other schemes 0 (plastic, as without the
+ * form); 0 without v_k (a non-impulsive stage: no restitution). */
+static double restitution_bias(const nscd__ts_local *local, const nscd__contact_slot *slot,
+                               const nscd__rows *normal, const double *v_k) {
     if (v_k == NULL) {
         return 0.0;
     }
-    return restitution(slot) * fmin(nscd__rows_dot(normal, 0, v_k), 0.0);
+    double rate = nscd__rows_dot(normal, 0, v_k);
+    if (slot->mean_velocity) {
+        return local->rows_at_midpoint ? restitution(slot) * (rate - slot->start_approach) : 0.0;
+    }
+    return restitution(slot) * fmin(rate, 0.0);
 }
 
 /* e w v_k on an equality row w of an entry whose law has restitution e > 0
@@ -115,7 +122,7 @@ static double row_bias(const nscd__ts_local *local, int32_t e, const nscd__conta
         int one_row_equality = kind == -1 && entry_rows->n_rows == 1;
         return kind == 0 || one_row_equality ? local->gaps[e] / local->dt : 0.0;
     }
-    return kind == 0 ? restitution_bias(slot, entry_rows, v_k) : 0.0;
+    return kind == 0 ? restitution_bias(local, slot, entry_rows, v_k) : 0.0;
 }
 
 /* Arrays of a local problem of m rows. */

@@ -35,7 +35,9 @@ typedef struct nscd__joint_def {
     double guide[2 * NSCD_CLEARANCE_MAX_VERTICES];  /* cavity polygon (outer frame) */
     double slider[2 * NSCD_CLEARANCE_MAX_VERTICES]; /* offset polygon (inner frame) */
     double friction;
-    int32_t energy_form; /* ideal: hold H (v_{k+1} + v_k) = 0 (nscd_joint_desc) */
+    /* ideal: hold H (v_{k+1} + v_k) = 0 (nscd_joint_desc); clearance: the
+     * same, H (v_{k+1} + v_k) >= 0, on the gaps closed at the step's start */
+    int32_t energy_form;
 } nscd__joint_def;
 
 /* The pose of one side: its body's frame origin (the centre of mass) and

@@ -42,6 +42,7 @@ nscd_status nscd_clearance_joint_desc_init(nscd_clearance_joint_desc *desc, size
     }
     d.clearance = 3e-4;
     d.impact_law = NSCD_CLEARANCE_PLASTIC;
+    d.energy_form = 1;
     return nscd__struct_init(desc, struct_size, &d, sizeof d, NSCD__CLEARANCE_JOINT_DESC_SIZE_0_2);
 }
 
@@ -317,12 +318,14 @@ nscd_status nscd_world_add_clearance_joint(nscd_world *w, const nscd_clearance_j
         return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE, "clearance joint desc has a NaN");
     }
     if (d.type < NSCD_CLEARANCE_CYLINDRICAL || d.type > NSCD_CLEARANCE_PRISMATIC ||
-        d.impact_law != NSCD_CLEARANCE_PLASTIC) {
-        return nscd__fail(&w->diag, NSCD_ERR_INVALID_ARGUMENT, "clearance type %d, impact law %d",
-                          (int)d.type, (int)d.impact_law);
+        d.impact_law != NSCD_CLEARANCE_PLASTIC || (d.energy_form != 0 && d.energy_form != 1)) {
+        return nscd__fail(&w->diag, NSCD_ERR_INVALID_ARGUMENT,
+                          "clearance type %d, impact law %d, energy form %d", (int)d.type,
+                          (int)d.impact_law, (int)d.energy_form);
     }
     nscd__joint_def def;
     memset(&def, 0, sizeof def);
+    def.energy_form = d.energy_form;
     nscd_status rc = clearance_geometry(w, &d, &def);
     if (rc != NSCD_OK) {
         return rc;

@@ -555,11 +555,54 @@ static void joint_side(const world_adapter *a, const nscd__world_joint *j, wm_en
     en->body[s] = i >= 0 ? a->model_of[i] : -1;
 }
 
+/* The normal rate H v of a joint part's first row at the world's
+ * velocities (the ground and fixed bodies do not move). */
+static double part_rate(const nscd_world *w, const nscd__world_joint *j,
+                        const nscd__joint_part *part) {
+    double rate = 0.0;
+    for (int s = 0; s < 2; ++s) {
+        int32_t i = nscd__world_lookup(w, j->body[s]);
+        if (i < 0 || w->type[i] != NSCD_BODY_DYNAMIC) {
+            continue;
+        }
+        const double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
+        const double *row = part->rows[s][0];
+        rate += row[0] * v[0] + row[1] * v[1] + row[2] * v[2] + row[3] * om[0] + row[4] * om[1] +
+                row[5] * om[2];
+    }
+    return rate;
+}
+
+/* The energy form of clearance gap `part` of joint j (docs/joints.md, "The
+ * energy form of the clearance gaps"): a persistent contact, one that
+ * pushed in the last step (its carried normal impulse > 0: a rolling pin
+ * may end a step a few 1e-9 m open, above the contact distance) or one
+ * closed (within the contact distance) at the update's q, gets Newton's
+ * e = 1 on its mean velocity (slot->mean_velocity) and its approach rate
+ * at the step's start, min(H v, 0) at the world's q and v, which stays
+ * plastic (an impact the projection has not taken, an external kick).
+ * An open gap that carried nothing is an impact: plastic. Everything is
+ * read from the state (q, v, the carried impulses, which a rejected step
+ * restores), so that a retried step sees the same law. */
+static void clearance_energy_form(const world_adapter *a, const nscd__world_joint *j, int32_t part,
+                                  nscd__contact_slot *slot) {
+    nscd__joint_pose pose[2];
+    nscd__world_joint_pose(a->world, j, 0, &pose[0]);
+    nscd__world_joint_pose(a->world, j, 1, &pose[1]);
+    nscd__joint_part value;
+    nscd__joint_evaluate(&j->def, part, pose, &value);
+    if (slot->state.impulse[0] > 0.0 || value.value[0] <= nscd__world_contact_distance(a->world)) {
+        slot->law = a->energy_law;
+        slot->mean_velocity = 1;
+        slot->start_approach = fmin(part_rate(a->world, j, &value), 0.0);
+    }
+}
+
 /* The joints' parts after the n contacts: equality entries (ideal joints)
  * and frictionless or Coulomb unilateral entries (clearance gaps, Newton
- * e = 0: plastic), matched with the last update's joint entries by
- * (serial, part) — joints keep their creation order, so a forward merge.
- * Returns the entry count. */
+ * e = 0: plastic, or e = 1 when closed with the energy form on), matched with the last update's
+ * joint entries by (serial, part) — joints keep their creation order, so a forward merge. Returns
+ * the entry count. */
 static int32_t append_joints(world_adapter *a, int32_t n) {
     const nscd_world *w = a->world;
     int32_t o = 0;
@@ -583,7 +626,7 @@ static int32_t append_joints(world_adapter *a, int32_t n) {
             slot->kind = j->def.clearance ? NSCD__ENTRY_UNILATERAL : NSCD__ENTRY_EQUALITY;
             slot->friction = j->def.friction;
             slot->n_tangent = j->def.clearance ? 2 : 0;
-            if (!j->def.clearance && j->def.energy_form) {
+            if (j->def.energy_form && !j->def.clearance) {
                 slot->law = a->energy_law;
             }
             while (o < a->n_old &&
@@ -596,6 +639,9 @@ static int32_t append_joints(world_adapter *a, int32_t n) {
                 a->old_entries[o].part == p) {
                 slot->state = a->old_slots[o].state; /* same geometry: impulses carry over */
                 a->previous[n] = o;
+            }
+            if (j->def.energy_form && j->def.clearance) {
+                clearance_energy_form(a, j, p, slot);
             }
             ++n;
         }

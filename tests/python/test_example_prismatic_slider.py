@@ -46,3 +46,22 @@ def test_slider_rests_on_six_vertices(run_example, scheme):
 def test_spun_slider_rests_too(run_example):
     out = run_example("prismatic_slider", "--scheme", "semi_implicit", "--spin")
     check_rest(out)
+
+
+def test_slider_rests_with_the_plastic_form_too(run_example):
+    """--clearance-energy-form 0 (every gap plastic): the same rest."""
+    check_rest(run_example("prismatic_slider", "--clearance-energy-form", "0"))
+
+
+def test_spun_slider_rests_with_the_midpoint_rule():
+    """With the energy form of the gaps (the default) the spun slider comes to
+    rest under the midpoint rule too (0.31 s); with plastic gaps that run
+    fails in the pivoting LCP (docs/joints.md, known failure)."""
+    import json
+    import os
+    import subprocess
+    from conftest import examples_dir
+    exe = os.path.join(examples_dir(), "prismatic_slider")
+    done = subprocess.run([exe, "--json", "--spin"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    check_rest(json.loads(done.stdout))
