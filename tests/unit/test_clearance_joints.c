@@ -215,6 +215,36 @@ static void test_cylindrical_slider_with_friction(void **state) {
 
 /* ------------------------------------------------------------ revolute */
 
+/* The clearance pendulum of the revolute tests (m = 1 kg, I_cm = 0.02 kg m^2,
+ * centre of mass L = 0.5 m from the pin axis, c = 0.1 mm, axial play 0.2 mm),
+ * released horizontal with the hole concentric, gravity -y. */
+#define PENDULUM_MASS 1.0
+#define PENDULUM_ICM 0.02
+#define PENDULUM_L 0.5
+#define PENDULUM_C 1e-4
+/* Kinetic plus potential energy of the pendulum body at (x, v, omega). */
+static double pendulum_energy(const double x[3], const double v[3], const double om[3]) {
+    return 0.5 * PENDULUM_MASS * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
+           0.5 * PENDULUM_ICM * (om[0] * om[0] + om[1] * om[1] + om[2] * om[2]) +
+           PENDULUM_MASS * G * x[1];
+}
+
+static nscd_world *clearance_pendulum_world(int32_t energy_form, nscd_body_id *id,
+                                            nscd_joint_id *joint) {
+    nscd_world *w = make_world(0.0, -G);
+    const double x0[3] = {PENDULUM_L, 0.0, 0.0};
+    *id = add_body(w, PENDULUM_MASS, PENDULUM_ICM, x0, NULL);
+    nscd_clearance_joint_desc j;
+    nscd_clearance_joint_desc_init(&j, sizeof j);
+    j.inner_body = *id;
+    j.inner_position[0] = -PENDULUM_L;
+    j.pin_radius = 0.01, j.hole_radius = 0.01 + PENDULUM_C;
+    j.inner_length = 0.05, j.outer_length = 0.0502;
+    j.energy_form = energy_form;
+    assert_int_equal(nscd_world_add_clearance_joint(w, &j, joint), NSCD_OK);
+    return w;
+}
+
 /* A pendulum (m = 1, I_cm = 0.02, L = 0.5) on a revolute clearance joint
  * (c = 0.1 mm, axial play 0.2 mm) to the ground, released horizontal with
  * the hole concentric: it falls freely until the hole meets the pin at
@@ -224,18 +254,10 @@ static void test_cylindrical_slider_with_friction(void **state) {
  * projection keeps closed gaps at -1e-12) while it swings for 1 s. h = 1e-4. */
 static void test_revolute_pendulum_contact(void **state) {
     (void)state;
-    const double m = 1.0, Icm = 0.02, L = 0.5, c = 1e-4, dt = 1e-4;
-    nscd_world *w = make_world(0.0, -G);
-    const double x0[3] = {L, 0.0, 0.0};
-    nscd_body_id id = add_body(w, m, Icm, x0, NULL);
-    nscd_clearance_joint_desc j;
-    nscd_clearance_joint_desc_init(&j, sizeof j);
-    j.inner_body = id;
-    j.inner_position[0] = -L;
-    j.pin_radius = 0.01, j.hole_radius = 0.01 + c;
-    j.inner_length = 0.05, j.outer_length = 0.0502;
+    const double m = PENDULUM_MASS, Icm = PENDULUM_ICM, L = PENDULUM_L, c = PENDULUM_C, dt = 1e-4;
+    nscd_body_id id = 0;
     nscd_joint_id joint = 0;
-    assert_int_equal(nscd_world_add_clearance_joint(w, &j, &joint), NSCD_OK);
+    nscd_world *w = clearance_pendulum_world(1, &id, &joint);
     nscd_time_stepping *ts = make_stepper(w, dt);
     double first_contact = -1.0, eccentricity = 0.0, energy[10001];
     int contact_step = -1;
@@ -245,8 +267,7 @@ static void test_revolute_pendulum_contact(void **state) {
         }
         double v[3], om[3], x[3], gaps[4];
         assert_int_equal(nscd_world_get_body(w, id, x, NULL, v, om), NSCD_OK);
-        energy[n] = 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
-                    0.5 * Icm * (om[0] * om[0] + om[1] * om[1] + om[2] * om[2]) + m * G * x[1];
+        energy[n] = pendulum_energy(x, v, om);
         int32_t count = 0;
         assert_int_equal(nscd_world_clearance_gaps(w, joint, 4, &count, gaps, NULL, NULL, NULL),
                          NSCD_OK);
@@ -281,19 +302,10 @@ typedef struct pendulum_run {
 } pendulum_run;
 
 static pendulum_run clearance_pendulum(int32_t energy_form) {
-    const double m = 1.0, Icm = 0.02, L = 0.5, c = 1e-4, dt = 1e-3;
-    nscd_world *w = make_world(0.0, -G);
-    const double x0[3] = {L, 0.0, 0.0};
-    nscd_body_id id = add_body(w, m, Icm, x0, NULL);
-    nscd_clearance_joint_desc j;
-    nscd_clearance_joint_desc_init(&j, sizeof j);
-    j.inner_body = id;
-    j.inner_position[0] = -L;
-    j.pin_radius = 0.01, j.hole_radius = 0.01 + c;
-    j.inner_length = 0.05, j.outer_length = 0.0502;
-    j.energy_form = energy_form;
+    const double dt = 1e-3;
+    nscd_body_id id = 0;
     nscd_joint_id joint = 0;
-    assert_int_equal(nscd_world_add_clearance_joint(w, &j, &joint), NSCD_OK);
+    nscd_world *w = clearance_pendulum_world(energy_form, &id, &joint);
     nscd_time_stepping *ts = make_stepper(w, dt);
     pendulum_run r = {0.0, 0.0, 0.0, 0.0};
     double crossings[2], previous = 0.0, energy[3200];
@@ -302,8 +314,7 @@ static pendulum_run clearance_pendulum(int32_t energy_form) {
         assert_int_equal(nscd_time_stepping_advance(ts, n * dt, NULL), NSCD_OK);
         double v[3], om[3], x[3], gaps[4];
         assert_int_equal(nscd_world_get_body(w, id, x, NULL, v, om), NSCD_OK);
-        energy[n] = 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
-                    0.5 * Icm * (om[0] * om[0] + om[1] * om[1] + om[2] * om[2]) + m * G * x[1];
+        energy[n] = pendulum_energy(x, v, om);
         r.max_energy = fmax(r.max_energy, energy[n]);
         int32_t count = 0;
         assert_int_equal(nscd_world_clearance_gaps(w, joint, 4, &count, gaps, NULL, NULL, NULL),
