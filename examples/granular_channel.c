@@ -363,6 +363,7 @@ static void print_json(const run_config *c, run *runs, int n, double seconds) {
     printf(",\"sweeps\":%d", p->sweeps);
     json_field(stdout, "error_reduction", p->error_reduction);
     json_field(stdout, "contact_margin", p->margin);
+    json_field(stdout, "contact_threshold", CHANNEL_CONTACT_THRESHOLD * p->diameter);
     json_field(stdout, "friction", CHANNEL_FRICTION);
     json_field(stdout, "wall_friction", p->wall_friction);
     printf(",\"seed\":%llu", (unsigned long long)c->seed);

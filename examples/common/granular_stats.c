@@ -95,9 +95,9 @@ static int is_fixed(const channel_scene *scene, uint64_t id) {
 }
 
 static void sample_contacts(channel_stats *st, const channel_scene *scene, int32_t n) {
-    double touching = 1e-6 * scene->p.diameter;
+    double threshold = CHANNEL_CONTACT_THRESHOLD * scene->p.diameter;
     for (int32_t i = 0; i < n; ++i) {
-        st->contacts += st->gaps[i] <= touching;
+        st->contacts += st->gaps[i] < threshold;
         st->active += st->impulses[3 * i] > 0.0;
         st->particle_pairs += !is_fixed(scene, st->body_a[i]) && !is_fixed(scene, st->body_b[i]);
     }
@@ -301,9 +301,9 @@ nscd_status channel_stats_history(channel_stats *st, const channel_scene *scene)
     if (s != NSCD_OK) {
         return s;
     }
-    double touching = 1e-6 * scene->p.diameter, contacts = 0.0;
+    double threshold = CHANNEL_CONTACT_THRESHOLD * scene->p.diameter, contacts = 0.0;
     for (int32_t i = 0; i < nc; ++i) {
-        contacts += st->gaps[i] <= touching;
+        contacts += st->gaps[i] < threshold;
     }
     h->t[h->n] = scene->ops->time(scene->world);
     h->particles[h->n] = (double)(scene->spawned - scene->removed);

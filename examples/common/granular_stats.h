@@ -3,9 +3,11 @@
  *
  * Definitions (docs/granular_channel.md):
  * - particles: live particles at a sample;
- * - contacts: contact points whose gap at detection is <= 1e-6 d, i.e. touching or
- *   penetrating, as pe counts them (pe detects at a distance below a tiny
- *   threshold); also reported: all contacts the solver saw within the margin
+ * - contacts: contact points whose gap at detection is below pe's contact
+ *   threshold, 1e-8 m at the paper's d = 0.47 mm (pe/Thresholds.h,
+ *   contactThreshold of Thresholds<double>; pe creates a contact when the
+ *   distance is below it), scaled with the diameter: CHANNEL_CONTACT_THRESHOLD
+ *   x d; also reported: all contacts the solver saw within the margin
  *   ("detected"), those with a positive normal impulse ("active"), and
  *   particle-particle contacts only;
  * - contacts per particle: 2 x contacts / particles (the paper's Table 2);
@@ -41,6 +43,8 @@
 #define CHANNEL_MAP_MIN_COUNT 20
 #define CHANNEL_RDF_BINS 100
 #define CHANNEL_PROFILE_BINS 200
+/* pe's contact threshold in diameters: 1e-8 m / 0.47 mm */
+#define CHANNEL_CONTACT_THRESHOLD (1e-8 / 0.47e-3)
 #define CHANNEL_RDF_RANGE 5.0 /* diameters */
 #define CHANNEL_HISTORY_MAX 4096
 

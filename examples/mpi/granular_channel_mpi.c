@@ -123,6 +123,7 @@ static void print_json(const result *r) {
     field("warmup", r->warmup);
     field("dt", p->dt);
     field("diameter", d);
+    field("contact_threshold", CHANNEL_CONTACT_THRESHOLD * d);
     field("reset_distance", p->reset_distance);
     printf(",\"inflow\":\"%s\"", r->keep_volume_fraction ? "volume" : "depth");
     field("wall_friction", p->wall_friction);

@@ -43,6 +43,9 @@ def test_contract_and_scaling(short_run):
     for r in d["runs"]:
         assert RUN_KEYS <= set(r)
     assert d["invariants"]["hold"] is True
+    # contacts are counted as pe counts them: a gap below pe's contactThreshold,
+    # 1e-8 m at d = 0.47 mm (pe/Thresholds.h), scaled with the diameter
+    assert d["contact_threshold"] == pytest.approx(1e-8 * d["diameter"] / 0.47e-3, rel=1e-15)
 
 
 @pytest.mark.parametrize("law", [0, 1])
@@ -67,7 +70,7 @@ def test_invariants(short_run, law):
     # contacts per particle is the paper's 2 x contacts / particles
     assert r["contacts_per_particle"] == pytest.approx(
         2 * r["contacts_avg"] / r["particles_avg"], rel=1e-12)
-    # touching <= detected; particles at the samples between the first fill and now
+    # counted contacts <= detected; particles at the samples between the first fill and now
     assert r["contacts_avg"] <= r["contacts_detected_avg"]
     assert r["particles_avg"] > 0
     # a blow-up check: no cell mean above 2 m/s. (No tighter bound: the plane, moving
