@@ -118,17 +118,19 @@ static double sphere_volume_below(double z, double zc, double r) {
     return pi * t * t * (3.0 * r - t) / 3.0;
 }
 
-/* The profile's slab of height z, clamped to the channel (clamped as a double:
- * a particle far outside must not overflow the conversion). */
-static int32_t profile_slab(double z) {
-    double b = floor(z / (CHANNEL_HEIGHT / CHANNEL_PROFILE_BINS));
-    return !(b > 0.0) ? 0 : b >= CHANNEL_PROFILE_BINS ? CHANNEL_PROFILE_BINS - 1 : (int32_t)b;
+/* Index floor(u / width) of a row of n cells, clamped to [0, n - 1] as a
+ * double (a coordinate far outside, or NaN, must not overflow the
+ * conversion to int). */
+static int32_t cell_index(double u, double width, int32_t n) {
+    double b = floor(u / width);
+    return !(b > 0.0) ? 0 : b >= n ? n - 1 : (int32_t)b;
 }
 
 /* The sphere's volume inside each slab of the profile it crosses. */
 static void add_to_profile(channel_stats *st, double zc, double r) {
     double dz = CHANNEL_HEIGHT / CHANNEL_PROFILE_BINS;
-    int32_t b0 = profile_slab(zc - r), b1 = profile_slab(zc + r);
+    int32_t b0 = cell_index(zc - r, dz, CHANNEL_PROFILE_BINS);
+    int32_t b1 = cell_index(zc + r, dz, CHANNEL_PROFILE_BINS);
     for (int32_t b = b0; b <= b1; ++b) {
         st->bed_profile[b] +=
             sphere_volume_below((b + 1) * dz, zc, r) - sphere_volume_below(b * dz, zc, r);
@@ -164,12 +166,10 @@ typedef struct rdf_grid {
     int32_t nx, ny, nz;
 } rdf_grid;
 
-static int32_t clampi(int32_t i, int32_t n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
-
 static int32_t rdf_cell(const rdf_grid *g, const double x[3], int32_t c[3]) {
-    c[0] = clampi((int32_t)floor((x[0] - g->x0) / g->h), g->nx);
-    c[1] = clampi((int32_t)floor(x[1] / g->h), g->ny);
-    c[2] = clampi((int32_t)floor(x[2] / g->h), g->nz);
+    c[0] = cell_index(x[0] - g->x0, g->h, g->nx);
+    c[1] = cell_index(x[1], g->h, g->ny);
+    c[2] = cell_index(x[2], g->h, g->nz);
     return (c[0] * g->ny + c[1]) * g->nz + c[2];
 }
 
