@@ -111,7 +111,7 @@ void nscd_world_destroy(nscd_world *w) {
     nscd__free(&a, w->collision_shapes,
                (size_t)w->collision_shapes_capacity * sizeof(nscd__collision_shape));
     nscd__collision_free(&w->collision);
-    nscd__free(&a, w->contacts, (size_t)w->contacts_capacity * sizeof(nscd__world_contact));
+    nscd__world_free_contacts(w);
     nscd__free(&a, w->records, (size_t)w->records_capacity * sizeof(nscd__world_record));
     nscd__free(&a, w, sizeof *w);
 }

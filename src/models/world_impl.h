@@ -56,14 +56,16 @@ typedef struct nscd__world_shape {
  * (normal from a to b, then two tangents), the lever-arm rows and the
  * precomputed responses, the 3x3 Delassus block and the impulse. */
 typedef struct nscd__world_contact {
-    /* What a sweep reads, first and together (a sweep streams the contacts:
-     * the fields it does not need stay out of its cache lines). */
+    /* What a sweep reads, and only that: the sweep streams this array, so a
+     * contact is 4.5 cache lines (the general rows, which spheres never
+     * need, are in the parallel array w->contact_rows). */
     int32_t a, b;             /* dense body indices */
     int32_t a_moves, b_moves; /* 1 for dynamic bodies (they take impulses) */
     /* 1 when every moving side is a centred sphere of isotropic inertia: then
      * the lever arms lie along n and A = diag(a_n, a_t, a_t) exactly, and both
      * friction laws reduce to the projection on a disc (the fast path). */
     int32_t diagonal;
+    int32_t source;    /* its point in the collision output (keys, point, gap) */
     double mu;         /* friction coefficient */
     double bias;       /* eps min(0, xi/dt) + max(0, xi/dt) on the normal row */
     double x[3];       /* impulse (n, t, o) */
@@ -74,15 +76,18 @@ typedef struct nscd__world_contact {
      * inertia of each moving side; a_n = A[0], a_t = A[4] = A[8]. */
     double lever_a, lever_b, inv_inertia_a, inv_inertia_b;
     double A[9]; /* Delassus block W_jj (row-major) */
-    /* General contacts: angular rows ra x e_k, rb x e_k and responses
-     * I_a^-1 (ra x e_k), I_b^-1 (rb x e_k) for the frame axes e_k (rows);
-     * zero for a side that does not move. */
+} nscd__world_contact;
+
+/* The rows of a general (not diagonal) contact j, w->contact_rows[j]:
+ * angular rows ra x e_k, rb x e_k and responses I_a^-1 (ra x e_k),
+ * I_b^-1 (rb x e_k) for the frame axes e_k (rows), zero for a side that does
+ * not move, and the lower Cholesky factor of A (maximum dissipation).
+ * Unset for a diagonal contact. */
+typedef struct nscd__world_contact_rows {
     double ang_a[9], ang_b[9];
     double resp_a[9], resp_b[9];
-    double L[9];       /* lower Cholesky factor of A (maximum dissipation) */
-    double x_start[3]; /* impulse at the start of a sweep (Jacobi blend) */
-    int32_t source;    /* its point in the collision output (keys, point, gap) */
-} nscd__world_contact;
+    double L[9];
+} nscd__world_contact_rows;
 
 /* What a step leaves of a contact: its identity for the next step's warm
  * start and what nscd_world_get_contacts() copies out. */
@@ -156,6 +161,8 @@ struct nscd_world {
     /* This step's contacts (the solver's) and the records of the last step's
      * (warm start; copy-out). */
     nscd__world_contact *contacts;
+    nscd__world_contact_rows *contact_rows; /* parallel to contacts */
+    double *contact_x_start; /* 3 per contact: impulses at a sweep's start (Jacobi blend) */
     int32_t n_contacts, contacts_capacity;
     nscd__world_record *records;
     int32_t n_records, records_capacity;
@@ -220,6 +227,8 @@ double nscd__world_sweep(nscd_world *w);
  *   finite / restore  the NaN guard: the saved velocities back
  *   integrate         positions and orientations, then the contact records */
 nscd_status nscd__world_step_prepare(nscd_world *w, double *max_penetration);
+/* Frees the solver contacts and their parallel arrays. */
+void nscd__world_free_contacts(nscd_world *w);
 void nscd__world_step_free_velocities(nscd_world *w);
 bool nscd__world_step_finite(const nscd_world *w);
 void nscd__world_step_restore(nscd_world *w);

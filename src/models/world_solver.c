@@ -18,14 +18,15 @@
 #include "contact/mdp_single.h"
 #include "models/world_impl.h"
 
-/* Local velocity of a general contact from the current body velocities:
- * rows n, t, o of J v (b relative to a); the sides that do not move are the
- * constant u_fixed. */
-static void general_velocity(const nscd_world *w, const nscd__world_contact *c, double u[3]) {
+/* Local velocity of a general contact (rows r) from the current body
+ * velocities: rows n, t, o of J v (b relative to a); the sides that do not
+ * move are the constant u_fixed. */
+static void general_velocity(const nscd_world *w, const nscd__world_contact *c,
+                             const nscd__world_contact_rows *r, double u[3]) {
     u[0] = c->u_fixed[0], u[1] = c->u_fixed[1], u[2] = c->u_fixed[2];
     const int32_t bodies[2] = {c->b, c->a};
     const int32_t moves[2] = {c->b_moves, c->a_moves};
-    const double *angs[2] = {c->ang_b, c->ang_a}, signs[2] = {1.0, -1.0};
+    const double *angs[2] = {r->ang_b, r->ang_a}, signs[2] = {1.0, -1.0};
     for (int s = 0; s < 2; ++s) {
         if (!moves[s]) {
             continue;
@@ -69,13 +70,16 @@ static void diagonal_velocity(const nscd_world *w, const nscd__world_contact *c,
 }
 
 /* Applies the impulse change dx (contact frame) to the bodies: +P on b,
- * -P on a, P = dx_n n + dx_t t + dx_o o. */
-static void apply_impulse(nscd_world *w, const nscd__world_contact *c, const double dx[3]) {
+ * -P on a, P = dx_n n + dx_t t + dx_o o. The angular change of a side is
+ * l / I (n x P) for a diagonal contact (I^-1 (r x P) with r = l n) and the
+ * responses of the rows r (resp_k dx_k) for a general one (r NULL: diagonal). */
+static void apply_impulse(nscd_world *w, const nscd__world_contact *c,
+                          const nscd__world_contact_rows *r, const double dx[3]) {
     double P[3], nP[3] = {0.0, 0.0, 0.0};
     for (int k = 0; k < 3; ++k) {
         P[k] = c->frame[k] * dx[0] + c->frame[3 + k] * dx[1] + c->frame[6 + k] * dx[2];
     }
-    if (c->diagonal) { /* I^-1 (r x P) = l / I (n x P) */
+    if (r == NULL) {
         const double *n = c->frame;
         nP[0] = n[1] * P[2] - n[2] * P[1];
         nP[1] = n[2] * P[0] - n[0] * P[2];
@@ -86,9 +90,9 @@ static void apply_impulse(nscd_world *w, const nscd__world_contact *c, const dou
         double s = c->lever_a * c->inv_inertia_a;
         for (int k = 0; k < 3; ++k) {
             v[k] -= c->inv_mass_a * P[k];
-            om[k] -= c->diagonal ? s * nP[k]
-                                 : c->resp_a[k] * dx[0] + c->resp_a[3 + k] * dx[1] +
-                                       c->resp_a[6 + k] * dx[2];
+            om[k] -= r == NULL ? s * nP[k]
+                               : r->resp_a[k] * dx[0] + r->resp_a[3 + k] * dx[1] +
+                                     r->resp_a[6 + k] * dx[2];
         }
     }
     if (c->b_moves) {
@@ -96,18 +100,23 @@ static void apply_impulse(nscd_world *w, const nscd__world_contact *c, const dou
         double s = c->lever_b * c->inv_inertia_b;
         for (int k = 0; k < 3; ++k) {
             v[k] += c->inv_mass_b * P[k];
-            om[k] += c->diagonal ? s * nP[k]
-                                 : c->resp_b[k] * dx[0] + c->resp_b[3 + k] * dx[1] +
-                                       c->resp_b[6 + k] * dx[2];
+            om[k] += r == NULL ? s * nP[k]
+                               : r->resp_b[k] * dx[0] + r->resp_b[3 + k] * dx[1] +
+                                     r->resp_b[6 + k] * dx[2];
         }
     }
+}
+
+/* The rows of contact j, or NULL for a diagonal contact. */
+static const nscd__world_contact_rows *rows_of(const nscd_world *w, int32_t j) {
+    return w->contacts[j].diagonal ? NULL : &w->contact_rows[j];
 }
 
 void nscd__world_warm_start(nscd_world *w) {
     for (int32_t j = 0; j < w->n_contacts; ++j) {
         const nscd__world_contact *c = &w->contacts[j];
         if (c->x[0] != 0.0 || c->x[1] != 0.0 || c->x[2] != 0.0) {
-            apply_impulse(w, c, c->x);
+            apply_impulse(w, c, rows_of(w, j), c->x);
         }
     }
 }
@@ -136,25 +145,45 @@ static void solve_diagonal(const double A[9], const double v[3], double mu, doub
     }
 }
 
-/* One block update of contact c: returns |A dx|, the change of its
- * relative velocity (the merit). A local failure keeps the impulse. */
-static double update_contact(nscd_world *w, nscd__world_contact *c, int32_t law) {
-    double u[3], v[3], x[3] = {c->x[0], c->x[1], c->x[2]};
-    if (c->diagonal) {
-        diagonal_velocity(w, c, u);
-    } else {
-        general_velocity(w, c, u);
+/* The impulse change dx of contact c, applied: returns |A dx|, the change
+ * of its relative velocity (the merit). */
+static double commit(nscd_world *w, nscd__world_contact *c, const nscd__world_contact_rows *r,
+                     const double x[3], const double du[3], const double dx[3]) {
+    apply_impulse(w, c, r, dx);
+    c->x[0] = x[0], c->x[1] = x[1], c->x[2] = x[2];
+    return sqrt(du[0] * du[0] + du[1] * du[1] + du[2] * du[2]);
+}
+
+/* One block update of a diagonal contact (the granular fast path): the
+ * products with A's zero off-diagonal entries are left out, which changes
+ * nothing but the sign of an exact zero. */
+static double update_diagonal(nscd_world *w, nscd__world_contact *c) {
+    const double *A = c->A, *x0 = c->x;
+    double u[3], x[3];
+    diagonal_velocity(w, c, u);
+    double v[3] = {u[0] - A[0] * x0[0] + c->bias, u[1] - A[4] * x0[1], u[2] - A[8] * x0[2]};
+    solve_diagonal(A, v, c->mu, x);
+    double dx[3] = {x[0] - x0[0], x[1] - x0[1], x[2] - x0[2]};
+    if (dx[0] == 0.0 && dx[1] == 0.0 && dx[2] == 0.0) {
+        return 0.0;
     }
+    double du[3] = {A[0] * dx[0], A[4] * dx[1], A[8] * dx[2]};
+    return commit(w, c, NULL, x, du, dx);
+}
+
+/* One block update of a general contact. A local failure keeps the impulse. */
+static double update_general(nscd_world *w, nscd__world_contact *c,
+                             const nscd__world_contact_rows *r, int32_t law) {
     const double *A = c->A;
+    double u[3], v[3], x[3] = {c->x[0], c->x[1], c->x[2]};
+    general_velocity(w, c, r, u);
     for (int k = 0; k < 3; ++k) {
         v[k] = u[k] - (A[3 * k] * x[0] + A[3 * k + 1] * x[1] + A[3 * k + 2] * x[2]);
     }
     v[0] += c->bias;
-    if (c->diagonal) {
-        solve_diagonal(A, v, c->mu, x);
-    } else if (law == NSCD_FRICTION_MAX_DISSIPATION) {
+    if (law == NSCD_FRICTION_MAX_DISSIPATION) {
         double b[3] = {-v[0], -v[1], -v[2]};
-        nscd__mdp_solve_factored(A, c->L, b, c->mu, x);
+        nscd__mdp_solve_factored(A, r->L, b, c->mu, x);
     } else if (nscd__fc3d_local_coulomb(A, v, c->mu, x) != NSCD_OK) {
         return 0.0;
     }
@@ -162,20 +191,20 @@ static double update_contact(nscd_world *w, nscd__world_contact *c, int32_t law)
     if (dx[0] == 0.0 && dx[1] == 0.0 && dx[2] == 0.0) {
         return 0.0;
     }
-    apply_impulse(w, c, dx);
-    c->x[0] = x[0], c->x[1] = x[1], c->x[2] = x[2];
     double du[3];
     for (int k = 0; k < 3; ++k) {
         du[k] = A[3 * k] * dx[0] + A[3 * k + 1] * dx[1] + A[3 * k + 2] * dx[2];
     }
-    return sqrt(du[0] * du[0] + du[1] * du[1] + du[2] * du[2]);
+    return commit(w, c, r, x, du, dx);
 }
 
 static double gauss_seidel(nscd_world *w, int32_t lo, int32_t hi) {
     double merit = 0.0;
     int32_t law = w->desc.friction_law;
     for (int32_t j = lo; j < hi; ++j) {
-        double m = update_contact(w, &w->contacts[j], law);
+        nscd__world_contact *c = &w->contacts[j];
+        double m = c->diagonal ? update_diagonal(w, c)
+                               : update_general(w, c, &w->contact_rows[j], law);
         merit = m > merit ? m : merit;
     }
     return merit;
@@ -212,8 +241,9 @@ static double jacobi_sweep(nscd_world *w, int32_t groups) {
     memcpy(w->snapshot_omega, w->omega, n3 * sizeof(double));
     memset(w->blend_velocity, 0, n3 * sizeof(double));
     memset(w->blend_omega, 0, n3 * sizeof(double));
+    double *x_start = w->contact_x_start;
     for (int32_t j = 0; j < w->n_contacts; ++j) {
-        memcpy(w->contacts[j].x_start, w->contacts[j].x, sizeof w->contacts[j].x);
+        memcpy(x_start + 3 * (size_t)j, w->contacts[j].x, sizeof w->contacts[j].x);
     }
     int64_t n = w->n_contacts;
     for (int32_t g = 0; g < groups; ++g) {
@@ -229,7 +259,8 @@ static double jacobi_sweep(nscd_world *w, int32_t groups) {
     for (int32_t j = 0; j < w->n_contacts; ++j) {
         nscd__world_contact *c = &w->contacts[j];
         for (int k = 0; k < 3; ++k) {
-            c->x[k] = c->x_start[k] + omega * (c->x[k] - c->x_start[k]);
+            double x0 = x_start[3 * (size_t)j + k];
+            c->x[k] = x0 + omega * (c->x[k] - x0);
         }
     }
     return merit;

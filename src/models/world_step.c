@@ -120,6 +120,18 @@ nscd_status nscd__world_detect_contacts(nscd_world *w) {
     return nscd__collide(&w->collision, w->collision_shapes, w->n_shapes, w->desc.contact_margin);
 }
 
+void nscd__world_free_contacts(nscd_world *w) {
+    size_t cap = (size_t)w->contacts_capacity;
+    nscd__free(&w->allocator, w->contacts, cap * sizeof(nscd__world_contact));
+    nscd__free(&w->allocator, w->contact_rows, cap * sizeof(nscd__world_contact_rows));
+    nscd__free(&w->allocator, w->contact_x_start, 3 * cap * sizeof(double));
+    w->contacts = NULL;
+    w->contact_rows = NULL;
+    w->contact_x_start = NULL;
+    w->contacts_capacity = 0;
+}
+
+/* Room for n solver contacts (their contents need not survive). */
 static nscd_status reserve_contacts(nscd_world *w, int32_t n) {
     if (n <= w->contacts_capacity) {
         return NSCD_OK;
@@ -129,11 +141,18 @@ static nscd_status reserve_contacts(nscd_world *w, int32_t n) {
         cap *= 2;
     }
     nscd__world_contact *c = nscd__alloc_array(&w->allocator, cap, sizeof *c);
-    if (c == NULL) {
+    nscd__world_contact_rows *rows = nscd__alloc_array(&w->allocator, cap, sizeof *rows);
+    double *x_start = nscd__alloc_array(&w->allocator, 3 * cap, sizeof(double));
+    if (c == NULL || rows == NULL || x_start == NULL) {
+        nscd__free(&w->allocator, c, cap * sizeof *c);
+        nscd__free(&w->allocator, rows, cap * sizeof *rows);
+        nscd__free(&w->allocator, x_start, 3 * cap * sizeof(double));
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    nscd__free(&w->allocator, w->contacts, (size_t)w->contacts_capacity * sizeof *c);
+    nscd__world_free_contacts(w);
     w->contacts = c;
+    w->contact_rows = rows;
+    w->contact_x_start = x_start;
     w->contacts_capacity = (int32_t)cap;
     return NSCD_OK;
 }
@@ -181,12 +200,12 @@ static void body_rows(const nscd_world *w, int32_t i, const double point[3], con
 /* A_kl = (1/m_a + 1/m_b) δ_kl + ang_a[k]·resp_a[l] + ang_b[k]·resp_b[l],
  * computed on and above the diagonal and mirrored, so it is exactly
  * symmetric. */
-static void general_delassus(nscd__world_contact *c) {
+static void general_delassus(nscd__world_contact *c, const nscd__world_contact_rows *r) {
     double m = c->inv_mass_a + c->inv_mass_b;
     for (int k = 0; k < 3; ++k) {
         for (int l = k; l < 3; ++l) {
-            double v = dot(c->ang_a + 3 * k, c->resp_a + 3 * l) +
-                       dot(c->ang_b + 3 * k, c->resp_b + 3 * l) + (k == l ? m : 0.0);
+            double v = dot(r->ang_a + 3 * k, r->resp_a + 3 * l) +
+                       dot(r->ang_b + 3 * k, r->resp_b + 3 * l) + (k == l ? m : 0.0);
             c->A[3 * k + l] = c->A[3 * l + k] = v;
         }
     }
@@ -215,33 +234,32 @@ static void diagonal_rows(const nscd_world *w, nscd__world_contact *c, const dou
     c->A[4] = c->A[8] = at;
 }
 
-/* The rows of one contact; false when they cannot be factored (a
- * degenerate body: the contact is skipped). */
-static bool contact_rows(const nscd_world *w, nscd__world_contact *c, const nscd__world_shape *sa,
-                         const nscd__world_shape *sb, const double point[3]) {
+/* The rows of one contact (r: its general rows); false when they cannot be
+ * factored (a degenerate body: the contact is skipped). */
+static bool contact_rows(const nscd_world *w, nscd__world_contact *c, nscd__world_contact_rows *r,
+                         const nscd__world_shape *sa, const nscd__world_shape *sb,
+                         const double point[3]) {
     c->diagonal = (!c->a_moves || centred_sphere(w, sa)) && (!c->b_moves || centred_sphere(w, sb));
     if (c->diagonal) {
         diagonal_rows(w, c, point);
         return true;
     }
-    memset(c->ang_a, 0, sizeof c->ang_a);
-    memset(c->resp_a, 0, sizeof c->resp_a);
-    memset(c->ang_b, 0, sizeof c->ang_b);
-    memset(c->resp_b, 0, sizeof c->resp_b);
+    memset(r, 0, sizeof *r);
     if (c->a_moves) {
-        body_rows(w, c->a, point, c->frame, c->ang_a, c->resp_a);
+        body_rows(w, c->a, point, c->frame, r->ang_a, r->resp_a);
     }
     if (c->b_moves) {
-        body_rows(w, c->b, point, c->frame, c->ang_b, c->resp_b);
+        body_rows(w, c->b, point, c->frame, r->ang_b, r->resp_b);
     }
-    general_delassus(c);
+    general_delassus(c, r);
     double S[9];
-    return nscd__delassus3_factor(c->A, S, c->L) == NSCD_OK;
+    return nscd__delassus3_factor(c->A, S, r->L) == NSCD_OK;
 }
 
 /* One solver contact from a contact point; false when neither body moves
  * or its block cannot be factored. */
-static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__world_contact *c) {
+static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__world_contact *c,
+                         nscd__world_contact_rows *rows) {
     const nscd__world_shape *sa = &w->shapes[p->shape_a], *sb = &w->shapes[p->shape_b];
     c->a = sa->body;
     c->b = sb->body;
@@ -263,7 +281,7 @@ static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__worl
     if (!c->b_moves) {
         fixed_velocity(w, c->b, p->point, c->frame, c->u_fixed);
     }
-    if (!contact_rows(w, c, sa, sb, p->point)) {
+    if (!contact_rows(w, c, rows, sa, sb, p->point)) {
         return false;
     }
     c->mu = nscd__world_pair_friction(w, sa->material, sb->material);
@@ -281,7 +299,7 @@ static nscd_status build_contacts(nscd_world *w, double *max_penetration) {
     int32_t n = 0;
     double pen = 0.0;
     for (int32_t j = 0; j < col->n_contacts; ++j) {
-        if (make_contact(w, &col->contacts[j], &w->contacts[n])) {
+        if (make_contact(w, &col->contacts[j], &w->contacts[n], &w->contact_rows[n])) {
             w->contacts[n].source = j;
             pen = -col->contacts[j].gap > pen ? -col->contacts[j].gap : pen;
             ++n;
