@@ -57,33 +57,34 @@ typedef struct nscd__world_shape {
  * precomputed responses, the 3x3 Delassus block and the impulse. */
 typedef struct nscd__world_contact {
     /* What a sweep reads, and only that: the sweep streams this array, so a
-     * contact is 4.5 cache lines (the general rows, which spheres never
+     * contact is 3.5 cache lines (the general rows, which spheres never
      * need, are in the parallel array w->contact_rows). */
     int32_t a, b;             /* dense body indices */
-    int32_t a_moves, b_moves; /* 1 for dynamic bodies (they take impulses) */
+    int32_t source;           /* its point in the collision output (keys, point, gap) */
+    uint8_t a_moves, b_moves; /* 1 for dynamic bodies (they take impulses) */
     /* 1 when every moving side is a centred sphere of isotropic inertia: then
      * the lever arms lie along n and A = diag(a_n, a_t, a_t) exactly, and both
      * friction laws reduce to the projection on a disc (the fast path). */
-    int32_t diagonal;
-    int32_t source;    /* its point in the collision output (keys, point, gap) */
+    uint8_t diagonal;
     double mu;         /* friction coefficient */
     double bias;       /* eps min(0, xi/dt) + max(0, xi/dt) on the normal row */
     double x[3];       /* impulse (n, t, o) */
     double frame[9];   /* rows: n, t, o (world) */
     double u_fixed[3]; /* J v of the sides that do not move (constant in the solve) */
     double inv_mass_a, inv_mass_b;
-    /* Diagonal contacts: lever arms r = l n (signed) and the scalar inverse
-     * inertia of each moving side; a_n = A[0], a_t = A[4] = A[8]. */
+    /* Diagonal contacts: lever arms r = l n (signed), the scalar inverse
+     * inertia of each moving side and A = diag(a_n, a_t, a_t). */
     double lever_a, lever_b, inv_inertia_a, inv_inertia_b;
-    double A[9]; /* Delassus block W_jj (row-major) */
+    double a_n, a_t;
 } nscd__world_contact;
 
 /* The rows of a general (not diagonal) contact j, w->contact_rows[j]:
- * angular rows ra x e_k, rb x e_k and responses I_a^-1 (ra x e_k),
+ * its Delassus block, angular rows ra x e_k, rb x e_k and responses I_a^-1 (ra x e_k),
  * I_b^-1 (rb x e_k) for the frame axes e_k (rows), zero for a side that does
  * not move, and the lower Cholesky factor of A (maximum dissipation).
  * Unset for a diagonal contact. */
 typedef struct nscd__world_contact_rows {
+    double A[9]; /* Delassus block W_jj (row-major) */
     double ang_a[9], ang_b[9];
     double resp_a[9], resp_b[9];
     double L[9];

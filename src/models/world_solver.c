@@ -129,14 +129,14 @@ void nscd__world_warm_start(nscd_world *w) {
  * maximum compression u_n = 0 the energy is a_t/2 |x_t|^2 + x_t·v_t, whose
  * minimum on the disc is that projection, and a sliding Coulomb impulse
  * -μ x_n u_t / |u_t| with u_t = a_t x_t + v_t points along -v_t. */
-static void solve_diagonal(const double A[9], const double v[3], double mu, double x[3]) {
+static void solve_diagonal(double a_n, double a_t, const double v[3], double mu, double x[3]) {
     if (v[0] >= 0.0) {
         x[0] = x[1] = x[2] = 0.0;
         return;
     }
-    x[0] = -v[0] / A[0];
-    x[1] = -v[1] / A[4];
-    x[2] = -v[2] / A[8];
+    x[0] = -v[0] / a_n;
+    x[1] = -v[1] / a_t;
+    x[2] = -v[2] / a_t;
     double s = x[1] * x[1] + x[2] * x[2], limit = mu * x[0];
     if (s > limit * limit) {
         double f = limit / sqrt(s);
@@ -158,23 +158,23 @@ static double commit(nscd_world *w, nscd__world_contact *c, const nscd__world_co
  * products with A's zero off-diagonal entries are left out, which changes
  * nothing but the sign of an exact zero. */
 static double update_diagonal(nscd_world *w, nscd__world_contact *c) {
-    const double *A = c->A, *x0 = c->x;
+    const double an = c->a_n, at = c->a_t, *x0 = c->x;
     double u[3], x[3];
     diagonal_velocity(w, c, u);
-    double v[3] = {u[0] - A[0] * x0[0] + c->bias, u[1] - A[4] * x0[1], u[2] - A[8] * x0[2]};
-    solve_diagonal(A, v, c->mu, x);
+    double v[3] = {u[0] - an * x0[0] + c->bias, u[1] - at * x0[1], u[2] - at * x0[2]};
+    solve_diagonal(an, at, v, c->mu, x);
     double dx[3] = {x[0] - x0[0], x[1] - x0[1], x[2] - x0[2]};
     if (dx[0] == 0.0 && dx[1] == 0.0 && dx[2] == 0.0) {
         return 0.0;
     }
-    double du[3] = {A[0] * dx[0], A[4] * dx[1], A[8] * dx[2]};
+    double du[3] = {an * dx[0], at * dx[1], at * dx[2]};
     return commit(w, c, NULL, x, du, dx);
 }
 
 /* One block update of a general contact. A local failure keeps the impulse. */
 static double update_general(nscd_world *w, nscd__world_contact *c,
                              const nscd__world_contact_rows *r, int32_t law) {
-    const double *A = c->A;
+    const double *A = r->A;
     double u[3], v[3], x[3] = {c->x[0], c->x[1], c->x[2]};
     general_velocity(w, c, r, u);
     for (int k = 0; k < 3; ++k) {

@@ -200,13 +200,13 @@ static void body_rows(const nscd_world *w, int32_t i, const double point[3], con
 /* A_kl = (1/m_a + 1/m_b) δ_kl + ang_a[k]·resp_a[l] + ang_b[k]·resp_b[l],
  * computed on and above the diagonal and mirrored, so it is exactly
  * symmetric. */
-static void general_delassus(nscd__world_contact *c, const nscd__world_contact_rows *r) {
+static void general_delassus(const nscd__world_contact *c, nscd__world_contact_rows *r) {
     double m = c->inv_mass_a + c->inv_mass_b;
     for (int k = 0; k < 3; ++k) {
         for (int l = k; l < 3; ++l) {
             double v = dot(r->ang_a + 3 * k, r->resp_a + 3 * l) +
                        dot(r->ang_b + 3 * k, r->resp_b + 3 * l) + (k == l ? m : 0.0);
-            c->A[3 * k + l] = c->A[3 * l + k] = v;
+            r->A[3 * k + l] = r->A[3 * l + k] = v;
         }
     }
 }
@@ -229,9 +229,8 @@ static void diagonal_rows(const nscd_world *w, nscd__world_contact *c, const dou
     double an = c->inv_mass_a + c->inv_mass_b;
     double at = an + c->lever_a * c->lever_a * c->inv_inertia_a +
                 c->lever_b * c->lever_b * c->inv_inertia_b;
-    memset(c->A, 0, sizeof c->A);
-    c->A[0] = an;
-    c->A[4] = c->A[8] = at;
+    c->a_n = an;
+    c->a_t = at;
 }
 
 /* The rows of one contact (r: its general rows); false when they cannot be
@@ -253,7 +252,7 @@ static bool contact_rows(const nscd_world *w, nscd__world_contact *c, nscd__worl
     }
     general_delassus(c, r);
     double S[9];
-    return nscd__delassus3_factor(c->A, S, r->L) == NSCD_OK;
+    return nscd__delassus3_factor(r->A, S, r->L) == NSCD_OK;
 }
 
 /* One solver contact from a contact point; false when neither body moves
