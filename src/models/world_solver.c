@@ -203,8 +203,8 @@ static double gauss_seidel(nscd_world *w, int32_t lo, int32_t hi) {
     int32_t law = w->desc.friction_law;
     for (int32_t j = lo; j < hi; ++j) {
         nscd__world_contact *c = &w->contacts[j];
-        double m = c->diagonal ? update_diagonal(w, c)
-                               : update_general(w, c, &w->contact_rows[j], law);
+        double m =
+            c->diagonal ? update_diagonal(w, c) : update_general(w, c, &w->contact_rows[j], law);
         merit = m > merit ? m : merit;
     }
     return merit;
