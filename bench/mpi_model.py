@@ -5,7 +5,7 @@ sweeps per step) on P ranks, from the measured serial cost per particle and step
 the halo volume and the messages of the decomposition, and stated network figures.
 Prints the Markdown table of docs/distributed.md.
 
-    bench/mpi_model.py [--cost-us 1.64] [--latency-us 2] [--bandwidth-gbs 5]"""
+    bench/mpi_model.py [--cost-us 1.28] [--latency-us 2] [--bandwidth-gbs 5]"""
 import argparse
 import math
 
@@ -49,7 +49,7 @@ def model(dims, cost_us, alpha_us, bandwidth, all_to_all):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--cost-us", type=float, default=1.64)
+    ap.add_argument("--cost-us", type=float, default=1.28)
     ap.add_argument("--latency-us", type=float, default=2.0)
     ap.add_argument("--bandwidth-gbs", type=float, default=5.0)
     a = ap.parse_args()
