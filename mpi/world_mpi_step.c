@@ -184,7 +184,7 @@ static void keep_resolved(nscd_world_mpi *w) {
             resolver = c->b;
         }
         if (nscd__mpi_owned(w, resolver)) {
-            l->contacts[kept++] = *c;
+            nscd__world_move_contact(l, j, kept++);
         }
     }
     l->n_contacts = kept;

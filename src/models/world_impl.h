@@ -230,6 +230,9 @@ double nscd__world_sweep(nscd_world *w);
 nscd_status nscd__world_step_prepare(nscd_world *w, double *max_penetration);
 /* Frees the solver contacts and their parallel arrays. */
 void nscd__world_free_contacts(nscd_world *w);
+/* Moves solver contact `from` to index `to` <= from, with its general rows
+ * (the distributed world keeps the contacts a rank resolves). */
+void nscd__world_move_contact(nscd_world *w, int32_t from, int32_t to);
 void nscd__world_step_free_velocities(nscd_world *w);
 bool nscd__world_step_finite(const nscd_world *w);
 void nscd__world_step_restore(nscd_world *w);

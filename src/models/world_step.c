@@ -131,6 +131,13 @@ void nscd__world_free_contacts(nscd_world *w) {
     w->contacts_capacity = 0;
 }
 
+void nscd__world_move_contact(nscd_world *w, int32_t from, int32_t to) {
+    w->contacts[to] = w->contacts[from];
+    if (!w->contacts[from].diagonal) { /* a diagonal contact has no rows */
+        w->contact_rows[to] = w->contact_rows[from];
+    }
+}
+
 /* Room for n solver contacts (their contents need not survive). */
 static nscd_status reserve_contacts(nscd_world *w, int32_t n) {
     if (n <= w->contacts_capacity) {

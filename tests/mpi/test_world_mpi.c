@@ -13,6 +13,10 @@
  *  rerun_is_bitwise         the same run twice: every body bitwise equal
  *  pile_matches_serial      the pile after 1.5 s: mean height (2 %) and
  *                           contacts per body (5 %) against the serial world
+ *  boxes_rest              a brick wall of boxes across the subdomain boundary
+ *                           (general contacts, whose rows a rank must keep with
+ *                           the contacts it resolves): every box at rest, level
+ *                           and at its height after 0.4 s, as in the serial world
  *  vtk_pieces               the parallel VTK: an index naming one piece per rank,
  *                           the pieces' points adding up to the global count
  *  bad_input                NULL handles, a bad decomposition, a remove of a
@@ -510,6 +514,91 @@ static void bad_input(void) {
     nscd_world_mpi_destroy(NULL);
 }
 
+/* ------------------------------------------------------------ boxes */
+
+#define BRICK 0.05 /* half side of the cubes */
+
+/* Brick i of a wall on the floor across x = 0: 6 cubes in a row touching
+ * their neighbours and 5 on top, each on two below (a running bond). */
+static void brick_body(int i, nscd_body_desc *b, nscd_shape_desc *s) {
+    nscd_body_desc_init(b, sizeof *b);
+    nscd_shape_desc_init(s, sizeof *s);
+    int top = i >= 6, k = top ? i - 6 : i;
+    b->position[0] = -0.25 + 2.0 * BRICK * k + (top ? BRICK : 0.0);
+    b->position[2] = top ? 3.0 * BRICK : BRICK;
+    b->user_id = 2000 + (uint64_t)(11 - i); /* the resolver rule sees both orders */
+    s->type = NSCD_SHAPE_BOX;
+    s->half_extents[0] = s->half_extents[1] = s->half_extents[2] = BRICK;
+}
+
+/* Largest speed (of the centre and of the corners' rotation), height error
+ * and tilt (1 - |q0|) over the bricks among n bodies (user ids 2000 on). */
+static void brick_errors(const double *x, const double *q, const double *v, const double *om,
+                         const uint64_t *user_ids, int n, double err[3]) {
+    err[0] = err[1] = err[2] = 0.0;
+    for (int i = 0; i < n; ++i) {
+        if (user_ids[i] < 2000) {
+            continue; /* a wall */
+        }
+        int top = 2011 - (int)user_ids[i] >= 6;
+        const double *vi = v + 3 * i, *wi = om + 3 * i;
+        double speed = sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]) +
+                       BRICK * sqrt(wi[0] * wi[0] + wi[1] * wi[1] + wi[2] * wi[2]);
+        err[0] = fmax(err[0], speed);
+        err[1] = fmax(err[1], fabs(x[3 * i + 2] - (top ? 3.0 : 1.0) * BRICK));
+        err[2] = fmax(err[2], 1.0 - fabs(q[4 * i]));
+    }
+}
+
+static void boxes_rest(void) {
+    enum { N = 11, ROWS = N + 5, STEPS = 400 };
+    nscd_world_desc d;
+    scene_desc(&d, 1, 0);
+    d.relaxation = size_ > 1 ? 0.7 : 1.0;
+    nscd_world_mpi *m = create_mpi(&d);
+    nscd_world *s = NULL;
+    CHECK(nscd_world_create(&d, &s) == NSCD_OK);
+    add_walls_mpi(m);
+    add_walls_serial(s);
+    for (int i = 0; i < N; ++i) {
+        nscd_body_desc b;
+        nscd_shape_desc sh;
+        uint64_t gid;
+        nscd_body_id sid;
+        brick_body(i, &b, &sh);
+        if (rank_ == 0) {
+            CHECK(nscd_world_mpi_add_body(m, &b, &sh, 1, &gid) == NSCD_OK);
+        }
+        CHECK(nscd_world_add_body(s, &b, &sh, 1, &sid) == NSCD_OK);
+    }
+    for (int k = 0; k < STEPS; ++k) {
+        CHECK(nscd_world_mpi_step(m, NULL) == NSCD_OK);
+        CHECK(nscd_world_step(s, NULL) == NSCD_OK);
+    }
+    double x[3 * ROWS], q[4 * ROWS], v[3 * ROWS], om[3 * ROWS], err[3], worst[3], serial[3];
+    uint64_t user_ids[ROWS];
+    int32_t count = 0;
+    CHECK(nscd_world_mpi_get_bodies(m, ROWS, &count, NULL, user_ids, x, q, v, om) == NSCD_OK);
+    int total = 0;
+    MPI_Allreduce(&count, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(total == N);
+    brick_errors(x, q, v, om, user_ids, count, err);
+    MPI_Allreduce(err, worst, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    CHECK(nscd_world_get_bodies(s, ROWS, &count, NULL, user_ids, x, q, v, om) == NSCD_OK);
+    CHECK(count == ROWS);
+    brick_errors(x, q, v, om, user_ids, count, serial);
+    if (rank_ == 0) {
+        printf("boxes_rest: speed %.3g m/s, height error %.3g m, tilt %.3g (serial %.3g, %.3g, "
+               "%.3g)\n",
+               worst[0], worst[1], worst[2], serial[0], serial[1], serial[2]);
+    }
+    /* at rest: micrometres per second and of settling, no tilt */
+    CHECK(worst[0] < 1e-3 && worst[1] < 1e-4 && worst[2] < 1e-6);
+    CHECK(serial[0] < 1e-3 && serial[1] < 1e-4 && serial[2] < 1e-6);
+    nscd_world_mpi_destroy(m);
+    nscd_world_destroy(s);
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -524,6 +613,9 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(only, "all") || !strcmp(only, "statistics")) {
         pile_matches_serial();
+    }
+    if (!strcmp(only, "all") || !strcmp(only, "boxes")) {
+        boxes_rest();
     }
     if (!strcmp(only, "all") || !strcmp(only, "vtk")) {
         vtk_pieces();
