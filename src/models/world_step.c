@@ -138,30 +138,13 @@ void nscd__world_move_contact(nscd_world *w, int32_t from, int32_t to) {
     }
 }
 
-/* Room for n solver contacts (their contents need not survive). */
+/* Room for n solver contacts and their parallel arrays (their contents
+ * need not survive). */
 static nscd_status reserve_contacts(nscd_world *w, int32_t n) {
-    if (n <= w->contacts_capacity) {
-        return NSCD_OK;
-    }
-    size_t cap = w->contacts_capacity ? (size_t)w->contacts_capacity : 64;
-    while (cap < (size_t)n) {
-        cap *= 2;
-    }
-    nscd__world_contact *c = nscd__alloc_array(&w->allocator, cap, sizeof *c);
-    nscd__world_contact_rows *rows = nscd__alloc_array(&w->allocator, cap, sizeof *rows);
-    double *x_start = nscd__alloc_array(&w->allocator, 3 * cap, sizeof(double));
-    if (c == NULL || rows == NULL || x_start == NULL) {
-        nscd__free(&w->allocator, c, cap * sizeof *c);
-        nscd__free(&w->allocator, rows, cap * sizeof *rows);
-        nscd__free(&w->allocator, x_start, 3 * cap * sizeof(double));
-        return NSCD_ERR_OUT_OF_MEMORY;
-    }
-    nscd__world_free_contacts(w);
-    w->contacts = c;
-    w->contact_rows = rows;
-    w->contact_x_start = x_start;
-    w->contacts_capacity = (int32_t)cap;
-    return NSCD_OK;
+    nscd__array arrays[3] = {{(void **)&w->contacts, sizeof(nscd__world_contact), 0},
+                             {(void **)&w->contact_rows, sizeof(nscd__world_contact_rows), 0},
+                             {(void **)&w->contact_x_start, 3 * sizeof(double), 0}};
+    return nscd__reserve_arrays(&w->allocator, arrays, 3, &w->contacts_capacity, n);
 }
 
 /* True when body i is moving and shape s is a sphere centred at the body's
