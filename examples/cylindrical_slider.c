@@ -8,8 +8,9 @@
  * L = 0.1 m and radius R_pin + c, c = 0.1 mm, and starts concentric at rest.
  * Gravity -y. A constant axial force F = 20 N along +x acts at a point
  * offset e = 0.05 m above the centre of mass (+y): equivalent to F at the
- * centre of mass plus the couple r x F = (0, 0, -e F). The world has no
- * applied-force API: F at the centre of mass is put into the world's
+ * centre of mass plus the couple r x F = (0, 0, -e F). The example predates
+ * nscd_world_set_applied_force and keeps its splitting (docs/joints.md, the
+ * figures of which it reproduces): F at the centre of mass is put into the world's
  * "gravity" as the uniform acceleration F/m along x (exact: it acts at the
  * centre of mass of a single body), the couple as an angular impulse
  * I^-1 (0, 0, -e F) h after each step of size h (splitting; exact in the

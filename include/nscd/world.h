@@ -334,6 +334,36 @@ NSCD_API nscd_status nscd_world_set_body(nscd_world *world, nscd_body_id id, con
                                          const double *orientation, const double *velocity,
                                          const double *angular_velocity);
 /**
+ * @brief Sets the load applied to a dynamic body at every step until it is
+ *        set again: a force through the centre of mass and a torque, both in
+ *        the world frame (a force F at a point p of the body is F with the
+ *        torque (p − x) × F; update it when the body turns).
+ *
+ * nscd_world_step() adds dt F / m to the velocity and dt I⁻¹ τ (the world-
+ * frame inverse inertia) to the angular velocity with gravity, before the
+ * contacts are solved; the time steppers driving the world add F and τ to
+ * its forces. A new body has none; zero vectors (or NULL) remove it.
+ * @param world  The world.
+ * @param id     A dynamic body.
+ * @param force  3 values, N, or NULL for zero.
+ * @param torque 3 values, N m, or NULL for zero.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STALE_HANDLE;
+ *         ::NSCD_ERR_NOT_FINITE; ::NSCD_ERR_INVALID_ARGUMENT for a static or
+ *         kinematic body (nothing changed on failure).
+ */
+NSCD_API nscd_status nscd_world_set_applied_force(nscd_world *world, nscd_body_id id,
+                                                  const double force[3], const double torque[3]);
+/**
+ * @brief Reads the load set by nscd_world_set_applied_force() (zero unless set).
+ * @param world  The world.
+ * @param id     The body.
+ * @param force  Receives 3 values, N; may be NULL.
+ * @param torque Receives 3 values, N m; may be NULL.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STALE_HANDLE.
+ */
+NSCD_API nscd_status nscd_world_get_applied_force(const nscd_world *world, nscd_body_id id,
+                                                  double force[3], double torque[3]);
+/**
  * @brief Mass and body-frame inertia of a body.
  * @param world   The world.
  * @param id      The body.

@@ -640,6 +640,8 @@ def prototypes():
         "nscd_world_get_body": (c_status, [vp, ctypes.c_uint64] + [c_double_p] * 4),
         "nscd_world_set_body": (c_status, [vp, ctypes.c_uint64] + [c_double_p] * 4),
         "nscd_world_get_body_mass": (c_status, [vp, ctypes.c_uint64, c_double_p, c_double_p]),
+        "nscd_world_set_applied_force": (c_status, [vp, ctypes.c_uint64, c_double_p, c_double_p]),
+        "nscd_world_get_applied_force": (c_status, [vp, ctypes.c_uint64, c_double_p, c_double_p]),
         "nscd_world_step": (c_status, [vp, ctypes.POINTER(WorldStepReport)]),
         "nscd_world_time": (ctypes.c_double, [vp]),
         "nscd_world_get_bodies": (c_status, [vp, ctypes.c_int32, c_int32_p, u64p, u64p]

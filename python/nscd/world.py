@@ -464,6 +464,27 @@ class World(OwnedHandle):
                     "nscd_world_get_body_mass")
         return mass.value, inertia
 
+    def set_applied_force(self, body_id: int, force: Optional[Sequence[float]] = None,
+                          torque: Optional[Sequence[float]] = None) -> None:
+        """Sets the load applied to a dynamic body at every step until set
+        again: a force through its centre of mass (N) and a torque (N m), world
+        frame; None is zero (``set_applied_force(b)`` removes the load)."""
+        self._require_open()
+        f = None if force is None else np.array(_vec(force, 3, "force"))
+        t = None if torque is None else np.array(_vec(torque, 3, "torque"))
+        self._check(self._lib.nscd_world_set_applied_force(
+            self._handle, self._id(body_id), None if f is None else _dptr(f),
+            None if t is None else _dptr(t)), "nscd_world_set_applied_force")
+
+    def applied_force(self, body_id: int) -> Tuple[np.ndarray, np.ndarray]:
+        """(force (3,), torque (3,)) set by set_applied_force; zeros unless set."""
+        self._require_open()
+        f, t = np.zeros(3), np.zeros(3)
+        self._check(self._lib.nscd_world_get_applied_force(self._handle, self._id(body_id),
+                                                           _dptr(f), _dptr(t)),
+                    "nscd_world_get_applied_force")
+        return f, t
+
     # ------------------------------------------------------------ stepping
     def step(self, n: int = 1, allow_not_converged: bool = False) -> WorldStepReport:
         """Advances the world by n steps of dt and returns the report of the last.

@@ -17,7 +17,7 @@
  * and release walk one table instead of three lists. */
 typedef nscd__array body_array; /* keep: set by reserve() */
 
-enum { N_BODY_ARRAYS = 17 };
+enum { N_BODY_ARRAYS = 19 };
 
 static void body_arrays(nscd_world *w, body_array out[N_BODY_ARRAYS]) {
     body_array t[N_BODY_ARRAYS] = {
@@ -31,6 +31,8 @@ static void body_arrays(nscd_world *w, body_array out[N_BODY_ARRAYS]) {
         {(void **)&w->inv_inertia, 9 * sizeof(double), 0},
         {(void **)&w->inv_inertia_world, 9 * sizeof(double), 0},
         {(void **)&w->bound_radius, sizeof(double), 0},
+        {(void **)&w->applied_force, 3 * sizeof(double), 0},
+        {(void **)&w->applied_torque, 3 * sizeof(double), 0},
         {(void **)&w->type, sizeof(int32_t), 0},
         {(void **)&w->isotropic, sizeof(int32_t), 0},
         {(void **)&w->shape_first, sizeof(int32_t), 0},
@@ -468,6 +470,8 @@ static void store_body(nscd_world *w, int32_t i, const nscd_body_desc *b, nscd_b
     memset(w->inertia + 9 * (size_t)i, 0, 9 * sizeof(double));
     memset(w->inv_inertia + 9 * (size_t)i, 0, 9 * sizeof(double));
     memset(w->inv_inertia_world + 9 * (size_t)i, 0, 9 * sizeof(double));
+    memset(w->applied_force + 3 * (size_t)i, 0, 3 * sizeof(double));
+    memset(w->applied_torque + 3 * (size_t)i, 0, 3 * sizeof(double));
 }
 
 nscd_status nscd_world_add_body(nscd_world *w, const nscd_body_desc *body,
@@ -537,6 +541,8 @@ void nscd__world_get_row(const nscd_world *w, int32_t i, nscd__world_row *row) {
     row->mass = w->mass[i];
     row->inv_mass = w->inv_mass[i];
     row->bound_radius = w->bound_radius[i];
+    memcpy(row->applied_force, w->applied_force + 3 * (size_t)i, sizeof row->applied_force);
+    memcpy(row->applied_torque, w->applied_torque + 3 * (size_t)i, sizeof row->applied_torque);
     row->user_id = w->user_id[i];
     row->type = w->type[i];
     row->isotropic = w->isotropic[i];
@@ -564,6 +570,8 @@ nscd_status nscd__world_append_row(nscd_world *w, const nscd__world_row *row,
     w->mass[i] = row->mass;
     w->inv_mass[i] = row->inv_mass;
     w->bound_radius[i] = row->bound_radius;
+    memcpy(w->applied_force + 3 * (size_t)i, row->applied_force, sizeof row->applied_force);
+    memcpy(w->applied_torque + 3 * (size_t)i, row->applied_torque, sizeof row->applied_torque);
     w->user_id[i] = row->user_id;
     w->type[i] = row->type;
     w->isotropic[i] = row->isotropic;
@@ -730,6 +738,48 @@ nscd_status nscd_world_set_body(nscd_world *w, nscd_body_id id, const double *po
     }
     if (angular_velocity != NULL) {
         memcpy(w->omega + 3 * (size_t)i, angular_velocity, 3 * sizeof(double));
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd_world_set_applied_force(nscd_world *w, nscd_body_id id, const double force[3],
+                                         const double torque[3]) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&w->diag);
+    int32_t i = nscd__world_lookup(w, id);
+    if (i < 0) {
+        return nscd__fail(&w->diag, NSCD_ERR_STALE_HANDLE, "body id %llu is not alive",
+                          (unsigned long long)id);
+    }
+    if ((force && !nscd__all_finite(force, 3)) || (torque && !nscd__all_finite(torque, 3))) {
+        return fail(w, NSCD_ERR_NOT_FINITE, "applied force or torque has non-finite values");
+    }
+    if (w->type[i] != NSCD_BODY_DYNAMIC) {
+        return fail(w, NSCD_ERR_INVALID_ARGUMENT, "only a dynamic body takes applied forces");
+    }
+    for (int k = 0; k < 3; ++k) {
+        w->applied_force[3 * (size_t)i + k] = force ? force[k] : 0.0;
+        w->applied_torque[3 * (size_t)i + k] = torque ? torque[k] : 0.0;
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd_world_get_applied_force(const nscd_world *w, nscd_body_id id, double force[3],
+                                         double torque[3]) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    int32_t i = nscd__world_lookup(w, id);
+    if (i < 0) {
+        return NSCD_ERR_STALE_HANDLE;
+    }
+    if (force != NULL) {
+        memcpy(force, w->applied_force + 3 * (size_t)i, 3 * sizeof(double));
+    }
+    if (torque != NULL) {
+        memcpy(torque, w->applied_torque + 3 * (size_t)i, 3 * sizeof(double));
     }
     return NSCD_OK;
 }

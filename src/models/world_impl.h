@@ -138,8 +138,12 @@ struct nscd_world {
     double *inv_inertia;       /* 9n: its inverse, body frame */
     double *inv_inertia_world; /* 9n: R I^-1 R', refreshed each step */
     double *bound_radius;      /* n: for the writers */
-    int32_t *type;             /* n: nscd_body_type, -1 when removed */
-    int32_t *isotropic;        /* n: inertia a multiple of the identity */
+    /* 3n each, world frame: the applied force through the centre of mass and
+     * torque (nscd_world_set_applied_force), zero unless set; read by
+     * free_velocities (world_step.c) and the model's forces (world_model.c). */
+    double *applied_force, *applied_torque;
+    int32_t *type;      /* n: nscd_body_type, -1 when removed */
+    int32_t *isotropic; /* n: inertia a multiple of the identity */
     int32_t *shape_first, *shape_count;
     uint64_t *user_id;
     nscd_body_id *id;
@@ -243,6 +247,7 @@ void nscd__world_step_integrate(nscd_world *w);
 typedef struct nscd__world_row {
     double position[3], orientation[4], velocity[3], omega[3];
     double mass, inv_mass, inertia[9], inv_inertia[9], bound_radius;
+    double applied_force[3], applied_torque[3];
     uint64_t user_id;
     int32_t type, isotropic, shape_count, pad;
 } nscd__world_row;

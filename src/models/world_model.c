@@ -279,17 +279,19 @@ static nscd_status mass_block(void *self, const double *q, int32_t block, double
     return NSCD_OK;
 }
 
-/* h = (m g, -ω × (R I R') ω): the explicit forces of the world's step
- * (world_step.c, free_velocities; zero torque for an isotropic body). */
+/* h = (m g + F, τ - ω × (R I R') ω) with the applied load (F, τ): the
+ * explicit forces of the world's step (world_step.c, free_velocities; no
+ * gyroscopic torque for an isotropic body). */
 static nscd_status forces(void *self, double t, const double *q, const double *v, double *h) {
     (void)t;
     const world_adapter *a = self;
     const double *g = a->world->desc.gravity;
     for (int32_t k = 0; k < a->n_bodies; ++k) {
         size_t i = (size_t)a->body_of[k], o = V_PER_BODY * (size_t)k;
+        const double *F = a->world->applied_force + 3 * i, *tau = a->world->applied_torque + 3 * i;
         for (int c = 0; c < 3; ++c) {
-            h[o + c] = a->world->mass[i] * g[c];
-            h[o + 3 + c] = 0.0;
+            h[o + c] = a->world->mass[i] * g[c] + F[c];
+            h[o + 3 + c] = tau[c];
         }
         if (a->world->isotropic[i]) {
             continue;
@@ -299,7 +301,7 @@ static nscd_status forces(void *self, double t, const double *q, const double *v
         world_apply(R, a->world->inertia + 9 * i, v + o + 3, L);
         nscd_cross3(v + o + 3, L, gyro);
         for (int c = 0; c < 3; ++c) {
-            h[o + 3 + c] = -gyro[c];
+            h[o + 3 + c] = tau[c] - gyro[c];
         }
     }
     return NSCD_OK;

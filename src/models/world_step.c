@@ -339,6 +339,25 @@ static void warm_start_merge(nscd_world *w) {
 
 /* v* = v + dt g; ω* = ω - dt I^-1 (ω × I ω) in the body frame (explicit
  * gyroscopic term of eq. (4); zero for an isotropic body). */
+/* The applied load of dynamic body i over dt: v += dt F / m, ω += dt I⁻¹ τ
+ * (world frame; I⁻¹ of this step's orientation). Skipped when there is none,
+ * so that a world without loads steps bitwise as before they existed. */
+static void apply_load(nscd_world *w, int32_t i, double dt) {
+    const double *F = w->applied_force + 3 * (size_t)i, *tau = w->applied_torque + 3 * (size_t)i;
+    if (F[0] != 0.0 || F[1] != 0.0 || F[2] != 0.0) {
+        for (int k = 0; k < 3; ++k) {
+            w->velocity[3 * (size_t)i + k] += dt * w->inv_mass[i] * F[k];
+        }
+    }
+    if (tau[0] != 0.0 || tau[1] != 0.0 || tau[2] != 0.0) {
+        double dw[3];
+        mat_vec(w->inv_inertia_world + 9 * (size_t)i, tau, dw);
+        for (int k = 0; k < 3; ++k) {
+            w->omega[3 * (size_t)i + k] += dt * dw[k];
+        }
+    }
+}
+
 static void free_velocities(nscd_world *w) {
     double dt = w->desc.dt;
     const double *g = w->desc.gravity;
@@ -350,6 +369,7 @@ static void free_velocities(nscd_world *w) {
         for (int k = 0; k < 3; ++k) {
             v[k] += dt * g[k];
         }
+        apply_load(w, i, dt);
         if (w->isotropic[i]) {
             continue;
         }

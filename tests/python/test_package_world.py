@@ -102,6 +102,30 @@ def test_stale_id_raises_stale_handle():
         assert err.value.status == nscd.Status.ERR_STALE_HANDLE
 
 
+def test_applied_force_accelerates_a_free_sphere():
+    """v = F t / m and ω = τ t / I under a constant applied load (no gravity);
+    the load is read back, None removes it, a static body refuses one."""
+    with nscd.World(dt=1e-3, gravity=(0.0, 0.0, 0.0)) as world:
+        ground = world.add_half_space()
+        ball = world.add_sphere(0.1, position=(0.0, 0.0, 1.0))
+        mass, inertia = world.body_mass(ball)
+        world.set_applied_force(ball, force=(1.0, 0.0, -2.0), torque=(0.0, 0.01, 0.0))
+        force, torque = world.applied_force(ball)
+        assert list(force) == [1.0, 0.0, -2.0] and list(torque) == [0.0, 0.01, 0.0]
+        world.step(100)
+        _, _, v, om = world.get_body(ball)
+        assert v[0] == pytest.approx(1.0 * 0.1 / mass, rel=1e-12)
+        assert v[2] == pytest.approx(-2.0 * 0.1 / mass, rel=1e-12)
+        assert om[1] == pytest.approx(0.01 * 0.1 / inertia[1], rel=1e-12)
+        world.set_applied_force(ball)
+        assert not world.applied_force(ball)[0].any()
+        world.step(10)
+        assert world.get_body(ball)[2][0] == pytest.approx(v[0], rel=1e-15)
+        with pytest.raises(nscd.NscdError) as err:
+            world.set_applied_force(ground, force=(1.0, 0.0, 0.0))
+        assert err.value.status == nscd.Status.ERR_INVALID_ARGUMENT
+
+
 @pytest.mark.parametrize("settings, status", [
     (dict(dt=0.0), nscd.Status.ERR_OUT_OF_RANGE),
     (dict(error_reduction=1.0), nscd.Status.ERR_OUT_OF_RANGE),

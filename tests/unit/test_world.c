@@ -874,6 +874,118 @@ static void free_spin_about_principal_axis(void **state) {
     nscd_world_destroy(w);
 }
 
+/* A box of half sides (0.1, 0.2, 0.3) and density 1000 without gravity. */
+static nscd_body_id add_free_box(nscd_world *w, double *mass, double inertia[3]) {
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_BOX;
+    s.half_extents[0] = 0.1, s.half_extents[1] = 0.2, s.half_extents[2] = 0.3;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    assert_int_equal(nscd_world_get_body_mass(w, id, mass, inertia), NSCD_OK);
+    return id;
+}
+
+/* A constant applied force and a torque about a principal axis on a free
+ * box: the symplectic Euler step gives v_n = n dt F / m, x_n = dt² (F / m)
+ * n (n + 1) / 2 and ω_n = n dt τ / I_zz (no gyroscopic torque about a
+ * principal axis), checked against those closed forms. */
+static void applied_force_accelerates_free_body(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    d.gravity[2] = 0.0;
+    d.dt = 1e-3;
+    nscd_world *w = make_world(&d);
+    double m = 0.0, I[3];
+    nscd_body_id id = add_free_box(w, &m, I);
+    const double F[3] = {2.0, -1.0, 0.5}, tau[3] = {0.0, 0.0, 0.03};
+    assert_int_equal(nscd_world_set_applied_force(w, id, F, tau), NSCD_OK);
+    double Fr[3], taur[3];
+    assert_int_equal(nscd_world_get_applied_force(w, id, Fr, taur), NSCD_OK);
+    assert_memory_equal(Fr, F, sizeof F);
+    assert_memory_equal(taur, tau, sizeof tau);
+    const int n = 500;
+    step_ok(w, n);
+    double x[3], v[3], om[3], q[4];
+    assert_int_equal(nscd_world_get_body(w, id, x, q, v, om), NSCD_OK);
+    for (int k = 0; k < 3; ++k) {
+        double a = F[k] / m;
+        assert_near(v[k], n * d.dt * a, 1e-12 * fabs(n * d.dt * a));
+        assert_near(x[k], d.dt * d.dt * a * n * (n + 1) / 2.0, 1e-11 * fabs(x[k]));
+    }
+    assert_near(om[2], n * d.dt * tau[2] / I[2], 1e-12 * fabs(om[2]));
+    assert_near(om[0], 0.0, 1e-15);
+    assert_near(om[1], 0.0, 1e-15);
+    /* zero (NULL) removes the load: the velocity stays */
+    assert_int_equal(nscd_world_set_applied_force(w, id, NULL, NULL), NSCD_OK);
+    step_ok(w, 10);
+    double v2[3];
+    assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, v2, NULL), NSCD_OK);
+    assert_memory_equal(v2, v, sizeof v);
+    nscd_world_destroy(w);
+}
+
+/* A box on the floor (μ = 0.5) pushed along x: a force below μ m g holds
+ * it at rest (static friction), one above makes it slide with the
+ * acceleration F / m − μ g. */
+static void applied_force_against_friction(void **state) {
+    (void)state;
+    const double mu = 0.5, h = 0.1;
+    for (int above = 0; above <= 1; ++above) {
+        nscd_world_desc d = default_desc();
+        d.default_friction = mu;
+        d.max_sweeps = 100;
+        d.tolerance = 1e-12;
+        nscd_world *w = make_world(&d);
+        add_floor(w);
+        nscd_body_id id = add_box(w, 0.0, h, h);
+        double m = 0.0;
+        assert_int_equal(nscd_world_get_body_mass(w, id, &m, NULL), NSCD_OK);
+        double F[3] = {(above ? 1.5 : 0.5) * mu * m * G, 0.0, 0.0};
+        step_ok(w, 50); /* seated */
+        assert_int_equal(nscd_world_set_applied_force(w, id, F, NULL), NSCD_OK);
+        double v0[3], v[3], x[3], q[4];
+        assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, v0, NULL), NSCD_OK);
+        const int n = 300;
+        step_ok(w, n);
+        assert_int_equal(nscd_world_get_body(w, id, x, q, v, NULL), NSCD_OK);
+        double expected = above ? v0[0] + n * d.dt * (F[0] / m - mu * G) : 0.0;
+        assert_near(v[0], expected, 1e-9);
+        assert_true(fabs(x[2] - h) < 1e-6);
+        assert_true(fabs(q[0] - 1.0) < 1e-6); /* pushed through the centre: no tipping */
+        nscd_world_destroy(w);
+    }
+}
+
+/* Bad calls change nothing. */
+static void bad_applied_forces(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    nscd_world *w = make_world(&d);
+    nscd_body_id floor = add_floor(w), ball = add_sphere(w, 0.0, 0.0, 1.0, 0.1);
+    const double F[3] = {1.0, 2.0, 3.0}, bad[3] = {1.0, NAN, 0.0};
+    assert_int_equal(nscd_world_set_applied_force(w, ball, F, NULL), NSCD_OK);
+    assert_int_equal(nscd_world_set_applied_force(NULL, ball, F, NULL), NSCD_ERR_NULL_POINTER);
+    assert_int_equal(nscd_world_set_applied_force(w, floor, F, NULL), NSCD_ERR_INVALID_ARGUMENT);
+    assert_int_equal(nscd_world_set_applied_force(w, ball, bad, NULL), NSCD_ERR_NOT_FINITE);
+    assert_int_equal(nscd_world_set_applied_force(w, ball, NULL, bad), NSCD_ERR_NOT_FINITE);
+    double got[3], torque[3];
+    assert_int_equal(nscd_world_get_applied_force(w, ball, got, torque), NSCD_OK);
+    assert_memory_equal(got, F, sizeof F);
+    assert_true(torque[0] == 0.0 && torque[1] == 0.0 && torque[2] == 0.0);
+    assert_int_equal(nscd_world_get_applied_force(NULL, ball, got, NULL), NSCD_ERR_NULL_POINTER);
+    assert_int_equal(nscd_world_remove_body(w, ball), NSCD_OK);
+    assert_int_equal(nscd_world_set_applied_force(w, ball, F, NULL), NSCD_ERR_STALE_HANDLE);
+    assert_int_equal(nscd_world_get_applied_force(w, ball, got, NULL), NSCD_ERR_STALE_HANDLE);
+    /* a new body in the freed slot starts without a load */
+    nscd_body_id other = add_sphere(w, 0.0, 0.0, 2.0, 0.1);
+    assert_int_equal(nscd_world_get_applied_force(w, other, got, torque), NSCD_OK);
+    assert_true(got[0] == 0.0 && got[1] == 0.0 && got[2] == 0.0);
+    nscd_world_destroy(w);
+}
+
 /* A velocity that overflows in the step (the gyroscopic term of a spin of
  * 1e200 rad/s) is refused: NSCD_ERR_NOT_FINITE and the world as before. */
 static void non_finite_step_changes_nothing(void **state) {
@@ -965,6 +1077,9 @@ int main(void) {
         cmocka_unit_test(bad_bodies_change_nothing),
         cmocka_unit_test(pair_friction_override),
         cmocka_unit_test(free_spin_about_principal_axis),
+        cmocka_unit_test(applied_force_accelerates_free_body),
+        cmocka_unit_test(applied_force_against_friction),
+        cmocka_unit_test(bad_applied_forces),
         cmocka_unit_test(non_finite_step_changes_nothing),
         cmocka_unit_test(tolerance_not_reached_is_reported),
         cmocka_unit_test(structs_of_release_0_2),

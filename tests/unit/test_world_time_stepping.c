@@ -156,15 +156,24 @@ static void test_rolling_midpoint(void **state) {
  * rounding (M^-1 (m g) against g): agreement to 1e-12 over 400 steps. The
  * ξ/dt term would make them differ at an impact (the world lands a contact
  * exactly at ξ = 0 within the step, Moreau–Jean stops at the predicted
- * γ dt u_N and never pushes a penetration out: docs/world.md). */
-static void test_same_trajectory_as_world_step(void **state) {
-    (void)state;
+ * γ dt u_N and never pushes a penetration out: docs/world.md). With
+ * `loaded`, applied forces and torques act on both spheres (the rolling one
+ * pushed along the floor), which both paths add to the free velocities. */
+static void same_trajectory(int loaded) {
     const double r = 0.05, dt = 1e-3;
     const double x0[3] = {0.0, 0.0, r}, u0[3] = {1.0, 0.5, 0.0};
     const double x1[3] = {1.0, 1.0, 1.0}, u1[3] = {0.0, 0.2, 1.0};
     nscd_world *a = make_world(0.3, 1e-3), *b = make_world(0.3, 1e-3);
     nscd_body_id ia = add_sphere(a, r, x0, u0), ja = add_sphere(a, r, x1, u1);
     nscd_body_id ib = add_sphere(b, r, x0, u0), jb = add_sphere(b, r, x1, u1);
+    if (loaded) {
+        const double push[3] = {0.4, -0.2, 0.0}, lift[3] = {0.1, 0.0, 2.0},
+                     spin[3] = {1e-3, 0.0, -2e-3};
+        assert_int_equal(nscd_world_set_applied_force(a, ia, push, NULL), NSCD_OK);
+        assert_int_equal(nscd_world_set_applied_force(b, ib, push, NULL), NSCD_OK);
+        assert_int_equal(nscd_world_set_applied_force(a, ja, lift, spin), NSCD_OK);
+        assert_int_equal(nscd_world_set_applied_force(b, jb, lift, spin), NSCD_OK);
+    }
     nscd_time_stepping *ts = make_stepper(b, NSCD_TS_MOREAU_JEAN, 1.0, dt);
     double worst = 0.0;
     for (int n = 1; n <= 400; ++n) {
@@ -187,9 +196,26 @@ static void test_same_trajectory_as_world_step(void **state) {
     }
     assert_true(worst <= 1e-12);
     assert_near(nscd_world_time(a), nscd_world_time(b), 1e-15);
+    if (loaded) { /* the free sphere: v_x = F_x t / m, ω_z = τ_z t / I */
+        double v[3], om[3], m = 0.0, I[3];
+        nscd_world_get_body(b, jb, NULL, NULL, v, om);
+        nscd_world_get_body_mass(b, jb, &m, I);
+        assert_near(v[0], 0.1 * 400 * dt / m, 1e-12);
+        assert_near(om[2], -2e-3 * 400 * dt / I[2], 1e-10);
+    }
     nscd_time_stepping_destroy(ts);
     nscd_world_destroy(a);
     nscd_world_destroy(b);
+}
+
+static void test_same_trajectory_as_world_step(void **state) {
+    (void)state;
+    same_trajectory(0);
+}
+
+static void test_applied_forces_as_world_step(void **state) {
+    (void)state;
+    same_trajectory(1);
 }
 
 /* Bodies added and removed between calls: the stepper follows (the entry
@@ -373,6 +399,7 @@ int main(void) {
         cmocka_unit_test(test_rolling_moreau_jean),
         cmocka_unit_test(test_rolling_midpoint),
         cmocka_unit_test(test_same_trajectory_as_world_step),
+        cmocka_unit_test(test_applied_forces_as_world_step),
         cmocka_unit_test(test_add_remove_between_calls),
         cmocka_unit_test(test_rejected_step_changes_nothing),
         cmocka_unit_test(test_rerun_is_bitwise_identical),
