@@ -674,6 +674,13 @@ void nscd__world_compact(nscd_world *w) {
 
 /* ------------------------------------------------------------ state */
 
+/* Row i of an array of n-vectors into out, unless out is NULL. */
+static void copy_out(double *out, const double *array, size_t n, int32_t i) {
+    if (out != NULL) {
+        memcpy(out, array + n * (size_t)i, n * sizeof(double));
+    }
+}
+
 nscd_status nscd_world_get_body(const nscd_world *w, nscd_body_id id, double *position,
                                 double *orientation, double *velocity, double *angular_velocity) {
     if (w == NULL) {
@@ -683,18 +690,10 @@ nscd_status nscd_world_get_body(const nscd_world *w, nscd_body_id id, double *po
     if (i < 0) {
         return NSCD_ERR_STALE_HANDLE;
     }
-    if (position != NULL) {
-        memcpy(position, w->position + 3 * (size_t)i, 3 * sizeof(double));
-    }
-    if (orientation != NULL) {
-        memcpy(orientation, w->orientation + 4 * (size_t)i, 4 * sizeof(double));
-    }
-    if (velocity != NULL) {
-        memcpy(velocity, w->velocity + 3 * (size_t)i, 3 * sizeof(double));
-    }
-    if (angular_velocity != NULL) {
-        memcpy(angular_velocity, w->omega + 3 * (size_t)i, 3 * sizeof(double));
-    }
+    copy_out(position, w->position, 3, i);
+    copy_out(orientation, w->orientation, 4, i);
+    copy_out(velocity, w->velocity, 3, i);
+    copy_out(angular_velocity, w->omega, 3, i);
     return NSCD_OK;
 }
 
@@ -775,12 +774,8 @@ nscd_status nscd_world_get_applied_force(const nscd_world *w, nscd_body_id id, d
     if (i < 0) {
         return NSCD_ERR_STALE_HANDLE;
     }
-    if (force != NULL) {
-        memcpy(force, w->applied_force + 3 * (size_t)i, 3 * sizeof(double));
-    }
-    if (torque != NULL) {
-        memcpy(torque, w->applied_torque + 3 * (size_t)i, 3 * sizeof(double));
-    }
+    copy_out(force, w->applied_force, 3, i);
+    copy_out(torque, w->applied_torque, 3, i);
     return NSCD_OK;
 }
 

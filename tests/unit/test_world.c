@@ -847,34 +847,8 @@ static void pair_friction_override(void **state) {
     nscd_world_destroy(w);
 }
 
-/* A body spinning about a principal axis of an asymmetric box keeps its
- * angular velocity (ω × I ω = 0), and the orientation follows the exact
- * rotation: after t, the angle is ω t. */
-static void free_spin_about_principal_axis(void **state) {
-    (void)state;
-    nscd_world_desc d = default_desc();
-    d.gravity[2] = 0.0;
-    d.dt = 0.01;
-    nscd_world *w = make_world(&d);
-    nscd_body_desc b;
-    nscd_body_desc_init(&b, sizeof b);
-    b.angular_velocity[2] = 2.0;
-    nscd_shape_desc s;
-    nscd_shape_desc_init(&s, sizeof s);
-    s.type = NSCD_SHAPE_BOX;
-    s.half_extents[0] = 0.1, s.half_extents[1] = 0.2, s.half_extents[2] = 0.3;
-    nscd_body_id id = 0;
-    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
-    step_ok(w, 100);
-    double q[4], om[3];
-    assert_int_equal(nscd_world_get_body(w, id, NULL, q, NULL, om), NSCD_OK);
-    assert_near(om[2], 2.0, 1e-15);
-    assert_near(q[0], cos(1.0), 1e-12); /* angle 2 rad: q = (cos 1, 0, 0, sin 1) */
-    assert_near(q[3], sin(1.0), 1e-12);
-    nscd_world_destroy(w);
-}
-
-/* A box of half sides (0.1, 0.2, 0.3) and density 1000 without gravity. */
+/* A box of half sides (0.1, 0.2, 0.3), density 1000, at rest at the origin;
+ * its mass and principal inertia into mass, inertia. */
 static nscd_body_id add_free_box(nscd_world *w, double *mass, double inertia[3]) {
     nscd_body_desc b;
     nscd_body_desc_init(&b, sizeof b);
@@ -886,6 +860,27 @@ static nscd_body_id add_free_box(nscd_world *w, double *mass, double inertia[3])
     assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
     assert_int_equal(nscd_world_get_body_mass(w, id, mass, inertia), NSCD_OK);
     return id;
+}
+
+/* A body spinning about a principal axis of an asymmetric box keeps its
+ * angular velocity (ω × I ω = 0), and the orientation follows the exact
+ * rotation: after t, the angle is ω t. */
+static void free_spin_about_principal_axis(void **state) {
+    (void)state;
+    nscd_world_desc d = default_desc();
+    d.gravity[2] = 0.0;
+    d.dt = 0.01;
+    nscd_world *w = make_world(&d);
+    double m = 0.0, I[3], spin[3] = {0.0, 0.0, 2.0};
+    nscd_body_id id = add_free_box(w, &m, I);
+    assert_int_equal(nscd_world_set_body(w, id, NULL, NULL, NULL, spin), NSCD_OK);
+    step_ok(w, 100);
+    double q[4], om[3];
+    assert_int_equal(nscd_world_get_body(w, id, NULL, q, NULL, om), NSCD_OK);
+    assert_near(om[2], 2.0, 1e-15);
+    assert_near(q[0], cos(1.0), 1e-12); /* angle 2 rad: q = (cos 1, 0, 0, sin 1) */
+    assert_near(q[3], sin(1.0), 1e-12);
+    nscd_world_destroy(w);
 }
 
 /* A constant applied force and a torque about a principal axis on a free
@@ -992,15 +987,9 @@ static void non_finite_step_changes_nothing(void **state) {
     (void)state;
     nscd_world_desc d = default_desc();
     nscd_world *w = make_world(&d);
-    nscd_body_desc b;
-    nscd_body_desc_init(&b, sizeof b);
-    b.angular_velocity[0] = b.angular_velocity[1] = 1e200;
-    nscd_shape_desc s;
-    nscd_shape_desc_init(&s, sizeof s);
-    s.type = NSCD_SHAPE_BOX;
-    s.half_extents[0] = 0.1, s.half_extents[1] = 0.2, s.half_extents[2] = 0.3;
-    nscd_body_id id = 0;
-    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    double m = 0.0, I[3], spin[3] = {1e200, 1e200, 0.0};
+    nscd_body_id id = add_free_box(w, &m, I);
+    assert_int_equal(nscd_world_set_body(w, id, NULL, NULL, NULL, spin), NSCD_OK);
     assert_int_equal(nscd_world_step(w, NULL), NSCD_ERR_NOT_FINITE);
     double x[3], q[4], v[3], om[3];
     assert_int_equal(nscd_world_get_body(w, id, x, q, v, om), NSCD_OK);
