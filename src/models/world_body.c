@@ -601,15 +601,25 @@ void nscd__world_kill(nscd_world *w, int32_t i) {
     w->n_dead++;
 }
 
+/* The dense index of body id for a call that changes the world: its last
+ * error cleared, or -1 with NSCD_ERR_STALE_HANDLE recorded. */
+static int32_t live_body(nscd_world *w, nscd_body_id id) {
+    nscd__diag_clear(&w->diag);
+    int32_t i = nscd__world_lookup(w, id);
+    if (i < 0) {
+        nscd__fail(&w->diag, NSCD_ERR_STALE_HANDLE, "body id %llu is not alive",
+                   (unsigned long long)id);
+    }
+    return i;
+}
+
 nscd_status nscd_world_remove_body(nscd_world *w, nscd_body_id id) {
     if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    nscd__diag_clear(&w->diag);
-    int32_t i = nscd__world_lookup(w, id);
+    int32_t i = live_body(w, id);
     if (i < 0) {
-        return nscd__fail(&w->diag, NSCD_ERR_STALE_HANDLE, "body id %llu is not alive",
-                          (unsigned long long)id);
+        return NSCD_ERR_STALE_HANDLE;
     }
     nscd__world_kill(w, i);
     return NSCD_OK;
@@ -703,11 +713,9 @@ nscd_status nscd_world_set_body(nscd_world *w, nscd_body_id id, const double *po
     if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    nscd__diag_clear(&w->diag);
-    int32_t i = nscd__world_lookup(w, id);
+    int32_t i = live_body(w, id);
     if (i < 0) {
-        return nscd__fail(&w->diag, NSCD_ERR_STALE_HANDLE, "body id %llu is not alive",
-                          (unsigned long long)id);
+        return NSCD_ERR_STALE_HANDLE;
     }
     if ((position && !nscd__all_finite(position, 3)) ||
         (orientation && !nscd__all_finite(orientation, 4)) ||
@@ -746,11 +754,9 @@ nscd_status nscd_world_set_applied_force(nscd_world *w, nscd_body_id id, const d
     if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    nscd__diag_clear(&w->diag);
-    int32_t i = nscd__world_lookup(w, id);
+    int32_t i = live_body(w, id);
     if (i < 0) {
-        return nscd__fail(&w->diag, NSCD_ERR_STALE_HANDLE, "body id %llu is not alive",
-                          (unsigned long long)id);
+        return NSCD_ERR_STALE_HANDLE;
     }
     if ((force && !nscd__all_finite(force, 3)) || (torque && !nscd__all_finite(torque, 3))) {
         return fail(w, NSCD_ERR_NOT_FINITE, "applied force or torque has non-finite values");
