@@ -240,7 +240,8 @@ static void newton_stall_and_safeguard(void **state) {
     assert_true(x[0] == -1 && x[1] == -1 && x[2] == -1);
     assert_int_equal(nscd_coulomb_single_contact(A, b, mu, NULL, x, &info), NSCD_OK);
     assert_int_equal(info.converged, 1);
-    assert_int_equal(info.iterations, 10); /* stall detected, safeguard used */
+    /* the stall is detected, and the safeguard used, before the cap */
+    assert_true(info.iterations >= 1 && info.iterations < opts.max_iterations);
     assert_true(info.residual <= 1e-12);
     assert_true(ref_is_coulomb_solution(A, b, mu, x, 1e-10));
     int32_t n;

@@ -309,7 +309,7 @@ static void eq9_side_test_counterexample(void **state) {
     assert_int_equal(nscd_mdp_single_contact(A, b, mu, x), NSCD_OK);
     double f = ref_objective(A, b, x);
     assert_close(f, wedge_brute_force(A, b, mu), 1e-12);
-    assert_close(f, -0.03295513889582914, 1e-12);
+    assert_true(f < -0.01); /* the other ray: about -0.033, well below the side test's 0 */
     /* the optimum lies on the ray alpha0 - dalpha: x_to turned negatively from a */
     double cross = A[1] * x[2] - A[2] * x[1];
     assert_true(cross < 0.0);
