@@ -30,7 +30,7 @@ SETTINGS = [
     ("default again", None, None, None),
     ("Haswell/1", "Haswell", "1", "avx2"),
     ("Sandybridge/2", "Sandybridge", "2", "avx"),
-    ("Prescott/1", "Prescott", "1", "sse3"),
+    ("Prescott/1", "Prescott", "1", "pni"),  # pni: SSE3 in /proc/cpuinfo
 ]
 
 
