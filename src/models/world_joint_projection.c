@@ -17,12 +17,20 @@
  * W = H M^-1 H' + δ I, solved by projected Gauss–Seidel (δ = 1e-12 of the
  * largest diagonal keeps the redundant rows of a prismatic joint, 12 on 6
  * dofs, solvable): the sweeps find the active set, whose equations are
- * then solved exactly by Cholesky when the result is complementary. */
+ * then solved exactly when the result is complementary: by Cholesky when
+ * the active rows are independent, by the least-norm solve of
+ * core/redundant.h when they are not (the 20 rows of a planar four-bar on
+ * 18 dofs, the prismatic joint's redundant gaps: the rank test of
+ * core/redundant.h, relative to the problem's scale, decides, not the size
+ * of a round-off pivot; docs/time_stepping.md, "Redundant rows"). The
+ * complementarity of the result is judged to NSCD__REDUNDANT_CHECK of the
+ * problem's scale, not by the sign of a round-off remainder. */
 #include <math.h>
 #include <string.h>
 
 #include "core/dense.h"
 #include "core/memory.h"
+#include "core/redundant.h"
 #include "core/vec3.h"
 #include "models/world_impl.h"
 
@@ -167,15 +175,20 @@ static void sweeps(const projection_row *rows, int32_t m, const double *W, const
 }
 
 /* The exact solution on the active set the sweeps found (equalities and
- * gaps with p > 0): W_AA p_A = -b_A by Cholesky, kept when p_A >= 0 on the
- * gaps and u >= 0 on the inactive gaps (else the sweeps' p stays). */
+ * gaps with p > 0): W_AA p_A = -b_A by Cholesky (independent rows) or the
+ * least-norm solve (dependent rows), kept when p_A >= 0 on the gaps and
+ * u >= 0 on the inactive gaps, to NSCD__REDUNDANT_CHECK of max|p_A| and
+ * max|b| (else the sweeps' p stays). `L` holds NSCD__REDUNDANT_WORK(m)
+ * doubles. */
 static void polish(const projection_row *rows, int32_t m, const double *W, const double *b,
                    double *p, double *Wa, double *L, double *x, int32_t *active) {
     int32_t k = 0;
+    double b_size = 0.0;
     for (int32_t a = 0; a < m; ++a) {
         if (!rows[a].gap || p[a] > 0.0) {
             active[k++] = a;
         }
+        b_size = fmax(b_size, fabs(b[a]));
     }
     for (int32_t i = 0; i < k; ++i) {
         for (int32_t j = 0; j < k; ++j) {
@@ -183,12 +196,24 @@ static void polish(const projection_row *rows, int32_t m, const double *W, const
         }
         x[i] = -b[active[i]];
     }
-    if (k == 0 || nscd__cholesky_cm(k, Wa, L) != NSCD_OK ||
-        nscd__cholesky_solve_cm(k, L, 1, x) != NSCD_OK) {
+    if (k == 0) {
         return;
     }
+    int32_t rank = nscd__redundant_rank(k, Wa, L);
+    if (rank >= 0 && rank < k) {
+        if (nscd__redundant_solve(k, Wa, x, L) != NSCD_OK) {
+            return;
+        }
+    } else if (nscd__cholesky_cm(k, Wa, L) != NSCD_OK ||
+               nscd__cholesky_solve_cm(k, L, 1, x) != NSCD_OK) {
+        return;
+    }
+    double x_size = 0.0;
     for (int32_t i = 0; i < k; ++i) {
-        if (rows[active[i]].gap && x[i] < 0.0) {
+        x_size = fmax(x_size, fabs(x[i]));
+    }
+    for (int32_t i = 0; i < k; ++i) {
+        if (rows[active[i]].gap && x[i] < -NSCD__REDUNDANT_CHECK * x_size) {
             return;
         }
     }
@@ -201,7 +226,7 @@ static void polish(const projection_row *rows, int32_t m, const double *W, const
         for (int32_t j = 0; j < k; ++j) {
             u += W[(size_t)a * (size_t)m + active[j]] * x[j];
         }
-        if (u < 0.0) {
+        if (u < -NSCD__REDUNDANT_CHECK * b_size) {
             return;
         }
     }
@@ -214,12 +239,13 @@ static void polish(const projection_row *rows, int32_t m, const double *W, const
 /* The mixed LCP u = b + W p: u = 0 on equality rows, 0 <= p _|_ u >= 0 on
  * gap rows: projected Gauss–Seidel from p = 0 finds the active set (at most
  * 200 sweeps), then the active set's equations are solved exactly. `work`
- * holds 2 m² + m doubles and m ints. */
+ * holds SOLVE_WORK(m) doubles (the last m of them holding ints). */
+#define SOLVE_WORK(m) ((size_t)(m) * (size_t)(m) + NSCD__REDUNDANT_WORK(m) + 2 * (size_t)(m))
 static void solve(const projection_row *rows, int32_t m, const double *W, const double *b,
                   double *p, double *work) {
     memset(p, 0, (size_t)m * sizeof(double));
     sweeps(rows, m, W, b, p, 200);
-    double *Wa = work, *L = Wa + (size_t)m * (size_t)m, *x = L + (size_t)m * (size_t)m;
+    double *Wa = work, *L = Wa + (size_t)m * (size_t)m, *x = L + NSCD__REDUNDANT_WORK(m);
     polish(rows, m, W, b, p, Wa, L, x, (int32_t *)(x + m));
 }
 
@@ -252,11 +278,11 @@ static void apply(nscd_world *w, const projection_row *rows, int32_t m, const do
     }
 }
 
-/* Scratch for m rows: the rows, W, b, p and the solver's work (2 m² + 2 m
- * doubles, the last m of them holding ints), all or nothing. */
+/* Scratch for m rows: the rows, W, b, p and the solver's work
+ * (SOLVE_WORK(m) doubles), all or nothing. */
 static nscd_status reserve(nscd_world *w, int32_t m) {
     size_t need = (size_t)m * sizeof(projection_row) +
-                  (3 * (size_t)m * (size_t)m + 4 * (size_t)m) * sizeof(double);
+                  ((size_t)m * (size_t)m + 2 * (size_t)m + SOLVE_WORK(m)) * sizeof(double);
     if (need <= w->projection_bytes) {
         return NSCD_OK;
     }
