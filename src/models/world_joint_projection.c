@@ -17,14 +17,13 @@
  * W = H M^-1 H' + δ I, solved by projected Gauss–Seidel (δ = 1e-12 of the
  * largest diagonal keeps the redundant rows of a prismatic joint, 12 on 6
  * dofs, solvable): the sweeps find the active set, whose equations are
- * then solved exactly when the result is complementary: by Cholesky when
- * the active rows are independent, by the least-norm solve of
- * core/redundant.h when they are not (the 20 rows of a planar four-bar on
- * 18 dofs, the prismatic joint's redundant gaps: the rank test of
- * core/redundant.h, relative to the problem's scale, decides, not the size
- * of a round-off pivot; docs/time_stepping.md, "Redundant rows"). The
- * complementarity of the result is judged to NSCD__REDUNDANT_CHECK of the
- * problem's scale, not by the sign of a round-off remainder. */
+ * then solved exactly by Cholesky when the result is complementary. That
+ * is the regularised solve of core/redundant.h's rule for this stage (δ
+ * relative to the problem's scale); its least-norm solve here instead kept
+ * the spun prismatic slider from resting (4 closed gaps after 4 s against
+ * rest at 0.3 to 2.9 s). The complementarity of the result is judged to
+ * NSCD__REDUNDANT_CHECK of the problem's scale, not by the sign of a
+ * round-off remainder (docs/time_stepping.md, "Redundant rows"). */
 #include <math.h>
 #include <string.h>
 
@@ -175,11 +174,9 @@ static void sweeps(const projection_row *rows, int32_t m, const double *W, const
 }
 
 /* The exact solution on the active set the sweeps found (equalities and
- * gaps with p > 0): W_AA p_A = -b_A by Cholesky (independent rows) or the
- * least-norm solve (dependent rows), kept when p_A >= 0 on the gaps and
- * u >= 0 on the inactive gaps, to NSCD__REDUNDANT_CHECK of max|p_A| and
- * max|b| (else the sweeps' p stays). `L` holds NSCD__REDUNDANT_WORK(m)
- * doubles. */
+ * gaps with p > 0): W_AA p_A = -b_A by Cholesky (W carries δ), kept when
+ * p_A >= 0 on the gaps and u >= 0 on the inactive gaps, to
+ * NSCD__REDUNDANT_CHECK of max|p_A| and max|b| (else the sweeps' p stays). */
 static void polish(const projection_row *rows, int32_t m, const double *W, const double *b,
                    double *p, double *Wa, double *L, double *x, int32_t *active) {
     int32_t k = 0;
@@ -199,13 +196,7 @@ static void polish(const projection_row *rows, int32_t m, const double *W, const
     if (k == 0) {
         return;
     }
-    int32_t rank = nscd__redundant_rank(k, Wa, L);
-    if (rank >= 0 && rank < k) {
-        if (nscd__redundant_solve(k, Wa, x, L) != NSCD_OK) {
-            return;
-        }
-    } else if (nscd__cholesky_cm(k, Wa, L) != NSCD_OK ||
-               nscd__cholesky_solve_cm(k, L, 1, x) != NSCD_OK) {
+    if (nscd__cholesky_cm(k, Wa, L) != NSCD_OK || nscd__cholesky_solve_cm(k, L, 1, x) != NSCD_OK) {
         return;
     }
     double x_size = 0.0;
@@ -240,12 +231,12 @@ static void polish(const projection_row *rows, int32_t m, const double *W, const
  * gap rows: projected Gauss–Seidel from p = 0 finds the active set (at most
  * 200 sweeps), then the active set's equations are solved exactly. `work`
  * holds SOLVE_WORK(m) doubles (the last m of them holding ints). */
-#define SOLVE_WORK(m) ((size_t)(m) * (size_t)(m) + NSCD__REDUNDANT_WORK(m) + 2 * (size_t)(m))
+#define SOLVE_WORK(m) (2 * (size_t)(m) * (size_t)(m) + 2 * (size_t)(m))
 static void solve(const projection_row *rows, int32_t m, const double *W, const double *b,
                   double *p, double *work) {
     memset(p, 0, (size_t)m * sizeof(double));
     sweeps(rows, m, W, b, p, 200);
-    double *Wa = work, *L = Wa + (size_t)m * (size_t)m, *x = L + NSCD__REDUNDANT_WORK(m);
+    double *Wa = work, *L = Wa + (size_t)m * (size_t)m, *x = L + (size_t)m * (size_t)m;
     polish(rows, m, W, b, p, Wa, L, x, (int32_t *)(x + m));
 }
 
