@@ -14,7 +14,7 @@
  * basis of more independent rows than its rank is exactly singular, and
  * whether the pivoting enters one, and what it divides by there, is decided
  * by round-off. Such an M (rank by core/redundant.h, relative to the
- * problem's scale) is solved by proximal iterations on M + eps I, each a
+ * problem's scale) is solved by proximal iterations on M + eps D, each a
  * P-matrix LCP for the pivoting, warm started from the last basis, the
  * result checked against M (docs/time_stepping.md, "Redundant rows"). */
 #include <string.h>
@@ -115,7 +115,7 @@ static nscd_status pivoting(int32_t n, const double *M, const double *q, lcp_wor
     return NSCD_ERR_NOT_CONVERGED;
 }
 
-/* One proximal iteration: the P-matrix LCP on M + eps I from the last
+/* One proximal iteration: the P-matrix LCP on M + eps D from the last
  * basis, and from the empty basis if that runs out of pivots. */
 static nscd_status proximal_step(void *user, const double *M, const double *q, double *z) {
     lcp_work *k = user;
