@@ -28,6 +28,14 @@ extern "C" {
  * symmetric positive definite Delassus matrix W M^-1 W'), and the answer is
  * exact up to rounding: each pivot solves the active block with a Cholesky or
  * LU factorisation.
+ *
+ * A symmetric positive semidefinite M of lower rank (the Delassus matrix of
+ * dependent constraint rows: a box resting on many coplanar points) is no
+ * P-matrix: its rank is measured by a pivoted LDL' (a pivot <= 1e-9 max M_ii
+ * counts as zero), and the LCP is then solved by proximal iterations on
+ * M + eps I (eps = 1e-8 max M_ii), each a P-matrix LCP for the pivoting, until
+ * z solves the LCP on M to 1e-10 relative (max|q| + max|M| max|z|); a
+ * problem without solution returns ::NSCD_ERR_SINGULAR.
  * @param n Problem size, 0 <= n <= ::NSCD_LCP_MAX_SIZE.
  * @param M n-by-n matrix, row-major.
  * @param q Vector of length n.
@@ -35,7 +43,8 @@ extern "C" {
  * @param w Receives M z + q (length n); may be NULL.
  * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INVALID_ARGUMENT (n out of
  *         range); ::NSCD_ERR_NOT_FINITE; ::NSCD_ERR_SINGULAR (a principal block is
- *         singular: M is not a P-matrix); ::NSCD_ERR_NOT_CONVERGED (pivot limit,
+ *         singular: M is not a P-matrix; or M is symmetric positive semidefinite
+ *         of lower rank and the LCP has no solution); ::NSCD_ERR_NOT_CONVERGED (pivot limit,
  *         only possible when M is not a P-matrix). On failure z and w are unchanged.
  */
 NSCD_API nscd_status nscd_lcp_solve_dense(int32_t n, const double *M, const double *q, double *z,

@@ -105,7 +105,7 @@ static nscd_status resolve_newton(nscd__model *model, nscd__impact_work *work, c
         for (int32_t r = 0; r < k; ++r) {
             impact->impulse[r] = -work->rhs[r];
         }
-        rc = nscd__lu_solve(k, work->delassus, work->pivots, 1, impact->impulse);
+        rc = nscd__impact_equations(work, k, work->delassus, impact->impulse);
     } else {
         rc = nscd__impact_lcp(model, work, impact, work->delassus, work->rhs, impact->impulse);
     }

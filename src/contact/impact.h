@@ -107,4 +107,12 @@ nscd_status nscd__resolve_impact(nscd__model *model, nscd__impact_work *work, co
 nscd_status nscd__impact_delassus(nscd__model *model, nscd__impact_work *work, const double *q,
                                   int32_t count, const nscd__rows *rows);
 
+/* Solves G x = b (k x k, row-major; b replaced by x) for the impulses of
+ * equations on the rows of an impact (a plastic impact, a position
+ * projection): by LU as before when G is regular, else (G symmetric
+ * positive semidefinite of lower rank by core/redundant.h: dependent rows)
+ * the least-D-norm solution, NSCD_ERR_SINGULAR when there is none. G may be
+ * overwritten. Takes its work from work->arena. */
+nscd_status nscd__impact_equations(nscd__impact_work *work, int32_t k, double *G, double *b);
+
 #endif

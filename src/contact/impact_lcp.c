@@ -6,6 +6,7 @@
 #include "contact/assembly.h"
 #include "contact/impact_rules.h"
 #include "core/dense.h"
+#include "core/redundant.h"
 #include "nscd/lcp.h"
 
 nscd_status nscd__impact_delassus(nscd__model *model, nscd__impact_work *work, const double *q,
@@ -65,55 +66,104 @@ static void schur_complement(int32_t k, const double *G, const double *c, const 
     }
 }
 
+/* The buffers of the condensed solve, taken from the arena once. */
+typedef struct mixed_lcp {
+    int32_t k, n_e, n_u;
+    const int32_t *E, *U;
+    double *Gee, *Y, *S, *c_u, *P_u;
+    int32_t *pivots;
+} mixed_lcp;
+
+/* The mixed LCP on (G, c) by the Schur complement of G_EE into P:
+ * NSCD_ERR_SINGULAR when G_EE is (exactly) singular. */
+static nscd_status condensed_solve(void *user, const double *G, const double *c, double *P) {
+    const mixed_lcp *x = user;
+    int32_t k = x->k, n_e = x->n_e, n_u = x->n_u;
+    size_t kk = (size_t)k, cols = (size_t)n_u + 1;
+    const int32_t *E = x->E, *U = x->U;
+    for (int32_t i = 0; i < n_e; ++i) { /* G_EE and [G_EU, c_E] */
+        const double *g = G + (size_t)E[i] * kk;
+        for (int32_t j = 0; j < n_e; ++j) {
+            x->Gee[(size_t)i * (size_t)n_e + (size_t)j] = g[E[j]];
+        }
+        for (int32_t b = 0; b < n_u; ++b) {
+            x->Y[(size_t)i * cols + (size_t)b] = g[U[b]];
+        }
+        x->Y[(size_t)i * cols + (size_t)n_u] = c[E[i]];
+    }
+    if (nscd__lu_solve(n_e, x->Gee, x->pivots, (int32_t)cols, x->Y) != NSCD_OK) {
+        return NSCD_ERR_SINGULAR; /* dependent equality rows */
+    }
+    schur_complement(k, G, c, E, n_e, U, n_u, x->Y, x->S, x->c_u);
+    nscd_status rc = n_u > 0 ? nscd_lcp_solve_dense(n_u, x->S, x->c_u, x->P_u, NULL) : NSCD_OK;
+    for (int32_t j = 0; rc == NSCD_OK && j < n_e; ++j) { /* P_E = -(y_c + Y_U P_U) */
+        double sum = x->Y[(size_t)j * cols + (size_t)n_u];
+        for (int32_t b = 0; b < n_u; ++b) {
+            sum += x->Y[(size_t)j * cols + (size_t)b] * x->P_u[b];
+        }
+        P[E[j]] = -sum;
+    }
+    for (int32_t b = 0; rc == NSCD_OK && b < n_u; ++b) {
+        P[U[b]] = x->P_u[b];
+    }
+    return rc;
+}
+
+/* Dependent rows among equality ones (the 20 joint rows of a planar
+ * four-bar on 18 dofs: rank 17) make G_EE singular, and its LU divides by
+ * round-off. A G that core/redundant.h finds symmetric positive semidefinite
+ * of lower rank is solved by proximal iterations on G + eps D, each a
+ * regular condensed solve, the result checked against G; NSCD_ERR_SINGULAR
+ * when the set has no solution (inconsistent equality rows). A regular G,
+ * or one that is not symmetric, takes the condensed solve as before. */
 nscd_status nscd__impact_lcp(nscd__model *model, nscd__impact_work *work,
                              const nscd__impact *impact, const double *G, const double *c,
                              double *P) {
-    int32_t k = impact->count, n_e = 0, n_u = 0;
+    int32_t k = impact->count;
     nscd__arena *arena = work->arena;
     size_t kk = (size_t)k;
+    mixed_lcp x = {.k = k};
     int32_t *E = nscd__arena_array(arena, kk, sizeof(int32_t));
     int32_t *U = nscd__arena_array(arena, kk, sizeof(int32_t));
     if (E == NULL || U == NULL) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    split_rows(model, impact, E, &n_e, U, &n_u);
-    if (n_e == 0) {
+    split_rows(model, impact, E, &x.n_e, U, &x.n_u);
+    x.E = E;
+    x.U = U;
+    if (x.n_e == 0) {
         return nscd_lcp_solve_dense(k, G, c, P, NULL);
     }
-    size_t cols = (size_t)n_u + 1;
-    double *Gee = nscd__arena_array(arena, (size_t)n_e * (size_t)n_e, sizeof(double));
-    double *Y = nscd__arena_array(arena, (size_t)n_e * cols, sizeof(double));
-    double *S = nscd__arena_array(arena, (size_t)n_u * (size_t)n_u + 1, sizeof(double));
-    double *c_u = nscd__arena_array(arena, cols, sizeof(double));
-    double *P_u = nscd__arena_array(arena, cols, sizeof(double));
-    int32_t *pivots = nscd__arena_array(arena, (size_t)n_e, sizeof(int32_t));
-    if (!Gee || !Y || !S || !c_u || !P_u || !pivots) {
+    size_t n_e = (size_t)x.n_e, n_u = (size_t)x.n_u, cols = n_u + 1;
+    x.Gee = nscd__arena_array(arena, n_e * n_e, sizeof(double));
+    x.Y = nscd__arena_array(arena, n_e * cols, sizeof(double));
+    x.S = nscd__arena_array(arena, n_u * n_u + 1, sizeof(double));
+    x.c_u = nscd__arena_array(arena, cols, sizeof(double));
+    x.P_u = nscd__arena_array(arena, cols, sizeof(double));
+    x.pivots = nscd__arena_array(arena, n_e, sizeof(int32_t));
+    double *redundant = nscd__arena_array(arena, NSCD__REDUNDANT_WORK(kk), sizeof(double));
+    uint8_t *equality = nscd__arena_array(arena, kk, sizeof(uint8_t));
+    if (!x.Gee || !x.Y || !x.S || !x.c_u || !x.P_u || !x.pivots || !redundant || !equality) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    for (int32_t i = 0; i < n_e; ++i) { /* G_EE and [G_EU, c_E] */
-        const double *g = G + (size_t)E[i] * kk;
-        for (int32_t j = 0; j < n_e; ++j) {
-            Gee[(size_t)i * (size_t)n_e + (size_t)j] = g[E[j]];
-        }
-        for (int32_t b = 0; b < n_u; ++b) {
-            Y[(size_t)i * cols + (size_t)b] = g[U[b]];
-        }
-        Y[(size_t)i * cols + (size_t)n_u] = c[E[i]];
+    int32_t rank = nscd__redundant_rank(k, G, redundant);
+    if (rank < 0 || rank == k) {
+        return condensed_solve(&x, G, c, P);
     }
-    if (nscd__lu_solve(n_e, Gee, pivots, (int32_t)cols, Y) != NSCD_OK) {
-        return NSCD_ERR_SINGULAR; /* dependent equality rows */
+    for (int32_t j = 0; j < x.n_e; ++j) {
+        equality[E[j]] = 1; /* zero-filled by the arena */
     }
-    schur_complement(k, G, c, E, n_e, U, n_u, Y, S, c_u);
-    nscd_status rc = n_u > 0 ? nscd_lcp_solve_dense(n_u, S, c_u, P_u, NULL) : NSCD_OK;
-    for (int32_t j = 0; rc == NSCD_OK && j < n_e; ++j) { /* P_E = -(y_c + Y_U P_U) */
-        double sum = Y[(size_t)j * cols + (size_t)n_u];
-        for (int32_t b = 0; b < n_u; ++b) {
-            sum += Y[(size_t)j * cols + (size_t)b] * P_u[b];
-        }
-        P[E[j]] = -sum;
+    return nscd__redundant_proximal(k, G, c, equality, condensed_solve, &x, P, redundant);
+}
+
+nscd_status nscd__impact_equations(nscd__impact_work *work, int32_t k, double *G, double *b) {
+    double *redundant = nscd__arena_array(work->arena, NSCD__REDUNDANT_WORK(k), sizeof(double));
+    if (redundant == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
     }
-    for (int32_t b = 0; rc == NSCD_OK && b < n_u; ++b) {
-        P[U[b]] = P_u[b];
+    int32_t rank = nscd__redundant_rank(k, G, redundant);
+    if (rank < 0 || rank == k) {
+        return nscd__lu_solve(k, G, work->pivots, 1, b);
     }
-    return rc;
+    return nscd__redundant_solve(k, G, b, redundant);
 }

@@ -7,11 +7,21 @@
  * unique solution; the pivot budget only guards against non-P input. The
  * next basis depends on the current one only, so a run longer than the 2^n
  * bases has revisited one and cycles for ever: the budget is 2^n pivots (at
- * most MAX_PIVOTS), which also ends a hopeless small problem quickly. */
+ * most MAX_PIVOTS), which also ends a hopeless small problem quickly.
+ *
+ * A symmetric positive semidefinite M of lower rank (the Delassus matrix of
+ * dependent rows: a box on twelve coplanar points) is no P-matrix: every
+ * basis of more independent rows than its rank is exactly singular, and
+ * whether the pivoting enters one, and what it divides by there, is decided
+ * by round-off. Such an M (rank by core/redundant.h, relative to the
+ * problem's scale) is solved by proximal iterations on M + eps D, each a
+ * P-matrix LCP for the pivoting, warm started from the last basis, the
+ * result checked against M (docs/time_stepping.md, "Redundant rows"). */
 #include <string.h>
 
 #include "core/check.h"
 #include "core/dense.h"
+#include "core/redundant.h"
 #include "nscd/lcp.h"
 
 #define MAX_PIVOTS 20000
@@ -24,6 +34,9 @@ typedef struct lcp_work {
     int32_t in_basis[NSCD_LCP_MAX_SIZE];
     double z[NSCD_LCP_MAX_SIZE];
     double w[NSCD_LCP_MAX_SIZE];
+    int32_t n;
+    /* the rank test and the proximal iterations */
+    double redundant[NSCD__REDUNDANT_WORK(NSCD_LCP_MAX_SIZE)];
 } lcp_work;
 
 /* z for the current basis: z_B = -M_BB^-1 q_B, z_N = 0; then w = M z + q. */
@@ -71,6 +84,49 @@ static void sign_tolerances(int32_t n, const double *M, const double *q, double 
     *tol_z = mmax > 0.0 ? *tol_w / mmax : *tol_w;
 }
 
+/* Murty's pivoting from the basis in k->in_basis; z (and w) on success. */
+static nscd_status pivoting(int32_t n, const double *M, const double *q, lcp_work *k, double *z,
+                            double *w) {
+    double tol_w, tol_z;
+    sign_tolerances(n, M, q, &tol_w, &tol_z);
+    const int32_t budget = n < 15 ? (int32_t)1 << n : MAX_PIVOTS;
+    for (int32_t pivot = 0; pivot < budget; ++pivot) {
+        nscd_status rc = solve_basis(n, M, q, k);
+        if (rc != NSCD_OK) {
+            return rc;
+        }
+        int32_t leave = -1;
+        for (int32_t i = 0; i < n && leave < 0; ++i) {
+            if ((k->in_basis[i] && k->z[i] < -tol_z) || (!k->in_basis[i] && k->w[i] < -tol_w)) {
+                leave = i;
+            }
+        }
+        if (leave < 0) {
+            for (int32_t i = 0; i < n; ++i) { /* remove rounding-level negatives */
+                z[i] = fmax(k->z[i], 0.0);
+                if (w != NULL) {
+                    w[i] = k->in_basis[i] ? 0.0 : fmax(k->w[i], 0.0);
+                }
+            }
+            return NSCD_OK;
+        }
+        k->in_basis[leave] = !k->in_basis[leave];
+    }
+    return NSCD_ERR_NOT_CONVERGED;
+}
+
+/* One proximal iteration: the P-matrix LCP on M + eps D from the last
+ * basis, and from the empty basis if that runs out of pivots. */
+static nscd_status proximal_step(void *user, const double *M, const double *q, double *z) {
+    lcp_work *k = user;
+    nscd_status rc = pivoting(k->n, M, q, k, z, NULL);
+    if (rc != NSCD_OK) {
+        memset(k->in_basis, 0, sizeof k->in_basis);
+        rc = pivoting(k->n, M, q, k, z, NULL);
+    }
+    return rc;
+}
+
 nscd_status nscd_lcp_solve_dense(int32_t n, const double *M, const double *q, double *z,
                                  double *w) {
     if (M == NULL || q == NULL || z == NULL) {
@@ -84,30 +140,23 @@ nscd_status nscd_lcp_solve_dense(int32_t n, const double *M, const double *q, do
     }
     lcp_work k;
     memset(k.in_basis, 0, sizeof k.in_basis);
-    double tol_w, tol_z;
-    sign_tolerances(n, M, q, &tol_w, &tol_z);
-    const int32_t budget = n < 15 ? (int32_t)1 << n : MAX_PIVOTS;
-    for (int32_t pivot = 0; pivot < budget; ++pivot) {
-        nscd_status rc = solve_basis(n, M, q, &k);
-        if (rc != NSCD_OK) {
-            return rc;
-        }
-        int32_t leave = -1;
-        for (int32_t i = 0; i < n && leave < 0; ++i) {
-            if ((k.in_basis[i] && k.z[i] < -tol_z) || (!k.in_basis[i] && k.w[i] < -tol_w)) {
-                leave = i;
-            }
-        }
-        if (leave < 0) {
-            for (int32_t i = 0; i < n; ++i) { /* remove rounding-level negatives */
-                z[i] = fmax(k.z[i], 0.0);
-                if (w != NULL) {
-                    w[i] = k.in_basis[i] ? 0.0 : fmax(k.w[i], 0.0);
-                }
-            }
-            return NSCD_OK;
-        }
-        k.in_basis[leave] = !k.in_basis[leave];
+    k.n = n;
+    int32_t rank = nscd__redundant_rank(n, M, k.redundant);
+    if (rank < 0 || rank == n) { /* a general or a regular matrix: as before */
+        return pivoting(n, M, q, &k, z, w);
     }
-    return NSCD_ERR_NOT_CONVERGED;
+    double solution[NSCD_LCP_MAX_SIZE];
+    nscd_status rc =
+        nscd__redundant_proximal(n, M, q, NULL, proximal_step, &k, solution, k.redundant);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    for (int32_t i = 0; i < n; ++i) {
+        z[i] = solution[i];
+        if (w != NULL) {
+            double u = q[i] + nscd__dot(n, M + (size_t)i * (size_t)n, solution);
+            w[i] = solution[i] > 0.0 ? 0.0 : fmax(u, 0.0);
+        }
+    }
+    return NSCD_OK;
 }

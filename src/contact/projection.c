@@ -37,8 +37,14 @@ nscd_status nscd__project_positions(nscd__model *model, nscd__impact_work *work,
         for (int32_t r = 0; r < count; ++r) {
             gaps[r] = -gaps[r];
         }
-        if (rc == NSCD_OK && nscd__lu_solve(count, work->delassus, pivots, 1, gaps) != NSCD_OK) {
-            rc = nscd__fail(model->diag, NSCD_ERR_SINGULAR, "closed contacts have dependent rows");
+        (void)pivots; /* nscd__impact_equations pivots in work->pivots */
+        nscd_status solved =
+            rc == NSCD_OK ? nscd__impact_equations(work, count, work->delassus, gaps) : NSCD_OK;
+        if (solved == NSCD_ERR_OUT_OF_MEMORY) {
+            rc = nscd__fail(model->diag, solved, "projection of %d closed contacts", (int)count);
+        } else if (solved != NSCD_OK) {
+            rc = nscd__fail(model->diag, NSCD_ERR_SINGULAR,
+                            "closed contacts have dependent rows whose gaps no motion closes");
         }
         if (rc != NSCD_OK) {
             return rc;

@@ -15,8 +15,9 @@
  * until every |g| of the `count` entries is <= tolerance, at most
  * max_iterations times. *projected tells whether q moved. `work` lends its
  * Delassus matrix and dv; `pivots` has `count` entries; `q_tmp` n_q doubles.
- * NSCD_ERR_SINGULAR for dependent rows. The caller resets the arena of
- * `work` as it sees fit; each iteration takes memory from it. */
+ * Dependent rows (core/redundant.h) take the least-norm step;
+ * NSCD_ERR_SINGULAR when their gaps are inconsistent (no step closes them). The caller resets the
+ * arena of `work` as it sees fit; each iteration takes memory from it. */
 nscd_status nscd__project_positions(nscd__model *model, nscd__impact_work *work, double t,
                                     double *q, int32_t count, const int32_t *entries,
                                     double tolerance, int max_iterations, int32_t *pivots,

@@ -479,10 +479,15 @@ nscd_status nscd__ts_local_solve(nscd_time_stepping *ts, nscd__ts_local *local) 
         return solve_fc3d(ts, local);
     }
     nscd_status rc = solve_lcp(ts, local);
-    /* AUTO: dependent rows (a redundant set: four corners of a slider held
-     * on two dofs) make the pivoting LCP singular; the prox solver's
-     * pseudoinverse takes them, on the same dense problem */
-    if (rc == NSCD_ERR_SINGULAR && ts->options.local_solver == NSCD_TS_SOLVER_AUTO) {
+    /* AUTO: the pivoting LCP solves dependent rows (a redundant set: the
+     * four corners of a slider held on two dofs, the joint rows of a
+     * four-bar) by the proximal iterations of core/redundant.h; a set with
+     * no solution there (NSCD_ERR_SINGULAR: inconsistent equality rows), or
+     * a matrix that is no P-matrix (ED-α's non-symmetric stages: a singular
+     * basis or the pivot budget), goes to the prox solver's least squares,
+     * on the same dense problem (docs/time_stepping.md, "Redundant rows") */
+    if ((rc == NSCD_ERR_SINGULAR || rc == NSCD_ERR_NOT_CONVERGED) &&
+        ts->options.local_solver == NSCD_TS_SOLVER_AUTO) {
         nscd__diag_clear(&ts->diag);
         memset(local->P, 0, (size_t)local->m * sizeof(double));
         local->prox = 1;

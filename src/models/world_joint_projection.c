@@ -17,12 +17,19 @@
  * W = H M^-1 H' + δ I, solved by projected Gauss–Seidel (δ = 1e-12 of the
  * largest diagonal keeps the redundant rows of a prismatic joint, 12 on 6
  * dofs, solvable): the sweeps find the active set, whose equations are
- * then solved exactly by Cholesky when the result is complementary. */
+ * then solved exactly by Cholesky when the result is complementary. That
+ * is the regularised solve of core/redundant.h's rule for this stage (δ
+ * relative to the problem's scale); its least-norm solve here instead kept
+ * the spun prismatic slider from resting (4 closed gaps after 4 s against
+ * rest at 0.3 to 2.9 s). The complementarity of the result is judged to
+ * NSCD__REDUNDANT_CHECK of the problem's scale, not by the sign of a
+ * round-off remainder (docs/time_stepping.md, "Redundant rows"). */
 #include <math.h>
 #include <string.h>
 
 #include "core/dense.h"
 #include "core/memory.h"
+#include "core/redundant.h"
 #include "core/vec3.h"
 #include "models/world_impl.h"
 
@@ -167,15 +174,18 @@ static void sweeps(const projection_row *rows, int32_t m, const double *W, const
 }
 
 /* The exact solution on the active set the sweeps found (equalities and
- * gaps with p > 0): W_AA p_A = -b_A by Cholesky, kept when p_A >= 0 on the
- * gaps and u >= 0 on the inactive gaps (else the sweeps' p stays). */
+ * gaps with p > 0): W_AA p_A = -b_A by Cholesky (W carries δ), kept when
+ * p_A >= 0 on the gaps and u >= 0 on the inactive gaps, to
+ * NSCD__REDUNDANT_CHECK of max|p_A| and max|b| (else the sweeps' p stays). */
 static void polish(const projection_row *rows, int32_t m, const double *W, const double *b,
                    double *p, double *Wa, double *L, double *x, int32_t *active) {
     int32_t k = 0;
+    double b_size = 0.0;
     for (int32_t a = 0; a < m; ++a) {
         if (!rows[a].gap || p[a] > 0.0) {
             active[k++] = a;
         }
+        b_size = fmax(b_size, fabs(b[a]));
     }
     for (int32_t i = 0; i < k; ++i) {
         for (int32_t j = 0; j < k; ++j) {
@@ -183,12 +193,18 @@ static void polish(const projection_row *rows, int32_t m, const double *W, const
         }
         x[i] = -b[active[i]];
     }
-    if (k == 0 || nscd__cholesky_cm(k, Wa, L) != NSCD_OK ||
-        nscd__cholesky_solve_cm(k, L, 1, x) != NSCD_OK) {
+    if (k == 0) {
         return;
     }
+    if (nscd__cholesky_cm(k, Wa, L) != NSCD_OK || nscd__cholesky_solve_cm(k, L, 1, x) != NSCD_OK) {
+        return;
+    }
+    double x_size = 0.0;
     for (int32_t i = 0; i < k; ++i) {
-        if (rows[active[i]].gap && x[i] < 0.0) {
+        x_size = fmax(x_size, fabs(x[i]));
+    }
+    for (int32_t i = 0; i < k; ++i) {
+        if (rows[active[i]].gap && x[i] < -NSCD__REDUNDANT_CHECK * x_size) {
             return;
         }
     }
@@ -201,7 +217,7 @@ static void polish(const projection_row *rows, int32_t m, const double *W, const
         for (int32_t j = 0; j < k; ++j) {
             u += W[(size_t)a * (size_t)m + active[j]] * x[j];
         }
-        if (u < 0.0) {
+        if (u < -NSCD__REDUNDANT_CHECK * b_size) {
             return;
         }
     }
@@ -214,7 +230,8 @@ static void polish(const projection_row *rows, int32_t m, const double *W, const
 /* The mixed LCP u = b + W p: u = 0 on equality rows, 0 <= p _|_ u >= 0 on
  * gap rows: projected Gauss–Seidel from p = 0 finds the active set (at most
  * 200 sweeps), then the active set's equations are solved exactly. `work`
- * holds 2 m² + m doubles and m ints. */
+ * holds SOLVE_WORK(m) doubles (the last m of them holding ints). */
+#define SOLVE_WORK(m) (2 * (size_t)(m) * (size_t)(m) + 2 * (size_t)(m))
 static void solve(const projection_row *rows, int32_t m, const double *W, const double *b,
                   double *p, double *work) {
     memset(p, 0, (size_t)m * sizeof(double));
@@ -252,11 +269,11 @@ static void apply(nscd_world *w, const projection_row *rows, int32_t m, const do
     }
 }
 
-/* Scratch for m rows: the rows, W, b, p and the solver's work (2 m² + 2 m
- * doubles, the last m of them holding ints), all or nothing. */
+/* Scratch for m rows: the rows, W, b, p and the solver's work
+ * (SOLVE_WORK(m) doubles), all or nothing. */
 static nscd_status reserve(nscd_world *w, int32_t m) {
     size_t need = (size_t)m * sizeof(projection_row) +
-                  (3 * (size_t)m * (size_t)m + 4 * (size_t)m) * sizeof(double);
+                  ((size_t)m * (size_t)m + 2 * (size_t)m + SOLVE_WORK(m)) * sizeof(double);
     if (need <= w->projection_bytes) {
         return NSCD_OK;
     }

@@ -8,9 +8,11 @@ import math
 import pytest
 
 
-def check_rest(out):
+def check_rest(out, before=None):
+    """The slider rests (before `before`, default half of t_end) on six vertices."""
     p = out["parameters"]
-    assert out["rest_time"] is not None and 0.0 < out["rest_time"] < 0.5 * p["t_end"]
+    before = 0.5 * p["t_end"] if before is None else before
+    assert out["rest_time"] is not None and 0.0 < out["rest_time"] < before
     weight = p["mass"] * p["g"]
     assert out["weight"] == pytest.approx(weight, rel=1e-15)
     fx, fy, fz = out["force_sum"]
@@ -53,15 +55,12 @@ def test_slider_rests_with_the_plastic_form_too(run_example):
     check_rest(run_example("prismatic_slider", "--clearance-energy-form", "0"))
 
 
-def test_spun_slider_rests_with_the_midpoint_rule():
+def test_spun_slider_rests_with_the_midpoint_rule(run_example):
     """With the energy form of the gaps (the default) the spun slider comes to
-    rest under the midpoint rule too (0.31 s); with plastic gaps that run
-    fails in the pivoting LCP (docs/joints.md, known failure)."""
-    import json
-    import os
-    import subprocess
-    from conftest import examples_dir
-    exe = os.path.join(examples_dir(), "prismatic_slider")
-    done = subprocess.run([exe, "--json", "--spin"], capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    check_rest(json.loads(done.stdout))
+    rest under the midpoint rule too. When it rests depends on the last bits of
+    the arithmetic (0.31 s or 0.54 s over OpenBLAS's kernels: the spin's
+    chattering contacts amplify them), so the run is 4 s long and the slider
+    must rest within it; the dependent gap rows (12 on 6 dofs) no longer fail
+    on any kernel (docs/time_stepping.md, "Redundant rows")."""
+    out = run_example("prismatic_slider", "--spin", "--t-end", "4")
+    check_rest(out, before=out["parameters"]["t_end"])
