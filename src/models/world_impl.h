@@ -266,6 +266,13 @@ void nscd__world_tangents(const double n[3], double t[3], double o[3]);
 /* out = exp(dt om) q, renormalised: the exact rotation by dt |om| about om
  * (world frame); out may be q. */
 void nscd__world_rotate(const double *q, const double om[3], double dt, double *out);
+/* The gyroscopic part of the free motion over dt of a body of orientation q
+ * and body-frame inertia I (world_rotation.c): ω (world frame, in place)
+ * by the implicit midpoint rule on the body-frame Euler equations, which
+ * keeps the rotational energy and |L| (the correction of seed 002's
+ * explicit eq. (4)). NaN when the rule cannot be solved (an overflowing
+ * spin), for the non-finite guard of the step. */
+void nscd__world_gyroscopic_step(const double q[4], const double I[9], double dt, double omega[3]);
 /* Removes the dynamic bodies whose centre left the domain box; the count. */
 int32_t nscd__world_remove_outside(nscd_world *w);
 /* Room for n contact records, keeping the current ones. */

@@ -337,8 +337,6 @@ static void warm_start_merge(nscd_world *w) {
     }
 }
 
-/* v* = v + dt g; ω* = ω - dt I^-1 (ω × I ω) in the body frame (explicit
- * gyroscopic term of eq. (4); zero for an isotropic body). */
 /* The applied load of dynamic body i over dt: v += dt F / m, ω += dt I⁻¹ τ
  * (world frame; I⁻¹ of this step's orientation). Skipped when there is none,
  * so that a world without loads steps bitwise as before they existed. */
@@ -358,6 +356,10 @@ static void apply_load(nscd_world *w, int32_t i, double dt) {
     }
 }
 
+/* v* = v + dt g + dt F/m; ω* = ω + dt I⁻¹ τ, then the gyroscopic term of
+ * eq. (4) by the implicit midpoint rule in the body frame (world_rotation.c:
+ * it keeps the rotational energy and |L|; the explicit form added energy at
+ * every step; zero for an isotropic body). */
 static void free_velocities(nscd_world *w) {
     double dt = w->desc.dt;
     const double *g = w->desc.gravity;
@@ -373,18 +375,8 @@ static void free_velocities(nscd_world *w) {
         if (w->isotropic[i]) {
             continue;
         }
-        double R[9], wb[3], h[3], c[3], d[3], dw[3];
-        nscd_q_to_rows(w->orientation + 4 * (size_t)i, R);
-        for (int k = 0; k < 3; ++k) {
-            wb[k] = R[k] * om[0] + R[3 + k] * om[1] + R[6 + k] * om[2]; /* R' ω */
-        }
-        mat_vec(w->inertia + 9 * (size_t)i, wb, h);
-        nscd_cross3(wb, h, c);
-        mat_vec(w->inv_inertia + 9 * (size_t)i, c, d);
-        mat_vec(R, d, dw);
-        for (int k = 0; k < 3; ++k) {
-            om[k] -= dt * dw[k];
-        }
+        nscd__world_gyroscopic_step(w->orientation + 4 * (size_t)i, w->inertia + 9 * (size_t)i, dt,
+                                    om);
     }
 }
 
