@@ -269,6 +269,18 @@ static nscd_status solve_and_move(nscd_world_mpi *w, nscd_world_step_report *r) 
         nscd__world_warm_start(l);
     }
     sweep(w, contacts, &r->sweeps, &r->merit);
+    /* the relax pass (world_step.c): when any rank's contacts had a
+     * penetration correction, every rank sweeps again without it */
+    int corrected = nscd__world_step_finite(l) && nscd__world_step_relax(l), any = corrected;
+    if (w->size > 1) {
+        MPI_Allreduce(&corrected, &any, 1, MPI_INT, MPI_MAX, w->comm);
+    }
+    if (any) {
+        nscd__world_step_keep_position_velocities(l);
+        double relax_merit = 0.0;
+        sweep(w, contacts, &r->relax_sweeps, &relax_merit);
+        r->merit = relax_merit > r->merit ? relax_merit : r->merit;
+    }
     int finite = nscd__world_step_finite(l), all = finite;
     MPI_Allreduce(&finite, &all, 1, MPI_INT, MPI_MIN, w->comm);
     if (!all) {
@@ -298,6 +310,10 @@ nscd_status nscd_world_mpi_step(nscd_world_mpi *w, nscd_world_step_report *repor
     if (rc != NSCD_OK) {
         return nscd__fail(&w->diag, rc, "report struct_size, or a failed migration");
     }
+    if (w->local->desc.on_unconverged == NSCD_UNCONVERGED_REJECT) { /* same desc everywhere */
+        return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
+                          "on_unconverged REJECT: the distributed world keeps every step");
+    }
     rc = nscd__mpi_migrate(w);
     if (rc != NSCD_OK) {
         w->broken = 1;
@@ -324,13 +340,15 @@ nscd_status nscd_world_mpi_step(nscd_world_mpi *w, nscd_world_step_report *repor
         reduce_report(w, &r);
     }
     const nscd_world_desc *d = &w->local->desc;
-    r.converged = d->tolerance == 0.0 || r.merit < d->tolerance;
+    r.converged = d->tolerance > 0.0 && r.merit < d->tolerance;
     if (report != NULL) {
         nscd__struct_write(report, &r, sizeof r, NSCD__WORLD_STEP_REPORT_SIZE_0_2);
     }
-    if (!r.converged) {
-        return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED, "merit %g above tolerance %g", r.merit,
-                          d->tolerance);
+    if (!r.converged && d->tolerance > 0.0) {
+        nscd_status st = nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED,
+                                    "step kept but not converged: merit %g above tolerance %g",
+                                    r.merit, d->tolerance);
+        return d->on_unconverged == NSCD_UNCONVERGED_FAIL ? st : NSCD_OK;
     }
     return NSCD_OK;
 }

@@ -177,6 +177,11 @@ struct nscd_world {
     double *saved_velocity, *saved_omega;
     double *snapshot_velocity, *snapshot_omega;
     double *blend_velocity, *blend_omega;
+    /* The velocities that move the positions when the step had a
+     * penetration correction (nscd__world_step_relax): those of the solve
+     * with the correction; the relax pass then removes it from the velocities. */
+    double *position_velocity, *position_omega;
+    bool split_positions;
     int32_t scratch_capacity;
 
     /* Joints in creation order (removal keeps the order) and the slot table
@@ -199,6 +204,16 @@ struct nscd_world {
      * stepper that drives the world; NULL until then. */
     struct nscd__world_model *model;
 };
+
+/* Records a failure of a read-only call (its world is const to the caller,
+ * but its last error is the caller's to read: a getter that fails must not
+ * leave an earlier, unrelated message there). Not thread-safe, like every
+ * failing call on one handle. */
+nscd_status nscd__world_read_fail(const nscd_world *w, nscd_status status, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* Bodies (world_body.c). */
 void nscd__world_free_bodies(nscd_world *w);
@@ -241,6 +256,13 @@ void nscd__world_step_free_velocities(nscd_world *w);
 bool nscd__world_step_finite(const nscd_world *w);
 void nscd__world_step_restore(nscd_world *w);
 void nscd__world_step_integrate(nscd_world *w);
+/* After the sweeps: drops the penetration correction from every contact's
+ * bias; true when a contact had one. The caller then keeps the velocities
+ * for the positions (nscd__world_step_keep_position_velocities) and sweeps
+ * again (the relax pass), and the integration moves the positions with the
+ * kept velocities: the correction moves positions only. */
+bool nscd__world_step_relax(nscd_world *w);
+void nscd__world_step_keep_position_velocities(nscd_world *w);
 
 /* One body as a flat row (what a rank packs to migrate a body): its state,
  * mass properties and type; the shapes follow separately. */

@@ -245,6 +245,14 @@ static bool contact_rows(const nscd_world *w, nscd__world_contact *c, nscd__worl
     return nscd__delassus3_factor(r->A, S, r->L) == NSCD_OK;
 }
 
+/* The penetration correction ε ξ/dt (rate = ξ/dt < 0) of the normal row,
+ * bounded by max_correction_speed: an overlap is removed at that speed at
+ * most, never launched (issue 24; Box2D's contactPushoutVelocity). */
+static double correction(const nscd_world *w, double rate) {
+    double c = w->desc.error_reduction * rate;
+    return c < -w->desc.max_correction_speed ? -w->desc.max_correction_speed : c;
+}
+
 /* One solver contact from a contact point; false when neither body moves
  * or its block cannot be factored. */
 static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__world_contact *c,
@@ -275,7 +283,7 @@ static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__worl
     }
     c->mu = nscd__world_pair_friction(w, sa->material, sb->material);
     double rate = p->gap / w->desc.dt;
-    c->bias = rate < 0.0 ? w->desc.error_reduction * rate : rate; /* after eq. (4) */
+    c->bias = rate < 0.0 ? correction(w, rate) : rate; /* after eq. (4) */
     c->x[0] = c->x[1] = c->x[2] = 0.0;
     return true;
 }
@@ -384,12 +392,16 @@ static void free_velocities(nscd_world *w) {
  * angle dt |ω'| about ω' (world frame, so it multiplies from the left). */
 static void integrate_positions(nscd_world *w) {
     double dt = w->desc.dt;
+    /* with a penetration correction, the velocities of the solve with it */
+    const double *vel = w->split_positions ? w->position_velocity : w->velocity;
+    const double *omg = w->split_positions ? w->position_omega : w->omega;
+    w->split_positions = false;
     for (int32_t i = 0; i < w->n_bodies; ++i) {
         if (w->type[i] == NSCD_BODY_STATIC) {
             continue;
         }
         double *x = w->position + 3 * (size_t)i, *q = w->orientation + 4 * (size_t)i;
-        const double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
+        const double *v = vel + 3 * (size_t)i, *om = omg + 3 * (size_t)i;
         for (int k = 0; k < 3; ++k) {
             x[k] += dt * v[k];
         }
@@ -472,14 +484,31 @@ static void store_records(nscd_world *w) {
     w->n_records = w->n_contacts;
 }
 
-static bool velocities_finite(const nscd_world *w) {
+/* The first body whose velocity is not finite, or -1. */
+static int32_t first_non_finite(const nscd_world *w) {
     for (int32_t i = 0; i < w->n_bodies; ++i) {
         const double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
         if (!isfinite(v[0] + v[1] + v[2] + om[0] + om[1] + om[2])) {
-            return false;
+            return i;
         }
     }
-    return true;
+    return -1;
+}
+
+static bool velocities_finite(const nscd_world *w) { return first_non_finite(w) < 0; }
+
+/* Restores the velocities of before the step and names what failed: the
+ * step, the stage and the body (id and user id). */
+static nscd_status non_finite_failure(nscd_world *w, int32_t i, const char *stage) {
+    nscd_body_id id = w->id[i];
+    unsigned long long user = (unsigned long long)w->user_id[i];
+    nscd__world_step_restore(w);
+    const double *om = w->omega + 3 * (size_t)i; /* as before the step */
+    double spin = hypot(hypot(om[0], om[1]), om[2]);
+    return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE,
+                      "step %lld (t = %.17g s), %s: body %llu (user id %llu) got a non-finite "
+                      "velocity (|omega| %g rad/s before the step); the step is undone",
+                      (long long)w->steps + 1, w->time, stage, (unsigned long long)id, user, spin);
 }
 
 static void save_velocities(nscd_world *w, bool restore) {
@@ -534,6 +563,31 @@ bool nscd__world_step_finite(const nscd_world *w) { return velocities_finite(w);
 void nscd__world_step_restore(nscd_world *w) {
     save_velocities(w, true);
     w->n_contacts = 0;
+    w->split_positions = false;
+}
+
+bool nscd__world_step_relax(nscd_world *w) {
+    const nscd__contact_point *points = w->collision.contacts;
+    bool corrected = false;
+    for (int32_t j = 0; j < w->n_contacts; ++j) {
+        nscd__world_contact *c = &w->contacts[j];
+        double rate = points[c->source].gap / w->desc.dt;
+        double plain = rate > 0.0 ? rate : 0.0; /* ξ/dt of an open gap, else 0 */
+        if (c->bias != plain) {
+            c->bias = plain;
+            corrected = true;
+        }
+    }
+    return corrected;
+}
+
+void nscd__world_step_keep_position_velocities(nscd_world *w) {
+    size_t bytes = 3 * (size_t)w->n_bodies * sizeof(double);
+    if (bytes > 0) {
+        memcpy(w->position_velocity, w->velocity, bytes);
+        memcpy(w->position_omega, w->omega, bytes);
+    }
+    w->split_positions = true;
 }
 
 void nscd__world_step_integrate(nscd_world *w) {
@@ -565,13 +619,46 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
         return nscd__fail(&w->diag, rc, "collision detection: out of memory");
     }
     nscd__world_step_free_velocities(w);
+    int32_t bad = first_non_finite(w);
+    if (bad >= 0) {
+        return non_finite_failure(w, bad, "free motion (gravity, load, gyroscopic step)");
+    }
     nscd__world_warm_start(w);
-    int32_t sweeps = 0;
+    int32_t sweeps = 0, report_relax = 0;
     double merit = 0.0;
     nscd__world_solve(w, &sweeps, &merit);
-    if (!velocities_finite(w)) {
-        nscd__world_step_restore(w);
-        return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE, "a velocity became non-finite");
+    if (velocities_finite(w) && nscd__world_step_relax(w)) {
+        /* the relax pass: the same sweeps without the correction, from the
+         * impulses with it (warm), so that it leaves no velocity */
+        nscd__world_step_keep_position_velocities(w);
+        int32_t relax_sweeps = 0;
+        double relax_merit = 0.0;
+        nscd__world_solve(w, &relax_sweeps, &relax_merit);
+        report_relax = relax_sweeps;
+        merit = relax_merit > merit ? relax_merit : merit;
+    }
+    bad = first_non_finite(w);
+    if (bad >= 0) {
+        return non_finite_failure(w, bad, "contact solve");
+    }
+    bool converged = w->desc.tolerance > 0.0 && merit < w->desc.tolerance;
+    if (!converged && w->desc.tolerance > 0.0 &&
+        w->desc.on_unconverged == NSCD_UNCONVERGED_REJECT) {
+        nscd__world_step_restore(w); /* nothing integrated yet: as before the call */
+        if (report != NULL) {
+            nscd_world_step_report r = {.struct_size = sizeof r};
+            r.contacts = w->n_contacts;
+            r.sweeps = sweeps;
+            r.relax_sweeps = report_relax;
+            r.merit = merit;
+            r.max_penetration = max_penetration;
+            r.broad_pairs = w->collision.n_pairs;
+            nscd__struct_write(report, &r, sizeof r, NSCD__WORLD_STEP_REPORT_SIZE_0_2);
+        }
+        return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED,
+                          "step %lld rejected: contact merit %g m/s after %d sweeps above the "
+                          "tolerance %g",
+                          (long long)w->steps + 1, merit, (int)sweeps, w->desc.tolerance);
     }
     nscd_world_step_report r;
     memset(&r, 0, sizeof r);
@@ -579,9 +666,10 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
     r.contacts = w->n_contacts;
     r.sweeps = sweeps;
     r.merit = merit;
-    r.converged = w->desc.tolerance == 0.0 || merit < w->desc.tolerance;
+    r.converged = converged;
     r.max_penetration = max_penetration;
     r.broad_pairs = w->collision.n_pairs;
+    r.relax_sweeps = report_relax;
     nscd__world_step_integrate(w);
     r.bodies_removed = nscd__world_remove_outside(w);
     w->steps++;
@@ -589,9 +677,14 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
     if (report != NULL) {
         nscd__struct_write(report, &r, sizeof r, NSCD__WORLD_STEP_REPORT_SIZE_0_2);
     }
-    if (!r.converged) {
-        return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED, "merit %g above tolerance %g", merit,
-                          w->desc.tolerance);
+    if (!r.converged && w->desc.tolerance > 0.0) {
+        /* kept: the report says so, and so does the last error; the status
+         * only when the caller asked (NSCD_UNCONVERGED_FAIL) */
+        nscd_status st = nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED,
+                                    "step %lld kept but not converged: contact merit %g m/s "
+                                    "after %d sweeps above the tolerance %g",
+                                    (long long)w->steps, merit, (int)sweeps, w->desc.tolerance);
+        return w->desc.on_unconverged == NSCD_UNCONVERGED_FAIL ? st : NSCD_OK;
     }
     return NSCD_OK;
 }

@@ -186,11 +186,308 @@ static void stepper_spin_keeps_energy(void **state) {
     }
 }
 
+/* ------------------------------------------------------------ overlap */
+
+static nscd_body_id add_ball(nscd_world *w, double x, double z, double r) {
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.position[0] = x, b.position[2] = z;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.radius = r;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    return id;
+}
+
+/* Two balls of radius 5 cm created half-overlapping (centres 5 cm apart),
+ * no gravity: ε ξ/dt = 0.2 x 0.05 / 1e-3 = 10 m/s unbounded. They move
+ * apart at most at max_correction_speed (relative; each at half), and once
+ * apart they keep no kinetic energy (the correction moved positions only). */
+static void overlapping_balls_separate_slowly(void **state) {
+    (void)state;
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    d.gravity[2] = 0.0;
+    assert_true(d.max_correction_speed == 0.1); /* the documented default */
+    nscd_world *w = make_world(&d);
+    const double r = 0.05;
+    nscd_body_id a = add_ball(w, 0.0, 0.0, r), b = add_ball(w, r, 0.0, r);
+    double mass = 0.0, I[3];
+    assert_int_equal(nscd_world_get_body_mass(w, a, &mass, I), NSCD_OK);
+    double xa0[3], xb0[3], fastest = 0.0, kinetic_apart = 0.0;
+    int apart_at = -1;
+    assert_int_equal(nscd_world_get_body(w, a, xa0, NULL, NULL, NULL), NSCD_OK);
+    assert_int_equal(nscd_world_get_body(w, b, xb0, NULL, NULL, NULL), NSCD_OK);
+    for (int s = 0; s < 1000; ++s) {
+        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+        double xa[3], xb[3], va[3], vb[3];
+        assert_int_equal(nscd_world_get_body(w, a, xa, NULL, va, NULL), NSCD_OK);
+        assert_int_equal(nscd_world_get_body(w, b, xb, NULL, vb, NULL), NSCD_OK);
+        double opening = ((xb[0] - xa[0]) - (xb0[0] - xa0[0])) / d.dt; /* relative speed */
+        fastest = fmax(fastest, opening);
+        memcpy(xa0, xa, sizeof xa);
+        memcpy(xb0, xb, sizeof xb);
+        double kinetic = 0.5 * mass *
+                         (va[0] * va[0] + va[1] * va[1] + va[2] * va[2] + vb[0] * vb[0] +
+                          vb[1] * vb[1] + vb[2] * vb[2]);
+        if (xb[0] - xa[0] > 2.0 * r - 1e-9) { /* the overlap decays geometrically (ε) */
+            apart_at = apart_at < 0 ? s : apart_at;
+            kinetic_apart = fmax(kinetic_apart, kinetic);
+        }
+    }
+    print_message("overlap: fastest opening %.6g m/s, apart after %d steps, KE apart %.3g J\n",
+                  fastest, apart_at, kinetic_apart);
+    assert_true(fastest <= d.max_correction_speed * (1.0 + 1e-9));
+    assert_true(fastest >= 0.5 * d.max_correction_speed); /* it does recover */
+    assert_true(apart_at > 0);
+    assert_true(kinetic_apart == 0.0); /* it had none */
+    nscd_world_destroy(w);
+}
+
+/* A box created half sunk in the floor, with gravity: it rises at most at
+ * max_correction_speed (to the sweeps' residual: its four corners are
+ * coupled through the rotation, and ten Gauss–Seidel sweeps leave 1e-3 of
+ * the bound) and then rests (its speed at the end is that of a resting
+ * contact, far below the bound). */
+static void sunk_box_rises_slowly_and_rests(void **state) {
+    (void)state;
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    nscd_world *w = make_world(&d);
+    nscd_body_desc fb;
+    nscd_body_desc_init(&fb, sizeof fb);
+    fb.type = NSCD_BODY_STATIC;
+    nscd_shape_desc fs;
+    nscd_shape_desc_init(&fs, sizeof fs);
+    fs.type = NSCD_SHAPE_HALF_SPACE;
+    nscd_body_id floor_id = 0;
+    assert_int_equal(nscd_world_add_body(w, &fb, &fs, 1, &floor_id), NSCD_OK);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    nscd_shape_desc s = box_shape(); /* half height 3 cm, its centre on the floor */
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    double z0 = 0.0, fastest = 0.0, x[3], v[3];
+    for (int k = 0; k < 2000; ++k) {
+        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+        assert_int_equal(nscd_world_get_body(w, id, x, NULL, v, NULL), NSCD_OK);
+        fastest = fmax(fastest, (x[2] - z0) / d.dt);
+        z0 = x[2];
+    }
+    print_message("sunk box: fastest rise %.6g m/s, height %.6g m, speed %.3g m/s\n", fastest, x[2],
+                  sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+    assert_true(fastest <= d.max_correction_speed * (1.0 + 1e-2));
+    assert_true(fabs(x[2] - 0.03) < 1e-3); /* back on the floor: recovered to the margin */
+    assert_true(sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) < 1e-2 * d.max_correction_speed);
+    nscd_world_destroy(w);
+}
+
+/* ------------------------------------------------------------ convergence */
+
+static nscd_body_id add_box_at(nscd_world *w, double z, double vz, double h) {
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.position[2] = z;
+    b.velocity[2] = vz;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_BOX;
+    s.half_extents[0] = s.half_extents[1] = s.half_extents[2] = h;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    return id;
+}
+
+static void add_floor(nscd_world *w) {
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.type = NSCD_BODY_STATIC;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_HALF_SPACE;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+}
+
+/* A 10 cm box resting on the floor hit from above by a box at 10 m/s, with
+ * 5 and 10 sweeps and the default tolerance: every step the report calls
+ * converged has the lower box above the floor (to the margin), the impact
+ * steps are reported not converged (with NSCD_OK and a last error under the
+ * default NSCD_UNCONVERGED_KEEP), and with NSCD_UNCONVERGED_REJECT an
+ * unconverged step changes nothing. */
+static void unconverged_impact_is_reported(void **state) {
+    (void)state;
+    const int32_t sweeps[2] = {5, 10};
+    for (int k = 0; k < 2; ++k) {
+        nscd_world_desc d;
+        nscd_world_desc_init(&d, sizeof d);
+        assert_true(d.tolerance > 0.0 && d.on_unconverged == NSCD_UNCONVERGED_KEEP);
+        d.max_sweeps = sweeps[k];
+        nscd_world *w = make_world(&d);
+        add_floor(w);
+        const double h = 0.05;
+        nscd_body_id low = add_box_at(w, h, 0.0, h);
+        add_box_at(w, 3.0 * h + 0.005, -10.0, h);
+        int unconverged = 0, converged_below = 0;
+        double deepest_converged = 0.0;
+        for (int s = 0; s < 300; ++s) {
+            nscd_world_step_report rep = {.struct_size = sizeof rep};
+            assert_int_equal(nscd_world_step(w, &rep), NSCD_OK);
+            double x[3];
+            assert_int_equal(nscd_world_get_body(w, low, x, NULL, NULL, NULL), NSCD_OK);
+            if (rep.converged) {
+                assert_true(rep.merit < d.tolerance);
+                deepest_converged = fmin(deepest_converged, x[2] - h);
+                converged_below += x[2] - h < -d.contact_margin;
+            } else {
+                ++unconverged;
+                assert_true(rep.merit >= d.tolerance);
+                assert_true(strstr(nscd_world_last_error(w), "not converged") != NULL);
+            }
+        }
+        print_message("%d sweeps: %d steps not converged, deepest converged %.3g m\n",
+                      (int)sweeps[k], unconverged, deepest_converged);
+        assert_true(unconverged > 0);         /* the impact is not hidden */
+        assert_int_equal(converged_below, 0); /* no step through the floor is called converged */
+        nscd_world_destroy(w);
+    }
+}
+
+/* NSCD_UNCONVERGED_REJECT: the impact step returns NSCD_ERR_NOT_CONVERGED
+ * and leaves bodies and time as they were; more sweeps then take it. */
+static void unconverged_step_can_be_rejected(void **state) {
+    (void)state;
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    d.max_sweeps = 2;
+    d.on_unconverged = NSCD_UNCONVERGED_REJECT;
+    nscd_world *w = make_world(&d);
+    add_floor(w);
+    const double h = 0.05;
+    nscd_body_id low = add_box_at(w, h, 0.0, h);
+    nscd_body_id high = add_box_at(w, 3.0 * h, -10.0, h);
+    double x0[3], v0[3], x[3], v[3];
+    assert_int_equal(nscd_world_get_body(w, high, x0, NULL, v0, NULL), NSCD_OK);
+    nscd_world_step_report rep = {.struct_size = sizeof rep};
+    assert_int_equal(nscd_world_step(w, &rep), NSCD_ERR_NOT_CONVERGED);
+    assert_int_equal(rep.converged, 0);
+    assert_true(strstr(nscd_world_last_error(w), "rejected") != NULL);
+    assert_int_equal(nscd_world_get_body(w, high, x, NULL, v, NULL), NSCD_OK);
+    assert_memory_equal(x, x0, sizeof x);
+    assert_memory_equal(v, v0, sizeof v);
+    assert_true(nscd_world_time(w) == 0.0);
+    (void)low;
+    nscd_world_destroy(w);
+}
+
+/* Tolerance 0 checks nothing: the report never says converged. */
+static void no_tolerance_is_not_converged(void **state) {
+    (void)state;
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    d.tolerance = 0.0;
+    nscd_world *w = make_world(&d);
+    add_floor(w);
+    add_box_at(w, 0.05, 0.0, 0.05);
+    nscd_world_step_report rep = {.struct_size = sizeof rep};
+    assert_int_equal(nscd_world_step(w, &rep), NSCD_OK);
+    assert_int_equal(rep.converged, 0);
+    assert_int_equal(rep.sweeps, d.max_sweeps);
+    nscd_world_destroy(w);
+}
+
+/* ------------------------------------------------------------ errors */
+
+/* A spin the gyroscopic step cannot resolve (1e200 rad/s): the step fails
+ * with NSCD_ERR_NOT_FINITE naming the step, the stage, the body id and its
+ * user id, and changes nothing. */
+static void non_finite_names_body_and_stage(void **state) {
+    (void)state;
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    nscd_world *w = make_world(&d);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.angular_velocity[0] = b.angular_velocity[1] = 1e200;
+    b.user_id = 4242;
+    nscd_shape_desc s = box_shape();
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    assert_int_equal(nscd_world_step(w, NULL), NSCD_ERR_NOT_FINITE);
+    const char *e = nscd_world_last_error(w);
+    char expect[64];
+    snprintf(expect, sizeof expect, "body %llu (user id 4242)", (unsigned long long)id);
+    print_message("%s\n", e);
+    assert_non_null(strstr(e, expect));
+    assert_non_null(strstr(e, "step 1"));
+    assert_non_null(strstr(e, "gyroscopic"));
+    double om[3];
+    assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, NULL, om), NSCD_OK);
+    assert_true(om[0] == 1e200 && om[1] == 1e200 && om[2] == 0.0);
+    nscd_world_destroy(w);
+}
+
+/* Every failing read-only call sets the last error: after a failure of a
+ * setter, each getter's own failure replaces that message. */
+static void read_only_failures_set_last_error(void **state) {
+    (void)state;
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    nscd_world *w = make_world(&d);
+    double nan_v[3] = {NAN, 0.0, 0.0}, x[3], m;
+    nscd_shape_desc s = box_shape();
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    nscd_body_id id = 0, gone = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &gone), NSCD_OK);
+    assert_int_equal(nscd_world_remove_body(w, gone), NSCD_OK);
+#define STALE_FIRST()                                                                              \
+    assert_int_equal(nscd_world_set_body(w, id, nan_v, NULL, NULL, NULL), NSCD_ERR_NOT_FINITE)
+    STALE_FIRST();
+    assert_int_equal(nscd_world_get_body(w, gone, x, NULL, NULL, NULL), NSCD_ERR_STALE_HANDLE);
+    assert_non_null(strstr(nscd_world_last_error(w), "nscd_world_get_body"));
+    STALE_FIRST();
+    assert_int_equal(nscd_world_get_body_mass(w, gone, &m, NULL), NSCD_ERR_STALE_HANDLE);
+    assert_non_null(strstr(nscd_world_last_error(w), "nscd_world_get_body_mass"));
+    STALE_FIRST();
+    assert_int_equal(nscd_world_get_applied_force(w, gone, x, NULL), NSCD_ERR_STALE_HANDLE);
+    assert_non_null(strstr(nscd_world_last_error(w), "nscd_world_get_applied_force"));
+    STALE_FIRST();
+    int32_t count = 0;
+    assert_int_equal(nscd_world_get_bodies(w, 0, &count, NULL, NULL, NULL, NULL, NULL, NULL),
+                     NSCD_ERR_BUFFER_TOO_SMALL);
+    assert_non_null(strstr(nscd_world_last_error(w), "nscd_world_get_bodies"));
+    STALE_FIRST();
+    assert_int_equal(nscd_world_get_contacts(w, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+                     NSCD_ERR_NULL_POINTER);
+    assert_non_null(strstr(nscd_world_last_error(w), "nscd_world_get_contacts"));
+    STALE_FIRST();
+    assert_int_equal(nscd_world_kinetic_energy(w, NULL), NSCD_ERR_NULL_POINTER);
+    assert_non_null(strstr(nscd_world_last_error(w), "nscd_world_kinetic_energy"));
+    STALE_FIRST();
+    assert_int_equal(nscd_world_write(w, "/nonexistent-dir/x.vtk", NSCD_WORLD_VTK), NSCD_ERR_IO);
+    assert_non_null(strstr(nscd_world_last_error(w), "nscd_world_write"));
+    STALE_FIRST();
+    assert_int_equal(nscd_world_write(w, "x.vtk", 99), NSCD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(nscd_world_last_error(w), "format"));
+#undef STALE_FIRST
+    nscd_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(box_intermediate_axis_keeps_energy),
         cmocka_unit_test(capsule_spin_keeps_energy),
         cmocka_unit_test(stepper_spin_keeps_energy),
+        cmocka_unit_test(overlapping_balls_separate_slowly),
+        cmocka_unit_test(sunk_box_rises_slowly_and_rests),
+        cmocka_unit_test(unconverged_impact_is_reported),
+        cmocka_unit_test(unconverged_step_can_be_rejected),
+        cmocka_unit_test(no_tolerance_is_not_converged),
+        cmocka_unit_test(non_finite_names_body_and_stage),
+        cmocka_unit_test(read_only_failures_set_last_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
