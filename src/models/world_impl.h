@@ -182,6 +182,10 @@ struct nscd_world {
      * with the correction; the relax pass then removes it from the velocities. */
     double *position_velocity, *position_omega;
     bool split_positions;
+    /* Set by the step around its collision detection: shapes get their
+     * speculative reach (world_step.c; the time steppers' detection, whose
+     * step the world does not know, has none). */
+    bool speculative;
     int32_t scratch_capacity;
 
     /* Joints in creation order (removal keeps the order) and the slot table

@@ -92,6 +92,26 @@ static nscd_status reserve_collision_shapes(nscd_world *w) {
 }
 
 /* Every shape in its world pose, then the collision layer. */
+/* How much farther than half the contact margin body i may travel in this
+ * step: dt times a bound of the speed of any of its points (|v| + |ω| times
+ * its bounding radius, plus what gravity adds), less margin / 2, which the
+ * margin already covers. 0 for bodies too slow to matter (the margin is
+ * enough, and such scenes detect exactly as before) and for static ones. */
+static double speculative_reach(const nscd_world *w, int32_t i) {
+    if (w->type[i] == NSCD_BODY_STATIC) {
+        return 0.0;
+    }
+    const double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
+    const double *g = w->desc.gravity;
+    double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
+                   sqrt(om[0] * om[0] + om[1] * om[1] + om[2] * om[2]) * w->bound_radius[i];
+    if (w->type[i] == NSCD_BODY_DYNAMIC) {
+        speed += w->desc.dt * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    }
+    double reach = w->desc.dt * speed - 0.5 * w->desc.contact_margin;
+    return reach > 0.0 && isfinite(reach) ? reach : 0.0;
+}
+
 nscd_status nscd__world_detect_contacts(nscd_world *w) {
     if (reserve_collision_shapes(w) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
@@ -116,6 +136,7 @@ nscd_status nscd__world_detect_contacts(nscd_world *w) {
         c->category = sh->category;
         c->mask = sh->mask;
         c->fixed = w->type[i] != NSCD_BODY_DYNAMIC;
+        c->reach = w->speculative ? speculative_reach(w, i) : 0.0;
     }
     return nscd__collide(&w->collision, w->collision_shapes, w->n_shapes, w->desc.contact_margin);
 }
@@ -537,7 +558,9 @@ nscd_status nscd__world_step_prepare(nscd_world *w, double *max_penetration) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     refresh_inertia(w);
+    w->speculative = true; /* the world's own step: speculative reach */
     nscd_status rc = nscd__world_detect_contacts(w);
+    w->speculative = false;
     if (rc == NSCD_OK) {
         rc = build_contacts(w, max_penetration);
     }

@@ -467,6 +467,65 @@ static void thrown_bodies_stay_before_a_wall(void **state) {
     }
 }
 
+/* A 1 cm sphere thrown at `speed` at a static box 1 mm thick (x in
+ * [-0.5, 0.5] mm), or down at a half-space (the floor), from 10 cm away:
+ * the largest x (resp. the lowest z) its centre reaches over 0.2 s. */
+static double thrown_sphere_front(double speed, double dt, bool floor) {
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    d.dt = dt;
+    if (!floor) {
+        d.gravity[2] = 0.0;
+    }
+    nscd_world *w = make_world(&d);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.type = NSCD_BODY_STATIC;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = floor ? NSCD_SHAPE_HALF_SPACE : NSCD_SHAPE_BOX;
+    s.half_extents[0] = 0.5e-3, s.half_extents[1] = s.half_extents[2] = 0.5;
+    nscd_body_id target = 0, id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &target), NSCD_OK);
+    nscd_body_desc c;
+    nscd_body_desc_init(&c, sizeof c);
+    c.position[floor ? 2 : 0] = floor ? 0.1 : -0.1;
+    c.velocity[floor ? 2 : 0] = floor ? -speed : speed;
+    nscd_shape_desc cs;
+    nscd_shape_desc_init(&cs, sizeof cs);
+    cs.radius = 0.005;
+    assert_int_equal(nscd_world_add_body(w, &c, &cs, 1, &id), NSCD_OK);
+    double front = floor ? INFINITY : -INFINITY;
+    for (int k = 0; k < (int)(0.2 / dt + 0.5); ++k) {
+        nscd_world_step_report rep = {.struct_size = sizeof rep};
+        assert_int_equal(nscd_world_step(w, &rep), NSCD_OK);
+        double x[3];
+        assert_int_equal(nscd_world_get_body(w, id, x, NULL, NULL, NULL), NSCD_OK);
+        front = floor ? fmin(front, x[2]) : fmax(front, x[0]);
+    }
+    nscd_world_destroy(w);
+    return front;
+}
+
+/* The speculative reach (world_step.c): at 10, 100 and 1000 m/s and dt
+ * 1e-3 and 1e-2 (up to 10 m per step against a 1 mm box), the sphere never
+ * reaches the far side: its centre stays before the box (x < -0.5 mm) and
+ * above the floor (z > 0). */
+static void thrown_sphere_never_tunnels(void **state) {
+    (void)state;
+    const double speeds[3] = {10.0, 100.0, 1000.0}, dts[2] = {1e-3, 1e-2};
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 2; ++j) {
+            double box_front = thrown_sphere_front(speeds[i], dts[j], false);
+            double floor_front = thrown_sphere_front(speeds[i], dts[j], true);
+            print_message("%g m/s, dt %g: box front %.4g m, floor front %.4g m\n", speeds[i],
+                          dts[j], box_front, floor_front);
+            assert_true(box_front < -0.5e-3);
+            assert_true(floor_front > 0.0);
+        }
+    }
+}
+
 /* ------------------------------------------------------------ errors */
 
 /* A spin the gyroscopic step cannot resolve (1e200 rad/s): the step fails
@@ -557,6 +616,7 @@ int main(void) {
         cmocka_unit_test(unconverged_step_can_be_rejected),
         cmocka_unit_test(no_tolerance_is_not_converged),
         cmocka_unit_test(thrown_bodies_stay_before_a_wall),
+        cmocka_unit_test(thrown_sphere_never_tunnels),
         cmocka_unit_test(non_finite_names_body_and_stage),
         cmocka_unit_test(read_only_failures_set_last_error),
     };
