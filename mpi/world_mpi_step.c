@@ -17,6 +17,7 @@
  *
  * With one rank no exchange happens and the stages are those of
  * nscd_world_step in the same order: the result is bitwise the serial one. */
+#include <stdio.h>
 #include <string.h>
 
 #include "mpi/world_mpi_impl.h"
@@ -345,10 +346,13 @@ nscd_status nscd_world_mpi_step(nscd_world_mpi *w, nscd_world_step_report *repor
         nscd__struct_write(report, &r, sizeof r, NSCD__WORLD_STEP_REPORT_SIZE_0_2);
     }
     if (!r.converged && d->tolerance > 0.0) {
-        nscd_status st = nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED,
-                                    "step kept but not converged: merit %g above tolerance %g",
-                                    r.merit, d->tolerance);
-        return d->on_unconverged == NSCD_UNCONVERGED_FAIL ? st : NSCD_OK;
+#define UNCONVERGED "step kept but not converged: merit %g above tolerance %g"
+        if (d->on_unconverged == NSCD_UNCONVERGED_FAIL) {
+            return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED, UNCONVERGED, r.merit, d->tolerance);
+        }
+        snprintf(w->diag.last_error, sizeof w->diag.last_error, UNCONVERGED, r.merit, d->tolerance);
+#undef UNCONVERGED
+        nscd__log(&w->diag, NSCD_LOG_WARNING, "%s", w->diag.last_error);
     }
     return NSCD_OK;
 }

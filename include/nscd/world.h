@@ -89,7 +89,8 @@ typedef enum nscd_friction_law {
  *  tolerance (since 0.3; nscd_world_desc::on_unconverged). */
 typedef enum nscd_world_unconverged {
     /** Kept; the report's `converged` is 0, the world's last error names the
-     *  step and the merit, and the status is ::NSCD_OK (the default). */
+     *  step and the merit (the log gets it as a warning), and the status is
+     *  ::NSCD_OK (the default). */
     NSCD_UNCONVERGED_KEEP = 0,
     /** Kept, and the status is ::NSCD_ERR_NOT_CONVERGED (0.2's behaviour with
      *  a tolerance). */

@@ -13,6 +13,7 @@
  *   remove_outside        bodies whose centre left the domain box
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "contact/delassus3.h"
@@ -702,12 +703,19 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
     }
     if (!r.converged && w->desc.tolerance > 0.0) {
         /* kept: the report says so, and so does the last error; the status
-         * only when the caller asked (NSCD_UNCONVERGED_FAIL) */
-        nscd_status st = nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED,
-                                    "step %lld kept but not converged: contact merit %g m/s "
-                                    "after %d sweeps above the tolerance %g",
-                                    (long long)w->steps, merit, (int)sweeps, w->desc.tolerance);
-        return w->desc.on_unconverged == NSCD_UNCONVERGED_FAIL ? st : NSCD_OK;
+         * only when the caller asked (NSCD_UNCONVERGED_FAIL). Under KEEP the
+         * step did not fail: a warning to the log, not an error. */
+#define UNCONVERGED                                                                                \
+    "step %lld kept but not converged: contact merit %g m/s after %d sweeps "                      \
+    "above the tolerance %g"
+        if (w->desc.on_unconverged == NSCD_UNCONVERGED_FAIL) {
+            return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED, UNCONVERGED, (long long)w->steps,
+                              merit, (int)sweeps, w->desc.tolerance);
+        }
+        snprintf(w->diag.last_error, sizeof w->diag.last_error, UNCONVERGED, (long long)w->steps,
+                 merit, (int)sweeps, w->desc.tolerance);
+#undef UNCONVERGED
+        nscd__log(&w->diag, NSCD_LOG_WARNING, "%s", w->diag.last_error);
     }
     return NSCD_OK;
 }
