@@ -194,14 +194,15 @@ static void keep_resolved(nscd_world_mpi *w) {
 /* Sweeps until max_sweeps or the merit (the largest over the ranks) falls
  * below the tolerance, as nscd__world_solve does. With tolerance 0 every
  * rank does max_sweeps sweeps and the merits are reduced only for the report. */
-static nscd_status sweep(nscd_world_mpi *w, int64_t contacts, int32_t *sweeps, double *merit) {
+static nscd_status sweep(nscd_world_mpi *w, int64_t contacts, int32_t max_sweeps, int32_t *sweeps,
+                         double *merit) {
     nscd_world *l = w->local;
     *sweeps = 0;
     *merit = 0.0;
     if (contacts == 0) {
         return NSCD_OK;
     }
-    for (int32_t s = 0; s < l->desc.max_sweeps; ++s) {
+    for (int32_t s = 0; s < max_sweeps; ++s) {
         if (w->size > 1) {
             nscd__mpi_snapshot(w);
         }
@@ -269,17 +270,19 @@ static nscd_status solve_and_move(nscd_world_mpi *w, nscd_world_step_report *r) 
     } else {
         nscd__world_warm_start(l);
     }
-    sweep(w, contacts, &r->sweeps, &r->merit);
+    sweep(w, contacts, l->desc.max_sweeps, &r->sweeps, &r->merit);
     /* the relax pass (world_step.c): when any rank's contacts had a
      * penetration correction, every rank sweeps again without it */
-    int corrected = nscd__world_step_finite(l) && nscd__world_step_relax(l), any = corrected;
+    int corrected =
+            l->desc.relax_sweeps > 0 && nscd__world_step_finite(l) && nscd__world_step_relax(l),
+        any = corrected;
     if (w->size > 1) {
         MPI_Allreduce(&corrected, &any, 1, MPI_INT, MPI_MAX, w->comm);
     }
     if (any) {
         nscd__world_step_keep_position_velocities(l);
         double relax_merit = 0.0;
-        sweep(w, contacts, &r->relax_sweeps, &relax_merit);
+        sweep(w, contacts, l->desc.relax_sweeps, &r->relax_sweeps, &relax_merit);
         r->merit = relax_merit > r->merit ? relax_merit : r->merit;
     }
     int finite = nscd__world_step_finite(l), all = finite;

@@ -155,6 +155,13 @@ typedef struct nscd_world_desc {
      *  reach `tolerance` is kept with ::NSCD_OK (the default), kept with
      *  ::NSCD_ERR_NOT_CONVERGED, or undone with ::NSCD_ERR_NOT_CONVERGED. */
     int32_t on_unconverged;
+    /** (since 0.3) Sweeps of the relax pass, >= 0: after the sweeps with the
+     *  penetration correction, up to this many without it (stopping below
+     *  `tolerance` too), so that the correction moves positions and not
+     *  velocities. 0 = no relax pass: the (bounded) correction stays in the
+     *  velocities, as in 0.2. Default 3 (docs/world.md, "Overlap recovery":
+     *  its cost and what fewer sweeps leave). */
+    int32_t relax_sweeps;
 } nscd_world_desc;
 
 /** A body, filled with defaults by nscd_body_desc_init(). */

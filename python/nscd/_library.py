@@ -426,6 +426,7 @@ class WorldDesc(ctypes.Structure):
         ("log_user", ctypes.c_void_p),
         ("max_correction_speed", ctypes.c_double),  # since 0.3
         ("on_unconverged", ctypes.c_int32),  # since 0.3
+        ("relax_sweeps", ctypes.c_int32),  # since 0.3
     ]
 
 

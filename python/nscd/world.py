@@ -238,7 +238,8 @@ class World(OwnedHandle):
     - ``error_reduction`` ε in [0, 1) (0.2), ``contact_margin`` (m, 1e-3);
     - ``max_correction_speed`` (m/s, 0.1): the bound of the penetration
       correction ε ξ/dt, which moves positions only (a body created
-      overlapping leaves at most at this speed and keeps no velocity);
+      overlapping leaves at most at this speed and keeps no velocity), and
+      ``relax_sweeps`` (3; 0 = the correction stays in the velocities);
     - ``default_friction`` (μ of material 0, 0.5), ``friction_combine``
       (FrictionCombine or its name);
     - ``domain=(lower_corner, upper_corner)``: bodies whose centre leaves the
@@ -251,7 +252,7 @@ class World(OwnedHandle):
 
     _REALS = ("dt", "tolerance", "relaxation", "error_reduction", "contact_margin",
               "default_friction", "max_correction_speed")
-    _INTS = ("max_sweeps", "jacobi_groups")
+    _INTS = ("max_sweeps", "jacobi_groups", "relax_sweeps")
     _UNCONVERGED = {"keep": 0, "fail": 1, "reject": 2}
 
     def __init__(self, gravity: Optional[Sequence[float]] = None,

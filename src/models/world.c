@@ -27,6 +27,7 @@ nscd_status nscd_world_desc_init(nscd_world_desc *desc, size_t struct_size) {
     d.default_friction = 0.5;
     d.friction_combine = NSCD_COMBINE_GEOMETRIC_MEAN;
     d.max_correction_speed = 0.1;
+    d.relax_sweeps = 3;
     return nscd__struct_init(desc, struct_size, &d, sizeof d, NSCD__WORLD_DESC_SIZE_0_2);
 }
 
@@ -52,7 +53,8 @@ static nscd_status validate_desc(const nscd_world_desc *d) {
     if (!(d->dt > 0.0) || !(d->error_reduction >= 0.0 && d->error_reduction < 1.0) ||
         !(d->relaxation > 0.0 && d->relaxation <= 1.0) || d->contact_margin < 0.0 ||
         d->default_friction < 0.0 || d->tolerance < 0.0 || d->max_sweeps < 1 ||
-        d->jacobi_groups < 1 || d->jacobi_groups > (1 << 20) || !(d->max_correction_speed > 0.0)) {
+        d->jacobi_groups < 1 || d->jacobi_groups > (1 << 20) || !(d->max_correction_speed > 0.0) ||
+        d->relax_sweeps < 0) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
     for (int k = 0; d->use_domain && k < 3; ++k) {

@@ -236,7 +236,7 @@ double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_
 /* Solver (world_solver.c): applies the warm-start impulses and runs the
  * sweeps. Returns the sweeps done and the merit of the last one. */
 void nscd__world_warm_start(nscd_world *w);
-void nscd__world_solve(nscd_world *w, int32_t *sweeps, double *merit);
+void nscd__world_solve(nscd_world *w, int32_t max_sweeps, int32_t *sweeps, double *merit);
 /* One sweep over the contacts (Gauss–Seidel, or the Jacobi blend of the
  * world's groups); its merit. */
 double nscd__world_sweep(nscd_world *w);

@@ -650,14 +650,14 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
     nscd__world_warm_start(w);
     int32_t sweeps = 0, report_relax = 0;
     double merit = 0.0;
-    nscd__world_solve(w, &sweeps, &merit);
-    if (velocities_finite(w) && nscd__world_step_relax(w)) {
+    nscd__world_solve(w, w->desc.max_sweeps, &sweeps, &merit);
+    if (w->desc.relax_sweeps > 0 && velocities_finite(w) && nscd__world_step_relax(w)) {
         /* the relax pass: the same sweeps without the correction, from the
          * impulses with it (warm), so that it leaves no velocity */
         nscd__world_step_keep_position_velocities(w);
         int32_t relax_sweeps = 0;
         double relax_merit = 0.0;
-        nscd__world_solve(w, &relax_sweeps, &relax_merit);
+        nscd__world_solve(w, w->desc.relax_sweeps, &relax_sweeps, &relax_merit);
         report_relax = relax_sweeps;
         merit = relax_merit > merit ? relax_merit : merit;
     }
