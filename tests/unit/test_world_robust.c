@@ -246,6 +246,36 @@ static void overlapping_balls_separate_slowly(void **state) {
     nscd_world_destroy(w);
 }
 
+/* relax_sweeps = 0 (no relax pass): the bounded correction stays in the
+ * velocities, as in 0.2 (the balls part at the bound and keep that speed);
+ * a negative count is refused. */
+static void without_relax_the_correction_is_velocity(void **state) {
+    (void)state;
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    assert_int_equal(d.relax_sweeps, 3); /* the documented default */
+    d.relax_sweeps = -1;
+    nscd_world *bad = NULL;
+    assert_int_equal(nscd_world_create(&d, &bad), NSCD_ERR_OUT_OF_RANGE);
+    assert_null(bad);
+    d.relax_sweeps = 0;
+    d.gravity[2] = 0.0;
+    nscd_world *w = make_world(&d);
+    const double r = 0.05;
+    nscd_body_id a = add_ball(w, 0.0, 0.0, r), b = add_ball(w, r, 0.0, r);
+    for (int s = 0; s < 2000; ++s) {
+        nscd_world_step_report rep = {.struct_size = sizeof rep};
+        assert_int_equal(nscd_world_step(w, &rep), NSCD_OK);
+        assert_int_equal(rep.relax_sweeps, 0);
+    }
+    double va[3], vb[3];
+    assert_int_equal(nscd_world_get_body(w, a, NULL, NULL, va, NULL), NSCD_OK);
+    assert_int_equal(nscd_world_get_body(w, b, NULL, NULL, vb, NULL), NSCD_OK);
+    double parting = vb[0] - va[0];
+    assert_true(parting > 0.0 && parting <= d.max_correction_speed * (1.0 + 1e-9));
+    nscd_world_destroy(w);
+}
+
 /* A box created half sunk in the floor, with gravity: it rises at most at
  * max_correction_speed (to the sweeps' residual: its four corners are
  * coupled through the rotation, and ten Gauss–Seidel sweeps leave 1e-3 of
@@ -611,6 +641,7 @@ int main(void) {
         cmocka_unit_test(capsule_spin_keeps_energy),
         cmocka_unit_test(stepper_spin_keeps_energy),
         cmocka_unit_test(overlapping_balls_separate_slowly),
+        cmocka_unit_test(without_relax_the_correction_is_velocity),
         cmocka_unit_test(sunk_box_rises_slowly_and_rests),
         cmocka_unit_test(unconverged_impact_is_reported),
         cmocka_unit_test(unconverged_step_can_be_rejected),
