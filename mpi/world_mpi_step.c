@@ -17,6 +17,7 @@
  *
  * With one rank no exchange happens and the stages are those of
  * nscd_world_step in the same order: the result is bitwise the serial one. */
+#include <stdio.h>
 #include <string.h>
 
 #include "mpi/world_mpi_impl.h"
@@ -193,14 +194,15 @@ static void keep_resolved(nscd_world_mpi *w) {
 /* Sweeps until max_sweeps or the merit (the largest over the ranks) falls
  * below the tolerance, as nscd__world_solve does. With tolerance 0 every
  * rank does max_sweeps sweeps and the merits are reduced only for the report. */
-static nscd_status sweep(nscd_world_mpi *w, int64_t contacts, int32_t *sweeps, double *merit) {
+static nscd_status sweep(nscd_world_mpi *w, int64_t contacts, int32_t max_sweeps, int32_t *sweeps,
+                         double *merit) {
     nscd_world *l = w->local;
     *sweeps = 0;
     *merit = 0.0;
     if (contacts == 0) {
         return NSCD_OK;
     }
-    for (int32_t s = 0; s < l->desc.max_sweeps; ++s) {
+    for (int32_t s = 0; s < max_sweeps; ++s) {
         if (w->size > 1) {
             nscd__mpi_snapshot(w);
         }
@@ -268,7 +270,21 @@ static nscd_status solve_and_move(nscd_world_mpi *w, nscd_world_step_report *r) 
     } else {
         nscd__world_warm_start(l);
     }
-    sweep(w, contacts, &r->sweeps, &r->merit);
+    sweep(w, contacts, l->desc.max_sweeps, &r->sweeps, &r->merit);
+    /* the relax pass (world_step.c): when any rank's contacts had a
+     * penetration correction, every rank sweeps again without it */
+    int corrected =
+            l->desc.relax_sweeps > 0 && nscd__world_step_finite(l) && nscd__world_step_relax(l),
+        any = corrected;
+    if (w->size > 1) {
+        MPI_Allreduce(&corrected, &any, 1, MPI_INT, MPI_MAX, w->comm);
+    }
+    if (any) {
+        nscd__world_step_keep_position_velocities(l);
+        double relax_merit = 0.0;
+        sweep(w, contacts, l->desc.relax_sweeps, &r->relax_sweeps, &relax_merit);
+        r->merit = relax_merit > r->merit ? relax_merit : r->merit;
+    }
     int finite = nscd__world_step_finite(l), all = finite;
     MPI_Allreduce(&finite, &all, 1, MPI_INT, MPI_MIN, w->comm);
     if (!all) {
@@ -298,6 +314,10 @@ nscd_status nscd_world_mpi_step(nscd_world_mpi *w, nscd_world_step_report *repor
     if (rc != NSCD_OK) {
         return nscd__fail(&w->diag, rc, "report struct_size, or a failed migration");
     }
+    if (w->local->desc.on_unconverged == NSCD_UNCONVERGED_REJECT) { /* same desc everywhere */
+        return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
+                          "on_unconverged REJECT: the distributed world keeps every step");
+    }
     rc = nscd__mpi_migrate(w);
     if (rc != NSCD_OK) {
         w->broken = 1;
@@ -324,13 +344,18 @@ nscd_status nscd_world_mpi_step(nscd_world_mpi *w, nscd_world_step_report *repor
         reduce_report(w, &r);
     }
     const nscd_world_desc *d = &w->local->desc;
-    r.converged = d->tolerance == 0.0 || r.merit < d->tolerance;
+    r.converged = d->tolerance > 0.0 && r.merit < d->tolerance;
     if (report != NULL) {
         nscd__struct_write(report, &r, sizeof r, NSCD__WORLD_STEP_REPORT_SIZE_0_2);
     }
-    if (!r.converged) {
-        return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED, "merit %g above tolerance %g", r.merit,
-                          d->tolerance);
+    if (!r.converged && d->tolerance > 0.0) {
+#define UNCONVERGED "step kept but not converged: merit %g above tolerance %g"
+        if (d->on_unconverged == NSCD_UNCONVERGED_FAIL) {
+            return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED, UNCONVERGED, r.merit, d->tolerance);
+        }
+        snprintf(w->diag.last_error, sizeof w->diag.last_error, UNCONVERGED, r.merit, d->tolerance);
+#undef UNCONVERGED
+        nscd__log(&w->diag, NSCD_LOG_WARNING, "%s", w->diag.last_error);
     }
     return NSCD_OK;
 }

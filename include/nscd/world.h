@@ -85,6 +85,21 @@ typedef enum nscd_friction_law {
 } nscd_friction_law;
 
 /** How the friction coefficient of a contact follows from its two materials. */
+/** What nscd_world_step() does with a step whose sweeps did not reach the
+ *  tolerance (since 0.3; nscd_world_desc::on_unconverged). */
+typedef enum nscd_world_unconverged {
+    /** Kept; the report's `converged` is 0, the world's last error names the
+     *  step and the merit (the log gets it as a warning), and the status is
+     *  ::NSCD_OK (the default). */
+    NSCD_UNCONVERGED_KEEP = 0,
+    /** Kept, and the status is ::NSCD_ERR_NOT_CONVERGED (0.2's behaviour with
+     *  a tolerance). */
+    NSCD_UNCONVERGED_FAIL = 1,
+    /** Undone (bodies, time and contacts as before the call) and
+     *  ::NSCD_ERR_NOT_CONVERGED: retry with more sweeps or a smaller dt. */
+    NSCD_UNCONVERGED_REJECT = 2
+} nscd_world_unconverged;
+
 typedef enum nscd_friction_combine {
     NSCD_COMBINE_GEOMETRIC_MEAN = 0, /**< sqrt(μ_a μ_b) (Box2D's rule; the default). */
     NSCD_COMBINE_MIN = 1,            /**< min(μ_a, μ_b). */
@@ -100,7 +115,11 @@ typedef struct nscd_world_desc {
     int32_t friction_law; /**< ::nscd_friction_law. Default Coulomb. */
     int32_t max_sweeps;   /**< Sweeps of the block solver per step, >= 1. Default 10. */
     /** Stop sweeping when the merit (see ::nscd_world_step_report) falls below
-     *  this, m/s; 0 = always do max_sweeps sweeps (the default). */
+     *  this, m/s; a step whose sweeps end above it is not converged: its
+     *  report says so, and `on_unconverged` says whether it is kept and what
+     *  the status is. 0 = no test: always max_sweeps sweeps, `converged` 0
+     *  (nothing was checked). Default 1e-4 (since 0.3; 0 before): 1 % of
+     *  the speed gravity adds in a step of 1 ms, 0.1 µm per step. */
     double tolerance;
     /** Weight ω in (0, 1] of the Jacobi blend across groups (seed 002, Sect. 3;
      *  preclik14). Ignored with one group. Default 1. */
@@ -125,6 +144,24 @@ typedef struct nscd_world_desc {
     nscd_allocator allocator; /**< Zero-filled: malloc/free. */
     nscd_log_fn log;          /**< NULL: silent. */
     void *log_user;           /**< Passed to `log`. */
+    /** (since 0.3) Largest speed, m/s (> 0), at which a penetration is pushed
+     *  apart: the correction ε ξ/dt of a contact with ξ < 0 is bounded by it.
+     *  The correction moves the positions only (a relax pass of the sweeps
+     *  without it follows, as in Box2D's soft step), so a body created
+     *  overlapping another leaves at most at this speed and keeps no velocity
+     *  from it (docs/world.md, "Overlap recovery"). Default 0.1. */
+    double max_correction_speed;
+    /** (since 0.3) ::nscd_world_unconverged: a step whose sweeps did not
+     *  reach `tolerance` is kept with ::NSCD_OK (the default), kept with
+     *  ::NSCD_ERR_NOT_CONVERGED, or undone with ::NSCD_ERR_NOT_CONVERGED. */
+    int32_t on_unconverged;
+    /** (since 0.3) Sweeps of the relax pass, >= 0: after the sweeps with the
+     *  penetration correction, up to this many without it (stopping below
+     *  `tolerance` too), so that the correction moves positions and not
+     *  velocities. 0 = no relax pass: the (bounded) correction stays in the
+     *  velocities, as in 0.2. Default 3 (docs/world.md, "Overlap recovery":
+     *  its cost and what fewer sweeps leave). */
+    int32_t relax_sweeps;
 } nscd_world_desc;
 
 /** A body, filled with defaults by nscd_body_desc_init(). */
@@ -169,13 +206,20 @@ typedef struct nscd_world_step_report {
     uint32_t struct_size; /**< Set by the caller to sizeof(nscd_world_step_report); kept. */
     int32_t contacts;     /**< Contact points of the step. */
     int32_t sweeps;       /**< Sweeps done. */
-    int32_t converged;    /**< 1 when the merit fell below the tolerance (or tolerance 0). */
+    /** 1 when the merit fell below the tolerance; 0 when it did not, and
+     *  with tolerance 0 (nothing checked; 0.2 said 1 there). */
+    int32_t converged;
     /** Merit of the last sweep: the largest change of a relative contact
      *  velocity δv_j (m/s) caused by one block update of the sweep. */
     double merit;
     double max_penetration; /**< Largest -ξ over the step's contacts before the step, m (>= 0). */
     int32_t bodies_removed; /**< Bodies removed at the domain boundary in this step. */
     int32_t broad_pairs;    /**< Shape pairs the broad phase passed to the narrow phase. */
+    /** (since 0.3) Sweeps of the relax pass (0 when no contact penetrated):
+     *  after a step's sweeps with the penetration correction, the same sweeps
+     *  without it, so that the correction moves positions only. `merit` and
+     *  `converged` are those of both passes. */
+    int32_t relax_sweeps;
 } nscd_world_step_report;
 
 /**

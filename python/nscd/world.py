@@ -182,11 +182,12 @@ class WorldStepReport(NamedTuple):
     """nscd_world_step_report: what the last step did."""
     contacts: int          # contact points of the step
     sweeps: int            # sweeps of the block solver
-    converged: bool        # merit below the tolerance (always True with tolerance 0)
+    converged: bool        # merit below the tolerance (never with tolerance 0)
     merit: float           # largest change of a relative contact velocity in the last sweep, m/s
     max_penetration: float  # largest -gap over the step's contacts before the step, m
     bodies_removed: int    # bodies removed at the domain boundary in this step
     broad_pairs: int       # shape pairs the broad phase passed to the narrow phase
+    relax_sweeps: int = 0  # sweeps of the relax pass (0: no contact penetrated)
 
 
 class Bodies(NamedTuple):
@@ -228,10 +229,17 @@ class World(OwnedHandle):
 
     - ``gravity`` (3 values, m/s², default (0, 0, -9.81)), ``dt`` (s, 1e-3);
     - ``friction_law``: FrictionLaw or "coulomb" / "max_dissipation";
-    - ``max_sweeps`` (10), ``tolerance`` (m/s; 0 = always max_sweeps sweeps),
+    - ``max_sweeps`` (10), ``tolerance`` (m/s, 1e-4; 0 = always max_sweeps
+      sweeps and never ``converged``), ``on_unconverged``: "keep" (default:
+      the step is kept, ``report.converged`` is False), "fail" (kept, and
+      ``step`` raises ERR_NOT_CONVERGED) or "reject" (undone, and raises),
       ``relaxation`` and ``jacobi_groups`` (the weighted Jacobi blend across
       groups of seed 002, Sect. 3), ``warm_start`` (True);
     - ``error_reduction`` ε in [0, 1) (0.2), ``contact_margin`` (m, 1e-3);
+    - ``max_correction_speed`` (m/s, 0.1): the bound of the penetration
+      correction ε ξ/dt, which moves positions only (a body created
+      overlapping leaves at most at this speed and keeps no velocity), and
+      ``relax_sweeps`` (3; 0 = the correction stays in the velocities);
     - ``default_friction`` (μ of material 0, 0.5), ``friction_combine``
       (FrictionCombine or its name);
     - ``domain=(lower_corner, upper_corner)``: bodies whose centre leaves the
@@ -243,15 +251,17 @@ class World(OwnedHandle):
     ``len(world)`` counts the live bodies."""
 
     _REALS = ("dt", "tolerance", "relaxation", "error_reduction", "contact_margin",
-              "default_friction")
-    _INTS = ("max_sweeps", "jacobi_groups")
+              "default_friction", "max_correction_speed")
+    _INTS = ("max_sweeps", "jacobi_groups", "relax_sweeps")
+    _UNCONVERGED = {"keep": 0, "fail": 1, "reject": 2}
 
     def __init__(self, gravity: Optional[Sequence[float]] = None,
                  friction_law: Union[FrictionLaw, int, str, None] = None,
                  friction_combine: Union[FrictionCombine, int, str, None] = None,
                  warm_start: Optional[bool] = None,
                  domain: Optional[Tuple[Sequence[float], Sequence[float]]] = None,
-                 log: Optional[Callable[[int, str], None]] = None, **settings):
+                 log: Optional[Callable[[int, str], None]] = None,
+                 on_unconverged: Union[int, str, None] = None, **settings):
         lib = _c.library()
         self._lib = lib
         self._handle = None
@@ -266,7 +276,8 @@ class World(OwnedHandle):
                 setattr(desc, key, _c.int32(value, key))
             else:
                 known = ", ".join(self._REALS + self._INTS + (
-                    "gravity", "friction_law", "friction_combine", "warm_start", "domain", "log"))
+                    "gravity", "friction_law", "friction_combine", "warm_start", "domain", "log",
+                    "on_unconverged"))
                 raise TypeError(f"unknown world setting {key!r} (known: {known})")
         if gravity is not None:
             _set_array(desc.gravity, _vec(gravity, 3, "gravity"))
@@ -276,6 +287,13 @@ class World(OwnedHandle):
             desc.friction_combine = _enum(FrictionCombine, friction_combine, "friction_combine")
         if warm_start is not None:
             desc.warm_start = int(bool(warm_start))
+        if on_unconverged is not None:
+            if isinstance(on_unconverged, str):
+                if on_unconverged not in self._UNCONVERGED:
+                    raise ValueError(f"on_unconverged: expected one of "
+                                     f"{', '.join(self._UNCONVERGED)}, got {on_unconverged!r}")
+                on_unconverged = self._UNCONVERGED[on_unconverged]
+            desc.on_unconverged = _c.int32(on_unconverged, "on_unconverged")
         if domain is not None:
             lower, upper = domain
             desc.use_domain = 1
@@ -489,10 +507,12 @@ class World(OwnedHandle):
     def step(self, n: int = 1, allow_not_converged: bool = False) -> WorldStepReport:
         """Advances the world by n steps of dt and returns the report of the last.
 
-        With a tolerance set, a step whose sweeps did not reach it is still
-        taken (the state is the last sweep's) and raises NscdError with status
+        A step whose sweeps did not reach the tolerance is kept and reported
+        (``report.converged`` False) under on_unconverged="keep" (the
+        default); under "fail" it is kept and raises NscdError with status
         ERR_NOT_CONVERGED, whose ``report`` attribute is that step's report,
-        unless ``allow_not_converged`` is True (then ``report.converged`` tells)."""
+        unless ``allow_not_converged`` is True; under "reject" it is undone
+        and raises likewise."""
         self._require_open()
         n = int(n)
         if n < 1:
@@ -514,7 +534,8 @@ class World(OwnedHandle):
     @staticmethod
     def _report(r):
         return WorldStepReport(r.contacts, r.sweeps, bool(r.converged), r.merit,
-                               r.max_penetration, r.bodies_removed, r.broad_pairs)
+                               r.max_penetration, r.bodies_removed, r.broad_pairs,
+                               r.relax_sweeps)
 
     @property
     def time(self) -> float:

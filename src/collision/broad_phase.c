@@ -272,7 +272,7 @@ static void pack_items(nscd__collision_state *st, const nscd__collision_shape *s
         it->box = boxes[entry[k]];
         it->centre[0] = s->position[0], it->centre[1] = s->position[1];
         it->centre[2] = s->position[2];
-        it->radius = s->radius;
+        it->radius = s->radius + s->reach; /* the sphere rejection's reach */
         it->index = entry[k], it->body = s->body;
         it->category = s->category, it->mask = s->mask;
         it->fixed = s->fixed, it->sphere = s->type == NSCD_SHAPE_SPHERE;

@@ -65,13 +65,13 @@ static nscd_status check_shape(const nscd__collision_shape *s) {
     if (s->type < NSCD_SHAPE_SPHERE || s->type > NSCD_SHAPE_CYLINDER) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
-    double sizes[5] = {s->radius, s->half_height, s->half_extents[0], s->half_extents[1],
-                       s->half_extents[2]};
+    double sizes[6] = {s->radius,          s->half_height,     s->half_extents[0],
+                       s->half_extents[1], s->half_extents[2], s->reach};
     if (!nscd__all_finite(s->position, 3) || !nscd__all_finite(s->rotation, 9) ||
-        !nscd__all_finite(sizes, 5)) {
+        !nscd__all_finite(sizes, 6)) {
         return NSCD_ERR_NOT_FINITE;
     }
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < 6; ++i) {
         if (sizes[i] < 0.0) {
             return NSCD_ERR_OUT_OF_RANGE;
         }
@@ -207,9 +207,9 @@ static int32_t narrow_phase(nscd__collision_state *st, const nscd_allocator *al,
         if (a->type == NSCD_SHAPE_SPHERE && b->type == NSCD_SHAPE_SPHERE) {
             /* the fast path of granular flows: no dispatch, no sorting */
             m.n = 0;
-            nscd__collide_sphere_sphere(a, b, margin, &m);
+            nscd__collide_sphere_sphere(a, b, margin + a->reach + b->reach, &m);
         } else {
-            narrow_pair(a, b, margin, &m);
+            narrow_pair(a, b, margin + a->reach + b->reach, &m);
         }
         if (m.n == 0) {
             continue;
@@ -277,7 +277,7 @@ nscd_status nscd__collide(nscd__collision *collision, const nscd__collision_shap
     nscd__aabb *boxes = st->aabbs.data;
     for (int32_t i = 0; i < n; ++i) {
         if (shapes[i].type != NSCD_SHAPE_HALF_SPACE) {
-            nscd__shape_aabb(&shapes[i], 0.5 * margin, &boxes[i]);
+            nscd__shape_aabb(&shapes[i], 0.5 * margin + shapes[i].reach, &boxes[i]);
             /* finite inputs near DBL_MAX can still overflow the box */
             if (!nscd__all_finite(boxes[i].lo, 3) || !nscd__all_finite(boxes[i].hi, 3)) {
                 return NSCD_ERR_OUT_OF_RANGE;

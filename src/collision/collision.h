@@ -35,6 +35,12 @@ typedef struct nscd__collision_shape {
     /* 1 when the body never moves relative to the other non-moving ones
      * (static and kinematic bodies): two such shapes are never paired. */
     int32_t fixed;
+    /* Speculative reach, m (>= 0; 0 = none): how much farther than half the
+     * margin this shape may travel in the step. A pair is found, and its
+     * contacts made, up to a gap of margin + reach_a + reach_b, so that a
+     * fast body meets a thin one before it has passed it (the world sets it
+     * from the approach speed times dt; docs/world.md, "Speculative reach"). */
+    double reach;
 } nscd__collision_shape;
 
 /* One contact point. */

@@ -13,7 +13,10 @@
  * are rounded by that radius (faces, mantles and capsules stay exact). When
  * the penetration exceeds the sum of the roundings, the cores overlap and the
  * normal is the best of a sampled separating-axis test (face normals, axes,
- * their cross products and the centre line): approximate. */
+ * their cross products and the centre line): approximate. For cylinder-box,
+ * a normal of either test along a box face normal or the cylinder's axis
+ * gives the planar manifold (rim points under the face, corners over the
+ * cap), in deep overlap too; only an edge-like normal keeps one point. */
 #include "collision/narrow.h"
 
 #include <math.h>
@@ -235,10 +238,19 @@ void nscd__collide_box_cylinder(const nscd__collision_shape *a, const nscd__coll
                                 double margin, nscd__manifold *m) {
     nscd__manifold single = {0};
     rounded_pair(a, b, margin, &single);
-    if (single.n != 1 || single.p[0].feature != 0) {
-        *m = single; /* nothing, or a deep overlap */
+    if (single.n != 1) {
+        *m = single; /* nothing */
         return;
     }
+    /* A deep overlap (feature 1: the sampled separating-axis normal) goes
+     * through the same planar manifolds: when its axis is a box face normal
+     * or the cylinder's axis, the points are the cylinder's rim points under
+     * the face (or the box's corners over the cap), each midway between the
+     * incident feature and the reference plane, so inside both shapes. The
+     * sampled test's own point, the midpoint of the two supports, is not:
+     * a box's support along a face normal is any corner of that face, and
+     * the impulse there went into spin and let cylinders through walls
+     * (issue 24). */
     const double *n = single.p[0].normal; /* from the box to the cylinder */
     nscd__manifold face = {0}, cap = {0};
     for (int i = 0; i < 3; ++i) {

@@ -148,6 +148,15 @@ typedef struct nscd__model {
      * written). NULL for models whose state is their own (the generic system). */
     nscd_status (*pull_state)(void *self);
     nscd_status (*push_state)(void *self);
+    /* Appended for rigid bodies (the world; docs/world.md, "Free rotation"):
+     * the gyroscopic torque -ω × Iω is not in forces() but here, integrated
+     * over a step of length dt so that it adds no energy (the explicit form
+     * adds energy at every step). The Moreau steppers call it on the free
+     * velocity v_free = v + dt M^-1 h, with the positions q of M (q_k for
+     * Moreau–Jean, q_M for the midpoint rule: a rotation about ω leaves the
+     * body-frame ω unchanged, so both see the body-frame velocity of v).
+     * NULL for models without it (the generic system). */
+    void (*free_rotation)(void *self, const double *q, double dt, double *v_free);
 } nscd__model;
 
 /* A stepper's reference to a model. The owner of the model (a system)

@@ -147,6 +147,9 @@ nscd_status nscd__ts_free_velocity(nscd_time_stepping *ts, nscd__model *solver, 
     for (int32_t i = 0; i < m->n_v; ++i) {
         ts->v_free[i] = m->v[i] + dt * a[i];
     }
+    if (m->free_rotation != NULL) { /* the gyroscopic torque, energy-safe (core/model.h) */
+        m->free_rotation(m->self, q, dt, ts->v_free);
+    }
     return NSCD_OK;
 }
 

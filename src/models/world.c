@@ -18,7 +18,7 @@ nscd_status nscd_world_desc_init(nscd_world_desc *desc, size_t struct_size) {
     d.dt = 1e-3;
     d.friction_law = NSCD_FRICTION_COULOMB;
     d.max_sweeps = 10;
-    d.tolerance = 0.0;
+    d.tolerance = 1e-4;
     d.relaxation = 1.0;
     d.jacobi_groups = 1;
     d.warm_start = 1;
@@ -26,14 +26,17 @@ nscd_status nscd_world_desc_init(nscd_world_desc *desc, size_t struct_size) {
     d.contact_margin = 1e-3;
     d.default_friction = 0.5;
     d.friction_combine = NSCD_COMBINE_GEOMETRIC_MEAN;
+    d.max_correction_speed = 0.1;
+    d.relax_sweeps = 3;
     return nscd__struct_init(desc, struct_size, &d, sizeof d, NSCD__WORLD_DESC_SIZE_0_2);
 }
 
 static nscd_status validate_desc(const nscd_world_desc *d) {
-    double reals[] = {d->gravity[0],       d->gravity[1],    d->gravity[2],      d->dt,
-                      d->tolerance,        d->relaxation,    d->error_reduction, d->contact_margin,
-                      d->default_friction, d->domain_min[0], d->domain_min[1],   d->domain_min[2],
-                      d->domain_max[0],    d->domain_max[1], d->domain_max[2]};
+    double reals[] = {
+        d->gravity[0],       d->gravity[1],    d->gravity[2],      d->dt,
+        d->tolerance,        d->relaxation,    d->error_reduction, d->contact_margin,
+        d->default_friction, d->domain_min[0], d->domain_min[1],   d->domain_min[2],
+        d->domain_max[0],    d->domain_max[1], d->domain_max[2],   d->max_correction_speed};
     if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
         return NSCD_ERR_NOT_FINITE;
     }
@@ -43,13 +46,15 @@ static nscd_status validate_desc(const nscd_world_desc *d) {
     }
     if (d->friction_combine < NSCD_COMBINE_GEOMETRIC_MEAN ||
         d->friction_combine > NSCD_COMBINE_AVERAGE || (d->warm_start != 0 && d->warm_start != 1) ||
-        (d->use_domain != 0 && d->use_domain != 1)) {
+        (d->use_domain != 0 && d->use_domain != 1) || d->on_unconverged < NSCD_UNCONVERGED_KEEP ||
+        d->on_unconverged > NSCD_UNCONVERGED_REJECT) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
     if (!(d->dt > 0.0) || !(d->error_reduction >= 0.0 && d->error_reduction < 1.0) ||
         !(d->relaxation > 0.0 && d->relaxation <= 1.0) || d->contact_margin < 0.0 ||
         d->default_friction < 0.0 || d->tolerance < 0.0 || d->max_sweeps < 1 ||
-        d->jacobi_groups < 1 || d->jacobi_groups > (1 << 20)) {
+        d->jacobi_groups < 1 || d->jacobi_groups > (1 << 20) || !(d->max_correction_speed > 0.0) ||
+        d->relax_sweeps < 0) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
     for (int k = 0; d->use_domain && k < 3; ++k) {
@@ -230,13 +235,19 @@ nscd_status nscd_world_get_bodies(const nscd_world *w, int32_t capacity, int32_t
                                   nscd_body_id *ids, uint64_t *user_ids, double *positions,
                                   double *orientations, double *velocities,
                                   double *angular_velocities) {
-    if (w == NULL || count == NULL) {
+    if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
+    }
+    if (count == NULL) {
+        return nscd__world_read_fail(w, NSCD_ERR_NULL_POINTER,
+                                     "nscd_world_get_bodies: count is NULL");
     }
     int32_t live = nscd_world_body_count(w);
     *count = live;
     if (live > capacity) {
-        return NSCD_ERR_BUFFER_TOO_SMALL;
+        return nscd__world_read_fail(w, NSCD_ERR_BUFFER_TOO_SMALL,
+                                     "nscd_world_get_bodies: %d bodies, capacity %d", (int)live,
+                                     (int)capacity);
     }
     size_t k = 0;
     for (int32_t i = 0; i < w->n_bodies; ++i) {
@@ -275,8 +286,12 @@ static bool contact_alive(const nscd_world *w, const nscd__world_record *c) {
 nscd_status nscd_world_get_contacts(const nscd_world *w, int32_t capacity, int32_t *count,
                                     nscd_body_id *body_a, nscd_body_id *body_b, double *points,
                                     double *normals, double *gaps, double *impulses) {
-    if (w == NULL || count == NULL) {
+    if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
+    }
+    if (count == NULL) {
+        return nscd__world_read_fail(w, NSCD_ERR_NULL_POINTER,
+                                     "nscd_world_get_contacts: count is NULL");
     }
     int32_t n = 0;
     for (int32_t j = 0; j < w->n_records; ++j) {
@@ -284,7 +299,9 @@ nscd_status nscd_world_get_contacts(const nscd_world *w, int32_t capacity, int32
     }
     *count = n;
     if (n > capacity) {
-        return NSCD_ERR_BUFFER_TOO_SMALL;
+        return nscd__world_read_fail(w, NSCD_ERR_BUFFER_TOO_SMALL,
+                                     "nscd_world_get_contacts: %d contacts, capacity %d", (int)n,
+                                     (int)capacity);
     }
     size_t k = 0;
     for (int32_t j = 0; j < w->n_records; ++j) {
@@ -329,8 +346,12 @@ static double rotational_energy(const nscd_world *w, int32_t i) {
 }
 
 nscd_status nscd_world_kinetic_energy(const nscd_world *w, double *energy) {
-    if (w == NULL || energy == NULL) {
+    if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
+    }
+    if (energy == NULL) {
+        return nscd__world_read_fail(w, NSCD_ERR_NULL_POINTER,
+                                     "nscd_world_kinetic_energy: energy is NULL");
     }
     double e = 0.0;
     for (int32_t i = 0; i < w->n_bodies; ++i) {

@@ -1,6 +1,8 @@
 /* Bodies of the rigid-body world: dense storage, generational ids, mass
  * properties from density and shapes (docs/world.md). */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/check.h"
@@ -74,13 +76,15 @@ static nscd_status reserve_shapes(nscd_world *w, int32_t needed) {
 }
 
 nscd_status nscd__world_reserve_scratch(nscd_world *w) {
-    body_array t[6] = {{(void **)&w->saved_velocity, 3 * sizeof(double), 0},
+    body_array t[8] = {{(void **)&w->saved_velocity, 3 * sizeof(double), 0},
                        {(void **)&w->saved_omega, 3 * sizeof(double), 0},
                        {(void **)&w->snapshot_velocity, 3 * sizeof(double), 0},
                        {(void **)&w->snapshot_omega, 3 * sizeof(double), 0},
                        {(void **)&w->blend_velocity, 3 * sizeof(double), 0},
-                       {(void **)&w->blend_omega, 3 * sizeof(double), 0}};
-    return reserve(&w->allocator, &w->scratch_capacity, w->bodies_capacity, t, 6);
+                       {(void **)&w->blend_omega, 3 * sizeof(double), 0},
+                       {(void **)&w->position_velocity, 3 * sizeof(double), 0},
+                       {(void **)&w->position_omega, 3 * sizeof(double), 0}};
+    return reserve(&w->allocator, &w->scratch_capacity, w->bodies_capacity, t, 8);
 }
 
 void nscd__world_free_bodies(nscd_world *w) {
@@ -95,9 +99,10 @@ void nscd__world_free_bodies(nscd_world *w) {
     nscd__free(a, w->slot_dense, s * sizeof(int32_t));
     nscd__free(a, w->free_slots, s * sizeof(int32_t));
     nscd__free(a, w->shapes, (size_t)w->shapes_capacity * sizeof(nscd__world_shape));
-    double *scratch[6] = {w->saved_velocity, w->saved_omega,    w->snapshot_velocity,
-                          w->snapshot_omega, w->blend_velocity, w->blend_omega};
-    for (int k = 0; k < 6; ++k) {
+    double *scratch[8] = {w->saved_velocity,    w->saved_omega,    w->snapshot_velocity,
+                          w->snapshot_omega,    w->blend_velocity, w->blend_omega,
+                          w->position_velocity, w->position_omega};
+    for (int k = 0; k < 8; ++k) {
         nscd__free(a, scratch[k], 3 * c * sizeof(double));
     }
 }
@@ -684,6 +689,28 @@ void nscd__world_compact(nscd_world *w) {
 
 /* ------------------------------------------------------------ state */
 
+nscd_status nscd__world_read_fail(const nscd_world *w, nscd_status status, const char *format,
+                                  ...) {
+    nscd_diag *diag = (nscd_diag *)&w->diag; /* the world itself is never const */
+    char message[256];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    return nscd__fail(diag, status, "%s", message);
+}
+
+/* The dense index of a live body for a read-only call, or -1 with
+ * NSCD_ERR_STALE_HANDLE recorded, naming the call. */
+static int32_t read_body(const nscd_world *w, nscd_body_id id, const char *call) {
+    int32_t i = nscd__world_lookup(w, id);
+    if (i < 0) {
+        nscd__world_read_fail(w, NSCD_ERR_STALE_HANDLE, "%s: body id %llu is not alive", call,
+                              (unsigned long long)id);
+    }
+    return i;
+}
+
 /* Row i of an array of n-vectors into out, unless out is NULL. */
 static void copy_out(double *out, const double *array, size_t n, int32_t i) {
     if (out != NULL) {
@@ -696,7 +723,7 @@ nscd_status nscd_world_get_body(const nscd_world *w, nscd_body_id id, double *po
     if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    int32_t i = nscd__world_lookup(w, id);
+    int32_t i = read_body(w, id, "nscd_world_get_body");
     if (i < 0) {
         return NSCD_ERR_STALE_HANDLE;
     }
@@ -776,7 +803,7 @@ nscd_status nscd_world_get_applied_force(const nscd_world *w, nscd_body_id id, d
     if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    int32_t i = nscd__world_lookup(w, id);
+    int32_t i = read_body(w, id, "nscd_world_get_applied_force");
     if (i < 0) {
         return NSCD_ERR_STALE_HANDLE;
     }
@@ -790,7 +817,7 @@ nscd_status nscd_world_get_body_mass(const nscd_world *w, nscd_body_id id, doubl
     if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    int32_t i = nscd__world_lookup(w, id);
+    int32_t i = read_body(w, id, "nscd_world_get_body_mass");
     if (i < 0) {
         return NSCD_ERR_STALE_HANDLE;
     }

@@ -177,6 +177,15 @@ struct nscd_world {
     double *saved_velocity, *saved_omega;
     double *snapshot_velocity, *snapshot_omega;
     double *blend_velocity, *blend_omega;
+    /* The velocities that move the positions when the step had a
+     * penetration correction (nscd__world_step_relax): those of the solve
+     * with the correction; the relax pass then removes it from the velocities. */
+    double *position_velocity, *position_omega;
+    bool split_positions;
+    /* Set by the step around its collision detection: shapes get their
+     * speculative reach (world_step.c; the time steppers' detection, whose
+     * step the world does not know, has none). */
+    bool speculative;
     int32_t scratch_capacity;
 
     /* Joints in creation order (removal keeps the order) and the slot table
@@ -200,6 +209,16 @@ struct nscd_world {
     struct nscd__world_model *model;
 };
 
+/* Records a failure of a read-only call (its world is const to the caller,
+ * but its last error is the caller's to read: a getter that fails must not
+ * leave an earlier, unrelated message there). Not thread-safe, like every
+ * failing call on one handle. */
+nscd_status nscd__world_read_fail(const nscd_world *w, nscd_status status, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* Bodies (world_body.c). */
 void nscd__world_free_bodies(nscd_world *w);
 /* Dense index of a live id, or -1. */
@@ -217,7 +236,7 @@ double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_
 /* Solver (world_solver.c): applies the warm-start impulses and runs the
  * sweeps. Returns the sweeps done and the merit of the last one. */
 void nscd__world_warm_start(nscd_world *w);
-void nscd__world_solve(nscd_world *w, int32_t *sweeps, double *merit);
+void nscd__world_solve(nscd_world *w, int32_t max_sweeps, int32_t *sweeps, double *merit);
 /* One sweep over the contacts (Gauss–Seidel, or the Jacobi blend of the
  * world's groups); its merit. */
 double nscd__world_sweep(nscd_world *w);
@@ -241,6 +260,13 @@ void nscd__world_step_free_velocities(nscd_world *w);
 bool nscd__world_step_finite(const nscd_world *w);
 void nscd__world_step_restore(nscd_world *w);
 void nscd__world_step_integrate(nscd_world *w);
+/* After the sweeps: drops the penetration correction from every contact's
+ * bias; true when a contact had one. The caller then keeps the velocities
+ * for the positions (nscd__world_step_keep_position_velocities) and sweeps
+ * again (the relax pass), and the integration moves the positions with the
+ * kept velocities: the correction moves positions only. */
+bool nscd__world_step_relax(nscd_world *w);
+void nscd__world_step_keep_position_velocities(nscd_world *w);
 
 /* One body as a flat row (what a rank packs to migrate a body): its state,
  * mass properties and type; the shapes follow separately. */
@@ -266,6 +292,13 @@ void nscd__world_tangents(const double n[3], double t[3], double o[3]);
 /* out = exp(dt om) q, renormalised: the exact rotation by dt |om| about om
  * (world frame); out may be q. */
 void nscd__world_rotate(const double *q, const double om[3], double dt, double *out);
+/* The gyroscopic part of the free motion over dt of a body of orientation q
+ * and body-frame inertia I (world_rotation.c): ω (world frame, in place)
+ * by the implicit midpoint rule on the body-frame Euler equations, which
+ * keeps the rotational energy and |L| (the correction of seed 002's
+ * explicit eq. (4)). NaN when the rule cannot be solved (an overflowing
+ * spin), for the non-finite guard of the step. */
+void nscd__world_gyroscopic_step(const double q[4], const double I[9], double dt, double omega[3]);
 /* Removes the dynamic bodies whose centre left the domain box; the count. */
 int32_t nscd__world_remove_outside(nscd_world *w);
 /* Room for n contact records, keeping the current ones. */

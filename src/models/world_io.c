@@ -59,17 +59,23 @@ static int write_csv(const nscd_world *w, FILE *f) {
 }
 
 nscd_status nscd_world_write(const nscd_world *w, const char *path, int32_t format) {
-    if (w == NULL || path == NULL) {
+    if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
+    if (path == NULL) {
+        return nscd__world_read_fail(w, NSCD_ERR_NULL_POINTER, "nscd_world_write: path is NULL");
+    }
     if (format != NSCD_WORLD_VTK && format != NSCD_WORLD_CSV) {
-        return NSCD_ERR_INVALID_ARGUMENT;
+        return nscd__world_read_fail(w, NSCD_ERR_INVALID_ARGUMENT,
+                                     "nscd_world_write: format %d (VTK %d or CSV %d)", (int)format,
+                                     (int)NSCD_WORLD_VTK, (int)NSCD_WORLD_CSV);
     }
     FILE *f = fopen(path, "w");
     if (f == NULL) {
-        return NSCD_ERR_IO;
+        return nscd__world_read_fail(w, NSCD_ERR_IO, "nscd_world_write: cannot open %s", path);
     }
     int bad = format == NSCD_WORLD_VTK ? write_vtk(w, f) : write_csv(w, f);
     bad = fclose(f) != 0 || bad;
-    return bad ? NSCD_ERR_IO : NSCD_OK;
+    return bad ? nscd__world_read_fail(w, NSCD_ERR_IO, "nscd_world_write: writing %s failed", path)
+               : NSCD_OK;
 }

@@ -8,7 +8,8 @@
  *             constant (a kinematic body must be at rest: the interface has
  *             no velocity of a moving obstacle, so a moving one is refused)
  *   mass      one 6x6 block per body, M^-1 = diag(1/m, R I^-1 R')
- *   forces    gravity and the gyroscopic term -ω × (R I R') ω
+ *   forces    gravity and the applied load; the gyroscopic term
+ *             -ω × (R I R') ω in free_rotation (implicit midpoint)
  *   motion    x + dx, φ' = exp(dθ) φ renormalised (the world's rotation)
  *   entries   the world's contacts (collision at q, the world's stage):
  *             unilateral, Newton e = 0, friction from the materials, rows
@@ -279,11 +280,14 @@ static nscd_status mass_block(void *self, const double *q, int32_t block, double
     return NSCD_OK;
 }
 
-/* h = (m g + F, τ - ω × (R I R') ω) with the applied load (F, τ): the
- * explicit forces of the world's step (world_step.c, free_velocities; no
- * gyroscopic torque for an isotropic body). */
+/* h = (m g + F, τ) with the applied load (F, τ): the explicit forces of the
+ * world's step (world_step.c, free_velocities). The gyroscopic torque
+ * -ω × (R I R') ω is not here but in free_rotation, which the Moreau
+ * steppers apply over the step (core/model.h). */
 static nscd_status forces(void *self, double t, const double *q, const double *v, double *h) {
     (void)t;
+    (void)q;
+    (void)v;
     const world_adapter *a = self;
     const double *g = a->world->desc.gravity;
     for (int32_t k = 0; k < a->n_bodies; ++k) {
@@ -293,18 +297,23 @@ static nscd_status forces(void *self, double t, const double *q, const double *v
             h[o + c] = a->world->mass[i] * g[c] + F[c];
             h[o + 3 + c] = tau[c];
         }
+    }
+    return NSCD_OK;
+}
+
+/* The gyroscopic part of the free velocity over dt, at the orientations q
+ * of the stepper's mass matrix: the world's implicit midpoint rule
+ * (world_rotation.c), the same as nscd_world_step's. */
+static void free_rotation(void *self, const double *q, double dt, double *v_free) {
+    const world_adapter *a = self;
+    for (int32_t k = 0; k < a->n_bodies; ++k) {
+        size_t i = (size_t)a->body_of[k];
         if (a->world->isotropic[i]) {
             continue;
         }
-        double R[9], L[3], gyro[3];
-        nscd_q_to_rows(body_q(q, k) + 3, R);
-        world_apply(R, a->world->inertia + 9 * i, v + o + 3, L);
-        nscd_cross3(v + o + 3, L, gyro);
-        for (int c = 0; c < 3; ++c) {
-            h[o + 3 + c] = tau[c] - gyro[c];
-        }
+        nscd__world_gyroscopic_step(body_q(q, k) + 3, a->world->inertia + 9 * i, dt,
+                                    v_free + V_PER_BODY * (size_t)k + 3);
     }
-    return NSCD_OK;
 }
 
 /* dx/dt = v, dφ/dt = ½ (0, ω) φ (ω in the world frame multiplies from the left). */
@@ -766,6 +775,7 @@ nscd_status nscd__world_model(nscd_world *w, nscd__model **model) {
         m->update_entries = update_entries;
         m->pull_state = pull_state;
         m->push_state = push_state;
+        m->free_rotation = free_rotation;
         w->model = a;
     }
     nscd_status rc = pull_state(w->model); /* the sizes a new stepper starts from */

@@ -274,13 +274,13 @@ double nscd__world_sweep(nscd_world *w) {
     return groups > 1 ? jacobi_sweep(w, groups) : gauss_seidel(w, 0, w->n_contacts);
 }
 
-void nscd__world_solve(nscd_world *w, int32_t *sweeps, double *merit) {
+void nscd__world_solve(nscd_world *w, int32_t max_sweeps, int32_t *sweeps, double *merit) {
     *merit = 0.0;
     *sweeps = 0;
     if (w->n_contacts == 0) {
         return;
     }
-    for (int32_t s = 0; s < w->desc.max_sweeps; ++s) {
+    for (int32_t s = 0; s < max_sweeps; ++s) {
         *merit = nscd__world_sweep(w);
         *sweeps = s + 1;
         if (w->desc.tolerance > 0.0 && *merit < w->desc.tolerance) {

@@ -13,6 +13,7 @@
  *   remove_outside        bodies whose centre left the domain box
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "contact/delassus3.h"
@@ -92,6 +93,26 @@ static nscd_status reserve_collision_shapes(nscd_world *w) {
 }
 
 /* Every shape in its world pose, then the collision layer. */
+/* How much farther than half the contact margin body i may travel in this
+ * step: dt times a bound of the speed of any of its points (|v| + |ω| times
+ * its bounding radius, plus what gravity adds), less margin / 2, which the
+ * margin already covers. 0 for bodies too slow to matter (the margin is
+ * enough, and such scenes detect exactly as before) and for static ones. */
+static double speculative_reach(const nscd_world *w, int32_t i) {
+    if (w->type[i] == NSCD_BODY_STATIC) {
+        return 0.0;
+    }
+    const double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
+    const double *g = w->desc.gravity;
+    double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
+                   sqrt(om[0] * om[0] + om[1] * om[1] + om[2] * om[2]) * w->bound_radius[i];
+    if (w->type[i] == NSCD_BODY_DYNAMIC) {
+        speed += w->desc.dt * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    }
+    double reach = w->desc.dt * speed - 0.5 * w->desc.contact_margin;
+    return reach > 0.0 && isfinite(reach) ? reach : 0.0;
+}
+
 nscd_status nscd__world_detect_contacts(nscd_world *w) {
     if (reserve_collision_shapes(w) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
@@ -116,6 +137,7 @@ nscd_status nscd__world_detect_contacts(nscd_world *w) {
         c->category = sh->category;
         c->mask = sh->mask;
         c->fixed = w->type[i] != NSCD_BODY_DYNAMIC;
+        c->reach = w->speculative ? speculative_reach(w, i) : 0.0;
     }
     return nscd__collide(&w->collision, w->collision_shapes, w->n_shapes, w->desc.contact_margin);
 }
@@ -245,6 +267,14 @@ static bool contact_rows(const nscd_world *w, nscd__world_contact *c, nscd__worl
     return nscd__delassus3_factor(r->A, S, r->L) == NSCD_OK;
 }
 
+/* The penetration correction ε ξ/dt (rate = ξ/dt < 0) of the normal row,
+ * bounded by max_correction_speed: an overlap is removed at that speed at
+ * most, never launched (issue 24; Box2D's contactPushoutVelocity). */
+static double correction(const nscd_world *w, double rate) {
+    double c = w->desc.error_reduction * rate;
+    return c < -w->desc.max_correction_speed ? -w->desc.max_correction_speed : c;
+}
+
 /* One solver contact from a contact point; false when neither body moves
  * or its block cannot be factored. */
 static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__world_contact *c,
@@ -275,7 +305,7 @@ static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__worl
     }
     c->mu = nscd__world_pair_friction(w, sa->material, sb->material);
     double rate = p->gap / w->desc.dt;
-    c->bias = rate < 0.0 ? w->desc.error_reduction * rate : rate; /* after eq. (4) */
+    c->bias = rate < 0.0 ? correction(w, rate) : rate; /* after eq. (4) */
     c->x[0] = c->x[1] = c->x[2] = 0.0;
     return true;
 }
@@ -337,8 +367,6 @@ static void warm_start_merge(nscd_world *w) {
     }
 }
 
-/* v* = v + dt g; ω* = ω - dt I^-1 (ω × I ω) in the body frame (explicit
- * gyroscopic term of eq. (4); zero for an isotropic body). */
 /* The applied load of dynamic body i over dt: v += dt F / m, ω += dt I⁻¹ τ
  * (world frame; I⁻¹ of this step's orientation). Skipped when there is none,
  * so that a world without loads steps bitwise as before they existed. */
@@ -358,6 +386,10 @@ static void apply_load(nscd_world *w, int32_t i, double dt) {
     }
 }
 
+/* v* = v + dt g + dt F/m; ω* = ω + dt I⁻¹ τ, then the gyroscopic term of
+ * eq. (4) by the implicit midpoint rule in the body frame (world_rotation.c:
+ * it keeps the rotational energy and |L|; the explicit form added energy at
+ * every step; zero for an isotropic body). */
 static void free_velocities(nscd_world *w) {
     double dt = w->desc.dt;
     const double *g = w->desc.gravity;
@@ -373,18 +405,8 @@ static void free_velocities(nscd_world *w) {
         if (w->isotropic[i]) {
             continue;
         }
-        double R[9], wb[3], h[3], c[3], d[3], dw[3];
-        nscd_q_to_rows(w->orientation + 4 * (size_t)i, R);
-        for (int k = 0; k < 3; ++k) {
-            wb[k] = R[k] * om[0] + R[3 + k] * om[1] + R[6 + k] * om[2]; /* R' ω */
-        }
-        mat_vec(w->inertia + 9 * (size_t)i, wb, h);
-        nscd_cross3(wb, h, c);
-        mat_vec(w->inv_inertia + 9 * (size_t)i, c, d);
-        mat_vec(R, d, dw);
-        for (int k = 0; k < 3; ++k) {
-            om[k] -= dt * dw[k];
-        }
+        nscd__world_gyroscopic_step(w->orientation + 4 * (size_t)i, w->inertia + 9 * (size_t)i, dt,
+                                    om);
     }
 }
 
@@ -392,12 +414,16 @@ static void free_velocities(nscd_world *w) {
  * angle dt |ω'| about ω' (world frame, so it multiplies from the left). */
 static void integrate_positions(nscd_world *w) {
     double dt = w->desc.dt;
+    /* with a penetration correction, the velocities of the solve with it */
+    const double *vel = w->split_positions ? w->position_velocity : w->velocity;
+    const double *omg = w->split_positions ? w->position_omega : w->omega;
+    w->split_positions = false;
     for (int32_t i = 0; i < w->n_bodies; ++i) {
         if (w->type[i] == NSCD_BODY_STATIC) {
             continue;
         }
         double *x = w->position + 3 * (size_t)i, *q = w->orientation + 4 * (size_t)i;
-        const double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
+        const double *v = vel + 3 * (size_t)i, *om = omg + 3 * (size_t)i;
         for (int k = 0; k < 3; ++k) {
             x[k] += dt * v[k];
         }
@@ -480,14 +506,31 @@ static void store_records(nscd_world *w) {
     w->n_records = w->n_contacts;
 }
 
-static bool velocities_finite(const nscd_world *w) {
+/* The first body whose velocity is not finite, or -1. */
+static int32_t first_non_finite(const nscd_world *w) {
     for (int32_t i = 0; i < w->n_bodies; ++i) {
         const double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
         if (!isfinite(v[0] + v[1] + v[2] + om[0] + om[1] + om[2])) {
-            return false;
+            return i;
         }
     }
-    return true;
+    return -1;
+}
+
+static bool velocities_finite(const nscd_world *w) { return first_non_finite(w) < 0; }
+
+/* Restores the velocities of before the step and names what failed: the
+ * step, the stage and the body (id and user id). */
+static nscd_status non_finite_failure(nscd_world *w, int32_t i, const char *stage) {
+    nscd_body_id id = w->id[i];
+    unsigned long long user = (unsigned long long)w->user_id[i];
+    nscd__world_step_restore(w);
+    const double *om = w->omega + 3 * (size_t)i; /* as before the step */
+    double spin = hypot(hypot(om[0], om[1]), om[2]);
+    return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE,
+                      "step %lld (t = %.17g s), %s: body %llu (user id %llu) got a non-finite "
+                      "velocity (|omega| %g rad/s before the step); the step is undone",
+                      (long long)w->steps + 1, w->time, stage, (unsigned long long)id, user, spin);
 }
 
 static void save_velocities(nscd_world *w, bool restore) {
@@ -516,7 +559,9 @@ nscd_status nscd__world_step_prepare(nscd_world *w, double *max_penetration) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     refresh_inertia(w);
+    w->speculative = true; /* the world's own step: speculative reach */
     nscd_status rc = nscd__world_detect_contacts(w);
+    w->speculative = false;
     if (rc == NSCD_OK) {
         rc = build_contacts(w, max_penetration);
     }
@@ -542,6 +587,31 @@ bool nscd__world_step_finite(const nscd_world *w) { return velocities_finite(w);
 void nscd__world_step_restore(nscd_world *w) {
     save_velocities(w, true);
     w->n_contacts = 0;
+    w->split_positions = false;
+}
+
+bool nscd__world_step_relax(nscd_world *w) {
+    const nscd__contact_point *points = w->collision.contacts;
+    bool corrected = false;
+    for (int32_t j = 0; j < w->n_contacts; ++j) {
+        nscd__world_contact *c = &w->contacts[j];
+        double rate = points[c->source].gap / w->desc.dt;
+        double plain = rate > 0.0 ? rate : 0.0; /* ξ/dt of an open gap, else 0 */
+        if (c->bias != plain) {
+            c->bias = plain;
+            corrected = true;
+        }
+    }
+    return corrected;
+}
+
+void nscd__world_step_keep_position_velocities(nscd_world *w) {
+    size_t bytes = 3 * (size_t)w->n_bodies * sizeof(double);
+    if (bytes > 0) {
+        memcpy(w->position_velocity, w->velocity, bytes);
+        memcpy(w->position_omega, w->omega, bytes);
+    }
+    w->split_positions = true;
 }
 
 void nscd__world_step_integrate(nscd_world *w) {
@@ -573,13 +643,46 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
         return nscd__fail(&w->diag, rc, "collision detection: out of memory");
     }
     nscd__world_step_free_velocities(w);
+    int32_t bad = first_non_finite(w);
+    if (bad >= 0) {
+        return non_finite_failure(w, bad, "free motion (gravity, load, gyroscopic step)");
+    }
     nscd__world_warm_start(w);
-    int32_t sweeps = 0;
+    int32_t sweeps = 0, report_relax = 0;
     double merit = 0.0;
-    nscd__world_solve(w, &sweeps, &merit);
-    if (!velocities_finite(w)) {
-        nscd__world_step_restore(w);
-        return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE, "a velocity became non-finite");
+    nscd__world_solve(w, w->desc.max_sweeps, &sweeps, &merit);
+    if (w->desc.relax_sweeps > 0 && velocities_finite(w) && nscd__world_step_relax(w)) {
+        /* the relax pass: the same sweeps without the correction, from the
+         * impulses with it (warm), so that it leaves no velocity */
+        nscd__world_step_keep_position_velocities(w);
+        int32_t relax_sweeps = 0;
+        double relax_merit = 0.0;
+        nscd__world_solve(w, w->desc.relax_sweeps, &relax_sweeps, &relax_merit);
+        report_relax = relax_sweeps;
+        merit = relax_merit > merit ? relax_merit : merit;
+    }
+    bad = first_non_finite(w);
+    if (bad >= 0) {
+        return non_finite_failure(w, bad, "contact solve");
+    }
+    bool converged = w->desc.tolerance > 0.0 && merit < w->desc.tolerance;
+    if (!converged && w->desc.tolerance > 0.0 &&
+        w->desc.on_unconverged == NSCD_UNCONVERGED_REJECT) {
+        nscd__world_step_restore(w); /* nothing integrated yet: as before the call */
+        if (report != NULL) {
+            nscd_world_step_report r = {.struct_size = sizeof r};
+            r.contacts = w->n_contacts;
+            r.sweeps = sweeps;
+            r.relax_sweeps = report_relax;
+            r.merit = merit;
+            r.max_penetration = max_penetration;
+            r.broad_pairs = w->collision.n_pairs;
+            nscd__struct_write(report, &r, sizeof r, NSCD__WORLD_STEP_REPORT_SIZE_0_2);
+        }
+        return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED,
+                          "step %lld rejected: contact merit %g m/s after %d sweeps above the "
+                          "tolerance %g",
+                          (long long)w->steps + 1, merit, (int)sweeps, w->desc.tolerance);
     }
     nscd_world_step_report r;
     memset(&r, 0, sizeof r);
@@ -587,9 +690,10 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
     r.contacts = w->n_contacts;
     r.sweeps = sweeps;
     r.merit = merit;
-    r.converged = w->desc.tolerance == 0.0 || merit < w->desc.tolerance;
+    r.converged = converged;
     r.max_penetration = max_penetration;
     r.broad_pairs = w->collision.n_pairs;
+    r.relax_sweeps = report_relax;
     nscd__world_step_integrate(w);
     r.bodies_removed = nscd__world_remove_outside(w);
     w->steps++;
@@ -597,9 +701,21 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
     if (report != NULL) {
         nscd__struct_write(report, &r, sizeof r, NSCD__WORLD_STEP_REPORT_SIZE_0_2);
     }
-    if (!r.converged) {
-        return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED, "merit %g above tolerance %g", merit,
-                          w->desc.tolerance);
+    if (!r.converged && w->desc.tolerance > 0.0) {
+        /* kept: the report says so, and so does the last error; the status
+         * only when the caller asked (NSCD_UNCONVERGED_FAIL). Under KEEP the
+         * step did not fail: a warning to the log, not an error. */
+#define UNCONVERGED                                                                                \
+    "step %lld kept but not converged: contact merit %g m/s after %d sweeps "                      \
+    "above the tolerance %g"
+        if (w->desc.on_unconverged == NSCD_UNCONVERGED_FAIL) {
+            return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED, UNCONVERGED, (long long)w->steps,
+                              merit, (int)sweeps, w->desc.tolerance);
+        }
+        snprintf(w->diag.last_error, sizeof w->diag.last_error, UNCONVERGED, (long long)w->steps,
+                 merit, (int)sweeps, w->desc.tolerance);
+#undef UNCONVERGED
+        nscd__log(&w->diag, NSCD_LOG_WARNING, "%s", w->diag.last_error);
     }
     return NSCD_OK;
 }

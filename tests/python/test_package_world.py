@@ -284,3 +284,42 @@ def test_domain_outlet_removes_bodies_and_their_ids_go_stale():
             world.get_body(leaving)
         assert err.value.status == nscd.Status.ERR_STALE_HANDLE
     assert all(isinstance(level, int) and isinstance(text, str) for level, text in messages)
+
+
+def test_overlap_recovery_is_bounded_and_leaves_no_velocity():
+    """Two balls created half-overlapping, no gravity: they part at no more
+    than max_correction_speed and keep no velocity (the correction moves
+    positions only; world_step.c, the relax pass)."""
+    r, bound = 0.05, 0.05
+    with nscd.World(gravity=(0, 0, 0), max_correction_speed=bound) as world:
+        a = world.add_sphere(r, (0.0, 0.0, 0.0))
+        b = world.add_sphere(r, (r, 0.0, 0.0))
+        previous = r
+        for _ in range(2000):
+            report = world.step()
+            distance = world.get_body(b)[0][0] - world.get_body(a)[0][0]
+            assert (distance - previous) / world.dt <= bound * (1 + 1e-9)
+            previous = distance
+            assert np.linalg.norm(world.get_body(a)[2]) == 0.0
+        assert report.relax_sweeps >= 0
+        assert distance > 2 * r - 1e-3
+
+
+def test_unconverged_steps_are_reported_and_can_be_rejected():
+    with nscd.World(max_sweeps=1, tolerance=1e-12) as world:
+        world.add_half_space((0.0, 0.0, 0.0))
+        world.add_sphere(0.1, (0.0, 0.0, 0.1))
+        world.add_sphere(0.1, (0.0, 0.0, 0.3), velocity=(0.0, 0.0, -3.0))
+        report = world.step()  # kept, reported
+        assert not report.converged and report.merit >= 1e-12
+        assert "not converged" in world.last_error
+    with nscd.World(max_sweeps=1, tolerance=1e-12, on_unconverged="reject") as world:
+        world.add_half_space((0.0, 0.0, 0.0))
+        world.add_sphere(0.1, (0.0, 0.0, 0.1))
+        world.add_sphere(0.1, (0.0, 0.0, 0.3), velocity=(0.0, 0.0, -3.0))
+        with pytest.raises(nscd.NscdError) as caught:
+            world.step()
+        assert caught.value.status == nscd.Status.ERR_NOT_CONVERGED
+        assert world.time == 0.0
+    with pytest.raises(ValueError):
+        nscd.World(on_unconverged="sometimes")

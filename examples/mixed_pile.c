@@ -1,0 +1,288 @@
+/* A mixed pile in a container (issue 24): spheres, boxes, capsules and
+ * cylinders of 1-3 cm, random sizes and orientations, dropped from a grid
+ * into a 20 x 20 cm container (floor and four walls) at the default
+ * settings of the world (dt 1e-3 s, 10 sweeps), the scene a new user builds
+ * first. docs/world.md, "The mixed pile".
+ *
+ * Measured and printed: failed steps, bodies that left the container,
+ * the mechanical energy E = KE + PE (gravity), whose largest rise over a
+ * step after the release tells whether the step creates energy, the largest
+ * penetration after `--settle` seconds, the steps reported not converged,
+ * the kinetic energy and the fastest body at the end.
+ *
+ *   mixed_pile [--json] [--seed S] [--bodies N] [--t-end T] [--settle T]
+ *              [--dt H] [--sweeps N] [--vtk DIR] [--vtk-every T]
+ *
+ * Exit status: 0, 1 when the library fails, 2 on bad arguments, 3 when a
+ * body escapes the container or a state is not finite. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "example_cli.h"
+#include <nscd/nscd.h>
+
+#define USAGE                                                                                      \
+    "usage: mixed_pile [--json] [--seed S] [--bodies N] [--t-end T] [--settle T] [--dt H]\n"       \
+    "                  [--sweeps N] [--vtk DIR] [--vtk-every T]\n"
+
+#define HALF_WIDTH 0.1 /* m: the container's inner half width */
+#define WALL 0.02      /* m: half thickness of a wall */
+#define WALL_HEIGHT 0.4
+#define SPACING 0.05 /* m: the release grid (bodies up to 3 cm never touch) */
+#define G 9.81
+
+/* xorshift64*: a reproducible stream from the seed. */
+static uint64_t rng_state;
+static double uniform(double lo, double hi) {
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    uint64_t r = rng_state * 2685821657736338717ull;
+    return lo + (hi - lo) * (double)(r >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static nscd_status add_static_box(nscd_world *w, double x, double y, double z, double hx, double hy,
+                                  double hz) {
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.type = NSCD_BODY_STATIC;
+    b.position[0] = x, b.position[1] = y, b.position[2] = z;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_BOX;
+    s.half_extents[0] = hx, s.half_extents[1] = hy, s.half_extents[2] = hz;
+    nscd_body_id id = 0;
+    return nscd_world_add_body(w, &b, &s, 1, &id);
+}
+
+static nscd_status add_container(nscd_world *w) {
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.type = NSCD_BODY_STATIC;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_HALF_SPACE;
+    nscd_body_id id = 0;
+    nscd_status st = nscd_world_add_body(w, &b, &s, 1, &id);
+    const double c = HALF_WIDTH + WALL, h = 0.5 * WALL_HEIGHT, l = HALF_WIDTH + 2.0 * WALL;
+    if (st == NSCD_OK) {
+        st = add_static_box(w, c, 0.0, h, WALL, l, h);
+    }
+    if (st == NSCD_OK) {
+        st = add_static_box(w, -c, 0.0, h, WALL, l, h);
+    }
+    if (st == NSCD_OK) {
+        st = add_static_box(w, 0.0, c, h, l, WALL, h);
+    }
+    if (st == NSCD_OK) {
+        st = add_static_box(w, 0.0, -c, h, l, WALL, h);
+    }
+    return st;
+}
+
+/* Body k of the grid: a random kind, size (1-3 cm across) and orientation. */
+static nscd_status add_piece(nscd_world *w, int k, uint64_t user, nscd_body_id *id, int *kind) {
+    const int per_row = (int)(2.0 * HALF_WIDTH / SPACING); /* 4 x 4 per layer */
+    int layer = k / (per_row * per_row), cell = k % (per_row * per_row);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.position[0] = -HALF_WIDTH + SPACING * (0.5 + cell % per_row);
+    b.position[1] = -HALF_WIDTH + SPACING * (0.5 + cell / per_row);
+    b.position[2] = 0.03 + SPACING * layer;
+    double axis[3] = {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
+    double n = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]) + 1e-12;
+    double angle = uniform(0.0, 3.14159265358979), s = sin(0.5 * angle) / n;
+    b.orientation[0] = cos(0.5 * angle);
+    b.orientation[1] = s * axis[0], b.orientation[2] = s * axis[1], b.orientation[3] = s * axis[2];
+    b.user_id = user;
+    nscd_shape_desc sh;
+    nscd_shape_desc_init(&sh, sizeof sh);
+    *kind = (int)uniform(0.0, 4.0);
+    *kind = *kind > 3 ? 3 : *kind;
+    double size = uniform(0.01, 0.03); /* across, m */
+    switch (*kind) {
+    case 0: sh.type = NSCD_SHAPE_SPHERE, sh.radius = 0.5 * size; break;
+    case 1:
+        sh.type = NSCD_SHAPE_BOX;
+        for (int i = 0; i < 3; ++i) {
+            sh.half_extents[i] = 0.5 * size * uniform(0.5, 1.0);
+        }
+        break;
+    case 2:
+        sh.type = NSCD_SHAPE_CAPSULE, sh.radius = 0.25 * size * uniform(0.6, 1.0);
+        sh.half_height = 0.5 * size - sh.radius;
+        break;
+    default:
+        sh.type = NSCD_SHAPE_CYLINDER, sh.radius = 0.5 * size * uniform(0.5, 1.0);
+        sh.half_height = 0.5 * size * uniform(0.5, 1.0);
+        break;
+    }
+    b.density = 1000.0;
+    return nscd_world_add_body(w, &b, &sh, 1, id);
+}
+
+typedef struct result {
+    int failed_step, escaped, not_converged, steps;
+    double energy_rise, energy_scale, max_penetration, final_kinetic, final_speed;
+    double mass, correction_work; /* kg; M g c_max dt, J: see main */
+    char error[256];
+} result;
+
+/* E = KE + m g z over the dynamic bodies; the fastest body and escapes. */
+static nscd_status measure(nscd_world *w, const nscd_body_id *ids, int n, double *energy,
+                           double *fastest, int *escaped) {
+    double ke = 0.0, pe = 0.0;
+    nscd_status st = nscd_world_kinetic_energy(w, &ke);
+    *fastest = 0.0;
+    *escaped = 0;
+    for (int k = 0; st == NSCD_OK && k < n; ++k) {
+        double x[3], v[3], m = 0.0;
+        st = nscd_world_get_body(w, ids[k], x, NULL, v, NULL);
+        if (st == NSCD_OK) {
+            st = nscd_world_get_body_mass(w, ids[k], &m, NULL);
+        }
+        pe += m * G * x[2];
+        *fastest = fmax(*fastest, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+        *escaped += !(fabs(x[0]) < HALF_WIDTH && fabs(x[1]) < HALF_WIDTH && x[2] > 0.0 &&
+                      isfinite(x[0] + x[1] + x[2]));
+    }
+    *energy = ke + pe;
+    return st;
+}
+
+int main(int argc, char **argv) {
+    cli_check(argc, argv, USAGE);
+    const int json = cli_has_flag(argc, argv, "--json");
+    rng_state = (uint64_t)cli_double(argc, argv, "--seed", 1.0) * 0x9E3779B97F4A7C15ull + 1;
+    const int n = (int)cli_double(argc, argv, "--bodies", 100.0);
+    const double t_end = cli_double(argc, argv, "--t-end", 1.5);
+    const double settle = cli_double(argc, argv, "--settle", 1.0);
+    const char *vtk_dir = cli_string(argc, argv, "--vtk", NULL);
+    const double vtk_every = cli_double(argc, argv, "--vtk-every", 0.05);
+    if (n < 1 || n > 100000 || !(t_end > 0.0)) {
+        fprintf(stderr, "mixed_pile: --bodies 1..100000 and --t-end > 0\n");
+        return 2;
+    }
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    d.dt = cli_double(argc, argv, "--dt", d.dt);
+    d.max_sweeps = (int32_t)cli_double(argc, argv, "--sweeps", d.max_sweeps);
+    nscd_world *w = NULL;
+    nscd_status st = nscd_world_create(&d, &w);
+    if (st != NSCD_OK) {
+        fprintf(stderr, "mixed_pile: nscd_world_create: %s\n", nscd_status_string(st));
+        return st == NSCD_ERR_OUT_OF_RANGE || st == NSCD_ERR_NOT_FINITE ? 2 : 1;
+    }
+    nscd_body_id *ids = calloc((size_t)n, sizeof *ids);
+    int counts[4] = {0, 0, 0, 0};
+    st = ids != NULL ? add_container(w) : NSCD_ERR_OUT_OF_MEMORY;
+    for (int k = 0; st == NSCD_OK && k < n; ++k) {
+        int kind = 0;
+        st = add_piece(w, k, (uint64_t)k + 1, &ids[k], &kind);
+        counts[kind]++;
+    }
+    result r;
+    memset(&r, 0, sizeof r);
+    r.failed_step = -1;
+    r.energy_rise = -INFINITY;
+    double energy = 0.0, fastest = 0.0;
+    if (st == NSCD_OK) {
+        st = measure(w, ids, n, &energy, &fastest, &r.escaped);
+        r.energy_scale = fabs(energy);
+    }
+    for (int k = 0; st == NSCD_OK && k < n; ++k) {
+        double m = 0.0;
+        st = nscd_world_get_body_mass(w, ids[k], &m, NULL);
+        r.mass += m;
+    }
+    /* The one source of energy a step may have: the penetration correction
+     * lifts bodies (positions only) at max_correction_speed at most, which
+     * is a potential energy of at most M g c_max dt per step. */
+    r.correction_work = r.mass * G * d.max_correction_speed * d.dt;
+    const int steps = (int)ceil(t_end / d.dt - 1e-9);
+    const int settle_step = (int)ceil(settle / d.dt - 1e-9);
+    const int vtk_stride = vtk_every > d.dt ? (int)floor(vtk_every / d.dt + 0.5) : 1;
+    for (int s = 0; st == NSCD_OK && s < steps; ++s) {
+        if (vtk_dir != NULL && s % vtk_stride == 0) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/mixed_pile_%05d.vtk", vtk_dir, s / vtk_stride);
+            st = nscd_world_write(w, path, NSCD_WORLD_VTK);
+            if (st != NSCD_OK) {
+                break;
+            }
+        }
+        nscd_world_step_report rep = {.struct_size = sizeof rep};
+        st = nscd_world_step(w, &rep);
+        if (st != NSCD_OK) {
+            r.failed_step = s + 1;
+            break;
+        }
+        r.steps = s + 1;
+        r.not_converged += !rep.converged;
+        if (s + 1 >= settle_step) {
+            r.max_penetration = fmax(r.max_penetration, rep.max_penetration);
+        }
+        double e = 0.0;
+        int escaped = 0;
+        st = measure(w, ids, n, &e, &fastest, &escaped);
+        r.energy_rise = fmax(r.energy_rise, e - energy);
+        energy = e;
+        r.escaped = escaped > r.escaped ? escaped : r.escaped;
+    }
+    if (st != NSCD_OK) {
+        snprintf(r.error, sizeof r.error, "%s", nscd_world_last_error(w));
+    }
+    nscd_world_kinetic_energy(w, &r.final_kinetic);
+    r.final_speed = fastest;
+    if (json) {
+        printf("{\"seed\":%.0f,\"bodies\":%d,\"spheres\":%d,\"boxes\":%d,\"capsules\":%d,"
+               "\"cylinders\":%d,\"dt\":",
+               cli_double(argc, argv, "--seed", 1.0), n, counts[0], counts[1], counts[2],
+               counts[3]);
+        json_number(stdout, d.dt);
+        printf(",\"sweeps\":%d,\"steps\":%d,\"failed_step\":%d,\"escaped\":%d,"
+               "\"not_converged_steps\":%d,\"energy_scale\":",
+               (int)d.max_sweeps, r.steps, r.failed_step, r.escaped, r.not_converged);
+        json_number(stdout, r.energy_scale);
+        printf(",\"energy_rise_max\":");
+        json_number(stdout, r.energy_rise);
+        printf(",\"mass\":");
+        json_number(stdout, r.mass);
+        printf(",\"correction_work_per_step\":");
+        json_number(stdout, r.correction_work);
+        printf(",\"settle\":");
+        json_number(stdout, settle);
+        printf(",\"max_penetration_after_settle\":");
+        json_number(stdout, r.max_penetration);
+        printf(",\"final_kinetic_energy\":");
+        json_number(stdout, r.final_kinetic);
+        printf(",\"final_fastest_speed\":");
+        json_number(stdout, r.final_speed);
+        printf(",\"error\":\"%s\"}\n", r.error[0] ? "see stderr" : "");
+    } else {
+        printf("mixed pile, seed %.0f: %d bodies (%d spheres, %d boxes, %d capsules, %d "
+               "cylinders), %d steps of %g s\n",
+               cli_double(argc, argv, "--seed", 1.0), n, counts[0], counts[1], counts[2], counts[3],
+               r.steps, d.dt);
+        printf("  failed step %d, escaped %d, not converged %d steps\n", r.failed_step, r.escaped,
+               r.not_converged);
+        printf("  largest energy rise over a step %.3g J (E scale %.3g J; the correction's "
+               "bound M g c_max dt %.3g J)\n",
+               r.energy_rise, r.energy_scale, r.correction_work);
+        printf("  largest penetration after %g s: %.3g m\n", settle, r.max_penetration);
+        printf("  at the end: kinetic energy %.3g J, fastest body %.3g m/s\n", r.final_kinetic,
+               r.final_speed);
+    }
+    if (r.error[0]) {
+        fprintf(stderr, "mixed_pile: %s\n", r.error);
+    }
+    free(ids);
+    nscd_world_destroy(w);
+    if (st != NSCD_OK) {
+        return 1;
+    }
+    return r.escaped > 0 ? 3 : 0;
+}
