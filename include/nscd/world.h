@@ -215,6 +215,10 @@ NSCD_API nscd_status nscd_shape_desc_init(nscd_shape_desc *desc, size_t struct_s
 NSCD_API nscd_status nscd_world_create(const nscd_world_desc *desc, nscd_world **world);
 /**
  * @brief Destroys the world and every body in it.
+ *
+ * From a callback of a call that steps the world (the log hook during
+ * nscd_world_step(), a time stepper's on_step), the destroy is deferred:
+ * that call frees the world when it returns, with ::NSCD_ERR_STALE_HANDLE.
  * @param world The world; NULL is ignored.
  */
 NSCD_API void nscd_world_destroy(nscd_world *world);
@@ -395,7 +399,11 @@ NSCD_API nscd_status nscd_world_get_body_mass(const nscd_world *world, nscd_body
  *         ::NSCD_ERR_NOT_FINITE when a velocity became NaN (the world is then
  *         left as before the step); ::NSCD_ERR_OUT_OF_MEMORY (nothing moved);
  *         ::NSCD_ERR_UNSUPPORTED when the world has joints (joint.h: drive it
- *         with nscd_time_stepping_create_world(); nothing done).
+ *         with nscd_time_stepping_create_world(); nothing done);
+ *         ::NSCD_ERR_STATE when called from a callback of a call that steps
+ *         this world (its log hook, a time stepper's on_step; nothing done);
+ *         ::NSCD_ERR_STALE_HANDLE when the log hook destroyed the world
+ *         during the step (freed now).
  */
 NSCD_API nscd_status nscd_world_step(nscd_world *world, nscd_world_step_report *report);
 /**

@@ -282,12 +282,17 @@ class World(OwnedHandle):
             _set_array(desc.domain_min, _vec(lower, 3, "domain lower corner"))
             _set_array(desc.domain_max, _vec(upper, 3, "domain upper corner"))
         self._log = None
+        self._logging = 0   # inside the log callback (re-entrancy: close())
+        self._stepping = 0  # inside step()
         if log is not None:
             def log_body(_user, level, message):
+                self._logging += 1
                 try:
                     log(int(level), message.decode(errors="replace"))
                 except BaseException:  # noqa: BLE001  (must not cross into C)
                     pass
+                finally:
+                    self._logging -= 1
             self._log = _c.LOG_FN(log_body)  # must outlive the handle
             desc.log = self._log
         out = ctypes.c_void_p()
@@ -298,6 +303,17 @@ class World(OwnedHandle):
     # ------------------------------------------------------------ handle
     def _destroy(self, handle):
         self._lib.nscd_world_destroy(handle)
+
+    def close(self):
+        """Destroys the world. Inside the log callback of step() (or inside a
+        time stepper's on_step) the library frees it when that call returns;
+        inside the log callback of any other call it refuses (the call still
+        uses the world): this close() then raises RuntimeError and the world
+        stays open (docs/hostile_input.md)."""
+        if getattr(self, "_logging", 0) and not getattr(self, "_stepping", 0):
+            raise RuntimeError("World.close() inside the log callback of a call other than "
+                               "step(): close the world after the call returns")
+        super().close()
 
     def _require_open(self):
         if self._handle is None:
@@ -500,11 +516,19 @@ class World(OwnedHandle):
         report = _c.WorldStepReport(struct_size=ctypes.sizeof(_c.WorldStepReport))
         step = self._lib.nscd_world_step
         for _ in range(n):
-            status = step(self._handle, ctypes.byref(report))
-            if status == Status.ERR_NOT_CONVERGED and allow_not_converged:
+            self._stepping += 1
+            try:
+                status = step(self._handle, ctypes.byref(report))
+            finally:
+                self._stepping -= 1
+            if status == Status.ERR_NOT_CONVERGED and allow_not_converged and \
+                    self._handle is not None:
                 continue
             if status != Status.OK:
                 self._last_contacts = max(report.contacts, 0)
+                if self._handle is None:  # closed by the log callback: freed by the library
+                    raise NscdError(status, "nscd_world_step",
+                                    "the world was closed inside its log callback")
                 exc = NscdError(status, "nscd_world_step", self.last_error)
                 exc.report = self._report(report)
                 raise exc

@@ -148,6 +148,11 @@ typedef struct nscd__model {
      * written). NULL for models whose state is their own (the generic system). */
     nscd_status (*pull_state)(void *self);
     nscd_status (*push_state)(void *self);
+    /* Appended for re-entrancy (docs/hostile_input.md): frees the model's
+     * owner (a system, a world) whose destroy a callback asked for while a
+     * stepper was advancing it (diag->doomed); the stepper calls it when
+     * its advance returns. */
+    void (*destroy_owner)(void *self);
 } nscd__model;
 
 /* A stepper's reference to a model. The owner of the model (a system)

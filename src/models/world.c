@@ -98,7 +98,9 @@ nscd_status nscd_world_create(const nscd_world_desc *desc, nscd_world **world) {
 }
 
 void nscd_world_destroy(nscd_world *w) {
-    if (w == NULL) {
+    /* from a callback of a step or of a stepper advancing the world: freed
+     * when that call returns */
+    if (w == NULL || nscd__diag_keep_alive(&w->diag, "nscd_world_destroy")) {
         return;
     }
     nscd__world_model_free(w); /* steppers driving the world see a stale handle */

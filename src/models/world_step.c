@@ -549,10 +549,7 @@ void nscd__world_step_integrate(nscd_world *w) {
     store_records(w);
 }
 
-nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
-    if (w == NULL) {
-        return NSCD_ERR_NULL_POINTER;
-    }
+static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
     nscd__diag_clear(&w->diag);
     if (report != NULL && !nscd__struct_size_ok(nscd__struct_size_of(report),
                                                 NSCD__WORLD_STEP_REPORT_SIZE_0_2, sizeof *report)) {
@@ -602,4 +599,22 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
                           w->desc.tolerance);
     }
     return NSCD_OK;
+}
+
+/* The step inside the world's re-entrancy guard (docs/hostile_input.md): a
+ * step from the world's own log hook fails with NSCD_ERR_STATE, and a
+ * destroy from there frees the world when the step returns. */
+nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    if (!nscd__diag_enter(&w->diag, "nscd_world_step")) {
+        return NSCD_ERR_STATE;
+    }
+    nscd_status rc = step(w, report);
+    if (nscd__diag_leave(&w->diag)) {
+        nscd_world_destroy(w);
+        return NSCD_ERR_STALE_HANDLE;
+    }
+    return rc;
 }
