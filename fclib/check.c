@@ -13,6 +13,7 @@
  * metadata but unreadable data). Data are read in small pieces into a fixed
  * buffer, so the check allocates nothing from the file's sizes. Only a file
  * that passes is handed to libfclib. Nothing is written here. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -103,11 +104,85 @@ static bool is_group(const checker *c, const char *path) {
     return ok;
 }
 
-static bool class_matches(hid_t type, element kind) {
+/* The file's element type is one HDF5 converts by its standard paths: a
+ * damaged type (a float whose exponent and mantissa fields overlap, an
+ * integer 2^20 bytes wide, a precision beyond its size) makes H5Dread
+ * crash or allocate a conversion buffer of that width per element. Checked
+ * before anything is read. */
+static bool type_matches(const checker *c, hid_t type, element kind) {
     switch (H5Tget_class(type)) {
-    case H5T_INTEGER: return kind == ELEMENT_INT;
-    case H5T_FLOAT: return kind == ELEMENT_DOUBLE;
-    case H5T_STRING: return kind == ELEMENT_STRING && H5Tis_variable_str(type) == 0;
+    case H5T_INTEGER: {
+        const hid_t standard[] = {H5T_STD_I8LE,  H5T_STD_I8BE,  H5T_STD_U8LE,  H5T_STD_U8BE,
+                                  H5T_STD_I16LE, H5T_STD_I16BE, H5T_STD_U16LE, H5T_STD_U16BE,
+                                  H5T_STD_I32LE, H5T_STD_I32BE, H5T_STD_U32LE, H5T_STD_U32BE,
+                                  H5T_STD_I64LE, H5T_STD_I64BE, H5T_STD_U64LE, H5T_STD_U64BE};
+        for (size_t k = 0; kind == ELEMENT_INT && k < sizeof standard / sizeof standard[0]; ++k) {
+            if (H5Tequal(type, standard[k]) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+    case H5T_FLOAT:
+        return kind == ELEMENT_DOUBLE &&
+               (H5Tequal(type, H5T_IEEE_F64LE) > 0 || H5Tequal(type, H5T_IEEE_F64BE) > 0 ||
+                H5Tequal(type, H5T_IEEE_F32LE) > 0 || H5Tequal(type, H5T_IEEE_F32BE) > 0);
+    case H5T_STRING: {
+        size_t size = H5Tget_size(type);
+        H5T_cset_t cset = H5Tget_cset(type);
+        H5T_str_t pad = H5Tget_strpad(type);
+        return kind == ELEMENT_STRING && H5Tis_variable_str(type) == 0 && size > 0 &&
+               (long long)size <= c->file_bytes &&
+               (cset == H5T_CSET_ASCII || cset == H5T_CSET_UTF8) &&
+               (pad == H5T_STR_NULLTERM || pad == H5T_STR_NULLPAD || pad == H5T_STR_SPACEPAD);
+    }
+    default: return false;
+    }
+}
+
+/* Where the data of `count` elements of the file's type live fits the file:
+ * compact data inside the object header, contiguous data at an address
+ * inside the file with exactly the bytes the elements need (a damaged
+ * layout message with fewer bytes made H5Dread copy past its buffer), or
+ * chunks, uncompressed or deflated (and shuffled, checksummed), whose total
+ * is bounded by EXPANSION_LIMIT times the file. Anything else is refused. */
+static bool storage_fits(const checker *c, hid_t d, hid_t type, long long count) {
+    size_t size = H5Tget_size(type);
+    if (size == 0 || count > LLONG_MAX / (long long)size) {
+        return false;
+    }
+    long long bytes = count * (long long)size;
+    hid_t plist = H5Dget_create_plist(d);
+    if (plist < 0) {
+        return false;
+    }
+    H5D_layout_t layout = H5Pget_layout(plist);
+    int filters = H5Pget_nfilters(plist);
+    bool known_filters = filters >= 0;
+    for (int k = 0; known_filters && k < filters; ++k) {
+        unsigned flags = 0;
+        size_t n_values = 0;
+        H5Z_filter_t id =
+            H5Pget_filter2(plist, (unsigned)k, &flags, &n_values, NULL, 0, NULL, NULL);
+        known_filters =
+            id == H5Z_FILTER_DEFLATE || id == H5Z_FILTER_SHUFFLE || id == H5Z_FILTER_FLETCHER32;
+    }
+    H5Pclose(plist);
+    haddr_t address = H5Dget_offset(d);
+    switch (layout) {
+    case H5D_COMPACT: /* a damaged size made H5Dread copy past the message */
+        return filters == 0 && (long long)H5Dget_storage_size(d) == bytes && bytes <= 65536 &&
+               bytes <= c->file_bytes;
+    case H5D_CONTIGUOUS:
+        if (filters != 0) {
+            return false;
+        }
+        if (address == HADDR_UNDEF) { /* never written: fill values, bounded by the file */
+            return bytes <= c->file_bytes;
+        }
+        return (long long)H5Dget_storage_size(d) == bytes && (long long)address <= c->file_bytes &&
+               bytes <= c->file_bytes - (long long)address;
+    case H5D_CHUNKED: return known_filters && bytes <= EXPANSION_LIMIT * c->file_bytes;
     default: return false;
     }
 }
@@ -169,11 +244,14 @@ static long long dataset_count(const checker *c, const char *path, element kind)
     }
     long long count = -1;
     hid_t space = H5Dget_space(d), type = H5Dget_type(d);
-    if (space >= 0 && type >= 0 && H5Sget_simple_extent_ndims(space) <= 1 &&
-        class_matches(type, kind)) {
+    H5S_class_t shape = space >= 0 ? H5Sget_simple_extent_type(space) : H5S_NO_CLASS;
+    if (type >= 0 && (shape == H5S_SCALAR || shape == H5S_SIMPLE) &&
+        H5Sget_simple_extent_ndims(space) <= 1 && type_matches(c, type, kind)) {
         count = (long long)H5Sget_simple_extent_npoints(space);
+        /* the elements libfclib allocates doubles (or ints) for, against the file's size */
         long long limit = EXPANSION_LIMIT * (c->file_bytes / (long long)sizeof(double) + PIECE);
-        if (count < 0 || count > limit || !readable(c, d, space, type, kind, count)) {
+        if (count < 0 || count > limit || !storage_fits(c, d, type, count) ||
+            !readable(c, d, space, type, kind, count)) {
             count = -1;
         }
     }
