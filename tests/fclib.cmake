@@ -75,6 +75,10 @@ target_link_libraries(read_damaged PRIVATE nscd_fclib nscd PkgConfig::NSCD_FCLIB
 set(NSCD_FCLIB_DATA_DIR "" CACHE PATH "Directory of real FCLIB files for fclib.damaged (optional)")
 add_test(NAME fclib.damaged
   COMMAND /usr/bin/python3 "${_fclib_tests}/damage_fclib.py" $<TARGET_FILE:read_damaged>
-          "${_fclib_work}/damaged" 400 "${_fclib_sample}" ${NSCD_FCLIB_DATA_DIR}
+          "${_fclib_work}/damaged" 2000 "${_fclib_sample}" ${NSCD_FCLIB_DATA_DIR}
           --keep "${_fclib_work}/damaged_kept")
 set_tests_properties(fclib.damaged PROPERTIES LABELS fclib TIMEOUT 300)
+add_test(NAME fclib.damaged_reproducers
+  COMMAND /usr/bin/python3 "${_fclib_tests}/check_reproducers.py" $<TARGET_FILE:read_damaged>
+          "${_fclib_sample}" "${CMAKE_CURRENT_SOURCE_DIR}/data/fclib_damaged")
+set_tests_properties(fclib.damaged_reproducers PROPERTIES LABELS fclib)

@@ -75,7 +75,11 @@ def _enum(enum_class, value, what):
 
 def _vec(values, n, what) -> Tuple[float, ...]:
     """n floats from a sequence, checking its length (no numpy needed)."""
-    out = tuple(float(x) for x in np.asarray(values, dtype=np.float64).reshape(-1))
+    a = np.asarray(values)
+    if a.dtype.kind not in "biuf":  # complex would lose its imaginary part, text its meaning
+        raise (TypeError if a.dtype.kind == "c" else ValueError)(
+            f"{what}: expected real numbers, got {a.dtype}")
+    out = tuple(float(x) for x in a.astype(np.float64).reshape(-1))
     if len(out) != n:
         raise ValueError(f"{what}: expected {n} values, got {len(out)}")
     return out
