@@ -107,7 +107,7 @@ void nscd_world_destroy(nscd_world *w) {
     nscd_allocator a = w->allocator;
     size_t m = (size_t)w->materials_capacity;
     nscd__free(&a, w->material_mu, m * sizeof(double));
-    nscd__free(&a, w->pair_mu, m * m * sizeof(double));
+    nscd__material_pairs_free(&w->pairs, &a);
     nscd__world_free_bodies(w);
     nscd__world_free_joints(w);
     nscd__free(&a, w->collision_shapes,
@@ -126,7 +126,7 @@ double nscd_world_time(const nscd_world *world) { return world == NULL ? 0.0 : w
 
 /* ------------------------------------------------------------ materials */
 
-/* Room for `needed` materials; the pair matrix keeps its entries. */
+/* Room for `needed` materials. */
 static nscd_status grow_materials(nscd_world *w, int32_t needed) {
     if (needed <= w->materials_capacity) {
         return NSCD_OK;
@@ -136,25 +136,14 @@ static nscd_status grow_materials(nscd_world *w, int32_t needed) {
         cap *= 2;
     }
     double *mu = nscd__alloc_array(&w->allocator, cap, sizeof(double));
-    double *pair = nscd__alloc_array(&w->allocator, cap * cap, sizeof(double));
-    if (mu == NULL || pair == NULL) {
-        nscd__free(&w->allocator, mu, cap * sizeof(double));
-        nscd__free(&w->allocator, pair, cap * cap * sizeof(double));
+    if (mu == NULL) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    for (size_t i = 0; i < cap * cap; ++i) {
-        pair[i] = NAN;
-    }
-    for (size_t i = 0; i < old; ++i) {
-        mu[i] = w->material_mu[i];
-        for (size_t j = 0; j < old; ++j) {
-            pair[i * cap + j] = w->pair_mu[i * old + j];
-        }
+    if (old > 0) {
+        memcpy(mu, w->material_mu, old * sizeof(double));
     }
     nscd__free(&w->allocator, w->material_mu, old * sizeof(double));
-    nscd__free(&w->allocator, w->pair_mu, old * old * sizeof(double));
     w->material_mu = mu;
-    w->pair_mu = pair;
     w->materials_capacity = (int32_t)cap;
     return NSCD_OK;
 }
@@ -199,16 +188,17 @@ nscd_status nscd_world_set_pair_friction(nscd_world *w, int32_t material_a, int3
     if (friction < 0.0) {
         return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE, "friction %g < 0", friction);
     }
-    size_t cap = (size_t)w->materials_capacity;
-    w->pair_mu[(size_t)material_a * cap + (size_t)material_b] = friction;
-    w->pair_mu[(size_t)material_b * cap + (size_t)material_a] = friction;
+    if (nscd__material_pairs_set(&w->pairs, &w->allocator, material_a, material_b, friction) !=
+        NSCD_OK) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "pair of materials %d, %d",
+                          (int)material_a, (int)material_b);
+    }
     return NSCD_OK;
 }
 
 double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_t material_b) {
-    double pair =
-        w->pair_mu[(size_t)material_a * (size_t)w->materials_capacity + (size_t)material_b];
-    if (!isnan(pair)) {
+    double pair = 0.0;
+    if (nscd__material_pairs_get(&w->pairs, material_a, material_b, &pair)) {
         return pair;
     }
     double a = w->material_mu[material_a], b = w->material_mu[material_b];

@@ -24,6 +24,7 @@
 #include "collision/collision.h"
 #include "core/diag.h"
 #include "joints/joint.h"
+#include "models/material_pairs.h"
 #include "nscd/joint.h"
 #include "nscd/world.h"
 
@@ -120,10 +121,10 @@ struct nscd_world {
     double time;
     int64_t steps;
 
-    /* Materials: friction per material, pair overrides (NaN: none) as a
-     * dense n x n matrix. */
+    /* Materials: friction per material, and the pairs whose friction was
+     * set (a hash table: memory proportional to the pairs set). */
     double *material_mu;
-    double *pair_mu;
+    nscd__material_pairs pairs;
     int32_t n_materials, materials_capacity;
 
     /* Bodies, dense SoA. */
