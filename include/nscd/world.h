@@ -206,7 +206,8 @@ NSCD_API nscd_status nscd_shape_desc_init(nscd_shape_desc *desc, size_t struct_s
  * @param desc  Settings (read as far as its struct_size goes).
  * @param world Receives the new world (unchanged on failure).
  * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STRUCT_SIZE;
- *         ::NSCD_ERR_OUT_OF_RANGE for dt <= 0, ε outside [0, 1), relaxation
+ *         ::NSCD_ERR_OUT_OF_RANGE for dt <= 0 or a dt the world cannot
+ *         step (|g| dt² overflows, with |g| taken as at least 1), ε outside [0, 1), relaxation
  *         outside (0, 1], a negative margin, friction or tolerance, groups or
  *         sweeps < 1, an empty domain; ::NSCD_ERR_NOT_FINITE for a NaN;
  *         ::NSCD_ERR_INVALID_ARGUMENT for a bad enum or allocator;
@@ -400,8 +401,11 @@ NSCD_API nscd_status nscd_world_get_body_mass(const nscd_world *world, nscd_body
  *         report of a bad size (nothing done); ::NSCD_ERR_NOT_CONVERGED when
  *         a tolerance was set and not reached in max_sweeps sweeps (the step
  *         is still taken: the state is the result of the last sweep);
- *         ::NSCD_ERR_NOT_FINITE when a velocity became NaN (the world is then
- *         left as before the step); ::NSCD_ERR_OUT_OF_MEMORY (nothing moved);
+ *         ::NSCD_ERR_NOT_FINITE when a velocity became NaN or infinite, or a
+ *         position or orientation would (x + dt v or the rotation angle
+ *         dt |ω| overflows): the world is then left as before the step and
+ *         the message names the step, the body id and its user id; ::NSCD_ERR_OUT_OF_MEMORY
+ * (nothing moved);
  *         ::NSCD_ERR_UNSUPPORTED when the world has joints (joint.h: drive it
  *         with nscd_time_stepping_create_world(); nothing done);
  *         ::NSCD_ERR_STATE when called from a callback of a call that steps

@@ -46,7 +46,11 @@ static nscd_status validate_desc(const nscd_world_desc *d) {
         (d->use_domain != 0 && d->use_domain != 1)) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
-    if (!(d->dt > 0.0) || !(d->error_reduction >= 0.0 && d->error_reduction < 1.0) ||
+    /* a dt whose g dt² (the first step's fall) overflows cannot be stepped:
+     * positions would become infinite (issue 25) */
+    double g = fmax(1.0, fabs(d->gravity[0]) + fabs(d->gravity[1]) + fabs(d->gravity[2]));
+    if (!(d->dt > 0.0) || !isfinite(g * d->dt * d->dt) ||
+        !(d->error_reduction >= 0.0 && d->error_reduction < 1.0) ||
         !(d->relaxation > 0.0 && d->relaxation <= 1.0) || d->contact_margin < 0.0 ||
         d->default_friction < 0.0 || d->tolerance < 0.0 || d->max_sweeps < 1 ||
         d->jacobi_groups < 1 || d->jacobi_groups > (1 << 20)) {

@@ -480,10 +480,23 @@ static void store_records(nscd_world *w) {
     w->n_records = w->n_contacts;
 }
 
-static bool velocities_finite(const nscd_world *w) {
+/* Whether integrate_positions keeps every body finite: finite velocities,
+ * a finite position x + dt v (computed as it will be) and a finite
+ * rotation angle dt |ω| (nscd__world_rotate then gives a unit quaternion).
+ * Checked before anything moves, so that a refused step leaves the world
+ * as it was (issue 25: dt = 1e200 had put positions at -inf with NSCD_OK).
+ * On failure *body is the first offending body's index. */
+static bool velocities_finite(const nscd_world *w, int32_t *body) {
+    double dt = w->desc.dt;
     for (int32_t i = 0; i < w->n_bodies; ++i) {
+        const double *x = w->position + 3 * (size_t)i;
         const double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
-        if (!isfinite(v[0] + v[1] + v[2] + om[0] + om[1] + om[2])) {
+        bool moves = w->type[i] != NSCD_BODY_STATIC;
+        double rate = sqrt(om[0] * om[0] + om[1] * om[1] + om[2] * om[2]);
+        if (!isfinite(v[0] + v[1] + v[2] + om[0] + om[1] + om[2]) ||
+            (moves && !(isfinite(x[0] + dt * v[0]) && isfinite(x[1] + dt * v[1]) &&
+                        isfinite(x[2] + dt * v[2]) && isfinite(0.5 * dt * rate)))) {
+            *body = i;
             return false;
         }
     }
@@ -537,7 +550,10 @@ void nscd__world_step_free_velocities(nscd_world *w) {
     free_velocities(w);
 }
 
-bool nscd__world_step_finite(const nscd_world *w) { return velocities_finite(w); }
+bool nscd__world_step_finite(const nscd_world *w) {
+    int32_t body = -1;
+    return velocities_finite(w, &body);
+}
 
 void nscd__world_step_restore(nscd_world *w) {
     save_velocities(w, true);
@@ -574,9 +590,14 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
     int32_t sweeps = 0;
     double merit = 0.0;
     nscd__world_solve(w, &sweeps, &merit);
-    if (!velocities_finite(w)) {
+    int32_t body = -1;
+    if (!velocities_finite(w, &body)) {
         nscd__world_step_restore(w);
-        return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE, "a velocity became non-finite");
+        return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE,
+                          "step %lld: body %llu (user id %llu) would get a non-finite velocity, "
+                          "position or orientation; the world is left as before the step",
+                          (long long)w->steps, (unsigned long long)w->id[body],
+                          (unsigned long long)w->user_id[body]);
     }
     nscd_world_step_report r;
     memset(&r, 0, sizeof r);
