@@ -65,11 +65,7 @@ class WorldFormat(enum.IntEnum):
 def _enum(enum_class, value, what):
     """An IntEnum member from a member, an int or a case-insensitive name."""
     if isinstance(value, str):
-        try:
-            return enum_class[value.upper()]
-        except KeyError:
-            names = ", ".join(m.name.lower() for m in enum_class)
-            raise ValueError(f"{what}: unknown name {value!r} (known: {names})") from None
+        return enum_class(_c.enum_value(enum_class, value, what))
     return _c.int32(value, what)
 
 
@@ -265,7 +261,7 @@ class World(OwnedHandle):
               "nscd_world_desc_init")
         for key, value in settings.items():
             if key in self._REALS:
-                setattr(desc, key, float(value))
+                setattr(desc, key, _c.real(value, key))
             elif key in self._INTS:
                 setattr(desc, key, _c.int32(value, key))
             else:
@@ -285,6 +281,7 @@ class World(OwnedHandle):
             desc.use_domain = 1
             _set_array(desc.domain_min, _vec(lower, 3, "domain lower corner"))
             _set_array(desc.domain_max, _vec(upper, 3, "domain upper corner"))
+        _c.callback(log, "log")
         self._log = None
         self._logging = 0   # inside the log callback (re-entrancy: close())
         self._stepping = 0  # inside step()
@@ -386,13 +383,11 @@ class World(OwnedHandle):
         _set_array(body.velocity, _vec(velocity, 3, "velocity"))
         _set_array(body.angular_velocity, _vec(angular_velocity, 3, "angular_velocity"))
         if density is not None:
-            body.density = float(density)
-        body.mass = float(mass)
+            body.density = _c.real(density, "density")
+        body.mass = _c.real(mass, "mass")
         if inertia is not None:
             _set_array(body.inertia, _vec(inertia, 3, "inertia"))
-        if not 0 <= int(user_id) < 2**64:
-            raise OverflowError(f"user_id: {user_id} does not fit a uint64_t")
-        body.user_id = int(user_id)
+        body.user_id = _c.uint64(user_id, "user_id")
         descs = (_c.ShapeDesc * max(len(shapes), 1))(*[s.desc() for s in shapes])
         out = ctypes.c_uint64()
         self._check(self._lib.nscd_world_add_body(self._handle, ctypes.byref(body), descs,
@@ -444,10 +439,7 @@ class World(OwnedHandle):
 
     @staticmethod
     def _id(body_id):
-        value = int(body_id)
-        if not 0 <= value < 2**64:
-            raise OverflowError(f"body id {value} does not fit a uint64_t")
-        return value
+        return _c.uint64(body_id, "body id")
 
     def get_body(self, body_id: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(position, orientation, velocity, angular_velocity) of one body."""
@@ -514,7 +506,7 @@ class World(OwnedHandle):
         ERR_NOT_CONVERGED, whose ``report`` attribute is that step's report,
         unless ``allow_not_converged`` is True (then ``report.converged`` tells)."""
         self._require_open()
-        n = int(n)
+        n = _c.int32(n, "n")
         if n < 1:
             raise ValueError(f"n: expected at least one step, got {n}")
         report = _c.WorldStepReport(struct_size=ctypes.sizeof(_c.WorldStepReport))

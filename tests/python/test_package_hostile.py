@@ -59,3 +59,99 @@ def test_complex_arrays_are_refused_by_the_kernels():
     W = np.eye(3, dtype=np.complex128)
     with pytest.raises(TypeError, match="real"):
         nscd.fc3d_solve(W, np.zeros(3), [0.5])
+
+
+# ------------------------------------------------------------ integers and enums
+def oscillator():
+    system = nscd.System(1, mass=lambda q: [1.0], forces=lambda t, q, v: [-4.0 * q[0]])
+    system.set_state(0.0, [1.0], [0.0])
+    return system
+
+
+def sphere_world(**settings):
+    world = nscd.World(**settings)
+    world.add_body(nscd.Shape("half_space"), type="static")
+    world.add_body(nscd.Shape("sphere", radius=0.5), position=[0.0, 0.0, 0.4])
+    return world
+
+
+@pytest.mark.parametrize("options, error", [
+    ({"scheme": 2**32}, OverflowError),             # wrapped to 0, Moreau-Jean
+    ({"max_iterations": 2**32 + 5}, OverflowError),  # wrapped to 5
+    ({"max_steps": 2**63}, OverflowError),
+    ({"max_iterations": 10.5}, TypeError),           # int() would truncate
+    ({"max_iterations": "10"}, TypeError),
+    ({"dt": "0.01"}, TypeError),
+    ({"dt": 1j}, TypeError),
+    ({"scheme": "bogus"}, ValueError),               # was KeyError('BOGUS')
+])
+def test_time_stepping_options_are_checked(options, error):
+    with oscillator() as system:
+        with pytest.raises(error) as err:
+            nscd.TimeStepping(system, **options)
+        assert list(options)[0] in str(err.value)
+        if error is ValueError:
+            assert "moreau_jean" in str(err.value)  # the valid names are listed
+
+
+def test_indices_and_ids_do_not_wrap():
+    with oscillator() as system, nscd.TimeStepping(system, dt=0.01) as stepper:
+        stepper.advance(0.05)
+        with pytest.raises(OverflowError):
+            stepper.contact_impulse(2**32)           # returned contact 0's impulse
+        with pytest.raises(TypeError):
+            stepper.contact_impulse(0.0)
+        with pytest.raises(TypeError):
+            stepper.advance("1.0")
+    with sphere_world() as world:
+        body = world.add_body(nscd.Shape("sphere", radius=0.5), position=[0.0, 0.0, 3.0])
+        with pytest.raises(OverflowError):
+            nscd.add_joint(world, "spherical", body_a=2**64 + body)  # joined body a
+        with pytest.raises(OverflowError):
+            world.get_body(2**64 + body)
+        with pytest.raises(OverflowError):
+            world.add_body(nscd.Shape("sphere"), user_id=-1)
+        with pytest.raises(TypeError):
+            world.step(n=1.5)                        # int(1.5) took one step
+        with pytest.raises(TypeError):
+            world.add_body(nscd.Shape("sphere"), mass="1")
+    with pytest.raises(TypeError):
+        nscd.World(max_sweeps=1.5)
+    with pytest.raises(OverflowError):
+        nscd.World(max_sweeps=2**31)
+    with pytest.raises(ValueError, match="coulomb"):
+        nscd.World(friction_law="bogus")
+
+
+def test_observer_answers_are_checked():
+    """on_step returning 2**40 wrapped to 0, "go on"; it now fails the advance."""
+    for answer in (2**40, 1.0, "stop"):
+        with oscillator() as system, \
+                nscd.TimeStepping(system, dt=0.01, on_step=lambda r, a=answer: a) as stepper:
+            with pytest.raises(nscd.NscdError) as err:
+                stepper.advance(0.1)
+            assert err.value.status == nscd.Status.ERR_CALLBACK
+            assert isinstance(err.value.__cause__, (TypeError, OverflowError))
+            assert stepper.report.step == 0  # stopped after the first step
+
+
+def test_system_callback_status_does_not_wrap():
+    """A force callback returning 2**32 (wrapped to NSCD_OK) fails the step."""
+    def forces(t, q, v):
+        return 2**32
+    system = nscd.System(1, mass=lambda q: [1.0], forces=forces)
+    with system, nscd.TimeStepping(system, dt=0.01) as stepper:
+        with pytest.raises(nscd.NscdError) as err:
+            stepper.advance(0.1)
+        assert err.value.status == nscd.Status.ERR_CALLBACK
+
+
+@pytest.mark.parametrize("make", [
+    lambda: nscd.World(log=5),                                    # accepted, never logged
+    lambda: nscd.System(1, mass="M", forces=lambda t, q, v: [0.0]),
+    lambda: nscd.TimeStepping(oscillator(), on_step=3),
+    lambda: nscd.EventDriven(oscillator(), on_event=[]),
+])
+def test_callables_are_checked_at_creation(make):
+    with pytest.raises(TypeError, match="callable"):
+        make()
