@@ -52,6 +52,14 @@ typedef struct nscd_world nscd_world;
 /**
  * @brief Generational id of a body: the slot index in the low 32 bits, the
  *        slot's generation (from 1) in the high 32 bits. 0 is never a valid id.
+ *
+ * Ids carry no world tag: they are deterministic (the same scene gives the
+ * same ids run after run, which a tag from the process — an address, a
+ * global counter — would break), so an id of world A used on world B may
+ * address the body in the same slot of B. Keep each id with its world; to
+ * tell bodies apart across worlds, give them distinct
+ * nscd_body_desc::user_id values and compare the user ids that
+ * nscd_world_get_bodies() returns (docs/hostile_input.md).
  */
 typedef uint64_t nscd_body_id;
 
@@ -435,7 +443,9 @@ NSCD_API double nscd_world_time(const nscd_world *world);
  * @param orientations 4 capacity values.
  * @param velocities 3 capacity values.
  * @param angular_velocities 3 capacity values.
- * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_BUFFER_TOO_SMALL.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_BUFFER_TOO_SMALL;
+ *         ::NSCD_ERR_INVALID_ARGUMENT for a negative capacity (the world's
+ *         last error names the capacity).
  */
 NSCD_API nscd_status nscd_world_get_bodies(const nscd_world *world, int32_t capacity,
                                            int32_t *count, nscd_body_id *ids, uint64_t *user_ids,
@@ -456,7 +466,8 @@ NSCD_API nscd_status nscd_world_get_bodies(const nscd_world *world, int32_t capa
  * @param normals   3 values each: unit normal from a to b.
  * @param gaps      Gap ξ at detection, m (negative: penetration).
  * @param impulses  3 values each: normal, then the two tangential impulses, N s.
- * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_BUFFER_TOO_SMALL.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_BUFFER_TOO_SMALL;
+ *         ::NSCD_ERR_INVALID_ARGUMENT for a negative capacity.
  */
 NSCD_API nscd_status nscd_world_get_contacts(const nscd_world *world, int32_t capacity,
                                              int32_t *count, nscd_body_id *body_a,

@@ -126,6 +126,26 @@ const char *nscd_world_last_error(const nscd_world *world) {
     return world == NULL ? "null world handle" : world->diag.last_error;
 }
 
+nscd_diag *nscd__world_diag(const nscd_world *w) {
+    return (nscd_diag *)(uintptr_t)&w->diag; /* the handle is never const memory */
+}
+
+/* A copy-out's count against the caller's capacity: a negative capacity is
+ * a bad argument (it was NSCD_ERR_BUFFER_TOO_SMALL), a short one too small. */
+static nscd_status check_capacity(const nscd_world *w, int32_t capacity, int32_t needed,
+                                  const char *what) {
+    nscd_diag *diag = nscd__world_diag(w);
+    nscd__diag_clear(diag);
+    if (capacity < 0) {
+        return nscd__fail(diag, NSCD_ERR_INVALID_ARGUMENT, "capacity %d < 0", (int)capacity);
+    }
+    if (needed > capacity) {
+        return nscd__fail(diag, NSCD_ERR_BUFFER_TOO_SMALL, "capacity %d < %d %s", (int)capacity,
+                          (int)needed, what);
+    }
+    return NSCD_OK;
+}
+
 double nscd_world_time(const nscd_world *world) { return world == NULL ? 0.0 : world->time; }
 
 /* ------------------------------------------------------------ materials */
@@ -231,8 +251,9 @@ nscd_status nscd_world_get_bodies(const nscd_world *w, int32_t capacity, int32_t
     }
     int32_t live = nscd_world_body_count(w);
     *count = live;
-    if (live > capacity) {
-        return NSCD_ERR_BUFFER_TOO_SMALL;
+    nscd_status st = check_capacity(w, capacity, live, "bodies");
+    if (st != NSCD_OK) {
+        return st;
     }
     size_t k = 0;
     for (int32_t i = 0; i < w->n_bodies; ++i) {
@@ -279,8 +300,9 @@ nscd_status nscd_world_get_contacts(const nscd_world *w, int32_t capacity, int32
         n += contact_alive(w, &w->records[j]);
     }
     *count = n;
-    if (n > capacity) {
-        return NSCD_ERR_BUFFER_TOO_SMALL;
+    nscd_status st = check_capacity(w, capacity, n, "contacts");
+    if (st != NSCD_OK) {
+        return st;
     }
     size_t k = 0;
     for (int32_t j = 0; j < w->n_records; ++j) {

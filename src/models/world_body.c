@@ -397,8 +397,16 @@ static nscd_status set_mass(nscd_world *w, int32_t i, const nscd_body_desc *b,
     } else {
         m = compound_mass(shapes, n, b->density, com, I);
     }
-    if (!(m > 0.0) || !isfinite(m) || !invert_spd3(I, w->inv_inertia + 9 * (size_t)i)) {
-        return fail(w, NSCD_ERR_OUT_OF_RANGE, "a dynamic body needs a positive mass and inertia");
+    if (!(m > 0.0) || !isfinite(m)) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE,
+                          "a dynamic body needs a positive, finite mass (%g)", m);
+    }
+    if (!invert_spd3(I, w->inv_inertia + 9 * (size_t)i)) { /* e.g. a sphere of radius 1e-60 */
+        return nscd__fail(
+            &w->diag, NSCD_ERR_OUT_OF_RANGE,
+            "the inertia tensor (diagonal %g, %g, %g kg m^2) cannot be inverted in double "
+            "precision: its determinant underflows or it is not positive definite",
+            I[0], I[4], I[8]);
     }
     w->mass[i] = m;
     w->inv_mass[i] = 1.0 / m;
@@ -685,6 +693,19 @@ void nscd__world_compact(nscd_world *w) {
 /* ------------------------------------------------------------ state */
 
 /* Row i of an array of n-vectors into out, unless out is NULL. */
+/* The getters' lookup: like live_body, for a const world (its message is
+ * the handle's diagnostics, not its state). */
+static int32_t stale_body_getter(const nscd_world *w, nscd_body_id id) {
+    nscd_diag *diag = nscd__world_diag(w);
+    nscd__diag_clear(diag);
+    int32_t i = nscd__world_lookup(w, id);
+    if (i < 0) {
+        nscd__fail(diag, NSCD_ERR_STALE_HANDLE, "body id %llu is not alive",
+                   (unsigned long long)id);
+    }
+    return i;
+}
+
 static void copy_out(double *out, const double *array, size_t n, int32_t i) {
     if (out != NULL) {
         memcpy(out, array + n * (size_t)i, n * sizeof(double));
@@ -696,7 +717,7 @@ nscd_status nscd_world_get_body(const nscd_world *w, nscd_body_id id, double *po
     if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    int32_t i = nscd__world_lookup(w, id);
+    int32_t i = stale_body_getter(w, id);
     if (i < 0) {
         return NSCD_ERR_STALE_HANDLE;
     }
@@ -776,7 +797,7 @@ nscd_status nscd_world_get_applied_force(const nscd_world *w, nscd_body_id id, d
     if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    int32_t i = nscd__world_lookup(w, id);
+    int32_t i = stale_body_getter(w, id);
     if (i < 0) {
         return NSCD_ERR_STALE_HANDLE;
     }
@@ -790,7 +811,7 @@ nscd_status nscd_world_get_body_mass(const nscd_world *w, nscd_body_id id, doubl
     if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    int32_t i = nscd__world_lookup(w, id);
+    int32_t i = stale_body_getter(w, id);
     if (i < 0) {
         return NSCD_ERR_STALE_HANDLE;
     }

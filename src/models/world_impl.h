@@ -214,6 +214,9 @@ nscd_status nscd__world_reserve_scratch(nscd_world *w);
 
 /* Materials (world.c): friction of a contact between two materials. */
 double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_t material_b);
+/* The world's diagnostics from a const world: a getter that fails records
+ * why (its message is the handle's, not part of its state). */
+nscd_diag *nscd__world_diag(const nscd_world *w);
 
 /* Solver (world_solver.c): applies the warm-start impulses and runs the
  * sweeps. Returns the sweeps done and the merit of the last one. */
