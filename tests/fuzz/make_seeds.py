@@ -452,12 +452,37 @@ def stepper_seeds():
     return s
 
 
+def world_seeds():
+    """fuzz_world: scenes and call sequences from fixed pseudo-random bytes
+    (the target decodes any bytes; longer inputs reach more operations), and
+    one crafted scene of spheres only, stepped, whose energy is checked."""
+    import random
+    seeds = {}
+    for k, n in enumerate((200, 400, 800, 1500, 3000)):
+        seeds["random-%d" % k] = raw(base64.b64encode(random.Random(2511 + k).randbytes(n)))
+    spheres = Input()
+    spheres.range(-3.0, -4.0, math.log10(2e-3))  # dt = 1 ms (its decade)
+    spheres.u8(9).range(0.5, 0.0, 1.0).u8(0).u8(0).u8(0).range(1.0, 0.2, 1.0)  # sweeps ... relaxation
+    spheres.range(0.005, 0.0, 0.01).u8(0).u8(7)  # margin, combine, 8 bodies
+    for b in range(8):
+        spheres.u8(0).range(0.05 + 0.03 * b, 0.05, 0.3)  # a sphere and its radius
+        for c in range(3):
+            spheres.sym(0.1 * (b - 4) * (c + 1) / 3.0).sym(0.3 * (-1) ** (b + c)).sym(0.0)
+        spheres.unit(0.0).sym(0.0).sym(0.0).sym(0.0)
+    for op in range(48):
+        spheres.u8((0, 7, 6, 4, 5, 1, 8, 2)[op % 8]).u8(op)
+        spheres.u8(7).u16(40000 + 97 * op).u16(30000 - 53 * op).u16(20000 + 11 * op)
+    seeds["crafted-spheres"] = spheres
+    return seeds
+
+
 TARGETS = {
     "single_contact": single_contact_seeds,
     "lcp": lcp_seeds,
     "fc3d": fc3d_seeds,
     "routh": routh_seeds,
     "event_driven": stepper_seeds,
+    "world": world_seeds,
 }
 
 
