@@ -37,6 +37,7 @@ typedef struct scene {
     int spheres_only;    /* energy is checked only then (no gyroscopic term) */
     double dt, g;
     int32_t n_materials;
+    int warm_start, jacobi_groups;
 } scene;
 
 static void add_walls(nscd_world *w) {
@@ -170,7 +171,10 @@ static void step(scene *s, int n, int *step_count) {
         check_state(s, (*step_count)++);
     }
     double scale_after = 0.0, after = energy(s, &scale_after);
-    if (s->spheres_only) {
+    /* Known issue (docs/fuzzing.md, "Known issues", world 1): warm start with
+     * weighted block Jacobi across groups and too few sweeps to converge can
+     * add energy; checked in those scenes only with FZ_STRICT. */
+    if (s->spheres_only && (FZ_STRICT || !(s->warm_start && s->jacobi_groups > 1))) {
         FZ_REQUIRE(after <= before + 1e-9 * fmax(scale, 1e-300),
                    "energy rose over %d steps: %.17g -> %.17g (scale %g)", n, before, after, scale);
     }
@@ -212,12 +216,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     d.error_reduction = 0.0;
     d.contact_margin = fz_range(&r, 0.0, 0.01);
     d.friction_combine = fz_choice(&r, 4);
+    if (fz_verbose()) {
+        fprintf(stderr, "dt %g sweeps %d mu %g law %d warm %d groups %d relax %g margin %g\n", d.dt,
+                (int)d.max_sweeps, d.default_friction, (int)d.friction_law, (int)d.warm_start,
+                (int)d.jacobi_groups, d.relaxation, d.contact_margin);
+    }
     scene s;
     memset(&s, 0, sizeof s);
     s.dt = d.dt;
     s.g = 9.81;
     s.spheres_only = 1;
     s.n_materials = 1;
+    s.warm_start = d.warm_start;
+    s.jacobi_groups = d.jacobi_groups;
     nscd_status st = nscd_world_create(&d, &s.w);
     FZ_REQUIRE(st == NSCD_OK, "create: %d (%s)", FZ_STATUS_ARGS(st));
     add_walls(s.w);

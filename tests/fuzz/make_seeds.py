@@ -473,6 +473,9 @@ def world_seeds():
         spheres.u8((0, 7, 6, 4, 5, 1, 8, 2)[op % 8]).u8(op)
         spheres.u8(7).u16(40000 + 97 * op).u16(30000 - 53 * op).u16(20000 + 11 * op)
     seeds["crafted-spheres"] = spheres
+    # known issue world 1 (docs/fuzzing.md): warm start + Jacobi groups + one sweep add energy
+    seeds["known-warm-jacobi-energy"] = raw(
+        "ZqYAgN5dmVkAgMxMZqYAgAAAAIAAgACAALgeM3OZWQCAZmZmpgCAmVmZWQCAAAAAgACAAIAAcD13d2amAIDubplZAIBmZmamAIAAAACAAIAAgAApXLt7mVkAgHd3ZqYAgDNzmVkAgAAAAIAAgACAAOF6AIBmpgCAAICZWQCAAIBmpgCAAAAAgACAAIAAmZlEhJlZAICIiGamAIDMjJlZAIAAgACAAIAAgABRuIiIZqYAgBCRmVkAgJmZZqYAgAAAAIAAgACAAAnXzIyZWQCAmZlmpgCAZqaZWQD9AAAAgACAAIAAAAdAnDV1IE4HAQehnPt0K04GAgcCncZ0Nk4EAwdjnZF0QU4FBAfEnVx0TE4BBQclnid0V04IBgeGnvJzYk4CBwfnnr1zbU4ACAdIn4hzeE4HCQepn1Nzg04GCgcKoB5zjk4ECwdroOlymU4FDHd3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3dwfMoLRypE4BDQctoX9yr04IDgeOoUpyuk4CDwfviQt5+iEEdCEEdOl0RotoTyvvdvfs")
     return seeds
 
 
