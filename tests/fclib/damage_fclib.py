@@ -46,6 +46,20 @@ def damage(rng, data):
     return bytes(d), kind
 
 
+# HDF5 1.10.8 loses an object-header cache entry when H5Fopen, H5Gopen2 or
+# H5Dopen2 meets a damaged object header (H5O_protect's failure path), and
+# then prints this at exit; nscd cannot free it (docs/hostile_input.md).
+HDF5_LEAK = "HDF5: infinite loop closing library"
+
+
+def unexpected(stderr):
+    """stderr output other than HDF5's own exit message after its leak."""
+    lines = stderr.splitlines()
+    if lines and lines[0].startswith(HDF5_LEAK):
+        lines = lines[2:]  # the message and its list of interfaces
+    return any(line.strip() for line in lines)
+
+
 def run(reader, files):
     proc = subprocess.run([reader] + files, capture_output=True, text=True, timeout=600)
     lines = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
@@ -73,7 +87,7 @@ def main():
             sources.append(item)
     os.makedirs(work, exist_ok=True)
     rng = random.Random(seed)
-    failures, outcomes, worst_ratio, batch = [], {}, 0.0, 25
+    failures, outcomes, worst_ratio, batch, hdf5_leaks = [], {}, 0.0, 25, 0
     per_source = [count // len(sources) + (k < count % len(sources)) for k in range(len(sources))]
     for source, n in zip(sources, per_source):
         data = open(source, "rb").read()
@@ -90,9 +104,12 @@ def main():
                     f.write(damaged)
                 files.append(path)
             proc, lines = run(reader, files)
-            # a crash, or anything on stderr (HDF5's "infinite loop closing
-            # library" at exit when an object stayed open, its error stack)
-            suspects = files if proc.returncode < 0 or proc.returncode > 1 or proc.stderr else []
+            # a crash, or anything on stderr (HDF5's error stack; its "infinite
+            # loop closing library" at exit is counted apart: HDF5_LEAK)
+            suspects = files if proc.returncode < 0 or proc.returncode > 1 or \
+                unexpected(proc.stderr) else []
+            if HDF5_LEAK in proc.stderr:
+                hdf5_leaks += sum(HDF5_LEAK in run(reader, [path])[0].stderr for path in files)
             if suspects:  # the batch died: count each file from its own run
                 lines = [run(reader, [path])[1] for path in files]
                 lines = [single[0] for single in lines if single] + [{}]
@@ -109,7 +126,7 @@ def main():
                 p, single = run(reader, [path])
                 ratio = single[-1]["peak_rss_kib"] / intact_peak if single and \
                     "peak_rss_kib" in single[-1] else float("inf")
-                if p.returncode != 0 or ratio > 10.0 or p.stderr:
+                if p.returncode != 0 or ratio > 10.0 or unexpected(p.stderr):
                     failures.append((path, p.returncode, ratio, p.stdout[-300:], p.stderr[-300:]))
                     if keep:
                         os.makedirs(keep, exist_ok=True)
@@ -122,7 +139,8 @@ def main():
     print(f"{total} damaged copies of {len(sources)} files: "
           f"{outcomes.get(0, 0)} read, {outcomes.get(-20, 0)} refused with NSCD_ERR_IO, "
           f"{outcomes.get(-18, 0)} unsupported (global); worst peak memory "
-          f"{worst_ratio:.2f} x the intact read; {len(failures)} failures")
+          f"{worst_ratio:.2f} x the intact read; {len(failures)} failures; "
+          f"{hdf5_leaks} with HDF5's own leak inside H5Fopen/H5Gopen2/H5Dopen2")
     for f in failures[:20]:
         print("FAILED", f)
     return 1 if failures or total < count else 0
