@@ -476,6 +476,9 @@ def world_seeds():
     # known issue world 1 (docs/fuzzing.md): warm start + Jacobi groups + one sweep add energy
     seeds["known-warm-jacobi-energy"] = raw(
         "ZqYAgN5dmVkAgMxMZqYAgAAAAIAAgACAALgeM3OZWQCAZmZmpgCAmVmZWQCAAAAAgACAAIAAcD13d2amAIDubplZAIBmZmamAIAAAACAAIAAgAApXLt7mVkAgHd3ZqYAgDNzmVkAgAAAAIAAgACAAOF6AIBmpgCAAICZWQCAAIBmpgCAAAAAgACAAIAAmZlEhJlZAICIiGamAIDMjJlZAIAAgACAAIAAgABRuIiIZqYAgBCRmVkAgJmZZqYAgAAAAIAAgACAAAnXzIyZWQCAmZlmpgCAZqaZWQD9AAAAgACAAIAAAAdAnDV1IE4HAQehnPt0K04GAgcCncZ0Nk4EAwdjnZF0QU4FBAfEnVx0TE4BBQclnid0V04IBgeGnvJzYk4CBwfnnr1zbU4ACAdIn4hzeE4HCQepn1Nzg04GCgcKoB5zjk4ECwdroOlymU4FDHd3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3dwfMoLRypE4BDQctoX9yr04IDgeOoUpyuk4CDwfviQt5+iEEdCEEdOl0RotoTyvvdvfs")
+    # the same issue: 23 sweeps, four groups, relaxation 1: a sphere leaves the box
+    seeds["known-warm-jacobi-escape"] = raw(
+        "dWvo4+zGTbdp/////////////////////////////////////////////////////////////////////////3ll7OEbSW95P0X92oG4DOn372ngGd72qckHPUJ5BtQfFoIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAEQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgAAAAP//AIAABwAAAO4AgN5dmVkAgAAAAAAAAAAAAEEAAAAAAAAAAAAAAAAAAAAAAAAAAACAAAAAACDVJ90r++wLEAas9pUKY48AAAAAAAAAAAAAAAAAAAAAAADcecU6MW+j2v9d86nFiQt5+iEEdOl0RotoTyvvdvfs")
     return seeds
 
 
