@@ -33,19 +33,20 @@ typedef struct scene {
     nscd_body_id ids[64]; /* every id ever made (live or dead) */
     int n_ids;
     int live[64];
-    double radius[64];   /* largest distance from the centre to the surface */
-    int spheres_only;    /* energy is checked only then (no gyroscopic term) */
+    double radius[64]; /* largest distance from the centre to the surface */
+    int spheres_only;  /* energy is checked only then (no gyroscopic term) */
     double dt, g;
     int32_t n_materials;
     int warm_start, jacobi_groups;
+    int diverged; /* a step was refused as non-finite (known issue world 1) */
 } scene;
 
 static void add_walls(nscd_world *w) {
     const double h = 0.70710678118654752440;
     /* position, orientation mapping +z (the outward normal) into the box */
-    const double walls[6][7] = {
-        {0, 0, -L, 1, 0, 0, 0},  {0, 0, L, 0, 1, 0, 0},  {-L, 0, 0, h, 0, h, 0},
-        {L, 0, 0, h, 0, -h, 0},  {0, -L, 0, h, -h, 0, 0}, {0, L, 0, h, h, 0, 0}};
+    const double walls[6][7] = {{0, 0, -L, 1, 0, 0, 0},  {0, 0, L, 0, 1, 0, 0},
+                                {-L, 0, 0, h, 0, h, 0},  {L, 0, 0, h, 0, -h, 0},
+                                {0, -L, 0, h, -h, 0, 0}, {0, L, 0, h, h, 0, 0}};
     for (int k = 0; k < 6; ++k) {
         nscd_body_desc b;
         nscd_body_desc_init(&b, sizeof b);
@@ -77,9 +78,9 @@ static void add_body(scene *s, fz_reader *r) {
         for (int k = 0; k < 3; ++k) {
             sh.half_extents[k] = fz_range(r, 0.05, 0.25);
         }
-        radius = sqrt(sh.half_extents[0] * sh.half_extents[0] +
-                      sh.half_extents[1] * sh.half_extents[1] +
-                      sh.half_extents[2] * sh.half_extents[2]);
+        radius =
+            sqrt(sh.half_extents[0] * sh.half_extents[0] + sh.half_extents[1] * sh.half_extents[1] +
+                 sh.half_extents[2] * sh.half_extents[2]);
     } else {
         sh.type = kind == 2 ? NSCD_SHAPE_CAPSULE : NSCD_SHAPE_CYLINDER;
         sh.radius = fz_range(r, 0.05, 0.2);
@@ -156,8 +157,8 @@ static void check_state(const scene *s, int step) {
         }
         double x[3], q[4], v[3], om[3];
         FZ_REQUIRE(nscd_world_get_body(s->w, s->ids[k], x, q, v, om) == NSCD_OK, "live body");
-        double all[13] = {x[0], x[1], x[2], q[0], q[1], q[2], q[3], v[0], v[1], v[2], om[0], om[1],
-                          om[2]};
+        double all[13] = {x[0], x[1], x[2], q[0],  q[1],  q[2], q[3],
+                          v[0], v[1], v[2], om[0], om[1], om[2]};
         FZ_REQUIRE(fz_all_finite(all, 13), "step %d: body %d not finite", step, k);
         for (int c = 0; c < 3 && !known_jacobi_issue(s); ++c) {
             FZ_REQUIRE(fabs(x[c]) < L, "step %d: body %d (bounding radius %g) left the box: x = %g",
@@ -167,11 +168,22 @@ static void check_state(const scene *s, int step) {
 }
 
 static void step(scene *s, int n, int *step_count) {
+    if (s->diverged) {
+        return;
+    }
     double scale = 0.0, before = energy(s, &scale);
     for (int k = 0; k < n; ++k) {
         nscd_world_step_report report;
         report.struct_size = sizeof report;
         nscd_status st = nscd_world_step(s->w, &report);
+        if (st == NSCD_ERR_NOT_FINITE && known_jacobi_issue(s)) {
+            /* the known issue diverged: the step is refused, naming a body */
+            FZ_REQUIRE(strstr(nscd_world_last_error(s->w), "body ") != NULL, "message: %s",
+                       nscd_world_last_error(s->w));
+            check_state(s, *step_count);
+            s->diverged = 1;
+            return;
+        }
         FZ_REQUIRE(st == NSCD_OK, "step %d: status %d (%s): %s", *step_count, FZ_STATUS_ARGS(st),
                    nscd_world_last_error(s->w));
         FZ_REQUIRE(isfinite(report.merit) && report.contacts >= 0, "step %d: report", *step_count);
@@ -194,7 +206,7 @@ static void check_copy_outs(scene *s, fz_reader *r) {
     nscd_body_id ids[64];
     double x[3 * 64];
     nscd_status st = nscd_world_get_bodies(s->w, capacity, &count, ids, NULL, x, NULL, NULL, NULL);
-    nscd_status expected = capacity < 0       ? NSCD_ERR_INVALID_ARGUMENT
+    nscd_status expected = capacity < 0      ? NSCD_ERR_INVALID_ARGUMENT
                            : live > capacity ? NSCD_ERR_BUFFER_TOO_SMALL
                                              : NSCD_OK;
     FZ_REQUIRE(st == expected && count == live, "get_bodies(%d): %d (%s), count %d of %d",

@@ -479,6 +479,9 @@ def world_seeds():
     # the same issue: 23 sweeps, four groups, relaxation 1: a sphere leaves the box
     seeds["known-warm-jacobi-escape"] = raw(
         "dWvo4+zGTbdp/////////////////////////////////////////////////////////////////////////3ll7OEbSW95P0X92oG4DOn372ngGd72qckHPUJ5BtQfFoIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAEQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgAAAAP//AIAABwAAAO4AgN5dmVkAgAAAAAAAAAAAAEEAAAAAAAAAAAAAAAAAAAAAAAAAAACAAAAAACDVJ90r++wLEAas9pUKY48AAAAAAAAAAAAAAAAAAAAAAADcecU6MW+j2v9d86nFiQt5+iEEdOl0RotoTyvvdvfs")
+    # the same issue: velocities overflow, the step is refused (NSCD_ERR_NOT_FINITE)
+    seeds["known-warm-jacobi-diverges"] = raw(
+        "dWvo4+zGTbdp/////////////////////////////////////////////////////////////////////////3ll7OEbSW95P0X92oG4DOn372nNzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3N4Bne9qnJBz1GeQbUHxaCAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAB1a+jj7MZNt2n/////////////////////////////////////////////////////////////////////////eWXs4RtJb3k/Rf3agbgM6ffvaeAZ3vapyQc9QnkGHxbUggAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAy+ghnhrLLVsy8xrPaVCmNRAv0blkkAAAAAAAAAAAAAAAAAAAARAAAAAAAAAAAAAAAMAAAAAAAAAAAAAAAAAAAA")
     return seeds
 
 
