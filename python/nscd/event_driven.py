@@ -78,7 +78,9 @@ class EventDriven(StepperHandle):
     Every event is appended to ``events`` (a list of Event). ``on_event(event)``
     is called too when given; it returns None/False to go on, True to stop
     (advance() then returns early), or a negative int to fail
-    (NSCD_ERR_CALLBACK). Other keyword arguments set fields of
+    (NSCD_ERR_CALLBACK); closing the stepper or its system there stops the
+    advance (NscdError ERR_STALE_HANDLE, docs/hostile_input.md). Other keyword
+    arguments set fields of
     nscd_event_driven_options (``relative_tolerance``, ``zeno_policy``, ...)."""
 
     _LAST_ERROR = "nscd_event_driven_last_error"

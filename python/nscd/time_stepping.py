@@ -102,7 +102,11 @@ class TimeStepping(StepperHandle):
     accept the IntEnums of this module or their names, e.g. ``scheme="bathe"``). ``dt_max > 0`` turns on
     variable steps in [dt_min, dt_max] (docs/variable_step.md). ``on_step(report)`` is called after every step
     when given; it returns None/False to go on, True to stop (advance() then
-    returns early), or a negative int to fail (NSCD_ERR_CALLBACK)."""
+    returns early), or a negative int to fail (NSCD_ERR_CALLBACK). Closing the
+    stepper, its system or world inside on_step (or a system callback) stops
+    the advance, which raises NscdError(ERR_STALE_HANDLE); calling advance()
+    or World.step() from there raises NscdError(ERR_STATE)
+    (docs/hostile_input.md)."""
 
     _LAST_ERROR = "nscd_time_stepping_last_error"
 
