@@ -439,6 +439,64 @@ static nscd_status check_local(const checker *c, nscd__fclib_layout *layout) {
     return st;
 }
 
+/* Little-endian unsigned of `width` bytes (2, 4 or 8). */
+static unsigned long long little_endian(const unsigned char *p, int width) {
+    unsigned long long v = 0;
+    for (int k = width - 1; k >= 0; --k) {
+        v = (v << 8) | p[k];
+    }
+    return v;
+}
+
+/* HDF5 1.10.8 trusts the data address of a local heap (the names of an
+ * old-style group): an undefined or out-of-file address made H5Literate read
+ * through a NULL pointer (found by fuzz_fclib: SEGV in H5F__accum_read <-
+ * H5HL_protect). Before HDF5 opens the file, every local heap header
+ * ("HEAP", version 0, three zero bytes, then the data size, the free-list
+ * offset and the data address) is checked: its data must lie inside the
+ * file. The widths of lengths and addresses come from the superblock
+ * (versions 0-3 at offset 0); a file with a user block is not scanned. The
+ * pattern could in principle occur inside numeric data; such a file would
+ * then be refused too. */
+static bool local_heaps_inside(FILE *f, long long file_bytes) {
+    unsigned char head[16];
+    if (fread(head, 1, sizeof head, f) != sizeof head ||
+        memcmp(head, "\x89HDF\r\n\x1a\n", 8) != 0) {
+        return true; /* a user block (or no superblock): HDF5 decides */
+    }
+    int offsets = head[8] <= 1 ? head[13] : head[9], lengths = head[8] <= 1 ? head[14] : head[10];
+    if ((offsets != 2 && offsets != 4 && offsets != 8) ||
+        (lengths != 2 && lengths != 4 && lengths != 8)) {
+        return true; /* HDF5 refuses these itself */
+    }
+    enum { CHUNK = 1 << 16, KEEP = 32 };
+    static const unsigned char signature[8] = {'H', 'E', 'A', 'P', 0, 0, 0, 0};
+    unsigned char buffer[CHUNK + KEEP];
+    size_t kept = 0;
+    rewind(f);
+    for (;;) {
+        size_t got = fread(buffer + kept, 1, CHUNK, f), n = kept + got;
+        size_t need = 8 + 2 * (size_t)lengths + (size_t)offsets;
+        for (size_t i = 0; i + need <= n; ++i) {
+            if (buffer[i] != 'H' || memcmp(buffer + i, signature, 8) != 0) {
+                continue;
+            }
+            unsigned long long size = little_endian(buffer + i + 8, lengths);
+            unsigned long long address =
+                little_endian(buffer + i + 8 + 2 * (size_t)lengths, offsets);
+            if (address >= (unsigned long long)file_bytes ||
+                size > (unsigned long long)file_bytes - address) {
+                return false;
+            }
+        }
+        if (got == 0) {
+            return true;
+        }
+        kept = n < KEEP ? n : KEEP; /* a header across the chunk boundary */
+        memmove(buffer, buffer + n - kept, kept);
+    }
+}
+
 nscd_status nscd__fclib_check_file(const nscd_allocator *allocator, const char *path,
                                    nscd__fclib_layout *layout, char *message, size_t message_size) {
     checker c = {.file = -1,
@@ -451,7 +509,14 @@ nscd_status nscd__fclib_check_file(const nscd_allocator *allocator, const char *
     if (probe == NULL) {
         return refuse(&c, NSCD_ERR_IO, "%s: cannot be opened for reading", path);
     }
+    long long size = fseek(probe, 0, SEEK_END) == 0 ? (long long)ftell(probe) : -1;
+    rewind(probe);
+    bool heaps_ok = size > 0 && local_heaps_inside(probe, size);
     fclose(probe);
+    if (size > 0 && !heaps_ok) {
+        return refuse(&c, NSCD_ERR_IO, "%s: a group's local heap lies outside the file (damaged)",
+                      path);
+    }
     if (H5Fis_hdf5(path) <= 0) {
         return refuse(&c, NSCD_ERR_IO, "%s: not an HDF5 file", path);
     }
