@@ -462,6 +462,33 @@ static unsigned long long little_endian(const unsigned char *p, int width) {
  * (versions 0-3 at offset 0); a file with a user block is not scanned. The
  * pattern could in principle occur inside numeric data; such a file would
  * then be refused too. */
+/* The data blocks of the local heaps found, to check that no two overlap. */
+typedef struct heap_block {
+    unsigned long long address, size;
+} heap_block;
+enum { MAX_HEAP_BLOCKS = 1024 };
+
+/* Sorted by address, each block ends before the next begins: a heap whose
+ * address was damaged into another heap's data (fuzzing found one) made
+ * HDF5 1.10.8's H5Literate allocate gigabytes. Heaps beyond MAX_HEAP_BLOCKS
+ * are not compared. */
+static bool heap_blocks_disjoint(heap_block *blocks, int n) {
+    for (int k = 1; k < n; ++k) { /* insertion sort: n is small */
+        heap_block b = blocks[k];
+        int i = k - 1;
+        for (; i >= 0 && blocks[i].address > b.address; --i) {
+            blocks[i + 1] = blocks[i];
+        }
+        blocks[i + 1] = b;
+    }
+    for (int k = 1; k < n; ++k) {
+        if (blocks[k - 1].address + blocks[k - 1].size > blocks[k].address) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool local_heaps_inside(FILE *f, long long file_bytes) {
     unsigned char head[16];
     if (fread(head, 1, sizeof head, f) != sizeof head ||
@@ -476,12 +503,14 @@ static bool local_heaps_inside(FILE *f, long long file_bytes) {
     enum { CHUNK = 1 << 16, KEEP = 32 };
     static const unsigned char signature[8] = {'H', 'E', 'A', 'P', 0, 0, 0, 0};
     unsigned char buffer[CHUNK + KEEP];
-    size_t kept = 0;
+    heap_block blocks[MAX_HEAP_BLOCKS];
+    int n_blocks = 0;
+    size_t kept = 0, need = 8 + 2 * (size_t)lengths + (size_t)offsets;
+    long long base = 0, scanned = 0; /* file offsets of buffer[0] and of the first unscanned byte */
     rewind(f);
     for (;;) {
         size_t got = fread(buffer + kept, 1, CHUNK, f), n = kept + got;
-        size_t need = 8 + 2 * (size_t)lengths + (size_t)offsets;
-        for (size_t i = 0; i + need <= n; ++i) {
+        for (size_t i = (size_t)(scanned - base); i + need <= n; ++i) {
             if (buffer[i] != 'H' || memcmp(buffer + i, signature, 8) != 0) {
                 continue;
             }
@@ -492,12 +521,19 @@ static bool local_heaps_inside(FILE *f, long long file_bytes) {
                 size > (unsigned long long)file_bytes - address) {
                 return false;
             }
+            if (n_blocks < MAX_HEAP_BLOCKS) {
+                blocks[n_blocks++] = (heap_block){address, size};
+            }
+        }
+        if (n >= need) {
+            scanned = base + (long long)(n - need + 1);
         }
         if (got == 0) {
-            return true;
+            return n_blocks > MAX_HEAP_BLOCKS - 1 || heap_blocks_disjoint(blocks, n_blocks);
         }
         kept = n < KEEP ? n : KEEP; /* a header across the chunk boundary */
         memmove(buffer, buffer + n - kept, kept);
+        base += (long long)(n - kept);
     }
 }
 
@@ -518,7 +554,8 @@ nscd_status nscd__fclib_check_file(const nscd_allocator *allocator, const char *
     bool heaps_ok = size > 0 && local_heaps_inside(probe, size);
     fclose(probe);
     if (size > 0 && !heaps_ok) {
-        return refuse(&c, NSCD_ERR_IO, "%s: a group's local heap lies outside the file (damaged)",
+        return refuse(&c, NSCD_ERR_IO,
+                      "%s: a group's local heap lies outside the file or over another (damaged)",
                       path);
     }
     if (H5Fis_hdf5(path) <= 0) {
