@@ -180,8 +180,9 @@ static bool storage_fits(const checker *c, hid_t d, hid_t type, long long count)
         if (address == HADDR_UNDEF) { /* never written: fill values, bounded by the file */
             return bytes <= c->file_bytes;
         }
-        return (long long)H5Dget_storage_size(d) == bytes && (long long)address <= c->file_bytes &&
-               bytes <= c->file_bytes - (long long)address;
+        /* unsigned: a damaged address above 2^63 must not wrap (UBSan, fuzz_fclib) */
+        return (long long)H5Dget_storage_size(d) == bytes && address <= (haddr_t)c->file_bytes &&
+               (haddr_t)bytes <= (haddr_t)c->file_bytes - address;
     case H5D_CHUNKED: return known_filters && bytes <= EXPANSION_LIMIT * c->file_bytes;
     default: return false;
     }
