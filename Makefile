@@ -51,7 +51,7 @@ BENCH_WORLD_ARGS ?=
 
 # make fuzz: seconds per target, the targets, how many run at once
 FUZZ_TIME    ?= 600
-FUZZ_TARGETS ?= single_contact lcp fc3d routh event_driven
+FUZZ_TARGETS ?= single_contact lcp fc3d routh event_driven world fclib
 FUZZ_JOBS    ?= $(JOBS)
 
 .PHONY: all deps build test demo docs bench tables fuzz clean

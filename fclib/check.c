@@ -13,6 +13,7 @@
  * metadata but unreadable data). Data are read in small pieces into a fixed
  * buffer, so the check allocates nothing from the file's sizes. Only a file
  * that passes is handed to libfclib. Nothing is written here. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -103,11 +104,86 @@ static bool is_group(const checker *c, const char *path) {
     return ok;
 }
 
-static bool class_matches(hid_t type, element kind) {
+/* The file's element type is one HDF5 converts by its standard paths: a
+ * damaged type (a float whose exponent and mantissa fields overlap, an
+ * integer 2^20 bytes wide, a precision beyond its size) makes H5Dread
+ * crash or allocate a conversion buffer of that width per element. Checked
+ * before anything is read. */
+static bool type_matches(const checker *c, hid_t type, element kind) {
     switch (H5Tget_class(type)) {
-    case H5T_INTEGER: return kind == ELEMENT_INT;
-    case H5T_FLOAT: return kind == ELEMENT_DOUBLE;
-    case H5T_STRING: return kind == ELEMENT_STRING && H5Tis_variable_str(type) == 0;
+    case H5T_INTEGER: {
+        const hid_t standard[] = {H5T_STD_I8LE,  H5T_STD_I8BE,  H5T_STD_U8LE,  H5T_STD_U8BE,
+                                  H5T_STD_I16LE, H5T_STD_I16BE, H5T_STD_U16LE, H5T_STD_U16BE,
+                                  H5T_STD_I32LE, H5T_STD_I32BE, H5T_STD_U32LE, H5T_STD_U32BE,
+                                  H5T_STD_I64LE, H5T_STD_I64BE, H5T_STD_U64LE, H5T_STD_U64BE};
+        for (size_t k = 0; kind == ELEMENT_INT && k < sizeof standard / sizeof standard[0]; ++k) {
+            if (H5Tequal(type, standard[k]) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+    case H5T_FLOAT:
+        return kind == ELEMENT_DOUBLE &&
+               (H5Tequal(type, H5T_IEEE_F64LE) > 0 || H5Tequal(type, H5T_IEEE_F64BE) > 0 ||
+                H5Tequal(type, H5T_IEEE_F32LE) > 0 || H5Tequal(type, H5T_IEEE_F32BE) > 0);
+    case H5T_STRING: {
+        size_t size = H5Tget_size(type);
+        H5T_cset_t cset = H5Tget_cset(type);
+        H5T_str_t pad = H5Tget_strpad(type);
+        return kind == ELEMENT_STRING && H5Tis_variable_str(type) == 0 && size > 0 &&
+               (long long)size <= c->file_bytes &&
+               (cset == H5T_CSET_ASCII || cset == H5T_CSET_UTF8) &&
+               (pad == H5T_STR_NULLTERM || pad == H5T_STR_NULLPAD || pad == H5T_STR_SPACEPAD);
+    }
+    default: return false;
+    }
+}
+
+/* Where the data of `count` elements of the file's type live fits the file:
+ * compact data inside the object header, contiguous data at an address
+ * inside the file with exactly the bytes the elements need (a damaged
+ * layout message with fewer bytes made H5Dread copy past its buffer), or
+ * chunks, uncompressed or deflated (and shuffled, checksummed), whose total
+ * is bounded by EXPANSION_LIMIT times the file. Anything else is refused. */
+static bool storage_fits(const checker *c, hid_t d, hid_t type, long long count) {
+    size_t size = H5Tget_size(type);
+    if (size == 0 || count > LLONG_MAX / (long long)size) {
+        return false;
+    }
+    long long bytes = count * (long long)size;
+    hid_t plist = H5Dget_create_plist(d);
+    if (plist < 0) {
+        return false;
+    }
+    H5D_layout_t layout = H5Pget_layout(plist);
+    int filters = H5Pget_nfilters(plist);
+    bool known_filters = filters >= 0;
+    for (int k = 0; known_filters && k < filters; ++k) {
+        unsigned flags = 0;
+        size_t n_values = 0;
+        H5Z_filter_t id =
+            H5Pget_filter2(plist, (unsigned)k, &flags, &n_values, NULL, 0, NULL, NULL);
+        known_filters =
+            id == H5Z_FILTER_DEFLATE || id == H5Z_FILTER_SHUFFLE || id == H5Z_FILTER_FLETCHER32;
+    }
+    H5Pclose(plist);
+    haddr_t address = H5Dget_offset(d);
+    switch (layout) {
+    case H5D_COMPACT: /* a damaged size made H5Dread copy past the message */
+        return filters == 0 && (long long)H5Dget_storage_size(d) == bytes && bytes <= 65536 &&
+               bytes <= c->file_bytes;
+    case H5D_CONTIGUOUS:
+        if (filters != 0) {
+            return false;
+        }
+        if (address == HADDR_UNDEF) { /* never written: fill values, bounded by the file */
+            return bytes <= c->file_bytes;
+        }
+        /* unsigned: a damaged address above 2^63 must not wrap (UBSan, fuzz_fclib) */
+        return (long long)H5Dget_storage_size(d) == bytes && address <= (haddr_t)c->file_bytes &&
+               (haddr_t)bytes <= (haddr_t)c->file_bytes - address;
+    case H5D_CHUNKED: return known_filters && bytes <= EXPANSION_LIMIT * c->file_bytes;
     default: return false;
     }
 }
@@ -169,11 +245,14 @@ static long long dataset_count(const checker *c, const char *path, element kind)
     }
     long long count = -1;
     hid_t space = H5Dget_space(d), type = H5Dget_type(d);
-    if (space >= 0 && type >= 0 && H5Sget_simple_extent_ndims(space) <= 1 &&
-        class_matches(type, kind)) {
+    H5S_class_t shape = space >= 0 ? H5Sget_simple_extent_type(space) : H5S_NO_CLASS;
+    if (type >= 0 && (shape == H5S_SCALAR || shape == H5S_SIMPLE) &&
+        H5Sget_simple_extent_ndims(space) <= 1 && type_matches(c, type, kind)) {
         count = (long long)H5Sget_simple_extent_npoints(space);
+        /* the elements libfclib allocates doubles (or ints) for, against the file's size */
         long long limit = EXPANSION_LIMIT * (c->file_bytes / (long long)sizeof(double) + PIECE);
-        if (count < 0 || count > limit || !readable(c, d, space, type, kind, count)) {
+        if (count < 0 || count > limit || !storage_fits(c, d, type, count) ||
+            !readable(c, d, space, type, kind, count)) {
             count = -1;
         }
     }
@@ -226,10 +305,14 @@ typedef struct wanted {
     bool found;
 } wanted;
 
+/* H5LTfind_dataset (HDF5 1.10) compares only the first strlen(wanted)
+ * characters: a damaged link "titled" counts as "title", libfclib then
+ * fails to open "title" and exits (found by fuzz_fclib). The same prefix
+ * test here makes nscd check, and refuse, what libfclib will try to read. */
 static herr_t find_link(hid_t group, const char *name, const H5L_info_t *info, void *data) {
     (void)group, (void)info;
     wanted *w = data;
-    w->found = strcmp(name, w->name) == 0;
+    w->found = strncmp(name, w->name, strlen(w->name)) == 0;
     return w->found ? 1 : 0;
 }
 
@@ -361,6 +444,100 @@ static nscd_status check_local(const checker *c, nscd__fclib_layout *layout) {
     return st;
 }
 
+/* Little-endian unsigned of `width` bytes (2, 4 or 8). */
+static unsigned long long little_endian(const unsigned char *p, int width) {
+    unsigned long long v = 0;
+    for (int k = width - 1; k >= 0; --k) {
+        v = (v << 8) | p[k];
+    }
+    return v;
+}
+
+/* HDF5 1.10.8 trusts the data address of a local heap (the names of an
+ * old-style group): an undefined or out-of-file address made H5Literate read
+ * through a NULL pointer (found by fuzz_fclib: SEGV in H5F__accum_read <-
+ * H5HL_protect). Before HDF5 opens the file, every local heap header
+ * ("HEAP", version 0, three zero bytes, then the data size, the free-list
+ * offset and the data address) is checked: its data must lie inside the
+ * file. The widths of lengths and addresses come from the superblock
+ * (versions 0-3 at offset 0); a file with a user block is not scanned. The
+ * pattern could in principle occur inside numeric data; such a file would
+ * then be refused too. */
+/* The data blocks of the local heaps found, to check that no two overlap. */
+typedef struct heap_block {
+    unsigned long long address, size;
+} heap_block;
+enum { MAX_HEAP_BLOCKS = 1024 };
+
+/* Sorted by address, each block ends before the next begins: a heap whose
+ * address was damaged into another heap's data (fuzzing found one) made
+ * HDF5 1.10.8's H5Literate allocate gigabytes. Heaps beyond MAX_HEAP_BLOCKS
+ * are not compared. */
+static bool heap_blocks_disjoint(heap_block *blocks, int n) {
+    for (int k = 1; k < n; ++k) { /* insertion sort: n is small */
+        heap_block b = blocks[k];
+        int i = k - 1;
+        for (; i >= 0 && blocks[i].address > b.address; --i) {
+            blocks[i + 1] = blocks[i];
+        }
+        blocks[i + 1] = b;
+    }
+    for (int k = 1; k < n; ++k) {
+        if (blocks[k - 1].address + blocks[k - 1].size > blocks[k].address) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool local_heaps_inside(FILE *f, long long file_bytes) {
+    unsigned char head[16];
+    if (fread(head, 1, sizeof head, f) != sizeof head ||
+        memcmp(head, "\x89HDF\r\n\x1a\n", 8) != 0) {
+        return true; /* a user block (or no superblock): HDF5 decides */
+    }
+    int offsets = head[8] <= 1 ? head[13] : head[9], lengths = head[8] <= 1 ? head[14] : head[10];
+    if ((offsets != 2 && offsets != 4 && offsets != 8) ||
+        (lengths != 2 && lengths != 4 && lengths != 8)) {
+        return true; /* HDF5 refuses these itself */
+    }
+    enum { CHUNK = 1 << 16, KEEP = 32 };
+    static const unsigned char signature[8] = {'H', 'E', 'A', 'P', 0, 0, 0, 0};
+    unsigned char buffer[CHUNK + KEEP];
+    heap_block blocks[MAX_HEAP_BLOCKS];
+    int n_blocks = 0;
+    size_t kept = 0, need = 8 + 2 * (size_t)lengths + (size_t)offsets;
+    long long base = 0, scanned = 0; /* file offsets of buffer[0] and of the first unscanned byte */
+    rewind(f);
+    for (;;) {
+        size_t got = fread(buffer + kept, 1, CHUNK, f), n = kept + got;
+        for (size_t i = (size_t)(scanned - base); i + need <= n; ++i) {
+            if (buffer[i] != 'H' || memcmp(buffer + i, signature, 8) != 0) {
+                continue;
+            }
+            unsigned long long size = little_endian(buffer + i + 8, lengths);
+            unsigned long long address =
+                little_endian(buffer + i + 8 + 2 * (size_t)lengths, offsets);
+            if (address >= (unsigned long long)file_bytes ||
+                size > (unsigned long long)file_bytes - address) {
+                return false;
+            }
+            if (n_blocks < MAX_HEAP_BLOCKS) {
+                blocks[n_blocks++] = (heap_block){address, size};
+            }
+        }
+        if (n >= need) {
+            scanned = base + (long long)(n - need + 1);
+        }
+        if (got == 0) {
+            return n_blocks > MAX_HEAP_BLOCKS - 1 || heap_blocks_disjoint(blocks, n_blocks);
+        }
+        kept = n < KEEP ? n : KEEP; /* a header across the chunk boundary */
+        memmove(buffer, buffer + n - kept, kept);
+        base += (long long)(n - kept);
+    }
+}
+
 nscd_status nscd__fclib_check_file(const nscd_allocator *allocator, const char *path,
                                    nscd__fclib_layout *layout, char *message, size_t message_size) {
     checker c = {.file = -1,
@@ -373,7 +550,15 @@ nscd_status nscd__fclib_check_file(const nscd_allocator *allocator, const char *
     if (probe == NULL) {
         return refuse(&c, NSCD_ERR_IO, "%s: cannot be opened for reading", path);
     }
+    long long size = fseek(probe, 0, SEEK_END) == 0 ? (long long)ftell(probe) : -1;
+    rewind(probe);
+    bool heaps_ok = size > 0 && local_heaps_inside(probe, size);
     fclose(probe);
+    if (size > 0 && !heaps_ok) {
+        return refuse(&c, NSCD_ERR_IO,
+                      "%s: a group's local heap lies outside the file or over another (damaged)",
+                      path);
+    }
     if (H5Fis_hdf5(path) <= 0) {
         return refuse(&c, NSCD_ERR_IO, "%s: not an HDF5 file", path);
     }

@@ -63,3 +63,22 @@ endif()
 add_test(NAME fclib.exports
   COMMAND bash "${_fclib_tests}/exports.sh" "${PROJECT_SOURCE_DIR}" $<TARGET_FILE:nscd_fclib>)
 set_tests_properties(fclib.exports PROPERTIES LABELS fclib)
+
+# Hostile input (docs/hostile_input.md): random damages of the sample (and of
+# the real files in NSCD_FCLIB_DATA_DIR when set), read in-process by
+# read_damaged: status NSCD_OK or NSCD_ERR_IO, no HDF5 identifier left open,
+# peak memory below 10 times the intact read, no crash. The long run
+# (10,000 damages) is a command line in docs/hostile_input.md.
+add_executable(read_damaged "${_fclib_tests}/read_damaged.c")
+target_compile_options(read_damaged PRIVATE ${NSCD_WARNINGS})
+target_link_libraries(read_damaged PRIVATE nscd_fclib nscd PkgConfig::NSCD_FCLIB)
+set(NSCD_FCLIB_DATA_DIR "" CACHE PATH "Directory of real FCLIB files for fclib.damaged (optional)")
+add_test(NAME fclib.damaged
+  COMMAND /usr/bin/python3 "${_fclib_tests}/damage_fclib.py" $<TARGET_FILE:read_damaged>
+          "${_fclib_work}/damaged" 2000 "${_fclib_sample}" ${NSCD_FCLIB_DATA_DIR}
+          --keep "${_fclib_work}/damaged_kept")
+set_tests_properties(fclib.damaged PROPERTIES LABELS fclib TIMEOUT 300)
+add_test(NAME fclib.damaged_reproducers
+  COMMAND /usr/bin/python3 "${_fclib_tests}/check_reproducers.py" $<TARGET_FILE:read_damaged>
+          "${_fclib_sample}" "${CMAKE_CURRENT_SOURCE_DIR}/data/fclib_damaged")
+set_tests_properties(fclib.damaged_reproducers PROPERTIES LABELS fclib)

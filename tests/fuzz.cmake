@@ -68,11 +68,16 @@ set(NSCD_FUZZ_BUDGETS
   "lcp 160000 30"
   "fc3d 8000 30"
   "routh 2000000 30"
-  "event_driven 1000 30")
+  "event_driven 1000 30"
+  "world 2500 30"
+  "fclib 20000 30")
 file(GLOB _fuzz_targets CONFIGURE_DEPENDS "${_fuzz_src}/fuzz_*.c")
 foreach(_src ${_fuzz_targets})
   get_filename_component(_name "${_src}" NAME_WE)
   string(REGEX REPLACE "^fuzz_" "" _target "${_name}")
+  if(_target STREQUAL "fclib" AND NOT TARGET nscd_fclib)
+    continue() # tests/fuzz builds fuzz_fclib only with libfclib and HDF5, like fclib/
+  endif()
   set(_runs 10000)
   set(_time 30)
   foreach(_budget ${NSCD_FUZZ_BUDGETS})

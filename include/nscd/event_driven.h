@@ -113,6 +113,12 @@ typedef struct nscd_event_info {
  * @brief Event observer. Returns a ::nscd_event_action value, or a negative
  *        value to fail (nscd_event_driven_advance() then returns ::NSCD_ERR_CALLBACK).
  *        Any other value is an error too (::NSCD_ERR_CALLBACK), not "continue".
+ *
+ * Re-entrancy (docs/hostile_input.md): the observer may destroy the stepper
+ * or its system; the destroy is deferred, the advance stops at this event,
+ * frees them when it returns and returns ::NSCD_ERR_STALE_HANDLE. A nested
+ * advance of the same stepper or system fails with ::NSCD_ERR_STATE. The
+ * same holds in the system's callbacks and the log hook during the advance.
  */
 typedef int32_t (*nscd_event_handler_fn)(void *user, const nscd_event_info *info);
 
@@ -191,7 +197,8 @@ NSCD_API nscd_status nscd_event_driven_create(nscd_system *system,
 
 /**
  * @brief Destroys a stepper, also after its system was destroyed. NULL is
- *        accepted and ignored.
+ *        accepted and ignored. From a callback of its own advance the
+ *        destroy is deferred to the advance's return (::NSCD_ERR_STALE_HANDLE).
  * @param stepper The stepper.
  */
 NSCD_API void nscd_event_driven_destroy(nscd_event_driven *stepper);
@@ -242,7 +249,9 @@ typedef struct nscd_event_driven_stats {
  *         not converge), ::NSCD_ERR_UNSUPPORTED (an impact law that would create
  *         energy at this impact, several Routh contacts impacting together, or a
  *         frictional impact together with equality constraints),
- *         ::NSCD_ERR_STALE_HANDLE (the system was destroyed),
+ *         ::NSCD_ERR_STALE_HANDLE (the system was destroyed, or a callback
+ *         destroyed the stepper or its system during this call: freed now),
+ *         ::NSCD_ERR_STATE (called from a callback of the same stepper or system),
  *         ::NSCD_ERR_OUT_OF_MEMORY (the per-step workspace could not grow).
  */
 NSCD_API nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,

@@ -40,6 +40,12 @@ typedef enum nscd_log_level {
 
 /**
  * @brief Log hook. Called from the thread that called into nscd.
+ *
+ * Re-entrancy (docs/hostile_input.md): during a step or an advance, a
+ * destroy of the handle that logs is deferred to the end of that call; from
+ * any other call it is refused (the handle stays valid, its last error says
+ * so: destroy it after the call returns). A step or advance called from the
+ * hook fails with ::NSCD_ERR_STATE.
  * @param user    The `log_user` pointer of the desc struct.
  * @param level   A ::nscd_log_level value.
  * @param message NUL-terminated text, valid only during the call.

@@ -142,7 +142,10 @@ NSCD_API nscd_status nscd_system_desc_init(nscd_system_desc *desc, size_t struct
 NSCD_API nscd_status nscd_system_create(const nscd_system_desc *desc, nscd_system **system);
 
 /**
- * @brief Destroys a system. NULL is accepted and ignored.
+ * @brief Destroys a system. NULL is accepted and ignored. From a callback
+ *        of a stepper advancing the system (its own callbacks, on_step,
+ *        on_event, the log hook) the destroy is deferred: the advance stops
+ *        and frees the system when it returns (::NSCD_ERR_STALE_HANDLE).
  * @param system The system.
  */
 NSCD_API void nscd_system_destroy(nscd_system *system);

@@ -279,6 +279,14 @@ typedef struct nscd_time_stepping_report {
  * @brief Per-step observer. Returns 0 to go on, 1 to stop (nscd_time_stepping_advance()
  *        then returns ::NSCD_OK early); any other value fails the advance with
  *        ::NSCD_ERR_CALLBACK (the step it saw is kept).
+ *
+ * Re-entrancy (docs/hostile_input.md): the observer may destroy the stepper
+ * or its system or world; the destroy is deferred, the advance stops after
+ * this step, frees them when it returns and returns ::NSCD_ERR_STALE_HANDLE.
+ * Calling nscd_time_stepping_advance(), nscd_event_driven_advance() or
+ * nscd_world_step() on the same stepper, system or world from here fails
+ * with ::NSCD_ERR_STATE. The same holds in the system's callbacks and the
+ * log hook during the advance.
  */
 typedef int32_t (*nscd_time_step_fn)(void *user, const nscd_time_stepping_report *report);
 
@@ -459,6 +467,10 @@ NSCD_API nscd_status nscd_time_stepping_create_world(nscd_world *world,
 
 /**
  * @brief Destroys a stepper, also after its system was destroyed. NULL is ignored.
+ *
+ * Called from a callback of the stepper's own advance (on_step, the system's
+ * callbacks, the log hook), the destroy is deferred: the advance stops and
+ * frees the stepper when it returns (::NSCD_ERR_STALE_HANDLE).
  * @param stepper The stepper.
  */
 NSCD_API void nscd_time_stepping_destroy(nscd_time_stepping *stepper);
@@ -485,7 +497,10 @@ NSCD_API void nscd_time_stepping_destroy(nscd_time_stepping *stepper);
  *         without stiffness or damping), ::NSCD_ERR_CALLBACK (a callback
  * failed, or on_step returned a value other than 0 or 1), ::NSCD_ERR_STEP_TOO_SMALL (dt below the
  * resolution of t),
- *         ::NSCD_ERR_STALE_HANDLE, ::NSCD_ERR_OUT_OF_MEMORY.
+ *         ::NSCD_ERR_STALE_HANDLE (also: the stepper, its system or its world was
+ *         destroyed by a callback during this call; each is freed now),
+ *         ::NSCD_ERR_STATE (called from a callback of this stepper, or of a call
+ *         that advances or steps the same system or world), ::NSCD_ERR_OUT_OF_MEMORY.
  */
 NSCD_API nscd_status nscd_time_stepping_advance(nscd_time_stepping *stepper, double t_end,
                                                 nscd_time_stepping_stats *stats);

@@ -52,6 +52,14 @@ typedef struct nscd_world nscd_world;
 /**
  * @brief Generational id of a body: the slot index in the low 32 bits, the
  *        slot's generation (from 1) in the high 32 bits. 0 is never a valid id.
+ *
+ * Ids carry no world tag: they are deterministic (the same scene gives the
+ * same ids run after run, which a tag from the process — an address, a
+ * global counter — would break), so an id of world A used on world B may
+ * address the body in the same slot of B. Keep each id with its world; to
+ * tell bodies apart across worlds, give them distinct
+ * nscd_body_desc::user_id values and compare the user ids that
+ * nscd_world_get_bodies() returns (docs/hostile_input.md).
  */
 typedef uint64_t nscd_body_id;
 
@@ -250,7 +258,8 @@ NSCD_API nscd_status nscd_shape_desc_init(nscd_shape_desc *desc, size_t struct_s
  * @param desc  Settings (read as far as its struct_size goes).
  * @param world Receives the new world (unchanged on failure).
  * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STRUCT_SIZE;
- *         ::NSCD_ERR_OUT_OF_RANGE for dt <= 0, ε outside [0, 1), relaxation
+ *         ::NSCD_ERR_OUT_OF_RANGE for dt <= 0 or a dt the world cannot
+ *         step (|g| dt² overflows, with |g| taken as at least 1), ε outside [0, 1), relaxation
  *         outside (0, 1], a negative margin, friction or tolerance, groups or
  *         sweeps < 1, an empty domain; ::NSCD_ERR_NOT_FINITE for a NaN;
  *         ::NSCD_ERR_INVALID_ARGUMENT for a bad enum or allocator;
@@ -259,6 +268,10 @@ NSCD_API nscd_status nscd_shape_desc_init(nscd_shape_desc *desc, size_t struct_s
 NSCD_API nscd_status nscd_world_create(const nscd_world_desc *desc, nscd_world **world);
 /**
  * @brief Destroys the world and every body in it.
+ *
+ * From a callback of a call that steps the world (the log hook during
+ * nscd_world_step(), a time stepper's on_step), the destroy is deferred:
+ * that call frees the world when it returns, with ::NSCD_ERR_STALE_HANDLE.
  * @param world The world; NULL is ignored.
  */
 NSCD_API void nscd_world_destroy(nscd_world *world);
@@ -272,7 +285,8 @@ NSCD_API const char *nscd_world_last_error(const nscd_world *world);
 
 /**
  * @brief Adds a material. Material 0 exists from the start (the world's
- *        default friction).
+ *        default friction). A material costs 8 bytes; pair overrides are
+ *        stored apart (nscd_world_set_pair_friction()).
  * @param world     The world.
  * @param friction  μ >= 0.
  * @param material  Receives its index.
@@ -283,13 +297,16 @@ NSCD_API const char *nscd_world_last_error(const nscd_world *world);
 NSCD_API nscd_status nscd_world_add_material(nscd_world *world, double friction, int32_t *material);
 /**
  * @brief Overrides the combination rule for one pair of materials (both
- *        orders; a material with itself is a pair too).
+ *        orders; a material with itself is a pair too). The overrides live
+ *        in a hash table: memory proportional to the pairs set (at most 64
+ *        bytes each), a lookup in constant time.
  * @param world      The world.
  * @param material_a A material index.
  * @param material_b A material index.
  * @param friction   μ >= 0 of every contact between materials a and b.
  * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INDEX for an
- *         unknown material; ::NSCD_ERR_NOT_FINITE; ::NSCD_ERR_OUT_OF_RANGE.
+ *         unknown material; ::NSCD_ERR_NOT_FINITE; ::NSCD_ERR_OUT_OF_RANGE;
+ *         ::NSCD_ERR_OUT_OF_MEMORY (nothing changed).
  */
 NSCD_API nscd_status nscd_world_set_pair_friction(nscd_world *world, int32_t material_a,
                                                   int32_t material_b, double friction);
@@ -436,10 +453,17 @@ NSCD_API nscd_status nscd_world_get_body_mass(const nscd_world *world, nscd_body
  *         report of a bad size (nothing done); ::NSCD_ERR_NOT_CONVERGED when
  *         a tolerance was set and not reached in max_sweeps sweeps (the step
  *         is still taken: the state is the result of the last sweep);
- *         ::NSCD_ERR_NOT_FINITE when a velocity became NaN (the world is then
- *         left as before the step); ::NSCD_ERR_OUT_OF_MEMORY (nothing moved);
+ *         ::NSCD_ERR_NOT_FINITE when a velocity became NaN or infinite, or a
+ *         position or orientation would (x + dt v or the rotation angle
+ *         dt |ω| overflows): the world is then left as before the step and
+ *         the message names the step, the body id and its user id; ::NSCD_ERR_OUT_OF_MEMORY
+ * (nothing moved);
  *         ::NSCD_ERR_UNSUPPORTED when the world has joints (joint.h: drive it
- *         with nscd_time_stepping_create_world(); nothing done).
+ *         with nscd_time_stepping_create_world(); nothing done);
+ *         ::NSCD_ERR_STATE when called from a callback of a call that steps
+ *         this world (its log hook, a time stepper's on_step; nothing done);
+ *         ::NSCD_ERR_STALE_HANDLE when the log hook destroyed the world
+ *         during the step (freed now).
  */
 NSCD_API nscd_status nscd_world_step(nscd_world *world, nscd_world_step_report *report);
 /**
@@ -463,7 +487,9 @@ NSCD_API double nscd_world_time(const nscd_world *world);
  * @param orientations 4 capacity values.
  * @param velocities 3 capacity values.
  * @param angular_velocities 3 capacity values.
- * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_BUFFER_TOO_SMALL.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_BUFFER_TOO_SMALL;
+ *         ::NSCD_ERR_INVALID_ARGUMENT for a negative capacity (the world's
+ *         last error names the capacity).
  */
 NSCD_API nscd_status nscd_world_get_bodies(const nscd_world *world, int32_t capacity,
                                            int32_t *count, nscd_body_id *ids, uint64_t *user_ids,
@@ -484,7 +510,8 @@ NSCD_API nscd_status nscd_world_get_bodies(const nscd_world *world, int32_t capa
  * @param normals   3 values each: unit normal from a to b.
  * @param gaps      Gap ξ at detection, m (negative: penetration).
  * @param impulses  3 values each: normal, then the two tangential impulses, N s.
- * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_BUFFER_TOO_SMALL.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_BUFFER_TOO_SMALL;
+ *         ::NSCD_ERR_INVALID_ARGUMENT for a negative capacity.
  */
 NSCD_API nscd_status nscd_world_get_contacts(const nscd_world *world, int32_t capacity,
                                              int32_t *count, nscd_body_id *body_a,

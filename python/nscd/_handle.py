@@ -55,8 +55,12 @@ class StepperHandle(OwnedHandle):
         message = ""
         if with_handle and self._handle is not None:
             message = self.last_error
-        if not message:
+        if not message and getattr(self.system, "_handle", None) is not None:
             message = self.system.last_error
+        if not message and status == Status.ERR_STALE_HANDLE:
+            # close() inside a callback of this call: the library freed the
+            # handle when the call returned (docs/hostile_input.md)
+            message = "the stepper or its system was closed inside a callback of this call"
         raise NscdError(status, function, message) from cause
 
     def _require_open(self):

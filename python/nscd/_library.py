@@ -1,6 +1,7 @@
 """Finding and loading libnscd, and the C prototypes (ctypes)."""
 import ctypes
 import ctypes.util
+import operator
 import os
 import shutil
 import subprocess
@@ -114,12 +115,89 @@ def companion_candidates(env_var, stem):
     return found
 
 
-def int32(value, what):
-    """value as a Python int that fits an int32_t (ctypes would truncate silently)."""
-    number = int(value)
-    if not -2**31 <= number < 2**31:
-        raise OverflowError(f"{what}: {number} does not fit an int32_t")
+def integer(value, what, bits=32, signed=True):
+    """value as a Python int that fits the C integer type (ctypes would wrap it
+    silently: 2**32 + 5 became 5). Only integers (int, bool, numpy integers:
+    anything with __index__) are taken: a float or a string is a TypeError,
+    never truncated by int() (docs/hostile_input.md)."""
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what}: expected an integer, got {type(value).__name__} "
+                        f"{value!r}") from None
+    lo, hi = (-2**(bits - 1), 2**(bits - 1)) if signed else (0, 2**bits)
+    if not lo <= number < hi:
+        kind = f"{'' if signed else 'u'}int{bits}_t"
+        raise OverflowError(f"{what}: {number} does not fit an {kind}")
     return number
+
+
+def int32(value, what):
+    """value as a Python int that fits an int32_t (see integer)."""
+    return integer(value, what, 32, True)
+
+
+def uint64(value, what):
+    """value as a Python int that fits a uint64_t (ids; see integer)."""
+    return integer(value, what, 64, False)
+
+
+def real(value, what):
+    """value as a Python float: ints and reals only (a string, a complex or
+    None is a TypeError instead of a silent conversion)."""
+    if isinstance(value, (str, bytes, complex)) or not hasattr(value, "__float__"):
+        raise TypeError(f"{what}: expected a real number, got {type(value).__name__} {value!r}")
+    return float(value)
+
+
+_INTEGER_FIELDS = {ctypes.c_int8: (8, True), ctypes.c_uint8: (8, False),
+                   ctypes.c_int16: (16, True), ctypes.c_uint16: (16, False),
+                   ctypes.c_int32: (32, True), ctypes.c_uint32: (32, False),
+                   ctypes.c_int64: (64, True), ctypes.c_uint64: (64, False)}
+
+
+def set_field(struct, name, value, what=None):
+    """struct.name = value, checked against the field's C type: an integer
+    field takes an integer that fits it (integer), a double a real number
+    (real); ctypes alone would wrap integers and accept bools for doubles."""
+    what = what or name
+    ctype = dict(struct._fields_)[name]
+    if ctype in _INTEGER_FIELDS:
+        bits, signed = _INTEGER_FIELDS[ctype]
+        value = integer(value, what, bits, signed)
+    elif ctype in (ctypes.c_double, ctypes.c_float):
+        value = real(value, what)
+    setattr(struct, name, value)
+
+
+def enum_value(enum_class, value, what):
+    """An enum member's value from a member, an int (range-checked) or a
+    case-insensitive name; an unknown name is a ValueError that lists the
+    valid ones (it was a KeyError('BOGUS'))."""
+    if isinstance(value, str):
+        try:
+            return int(enum_class[value.upper()])
+        except KeyError:
+            names = ", ".join(m.name.lower() for m in enum_class)
+            raise ValueError(f"{what}: unknown name {value!r} (valid: {names})") from None
+    return int32(value, what)
+
+
+def callback(function, what):
+    """function when it is callable or None, else a TypeError at once (not a
+    failure deep inside a step)."""
+    if function is not None and not callable(function):
+        raise TypeError(f"{what}: expected a callable or None, got {type(function).__name__}")
+    return function
+
+
+def observer_answer(action, what):
+    """An observer's Python answer as the int32 the C callback returns:
+    None/False go on (0), True stops (1), an int is passed on when it fits
+    an int32_t (2**40 wrapped to 0, "go on"); anything else raises."""
+    if action is None or isinstance(action, bool):
+        return 1 if action else 0
+    return int32(action, f"{what}'s return value")
 
 
 def law_handle(law):

@@ -78,7 +78,9 @@ class EventDriven(StepperHandle):
     Every event is appended to ``events`` (a list of Event). ``on_event(event)``
     is called too when given; it returns None/False to go on, True to stop
     (advance() then returns early), or a negative int to fail
-    (NSCD_ERR_CALLBACK). Other keyword arguments set fields of
+    (NSCD_ERR_CALLBACK); closing the stepper or its system there stops the
+    advance (NscdError ERR_STALE_HANDLE, docs/hostile_input.md). Other keyword
+    arguments set fields of
     nscd_event_driven_options (``relative_tolerance``, ``zeno_policy``, ...)."""
 
     _LAST_ERROR = "nscd_event_driven_last_error"
@@ -89,7 +91,7 @@ class EventDriven(StepperHandle):
         self._handle = None
         self.system = system  # the system must outlive the stepper
         self.events = []
-        self._on_event = on_event
+        self._on_event = _c.callback(on_event, "on_event")
         self._exception = None
 
         opts = _c.EventDrivenOptions()
@@ -100,7 +102,7 @@ class EventDriven(StepperHandle):
             if key not in names or key in ("struct_size", "on_event", "on_event_user",
                                            "user_events", "user_events_user", "n_user_events"):
                 raise TypeError(f"unknown option {key!r}")
-            setattr(opts, key, value)
+            _c.set_field(opts, key, value)
         self._handler = _c.EVENT_HANDLER_FN(self._handle_event)
         opts.on_event = self._handler
         self.options = opts
@@ -117,10 +119,7 @@ class EventDriven(StepperHandle):
             self.events.append(event)
             if self._on_event is None:
                 return 0
-            action = self._on_event(event)
-            if isinstance(action, bool) or action is None:
-                return 1 if action else 0
-            return int(action)
+            return _c.observer_answer(self._on_event(event), "on_event")
         except BaseException as exc:  # noqa: BLE001  (must not cross into C)
             self._remember(exc)
             return -1
@@ -150,7 +149,7 @@ class EventDriven(StepperHandle):
         normal = ctypes.c_double()
         tangent = (ctypes.c_double * 2)()
         self._check(self._lib.nscd_event_driven_get_contact_force(
-            self._handle, int(index), ctypes.byref(normal), tangent),
+            self._handle, _c.int32(index, "index"), ctypes.byref(normal), tangent),
             "nscd_event_driven_get_contact_force")
         return normal.value, list(tangent[:self.system.n_tangent(index)])
 
@@ -160,7 +159,7 @@ class EventDriven(StepperHandle):
         self._require_open()
         value = ctypes.c_double()
         self._check(self._lib.nscd_event_driven_get_equality_force(
-            self._handle, int(index), ctypes.byref(value)),
+            self._handle, _c.int32(index, "index"), ctypes.byref(value)),
             "nscd_event_driven_get_equality_force")
         return value.value
 

@@ -148,8 +148,14 @@ class _Handle:
         return Problem(row_ptr, col_idx, blocks, q, mu, r, u)
 
     def load(self, problem):
-        """Sets the handle from a Problem (its arrays checked by the C library)."""
-        p = problem
+        """Sets the handle from a Problem (its arrays checked by the C library).
+
+        The Problem is validated again here: its attributes are plain and
+        may have been replaced since it was made (a float32 mu, a shorter
+        col_idx, a non-contiguous view), and the C side reads exactly the
+        lengths the sizes imply from raw pointers."""
+        p = Problem(problem.row_ptr, problem.col_idx, problem.blocks, problem.q, problem.mu,
+                    problem.r, problem.u)
         self.call("nscd_fclib_problem_set_bsr", p.n_contacts, _i32(p.row_ptr), _i32(p.col_idx),
                   _f64(p.blocks), _f64(p.q), _f64(p.mu))
         if p.r is not None:
@@ -166,7 +172,11 @@ def _f64(a):
 
 def _doubles(x, n, what):
     import numpy as np
-    a = np.ascontiguousarray(x, dtype=np.float64).reshape(-1)
+    a = np.asarray(x)
+    if a.dtype.kind not in "biuf":  # complex would lose its imaginary part, text its meaning
+        raise (TypeError if a.dtype.kind == "c" else ValueError)(
+            f"{what}: expected real numbers, got {a.dtype}")
+    a = np.ascontiguousarray(a, dtype=np.float64).reshape(-1)
     if a.size != n:
         raise ValueError(f"{what}: expected {n} values, got {a.size}")
     return a
@@ -213,6 +223,10 @@ class Problem:
         """A Problem from a dense 3n x 3n W: its 3x3 blocks that hold anything but
         +0.0 bits (so -0.0 survives) and every diagonal block (n <= 16384)."""
         import numpy as np
+        W = np.asarray(W)
+        if W.dtype.kind not in "biuf":
+            raise (TypeError if W.dtype.kind == "c" else ValueError)(
+                f"W: expected real numbers, got {W.dtype}")
         W = np.ascontiguousarray(W, dtype=np.float64)
         if W.ndim != 2 or W.shape[0] != W.shape[1] or W.shape[0] % 3 or W.shape[0] == 0:
             raise ValueError(f"W: expected 3n x 3n with n >= 1, got shape {W.shape}")

@@ -76,7 +76,7 @@ def add_joint(world: World, type: Union[JointType, int, str] = JointType.REVOLUT
     world._check(lib.nscd_joint_desc_init(ctypes.byref(d), ctypes.sizeof(d)),
                  "nscd_joint_desc_init")
     d.type = _enum(JointType, type, "type")
-    d.body_a, d.body_b = int(body_a), int(body_b)
+    d.body_a, d.body_b = _c.uint64(body_a, "body_a"), _c.uint64(body_b, "body_b")
     _set_array(d.position_a, _vec(position_a, 3, "position_a"))
     _set_array(d.orientation_a, _vec(orientation_a, 4, "orientation_a"))
     _set_array(d.position_b, _vec(position_b, 3, "position_b"))
@@ -112,7 +112,8 @@ def add_clearance_joint(world: World, type: Union[ClearanceType, int, str] = Cle
     world._check(lib.nscd_clearance_joint_desc_init(ctypes.byref(d), ctypes.sizeof(d)),
                  "nscd_clearance_joint_desc_init")
     d.type = _enum(ClearanceType, type, "type")
-    d.inner_body, d.outer_body = int(inner_body), int(outer_body)
+    d.inner_body = _c.uint64(inner_body, "inner_body")
+    d.outer_body = _c.uint64(outer_body, "outer_body")
     _set_array(d.inner_position, _vec(inner_position, 3, "inner_position"))
     _set_array(d.inner_orientation, _vec(inner_orientation, 4, "inner_orientation"))
     _set_array(d.outer_position, _vec(outer_position, 3, "outer_position"))
@@ -140,13 +141,13 @@ def add_clearance_joint(world: World, type: Union[ClearanceType, int, str] = Cle
 def remove_joint(world: World, joint: int) -> None:
     """Removes a joint (its id becomes stale)."""
     lib, handle = _open(world)
-    world._check(lib.nscd_world_remove_joint(handle, int(joint)), "nscd_world_remove_joint")
+    world._check(lib.nscd_world_remove_joint(handle, _c.uint64(joint, "joint")), "nscd_world_remove_joint")
 
 
 def joint_valid(world: World, joint: int) -> bool:
     """Whether an id names a live joint of the world."""
     lib, handle = _open(world)
-    return bool(lib.nscd_world_joint_valid(handle, int(joint)))
+    return bool(lib.nscd_world_joint_valid(handle, _c.uint64(joint, "joint")))
 
 
 def joint_count(world: World) -> int:
@@ -167,7 +168,7 @@ def set_joint_projection(world: World, iterations: int = 10,
 def _count(world: World, function, joint: int) -> int:
     lib, handle = _open(world)
     n = ctypes.c_int32()
-    status = getattr(lib, function)(handle, int(joint), 0, ctypes.byref(n),
+    status = getattr(lib, function)(handle, _c.uint64(joint, "joint"), 0, ctypes.byref(n),
                                     *([None] * (1 if function == "nscd_world_joint_residual"
                                                 else 4)))
     if status not in (Status.OK, Status.ERR_BUFFER_TOO_SMALL):  # the count is set
@@ -182,7 +183,7 @@ def joint_residual(world: World, joint: int) -> np.ndarray:
     out = np.zeros(max(n, 1))
     count = ctypes.c_int32()
     world._check(lib.nscd_world_joint_residual(
-        handle, int(joint), n, ctypes.byref(count),
+        handle, _c.uint64(joint, "joint"), n, ctypes.byref(count),
         out.ctypes.data_as(ctypes.POINTER(ctypes.c_double))), "nscd_world_joint_residual")
     return out[:count.value]
 
@@ -193,7 +194,7 @@ def joint_reaction(world: World, joint: int) -> Tuple[np.ndarray, np.ndarray]:
     lib, handle = _open(world)
     force, torque = np.zeros(3), np.zeros(3)
     p = ctypes.POINTER(ctypes.c_double)
-    world._check(lib.nscd_world_joint_reaction(handle, int(joint), force.ctypes.data_as(p),
+    world._check(lib.nscd_world_joint_reaction(handle, _c.uint64(joint, "joint"), force.ctypes.data_as(p),
                                                torque.ctypes.data_as(p)),
                  "nscd_world_joint_reaction")
     return force, torque
@@ -209,7 +210,7 @@ def clearance_gaps(world: World, joint: int) -> ClearanceGaps:
     p = ctypes.POINTER(ctypes.c_double)
     count = ctypes.c_int32()
     world._check(lib.nscd_world_clearance_gaps(
-        handle, int(joint), n, ctypes.byref(count), gaps.ctypes.data_as(p),
+        handle, _c.uint64(joint, "joint"), n, ctypes.byref(count), gaps.ctypes.data_as(p),
         normals.ctypes.data_as(p), points.ctypes.data_as(p), impulses.ctypes.data_as(p)),
         "nscd_world_clearance_gaps")
     k = count.value

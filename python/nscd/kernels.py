@@ -17,9 +17,20 @@ __all__ = ["Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod", "CoulombInfo", "coulomb_
 LCP_MAX_SIZE = 64
 
 
+def _real(x, what):
+    """x as an array of real numbers: complex values (whose imaginary part
+    the conversion would drop with only numpy's warning), text and objects
+    are a TypeError."""
+    a = np.asarray(x)
+    if a.dtype.kind not in "biuf":
+        raise (TypeError if a.dtype.kind == "c" else ValueError)(
+            f"{what}: expected real numbers, got {a.dtype}")
+    return a
+
+
 def _vector(x, n, what):
     """x as a contiguous float64 array of n values (a copy when needed)."""
-    a = np.ascontiguousarray(x, dtype=np.float64).reshape(-1)
+    a = np.ascontiguousarray(_real(x, what), dtype=np.float64).reshape(-1)
     if a.size != n:
         raise ValueError(f"{what}: expected {n} values, got {a.size}")
     return a
@@ -27,14 +38,14 @@ def _vector(x, n, what):
 
 def _matrix(x, n, what):
     """x as a contiguous row-major n x n float64 array."""
-    a = np.ascontiguousarray(x, dtype=np.float64)
+    a = np.ascontiguousarray(_real(x, what), dtype=np.float64)
     if a.shape != (n, n) and not (a.ndim == 1 and a.size == n * n):
         raise ValueError(f"{what}: expected a {n}x{n} matrix, got shape {a.shape}")
     return a.reshape(n, n)
 
 
 def _square(x, what):
-    a = np.ascontiguousarray(x, dtype=np.float64)
+    a = np.ascontiguousarray(_real(x, what), dtype=np.float64)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError(f"{what}: expected a square matrix, got shape {a.shape}")
     return a
@@ -45,8 +56,9 @@ def _indices(x, what):
     a = np.asarray(x)
     if a.size and not np.issubdtype(a.dtype, np.integer):
         raise TypeError(f"{what}: expected integers, got {a.dtype}")
-    a = a.reshape(-1).astype(np.int64)
-    if a.size and (a.min() < -2**31 or a.max() >= 2**31):
+    a = a.reshape(-1)
+    # compared in the array's own type: a uint64 above 2^63 cast to int64 first would wrap
+    if a.size and (int(a.min()) < -2**31 or int(a.max()) >= 2**31):
         raise OverflowError(f"{what}: values do not fit an int32_t")
     return np.ascontiguousarray(a, dtype=np.int32)
 

@@ -45,7 +45,14 @@ class _Callbacks:
                 if self.exception is None:
                     self.exception = exc
                 return int(Status.ERR_CALLBACK)
-            return int(result) if result is not None else 0
+            if result is None:
+                return 0
+            try:  # a status: an int32 (2**32 would wrap to NSCD_OK)
+                return _c.int32(result, "a callback's return value")
+            except (TypeError, OverflowError) as exc:
+                if self.exception is None:
+                    self.exception = exc
+                return int(Status.ERR_CALLBACK)
         return ctype(callback)
 
     def take(self):
@@ -168,9 +175,13 @@ class System(OwnedHandle):
         lib = _c.library()
         self._lib = lib
         self._handle = None
-        self.n_dof = int(n_dof)
-        self.n_contacts = int(n_contacts)
-        self.n_equalities = int(n_equalities)
+        self.n_dof = _c.int32(n_dof, "n_dof")
+        self.n_contacts = _c.int32(n_contacts, "n_contacts")
+        self.n_equalities = _c.int32(n_equalities, "n_equalities")
+        for name, function in (("mass", mass), ("forces", forces), ("contact", contact),
+                               ("mass_solve", mass_solve), ("equality", equality),
+                               ("stiffness", stiffness), ("damping", damping)):
+            _c.callback(function, name)
         self._callbacks = _Callbacks()
         self._keep = []  # the C callbacks must outlive the handle
         n = max(self.n_dof, 0)
@@ -291,12 +302,12 @@ class System(OwnedHandle):
               "nscd_contact_desc_init")
         desc.law = law.handle if law is not None else None
         desc.friction = float(friction)
-        desc.n_tangent = int(n_tangent)
+        desc.n_tangent = _c.int32(n_tangent, "n_tangent")
         desc.tangential_restitution = float(tangential_restitution)
-        self._check(self._lib.nscd_system_set_contact(self.handle, int(index), ctypes.byref(desc)),
+        self._check(self._lib.nscd_system_set_contact(self.handle, _c.int32(index, "index"), ctypes.byref(desc)),
                     "nscd_system_set_contact")
         if 0 <= index < len(getattr(self, "_n_tangent", [])):
-            self._n_tangent[index] = int(n_tangent)
+            self._n_tangent[index] = desc.n_tangent
 
     def n_tangent(self, index):
         """Tangential rows of a contact, as last given to set_contact()."""
@@ -332,7 +343,7 @@ class System(OwnedHandle):
     def contact(self, index):
         """(gap, normal gap velocity, mode) of a contact at the current state."""
         gap, velocity, mode = ctypes.c_double(), ctypes.c_double(), ctypes.c_int32()
-        self._check(self._lib.nscd_system_get_contact(self.handle, int(index), ctypes.byref(gap),
+        self._check(self._lib.nscd_system_get_contact(self.handle, _c.int32(index, "index"), ctypes.byref(gap),
                                                       ctypes.byref(velocity),
                                                       ctypes.byref(mode)),
                     "nscd_system_get_contact")
@@ -341,7 +352,7 @@ class System(OwnedHandle):
     def equality(self, index):
         """(g, velocity w v) of equality constraint `index` at the current state."""
         g, velocity = ctypes.c_double(), ctypes.c_double()
-        self._check(self._lib.nscd_system_get_equality(self.handle, int(index), ctypes.byref(g),
+        self._check(self._lib.nscd_system_get_equality(self.handle, _c.int32(index, "index"), ctypes.byref(g),
                                                        ctypes.byref(velocity)),
                     "nscd_system_get_equality")
         return g.value, velocity.value

@@ -102,7 +102,11 @@ class TimeStepping(StepperHandle):
     accept the IntEnums of this module or their names, e.g. ``scheme="bathe"``). ``dt_max > 0`` turns on
     variable steps in [dt_min, dt_max] (docs/variable_step.md). ``on_step(report)`` is called after every step
     when given; it returns None/False to go on, True to stop (advance() then
-    returns early), or a negative int to fail (NSCD_ERR_CALLBACK)."""
+    returns early), or a negative int to fail (NSCD_ERR_CALLBACK). Closing the
+    stepper, its system or world inside on_step (or a system callback) stops
+    the advance, which raises NscdError(ERR_STALE_HANDLE); calling advance()
+    or World.step() from there raises NscdError(ERR_STATE)
+    (docs/hostile_input.md)."""
 
     _LAST_ERROR = "nscd_time_stepping_last_error"
 
@@ -114,7 +118,7 @@ class TimeStepping(StepperHandle):
         self._lib = lib
         self._handle = None
         self.system = system  # the system must outlive the stepper
-        self._on_step = on_step
+        self._on_step = _c.callback(on_step, "on_step")
         self._exception = None
 
         opts = _c.TimeSteppingOptions()
@@ -125,9 +129,9 @@ class TimeStepping(StepperHandle):
             if key not in names or key in ("struct_size", "on_step", "on_step_user", "reserved",
                                            "reserved2"):
                 raise TypeError(f"unknown option {key!r}")
-            if key in self._ENUMS and isinstance(value, str):
-                value = self._ENUMS[key][value.upper()]
-            setattr(opts, key, value)
+            if key in self._ENUMS:
+                value = _c.enum_value(self._ENUMS[key], value, key)
+            _c.set_field(opts, key, value)
         self._observer = _c.TIME_STEP_FN(self._observe)
         if on_step is not None:
             opts.on_step = self._observer
@@ -148,10 +152,7 @@ class TimeStepping(StepperHandle):
     def _observe(self, _user, report_ptr):
         try:
             report = ctypes.cast(report_ptr, ctypes.POINTER(_c.TimeSteppingReport)).contents
-            action = self._on_step(_report(report))
-            if isinstance(action, bool) or action is None:
-                return 1 if action else 0
-            return int(action)
+            return _c.observer_answer(self._on_step(_report(report)), "on_step")
         except BaseException as exc:  # noqa: BLE001  (must not cross into C)
             self._remember(exc)
             return -1
@@ -159,6 +160,7 @@ class TimeStepping(StepperHandle):
     def advance(self, t_end):
         """Steps to t_end (or until on_step asked to stop). Returns TimeSteppingStats."""
         self._require_open()
+        t_end = _c.real(t_end, "t_end")
         stats = _c.TimeSteppingStats()
         stats.struct_size = ctypes.sizeof(stats)
         self._check(self._lib.nscd_time_stepping_advance(self._handle, float(t_end),
@@ -183,7 +185,7 @@ class TimeStepping(StepperHandle):
         self._require_open()
         normal = ctypes.c_double()
         tangent = (ctypes.c_double * 2)()
-        self._check(getattr(self._lib, function)(self._handle, int(index), ctypes.byref(normal),
+        self._check(getattr(self._lib, function)(self._handle, _c.int32(index, "index"), ctypes.byref(normal),
                                                  tangent), function)
         n_tangent = 2 if _is_world(self.system) else self.system.n_tangent(index)
         return normal.value, list(tangent[:n_tangent])

@@ -65,17 +65,17 @@ class WorldFormat(enum.IntEnum):
 def _enum(enum_class, value, what):
     """An IntEnum member from a member, an int or a case-insensitive name."""
     if isinstance(value, str):
-        try:
-            return enum_class[value.upper()]
-        except KeyError:
-            names = ", ".join(m.name.lower() for m in enum_class)
-            raise ValueError(f"{what}: unknown name {value!r} (known: {names})") from None
+        return enum_class(_c.enum_value(enum_class, value, what))
     return _c.int32(value, what)
 
 
 def _vec(values, n, what) -> Tuple[float, ...]:
     """n floats from a sequence, checking its length (no numpy needed)."""
-    out = tuple(float(x) for x in np.asarray(values, dtype=np.float64).reshape(-1))
+    a = np.asarray(values)
+    if a.dtype.kind not in "biuf":  # complex would lose its imaginary part, text its meaning
+        raise (TypeError if a.dtype.kind == "c" else ValueError)(
+            f"{what}: expected real numbers, got {a.dtype}")
+    out = tuple(float(x) for x in a.astype(np.float64).reshape(-1))
     if len(out) != n:
         raise ValueError(f"{what}: expected {n} values, got {len(out)}")
     return out
@@ -271,7 +271,7 @@ class World(OwnedHandle):
               "nscd_world_desc_init")
         for key, value in settings.items():
             if key in self._REALS:
-                setattr(desc, key, float(value))
+                setattr(desc, key, _c.real(value, key))
             elif key in self._INTS:
                 setattr(desc, key, _c.int32(value, key))
             else:
@@ -299,13 +299,19 @@ class World(OwnedHandle):
             desc.use_domain = 1
             _set_array(desc.domain_min, _vec(lower, 3, "domain lower corner"))
             _set_array(desc.domain_max, _vec(upper, 3, "domain upper corner"))
+        _c.callback(log, "log")
         self._log = None
+        self._logging = 0   # inside the log callback (re-entrancy: close())
+        self._stepping = 0  # inside step()
         if log is not None:
             def log_body(_user, level, message):
+                self._logging += 1
                 try:
                     log(int(level), message.decode(errors="replace"))
                 except BaseException:  # noqa: BLE001  (must not cross into C)
                     pass
+                finally:
+                    self._logging -= 1
             self._log = _c.LOG_FN(log_body)  # must outlive the handle
             desc.log = self._log
         out = ctypes.c_void_p()
@@ -316,6 +322,17 @@ class World(OwnedHandle):
     # ------------------------------------------------------------ handle
     def _destroy(self, handle):
         self._lib.nscd_world_destroy(handle)
+
+    def close(self):
+        """Destroys the world. Inside the log callback of step() (or inside a
+        time stepper's on_step) the library frees it when that call returns;
+        inside the log callback of any other call it refuses (the call still
+        uses the world): this close() then raises RuntimeError and the world
+        stays open (docs/hostile_input.md)."""
+        if getattr(self, "_logging", 0) and not getattr(self, "_stepping", 0):
+            raise RuntimeError("World.close() inside the log callback of a call other than "
+                               "step(): close the world after the call returns")
+        super().close()
 
     def _require_open(self):
         if self._handle is None:
@@ -384,13 +401,11 @@ class World(OwnedHandle):
         _set_array(body.velocity, _vec(velocity, 3, "velocity"))
         _set_array(body.angular_velocity, _vec(angular_velocity, 3, "angular_velocity"))
         if density is not None:
-            body.density = float(density)
-        body.mass = float(mass)
+            body.density = _c.real(density, "density")
+        body.mass = _c.real(mass, "mass")
         if inertia is not None:
             _set_array(body.inertia, _vec(inertia, 3, "inertia"))
-        if not 0 <= int(user_id) < 2**64:
-            raise OverflowError(f"user_id: {user_id} does not fit a uint64_t")
-        body.user_id = int(user_id)
+        body.user_id = _c.uint64(user_id, "user_id")
         descs = (_c.ShapeDesc * max(len(shapes), 1))(*[s.desc() for s in shapes])
         out = ctypes.c_uint64()
         self._check(self._lib.nscd_world_add_body(self._handle, ctypes.byref(body), descs,
@@ -442,10 +457,7 @@ class World(OwnedHandle):
 
     @staticmethod
     def _id(body_id):
-        value = int(body_id)
-        if not 0 <= value < 2**64:
-            raise OverflowError(f"body id {value} does not fit a uint64_t")
-        return value
+        return _c.uint64(body_id, "body id")
 
     def get_body(self, body_id: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(position, orientation, velocity, angular_velocity) of one body."""
@@ -514,17 +526,25 @@ class World(OwnedHandle):
         unless ``allow_not_converged`` is True; under "reject" it is undone
         and raises likewise."""
         self._require_open()
-        n = int(n)
+        n = _c.int32(n, "n")
         if n < 1:
             raise ValueError(f"n: expected at least one step, got {n}")
         report = _c.WorldStepReport(struct_size=ctypes.sizeof(_c.WorldStepReport))
         step = self._lib.nscd_world_step
         for _ in range(n):
-            status = step(self._handle, ctypes.byref(report))
-            if status == Status.ERR_NOT_CONVERGED and allow_not_converged:
+            self._stepping += 1
+            try:
+                status = step(self._handle, ctypes.byref(report))
+            finally:
+                self._stepping -= 1
+            if status == Status.ERR_NOT_CONVERGED and allow_not_converged and \
+                    self._handle is not None:
                 continue
             if status != Status.OK:
                 self._last_contacts = max(report.contacts, 0)
+                if self._handle is None:  # closed by the log callback: freed by the library
+                    raise NscdError(status, "nscd_world_step",
+                                    "the world was closed inside its log callback")
                 exc = NscdError(status, "nscd_world_step", self.last_error)
                 exc.report = self._report(report)
                 raise exc

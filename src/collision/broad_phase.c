@@ -197,6 +197,12 @@ static int32_t build_grid(nscd__collision_state *st, int32_t *n_grid, int32_t *n
         double unused;
         grid_bounds(st, *n_grid, lo, hi, &unused);
     }
+    /* Every shape was a stray: empty bounds (lo = +inf, hi = -inf) have no
+     * cells; converting their -inf extent to a count was undefined (found by
+     * fuzz_world, bodies thrown far apart). */
+    if (*n_grid == 0) {
+        return 0;
+    }
     const nscd__aabb *boxes = st->aabbs.data;
     const int32_t *grid = st->grid.data;
     double cell[3];

@@ -157,6 +157,11 @@ typedef struct nscd__model {
      * body-frame ω unchanged, so both see the body-frame velocity of v).
      * NULL for models without it (the generic system). */
     void (*free_rotation)(void *self, const double *q, double dt, double *v_free);
+    /* Appended for re-entrancy (docs/hostile_input.md): frees the model's
+     * owner (a system, a world) whose destroy a callback asked for while a
+     * stepper was advancing it (diag->doomed); the stepper calls it when
+     * its advance returns. */
+    void (*destroy_owner)(void *self);
 } nscd__model;
 
 /* A stepper's reference to a model. The owner of the model (a system)

@@ -204,7 +204,8 @@ nscd_status nscd__event_driven_create(nscd__model *model, const nscd_event_drive
 }
 
 void nscd_event_driven_destroy(nscd_event_driven *stepper) {
-    if (stepper != NULL) {
+    /* from a callback of its own advance: freed when the advance returns */
+    if (stepper != NULL && !nscd__diag_keep_alive(&stepper->diag, "nscd_event_driven_destroy")) {
         free_stepper(stepper);
     }
 }
@@ -388,6 +389,12 @@ static nscd_status integrate(nscd_event_driven *ed, double *t, double t_end) {
         }
         rc = ed->options.method == NSCD_ED_RK4_LINEAR ? rk4_step(ed, t, t_end)
                                                       : dopri_step(ed, t, t_end);
+        if (rc == NSCD_OK && (ed->diag.doomed || ed->model->diag->doomed)) {
+            rc = nscd__fail(&ed->diag, NSCD_ERR_STALE_HANDLE,
+                            "the %s was destroyed inside a callback; the advance stopped at "
+                            "t = %.17g",
+                            ed->diag.doomed ? "stepper" : "stepper's system", *t);
+        }
         if (rc != NSCD_OK) {
             return rc;
         }
@@ -400,17 +407,8 @@ static nscd_status integrate(nscd_event_driven *ed, double *t, double t_end) {
     return NSCD_OK;
 }
 
-nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
-                                      nscd_event_driven_stats *stats) {
-    if (stepper == NULL) {
-        return NSCD_ERR_NULL_POINTER;
-    }
-    nscd_event_driven *ed = stepper;
+static nscd_status advance(nscd_event_driven *ed, double t_end, nscd_event_driven_stats *stats) {
     nscd__model *m = ed->model;
-    nscd__diag_clear(&ed->diag); /* the message describes this call */
-    if (ed->link.model == NULL) {
-        return nscd__fail(&ed->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
-    }
     if (stats != NULL && !nscd__struct_size_ok(stats->struct_size,
                                                NSCD__EVENT_DRIVEN_STATS_SIZE_0_1, sizeof *stats)) {
         return nscd__fail(&ed->diag, NSCD_ERR_STRUCT_SIZE, "stats struct_size %u",
@@ -453,6 +451,38 @@ nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
         } else {
             memcpy(m->diag->last_error, ed->diag.last_error, sizeof ed->diag.last_error);
         }
+    }
+    return rc;
+}
+
+nscd_status nscd_event_driven_advance(nscd_event_driven *stepper, double t_end,
+                                      nscd_event_driven_stats *stats) {
+    if (stepper == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd_event_driven *ed = stepper;
+    nscd__diag_clear(&ed->diag); /* the message describes this call */
+    if (ed->link.model == NULL) {
+        return nscd__fail(&ed->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
+    }
+    /* Re-entrancy (docs/hostile_input.md): as nscd_time_stepping_advance */
+    nscd__model *m = ed->model;
+    if (!nscd__diag_enter(&ed->diag, "nscd_event_driven_advance")) {
+        return NSCD_ERR_STATE;
+    }
+    if (!nscd__diag_enter(m->diag, "nscd_event_driven_advance")) {
+        memcpy(ed->diag.last_error, m->diag->last_error, sizeof ed->diag.last_error);
+        nscd__diag_leave(&ed->diag);
+        return NSCD_ERR_STATE;
+    }
+    nscd_status rc = advance(ed, t_end, stats);
+    if (nscd__diag_leave(m->diag)) {
+        m->destroy_owner(m->self); /* clears ed->link: later calls see a stale handle */
+        rc = NSCD_ERR_STALE_HANDLE;
+    }
+    if (nscd__diag_leave(&ed->diag)) {
+        free_stepper(ed);
+        return NSCD_ERR_STALE_HANDLE;
     }
     return rc;
 }

@@ -20,6 +20,10 @@ nscd_status nscd__report(nscd_event_driven *ed, const nscd_event_info *info) {
         return NSCD_OK;
     }
     int32_t answer = ed->options.on_event(ed->options.on_event_user, info);
+    if (ed->diag.doomed || ed->model->diag->doomed) { /* destroyed in the handler: stop here */
+        ed->stop = 1;
+        return NSCD_OK;
+    }
     if (answer == NSCD_EVENT_STOP) {
         ed->stop = 1;
     } else if (answer < 0) {

@@ -259,7 +259,8 @@ nscd_status nscd__time_stepping_create(nscd__model *model,
 }
 
 void nscd_time_stepping_destroy(nscd_time_stepping *stepper) {
-    if (stepper != NULL) {
+    /* from a callback of its own advance: freed when the advance returns */
+    if (stepper != NULL && !nscd__diag_keep_alive(&stepper->diag, "nscd_time_stepping_destroy")) {
         free_stepper(stepper);
     }
 }
@@ -554,6 +555,19 @@ static nscd_status observe(nscd_time_stepping *ts, int *stop) {
     return NSCD_OK;
 }
 
+/* A destroy from a callback (on_step, the system's callbacks, a log hook)
+ * while the stepper advances: the stepper or its system is doomed, and the
+ * advance stops after the step that called it (docs/hostile_input.md). */
+static nscd_status check_doomed(nscd_time_stepping *ts) {
+    if (ts->diag.doomed || ts->model->diag->doomed) {
+        return nscd__fail(
+            &ts->diag, NSCD_ERR_STALE_HANDLE,
+            "the %s was destroyed inside a callback; the advance stopped at t = %.17g",
+            ts->diag.doomed ? "stepper" : "stepper's system or world", *ts->model->t);
+    }
+    return NSCD_OK;
+}
+
 /* Steps to t_end. Fixed steps end at t_0 + n dt (no sum of rounded steps
  * drifts), the last one shortened to end exactly at t_end; variable steps
  * (dt_max > 0) are chosen step by step (next_step_end) and land on t_end. */
@@ -580,7 +594,13 @@ static nscd_status integrate(nscd_time_stepping *ts, double t_end,
             return rc;
         }
         count_step(&ts->report, stats);
-        rc = observe(ts, &stop);
+        rc = check_doomed(ts); /* a system callback or log hook of the step */
+        if (rc == NSCD_OK) {
+            rc = observe(ts, &stop);
+        }
+        if (rc == NSCD_OK) {
+            rc = check_doomed(ts);
+        }
         if (rc != NSCD_OK) {
             return rc;
         }
@@ -589,16 +609,7 @@ static nscd_status integrate(nscd_time_stepping *ts, double t_end,
     return NSCD_OK;
 }
 
-nscd_status nscd_time_stepping_advance(nscd_time_stepping *stepper, double t_end,
-                                       nscd_time_stepping_stats *stats) {
-    if (stepper == NULL) {
-        return NSCD_ERR_NULL_POINTER;
-    }
-    nscd_time_stepping *ts = stepper;
-    nscd__diag_clear(&ts->diag); /* the message describes this call */
-    if (ts->link.model == NULL) {
-        return nscd__fail(&ts->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
-    }
+static nscd_status advance(nscd_time_stepping *ts, double t_end, nscd_time_stepping_stats *stats) {
     nscd__model *m = ts->model;
     if (stats != NULL && !nscd__struct_size_ok(stats->struct_size,
                                                NSCD__TIME_STEPPING_STATS_SIZE_0_2, sizeof *stats)) {
@@ -630,6 +641,40 @@ nscd_status nscd_time_stepping_advance(nscd_time_stepping *stepper, double t_end
         } else {
             memcpy(m->diag->last_error, ts->diag.last_error, sizeof ts->diag.last_error);
         }
+    }
+    return rc;
+}
+
+nscd_status nscd_time_stepping_advance(nscd_time_stepping *stepper, double t_end,
+                                       nscd_time_stepping_stats *stats) {
+    if (stepper == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd_time_stepping *ts = stepper;
+    nscd__diag_clear(&ts->diag); /* the message describes this call */
+    if (ts->link.model == NULL) {
+        return nscd__fail(&ts->diag, NSCD_ERR_STALE_HANDLE, "the stepper's system was destroyed");
+    }
+    /* Re-entrancy: the stepper and the object it drives are busy until the
+     * advance returns; a nested advance or step fails, a destroy is
+     * deferred to here. */
+    nscd__model *m = ts->model;
+    if (!nscd__diag_enter(&ts->diag, "nscd_time_stepping_advance")) {
+        return NSCD_ERR_STATE;
+    }
+    if (!nscd__diag_enter(m->diag, "nscd_time_stepping_advance")) {
+        memcpy(ts->diag.last_error, m->diag->last_error, sizeof ts->diag.last_error);
+        nscd__diag_leave(&ts->diag);
+        return NSCD_ERR_STATE;
+    }
+    nscd_status rc = advance(ts, t_end, stats);
+    if (nscd__diag_leave(m->diag)) {
+        m->destroy_owner(m->self); /* clears ts->link: later calls see a stale handle */
+        rc = NSCD_ERR_STALE_HANDLE;
+    }
+    if (nscd__diag_leave(&ts->diag)) {
+        free_stepper(ts);
+        return NSCD_ERR_STALE_HANDLE;
     }
     return rc;
 }

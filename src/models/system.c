@@ -317,6 +317,10 @@ static void free_system(nscd_system *s) {
     nscd__free(&a, s, sizeof *s);
 }
 
+/* The deferred destroy (nscd__model::destroy_owner): a callback destroyed
+ * the system while a stepper advanced it. */
+static void destroy_owner(void *self) { free_system(self); }
+
 static void init_model(nscd_system *s) {
     nscd__model *m = &s->model;
     m->self = s;
@@ -341,6 +345,7 @@ static void init_model(nscd_system *s) {
     m->position_rate = system_position_rate;
     m->displace = system_displace;
     m->entry = system_entry;
+    m->destroy_owner = destroy_owner;
     for (int32_t i = 0; i < m->n_contacts; ++i) {
         s->contacts[i].key = (uint64_t)i; /* the set is fixed: the index is the key */
     }
@@ -393,7 +398,9 @@ nscd_status nscd_system_create(const nscd_system_desc *desc, nscd_system **syste
 }
 
 void nscd_system_destroy(nscd_system *system) {
-    if (system != NULL) {
+    /* from a callback of a stepper advancing the system: freed when the
+     * advance returns */
+    if (system != NULL && !nscd__diag_keep_alive(&system->diag, "nscd_system_destroy")) {
         free_system(system);
     }
 }

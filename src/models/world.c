@@ -50,7 +50,11 @@ static nscd_status validate_desc(const nscd_world_desc *d) {
         d->on_unconverged > NSCD_UNCONVERGED_REJECT) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
-    if (!(d->dt > 0.0) || !(d->error_reduction >= 0.0 && d->error_reduction < 1.0) ||
+    /* a dt whose g dt² (the first step's fall) overflows cannot be stepped:
+     * positions would become infinite (issue 25) */
+    double g = fmax(1.0, fabs(d->gravity[0]) + fabs(d->gravity[1]) + fabs(d->gravity[2]));
+    if (!(d->dt > 0.0) || !isfinite(g * d->dt * d->dt) ||
+        !(d->error_reduction >= 0.0 && d->error_reduction < 1.0) ||
         !(d->relaxation > 0.0 && d->relaxation <= 1.0) || d->contact_margin < 0.0 ||
         d->default_friction < 0.0 || d->tolerance < 0.0 || d->max_sweeps < 1 ||
         d->jacobi_groups < 1 || d->jacobi_groups > (1 << 20) || !(d->max_correction_speed > 0.0) ||
@@ -103,14 +107,16 @@ nscd_status nscd_world_create(const nscd_world_desc *desc, nscd_world **world) {
 }
 
 void nscd_world_destroy(nscd_world *w) {
-    if (w == NULL) {
+    /* from a callback of a step or of a stepper advancing the world: freed
+     * when that call returns */
+    if (w == NULL || nscd__diag_keep_alive(&w->diag, "nscd_world_destroy")) {
         return;
     }
     nscd__world_model_free(w); /* steppers driving the world see a stale handle */
     nscd_allocator a = w->allocator;
     size_t m = (size_t)w->materials_capacity;
     nscd__free(&a, w->material_mu, m * sizeof(double));
-    nscd__free(&a, w->pair_mu, m * m * sizeof(double));
+    nscd__material_pairs_free(&w->pairs, &a);
     nscd__world_free_bodies(w);
     nscd__world_free_joints(w);
     nscd__free(&a, w->collision_shapes,
@@ -125,11 +131,31 @@ const char *nscd_world_last_error(const nscd_world *world) {
     return world == NULL ? "null world handle" : world->diag.last_error;
 }
 
+nscd_diag *nscd__world_diag(const nscd_world *w) {
+    return (nscd_diag *)(uintptr_t)&w->diag; /* the handle is never const memory */
+}
+
+/* A copy-out's count against the caller's capacity: a negative capacity is
+ * a bad argument (it was NSCD_ERR_BUFFER_TOO_SMALL), a short one too small. */
+static nscd_status check_capacity(const nscd_world *w, int32_t capacity, int32_t needed,
+                                  const char *call, const char *what) {
+    nscd__diag_clear(nscd__world_diag(w));
+    if (capacity < 0) {
+        return nscd__world_read_fail(w, NSCD_ERR_INVALID_ARGUMENT, "%s: capacity %d < 0", call,
+                                     (int)capacity);
+    }
+    if (needed > capacity) {
+        return nscd__world_read_fail(w, NSCD_ERR_BUFFER_TOO_SMALL, "%s: capacity %d < %d %s", call,
+                                     (int)capacity, (int)needed, what);
+    }
+    return NSCD_OK;
+}
+
 double nscd_world_time(const nscd_world *world) { return world == NULL ? 0.0 : world->time; }
 
 /* ------------------------------------------------------------ materials */
 
-/* Room for `needed` materials; the pair matrix keeps its entries. */
+/* Room for `needed` materials. */
 static nscd_status grow_materials(nscd_world *w, int32_t needed) {
     if (needed <= w->materials_capacity) {
         return NSCD_OK;
@@ -139,25 +165,14 @@ static nscd_status grow_materials(nscd_world *w, int32_t needed) {
         cap *= 2;
     }
     double *mu = nscd__alloc_array(&w->allocator, cap, sizeof(double));
-    double *pair = nscd__alloc_array(&w->allocator, cap * cap, sizeof(double));
-    if (mu == NULL || pair == NULL) {
-        nscd__free(&w->allocator, mu, cap * sizeof(double));
-        nscd__free(&w->allocator, pair, cap * cap * sizeof(double));
+    if (mu == NULL) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    for (size_t i = 0; i < cap * cap; ++i) {
-        pair[i] = NAN;
-    }
-    for (size_t i = 0; i < old; ++i) {
-        mu[i] = w->material_mu[i];
-        for (size_t j = 0; j < old; ++j) {
-            pair[i * cap + j] = w->pair_mu[i * old + j];
-        }
+    if (old > 0) {
+        memcpy(mu, w->material_mu, old * sizeof(double));
     }
     nscd__free(&w->allocator, w->material_mu, old * sizeof(double));
-    nscd__free(&w->allocator, w->pair_mu, old * old * sizeof(double));
     w->material_mu = mu;
-    w->pair_mu = pair;
     w->materials_capacity = (int32_t)cap;
     return NSCD_OK;
 }
@@ -202,16 +217,17 @@ nscd_status nscd_world_set_pair_friction(nscd_world *w, int32_t material_a, int3
     if (friction < 0.0) {
         return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE, "friction %g < 0", friction);
     }
-    size_t cap = (size_t)w->materials_capacity;
-    w->pair_mu[(size_t)material_a * cap + (size_t)material_b] = friction;
-    w->pair_mu[(size_t)material_b * cap + (size_t)material_a] = friction;
+    if (nscd__material_pairs_set(&w->pairs, &w->allocator, material_a, material_b, friction) !=
+        NSCD_OK) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "pair of materials %d, %d",
+                          (int)material_a, (int)material_b);
+    }
     return NSCD_OK;
 }
 
 double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_t material_b) {
-    double pair =
-        w->pair_mu[(size_t)material_a * (size_t)w->materials_capacity + (size_t)material_b];
-    if (!isnan(pair)) {
+    double pair = 0.0;
+    if (nscd__material_pairs_get(&w->pairs, material_a, material_b, &pair)) {
         return pair;
     }
     double a = w->material_mu[material_a], b = w->material_mu[material_b];
@@ -244,10 +260,9 @@ nscd_status nscd_world_get_bodies(const nscd_world *w, int32_t capacity, int32_t
     }
     int32_t live = nscd_world_body_count(w);
     *count = live;
-    if (live > capacity) {
-        return nscd__world_read_fail(w, NSCD_ERR_BUFFER_TOO_SMALL,
-                                     "nscd_world_get_bodies: %d bodies, capacity %d", (int)live,
-                                     (int)capacity);
+    nscd_status st = check_capacity(w, capacity, live, "nscd_world_get_bodies", "bodies");
+    if (st != NSCD_OK) {
+        return st;
     }
     size_t k = 0;
     for (int32_t i = 0; i < w->n_bodies; ++i) {
@@ -298,10 +313,9 @@ nscd_status nscd_world_get_contacts(const nscd_world *w, int32_t capacity, int32
         n += contact_alive(w, &w->records[j]);
     }
     *count = n;
-    if (n > capacity) {
-        return nscd__world_read_fail(w, NSCD_ERR_BUFFER_TOO_SMALL,
-                                     "nscd_world_get_contacts: %d contacts, capacity %d", (int)n,
-                                     (int)capacity);
+    nscd_status st = check_capacity(w, capacity, n, "nscd_world_get_contacts", "contacts");
+    if (st != NSCD_OK) {
+        return st;
     }
     size_t k = 0;
     for (int32_t j = 0; j < w->n_records; ++j) {

@@ -402,8 +402,16 @@ static nscd_status set_mass(nscd_world *w, int32_t i, const nscd_body_desc *b,
     } else {
         m = compound_mass(shapes, n, b->density, com, I);
     }
-    if (!(m > 0.0) || !isfinite(m) || !invert_spd3(I, w->inv_inertia + 9 * (size_t)i)) {
-        return fail(w, NSCD_ERR_OUT_OF_RANGE, "a dynamic body needs a positive mass and inertia");
+    if (!(m > 0.0) || !isfinite(m)) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE,
+                          "a dynamic body needs a positive, finite mass (%g)", m);
+    }
+    if (!invert_spd3(I, w->inv_inertia + 9 * (size_t)i)) { /* e.g. a sphere of radius 1e-60 */
+        return nscd__fail(
+            &w->diag, NSCD_ERR_OUT_OF_RANGE,
+            "the inertia tensor (diagonal %g, %g, %g kg m^2) cannot be inverted in double "
+            "precision: its determinant underflows or it is not positive definite",
+            I[0], I[4], I[8]);
     }
     w->mass[i] = m;
     w->inv_mass[i] = 1.0 / m;
@@ -691,7 +699,7 @@ void nscd__world_compact(nscd_world *w) {
 
 nscd_status nscd__world_read_fail(const nscd_world *w, nscd_status status, const char *format,
                                   ...) {
-    nscd_diag *diag = (nscd_diag *)&w->diag; /* the world itself is never const */
+    nscd_diag *diag = nscd__world_diag(w);
     char message[256];
     va_list args;
     va_start(args, format);
@@ -703,6 +711,7 @@ nscd_status nscd__world_read_fail(const nscd_world *w, nscd_status status, const
 /* The dense index of a live body for a read-only call, or -1 with
  * NSCD_ERR_STALE_HANDLE recorded, naming the call. */
 static int32_t read_body(const nscd_world *w, nscd_body_id id, const char *call) {
+    nscd__diag_clear(nscd__world_diag(w)); /* a getter that succeeds leaves no message */
     int32_t i = nscd__world_lookup(w, id);
     if (i < 0) {
         nscd__world_read_fail(w, NSCD_ERR_STALE_HANDLE, "%s: body id %llu is not alive", call,

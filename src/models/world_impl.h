@@ -24,6 +24,7 @@
 #include "collision/collision.h"
 #include "core/diag.h"
 #include "joints/joint.h"
+#include "models/material_pairs.h"
 #include "nscd/joint.h"
 #include "nscd/world.h"
 
@@ -120,10 +121,10 @@ struct nscd_world {
     double time;
     int64_t steps;
 
-    /* Materials: friction per material, pair overrides (NaN: none) as a
-     * dense n x n matrix. */
+    /* Materials: friction per material, and the pairs whose friction was
+     * set (a hash table: memory proportional to the pairs set). */
     double *material_mu;
-    double *pair_mu;
+    nscd__material_pairs pairs;
     int32_t n_materials, materials_capacity;
 
     /* Bodies, dense SoA. */
@@ -232,6 +233,9 @@ nscd_status nscd__world_reserve_scratch(nscd_world *w);
 
 /* Materials (world.c): friction of a contact between two materials. */
 double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_t material_b);
+/* The world's diagnostics from a const world: a getter that fails records
+ * why (its message is the handle's, not part of its state). */
+nscd_diag *nscd__world_diag(const nscd_world *w);
 
 /* Solver (world_solver.c): applies the warm-start impulses and runs the
  * sweeps. Returns the sweeps done and the merit of the last one. */

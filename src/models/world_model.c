@@ -745,6 +745,10 @@ static void free_adapter(world_adapter *a) {
     nscd__free(al, a, sizeof *a);
 }
 
+/* The deferred destroy (nscd__model::destroy_owner): a callback destroyed
+ * the world while a stepper advanced it. */
+static void destroy_owner(void *self) { nscd_world_destroy(((world_adapter *)self)->world); }
+
 nscd_status nscd__world_model(nscd_world *w, nscd__model **model) {
     if (w->model == NULL) {
         world_adapter *a = nscd__alloc(&w->allocator, sizeof *a);
@@ -776,6 +780,7 @@ nscd_status nscd__world_model(nscd_world *w, nscd__model **model) {
         m->pull_state = pull_state;
         m->push_state = push_state;
         m->free_rotation = free_rotation;
+        m->destroy_owner = destroy_owner;
         w->model = a;
     }
     nscd_status rc = pull_state(w->model); /* the sizes a new stepper starts from */

@@ -506,11 +506,22 @@ static void store_records(nscd_world *w) {
     w->n_records = w->n_contacts;
 }
 
-/* The first body whose velocity is not finite, or -1. */
+/* The first body that integrate_positions would not keep finite, or -1:
+ * a non-finite velocity, a non-finite position x + dt v (computed as it will
+ * be) or rotation angle dt |ω| (nscd__world_rotate then gives a unit
+ * quaternion). Checked before anything moves, so that a refused step leaves
+ * the world as it was (issue 25: dt = 1e200 had put positions at -inf with
+ * NSCD_OK). */
 static int32_t first_non_finite(const nscd_world *w) {
+    double dt = w->desc.dt;
     for (int32_t i = 0; i < w->n_bodies; ++i) {
+        const double *x = w->position + 3 * (size_t)i;
         const double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
-        if (!isfinite(v[0] + v[1] + v[2] + om[0] + om[1] + om[2])) {
+        bool moves = w->type[i] != NSCD_BODY_STATIC;
+        double rate = sqrt(om[0] * om[0] + om[1] * om[1] + om[2] * om[2]);
+        if (!isfinite(v[0] + v[1] + v[2] + om[0] + om[1] + om[2]) ||
+            (moves && !(isfinite(x[0] + dt * v[0]) && isfinite(x[1] + dt * v[1]) &&
+                        isfinite(x[2] + dt * v[2]) && isfinite(0.5 * dt * rate)))) {
             return i;
         }
     }
@@ -527,10 +538,12 @@ static nscd_status non_finite_failure(nscd_world *w, int32_t i, const char *stag
     nscd__world_step_restore(w);
     const double *om = w->omega + 3 * (size_t)i; /* as before the step */
     double spin = hypot(hypot(om[0], om[1]), om[2]);
-    return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE,
-                      "step %lld (t = %.17g s), %s: body %llu (user id %llu) got a non-finite "
-                      "velocity (|omega| %g rad/s before the step); the step is undone",
-                      (long long)w->steps + 1, w->time, stage, (unsigned long long)id, user, spin);
+    return nscd__fail(
+        &w->diag, NSCD_ERR_NOT_FINITE,
+        "step %lld (t = %.17g s), %s: body %llu (user id %llu) would get a non-finite "
+        "velocity, position or orientation (|omega| %g rad/s before the step); the "
+        "step is undone",
+        (long long)w->steps + 1, w->time, stage, (unsigned long long)id, user, spin);
 }
 
 static void save_velocities(nscd_world *w, bool restore) {
@@ -619,10 +632,7 @@ void nscd__world_step_integrate(nscd_world *w) {
     store_records(w);
 }
 
-nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
-    if (w == NULL) {
-        return NSCD_ERR_NULL_POINTER;
-    }
+static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
     nscd__diag_clear(&w->diag);
     if (report != NULL && !nscd__struct_size_ok(nscd__struct_size_of(report),
                                                 NSCD__WORLD_STEP_REPORT_SIZE_0_2, sizeof *report)) {
@@ -718,4 +728,22 @@ nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
         nscd__log(&w->diag, NSCD_LOG_WARNING, "%s", w->diag.last_error);
     }
     return NSCD_OK;
+}
+
+/* The step inside the world's re-entrancy guard (docs/hostile_input.md): a
+ * step from the world's own log hook fails with NSCD_ERR_STATE, and a
+ * destroy from there frees the world when the step returns. */
+nscd_status nscd_world_step(nscd_world *w, nscd_world_step_report *report) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    if (!nscd__diag_enter(&w->diag, "nscd_world_step")) {
+        return NSCD_ERR_STATE;
+    }
+    nscd_status rc = step(w, report);
+    if (nscd__diag_leave(&w->diag)) {
+        nscd_world_destroy(w);
+        return NSCD_ERR_STALE_HANDLE;
+    }
+    return rc;
 }

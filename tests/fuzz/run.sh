@@ -48,6 +48,8 @@ log="$build/$mode/$target.log"
 export OPENBLAS_NUM_THREADS=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# leaks of uninstrumented system libraries we cannot free (HDF5; lsan.supp)
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(dirname "$0")/lsan.supp}
 
 start=$(date +%s.%N)
 set +e
