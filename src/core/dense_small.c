@@ -252,6 +252,24 @@ nscd_status nscd__small_lstsq_cm(int32_t n, double *restrict A, double *restrict
             return NSCD_ERR_NOT_FINITE;
         }
     }
+    /* Scaled by a power of two (exact) to largest entry ~1, entries below
+     * 1e-150 of it set to zero: far below any rank cut (rcond >= 1e-140), and
+     * no square of an entry underflows, so a column that is not zero has a
+     * norm that is not zero. */
+    double amax = 0.0;
+    for (size_t i = 0; i < nn; ++i) {
+        amax = fmax(amax, fabs(A[i]));
+    }
+    if (amax == 0.0) {
+        memset(b, 0, (size_t)n * sizeof(double));
+        return NSCD_OK;
+    }
+    int exponent = 0;
+    (void)frexp(amax, &exponent);
+    for (size_t i = 0; i < nn; ++i) {
+        double a = ldexp(A[i], -exponent);
+        A[i] = fabs(a) < 1e-150 ? 0.0 : a;
+    }
     double *V = scratch, *sigma = scratch + nn, *coef = sigma + n;
     memset(V, 0, nn * sizeof(double));
     for (int32_t i = 0; i < n; ++i) {
@@ -270,7 +288,8 @@ nscd_status nscd__small_lstsq_cm(int32_t n, double *restrict A, double *restrict
                 double *aq = A + (size_t)q * (size_t)n;
                 double alpha = nscd__small_dot(n, ap, ap), beta = nscd__small_dot(n, aq, aq);
                 double gamma = nscd__small_dot(n, ap, aq);
-                if (!(fabs(gamma) > tol * sqrt(alpha) * sqrt(beta))) {
+                if (alpha == 0.0 || beta == 0.0 ||
+                    !(fabs(gamma) > tol * sqrt(alpha) * sqrt(beta))) {
                     continue;
                 }
                 converged = 0;
@@ -290,7 +309,8 @@ nscd_status nscd__small_lstsq_cm(int32_t n, double *restrict A, double *restrict
         sigma[j] = sqrt(nscd__small_dot(n, aj, aj));
         largest = fmax(largest, sigma[j]);
     }
-    /* x = sum_j v_j (u_j' b) / sigma_j with u_j = a_j / sigma_j */
+    /* x = sum_j v_j (u_j' b) / sigma_j with u_j = a_j / sigma_j; the
+     * scaling of A undone at the end (x = A^+ b = 2^-e (2^-e A)^+ b) */
     for (int32_t j = 0; j < n; ++j) {
         const double *aj = A + (size_t)j * (size_t)n;
         int keep = largest > 0.0 && sigma[j] > rcond * largest;
@@ -302,6 +322,9 @@ nscd_status nscd__small_lstsq_cm(int32_t n, double *restrict A, double *restrict
         if (coef[j] != 0.0) {
             axpy(n, coef[j], V + (size_t)j * (size_t)n, b);
         }
+    }
+    for (int32_t i = 0; i < n; ++i) {
+        b[i] = ldexp(b[i], -exponent);
     }
     return NSCD_OK;
 }
