@@ -222,12 +222,14 @@ void nscd__small_cholesky_solve_cm(int32_t n, const double *restrict L, int32_t 
 
 /* (c, s) of the plane rotation that zeroes the off-diagonal of the 2 x 2
  * symmetric [[alpha, gamma], [gamma, beta]] (Rutishauser's formulas). */
-static void jacobi_rotation(double alpha, double beta, double gamma, double *c, double *s) {
+static void jacobi_rotation(double alpha, double beta, double gamma, double *c, double *s,
+                            double *tangent) {
     double zeta = (beta - alpha) / (2.0 * gamma);
     double t = fabs(zeta) > 1e150 ? 0.5 / zeta
                                   : copysign(1.0, zeta) / (fabs(zeta) + sqrt(1.0 + zeta * zeta));
     *c = 1.0 / sqrt(1.0 + t * t);
     *s = *c * t;
+    *tangent = t;
 }
 
 static void rotate(int32_t n, double *restrict x, double *restrict y, double c, double s) {
@@ -236,6 +238,43 @@ static void rotate(int32_t n, double *restrict x, double *restrict y, double c, 
         x[i] = c * a - s * b;
         y[i] = s * a + c * b;
     }
+}
+
+/* The fast path of the minimum-norm solve: when A is regular by a wide
+ * margin its minimum-norm solution is A^-1 b, found by LU at a fraction of
+ * the SVD's cost. Taken when the LU's pivots satisfy
+ * min |u_ii| >= FAST_MARGIN rcond max |u_ii|: LU with partial pivoting
+ * reveals a rank deficiency by a small pivot in practice, and the margin of
+ * 1e4 over the SVD's own cut (smallest singular value <= rcond * largest)
+ * keeps the nearly singular sets - redundant contacts - on the SVD. Returns 1
+ * with x in `x`; 0 (A and b unchanged) otherwise. LU (n x n) is scratch. */
+#define FAST_MARGIN 1e4
+static int clearly_regular_solve(int32_t n, const double *restrict A, const double *restrict b,
+                                 double rcond, double *restrict LU, double *restrict x) {
+    int32_t pivots[NSCD__DENSE_SMALL];
+    if (n > NSCD__DENSE_SMALL) {
+        return 0;
+    }
+    for (int32_t i = 0; i < n; ++i) { /* A is column-major: LU wants rows */
+        for (int32_t j = 0; j < n; ++j) {
+            LU[(size_t)i * (size_t)n + (size_t)j] = A[(size_t)j * (size_t)n + (size_t)i];
+        }
+    }
+    if (nscd__small_lu_factor(n, LU, pivots) != NSCD_OK) {
+        return 0;
+    }
+    double smallest = INFINITY, largest = 0.0;
+    for (int32_t i = 0; i < n; ++i) {
+        double u = fabs(LU[(size_t)i * (size_t)n + (size_t)i]);
+        smallest = fmin(smallest, u);
+        largest = fmax(largest, u);
+    }
+    if (!(smallest >= FAST_MARGIN * rcond * largest)) {
+        return 0;
+    }
+    memcpy(x, b, (size_t)n * sizeof(double));
+    nscd__small_lu_solve(n, LU, pivots, 1, x);
+    return 1;
 }
 
 nscd_status nscd__small_lstsq_cm(int32_t n, double *restrict A, double *restrict b, double rcond,
@@ -271,6 +310,13 @@ nscd_status nscd__small_lstsq_cm(int32_t n, double *restrict A, double *restrict
         A[i] = fabs(a) < 1e-150 ? 0.0 : a;
     }
     double *V = scratch, *sigma = scratch + nn, *coef = sigma + n;
+    if (clearly_regular_solve(n, A, b, rcond, V, coef)) {
+        *rank = n;
+        for (int32_t i = 0; i < n; ++i) {
+            b[i] = ldexp(coef[i], -exponent);
+        }
+        return NSCD_OK;
+    }
     memset(V, 0, nn * sizeof(double));
     for (int32_t i = 0; i < n; ++i) {
         V[(size_t)i * (size_t)n + (size_t)i] = 1.0;
@@ -282,21 +328,45 @@ nscd_status nscd__small_lstsq_cm(int32_t n, double *restrict A, double *restrict
     int converged = 0;
     for (int32_t sweep = 0; sweep < MAX_SWEEPS && !converged; ++sweep) {
         converged = 1;
+        /* squared column norms: exact at the start of each sweep, then
+         * carried through the rotations (|a_p'|^2 = |a_p|^2 - t gamma,
+         * |a_q'|^2 = |a_q|^2 + t gamma): one dot product per pair, not three */
+        double widest = 0.0;
+        for (int32_t j = 0; j < n; ++j) {
+            const double *aj = A + (size_t)j * (size_t)n;
+            sigma[j] = nscd__small_dot(n, aj, aj);
+            widest = fmax(widest, sigma[j]);
+        }
+        /* a column at round-off level of the widest (|a_j| <= n eps max |a|)
+         * is noise left by the dependent rows: its singular value is below
+         * any rank cut (rcond >= n eps) and its rotations only chase that
+         * noise, so it takes part in none */
+        double noise = tol * tol * widest;
         for (int32_t p = 0; p + 1 < n; ++p) {
             double *ap = A + (size_t)p * (size_t)n;
             for (int32_t q = p + 1; q < n; ++q) {
                 double *aq = A + (size_t)q * (size_t)n;
-                double alpha = nscd__small_dot(n, ap, ap), beta = nscd__small_dot(n, aq, aq);
+                double alpha = sigma[p], beta = sigma[q];
+                if (alpha <= noise || beta <= noise) {
+                    continue;
+                }
                 double gamma = nscd__small_dot(n, ap, aq);
-                if (alpha == 0.0 || beta == 0.0 ||
-                    !(fabs(gamma) > tol * sqrt(alpha) * sqrt(beta))) {
+                if (!(fabs(gamma) > tol * sqrt(alpha) * sqrt(beta))) {
                     continue;
                 }
                 converged = 0;
-                double c, s;
-                jacobi_rotation(alpha, beta, gamma, &c, &s);
+                double c, s, t;
+                jacobi_rotation(alpha, beta, gamma, &c, &s, &t);
                 rotate(n, ap, aq, c, s);
                 rotate(n, V + (size_t)p * (size_t)n, V + (size_t)q * (size_t)n, c, s);
+                sigma[p] = alpha - t * gamma;
+                sigma[q] = beta + t * gamma;
+                if (!(sigma[p] > 1e-3 * alpha)) { /* cancellation: measure again */
+                    sigma[p] = nscd__small_dot(n, ap, ap);
+                }
+                if (!(sigma[q] > 1e-3 * beta)) {
+                    sigma[q] = nscd__small_dot(n, aq, aq);
+                }
             }
         }
     }
@@ -344,8 +414,8 @@ static nscd_status symmetric_jacobi(int32_t n, double *restrict C, double *restr
                     continue;
                 }
                 rotated = 1;
-                double c, s;
-                jacobi_rotation(alpha, beta, gamma, &c, &s);
+                double c, s, t;
+                jacobi_rotation(alpha, beta, gamma, &c, &s, &t);
                 /* columns p, q then rows p, q: C := R' C R */
                 for (int32_t i = 0; i < n; ++i) {
                     double x = AT(C, n, i, p), y = AT(C, n, i, q);

@@ -60,7 +60,9 @@ void nscd__small_trsv_lower_transposed_cm(int32_t n, const double *restrict L, d
 /* Doubles of scratch nscd__small_lstsq_cm needs for size n. */
 #define NSCD__SMALL_LSTSQ_SCRATCH(n) ((size_t)(n) * (size_t)(n) + 2 * (size_t)(n))
 /* The minimum-norm least-squares solution of A x = b (A n x n column-major,
- * destroyed; b replaced by x) by one-sided Jacobi SVD (Hestenes): plane
+ * destroyed; b replaced by x). When A is regular by a margin of 1e4 over
+ * rcond (LU pivots, see dense_small.c) by LU, x = A^-1 b; otherwise by
+ * one-sided Jacobi SVD (Hestenes): plane
  * rotations of A's columns in cyclic order until every pair is orthogonal to
  * working precision, then x = V S^+ U' b with the singular values
  * <= rcond * (largest) taken as zero; *rank receives the others' count, like
