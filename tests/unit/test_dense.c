@@ -226,6 +226,49 @@ static void minimum_norm_solve(void **state) {
     }
 }
 
+/* A regular A: the minimum-norm solution is A^-1 b (the LU fast path), rank n;
+ * and a nearly singular one (smallest singular value 1e-12 of the largest,
+ * below the cut 1e-10): rank n - 1, through the SVD. */
+static void minimum_norm_regular_and_nearly_singular(void **state) {
+    (void)state;
+    const int32_t sizes[] = {1, 3, 9, 33, 64};
+    for (int s = 0; s < 5; ++s) {
+        int32_t n = sizes[s], rank = -1;
+        size_t nn = (size_t)n * n;
+        double *A = random_matrix(n, n), *Acm = malloc(nn * 8), *b = random_matrix(n, 1);
+        double *x = malloc((size_t)n * 8), *S = malloc(NSCD__SMALL_LSTSQ_SCRATCH(n) * 8);
+        for (int32_t i = 0; i < n; ++i) {
+            A[(size_t)i * n + i] += 4.0; /* well conditioned */
+            for (int32_t j = 0; j < n; ++j) {
+                Acm[(size_t)j * n + i] = A[(size_t)i * n + j];
+            }
+        }
+        memcpy(x, b, (size_t)n * 8);
+        assert_int_equal(nscd__small_lstsq_cm(n, Acm, x, 1e-10, &rank, S), NSCD_OK);
+        assert_int_equal(rank, n);
+        assert_true(backward_error(n, A, x, b, 1) <= 8.0 * n * EPS);
+        /* diag(1, ..., 1, 1e-12) in a rotated basis: Givens rotations of rows */
+        memset(Acm, 0, nn * 8);
+        for (int32_t i = 0; i < n; ++i) {
+            Acm[(size_t)i * n + i] = i == n - 1 && n > 1 ? 1e-12 : 1.0;
+        }
+        for (int32_t i = 0; i + 1 < n; ++i) {
+            double c = 0.6, sn = 0.8;
+            for (int32_t j = 0; j < n; ++j) { /* rows i, i + 1 of column j */
+                double *col = Acm + (size_t)j * n, u = col[i], v = col[i + 1];
+                col[i] = c * u - sn * v;
+                col[i + 1] = sn * u + c * v;
+            }
+        }
+        memcpy(x, b, (size_t)n * 8);
+        assert_int_equal(nscd__small_lstsq_cm(n, Acm, x, 1e-10, &rank, S), NSCD_OK);
+        assert_int_equal(rank, n > 1 ? n - 1 : 1);
+        double xnorm = sqrt(nscd__small_dot(n, x, x)), bnorm = sqrt(nscd__small_dot(n, b, b));
+        assert_true(xnorm <= bnorm * (1.0 + 1e-12)); /* the 1e-12 direction is cut */
+        free(A), free(Acm), free(b), free(x), free(S);
+    }
+}
+
 static void pencil_eigen(void **state) {
     (void)state;
     const int32_t sizes[] = {1, 3, 10, 40, 64};
@@ -264,9 +307,13 @@ static void pencil_eigen(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(products),           cmocka_unit_test(lu_solves),
-        cmocka_unit_test(cholesky_solves),    cmocka_unit_test(singular_and_nan_input),
-        cmocka_unit_test(minimum_norm_solve), cmocka_unit_test(pencil_eigen),
+        cmocka_unit_test(products),
+        cmocka_unit_test(lu_solves),
+        cmocka_unit_test(cholesky_solves),
+        cmocka_unit_test(singular_and_nan_input),
+        cmocka_unit_test(minimum_norm_solve),
+        cmocka_unit_test(minimum_norm_regular_and_nearly_singular),
+        cmocka_unit_test(pencil_eigen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
