@@ -98,15 +98,14 @@ def main():
     if args.only:
         names = [n for n in names if n in args.only]
     paths = {n: os.path.join(args.build, "examples", n) for n in names}
-    jobs = [(n, s) for n in names for s in args.settings]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = dict(zip(jobs, pool.map(lambda j: run(paths[j[0]], j[1]), jobs)))
-    print(f"settings: {', '.join(args.settings)} (compared with {args.settings[0]})")
+    print(f"settings: {', '.join(args.settings)} (compared with {args.settings[0]})", flush=True)
     bad = 0
-    for n in names:
-        verdict, detail = classify(n, [results[(n, s)] for s in args.settings], args.settings)
-        bad += verdict in ("DIFFERS", "FAILED")
-        print(f"{n:28s} {verdict:8s} {detail}")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for n in names:  # one example at a time, its line printed as soon as it is known
+            outputs = list(pool.map(lambda s, n=n: run(paths[n], s), args.settings))
+            verdict, detail = classify(n, outputs, args.settings)
+            bad += verdict in ("DIFFERS", "FAILED")
+            print(f"{n:28s} {verdict:8s} {detail}", flush=True)
     return 1 if bad else 0
 
 
