@@ -13,7 +13,9 @@ every setting gave the same bits; "figures" when only floating-point figures
 differ (every integer, string, boolean and array length equal: the same
 statuses, counts and events), with the largest relative difference; "DIFFERS"
 otherwise (a count, a status or a length changed), with the first paths; or
-"FAILED" when a run failed. Exits 1 when any example differs or fails.
+"FAILED" when a run failed. Besides compare_demo_json's timing fields it
+skips the peak memory (max_rss_bytes, granular_channel), which varies from
+run to run. Exits 1 when any example differs or fails.
 Documented in docs/portability.md.
 """
 import argparse
@@ -30,6 +32,7 @@ _spec = importlib.util.spec_from_file_location("compare_demo_json",
 cdj = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cdj)
 
+MEMORY_KEYS = ("max_rss_bytes",)
 DEFAULT_SETTINGS = ["default", "Prescott/1", "Nehalem/2", "Sandybridge/2", "Haswell/1", "Zen/2",
                     "SkylakeX/1"]
 
@@ -75,6 +78,8 @@ def classify(name, outputs, settings):
         cmp = cdj.Comparison()
         cmp.walk(ref, obj, name)
         for path, old, new in cmp.diffs:
+            if path.endswith(MEMORY_KEYS):  # measures the process, not the computation
+                continue
             if (cdj.is_number(old) and cdj.is_number(new) and isinstance(old, float)
                     and isinstance(new, float) and not path.endswith("[len]")):
                 worst = max(worst, relative(old, new))
