@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/check.h"
+#include "core/dense_small.h"
 
 _Static_assert(sizeof(lapack_int) == sizeof(int32_t), "LAPACKE with 32-bit integers");
 
@@ -75,6 +76,12 @@ static nscd_status allocate_work(const nscd__prox_problem *p, nscd__arena *arena
     w->singular = nscd__arena_array(arena, m, sizeof(double));
     if (!w->u || !w->f || !w->J || !w->d || !w->P_try || !w->f_try || !w->singular) {
         return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    if (p->m <= NSCD__DENSE_SMALL) { /* the own SVD (core/dense_small.h) */
+        w->lwork = (int32_t)NSCD__SMALL_LSTSQ_SCRATCH(p->m);
+        w->work = nscd__arena_array(arena, (size_t)w->lwork, sizeof(double));
+        w->iwork = NULL;
+        return w->work ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
     }
     double query = 0.0;
     lapack_int iquery = 0, rank = 0, n = p->m;
@@ -213,6 +220,11 @@ static nscd_status gauss_newton_direction(const nscd__prox_problem *p, prox_work
     lapack_int n = p->m, rank = 0;
     for (int32_t a = 0; a < p->m; ++a) {
         w->d[a] = -w->f[a];
+    }
+    if (p->m <= NSCD__DENSE_SMALL) {
+        int32_t own_rank = 0;
+        nscd_status rc = nscd__small_lstsq_cm(p->m, w->J, w->d, RCOND, &own_rank, w->work);
+        return rc == NSCD_OK && nscd__all_finite(w->d, (size_t)p->m) ? NSCD_OK : NSCD_ERR_SINGULAR;
     }
     lapack_int info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, n, n, 1, w->J, n, w->d, n, w->singular,
                                           RCOND, &rank, w->work, w->lwork, (lapack_int *)w->iwork);

@@ -1,9 +1,11 @@
-/* Minimum-norm least squares by LAPACK's dgelsd (see least_squares.h). */
+/* Minimum-norm least squares (see least_squares.h): the own one-sided Jacobi
+ * SVD up to NSCD__DENSE_SMALL, LAPACK's dgelsd above. */
 #include "core/least_squares.h"
 
 #include <lapacke.h>
 #include <string.h>
 
+#include "core/dense_small.h"
 #include "core/memory.h"
 
 _Static_assert(sizeof(lapack_int) == sizeof(int32_t), "LAPACKE with 32-bit integers");
@@ -21,14 +23,16 @@ nscd_status nscd__least_squares_reserve(nscd__least_squares *ls, int32_t n) {
     }
     double query = 0.0, scratch = 0.0;
     lapack_int iquery = 0, rank = 0;
-    /* workspace query for the largest size */
-    lapack_int info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, n, n, 1, &scratch, n, &scratch, n,
-                                          &scratch, -1.0, &rank, &query, -1, &iquery);
-    if (info != 0) {
-        return NSCD_ERR_INVALID_ARGUMENT;
+    if (n > NSCD__DENSE_SMALL) { /* workspace query for the largest size */
+        lapack_int info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, n, n, 1, &scratch, n, &scratch, n,
+                                              &scratch, -1.0, &rank, &query, -1, &iquery);
+        if (info != 0) {
+            return NSCD_ERR_INVALID_ARGUMENT;
+        }
     }
+    size_t own = NSCD__SMALL_LSTSQ_SCRATCH(n < NSCD__DENSE_SMALL ? n : NSCD__DENSE_SMALL);
     nscd__least_squares grown = {.allocator = ls->allocator, .capacity = n};
-    grown.lwork = (int32_t)query + 1;
+    grown.lwork = (int32_t)(query > (double)own ? query : (double)own) + 1;
     grown.liwork = (int32_t)iquery + 1;
     grown.singular = nscd__alloc_array(ls->allocator, (size_t)n, sizeof(double));
     grown.work = nscd__alloc_array(ls->allocator, (size_t)grown.lwork, sizeof(double));
@@ -59,6 +63,10 @@ nscd_status nscd__least_squares_solve(nscd__least_squares *ls, int32_t n, double
     nscd_status rc = nscd__least_squares_reserve(ls, n);
     if (rc != NSCD_OK) {
         return rc;
+    }
+    if (n <= NSCD__DENSE_SMALL) {
+        nscd_status own = nscd__small_lstsq_cm(n, A, b, rcond, rank, ls->work);
+        return own == NSCD_ERR_NOT_FINITE ? NSCD_ERR_SINGULAR : own;
     }
     lapack_int r = 0;
     lapack_int info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, n, n, 1, A, n, b, n, ls->singular,

@@ -2,7 +2,9 @@
  * dependent: the forces of redundant persistent contacts (a block resting
  * flat on two sticking corners, a box on four) are not unique, but the
  * accelerations they produce are; the minimum-norm forces are one well-defined
- * choice among them. LAPACK's dgelsd (SVD, divide and conquer) with its
+ * choice among them. The library's own one-sided Jacobi SVD for n <=
+ * NSCD__DENSE_SMALL (the same bits on every CPU), LAPACK's dgelsd (SVD,
+ * divide and conquer) above, with its
  * work arrays from the model's allocator, grown (never shrunk) to the
  * largest system solved so far: sized by the active contacts, not by all. */
 #ifndef NSCD_CORE_LEAST_SQUARES_H

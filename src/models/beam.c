@@ -2,11 +2,11 @@
  * integrals of every element, the reference condition (seed 003, App. C.8,
  * eqs. 184/185) or the modal basis (App. D), and the projection of the
  * integrals on the elastic coordinates, X_e = B' X B. */
-#include <cblas.h>
 #include <math.h>
 #include <string.h>
 
 #include "core/check.h"
+#include "core/dense.h"
 #include "core/memory.h"
 #include "core/struct_sizes.h"
 #include "models/beam_impl.h"
@@ -116,16 +116,13 @@ static nscd_status selection_basis(nscd_beam *beam, const int32_t *free_dofs, in
 /* out = B' X B (n_e x n_e), with `tmp` n_nodal x n_e. */
 static void project_matrix(const nscd_beam *b, const double *x, double *tmp, double *out) {
     int32_t n = b->n_nodal, m = b->n_elastic;
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m, n, 1.0, x, n, b->basis, m, 0.0,
-                tmp, m);
-    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, m, n, 1.0, b->basis, m, tmp, m, 0.0,
-                out, m);
+    nscd__gemm_nn(n, m, n, x, b->basis, tmp);
+    nscd__gemm_tn(m, m, n, b->basis, tmp, out);
 }
 
 /* out = x B for `rows` rows of length n_nodal. */
 static void project_rows(const nscd_beam *b, int32_t rows, const double *x, double *out) {
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, b->n_elastic, b->n_nodal, 1.0, x,
-                b->n_nodal, b->basis, b->n_elastic, 0.0, out, b->n_elastic);
+    nscd__gemm_nn(rows, b->n_elastic, b->n_nodal, x, b->basis, out);
 }
 
 static nscd_status project(nscd_beam *beam, const nscd__beam_integrals *nodal) {
@@ -236,8 +233,7 @@ nscd_status nscd_beam_nodal_displacements(const nscd_beam *beam, const double *e
     if (beam == NULL || elastic == NULL || nodal == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    cblas_dgemv(CblasRowMajor, CblasNoTrans, beam->n_nodal, beam->n_elastic, 1.0, beam->basis,
-                beam->n_elastic, elastic, 1, 0.0, nodal, 1);
+    nscd__gemv(beam->n_nodal, beam->n_elastic, beam->basis, elastic, nodal);
     return NSCD_OK;
 }
 

@@ -1,11 +1,14 @@
 /* Modal reduction of the beam (seed 003, App. D, eqs. 186-191): the
  * generalized eigenproblem (K_ff - ω² m_ff) φ = 0 of the constrained beam,
  * solved in band storage (the nodal ordering couples dofs at most 5 apart),
- * and the basis of the kept, mass-normalised modes. */
+ * and the basis of the kept, mass-normalised modes. Up to NSCD__DENSE_SMALL free
+ * dofs by the library's own Cholesky + Jacobi solve (the same modes on every
+ * CPU), above by LAPACK's band solver dsbgv. */
 #include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
+#include "core/dense_small.h"
 #include "core/memory.h"
 #include "models/beam_impl.h"
 
@@ -24,8 +27,47 @@ static void to_band(const double *full, int32_t n_nodal, const int32_t *free_dof
     }
 }
 
+/* omega: the ascending eigenvalues; ends with omega = sqrt(eigenvalue), or
+ * NSCD_ERR_NOT_CONVERGED when one is not > 0. */
+static nscd_status frequencies_from_eigenvalues(int32_t n, double *omega) {
+    nscd_status rc = NSCD_OK;
+    for (int32_t k = 0; k < n; ++k) {
+        if (!(omega[k] > 0.0)) { /* K_ff is positive definite once constrained */
+            rc = NSCD_ERR_NOT_CONVERGED;
+        }
+        omega[k] = sqrt(fmax(omega[k], 0.0));
+    }
+    return rc;
+}
+
+/* The small case: full free-dof blocks, the own pencil solver. */
+static nscd_status small_eigen(const nscd_allocator *a, const nscd__beam_integrals *nodal,
+                               const int32_t *free_dofs, int32_t n, double *omega,
+                               double *vectors) {
+    size_t nn = (size_t)n * (size_t)n;
+    double *work = nscd__alloc_array(a, 5 * nn, sizeof(double));
+    if (work == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    double *K = work, *M = work + nn;
+    for (int32_t i = 0; i < n; ++i) {
+        for (int32_t j = 0; j < n; ++j) {
+            size_t at = (size_t)free_dofs[i] * (size_t)nodal->n + (size_t)free_dofs[j];
+            K[(size_t)i * (size_t)n + (size_t)j] = nodal->kff[at];
+            M[(size_t)i * (size_t)n + (size_t)j] = nodal->mff[at];
+        }
+    }
+    nscd_status rc = nscd__small_sygv(n, K, M, omega, vectors, work + 2 * nn);
+    rc = rc == NSCD_OK ? frequencies_from_eigenvalues(n, omega) : NSCD_ERR_NOT_CONVERGED;
+    nscd__free(a, work, 5 * nn * sizeof(double));
+    return rc;
+}
+
 nscd_status nscd__beam_eigen(const nscd_allocator *a, const nscd__beam_integrals *nodal,
                              const int32_t *free_dofs, int32_t n, double *omega, double *vectors) {
+    if (n <= NSCD__DENSE_SMALL) {
+        return small_eigen(a, nodal, free_dofs, n, omega, vectors);
+    }
     int32_t kd = n - 1 < BAND ? n - 1 : BAND; /* LAPACK wants kd < n */
     size_t band = (size_t)(kd + 1) * (size_t)n;
     double *ab = nscd__alloc_array(a, band, sizeof(double));
@@ -42,13 +84,7 @@ nscd_status nscd__beam_eigen(const nscd_allocator *a, const nscd__beam_integrals
         lapack_int info =
             LAPACKE_dsbgv_work(LAPACK_COL_MAJOR, vectors ? 'V' : 'N', 'U', n, kd, kd, ab, kd + 1,
                                bb, kd + 1, omega, z, vectors ? n : 1, work);
-        rc = info == 0 ? NSCD_OK : NSCD_ERR_NOT_CONVERGED;
-        for (int32_t k = 0; rc == NSCD_OK && k < n; ++k) {
-            if (!(omega[k] > 0.0)) { /* K_ff is positive definite once constrained */
-                rc = NSCD_ERR_NOT_CONVERGED;
-            }
-            omega[k] = sqrt(fmax(omega[k], 0.0));
-        }
+        rc = info == 0 ? frequencies_from_eigenvalues(n, omega) : NSCD_ERR_NOT_CONVERGED;
         if (rc == NSCD_OK && vectors != NULL) {
             memcpy(vectors, z, (size_t)n * (size_t)n * sizeof(double)); /* column k: mode k */
         }
