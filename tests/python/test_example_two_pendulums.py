@@ -65,7 +65,9 @@ def test_force_penetration_loops(result):
     assert hd["force"][0] > 0.1 * max(hd["force"])
     assert abs(hd["force"][-1]) < 1e-6 * max(hd["force"])
     assert hd["penetration"][-1] > 0.1 * max(hd["penetration"])
-    assert hc["force"][0] == 0.0
+    # zero at onset up to the event location's round-off (the first sample's
+    # penetration is that of the located event, a few ulps of the gap)
+    assert abs(hc["force"][0]) < 1e-12 * max(hc["force"])
     assert abs(hc["force"][-1]) < 1e-6 * max(hc["force"])
     assert abs(hc["penetration"][-1]) < 1e-6 * max(hc["penetration"])
 
