@@ -92,15 +92,14 @@ typedef enum nscd_friction_law {
     NSCD_FRICTION_MAX_DISSIPATION = 1 /**< Maximum dissipation, seed 002 eq. (5). */
 } nscd_friction_law;
 
-/** How the friction coefficient of a contact follows from its two materials. */
 /** What nscd_world_step() does with a step whose sweeps did not reach the
- *  tolerance (since 0.3; nscd_world_desc::on_unconverged). */
+ *  tolerance (since 0.2; nscd_world_desc::on_unconverged). */
 typedef enum nscd_world_unconverged {
     /** Kept; the report's `converged` is 0, the world's last error names the
      *  step and the merit (the log gets it as a warning), and the status is
      *  ::NSCD_OK (the default). */
     NSCD_UNCONVERGED_KEEP = 0,
-    /** Kept, and the status is ::NSCD_ERR_NOT_CONVERGED (0.2's behaviour with
+    /** Kept, and the status is ::NSCD_ERR_NOT_CONVERGED (the behaviour before on_unconverged with
      *  a tolerance). */
     NSCD_UNCONVERGED_FAIL = 1,
     /** Undone (bodies, time and contacts as before the call) and
@@ -108,6 +107,7 @@ typedef enum nscd_world_unconverged {
     NSCD_UNCONVERGED_REJECT = 2
 } nscd_world_unconverged;
 
+/** How the friction coefficient of a contact follows from its two materials. */
 typedef enum nscd_friction_combine {
     NSCD_COMBINE_GEOMETRIC_MEAN = 0, /**< sqrt(μ_a μ_b) (Box2D's rule; the default). */
     NSCD_COMBINE_MIN = 1,            /**< min(μ_a, μ_b). */
@@ -126,7 +126,7 @@ typedef struct nscd_world_desc {
      *  this, m/s; a step whose sweeps end above it is not converged: its
      *  report says so, and `on_unconverged` says whether it is kept and what
      *  the status is. 0 = no test: always max_sweeps sweeps, `converged` 0
-     *  (nothing was checked). Default 1e-4 (since 0.3; 0 before): 1 % of
+     *  (nothing was checked). Default 1e-4 (since 0.2; 0 before): 1 % of
      *  the speed gravity adds in a step of 1 ms, 0.1 µm per step. */
     double tolerance;
     /** Weight ω in (0, 1] of the Jacobi blend across groups (seed 002, Sect. 3;
@@ -152,18 +152,18 @@ typedef struct nscd_world_desc {
     nscd_allocator allocator; /**< Zero-filled: malloc/free. */
     nscd_log_fn log;          /**< NULL: silent. */
     void *log_user;           /**< Passed to `log`. */
-    /** (since 0.3) Largest speed, m/s (> 0), at which a penetration is pushed
+    /** (since 0.2) Largest speed, m/s (> 0), at which a penetration is pushed
      *  apart: the correction ε ξ/dt of a contact with ξ < 0 is bounded by it.
      *  The correction moves the positions only (a relax pass of the sweeps
      *  without it follows, as in Box2D's soft step), so a body created
      *  overlapping another leaves at most at this speed and keeps no velocity
      *  from it (docs/world.md, "Overlap recovery"). Default 0.1. */
     double max_correction_speed;
-    /** (since 0.3) ::nscd_world_unconverged: a step whose sweeps did not
+    /** (since 0.2) ::nscd_world_unconverged: a step whose sweeps did not
      *  reach `tolerance` is kept with ::NSCD_OK (the default), kept with
      *  ::NSCD_ERR_NOT_CONVERGED, or undone with ::NSCD_ERR_NOT_CONVERGED. */
     int32_t on_unconverged;
-    /** (since 0.3) Sweeps of the relax pass, >= 0: after the sweeps with the
+    /** (since 0.2) Sweeps of the relax pass, >= 0: after the sweeps with the
      *  penetration correction, up to this many without it (stopping below
      *  `tolerance` too), so that the correction moves positions and not
      *  velocities. 0 = no relax pass: the (bounded) correction stays in the
@@ -223,7 +223,7 @@ typedef struct nscd_world_step_report {
     double max_penetration; /**< Largest -ξ over the step's contacts before the step, m (>= 0). */
     int32_t bodies_removed; /**< Bodies removed at the domain boundary in this step. */
     int32_t broad_pairs;    /**< Shape pairs the broad phase passed to the narrow phase. */
-    /** (since 0.3) Sweeps of the relax pass (0 when no contact penetrated):
+    /** (since 0.2) Sweeps of the relax pass (0 when no contact penetrated):
      *  after a step's sweeps with the penetration correction, the same sweeps
      *  without it, so that the correction moves positions only. `merit` and
      *  `converged` are those of both passes. */

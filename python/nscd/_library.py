@@ -502,9 +502,9 @@ class WorldDesc(ctypes.Structure):
         ("allocator", Allocator),
         ("log", LOG_FN),
         ("log_user", ctypes.c_void_p),
-        ("max_correction_speed", ctypes.c_double),  # since 0.3
-        ("on_unconverged", ctypes.c_int32),  # since 0.3
-        ("relax_sweeps", ctypes.c_int32),  # since 0.3
+        ("max_correction_speed", ctypes.c_double),  # since 0.2
+        ("on_unconverged", ctypes.c_int32),  # since 0.2
+        ("relax_sweeps", ctypes.c_int32),  # since 0.2
     ]
 
 
@@ -570,7 +570,7 @@ class WorldStepReport(ctypes.Structure):
         ("max_penetration", ctypes.c_double),
         ("bodies_removed", ctypes.c_int32),
         ("broad_pairs", ctypes.c_int32),
-        ("relax_sweeps", ctypes.c_int32),  # since 0.3
+        ("relax_sweeps", ctypes.c_int32),  # since 0.2
     ]
 
 

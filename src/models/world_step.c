@@ -675,18 +675,20 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
     if (bad >= 0) {
         return non_finite_failure(w, bad, "contact solve");
     }
-    bool converged = w->desc.tolerance > 0.0 && merit < w->desc.tolerance;
-    if (!converged && w->desc.tolerance > 0.0 &&
+    nscd_world_step_report r;
+    memset(&r, 0, sizeof r);
+    r.struct_size = sizeof r;
+    r.contacts = w->n_contacts;
+    r.sweeps = sweeps;
+    r.merit = merit;
+    r.converged = w->desc.tolerance > 0.0 && merit < w->desc.tolerance;
+    r.max_penetration = max_penetration;
+    r.broad_pairs = w->collision.n_pairs;
+    r.relax_sweeps = report_relax;
+    if (!r.converged && w->desc.tolerance > 0.0 &&
         w->desc.on_unconverged == NSCD_UNCONVERGED_REJECT) {
         nscd__world_step_restore(w); /* nothing integrated yet: as before the call */
         if (report != NULL) {
-            nscd_world_step_report r = {.struct_size = sizeof r};
-            r.contacts = w->n_contacts;
-            r.sweeps = sweeps;
-            r.relax_sweeps = report_relax;
-            r.merit = merit;
-            r.max_penetration = max_penetration;
-            r.broad_pairs = w->collision.n_pairs;
             nscd__struct_write(report, &r, sizeof r, NSCD__WORLD_STEP_REPORT_SIZE_0_2);
         }
         return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED,
@@ -694,16 +696,6 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
                           "tolerance %g",
                           (long long)w->steps + 1, merit, (int)sweeps, w->desc.tolerance);
     }
-    nscd_world_step_report r;
-    memset(&r, 0, sizeof r);
-    r.struct_size = sizeof r;
-    r.contacts = w->n_contacts;
-    r.sweeps = sweeps;
-    r.merit = merit;
-    r.converged = converged;
-    r.max_penetration = max_penetration;
-    r.broad_pairs = w->collision.n_pairs;
-    r.relax_sweeps = report_relax;
     nscd__world_step_integrate(w);
     r.bodies_removed = nscd__world_remove_outside(w);
     w->steps++;
