@@ -76,15 +76,16 @@ static nscd_status reserve_shapes(nscd_world *w, int32_t needed) {
 }
 
 nscd_status nscd__world_reserve_scratch(nscd_world *w) {
-    body_array t[8] = {{(void **)&w->saved_velocity, 3 * sizeof(double), 0},
+    body_array t[9] = {{(void **)&w->saved_velocity, 3 * sizeof(double), 0},
                        {(void **)&w->saved_omega, 3 * sizeof(double), 0},
                        {(void **)&w->snapshot_velocity, 3 * sizeof(double), 0},
                        {(void **)&w->snapshot_omega, 3 * sizeof(double), 0},
                        {(void **)&w->blend_velocity, 3 * sizeof(double), 0},
                        {(void **)&w->blend_omega, 3 * sizeof(double), 0},
                        {(void **)&w->position_velocity, 3 * sizeof(double), 0},
-                       {(void **)&w->position_omega, 3 * sizeof(double), 0}};
-    return reserve(&w->allocator, &w->scratch_capacity, w->bodies_capacity, t, 8);
+                       {(void **)&w->position_omega, 3 * sizeof(double), 0},
+                       {(void **)&w->blend_group, 2 * sizeof(int32_t), 0}};
+    return reserve(&w->allocator, &w->scratch_capacity, w->bodies_capacity, t, 9);
 }
 
 void nscd__world_free_bodies(nscd_world *w) {
@@ -105,6 +106,7 @@ void nscd__world_free_bodies(nscd_world *w) {
     for (int k = 0; k < 8; ++k) {
         nscd__free(a, scratch[k], 3 * c * sizeof(double));
     }
+    nscd__free(a, w->blend_group, 2 * c * sizeof(int32_t));
 }
 
 /* ------------------------------------------------------------ ids */

@@ -178,6 +178,9 @@ struct nscd_world {
     double *saved_velocity, *saved_omega;
     double *snapshot_velocity, *snapshot_omega;
     double *blend_velocity, *blend_omega;
+    /* 2 per body: the last group of this sweep that moved it, and how many
+     * groups did (the safe blend weight, world_solver.c jacobi_sweep) */
+    int32_t *blend_group;
     /* The velocities that move the positions when the step had a
      * penetration correction (nscd__world_step_relax): those of the solve
      * with the correction; the relax pass then removes it from the velocities. */

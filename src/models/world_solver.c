@@ -210,17 +210,24 @@ static double gauss_seidel(nscd_world *w, int32_t lo, int32_t hi) {
     return merit;
 }
 
-/* After group [lo, hi) ran on the snapshot: adds its velocity changes to the
- * blend accumulator and puts its bodies back to the snapshot. A body seen by
- * two contacts of the group is handled at its first visit only (its
- * velocity equals the snapshot afterwards, so the second adds zero). */
-static void collect_group(nscd_world *w, int32_t lo, int32_t hi) {
+/* After group g, contacts [lo, hi), ran on the snapshot: adds its velocity
+ * changes to the blend accumulator, puts its bodies back to the snapshot and
+ * counts, per body, the groups that touched it; returns the largest count so
+ * far. A body seen by two contacts of the group is handled at its first visit
+ * only (its velocity equals the snapshot afterwards, so the second adds zero). */
+static int32_t collect_group(nscd_world *w, int32_t g, int32_t lo, int32_t hi, int32_t shared) {
     for (int32_t j = lo; j < hi; ++j) {
         const nscd__world_contact *c = &w->contacts[j];
         int32_t bodies[2] = {c->a_moves ? c->a : -1, c->b_moves ? c->b : -1};
         for (int s = 0; s < 2; ++s) {
             if (bodies[s] < 0) {
                 continue;
+            }
+            int32_t *seen = &w->blend_group[2 * (size_t)bodies[s]];
+            if (seen[0] != g) {
+                seen[0] = g;
+                seen[1]++;
+                shared = seen[1] > shared ? seen[1] : shared;
             }
             size_t i = 3 * (size_t)bodies[s];
             for (int k = 0; k < 3; ++k) {
@@ -231,27 +238,47 @@ static void collect_group(nscd_world *w, int32_t lo, int32_t hi) {
             }
         }
     }
+    return shared;
 }
 
-/* One sweep of weighted block Jacobi over G groups of Gauss–Seidel. */
+/* One sweep of weighted block Jacobi over G groups of Gauss–Seidel.
+ *
+ * The weight: each group's Gauss–Seidel pass lowers the contact problem's
+ * energy E(x) = ½ xᵀAx − bᵀx with the other groups' impulses frozen,
+ * E(x₀ + Δ_g) ≤ E(x₀). The blend x₀ + ω Σ_g Δ_g has, for a body touched by k
+ * groups, the cross terms of k velocity changes: by Cauchy–Schwarz
+ * ‖Σ_g Δv_g‖² ≤ k Σ_g ‖Δv_g‖², so E(x₀ + ω Σ Δ_g) − E(x₀) ≤
+ * ω Σ_g [∇E·Δ_g + ½ ω k ‖Δ_g‖²_A] ≤ ω Σ_g (E(x₀ + Δ_g) − E(x₀)) ≤ 0 when
+ * ω k ≤ 1, k the largest number of groups sharing a body in this sweep. The
+ * user's relaxation is an upper bound; the sweep uses min(ω, 1/k). Without
+ * the bound (ω = 1 with four groups sharing bodies) the blend overshoots
+ * k-fold and diverges (docs/world.md, "Weighted Jacobi blend"). */
 static double jacobi_sweep(nscd_world *w, int32_t groups) {
-    size_t n3 = 3 * (size_t)w->n_bodies;
-    double omega = w->desc.relaxation, merit = 0.0;
+    size_t n = (size_t)w->n_bodies, n3 = 3 * n;
+    double merit = 0.0;
     memcpy(w->snapshot_velocity, w->velocity, n3 * sizeof(double));
     memcpy(w->snapshot_omega, w->omega, n3 * sizeof(double));
     memset(w->blend_velocity, 0, n3 * sizeof(double));
     memset(w->blend_omega, 0, n3 * sizeof(double));
+    for (size_t i = 0; i < n; ++i) {
+        w->blend_group[2 * i] = -1;
+        w->blend_group[2 * i + 1] = 0;
+    }
     double *x_start = w->contact_x_start;
     for (int32_t j = 0; j < w->n_contacts; ++j) {
         memcpy(x_start + 3 * (size_t)j, w->contacts[j].x, sizeof w->contacts[j].x);
     }
-    int64_t n = w->n_contacts;
+    int64_t n_contacts = w->n_contacts;
+    int32_t shared = 1;
     for (int32_t g = 0; g < groups; ++g) {
-        int32_t lo = (int32_t)(n * g / groups), hi = (int32_t)(n * (g + 1) / groups);
+        int32_t lo = (int32_t)(n_contacts * g / groups);
+        int32_t hi = (int32_t)(n_contacts * (g + 1) / groups);
         double m = gauss_seidel(w, lo, hi);
         merit = m > merit ? m : merit;
-        collect_group(w, lo, hi);
+        shared = collect_group(w, g, lo, hi, shared);
     }
+    double omega =
+        w->desc.relaxation * (double)shared <= 1.0 ? w->desc.relaxation : 1.0 / (double)shared;
     for (size_t i = 0; i < n3; ++i) {
         w->velocity[i] = w->snapshot_velocity[i] + omega * w->blend_velocity[i];
         w->omega[i] = w->snapshot_omega[i] + omega * w->blend_omega[i];
