@@ -114,6 +114,20 @@ typedef struct nscd__world_joint {
     double step; /* length of the step the impulses belong to, s (0: none) */
 } nscd__world_joint;
 
+/* One part of an ideal joint as a block of the world step's Gauss–Seidel
+ * (world_joint_sweep.c): its n <= 3 rows on each side's (v, ω), their
+ * responses M^-1 h', the lower Cholesky factor of A = H M^-1 H' (row-major
+ * 3x3) and its impulses. body[s] is the dense index of a dynamic side, -1
+ * for the ground, a static or a kinematic body. */
+typedef struct nscd__world_joint_block {
+    int32_t joint, part, n;
+    int32_t body[2];
+    double h[2][3][6];
+    double y[2][3][6];
+    double L[9];
+    double lambda[3];
+} nscd__world_joint_block;
+
 struct nscd_world {
     nscd_world_desc desc;
     nscd_allocator allocator;
@@ -207,6 +221,9 @@ struct nscd_world {
     double projection_tolerance;
     void *projection_scratch;
     size_t projection_bytes;
+    /* The ideal joints' blocks of nscd_world_step (world_joint_sweep.c). */
+    nscd__world_joint_block *joint_blocks;
+    int32_t n_joint_blocks, joint_blocks_capacity;
 
     /* The world as an nscd__model (world_model.c), created by the first
      * stepper that drives the world; NULL until then. */
@@ -320,8 +337,9 @@ void nscd__world_joint_pose(const nscd_world *w, const nscd__world_joint *j, int
                             nscd__joint_pose *pose);
 
 /* Moves the positions onto the ideal joints' Φ = 0 and the velocities
- * onto H v = 0 (world_joint_projection.c), after an accepted step; its
- * checks and scratch come first, before the step (they may fail). */
+ * onto H v = 0 (world_joint_projection.c), one mechanism (joints connected
+ * through dynamic bodies) at a time, after an accepted step; its checks and
+ * scratch come first, before the step (they may fail). */
 nscd_status nscd__world_prepare_projection(nscd_world *w);
 /* Gaps closer than this (1000 projection tolerances; 0 without projection)
  * are closed: in the projection's velocity stage, and to the steppers, which
@@ -330,6 +348,19 @@ nscd_status nscd__world_prepare_projection(nscd_world *w);
  * after the projection; they must stay in the active set. */
 double nscd__world_contact_distance(const nscd_world *w);
 nscd_status nscd__world_project_joints(nscd_world *w);
+
+/* Ideal joints in the world's own step (world_joint_sweep.c): the blocks of
+ * every part at the step's poses (warm impulses when the last step had the
+ * same dt), their warm start, one Gauss–Seidel pass over them (the merit,
+ * m/s) and the impulses kept for the next step (the drift is the world's
+ * one projection's, nscd__world_project_joints). Clearance joints are not
+ * blocks (yet). */
+bool nscd__world_has_clearance_joints(const nscd_world *w);
+nscd_status nscd__world_joint_blocks_build(nscd_world *w);
+void nscd__world_joint_warm_start(nscd_world *w);
+double nscd__world_joint_sweep(nscd_world *w);
+void nscd__world_joint_store(nscd_world *w);
+void nscd__world_free_joint_blocks(nscd_world *w);
 
 /* The model adapter (world_model.c). */
 struct nscd__model;

@@ -87,11 +87,15 @@ double nscd__world_contact_distance(const nscd_world *w) {
  * over-constrain the redundant gaps of a prismatic joint). Velocity stage:
  * the closed gaps (g <= the contact distance) as inequalities H v >= 0.
  * *largest: the largest |Φ| and -g - tolerance. */
-static int32_t gather(const nscd_world *w, int positions, projection_row *rows, double *largest) {
+static int32_t gather(const nscd_world *w, const int32_t *label, int32_t component, int positions,
+                      projection_row *rows, double *largest) {
     int32_t m = 0;
     double tol = w->projection_tolerance;
     *largest = 0.0;
     for (int32_t k = 0; k < w->n_joints; ++k) {
+        if (label[k] != component) {
+            continue;
+        }
         const nscd__world_joint *j = &w->joints[k];
         nscd__joint_pose pose[2];
         int32_t body[2];
@@ -120,13 +124,54 @@ static int32_t gather(const nscd_world *w, int positions, projection_row *rows, 
     return m;
 }
 
-/* Rows the projection may take: every ideal-joint row and clearance gap. */
-static int32_t row_count(const nscd_world *w) {
-    int32_t m = 0;
-    for (int32_t k = 0; k < w->n_joints; ++k) {
-        m += nscd__joint_value_count(&w->joints[k].def);
+/* The mechanisms: joints that share a dynamic body, directly or through
+ * other joints, form one component, and components share no moving body,
+ * so H M^-1 H' is block diagonal over them and each is projected on its own
+ * (a granular bed with 50 five-link chains is 50 systems of 25 rows, not one
+ * of 1250). label[k] = the component of joint k (the dense index of its
+ * root body), or -1 for a joint with no dynamic side (nothing to move).
+ * parent: n_bodies ints of scratch (union-find). Returns the largest number
+ * of rows of one component. */
+static int32_t root(int32_t *parent, int32_t i) {
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
     }
-    return m;
+    return i;
+}
+
+static int32_t components(const nscd_world *w, int32_t *label, int32_t *parent, int32_t *rows) {
+    for (int32_t i = 0; i < w->n_bodies; ++i) {
+        parent[i] = i;
+        rows[i] = 0;
+    }
+    for (int32_t k = 0; k < w->n_joints; ++k) {
+        int32_t side[2];
+        for (int s = 0; s < 2; ++s) {
+            int32_t i = nscd__world_lookup(w, w->joints[k].body[s]);
+            side[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? root(parent, i) : -1;
+        }
+        if (side[0] >= 0 && side[1] >= 0 && side[0] != side[1]) {
+            /* the smaller index is the root: labels independent of joint order */
+            int32_t lo = side[0] < side[1] ? side[0] : side[1];
+            parent[side[0] + side[1] - lo] = lo;
+        }
+    }
+    int32_t largest = 0;
+    for (int32_t k = 0; k < w->n_joints; ++k) {
+        label[k] = -1;
+        for (int s = 0; s < 2 && label[k] < 0; ++s) {
+            int32_t i = nscd__world_lookup(w, w->joints[k].body[s]);
+            if (i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC) {
+                label[k] = root(parent, i);
+            }
+        }
+        if (label[k] >= 0) {
+            rows[label[k]] += nscd__joint_value_count(&w->joints[k].def);
+            largest = rows[label[k]] > largest ? rows[label[k]] : largest;
+        }
+    }
+    return largest;
 }
 
 /* W = H M^-1 H' + δ I (m x m, row-major). */
@@ -269,11 +314,16 @@ static void apply(nscd_world *w, const projection_row *rows, int32_t m, const do
     }
 }
 
-/* Scratch for m rows: the rows, W, b, p and the solver's work
- * (SOLVE_WORK(m) doubles), all or nothing. */
-static nscd_status reserve(nscd_world *w, int32_t m) {
-    size_t need = (size_t)m * sizeof(projection_row) +
-                  ((size_t)m * (size_t)m + 2 * (size_t)m + SOLVE_WORK(m)) * sizeof(double);
+/* Scratch for components of at most m rows: the rows, W, b, p and the
+ * solver's work (SOLVE_WORK(m) doubles), then the component labels of the
+ * joints and the union-find's two body arrays; all or nothing. */
+static size_t scratch_bytes(const nscd_world *w, int32_t m) {
+    return (size_t)m * sizeof(projection_row) +
+           ((size_t)m * (size_t)m + 2 * (size_t)m + SOLVE_WORK(m)) * sizeof(double) +
+           ((size_t)w->n_joints + 2 * (size_t)w->n_bodies) * sizeof(int32_t);
+}
+
+static nscd_status reserve(nscd_world *w, size_t need) {
     if (need <= w->projection_bytes) {
         return NSCD_OK;
     }
@@ -287,33 +337,47 @@ static nscd_status reserve(nscd_world *w, int32_t m) {
     return NSCD_OK;
 }
 
+/* The largest component's rows, with the labels of the joints and the rows
+ * of each component (at its root body) at the end of the scratch (reserved
+ * first for these alone); -1 when out of memory. */
+static int32_t label_components(nscd_world *w, int32_t **label, int32_t **rows) {
+    if (reserve(w, scratch_bytes(w, 0)) != NSCD_OK) {
+        return -1;
+    }
+    size_t ints = (size_t)w->n_joints + 2 * (size_t)w->n_bodies;
+    int32_t *tail = (int32_t *)((char *)w->projection_scratch + w->projection_bytes) - ints;
+    *label = tail;
+    *rows = tail + w->n_joints + w->n_bodies;
+    return components(w, *label, tail + w->n_joints, *rows);
+}
+
 nscd_status nscd__world_prepare_projection(nscd_world *w) {
-    int32_t m = row_count(w);
-    if (m == 0 || w->projection_iterations == 0) {
+    if (w->n_joints == 0 || w->projection_iterations == 0) {
         return NSCD_OK;
+    }
+    int32_t *label, *rows;
+    int32_t m = label_components(w, &label, &rows);
+    if (m < 0) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "joint projection labels");
     }
     if (m > NSCD__WORLD_MAX_PROJECTED_ROWS) {
         return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
-                          "%d joint rows exceed the projection's %d (turn it off)", (int)m,
-                          NSCD__WORLD_MAX_PROJECTED_ROWS);
+                          "a mechanism of %d joint rows exceeds the projection's %d (turn it off)",
+                          (int)m, NSCD__WORLD_MAX_PROJECTED_ROWS);
     }
-    if (reserve(w, m) != NSCD_OK) {
+    if (reserve(w, scratch_bytes(w, m)) != NSCD_OK) {
         return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "joint projection of %d rows", (int)m);
     }
     return NSCD_OK;
 }
 
-nscd_status nscd__world_project_joints(nscd_world *w) {
-    int32_t m = row_count(w);
-    if (m == 0 || w->projection_iterations == 0 || m > NSCD__WORLD_MAX_PROJECTED_ROWS ||
-        reserve(w, m) != NSCD_OK) {
-        return NSCD_OK; /* prepared before the step: does not happen */
-    }
+/* Positions, then velocities, of one component; its residual. */
+static double project_component(nscd_world *w, const int32_t *label, int32_t component, int32_t m) {
     projection_row *rows = w->projection_scratch;
     double *W = (double *)(rows + m), *b = W + (size_t)m * (size_t)m, *p = b + m, *work = p + m;
     double residual = 0.0;
     for (int32_t it = 0;; ++it) { /* positions */
-        int32_t n = gather(w, 1, rows, &residual);
+        int32_t n = gather(w, label, component, 1, rows, &residual);
         if (residual <= w->projection_tolerance || it == w->projection_iterations) {
             break;
         }
@@ -325,7 +389,7 @@ nscd_status nscd__world_project_joints(nscd_world *w) {
         apply(w, rows, n, p, 1);
     }
     double largest = 0.0; /* velocities at the final positions */
-    int32_t n = gather(w, 0, rows, &largest);
+    int32_t n = gather(w, label, component, 0, rows, &largest);
     for (int32_t a = 0; a < n; ++a) {
         b[a] = 0.0;
         for (int s = 0; s < 2; ++s) {
@@ -339,6 +403,27 @@ nscd_status nscd__world_project_joints(nscd_world *w) {
     delassus(rows, n, W);
     solve(rows, n, W, b, p, work);
     apply(w, rows, n, p, 0);
+    return residual;
+}
+
+nscd_status nscd__world_project_joints(nscd_world *w) {
+    if (w->n_joints == 0 || w->projection_iterations == 0) {
+        return NSCD_OK;
+    }
+    int32_t *label, *rows;
+    int32_t m = label_components(w, &label, &rows);
+    if (m < 0 || m > NSCD__WORLD_MAX_PROJECTED_ROWS || reserve(w, scratch_bytes(w, m)) != NSCD_OK) {
+        return NSCD_OK; /* prepared before the step: does not happen */
+    }
+    label_components(w, &label, &rows); /* the reserve may have moved the scratch */
+    double residual = 0.0;
+    for (int32_t k = 0; k < w->n_joints; ++k) {
+        int32_t c = label[k];
+        if (c >= 0 && rows[c] > 0) { /* each component once, in the order of its first joint */
+            residual = fmax(residual, project_component(w, label, c, m));
+            rows[c] = 0;
+        }
+    }
     if (residual > w->projection_tolerance) { /* never a silent drift or penetration */
         return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED,
                           "joint projection: residual %.3g m after %d iterations (tolerance "

@@ -304,11 +304,14 @@ double nscd__world_sweep(nscd_world *w) {
 void nscd__world_solve(nscd_world *w, int32_t max_sweeps, int32_t *sweeps, double *merit) {
     *merit = 0.0;
     *sweeps = 0;
-    if (w->n_contacts == 0) {
+    if (w->n_contacts == 0 && w->n_joint_blocks == 0) {
         return;
     }
     for (int32_t s = 0; s < max_sweeps; ++s) {
-        *merit = nscd__world_sweep(w);
+        /* the joints' blocks first, then the contacts: one Gauss–Seidel */
+        double joints = w->n_joint_blocks > 0 ? nscd__world_joint_sweep(w) : 0.0;
+        double contacts = nscd__world_sweep(w);
+        *merit = contacts > joints ? contacts : joints;
         *sweeps = s + 1;
         if (w->desc.tolerance > 0.0 && *merit < w->desc.tolerance) {
             break;

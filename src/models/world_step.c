@@ -639,10 +639,10 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
         return nscd__fail(&w->diag, NSCD_ERR_STRUCT_SIZE, "report struct_size %u",
                           (unsigned)nscd__struct_size_of(report));
     }
-    if (w->n_joints > 0) { /* the block Gauss–Seidel has no joint blocks (docs/joints.md) */
+    if (nscd__world_has_clearance_joints(w)) { /* gaps are not blocks yet (docs/joints.md) */
         return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
-                          "nscd_world_step does not solve joints: drive the world with "
-                          "nscd_time_stepping_create_world");
+                          "nscd_world_step does not solve clearance joints: drive the world "
+                          "with nscd_time_stepping_create_world");
     }
     double max_penetration = 0.0;
     nscd_status rc = nscd__world_step_prepare(w, &max_penetration);
@@ -652,11 +652,23 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
     if (rc != NSCD_OK) {
         return nscd__fail(&w->diag, rc, "collision detection: out of memory");
     }
+    if (nscd__world_joint_blocks_build(w) != NSCD_OK) {
+        w->n_contacts = 0;
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "joint blocks");
+    }
+    if (w->n_joint_blocks > 0) {
+        rc = nscd__world_prepare_projection(w); /* its message names the projection */
+        if (rc != NSCD_OK) {
+            w->n_contacts = 0;
+            return rc;
+        }
+    }
     nscd__world_step_free_velocities(w);
     int32_t bad = first_non_finite(w);
     if (bad >= 0) {
         return non_finite_failure(w, bad, "free motion (gravity, load, gyroscopic step)");
     }
+    nscd__world_joint_warm_start(w);
     nscd__world_warm_start(w);
     int32_t sweeps = 0, report_relax = 0;
     double merit = 0.0;
@@ -697,11 +709,19 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
                           (long long)w->steps + 1, merit, (int)sweeps, w->desc.tolerance);
     }
     nscd__world_step_integrate(w);
+    nscd_status joints = NSCD_OK;
+    if (w->n_joint_blocks > 0) { /* the drift of H v = 0 over the step, removed */
+        nscd__world_joint_store(w);
+        joints = nscd__world_project_joints(w);
+    }
     r.bodies_removed = nscd__world_remove_outside(w);
     w->steps++;
     w->time = (double)w->steps * w->desc.dt;
     if (report != NULL) {
         nscd__struct_write(report, &r, sizeof r, NSCD__WORLD_STEP_REPORT_SIZE_0_2);
+    }
+    if (joints != NSCD_OK) { /* never a silent drift: the projection's message */
+        return joints;
     }
     if (!r.converged && w->desc.tolerance > 0.0) {
         /* kept: the report says so, and so does the last error; the status

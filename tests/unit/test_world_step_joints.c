@@ -1,0 +1,239 @@
+/* Ideal joints in the world's own step (nscd_world_step; world_joint_sweep.c,
+ * docs/joints.md "Joints in nscd_world_step"): a compound pendulum keeps the
+ * small-oscillation period of its analytic solution, a five-link chain never
+ * gains energy and stays on its joints after every step, a chain hangs into
+ * a bed of spheres, and clearance joints are refused without a change.
+ * References: T = 2π sqrt(I_p / (m g d)) (compound pendulum), the
+ * mechanical energy (no stage may create it), the joints' residual Φ. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "nscd/joint.h"
+#include "nscd/world.h"
+
+#include "assert_near.h"
+
+#define G 9.81
+#define LINK 0.2 /* joint spacing of a link, m */
+
+/* A chain of n capsule links (radius 1 cm, their ends 2 cm short of the
+ * joints so that neighbours never touch) hanging from a revolute joint to
+ * the ground at `top`, tilted by `angle` about y; revolute axes along y. */
+static void add_chain(nscd_world *w, const double top[3], int n, double angle, nscd_body_id *ids,
+                      nscd_joint_id *joints) {
+    const double h = sqrt(0.5);
+    double dir[3] = {sin(angle), 0.0, -cos(angle)}; /* down the chain */
+    nscd_body_id prev = NSCD_BODY_NULL;
+    for (int k = 0; k < n; ++k) {
+        nscd_body_desc b;
+        nscd_body_desc_init(&b, sizeof b);
+        for (int c = 0; c < 3; ++c) {
+            b.position[c] = top[c] + (k + 0.5) * LINK * dir[c];
+        }
+        b.orientation[0] = cos(0.5 * angle); /* body z = -dir: rotation by -angle about y */
+        b.orientation[2] = -sin(0.5 * angle);
+        nscd_shape_desc s;
+        nscd_shape_desc_init(&s, sizeof s);
+        s.type = NSCD_SHAPE_CAPSULE;
+        s.radius = 0.01;
+        s.half_height = 0.5 * LINK - 0.03;
+        assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &ids[k]), NSCD_OK);
+        nscd_joint_desc j;
+        nscd_joint_desc_init(&j, sizeof j);
+        j.type = NSCD_JOINT_REVOLUTE;
+        j.body_a = prev;
+        j.body_b = ids[k];
+        if (prev == NSCD_BODY_NULL) { /* frame A in the world: at the top */
+            memcpy(j.position_a, top, sizeof j.position_a);
+        } else {
+            j.position_a[2] = -0.5 * LINK;
+        }
+        j.orientation_a[0] = h, j.orientation_a[1] = -h; /* frame z = body y */
+        j.position_b[2] = 0.5 * LINK;
+        j.orientation_b[0] = h, j.orientation_b[1] = -h;
+        if (prev == NSCD_BODY_NULL) { /* the world's y, whatever the tilt */
+            j.orientation_a[0] = h, j.orientation_a[1] = -h;
+        }
+        assert_int_equal(nscd_world_add_joint(w, &j, &joints[k]), NSCD_OK);
+        prev = ids[k];
+    }
+}
+
+static double energy(const nscd_world *w, const nscd_body_id *ids, int n) {
+    double e = 0.0;
+    for (int k = 0; k < n; ++k) {
+        double x[3], v[3], om[3], m, I[3], q[4];
+        assert_int_equal(nscd_world_get_body(w, ids[k], x, q, v, om), NSCD_OK);
+        assert_int_equal(nscd_world_get_body_mass(w, ids[k], &m, I), NSCD_OK);
+        /* the chain turns about y, a principal axis of every link */
+        e += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + 0.5 * I[1] * om[1] * om[1] +
+             m * G * x[2];
+    }
+    return e;
+}
+
+static double worst_residual(const nscd_world *w, const nscd_joint_id *joints, int n) {
+    double worst = 0.0;
+    for (int k = 0; k < n; ++k) {
+        double values[8];
+        int32_t count = 0;
+        assert_int_equal(nscd_world_joint_residual(w, joints[k], 8, &count, values), NSCD_OK);
+        for (int32_t r = 0; r < count; ++r) {
+            worst = fmax(worst, fabs(values[r]));
+        }
+    }
+    return worst;
+}
+
+static nscd_world *make_world(void) {
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    d.dt = 1e-3;
+    d.max_sweeps = 50;
+    nscd_world *w = NULL;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
+    return w;
+}
+
+/* A single link swinging 0.05 rad: T = 2π sqrt(I_p / (m g d)), I_p = I_yy +
+ * m d², d = LINK/2 (its centre below the pivot), times (1 + θ₀²/16) for the
+ * amplitude; the first-order step changes it by O(dt) (0.2 % here). */
+static void compound_pendulum_period(void **state) {
+    (void)state;
+    nscd_world *w = make_world();
+    nscd_body_id id;
+    nscd_joint_id joint;
+    const double top[3] = {0.0, 0.0, 0.0}, amplitude = 0.05;
+    add_chain(w, top, 1, amplitude, &id, &joint);
+    double m, I[3];
+    assert_int_equal(nscd_world_get_body_mass(w, id, &m, I), NSCD_OK);
+    double d = 0.5 * LINK;
+    double expected = 2.0 * 3.14159265358979323846 * sqrt((I[1] + m * d * d) / (m * G * d)) *
+                      (1.0 + amplitude * amplitude / 16.0);
+    double previous = 1.0, first = -1.0, last = -1.0;
+    int crossings = 0;
+    for (int step = 1; step <= 2200; ++step) {
+        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+        double x[3];
+        assert_int_equal(nscd_world_get_body(w, id, x, NULL, NULL, NULL), NSCD_OK);
+        if (previous > 0.0 && x[0] <= 0.0) { /* downward crossings of x = 0 */
+            last = step * 1e-3;
+            first = first < 0.0 ? last : first;
+            crossings++;
+        }
+        previous = x[0];
+    }
+    assert_true(crossings >= 3);
+    double period = (last - first) / (crossings - 1);
+    assert_near(period, expected, 5e-3 * expected);
+    assert_true(worst_residual(w, &joint, 1) <= 1e-9);
+    nscd_world_destroy(w);
+}
+
+/* Five links released at 1.2 rad: every step NSCD_OK, the energy never above
+ * its start (the velocity-level joints and the projection dissipate, never
+ * create), Φ back to the projection's tolerance after every step. */
+static void chain_keeps_energy_bound_and_joints(void **state) {
+    (void)state;
+    enum { N = 5 };
+    nscd_world *w = make_world();
+    nscd_body_id ids[N];
+    nscd_joint_id joints[N];
+    const double top[3] = {0.0, 0.0, 1.0};
+    add_chain(w, top, N, 1.2, ids, joints);
+    double e0 = energy(w, ids, N), scale = 0.0;
+    for (int k = 0; k < N; ++k) {
+        double m, I[3];
+        assert_int_equal(nscd_world_get_body_mass(w, ids[k], &m, I), NSCD_OK);
+        scale += m * G * N * LINK;
+    }
+    for (int step = 0; step < 800; ++step) {
+        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+        assert_true(energy(w, ids, N) <= e0 + 1e-9 * scale);
+        assert_true(worst_residual(w, joints, N) <= 1e-9);
+    }
+    nscd_world_destroy(w);
+}
+
+/* A chain hanging into a bed of spheres on a floor: joints and contacts in
+ * one solve; the chain stays on its joints, nothing leaves the floor. */
+static void chain_in_a_bed_of_spheres(void **state) {
+    (void)state;
+    enum { N = 4, SPHERES = 40 };
+    nscd_world *w = make_world();
+    nscd_body_desc floor_body;
+    nscd_body_desc_init(&floor_body, sizeof floor_body);
+    floor_body.type = NSCD_BODY_STATIC;
+    nscd_shape_desc floor_shape;
+    nscd_shape_desc_init(&floor_shape, sizeof floor_shape);
+    floor_shape.type = NSCD_SHAPE_HALF_SPACE;
+    nscd_body_id floor_id, balls[SPHERES], ids[N];
+    nscd_joint_id joints[N];
+    assert_int_equal(nscd_world_add_body(w, &floor_body, &floor_shape, 1, &floor_id), NSCD_OK);
+    for (int k = 0; k < SPHERES; ++k) {
+        nscd_body_desc b;
+        nscd_body_desc_init(&b, sizeof b);
+        b.position[0] = -0.25 + 0.1 * (k % 6);
+        b.position[1] = -0.1 + 0.1 * ((k / 6) % 3);
+        b.position[2] = 0.05 + 0.1 * (k / 18);
+        nscd_shape_desc s;
+        nscd_shape_desc_init(&s, sizeof s);
+        s.type = NSCD_SHAPE_SPHERE;
+        s.radius = 0.045;
+        assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &balls[k]), NSCD_OK);
+    }
+    const double top[3] = {0.0, 0.0, 0.85};
+    add_chain(w, top, N, 0.3, ids, joints);
+    for (int step = 0; step < 500; ++step) {
+        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+    }
+    assert_true(worst_residual(w, joints, N) <= 1e-9);
+    for (int k = 0; k < SPHERES; ++k) {
+        double x[3], v[3];
+        assert_int_equal(nscd_world_get_body(w, balls[k], x, NULL, v, NULL), NSCD_OK);
+        assert_true(x[2] > 0.045 - 1e-3); /* above the floor, within 1 mm */
+        assert_true(sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) < 1.0);
+    }
+    nscd_world_destroy(w);
+}
+
+/* Clearance joints are not blocks of the world step: refused, unchanged. */
+static void clearance_joints_are_refused(void **state) {
+    (void)state;
+    nscd_world *w = make_world();
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_SPHERE;
+    s.radius = 0.05;
+    nscd_body_id id;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    nscd_clearance_joint_desc c;
+    nscd_clearance_joint_desc_init(&c, sizeof c);
+    c.inner_body = id;
+    nscd_joint_id joint;
+    assert_int_equal(nscd_world_add_clearance_joint(w, &c, &joint), NSCD_OK);
+    assert_int_equal(nscd_world_step(w, NULL), NSCD_ERR_UNSUPPORTED);
+    assert_non_null(strstr(nscd_world_last_error(w), "clearance"));
+    double x[3], v[3];
+    assert_int_equal(nscd_world_get_body(w, id, x, NULL, v, NULL), NSCD_OK);
+    assert_true(x[2] == 0.0 && v[2] == 0.0 && nscd_world_time(w) == 0.0);
+    nscd_world_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(compound_pendulum_period),
+        cmocka_unit_test(chain_keeps_energy_bound_and_joints),
+        cmocka_unit_test(chain_in_a_bed_of_spheres),
+        cmocka_unit_test(clearance_joints_are_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
