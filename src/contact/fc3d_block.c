@@ -197,11 +197,13 @@ nscd_status nscd__fc3d_local_mdp_general(const double A[9], const double v[3], d
     }
     double k2 = c * c / det, gamma = 1.0 / (1.0 + k2);
     double contraction = sqrt(k2 / (1.0 + k2));
+    /* Stop when the error bound contraction / (1 - contraction) * step (Banach)
+     * is below 1e-13 of the iterate, or the step is at rounding level. */
     double stop = contraction > 0.0
-                      ? fmax(4.0 * DBL_EPSILON, 1e-14 * (1.0 - contraction) / contraction)
+                      ? fmax(64.0 * DBL_EPSILON, 1e-13 * (1.0 - contraction) / contraction)
                       : INFINITY; /* k = 0: one step is exact */
     double y[3] = {x[0], x[1], x[2]};
-    for (int it = 0; it < 500; ++it) {
+    for (int it = 0; it < NSCD__FC3D_MDP_STEPS; ++it) {
         double F[3], h[3], B[9], b[3], next[3];
         for (int i = 0; i < 3; ++i) {
             F[i] = v[i] + rho * (y[i] - x[i]);
