@@ -488,6 +488,34 @@ static void classification_is_scale_invariant(void **state) {
     }
 }
 
+/* The report's struct_size is checked before anything is done; NULL report
+ * and NULL matrix arguments. */
+static void report_arguments(void **state) {
+    (void)state;
+    const double W[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    nscd_fc3d_block_report rep;
+    memset(&rep, 0x33, sizeof rep);
+    rep.struct_size = 8;
+    nscd_fc3d_block_report copy = rep;
+    assert_int_equal(nscd_fc3d_check_dense(1, W, &rep), NSCD_ERR_STRUCT_SIZE);
+    assert_memory_equal(&rep, &copy, sizeof rep);
+    rep.struct_size = sizeof rep + 8;
+    copy = rep;
+    assert_int_equal(nscd_fc3d_check_dense(1, W, &rep), NSCD_ERR_STRUCT_SIZE);
+    assert_memory_equal(&rep, &copy, sizeof rep);
+    assert_int_equal(nscd_fc3d_check_dense(1, W, NULL), NSCD_OK);
+    assert_int_equal(nscd_fc3d_check_dense(0, W, NULL), NSCD_ERR_INVALID_ARGUMENT);
+    assert_int_equal(nscd_fc3d_check_dense(1, NULL, NULL), NSCD_ERR_NULL_POINTER);
+    int32_t row_ptr[2] = {0, 1}, col[1] = {0}, bad_col[1] = {3};
+    assert_int_equal(nscd_fc3d_check_bsr(1, row_ptr, NULL, W, NULL), NSCD_ERR_NULL_POINTER);
+    assert_int_equal(nscd_fc3d_check_bsr(1, row_ptr, bad_col, W, NULL), NSCD_ERR_INDEX);
+    rep.struct_size = sizeof rep;
+    assert_int_equal(nscd_fc3d_check_bsr(1, row_ptr, col, W, &rep), NSCD_OK);
+    assert_int_equal(rep.n_regular, 1);
+    assert_int_equal(rep.refused_block, -1);
+    assert_true(rep.max_asymmetry == 0.0 && fabs(rep.min_eigenvalue - 1.0) <= 1e-15);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(coulomb_nonsymmetric_blocks_solved),
@@ -496,6 +524,7 @@ int main(void) {
         cmocka_unit_test(semidefinite_block_solved),
         cmocka_unit_test(refused_blocks_named_and_nothing_changed),
         cmocka_unit_test(classification_is_scale_invariant),
+        cmocka_unit_test(report_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
