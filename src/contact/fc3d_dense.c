@@ -113,6 +113,9 @@ nscd_status nscd_fc3d_solve_dense(int32_t n_contacts, const double *W, const dou
     }
     int32_t n = n_contacts;
     size_t nnz = 0;
+    if (!nscd__all_finite(W, 9 * (size_t)n * (size_t)n)) {
+        return NSCD_ERR_NOT_FINITE; /* before any allocation, as documented */
+    }
     nscd_allocator al = nscd__allocator_resolve(&o.allocator);
     int8_t *kind = nscd__alloc_array(&al, (size_t)n, sizeof *kind);
     if (kind == NULL) {
