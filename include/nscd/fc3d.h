@@ -41,6 +41,16 @@
  * scaled size of the last sweep's update, ||s (r_new - r_old)|| / ||q||,
  * drops below the tolerance, and at the last allowed sweep.
  *
+ * **Diagonal blocks** (since 0.2). W_jj need not be symmetric: with
+ * S = (W_jj + W_jj')/2, s = trace(W_jj)/3 and lambda the smallest eigenvalue of
+ * S, a block is solved as given when lambda > 1e-8 s (Coulomb: the regimes with
+ * W_jj itself; maximum dissipation: the variational inequality of the block,
+ * (z - y)'(W_jj y + v_j) >= 0 over the block's feasible set, which is eq. (5)
+ * for a symmetric block), by proximal steps with rho = 1e-6 s when
+ * -1e-10 s <= lambda <= 1e-8 s (their fixed points are the block's solutions),
+ * and refused otherwise (::nscd_fc3d_block_kind, nscd_fc3d_check_bsr()). See
+ * docs/fc3d.md, "Non-symmetric and semi-definite diagonal blocks".
+ *
  * Determinism: results are bitwise reproducible; the dense and the BSR solver
  * give bitwise the same result when the BSR matrix holds exactly the non-zero
  * blocks of the dense one, each row's blocks in ascending column order.
