@@ -488,6 +488,52 @@ static void classification_is_scale_invariant(void **state) {
     }
 }
 
+/* Dense and block-CSR entry points: bitwise the same on non-symmetric and
+ * semi-definite blocks too (fc3d.h, determinism), both laws. */
+static void dense_and_bsr_bitwise(void **state) {
+    (void)state;
+    static double W[M3 * M3], blocks[9 * N * N];
+    double q[M3], mu[N];
+    random_problem(5, 1e-3, W, q, mu);
+    for (int i = 0; i < M3; ++i) { /* contact 2's second tangent (row 8) immobile: H's row 0 */
+        W[(size_t)8 * M3 + i] = W[(size_t)i * M3 + 8] = 0.0;
+    }
+    int32_t row_ptr[N + 1], col[N * N];
+    for (int j = 0; j <= N; ++j) {
+        row_ptr[j] = N * j;
+    }
+    for (int j = 0; j < N; ++j) {
+        for (int k = 0; k < N; ++k) {
+            col[N * j + k] = k;
+            for (int i = 0; i < 3; ++i) {
+                for (int l = 0; l < 3; ++l) {
+                    blocks[9 * (N * j + k) + 3 * i + l] = W[(size_t)(3 * j + i) * M3 + 3 * k + l];
+                }
+            }
+        }
+    }
+    nscd_fc3d_block_report rep = {.struct_size = sizeof rep};
+    assert_int_equal(nscd_fc3d_check_bsr(N, row_ptr, col, blocks, &rep), NSCD_OK);
+    assert_int_equal(rep.n_semidefinite, 1);
+    for (int law = 0; law < 2; ++law) {
+        nscd_fc3d_options o = options(law);
+        o.tolerance = 1e-9;
+        double r1[M3] = {0}, u1[M3], r2[M3] = {0}, u2[M3];
+        nscd_fc3d_info i1 = {.struct_size = sizeof i1}, i2 = {.struct_size = sizeof i2};
+        nscd_status s1 = nscd_fc3d_solve_dense(N, W, q, mu, &o, r1, u1, &i1);
+        nscd_status s2 = nscd_fc3d_solve_bsr(N, row_ptr, col, blocks, q, mu, &o, r2, u2, &i2);
+        assert_int_equal(s1, NSCD_OK);
+        assert_int_equal(s2, s1);
+        assert_memory_equal(r1, r2, sizeof r1);
+        assert_memory_equal(u1, u2, sizeof u1);
+        assert_int_equal(i1.iterations, i2.iterations);
+        if (law == NSCD_FC3D_COULOMB) {
+            assert_true(coulomb_e1(N, W, q, mu, r1) <= 1e-8);
+        }
+        assert_true(r1[6] > 1e-3); /* the semi-definite contact carries load */
+    }
+}
+
 /* The report's struct_size is checked before anything is done; NULL report
  * and NULL matrix arguments. */
 static void report_arguments(void **state) {
@@ -524,6 +570,7 @@ int main(void) {
         cmocka_unit_test(semidefinite_block_solved),
         cmocka_unit_test(refused_blocks_named_and_nothing_changed),
         cmocka_unit_test(classification_is_scale_invariant),
+        cmocka_unit_test(dense_and_bsr_bitwise),
         cmocka_unit_test(report_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
