@@ -97,6 +97,14 @@ else()
   get_filename_component(_fclib_real_dir "${PROJECT_SOURCE_DIR}/../shared/data/fclib" ABSOLUTE)
 endif()
 if(NOT NSCD_SANITIZE)
+  # The tool itself on the committed sample (in CI too): both laws, E1 / the VI check.
+  foreach(_law coulomb max_dissipation)
+    add_test(NAME fclib.verify_sample_${_law}
+      COMMAND /usr/bin/python3 "${PROJECT_SOURCE_DIR}/tools/fclib_verify.py" "${_fclib_sample}"
+              --law ${_law} --require-e1 1e-9)
+    set_tests_properties(fclib.verify_sample_${_law} PROPERTIES LABELS fclib
+      ENVIRONMENT "NSCD_LIBRARY=$<TARGET_FILE:nscd>;NSCD_FCLIB_LIBRARY=$<TARGET_FILE:nscd_fclib>;OPENBLAS_NUM_THREADS=1")
+  endforeach()
   add_test(NAME fclib.real_problems
     COMMAND /usr/bin/python3 "${PROJECT_SOURCE_DIR}/tools/fclib_verify.py" "${_fclib_real_dir}"
             --require-e1 1e-8 --expect-stall BoxesStack1-i100000-32)
