@@ -152,7 +152,7 @@ static void io_settings(cursor *c, nscd_world *w) {
 static void check_settings(cursor *c, const nscd_world *w) {
     if (!(w->steps >= 0) || !nscd__all_finite(&w->time, 1) || w->projection_iterations < 0 ||
         !(w->projection_tolerance >= 0.0) || !nscd__all_finite(&w->projection_tolerance, 1)) {
-        refuse(c, "settings: step count, time or joint projection out of range");
+        refuse(c, "step count, time or joint projection out of range");
     }
 }
 
@@ -171,9 +171,9 @@ static nscd_status grow_materials(nscd_world *w, int32_t n) {
 }
 
 static nscd_status io_materials(cursor *c, nscd_world *w) {
-    io_count(c, &w->n_materials, sizeof(double), 1 << 16, "materials: count");
+    io_count(c, &w->n_materials, sizeof(double), 1 << 16, "count");
     if (c->loading && !c->bad && w->n_materials < 1) {
-        refuse(c, "materials: count");
+        refuse(c, "count");
     }
     if (c->loading && !c->bad && grow_materials(w, w->n_materials) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
@@ -237,7 +237,7 @@ static nscd_status io_materials(cursor *c, nscd_world *w) {
         }
         for (int32_t m = 0; m < w->n_materials && !c->bad; ++m) {
             if (!(w->material_mu[m] >= 0.0) || !nscd__all_finite(&w->material_mu[m], 1)) {
-                refuse(c, "materials: a friction is negative or not finite");
+                refuse(c, "a friction is negative or not finite");
             }
         }
     }
@@ -248,14 +248,14 @@ static nscd_status io_materials(cursor *c, nscd_world *w) {
 enum { BODY_BYTES = (3 + 4 + 3 + 3 + 1 + 1 + 9 + 9 + 9 + 1 + 3 + 3) * 8 + 4 * 4 + 2 * 8 };
 
 static nscd_status io_bodies(cursor *c, nscd_world *w) {
-    io_count(c, &w->n_bodies, BODY_BYTES, INT32_MAX / 16, "bodies: count");
+    io_count(c, &w->n_bodies, BODY_BYTES, INT32_MAX / 16, "count");
     io_i32(c, &w->n_dead, 1);
     if (c->bad) {
         return NSCD_OK;
     }
     if (c->loading) {
         if (w->n_dead < 0 || w->n_dead > w->n_bodies) {
-            refuse(c, "bodies: removed count");
+            refuse(c, "removed-body count");
             return NSCD_OK;
         }
         if (nscd__world_reserve_storage(w, w->n_bodies, 0, 0) != NSCD_OK) {
@@ -293,7 +293,7 @@ static nscd_status io_bodies(cursor *c, nscd_world *w) {
         size_t len[8] = {3, 4, 3, 3, 9, 9, 3, 3};
         for (int k = 0; k < 8; ++k) {
             if (!nscd__all_finite(v[k], len[k])) {
-                refuse(c, "bodies: a state or mass property is not finite");
+                refuse(c, "a state or mass property is not finite");
             }
         }
         if (w->type[i] < -1 || w->type[i] > NSCD_BODY_DYNAMIC ||
@@ -301,18 +301,18 @@ static nscd_status io_bodies(cursor *c, nscd_world *w) {
             !(w->inv_mass[i] >= 0.0 && w->mass[i] >= 0.0 && w->bound_radius[i] >= 0.0) ||
             !nscd__all_finite(&w->inv_mass[i], 1) || !nscd__all_finite(&w->mass[i], 1) ||
             !nscd__all_finite(&w->bound_radius[i], 1)) {
-            refuse(c, "bodies: a type, mass or radius out of range");
+            refuse(c, "a type, mass or radius out of range");
         }
         dead += w->type[i] < 0;
     }
     if (!c->bad && dead != w->n_dead) {
-        refuse(c, "bodies: removed count");
+        refuse(c, "removed-body count");
     }
     return NSCD_OK;
 }
 
 static nscd_status io_slots(cursor *c, nscd_world *w) {
-    io_count(c, &w->n_slots, sizeof(uint32_t) + sizeof(int32_t), INT32_MAX / 16, "slots: count");
+    io_count(c, &w->n_slots, sizeof(uint32_t) + sizeof(int32_t), INT32_MAX / 16, "count");
     io_count(c, &w->n_free, sizeof(int32_t), w->n_slots, "free slots: count");
     if (c->bad) {
         return NSCD_OK;
@@ -331,20 +331,20 @@ static nscd_status io_slots(cursor *c, nscd_world *w) {
         if (i < -1 || i >= w->n_bodies || w->slot_generation[s] > NSCD__WORLD_MAX_GENERATION ||
             (i >= 0 && (w->type[i] < 0 ||
                         w->id[i] != (((uint64_t)w->slot_generation[s] << 32) | (uint32_t)s)))) {
-            refuse(c, "slots: a slot does not match its body");
+            refuse(c, "a slot does not match its body");
             return NSCD_OK;
         }
     }
     for (int32_t i = 0; i < w->n_bodies; ++i) {
         if (w->type[i] >= 0 && nscd__world_lookup(w, w->id[i]) != i) {
-            refuse(c, "slots: a live body has no slot");
+            refuse(c, "a live body has no slot");
             return NSCD_OK;
         }
     }
     for (int32_t k = 0; k < w->n_free; ++k) {
         int32_t s = w->free_slots[k];
         if (s < 0 || s >= w->n_slots || w->slot_dense[s] != -1) {
-            refuse(c, "slots: a free slot is in use");
+            refuse(c, "a free slot is in use");
             return NSCD_OK;
         }
     }
@@ -368,7 +368,7 @@ static void io_shape(cursor *c, nscd__world_shape *s) {
 enum { SHAPE_BYTES = 4 * 4 + 17 * 8 + 2 * 4 };
 
 static nscd_status io_shapes(cursor *c, nscd_world *w) {
-    io_count(c, &w->n_shapes, SHAPE_BYTES, INT32_MAX / 16, "shapes: count");
+    io_count(c, &w->n_shapes, SHAPE_BYTES, INT32_MAX / 16, "count");
     if (c->bad) {
         return NSCD_OK;
     }
@@ -387,7 +387,7 @@ static nscd_status io_shapes(cursor *c, nscd_world *w) {
     for (int32_t i = 0; i < w->n_bodies; ++i) {
         if (w->shape_first[i] != next || w->shape_count[i] < 0 ||
             w->shape_count[i] > NSCD__WORLD_MAX_SHAPES || w->shape_count[i] > w->n_shapes - next) {
-            refuse(c, "shapes: a body's shape range");
+            refuse(c, "a body's shape range");
             return NSCD_OK;
         }
         for (int32_t s = 0; s < w->shape_count[i]; ++s) {
@@ -402,14 +402,14 @@ static nscd_status io_shapes(cursor *c, nscd_world *w) {
                 sh->material >= w->n_materials || !nscd__all_finite(reals, 17) ||
                 sh->radius < 0.0 || sh->half_height < 0.0 || sh->half_extents[0] < 0.0 ||
                 sh->half_extents[1] < 0.0 || sh->half_extents[2] < 0.0) {
-                refuse(c, "shapes: a shape's body, index, type, material or size");
+                refuse(c, "a shape's body, index, type, material or size");
                 return NSCD_OK;
             }
         }
         next += w->shape_count[i];
     }
     if (next != w->n_shapes) {
-        refuse(c, "shapes: count");
+        refuse(c, "count");
     }
     return NSCD_OK;
 }
@@ -417,12 +417,16 @@ static nscd_status io_shapes(cursor *c, nscd_world *w) {
 enum { RECORD_BYTES = 2 * 8 + 4 + 2 * 8 + 13 * 8 };
 
 static nscd_status io_contacts(cursor *c, nscd_world *w) {
-    io_count(c, &w->n_records, RECORD_BYTES, INT32_MAX / 16, "contacts: count");
+    int32_t n = w->n_records;
+    io_count(c, &n, RECORD_BYTES, INT32_MAX / 16, "count");
     if (c->bad) {
         return NSCD_OK;
     }
-    if (c->loading && nscd__world_reserve_records(w, w->n_records) != NSCD_OK) {
-        return NSCD_ERR_OUT_OF_MEMORY;
+    if (c->loading) { /* the fresh world has no records to keep */
+        if (nscd__world_reserve_records(w, n) != NSCD_OK) {
+            return NSCD_ERR_OUT_OF_MEMORY;
+        }
+        w->n_records = n;
     }
     for (int32_t j = 0; j < w->n_records && !c->bad; ++j) {
         nscd__world_record *r = &w->records[j];
@@ -437,7 +441,7 @@ static nscd_status io_contacts(cursor *c, nscd_world *w) {
         io_f64(c, r->x, 3);
         io_f64(c, r->impulse_world, 3);
         if (c->loading && !c->bad && !nscd__all_finite(r->point, 3)) {
-            refuse(c, "contacts: a point is not finite");
+            refuse(c, "a point is not finite");
         }
     }
     /* the warm start merges two lists sorted by (key_a, key_b, feature) */
@@ -446,7 +450,7 @@ static nscd_status io_contacts(cursor *c, nscd_world *w) {
         if (a->key_a > b->key_a ||
             (a->key_a == b->key_a &&
              (a->key_b > b->key_b || (a->key_b == b->key_b && a->feature > b->feature)))) {
-            refuse(c, "contacts: not sorted by key");
+            refuse(c, "not sorted by key");
         }
     }
     return NSCD_OK;
@@ -500,7 +504,7 @@ static bool joint_valid(const nscd_world *w, const nscd__world_joint *j) {
 }
 
 static nscd_status io_joints(cursor *c, nscd_world *w) {
-    io_count(c, &w->n_joints, JOINT_BYTES, INT32_MAX / 16, "joints: count");
+    io_count(c, &w->n_joints, JOINT_BYTES, INT32_MAX / 16, "count");
     if (c->bad) {
         return NSCD_OK;
     }
@@ -515,7 +519,7 @@ static nscd_status io_joints(cursor *c, nscd_world *w) {
         }
         io_joint(c, &w->joints[k]);
         if (c->loading && !c->bad && !joint_valid(w, &w->joints[k])) {
-            refuse(c, "joints: a joint's type, bodies or frames");
+            refuse(c, "a joint's type, bodies or frames");
         }
     }
     io_count(c, &w->n_joint_slots, sizeof(uint32_t) + sizeof(int32_t), INT32_MAX / 16,
@@ -784,7 +788,8 @@ static nscd_status load(nscd_world *w, const unsigned char *p, size_t size, cons
         refuse(&c, "section longer than its contents");
     }
     if (c.bad) {
-        return nscd__fail(&w->diag, NSCD_ERR_IO, "checkpoint %s: settings: %s", source, c.failed);
+        return nscd__fail(&w->diag, NSCD_ERR_IO, "checkpoint %s: section settings: %s", source,
+                          c.failed);
     }
     nscd_world_desc desc = probe.desc;
     desc.allocator = w->desc.allocator;
@@ -815,7 +820,8 @@ static nscd_status load(nscd_world *w, const unsigned char *p, size_t size, cons
             return rc != NSCD_OK
                        ? nscd__fail(&w->diag, rc, "checkpoint %s: %s: out of memory", source,
                                     SECTION_NAMES[k])
-                       : nscd__fail(&w->diag, NSCD_ERR_IO, "checkpoint %s: %s", source, ck.failed);
+                       : nscd__fail(&w->diag, NSCD_ERR_IO, "checkpoint %s: section %s: %s", source,
+                                    SECTION_NAMES[k], ck.failed);
         }
     }
     size_t blob = s[N_SECTIONS - 1].length;
