@@ -495,12 +495,23 @@ static bool joint_valid(const nscd_world *w, const nscd__world_joint *j) {
         !nscd__all_finite(&d->frame_rotation[0][0], 18) || !nscd__all_finite(&j->step, 1)) {
         return false;
     }
+    double sizes[4] = {d->hole_radius, d->pin_radius, d->inner_length, d->outer_length};
+    if (!nscd__all_finite(sizes, 4) ||
+        !nscd__all_finite(d->guide, 2 * NSCD_CLEARANCE_MAX_VERTICES) ||
+        !nscd__all_finite(d->slider, 2 * NSCD_CLEARANCE_MAX_VERTICES) ||
+        !nscd__all_finite(&d->friction, 1) ||
+        !nscd__all_finite(&j->impulse[0][0], 3 * NSCD__JOINT_MAX_PARTS)) {
+        return false;
+    }
+    bool dynamic = false; /* live (or the ground), one of them dynamic */
     for (int s = 0; s < 2; ++s) {
-        if (j->body[s] != NSCD_BODY_NULL && nscd__world_lookup(w, j->body[s]) < 0) {
+        int32_t i = j->body[s] == NSCD_BODY_NULL ? -1 : nscd__world_lookup(w, j->body[s]);
+        if (j->body[s] != NSCD_BODY_NULL && i < 0) {
             return false;
         }
+        dynamic = dynamic || (i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC);
     }
-    return true;
+    return dynamic;
 }
 
 static nscd_status io_joints(cursor *c, nscd_world *w) {
@@ -543,6 +554,12 @@ static nscd_status io_joints(cursor *c, nscd_world *w) {
             (k >= 0 &&
              w->joints[k].id != (((uint64_t)w->joint_generation[s] << 32) | (uint32_t)s))) {
             refuse(c, "joint slots: a slot does not match its joint");
+        }
+    }
+    for (int32_t k = 0; c->loading && !c->bad && k < w->n_joints; ++k) {
+        uint64_t slot = w->joints[k].id & 0xffffffffu;
+        if (slot >= (uint64_t)w->n_joint_slots || w->joint_dense[slot] != k) {
+            refuse(c, "joint slots: a joint has no slot");
         }
     }
     return NSCD_OK;

@@ -446,6 +446,25 @@ static void foreign_version_and_absurd_counts_are_refused(void **state) {
     memcpy(copy + shapes + 4 + 4, &bad_body, 4); /* count, type, then body */
     reseal(copy, size);
     assert_refused(copy, size, "shapes");
+    /* a body position NaN; a body id that no slot names */
+    uint64_t bodies = 0;
+    memcpy(&bodies, p + 40 + 24 * 2 + 8, 8);
+    int32_t n_bodies = 0;
+    memcpy(&n_bodies, p + bodies, 4);
+    memcpy(copy, p, size);
+    double nan = NAN;
+    memcpy(copy + bodies + 8 + 8, &nan, 8); /* the counts, then x of body 0, y of body 0 */
+    reseal(copy, size);
+    assert_refused(copy, size, "bodies: a state or mass property is not finite");
+    uint64_t body_bytes = 0;
+    memcpy(&body_bytes, p + 40 + 24 * 2 + 16, 8);
+    memcpy(copy, p, size);
+    uint64_t id = 0;
+    memcpy(&id, copy + bodies + body_bytes - 8 * (size_t)n_bodies, 8); /* id of body 0 */
+    id += (uint64_t)1 << 32;                                           /* a later generation */
+    memcpy(copy + bodies + body_bytes - 8 * (size_t)n_bodies, &id, 8);
+    reseal(copy, size);
+    assert_refused(copy, size, "slots");
     free(copy);
     free(p);
 }
