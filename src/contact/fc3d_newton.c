@@ -16,7 +16,8 @@
  * and a step solves (J + lambda S) d = -Phi, lambda >= 0 a regularisation
  * (zero-free: lambda = min(1e-2, ||Phi|| / ||q||), raised by 100x when the
  * factorisation fails or no step length decreases the merit), then
- * backtracks on psi = ||Phi||^2 / 2 until psi(r + t d) <= (1 - 2 sigma t) psi(r).
+ * backtracks on psi = ||Phi||^2 / 2 until the non-monotone Armijo condition
+ * psi(r + t d) <= max(psi of the last 10 iterates) - 2 sigma t psi(r) holds.
  * The solve stops on the fc3d merit of fc3d.h, as Gauss–Seidel does. */
 #include <math.h>
 #include <string.h>
@@ -33,6 +34,7 @@
 #define LAMBDA_FLOOR 1e-10      /* first regularisation after a failure at lambda = 0 */
 #define LAMBDA_GROWTH 100.0     /* regularisation increase after a failure */
 #define LAMBDA_LIMIT 1e2        /* no larger regularisation is tried */
+#define NONMONOTONE_MEMORY 10   /* the line search compares with the largest of the last 10 */
 #define AUTO_NEWTON_STEPS 100   /* Newton steps per AUTO Newton phase (and max_iterations) */
 #define AUTO_NEWTON_ATTEMPTS 2  /* Newton phases per AUTO solve */
 
@@ -227,6 +229,7 @@ static void newton_phase(const nscd__fc3d_matrix *W, const double *q, const doub
     double psi2 = ac_eval(W, q, mu, w->s, w->r, w->u, w->phi, w->D);
     double merit = sqrt(merit2(n, mu, w->s, w->r, w->u)) / qscale;
     newton_result o = {0, NSCD_FC3D_NEWTON_NO_FAILURE, 1, 0, merit, 0.0};
+    double history[NONMONOTONE_MEMORY];
     for (;;) {
         if (!isfinite(psi2) || !isfinite(merit)) {
             o.failure = NSCD_FC3D_NEWTON_NOT_FINITE;
@@ -240,6 +243,11 @@ static void newton_phase(const nscd__fc3d_matrix *W, const double *q, const doub
             o.failure = NSCD_FC3D_NEWTON_MAX_ITERATIONS;
             break;
         }
+        history[o.steps % NONMONOTONE_MEMORY] = psi2;
+        double ref = psi2;
+        for (int32_t h = 0; h < NONMONOTONE_MEMORY && h <= o.steps; ++h) {
+            ref = fmax(ref, history[h]);
+        }
         double lambda = fmin(LAMBDA_CAP, sqrt(psi2) / qscale), psit = INFINITY, t = 1.0;
         int accepted = 0, factored = 0;
         for (;;) {
@@ -251,7 +259,7 @@ static void newton_phase(const nscd__fc3d_matrix *W, const double *q, const doub
                         w->rt[i] = w->r[i] + t * w->d[i];
                     }
                     psit = ac_eval(W, q, mu, w->s, w->rt, w->ut, w->phit, w->Dt);
-                    if (psit <= (1.0 - 2.0 * ARMIJO_SIGMA * t) * psi2) {
+                    if (psit <= ref - 2.0 * ARMIJO_SIGMA * t * psi2) {
                         accepted = 1;
                         break;
                     }
