@@ -28,7 +28,8 @@ __all__ = [
     "add_clearance_joint", "add_joint", "clearance_gaps", "joint_count", "joint_reaction",
     "joint_residual", "joint_valid", "remove_joint", "set_joint_projection",
     "CoptMethod", "CoulombInfo", "Event", "EventDriven", "EventType", "Fc3dFrictionLaw",
-    "Fc3dInfo", "Fc3dMethod", "Forces", "FrictionCombine", "FrictionLaw", "HcModel", "Impact",
+    "Fc3dInfo", "Fc3dMethod", "Fc3dNewtonFailure", "Forces", "FrictionCombine", "FrictionLaw",
+    "HcModel", "Impact",
     "Indentation", "Level", "LocalSolver", "Method", "NscdError", "ProxR", "Report", "RouthCase",
     "RouthResult", "Scheme", "Shape", "ShapeType", "Start", "Stats", "StepRule", "Status", "System",
     "TimeStepping", "TimeSteppingStats", "World", "WorldFormat", "WorldStepReport", "ZenoPolicy",
@@ -42,7 +43,7 @@ __all__ = [
 # Names of the numpy-based modules, imported on first use (PEP 562).
 _LAZY = {
     "beam": ("Beam", "BeamReference"),
-    "kernels": ("CoulombInfo", "Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod",
+    "kernels": ("CoulombInfo", "Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod", "Fc3dNewtonFailure",
                 "coulomb_single_contact", "coulomb_single_contact_all", "fc3d_solve",
                 "fc3d_solve_bsr", "lcp_solve", "mdp_single_contact"),
     "routh": ("RouthCase", "RouthResult", "routh_case_name", "routh_impact", "routh_impact_ex"),
