@@ -28,6 +28,10 @@
 #include "core/memory.h"
 #include "core/struct_sizes.h"
 
+#ifdef NSCD_HAVE_UMFPACK
+#include <umfpack.h>
+#endif
+
 #define ARMIJO_SIGMA 1e-4
 #define LINE_SEARCH_HALVINGS 40 /* smallest step 2^-40 */
 #define LAMBDA_CAP 1e-2         /* largest residual-proportional regularisation */
@@ -38,7 +42,19 @@
 #define AUTO_NEWTON_STEPS 100   /* Newton steps per AUTO Newton phase (and max_iterations) */
 #define AUTO_NEWTON_ATTEMPTS 2  /* Newton phases per AUTO solve */
 
+/* With UMFPACK, problems of more than this many contacts use the sparse LU;
+ * smaller ones (and all without UMFPACK) the dense LU of core/dense.h (the
+ * library's own kernel up to 64 unknowns, so bitwise portable, LAPACK above). */
+#define SPARSE_FROM_CONTACTS 100
+
+#ifdef NSCD_HAVE_UMFPACK
+int nscd__fc3d_newton_size_ok(int32_t n) {
+    (void)n;
+    return 1;
+}
+#else
 int nscd__fc3d_newton_size_ok(int32_t n) { return n <= NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS; }
+#endif
 
 nscd_status nscd__fc3d_newton_check(int32_t n, const nscd_fc3d_options *opts) {
     if (opts->method != NSCD_FC3D_NEWTON) {
@@ -125,6 +141,16 @@ typedef struct newton_ws {
     double *gs, *rb, *ub;        /* AUTO: Gauss–Seidel work, backup r and u */
     size_t bytes;                /* of the one allocation */
     void *block;
+#ifdef NSCD_HAVE_UMFPACK
+    int sparse; /* 1: the Jacobian goes to UMFPACK (A, piv unused) */
+    int32_t nz; /* 9 per stored block: triplets of the Jacobian */
+    int *Ti, *Tj, *Map, *Ap, *Ai;
+    double *Tx, *Ax, *rhs;
+    size_t sparse_bytes;
+    void *sparse_block;
+    void *symbolic;
+    double control[UMFPACK_CONTROL];
+#endif
 } newton_ws;
 
 static size_t align8(size_t b) { return (b + 7u) & ~(size_t)7u; }
@@ -173,8 +199,111 @@ static void swap(double **a, double **b) {
 
 /* ---------------------------------------------------------------- the step */
 
+#ifdef NSCD_HAVE_UMFPACK
+/* The triplets of the Jacobian (every entry of every stored block, in block
+ * order), their compressed-column form and UMFPACK's symbolic analysis. */
+static nscd_status sparse_create(const nscd_allocator *al, const nscd__fc3d_matrix *W,
+                                 newton_ws *w) {
+    size_t nz = 9 * (size_t)W->row_ptr[W->n], m = w->m;
+    w->nz = (int32_t)nz;
+    w->sparse_bytes = align8((2 * nz + m) * sizeof(double)) + (4 * nz + m + 1) * sizeof(int);
+    w->sparse_block = nscd__alloc(al, w->sparse_bytes);
+    if (w->sparse_block == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    w->Tx = w->sparse_block;
+    w->Ax = w->Tx + nz;
+    w->rhs = w->Ax + nz;
+    w->Ti = (int *)((char *)w->sparse_block + align8((2 * nz + m) * sizeof(double)));
+    w->Tj = w->Ti + nz;
+    w->Map = w->Tj + nz;
+    w->Ai = w->Map + nz;
+    w->Ap = w->Ai + nz;
+    size_t t = 0;
+    for (int32_t j = 0; j < W->n; ++j) {
+        for (int32_t b = W->row_ptr[j]; b < W->row_ptr[j + 1]; ++b) {
+            for (int a = 0; a < 3; ++a) {
+                for (int c = 0; c < 3; ++c, ++t) {
+                    w->Ti[t] = 3 * j + a;
+                    w->Tj[t] = 3 * W->col_idx[b] + c;
+                    w->Tx[t] = 1.0;
+                }
+            }
+        }
+    }
+    umfpack_di_defaults(w->control);
+    int rc = umfpack_di_triplet_to_col((int)m, (int)m, (int)nz, w->Ti, w->Tj, w->Tx, w->Ap, w->Ai,
+                                       w->Ax, w->Map);
+    if (rc == UMFPACK_OK) {
+        rc = umfpack_di_symbolic((int)m, (int)m, w->Ap, w->Ai, w->Ax, &w->symbolic, w->control,
+                                 NULL);
+    }
+    if (rc != UMFPACK_OK) {
+        nscd__free(al, w->sparse_block, w->sparse_bytes);
+        w->sparse_block = NULL;
+        return NSCD_ERR_OUT_OF_MEMORY; /* the pattern is valid: only memory can fail */
+    }
+    w->sparse = 1;
+    return NSCD_OK;
+}
+
+static void sparse_destroy(const nscd_allocator *al, newton_ws *w) {
+    if (w->symbolic != NULL) {
+        umfpack_di_free_symbolic(&w->symbolic);
+    }
+    if (w->sparse_block != NULL) {
+        nscd__free(al, w->sparse_block, w->sparse_bytes);
+    }
+}
+
+/* d = -(J + lambda S)^-1 Phi by UMFPACK. */
+static nscd_status sparse_direction(const nscd__fc3d_matrix *W, newton_ws *w, double lambda) {
+    size_t t = 0;
+    for (int32_t j = 0; j < W->n; ++j) {
+        const double *Dj = w->D + 9 * (size_t)j;
+        double sj = w->s[j];
+        for (int32_t b = W->row_ptr[j]; b < W->row_ptr[j + 1]; ++b) {
+            const double *B = W->blocks + 9 * (size_t)b;
+            int diag = W->col_idx[b] == j;
+            for (int a = 0; a < 3; ++a) {
+                for (int c = 0; c < 3; ++c, ++t) {
+                    double v =
+                        Dj[3 * a] * B[c] + Dj[3 * a + 1] * B[3 + c] + Dj[3 * a + 2] * B[6 + c];
+                    if (diag) {
+                        v += ((a == c ? 1.0 + lambda : 0.0) - Dj[3 * a + c]) * sj;
+                    }
+                    w->Tx[t] = v;
+                }
+            }
+        }
+    }
+    memset(w->Ax, 0, (size_t)w->nz * sizeof *w->Ax);
+    for (int32_t k = 0; k < w->nz; ++k) {
+        w->Ax[w->Map[k]] += w->Tx[k];
+    }
+    for (size_t i = 0; i < w->m; ++i) {
+        w->rhs[i] = -w->phi[i];
+    }
+    void *numeric = NULL;
+    int rc = umfpack_di_numeric(w->Ap, w->Ai, w->Ax, w->symbolic, &numeric, w->control, NULL);
+    if (rc == UMFPACK_OK) {
+        rc = umfpack_di_solve(UMFPACK_A, w->Ap, w->Ai, w->Ax, w->d, w->rhs, numeric, w->control,
+                              NULL);
+    }
+    if (numeric != NULL) {
+        umfpack_di_free_numeric(&numeric);
+    }
+    return rc == UMFPACK_OK ? NSCD_OK : NSCD_ERR_SINGULAR;
+}
+#endif
+
 /* d = -(J + lambda S)^-1 Phi at the current iterate, by dense LU. */
 static nscd_status direction(const nscd__fc3d_matrix *W, newton_ws *w, double lambda) {
+#ifdef NSCD_HAVE_UMFPACK
+    if (w->sparse) {
+        return sparse_direction(W, w, lambda);
+    }
+#endif
     size_t m = w->m;
     double *A = w->A;
     memset(A, 0, m * m * sizeof *A);
@@ -376,10 +505,20 @@ nscd_status nscd__fc3d_newton_run(const nscd__fc3d_matrix *W, const double *q, c
     newton_ws w;
     int is_auto = opts->method == NSCD_FC3D_AUTO;
     int newton_ok = opts->friction_law == NSCD_FC3D_COULOMB && nscd__fc3d_newton_size_ok(n);
-    nscd_status st = ws_create(&al, n, is_auto, newton_ok, &w);
+    int dense = newton_ok && n <= NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS;
+#ifdef NSCD_HAVE_UMFPACK
+    dense = dense && n <= SPARSE_FROM_CONTACTS;
+#endif
+    nscd_status st = ws_create(&al, n, is_auto, dense, &w);
     if (st != NSCD_OK) {
         return st;
     }
+#ifdef NSCD_HAVE_UMFPACK
+    if (newton_ok && !dense && (st = sparse_create(&al, W, &w)) != NSCD_OK) {
+        nscd__free(&al, w.block, w.bytes);
+        return st;
+    }
+#endif
     size_t m = w.m;
     for (int32_t j = 0; j < n; ++j) {
         const double *A = W->blocks + 9 * (size_t)W->diag[j];
@@ -412,6 +551,9 @@ nscd_status nscd__fc3d_newton_run(const nscd__fc3d_matrix *W, const double *q, c
             nscd__struct_write(info, &full, sizeof full, NSCD__FC3D_INFO_SIZE_0_1);
         }
     }
+#ifdef NSCD_HAVE_UMFPACK
+    sparse_destroy(&al, &w);
+#endif
     nscd__free(&al, w.block, w.bytes);
     return st;
 }

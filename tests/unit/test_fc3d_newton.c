@@ -53,7 +53,8 @@ static void velocity(int32_t n, const double *W, const double *q, const double *
 
 static double e1_error(int32_t n, const double *W, const double *q, const double *mu,
                        const double *r) {
-    double u[MMAX], e2 = 0.0, q2 = 0.0;
+    double *u = malloc(3 * (size_t)n * sizeof *u), e2 = 0.0, q2 = 0.0;
+    assert_non_null(u);
     velocity(n, W, q, r, u);
     for (int32_t j = 0; j < n; ++j) {
         const double *rj = r + 3 * j, *uj = u + 3 * j;
@@ -65,6 +66,7 @@ static double e1_error(int32_t n, const double *W, const double *q, const double
             q2 += q[3 * j + i] * q[3 * j + i];
         }
     }
+    free(u);
     return sqrt(e2) / (1.0 + sqrt(q2));
 }
 
@@ -123,6 +125,13 @@ static void rigid_body_contacts(int32_t count, const double (*p)[3], double m, c
             W[i * rows + k] = s;
         }
     }
+}
+
+static void box_with_velocity(const double v0[6], double *W, double *q) {
+    const double a = 1.0, b = 0.5, c = 0.25, m = 1.0;
+    const double I[3] = {m / 3 * (b * b + c * c), m / 3 * (a * a + c * c), m / 3 * (a * a + b * b)};
+    const double p[4][3] = {{a, b, -c}, {-a, b, -c}, {-a, -b, -c}, {a, -b, -c}};
+    rigid_body_contacts(4, p, m, I, v0, W, q);
 }
 
 /* A box (half extents 1, 0.5, 0.25, mass 1) on the floor on its 4 bottom
@@ -295,6 +304,57 @@ static void dense_and_bsr_agree(void **state) {
     assert_memory_equal(ud, ub, sizeof ud);
 }
 
+/* 40 boxes, each on its own floor (160 contacts, W block diagonal in 4x4
+ * blocks of contacts, rank 240 of 480), given in block-CSR form: large enough
+ * for the sparse LU when the build has UMFPACK (more than 100 contacts), the
+ * dense LU otherwise. Each box slides and spins differently. */
+static void many_boxes_block_csr(void **state) {
+    (void)state;
+    enum { BOXES = 40, N = 4 * BOXES, M = 3 * N };
+    double *Wd = calloc((size_t)M * M, sizeof *Wd),
+           *blocks = malloc(16 * BOXES * 9 * sizeof *blocks);
+    double q[M], mu[N], r[M] = {0}, u[M];
+    int32_t row_ptr[N + 1], col_idx[16 * BOXES];
+    assert_true(Wd != NULL && blocks != NULL);
+    int32_t nb = 0;
+    for (int32_t k = 0; k < BOXES; ++k) {
+        double Wk[144], qk[12];
+        const double v0[6] = {
+            0.05 * (k % 7), 0.02 * (k % 3), -1.0 - 0.1 * (k % 5), 0.05 * (k % 2), 0.0,
+            0.1 * (k % 4)};
+        box_with_velocity(v0, Wk, qk);
+        for (int32_t j = 0; j < 4; ++j) {
+            int32_t row = 4 * k + j;
+            row_ptr[row] = nb;
+            mu[row] = 0.1 + 0.1 * (k % 4);
+            for (int32_t l = 0; l < 4; ++l, ++nb) {
+                col_idx[nb] = 4 * k + l;
+                for (int a = 0; a < 3; ++a) {
+                    q[3 * row + a] = qk[3 * j + a];
+                    for (int c = 0; c < 3; ++c) {
+                        double v = Wk[(3 * j + a) * 12 + 3 * l + c];
+                        blocks[9 * nb + 3 * a + c] = v;
+                        Wd[(size_t)(3 * row + a) * M + 3 * (4 * k + l) + c] = v;
+                    }
+                }
+            }
+        }
+    }
+    row_ptr[N] = nb;
+    const int32_t methods[2] = {NSCD_FC3D_NEWTON, NSCD_FC3D_AUTO};
+    for (int m = 0; m < 2; ++m) {
+        nscd_fc3d_options o = newton_options(methods[m]);
+        o.max_iterations = 3000;
+        memset(r, 0, sizeof r);
+        nscd_fc3d_info info = new_info();
+        assert_int_equal(nscd_fc3d_solve_bsr(N, row_ptr, col_idx, blocks, q, mu, &o, r, u, &info),
+                         NSCD_OK);
+        assert_true(e1_error(N, Wd, q, mu, r) <= 1e-10);
+    }
+    free(Wd);
+    free(blocks);
+}
+
 /* ------------------------------------------------------------ failures */
 
 /* A point mass pinched between two walls that both approach it: no impulses
@@ -438,6 +498,7 @@ int main(void) {
         cmocka_unit_test(redundant_box_gauss_seidel_stalls_newton_converges),
         cmocka_unit_test(auto_equals_gauss_seidel_when_it_converges),
         cmocka_unit_test(dense_and_bsr_agree),
+        cmocka_unit_test(many_boxes_block_csr),
         cmocka_unit_test(infeasible_problem_is_an_error),
         cmocka_unit_test(step_limit_is_reported),
         cmocka_unit_test(bad_input_is_refused_unchanged),
