@@ -470,6 +470,59 @@ static void bad_input_is_refused_unchanged(void **state) {
     assert_int_equal(info.newton_iterations, 0);
 }
 
+/* One contact more than the dense LU takes (independent spheres, W block
+ * diagonal, so cheap to give in block-CSR form): a build with UMFPACK solves
+ * it by the sparse LU, a build without refuses NEWTON with
+ * NSCD_ERR_UNSUPPORTED and untouched outputs; AUTO runs (Gauss–Seidel). */
+static void beyond_the_dense_limit(void **state) {
+    (void)state;
+    enum { N = NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS + 1 };
+    int32_t *row_ptr = malloc((N + 1) * sizeof *row_ptr), *col_idx = malloc(N * sizeof *col_idx);
+    double *blocks = malloc(9 * (size_t)N * sizeof *blocks), *q = malloc(3 * N * sizeof *q);
+    double *mu = malloc(N * sizeof *mu), *r = malloc(3 * N * sizeof *r);
+    double *u = malloc(3 * N * sizeof *u);
+    assert_true(row_ptr && col_idx && blocks && q && mu && r && u);
+    for (int32_t j = 0; j <= N; ++j) {
+        row_ptr[j] = j;
+    }
+    for (int32_t j = 0; j < N; ++j) {
+        col_idx[j] = j;
+        sphere(1.0 + 0.001 * (j % 7), 3.5, blocks + 9 * (size_t)j);
+        q[3 * j] = (j % 3 == 0) ? 0.5 : -1.0; /* every third separates */
+        q[3 * j + 1] = 0.01 * (j % 11) - 0.05, q[3 * j + 2] = 2.0 * (j % 2); /* stick or slide */
+        mu[j] = 0.3;
+    }
+    for (int m = 0; m < 2; ++m) {
+        nscd_fc3d_options o = newton_options(m == 0 ? NSCD_FC3D_NEWTON : NSCD_FC3D_AUTO);
+        for (int32_t i = 0; i < 3 * N; ++i) {
+            r[i] = 7.0, u[i] = 8.0;
+        }
+        o.warm_start = 0;
+        nscd_fc3d_info info = new_info();
+        nscd_status st = nscd_fc3d_solve_bsr(N, row_ptr, col_idx, blocks, q, mu, &o, r, u, &info);
+        if (st == NSCD_ERR_UNSUPPORTED) { /* no UMFPACK in this build */
+            assert_int_equal(o.method, NSCD_FC3D_NEWTON);
+            for (int32_t i = 0; i < 3 * N; ++i) {
+                assert_true(r[i] == 7.0 && u[i] == 8.0);
+            }
+            assert_int_equal(info.iterations, 0);
+            continue;
+        }
+        assert_int_equal(st, NSCD_OK);
+        for (int32_t j = 0; j < N; ++j) { /* each contact alone: its closed form */
+            double a = blocks[9 * j],
+                   e = e1_error(1, blocks + 9 * (size_t)j, q + 3 * j, mu + j, r + 3 * j);
+            assert_true(e <= 1e-9);
+            if (q[3 * j] > 0.0) {
+                assert_near(r[3 * j], 0.0, 1e-12);
+            } else {
+                assert_near(r[3 * j], 1.0 / a, 1e-9);
+            }
+        }
+    }
+    free(row_ptr), free(col_idx), free(blocks), free(q), free(mu), free(r), free(u);
+}
+
 /* A caller of the 0.1 info size gets the 0.1 fields only. */
 static void old_info_size_gets_no_newton_fields(void **state) {
     (void)state;
@@ -502,6 +555,7 @@ int main(void) {
         cmocka_unit_test(infeasible_problem_is_an_error),
         cmocka_unit_test(step_limit_is_reported),
         cmocka_unit_test(bad_input_is_refused_unchanged),
+        cmocka_unit_test(beyond_the_dense_limit),
         cmocka_unit_test(old_info_size_gets_no_newton_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
