@@ -115,7 +115,7 @@ typedef struct nscd_fc3d_options {
     /** Stop when the merit (see the file description) is <= tolerance; finite and > 0
      *  (NaN or infinity: ::NSCD_ERR_NOT_FINITE). Default 1e-10. */
     double tolerance;
-    /** Largest number of sweeps, >= 1. Default 1000. */
+    /** Largest number of sweeps (::NSCD_FC3D_NEWTON: of Newton steps), >= 1. Default 1000. */
     int32_t max_iterations;
     /** Under-relaxation of each block update, r_j += relaxation (S_j - r_j); in (0, 1]. Default 1.
      */

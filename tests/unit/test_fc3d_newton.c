@@ -355,6 +355,35 @@ static void many_boxes_block_csr(void **state) {
     free(blocks);
 }
 
+/* Scaling W by 1024 and q by 1/8 (powers of two: exact) scales r by 1/8192
+ * and changes nothing else: every decision of Newton (regularisation, line
+ * search, stopping) is relative to the problem's scale. */
+static void newton_is_scale_invariant(void **state) {
+    (void)state;
+    double W[144], q[12], mu[4] = {0.1, 0.1, 0.1, 0.1}, Ws[144], qs[12];
+    box_on_plane(W, q);
+    for (int i = 0; i < 144; ++i) {
+        Ws[i] = 1024.0 * W[i];
+    }
+    for (int i = 0; i < 12; ++i) {
+        qs[i] = q[i] / 8.0;
+    }
+    const int32_t methods[2] = {NSCD_FC3D_NEWTON, NSCD_FC3D_AUTO};
+    for (int k = 0; k < 2; ++k) {
+        nscd_fc3d_options o = newton_options(methods[k]);
+        double r[12] = {0}, u[12], rs[12] = {0}, us[12];
+        nscd_fc3d_info a = new_info(), b = new_info();
+        assert_int_equal(nscd_fc3d_solve_dense(4, W, q, mu, &o, r, u, &a), NSCD_OK);
+        assert_int_equal(nscd_fc3d_solve_dense(4, Ws, qs, mu, &o, rs, us, &b), NSCD_OK);
+        assert_int_equal(a.newton_iterations, b.newton_iterations);
+        assert_int_equal(a.iterations, b.iterations);
+        assert_true(a.merit == b.merit);
+        for (int i = 0; i < 12; ++i) {
+            assert_true(rs[i] == r[i] / 8192.0 && us[i] == u[i] / 8.0);
+        }
+    }
+}
+
 /* ------------------------------------------------------------ failures */
 
 /* A point mass pinched between two walls that both approach it: no impulses
@@ -552,6 +581,7 @@ int main(void) {
         cmocka_unit_test(auto_equals_gauss_seidel_when_it_converges),
         cmocka_unit_test(dense_and_bsr_agree),
         cmocka_unit_test(many_boxes_block_csr),
+        cmocka_unit_test(newton_is_scale_invariant),
         cmocka_unit_test(infeasible_problem_is_an_error),
         cmocka_unit_test(step_limit_is_reported),
         cmocka_unit_test(bad_input_is_refused_unchanged),
