@@ -396,7 +396,7 @@ static void check_solution(const problem *p, const double *r, const double *u,
                    (newton ? info->iterations == 0 : info->iterations >= 1) &&
                    info->iterations <= o->max_iterations && info->merit_evaluations >= 1 &&
                    info->local_failures >= 0 && info->newton_iterations >= 0 &&
-                   info->newton_iterations <= o->max_iterations &&
+                   info->newton_iterations <= (newton ? 1 : 2) * o->max_iterations &&
                    (newton || o->method == NSCD_FC3D_AUTO || info->newton_iterations == 0),
                "info inconsistent: converged %d merit %g iterations %d evaluations %d failures %d",
                (int)info->converged, info->merit, (int)info->iterations,

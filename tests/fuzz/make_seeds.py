@@ -290,6 +290,16 @@ def fc3d_seeds():
                                             heap=0, newton=1).clean()
     s["seed-newton-mdp"] = fc3d(3, 1, mechanical(3, 2), pseudo(2, 9), [0.4, 0.4, 0.4], law=1,
                                 one_mu=True, newton=1).clean()
+    # as the fuzzer found it: AUTO on a 6-contact J J' + d I problem, two Newton phases
+    # (the first stopped at its 100 steps), 30 sweeps; the check had bounded the Newton
+    # steps of AUTO by max_iterations instead of 2 phases of min(max_iterations, 100)
+    s["seed-auto-two-newton-phases"] = raw(
+        "BSIAgACAtm1jAAAAx3FdrP05ItxhEpf/////////F/mNAOP+Dgj36mQnysFVWIqLKZH/UpTGZSP47TIGgf80"
+        "AbT3aBUe2Mo+BKcidSpuoi3bOBHdmgG49u4WIdYjQW2kQ9GhjHrPaKmyaTS14AgPifsaAP2XChgAAADHcV2s"
+        "/Tki3GESl/mNAOP+Dgj36mQnysFVWIqLKZH/UpTGZSP47TIGgf80AbT3aBUe2Mo+BKcidSpuoi3bOOdoLOK7"
+        "1l7GhNuXtkwizNgeSDFJBAEATgIj9U8ZE9O3RIGg53t6Z+izUjOX4WYO4/sOAI/9IwtI5nAtrromYGqDL5l5"
+        "SzjN+B3o8fED9v+SApX0HxoK0utFMZ9CfSVmJLX/v4J3FgxyGNGP1/YO4+honwbEIUqeg/sY2ZtawgJVLF2s"
+        "jf71zVVVVVVVVVVVVVVVVQA=")
     return s
 
 
