@@ -14,8 +14,10 @@
  *   J = S - D (S - W) = (I - D) S + D W,   D = blockdiag(dP_j/dx),
  *
  * and a step solves (J + lambda S) d = -Phi, lambda >= 0 a regularisation
- * (zero-free: lambda = min(1e-2, ||Phi|| / ||q||), raised by 100x when the
- * factorisation fails or no step length decreases the merit), then
+ * (lambda = min(c, ||Phi|| / ||q||) with c in [1e-8, 1e-2], divided by 10
+ * after a full step and multiplied by 10 after a damped one, like the
+ * damping of Levenberg–Marquardt; raised by 100x when the factorisation
+ * fails or no step length decreases the merit), then
  * backtracks on psi = ||Phi||^2 / 2 until the non-monotone Armijo condition
  * psi(r + t d) <= max(psi of the last 10 iterates) - 2 sigma t psi(r) holds.
  * The solve stops on the fc3d merit of fc3d.h, as Gauss–Seidel does. */
@@ -34,7 +36,8 @@
 
 #define ARMIJO_SIGMA 1e-4
 #define LINE_SEARCH_HALVINGS 40 /* smallest step 2^-40 */
-#define LAMBDA_CAP 1e-2         /* largest residual-proportional regularisation */
+#define LAMBDA_CAP 1e-2         /* largest factor c of lambda = min(c, ||Phi|| / ||q||) */
+#define LAMBDA_CAP_MIN 1e-8     /* smallest c, reached by full steps */
 #define LAMBDA_FLOOR 1e-10      /* first regularisation after a failure at lambda = 0 */
 #define LAMBDA_GROWTH 100.0     /* regularisation increase after a failure */
 #define LAMBDA_LIMIT 1e2        /* no larger regularisation is tried */
@@ -359,6 +362,7 @@ static void newton_phase(const nscd__fc3d_matrix *W, const double *q, const doub
     double merit = sqrt(merit2(n, mu, w->s, w->r, w->u)) / qscale;
     newton_result o = {0, NSCD_FC3D_NEWTON_NO_FAILURE, 1, 0, merit, 0.0};
     double history[NONMONOTONE_MEMORY];
+    double cap = LAMBDA_CAP; /* adapted: /10 after a full step, x10 after a damped one */
     for (;;) {
         if (!isfinite(psi2) || !isfinite(merit)) {
             o.failure = NSCD_FC3D_NEWTON_NOT_FINITE;
@@ -377,7 +381,7 @@ static void newton_phase(const nscd__fc3d_matrix *W, const double *q, const doub
         for (int32_t h = 0; h < NONMONOTONE_MEMORY && h <= o.steps; ++h) {
             ref = fmax(ref, history[h]);
         }
-        double lambda = fmin(LAMBDA_CAP, sqrt(psi2) / qscale), psit = INFINITY, t = 1.0;
+        double lambda = fmin(cap, sqrt(psi2) / qscale), psit = INFINITY, t = 1.0;
         int accepted = 0, factored = 0;
         for (;;) {
             if (direction(W, w, lambda) == NSCD_OK && all_finite(w->d, m)) {
@@ -413,6 +417,7 @@ static void newton_phase(const nscd__fc3d_matrix *W, const double *q, const doub
         o.last_update = sqrt(step2) / qscale;
         swap(&w->r, &w->rt), swap(&w->u, &w->ut), swap(&w->phi, &w->phit), swap(&w->D, &w->Dt);
         psi2 = psit;
+        cap = t == 1.0 ? fmax(cap * 0.1, LAMBDA_CAP_MIN) : fmin(cap * 10.0, LAMBDA_CAP);
         merit = sqrt(merit2(n, mu, w->s, w->r, w->u)) / qscale;
         ++o.steps, ++o.evaluations;
     }
