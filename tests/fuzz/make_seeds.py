@@ -290,9 +290,10 @@ def fc3d_seeds():
                                             heap=0, newton=1).clean()
     s["seed-newton-mdp"] = fc3d(3, 1, mechanical(3, 2), pseudo(2, 9), [0.4, 0.4, 0.4], law=1,
                                 one_mu=True, newton=1).clean()
-    # as the fuzzer found it: AUTO on a 6-contact J J' + d I problem, two Newton phases
-    # (the first stopped at its 100 steps), 30 sweeps; the check had bounded the Newton
-    # steps of AUTO by max_iterations instead of 2 phases of min(max_iterations, 100)
+    # as the fuzzer found it: AUTO on a near-singular 6-contact J J' + d I problem; with
+    # the first, fixed regularisation cap its first Newton phase stopped at 100 steps and a
+    # second one converged, and the check had bounded AUTO's Newton steps by max_iterations
+    # instead of 2 phases of min(max_iterations, 100) (the adaptive cap needs 15 steps)
     s["seed-auto-two-newton-phases"] = raw(
         "BSIAgACAtm1jAAAAx3FdrP05ItxhEpf/////////F/mNAOP+Dgj36mQnysFVWIqLKZH/UpTGZSP47TIGgf80"
         "AbT3aBUe2Mo+BKcidSpuoi3bOBHdmgG49u4WIdYjQW2kQ9GhjHrPaKmyaTS14AgPifsaAP2XChgAAADHcV2s"
