@@ -54,7 +54,7 @@ FUZZ_TIME    ?= 600
 FUZZ_TARGETS ?= single_contact lcp fc3d routh event_driven world fclib
 FUZZ_JOBS    ?= $(JOBS)
 
-.PHONY: all deps build test demo docs bench tables fuzz clean
+.PHONY: all deps build check test demo docs bench tables fuzz clean
 
 all: build
 
@@ -81,6 +81,13 @@ build:
 test: deps
 	$(MAKE) --no-print-directory build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# The fast tier: the unit and Python tests only (no valgrind, no sanitizer
+# build, no fuzzers, no portable rerun); `make test` runs everything.
+check: deps
+	$(MAKE) --no-print-directory build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -L '^(unit|python)$$' \
+	  -E '^(guide|python_install)$$'
 
 demo: deps
 	$(MAKE) --no-print-directory build

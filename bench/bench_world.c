@@ -22,7 +22,9 @@
  * Usage: bench_world [--json] [--bodies N[,N...]] [--steps S] [--warmup W]
  *                    [--sweeps K] [--dt DT] [--friction MU]
  *                    [--engine nscd,ode,bullet] [--ode-space auto|hash|sap|quadtree]
- *                    [--nscd-law coulomb|mdp]
+ *                    [--nscd-law coulomb|mdp] [--scene spheres|chains|stack]
+ * --scene chains / stack: mechanisms in a pile, nscd only (bench/world/chains.c;
+ * one size, default N = 1000, S = 200, W = 300, DT = 2e-3 s).
  * Default: N = 1000, 10000, 100000; S = 200000 / N within [10, 500];
  * W = 80; K = 10; DT = 0.01 s; MU = 0.4. Exit status 1 when a run fails. */
 #define _POSIX_C_SOURCE 200809L
@@ -34,6 +36,7 @@
 #include <time.h>
 
 #include "nscd/nscd.h"
+#include "world/chains.h"
 #include "world/counting.h"
 #include "world/engine.h"
 #include "peers/ode_world.h"
@@ -51,6 +54,8 @@ typedef struct options {
     double dt, friction;
     const bw_engine *engines[MAX_ENGINES];
     int n_engines;
+    const char *scene; /* "spheres" (the default), "chains" or "stack" */
+    int sizes_given, steps_given, warmup_given, dt_given;
 } options;
 
 /* Engine settings, for the JSON. */
@@ -400,6 +405,7 @@ static int parse_options(int argc, char **argv, options *o) {
     o->sizes[0] = 1000, o->sizes[1] = 10000, o->sizes[2] = 100000, o->n_sizes = 3;
     o->warmup = 80, o->sweeps = 10, o->dt = 1e-2, o->friction = 0.4;
     o->n_engines = available_engines(o->engines);
+    o->scene = "spheres";
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
@@ -411,14 +417,21 @@ static int parse_options(int argc, char **argv, options *o) {
             bad = 1;
         } else if (strcmp(a, "--bodies") == 0) {
             bad = parse_sizes(o, v);
+            o->sizes_given = 1;
         } else if (strcmp(a, "--steps") == 0) {
             bad = parse_int(v, 1, &o->steps);
+            o->steps_given = 1;
         } else if (strcmp(a, "--warmup") == 0) {
             bad = parse_int(v, 0, &o->warmup);
+            o->warmup_given = 1;
+        } else if (strcmp(a, "--scene") == 0) {
+            bad = strcmp(v, "spheres") != 0 && strcmp(v, "chains") != 0 && strcmp(v, "stack") != 0;
+            o->scene = v;
         } else if (strcmp(a, "--sweeps") == 0) {
             bad = parse_int(v, 1, &o->sweeps);
         } else if (strcmp(a, "--dt") == 0) {
             bad = parse_positive(v, &o->dt);
+            o->dt_given = 1;
         } else if (strcmp(a, "--friction") == 0) {
             bad = parse_positive(v, &o->friction);
         } else if (strcmp(a, "--engine") == 0) {
@@ -444,6 +457,11 @@ int main(int argc, char **argv) {
     options o;
     if (parse_options(argc, argv, &o) != 0) {
         return 2;
+    }
+    if (strcmp(o.scene, "spheres") != 0) {
+        return bw_chains_main(o.scene, o.sizes_given ? o.sizes[0] : 1000,
+                              o.warmup_given ? o.warmup : 300, o.steps_given ? o.steps : 200,
+                              o.dt_given ? o.dt : 2e-3, o.sweeps);
     }
     static run_result runs[MAX_RUNS];
     int n_runs = 0, failed = 0;

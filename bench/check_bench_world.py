@@ -56,6 +56,29 @@ def check(document, expected):
     assert all(value is None for value in document["growth"].values())
 
 
+def check_scenes(executable):
+    """The mechanisms scenes (nscd only): chains in a pile with and without
+    the chains, and a resting stack with joints in the world."""
+    out = subprocess.run([executable, "--json", "--scene", "chains", "--bodies", "300",
+                          "--warmup", "150", "--steps", "20"],
+                         check=True, stdout=subprocess.PIPE, text=True, timeout=300).stdout
+    document = json.loads(out)
+    runs = document["runs"]
+    assert [run["joints"] for run in runs] == [250, 0], runs
+    for run in runs:
+        assert run["engine"] == "nscd" and run["scene"] == "chains" and run["ok"] is True, run
+        assert run["bodies"] == 300 and number(run["steps_per_second"]), run
+        assert run["max_joint_drift"] <= 1e-6, run
+        assert run["contacts_avg"] >= 0.5 * run["bodies"], run
+    assert number(document["joints_cost"]), document
+    out = subprocess.run([executable, "--json", "--scene", "stack", "--bodies", "200",
+                          "--warmup", "400", "--steps", "100"],
+                         check=True, stdout=subprocess.PIPE, text=True, timeout=300).stdout
+    (run,) = json.loads(out)["runs"]
+    assert run["ok"] is True and run["joints"] == 5 and run["max_speed"] < 1e-3, run
+    assert run["max_joint_drift"] <= 1e-6, run
+
+
 def main():
     executable, expected = sys.argv[1], sys.argv[2:]
     out = subprocess.run([executable, "--json", "--bodies", "200", "--steps", "20",
@@ -66,6 +89,8 @@ def main():
     bad = subprocess.run([executable, "--bodies", "-3"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stdout == "", bad
+    if "nscd" in expected:
+        check_scenes(executable)
     print("bench_world: engines", ", ".join(expected), "ok")
 
 

@@ -32,6 +32,7 @@
 #include "nscd/single_contact.h"
 #include "nscd/fc3d.h"
 #include "nscd/world.h"
+#include "nscd/world_checkpoint.h"
 #include "nscd/beam.h"
 #include "nscd/joint.h"
 

@@ -458,8 +458,11 @@ NSCD_API nscd_status nscd_world_get_body_mass(const nscd_world *world, nscd_body
  *         dt |ω| overflows): the world is then left as before the step and
  *         the message names the step, the body id and its user id; ::NSCD_ERR_OUT_OF_MEMORY
  * (nothing moved);
- *         ::NSCD_ERR_UNSUPPORTED when the world has joints (joint.h: drive it
- *         with nscd_time_stepping_create_world(); nothing done);
+ *         ::NSCD_ERR_UNSUPPORTED when the world has a clearance joint, or a
+ *         mechanism whose joint projection exceeds its row limit (ideal
+ *         joints are solved with the contacts since 0.2; joint.h: drive a
+ *         world with clearance joints with nscd_time_stepping_create_world();
+ *         nothing done);
  *         ::NSCD_ERR_STATE when called from a callback of a call that steps
  *         this world (its log hook, a time stepper's on_step; nothing done);
  *         ::NSCD_ERR_STALE_HANDLE when the log hook destroyed the world

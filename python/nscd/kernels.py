@@ -10,9 +10,10 @@ import numpy as np
 from . import _library as _c
 from .errors import NscdError, Status, check
 
-__all__ = ["Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod", "Fc3dNewtonFailure", "CoulombInfo",
-           "coulomb_single_contact", "coulomb_single_contact_all", "fc3d_solve", "fc3d_solve_bsr",
-           "lcp_solve", "mdp_single_contact"]
+__all__ = ["Fc3dBlockKind", "Fc3dBlockReport", "Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod",
+           "Fc3dNewtonFailure", "CoulombInfo", "coulomb_single_contact",
+           "coulomb_single_contact_all", "fc3d_check", "fc3d_check_bsr", "fc3d_solve",
+           "fc3d_solve_bsr", "lcp_solve", "mdp_single_contact"]
 
 LCP_MAX_SIZE = 64
 
@@ -185,6 +186,66 @@ def fc3d_solve_bsr(row_ptr, col_idx, blocks, q, mu, r0=None,
         _ptr(blocks), _ptr(q), _ptr(mu), ctypes.byref(opts), _ptr(r), _ptr(u),
         ctypes.byref(info))
     return _fc3d_result(status, "nscd_fc3d_solve_bsr", r, u, info)
+
+
+class Fc3dBlockKind(enum.IntEnum):
+    """nscd_fc3d_block_kind: the class of a diagonal block W_jj."""
+    REGULAR = 0
+    SEMIDEFINITE = 1
+    NOT_FINITE = 2
+    NOT_POSITIVE = 3
+    INDEFINITE = 4
+
+
+class Fc3dBlockReport(NamedTuple):
+    """nscd_fc3d_block_report, with the status of the check."""
+    status: Status
+    n_regular: int
+    n_semidefinite: int
+    refused_block: int
+    refused_kind: Fc3dBlockKind
+    max_asymmetry: float
+    min_eigenvalue: float
+    message: str
+
+
+def _block_report(status, function, rep):
+    if status not in (Status.OK, Status.ERR_NOT_FINITE, Status.ERR_NOT_SPD):
+        check(status, function)
+    return Fc3dBlockReport(Status(status), rep.n_regular, rep.n_semidefinite, rep.refused_block,
+                           Fc3dBlockKind(rep.refused_kind), rep.max_asymmetry,
+                           rep.min_eigenvalue, rep.message.decode("utf-8", "replace"))
+
+
+def fc3d_check(W) -> Fc3dBlockReport:
+    """nscd_fc3d_check_dense: classifies the diagonal blocks of W as the fc3d
+    solvers do (regular, semi-definite, or refused with the block named in
+    ``message``). Returns the report; its ``status`` is Status.OK, ERR_NOT_SPD
+    or ERR_NOT_FINITE (what a solve would return). Raises NscdError otherwise."""
+    W = _square(W, "W")
+    if W.shape[0] % 3 or W.shape[0] == 0:
+        raise ValueError(f"W: expected 3n x 3n with n >= 1, got shape {W.shape}")
+    rep = _c.Fc3dBlockReport(struct_size=ctypes.sizeof(_c.Fc3dBlockReport))
+    status = _c.library().nscd_fc3d_check_dense(W.shape[0] // 3, _ptr(W), ctypes.byref(rep))
+    return _block_report(status, "nscd_fc3d_check_dense", rep)
+
+
+def fc3d_check_bsr(row_ptr, col_idx, blocks) -> Fc3dBlockReport:
+    """nscd_fc3d_check_bsr: fc3d_check() for W in 3x3 block CSR form (as
+    fc3d_solve_bsr() takes it)."""
+    row_ptr = _indices(row_ptr, "row_ptr")
+    if row_ptr.size < 2:
+        raise ValueError("row_ptr: expected n + 1 >= 2 offsets")
+    col_idx = _indices(col_idx, "col_idx")
+    nnz = int(row_ptr[-1])
+    if nnz < 0 or col_idx.size != nnz:
+        raise ValueError(f"col_idx: expected row_ptr[n] = {nnz} indices, got {col_idx.size}")
+    blocks = _vector(blocks, 9 * nnz, "blocks")
+    rep = _c.Fc3dBlockReport(struct_size=ctypes.sizeof(_c.Fc3dBlockReport))
+    status = _c.library().nscd_fc3d_check_bsr(
+        row_ptr.size - 1, row_ptr.ctypes.data_as(_c.c_int32_p),
+        col_idx.ctypes.data_as(_c.c_int32_p), _ptr(blocks), ctypes.byref(rep))
+    return _block_report(status, "nscd_fc3d_check_bsr", rep)
 
 
 # ------------------------------------------------------------------ LCP

@@ -128,6 +128,15 @@ typedef struct nscd__world_joint_block {
     double lambda[3];
 } nscd__world_joint_block;
 
+/* A mechanism (world_joint_sweep.c): the blocks [first, first + count) of
+ * joints connected through dynamic bodies, `rows` rows; solved as one
+ * block by the Cholesky factor at w->joint_scratch + factor (doubles) when
+ * `factored`, else part by part. */
+typedef struct nscd__world_mechanism {
+    int32_t first, count, rows, factored;
+    size_t factor;
+} nscd__world_mechanism;
+
 struct nscd_world {
     nscd_world_desc desc;
     nscd_allocator allocator;
@@ -224,6 +233,11 @@ struct nscd_world {
     /* The ideal joints' blocks of nscd_world_step (world_joint_sweep.c). */
     nscd__world_joint_block *joint_blocks;
     int32_t n_joint_blocks, joint_blocks_capacity;
+    nscd__world_mechanism *mechanisms; /* joint_blocks_capacity of them */
+    int32_t n_mechanisms;
+    void *joint_scratch; /* the factors (and the grouping, before them) */
+    size_t joint_scratch_bytes;
+    double *joint_vectors; /* in joint_scratch: a mechanism sweep's right-hand side */
 
     /* The world as an nscd__model (world_model.c), created by the first
      * stepper that drives the world; NULL until then. */
@@ -242,6 +256,9 @@ nscd_status nscd__world_read_fail(const nscd_world *w, nscd_status status, const
 
 /* Bodies (world_body.c). */
 void nscd__world_free_bodies(nscd_world *w);
+/* Room for bodies, slots and shapes (the checkpoint loader). */
+nscd_status nscd__world_reserve_storage(nscd_world *w, int32_t bodies, int32_t slots,
+                                        int32_t shapes);
 /* Dense index of a live id, or -1. */
 int32_t nscd__world_lookup(const nscd_world *w, nscd_body_id id);
 /* Removes dense body i (marks it dead; compacted later). */

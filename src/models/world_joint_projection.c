@@ -279,9 +279,26 @@ static void polish(const projection_row *rows, int32_t m, const double *W, const
 #define SOLVE_WORK(m) (2 * (size_t)(m) * (size_t)(m) + 2 * (size_t)(m))
 static void solve(const projection_row *rows, int32_t m, const double *W, const double *b,
                   double *p, double *work) {
-    memset(p, 0, (size_t)m * sizeof(double));
-    sweeps(rows, m, W, b, p, 200);
     double *Wa = work, *L = Wa + (size_t)m * (size_t)m, *x = L + (size_t)m * (size_t)m;
+    memset(p, 0, (size_t)m * sizeof(double));
+    bool gaps = false;
+    for (int32_t a = 0; a < m && !gaps; ++a) {
+        gaps = rows[a].gap;
+    }
+    if (!gaps) {
+        /* equalities only: the active set is every row whatever the sweeps
+         * do, and a successful polish replaces their p; the sweeps run only
+         * when it fails (the same result as sweeps first, 200 sweeps less) */
+        polish(rows, m, W, b, p, Wa, L, x, (int32_t *)(x + m));
+        bool solved = false;
+        for (int32_t a = 0; a < m && !solved; ++a) {
+            solved = p[a] != 0.0;
+        }
+        if (solved) {
+            return;
+        }
+    }
+    sweeps(rows, m, W, b, p, 200);
     polish(rows, m, W, b, p, Wa, L, x, (int32_t *)(x + m));
 }
 

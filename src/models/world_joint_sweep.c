@@ -1,18 +1,27 @@
 /* The ideal joints inside the world's own step (docs/joints.md, "Joints in
- * nscd_world_step"): each part of a joint (at most 3 equality rows on two
- * bodies, joints/joint.h) is one block of the same matrix-free block
+ * nscd_world_step"): the joints are blocks of the same matrix-free block
  * Gauss–Seidel that solves the contacts (world_solver.c), so that a
- * mechanism in a granular bed costs what its rows cost, never an assembled W.
+ * mechanism in a granular bed costs what its rows cost, never an assembled W
+ * of the whole world.
  *
  * Velocity level, the time steppers' convention for ideal joints (seed 004,
- * eq. (16) with e = 0): H(q_k) v_{k+1} = 0. A block update on part j is
+ * eq. (16) with e = 0): H(q_k) v_{k+1} = 0. The block of a joint update is a
+ * whole mechanism (the joints connected through dynamic bodies: a chain, a
+ * four-bar), R rows:
  *
- *     u = H_j v,   Δλ = -A_jj⁻¹ u,   v += M⁻¹ H_jᵀ Δλ,   A_jj = H_j M⁻¹ H_jᵀ,
+ *     u = H v,   Δλ = -W⁻¹ u,   v += M⁻¹ Hᵀ Δλ,   W = H M⁻¹ Hᵀ (+ δ I),
  *
- * an exact solve of the part's equations with the other blocks frozen (the
- * bilateral analogue of the contact's single-contact problem); its merit is
- * |u|, the part's relative velocity before the update (m/s, rad/s for the
- * angular rows), the same unit as a contact's merit.
+ * an exact solve of the mechanism's equations with the contacts frozen,
+ * W factored once per step (dense Cholesky, R ≤ NSCD__WORLD_MAX_PROJECTED_ROWS;
+ * δ = 1e-12 of its largest diagonal entry keeps redundant rows solvable, the
+ * projection's regularisation). Part by part instead (each part's ≤ 3 rows
+ * an exact block), a chain hit by a falling sphere carries the impulse one
+ * link per sweep: with the benchmark's 10 sweeps the joints' relative
+ * velocities stayed at 2–4 m/s and the drift of a step reached 1.7 cm
+ * (bench_world --scene chains), beyond what the projection can bring back.
+ * A mechanism too large to factor, or whose W does not factor, is swept part
+ * by part. The merit of a block is |u| of each part before the update (m/s,
+ * rad/s for the angular rows), the same unit as a contact's merit.
  *
  * Position level: over a step the velocity condition lets Φ drift at second
  * order in dt; after the positions moved, the world's one projection
@@ -20,9 +29,7 @@
  * the velocities onto H v = 0. Since the velocities of the step's start
  * then satisfy H(q_k) v_k = 0, the energy form H (v_k + v_{k+1}) = 0 of
  * the time steppers is the same condition here. Parts whose two sides do
- * not move are skipped; a block whose A_jj is singular is solved with
- * A_jj + δ I, δ = 1e-12 of its
- * largest diagonal entry, the projection's regularisation. */
+ * not move are skipped. */
 #include <math.h>
 #include <string.h>
 
@@ -30,6 +37,11 @@
 #include "core/memory.h"
 #include "core/vec3.h"
 #include "models/world_impl.h"
+
+/* h·y of two 6-rows (fixed order: the sweeps need no partial sums). */
+static double dot6(const double h[6], const double y[6]) {
+    return h[0] * y[0] + h[1] * y[1] + h[2] * y[2] + h[3] * y[3] + h[4] * y[4] + h[5] * y[5];
+}
 
 /* y = M⁻¹ h for dense body i: (h_v / m, I_w⁻¹ h_ω), I_w⁻¹ the world-frame
  * inverse inertia of the step (refresh_inertia). */
@@ -72,7 +84,7 @@ static void evaluate_block(const nscd_world *w, int32_t k, int32_t part,
         for (int c = 0; c < b->n; ++c) {
             double sum = 0.0;
             for (int s = 0; s < 2; ++s) {
-                sum += nscd__dot(6, b->h[s][r], b->y[s][c]);
+                sum += dot6(b->h[s][r], b->y[s][c]);
             }
             A[3 * r + c] = sum;
         }
@@ -131,8 +143,10 @@ static void block_velocity(const nscd_world *w, const nscd__world_joint_block *b
         for (int s = 0; s < 2; ++s) {
             int32_t i = b->body[s];
             if (i >= 0) {
-                u[r] += nscd__dot(3, b->h[s][r], w->velocity + 3 * (size_t)i) +
-                        nscd__dot(3, b->h[s][r] + 3, w->omega + 3 * (size_t)i);
+                const double *h = b->h[s][r], *v = w->velocity + 3 * (size_t)i,
+                             *om = w->omega + 3 * (size_t)i;
+                u[r] += h[0] * v[0] + h[1] * v[1] + h[2] * v[2] + h[3] * om[0] + h[4] * om[1] +
+                        h[5] * om[2];
             }
         }
     }
@@ -171,18 +185,182 @@ static int32_t part_total(const nscd_world *w) {
     return n;
 }
 
+/* Grows w->joint_scratch to `bytes` (contents not kept). */
+static nscd_status reserve_scratch(nscd_world *w, size_t bytes) {
+    if (bytes <= w->joint_scratch_bytes) {
+        return NSCD_OK;
+    }
+    void *p = nscd__alloc(&w->allocator, bytes);
+    if (p == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    nscd__free(&w->allocator, w->joint_scratch, w->joint_scratch_bytes);
+    w->joint_scratch = p;
+    w->joint_scratch_bytes = bytes;
+    return NSCD_OK;
+}
+
+static int32_t root(int32_t *parent, int32_t i) {
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+/* Orders the blocks by mechanism (stable: joint order inside one), and
+ * fills w->mechanisms, in O(blocks + bodies). Scratch: the union-find over
+ * the bodies, each block's label and mechanism, and a copy of the blocks. */
+static nscd_status group_mechanisms(nscd_world *w) {
+    int32_t n = w->n_joint_blocks;
+    size_t ints = (size_t)w->n_bodies + 2 * (size_t)n;
+    size_t bytes = (size_t)n * sizeof(nscd__world_joint_block) + ints * sizeof(int32_t);
+    if (reserve_scratch(w, bytes) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    nscd__world_joint_block *copy = w->joint_scratch;
+    int32_t *parent = (int32_t *)(copy + n), *label = parent + w->n_bodies, *next = label + n;
+    for (int32_t i = 0; i < w->n_bodies; ++i) {
+        parent[i] = i;
+    }
+    for (int32_t j = 0; j < n; ++j) {
+        const int32_t *body = w->joint_blocks[j].body;
+        if (body[0] >= 0 && body[1] >= 0) {
+            int32_t a = root(parent, body[0]), b = root(parent, body[1]);
+            if (a != b) { /* the smaller index is the root */
+                parent[a > b ? a : b] = a < b ? a : b;
+            }
+        }
+    }
+    for (int32_t j = 0; j < n; ++j) {
+        const int32_t *body = w->joint_blocks[j].body;
+        label[j] = root(parent, body[0] >= 0 ? body[0] : body[1]);
+    }
+    /* mechanisms in the order of their first block (the bodies' array now
+     * maps a root to its mechanism), then the blocks placed stably */
+    for (int32_t i = 0; i < w->n_bodies; ++i) {
+        parent[i] = -1;
+    }
+    int32_t count = 0;
+    for (int32_t j = 0; j < n; ++j) {
+        if (parent[label[j]] < 0) {
+            nscd__world_mechanism *m = &w->mechanisms[count];
+            m->count = m->rows = 0;
+            parent[label[j]] = count++;
+        }
+        nscd__world_mechanism *m = &w->mechanisms[parent[label[j]]];
+        m->count++;
+        m->rows += w->joint_blocks[j].n;
+        next[j] = parent[label[j]];
+    }
+    for (int32_t k = 0, first = 0; k < count; ++k) {
+        w->mechanisms[k].first = first;
+        first += w->mechanisms[k].count;
+        w->mechanisms[k].count = 0;
+    }
+    memcpy(copy, w->joint_blocks, (size_t)n * sizeof *copy);
+    for (int32_t j = 0; j < n; ++j) {
+        nscd__world_mechanism *m = &w->mechanisms[next[j]];
+        w->joint_blocks[m->first + m->count++] = copy[j];
+    }
+    w->n_mechanisms = count;
+    return NSCD_OK;
+}
+
+/* Whether blocks A and B share a moving body. */
+static bool coupled(const nscd__world_joint_block *A, const nscd__world_joint_block *B) {
+    for (int s = 0; s < 2; ++s) {
+        if (A->body[s] >= 0 && (A->body[s] == B->body[0] || A->body[s] == B->body[1])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* W = H M⁻¹ Hᵀ + δ I of mechanism m into the row-major R x R `W`; only the
+ * block pairs that share a body are formed (a chain's W is block
+ * tridiagonal). */
+static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism *m, double *W) {
+    size_t R = (size_t)m->rows;
+    memset(W, 0, R * R * sizeof(double));
+    const nscd__world_joint_block *blocks = w->joint_blocks + m->first;
+    for (int32_t a = 0, ra = 0; a < m->count; ra += blocks[a].n, ++a) {
+        for (int32_t b = 0, rb = 0; b < m->count; rb += blocks[b].n, ++b) {
+            if (!coupled(&blocks[a], &blocks[b])) {
+                continue;
+            }
+            for (int r = 0; r < blocks[a].n; ++r) {
+                for (int c = 0; c < blocks[b].n; ++c) {
+                    double sum = 0.0;
+                    for (int s = 0; s < 2; ++s) {
+                        for (int t = 0; t < 2; ++t) {
+                            if (blocks[a].body[s] >= 0 && blocks[a].body[s] == blocks[b].body[t]) {
+                                sum += dot6(blocks[a].h[s][r], blocks[b].y[t][c]);
+                            }
+                        }
+                    }
+                    W[(size_t)(ra + r) * R + (size_t)(rb + c)] = sum;
+                }
+            }
+        }
+    }
+    double top = 0.0;
+    for (size_t r = 0; r < R; ++r) {
+        top = fmax(top, W[r * R + r]);
+    }
+    for (size_t r = 0; r < R; ++r) {
+        W[r * R + r] += 1e-12 * top;
+    }
+}
+
+/* The factors of the mechanisms of more than one part that fit. Scratch:
+ * every factor, then one W and the sweep's two vectors of the largest. */
+static nscd_status factor_mechanisms(nscd_world *w) {
+    size_t total = 0;
+    int32_t largest = 0;
+    for (int32_t k = 0; k < w->n_mechanisms; ++k) {
+        nscd__world_mechanism *m = &w->mechanisms[k];
+        m->factored = m->count > 1 && m->rows <= NSCD__WORLD_MAX_PROJECTED_ROWS;
+        if (m->factored) {
+            m->factor = total;
+            total += (size_t)m->rows * (size_t)m->rows;
+            largest = m->rows > largest ? m->rows : largest;
+        }
+    }
+    size_t doubles = total + (size_t)largest * (size_t)largest + 2 * (size_t)largest;
+    if (reserve_scratch(w, doubles * sizeof(double)) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    double *W = (double *)w->joint_scratch + total;
+    for (int32_t k = 0; k < w->n_mechanisms; ++k) {
+        nscd__world_mechanism *m = &w->mechanisms[k];
+        if (m->factored) {
+            mechanism_delassus(w, m, W);
+            double *L = (double *)w->joint_scratch + m->factor;
+            m->factored = nscd__cholesky_cm(m->rows, W, L) == NSCD_OK;
+        }
+    }
+    w->joint_vectors = W + (size_t)largest * (size_t)largest;
+    return NSCD_OK;
+}
+
 nscd_status nscd__world_joint_blocks_build(nscd_world *w) {
     w->n_joint_blocks = 0;
+    w->n_mechanisms = 0;
     int32_t needed = part_total(w);
     if (needed > w->joint_blocks_capacity) {
-        nscd__world_joint_block *grown =
-            nscd__alloc(&w->allocator, (size_t)needed * sizeof(nscd__world_joint_block));
-        if (grown == NULL) {
+        size_t grown_bytes = (size_t)needed * sizeof(nscd__world_joint_block);
+        size_t mech_bytes = (size_t)needed * sizeof(nscd__world_mechanism);
+        nscd__world_joint_block *grown = nscd__alloc(&w->allocator, grown_bytes);
+        nscd__world_mechanism *mechanisms = nscd__alloc(&w->allocator, mech_bytes);
+        if (grown == NULL || mechanisms == NULL) {
+            nscd__free(&w->allocator, grown, grown_bytes);
+            nscd__free(&w->allocator, mechanisms, mech_bytes);
             return NSCD_ERR_OUT_OF_MEMORY;
         }
-        nscd__free(&w->allocator, w->joint_blocks,
-                   (size_t)w->joint_blocks_capacity * sizeof(nscd__world_joint_block));
+        nscd__world_free_joint_blocks(w);
         w->joint_blocks = grown;
+        w->mechanisms = mechanisms;
         w->joint_blocks_capacity = needed;
     }
     for (int32_t k = 0; k < w->n_joints; ++k) {
@@ -200,7 +378,11 @@ nscd_status nscd__world_joint_blocks_build(nscd_world *w) {
             w->n_joint_blocks++;
         }
     }
-    return NSCD_OK;
+    if (w->n_joint_blocks == 0) {
+        return NSCD_OK;
+    }
+    nscd_status rc = group_mechanisms(w);
+    return rc == NSCD_OK ? factor_mechanisms(w) : rc;
 }
 
 void nscd__world_joint_warm_start(nscd_world *w) {
@@ -212,20 +394,56 @@ void nscd__world_joint_warm_start(nscd_world *w) {
     }
 }
 
-double nscd__world_joint_sweep(nscd_world *w) {
-    double merit = 0.0;
-    for (int32_t j = 0; j < w->n_joint_blocks; ++j) {
-        nscd__world_joint_block *b = &w->joint_blocks[j];
-        double u[3], dx[3];
+/* One part by its own block: the merit |u|. */
+static double sweep_part(nscd_world *w, nscd__world_joint_block *b) {
+    double u[3], dx[3], size = 0.0;
+    block_velocity(w, b, u);
+    solve_block(b, u, dx);
+    apply_block(w, b, dx);
+    for (int r = 0; r < b->n; ++r) {
+        b->lambda[r] += dx[r];
+        size += u[r] * u[r];
+    }
+    return sqrt(size);
+}
+
+/* A whole mechanism by its factor: the largest |u| of its parts. */
+static double sweep_mechanism(nscd_world *w, const nscd__world_mechanism *m) {
+    double *x = w->joint_vectors, merit = 0.0;
+    for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
+        const nscd__world_joint_block *b = &w->joint_blocks[m->first + a];
+        double u[3], size = 0.0;
         block_velocity(w, b, u);
-        solve_block(b, u, dx);
-        apply_block(w, b, dx);
-        double size = 0.0;
         for (int r = 0; r < b->n; ++r) {
-            b->lambda[r] += dx[r];
+            x[r0 + r] = -u[r];
             size += u[r] * u[r];
         }
         merit = fmax(merit, sqrt(size));
+        r0 += b->n;
+    }
+    nscd__cholesky_solve_cm(m->rows, (const double *)w->joint_scratch + m->factor, 1, x);
+    for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
+        nscd__world_joint_block *b = &w->joint_blocks[m->first + a];
+        apply_block(w, b, x + r0);
+        for (int r = 0; r < b->n; ++r) {
+            b->lambda[r] += x[r0 + r];
+        }
+        r0 += b->n;
+    }
+    return merit;
+}
+
+double nscd__world_joint_sweep(nscd_world *w) {
+    double merit = 0.0;
+    for (int32_t k = 0; k < w->n_mechanisms; ++k) {
+        const nscd__world_mechanism *m = &w->mechanisms[k];
+        if (m->factored) {
+            merit = fmax(merit, sweep_mechanism(w, m));
+            continue;
+        }
+        for (int32_t j = m->first; j < m->first + m->count; ++j) {
+            merit = fmax(merit, sweep_part(w, &w->joint_blocks[j]));
+        }
     }
     return merit;
 }
@@ -242,9 +460,16 @@ void nscd__world_joint_store(nscd_world *w) {
 }
 
 void nscd__world_free_joint_blocks(nscd_world *w) {
-    nscd__free(&w->allocator, w->joint_blocks,
-               (size_t)w->joint_blocks_capacity * sizeof(nscd__world_joint_block));
+    size_t n = (size_t)w->joint_blocks_capacity;
+    nscd__free(&w->allocator, w->joint_blocks, n * sizeof(nscd__world_joint_block));
+    nscd__free(&w->allocator, w->mechanisms, n * sizeof(nscd__world_mechanism));
+    nscd__free(&w->allocator, w->joint_scratch, w->joint_scratch_bytes);
     w->joint_blocks = NULL;
+    w->mechanisms = NULL;
+    w->joint_scratch = NULL;
+    w->joint_vectors = NULL;
+    w->joint_scratch_bytes = 0;
     w->joint_blocks_capacity = 0;
     w->n_joint_blocks = 0;
+    w->n_mechanisms = 0;
 }

@@ -33,7 +33,9 @@
  * sees matching sizes and no leak, and OUT_OF_MEMORY when it fails. On OK:
  * finite r, u; u = W r + q; info consistent; the merit recomputed here
  * (independent De Saxce residual for Coulomb, the fixed point of the block
- * MDP solver for maximum dissipation) is below the tolerance; every impulse
+ * MDP solver for maximum dissipation, on the blocks that solver accepts: a
+ * corrupted diagonal block may be non-symmetric or semi-definite, which fc3d
+ * accepts since 0.2) is below the tolerance; every impulse
  * is in its friction cone, u_n >= 0 and r_n u_n = 0 up to what that merit
  * allows; the impulses never create kinetic energy, r'q + r'W r/2 <= 0 for a
  * symmetric positive semi-definite W (= r'(u + q)/2), and maximum
@@ -417,6 +419,7 @@ static void check_solution(const problem *p, const double *r, const double *u,
     /* the merit, recomputed */
     double qscale = qnorm > 0.0 ? qnorm : 1.0, e2 = 0.0;
     double s[NC];
+    int general[NC] = {0}; /* maximum dissipation on a block the analytic solver refuses */
     for (int j = 0; j < n; ++j) {
         const double *D = p->W + (3 * j) * m + 3 * j;
         s[j] = (D[0] + D[m + 1] + D[2 * m + 2]) / 3.0;
@@ -433,8 +436,15 @@ static void check_solution(const problem *p, const double *r, const double *u,
             }
             local_free_velocity(p, r, j, v);
             b[0] = -v[0], b[1] = -v[1], b[2] = -v[2];
-            FZ_REQUIRE(nscd_mdp_single_contact(A, b, p->mu[j], x) == NSCD_OK,
-                       "block %d: MDP solver failed", j);
+            if (nscd_mdp_single_contact(A, b, p->mu[j], x) != NSCD_OK) {
+                /* a corrupted block, not symmetric positive definite: fc3d solves
+                 * the variational inequality of the block as given, or proximal
+                 * steps (src/contact/fc3d_block.c), which the analytic solver
+                 * cannot check; test_fc3d_nonsymmetric.c checks that law. Here
+                 * only the cone, Signorini and complementarity (below). */
+                general[j] = 1;
+                continue;
+            }
             for (int a = 0; a < 3; ++a) {
                 double d = s[j] * (rj[a] - x[a]);
                 e2 += d * d;
@@ -481,6 +491,9 @@ static void check_solution(const problem *p, const double *r, const double *u,
     }
     if (o->friction_law == NSCD_FC3D_MAX_DISSIPATION) {
         for (int j = 0; j < n; ++j) {
+            if (general[j]) {
+                continue; /* no energy for a non-symmetric block */
+            }
             const double *rj = r + 3 * j, *D = p->W + (3 * j) * m + 3 * j;
             double v[3];
             local_free_velocity(p, r, j, v);

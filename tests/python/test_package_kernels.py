@@ -76,6 +76,34 @@ def test_fc3d_errors():
     assert info.value.status == Status.ERR_INDEX
 
 
+def test_fc3d_nonsymmetric_and_semidefinite_blocks():
+    # A non-symmetric diagonal block (positive definite symmetric part) is solved as given:
+    # sticking gives u = 0 exactly with W itself, not its symmetric part.
+    W = np.array([[2.0, 0.1, 0.0], [0.13, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    rep = nscd.fc3d_check(W)
+    assert rep.status == Status.OK and rep.n_regular == 1 and rep.refused_block == -1
+    assert abs(rep.max_asymmetry - 0.03 / (4.0 / 3.0)) < 1e-12
+    r, u, info = nscd.fc3d_solve(W, [-1.0, 0.05, 0.0], 0.5)
+    np.testing.assert_allclose(u, 0.0, atol=1e-12)
+    np.testing.assert_allclose(W @ r, [1.0, -0.05, 0.0], atol=1e-12)
+    # a semi-definite block: accepted and solved (proximal steps)
+    S = np.diag([1.0, 1.0, 0.0])
+    rep = nscd.fc3d_check_bsr([0, 1], [0], S)
+    assert rep.status == Status.OK and rep.n_semidefinite == 1
+    r, u, info = nscd.fc3d_solve(S, [-1.0, 0.0, 0.5], 0.3)  # slides along the immobile tangent
+    np.testing.assert_allclose(r, [1.0, 0.0, -0.3], atol=1e-9)
+    # an indefinite symmetric part: refused, the report names the block
+    bad = np.eye(6)
+    bad[3, 4] = 3.0
+    rep = nscd.fc3d_check(bad)
+    assert rep.status == Status.ERR_NOT_SPD and rep.refused_block == 1
+    assert rep.refused_kind == nscd.Fc3dBlockKind.INDEFINITE
+    assert "diagonal block 1" in rep.message
+    with pytest.raises(NscdError) as info:
+        nscd.fc3d_solve(bad, np.full(6, -1.0), 0.1)
+    assert info.value.status == Status.ERR_NOT_SPD
+
+
 def test_fc3d_not_converged_carries_last_iterate():
     W = np.array([[2.0, 0.0, 0.0, 1.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0, 0.0, 0.0],
                   [0.0, 0.0, 2.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 2.0, 0.0, 0.0],

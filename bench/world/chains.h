@@ -1,0 +1,19 @@
+/* bench_world --scene chains | stack (bench/world/chains.c). */
+#ifndef BW_CHAINS_H
+#define BW_CHAINS_H
+
+#include <stdint.h>
+
+typedef struct bw_chains_result {
+    int32_t bodies, joints, steps;
+    int ok;
+    char error[256];
+    double steps_per_second, max_joint_drift, contacts_avg, max_speed;
+} bw_chains_result;
+
+/* Runs the scene and prints its JSON; 0 when every run succeeded (and, for
+ * the stack, came to rest). */
+int bw_chains_main(const char *scene, int32_t spheres, int32_t warmup, int32_t steps, double dt,
+                   int32_t sweeps);
+
+#endif
