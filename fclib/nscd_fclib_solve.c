@@ -2,7 +2,10 @@
  * fc3d solver (nscd_fc3d_solve_bsr) and reports how it went.
  *
  *   nscd-fclib-solve FILE [--law coulomb|max_dissipation] [--tolerance T]
- *                         [--max-sweeps K] [--relaxation W] [--json]
+ *                         [--max-sweeps K] [--relaxation W]
+ *                         [--method gs|jacobi|newton|auto] [--json]
+ *
+ * --max-sweeps bounds the sweeps, or the Newton steps of --method newton.
  *
  * Prints the contacts, the sweeps done, nscd's merit (docs: include/nscd/fc3d.h),
  * the seconds of the solve and whether it converged; also libfclib's own merit
@@ -28,6 +31,7 @@ typedef struct arguments {
     double tolerance;
     int32_t max_sweeps;
     double relaxation;
+    int32_t method;
     int json;
 } arguments;
 
@@ -44,7 +48,8 @@ static int usage(const char *message) {
     fprintf(stderr,
             "nscd-fclib-solve: %s\n"
             "usage: nscd-fclib-solve FILE [--law coulomb|max_dissipation] [--tolerance T]\n"
-            "                        [--max-sweeps K] [--relaxation W] [--json]\n",
+            "                        [--max-sweeps K] [--relaxation W]\n"
+            "                        [--method gs|jacobi|newton|auto] [--json]\n",
             message);
     return 2;
 }
@@ -58,9 +63,14 @@ static int parse_number(const char *text, double *value) {
 static int parse(int argc, char **argv, arguments *args, const char **error) {
     nscd_fc3d_options defaults;
     nscd_fc3d_options_init(&defaults, sizeof defaults);
-    *args = (arguments){
-        NULL, NSCD_FC3D_COULOMB, defaults.tolerance, defaults.max_iterations, defaults.relaxation,
-        0};
+    *args = (arguments){NULL,
+                        NSCD_FC3D_COULOMB,
+                        defaults.tolerance,
+                        defaults.max_iterations,
+                        defaults.relaxation,
+                        defaults.method,
+                        0};
+    static const char *const methods[] = {"gs", "jacobi", "newton", "auto"};
     for (int k = 1; k < argc; ++k) {
         const char *a = argv[k], *value = k + 1 < argc ? argv[k + 1] : NULL;
         double number = 0.0;
@@ -72,6 +82,15 @@ static int parse(int argc, char **argv, arguments *args, const char **error) {
                 return *error = "--law takes coulomb or max_dissipation", 0;
             }
             args->law = coulomb ? NSCD_FC3D_COULOMB : NSCD_FC3D_MAX_DISSIPATION, ++k;
+        } else if (strcmp(a, "--method") == 0 && value) {
+            int32_t found = -1;
+            for (int32_t i = 0; i < 4; ++i) {
+                found = strcmp(value, methods[i]) == 0 ? i : found;
+            }
+            if (found < 0) {
+                return *error = "--method takes gs, jacobi, newton or auto", 0;
+            }
+            args->method = found, ++k; /* the nscd_fc3d_method values, in order */
         } else if (strcmp(a, "--tolerance") == 0 && value) {
             if (!parse_number(value, &number) || number <= 0.0) {
                 return *error = "--tolerance takes a number > 0", 0;
@@ -142,6 +161,7 @@ static nscd_status solve(nscd_fclib_problem *p, const arguments *args, work *w, 
     opts.tolerance = args->tolerance;
     opts.max_iterations = args->max_sweeps;
     opts.relaxation = args->relaxation;
+    opts.method = args->method;
     opts.warm_start = 0;
     out->info.struct_size = sizeof out->info;
     out->blocks.struct_size = sizeof out->blocks;
@@ -193,12 +213,14 @@ static void print_json(const arguments *args, const outcome *o) {
     printf(", \"law\": \"%s\", \"contacts\": %d, \"blocks\": %d, \"tolerance\": %.17g, "
            "\"max_sweeps\": %d, \"iterations\": %d, \"merit\": %.17g, \"seconds\": %.9f, "
            "\"converged\": %s, \"status\": \"%s\", \"fclib_merit\": %.17g, "
-           "\"relaxation\": %.17g, \"semidefinite_blocks\": %d, \"max_block_asymmetry\": %.17g",
+           "\"relaxation\": %.17g, \"semidefinite_blocks\": %d, \"max_block_asymmetry\": %.17g, "
+           "\"method\": %d, \"newton_iterations\": %d, \"newton_failure\": %d",
            args->law == NSCD_FC3D_COULOMB ? "coulomb" : "max_dissipation", (int)o->n,
            (int)o->n_blocks, args->tolerance, (int)args->max_sweeps, (int)o->info.iterations,
            o->info.merit, o->seconds, o->info.converged ? "true" : "false",
            nscd_status_string(o->status), o->fclib_merit, args->relaxation,
-           (int)o->blocks.n_semidefinite, o->blocks.max_asymmetry);
+           (int)o->blocks.n_semidefinite, o->blocks.max_asymmetry, (int)args->method,
+           (int)o->info.newton_iterations, (int)o->info.newton_failure);
     if (o->has_reference) {
         printf(", \"reference_merit\": %.17g, \"reference_r_max_difference\": %.17g}\n",
                o->reference_merit, o->reference_difference);
@@ -210,9 +232,9 @@ static void print_json(const arguments *args, const outcome *o) {
 static void print_text(const arguments *args, const outcome *o) {
     printf("%s: %d contacts, %d blocks, law %s\n", args->file, (int)o->n, (int)o->n_blocks,
            args->law == NSCD_FC3D_COULOMB ? "coulomb" : "max_dissipation");
-    printf("%s after %d sweeps in %.6f s: merit %.3e (tolerance %.3e)\n",
-           o->info.converged ? "converged" : "NOT converged", (int)o->info.iterations, o->seconds,
-           o->info.merit, args->tolerance);
+    printf("%s after %d sweeps and %d Newton steps in %.6f s: merit %.3e (tolerance %.3e)\n",
+           o->info.converged ? "converged" : "NOT converged", (int)o->info.iterations,
+           (int)o->info.newton_iterations, o->seconds, o->info.merit, args->tolerance);
     printf("diagonal blocks: %s; largest relative asymmetry %.1e\n", o->blocks.message,
            o->blocks.max_asymmetry);
     printf("libfclib merit of nscd's r: %.3e\n", o->fclib_merit);

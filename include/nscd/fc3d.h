@@ -24,7 +24,10 @@
  * single-contact problem solved exactly), or the paper's blend of block
  * Gauss–Seidel inside contiguous groups of contacts with a weighted block
  * Jacobi between the groups (Sect. 5; the groups play the role of the
- * subdomains of the parallel solver).
+ * subdomains of the parallel solver), or (Coulomb only, since 0.2) a
+ * semismooth Newton method on the Alart–Curnier function with a line search,
+ * alone (::NSCD_FC3D_NEWTON) or after Gauss–Seidel stalls (::NSCD_FC3D_AUTO).
+ * Newton uses W as given (no symmetry needed) and stops on the same merit.
  *
  * **Merit.** With the scale s_j = trace(W_jj)/3 (so that s_j r_j is a velocity)
  * and the residual vectors
@@ -78,8 +81,40 @@ typedef enum nscd_fc3d_friction_law {
 /** Sweep strategy over the contacts. */
 typedef enum nscd_fc3d_method {
     NSCD_FC3D_GAUSS_SEIDEL = 0, /**< Nonlinear block Gauss–Seidel in contact order. */
-    NSCD_FC3D_JACOBI_BLEND = 1 /**< Gauss–Seidel inside groups, weighted Jacobi between groups. */
+    NSCD_FC3D_JACOBI_BLEND = 1, /**< Gauss–Seidel inside groups, weighted Jacobi between groups. */
+    /** Semismooth Newton on the Alart–Curnier function with an Armijo line search
+     *  (Coulomb law only; docs/fc3d.md "Newton"). max_iterations bounds the Newton
+     *  steps. Since 0.2. */
+    NSCD_FC3D_NEWTON = 2,
+    /** Gauss–Seidel in windows of ::NSCD_FC3D_AUTO_WINDOW sweeps; when a window drops the
+     *  merit by less than ::NSCD_FC3D_AUTO_FACTOR, Newton from the current iterate; back
+     *  to Gauss–Seidel if Newton fails (docs/fc3d.md "AUTO"). Since 0.2. */
+    NSCD_FC3D_AUTO = 3
 } nscd_fc3d_method;
+
+/** ::NSCD_FC3D_AUTO: Gauss–Seidel sweeps between two merit evaluations. */
+#define NSCD_FC3D_AUTO_WINDOW 10
+/** ::NSCD_FC3D_AUTO: switch to Newton when a window divides the merit by less than this. */
+#define NSCD_FC3D_AUTO_FACTOR 2.0
+/** ::NSCD_FC3D_NEWTON / ::NSCD_FC3D_AUTO: largest number of contacts Newton solves with a
+ *  dense LU (a 3n x 3n matrix); larger problems need the optional UMFPACK component
+ *  (NSCD_WITH_UMFPACK), else Newton returns ::NSCD_ERR_UNSUPPORTED. */
+#define NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS 1365
+
+/** Why the Newton phase stopped without reaching the tolerance (nscd_fc3d_info.newton_failure). */
+typedef enum nscd_fc3d_newton_failure {
+    NSCD_FC3D_NEWTON_NO_FAILURE = 0,     /**< Converged, or Newton did not run. */
+    NSCD_FC3D_NEWTON_MAX_ITERATIONS = 1, /**< max_iterations Newton steps did not reach it. */
+    /** No step decreased the merit 0.5 ||Phi||^2, even with the largest regularisation. */
+    NSCD_FC3D_NEWTON_LINE_SEARCH = 2,
+    /** The (regularised) generalized Jacobian stayed singular. */
+    NSCD_FC3D_NEWTON_SINGULAR = 3,
+    NSCD_FC3D_NEWTON_NOT_FINITE = 4, /**< The iterate or the direction became NaN or infinite. */
+    /** More contacts than NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS without UMFPACK. */
+    NSCD_FC3D_NEWTON_TOO_LARGE = 5,
+    /** The friction law is not Coulomb (maximum dissipation has no Newton solver). */
+    NSCD_FC3D_NEWTON_UNSUPPORTED_LAW = 6
+} nscd_fc3d_newton_failure;
 
 /** Solver options; fill with nscd_fc3d_options_init(), then change fields. */
 typedef struct nscd_fc3d_options {
@@ -90,7 +125,7 @@ typedef struct nscd_fc3d_options {
     /** Stop when the merit (see the file description) is <= tolerance; finite and > 0
      *  (NaN or infinity: ::NSCD_ERR_NOT_FINITE). Default 1e-10. */
     double tolerance;
-    /** Largest number of sweeps, >= 1. Default 1000. */
+    /** Largest number of sweeps (::NSCD_FC3D_NEWTON: of Newton steps), >= 1. Default 1000. */
     int32_t max_iterations;
     /** Under-relaxation of each block update, r_j += relaxation (S_j - r_j); in (0, 1]. Default 1.
      */
@@ -114,7 +149,7 @@ typedef struct nscd_fc3d_options {
 typedef struct nscd_fc3d_info {
     /** sizeof(nscd_fc3d_info), set by the caller. */
     uint32_t struct_size;
-    /** Number of sweeps done. */
+    /** Number of Gauss–Seidel / Jacobi sweeps done (0 for ::NSCD_FC3D_NEWTON). */
     int32_t iterations;
     /** Merit of the returned r (see the file description). */
     double merit;
@@ -126,6 +161,11 @@ typedef struct nscd_fc3d_info {
     double last_update;
     /** Block solves that failed (the block then kept its previous value). */
     int32_t local_failures;
+    /** Newton steps done (::NSCD_FC3D_NEWTON, ::NSCD_FC3D_AUTO; else 0). Since 0.2. */
+    int32_t newton_iterations;
+    /** A ::nscd_fc3d_newton_failure value: why the last Newton phase stopped short of the
+     *  tolerance, ::NSCD_FC3D_NEWTON_NO_FAILURE when it converged or did not run. Since 0.2. */
+    int32_t newton_failure;
 } nscd_fc3d_info;
 
 /**
@@ -157,8 +197,12 @@ NSCD_API nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t stru
  * @param u    Receives W r + q for the returned r (3n values).
  * @param info Receives what happened, or NULL. Filled also on ::NSCD_ERR_NOT_CONVERGED.
  * @return ::NSCD_OK when the merit reached the tolerance; ::NSCD_ERR_NOT_CONVERGED
- *         when max_iterations sweeps did not reach it (r, u, info hold the last
- *         iterate); ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INVALID_ARGUMENT (n <= 0,
+ *         when max_iterations sweeps (Newton: steps) did not reach it, or when
+ *         Newton stopped early (info.newton_failure says why; r, u, info hold the
+ *         last iterate); ::NSCD_ERR_UNSUPPORTED (::NSCD_FC3D_NEWTON with the
+ *         maximum-dissipation law, or with more than
+ *         NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS contacts in a build without
+ *         UMFPACK); ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INVALID_ARGUMENT (n <= 0,
  *         n > 16384, bad enum), checked before any array is read;
  *         ::NSCD_ERR_NOT_FINITE (NaN or infinity in W, q, mu, in r when warm
  *         starting, or in a real option: tolerance, relaxation, jacobi_weight);

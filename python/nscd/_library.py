@@ -429,6 +429,8 @@ class Fc3dInfo(ctypes.Structure):
         ("merit_evaluations", ctypes.c_int32),
         ("last_update", ctypes.c_double),
         ("local_failures", ctypes.c_int32),
+        ("newton_iterations", ctypes.c_int32),
+        ("newton_failure", ctypes.c_int32),
     ]
 
 

@@ -11,8 +11,9 @@ from . import _library as _c
 from .errors import NscdError, Status, check
 
 __all__ = ["Fc3dBlockKind", "Fc3dBlockReport", "Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod",
-           "CoulombInfo", "coulomb_single_contact", "coulomb_single_contact_all", "fc3d_check",
-           "fc3d_check_bsr", "fc3d_solve", "fc3d_solve_bsr", "lcp_solve", "mdp_single_contact"]
+           "Fc3dNewtonFailure", "CoulombInfo", "coulomb_single_contact",
+           "coulomb_single_contact_all", "fc3d_check", "fc3d_check_bsr", "fc3d_solve",
+           "fc3d_solve_bsr", "lcp_solve", "mdp_single_contact"]
 
 LCP_MAX_SIZE = 64
 
@@ -78,6 +79,19 @@ class Fc3dMethod(enum.IntEnum):
     """nscd_fc3d_method."""
     GAUSS_SEIDEL = 0
     JACOBI_BLEND = 1
+    NEWTON = 2  # semismooth Newton, Coulomb only (since 0.2)
+    AUTO = 3  # Gauss–Seidel, Newton when a window of sweeps stalls (since 0.2)
+
+
+class Fc3dNewtonFailure(enum.IntEnum):
+    """nscd_fc3d_newton_failure: why a Newton phase stopped short of the tolerance."""
+    NO_FAILURE = 0
+    MAX_ITERATIONS = 1
+    LINE_SEARCH = 2
+    SINGULAR = 3
+    NOT_FINITE = 4
+    TOO_LARGE = 5
+    UNSUPPORTED_LAW = 6
 
 
 class Fc3dInfo(NamedTuple):
@@ -88,6 +102,8 @@ class Fc3dInfo(NamedTuple):
     merit_evaluations: int
     last_update: float
     local_failures: int
+    newton_iterations: int = 0
+    newton_failure: "Fc3dNewtonFailure" = Fc3dNewtonFailure.NO_FAILURE
 
 
 _FC3D_OPTIONS = ("friction_law", "tolerance", "max_iterations", "relaxation", "method",
@@ -108,7 +124,8 @@ def _fc3d_options(options):
 
 def _fc3d_result(status, function, r, u, info):
     result = Fc3dInfo(info.iterations, info.merit, bool(info.converged), info.merit_evaluations,
-                      info.last_update, info.local_failures)
+                      info.last_update, info.local_failures, info.newton_iterations,
+                      Fc3dNewtonFailure(info.newton_failure))
     if status == Status.ERR_NOT_CONVERGED:
         exc = NscdError(status, function)
         exc.result = (r, u, result)  # the last iterate
@@ -124,7 +141,8 @@ def fc3d_solve(W, q, mu, r0=None, **options) -> Tuple[np.ndarray, np.ndarray, Fc
     W is the 3n x 3n Delassus matrix, q the 3n free velocities, mu the n
     friction coefficients; r0 an optional initial guess (warm start). Keyword
     options are the fields of nscd_fc3d_options: friction_law (Fc3dFrictionLaw),
-    tolerance, max_iterations, relaxation, method (Fc3dMethod), jacobi_weight,
+    tolerance, max_iterations, relaxation, method (Fc3dMethod: GAUSS_SEIDEL,
+    JACOBI_BLEND, NEWTON or AUTO), jacobi_weight,
     jacobi_groups, warm_start. Returns (r, u, info). Raises NscdError; on
     NSCD_ERR_NOT_CONVERGED the exception's ``result`` holds (r, u, info) of the
     last iterate."""

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "contact/fc3d_internal.h"
+#include "contact/fc3d_newton.h"
 #include "core/check.h"
 #include "core/memory.h"
 #include "core/struct_sizes.h"
@@ -29,7 +30,7 @@ nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t struct_size) 
 
 static nscd_status check_options(const nscd_fc3d_options *o) {
     if ((o->friction_law != NSCD_FC3D_COULOMB && o->friction_law != NSCD_FC3D_MAX_DISSIPATION) ||
-        (o->method != NSCD_FC3D_GAUSS_SEIDEL && o->method != NSCD_FC3D_JACOBI_BLEND) ||
+        o->method < NSCD_FC3D_GAUSS_SEIDEL || o->method > NSCD_FC3D_AUTO ||
         !nscd__allocator_valid(&o->allocator)) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
@@ -64,6 +65,9 @@ nscd_status nscd__fc3d_check_args(int32_t n, int32_t max_contacts, const double 
             nscd__struct_read(resolved, sizeof *resolved, opts, NSCD__FC3D_OPTIONS_SIZE_0_1);
         if (st == NSCD_OK) {
             st = check_options(resolved);
+        }
+        if (st == NSCD_OK) { /* Newton: Coulomb only, size limit of the dense LU */
+            st = nscd__fc3d_newton_check(n, resolved);
         }
         if (st != NSCD_OK) {
             return st;

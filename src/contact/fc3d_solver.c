@@ -5,6 +5,7 @@
 
 #include "contact/fc3d_internal.h"
 #include "contact/fc3d_local.h"
+#include "contact/fc3d_newton.h"
 #include "contact/friction_cone.h"
 #include "core/memory.h"
 #include "core/struct_sizes.h"
@@ -132,6 +133,9 @@ static double norm2(const double *x, size_t m) {
 nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const double *mu,
                            const nscd_fc3d_options *opts, double *r, double *u,
                            nscd_fc3d_info *info) {
+    if (opts->method == NSCD_FC3D_NEWTON || opts->method == NSCD_FC3D_AUTO) {
+        return nscd__fc3d_newton_run(W, q, mu, opts, r, u, info); /* fc3d_newton.c */
+    }
     size_t size = NSCD__FC3D_RUN_WORK((size_t)W->n) * sizeof(double);
     nscd_allocator al = nscd__allocator_resolve(&opts->allocator);
     double *work = nscd__alloc(&al, size);
@@ -146,6 +150,9 @@ nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const do
 nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, const double *mu,
                                 const double *shift, const nscd_fc3d_options *opts, double *r,
                                 double *u, nscd_fc3d_info *info, double *work) {
+    if (opts->method == NSCD_FC3D_NEWTON || opts->method == NSCD_FC3D_AUTO) {
+        return NSCD_ERR_UNSUPPORTED; /* sweeps only; Newton through nscd__fc3d_run() */
+    }
     int32_t n = W->n;
     size_t m = 3 * (size_t)n;
     double *cur = work, *fresh = work + m, *uw = work + 2 * m, *s = work + 3 * m;
