@@ -521,6 +521,15 @@ static int parse_solvers(const char *text, options *o) {
 }
 
 int main(int argc, char **argv) {
+    /* One BLAS / OpenMP thread for every engine (as the other benchmarks:
+     * docs/benchmarks.md), unless the caller chose: OpenBLAS reads these when
+     * it is loaded, before main, hence one re-execution with them set. */
+    if (!getenv("OPENBLAS_NUM_THREADS") || !getenv("OMP_NUM_THREADS")) {
+        setenv("OPENBLAS_NUM_THREADS", "1", 0);
+        setenv("OMP_NUM_THREADS", "1", 0);
+        execv("/proc/self/exe", argv);
+        /* Not re-executed: go on with whatever the libraries chose. */
+    }
     options o = {1e-8, 3, 100000, 1000, 120.0, {NULL}, 0};
     for (int k = 0; k < N_ALL_SOLVERS; ++k) {
         if (strcmp(ALL_SOLVERS[k].name, "jacobi") != 0) {
@@ -596,8 +605,13 @@ int main(int argc, char **argv) {
     json_number(out, o.tolerance);
     fprintf(out,
             ",\n  \"repeat\": %d,\n  \"max_iterations\": %d,\n  \"max_newton\": %d,\n"
-            "  \"timeout\": %g,\n  \"solved_e1\": %g,\n  \"time\": \"cpu\",\n  \"solvers\": [",
+            "  \"timeout\": %g,\n  \"solved_e1\": %g,\n  \"time\": \"cpu\",\n",
             o.repeat, o.max_iterations, o.max_newton, o.timeout, SOLVED_E1);
+    fprintf(out, "  \"openblas_num_threads\": ");
+    json_string(out, getenv("OPENBLAS_NUM_THREADS") ? getenv("OPENBLAS_NUM_THREADS") : "");
+    fprintf(out, ",\n  \"omp_num_threads\": ");
+    json_string(out, getenv("OMP_NUM_THREADS") ? getenv("OMP_NUM_THREADS") : "");
+    fprintf(out, ",\n  \"solvers\": [");
     for (int s = 0; s < ns; ++s) {
         fprintf(out, "%s{\"engine\": \"%s\", \"solver\": \"%s\"}", s ? ", " : "",
                 engine_name(o.solvers[s]->engine), o.solvers[s]->name);
