@@ -4,7 +4,9 @@ file of the repository (tests/data/fclib_spheres.hdf5), checking the JSON shape,
 that every solver of the build ran on every problem, that every nscd solver
 reaches E1 <= 1e-6 (the bench's natural-map error) and libfclib's own merit
 (fclib_merit_local, computed by libfclib, independent of nscd) <= 1e-6 too:
-both vanish exactly at a solution and differ only by their normalisation; and
+both vanish exactly at a solution and differ only by their normalisation,
+so their ratio must be one constant per problem for every engine's r (a check
+of the bench's E1 against libfclib's independent code); and
 that the performance profile is a set of non-decreasing fractions in [0, 1].
 No timing is asserted; the Siconos rows are checked for shape only.
 
@@ -59,6 +61,14 @@ def check(document, files):
             assert run["siconos_error"] is None, run
             assert number(run["seconds"]) and run["seconds"] >= 0, run
             assert run["iterations"] + run["newton_iterations"] >= 1, run
+        # E1 and libfclib's MERIT_1 (its own code) are the same norm of the same
+        # natural map, under different normalisations (1 + ||q|| against
+        # 1 + sqrt(||q||)): their ratio is one constant per problem, for every
+        # engine's r. Checked where the residual is well above round-off.
+        ratios = [run["E1"] / run["fclib_merit"] for run in runs
+                  if number(run["E1"]) and number(run["fclib_merit"]) and run["E1"] >= 1e-11]
+        assert ratios, runs
+        assert max(ratios) <= 1.01 * min(ratios), (ratios, problem["file"])
     profile = document["profile"]
     assert profile["taus"] == [1, 2, 4, 10], profile
     rows = profile["fractions"]
