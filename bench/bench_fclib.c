@@ -24,7 +24,10 @@
  * that aborts or hangs past the timeout costs only its own row. "seconds" is
  * the median over the repeats of the child's CPU time of the solve call
  * alone (single-threaded solvers: insensitive to other processes sharing the
- * machine); "wall_seconds" the median wall time.
+ * machine); "wall_seconds" the median wall time. Unless the caller set them,
+ * the program re-executes itself with OPENBLAS_NUM_THREADS=1 and
+ * OMP_NUM_THREADS=1: a BLAS thread pool's spinning threads would count in the
+ * CPU time.
  *
  * E1 is computed here, by one function, for every engine's result r and its
  * u = W r + q: E1 = ||r - P_K(r - u~)|| / (1 + ||q||) with u~_j = (u_N + mu
