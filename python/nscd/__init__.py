@@ -34,7 +34,7 @@ __all__ = [
     "TimeStepping", "TimeSteppingStats", "World", "WorldFormat", "WorldStepReport", "ZenoPolicy",
     "abi_version", "analytic_rest_time", "bouncing_ball", "central_impact", "check",
     "copt_closed_form", "copt_exact", "coulomb_single_contact", "coulomb_single_contact_all",
-    "fc3d_solve", "fc3d_solve_bsr", "hunt_crossley_factor", "kelvin_voigt_restitution",
+    "fc3d_solve", "fc3d_solve_bsr", "Gfc3dInfo", "gfc3d_solve", "hunt_crossley_factor", "kelvin_voigt_restitution",
     "lcp_solve", "library", "library_path", "mdp_single_contact", "routh_case_name",
     "routh_impact", "routh_impact_ex", "status_string", "version", "version_string",
 ]
@@ -44,7 +44,8 @@ _LAZY = {
     "beam": ("Beam", "BeamReference"),
     "kernels": ("CoulombInfo", "Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod",
                 "coulomb_single_contact", "coulomb_single_contact_all", "fc3d_solve",
-                "fc3d_solve_bsr", "lcp_solve", "mdp_single_contact"),
+                "fc3d_solve_bsr", "Gfc3dInfo", "gfc3d_solve", "lcp_solve",
+                "mdp_single_contact"),
     "routh": ("RouthCase", "RouthResult", "routh_case_name", "routh_impact", "routh_impact_ex"),
     "joint": ("ClearanceGaps", "ClearanceImpact", "ClearanceType", "JointType",
               "add_clearance_joint", "add_joint", "clearance_gaps", "joint_count",
