@@ -82,3 +82,14 @@ add_test(NAME fclib.damaged_reproducers
   COMMAND /usr/bin/python3 "${_fclib_tests}/check_reproducers.py" $<TARGET_FILE:read_damaged>
           "${_fclib_sample}" "${CMAKE_CURRENT_SOURCE_DIR}/data/fclib_damaged")
 set_tests_properties(fclib.damaged_reproducers PROPERTIES LABELS fclib)
+
+# Global problems (docs/global_problems.md): every FCLIB global file of
+# NSCD_FCLIB_DATA_DIR read by h5py and by nscd, solved by nscd_gfc3d_solve and
+# nscd-fclib-solve, and checked with numpy/scipy (equilibrium, condensation, E1).
+if(NSCD_FCLIB_DATA_DIR AND NOT NSCD_SANITIZE)
+  add_test(NAME fclib.check_global
+    COMMAND /usr/bin/python3 "${_fclib_tests}/check_global.py" $<TARGET_FILE:nscd-fclib-solve>
+            "${NSCD_FCLIB_DATA_DIR}")
+  set_tests_properties(fclib.check_global PROPERTIES LABELS "fclib;python" TIMEOUT 300
+    ENVIRONMENT "NSCD_LIBRARY=$<TARGET_FILE:nscd>;PYTHONPATH=${PROJECT_SOURCE_DIR}/python")
+endif()
