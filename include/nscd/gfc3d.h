@@ -17,20 +17,25 @@
  * by the library's own sparse LDL' with a reverse Cuthill–McKee ordering; the
  * problem is condensed to the local fc3d problem of fc3d.h,
  *
- *     W = H' M^-1 H = Z' D^-1 Z  (Z = L^-1 P' H, each column by a sparse
- *                                 triangular solve along the elimination tree),
- *     q = H' M^-1 f + w,
+ *     W = H' M^-1 H,   q = H' M^-1 f + w,
  *
- * W is assembled as its non-zero 3x3 blocks (exactly symmetric: each entry is
- * the same sum in the same order as its mirror) and solved by
- * nscd_fc3d_solve_bsr() with the caller's fc3d options; then
+ * W is held as its non-zero 3x3 blocks (block CSR, exactly symmetric) and
+ * solved by nscd_fc3d_solve_bsr() with the caller's fc3d options; then
  * v = M^-1 (H r + f) and u = H' v + w.
  *
- * **Size rule.** The BSR form is always used: nscd_fc3d_solve_dense() would
- * only compress a dense copy to the same blocks (bitwise the same sweeps), so
- * a dense W is never built and memory follows the number of non-zero blocks.
- * The factorisation costs O(nnz(L)) memory; with the multibody structure of
- * FCLIB problems (M block diagonal per body) L holds no fill at all.
+ * **Size rule.** W is condensed one of two ways, whichever costs fewer
+ * multiply-adds by a count made from the symbolic structure alone (integer
+ * counts, so the choice never depends on round-off):
+ * - sparse: W = Z' D^-1 Z with Z = L^-1 P' H, each column of Z by a sparse
+ *   triangular solve along the elimination tree; cost about 2 sum_k c_k^2
+ *   (c_k the non-zeros of row k of Z). This is the way for multibody problems
+ *   (M block diagonal per body: no fill, W as sparse as the contact graph);
+ * - dense: one full solve with L per column of H and W(:, c) = H' M^-1 h_c,
+ *   symmetrised; cost about 3 nc (2 nnz(L) + 2 n_dofs + nnz(H)) + 9 nc^2 and
+ *   9 nc^2 doubles of memory, so it is used only for nc <= 2048 contacts. This
+ *   is the way when L fills in (finite-element M) and W is dense anyway.
+ * The dense form nscd_fc3d_solve_dense() is never called: it would only
+ * compress a dense copy to the same blocks (bitwise the same sweeps).
  *
  * **Convergence.** The result is that of the local solve: ::NSCD_OK only when
  * the fc3d merit of nscd_fc3d_solve_bsr() reached the tolerance.
@@ -58,6 +63,13 @@ typedef enum nscd_gfc3d_factorization {
     NSCD_GFC3D_FACTOR_LDL = 0
 } nscd_gfc3d_factorization;
 
+/** How W = H' M^-1 H is formed (see the size rule in the file description). */
+typedef enum nscd_gfc3d_condensation {
+    NSCD_GFC3D_CONDENSE_AUTO = 0,   /**< The cheaper of the two by the size rule. */
+    NSCD_GFC3D_CONDENSE_SPARSE = 1, /**< Z' D^-1 Z with Z = L^-1 P' H. */
+    NSCD_GFC3D_CONDENSE_DENSE = 2   /**< Full solves per column of H (nc <= 2048). */
+} nscd_gfc3d_condensation;
+
 /** Options of nscd_gfc3d_solve(); fill with nscd_gfc3d_options_init(), then change fields. */
 typedef struct nscd_gfc3d_options {
     /** sizeof(nscd_gfc3d_options), set by nscd_gfc3d_options_init(). */
@@ -73,6 +85,9 @@ typedef struct nscd_gfc3d_options {
     double symmetry_tolerance;
     /** Memory hooks for the factor and the work arrays; zero-filled means malloc/free. */
     nscd_allocator allocator;
+    /** A ::nscd_gfc3d_condensation value. Default ::NSCD_GFC3D_CONDENSE_AUTO;
+     *  ::NSCD_GFC3D_CONDENSE_DENSE with more than 2048 contacts: ::NSCD_ERR_OUT_OF_RANGE. */
+    int32_t condensation;
 } nscd_gfc3d_options;
 
 /** What a global solve did. Set struct_size = sizeof(nscd_gfc3d_info) before the call;
@@ -96,6 +111,9 @@ typedef struct nscd_gfc3d_info {
     double equilibrium_residual;
     /** Block solves of the local solve that failed (nscd_fc3d_info::local_failures). */
     int32_t local_failures;
+    /** 1 when W was condensed by full solves per column of H (the dense way of the
+     *  size rule), 0 by the sparse product Z' D^-1 Z. */
+    int32_t dense_condensation;
 } nscd_gfc3d_info;
 
 /**

@@ -440,6 +440,7 @@ class Gfc3dOptions(ctypes.Structure):
         ("pivot_tolerance", ctypes.c_double),
         ("symmetry_tolerance", ctypes.c_double),
         ("allocator", Allocator),
+        ("condensation", ctypes.c_int32),
     ]
 
 
@@ -455,6 +456,7 @@ class Gfc3dInfo(ctypes.Structure):
         ("merit", ctypes.c_double),
         ("equilibrium_residual", ctypes.c_double),
         ("local_failures", ctypes.c_int32),
+        ("dense_condensation", ctypes.c_int32),
     ]
 
 

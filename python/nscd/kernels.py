@@ -181,6 +181,7 @@ class Gfc3dInfo(NamedTuple):
     factor_nnz: int
     w_blocks: int
     local_failures: int
+    dense_condensation: bool
 
 
 def _csc(A, rows, what):
@@ -211,7 +212,7 @@ def _csc(A, rows, what):
             np.ascontiguousarray(np.concatenate(vals)), cols)
 
 
-_GFC3D_OPTIONS = ("pivot_tolerance", "symmetry_tolerance")
+_GFC3D_OPTIONS = ("pivot_tolerance", "symmetry_tolerance", "condensation")
 
 
 def gfc3d_solve(M, H, f, w, mu, r0=None,
@@ -221,7 +222,8 @@ def gfc3d_solve(M, H, f, w, mu, r0=None,
 
     M (n x n, symmetric positive definite, both triangles) and H (n x 3 nc) are
     scipy.sparse matrices or dense arrays; f (n), w (3 nc), mu (nc or a scalar).
-    Keyword options: pivot_tolerance, symmetry_tolerance (nscd_gfc3d_options) and
+    Keyword options: pivot_tolerance, symmetry_tolerance, condensation ("auto",
+    "sparse" or "dense") (nscd_gfc3d_options) and
     the fields of nscd_fc3d_options for the local solve (as fc3d_solve). Returns
     (v, r, u, info). Raises NscdError; on NSCD_ERR_NOT_CONVERGED the exception's
     ``result`` holds (v, r, u, info) of the last iterate."""
@@ -242,7 +244,9 @@ def gfc3d_solve(M, H, f, w, mu, r0=None,
           "nscd_gfc3d_options_init")
     local = {}
     for key, value in options.items():
-        if key in _GFC3D_OPTIONS:
+        if key == "condensation":
+            gopts.condensation = {"auto": 0, "sparse": 1, "dense": 2}[value]
+        elif key in _GFC3D_OPTIONS:
             setattr(gopts, key, float(value))
         else:
             local[key] = value
@@ -258,7 +262,7 @@ def gfc3d_solve(M, H, f, w, mu, r0=None,
         ctypes.byref(lopts), _ptr(v), _ptr(r), _ptr(u), ctypes.byref(info))
     result = Gfc3dInfo(info.iterations, info.merit, bool(info.converged),
                        info.equilibrium_residual, info.factor_nnz, info.w_blocks,
-                       info.local_failures)
+                       info.local_failures, bool(info.dense_condensation))
     if status == Status.ERR_NOT_CONVERGED:
         exc = NscdError(status, "nscd_gfc3d_solve")
         exc.result = (v, r, u, result)

@@ -2,6 +2,7 @@
  * Condensed to the local problem W = H' M^-1 H, q = H' M^-1 f + w through a
  * sparse LDL' of M, solved by nscd_fc3d_solve_bsr(), then v = M^-1 (H r + f). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,8 @@
 
 #define GFC3D_MAX_DOFS (1 << 26)
 #define GFC3D_MAX_CONTACTS (1 << 24)
+/* The dense condensation holds 9 nc^2 doubles (2048 contacts: 302 MB). */
+#define GFC3D_MAX_DENSE_CONTACTS 2048
 
 static void option_defaults(nscd_gfc3d_options *opts) {
     memset(opts, 0, sizeof *opts);
@@ -338,6 +341,133 @@ done:
     return st;
 }
 
+/* The costs of the two ways to W, in multiply-adds, from the symbolic
+ * structure only (integer counts: the choice never depends on round-off).
+ * Sparse: the pattern and numeric passes of build_w, 2 sum_k c_k^2 with c_k
+ * the non-zeros of row k of Z = L^-1 P'H, plus building Z (its non-zeros
+ * times the average column of L). Dense: one full solve with L per column of
+ * H and the product H'x, m (2 nnz(L) + 2 n + nnz(H)), plus 9 nc^2 for the
+ * blocks. */
+static nscd_status condensation_costs(const nscd_allocator *a, const nscd__ldl *f, int32_t m,
+                                      const int32_t *Hp, const int32_t *Hi, double *sparse,
+                                      double *dense) {
+    int32_t n = f->n;
+    int32_t *mark = nscd__alloc_array(a, (size_t)n, sizeof(int32_t));
+    int32_t *reach = nscd__alloc_array(a, (size_t)n, sizeof(int32_t));
+    int64_t *rows = nscd__alloc_array(a, (size_t)n, sizeof(int64_t));
+    nscd_status st = NSCD_ERR_OUT_OF_MEMORY;
+    if (mark != NULL && reach != NULL && rows != NULL) {
+        for (int32_t i = 0; i < n; ++i) {
+            mark[i] = -1;
+        }
+        double znnz = 0.0;
+        for (int32_t c = 0; c < m; ++c) {
+            int32_t len = 0;
+            for (int32_t p = Hp[c]; p < Hp[c + 1]; ++p) { /* the reach, unsorted */
+                for (int32_t i = f->iperm[Hi[p]]; i != -1 && mark[i] != c; i = f->parent[i]) {
+                    mark[i] = c;
+                    reach[len++] = i;
+                    rows[i]++;
+                }
+            }
+            znnz += len;
+        }
+        double sum2 = 0.0;
+        for (int32_t i = 0; i < n; ++i) {
+            sum2 += (double)rows[i] * (double)rows[i];
+        }
+        double nc = m / 3.0, lnnz = (double)f->Lp[n];
+        *sparse = 2.0 * sum2 + znnz * (1.0 + lnnz / n);
+        *dense = m * (2.0 * lnnz + 2.0 * n + Hp[m]) + 9.0 * nc * nc;
+        st = NSCD_OK;
+    }
+    nscd__free(a, mark, (size_t)n * sizeof(int32_t));
+    nscd__free(a, reach, (size_t)n * sizeof(int32_t));
+    nscd__free(a, rows, (size_t)n * sizeof(int64_t));
+    return st;
+}
+
+/* W column by column: x = M^-1 h_c by full solves, W(:, c) = H' x, into a
+ * dense 3nc x 3nc array, symmetrised (W + W')/2 so that it is exactly
+ * symmetric, then stored as its non-zero 3x3 blocks and every diagonal block. */
+static nscd_status build_w_dense(const nscd_allocator *a, const nscd__ldl *f, int32_t nc,
+                                 const int32_t *Hp, const int32_t *Hi, const double *Hx, bsr *w) {
+    int32_t n = f->n, m = 3 * nc;
+    memset(w, 0, sizeof *w);
+    w->n = nc;
+    size_t mm = (size_t)m * (size_t)m;
+    double *D = nscd__alloc_array(a, mm, sizeof(double));
+    double *x = nscd__alloc_array(a, (size_t)n, sizeof(double));
+    double *work = nscd__alloc_array(a, (size_t)n, sizeof(double));
+    w->row_ptr = nscd__alloc_array(a, (size_t)nc + 1, sizeof(int32_t));
+    nscd_status st = NSCD_ERR_OUT_OF_MEMORY;
+    if (D == NULL || x == NULL || work == NULL || w->row_ptr == NULL) {
+        goto done;
+    }
+    for (int32_t c = 0; c < m; ++c) {
+        memset(x, 0, (size_t)n * sizeof *x);
+        for (int32_t p = Hp[c]; p < Hp[c + 1]; ++p) {
+            x[Hi[p]] = Hx[p];
+        }
+        nscd__ldl_solve(f, x, work);
+        for (int32_t b = 0; b < m; ++b) {
+            double s = 0.0;
+            for (int32_t p = Hp[b]; p < Hp[b + 1]; ++p) {
+                s += Hx[p] * x[Hi[p]];
+            }
+            D[(size_t)b * (size_t)m + (size_t)c] = s;
+        }
+    }
+    for (int32_t i = 0; i < m; ++i) {
+        for (int32_t j = i + 1; j < m; ++j) {
+            double s = 0.5 * (D[(size_t)i * m + j] + D[(size_t)j * m + i]);
+            D[(size_t)i * m + j] = D[(size_t)j * m + i] = s;
+        }
+    }
+    int64_t total = 0;
+    for (int32_t J = 0; J < nc; ++J) {
+        for (int32_t K = 0; K < nc; ++K) {
+            bool keep = J == K;
+            for (int e = 0; e < 9 && !keep; ++e) {
+                keep = D[(size_t)(3 * J + e / 3) * m + (size_t)(3 * K + e % 3)] != 0.0;
+            }
+            total += keep;
+        }
+        w->row_ptr[J + 1] = (int32_t)total;
+    }
+    w->n_blocks = total;
+    w->col_idx = nscd__alloc_array(a, (size_t)total, sizeof(int32_t));
+    w->blocks = nscd__alloc_array(a, 9 * (size_t)total, sizeof(double));
+    if (w->col_idx == NULL || w->blocks == NULL) {
+        goto done;
+    }
+    int64_t b = 0;
+    for (int32_t J = 0; J < nc; ++J) {
+        for (int32_t K = 0; K < nc; ++K) {
+            bool keep = J == K;
+            for (int e = 0; e < 9 && !keep; ++e) {
+                keep = D[(size_t)(3 * J + e / 3) * m + (size_t)(3 * K + e % 3)] != 0.0;
+            }
+            if (keep) {
+                w->col_idx[b] = K;
+                for (int e = 0; e < 9; ++e) {
+                    w->blocks[9 * b + e] = D[(size_t)(3 * J + e / 3) * m + (size_t)(3 * K + e % 3)];
+                }
+                ++b;
+            }
+        }
+    }
+    st = NSCD_OK;
+done:
+    nscd__free(a, D, mm * sizeof(double));
+    nscd__free(a, x, (size_t)n * sizeof(double));
+    nscd__free(a, work, (size_t)n * sizeof(double));
+    if (st != NSCD_OK) {
+        bsr_free(a, w);
+    }
+    return st;
+}
+
 static nscd_status check_args(int32_t n, int32_t nc, const int32_t *Mp, const int32_t *Mi,
                               const double *Mx, const int32_t *Hp, const int32_t *Hi,
                               const double *Hx, const double *f, const double *w, const double *mu,
@@ -350,6 +480,8 @@ static nscd_status check_args(int32_t n, int32_t nc, const int32_t *Mp, const in
             return st;
         }
         if (resolved->factorization != NSCD_GFC3D_FACTOR_LDL ||
+            resolved->condensation < NSCD_GFC3D_CONDENSE_AUTO ||
+            resolved->condensation > NSCD_GFC3D_CONDENSE_DENSE ||
             !nscd__allocator_valid(&resolved->allocator)) {
             return NSCD_ERR_INVALID_ARGUMENT;
         }
@@ -357,7 +489,9 @@ static nscd_status check_args(int32_t n, int32_t nc, const int32_t *Mp, const in
             return NSCD_ERR_NOT_FINITE;
         }
         if (!(resolved->pivot_tolerance >= 0.0) || !(resolved->pivot_tolerance < 1.0) ||
-            !(resolved->symmetry_tolerance >= 0.0)) {
+            !(resolved->symmetry_tolerance >= 0.0) ||
+            (resolved->condensation == NSCD_GFC3D_CONDENSE_DENSE &&
+             nc > GFC3D_MAX_DENSE_CONTACTS)) {
             return NSCD_ERR_OUT_OF_RANGE;
         }
     }
@@ -427,15 +561,25 @@ nscd_status nscd_gfc3d_solve(int32_t n_dofs, int32_t n_contacts, const int32_t *
     double *y = nscd__alloc_array(a, (size_t)n, sizeof(double));
     double *hr = nscd__alloc_array(a, (size_t)n, sizeof(double));
     double *work = nscd__alloc_array(a, (size_t)n, sizeof(double));
-    st = build_z(a, &fac, m, H_col_ptr, H_row_idx, H_values, &z);
+    memset(&z, 0, sizeof z);
+    double sparse_cost = 0.0, dense_cost = 0.0;
+    st = condensation_costs(a, &fac, m, H_col_ptr, H_row_idx, &sparse_cost, &dense_cost);
     if (st != NSCD_OK) {
         goto free_rest;
     }
+    int32_t dense = o.condensation == NSCD_GFC3D_CONDENSE_DENSE ||
+                    (o.condensation == NSCD_GFC3D_CONDENSE_AUTO && nc <= GFC3D_MAX_DENSE_CONTACTS &&
+                     dense_cost < sparse_cost);
     st = NSCD_ERR_OUT_OF_MEMORY;
     if (q == NULL || rr == NULL || uu == NULL || y == NULL || hr == NULL || work == NULL) {
-        goto free_all;
+        goto free_rest;
     }
-    st = build_w(a, &z, fac.D, nc, &W);
+    if (dense) {
+        st = build_w_dense(a, &fac, nc, H_col_ptr, H_row_idx, H_values, &W);
+    } else {
+        st = build_z(a, &fac, m, H_col_ptr, H_row_idx, H_values, &z);
+        st = st != NSCD_OK ? st : build_w(a, &z, fac.D, nc, &W);
+    }
     if (st != NSCD_OK) {
         goto free_all;
     }
@@ -500,7 +644,8 @@ nscd_status nscd_gfc3d_solve(int32_t n_dofs, int32_t n_contacts, const int32_t *
                                 .converged = linfo.converged,
                                 .merit = linfo.merit,
                                 .equilibrium_residual = res / (1.0 + fmax_ + hmax),
-                                .local_failures = linfo.local_failures};
+                                .local_failures = linfo.local_failures,
+                                .dense_condensation = dense};
         nscd__struct_write(info, &full, sizeof full, NSCD__GFC3D_INFO_SIZE_0_2);
     }
 free_all:

@@ -82,8 +82,8 @@
     NSCD__SIZE_THROUGH(nscd_clearance_joint_desc, impact_law)
 
 /* Release 0.2.0: the global fc3d problem (gfc3d.h). */
-#define NSCD__GFC3D_OPTIONS_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_gfc3d_options, allocator)
-#define NSCD__GFC3D_INFO_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_gfc3d_info, local_failures)
+#define NSCD__GFC3D_OPTIONS_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_gfc3d_options, condensation)
+#define NSCD__GFC3D_INFO_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_gfc3d_info, dense_condensation)
 
 /* The constants are frozen. On the 64-bit ABIs (8-byte pointers and
  * doubles) they are these numbers; a field moved, inserted or resized
@@ -116,8 +116,8 @@ _Static_assert(NSCD__BEAM_DESC_SIZE_0_2 == 112, "nscd_beam_desc 0.2 prefix chang
 _Static_assert(NSCD__JOINT_DESC_SIZE_0_2 == 140, "nscd_joint_desc 0.2 prefix changed");
 _Static_assert(NSCD__CLEARANCE_JOINT_DESC_SIZE_0_2 == 324,
                "nscd_clearance_joint_desc 0.2 prefix changed");
-_Static_assert(NSCD__GFC3D_OPTIONS_SIZE_0_2 == 48, "nscd_gfc3d_options 0.2 prefix changed");
-_Static_assert(NSCD__GFC3D_INFO_SIZE_0_2 == 52, "nscd_gfc3d_info 0.2 prefix changed");
+_Static_assert(NSCD__GFC3D_OPTIONS_SIZE_0_2 == 52, "nscd_gfc3d_options 0.2 prefix changed");
+_Static_assert(NSCD__GFC3D_INFO_SIZE_0_2 == 56, "nscd_gfc3d_info 0.2 prefix changed");
 #endif
 
 /* True when `size` is a struct_size this library understands: from the

@@ -236,13 +236,24 @@ static void coupled_mass_matrix_with_fill(void **state) {
         }
         finish(&p);
         nscd_fc3d_options lo = tight();
-        double v[NDOF_MAX], r[3 * NC_MAX] = {0}, u[3 * NC_MAX];
-        nscd_gfc3d_info info = {.struct_size = sizeof info};
-        assert_int_equal(nscd_gfc3d_solve(n, p.nc, p.Mp, p.Mi, p.Mx, p.Hp, p.Hi, p.Hx, p.f, p.w,
-                                          p.mu, NULL, &lo, v, r, u, &info),
-                         NSCD_OK);
-        assert_true(info.factor_nnz > 0);
-        assert_true(check_solution(&p, v, r, u) < 1e-9);
+        /* both ways to W: the same problem, each solution checked independently */
+        double vs[2][NDOF_MAX];
+        for (int way = 0; way < 2; ++way) {
+            nscd_gfc3d_options go;
+            assert_int_equal(nscd_gfc3d_options_init(&go, sizeof go), NSCD_OK);
+            go.condensation = way == 0 ? NSCD_GFC3D_CONDENSE_SPARSE : NSCD_GFC3D_CONDENSE_DENSE;
+            double r[3 * NC_MAX] = {0}, u[3 * NC_MAX];
+            nscd_gfc3d_info info = {.struct_size = sizeof info};
+            assert_int_equal(nscd_gfc3d_solve(n, p.nc, p.Mp, p.Mi, p.Mx, p.Hp, p.Hi, p.Hx, p.f, p.w,
+                                              p.mu, &go, &lo, vs[way], r, u, &info),
+                             NSCD_OK);
+            assert_true(info.factor_nnz > 0);
+            assert_int_equal(info.dense_condensation, way);
+            assert_true(check_solution(&p, vs[way], r, u) < 1e-9);
+        }
+        for (int32_t i = 0; i < n; ++i) { /* W positive definite here: one solution */
+            assert_close(vs[0][i], vs[1][i], 1e-7 * (1.0 + fabs(vs[0][i])));
+        }
     }
 }
 
