@@ -14,7 +14,9 @@
  * f the n_dofs generalised forces (momentum) and w the m local velocity offsets.
  *
  * **Method** (docs/global_problems.md). M is factored once as P' M P = L D L'
- * by the library's own sparse LDL' with a reverse Cuthill–McKee ordering; the
+ * by the library's own sparse LDL' with a reverse Cuthill–McKee ordering, or,
+ * in a library built with the optional CHOLMOD (SuiteSparse), by CHOLMOD with
+ * its AMD ordering when n_dofs >= 10000 (::NSCD_GFC3D_FACTOR_AUTO); the
  * problem is condensed to the local fc3d problem of fc3d.h,
  *
  *     W = H' M^-1 H,   q = H' M^-1 f + w,
@@ -60,7 +62,13 @@ extern "C" {
 /** Sparse factorisation of M. */
 typedef enum nscd_gfc3d_factorization {
     /** The library's own sparse LDL' with reverse Cuthill–McKee ordering (always available). */
-    NSCD_GFC3D_FACTOR_LDL = 0
+    NSCD_GFC3D_FACTOR_LDL = 0,
+    /** CHOLMOD's simplicial LDL' with its fill-reducing ordering (AMD); only in a library
+     *  built with CHOLMOD (SuiteSparse), else ::NSCD_ERR_UNSUPPORTED. Its work memory
+     *  comes from malloc, not from the options' allocator. */
+    NSCD_GFC3D_FACTOR_CHOLMOD = 1,
+    /** CHOLMOD when the library has it and n_dofs >= 10000, else the own LDL'. */
+    NSCD_GFC3D_FACTOR_AUTO = 2
 } nscd_gfc3d_factorization;
 
 /** How W = H' M^-1 H is formed (see the size rule in the file description). */
@@ -74,7 +82,7 @@ typedef enum nscd_gfc3d_condensation {
 typedef struct nscd_gfc3d_options {
     /** sizeof(nscd_gfc3d_options), set by nscd_gfc3d_options_init(). */
     uint32_t struct_size;
-    /** A ::nscd_gfc3d_factorization value. Default ::NSCD_GFC3D_FACTOR_LDL. */
+    /** A ::nscd_gfc3d_factorization value. Default ::NSCD_GFC3D_FACTOR_AUTO. */
     int32_t factorization;
     /** M is refused as not positive definite (::NSCD_ERR_NOT_SPD) when a pivot of its
      *  LDL' factorisation is <= pivot_tolerance times M's largest diagonal entry;
@@ -117,7 +125,7 @@ typedef struct nscd_gfc3d_info {
 } nscd_gfc3d_info;
 
 /**
- * @brief Fills options with the defaults (own LDL', pivot tolerance 1e-14,
+ * @brief Fills options with the defaults (automatic factorisation, pivot tolerance 1e-14,
  *        symmetry tolerance 1e-12, malloc/free).
  * @param opts        Options to fill.
  * @param struct_size sizeof(nscd_gfc3d_options) as the caller knows it.
@@ -161,6 +169,7 @@ NSCD_API nscd_status nscd_gfc3d_options_init(nscd_gfc3d_options *opts, size_t st
  *         ::NSCD_ERR_OUT_OF_RANGE (mu < 0, an option outside its range);
  *         ::NSCD_ERR_NOT_SPD (M not symmetric or not positive definite, or a diagonal
  *         block of W not positive definite: a contact that H does not reach);
+ *         ::NSCD_ERR_UNSUPPORTED (::NSCD_GFC3D_FACTOR_CHOLMOD in a library without it);
  *         ::NSCD_ERR_STRUCT_SIZE; ::NSCD_ERR_OUT_OF_MEMORY. On these errors v, r, u and
  *         info are unchanged.
  */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contact/gfc3d_cholmod.h"
 #include "core/check.h"
 #include "core/memory.h"
 #include "core/sparse_ldl.h"
@@ -16,10 +17,12 @@
 #define GFC3D_MAX_CONTACTS (1 << 24)
 /* The dense condensation holds 9 nc^2 doubles (2048 contacts: 302 MB). */
 #define GFC3D_MAX_DENSE_CONTACTS 2048
+/* The automatic factorisation takes CHOLMOD (when built) from this size on. */
+#define GFC3D_CHOLMOD_MIN_DOFS 10000
 
 static void option_defaults(nscd_gfc3d_options *opts) {
     memset(opts, 0, sizeof *opts);
-    opts->factorization = NSCD_GFC3D_FACTOR_LDL;
+    opts->factorization = NSCD_GFC3D_FACTOR_AUTO;
     opts->pivot_tolerance = 1e-14;
     opts->symmetry_tolerance = 1e-12;
 }
@@ -479,7 +482,8 @@ static nscd_status check_args(int32_t n, int32_t nc, const int32_t *Mp, const in
         if (st != NSCD_OK) {
             return st;
         }
-        if (resolved->factorization != NSCD_GFC3D_FACTOR_LDL ||
+        if (resolved->factorization < NSCD_GFC3D_FACTOR_LDL ||
+            resolved->factorization > NSCD_GFC3D_FACTOR_AUTO ||
             resolved->condensation < NSCD_GFC3D_CONDENSE_AUTO ||
             resolved->condensation > NSCD_GFC3D_CONDENSE_DENSE ||
             !nscd__allocator_valid(&resolved->allocator)) {
@@ -548,8 +552,17 @@ nscd_status nscd_gfc3d_solve(int32_t n_dofs, int32_t n_contacts, const int32_t *
         return st;
     }
     int32_t n = n_dofs, nc = n_contacts, m = 3 * n_contacts;
+    int32_t factorization = o.factorization;
+    if (factorization == NSCD_GFC3D_FACTOR_AUTO) {
+        factorization = nscd__gfc3d_have_cholmod() && n >= GFC3D_CHOLMOD_MIN_DOFS
+                            ? NSCD_GFC3D_FACTOR_CHOLMOD
+                            : NSCD_GFC3D_FACTOR_LDL;
+    }
     nscd__ldl fac;
-    st = nscd__ldl_factor(a, n, M_col_ptr, M_row_idx, M_values, o.pivot_tolerance, &fac);
+    st = factorization == NSCD_GFC3D_FACTOR_CHOLMOD
+             ? nscd__ldl_factor_cholmod(a, n, M_col_ptr, M_row_idx, M_values, o.pivot_tolerance,
+                                        &fac)
+             : nscd__ldl_factor(a, n, M_col_ptr, M_row_idx, M_values, o.pivot_tolerance, &fac);
     if (st != NSCD_OK) {
         return st;
     }
@@ -637,7 +650,7 @@ nscd_status nscd_gfc3d_solve(int32_t n_dofs, int32_t n_contacts, const int32_t *
     }
     if (info != NULL) {
         nscd_gfc3d_info full = {.struct_size = sizeof full,
-                                .factorization = NSCD_GFC3D_FACTOR_LDL,
+                                .factorization = factorization,
                                 .factor_nnz = fac.Lp[n],
                                 .w_blocks = W.n_blocks,
                                 .iterations = linfo.iterations,

@@ -254,6 +254,22 @@ static void coupled_mass_matrix_with_fill(void **state) {
         for (int32_t i = 0; i < n; ++i) { /* W positive definite here: one solution */
             assert_close(vs[0][i], vs[1][i], 1e-7 * (1.0 + fabs(vs[0][i])));
         }
+        /* CHOLMOD's factorisation, when the library has it: the same solution */
+        nscd_gfc3d_options go;
+        assert_int_equal(nscd_gfc3d_options_init(&go, sizeof go), NSCD_OK);
+        go.factorization = NSCD_GFC3D_FACTOR_CHOLMOD;
+        double vc[NDOF_MAX], r[3 * NC_MAX] = {0}, u[3 * NC_MAX];
+        nscd_gfc3d_info info = {.struct_size = sizeof info};
+        nscd_status st = nscd_gfc3d_solve(n, p.nc, p.Mp, p.Mi, p.Mx, p.Hp, p.Hi, p.Hx, p.f, p.w,
+                                          p.mu, &go, &lo, vc, r, u, &info);
+        if (st != NSCD_ERR_UNSUPPORTED) {
+            assert_int_equal(st, NSCD_OK);
+            assert_int_equal(info.factorization, NSCD_GFC3D_FACTOR_CHOLMOD);
+            assert_true(check_solution(&p, vc, r, u) < 1e-9);
+            for (int32_t i = 0; i < n; ++i) {
+                assert_close(vc[i], vs[0][i], 1e-7 * (1.0 + fabs(vs[0][i])));
+            }
+        }
     }
 }
 
@@ -289,6 +305,14 @@ static void bad_inputs_change_nothing(void **state) {
     box_on_plane(&p, 2.0, 0.3, 0.01);
     p.Mx[4] = -1.0; /* an indefinite diagonal */
     assert_int_equal(SOLVE(6, 4), NSCD_ERR_NOT_SPD);
+    {
+        nscd_gfc3d_options go;
+        assert_int_equal(nscd_gfc3d_options_init(&go, sizeof go), NSCD_OK);
+        go.factorization = NSCD_GFC3D_FACTOR_CHOLMOD;
+        nscd_status st = nscd_gfc3d_solve(6, 4, p.Mp, p.Mi, p.Mx, p.Hp, p.Hi, p.Hx, p.f, p.w, p.mu,
+                                          &go, NULL, v, r, u, &info);
+        assert_true(st == NSCD_ERR_NOT_SPD || st == NSCD_ERR_UNSUPPORTED);
+    }
     /* A non-symmetric M. */
     box_on_plane(&p, 2.0, 0.3, 0.01);
     p.M[0 * 6 + 1] = 0.5;
