@@ -297,14 +297,16 @@ static int solve_global(const arguments *args) {
         printf("{\"file\": ");
         print_json_string(args->file);
         printf(", \"problem\": \"global\", \"law\": \"%s\", \"dofs\": %d, \"contacts\": %d, "
-               "\"w_blocks\": %lld, \"factor_nnz\": %lld, \"tolerance\": %.17g, "
+               "\"w_blocks\": %lld, \"factor_nnz\": %lld, \"factorization\": \"%s\", "
+               "\"condensation\": \"%s\", \"tolerance\": %.17g, "
                "\"max_sweeps\": %d, \"iterations\": %d, \"merit\": %.17g, \"seconds\": %.9f, "
                "\"converged\": %s, \"status\": \"%s\", \"e1\": %.17g, "
                "\"equilibrium_residual\": %.17g",
                law, (int)n, (int)nc, (long long)info.w_blocks, (long long)info.factor_nnz,
-               args->tolerance, (int)args->max_sweeps, (int)info.iterations, info.merit, seconds,
-               info.converged ? "true" : "false", nscd_status_string(st), e1,
-               info.equilibrium_residual);
+               info.factorization == NSCD_GFC3D_FACTOR_CHOLMOD ? "cholmod" : "ldl",
+               info.dense_condensation ? "dense" : "sparse", args->tolerance, (int)args->max_sweeps,
+               (int)info.iterations, info.merit, seconds, info.converged ? "true" : "false",
+               nscd_status_string(st), e1, info.equilibrium_residual);
         if (has_ref) {
             printf(", \"reference_e1\": %.17g, \"reference_r_max_difference\": %.17g}\n", e1_ref,
                    diff);
