@@ -671,6 +671,7 @@ static void free_buffer(const checker *c, void *buffer, long long count, size_t 
 typedef struct entry {
     int32_t row, col;
     double val;
+    long long pos; /* place in the file: duplicates are summed in file order */
 } entry;
 
 static int by_column_then_row(const void *pa, const void *pb) {
@@ -678,7 +679,10 @@ static int by_column_then_row(const void *pa, const void *pb) {
     if (a->col != b->col) {
         return a->col < b->col ? -1 : 1;
     }
-    return (a->row > b->row) - (a->row < b->row);
+    if (a->row != b->row) {
+        return a->row < b->row ? -1 : 1;
+    }
+    return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
 /* One FCLIB matrix (CSC nz = -1, CSR nz = -2, triplet nz >= 0; CSparse's
@@ -750,13 +754,13 @@ static nscd_status read_matrix(const checker *c, const char *group, int32_t max_
     }
     if (nz >= 0) {
         for (long long t = 0; t < count; ++t) {
-            e[t] = (entry){ind[t], p[t], x[t]};
+            e[t] = (entry){ind[t], p[t], x[t], t};
         }
     } else {
         int dim = nz == -1 ? n : m;
         for (int k = 0; k < dim; ++k) {
             for (int t = p[k]; t < p[k + 1]; ++t) {
-                e[t] = nz == -1 ? (entry){ind[t], k, x[t]} : (entry){k, ind[t], x[t]};
+                e[t] = nz == -1 ? (entry){ind[t], k, x[t], t} : (entry){k, ind[t], x[t], t};
             }
         }
     }

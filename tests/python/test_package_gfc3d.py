@@ -139,3 +139,44 @@ def test_box_stacks_file():
     M, H = g.M(), g.H()
     assert np.abs(M @ v - H @ r - g.f).max() <= 1e-12 * (1 + np.abs(g.f).max())
     assert e1(r, u, g.w, g.mu) < 1e-10
+
+
+@needs_fclib
+def test_triplet_and_csr_matrices_with_duplicates(tmp_path):
+    """A global file written here with h5py as CSparse stores it: M as
+    triplets with a duplicate (summed), H as CSR; nzmax larger than used."""
+    h5py = pytest.importorskip("h5py")
+    M, H, f, w, mus = box_on_plane(2.0)
+    Mc, Hr = M.tocoo(), H.tocsr()
+    path = str(tmp_path / "triplets.hdf5")
+    with h5py.File(path, "w") as h:
+        g = h.create_group("fclib_global")
+        g["spacedim"] = np.array([3], np.int32)
+
+        def matrix(name, m, n, nz, p, i, x, nzmax):
+            grp = g.create_group(name)
+            for key, val in (("m", m), ("n", n), ("nz", nz), ("nzmax", nzmax)):
+                grp[key] = np.array([val], np.int32)
+            grp["p"], grp["i"] = np.asarray(p, np.int32), np.asarray(i, np.int32)
+            grp["x"] = np.asarray(x, np.float64)
+        # the first diagonal entry split into two triplets
+        rows = np.concatenate([Mc.row, [0]])
+        cols = np.concatenate([Mc.col, [0]])
+        vals = np.concatenate([Mc.data, [0.0]])
+        vals[0] -= 0.5
+        vals[-1] = 0.5
+        matrix("M", 6, 6, rows.size, cols, rows, vals, rows.size + 4)
+        matrix("H", 6, 12, -2, Hr.indptr, np.concatenate([Hr.indices, [0, 0]]),
+               np.concatenate([Hr.data, [9.0, 9.0]]), Hr.nnz + 2)
+        vec = g.create_group("vectors")
+        vec["f"], vec["w"], vec["mu"] = f, w, mus
+    back = fclib.read_global(path)
+    assert abs(back.M() - M).max() <= 1e-15 * abs(M).max()
+    assert (back.H() != H).nnz == 0
+    assert not back.has_solution
+    # damage: an index out of range is an I/O error, nothing else
+    with h5py.File(path, "r+") as h:
+        h["fclib_global/H/i"][0] = 99
+    with pytest.raises(nscd.NscdError) as exc:
+        fclib.read_global(path)
+    assert exc.value.status == nscd.Status.ERR_IO
