@@ -12,8 +12,7 @@ from .errors import NscdError, Status, check
 
 __all__ = ["Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod", "CoulombInfo", "coulomb_single_contact",
            "coulomb_single_contact_all", "fc3d_solve", "fc3d_solve_bsr", "Gfc3dInfo",
-           "gfc3d_solve", "lcp_solve",
-           "mdp_single_contact"]
+           "gfc3d_solve", "lcp_solve", "mdp_single_contact"]
 
 LCP_MAX_SIZE = 64
 
