@@ -13,6 +13,15 @@
  *                    [--warmup T] [--steps N] [--law coulomb|max_dissipation|both]
  *                    [--sweeps N] [--seed S] [--vtk DIR] [--vtk-every T]
  *                    [--inflow depth|volume] [--wall-friction MU]
+ *                    [--checkpoint FILE --checkpoint-at T] [--restart FILE]
+ *
+ * --checkpoint FILE --checkpoint-at T saves each world after the step that
+ * reaches T (nscd_world_save, docs/checkpoint.md; FILE.coulomb and
+ * FILE.max_dissipation with both laws), with the scene's own state (inflow
+ * generator, counters) as the checkpoint's user data; --restart FILE loads
+ * it and runs on to --duration: the final state_hash (--json) is that of the
+ * uninterrupted run, bit for bit. The statistics of a restarted run cover
+ * its own steps only.
  *
  * Exit status: 0, 1 when the library fails, 2 on bad arguments, 3 when an
  * invariant is violated (a NaN, a particle outside the channel, particles not
@@ -28,6 +37,7 @@
 #include <time.h>
 
 #include "example_cli.h"
+#include "nscd/world_checkpoint.h"
 #include "granular_scene.h"
 #include "granular_stats.h"
 
@@ -57,6 +67,9 @@ typedef struct run_config {
     int32_t sweeps;
     uint64_t seed;
     const char *vtk_dir;
+    const char *checkpoint, *restart; /* --checkpoint, --restart FILE (or NULL) */
+    int64_t checkpoint_step;          /* --checkpoint-at T in steps */
+    int both_laws;                    /* two runs: checkpoint files FILE.law */
 } run_config;
 
 typedef struct run {
@@ -70,7 +83,21 @@ typedef struct run {
     channel_stats *stats;
     channel_summary summary;
     int32_t bodies_final;
+    int64_t first_step; /* 1, or the step after the one a restart loaded */
+    uint64_t state_hash;
 } run;
+
+/* What the scene adds to the world's checkpoint (its user data): the inflow
+ * generator and counters, and the run it belongs to. */
+typedef struct scene_blob {
+    uint64_t version, seed, rng, plane, next_user_id;
+    int64_t step, steps_since_reset, layers, spawned, skipped, removed;
+    double k;
+    int32_t law, sweeps, fixed_bodies, wall_material;
+    uint64_t fixed_ids[8];
+} scene_blob;
+
+enum { BLOB_VERSION = 1 };
 
 static const char *law_name(int32_t law) {
     return law == NSCD_FRICTION_COULOMB ? "coulomb" : "max_dissipation";
@@ -101,6 +128,123 @@ static nscd_status write_frame(run *r, int64_t frame) {
     return nscd_world_write(r->scene.world, path, NSCD_WORLD_VTK);
 }
 
+/* The checkpoint file of a run: FILE, or FILE.law when both laws run. */
+static void checkpoint_path(const run *r, const char *file, char *path, size_t size) {
+    if (r->config->both_laws) {
+        snprintf(path, size, "%s.%s", file, law_name(r->law));
+    } else {
+        snprintf(path, size, "%s", file);
+    }
+}
+
+static nscd_status save_checkpoint(run *r, int64_t step) {
+    const channel_scene *s = &r->scene;
+    scene_blob b;
+    memset(&b, 0, sizeof b);
+    b.version = BLOB_VERSION;
+    b.seed = r->config->seed;
+    b.rng = s->rng.state;
+    b.plane = s->plane;
+    b.next_user_id = s->next_user_id;
+    b.step = step;
+    b.steps_since_reset = s->steps_since_reset;
+    b.layers = s->layers;
+    b.spawned = s->spawned;
+    b.skipped = s->skipped;
+    b.removed = s->removed;
+    b.k = r->config->k;
+    b.law = r->law;
+    b.sweeps = r->config->sweeps;
+    b.fixed_bodies = s->fixed_bodies;
+    b.wall_material = s->wall_material;
+    memcpy(b.fixed_ids, s->fixed_ids, sizeof b.fixed_ids);
+    char path[1024];
+    checkpoint_path(r, r->config->checkpoint, path, sizeof path);
+    return nscd_world_save(s->world, path, &b, sizeof b);
+}
+
+/* Replaces the scene's world and state by the checkpoint's. */
+static nscd_status load_checkpoint(run *r) {
+    channel_scene *s = &r->scene;
+    char path[1024];
+    checkpoint_path(r, r->config->restart, path, sizeof path);
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    nscd_world *w = NULL;
+    nscd_status st = nscd_world_create(&d, &w);
+    if (st != NSCD_OK) {
+        fail(r, st, "restart");
+        return st;
+    }
+    scene_blob b;
+    size_t bytes = 0;
+    st = nscd_world_load(w, path, &b, sizeof b, &bytes);
+    if (st == NSCD_OK &&
+        (bytes != sizeof b || b.version != BLOB_VERSION || b.seed != r->config->seed ||
+         b.k != r->config->k || b.law != r->law || b.sweeps != r->config->sweeps)) {
+        snprintf(r->error, sizeof r->error,
+                 "restart: %.100s is not a checkpoint of this run (coarse graining, law, "
+                 "sweeps and seed must match)",
+                 path);
+        r->status = NSCD_ERR_INVALID_ARGUMENT;
+        nscd_world_destroy(w);
+        return r->status;
+    }
+    if (st != NSCD_OK) {
+        r->status = st;
+        snprintf(r->error, sizeof r->error, "restart: %s (%.180s)", nscd_status_string(st),
+                 nscd_world_last_error(w));
+        nscd_world_destroy(w);
+        return st;
+    }
+    s->ops->destroy(s->world);
+    s->world = w;
+    s->rng.state = b.rng;
+    s->plane = b.plane;
+    s->next_user_id = b.next_user_id;
+    s->steps_since_reset = b.steps_since_reset;
+    s->layers = b.layers;
+    s->spawned = b.spawned;
+    s->skipped = b.skipped;
+    s->removed = b.removed;
+    s->fixed_bodies = b.fixed_bodies;
+    s->wall_material = b.wall_material;
+    memcpy(s->fixed_ids, b.fixed_ids, sizeof s->fixed_ids);
+    r->first_step = b.step + 1;
+    return NSCD_OK;
+}
+
+/* FNV-1a 64 of every body's id, user id, position, orientation, velocity
+ * and angular velocity (their bytes, in storage order): equal hashes are
+ * equal states, bit for bit. */
+static uint64_t state_hash(const nscd_world *w) {
+    int32_t n = nscd_world_body_count(w), count = 0;
+    size_t m = (size_t)n + 1;
+    uint64_t *ids = malloc(2 * m * sizeof *ids);
+    double *x = malloc(13 * m * sizeof *x);
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    if (ids == NULL || x == NULL ||
+        nscd_world_get_bodies(w, n, &count, ids, ids + m, x, x + 3 * m, x + 7 * m, x + 10 * m) !=
+            NSCD_OK) {
+        free(ids);
+        free(x);
+        return 0;
+    }
+    const unsigned char *parts[6] = {
+        (const unsigned char *)ids,         (const unsigned char *)(ids + m),
+        (const unsigned char *)x,           (const unsigned char *)(x + 3 * m),
+        (const unsigned char *)(x + 7 * m), (const unsigned char *)(x + 10 * m)};
+    size_t bytes[6] = {8, 8, 24, 32, 24, 24};
+    for (int k = 0; k < 6; ++k) {
+        for (size_t i = 0; i < bytes[k] * (size_t)count; ++i) {
+            h = (h ^ parts[k][i]) * UINT64_C(0x100000001b3);
+        }
+    }
+    free(ids);
+    free(x);
+    return h;
+}
+
 /* Steps, samples and frames of one run; the scene exists. */
 static nscd_status run_loop(run *r) {
     const run_config *c = r->config;
@@ -108,7 +252,7 @@ static nscd_status run_loop(run *r) {
     int64_t sample_every = (int64_t)fmax(1.0, round(SAMPLE_INTERVAL / dt));
     int64_t vtk_every = (int64_t)fmax(1.0, round(c->vtk_every / dt));
     nscd_status st = NSCD_OK;
-    for (int64_t step = 1; step <= c->steps && st == NSCD_OK; ++step) {
+    for (int64_t step = r->first_step; step <= c->steps && st == NSCD_OK; ++step) {
         nscd_world_step_report rep;
         memset(&rep, 0, sizeof rep);
         rep.struct_size = sizeof rep;
@@ -130,6 +274,11 @@ static nscd_status run_loop(run *r) {
         }
         if (st != NSCD_OK) {
             fail(r, st, "sample");
+        } else if (c->checkpoint != NULL && step == c->checkpoint_step) {
+            st = save_checkpoint(r, step);
+            if (st != NSCD_OK) {
+                fail(r, st, "checkpoint");
+            }
         }
     }
     return st;
@@ -156,8 +305,13 @@ static void *run_law(void *arg) {
         fail(r, st, "scene");
         return NULL;
     }
+    r->first_step = 1;
+    if (c->restart != NULL && load_checkpoint(r) != NSCD_OK) {
+        return NULL;
+    }
     double loop_start = now(), cpu_loop_start = cpu_now();
     if (run_loop(r) == NSCD_OK) {
+        r->state_hash = state_hash(r->scene.world);
         r->seconds_per_step = (now() - loop_start) / (double)c->steps;
         r->cpu_seconds_per_step = (cpu_now() - cpu_loop_start) / (double)c->steps;
         channel_stats_summary(r->stats, &r->scene, &r->summary);
@@ -274,6 +428,8 @@ static void json_run(FILE *out, const run *r) {
     json_field(out, "particles_drift", s->particles_drift);
     json_field(out, "window_start", r->stats->window_start);
     json_field(out, "window_end", r->stats->window_end);
+    fprintf(out, ",\"state_hash\":\"%016llx\",\"first_step\":%lld",
+            (unsigned long long)r->state_hash, (long long)r->first_step);
     fprintf(out,
             ",\"samples\":%lld,\"spawned\":%lld,\"removed\":%lld,\"skipped_sites\":%lld,"
             "\"layers\":%lld,\"particles_final\":%lld,\"bodies_final\":%d,\"fixed_bodies\":%d,"
@@ -439,6 +595,16 @@ static int parse_config(int argc, char **argv, run_config *c) {
     c->wall_friction = cli_double(argc, argv, "--wall-friction", CHANNEL_WALL_FRICTION);
     const char *inflow = cli_string(argc, argv, "--inflow", "depth");
     c->keep_volume_fraction = strcmp(inflow, "volume") == 0;
+    c->checkpoint = cli_string(argc, argv, "--checkpoint", NULL);
+    c->restart = cli_string(argc, argv, "--restart", NULL);
+    double at = cli_double(argc, argv, "--checkpoint-at", -1.0);
+    c->checkpoint_step = (int64_t)llround(at / dt);
+    if ((c->checkpoint != NULL) != (at >= 0.0) ||
+        (c->checkpoint != NULL && (c->checkpoint_step < 1 || c->checkpoint_step > c->steps))) {
+        fprintf(stderr, "granular_channel: --checkpoint FILE needs --checkpoint-at T with "
+                        "dt <= T <= the duration\n");
+        return 0;
+    }
     if (!c->keep_volume_fraction && strcmp(inflow, "depth") != 0) {
         fprintf(stderr, "granular_channel: --inflow must be depth or volume\n");
         return 0;
@@ -482,7 +648,8 @@ static int run_all(const run_config *c, run *runs, int n) {
 static const char usage_text[] =
     "usage: granular_channel [--json] [--coarse-graining K] [--full] [--duration T] "
     "[--warmup T] [--steps N] [--law coulomb|max_dissipation|both] [--sweeps N] [--seed S] "
-    "[--vtk DIR] [--vtk-every T] [--inflow depth|volume] [--wall-friction MU]";
+    "[--vtk DIR] [--vtk-every T] [--inflow depth|volume] [--wall-friction MU] "
+    "[--checkpoint FILE] [--checkpoint-at T] [--restart FILE]";
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);
@@ -493,6 +660,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s\n", usage_text);
         return 2;
     }
+    c.both_laws = n == 2;
     run runs[2];
     memset(runs, 0, sizeof runs);
     for (int i = 0; i < n; ++i) {

@@ -3,17 +3,22 @@
  * nscd_gfc3d_solve, and reports how it went.
  *
  *   nscd-fclib-solve FILE [--law coulomb|max_dissipation] [--tolerance T]
- *                         [--max-sweeps K] [--json]
+ *                         [--max-sweeps K] [--relaxation W]
+ *                         [--method gs|jacobi|newton|auto] [--json]
+ *
+ * --max-sweeps bounds the sweeps, or the Newton steps of --method newton.
  *
  * Prints the contacts, the sweeps done, nscd's merit (docs: include/nscd/fc3d.h),
  * the seconds of the solve and whether it converged; also libfclib's own merit
  * (fclib_merit_local, MERIT_1) of nscd's impulses and, when the file holds a
  * solution, of that reference solution and the largest difference between the
- * two impulse vectors. For a global problem (M, H, f, w, mu) it prints the dofs,
- * the contacts, nscd's merit, E1 = ||r - P_K(r - u~)|| / (1 + ||w||) with
- * u = H'v + w (the natural map of Coulomb's law in De Saxce's form) and the
- * equilibrium residual of M v = H r + f, and E1 of the file's solution. Exit status: 0 converged, 3
- * not converged, 1 the file or the solver failed, 2 bad arguments. */
+ * two impulse vectors. A refused problem (nscd_fc3d_check_bsr) is named by
+ * its diagonal block and the reason on stderr. For a global problem (M, H, f,
+ * w, mu) it prints the dofs, the contacts, nscd's merit, E1 = ||r - P_K(r - u~)||
+ * / (1 + ||w||) with u = H'v + w (the natural map of Coulomb's law in De
+ * Saxce's form) and the equilibrium residual of M v = H r + f, and E1 of the
+ * file's solution. Exit status: 0 converged, 3 not converged, 1 the file or
+ * the solver failed, 2 bad arguments. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include <math.h>
@@ -31,6 +36,8 @@ typedef struct arguments {
     int32_t law;
     double tolerance;
     int32_t max_sweeps;
+    double relaxation;
+    int32_t method;
     int json;
 } arguments;
 
@@ -38,6 +45,7 @@ typedef struct arguments {
 typedef struct outcome {
     int32_t n, n_blocks, has_reference;
     nscd_status status;
+    nscd_fc3d_block_report blocks; /* the diagonal blocks' classes */
     nscd_fc3d_info info;
     double seconds, fclib_merit, reference_merit, reference_difference;
 } outcome;
@@ -46,7 +54,8 @@ static int usage(const char *message) {
     fprintf(stderr,
             "nscd-fclib-solve: %s\n"
             "usage: nscd-fclib-solve FILE [--law coulomb|max_dissipation] [--tolerance T]\n"
-            "                        [--max-sweeps K] [--json]\n",
+            "                        [--max-sweeps K] [--relaxation W]\n"
+            "                        [--method gs|jacobi|newton|auto] [--json]\n",
             message);
     return 2;
 }
@@ -60,7 +69,14 @@ static int parse_number(const char *text, double *value) {
 static int parse(int argc, char **argv, arguments *args, const char **error) {
     nscd_fc3d_options defaults;
     nscd_fc3d_options_init(&defaults, sizeof defaults);
-    *args = (arguments){NULL, NSCD_FC3D_COULOMB, defaults.tolerance, defaults.max_iterations, 0};
+    *args = (arguments){NULL,
+                        NSCD_FC3D_COULOMB,
+                        defaults.tolerance,
+                        defaults.max_iterations,
+                        defaults.relaxation,
+                        defaults.method,
+                        0};
+    static const char *const methods[] = {"gs", "jacobi", "newton", "auto"};
     for (int k = 1; k < argc; ++k) {
         const char *a = argv[k], *value = k + 1 < argc ? argv[k + 1] : NULL;
         double number = 0.0;
@@ -72,6 +88,15 @@ static int parse(int argc, char **argv, arguments *args, const char **error) {
                 return *error = "--law takes coulomb or max_dissipation", 0;
             }
             args->law = coulomb ? NSCD_FC3D_COULOMB : NSCD_FC3D_MAX_DISSIPATION, ++k;
+        } else if (strcmp(a, "--method") == 0 && value) {
+            int32_t found = -1;
+            for (int32_t i = 0; i < 4; ++i) {
+                found = strcmp(value, methods[i]) == 0 ? i : found;
+            }
+            if (found < 0) {
+                return *error = "--method takes gs, jacobi, newton or auto", 0;
+            }
+            args->method = found, ++k; /* the nscd_fc3d_method values, in order */
         } else if (strcmp(a, "--tolerance") == 0 && value) {
             if (!parse_number(value, &number) || number <= 0.0) {
                 return *error = "--tolerance takes a number > 0", 0;
@@ -83,6 +108,11 @@ static int parse(int argc, char **argv, arguments *args, const char **error) {
                 return *error = "--max-sweeps takes an integer >= 1", 0;
             }
             args->max_sweeps = (int32_t)number, ++k;
+        } else if (strcmp(a, "--relaxation") == 0 && value) {
+            if (!parse_number(value, &number) || !(number > 0.0) || number > 1.0) {
+                return *error = "--relaxation takes a number in (0, 1]", 0;
+            }
+            args->relaxation = number, ++k;
         } else if (a[0] != '-' && args->file == NULL) {
             args->file = a;
         } else {
@@ -136,8 +166,19 @@ static nscd_status solve(nscd_fclib_problem *p, const arguments *args, work *w, 
     opts.friction_law = args->law;
     opts.tolerance = args->tolerance;
     opts.max_iterations = args->max_sweeps;
+    opts.relaxation = args->relaxation;
+    opts.method = args->method;
     opts.warm_start = 0;
     out->info.struct_size = sizeof out->info;
+    out->blocks.struct_size = sizeof out->blocks;
+    if (st == NSCD_OK) {
+        nscd_status check =
+            nscd_fc3d_check_bsr(out->n, w->row_ptr, w->col_idx, w->blocks, &out->blocks);
+        if (check != NSCD_OK) {
+            out->status = check;
+            return check;
+        }
+    }
     double start = now();
     if (st == NSCD_OK) {
         st = nscd_fc3d_solve_bsr(out->n, w->row_ptr, w->col_idx, w->blocks, w->q, w->mu, &opts,
@@ -177,11 +218,15 @@ static void print_json(const arguments *args, const outcome *o) {
     print_json_string(args->file);
     printf(", \"law\": \"%s\", \"contacts\": %d, \"blocks\": %d, \"tolerance\": %.17g, "
            "\"max_sweeps\": %d, \"iterations\": %d, \"merit\": %.17g, \"seconds\": %.9f, "
-           "\"converged\": %s, \"status\": \"%s\", \"fclib_merit\": %.17g",
+           "\"converged\": %s, \"status\": \"%s\", \"fclib_merit\": %.17g, "
+           "\"relaxation\": %.17g, \"semidefinite_blocks\": %d, \"max_block_asymmetry\": %.17g, "
+           "\"method\": %d, \"newton_iterations\": %d, \"newton_failure\": %d",
            args->law == NSCD_FC3D_COULOMB ? "coulomb" : "max_dissipation", (int)o->n,
            (int)o->n_blocks, args->tolerance, (int)args->max_sweeps, (int)o->info.iterations,
            o->info.merit, o->seconds, o->info.converged ? "true" : "false",
-           nscd_status_string(o->status), o->fclib_merit);
+           nscd_status_string(o->status), o->fclib_merit, args->relaxation,
+           (int)o->blocks.n_semidefinite, o->blocks.max_asymmetry, (int)args->method,
+           (int)o->info.newton_iterations, (int)o->info.newton_failure);
     if (o->has_reference) {
         printf(", \"reference_merit\": %.17g, \"reference_r_max_difference\": %.17g}\n",
                o->reference_merit, o->reference_difference);
@@ -193,9 +238,11 @@ static void print_json(const arguments *args, const outcome *o) {
 static void print_text(const arguments *args, const outcome *o) {
     printf("%s: %d contacts, %d blocks, law %s\n", args->file, (int)o->n, (int)o->n_blocks,
            args->law == NSCD_FC3D_COULOMB ? "coulomb" : "max_dissipation");
-    printf("%s after %d sweeps in %.6f s: merit %.3e (tolerance %.3e)\n",
-           o->info.converged ? "converged" : "NOT converged", (int)o->info.iterations, o->seconds,
-           o->info.merit, args->tolerance);
+    printf("%s after %d sweeps and %d Newton steps in %.6f s: merit %.3e (tolerance %.3e)\n",
+           o->info.converged ? "converged" : "NOT converged", (int)o->info.iterations,
+           (int)o->info.newton_iterations, o->seconds, o->info.merit, args->tolerance);
+    printf("diagonal blocks: %s; largest relative asymmetry %.1e\n", o->blocks.message,
+           o->blocks.max_asymmetry);
     printf("libfclib merit of nscd's r: %.3e\n", o->fclib_merit);
     if (o->has_reference) {
         printf("libfclib merit of the file's solution: %.3e; max |r - r_file| = %.3e\n",
@@ -277,6 +324,8 @@ static int solve_global(const arguments *args) {
     lo.friction_law = args->law;
     lo.tolerance = args->tolerance;
     lo.max_iterations = args->max_sweeps;
+    lo.relaxation = args->relaxation;
+    lo.method = args->method;
     lo.warm_start = 0;
     nscd_gfc3d_info info = {.struct_size = sizeof info};
     double start = now();
@@ -361,10 +410,11 @@ int main(int argc, char **argv) {
     if (!work_alloc(o.n, o.n_blocks, &w)) {
         code = fail("solve", NSCD_ERR_OUT_OF_MEMORY, "");
     } else if ((st = solve(p, &args, &w, &o)) != NSCD_OK) {
+        int refused = st == o.status && (st == NSCD_ERR_NOT_SPD || st == NSCD_ERR_NOT_FINITE);
         code = fail("solve", st,
-                    st == o.status ? "nscd_fc3d_solve_bsr refused the problem (every block row "
-                                     "needs its symmetric positive definite diagonal block)"
-                                   : nscd_fclib_problem_last_error(p));
+                    refused          ? o.blocks.message
+                    : st == o.status ? "nscd_fc3d_solve_bsr failed"
+                                     : nscd_fclib_problem_last_error(p));
     } else {
         (args.json ? print_json : print_text)(&args, &o);
         code = o.info.converged ? 0 : 3;

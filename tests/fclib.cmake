@@ -83,13 +83,44 @@ add_test(NAME fclib.damaged_reproducers
           "${_fclib_sample}" "${CMAKE_CURRENT_SOURCE_DIR}/data/fclib_damaged")
 set_tests_properties(fclib.damaged_reproducers PROPERTIES LABELS fclib)
 
-# Global problems (docs/global_problems.md): every FCLIB global file of
-# NSCD_FCLIB_DATA_DIR read by h5py and by nscd, solved by nscd_gfc3d_solve and
-# nscd-fclib-solve, and checked with numpy/scipy (equilibrium, condensation, E1).
-if(NSCD_FCLIB_DATA_DIR AND NOT NSCD_SANITIZE)
+# Every local problem of the real FCLIB files (Siconos' and LMGC90's test data:
+# non-symmetric diagonal blocks, rank-deficient W) solved by nscd and checked
+# by tools/fclib_verify.py in numpy: accepted, converged (relaxation 1, else
+# 0.8) and E1 = ||r - P_K(r - u~)|| / (1 + ||q||) <= 1e-8. BoxesStack1 is
+# accepted but Gauss-Seidel stalls on it (docs/fc3d.md). The files are not in
+# the repository: the directory is NSCD_FCLIB_DATA_DIR, else ../shared/data/fclib
+# next to the source tree (the development machine); without it (CI) the test
+# is skipped (exit 77).
+if(NSCD_FCLIB_DATA_DIR)
+  set(_fclib_real_dir "${NSCD_FCLIB_DATA_DIR}")
+else()
+  get_filename_component(_fclib_real_dir "${PROJECT_SOURCE_DIR}/../shared/data/fclib" ABSOLUTE)
+endif()
+if(NOT NSCD_SANITIZE)
+  # The tool itself on the committed sample (in CI too): both laws, E1 / the VI check.
+  foreach(_law coulomb max_dissipation)
+    add_test(NAME fclib.verify_sample_${_law}
+      COMMAND /usr/bin/python3 "${PROJECT_SOURCE_DIR}/tools/fclib_verify.py" "${_fclib_sample}"
+              --law ${_law} --require-e1 1e-9)
+    set_tests_properties(fclib.verify_sample_${_law} PROPERTIES LABELS fclib
+      ENVIRONMENT "NSCD_LIBRARY=$<TARGET_FILE:nscd>;NSCD_FCLIB_LIBRARY=$<TARGET_FILE:nscd_fclib>;OPENBLAS_NUM_THREADS=1")
+  endforeach()
+  add_test(NAME fclib.real_problems
+    COMMAND /usr/bin/python3 "${PROJECT_SOURCE_DIR}/tools/fclib_verify.py" "${_fclib_real_dir}"
+            --require-e1 1e-8 --expect-stall BoxesStack1-i100000-32)
+  set_tests_properties(fclib.real_problems PROPERTIES LABELS fclib TIMEOUT 900
+    SKIP_RETURN_CODE 77
+    ENVIRONMENT "NSCD_LIBRARY=$<TARGET_FILE:nscd>;NSCD_FCLIB_LIBRARY=$<TARGET_FILE:nscd_fclib>;OPENBLAS_NUM_THREADS=1")
+endif()
+# Global problems (docs/global_problems.md): every FCLIB global file of the same
+# directory read by h5py and by nscd, solved by nscd_gfc3d_solve and
+# nscd-fclib-solve, and checked with numpy/scipy (equilibrium, condensation, E1);
+# skipped (exit 77) when the directory holds no global file.
+if(NOT NSCD_SANITIZE AND EXISTS "${_fclib_real_dir}")
   add_test(NAME fclib.check_global
     COMMAND /usr/bin/python3 "${_fclib_tests}/check_global.py" $<TARGET_FILE:nscd-fclib-solve>
-            "${NSCD_FCLIB_DATA_DIR}")
+            "${_fclib_real_dir}")
   set_tests_properties(fclib.check_global PROPERTIES LABELS "fclib;python" TIMEOUT 300
-    ENVIRONMENT "NSCD_LIBRARY=$<TARGET_FILE:nscd>;PYTHONPATH=${PROJECT_SOURCE_DIR}/python")
+    SKIP_RETURN_CODE 77
+    ENVIRONMENT "NSCD_LIBRARY=$<TARGET_FILE:nscd>;PYTHONPATH=${PROJECT_SOURCE_DIR}/python;NSCD_FCLIB_LIBRARY=$<TARGET_FILE:nscd_fclib>")
 endif()

@@ -26,6 +26,19 @@ foreach(_np 1 2 4)
     ENVIRONMENT "${_mpi_env}" RESOURCE_LOCK cpu_heavy)
 endforeach()
 
+# Checkpoint and bitwise restart of the distributed world (docs/checkpoint.md).
+add_executable(test_world_mpi_checkpoint "${CMAKE_CURRENT_SOURCE_DIR}/mpi/test_world_mpi_checkpoint.c")
+target_compile_options(test_world_mpi_checkpoint PRIVATE ${NSCD_WARNINGS})
+target_link_libraries(test_world_mpi_checkpoint PRIVATE nscd_mpi nscd MPI::MPI_C m)
+foreach(_np 1 2)
+  add_test(NAME mpi.checkpoint_np${_np}
+    COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${_np} ${MPIEXEC_PREFLAGS}
+            $<TARGET_FILE:test_world_mpi_checkpoint>
+            "${CMAKE_CURRENT_BINARY_DIR}/world_mpi_checkpoint_np${_np}")
+  set_tests_properties(mpi.checkpoint_np${_np} PROPERTIES LABELS mpi TIMEOUT 600
+    ENVIRONMENT "${_mpi_env}")
+endforeach()
+
 # SONAME and exports of libnscd_mpi: nscd_world_mpi_* only (the core's objects
 # it is linked from stay hidden).
 add_test(NAME mpi.exports

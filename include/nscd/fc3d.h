@@ -24,7 +24,10 @@
  * single-contact problem solved exactly), or the paper's blend of block
  * Gauss–Seidel inside contiguous groups of contacts with a weighted block
  * Jacobi between the groups (Sect. 5; the groups play the role of the
- * subdomains of the parallel solver).
+ * subdomains of the parallel solver), or (Coulomb only, since 0.2) a
+ * semismooth Newton method on the Alart–Curnier function with a line search,
+ * alone (::NSCD_FC3D_NEWTON) or after Gauss–Seidel stalls (::NSCD_FC3D_AUTO).
+ * Newton uses W as given (no symmetry needed) and stops on the same merit.
  *
  * **Merit.** With the scale s_j = trace(W_jj)/3 (so that s_j r_j is a velocity)
  * and the residual vectors
@@ -40,6 +43,16 @@
  * Computing the merit costs about one sweep, so it is evaluated only when the
  * scaled size of the last sweep's update, ||s (r_new - r_old)|| / ||q||,
  * drops below the tolerance, and at the last allowed sweep.
+ *
+ * **Diagonal blocks** (since 0.2). W_jj need not be symmetric: with
+ * S = (W_jj + W_jj')/2, s = trace(W_jj)/3 and lambda the smallest eigenvalue of
+ * S, a block is solved as given when lambda > 1e-8 s (Coulomb: the regimes with
+ * W_jj itself; maximum dissipation: the variational inequality of the block,
+ * (z - y)'(W_jj y + v_j) >= 0 over the block's feasible set, which is eq. (5)
+ * for a symmetric block), by proximal steps with rho = 1e-6 s when
+ * -1e-10 s <= lambda <= 1e-8 s (their fixed points are the block's solutions),
+ * and refused otherwise (::nscd_fc3d_block_kind, nscd_fc3d_check_bsr()). See
+ * docs/fc3d.md, "Non-symmetric and semi-definite diagonal blocks".
  *
  * Determinism: results are bitwise reproducible; the dense and the BSR solver
  * give bitwise the same result when the BSR matrix holds exactly the non-zero
@@ -68,8 +81,40 @@ typedef enum nscd_fc3d_friction_law {
 /** Sweep strategy over the contacts. */
 typedef enum nscd_fc3d_method {
     NSCD_FC3D_GAUSS_SEIDEL = 0, /**< Nonlinear block Gauss–Seidel in contact order. */
-    NSCD_FC3D_JACOBI_BLEND = 1 /**< Gauss–Seidel inside groups, weighted Jacobi between groups. */
+    NSCD_FC3D_JACOBI_BLEND = 1, /**< Gauss–Seidel inside groups, weighted Jacobi between groups. */
+    /** Semismooth Newton on the Alart–Curnier function with an Armijo line search
+     *  (Coulomb law only; docs/fc3d.md "Newton"). max_iterations bounds the Newton
+     *  steps. Since 0.2. */
+    NSCD_FC3D_NEWTON = 2,
+    /** Gauss–Seidel in windows of ::NSCD_FC3D_AUTO_WINDOW sweeps; when a window drops the
+     *  merit by less than ::NSCD_FC3D_AUTO_FACTOR, Newton from the current iterate; back
+     *  to Gauss–Seidel if Newton fails (docs/fc3d.md "AUTO"). Since 0.2. */
+    NSCD_FC3D_AUTO = 3
 } nscd_fc3d_method;
+
+/** ::NSCD_FC3D_AUTO: Gauss–Seidel sweeps between two merit evaluations. */
+#define NSCD_FC3D_AUTO_WINDOW 10
+/** ::NSCD_FC3D_AUTO: switch to Newton when a window divides the merit by less than this. */
+#define NSCD_FC3D_AUTO_FACTOR 2.0
+/** ::NSCD_FC3D_NEWTON / ::NSCD_FC3D_AUTO: largest number of contacts Newton solves with a
+ *  dense LU (a 3n x 3n matrix); larger problems need the optional UMFPACK component
+ *  (NSCD_WITH_UMFPACK), else Newton returns ::NSCD_ERR_UNSUPPORTED. */
+#define NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS 1365
+
+/** Why the Newton phase stopped without reaching the tolerance (nscd_fc3d_info.newton_failure). */
+typedef enum nscd_fc3d_newton_failure {
+    NSCD_FC3D_NEWTON_NO_FAILURE = 0,     /**< Converged, or Newton did not run. */
+    NSCD_FC3D_NEWTON_MAX_ITERATIONS = 1, /**< max_iterations Newton steps did not reach it. */
+    /** No step decreased the merit 0.5 ||Phi||^2, even with the largest regularisation. */
+    NSCD_FC3D_NEWTON_LINE_SEARCH = 2,
+    /** The (regularised) generalized Jacobian stayed singular. */
+    NSCD_FC3D_NEWTON_SINGULAR = 3,
+    NSCD_FC3D_NEWTON_NOT_FINITE = 4, /**< The iterate or the direction became NaN or infinite. */
+    /** More contacts than NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS without UMFPACK. */
+    NSCD_FC3D_NEWTON_TOO_LARGE = 5,
+    /** The friction law is not Coulomb (maximum dissipation has no Newton solver). */
+    NSCD_FC3D_NEWTON_UNSUPPORTED_LAW = 6
+} nscd_fc3d_newton_failure;
 
 /** Solver options; fill with nscd_fc3d_options_init(), then change fields. */
 typedef struct nscd_fc3d_options {
@@ -80,7 +125,7 @@ typedef struct nscd_fc3d_options {
     /** Stop when the merit (see the file description) is <= tolerance; finite and > 0
      *  (NaN or infinity: ::NSCD_ERR_NOT_FINITE). Default 1e-10. */
     double tolerance;
-    /** Largest number of sweeps, >= 1. Default 1000. */
+    /** Largest number of sweeps (::NSCD_FC3D_NEWTON: of Newton steps), >= 1. Default 1000. */
     int32_t max_iterations;
     /** Under-relaxation of each block update, r_j += relaxation (S_j - r_j); in (0, 1]. Default 1.
      */
@@ -104,7 +149,7 @@ typedef struct nscd_fc3d_options {
 typedef struct nscd_fc3d_info {
     /** sizeof(nscd_fc3d_info), set by the caller. */
     uint32_t struct_size;
-    /** Number of sweeps done. */
+    /** Number of Gauss–Seidel / Jacobi sweeps done (0 for ::NSCD_FC3D_NEWTON). */
     int32_t iterations;
     /** Merit of the returned r (see the file description). */
     double merit;
@@ -116,6 +161,11 @@ typedef struct nscd_fc3d_info {
     double last_update;
     /** Block solves that failed (the block then kept its previous value). */
     int32_t local_failures;
+    /** Newton steps done (::NSCD_FC3D_NEWTON, ::NSCD_FC3D_AUTO; else 0). Since 0.2. */
+    int32_t newton_iterations;
+    /** A ::nscd_fc3d_newton_failure value: why the last Newton phase stopped short of the
+     *  tolerance, ::NSCD_FC3D_NEWTON_NO_FAILURE when it converged or did not run. Since 0.2. */
+    int32_t newton_failure;
 } nscd_fc3d_info;
 
 /**
@@ -134,8 +184,11 @@ NSCD_API nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t stru
  * The dense matrix is compressed to its non-zero 3x3 blocks and solved by the
  * same sweeps as nscd_fc3d_solve_bsr().
  * @param n_contacts Number of contacts, 1 <= n <= 16384.
- * @param W    3n x 3n Delassus matrix, row-major; every diagonal block W_jj must be
- *             symmetric positive definite (non-symmetry up to 1e-10 relative is tolerated).
+ * @param W    3n x 3n Delassus matrix, row-major. Its diagonal blocks W_jj need not be
+ *             symmetric: each is classified (::nscd_fc3d_block_kind) and solved as
+ *             given when its symmetric part is positive definite relative to its scale,
+ *             by proximal steps when it is positive semi-definite (since 0.2; before,
+ *             symmetry to 1e-10 and definiteness were required).
  * @param q    3n free velocities.
  * @param mu   n friction coefficients, >= 0.
  * @param opts Options, or NULL for the defaults of nscd_fc3d_options_init().
@@ -144,15 +197,20 @@ NSCD_API nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t stru
  * @param u    Receives W r + q for the returned r (3n values).
  * @param info Receives what happened, or NULL. Filled also on ::NSCD_ERR_NOT_CONVERGED.
  * @return ::NSCD_OK when the merit reached the tolerance; ::NSCD_ERR_NOT_CONVERGED
- *         when max_iterations sweeps did not reach it (r, u, info hold the last
- *         iterate); ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INVALID_ARGUMENT (n <= 0,
+ *         when max_iterations sweeps (Newton: steps) did not reach it, or when
+ *         Newton stopped early (info.newton_failure says why; r, u, info hold the
+ *         last iterate); ::NSCD_ERR_UNSUPPORTED (::NSCD_FC3D_NEWTON with the
+ *         maximum-dissipation law, or with more than
+ *         NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS contacts in a build without
+ *         UMFPACK); ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INVALID_ARGUMENT (n <= 0,
  *         n > 16384, bad enum), checked before any array is read;
  *         ::NSCD_ERR_NOT_FINITE (NaN or infinity in W, q, mu, in r when warm
  *         starting, or in a real option: tolerance, relaxation, jacobi_weight);
  *         ::NSCD_ERR_OUT_OF_RANGE (finite values outside their range: mu < 0,
  *         tolerance <= 0, max_iterations < 1, relaxation or jacobi_weight
- *         outside (0,1], jacobi_groups < 1); ::NSCD_ERR_NOT_SPD (a diagonal block
- *         is not symmetric positive definite); ::NSCD_ERR_STRUCT_SIZE;
+ *         outside (0,1], jacobi_groups < 1); ::NSCD_ERR_NOT_SPD (a refused diagonal
+ *         block: zero or negative trace, or an indefinite symmetric part;
+ *         nscd_fc3d_check_dense() names it); ::NSCD_ERR_STRUCT_SIZE;
  *         ::NSCD_ERR_OUT_OF_MEMORY. On these errors r, u and info are unchanged.
  */
 NSCD_API nscd_status nscd_fc3d_solve_dense(int32_t n_contacts, const double *W, const double *q,
@@ -189,6 +247,77 @@ NSCD_API nscd_status nscd_fc3d_solve_bsr(int32_t n_contacts, const int32_t *row_
                                          const double *q, const double *mu,
                                          const nscd_fc3d_options *opts, double *r, double *u,
                                          nscd_fc3d_info *info);
+
+/** Class of a diagonal block W_jj (nscd_fc3d_check_bsr(), docs/fc3d.md "Non-symmetric and
+ *  semi-definite diagonal blocks"). With S = (W_jj + W_jj')/2, s = trace(W_jj)/3 and
+ *  lambda_min the smallest eigenvalue of S. Since 0.2. */
+typedef enum nscd_fc3d_block_kind {
+    /** lambda_min > 1e-8 s: solved as given, symmetric or not. */
+    NSCD_FC3D_BLOCK_REGULAR = 0,
+    /** -1e-10 s <= lambda_min <= 1e-8 s (e.g. redundant contacts): solved by proximal steps
+     *  with rho = 1e-6 s, whose fixed points are the solutions of the block as given. */
+    NSCD_FC3D_BLOCK_SEMIDEFINITE = 1,
+    /** Refused: a NaN or infinite entry (::NSCD_ERR_NOT_FINITE). */
+    NSCD_FC3D_BLOCK_NOT_FINITE = 2,
+    /** Refused: s <= 0, a zero or negative block (::NSCD_ERR_NOT_SPD). */
+    NSCD_FC3D_BLOCK_NOT_POSITIVE = 3,
+    /** Refused: lambda_min < -1e-10 s, the symmetric part is indefinite (::NSCD_ERR_NOT_SPD). */
+    NSCD_FC3D_BLOCK_INDEFINITE = 4
+} nscd_fc3d_block_kind;
+
+/** What nscd_fc3d_check_bsr() / nscd_fc3d_check_dense() found. Set struct_size =
+ *  sizeof(nscd_fc3d_block_report) before the call. Since 0.2. */
+typedef struct nscd_fc3d_block_report {
+    /** sizeof(nscd_fc3d_block_report), set by the caller. */
+    uint32_t struct_size;
+    /** Diagonal blocks classified ::NSCD_FC3D_BLOCK_REGULAR. */
+    int32_t n_regular;
+    /** Diagonal blocks classified ::NSCD_FC3D_BLOCK_SEMIDEFINITE. */
+    int32_t n_semidefinite;
+    /** Index of the first refused diagonal block (the one a solve reports), or -1. */
+    int32_t refused_block;
+    /** Its ::nscd_fc3d_block_kind (::NSCD_FC3D_BLOCK_REGULAR when none is refused). */
+    int32_t refused_kind;
+    /** Largest relative asymmetry max_ab |W_jj,ab - W_jj,ba| / s_j over the finite blocks
+     *  of positive trace (0 when there is none). */
+    double max_asymmetry;
+    /** Smallest lambda_min(S_j) / s_j over the same blocks (+infinity when there is none). */
+    double min_eigenvalue;
+    /** One line for a person: the first refused block, its index and the reason
+     *  ("diagonal block 7 refused: its symmetric part is indefinite (...)"), or the counts. */
+    char message[160];
+} nscd_fc3d_block_report;
+
+/**
+ * @brief Classifies the diagonal blocks of a block-CSR Delassus matrix as the solvers do.
+ *
+ * The same classification nscd_fc3d_solve_bsr() applies before solving: it refuses the
+ * problem with the status returned here. Off-diagonal blocks are checked for NaN or
+ * infinity only.
+ * @param n_contacts Number of contacts, 1 <= n <= 2^26.
+ * @param row_ptr, col_idx, blocks The matrix, as for nscd_fc3d_solve_bsr().
+ * @param report  Receives the classification, or NULL.
+ * @return ::NSCD_OK (every diagonal block regular or semi-definite);
+ *         ::NSCD_ERR_NOT_FINITE (NaN or infinity in a block); ::NSCD_ERR_NOT_SPD (a
+ *         refused diagonal block: report names it); ::NSCD_ERR_NULL_POINTER;
+ *         ::NSCD_ERR_INVALID_ARGUMENT, ::NSCD_ERR_INDEX (bad n or structure, as the solver);
+ *         ::NSCD_ERR_STRUCT_SIZE; ::NSCD_ERR_OUT_OF_MEMORY. The report is written for
+ *         ::NSCD_OK, ::NSCD_ERR_NOT_FINITE and ::NSCD_ERR_NOT_SPD only. Since 0.2.
+ */
+NSCD_API nscd_status nscd_fc3d_check_bsr(int32_t n_contacts, const int32_t *row_ptr,
+                                         const int32_t *col_idx, const double *blocks,
+                                         nscd_fc3d_block_report *report);
+
+/**
+ * @brief Classifies the diagonal blocks of a dense Delassus matrix as the solvers do.
+ * @param n_contacts Number of contacts, 1 <= n <= 16384.
+ * @param W    3n x 3n matrix, row-major.
+ * @param report Receives the classification, or NULL.
+ * @return As nscd_fc3d_check_bsr() (NaN or infinity anywhere in W: ::NSCD_ERR_NOT_FINITE).
+ *         Since 0.2.
+ */
+NSCD_API nscd_status nscd_fc3d_check_dense(int32_t n_contacts, const double *W,
+                                           nscd_fc3d_block_report *report);
 
 #ifdef __cplusplus
 }

@@ -33,6 +33,7 @@
 #include "nscd/fc3d.h"
 #include "nscd/gfc3d.h"
 #include "nscd/world.h"
+#include "nscd/world_checkpoint.h"
 #include "nscd/beam.h"
 #include "nscd/joint.h"
 

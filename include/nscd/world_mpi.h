@@ -259,6 +259,47 @@ NSCD_API nscd_status nscd_world_mpi_get_contacts(const nscd_world_mpi *world, in
  */
 NSCD_API nscd_status nscd_world_mpi_write_vtk(nscd_world_mpi *world, const char *prefix);
 
+/**
+ * @brief Writes a checkpoint of the distributed world (collective; since 0.2).
+ *
+ * Each rank writes `<prefix>.rank<r>`: its local world (nscd_world_save(),
+ * docs/checkpoint.md) with the distributed world's own state — the
+ * decomposition, the owner and global id of every local slot (owned bodies
+ * and shadows), the counters of added bodies — and `user_data`. A world
+ * loaded from these files with nscd_world_mpi_load() on as many ranks
+ * continues bitwise as the world that was saved.
+ * @param world      The world.
+ * @param prefix     Path prefix of the files.
+ * @param user_data  This rank's `user_bytes` bytes (NULL when 0).
+ * @param user_bytes Their size.
+ * @return NSCD_OK, or on every rank the most negative status of any rank:
+ *         NSCD_ERR_IO when a file cannot be written, NSCD_ERR_STATE after a
+ *         failed migration, NSCD_ERR_NULL_POINTER, NSCD_ERR_OUT_OF_MEMORY.
+ */
+NSCD_API nscd_status nscd_world_mpi_save(nscd_world_mpi *world, const char *prefix,
+                                         const void *user_data, size_t user_bytes);
+
+/**
+ * @brief Fills a fresh distributed world from the checkpoint files of
+ *        nscd_world_mpi_save() (collective; since 0.2).
+ *
+ * `world` must be fresh from nscd_world_mpi_create() (no body added, never
+ * stepped) with the same number of ranks and the same decomposition as the
+ * saved world. Every rank checks its file before any changes.
+ * @param world         A fresh world.
+ * @param prefix        Path prefix of the files.
+ * @param user_data     Receives this rank's user data (NULL: ignored).
+ * @param user_capacity Room in `user_data`, bytes.
+ * @param user_bytes    Receives the size of the user data (may be NULL).
+ * @return NSCD_OK, or on every rank the most negative status of any rank
+ *         (nothing changed on any rank): NSCD_ERR_IO for a missing or bad
+ *         file or another decomposition, NSCD_ERR_STATE for a world that is
+ *         not fresh, NSCD_ERR_BUFFER_TOO_SMALL, NSCD_ERR_NULL_POINTER,
+ *         NSCD_ERR_OUT_OF_MEMORY.
+ */
+NSCD_API nscd_status nscd_world_mpi_load(nscd_world_mpi *world, const char *prefix, void *user_data,
+                                         size_t user_capacity, size_t *user_bytes);
+
 #ifdef __cplusplus
 }
 #endif

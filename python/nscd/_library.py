@@ -429,6 +429,22 @@ class Fc3dInfo(ctypes.Structure):
         ("merit_evaluations", ctypes.c_int32),
         ("last_update", ctypes.c_double),
         ("local_failures", ctypes.c_int32),
+        ("newton_iterations", ctypes.c_int32),
+        ("newton_failure", ctypes.c_int32),
+    ]
+
+
+class Fc3dBlockReport(ctypes.Structure):
+    """nscd_fc3d_block_report (fc3d.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("n_regular", ctypes.c_int32),
+        ("n_semidefinite", ctypes.c_int32),
+        ("refused_block", ctypes.c_int32),
+        ("refused_kind", ctypes.c_int32),
+        ("max_asymmetry", ctypes.c_double),
+        ("min_eigenvalue", ctypes.c_double),
+        ("message", ctypes.c_char * 160),
     ]
 
 
@@ -700,6 +716,10 @@ def prototypes():
         "nscd_fc3d_solve_bsr": (c_status, [ctypes.c_int32, c_int32_p, c_int32_p, c_double_p,
                                            c_double_p, c_double_p, ctypes.POINTER(Fc3dOptions),
                                            c_double_p, c_double_p, ctypes.POINTER(Fc3dInfo)]),
+        "nscd_fc3d_check_dense": (c_status, [ctypes.c_int32, c_double_p,
+                                             ctypes.POINTER(Fc3dBlockReport)]),
+        "nscd_fc3d_check_bsr": (c_status, [ctypes.c_int32, c_int32_p, c_int32_p, c_double_p,
+                                           ctypes.POINTER(Fc3dBlockReport)]),
         "nscd_gfc3d_options_init": (c_status, [ctypes.POINTER(Gfc3dOptions), ctypes.c_size_t]),
         "nscd_gfc3d_solve": (c_status, [ctypes.c_int32, ctypes.c_int32, c_int32_p, c_int32_p,
                                         c_double_p, c_int32_p, c_int32_p, c_double_p, c_double_p,
@@ -766,6 +786,13 @@ def prototypes():
                                     + [c_double_p] * 4),
         "nscd_world_kinetic_energy": (c_status, [vp, c_double_p]),
         "nscd_world_write": (c_status, [vp, ctypes.c_char_p, ctypes.c_int32]),
+        "nscd_world_save": (c_status, [vp, ctypes.c_char_p, vp, ctypes.c_size_t]),
+        "nscd_world_save_to_buffer": (c_status, [vp, vp, ctypes.c_size_t, vp, ctypes.c_size_t,
+                                                 ctypes.POINTER(ctypes.c_size_t)]),
+        "nscd_world_load": (c_status, [vp, ctypes.c_char_p, vp, ctypes.c_size_t,
+                                       ctypes.POINTER(ctypes.c_size_t)]),
+        "nscd_world_load_from_buffer": (c_status, [vp, vp, ctypes.c_size_t, vp, ctypes.c_size_t,
+                                                   ctypes.POINTER(ctypes.c_size_t)]),
         "nscd_beam_desc_init": (c_status, [ctypes.POINTER(BeamDesc), ctypes.c_size_t]),
         "nscd_beam_create": (c_status, [ctypes.POINTER(BeamDesc), pp]),
         "nscd_beam_destroy": (None, [vp]),

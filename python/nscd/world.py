@@ -14,6 +14,8 @@ import ctypes
 import enum
 import math
 import os
+import struct
+import sys
 from typing import Callable, Iterable, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -612,6 +614,75 @@ class World(OwnedHandle):
             self._check(status, "nscd_world_get_contacts")
             m = count.value
             return Contacts(a[:m], b[:m], points[:m], normals[:m], gaps[:m], impulses[:m])
+
+    # ------------------------------------------------------------ checkpoint
+    def save(self, path: Union[str, os.PathLike], user_data: bytes = b"") -> None:
+        """Writes a checkpoint of the world (nscd_world_save, docs/checkpoint.md):
+        everything its next step depends on, with ``user_data`` (bytes) of the
+        caller's own. World.load() continues from it bit for bit (same library
+        build and platform). The file is replaced only when complete."""
+        self._require_open()
+        data = bytes(user_data)
+        self._check(self._lib.nscd_world_save(self._handle, os.fsencode(os.fspath(path)), data,
+                                              len(data)), "nscd_world_save")
+
+    def to_bytes(self, user_data: bytes = b"") -> bytes:
+        """The checkpoint World.save() writes, as bytes (nscd_world_save_to_buffer)."""
+        self._require_open()
+        data = bytes(user_data)
+        size = ctypes.c_size_t(0)
+        status = self._lib.nscd_world_save_to_buffer(self._handle, data, len(data), None, 0,
+                                                     ctypes.byref(size))
+        if status != Status.ERR_BUFFER_TOO_SMALL:
+            self._check(status, "nscd_world_save_to_buffer")
+        buffer = ctypes.create_string_buffer(size.value)
+        self._check(self._lib.nscd_world_save_to_buffer(self._handle, data, len(data), buffer,
+                                                        size.value, ctypes.byref(size)),
+                    "nscd_world_save_to_buffer")
+        return buffer.raw[:size.value]
+
+    @classmethod
+    def load(cls, path: Union[str, os.PathLike],
+             log: Optional[Callable[[int, str], None]] = None) -> "World":
+        """A world from a checkpoint file (nscd_world_load): its settings,
+        bodies, joints, contacts and step count are the saved world's; ``log``
+        as for World(). The checkpoint's user data is in ``world.user_data``.
+        Raises NscdError (ERR_IO, with what failed) for a file that is not a
+        valid checkpoint of this library build."""
+        with open(path, "rb") as f:
+            data = f.read()
+        return cls._load(data, log, os.fsencode(os.fspath(path)))
+
+    @classmethod
+    def from_bytes(cls, data: bytes,
+                   log: Optional[Callable[[int, str], None]] = None) -> "World":
+        """A world from checkpoint bytes (nscd_world_load_from_buffer; see load())."""
+        return cls._load(bytes(data), log, None)
+
+    @classmethod
+    def _load(cls, data, log, path):
+        world = cls(log=log)
+        size = ctypes.c_size_t(0)
+        room = len(data)  # the user data is part of the checkpoint: never larger
+        user = ctypes.create_string_buffer(max(room, 1))
+        if path is not None:
+            status = world._lib.nscd_world_load(world._handle, path, user, room,
+                                                ctypes.byref(size))
+            name = "nscd_world_load"
+        else:
+            status = world._lib.nscd_world_load_from_buffer(world._handle, data, len(data), user,
+                                                            room, ctypes.byref(size))
+            name = "nscd_world_load_from_buffer"
+        try:
+            world._check(status, name)
+        except BaseException:
+            world.close()
+            raise
+        world.user_data = user.raw[:size.value]
+        # dt: the second field of the settings section (docs/checkpoint.md)
+        offset = int.from_bytes(data[48:56], sys.byteorder)
+        world.dt = struct.unpack("=d", data[offset + 24:offset + 32])[0]
+        return world
 
     # ------------------------------------------------------------ output
     def write(self, path: Union[str, os.PathLike], format: Union[WorldFormat, int, str, None] = None

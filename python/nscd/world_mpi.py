@@ -118,6 +118,9 @@ def prototypes():
         "nscd_world_mpi_set_body": (st, [vp, u64, dp, dp, dp, dp]),
         "nscd_world_mpi_get_contacts": (st, [vp, i32, i32p, up, up, dp, dp, dp, dp]),
         "nscd_world_mpi_write_vtk": (st, [vp, ctypes.c_char_p]),
+        "nscd_world_mpi_save": (st, [vp, ctypes.c_char_p, vp, ctypes.c_size_t]),
+        "nscd_world_mpi_load": (st, [vp, ctypes.c_char_p, vp, ctypes.c_size_t,
+                                     ctypes.POINTER(ctypes.c_size_t)]),
     }
 
 
@@ -304,6 +307,24 @@ class DistributedWorld:
             users.ctypes.data_as(up), x.ctypes.data_as(dp), q.ctypes.data_as(dp),
             v.ctypes.data_as(dp), w.ctypes.data_as(dp)), "nscd_world_mpi_get_bodies")
         return OwnedBodies(ids, users, x, q, v, w)
+
+    def save(self, prefix: str, user_data: bytes = b"") -> None:
+        """Checkpoint: prefix.rank<r> on each rank (collective; docs/checkpoint.md),
+        with this rank's ``user_data``."""
+        data = bytes(user_data)
+        self._check(self._lib.nscd_world_mpi_save(self._handle, os.fsencode(prefix), data,
+                                                  len(data)), "nscd_world_mpi_save")
+
+    def load(self, prefix: str, user_capacity: int = 1 << 16) -> bytes:
+        """Fills this fresh world (no body added, never stepped) from the
+        checkpoint of save() on as many ranks (collective); returns this
+        rank's user data (at most ``user_capacity`` bytes)."""
+        size = ctypes.c_size_t(0)
+        user = ctypes.create_string_buffer(max(int(user_capacity), 1))
+        self._check(self._lib.nscd_world_mpi_load(self._handle, os.fsencode(prefix), user,
+                                                  int(user_capacity), ctypes.byref(size)),
+                    "nscd_world_mpi_load")
+        return user.raw[:size.value]
 
     def write_vtk(self, prefix: str) -> None:
         """Parallel VTK: prefix_<rank>.vtp and prefix.pvtp (collective)."""

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "contact/fc3d_block.h"
 #include "nscd/fc3d.h"
 #include "nscd/host.h"
 
@@ -14,6 +15,11 @@ typedef struct nscd__fc3d_matrix {
     const int32_t *col_idx; /* block columns */
     const double *blocks;   /* 9 doubles per block, row-major */
     const int32_t *diag;    /* index of the diagonal block of each row */
+    /* nscd_fc3d_block_kind of each diagonal block (regular or semidefinite,
+     * from nscd__fc3d_classify_rows), or NULL: every block regular and solved
+     * by the law's block solver as before (callers that checked their blocks
+     * with nscd__fc3d_check_diag_block). */
+    const int8_t *kind;
 } nscd__fc3d_matrix;
 
 /* Largest accepted number of contacts (so that 9 n fits in int32). */
@@ -28,10 +34,6 @@ nscd_status nscd__fc3d_check_args(int32_t n, int32_t max_contacts, const double 
                                   const double *mu, const nscd_fc3d_options *opts, const double *r,
                                   const double *u, const nscd_fc3d_info *info,
                                   nscd_fc3d_options *resolved);
-
-/* NSCD_OK when the 3x3 block is symmetric (to 1e-10 relative) and positive
- * definite, NSCD_ERR_NOT_SPD otherwise. */
-nscd_status nscd__fc3d_check_diag_block(const double A[9]);
 
 /* Runs the sweeps on validated input; writes r, u, info (see fc3d.h). */
 nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const double *mu,
@@ -64,6 +66,7 @@ typedef struct nscd__fc3d_work {
     int32_t *diag;    /* capacity */
     double *blocks;   /* 9 capacity^2 */
     double *vectors;  /* NSCD__FC3D_RUN_WORK(capacity) */
+    int8_t *kind;     /* capacity: the diagonal blocks' classes */
 } nscd__fc3d_work;
 
 nscd_status nscd__fc3d_work_create(const nscd_allocator *allocator, int32_t capacity,

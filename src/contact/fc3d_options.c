@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "contact/fc3d_internal.h"
+#include "contact/fc3d_newton.h"
 #include "core/check.h"
 #include "core/memory.h"
 #include "core/struct_sizes.h"
@@ -29,7 +30,7 @@ nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t struct_size) 
 
 static nscd_status check_options(const nscd_fc3d_options *o) {
     if ((o->friction_law != NSCD_FC3D_COULOMB && o->friction_law != NSCD_FC3D_MAX_DISSIPATION) ||
-        (o->method != NSCD_FC3D_GAUSS_SEIDEL && o->method != NSCD_FC3D_JACOBI_BLEND) ||
+        o->method < NSCD_FC3D_GAUSS_SEIDEL || o->method > NSCD_FC3D_AUTO ||
         !nscd__allocator_valid(&o->allocator)) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
@@ -65,6 +66,9 @@ nscd_status nscd__fc3d_check_args(int32_t n, int32_t max_contacts, const double 
         if (st == NSCD_OK) {
             st = check_options(resolved);
         }
+        if (st == NSCD_OK) { /* Newton: Coulomb only, size limit of the dense LU */
+            st = nscd__fc3d_newton_check(n, resolved);
+        }
         if (st != NSCD_OK) {
             return st;
         }
@@ -80,30 +84,4 @@ nscd_status nscd__fc3d_check_args(int32_t n, int32_t max_contacts, const double 
         }
     }
     return NSCD_OK;
-}
-
-nscd_status nscd__fc3d_check_diag_block(const double A[9]) {
-    double amax = fmax(fabs(A[0]), fmax(fabs(A[4]), fabs(A[8])));
-    if (!(amax > 0.0)) {
-        return NSCD_ERR_NOT_SPD;
-    }
-    double tol = 1e-10 * amax;
-    if (fabs(A[1] - A[3]) > tol || fabs(A[2] - A[6]) > tol || fabs(A[5] - A[7]) > tol) {
-        return NSCD_ERR_NOT_SPD;
-    }
-    /* LDL' of the symmetric part; pivots must be positive (relative to the
-     * largest diagonal entry, so that the block solvers see a well-posed A). */
-    double a10 = 0.5 * (A[1] + A[3]), a20 = 0.5 * (A[2] + A[6]), a21 = 0.5 * (A[5] + A[7]);
-    double d0 = A[0];
-    if (!(d0 > 1e-14 * amax)) {
-        return NSCD_ERR_NOT_SPD;
-    }
-    double l10 = a10 / d0, l20 = a20 / d0;
-    double d1 = A[4] - l10 * a10;
-    if (!(d1 > 1e-14 * amax)) {
-        return NSCD_ERR_NOT_SPD;
-    }
-    double l21 = (a21 - l20 * a10) / d1;
-    double d2 = A[8] - l20 * a20 - l21 * l21 * d1;
-    return d2 > 1e-14 * amax ? NSCD_OK : NSCD_ERR_NOT_SPD;
 }

@@ -5,6 +5,7 @@
 
 #include "contact/fc3d_internal.h"
 #include "contact/fc3d_local.h"
+#include "contact/fc3d_newton.h"
 #include "contact/friction_cone.h"
 #include "core/memory.h"
 #include "core/struct_sizes.h"
@@ -16,6 +17,7 @@ typedef struct sweep_ctx {
     const double *s;     /* impulse scales s_j = trace(W_jj) / 3 */
     const double *shift; /* lower bounds of the normal impulses (Coulomb), or NULL */
     nscd__fc3d_local_fn local;
+    int32_t law; /* friction law, for the classified blocks (W->kind) */
     double relaxation;
     int32_t groups; /* contiguous groups swept by Gauss–Seidel, Jacobi between them */
     int32_t local_failures;
@@ -45,6 +47,16 @@ static void local_velocity(const sweep_ctx *c, int32_t j, int32_t lo, const doub
     }
 }
 
+/* The block solve of contact j: the law's solver when the blocks were not
+ * classified, else the one of its class (fc3d_block.h). */
+static nscd_status block_solve(const sweep_ctx *c, int32_t j, const double *A, const double v[3],
+                               double x[3]) {
+    if (c->W->kind == NULL) {
+        return c->local(A, v, c->mu[j], x);
+    }
+    return nscd__fc3d_block_solve(c->W->kind[j], c->law, A, v, c->mu[j], x);
+}
+
 static int32_t group_start(int32_t g, int32_t groups, int32_t n) {
     return (int32_t)((int64_t)g * n / groups);
 }
@@ -64,7 +76,7 @@ static double sweep(sweep_ctx *c, const double *old, double *fresh) {
             const double *A = c->W->blocks + 9 * (size_t)c->W->diag[j];
             nscd_status st = c->shift != NULL
                                  ? nscd__fc3d_local_coulomb_shifted(A, v, c->mu[j], c->shift[j], x)
-                                 : c->local(A, v, c->mu[j], x);
+                                 : block_solve(c, j, A, v, x);
             if (st != NSCD_OK) {
                 ++c->local_failures; /* keep the block's previous value */
                 x[0] = rj[0], x[1] = rj[1], x[2] = rj[2];
@@ -98,7 +110,7 @@ static double merit_norm(sweep_ctx *c, int32_t law, const double *r, double *u) 
             e2 += nscd__coulomb_residual2(rj, uj, c->mu[j], c->s[j]);
         } else {
             double x[3] = {rj[0], rj[1], rj[2]};
-            if (c->local(A, v, c->mu[j], x) != NSCD_OK) {
+            if (block_solve(c, j, A, v, x) != NSCD_OK) {
                 return INFINITY;
             }
             for (int i = 0; i < 3; ++i) {
@@ -121,6 +133,9 @@ static double norm2(const double *x, size_t m) {
 nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const double *mu,
                            const nscd_fc3d_options *opts, double *r, double *u,
                            nscd_fc3d_info *info) {
+    if (opts->method == NSCD_FC3D_NEWTON || opts->method == NSCD_FC3D_AUTO) {
+        return nscd__fc3d_newton_run(W, q, mu, opts, r, u, info); /* fc3d_newton.c */
+    }
     size_t size = NSCD__FC3D_RUN_WORK((size_t)W->n) * sizeof(double);
     nscd_allocator al = nscd__allocator_resolve(&opts->allocator);
     double *work = nscd__alloc(&al, size);
@@ -135,6 +150,9 @@ nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const do
 nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, const double *mu,
                                 const double *shift, const nscd_fc3d_options *opts, double *r,
                                 double *u, nscd_fc3d_info *info, double *work) {
+    if (opts->method == NSCD_FC3D_NEWTON || opts->method == NSCD_FC3D_AUTO) {
+        return NSCD_ERR_UNSUPPORTED; /* sweeps only; Newton through nscd__fc3d_run() */
+    }
     int32_t n = W->n;
     size_t m = 3 * (size_t)n;
     double *cur = work, *fresh = work + m, *uw = work + 2 * m, *s = work + 3 * m;
@@ -147,7 +165,7 @@ nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, con
     } else {
         memset(cur, 0, m * sizeof *cur);
     }
-    sweep_ctx c = {W, q, mu, s, shift, NULL, opts->relaxation, 1, 0};
+    sweep_ctx c = {W, q, mu, s, shift, NULL, opts->friction_law, opts->relaxation, 1, 0};
     c.local =
         opts->friction_law == NSCD_FC3D_COULOMB ? nscd__fc3d_local_coulomb : nscd__fc3d_local_mdp;
     double blend = 1.0;

@@ -80,6 +80,7 @@
  * (324 -> 328 bytes); a caller of the first size gets its default, 1. */
 #define NSCD__CLEARANCE_JOINT_DESC_SIZE_0_2                                                        \
     NSCD__SIZE_THROUGH(nscd_clearance_joint_desc, impact_law)
+#define NSCD__FC3D_BLOCK_REPORT_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_fc3d_block_report, message)
 
 /* Release 0.2.0: the global fc3d problem (gfc3d.h). */
 #define NSCD__GFC3D_OPTIONS_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_gfc3d_options, condensation)
@@ -116,6 +117,8 @@ _Static_assert(NSCD__BEAM_DESC_SIZE_0_2 == 112, "nscd_beam_desc 0.2 prefix chang
 _Static_assert(NSCD__JOINT_DESC_SIZE_0_2 == 140, "nscd_joint_desc 0.2 prefix changed");
 _Static_assert(NSCD__CLEARANCE_JOINT_DESC_SIZE_0_2 == 324,
                "nscd_clearance_joint_desc 0.2 prefix changed");
+_Static_assert(NSCD__FC3D_BLOCK_REPORT_SIZE_0_2 == 200,
+               "nscd_fc3d_block_report 0.2 prefix changed");
 _Static_assert(NSCD__GFC3D_OPTIONS_SIZE_0_2 == 52, "nscd_gfc3d_options 0.2 prefix changed");
 _Static_assert(NSCD__GFC3D_INFO_SIZE_0_2 == 56, "nscd_gfc3d_info 0.2 prefix changed");
 #endif

@@ -297,16 +297,92 @@ static void secant_root(nscd_event_driven *ed, int32_t w) {
     ed->right[w] = f0 != f1 ? f0 / (f0 - f1) : 1.0;
 }
 
+/* Whether the gap of open contact watch w may have crossed its threshold
+ * between the last accepted sample (left[w]) and the sample in watch_tmp at
+ * theta, though neither a crossing nor a dip shows: the end at theta reads
+ * below the threshold but rising (by more than the gap tolerance), or both
+ * read above it and the ends' tangents point below the threshold within the
+ * interval, or the cubic Hermite interpolant of the two values and rates
+ * dips below it. A gap that oscillates faster than the
+ * samples (a corner of a body spinning at hundreds of rad/s, whose flight at
+ * constant angular velocity the integrator takes in long exact steps)
+ * aliases otherwise: both samples read clear and the corner's pass through
+ * the floor between them is missed. A gap in free fall (g'' <= 0) never
+ * asks: a concave gap lies below its tangents and above no cubic dip that
+ * its end values do not show. */
+static int unresolved(const nscd_event_driven *ed, int32_t w, double theta, double h) {
+    if (!is_contact_watch(ed, w) || ed->armed[w] != 1 || ed->right[w] != NO_CROSSING ||
+        ed->dip_right[w] != NO_CROSSING) {
+        return 0;
+    }
+    double ra = ed->rate_left[w], rb = ed->watch_rate[w];
+    double la = watch_level(ed, w, ed->watch_left[w]), lb = watch_level(ed, w, ed->watch_tmp[w]);
+    if (!isfinite(ra) || !isfinite(rb) || !(la > 0.0)) {
+        return 0;
+    }
+    if (!(lb > 0.0)) { /* below, and rising: it went down in between, and */
+        return !watch_crossed(ed, w, ed->watch_tmp[w]) && !dips(ed, w) &&
+               lb < -ed->options.persistent_gap_tolerance; /* not by round-off */
+    }
+    if (fmax(fabs(ra), fabs(rb)) <= ed->options.zeno_velocity) {
+        return 0; /* at rest: a matter of contact modes, as for dips() */
+    }
+    /* below the gap tolerance, not by the rounding of touching neighbours */
+    const double depth = -ed->options.persistent_gap_tolerance;
+    const double dt = (theta - ed->left[w]) * h;
+    if (la + fmin(ra, 0.0) * dt < depth || lb - fmax(rb, 0.0) * dt < depth) {
+        return 1;
+    }
+    for (int k = 1; k < 16; ++k) { /* the Hermite cubic at 15 interior points */
+        double x = k / 16.0, x2 = x * x, x3 = x2 * x;
+        double value = (2.0 * x3 - 3.0 * x2 + 1.0) * la + (x3 - 2.0 * x2 + x) * dt * ra +
+                       (3.0 * x2 - 2.0 * x3) * lb + (x3 - x2) * dt * rb;
+        if (value < depth) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Samples between the last accepted one and theta that the watches ask
+ * for, at most this many per step (then the fixed samples go on). */
+#define MAX_REFINED_SAMPLES 1024
+
 nscd_status nscd__locate_event(nscd_event_driven *ed, double t, double h, double *theta) {
     double points[64];
     int32_t count = sample_points(ed, points);
     *theta = NO_CROSSING;
-    for (int32_t j = 0; j < count; ++j) {
-        nscd_status rc = sample(ed, t, h, points[j]);
+    /* the samples still to take, the nearest last: the fixed points and,
+     * pushed above them, the midpoints of intervals a watch did not resolve */
+    double pending[64 + 64];
+    int32_t n_pending = 0;
+    for (int32_t j = count - 1; j >= 0; --j) {
+        pending[n_pending++] = points[j];
+    }
+    const double width = ed->options.event_time_tolerance / h;
+    double last = 0.0; /* the last accepted sample */
+    int32_t refined = 0;
+    while (n_pending > 0) {
+        double point = pending[--n_pending];
+        nscd_status rc = sample(ed, t, h, point);
         if (rc != NSCD_OK) {
             return rc;
         }
-        int crossed = update_brackets(ed, points[j]);
+        if (ed->options.method != NSCD_ED_RK4_LINEAR && refined < MAX_REFINED_SAMPLES &&
+            point - last > width && n_pending < (int32_t)(sizeof pending / sizeof pending[0]) - 1) {
+            int ask = 0;
+            for (int32_t w = 0; w < ed->n_watches && !ask; ++w) {
+                ask = unresolved(ed, w, point, h);
+            }
+            if (ask) { /* take the midpoint first, this point again after it */
+                pending[n_pending++] = point;
+                pending[n_pending++] = 0.5 * (last + point);
+                ++refined;
+                continue;
+            }
+        }
+        last = point;
+        int crossed = update_brackets(ed, point);
         rc = find_dips(ed, t, h, &crossed);
         if (rc != NSCD_OK) {
             return rc;

@@ -359,7 +359,7 @@ static nscd_status solve_lcp(nscd_time_stepping *ts, nscd__ts_local *local) {
 static nscd_status solve_fc3d(nscd_time_stepping *ts, nscd__ts_local *local) {
     int32_t n = local->m / 3;
     const nscd__local_bsr *f = &local->form;
-    nscd__fc3d_matrix bsr = {n, f->row_ptr, f->col_idx, f->blocks, f->diag};
+    nscd__fc3d_matrix bsr = {n, f->row_ptr, f->col_idx, f->blocks, f->diag, NULL};
     nscd_fc3d_options opts;
     nscd_fc3d_options_init(&opts, sizeof opts);
     opts.friction_law = local->law;

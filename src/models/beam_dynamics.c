@@ -241,7 +241,10 @@ static void point_shape(const nscd_beam *b, double x, double *sb) {
     e = e < 0 ? 0 : (e >= n_el ? n_el - 1 : e);
     double s[12];
     nscd__beam_shape(x / h - e, h, s, NULL);
-    memset(sb, 0, 2 * (size_t)ne * sizeof(double));
+    /* a loop, not memset: gcc -O3 cannot see ne >= 0 and rejects the size */
+    for (int32_t j = 0; j < 2 * ne; ++j) {
+        sb[j] = 0.0;
+    }
     for (int k = 0; k < 6; ++k) {
         const double *brow = b->basis + (size_t)(3 * e + k) * (size_t)ne;
         for (int32_t j = 0; j < ne; ++j) {

@@ -75,6 +75,17 @@ static nscd_status reserve_shapes(nscd_world *w, int32_t needed) {
     return reserve(&w->allocator, &w->shapes_capacity, needed, t, 1);
 }
 
+/* Room for `needed` bodies, slots and shapes, for the checkpoint loader
+ * (world_checkpoint.c): the same storage as nscd_world_add_body grows. */
+nscd_status nscd__world_reserve_storage(nscd_world *w, int32_t bodies, int32_t slots,
+                                        int32_t shapes) {
+    nscd_status rc = reserve_bodies(w, bodies);
+    if (rc == NSCD_OK) {
+        rc = reserve_slots(w, slots);
+    }
+    return rc == NSCD_OK ? reserve_shapes(w, shapes) : rc;
+}
+
 nscd_status nscd__world_reserve_scratch(nscd_world *w) {
     body_array t[9] = {{(void **)&w->saved_velocity, 3 * sizeof(double), 0},
                        {(void **)&w->saved_omega, 3 * sizeof(double), 0},

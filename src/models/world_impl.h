@@ -256,6 +256,9 @@ nscd_status nscd__world_read_fail(const nscd_world *w, nscd_status status, const
 
 /* Bodies (world_body.c). */
 void nscd__world_free_bodies(nscd_world *w);
+/* Room for bodies, slots and shapes (the checkpoint loader). */
+nscd_status nscd__world_reserve_storage(nscd_world *w, int32_t bodies, int32_t slots,
+                                        int32_t shapes);
 /* Dense index of a live id, or -1. */
 int32_t nscd__world_lookup(const nscd_world *w, nscd_body_id id);
 /* Removes dense body i (marks it dead; compacted later). */

@@ -106,6 +106,7 @@ def test_ctypes_mirrors_match_headers(ffi_lib, c_name, mirror):
 @pytest.mark.parametrize("c_name, enum_class, prefix", [
     ("nscd_fc3d_friction_law", "Fc3dFrictionLaw", "NSCD_FC3D_"),
     ("nscd_fc3d_method", "Fc3dMethod", "NSCD_FC3D_"),
+    ("nscd_fc3d_newton_failure", "Fc3dNewtonFailure", "NSCD_FC3D_NEWTON_"),
     ("nscd_hc_model", "HcModel", "NSCD_HC_"),
     ("nscd_copt_method", "CoptMethod", "NSCD_COPT_"),
     ("nscd_indentation", "Indentation", "NSCD_INDENTATION_"),

@@ -76,6 +76,34 @@ def test_fc3d_errors():
     assert info.value.status == Status.ERR_INDEX
 
 
+def test_fc3d_nonsymmetric_and_semidefinite_blocks():
+    # A non-symmetric diagonal block (positive definite symmetric part) is solved as given:
+    # sticking gives u = 0 exactly with W itself, not its symmetric part.
+    W = np.array([[2.0, 0.1, 0.0], [0.13, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    rep = nscd.fc3d_check(W)
+    assert rep.status == Status.OK and rep.n_regular == 1 and rep.refused_block == -1
+    assert abs(rep.max_asymmetry - 0.03 / (4.0 / 3.0)) < 1e-12
+    r, u, info = nscd.fc3d_solve(W, [-1.0, 0.05, 0.0], 0.5)
+    np.testing.assert_allclose(u, 0.0, atol=1e-12)
+    np.testing.assert_allclose(W @ r, [1.0, -0.05, 0.0], atol=1e-12)
+    # a semi-definite block: accepted and solved (proximal steps)
+    S = np.diag([1.0, 1.0, 0.0])
+    rep = nscd.fc3d_check_bsr([0, 1], [0], S)
+    assert rep.status == Status.OK and rep.n_semidefinite == 1
+    r, u, info = nscd.fc3d_solve(S, [-1.0, 0.0, 0.5], 0.3)  # slides along the immobile tangent
+    np.testing.assert_allclose(r, [1.0, 0.0, -0.3], atol=1e-9)
+    # an indefinite symmetric part: refused, the report names the block
+    bad = np.eye(6)
+    bad[3, 4] = 3.0
+    rep = nscd.fc3d_check(bad)
+    assert rep.status == Status.ERR_NOT_SPD and rep.refused_block == 1
+    assert rep.refused_kind == nscd.Fc3dBlockKind.INDEFINITE
+    assert "diagonal block 1" in rep.message
+    with pytest.raises(NscdError) as info:
+        nscd.fc3d_solve(bad, np.full(6, -1.0), 0.1)
+    assert info.value.status == Status.ERR_NOT_SPD
+
+
 def test_fc3d_not_converged_carries_last_iterate():
     W = np.array([[2.0, 0.0, 0.0, 1.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0, 0.0, 0.0],
                   [0.0, 0.0, 2.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 2.0, 0.0, 0.0],
@@ -190,3 +218,54 @@ def test_coulomb_not_converged_carries_info():
     u = np.asarray(A) @ x - [0.29, 0.03, 0.55]
     assert x[0] > 0 and abs(u[0]) < 1e-12  # Signorini, in contact
     assert np.hypot(x[1], x[2]) <= 0.5 * x[0] * (1 + 1e-12)
+
+
+# ------------------------------------------------------------------ fc3d Newton
+def _e1(W, q, mu, r):
+    """E1 = ||r - P_K(r - u~)|| / (1 + ||q||), computed here in numpy."""
+    u = W @ r + q
+    e = 0.0
+    for j, m in enumerate(mu):
+        rj, uj = r[3 * j:3 * j + 3], u[3 * j:3 * j + 3]
+        x = rj - np.r_[uj[0] + m * np.hypot(uj[1], uj[2]), uj[1:]]
+        t = np.hypot(x[1], x[2])
+        if t <= m * x[0]:
+            p = x
+        elif m * t <= -x[0]:
+            p = np.zeros(3)
+        else:
+            pn = (x[0] + m * t) / (1 + m * m)
+            p = np.r_[pn, m * pn * x[1:] / t]
+        e += np.sum((rj - p) ** 2)
+    return math.sqrt(e) / (1 + np.linalg.norm(q))
+
+
+def _box_on_plane(mu):
+    """A box on 4 corners (W of rank 6 of 12) falling and sliding slowly."""
+    a, b, c = 1.0, 0.5, 0.25
+    inertia = np.array([b * b + c * c, a * a + c * c, a * a + b * b]) / 3
+    rows = []
+    for p in [(a, b, -c), (-a, b, -c), (-a, -b, -c), (a, -b, -c)]:
+        for d in np.eye(3)[[2, 0, 1]]:
+            rows.append(np.r_[d, np.cross(p, d)])
+    H = np.array(rows)
+    W = H @ np.diag(np.r_[np.ones(3), 1 / inertia]) @ H.T
+    return W, H @ np.array([0.1, 0, -1, 0, 0, 0]), np.full(4, mu)
+
+
+def test_fc3d_newton_and_auto():
+    W, q, mu = _box_on_plane(0.1)
+    with pytest.raises(nscd.NscdError) as e:
+        nscd.fc3d_solve(W, q, mu, tolerance=1e-12, max_iterations=2000)
+    assert _e1(W, q, mu, e.value.result[0]) > 1e-9  # Gauss–Seidel stalls
+    for method in (nscd.Fc3dMethod.NEWTON, nscd.Fc3dMethod.AUTO):
+        r, u, info = nscd.fc3d_solve(W, q, mu, method=method, tolerance=1e-12,
+                                     max_iterations=2000)
+        assert info.converged and info.newton_iterations >= 1
+        assert info.newton_failure == nscd.Fc3dNewtonFailure.NO_FAILURE
+        assert _e1(W, q, mu, r) <= 1e-10
+        assert np.allclose(u, W @ r + q, rtol=0, atol=1e-12)
+    with pytest.raises(nscd.NscdError) as e:  # Newton is Coulomb only
+        nscd.fc3d_solve(W, q, mu, method=nscd.Fc3dMethod.NEWTON,
+                        friction_law=nscd.Fc3dFrictionLaw.MAX_DISSIPATION)
+    assert e.value.status == nscd.Status.ERR_UNSUPPORTED

@@ -528,7 +528,7 @@ static void local_form_to_fc3d(void **state) {
                      NSCD_OK);
     nscd__response_delassus(&form.response, 3 * NC, form.rows, W);
     double r_bsr[3 * NC] = {0}, u_bsr[3 * NC], r_dense[3 * NC] = {0}, u_dense[3 * NC];
-    nscd_fc3d_info info_bsr = {sizeof info_bsr, 0, 0, 0, 0, 0, 0}, info_dense = info_bsr;
+    nscd_fc3d_info info_bsr = {.struct_size = sizeof info_bsr}, info_dense = info_bsr;
     nscd_status st_bsr = nscd_fc3d_solve_bsr(NC, form.row_ptr, form.col_idx, form.blocks, form.q,
                                              mu, NULL, r_bsr, u_bsr, &info_bsr);
     nscd_status st_dense =

@@ -96,6 +96,12 @@ static void first_release_sizes(void **state) {
                 NSCD__EVENT_DRIVEN_STATS_SIZE_0_1);
     assert_true(sizeof(nscd_event_driven_stats) > NSCD__EVENT_DRIVEN_STATS_SIZE_0_1 + 4);
     assert_true(offsetof(nscd_system_desc, n_equalities) >= NSCD__SYSTEM_DESC_SIZE_0_1);
+    /* fc3d info grew in 0.2 (Newton): newton_iterations starts at the 0.1 end (36),
+     * inside the 0.1 padding (sizeof 40): an old binary passing 40 gets it written
+     * into its padding, harmless for an output struct; the 0.1 size 36 gets nothing. */
+    assert_true(offsetof(nscd_fc3d_info, newton_iterations) >= NSCD__FC3D_INFO_SIZE_0_1);
+    assert_true(offsetof(nscd_fc3d_info, newton_failure) >
+                offsetof(nscd_fc3d_info, newton_iterations));
     /* beyond the 0.1 sizeof (32), which old binaries pass */
     assert_true(offsetof(nscd_contact_desc, tangential_restitution) >= 32);
     if (sizeof(void *) == 8) { /* the 64-bit numbers of docs/abi.md */
@@ -109,6 +115,7 @@ static void first_release_sizes(void **state) {
         assert_int_equal(NSCD__EVENT_DRIVEN_STATS_SIZE_0_1, 60);
         assert_int_equal(sizeof(nscd_event_driven_stats), 72);
         assert_int_equal(NSCD__FC3D_INFO_SIZE_0_1, 36);
+        assert_int_equal(sizeof(nscd_fc3d_info), 48);
         assert_int_equal(NSCD__ROUTH_RESULT_SIZE_0_1, 88);
         assert_int_equal(NSCD__CENTRAL_IMPACT_RESULT_SIZE_0_1, 64);
         assert_int_equal(NSCD__EVENT_INFO_SIZE_0_1, 88);
