@@ -165,7 +165,8 @@ NSCD_API nscd_status nscd_gfc3d_options_init(nscd_gfc3d_options *opts, size_t st
  *         info hold the last iterate); ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INVALID_ARGUMENT
  *         (sizes out of range, a bad col_ptr, row indices not strictly ascending, bad
  *         enum); ::NSCD_ERR_INDEX (a row index out of range); ::NSCD_ERR_NOT_FINITE (NaN
- *         or infinity in M, H, f, w, mu, r when warm starting, or an option);
+ *         or infinity in M, H, f, w, mu, r when warm starting, or an option; also finite
+ *         data so large that W, q or the result v, r, u overflows);
  *         ::NSCD_ERR_OUT_OF_RANGE (mu < 0, an option outside its range);
  *         ::NSCD_ERR_NOT_SPD (M not symmetric or not positive definite, or a diagonal
  *         block of W not positive definite: a contact that H does not reach);

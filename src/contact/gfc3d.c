@@ -639,15 +639,22 @@ nscd_status nscd_gfc3d_solve(int32_t n_dofs, int32_t n_contacts, const int32_t *
         fmax_ = fmax(fmax_, fabs(f[i]));
         hmax = fmax(hmax, fabs(hr[i]));
     }
-    memcpy(v, y, (size_t)n * sizeof *v);
-    memcpy(r, rr, (size_t)m * sizeof *r);
-    for (int32_t c = 0; c < m; ++c) {
+    for (int32_t c = 0; c < m; ++c) { /* u = H'v + w */
         double s = w[c];
         for (int32_t p = H_col_ptr[c]; p < H_col_ptr[c + 1]; ++p) {
-            s += H_values[p] * v[H_row_idx[p]];
+            s += H_values[p] * y[H_row_idx[p]];
         }
-        u[c] = s;
+        uu[c] = s;
     }
+    /* Finite data so large that the result overflows: refused, nothing written. */
+    if (!nscd__all_finite(y, (size_t)n) || !nscd__all_finite(rr, (size_t)m) ||
+        !nscd__all_finite(uu, (size_t)m) || !isfinite(res)) {
+        st = NSCD_ERR_NOT_FINITE;
+        goto free_all;
+    }
+    memcpy(v, y, (size_t)n * sizeof *v);
+    memcpy(r, rr, (size_t)m * sizeof *r);
+    memcpy(u, uu, (size_t)m * sizeof *u);
     if (info != NULL) {
         nscd_gfc3d_info full = {.struct_size = sizeof full,
                                 .factorization = factorization,

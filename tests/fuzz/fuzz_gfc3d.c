@@ -9,7 +9,7 @@
  *        2 dense, 3 auto), bit 3 maximum dissipation, bit 4 checking
  *        allocator, bit 5 warm start, bit 6 the own LDL' forced
  *   u8   allocator: fail after (mod 16) blocks, 255 never
- *   u16  tolerance 10^[-10, -6]; u16 max_iterations 1 + (mod 2000)
+ *   u16  tolerance 10^[-10, -6]; u16 max_iterations 1 + (mod 300)
  *   per body u16 mass 10^[-1, 1], 3 x u16 inertia 10^[-1, 1];
  *        coupled: u16 coupling in [-0.3, 0.3] (relative to the diagonals)
  *   per contact u8 body a, u8 body b (b == a: the ground); 18 (or 36) x u16 H
@@ -65,7 +65,7 @@ static void decode(fz_reader *r, problem *p, int *flags) {
     nscd_gfc3d_options_init(&p->go, sizeof p->go);
     nscd_fc3d_options_init(&p->lo, sizeof p->lo);
     p->lo.tolerance = fz_decade(r, -10, -6);
-    p->lo.max_iterations = 1 + fz_u16(r) % 2000;
+    p->lo.max_iterations = 1 + fz_u16(r) % 300; /* as fuzz_fc3d: a bounded time per input */
     p->lo.friction_law = (*flags & 8) ? NSCD_FC3D_MAX_DISSIPATION : NSCD_FC3D_COULOMB;
     p->lo.warm_start = (*flags & 32) != 0;
     int way = (*flags >> 1) & 3;
@@ -313,7 +313,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     FZ_REQUIRE(fz_all_finite(v, (size_t)n) && fz_all_finite(r, (size_t)m) &&
                    fz_all_finite(u, (size_t)m),
-               "non-finite result");
+               "non-finite result, status %d (%s), corruption %d of parameter %d (%g)",
+               FZ_STATUS_ARGS(st), c.active, c.index, c.value);
     double rmax = fz_max_abs(r, (size_t)m), fmax_ = fz_max_abs(p.f, (size_t)n);
     double hmax = fz_max_abs(p.Hx, (size_t)p.Hp[m]), mmax = fz_max_abs(p.Mx, (size_t)p.Mp[n]);
     double vmax = fz_max_abs(v, (size_t)n);
