@@ -362,15 +362,15 @@ static nscd_status lemke(int32_t n, const double *M, const double *q, double *T,
 
 /* One contact at rest in the LCP. */
 typedef struct lcp_contact {
-    int32_t index;   /* the contact */
-    int32_t kind;    /* 0 frictionless, 1 sliding, 2 at rest tangentially */
-    double sigma;    /* sliding: sign of s */
-    double mu;       /* friction coefficient */
-    double mass;     /* effective normal mass (scale of the forces) */
-    int32_t var;     /* first LCP variable: lambda_N, then lambda_R, a_T- */
-    double b[2];     /* a_N, a_T with the contacts at rest open */
-    double *g[2];    /* columns: response of (a_N, a_T) of every LCP contact to a unit
-                      * normal / tangential force of this one: g[k][2 p + c] */
+    int32_t index; /* the contact */
+    int32_t kind;  /* 0 frictionless, 1 sliding, 2 at rest tangentially */
+    double sigma;  /* sliding: sign of s */
+    double mu;     /* friction coefficient */
+    double mass;   /* effective normal mass (scale of the forces) */
+    int32_t var;   /* first LCP variable: lambda_N, then lambda_R, a_T- */
+    double b[2];   /* a_N, a_T with the contacts at rest open */
+    double *g[2];  /* columns: response of (a_N, a_T) of every LCP contact to a unit
+                    * normal / tangential force of this one: g[k][2 p + c] */
 } lcp_contact;
 
 /* Contact accelerations (a_N, a_T) of every LCP contact at (t, y) with the
@@ -380,8 +380,8 @@ static nscd_status lcp_accelerations(nscd_event_driven *ed, double t, const doub
     nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
     for (int32_t p = 0; p < n && rc == NSCD_OK; ++p) {
         double normal = 0.0, tangent[2] = {0.0, 0.0};
-        rc = nscd__dynamics_contact_acceleration(&ed->dynamics, c[p].index, t, y, ed->ydot,
-                                                 &normal, tangent);
+        rc = nscd__dynamics_contact_acceleration(&ed->dynamics, c[p].index, t, y, ed->ydot, &normal,
+                                                 tangent);
         out[2 * p] = normal;
         out[2 * p + 1] = tangent[0];
     }
