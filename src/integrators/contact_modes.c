@@ -6,15 +6,20 @@
  * sliding with lambda_T = -mu lambda_N d — or open with a gap that does not
  * start to shrink (d2g/dt2 >= 0). This is the contact problem at the level of
  * accelerations (Pfeiffer & Glocker, "Multibody dynamics with unilateral
- * contacts", ch. 7), an LCP for frictionless and planar sliding contacts.
- * It is solved here by an active-set search on the modes: starting from the
- * present modes (with the transition a firing watch announced), the
- * smallest-index contact whose conditions fail changes mode, the forces are
- * computed again (integrators/dynamics.c, of minimum weighted norm for
- * redundant contacts), until every condition holds. Smallest-index pivoting
- * on the modes is Murty's rule, which terminates for P-matrix problems; a
- * bound on the changes turns the rest (e.g. Painleve's paradox) into an
- * error.
+ * contacts", ch. 7). Where every frictional contact at rest has one
+ * tangential row, it is one LCP in Pfeiffer and Glocker's form, solved by
+ * Lemke's algorithm with the lexicographic ratio test (lcp_modes() below;
+ * docs/multi_contact_events.md derives it), which gives every contact's mode
+ * at once. The active-set search on the modes then checks them against the
+ * stepper's forces (no change when they agree), and decides alone for
+ * contacts with two tangential rows or when Lemke's algorithm ends on a ray:
+ * starting from the present modes (with the transition a firing watch
+ * announced), the smallest-index contact whose conditions fail changes mode,
+ * the forces are computed again (integrators/dynamics.c, of minimum weighted
+ * norm for redundant contacts), until every condition holds. Smallest-index
+ * pivoting on the modes is Murty's rule, which terminates for P-matrix
+ * problems; a bound on the changes turns the rest (e.g. Painleve's paradox)
+ * into an error.
  *
  * The sliding direction d is a sign with one tangential row and a unit
  * vector of the tangent plane with two (slot->state.slip_direction):
@@ -450,17 +455,20 @@ static nscd_status lcp_modes(nscd_event_driven *ed, double t, const double *y, i
         if (rc == NSCD_OK && !(k->mass > 0.0 && isfinite(k->mass))) {
             return NSCD_OK; /* a contact that nothing moves: leave it to the search */
         }
-        mode[p] = slot->state.mode;
-        slot->state.mode = NSCD_CONTACT_OPEN;
         n_var += k->kind == 2 ? 3 : 1;
         ++p;
     }
-    /* b: every contact at rest open; then the response to probe forces */
-    double scale = 0.0;
-    if (rc == NSCD_OK) {
-        nscd__dynamics_update_modes(&ed->dynamics);
-        rc = lcp_accelerations(ed, t, y, c, n, acc);
+    if (rc != NSCD_OK) {
+        return rc;
     }
+    /* b: every contact at rest open; then the response to probe forces */
+    for (p = 0; p < n; ++p) {
+        mode[p] = m->contacts[c[p].index].state.mode;
+        m->contacts[c[p].index].state.mode = NSCD_CONTACT_OPEN;
+    }
+    double scale = 0.0;
+    nscd__dynamics_update_modes(&ed->dynamics);
+    rc = lcp_accelerations(ed, t, y, c, n, acc);
     for (p = 0; p < n && rc == NSCD_OK; ++p) {
         c[p].b[0] = acc[2 * p];
         c[p].b[1] = acc[2 * p + 1];
@@ -598,7 +606,7 @@ nscd_status nscd__decide_contact_modes(nscd_event_driven *ed, double t, const do
     int solved = 0;
     if (rc == NSCD_OK) {
         rc = lcp_modes(ed, t, y, n_rest, &solved);
-        announced |= solved;
+        announced = 1; /* the LCP's evaluations replaced the forces at hand */
     }
     const int32_t max_changes = 16 + 8 * n_rest;
     for (int32_t changes = 0; rc == NSCD_OK && changes <= max_changes; ++changes) {
