@@ -14,8 +14,10 @@
  * buffer, so the check allocates nothing from the file's sizes. Only a file
  * that passes is handed to libfclib. Nothing is written here. */
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fclib_internal.h"
@@ -538,6 +540,43 @@ static bool local_heaps_inside(FILE *f, long long file_bytes) {
     }
 }
 
+/* Opens the file for the checks: size, local heaps, HDF5 signature; c->file set. */
+static nscd_status open_checked(checker *c, const char *path) {
+    FILE *probe = fopen(path, "rb");
+    if (probe == NULL) {
+        return refuse(c, NSCD_ERR_IO, "%s: cannot be opened for reading", path);
+    }
+    long long size = fseek(probe, 0, SEEK_END) == 0 ? (long long)ftell(probe) : -1;
+    rewind(probe);
+    bool heaps_ok = size > 0 && local_heaps_inside(probe, size);
+    fclose(probe);
+    if (size > 0 && !heaps_ok) {
+        return refuse(c, NSCD_ERR_IO,
+                      "%s: a group's local heap lies outside the file or over another (damaged)",
+                      path);
+    }
+    if (H5Fis_hdf5(path) <= 0) {
+        return refuse(c, NSCD_ERR_IO, "%s: not an HDF5 file", path);
+    }
+    /* Strong close: closing the file closes whatever a damaged file left open. */
+    hid_t access = H5Pcreate(H5P_FILE_ACCESS);
+    if (access < 0 || H5Pset_fclose_degree(access, H5F_CLOSE_STRONG) < 0) {
+        H5Pclose(access);
+        return refuse(c, NSCD_ERR_IO, "%s: HDF5 cannot open it", path);
+    }
+    c->file = H5Fopen(path, H5F_ACC_RDONLY, access);
+    H5Pclose(access);
+    hsize_t bytes = 0;
+    if (c->file < 0 || H5Fget_filesize(c->file, &bytes) < 0) {
+        if (c->file >= 0) {
+            H5Fclose(c->file);
+        }
+        return refuse(c, NSCD_ERR_IO, "%s: HDF5 cannot open it", path);
+    }
+    c->file_bytes = (long long)bytes;
+    return NSCD_OK;
+}
+
 nscd_status nscd__fclib_check_file(const nscd_allocator *allocator, const char *path,
                                    nscd__fclib_layout *layout, char *message, size_t message_size) {
     checker c = {.file = -1,
@@ -546,39 +585,336 @@ nscd_status nscd__fclib_check_file(const nscd_allocator *allocator, const char *
                  .message = message,
                  .message_size = message_size};
     layout->has_solution = false;
-    FILE *probe = fopen(path, "rb");
-    if (probe == NULL) {
-        return refuse(&c, NSCD_ERR_IO, "%s: cannot be opened for reading", path);
+    nscd_status st = open_checked(&c, path);
+    if (st != NSCD_OK) {
+        return st;
     }
-    long long size = fseek(probe, 0, SEEK_END) == 0 ? (long long)ftell(probe) : -1;
-    rewind(probe);
-    bool heaps_ok = size > 0 && local_heaps_inside(probe, size);
-    fclose(probe);
-    if (size > 0 && !heaps_ok) {
-        return refuse(&c, NSCD_ERR_IO,
-                      "%s: a group's local heap lies outside the file or over another (damaged)",
-                      path);
-    }
-    if (H5Fis_hdf5(path) <= 0) {
-        return refuse(&c, NSCD_ERR_IO, "%s: not an HDF5 file", path);
-    }
-    /* Strong close: closing the file closes whatever a damaged file left open. */
-    hid_t access = H5Pcreate(H5P_FILE_ACCESS);
-    if (access < 0 || H5Pset_fclose_degree(access, H5F_CLOSE_STRONG) < 0) {
-        H5Pclose(access);
-        return refuse(&c, NSCD_ERR_IO, "%s: HDF5 cannot open it", path);
-    }
-    c.file = H5Fopen(path, H5F_ACC_RDONLY, access);
-    H5Pclose(access);
-    hsize_t bytes = 0;
-    if (c.file < 0 || H5Fget_filesize(c.file, &bytes) < 0) {
-        if (c.file >= 0) {
-            H5Fclose(c.file);
-        }
-        return refuse(&c, NSCD_ERR_IO, "%s: HDF5 cannot open it", path);
-    }
-    c.file_bytes = (long long)bytes;
-    nscd_status st = check_local(&c, layout);
+    st = check_local(&c, layout);
     H5Fclose(c.file);
+    return st;
+}
+
+/* ------------------------------------------------------------ global problems */
+
+void nscd__fclib_global_data_free(const nscd_allocator *a, nscd__fclib_global_data *g) {
+    size_t n = g->n_dofs > 0 ? (size_t)g->n_dofs : 0,
+           m = 3 * (size_t)(g->n_contacts > 0 ? g->n_contacts : 0);
+    if (g->Mp != NULL) {
+        nscd__fclib_free(a, g->Mi, (size_t)g->Mp[n] * sizeof(int32_t));
+        nscd__fclib_free(a, g->Mx, (size_t)g->Mp[n] * sizeof(double));
+    }
+    if (g->Hp != NULL) {
+        nscd__fclib_free(a, g->Hi, (size_t)g->Hp[m] * sizeof(int32_t));
+        nscd__fclib_free(a, g->Hx, (size_t)g->Hp[m] * sizeof(double));
+    }
+    nscd__fclib_free(a, g->Mp, (n + 1) * sizeof(int32_t));
+    nscd__fclib_free(a, g->Hp, (m + 1) * sizeof(int32_t));
+    nscd__fclib_free(a, g->f, n * sizeof(double));
+    nscd__fclib_free(a, g->v, n * sizeof(double));
+    nscd__fclib_free(a, g->w, m * sizeof(double));
+    nscd__fclib_free(a, g->r, m * sizeof(double));
+    nscd__fclib_free(a, g->u, m * sizeof(double));
+    nscd__fclib_free(a, g->mu, m / 3 * sizeof(double));
+    memset(g, 0, sizeof *g);
+}
+
+/* Reads a whole dataset of `expected` elements (its count already checked)
+ * into a new buffer of expected elements (at least one). */
+static nscd_status read_counted(const checker *c, const char *path, element kind,
+                                long long expected, void **out) {
+    size_t size = kind == ELEMENT_INT ? sizeof(int) : sizeof(double);
+    size_t count = expected > 0 ? (size_t)expected : 1;
+    void *buffer = nscd__fclib_alloc(c->allocator, count * size);
+    if (buffer == NULL) {
+        return refuse(c, NSCD_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    hid_t d = H5Dopen2(c->file, path, H5P_DEFAULT);
+    hid_t memtype = kind == ELEMENT_INT ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
+    bool ok = d >= 0 &&
+              (expected == 0 || H5Dread(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer) >= 0);
+    if (d >= 0) {
+        H5Dclose(d);
+    }
+    if (!ok) {
+        nscd__fclib_free(c->allocator, buffer, count * size);
+        return refuse(c, NSCD_ERR_IO, "%s: cannot be read", path);
+    }
+    *out = buffer;
+    return NSCD_OK;
+}
+
+static nscd_status read_all(const checker *c, const char *path, element kind, long long expected,
+                            void **out) {
+    *out = NULL;
+    nscd_status st = need(c, path, kind, expected);
+    return st != NSCD_OK ? st : read_counted(c, path, kind, expected, out);
+}
+
+/* The values (or row indices) of a sparse matrix: nzmax elements as CSparse
+ * allocates them, or just the `used` ones (FCLIB files written from triplets
+ * store nz values with a larger nzmax). Returns the count read in *count. */
+static nscd_status read_entries(const checker *c, const char *path, element kind, long long nzmax,
+                                long long used, void **out, long long *count) {
+    *out = NULL;
+    long long have = dataset_count(c, path, kind);
+    if (have < 0 || (have != nzmax && have != used)) {
+        return need(c, path, kind, nzmax); /* the refusal with its message */
+    }
+    *count = have;
+    return read_counted(c, path, kind, have, out);
+}
+
+static void free_buffer(const checker *c, void *buffer, long long count, size_t size) {
+    nscd__fclib_free(c->allocator, buffer, (count > 0 ? (size_t)count : 1) * size);
+}
+
+typedef struct entry {
+    int32_t row, col;
+    double val;
+    long long pos; /* place in the file: duplicates are summed in file order */
+} entry;
+
+static int by_column_then_row(const void *pa, const void *pb) {
+    const entry *a = pa, *b = pb;
+    if (a->col != b->col) {
+        return a->col < b->col ? -1 : 1;
+    }
+    if (a->row != b->row) {
+        return a->row < b->row ? -1 : 1;
+    }
+    return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* One FCLIB matrix (CSC nz = -1, CSR nz = -2, triplet nz >= 0; CSparse's
+ * conventions) of group `group`, as canonical CSC; rows and cols returned. */
+static nscd_status read_matrix(const checker *c, const char *group, int32_t max_dim,
+                               int32_t *rows_out, int32_t *cols_out, int32_t **cp_out,
+                               int32_t **ri_out, double **x_out) {
+    char path[256];
+    int nzmax = 0, m = 0, n = 0, nz = 0;
+    snprintf(path, sizeof path, "%s/nzmax", group);
+    nscd_status st = need_int(c, path, &nzmax);
+    snprintf(path, sizeof path, "%s/m", group);
+    st = st != NSCD_OK ? st : need_int(c, path, &m);
+    snprintf(path, sizeof path, "%s/n", group);
+    st = st != NSCD_OK ? st : need_int(c, path, &n);
+    snprintf(path, sizeof path, "%s/nz", group);
+    st = st != NSCD_OK ? st : need_int(c, path, &nz);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    if (m < 1 || n < 1 || m > max_dim || n > max_dim || nzmax < 0 || nz < -2 ||
+        (nz >= 0 && nz > nzmax)) {
+        return refuse(c, NSCD_ERR_IO, "%s: sizes m = %d, n = %d, nzmax = %d, nz = %d are invalid",
+                      group, m, n, nzmax, nz);
+    }
+    long long pointers = nz >= 0 ? nz : (long long)(nz == -1 ? n : m) + 1;
+    long long indices = 0, values = 0;
+    int *p = NULL, *ind = NULL;
+    double *x = NULL;
+    entry *e = NULL;
+    long long count = 0, used = nz;
+    snprintf(path, sizeof path, "%s/p", group);
+    st = nz >= 0 ? read_entries(c, path, ELEMENT_INT, nzmax, nz, (void **)&p, &pointers)
+                 : read_all(c, path, ELEMENT_INT, pointers, (void **)&p);
+    if (st == NSCD_OK && nz < 0) {
+        used = p[pointers - 1]; /* checked below against the counts read */
+    }
+    snprintf(path, sizeof path, "%s/i", group);
+    st = st != NSCD_OK ? st
+                       : read_entries(c, path, ELEMENT_INT, nzmax, used, (void **)&ind, &indices);
+    snprintf(path, sizeof path, "%s/x", group);
+    st = st != NSCD_OK ? st
+                       : read_entries(c, path, ELEMENT_DOUBLE, nzmax, used, (void **)&x, &values);
+    if (st != NSCD_OK) {
+        goto done;
+    }
+    if (nz >= 0 && (pointers < nz || indices < nz || values < nz)) {
+        st = refuse(c, NSCD_ERR_IO, "%s: fewer entries than nz", group);
+        goto done;
+    }
+    if (nz < 0) { /* compressed: pointers checked, then expanded */
+        int dim = nz == -1 ? n : m;
+        bool ok = p[0] == 0 && p[dim] <= nzmax && p[dim] <= indices && p[dim] <= values;
+        for (int k = 0; ok && k < dim; ++k) {
+            ok = p[k + 1] >= p[k];
+        }
+        if (!ok) {
+            st = refuse(c, NSCD_ERR_IO, "%s: bad pointers", group);
+            goto done;
+        }
+        count = p[dim];
+    } else {
+        count = nz;
+    }
+    e = nscd__fclib_alloc(c->allocator, (count > 0 ? (size_t)count : 1) * sizeof *e);
+    if (e == NULL) {
+        st = refuse(c, NSCD_ERR_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    if (nz >= 0) {
+        for (long long t = 0; t < count; ++t) {
+            e[t] = (entry){ind[t], p[t], x[t], t};
+        }
+    } else {
+        int dim = nz == -1 ? n : m;
+        for (int k = 0; k < dim; ++k) {
+            for (int t = p[k]; t < p[k + 1]; ++t) {
+                e[t] = nz == -1 ? (entry){ind[t], k, x[t], t} : (entry){k, ind[t], x[t], t};
+            }
+        }
+    }
+    for (long long t = 0; t < count; ++t) {
+        if (e[t].row < 0 || e[t].row >= m || e[t].col < 0 || e[t].col >= n) {
+            st = refuse(c, NSCD_ERR_IO, "%s: an index out of range", group);
+            goto done;
+        }
+        if (!isfinite(e[t].val)) {
+            st = refuse(c, NSCD_ERR_IO, "%s holds NaN or infinity", group);
+            goto done;
+        }
+    }
+    qsort(e, (size_t)count, sizeof *e, by_column_then_row);
+    long long unique = 0;
+    for (long long t = 0; t < count; ++t) {
+        unique += t == 0 || e[t].row != e[t - 1].row || e[t].col != e[t - 1].col;
+    }
+    int32_t *cp = nscd__fclib_alloc(c->allocator, ((size_t)n + 1) * sizeof *cp);
+    int32_t *ri = nscd__fclib_alloc(c->allocator, (unique > 0 ? (size_t)unique : 1) * sizeof *ri);
+    double *vx = nscd__fclib_alloc(c->allocator, (unique > 0 ? (size_t)unique : 1) * sizeof *vx);
+    if (cp == NULL || ri == NULL || vx == NULL) {
+        nscd__fclib_free(c->allocator, cp, ((size_t)n + 1) * sizeof *cp);
+        nscd__fclib_free(c->allocator, ri, (unique > 0 ? (size_t)unique : 1) * sizeof *ri);
+        nscd__fclib_free(c->allocator, vx, (unique > 0 ? (size_t)unique : 1) * sizeof *vx);
+        st = refuse(c, NSCD_ERR_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    memset(cp, 0, ((size_t)n + 1) * sizeof *cp);
+    long long k = -1;
+    for (long long t = 0; t < count; ++t) {
+        if (t == 0 || e[t].row != e[t - 1].row || e[t].col != e[t - 1].col) {
+            ++k;
+            ri[k] = e[t].row;
+            vx[k] = e[t].val;
+            cp[e[t].col + 1]++;
+        } else {
+            vx[k] += e[t].val;
+        }
+    }
+    for (int j = 0; j < n; ++j) {
+        cp[j + 1] += cp[j];
+    }
+    *rows_out = m;
+    *cols_out = n;
+    *cp_out = cp;
+    *ri_out = ri;
+    *x_out = vx;
+done:
+    free_buffer(c, p, pointers, sizeof(int));
+    free_buffer(c, ind, indices, sizeof(int));
+    free_buffer(c, x, values, sizeof(double));
+    if (e != NULL) {
+        nscd__fclib_free(c->allocator, e, (count > 0 ? (size_t)count : 1) * sizeof *e);
+    }
+    return st;
+}
+
+static nscd_status read_vector(const checker *c, const char *path, long long count, double **out) {
+    nscd_status st = read_all(c, path, ELEMENT_DOUBLE, count, (void **)out);
+    if (st == NSCD_OK && !nscd__fclib_all_finite(*out, (size_t)count)) {
+        st = refuse(c, NSCD_ERR_IO, "%s holds NaN or infinity", path);
+    }
+    return st;
+}
+
+static nscd_status read_global(const checker *c, nscd__fclib_global_data *g) {
+    if (!is_group(c, "/")) {
+        return refuse(c, NSCD_ERR_IO, "the root group cannot be listed: a damaged file");
+    }
+    if (!is_group(c, "/fclib_global")) {
+        return refuse(c, NSCD_ERR_IO, "no /fclib_global group: not an FCLIB global problem");
+    }
+    int spacedim = 0;
+    nscd_status st = need_int(c, "/fclib_global/spacedim", &spacedim);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    if (spacedim != 3) {
+        return refuse(c, spacedim == 2 ? NSCD_ERR_UNSUPPORTED : NSCD_ERR_IO,
+                      "spacedim = %d (nscd solves 3D problems)", spacedim);
+    }
+    if (exists(c, "/fclib_global/G") || exists(c, "/fclib_global/vectors/b")) {
+        return refuse(c, NSCD_ERR_UNSUPPORTED,
+                      "equality constraints (G, b) of a global problem are not supported");
+    }
+    if (!is_group(c, "/fclib_global/M") || !is_group(c, "/fclib_global/H") ||
+        !is_group(c, "/fclib_global/vectors")) {
+        return refuse(c, NSCD_ERR_IO, "/fclib_global: M, H or vectors is missing");
+    }
+    int32_t mr = 0, mc = 0, hr = 0, hc = 0;
+    st = read_matrix(c, "/fclib_global/M", NSCD__FCLIB_MAX_DOFS, &mr, &mc, &g->Mp, &g->Mi, &g->Mx);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    g->n_dofs = mc;
+    if (mr != mc) {
+        return refuse(c, NSCD_ERR_IO, "M is %d x %d: not square", (int)mr, (int)mc);
+    }
+    st = read_matrix(c, "/fclib_global/H", 3 * NSCD__FCLIB_MAX_GLOBAL_CONTACTS, &hr, &hc, &g->Hp,
+                     &g->Hi, &g->Hx);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    g->n_contacts = hc / 3;
+    if (hr != mr || hc % 3 != 0) {
+        g->n_contacts = 0; /* Hp sized hc + 1: free it by hand */
+        nscd__fclib_free(c->allocator, g->Hi, (size_t)g->Hp[hc] * sizeof(int32_t));
+        nscd__fclib_free(c->allocator, g->Hx, (size_t)g->Hp[hc] * sizeof(double));
+        nscd__fclib_free(c->allocator, g->Hp, ((size_t)hc + 1) * sizeof(int32_t));
+        g->Hp = NULL, g->Hi = NULL, g->Hx = NULL;
+        return refuse(c, NSCD_ERR_IO, "H is %d x %d: needs M's %d rows and 3 n columns", (int)hr,
+                      (int)hc, (int)mr);
+    }
+    int32_t n = g->n_dofs, m = hc;
+    st = read_vector(c, "/fclib_global/vectors/f", n, &g->f);
+    st = st != NSCD_OK ? st : read_vector(c, "/fclib_global/vectors/w", m, &g->w);
+    st = st != NSCD_OK ? st : read_vector(c, "/fclib_global/vectors/mu", m / 3, &g->mu);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    for (int32_t j = 0; j < m / 3; ++j) {
+        if (g->mu[j] < 0.0) {
+            return refuse(c, NSCD_ERR_IO, "mu[%d] = %g < 0", (int)j, g->mu[j]);
+        }
+    }
+    if (exists(c, "/solution")) {
+        if (!is_group(c, "/solution")) {
+            return refuse(c, NSCD_ERR_IO, "/solution is not a group");
+        }
+        st = read_vector(c, "/solution/v", n, &g->v);
+        st = st != NSCD_OK ? st : read_vector(c, "/solution/u", m, &g->u);
+        st = st != NSCD_OK ? st : read_vector(c, "/solution/r", m, &g->r);
+    }
+    return st;
+}
+
+nscd_status nscd__fclib_read_global_file(const nscd_allocator *allocator, const char *path,
+                                         nscd__fclib_global_data *out, char *message,
+                                         size_t message_size) {
+    checker c = {.file = -1,
+                 .file_bytes = 0,
+                 .allocator = allocator,
+                 .message = message,
+                 .message_size = message_size};
+    memset(out, 0, sizeof *out);
+    nscd_status st = open_checked(&c, path);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    st = read_global(&c, out);
+    H5Fclose(c.file);
+    if (st != NSCD_OK) {
+        nscd__fclib_global_data_free(allocator, out);
+    }
     return st;
 }

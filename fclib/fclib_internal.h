@@ -103,6 +103,32 @@ typedef struct nscd__fclib_hdf5_errors {
 void nscd__fclib_hdf5_quiet(nscd__fclib_hdf5_errors *saved);
 void nscd__fclib_hdf5_restore(const nscd__fclib_hdf5_errors *saved);
 
+/* A global problem (gfc3d.h): M and H in canonical CSC (rows ascending, no
+ * duplicates), f, w, mu, and the optional solution v, r, u (all or none). */
+#define NSCD__FCLIB_MAX_DOFS (1 << 26)
+#define NSCD__FCLIB_MAX_GLOBAL_CONTACTS (1 << 24)
+typedef struct nscd__fclib_global_data {
+    int32_t n_dofs;
+    int32_t n_contacts;
+    int32_t *Mp, *Mi; /* n_dofs + 1, Mp[n_dofs] */
+    double *Mx;
+    int32_t *Hp, *Hi; /* 3 n_contacts + 1, Hp[3 n_contacts] */
+    double *Hx;
+    double *f, *w, *mu;
+    double *v, *r, *u; /* NULL when no solution */
+} nscd__fclib_global_data;
+void nscd__fclib_global_data_free(const nscd_allocator *a, nscd__fclib_global_data *g);
+
+/* Reads /fclib_global (and /solution with v, u, r when present) with the HDF5
+ * API after the same dataset checks as nscd__fclib_check_file: counts bounded
+ * by the file's size, every element readable, indices checked, values finite,
+ * mu >= 0, duplicates of triplet matrices summed. NSCD_ERR_IO,
+ * NSCD_ERR_UNSUPPORTED (G, b, spacedim 2) or NSCD_ERR_OUT_OF_MEMORY with the
+ * reason in message; on failure nothing stays allocated. */
+nscd_status nscd__fclib_read_global_file(const nscd_allocator *allocator, const char *path,
+                                         nscd__fclib_global_data *out, char *message,
+                                         size_t message_size);
+
 /* True when all count values are finite. */
 bool nscd__fclib_all_finite(const double *x, size_t count);
 

@@ -1,5 +1,6 @@
 /* nscd-fclib-solve: solves the local problem of an FCLIB file with nscd's
- * fc3d solver (nscd_fc3d_solve_bsr) and reports how it went.
+ * fc3d solver (nscd_fc3d_solve_bsr), or its global problem with
+ * nscd_gfc3d_solve, and reports how it went.
  *
  *   nscd-fclib-solve FILE [--law coulomb|max_dissipation] [--tolerance T]
  *                         [--max-sweeps K] [--relaxation W]
@@ -12,8 +13,12 @@
  * (fclib_merit_local, MERIT_1) of nscd's impulses and, when the file holds a
  * solution, of that reference solution and the largest difference between the
  * two impulse vectors. A refused problem (nscd_fc3d_check_bsr) is named by
- * its diagonal block and the reason on stderr. Exit status: 0 converged, 3 not converged, 1 the
- * file or the solver failed, 2 bad arguments. */
+ * its diagonal block and the reason on stderr. For a global problem (M, H, f,
+ * w, mu) it prints the dofs, the contacts, nscd's merit, E1 = ||r - P_K(r - u~)||
+ * / (1 + ||w||) with u = H'v + w (the natural map of Coulomb's law in De
+ * Saxce's form) and the equilibrium residual of M v = H r + f, and E1 of the
+ * file's solution. Exit status: 0 converged, 3 not converged, 1 the file or
+ * the solver failed, 2 bad arguments. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include <math.h>
@@ -24,6 +29,7 @@
 
 #include "nscd/fc3d.h"
 #include "nscd/fclib.h"
+#include "nscd/gfc3d.h"
 
 typedef struct arguments {
     const char *file;
@@ -250,6 +256,132 @@ static int fail(const char *what, nscd_status st, const char *detail) {
     return 1;
 }
 
+/* ------------------------------------------------------------ global problems */
+
+/* Projection onto the cone ||x_t|| <= mu x_n (normal first). */
+static void project_cone(double mu, const double x[3], double p[3]) {
+    double t = sqrt(x[1] * x[1] + x[2] * x[2]);
+    if (t <= mu * x[0]) {
+        p[0] = x[0], p[1] = x[1], p[2] = x[2];
+    } else if (mu * t <= -x[0]) {
+        p[0] = p[1] = p[2] = 0.0;
+    } else {
+        double a = (x[0] + mu * t) / (1.0 + mu * mu);
+        p[0] = a, p[1] = mu * a * x[1] / t, p[2] = mu * a * x[2] / t;
+    }
+}
+
+/* E1 = ||r - P_K(r - u~)|| / (1 + ||w||), u~_j = u_j + mu_j ||u_j,t|| e_n. */
+static double merit_e1(int32_t nc, const double *r, const double *u, const double *w,
+                       const double *mu) {
+    double e2 = 0.0, w2 = 0.0;
+    for (int32_t j = 0; j < nc; ++j) {
+        const double *rj = r + 3 * j, *uj = u + 3 * j;
+        double ut = sqrt(uj[1] * uj[1] + uj[2] * uj[2]);
+        double x[3] = {rj[0] - (uj[0] + mu[j] * ut), rj[1] - uj[1], rj[2] - uj[2]}, p[3];
+        project_cone(mu[j], x, p);
+        for (int k = 0; k < 3; ++k) {
+            e2 += (rj[k] - p[k]) * (rj[k] - p[k]);
+            w2 += w[3 * j + k] * w[3 * j + k];
+        }
+    }
+    return sqrt(e2) / (1.0 + sqrt(w2));
+}
+
+static int solve_global(const arguments *args) {
+    nscd_fclib_global *g = NULL;
+    nscd_status st = nscd_fclib_global_create(NULL, &g);
+    if (st != NSCD_OK) {
+        return fail("create", st, "");
+    }
+    st = nscd_fclib_read_global(g, args->file);
+    if (st != NSCD_OK) {
+        int code = fail(args->file, st, nscd_fclib_global_last_error(g));
+        nscd_fclib_global_destroy(g);
+        return code;
+    }
+    int32_t n = 0, nc = 0, mnz = 0, hnz = 0, has_ref = 0;
+    nscd_fclib_global_get_sizes(g, &n, &nc, &mnz, &hnz, &has_ref);
+    size_t m = 3 * (size_t)nc;
+    int32_t *Mp = malloc(((size_t)n + 1) * sizeof *Mp),
+            *Mi = malloc(((size_t)mnz + 1) * sizeof *Mi);
+    int32_t *Hp = malloc((m + 1) * sizeof *Hp), *Hi = malloc(((size_t)hnz + 1) * sizeof *Hi);
+    double *Mx = malloc(((size_t)mnz + 1) * sizeof *Mx),
+           *Hx = malloc(((size_t)hnz + 1) * sizeof *Hx);
+    double *f = malloc((size_t)n * sizeof *f), *w = malloc(m * sizeof *w);
+    double *mu = malloc((size_t)nc * sizeof *mu), *v = malloc((size_t)n * sizeof *v);
+    double *r = calloc(m, sizeof *r), *u = malloc(m * sizeof *u);
+    double *r_ref = malloc(m * sizeof *r_ref), *u_ref = malloc(m * sizeof *u_ref);
+    int code = 0;
+    if (!Mp || !Mi || !Hp || !Hi || !Mx || !Hx || !f || !w || !mu || !v || !r || !u || !r_ref ||
+        !u_ref) {
+        code = fail("solve", NSCD_ERR_OUT_OF_MEMORY, "");
+        goto done;
+    }
+    nscd_fclib_global_get(g, Mp, Mi, Mx, Hp, Hi, Hx, f, w, mu);
+    nscd_fc3d_options lo;
+    nscd_fc3d_options_init(&lo, sizeof lo);
+    lo.friction_law = args->law;
+    lo.tolerance = args->tolerance;
+    lo.max_iterations = args->max_sweeps;
+    lo.relaxation = args->relaxation;
+    lo.method = args->method;
+    lo.warm_start = 0;
+    nscd_gfc3d_info info = {.struct_size = sizeof info};
+    double start = now();
+    st = nscd_gfc3d_solve(n, nc, Mp, Mi, Mx, Hp, Hi, Hx, f, w, mu, NULL, &lo, v, r, u, &info);
+    double seconds = now() - start;
+    if (st != NSCD_OK && st != NSCD_ERR_NOT_CONVERGED) {
+        code = fail("solve", st, "nscd_gfc3d_solve refused the problem");
+        goto done;
+    }
+    double e1 = merit_e1(nc, r, u, w, mu), e1_ref = NAN, diff = NAN;
+    if (has_ref) {
+        nscd_fclib_global_get_solution(g, NULL, r_ref, u_ref);
+        e1_ref = merit_e1(nc, r_ref, u_ref, w, mu);
+        diff = max_abs_difference(r, r_ref, m);
+    }
+    const char *law = args->law == NSCD_FC3D_COULOMB ? "coulomb" : "max_dissipation";
+    if (args->json) {
+        printf("{\"file\": ");
+        print_json_string(args->file);
+        printf(", \"problem\": \"global\", \"law\": \"%s\", \"dofs\": %d, \"contacts\": %d, "
+               "\"w_blocks\": %lld, \"factor_nnz\": %lld, \"factorization\": \"%s\", "
+               "\"condensation\": \"%s\", \"tolerance\": %.17g, "
+               "\"max_sweeps\": %d, \"iterations\": %d, \"merit\": %.17g, \"seconds\": %.9f, "
+               "\"converged\": %s, \"status\": \"%s\", \"e1\": %.17g, "
+               "\"equilibrium_residual\": %.17g",
+               law, (int)n, (int)nc, (long long)info.w_blocks, (long long)info.factor_nnz,
+               info.factorization == NSCD_GFC3D_FACTOR_CHOLMOD ? "cholmod" : "ldl",
+               info.dense_condensation ? "dense" : "sparse", args->tolerance, (int)args->max_sweeps,
+               (int)info.iterations, info.merit, seconds, info.converged ? "true" : "false",
+               nscd_status_string(st), e1, info.equilibrium_residual);
+        if (has_ref) {
+            printf(", \"reference_e1\": %.17g, \"reference_r_max_difference\": %.17g}\n", e1_ref,
+                   diff);
+        } else {
+            printf(", \"reference_e1\": null, \"reference_r_max_difference\": null}\n");
+        }
+    } else {
+        printf("%s: global problem, %d dofs, %d contacts, %lld blocks of W, law %s\n", args->file,
+               (int)n, (int)nc, (long long)info.w_blocks, law);
+        printf("%s after %d sweeps in %.6f s: merit %.3e (tolerance %.3e)\n",
+               info.converged ? "converged" : "NOT converged", (int)info.iterations, seconds,
+               info.merit, args->tolerance);
+        printf("E1 of nscd's (r, u = H'v + w): %.3e; equilibrium residual %.3e\n", e1,
+               info.equilibrium_residual);
+        if (has_ref) {
+            printf("E1 of the file's solution: %.3e; max |r - r_file| = %.3e\n", e1_ref, diff);
+        }
+    }
+    code = info.converged ? 0 : 3;
+done:
+    free(Mp), free(Mi), free(Mx), free(Hp), free(Hi), free(Hx), free(f), free(w), free(mu);
+    free(v), free(r), free(u), free(r_ref), free(u_ref);
+    nscd_fclib_global_destroy(g);
+    return code;
+}
+
 int main(int argc, char **argv) {
     arguments args;
     const char *error = NULL;
@@ -263,6 +395,10 @@ int main(int argc, char **argv) {
     }
     outcome o = {0};
     st = nscd_fclib_read(p, args.file);
+    if (st == NSCD_ERR_UNSUPPORTED && strstr(nscd_fclib_problem_last_error(p), "global") != NULL) {
+        nscd_fclib_problem_destroy(p);
+        return solve_global(&args);
+    }
     if (st != NSCD_OK) {
         int code = fail(args.file, st, nscd_fclib_problem_last_error(p));
         nscd_fclib_problem_destroy(p);

@@ -112,3 +112,15 @@ if(NOT NSCD_SANITIZE)
     SKIP_RETURN_CODE 77
     ENVIRONMENT "NSCD_LIBRARY=$<TARGET_FILE:nscd>;NSCD_FCLIB_LIBRARY=$<TARGET_FILE:nscd_fclib>;OPENBLAS_NUM_THREADS=1")
 endif()
+# Global problems (docs/global_problems.md): every FCLIB global file of the same
+# directory read by h5py and by nscd, solved by nscd_gfc3d_solve and
+# nscd-fclib-solve, and checked with numpy/scipy (equilibrium, condensation, E1);
+# skipped (exit 77) when the directory holds no global file.
+if(NOT NSCD_SANITIZE AND EXISTS "${_fclib_real_dir}")
+  add_test(NAME fclib.check_global
+    COMMAND /usr/bin/python3 "${_fclib_tests}/check_global.py" $<TARGET_FILE:nscd-fclib-solve>
+            "${_fclib_real_dir}")
+  set_tests_properties(fclib.check_global PROPERTIES LABELS "fclib;python" TIMEOUT 300
+    SKIP_RETURN_CODE 77
+    ENVIRONMENT "NSCD_LIBRARY=$<TARGET_FILE:nscd>;PYTHONPATH=${PROJECT_SOURCE_DIR}/python;NSCD_FCLIB_LIBRARY=$<TARGET_FILE:nscd_fclib>")
+endif()

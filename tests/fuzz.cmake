@@ -70,7 +70,8 @@ set(NSCD_FUZZ_BUDGETS
   "routh 2000000 30"
   "event_driven 1000 30"
   "world 2500 30"
-  "fclib 20000 30")
+  "fclib 20000 30"
+  "gfc3d 3000 30")
 file(GLOB _fuzz_targets CONFIGURE_DEPENDS "${_fuzz_src}/fuzz_*.c")
 foreach(_src ${_fuzz_targets})
   get_filename_component(_name "${_src}" NAME_WE)

@@ -24,8 +24,11 @@
  * What is read and written (see docs/fclib.md): the `/fclib_local` group with
  * `spacedim` (3), `W` (CSC, CSR or triplet; written as CSC), `vectors/q`,
  * `vectors/mu`, and the `/solution` group with `u` and `r`. Mixed problems
- * (V, R, s), two-dimensional problems and global problems are refused with
- * ::NSCD_ERR_UNSUPPORTED; guesses and info strings are not read.
+ * (V, R, s), two-dimensional problems and global problems are refused by
+ * nscd_fclib_read() with ::NSCD_ERR_UNSUPPORTED; guesses and info strings are
+ * not read. Global problems (M, H, f, w, mu: the problem of gfc3d.h) have
+ * their own handle, ::nscd_fclib_global (see the end of this file and
+ * docs/global_problems.md).
  *
  * libfclib ends the process (`exit(1)`) when an HDF5 call fails half-way
  * through a read, so every file is first checked with the HDF5 API (groups,
@@ -222,6 +225,149 @@ NSCD_API nscd_status nscd_fclib_problem_get_solution(nscd_fclib_problem *problem
  */
 NSCD_API nscd_status nscd_fclib_problem_merit(nscd_fclib_problem *problem, const double *r,
                                               double *merit);
+
+/** A global FCLIB problem (M, H, f, w, mu; the problem of nscd_gfc3d_solve()) with an
+ *  optional solution (v, r, u); opaque. M and H are held in canonical CSC form
+ *  (0-based, rows strictly ascending in each column). */
+typedef struct nscd_fclib_global nscd_fclib_global;
+
+/**
+ * @brief Creates an empty global problem.
+ * @param allocator Memory hooks, or NULL for malloc/free; both hooks or neither.
+ * @param global    Receives the handle.
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_INVALID_ARGUMENT (one hook
+ *         without the other) or ::NSCD_ERR_OUT_OF_MEMORY.
+ */
+NSCD_API nscd_status nscd_fclib_global_create(const nscd_allocator *allocator,
+                                              nscd_fclib_global **global);
+
+/**
+ * @brief Frees a global problem and its arrays.
+ * @param global The problem, or NULL (ignored).
+ */
+NSCD_API void nscd_fclib_global_destroy(nscd_fclib_global *global);
+
+/**
+ * @brief The message of the latest failing call on the handle.
+ * @param global The problem, or NULL.
+ * @return "" after a success; a string owned by the handle, valid until the next call on it.
+ */
+NSCD_API const char *nscd_fclib_global_last_error(const nscd_fclib_global *global);
+
+/**
+ * @brief Reads the `/fclib_global` problem of an FCLIB file, and its `/solution`
+ *        (v, u, r) when present.
+ *
+ * Read with the HDF5 API (not libfclib, which ends the process on a damaged
+ * file) after the same checks as nscd_fclib_read(): every dataset must exist
+ * with the right element class, a count that matches the sizes m, n, nz, nzmax
+ * and fits in the file, and every element must read. M and H may be CSC, CSR or
+ * triplet (duplicates summed); they are converted to canonical CSC. Nothing is
+ * allocated from a size the file's length does not bound.
+ * @param global The problem; its arrays are replaced only on success.
+ * @param path   File name.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_IO (missing, unreadable or
+ *         damaged file, no `/fclib_global`, M not square, H without M's rows or with a
+ *         column count that is not a multiple of 3, an index out of range, NaN or
+ *         infinity, mu < 0, more than 2^26 dofs or 2^24 contacts, an incomplete
+ *         solution); ::NSCD_ERR_UNSUPPORTED (spacedim 2, equality constraints G, b);
+ *         ::NSCD_ERR_OUT_OF_MEMORY.
+ */
+NSCD_API nscd_status nscd_fclib_read_global(nscd_fclib_global *global, const char *path);
+
+/**
+ * @brief Writes the problem (and its solution, if set) as an FCLIB global problem,
+ *        through libfclib: M and H as CSC, spacedim 3, no G, b or info.
+ *
+ * Written under a temporary name in the same directory, then renamed to `path`.
+ * @param global The problem, not empty.
+ * @param path   File name.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STATE (empty); ::NSCD_ERR_IO.
+ */
+NSCD_API nscd_status nscd_fclib_write_global(nscd_fclib_global *global, const char *path);
+
+/**
+ * @brief Sets the problem from CSC arrays (the arguments of nscd_gfc3d_solve());
+ *        drops any solution.
+ * @param global     The problem.
+ * @param n_dofs     Size of M, 1 <= n_dofs <= 2^26.
+ * @param n_contacts Contacts, 1 <= n_contacts <= 2^24; H has 3 n_contacts columns.
+ * @param M_col_ptr  n_dofs + 1 offsets; M_row_idx, M_values: M_col_ptr[n_dofs] entries.
+ * @param M_row_idx  Row indices in [0, n_dofs), strictly ascending in each column.
+ * @param M_values   Values of M.
+ * @param H_col_ptr  3 n_contacts + 1 offsets.
+ * @param H_row_idx  Row indices in [0, n_dofs), strictly ascending in each column.
+ * @param H_values   Values of H.
+ * @param f          n_dofs values.
+ * @param w          3 n_contacts values.
+ * @param mu         n_contacts friction coefficients, >= 0.
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER, ::NSCD_ERR_INVALID_ARGUMENT (sizes, a bad
+ *         col_ptr, rows not ascending), ::NSCD_ERR_INDEX, ::NSCD_ERR_NOT_FINITE,
+ *         ::NSCD_ERR_OUT_OF_RANGE (mu < 0), ::NSCD_ERR_OUT_OF_MEMORY.
+ */
+NSCD_API nscd_status nscd_fclib_global_set(nscd_fclib_global *global, int32_t n_dofs,
+                                           int32_t n_contacts, const int32_t *M_col_ptr,
+                                           const int32_t *M_row_idx, const double *M_values,
+                                           const int32_t *H_col_ptr, const int32_t *H_row_idx,
+                                           const double *H_values, const double *f, const double *w,
+                                           const double *mu);
+
+/**
+ * @brief Sets the solution written with the problem (all three arrays), or drops it
+ *        (all three NULL).
+ * @param global The problem, not empty.
+ * @param v      n_dofs velocities.
+ * @param r      3 n_contacts impulses.
+ * @param u      3 n_contacts local velocities (H' v + w).
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER (some but not all NULL), ::NSCD_ERR_STATE
+ *         (empty), ::NSCD_ERR_NOT_FINITE, ::NSCD_ERR_OUT_OF_MEMORY.
+ */
+NSCD_API nscd_status nscd_fclib_global_set_solution(nscd_fclib_global *global, const double *v,
+                                                    const double *r, const double *u);
+
+/**
+ * @brief Sizes of the problem, to size the arrays of the getters (each output may be NULL).
+ * @param global       The problem.
+ * @param n_dofs       Receives n_dofs (0 when empty).
+ * @param n_contacts   Receives n_contacts.
+ * @param M_nnz        Receives the stored entries of M.
+ * @param H_nnz        Receives the stored entries of H.
+ * @param has_solution Receives 1 when a solution is held, else 0.
+ * @return ::NSCD_OK or ::NSCD_ERR_NULL_POINTER (global NULL).
+ */
+NSCD_API nscd_status nscd_fclib_global_get_sizes(const nscd_fclib_global *global, int32_t *n_dofs,
+                                                 int32_t *n_contacts, int32_t *M_nnz,
+                                                 int32_t *H_nnz, int32_t *has_solution);
+
+/**
+ * @brief Copies M, H (canonical CSC), f, w and mu (each output may be NULL to skip it).
+ * @param global    The problem, not empty.
+ * @param M_col_ptr Receives n_dofs + 1 offsets.
+ * @param M_row_idx Receives M_nnz row indices.
+ * @param M_values  Receives M_nnz values.
+ * @param H_col_ptr Receives 3 n_contacts + 1 offsets.
+ * @param H_row_idx Receives H_nnz row indices.
+ * @param H_values  Receives H_nnz values.
+ * @param f         Receives n_dofs values.
+ * @param w         Receives 3 n_contacts values.
+ * @param mu        Receives n_contacts values.
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER (global NULL), ::NSCD_ERR_STATE (empty).
+ */
+NSCD_API nscd_status nscd_fclib_global_get(nscd_fclib_global *global, int32_t *M_col_ptr,
+                                           int32_t *M_row_idx, double *M_values, int32_t *H_col_ptr,
+                                           int32_t *H_row_idx, double *H_values, double *f,
+                                           double *w, double *mu);
+
+/**
+ * @brief Copies the solution held (each output may be NULL to skip it).
+ * @param global The problem.
+ * @param v      Receives n_dofs values.
+ * @param r      Receives 3 n_contacts values.
+ * @param u      Receives 3 n_contacts values.
+ * @return ::NSCD_OK, ::NSCD_ERR_NULL_POINTER (global NULL), ::NSCD_ERR_STATE (no solution).
+ */
+NSCD_API nscd_status nscd_fclib_global_get_solution(nscd_fclib_global *global, double *v, double *r,
+                                                    double *u);
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,7 @@
 #include "nscd/compliant.h"
 #include "nscd/single_contact.h"
 #include "nscd/fc3d.h"
+#include "nscd/gfc3d.h"
 #include "nscd/world.h"
 #include "nscd/world_checkpoint.h"
 #include "nscd/beam.h"

@@ -35,8 +35,9 @@ __all__ = [
     "TimeStepping", "TimeSteppingStats", "World", "WorldFormat", "WorldStepReport", "ZenoPolicy",
     "abi_version", "analytic_rest_time", "bouncing_ball", "central_impact", "check",
     "copt_closed_form", "copt_exact", "coulomb_single_contact", "coulomb_single_contact_all",
-    "fc3d_check", "fc3d_check_bsr", "fc3d_solve", "fc3d_solve_bsr", "hunt_crossley_factor",
-    "kelvin_voigt_restitution", "lcp_solve", "library", "library_path", "mdp_single_contact", "routh_case_name",
+    "fc3d_check", "fc3d_check_bsr", "fc3d_solve", "fc3d_solve_bsr", "Gfc3dInfo", "gfc3d_solve",
+    "hunt_crossley_factor", "kelvin_voigt_restitution", "lcp_solve", "library", "library_path",
+    "mdp_single_contact", "routh_case_name",
     "routh_impact", "routh_impact_ex", "status_string", "version", "version_string",
 ]
 
@@ -44,9 +45,9 @@ __all__ = [
 _LAZY = {
     "beam": ("Beam", "BeamReference"),
     "kernels": ("CoulombInfo", "Fc3dBlockKind", "Fc3dBlockReport", "Fc3dFrictionLaw", "Fc3dInfo",
-                "Fc3dMethod", "Fc3dNewtonFailure", "coulomb_single_contact",
+                "Fc3dMethod", "Fc3dNewtonFailure", "Gfc3dInfo", "coulomb_single_contact",
                 "coulomb_single_contact_all", "fc3d_check", "fc3d_check_bsr", "fc3d_solve",
-                "fc3d_solve_bsr", "lcp_solve", "mdp_single_contact"),
+                "fc3d_solve_bsr", "gfc3d_solve", "lcp_solve", "mdp_single_contact"),
     "routh": ("RouthCase", "RouthResult", "routh_case_name", "routh_impact", "routh_impact_ex"),
     "joint": ("ClearanceGaps", "ClearanceImpact", "ClearanceType", "JointType",
               "add_clearance_joint", "add_joint", "clearance_gaps", "joint_count",

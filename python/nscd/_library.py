@@ -448,6 +448,34 @@ class Fc3dBlockReport(ctypes.Structure):
     ]
 
 
+class Gfc3dOptions(ctypes.Structure):
+    """nscd_gfc3d_options (gfc3d.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("factorization", ctypes.c_int32),
+        ("pivot_tolerance", ctypes.c_double),
+        ("symmetry_tolerance", ctypes.c_double),
+        ("allocator", Allocator),
+        ("condensation", ctypes.c_int32),
+    ]
+
+
+class Gfc3dInfo(ctypes.Structure):
+    """nscd_gfc3d_info (gfc3d.h)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("factorization", ctypes.c_int32),
+        ("factor_nnz", ctypes.c_int64),
+        ("w_blocks", ctypes.c_int64),
+        ("iterations", ctypes.c_int32),
+        ("converged", ctypes.c_int32),
+        ("merit", ctypes.c_double),
+        ("equilibrium_residual", ctypes.c_double),
+        ("local_failures", ctypes.c_int32),
+        ("dense_condensation", ctypes.c_int32),
+    ]
+
+
 class CoulombOptions(ctypes.Structure):
     """nscd_coulomb_options (single_contact.h)."""
     _fields_ = [
@@ -692,6 +720,12 @@ def prototypes():
                                              ctypes.POINTER(Fc3dBlockReport)]),
         "nscd_fc3d_check_bsr": (c_status, [ctypes.c_int32, c_int32_p, c_int32_p, c_double_p,
                                            ctypes.POINTER(Fc3dBlockReport)]),
+        "nscd_gfc3d_options_init": (c_status, [ctypes.POINTER(Gfc3dOptions), ctypes.c_size_t]),
+        "nscd_gfc3d_solve": (c_status, [ctypes.c_int32, ctypes.c_int32, c_int32_p, c_int32_p,
+                                        c_double_p, c_int32_p, c_int32_p, c_double_p, c_double_p,
+                                        c_double_p, c_double_p, ctypes.POINTER(Gfc3dOptions),
+                                        ctypes.POINTER(Fc3dOptions), c_double_p, c_double_p,
+                                        c_double_p, ctypes.POINTER(Gfc3dInfo)]),
         "nscd_lcp_solve_dense": (c_status, [ctypes.c_int32, c_double_p, c_double_p, c_double_p,
                                             c_double_p]),
         "nscd_mdp_single_contact": (c_status, [c_double_p, c_double_p, ctypes.c_double,

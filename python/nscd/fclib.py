@@ -7,6 +7,10 @@ libnscd_fclib (include/nscd/fclib.h, docs/fclib.md).
     nscd.fclib.merit(p, r)                        # libfclib's own fclib_merit_local
     nscd.fclib.write("out.hdf5", p.with_solution(r, u))
 
+    g = nscd.fclib.read_global("global.hdf5")    # a GlobalProblem: M, H (CSC), f, w, mu
+    v, r, u, info = nscd.gfc3d_solve(g.M(), g.H(), g.f, g.w, g.mu)   # M(), H(): scipy.sparse
+    nscd.fclib.write_global("out.hdf5", g.with_solution(v, r, u))
+
 Importing this module never fails: when libnscd_fclib is not installed
 (libfclib-dev was not found at build time), available() is False and every
 function raises FclibUnavailable, which says so. The library is found through
@@ -19,8 +23,8 @@ from . import _library as _c
 from .errors import check
 from .kernels import _indices
 
-__all__ = ["FclibUnavailable", "Problem", "available", "library", "library_path", "merit",
-           "prototypes", "read", "write"]
+__all__ = ["FclibUnavailable", "GlobalProblem", "Problem", "available", "library",
+           "library_path", "merit", "prototypes", "read", "read_global", "write", "write_global"]
 
 _lib = None
 _path = None
@@ -103,6 +107,17 @@ def prototypes():
         "nscd_fclib_problem_get_bsr": (st, [vp, i32p, i32p, dp, dp, dp]),
         "nscd_fclib_problem_get_solution": (st, [vp, dp, dp]),
         "nscd_fclib_problem_merit": (st, [vp, dp, dp]),
+        "nscd_fclib_global_create": (st, [ctypes.POINTER(_c.Allocator),
+                                          ctypes.POINTER(ctypes.c_void_p)]),
+        "nscd_fclib_global_destroy": (None, [vp]),
+        "nscd_fclib_global_last_error": (ctypes.c_char_p, [vp]),
+        "nscd_fclib_read_global": (st, [vp, ctypes.c_char_p]),
+        "nscd_fclib_write_global": (st, [vp, ctypes.c_char_p]),
+        "nscd_fclib_global_set": (st, [vp, i32, i32, i32p, i32p, dp, i32p, i32p, dp, dp, dp, dp]),
+        "nscd_fclib_global_set_solution": (st, [vp, dp, dp, dp]),
+        "nscd_fclib_global_get_sizes": (st, [vp, i32p, i32p, i32p, i32p, i32p]),
+        "nscd_fclib_global_get": (st, [vp, i32p, i32p, dp, i32p, i32p, dp, dp, dp, dp]),
+        "nscd_fclib_global_get_solution": (st, [vp, dp, dp, dp]),
     }
 
 
@@ -285,3 +300,137 @@ def merit(problem: Problem, r) -> float:
         h.call("nscd_fclib_problem_merit", _f64(r), ctypes.byref(value))
     return value.value
 
+
+
+# ------------------------------------------------------------------ global problems
+class _GlobalHandle:
+    """An nscd_fclib_global, closed on exit of a with block."""
+
+    def __init__(self):
+        self.lib = _load()
+        self.ptr = ctypes.c_void_p()
+        check(self.lib.nscd_fclib_global_create(None, ctypes.byref(self.ptr)),
+              "nscd_fclib_global_create")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.lib.nscd_fclib_global_destroy(self.ptr)
+        self.ptr = ctypes.c_void_p()
+
+    def call(self, name, *args):
+        status = getattr(self.lib, name)(self.ptr, *args)
+        check(status, name, lambda: self.lib.nscd_fclib_global_last_error(self.ptr))
+
+    def problem(self):
+        import numpy as np
+        n, nc, mnz, hnz, has = (ctypes.c_int32() for _ in range(5))
+        self.call("nscd_fclib_global_get_sizes", ctypes.byref(n), ctypes.byref(nc),
+                  ctypes.byref(mnz), ctypes.byref(hnz), ctypes.byref(has))
+        n, nc, mnz, hnz = n.value, nc.value, mnz.value, hnz.value
+        Mp, Mi, Mx = np.zeros(n + 1, np.int32), np.zeros(mnz, np.int32), np.zeros(mnz)
+        Hp, Hi, Hx = np.zeros(3 * nc + 1, np.int32), np.zeros(hnz, np.int32), np.zeros(hnz)
+        f, w, mu = np.zeros(n), np.zeros(3 * nc), np.zeros(nc)
+        self.call("nscd_fclib_global_get", _i32(Mp), _i32(Mi), _f64(Mx), _i32(Hp), _i32(Hi),
+                  _f64(Hx), _f64(f), _f64(w), _f64(mu))
+        v = r = u = None
+        if has.value:
+            v, r, u = np.zeros(n), np.zeros(3 * nc), np.zeros(3 * nc)
+            self.call("nscd_fclib_global_get_solution", _f64(v), _f64(r), _f64(u))
+        return GlobalProblem((Mp, Mi, Mx), (Hp, Hi, Hx), f, w, mu, v, r, u)
+
+    def load(self, g):
+        g = GlobalProblem(g.M_csc, g.H_csc, g.f, g.w, g.mu, g.v, g.r, g.u)
+        (Mp, Mi, Mx), (Hp, Hi, Hx) = g.M_csc, g.H_csc
+        self.call("nscd_fclib_global_set", g.n_dofs, g.n_contacts, _i32(Mp), _i32(Mi), _f64(Mx),
+                  _i32(Hp), _i32(Hi), _f64(Hx), _f64(g.f), _f64(g.w), _f64(g.mu))
+        if g.v is not None:
+            self.call("nscd_fclib_global_set_solution", _f64(g.v), _f64(g.r), _f64(g.u))
+
+
+class GlobalProblem:
+    """A global FCLIB problem: find v, r, u with M v = H r + f, u = H' v + w and
+    Coulomb's law (De Saxce) between u_j and r_j (include/nscd/gfc3d.h).
+
+    ``M_csc`` and ``H_csc`` are (col_ptr, row_idx, values) in canonical CSC form
+    (int32, int32, float64); M() and H() give scipy.sparse.csc_matrix copies.
+    ``f`` (n), ``w`` (3 nc), ``mu`` (nc), and ``v``, ``r``, ``u`` or None."""
+
+    def __init__(self, M_csc, H_csc, f, w, mu, v=None, r=None, u=None):
+        self.f = _doubles(f, len(f), "f")
+        n = self.f.size
+        self.M_csc = self._csc(M_csc, n, "M")
+        self.H_csc = self._csc(H_csc, None, "H")
+        m = self.H_csc[0].size - 1
+        if m % 3 or m == 0:
+            raise ValueError(f"H: expected 3 nc >= 3 columns, got {m}")
+        self.w = _doubles(w, m, "w")
+        self.mu = _doubles(mu, m // 3, "mu")
+        if not ((v is None) == (r is None) == (u is None)):
+            raise ValueError("v, r and u: give all or none")
+        self.v = None if v is None else _doubles(v, n, "v")
+        self.r = None if r is None else _doubles(r, m, "r")
+        self.u = None if u is None else _doubles(u, m, "u")
+
+    @staticmethod
+    def _csc(arrays, cols, what):
+        ptr, idx, vals = arrays
+        ptr, idx = _indices(ptr, what + " col_ptr"), _indices(idx, what + " row_idx")
+        if ptr.size < 2 or (cols is not None and ptr.size != cols + 1):
+            raise ValueError(f"{what}: col_ptr of {ptr.size} offsets")
+        if int(ptr[-1]) != idx.size:
+            raise ValueError(f"{what}: col_ptr[-1] = {int(ptr[-1])} but {idx.size} row indices")
+        return ptr, idx, _doubles(vals, idx.size, what + " values")
+
+    @property
+    def n_dofs(self) -> int:
+        return self.f.size
+
+    @property
+    def n_contacts(self) -> int:
+        return self.w.size // 3
+
+    @property
+    def has_solution(self) -> bool:
+        return self.v is not None
+
+    def M(self):
+        """M as a scipy.sparse.csc_matrix."""
+        import scipy.sparse as sp
+        p, i, x = self.M_csc
+        return sp.csc_matrix((x.copy(), i.copy(), p.copy()), shape=(self.n_dofs, self.n_dofs))
+
+    def H(self):
+        """H as a scipy.sparse.csc_matrix."""
+        import scipy.sparse as sp
+        p, i, x = self.H_csc
+        return sp.csc_matrix((x.copy(), i.copy(), p.copy()),
+                             shape=(self.n_dofs, 3 * self.n_contacts))
+
+    def with_solution(self, v, r, u) -> "GlobalProblem":
+        """A copy holding the solution (v, r, u); None, None, None drops it."""
+        return GlobalProblem(self.M_csc, self.H_csc, self.f, self.w, self.mu, v, r, u)
+
+    def __repr__(self):
+        return (f"nscd.fclib.GlobalProblem({self.n_dofs} dofs, {self.n_contacts} contacts, "
+                f"{'with' if self.has_solution else 'no'} solution)")
+
+
+def read_global(path) -> GlobalProblem:
+    """nscd_fclib_read_global: the global problem of an FCLIB file (and its solution
+    v, r, u when present). Raises NscdError (ERR_IO for a missing or malformed
+    file, ERR_UNSUPPORTED for 2D problems or equality constraints) or FclibUnavailable."""
+    with _GlobalHandle() as h:
+        h.call("nscd_fclib_read_global", os.fsencode(path))
+        return h.problem()
+
+
+def write_global(path, problem: GlobalProblem) -> None:
+    """nscd_fclib_write_global: writes the problem (and its solution) as an FCLIB
+    global problem, replacing the file."""
+    if not isinstance(problem, GlobalProblem):
+        raise TypeError(f"expected an nscd.fclib.GlobalProblem, got {type(problem).__name__}")
+    with _GlobalHandle() as h:
+        h.load(problem)
+        h.call("nscd_fclib_write_global", os.fsencode(path))

@@ -11,9 +11,9 @@ from . import _library as _c
 from .errors import NscdError, Status, check
 
 __all__ = ["Fc3dBlockKind", "Fc3dBlockReport", "Fc3dFrictionLaw", "Fc3dInfo", "Fc3dMethod",
-           "Fc3dNewtonFailure", "CoulombInfo", "coulomb_single_contact",
+           "Fc3dNewtonFailure", "CoulombInfo", "Gfc3dInfo", "coulomb_single_contact",
            "coulomb_single_contact_all", "fc3d_check", "fc3d_check_bsr", "fc3d_solve",
-           "fc3d_solve_bsr", "lcp_solve", "mdp_single_contact"]
+           "fc3d_solve_bsr", "gfc3d_solve", "lcp_solve", "mdp_single_contact"]
 
 LCP_MAX_SIZE = 64
 
@@ -246,6 +246,106 @@ def fc3d_check_bsr(row_ptr, col_idx, blocks) -> Fc3dBlockReport:
         row_ptr.size - 1, row_ptr.ctypes.data_as(_c.c_int32_p),
         col_idx.ctypes.data_as(_c.c_int32_p), _ptr(blocks), ctypes.byref(rep))
     return _block_report(status, "nscd_fc3d_check_bsr", rep)
+
+
+# ------------------------------------------------------------------ global fc3d
+class Gfc3dInfo(NamedTuple):
+    """nscd_gfc3d_info: what a global solve did."""
+    iterations: int
+    merit: float
+    converged: bool
+    equilibrium_residual: float
+    factor_nnz: int
+    w_blocks: int
+    local_failures: int
+    dense_condensation: bool
+
+
+def _csc(A, rows, what):
+    """(col_ptr, row_idx, values, n_cols) of a scipy.sparse matrix (anything with
+    tocsc()) or a dense 2-D array, canonical: rows sorted, duplicates summed."""
+    if hasattr(A, "tocsc"):
+        A = A.tocsc(copy=True)
+        A.sum_duplicates()
+        A.sort_indices()
+        if A.shape[0] != rows:
+            raise ValueError(f"{what}: expected {rows} rows, got {A.shape[0]}")
+        return (_indices(A.indptr, what), _indices(A.indices, what),
+                _vector(A.data, A.data.size, what), A.shape[1])
+    A = np.asarray(A)
+    if A.dtype.kind not in "biuf":
+        raise (TypeError if A.dtype.kind == "c" else ValueError)(
+            f"{what}: expected real numbers, got {A.dtype}")
+    A = np.ascontiguousarray(A, dtype=np.float64)
+    if A.ndim != 2 or A.shape[0] != rows:
+        raise ValueError(f"{what}: expected {rows} rows, got shape {A.shape}")
+    cols, rows_idx, vals, ptr = A.shape[1], [], [], [0]
+    for c in range(cols):
+        nz = np.nonzero(A[:, c])[0]
+        rows_idx.append(nz)
+        vals.append(A[nz, c])
+        ptr.append(ptr[-1] + nz.size)
+    return (np.asarray(ptr, np.int32), np.concatenate(rows_idx).astype(np.int32),
+            np.ascontiguousarray(np.concatenate(vals)), cols)
+
+
+_GFC3D_OPTIONS = ("pivot_tolerance", "symmetry_tolerance", "condensation")
+
+
+def gfc3d_solve(M, H, f, w, mu, r0=None,
+                **options) -> Tuple[np.ndarray, np.ndarray, np.ndarray, Gfc3dInfo]:
+    """nscd_gfc3d_solve: the global problem M v = H r + f, u = H' v + w, Coulomb's
+    law between u_j and r_j (FCLIB's convention; include/nscd/gfc3d.h).
+
+    M (n x n, symmetric positive definite, both triangles) and H (n x 3 nc) are
+    scipy.sparse matrices or dense arrays; f (n), w (3 nc), mu (nc or a scalar).
+    Keyword options: pivot_tolerance, symmetry_tolerance, condensation ("auto",
+    "sparse" or "dense") (nscd_gfc3d_options) and
+    the fields of nscd_fc3d_options for the local solve (as fc3d_solve). Returns
+    (v, r, u, info). Raises NscdError; on NSCD_ERR_NOT_CONVERGED the exception's
+    ``result`` holds (v, r, u, info) of the last iterate."""
+    f = _vector(f, np.size(f), "f")
+    n = f.size
+    Mp, Mi, Mx, mcols = _csc(M, n, "M")
+    if mcols != n:
+        raise ValueError(f"M: expected {n} x {n}")
+    Hp, Hi, Hx, hcols = _csc(H, n, "H")
+    if hcols % 3 or hcols == 0:
+        raise ValueError(f"H: expected 3 nc >= 3 columns, got {hcols}")
+    nc = hcols // 3
+    w = _vector(w, 3 * nc, "w")
+    mu = _vector(np.full(nc, float(mu)) if np.ndim(mu) == 0 else mu, nc, "mu")
+    lib = _c.library()
+    gopts = _c.Gfc3dOptions()
+    check(lib.nscd_gfc3d_options_init(ctypes.byref(gopts), ctypes.sizeof(gopts)),
+          "nscd_gfc3d_options_init")
+    local = {}
+    for key, value in options.items():
+        if key == "condensation":
+            gopts.condensation = {"auto": 0, "sparse": 1, "dense": 2}[value]
+        elif key in _GFC3D_OPTIONS:
+            setattr(gopts, key, float(value))
+        else:
+            local[key] = value
+    lopts = _fc3d_options(local)
+    v = np.zeros(n)
+    r = np.zeros(3 * nc) if r0 is None else _vector(r0, 3 * nc, "r0").copy()
+    u = np.zeros(3 * nc)
+    info = _c.Gfc3dInfo(struct_size=ctypes.sizeof(_c.Gfc3dInfo))
+    i32 = _c.c_int32_p
+    status = lib.nscd_gfc3d_solve(
+        n, nc, Mp.ctypes.data_as(i32), Mi.ctypes.data_as(i32), _ptr(Mx), Hp.ctypes.data_as(i32),
+        Hi.ctypes.data_as(i32), _ptr(Hx), _ptr(f), _ptr(w), _ptr(mu), ctypes.byref(gopts),
+        ctypes.byref(lopts), _ptr(v), _ptr(r), _ptr(u), ctypes.byref(info))
+    result = Gfc3dInfo(info.iterations, info.merit, bool(info.converged),
+                       info.equilibrium_residual, info.factor_nnz, info.w_blocks,
+                       info.local_failures, bool(info.dense_condensation))
+    if status == Status.ERR_NOT_CONVERGED:
+        exc = NscdError(status, "nscd_gfc3d_solve")
+        exc.result = (v, r, u, result)
+        raise exc
+    check(status, "nscd_gfc3d_solve")
+    return v, r, u, result
 
 
 # ------------------------------------------------------------------ LCP

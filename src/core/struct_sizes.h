@@ -33,6 +33,7 @@
 #include "nscd/compliant.h"
 #include "nscd/event_driven.h"
 #include "nscd/fc3d.h"
+#include "nscd/gfc3d.h"
 #include "nscd/joint.h"
 #include "nscd/routh.h"
 #include "nscd/single_contact.h"
@@ -81,6 +82,10 @@
     NSCD__SIZE_THROUGH(nscd_clearance_joint_desc, impact_law)
 #define NSCD__FC3D_BLOCK_REPORT_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_fc3d_block_report, message)
 
+/* Release 0.2.0: the global fc3d problem (gfc3d.h). */
+#define NSCD__GFC3D_OPTIONS_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_gfc3d_options, condensation)
+#define NSCD__GFC3D_INFO_SIZE_0_2 NSCD__SIZE_THROUGH(nscd_gfc3d_info, dense_condensation)
+
 /* The constants are frozen. On the 64-bit ABIs (8-byte pointers and
  * doubles) they are these numbers; a field moved, inserted or resized
  * inside a 0.1 prefix stops the build here. */
@@ -114,6 +119,8 @@ _Static_assert(NSCD__CLEARANCE_JOINT_DESC_SIZE_0_2 == 324,
                "nscd_clearance_joint_desc 0.2 prefix changed");
 _Static_assert(NSCD__FC3D_BLOCK_REPORT_SIZE_0_2 == 200,
                "nscd_fc3d_block_report 0.2 prefix changed");
+_Static_assert(NSCD__GFC3D_OPTIONS_SIZE_0_2 == 52, "nscd_gfc3d_options 0.2 prefix changed");
+_Static_assert(NSCD__GFC3D_INFO_SIZE_0_2 == 56, "nscd_gfc3d_info 0.2 prefix changed");
 #endif
 
 /* True when `size` is a struct_size this library understands: from the

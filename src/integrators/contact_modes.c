@@ -6,15 +6,20 @@
  * sliding with lambda_T = -mu lambda_N d — or open with a gap that does not
  * start to shrink (d2g/dt2 >= 0). This is the contact problem at the level of
  * accelerations (Pfeiffer & Glocker, "Multibody dynamics with unilateral
- * contacts", ch. 7), an LCP for frictionless and planar sliding contacts.
- * It is solved here by an active-set search on the modes: starting from the
- * present modes (with the transition a firing watch announced), the
- * smallest-index contact whose conditions fail changes mode, the forces are
- * computed again (integrators/dynamics.c, of minimum weighted norm for
- * redundant contacts), until every condition holds. Smallest-index pivoting
- * on the modes is Murty's rule, which terminates for P-matrix problems; a
- * bound on the changes turns the rest (e.g. Painleve's paradox) into an
- * error.
+ * contacts", ch. 7). Where every frictional contact at rest has one
+ * tangential row, it is one LCP in Pfeiffer and Glocker's form, solved by
+ * Lemke's algorithm with the lexicographic ratio test (lcp_modes() below;
+ * docs/multi_contact_events.md derives it), which gives every contact's mode
+ * at once. The active-set search on the modes then checks them against the
+ * stepper's forces (no change when they agree), and decides alone for
+ * contacts with two tangential rows or when Lemke's algorithm ends on a ray:
+ * starting from the present modes (with the transition a firing watch
+ * announced), the smallest-index contact whose conditions fail changes mode,
+ * the forces are computed again (integrators/dynamics.c, of minimum weighted
+ * norm for redundant contacts), until every condition holds. Smallest-index
+ * pivoting on the modes is Murty's rule, which terminates for P-matrix
+ * problems; a bound on the changes turns the rest (e.g. Painleve's paradox)
+ * into an error.
  *
  * The sliding direction d is a sign with one tangential row and a unit
  * vector of the tangent plane with two (slot->state.slip_direction):
@@ -28,6 +33,7 @@
  *   - a slip that stops sticks, then gives way again if the cone says so. */
 #include <math.h>
 
+#include "contact/lemke.h"
 #include "integrators/event_driven_impl.h"
 
 /* Relative size below which a violated condition counts as satisfied: a
@@ -230,6 +236,244 @@ static nscd_status fix_contact(nscd_event_driven *ed, double t, const double *y,
     return rc;
 }
 
+/* ---- The contact problem at the level of accelerations (planar) ----
+ *
+ * For the contacts at rest whose tangential motion is at most one row, the
+ * modes come from one linear complementarity problem in Pfeiffer and
+ * Glocker's form (docs/multi_contact_events.md, "The contact problem at the
+ * level of accelerations"). Per contact p, with a_N, a_T its normal and
+ * tangential contact accelerations and lambda_N, lambda_T its forces:
+ *   - frictionless:            lambda_N >= 0 _|_ a_N >= 0;
+ *   - sliding (|s| > zeno_velocity, sigma = sign s): the same with
+ *     lambda_T = -mu sigma lambda_N;
+ *   - at rest tangentially: also lambda_R = mu lambda_N + lambda_T >= 0
+ *     _|_ a_T+ = a_T + a_T- >= 0, and a_T- >= 0 _|_ lambda_L = 2 mu lambda_N
+ *     - lambda_R >= 0 (a_T > 0 forces lambda_T = -mu lambda_N, a_T < 0
+ *     forces lambda_T = +mu lambda_N, a_T = 0 leaves |lambda_T| <= mu lambda_N).
+ * The accelerations are affine in the forces, a = G lambda + b; G and b are
+ * measured on the dynamics itself (every contact at rest open; then a probe
+ * force along each contact row), so closed equality rows elsewhere in the
+ * model are held. The LCP is solved by Lemke's algorithm with the
+ * lexicographic ratio test, which cannot cycle (contact/lemke.c). */
+
+/* One contact at rest in the LCP. */
+typedef struct lcp_contact {
+    int32_t index; /* the contact */
+    int32_t kind;  /* 0 frictionless, 1 sliding, 2 at rest tangentially */
+    double sigma;  /* sliding: sign of s */
+    double mu;     /* friction coefficient */
+    double mass;   /* effective normal mass (scale of the forces) */
+    int32_t var;   /* first LCP variable: lambda_N, then lambda_R, a_T- */
+    double b[2];   /* a_N, a_T with the contacts at rest open */
+    double *g[2];  /* columns: response of (a_N, a_T) of every LCP contact to a unit
+                    * normal / tangential force of this one: g[k][2 p + c] */
+} lcp_contact;
+
+/* Contact accelerations (a_N, a_T) of every LCP contact at (t, y) with the
+ * present modes and probe into out[2 p + c]. */
+static nscd_status lcp_accelerations(nscd_event_driven *ed, double t, const double *y,
+                                     const lcp_contact *c, int32_t n, double *out) {
+    nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
+    for (int32_t p = 0; p < n && rc == NSCD_OK; ++p) {
+        double normal = 0.0, tangent[2] = {0.0, 0.0};
+        rc = nscd__dynamics_contact_acceleration(&ed->dynamics, c[p].index, t, y, ed->ydot, &normal,
+                                                 tangent);
+        out[2 * p] = normal;
+        out[2 * p + 1] = tangent[0];
+    }
+    return rc;
+}
+
+/* Decides the modes of the contacts at rest by the acceleration-level LCP.
+ * *solved = 0 (and nothing changed) when the problem is not planar (a
+ * frictional contact with two tangential rows) or Lemke's algorithm ends on
+ * a ray: the caller then searches the modes as before. */
+static nscd_status lcp_modes(nscd_event_driven *ed, double t, const double *y, int32_t n_rest,
+                             int *solved) {
+    nscd__model *m = ed->model;
+    *solved = 0;
+    int32_t n = 0, n_var = 0;
+    for (int32_t r = 0; r < n_rest; ++r) {
+        const nscd__contact_slot *slot = &m->contacts[ed->rest[r]];
+        if (slot->kind != NSCD__ENTRY_UNILATERAL) {
+            continue;
+        }
+        if (nscd__dynamics_frictional(slot) && slot->n_tangent != 1) {
+            return NSCD_OK;
+        }
+        ++n;
+    }
+    if (n == 0) {
+        return NSCD_OK;
+    }
+    nscd__arena_reset(&ed->arena);
+    lcp_contact *c = nscd__arena_alloc(&ed->arena, (size_t)n, sizeof(lcp_contact));
+    double *acc = nscd__arena_array(&ed->arena, (size_t)(2 * n), sizeof(double));
+    double *columns = nscd__arena_array(&ed->arena, (size_t)(4 * n * n), sizeof(double));
+    int32_t *mode = nscd__arena_alloc(&ed->arena, (size_t)n, sizeof(int32_t));
+    if (!c || !acc || !columns || !mode) {
+        return nscd__fail(&ed->diag, NSCD_ERR_OUT_OF_MEMORY, "contact problem of %d contacts",
+                          (int)n);
+    }
+    nscd_status rc = NSCD_OK;
+    int32_t p = 0;
+    for (int32_t r = 0; r < n_rest && rc == NSCD_OK; ++r) {
+        int32_t i = ed->rest[r];
+        nscd__contact_slot *slot = &m->contacts[i];
+        if (slot->kind != NSCD__ENTRY_UNILATERAL) {
+            continue;
+        }
+        lcp_contact *k = &c[p];
+        k->index = i;
+        k->mu = slot->friction;
+        k->kind = 0;
+        k->sigma = 0.0;
+        k->var = n_var;
+        k->g[0] = columns + (size_t)(2 * p) * (size_t)(2 * n);
+        k->g[1] = k->g[0] + 2 * n;
+        double gap = 0.0, s[2] = {0.0, 0.0};
+        if (nscd__dynamics_frictional(slot)) {
+            rc = nscd__dynamics_slip_velocity(&ed->dynamics, i, t, y, y + m->n_q, s);
+            k->kind = fabs(s[0]) > ed->options.zeno_velocity ? 1 : 2;
+            k->sigma = s[0] > 0.0 ? 1.0 : -1.0;
+        }
+        if (rc == NSCD_OK) {
+            rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
+        }
+        if (rc == NSCD_OK) {
+            rc = nscd__dynamics_effective_mass(&ed->dynamics, y, &k->mass);
+        }
+        if (rc == NSCD_OK && !(k->mass > 0.0 && isfinite(k->mass))) {
+            return NSCD_OK; /* a contact that nothing moves: leave it to the search */
+        }
+        n_var += k->kind == 2 ? 3 : 1;
+        ++p;
+    }
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    /* b: every contact at rest open; then the response to probe forces */
+    for (p = 0; p < n; ++p) {
+        mode[p] = m->contacts[c[p].index].state.mode;
+        m->contacts[c[p].index].state.mode = NSCD_CONTACT_OPEN;
+    }
+    double scale = 0.0;
+    nscd__dynamics_update_modes(&ed->dynamics);
+    rc = lcp_accelerations(ed, t, y, c, n, acc);
+    for (p = 0; p < n && rc == NSCD_OK; ++p) {
+        c[p].b[0] = acc[2 * p];
+        c[p].b[1] = acc[2 * p + 1];
+        scale = fmax(scale, fmax(fabs(c[p].b[0]), fabs(c[p].b[1])));
+    }
+    if (!(scale > 0.0) || !isfinite(scale)) {
+        scale = 1.0;
+    }
+    for (p = 0; p < n && rc == NSCD_OK; ++p) {
+        for (int32_t row = 0; row < (c[p].kind == 0 ? 1 : 2) && rc == NSCD_OK; ++row) {
+            double f = c[p].mass * scale;
+            ed->dynamics.probe_contact = c[p].index + 1;
+            ed->dynamics.probe_row = row;
+            ed->dynamics.probe_force = f;
+            rc = lcp_accelerations(ed, t, y, c, n, c[p].g[row]);
+            ed->dynamics.probe_contact = 0;
+            for (int32_t k = 0; k < 2 * n && rc == NSCD_OK; ++k) {
+                c[p].g[row][k] = (c[p].g[row][k] - acc[k]) / f;
+            }
+        }
+    }
+    for (p = 0; p < n; ++p) {
+        m->contacts[c[p].index].state.mode = mode[p];
+    }
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    /* the scaled LCP: forces in units of mass * scale, accelerations of scale */
+    double *M = nscd__arena_array(&ed->arena, (size_t)(n_var * n_var), sizeof(double));
+    double *q = nscd__arena_array(&ed->arena, (size_t)n_var, sizeof(double));
+    double *z = nscd__arena_array(&ed->arena, (size_t)n_var, sizeof(double));
+    double *w = nscd__arena_array(&ed->arena, (size_t)n_var, sizeof(double));
+    double *T = nscd__arena_array(&ed->arena, (size_t)(n_var * (2 * n_var + 2)), sizeof(double));
+    int32_t *basis = nscd__arena_alloc(&ed->arena, (size_t)n_var, sizeof(int32_t));
+    if (!M || !q || !z || !w || !T || !basis) {
+        return nscd__fail(&ed->diag, NSCD_ERR_OUT_OF_MEMORY, "contact problem of %d contacts",
+                          (int)n);
+    }
+    for (int32_t k = 0; k < n_var * n_var; ++k) {
+        M[k] = 0.0;
+    }
+    for (p = 0; p < n; ++p) { /* rows of contact p */
+        const lcp_contact *a = &c[p];
+        int32_t v = a->var;
+        for (int32_t rr = 0; rr < (a->kind == 2 ? 2 : 1); ++rr) { /* a_N, then a_T+ */
+            int32_t row = v + rr;
+            q[row] = a->b[rr] / scale;
+            for (int32_t o = 0; o < n; ++o) { /* columns of contact o */
+                const lcp_contact *b = &c[o];
+                double gn = b->g[0][2 * p + rr], gt = b->kind == 0 ? 0.0 : b->g[1][2 * p + rr];
+                double unit = b->mass; /* a force unknown of o is mass * scale * z */
+                if (b->kind == 0) {
+                    M[row * n_var + b->var] = gn * unit;
+                } else if (b->kind == 1) {
+                    M[row * n_var + b->var] = (gn - b->mu * b->sigma * gt) * unit;
+                } else { /* lambda_T = lambda_R - mu lambda_N */
+                    M[row * n_var + b->var] = (gn - b->mu * gt) * unit;
+                    M[row * n_var + b->var + 1] = gt * unit;
+                }
+            }
+            if (rr == 1) {
+                M[row * n_var + v + 2] = 1.0; /* a_T+ = a_T + a_T- */
+            }
+        }
+        if (a->kind == 2) { /* lambda_L = 2 mu lambda_N - lambda_R */
+            int32_t row = v + 2;
+            q[row] = 0.0;
+            M[row * n_var + v] = 2.0 * a->mu;
+            M[row * n_var + v + 1] = -1.0;
+        }
+    }
+    if (nscd__lemke(n_var, M, q, T, basis, z, w) != NSCD_OK) {
+        return NSCD_OK; /* no solution found: the search decides */
+    }
+    /* modes; a degenerate contact (no force and no acceleration) keeps the
+     * present mode, like the search's hysteresis */
+    for (p = 0; p < n; ++p) {
+        const lcp_contact *a = &c[p];
+        nscd__contact_slot *slot = &m->contacts[a->index];
+        int32_t v = a->var;
+        double lambda_n = z[v], a_n = w[v];
+        if (lambda_n > MODE_TOLERANCE) {
+            slot->state.mode = NSCD_CONTACT_CLOSED;
+        } else if (a_n > MODE_TOLERANCE) {
+            slot->state.mode = NSCD_CONTACT_OPEN;
+        }
+        if (slot->state.mode != NSCD_CONTACT_CLOSED || a->kind == 0) {
+            continue;
+        }
+        int32_t slip_was = slot->state.slip;
+        if (a->kind == 1) {
+            const double u[2] = {a->sigma, 0.0};
+            slide(slot, u);
+            continue;
+        }
+        double a_t = w[v + 1] - z[v + 2];
+        double lambda_t = z[v + 1] - a->mu * lambda_n; /* in units of mass * scale */
+        if (a_t > MODE_TOLERANCE || a_t < -MODE_TOLERANCE) {
+            const double u[2] = {a_t, 0.0};
+            slide(slot, u);
+        } else if (slip_was != 0 &&
+                   fabs(lambda_t + a->mu * lambda_n * (double)slip_was) <= MODE_TOLERANCE) {
+            /* starting to slide (a stick that reached the cone): keep it */
+        } else {
+            slot->state.slip = 0;
+            if (slip_was != 0) {
+                ed->slip_stopped[a->index] = 1;
+            }
+        }
+    }
+    *solved = 1;
+    return NSCD_OK;
+}
+
 nscd_status nscd__decide_contact_modes(nscd_event_driven *ed, double t, const double *y,
                                        int32_t n_rest) {
     nscd__model *m = ed->model;
@@ -249,6 +493,11 @@ nscd_status nscd__decide_contact_modes(nscd_event_driven *ed, double t, const do
             rc = announced_transition(ed, t, y, i);
             announced = 1;
         }
+    }
+    int solved = 0;
+    if (rc == NSCD_OK) {
+        rc = lcp_modes(ed, t, y, n_rest, &solved);
+        announced = 1; /* the LCP's evaluations replaced the forces at hand */
     }
     const int32_t max_changes = 16 + 8 * n_rest;
     for (int32_t changes = 0; rc == NSCD_OK && changes <= max_changes; ++changes) {

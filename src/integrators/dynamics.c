@@ -473,6 +473,13 @@ nscd_status nscd__dynamics_rhs(nscd__dynamics *dyn, double t, const double *y, d
     if (rc == NSCD_OK) {
         rc = add_compliant_forces(dyn, t, q, v);
     }
+    if (rc == NSCD_OK && dyn->probe_contact > 0) {
+        double gap = 0.0;
+        rc = nscd__dynamics_contact(dyn, dyn->probe_contact - 1, t, q, &gap);
+        if (rc == NSCD_OK) {
+            nscd__rows_add_to(&dyn->entry, dyn->probe_row, dyn->probe_force, dyn->h);
+        }
+    }
     nscd__response response;
     if (rc == NSCD_OK) {
         rc = closed_contact_forces(dyn, t, q, v, &response);

@@ -42,6 +42,12 @@ typedef struct nscd__dynamics {
     double *bias;           /* right-hand side, then the multiplier of each force row */
     double *row_values;     /* the rows' values: C_k, then F_k, row_width each */
     int64_t evaluations;
+    /* A probe force added to h in nscd__dynamics_rhs(): probe_force along
+     * row probe_row of contact probe_contact - 1 (0: none). The contact-mode
+     * decision measures the contact accelerations' response to unit contact
+     * forces with it (integrators/contact_modes.c). */
+    int32_t probe_contact, probe_row;
+    double probe_force;
 } nscd__dynamics;
 
 nscd_status nscd__dynamics_create(nscd__model *model, nscd__dynamics *dyn);

@@ -23,6 +23,7 @@
 
 #include "nscd/fc3d.h"
 #include "nscd/fclib.h"
+#include "nscd/gfc3d.h"
 
 static const char *sample_path;
 static const char *work_dir;
@@ -629,6 +630,80 @@ static void test_allocator(void **state) {
     assert_true(l.bytes == 0);
 }
 
+/* Global problems: set, write, read back bitwise; triplets with duplicates
+ * summed; bad arguments; a local file refused; the file solved by gfc3d. */
+static void test_global_round_trip(void **state) {
+    (void)state;
+    /* a point mass (3 dofs, M = diag(2, 2, 2)) on the ground, one contact (normal z,
+     * tangents x and y; an explicit -0.0 entry that must survive the round trip) */
+    const int32_t Mp[4] = {0, 1, 2, 3}, Mi[3] = {0, 1, 2};
+    const double Mx[3] = {2.0, 2.0, 2.0};
+    const int32_t Hp[4] = {0, 1, 2, 4}, Hi[4] = {2, 0, 0, 1};
+    const double Hx[4] = {1.0, 1.0, -0.0, 1.0};
+    const double f[3] = {1.0, 0.0, -3.0}, w[3] = {0.0, 0.0, 0.0}, mu[1] = {0.5};
+    nscd_fclib_global *g = NULL;
+    assert_int_equal(nscd_fclib_global_create(NULL, &g), NSCD_OK);
+    int32_t n = -1, nc = -1, mnz = -1, hnz = -1, has = -1;
+    assert_int_equal(nscd_fclib_global_get_sizes(g, &n, &nc, &mnz, &hnz, &has), NSCD_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(nscd_fclib_write_global(g, work_file("g_empty.hdf5")), NSCD_ERR_STATE);
+    const int32_t bad_Hi[4] = {2, 0, 0, 3};
+    assert_int_equal(nscd_fclib_global_set(g, 3, 1, Mp, Mi, Mx, Hp, bad_Hi, Hx, f, w, mu),
+                     NSCD_ERR_INDEX);
+    const double bad_mu[1] = {-1.0};
+    assert_int_equal(nscd_fclib_global_set(g, 3, 1, Mp, Mi, Mx, Hp, Hi, Hx, f, w, bad_mu),
+                     NSCD_ERR_OUT_OF_RANGE);
+    assert_int_equal(nscd_fclib_global_set(g, 3, 1, Mp, Mi, Mx, Hp, Hi, Hx, f, w, mu), NSCD_OK);
+    double v[3], r[3] = {0.0, 0.0, 0.0}, u[3]; /* r: the (default) warm start */
+    nscd_gfc3d_info info = {.struct_size = sizeof info};
+    assert_int_equal(
+        nscd_gfc3d_solve(3, 1, Mp, Mi, Mx, Hp, Hi, Hx, f, w, mu, NULL, NULL, v, r, u, &info),
+        NSCD_OK);
+    /* analytic: the normal impulse stops the fall (r_n = 3), friction mu r_n = 1.5 > 1
+     * stops the slide: v = 0 */
+    for (int i = 0; i < 3; ++i) {
+        assert_true(fabs(v[i]) < 1e-9);
+    }
+    assert_true(fabs(r[0] - 3.0) < 1e-9 && fabs(r[1] + 1.0) < 1e-9);
+    assert_int_equal(nscd_fclib_global_set_solution(g, v, r, NULL), NSCD_ERR_NULL_POINTER);
+    assert_int_equal(nscd_fclib_global_set_solution(g, v, r, u), NSCD_OK);
+    const char *path = work_file("global.hdf5");
+    assert_int_equal(nscd_fclib_write_global(g, path), NSCD_OK);
+    nscd_fclib_global *h = NULL;
+    assert_int_equal(nscd_fclib_global_create(NULL, &h), NSCD_OK);
+    assert_int_equal(nscd_fclib_read_global(h, path), NSCD_OK);
+    assert_int_equal(nscd_fclib_global_get_sizes(h, &n, &nc, &mnz, &hnz, &has), NSCD_OK);
+    assert_true(n == 3 && nc == 1 && mnz == 3 && hnz == 4 && has == 1);
+    int32_t Mp2[4], Mi2[3], Hp2[4], Hi2[4];
+    double Mx2[3], Hx2[4], f2[3], w2[3], mu2[1], v2[3], r2[3], u2[3];
+    assert_int_equal(nscd_fclib_global_get(h, Mp2, Mi2, Mx2, Hp2, Hi2, Hx2, f2, w2, mu2), NSCD_OK);
+    assert_int_equal(nscd_fclib_global_get_solution(h, v2, r2, u2), NSCD_OK);
+    assert_memory_equal(Mp2, Mp, sizeof Mp);
+    assert_memory_equal(Mi2, Mi, sizeof Mi);
+    assert_memory_equal(Mx2, Mx, sizeof Mx);
+    assert_memory_equal(Hp2, Hp, sizeof Hp);
+    assert_memory_equal(Hi2, Hi, sizeof Hi);
+    assert_memory_equal(Hx2, Hx, sizeof Hx); /* -0.0 survives */
+    assert_memory_equal(f2, f, sizeof f);
+    assert_memory_equal(mu2, mu, sizeof mu);
+    assert_memory_equal(v2, v, sizeof v);
+    assert_memory_equal(r2, r, sizeof r);
+    assert_memory_equal(u2, u, sizeof u);
+    /* the local reader refuses it as global, the global reader refuses a local file */
+    nscd_fclib_problem *p = NULL;
+    assert_int_equal(nscd_fclib_problem_create(NULL, &p), NSCD_OK);
+    assert_int_equal(nscd_fclib_read(p, path), NSCD_ERR_UNSUPPORTED);
+    nscd_fclib_problem_destroy(p);
+    assert_int_equal(nscd_fclib_read_global(h, sample_path), NSCD_ERR_IO);
+    assert_true(strlen(nscd_fclib_global_last_error(h)) > 0);
+    assert_int_equal(nscd_fclib_global_get_sizes(h, &n, NULL, NULL, NULL, NULL), NSCD_OK);
+    assert_int_equal(n, 3); /* unchanged by the failed read */
+    assert_int_equal(nscd_fclib_read_global(h, work_file("no_such_file.hdf5")), NSCD_ERR_IO);
+    nscd_fclib_global_destroy(h);
+    nscd_fclib_global_destroy(g);
+    nscd_fclib_global_destroy(NULL);
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: test_fclib SAMPLE.hdf5 WORK_DIR [REGENERATED.hdf5]\n");
@@ -652,6 +727,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_dense_limit),
         cmocka_unit_test(test_allocator),
+        cmocka_unit_test(test_global_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

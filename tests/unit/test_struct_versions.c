@@ -134,6 +134,7 @@ ADAPT_INIT(nscd_event_driven_options_init, nscd_event_driven_options)
 ADAPT_INIT(nscd_fc3d_options_init, nscd_fc3d_options)
 ADAPT_INIT(nscd_coulomb_options_init, nscd_coulomb_options)
 ADAPT_INIT(nscd_beam_desc_init, nscd_beam_desc)
+ADAPT_INIT(nscd_gfc3d_options_init, nscd_gfc3d_options)
 
 typedef struct init_case {
     const char *name;
@@ -154,6 +155,8 @@ static const init_case init_cases[] = {
      sizeof(nscd_coulomb_options)},
     /* new in 0.2: its first size is its whole 0.2 struct */
     {"beam_desc", adapt_nscd_beam_desc_init, NSCD__BEAM_DESC_SIZE_0_2, sizeof(nscd_beam_desc)},
+    {"gfc3d_options", adapt_nscd_gfc3d_options_init, NSCD__GFC3D_OPTIONS_SIZE_0_2,
+     sizeof(nscd_gfc3d_options)},
 };
 
 /* A size out of range: NSCD_ERR_STRUCT_SIZE and not one byte written. */

@@ -2,7 +2,7 @@
  * (include/nscd/world_checkpoint.h, docs/checkpoint.md): a mixed scene run
  * 2N steps and run N steps, saved, loaded into a fresh world and run N more
  * steps end with the same bits in every body state; a loaded world saves
- * to the same bytes; hostile checkpoints (truncated, every byte flipped,
+ * to the same bytes; hostile checkpoints (truncated, bytes flipped,
  * foreign, another version, absurd counts) are refused with NSCD_ERR_IO and
  * a message, leaving the world empty. */
 #include <setjmp.h>
@@ -381,7 +381,10 @@ static void truncated_and_flipped_files_are_refused(void **state) {
         assert_refused(copy, n, NULL);
     }
     assert_refused(p, size - 1, "truncated");
-    for (size_t i = 0; i < size; ++i) { /* every byte */
+    /* every byte of the header and section table, then every 13th: past the
+     * table a flip can only be caught by the checksum (valgrind: minutes for
+     * every byte of the file, seconds for this) */
+    for (size_t i = 0; i < size; i += i < 512 ? 1 : 13) {
         memcpy(copy, p, size);
         copy[i] ^= (unsigned char)(1u << (i % 8));
         assert_refused(copy, size, NULL);
