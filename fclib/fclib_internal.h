@@ -44,6 +44,9 @@ typedef struct nscd__fclib_entries {
 } nscd__fclib_entries;
 
 /* Memory through the handle's allocator (malloc/free when none). */
+/* A handle's allocator from the caller's (NULL: the default); false when only
+ * one of its two hooks is set. */
+bool nscd__fclib_allocator(const nscd_allocator *in, nscd_allocator *out);
 void *nscd__fclib_alloc(const nscd_allocator *a, size_t size);
 void nscd__fclib_free(const nscd_allocator *a, void *block, size_t size);
 

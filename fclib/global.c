@@ -37,12 +37,9 @@ nscd_status nscd_fclib_global_create(const nscd_allocator *allocator, nscd_fclib
     if (global == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    nscd_allocator a = {0};
-    if (allocator != NULL) {
-        if ((allocator->allocate == NULL) != (allocator->release == NULL)) {
-            return NSCD_ERR_INVALID_ARGUMENT;
-        }
-        a = *allocator;
+    nscd_allocator a;
+    if (!nscd__fclib_allocator(allocator, &a)) {
+        return NSCD_ERR_INVALID_ARGUMENT;
     }
     nscd_fclib_global *g = nscd__fclib_alloc(&a, sizeof *g);
     if (g == NULL) {

@@ -8,6 +8,15 @@
 
 #include "fclib_internal.h"
 
+bool nscd__fclib_allocator(const nscd_allocator *in, nscd_allocator *out) {
+    nscd_allocator none = {0};
+    if (in != NULL && (in->allocate == NULL) != (in->release == NULL)) {
+        return false;
+    }
+    *out = in != NULL ? *in : none;
+    return true;
+}
+
 void *nscd__fclib_alloc(const nscd_allocator *a, size_t size) {
     if (size == 0) {
         size = 1; /* a valid, distinct pointer for empty arrays */
@@ -103,12 +112,9 @@ nscd_status nscd_fclib_problem_create(const nscd_allocator *allocator,
     if (problem == NULL) {
         return NSCD_ERR_NULL_POINTER;
     }
-    nscd_allocator a = {0};
-    if (allocator != NULL) {
-        if ((allocator->allocate == NULL) != (allocator->release == NULL)) {
-            return NSCD_ERR_INVALID_ARGUMENT;
-        }
-        a = *allocator;
+    nscd_allocator a;
+    if (!nscd__fclib_allocator(allocator, &a)) {
+        return NSCD_ERR_INVALID_ARGUMENT;
     }
     nscd_fclib_problem *p = nscd__fclib_alloc(&a, sizeof *p);
     if (p == NULL) {
