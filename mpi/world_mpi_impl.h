@@ -4,7 +4,7 @@
  * sweeps' exchanges) and world_mpi_vtk.c (parallel VTK).
  *
  * libnscd_mpi is linked from the core's object files (CMake's nscd_objects)
- * plus these: it calls the serial world's stages (models/world_impl.h)
+ * plus these: it calls the serial world's stages (world/world_impl.h)
  * directly, with hidden visibility, and exports only nscd_world_mpi_*.
  * libnscd's exports and ABI stay as they are, and the core has no MPI
  * dependency.
@@ -24,7 +24,7 @@
 
 #include "core/diag.h"
 #include "core/struct_sizes.h"
-#include "models/world_impl.h"
+#include "world/world_impl.h"
 #include "nscd/world_mpi.h"
 
 /* The first release's size of nscd_world_mpi_desc (struct versioning as in

@@ -1,5 +1,5 @@
 /* One step of the distributed world (docs/distributed.md, "The step"): the
- * stages of nscd_world_step (models/world_step.c) on each rank's local world,
+ * stages of nscd_world_step (world/world_step.c) on each rank's local world,
  * with the exchanges of seed 002's parallel solver between them:
  *
  *   migrate            bodies to their owners, shadows refreshed, the plan

@@ -19,6 +19,11 @@ add_test(NAME headers
   COMMAND bash "${_nscd_checks}/headers.sh" "${_nscd_src}" "${_nscd_bin}/headers")
 set_tests_properties(headers PROPERTIES LABELS integration)
 
+# Layers of src/ strictly downward, the world's internals only inside src/world/
+# (docs/architecture.md, "Layers and folders").
+add_test(NAME layers COMMAND /usr/bin/python3 "${_nscd_src}/tools/check_layers.py" "${_nscd_src}")
+set_tests_properties(layers PROPERTIES LABELS integration)
+
 # SONAME carries the ABI major; the dynamic symbol table holds nscd_* functions only.
 add_test(NAME exports
   COMMAND bash "${_nscd_checks}/exports.sh" "${_nscd_src}" "$<TARGET_FILE:nscd>"

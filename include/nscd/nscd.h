@@ -21,6 +21,7 @@
 #include "nscd/version.h"
 #include "nscd/status.h"
 #include "nscd/host.h"
+#include "nscd/types.h"
 #include "nscd/lcp.h"
 #include "nscd/contact_law.h"
 #include "nscd/system.h"

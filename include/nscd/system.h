@@ -26,6 +26,7 @@
 #include "nscd/export.h"
 #include "nscd/host.h"
 #include "nscd/status.h"
+#include "nscd/types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -239,13 +240,6 @@ NSCD_API nscd_status nscd_system_set_state(nscd_system *system, double t, const 
  */
 NSCD_API nscd_status nscd_system_get_state(const nscd_system *system, double *t, double *q,
                                            double *v);
-
-/** State of one contact. */
-typedef enum nscd_contact_mode {
-    NSCD_CONTACT_OPEN = 0,     /**< Free: watched for impacts. */
-    NSCD_CONTACT_CLOSED = 1,   /**< Persistent contact: g = 0 held by a force lambda >= 0. */
-    NSCD_CONTACT_COMPLIANT = 2 /**< Overlapping under a compliant force law. */
-} nscd_contact_mode;
 
 /**
  * @brief Gap, normal gap velocity and mode of one contact at the current state.

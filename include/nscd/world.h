@@ -41,6 +41,7 @@
 #include "nscd/export.h"
 #include "nscd/host.h"
 #include "nscd/status.h"
+#include "nscd/types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -72,19 +73,6 @@ typedef enum nscd_body_type {
     NSCD_BODY_KINEMATIC = 1, /**< Moves with its given velocity; infinite mass. */
     NSCD_BODY_DYNAMIC = 2    /**< Moves under gravity and contact impulses. */
 } nscd_body_type;
-
-/** Kinds of shapes. */
-typedef enum nscd_shape_type {
-    NSCD_SHAPE_SPHERE = 0,     /**< Sphere of `radius` about the shape origin. */
-    NSCD_SHAPE_HALF_SPACE = 1, /**< Solid half-space {z <= 0} of the shape frame: its
-                                    boundary plane passes through the origin with
-                                    outward normal +z. Static or kinematic bodies only. */
-    NSCD_SHAPE_BOX = 2,        /**< Box of `half_extents` about the shape origin. */
-    NSCD_SHAPE_CAPSULE = 3,    /**< Segment from -half_height to +half_height on z,
-                                    swept by a sphere of `radius`. */
-    NSCD_SHAPE_CYLINDER = 4    /**< Solid cylinder of `radius`, axis z, from
-                                    -half_height to +half_height. */
-} nscd_shape_type;
 
 /** Friction laws of the contact problem of one step. */
 typedef enum nscd_friction_law {

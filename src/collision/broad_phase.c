@@ -21,7 +21,7 @@
 
 #include "collision/collision_internal.h"
 #include "collision/radix_sort.h"
-#include "nscd/world.h"
+#include "nscd/types.h"
 
 /* Shapes whose largest AABB side exceeds this many median sides stay out of the grid. */
 #define LARGE_FACTOR 4.0

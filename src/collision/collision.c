@@ -13,7 +13,7 @@
 #include "collision/radix_sort.h"
 #include "core/check.h"
 #include "core/memory.h"
-#include "nscd/world.h"
+#include "nscd/types.h"
 
 void nscd__collision_init(nscd__collision *collision, const nscd_allocator *allocator) {
     memset(collision, 0, sizeof *collision);

@@ -1,5 +1,5 @@
 /* Collision detection of the rigid-body world (docs/world.md): the contract
- * between the world (src/models/world*.c) and the collision layer.
+ * between the world (src/world/world*.c) and the collision layer.
  *
  * The world hands over its shapes with their world poses; the collision layer
  * returns contact points: for every pair of shapes of different bodies whose
@@ -17,7 +17,7 @@
 
 #include "nscd/host.h"
 #include "nscd/status.h"
-#include "nscd/world.h" /* nscd_shape_type */
+#include "nscd/types.h" /* nscd_shape_type */
 
 /* One shape in the world frame, as the world hands it over. */
 typedef struct nscd__collision_shape {

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "nscd/world.h"
+#include "nscd/types.h"
 
 /* Fraction of the smallest size of a box or cylinder used as its rounding. */
 #define ROUNDING_FRACTION 0.05

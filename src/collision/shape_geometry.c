@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "nscd/world.h"
+#include "nscd/types.h"
 
 void nscd__shape_axis(const nscd__collision_shape *s, int i, double out[3]) {
     out[0] = s->rotation[i];

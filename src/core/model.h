@@ -24,7 +24,7 @@
 #include "core/law.h"
 #include "core/rows.h"
 #include "nscd/host.h"
-#include "nscd/system.h" /* nscd_contact_mode */
+#include "nscd/types.h" /* nscd_contact_mode */
 
 /* Kinds of constraint entries. */
 typedef enum nscd__entry_kind {

@@ -11,7 +11,7 @@
 #include "core/struct_sizes.h"
 #include "integrators/time_stepping_impl.h"
 #include "models/system.h"
-#include "models/world_impl.h"
+#include "world/world_model.h"
 
 /* The documented defaults, in a complete struct of the current size. */
 static void option_defaults(nscd_time_stepping_options *options) {

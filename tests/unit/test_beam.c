@@ -26,7 +26,7 @@
 #include "assert_near.h"
 #include "core/dense.h"
 #include "core/memory.h"
-#include "models/beam_impl.h"
+#include "beam/beam_impl.h"
 
 #define PI 3.14159265358979323846
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "core/vec3.h"
-#include "joints/joint.h"
+#include "world/joints/joint.h"
 #include "nscd/joint.h"
 #include "nscd/time_stepping.h"
 #include "nscd/world.h"

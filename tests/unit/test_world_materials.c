@@ -1,7 +1,7 @@
 /* The world's materials and pair overrides (issue 25, case 6): the dense
  * n x n pair matrix needed 4 GiB at 16,385 materials and 32 GiB at the
  * documented cap of 65,536; the overrides now live in a hash table
- * (src/models/material_pairs.c). Checked: memory at the cap (counted by the
+ * (src/world/material_pairs.c). Checked: memory at the cap (counted by the
  * world's allocator) proportional to the materials and pairs set; every
  * override found in both orders against an independent reference, every
  * other pair combined by the rule; a failed allocation changes nothing; a
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "models/world_impl.h"
+#include "world/world_impl.h"
 #include "nscd/world.h"
 
 /* An allocator that counts the bytes alive and can fail after a budget. */

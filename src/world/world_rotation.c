@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "core/vec3.h"
-#include "models/world_impl.h"
+#include "world/world_impl.h"
 
 /* Newton iterations per (sub)step, and how often the step may be halved
  * when Newton does not converge (dt |ω| far beyond 1). */

@@ -16,7 +16,7 @@
 
 #include "core/check.h"
 #include "core/memory.h"
-#include "models/world_impl.h"
+#include "world/world_impl.h"
 #include "nscd/version.h"
 #include "nscd/world_checkpoint.h"
 

@@ -14,7 +14,7 @@
  * at r_P. Part index: face (front, back) x 2M + 2k + (0: edge k-1, 1: edge k). */
 #include <math.h>
 
-#include "joints/joint.h"
+#include "world/joints/joint.h"
 
 /* Inward unit normal of edge k (from vertex k to k+1) of a CCW polygon. */
 static void inward_normal(int32_t n, const double *poly, int32_t k, double m[2]) {

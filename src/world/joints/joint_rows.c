@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/vec3.h"
-#include "joints/joint.h"
+#include "world/joints/joint.h"
 
 int32_t nscd__joint_part_count(const nscd__joint_def *def) {
     if (def->clearance) {

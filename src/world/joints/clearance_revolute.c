@@ -10,7 +10,7 @@
  * puts the stops at the hole's ends and c_a nowhere). g_3' = â·(v_hole(r_1)
  * - v_pin(r_1)): the turn of â is the pin's velocity at r_1 instead of q_1,
  * so the rows at a point on the line through r_1 along â are exact. */
-#include "joints/joint.h"
+#include "world/joints/joint.h"
 
 void nscd__clearance_revolute(const nscd__joint_def *def, const nscd__joint_frames *f,
                               const nscd__joint_pose pose[2], int32_t part, nscd__joint_part *out) {

@@ -16,7 +16,7 @@
  * exact derivative. */
 #include <math.h>
 
-#include "joints/joint.h"
+#include "world/joints/joint.h"
 
 void nscd__clearance_radial_gap(const nscd__joint_def *def, const nscd__joint_frames *f,
                                 const nscd__joint_pose pose[2], const double r[3],

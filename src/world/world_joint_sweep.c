@@ -36,7 +36,7 @@
 #include "core/dense.h"
 #include "core/memory.h"
 #include "core/vec3.h"
-#include "models/world_impl.h"
+#include "world/world_impl.h"
 
 /* h·y of two 6-rows (fixed order: the sweeps need no partial sums). */
 static double dot6(const double h[6], const double y[6]) {

@@ -16,7 +16,7 @@
 
 #include "contact/fc3d_local.h"
 #include "contact/mdp_single.h"
-#include "models/world_impl.h"
+#include "world/world_impl.h"
 
 /* Local velocity of a general contact (rows r) from the current body
  * velocities: rows n, t, o of J v (b relative to a); the sides that do not

@@ -1,7 +1,7 @@
 /* Joints of the rigid-body world (include/nscd/joint.h, docs/joints.md):
  * descs, validation, generational ids, removal with their bodies, and the
  * read-outs (residual, reaction, gaps). The geometry is the joints layer's
- * (src/joints/); the model adapter (world_model.c) turns each part of a
+ * (src/world/joints/); the model adapter (world_model.c) turns each part of a
  * joint into an entry. */
 #include <math.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 #include "core/memory.h"
 #include "core/struct_sizes.h"
 #include "core/vec3.h"
-#include "models/world_impl.h"
+#include "world/world_impl.h"
 
 /* ------------------------------------------------------------ descs */
 

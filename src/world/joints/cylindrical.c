@@ -2,7 +2,7 @@
  * conditions x_A·(p_B - p_A) = 0, y_A·(p_B - p_A) = 0 (part 0), and the z
  * axes parallel, dot-1 x_A·z_B = 0, y_A·z_B = 0 (part 1): four equations,
  * sliding along and turning about z free. */
-#include "joints/joint.h"
+#include "world/joints/joint.h"
 
 void nscd__joint_cylindrical(const nscd__joint_frames *f, const nscd__joint_pose pose[2],
                              int32_t part, nscd__joint_part *out) {

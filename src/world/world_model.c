@@ -27,7 +27,7 @@
 #include "core/memory.h"
 #include "core/model.h"
 #include "core/vec3.h"
-#include "models/world_impl.h"
+#include "world/world_impl.h"
 #include "nscd/contact_law.h"
 
 enum { Q_PER_BODY = 7, V_PER_BODY = 6, ENTRY_ROWS = 3 };
@@ -384,7 +384,7 @@ static void joint_side_pose(const world_adapter *a, const wm_entry *en, int s, c
     nscd_q_to_rows(x + 3, pose->R);
 }
 
-/* A joint part's value and rows (joints/joint.h): an equality's equations,
+/* A joint part's value and rows (world/joints/joint.h): an equality's equations,
  * or a gap with its normal and tangent rows; blocks in increasing column
  * order like a contact's. */
 static nscd_status joint_entry(const world_adapter *a, const wm_entry *en, const double *q,

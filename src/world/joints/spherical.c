@@ -1,7 +1,7 @@
 /* Ideal spherical joint: the origins of frames A and B coincide,
  * Φ = p_B - p_A = 0 (Haug's spherical condition), three rows along the
  * world axes. One part. */
-#include "joints/joint.h"
+#include "world/joints/joint.h"
 
 void nscd__joint_spherical(const nscd__joint_frames *f, const nscd__joint_pose pose[2],
                            int32_t part, nscd__joint_part *out) {

@@ -1,7 +1,7 @@
 /* Ideal fixed joint: the spherical condition (part 0) and the three dot-1
  * conditions x_A·z_B = 0, y_A·z_B = 0, x_A·y_B = 0 (part 1): six
  * equations, the frames locked together. */
-#include "joints/joint.h"
+#include "world/joints/joint.h"
 
 void nscd__joint_fixed(const nscd__joint_frames *f, const nscd__joint_pose pose[2], int32_t part,
                        nscd__joint_part *out) {

@@ -7,7 +7,7 @@
 #include "core/memory.h"
 #include "core/struct_sizes.h"
 #include "core/vec3.h"
-#include "models/world_impl.h"
+#include "world/world_impl.h"
 
 /* ------------------------------------------------------------ settings */
 

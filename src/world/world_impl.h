@@ -23,10 +23,11 @@
 
 #include "collision/collision.h"
 #include "core/diag.h"
-#include "joints/joint.h"
-#include "models/material_pairs.h"
+#include "world/joints/joint.h"
+#include "world/material_pairs.h"
 #include "nscd/joint.h"
 #include "nscd/world.h"
+#include "world/world_model.h"
 
 /* Defaults of the joint projection (nscd_world_set_joint_projection) and
  * the most ideal-joint rows it projects (its dense W is m x m). */
@@ -379,11 +380,7 @@ double nscd__world_joint_sweep(nscd_world *w);
 void nscd__world_joint_store(nscd_world *w);
 void nscd__world_free_joint_blocks(nscd_world *w);
 
-/* The model adapter (world_model.c). */
-struct nscd__model;
-/* The world as an nscd__model (created at the first call, its state read
- * from the bodies); the world owns it. */
-nscd_status nscd__world_model(nscd_world *w, struct nscd__model **model);
+/* The model adapter (world_model.c; nscd__world_model in world_model.h). */
 /* Frees the adapter and clears every stepper's link to it. */
 void nscd__world_model_free(nscd_world *w);
 

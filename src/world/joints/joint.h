@@ -1,7 +1,7 @@
 /* The joints layer (docs/joints.md): the constraint functions of ideal
  * joints and the gap functions of clearance joints, with their rows on the
  * two bodies' velocities (v, ω), ω in the world frame: the world's
- * velocity convention (models/world_model.c). Pure geometry: a joint is
+ * velocity convention (world/world_model.c). Pure geometry: a joint is
  * evaluated at the two bodies' poses; the world stores joints and turns
  * each part into an entry of its model.
  *

@@ -9,7 +9,7 @@
 #include "core/dense.h"
 #include "core/memory.h"
 #include "core/struct_sizes.h"
-#include "models/beam_impl.h"
+#include "beam/beam_impl.h"
 
 nscd_status nscd_beam_desc_init(nscd_beam_desc *desc, size_t struct_size) {
     nscd_beam_desc defaults;

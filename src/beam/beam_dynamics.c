@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/check.h"
-#include "models/beam_impl.h"
+#include "beam/beam_impl.h"
 
 #define REF 3 /* reference coordinates R_x, R_y, θ */
 

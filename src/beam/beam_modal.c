@@ -10,7 +10,7 @@
 
 #include "core/dense_small.h"
 #include "core/memory.h"
-#include "models/beam_impl.h"
+#include "beam/beam_impl.h"
 
 #define BAND 5 /* two nodes of 3 dofs: |i - j| <= 5 within an element */
 #define TWO_PI 6.283185307179586

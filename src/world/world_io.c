@@ -3,7 +3,7 @@
  * printed with 17 significant digits, so a file holds the exact state. */
 #include <stdio.h>
 
-#include "models/world_impl.h"
+#include "world/world_impl.h"
 
 static int write_vtk(const nscd_world *w, FILE *f) {
     int32_t n = nscd_world_body_count(w);

@@ -2,7 +2,7 @@
  * B perpendicular to the x and y axes of A, Haug's dot-1 conditions
  * x_A·z_B = 0, y_A·z_B = 0 (part 1): five equations, the rotation about
  * the common z axis free. */
-#include "joints/joint.h"
+#include "world/joints/joint.h"
 
 void nscd__joint_revolute(const nscd__joint_frames *f, const nscd__joint_pose pose[2], int32_t part,
                           nscd__joint_part *out) {

@@ -31,7 +31,7 @@
 #include "core/memory.h"
 #include "core/redundant.h"
 #include "core/vec3.h"
-#include "models/world_impl.h"
+#include "world/world_impl.h"
 
 /* One projected row: its body on each side (dense index, -1 when the side
  * does not move), whether it is a gap (impulse >= 0), its value, its row

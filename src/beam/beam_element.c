@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "models/beam_impl.h"
+#include "beam/beam_impl.h"
 
 #define ELEMENT_DOF 6
 

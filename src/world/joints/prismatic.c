@@ -1,7 +1,7 @@
 /* Ideal prismatic joint: the cylindrical joint's dot-2 conditions (part 0)
  * and its dot-1 conditions with the turn about z locked, x_A·y_B = 0
  * (part 1): five equations, sliding along z free. */
-#include "joints/joint.h"
+#include "world/joints/joint.h"
 
 void nscd__joint_prismatic(const nscd__joint_frames *f, const nscd__joint_pose pose[2],
                            int32_t part, nscd__joint_part *out) {

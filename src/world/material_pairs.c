@@ -1,6 +1,6 @@
 /* Pair friction overrides in an open-addressing hash table (linear probing,
  * load factor at most 1/2); see material_pairs.h. */
-#include "models/material_pairs.h"
+#include "world/material_pairs.h"
 
 #include <string.h>
 
