@@ -56,19 +56,57 @@ add_test(NAME sanitizers
   COMMAND bash "${_nscd_checks}/sanitizers.sh" "${_nscd_src}" "${_nscd_bin}/sanitize")
 set_tests_properties(sanitizers PROPERTIES LABELS integration RESOURCE_LOCK cpu_heavy TIMEOUT 1200)
 
-# Every unit test executable under valgrind (definite and possible leaks fail).
+# The valgrind tier (docs/testing.md, "Test tiers"): the unit tests under
+# valgrind (definite and possible leaks fail), except the few listed in
+# NSCD_VALGRIND_SKIP, at the small size of their longest scenes
+# (NSCD_TEST_SMALL=1, tests/unit/test_size.h, and the tests' own size
+# variables below). valgrind costs 30-100 times the native run: all of them
+# at full size took 23 minutes of CPU, the time-stepping tests below 13 of
+# them. The skipped tests reach no function, and 0.7 % of the lines, that
+# the tests kept here do not (gcov, docs/testing.md); they still run natively
+# (unit.*), under another OpenBLAS (portable.*) and under ASan + UBSan
+# (sanitizers). -DNSCD_VALGRIND_ALL=ON runs every unit test under valgrind at
+# full size, as before the tiers (about 12 minutes on 2 cores).
 # OPENBLAS_NUM_THREADS=1: OpenBLAS otherwise starts a thread pool at load time
 # whose threads are never joined (it lives until exit); valgrind then reports
 # their stacks as "possibly lost". One thread is also all the unit tests need.
+option(NSCD_VALGRIND_ALL "Run every unit test under valgrind at full size (make test runs a subset)" OFF)
+set(NSCD_VALGRIND_SKIP
+    # the four slider-crank/time-stepping suites: 1.6-2.3 s native each, 180-220 s
+    # of CPU each under valgrind; their steppers (Moreau-Jean, midpoint,
+    # generalized-alpha, ED-alpha, Bathe, prox) run under valgrind in
+    # test_time_stepping_{implicit,impulse_subspace,nonsymmetric,hets},
+    # test_world_time_stepping, test_variable_step and test_clearance_joints
+    test_time_stepping test_time_stepping_alpha test_time_stepping_prox
+    test_time_stepping_slider_crank
+    # 90 s under valgrind for its random sweep; the MDP solver runs under
+    # valgrind in test_impact_rules, test_world and test_world_checkpoint
+    test_mdp_single
+    # long world scenes whose code test_world, test_world_checkpoint,
+    # test_world_overflow and test_joints reach under valgrind
+    test_world_robust test_world_step_joints)
+set(_nscd_valgrind_environment
+    "OPENBLAS_NUM_THREADS=1;CMOCKA_MESSAGE_OUTPUT=STDOUT;NSCD_TEST_SMALL=1;NSCD_IMPACT_FRICTION_SAMPLES=100;NSCD_BOX_SCAN_HEIGHTS=5")
+if(NSCD_VALGRIND_ALL)
+  set(_nscd_valgrind_environment "OPENBLAS_NUM_THREADS=1;CMOCKA_MESSAGE_OUTPUT=STDOUT")
+endif()
+foreach(_name ${NSCD_VALGRIND_SKIP})
+  if(NOT "${PROJECT_SOURCE_DIR}/tests/unit/${_name}.c" IN_LIST NSCD_UNIT_TESTS)
+    message(FATAL_ERROR "NSCD_VALGRIND_SKIP names ${_name}, which is not a unit test")
+  endif()
+endforeach()
 foreach(_src ${NSCD_UNIT_TESTS})
   get_filename_component(_name "${_src}" NAME_WE)
+  if(_name IN_LIST NSCD_VALGRIND_SKIP AND NOT NSCD_VALGRIND_ALL)
+    continue()
+  endif()
   add_test(NAME valgrind.${_name}
     COMMAND valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible
             --show-leak-kinds=definite,possible --track-origins=yes --quiet
             "--suppressions=${CMAKE_CURRENT_SOURCE_DIR}/checks/valgrind.supp"
             $<TARGET_FILE:${_name}>)
   set_tests_properties(valgrind.${_name} PROPERTIES LABELS valgrind TIMEOUT 900
-    ENVIRONMENT "OPENBLAS_NUM_THREADS=1;CMOCKA_MESSAGE_OUTPUT=STDOUT")
+    ENVIRONMENT "${_nscd_valgrind_environment}")
 endforeach()
 
 # Short examples under valgrind too: they drive the shared library end to end.
