@@ -61,29 +61,29 @@ set_tests_properties(sanitizers PROPERTIES LABELS integration RESOURCE_LOCK cpu_
 # NSCD_VALGRIND_SKIP, at the small size of their longest scenes
 # (NSCD_TEST_SMALL=1, tests/unit/test_size.h, and the tests' own size
 # variables below). valgrind costs 30-100 times the native run: all of them
-# at full size took 23 minutes of CPU, the time-stepping tests below 13 of
-# them. The skipped tests reach no function, and 0.7 % of the lines, that
-# the tests kept here do not (gcov, docs/testing.md); they still run natively
-# (unit.*), under another OpenBLAS (portable.*) and under ASan + UBSan
-# (sanitizers). -DNSCD_VALGRIND_ALL=ON runs every unit test under valgrind at
-# full size, as before the tiers (about 12 minutes on 2 cores).
+# at full size took 1 580 s of CPU, the 7 skipped ones 950 s of it. The
+# skipped tests reach 0.7 % of the library lines the unit tests reach and
+# no kept test does (a gcov run per test, docs/testing.md); they still run
+# natively (unit.*), under another OpenBLAS (portable.*) and under ASan +
+# UBSan (sanitizers). -DNSCD_VALGRIND_ALL=ON runs every unit test under
+# valgrind at full size with --track-origins=yes, as before the tiers
+# (about 13 minutes on 2 cores). A new unit test is under valgrind by default.
 # OPENBLAS_NUM_THREADS=1: OpenBLAS otherwise starts a thread pool at load time
 # whose threads are never joined (it lives until exit); valgrind then reports
 # their stacks as "possibly lost". One thread is also all the unit tests need.
 option(NSCD_VALGRIND_ALL "Run every unit test under valgrind at full size (make test runs a subset)" OFF)
 set(NSCD_VALGRIND_SKIP
-    # the four slider-crank/time-stepping suites: 1.6-2.3 s native each, 180-220 s
-    # of CPU each under valgrind; their steppers (Moreau-Jean, midpoint,
-    # generalized-alpha, ED-alpha, Bathe, prox) run under valgrind in
-    # test_time_stepping_{implicit,impulse_subspace,nonsymmetric,hets},
-    # test_world_time_stepping, test_variable_step and test_clearance_joints
+    # 190-255 s of CPU each under valgrind (1.6-2.3 s native); their steppers
+    # and local solvers run under valgrind in test_time_stepping_hets,
+    # test_time_stepping_impulse_subspace (ED-alpha), test_variable_step,
+    # test_world_time_stepping and test_time_stepping_implicit
     test_time_stepping test_time_stepping_alpha test_time_stepping_prox
     test_time_stepping_slider_crank
-    # 90 s under valgrind for its random sweep; the MDP solver runs under
-    # valgrind in test_impact_rules, test_world and test_world_checkpoint
+    # 90 s for its random sweep; the MDP solver runs under valgrind in
+    # test_world, test_coulomb_single and test_fc3d
     test_mdp_single
-    # long world scenes whose code test_world, test_world_checkpoint,
-    # test_world_overflow and test_joints reach under valgrind
+    # long world scenes (29 s, 11 s) whose code test_world,
+    # test_world_checkpoint and test_joints reach under valgrind
     test_world_robust test_world_step_joints)
 set(_nscd_valgrind_environment
     "OPENBLAS_NUM_THREADS=1;CMOCKA_MESSAGE_OUTPUT=STDOUT;NSCD_TEST_SMALL=1;NSCD_IMPACT_FRICTION_SAMPLES=100;NSCD_BOX_SCAN_HEIGHTS=5")
