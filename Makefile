@@ -5,7 +5,8 @@
 #   make build   configure build/ (RelWithDebInfo, warnings as errors) and build
 #   make test    deps + build + every ctest test (unit, examples, Python,
 #                consumers, ABI, headers, Doxygen, sanitizers, valgrind, format,
-#                fuzzers)
+#                fuzzers); under 10 minutes on 2 cores (docs/testing.md, "Test tiers")
+#   make check   deps + build + the unit and Python tests only (under 2 minutes)
 #   make demo    deps + build + run every example with --json, print a summary
 #   make docs    API reference with Doxygen into build/doxygen/html
 #   make bench   deps + build + the benchmark programs of bench/ (not part of make
@@ -83,7 +84,8 @@ test: deps
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 # The fast tier: the unit and Python tests only (no valgrind, no sanitizer
-# build, no fuzzers, no portable rerun); `make test` runs everything.
+# build, no fuzzers, no portable rerun); `make test` runs everything
+# (docs/testing.md, "Test tiers").
 check: deps
 	$(MAKE) --no-print-directory build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -L '^(unit|python)$$' \

@@ -27,7 +27,7 @@ set_tests_properties(fclib.unit PROPERTIES LABELS "fclib;unit" FIXTURES_REQUIRED
 if(NOT NSCD_SANITIZE)
   add_test(NAME valgrind.test_fclib
     COMMAND valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible
-            --show-leak-kinds=definite,possible --track-origins=yes --quiet
+            --show-leak-kinds=definite,possible ${NSCD_VALGRIND_FLAGS} --quiet
             "--suppressions=${CMAKE_CURRENT_SOURCE_DIR}/checks/valgrind.supp"
             $<TARGET_FILE:test_fclib> "${_fclib_sample}" "${_fclib_work}/valgrind")
   set_tests_properties(valgrind.test_fclib PROPERTIES LABELS "fclib;valgrind" TIMEOUT 900

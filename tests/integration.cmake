@@ -61,19 +61,63 @@ add_test(NAME sanitizers
   COMMAND bash "${_nscd_checks}/sanitizers.sh" "${_nscd_src}" "${_nscd_bin}/sanitize")
 set_tests_properties(sanitizers PROPERTIES LABELS integration RESOURCE_LOCK cpu_heavy TIMEOUT 1200)
 
-# Every unit test executable under valgrind (definite and possible leaks fail).
+# The valgrind tier (docs/testing.md, "Test tiers"): the unit tests under
+# valgrind (definite and possible leaks fail), except the few listed in
+# NSCD_VALGRIND_SKIP, at the small size of their longest scenes
+# (NSCD_TEST_SMALL=1, tests/unit/test_size.h, and the tests' own size
+# variables below). valgrind costs 30-100 times the native run: all of them
+# at full size took 1 580 s of CPU, the 7 skipped ones 950 s of it. The
+# skipped tests reach 0.7 % of the library lines the unit tests reach and
+# no kept test does (a gcov run per test, docs/testing.md); they still run
+# natively (unit.*), under another OpenBLAS (portable.*) and under ASan +
+# UBSan (sanitizers). -DNSCD_VALGRIND_ALL=ON runs every unit test under
+# valgrind at full size with --track-origins=yes, as before the tiers
+# (about 13 minutes on 2 cores). A new unit test is under valgrind by default.
 # OPENBLAS_NUM_THREADS=1: OpenBLAS otherwise starts a thread pool at load time
 # whose threads are never joined (it lives until exit); valgrind then reports
 # their stacks as "possibly lost". One thread is also all the unit tests need.
+option(NSCD_VALGRIND_ALL "Run every unit test under valgrind at full size (make test runs a subset)" OFF)
+set(NSCD_VALGRIND_SKIP
+    # 190-255 s of CPU each under valgrind (1.6-2.3 s native); their steppers
+    # and local solvers run under valgrind in test_time_stepping_hets,
+    # test_time_stepping_impulse_subspace (ED-alpha), test_variable_step,
+    # test_world_time_stepping and test_time_stepping_implicit
+    test_time_stepping test_time_stepping_alpha test_time_stepping_prox
+    test_time_stepping_slider_crank
+    # 90 s for its random sweep; the MDP solver runs under valgrind in
+    # test_world, test_coulomb_single and test_fc3d
+    test_mdp_single
+    # long world scenes (29 s, 11 s) whose code test_world,
+    # test_world_checkpoint and test_joints reach under valgrind
+    test_world_robust test_world_step_joints)
+set(_nscd_valgrind_environment
+    "OPENBLAS_NUM_THREADS=1;CMOCKA_MESSAGE_OUTPUT=STDOUT;NSCD_TEST_SMALL=1;NSCD_IMPACT_FRICTION_SAMPLES=100;NSCD_BOX_SCAN_HEIGHTS=5")
+# --track-origins=yes finds nothing more, it only says where an uninitialised
+# value came from, at 1.6 times the cost: rerun a failing test with it
+# (NSCD_VALGRIND_FLAGS, or by hand: docs/testing.md).
+set(NSCD_VALGRIND_FLAGS "" CACHE STRING "Extra valgrind options of the valgrind.* tests (e.g. --track-origins=yes)")
+set(_nscd_valgrind_flags ${NSCD_VALGRIND_FLAGS})
+if(NSCD_VALGRIND_ALL)
+  set(_nscd_valgrind_environment "OPENBLAS_NUM_THREADS=1;CMOCKA_MESSAGE_OUTPUT=STDOUT")
+  set(_nscd_valgrind_flags --track-origins=yes ${NSCD_VALGRIND_FLAGS})
+endif()
+foreach(_name ${NSCD_VALGRIND_SKIP})
+  if(NOT "${PROJECT_SOURCE_DIR}/tests/unit/${_name}.c" IN_LIST NSCD_UNIT_TESTS)
+    message(FATAL_ERROR "NSCD_VALGRIND_SKIP names ${_name}, which is not a unit test")
+  endif()
+endforeach()
 foreach(_src ${NSCD_UNIT_TESTS})
   get_filename_component(_name "${_src}" NAME_WE)
+  if(_name IN_LIST NSCD_VALGRIND_SKIP AND NOT NSCD_VALGRIND_ALL)
+    continue()
+  endif()
   add_test(NAME valgrind.${_name}
     COMMAND valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible
-            --show-leak-kinds=definite,possible --track-origins=yes --quiet
+            --show-leak-kinds=definite,possible ${_nscd_valgrind_flags} --quiet
             "--suppressions=${CMAKE_CURRENT_SOURCE_DIR}/checks/valgrind.supp"
             $<TARGET_FILE:${_name}>)
   set_tests_properties(valgrind.${_name} PROPERTIES LABELS valgrind TIMEOUT 900
-    ENVIRONMENT "OPENBLAS_NUM_THREADS=1;CMOCKA_MESSAGE_OUTPUT=STDOUT")
+    ENVIRONMENT "${_nscd_valgrind_environment}")
 endforeach()
 
 # Short examples under valgrind too: they drive the shared library end to end.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configure, build and run the unit tests with AddressSanitizer and
-# UndefinedBehaviorSanitizer in a nested build tree (examples off).
+# UndefinedBehaviorSanitizer in a nested build tree (examples and benchmark
+# programs off: nothing here runs them), NSCD_JOBS (default 2) at a time.
 # usage: sanitizers.sh SOURCE_DIR NESTED_BUILD_DIR
 set -euo pipefail
 src=$1
@@ -8,8 +9,12 @@ build=$2
 jobs=${NSCD_JOBS:-2}
 
 mkdir -p "$build"
-cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DNSCD_SANITIZE=ON \
-    -DNSCD_BUILD_EXAMPLES=OFF -DNSCD_WERROR=ON >"$build/configure.log" 2>&1 \
+# Debug (assertions on) at -O1, as the sanitizers' documentation advises:
+# the unit tests run 2-4 times faster than at -O0 (77 s of CPU instead of
+# 163 s on the development machine) for 50 s more of compilation.
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g -O1" \
+    -DNSCD_SANITIZE=ON -DNSCD_BUILD_EXAMPLES=OFF -DNSCD_BUILD_BENCH=OFF -DNSCD_WERROR=ON \
+    >"$build/configure.log" 2>&1 \
     || { cat "$build/configure.log" >&2; exit 1; }
 cmake --build "$build" -j "$jobs"
 
@@ -18,4 +23,4 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_strin
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export OPENBLAS_NUM_THREADS=1
 cd "$build"
-ctest -L unit --output-on-failure --no-tests=error
+ctest -L unit --output-on-failure --no-tests=error -j "$jobs"

@@ -13,6 +13,7 @@
 
 #include "nscd/nscd.h"
 #include "single_contact_reference.h"
+#include "test_size.h"
 
 static void table1_problem(double A[9], double b[3], double *mu) {
     double dx = 10, dy = 1, dz = 1, mx = 0.03, my = 65, mz = 50;
@@ -112,7 +113,8 @@ static void random_problems_against_brute_force(void **state) {
     (void)state;
     ref_rng_state = 2024;
     int histogram[7] = {0};
-    for (int trial = 0; trial < 400; ++trial) {
+    const int trials = NSCD_TEST_SIZE(400, 60); /* 60 under NSCD_TEST_SMALL (test_size.h) */
+    for (int trial = 0; trial < trials; ++trial) {
         double A[9], b[3], sol[18];
         ref_random_spd(A, pow(10.0, 4.0 * ref_uniform() - 2.0));
         for (int i = 0; i < 3; ++i) {

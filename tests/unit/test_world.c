@@ -18,6 +18,7 @@
 #include "nscd/world.h"
 
 #include "assert_near.h"
+#include "test_size.h"
 
 #define G 9.81
 #define PI 3.14159265358979323846
@@ -91,21 +92,22 @@ static double total_energy(const nscd_world *w, const nscd_body_id *ids, int n) 
 /* ------------------------------------------------------------ single bodies */
 
 /* A sphere placed exactly on the plane (gap 0): each step the normal
- * impulse m g dt cancels gravity; over 1e5 steps the centre moves by
- * round-off only. */
+ * impulse m g dt cancels gravity; over 1e5 steps (2000 under
+ * NSCD_TEST_SMALL, test_size.h) the centre moves by round-off only. */
 static void sphere_rests_on_plane(void **state) {
     (void)state;
     nscd_world_desc d = default_desc();
     nscd_world *w = make_world(&d);
     add_floor(w);
     nscd_body_id s = add_sphere(w, 0.3, -0.2, 0.1, 0.1);
-    step_ok(w, 100000);
+    const int steps = NSCD_TEST_SIZE(100000, 2000);
+    step_ok(w, steps);
     double x[3], v[3], om[3];
     assert_int_equal(nscd_world_get_body(w, s, x, NULL, v, om), NSCD_OK);
     assert_true(fabs(x[0] - 0.3) < 1e-12 && fabs(x[1] + 0.2) < 1e-12);
     assert_true(fabs(x[2] - 0.1) < 1e-12);
     assert_true(fabs(v[2]) < 1e-12 && fabs(om[0]) + fabs(om[1]) + fabs(om[2]) < 1e-12);
-    assert_near(nscd_world_time(w), 100.0, 1e-9);
+    assert_near(nscd_world_time(w), steps * d.dt, 1e-9);
     nscd_world_destroy(w);
 }
 
@@ -343,7 +345,8 @@ static nscd_world *make_pile(const nscd_world_desc *d, nscd_body_id *ids, int n)
 /* With ε = 0 the error reduction adds nothing, contacts only dissipate and
  * the semi-implicit Euler step loses m g^2 dt^2 / 2 per body in free fall:
  * the total energy never increases (up to round-off) in a frictional pile of
- * spheres and cubes, for both friction laws (they differ on the cubes). */
+ * spheres and cubes, for both friction laws (they differ on the cubes).
+ * 900 steps (300 under NSCD_TEST_SMALL: the pile has landed). */
 static void pile_energy_never_increases(void **state) {
     (void)state;
     int32_t laws[2] = {NSCD_FRICTION_COULOMB, NSCD_FRICTION_MAX_DISSIPATION};
@@ -358,7 +361,8 @@ static void pile_energy_never_increases(void **state) {
         nscd_world *w = make_pile(&d, ids, N);
         double e = total_energy(w, ids, N), e0 = e;
         int contacts = 0;
-        for (int i = 0; i < 900; ++i) {
+        const int steps = NSCD_TEST_SIZE(900, 300);
+        for (int i = 0; i < steps; ++i) {
             nscd_world_step_report rep;
             rep.struct_size = sizeof rep;
             nscd_status rc = nscd_world_step(w, &rep);
@@ -374,7 +378,8 @@ static void pile_energy_never_increases(void **state) {
     }
 }
 
-/* Two worlds built and run alike are bitwise alike. */
+/* Two worlds built and run alike are bitwise alike (300 steps, 60 under
+ * NSCD_TEST_SMALL). */
 static void rerun_is_bitwise_identical(void **state) {
     (void)state;
     enum { N = 60 };
@@ -385,7 +390,8 @@ static void rerun_is_bitwise_identical(void **state) {
         d.relaxation = 0.7;
         nscd_body_id ids[N];
         nscd_world *w = make_pile(&d, ids, N);
-        for (int i = 0; i < 300; ++i) {
+        const int steps = NSCD_TEST_SIZE(300, 60);
+        for (int i = 0; i < steps; ++i) {
             nscd_status rc = nscd_world_step(w, NULL);
             assert_true(rc == NSCD_OK);
         }
@@ -500,7 +506,8 @@ static void add_and_remove_mid_run(void **state) {
 
 /* Random churn: bodies of every shape (and compounds) added and removed
  * between steps, ids checked against a shadow list; the storage order of
- * the copy-out is the order of addition of the survivors. */
+ * the copy-out is the order of addition of the survivors (300 steps, 100
+ * under NSCD_TEST_SMALL). */
 static void random_add_remove_churn(void **state) {
     (void)state;
     nscd_world_desc d = default_desc();
@@ -510,7 +517,8 @@ static void random_add_remove_churn(void **state) {
     nscd_body_id live[MAX], dead[4 * MAX];
     int n_live = 0, n_dead = 0;
     unsigned seed = 12345;
-    for (int step = 0; step < 300; ++step) {
+    const int steps = NSCD_TEST_SIZE(300, 100);
+    for (int step = 0; step < steps; ++step) {
         seed = seed * 1103515245u + 12345u;
         int action = (seed >> 16) % 4;
         if (action < 3 && n_live < MAX) {

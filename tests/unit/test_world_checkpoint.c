@@ -19,6 +19,8 @@
 #include "nscd/world.h"
 #include "nscd/world_checkpoint.h"
 
+#include "test_size.h"
+
 #define LINK 0.2 /* joint spacing of a chain link, m */
 
 typedef struct scene_options {
@@ -261,9 +263,11 @@ static nscd_world *fresh_world(void) {
 }
 
 /* 2N steps against N + save + load + N: the same bits, for each way of
- * saving (buffer, file); the loaded world saves to the same bytes. */
+ * saving (buffer, file); the loaded world saves to the same bytes. N = 150;
+ * 25 under NSCD_TEST_SMALL (test_size.h): the scene has its contacts,
+ * warm starts, the removed thrown body and the chain by then. */
 static void restart_is_bitwise(const scene_options *o) {
-    enum { N = 150 };
+    const int N = NSCD_TEST_SIZE(150, 25);
     nscd_world *reference = make_scene(o);
     step_n(reference, N);
     nscd_body_id victim = 0;
