@@ -380,3 +380,48 @@ nscd_status nscd_world_kinetic_energy(const nscd_world *w, double *energy) {
     *energy = e;
     return NSCD_OK;
 }
+
+/* -m g.x summed over the dynamic bodies (their positions are their centres of
+ * mass): zero at the origin, falling as a body moves along g. */
+static double potential_energy(const nscd_world *w) {
+    const double *g = w->desc.gravity;
+    double e = 0.0;
+    for (int32_t i = 0; i < w->n_bodies; ++i) {
+        if (w->type[i] != NSCD_BODY_DYNAMIC) {
+            continue;
+        }
+        const double *x = w->position + 3 * (size_t)i;
+        e -= w->mass[i] * (g[0] * x[0] + g[1] * x[1] + g[2] * x[2]);
+    }
+    return e;
+}
+
+nscd_status nscd_world_potential_energy(const nscd_world *w, double *energy) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    if (energy == NULL) {
+        return nscd__world_read_fail(w, NSCD_ERR_NULL_POINTER,
+                                     "nscd_world_potential_energy: energy is NULL");
+    }
+    nscd__diag_clear(nscd__world_diag(w));
+    *energy = potential_energy(w);
+    return NSCD_OK;
+}
+
+nscd_status nscd_world_total_energy(const nscd_world *w, double *energy) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    if (energy == NULL) {
+        return nscd__world_read_fail(w, NSCD_ERR_NULL_POINTER,
+                                     "nscd_world_total_energy: energy is NULL");
+    }
+    nscd__diag_clear(nscd__world_diag(w));
+    double kinetic = 0.0;
+    nscd_status rc = nscd_world_kinetic_energy(w, &kinetic);
+    if (rc == NSCD_OK) {
+        *energy = kinetic + potential_energy(w);
+    }
+    return rc;
+}
