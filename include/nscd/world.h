@@ -620,6 +620,40 @@ NSCD_API nscd_status nscd_world_potential_energy(const nscd_world *world, double
  */
 NSCD_API nscd_status nscd_world_total_energy(const nscd_world *world, double *energy);
 
+/**
+ * @brief The net contact impulse of the last step on one body, in the world
+ *        frame: the sum over its contacts (those nscd_world_get_contacts()
+ *        copies out) of the impulse the other body exerts on it, and its
+ *        moment about a point.
+ *
+ * The contact impulses of nscd_world_get_contacts() are in each contact's
+ * frame (normal, then two tangents the library chooses), so a caller cannot
+ * sum them in the world frame; this does. Divided by the step's length it
+ * is the mean contact force over the step: on the ground under a resting
+ * pile, minus the pile's weight times dt. Joint reactions are not included
+ * (nscd_world_joint_reaction()).
+ * @param world           The world.
+ * @param id              Any live body (static and kinematic bodies too).
+ * @param about           3 values: the point of the moment, m; NULL for the
+ *                        world origin. The contact points are those detected
+ *                        at the start of the step, so the moment about the
+ *                        centre of mass the solver used is the one about the
+ *                        position at the start of the step: after
+ *                        nscd_world_step(), x − dt v with the position x and
+ *                        velocity v read now (x' = x + dt v'), not x.
+ * @param impulse         Receives 3 values, N s; may be NULL.
+ * @param angular_impulse Receives 3 values, N m s: Σ (p_j − about) × P_j over
+ *                        the contact points p_j and impulses P_j; may be NULL.
+ * @return ::NSCD_OK (zeros when the body had no contact);
+ *         ::NSCD_ERR_NULL_POINTER for a NULL world; ::NSCD_ERR_STALE_HANDLE;
+ *         ::NSCD_ERR_NOT_FINITE for a NaN or infinite `about` (nothing
+ *         written on failure).
+ * @since 0.2
+ */
+NSCD_API nscd_status nscd_world_get_body_contact_impulse(const nscd_world *world, nscd_body_id id,
+                                                         const double about[3], double impulse[3],
+                                                         double angular_impulse[3]);
+
 #ifdef __cplusplus
 }
 #endif

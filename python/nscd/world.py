@@ -603,6 +603,21 @@ class World(OwnedHandle):
                     "nscd_world_total_energy")
         return energy.value
 
+    def body_contact_impulse(self, body_id: int, about: Optional[Sequence[float]] = None
+                             ) -> Tuple[np.ndarray, np.ndarray]:
+        """The net contact impulse of the last step on a body (world frame, N s;
+        divided by dt: the mean contact force) and its moment about `about`
+        (N m s; default the origin; the contact points are those of the start
+        of the step, so pass x - dt v for the moment about the centre of mass
+        the step used)."""
+        self._require_open()
+        impulse, moment = np.zeros(3), np.zeros(3)
+        about_c = None if about is None else (ctypes.c_double * 3)(*_vec(about, 3, "about"))
+        self._check(self._lib.nscd_world_get_body_contact_impulse(
+            self._handle, self._id(body_id), about_c, _dptr(impulse), _dptr(moment)),
+            "nscd_world_get_body_contact_impulse")
+        return impulse, moment
+
     # ------------------------------------------------------------ bulk copy-out
     def bodies(self) -> Bodies:
         """Every live body as numpy arrays (structure of arrays), copied by one

@@ -40,3 +40,23 @@ def test_energies_in_free_flight():
         world.step(500)
         expected = e0 - 500 * 0.5 * m * (g @ g) * dt * dt
         assert world.total_energy() == pytest.approx(expected, rel=1e-12)
+
+
+def test_body_contact_impulse_of_a_resting_pile():
+    """Three spheres stacked on the ground: the ground takes the whole weight,
+    -3 m g dt, the bottom sphere m g dt net; the moment about the centres is
+    zero."""
+    r, dt = 0.05, 1e-3
+    with nscd.World(dt=dt, tolerance=1e-13, max_sweeps=200) as world:
+        ground = world.add_half_space()
+        balls = [world.add_sphere(r, position=(0, 0, r + 2 * r * k)) for k in range(3)]
+        world.step(100)
+        m = world.body_mass(balls[0])[0]
+        p_ground, _ = world.body_contact_impulse(ground)
+        assert np.allclose(p_ground, (0, 0, -3 * m * 9.81 * dt), rtol=0, atol=1e-9 * m * dt)
+        x, _, v, _ = world.get_body(balls[0])
+        p, moment = world.body_contact_impulse(balls[0], about=x - dt * v)
+        assert np.allclose(p, (0, 0, m * 9.81 * dt), rtol=0, atol=1e-9 * m * dt)
+        assert np.allclose(moment, 0, atol=1e-12)
+        with pytest.raises(nscd.NscdError):
+            world.body_contact_impulse(balls[0], about=(0, float("nan"), 0))

@@ -3,7 +3,8 @@
  * frame's +z is the unit normal, a sphere rests on it at distance r, bad
  * input refused with nothing added) and the energies (the potential -m g.x;
  * in free flight the world's own step loses exactly m |g|^2 dt^2 / 2 per
- * step, the midpoint rule keeps the total to round-off). */
+ * step, the midpoint rule keeps the total to round-off) and the net contact
+ * impulse on a body (a sliding sphere: friction μ m g dt, its moment). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -316,6 +317,83 @@ static void free_flight_midpoint(void **state) {
     nscd_world_destroy(w);
 }
 
+/* ------------------------------------------------------------ contact impulse */
+
+/* A sphere launched at v0 without spin on a floor with μ = 0.3 slides for
+ * 2 v0 / (7 μ g) (about 0.1 s): during a step of that phase the floor gives
+ * it P = (−μ m g dt, 0, m g dt) at its lowest point, whose moment about the
+ * centre at the start of the step is (0, μ m g r dt, 0) (it spins the
+ * sphere up towards rolling);
+ * the floor takes −P. A body without contact gets zeros; bad input. */
+static void contact_impulse_of_a_sliding_sphere(void **state) {
+    (void)state;
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    d.default_friction = 0.3;
+    d.tolerance = 1e-13;
+    d.max_sweeps = 100;
+    nscd_world *w = NULL;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
+    const double origin[3] = {0.0, 0.0, 0.0}, up[3] = {0.0, 0.0, 1.0}, r = 0.05, dt = d.dt;
+    nscd_body_id floor_id = 0;
+    assert_int_equal(nscd_world_add_half_space(w, origin, up, NULL, NULL, &floor_id), NSCD_OK);
+    const double x0[3] = {0.0, 0.0, r}, v0[3] = {1.0, 0.0, 0.0}, far[3] = {5.0, 5.0, 5.0};
+    nscd_body_id ball = add_sphere(w, r, x0, v0, NULL), lone = add_sphere(w, r, far, NULL, NULL);
+    double m = 0.0, p[3], l[3], q[3];
+    assert_int_equal(nscd_world_get_body_mass(w, ball, &m, NULL), NSCD_OK);
+    assert_int_equal(nscd_world_get_body_contact_impulse(w, ball, NULL, p, l), NSCD_OK);
+    for (int k = 0; k < 3; ++k) {
+        assert_true(p[k] == 0.0 && l[k] == 0.0); /* no step yet: no contact */
+    }
+    for (int k = 0; k < 20; ++k) {
+        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+    }
+    const double mgdt = m * 9.81 * dt;
+    double x[3], v[3], start[3];
+    assert_int_equal(nscd_world_get_body(w, ball, x, NULL, v, NULL), NSCD_OK);
+    for (int k = 0; k < 3; ++k) {
+        start[k] = x[k] - dt * v[k]; /* the centre at the start of the step */
+    }
+    assert_int_equal(nscd_world_get_body_contact_impulse(w, ball, start, p, l), NSCD_OK);
+    assert_near(p[0], -0.3 * mgdt, 1e-9 * mgdt);
+    assert_near(p[1], 0.0, 1e-12 * mgdt);
+    assert_near(p[2], mgdt, 1e-9 * mgdt);
+    assert_near(l[0], 0.0, 1e-12 * mgdt * r);
+    assert_near(l[1], 0.3 * mgdt * r, 1e-6 * mgdt * r);
+    assert_near(l[2], 0.0, 1e-12 * mgdt * r);
+    /* about the origin: L − start × P, the same moment moved */
+    double lo[3];
+    assert_int_equal(nscd_world_get_body_contact_impulse(w, ball, NULL, NULL, lo), NSCD_OK);
+    assert_near(lo[0], l[0] + start[1] * p[2] - start[2] * p[1], 1e-12 * mgdt);
+    assert_near(lo[1], l[1] + start[2] * p[0] - start[0] * p[2], 1e-12 * mgdt);
+    assert_near(lo[2], l[2] + start[0] * p[1] - start[1] * p[0], 1e-12 * mgdt);
+    assert_int_equal(nscd_world_get_body_contact_impulse(w, floor_id, NULL, q, NULL), NSCD_OK);
+    for (int k = 0; k < 3; ++k) {
+        assert_true(q[k] == -p[k]); /* action and reaction */
+    }
+    const double nan3[3] = {0.0, NAN, 0.0};
+    assert_int_equal(nscd_world_get_body_contact_impulse(w, ball, nan3, q, NULL),
+                     NSCD_ERR_NOT_FINITE);
+    assert_int_equal(nscd_world_get_body_contact_impulse(w, lone, NULL, p, l), NSCD_OK);
+    for (int k = 0; k < 3; ++k) {
+        assert_true(p[k] == 0.0 && l[k] == 0.0);
+    }
+    assert_int_equal(nscd_world_get_body_contact_impulse(w, ball, NULL, NULL, NULL), NSCD_OK);
+    assert_int_equal(nscd_world_get_body_contact_impulse(NULL, ball, NULL, p, l),
+                     NSCD_ERR_NULL_POINTER);
+    p[0] = 7.0;
+    assert_int_equal(nscd_world_get_body_contact_impulse(w, NSCD_BODY_NULL, NULL, p, l),
+                     NSCD_ERR_STALE_HANDLE);
+    assert_true(p[0] == 7.0);
+    assert_non_null(strstr(nscd_world_last_error(w), "nscd_world_get_body_contact_impulse"));
+    assert_int_equal(nscd_world_remove_body(w, ball), NSCD_OK);
+    assert_int_equal(nscd_world_get_body_contact_impulse(w, ball, NULL, p, l),
+                     NSCD_ERR_STALE_HANDLE);
+    assert_int_equal(nscd_world_get_body_contact_impulse(w, floor_id, NULL, p, NULL), NSCD_OK);
+    assert_true(p[0] == 0.0 && p[2] == 0.0); /* its contact went with the ball */
+    nscd_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(half_space_frame),
@@ -325,6 +403,7 @@ int main(void) {
         cmocka_unit_test(potential_energy_definition),
         cmocka_unit_test(free_flight_world_step),
         cmocka_unit_test(free_flight_midpoint),
+        cmocka_unit_test(contact_impulse_of_a_sliding_sphere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
