@@ -554,12 +554,13 @@ NSCD_API nscd_status nscd_world_write(const nscd_world *world, const char *path,
  *        outward normal: the solid {y : (y − point)·n <= 0} with n =
  *        normal / |normal| (the ground is point (0, 0, 0), normal (0, 0, 1)).
  *
- * The body's position is `point` and its orientation the shortest rotation
- * of +z onto n (a half turn about x when n is −z; for n_z < 0 a half turn
- * about x followed by the shortest rotation, so that no component loses
- * digits near −z), with one ::NSCD_SHAPE_HALF_SPACE shape at the body
- * origin: the body desc and the quaternion a caller of
- * nscd_world_add_body() would otherwise compute by hand.
+ * The body's position is `point` and its orientation a rotation of +z onto
+ * n: the shortest one when n_z >= 0; when n_z < 0 the shortest rotation of
+ * +z onto (n_x, −n_y, −n_z) followed by a half turn about x (exactly that
+ * half turn when n is −z), so that no component loses digits near −z. The
+ * body has one ::NSCD_SHAPE_HALF_SPACE shape at its origin: the body desc
+ * and the quaternion a caller of nscd_world_add_body() would otherwise
+ * compute by hand.
  * @param world  The world.
  * @param point  3 values: a point of the boundary plane, m.
  * @param normal 3 values: the outward normal, any non-zero length (it is

@@ -555,9 +555,10 @@ nscd_status nscd_world_add_body(nscd_world *w, const nscd_body_desc *body,
 }
 
 /* The unit quaternion (w, x, y, z) rotating +z onto the unit vector n: the
- * shortest arc (1 + n_z, z x n) normalised when n_z >= 0; else a half turn
- * about x composed with the shortest arc to (n_x, -n_y, -n_z), so that no
- * component comes from a cancellation 1 + n_z near -z. */
+ * shortest arc (1 + n_z, z x n) normalised when n_z >= 0; else q_x q' with
+ * q_x = (0, 1, 0, 0) the half turn about x and q' the shortest arc onto
+ * (n_x, -n_y, -n_z) (R = R_x R': q' first), so that no component comes from
+ * a cancellation 1 + n_z near -z. */
 static void quaternion_z_to(const double n[3], double q[4]) {
     double c[4];
     if (n[2] >= 0.0) {
