@@ -537,6 +537,112 @@ typedef enum nscd_world_format {
  */
 NSCD_API nscd_status nscd_world_write(const nscd_world *world, const char *path, int32_t format);
 
+/**
+ * @brief Adds a half-space given by a point of its boundary plane and its
+ *        outward normal: the solid {y : (y − point)·n <= 0} with n =
+ *        normal / |normal| (the ground is point (0, 0, 0), normal (0, 0, 1)).
+ *
+ * The body's position is `point` and its orientation a rotation of +z onto
+ * n: the shortest one when n_z >= 0; when n_z < 0 the shortest rotation of
+ * +z onto (n_x, −n_y, −n_z) followed by a half turn about x (exactly that
+ * half turn when n is −z), so that no component loses digits near −z. The
+ * body has one ::NSCD_SHAPE_HALF_SPACE shape at its origin: the body desc
+ * and the quaternion a caller of nscd_world_add_body() would otherwise
+ * compute by hand.
+ * @param world  The world.
+ * @param point  3 values: a point of the boundary plane, m.
+ * @param normal 3 values: the outward normal, any non-zero length (it is
+ *               normalised).
+ * @param body   NULL for a static body; else a body desc (read as far as
+ *               its struct_size goes) whose type (static or kinematic),
+ *               velocities and user_id are used; its position and
+ *               orientation are replaced by `point` and the rotation above.
+ * @param shape  NULL for material 0 and every collision bit; else a shape
+ *               desc whose material, category and mask are used (its type,
+ *               sizes and pose are ignored).
+ * @param id     Receives the body's id.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER for a NULL world, point,
+ *         normal or id; ::NSCD_ERR_NOT_FINITE for a NaN or infinite point
+ *         or normal; ::NSCD_ERR_OUT_OF_RANGE for a zero normal or a dynamic
+ *         body; ::NSCD_ERR_STRUCT_SIZE; and the statuses of
+ *         nscd_world_add_body() for the body and the material. Nothing is
+ *         added on failure.
+ * @since 0.2
+ */
+NSCD_API nscd_status nscd_world_add_half_space(nscd_world *world, const double point[3],
+                                               const double normal[3], const nscd_body_desc *body,
+                                               const nscd_shape_desc *shape, nscd_body_id *id);
+
+/**
+ * @brief Gravitational potential energy of the dynamic bodies:
+ *        V = −Σ m_i g·x_i, with g the world's gravity and x_i the centre of
+ *        mass of body i (zero at the origin; with g = (0, 0, −g) it is
+ *        Σ m_i g z_i).
+ *
+ * Static and kinematic bodies (infinite mass) and applied forces
+ * (nscd_world_set_applied_force(), not conservative in general) are left
+ * out, as are joints and contacts (rigid: they store no energy).
+ * @param world  The world.
+ * @param energy Receives V, J.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER.
+ * @since 0.2
+ */
+NSCD_API nscd_status nscd_world_potential_energy(const nscd_world *world, double *energy);
+
+/**
+ * @brief Mechanical energy of the dynamic bodies: E = T + V, the kinetic
+ *        energy of nscd_world_kinetic_energy() plus the potential energy of
+ *        nscd_world_potential_energy().
+ *
+ * The exact motion conserves E in free flight, and contacts, impacts and
+ * friction only dissipate it, so E(t) shows what a scheme adds or removes.
+ * Moreau's midpoint rule (nscd_time_stepping_create_world() with
+ * ::NSCD_TS_MOREAU_MIDPOINT) keeps it in free flight to round-off. The
+ * world's own step, x' = x + dt v' after v' = v + dt g (symplectic Euler),
+ * takes exactly ½ m |g|² dt² from each freely falling body at every step,
+ * so that in free flight E decreases linearly, by ½ m |g|² dt t after a
+ * time t: compare E with that line, not with a constant.
+ * @param world  The world.
+ * @param energy Receives E, J.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER.
+ * @since 0.2
+ */
+NSCD_API nscd_status nscd_world_total_energy(const nscd_world *world, double *energy);
+
+/**
+ * @brief The net contact impulse of the last step on one body, in the world
+ *        frame: the sum over its contacts (those nscd_world_get_contacts()
+ *        copies out) of the impulse the other body exerts on it, and its
+ *        moment about a point.
+ *
+ * The contact impulses of nscd_world_get_contacts() are in each contact's
+ * frame (normal, then two tangents the library chooses), so a caller cannot
+ * sum them in the world frame; this does. Divided by the step's length it
+ * is the mean contact force over the step: on the ground under a resting
+ * pile, minus the pile's weight times dt. Joint reactions are not included
+ * (nscd_world_joint_reaction()).
+ * @param world           The world.
+ * @param id              Any live body (static and kinematic bodies too).
+ * @param about           3 values: the point of the moment, m; NULL for the
+ *                        world origin. The contact points are those detected
+ *                        at the start of the step, so the moment about the
+ *                        centre of mass the solver used is the one about the
+ *                        position at the start of the step: after
+ *                        nscd_world_step(), x − dt v with the position x and
+ *                        velocity v read now (x' = x + dt v'), not x.
+ * @param impulse         Receives 3 values, N s; may be NULL.
+ * @param angular_impulse Receives 3 values, N m s: Σ (p_j − about) × P_j over
+ *                        the contact points p_j and impulses P_j; may be NULL.
+ * @return ::NSCD_OK (zeros when the body had no contact);
+ *         ::NSCD_ERR_NULL_POINTER for a NULL world; ::NSCD_ERR_STALE_HANDLE;
+ *         ::NSCD_ERR_NOT_FINITE for a NaN or infinite `about` (nothing
+ *         written on failure).
+ * @since 0.2
+ */
+NSCD_API nscd_status nscd_world_get_body_contact_impulse(const nscd_world *world, nscd_body_id id,
+                                                         const double about[3], double impulse[3],
+                                                         double angular_impulse[3]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -785,6 +785,13 @@ def prototypes():
         "nscd_world_get_contacts": (c_status, [vp, ctypes.c_int32, c_int32_p, u64p, u64p]
                                     + [c_double_p] * 4),
         "nscd_world_kinetic_energy": (c_status, [vp, c_double_p]),
+        "nscd_world_add_half_space": (c_status, [vp, c_double_p, c_double_p,
+                                                 ctypes.POINTER(BodyDesc),
+                                                 ctypes.POINTER(ShapeDesc), u64p]),
+        "nscd_world_potential_energy": (c_status, [vp, c_double_p]),
+        "nscd_world_total_energy": (c_status, [vp, c_double_p]),
+        "nscd_world_get_body_contact_impulse": (c_status, [vp, ctypes.c_uint64]
+                                                + [c_double_p] * 3),
         "nscd_world_write": (c_status, [vp, ctypes.c_char_p, ctypes.c_int32]),
         "nscd_world_save": (c_status, [vp, ctypes.c_char_p, vp, ctypes.c_size_t]),
         "nscd_world_save_to_buffer": (c_status, [vp, vp, ctypes.c_size_t, vp, ctypes.c_size_t,

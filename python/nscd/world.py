@@ -88,22 +88,6 @@ def _set_array(field, values):
         field[i] = x
 
 
-def _quaternion_z_to(normal) -> Tuple[float, float, float, float]:
-    """The unit quaternion (w, x, y, z) rotating +z onto the unit vector of
-    `normal` (the shortest arc; a half turn about x when normal is -z)."""
-    n = np.asarray(_vec(normal, 3, "normal"))
-    length = float(np.linalg.norm(n))
-    if not length > 0.0 or not math.isfinite(length):
-        raise ValueError(f"normal: expected a finite non-zero vector, got {tuple(n)}")
-    n = n / length
-    w = 1.0 + n[2]  # 1 + z . n
-    if w < 1e-12:
-        return (0.0, 1.0, 0.0, 0.0)
-    q = np.array([w, -n[1], n[0], 0.0])  # (1 + z.n, z x n)
-    q /= np.linalg.norm(q)
-    return tuple(float(x) for x in q)
-
-
 class Shape:
     """One shape of a body (nscd_shape_desc), built by the class methods
     sphere(), half_space(), box(), capsule() and cylinder(). Common keyword
@@ -394,6 +378,20 @@ class World(OwnedHandle):
         for shape in shapes:
             if not isinstance(shape, Shape):
                 raise TypeError(f"expected nscd.Shape objects, got {shape!r}")
+        body = self._body_desc(type, position, orientation, velocity, angular_velocity, density,
+                               mass, inertia, user_id)
+        descs = (_c.ShapeDesc * max(len(shapes), 1))(*[s.desc() for s in shapes])
+        out = ctypes.c_uint64()
+        self._check(self._lib.nscd_world_add_body(self._handle, ctypes.byref(body), descs,
+                                                  len(shapes), ctypes.byref(out)),
+                    "nscd_world_add_body")
+        return out.value
+
+    def _body_desc(self, type=BodyType.DYNAMIC, position=(0.0, 0.0, 0.0),
+                   orientation=(1.0, 0.0, 0.0, 0.0), velocity=(0.0, 0.0, 0.0),
+                   angular_velocity=(0.0, 0.0, 0.0), density=None, mass=0.0, inertia=None,
+                   user_id=0) -> "_c.BodyDesc":
+        """An nscd_body_desc from add_body's keyword arguments."""
         body = _c.BodyDesc()
         check(self._lib.nscd_body_desc_init(ctypes.byref(body), ctypes.sizeof(body)),
               "nscd_body_desc_init")
@@ -408,12 +406,7 @@ class World(OwnedHandle):
         if inertia is not None:
             _set_array(body.inertia, _vec(inertia, 3, "inertia"))
         body.user_id = _c.uint64(user_id, "user_id")
-        descs = (_c.ShapeDesc * max(len(shapes), 1))(*[s.desc() for s in shapes])
-        out = ctypes.c_uint64()
-        self._check(self._lib.nscd_world_add_body(self._handle, ctypes.byref(body), descs,
-                                                  len(shapes), ctypes.byref(out)),
-                    "nscd_world_add_body")
-        return out.value
+        return body
 
     def add_sphere(self, radius: float, position: Sequence[float], material: int = 0,
                    **body) -> int:
@@ -426,10 +419,28 @@ class World(OwnedHandle):
                        normal: Sequence[float] = (0.0, 0.0, 1.0), material: int = 0,
                        type: Union[BodyType, int, str] = BodyType.STATIC, **body) -> int:
         """A static (or kinematic) half-space whose boundary plane passes through
-        `point` with outward unit `normal` (the solid lies behind it): the
-        ground by default. Returns its id."""
-        return self.add_body(Shape.half_space(material=material), type=type, position=point,
-                             orientation=_quaternion_z_to(normal), **body)
+        `point` with outward `normal` (any non-zero length; the solid lies
+        behind it): the ground by default. The body's frame turns +z onto the
+        unit normal (nscd_world_add_half_space). Further keyword arguments are
+        those of add_body but position and orientation (velocity, user_id).
+        Returns its id."""
+        self._require_open()
+        for name in ("position", "orientation"):
+            if name in body:
+                raise TypeError(f"add_half_space: {name} follows from point and normal")
+        desc = self._body_desc(type=type, **body)
+        shape = Shape.half_space(material=material).desc()
+        out = ctypes.c_uint64()
+        point_c = (ctypes.c_double * 3)(*_vec(point, 3, "point"))
+        n = _vec(normal, 3, "normal")
+        if not all(math.isfinite(x) for x in n) or not any(n):  # ValueError, as before 0.2
+            raise ValueError(f"normal: expected a finite non-zero vector, got {n}")
+        normal_c = (ctypes.c_double * 3)(*n)
+        self._check(self._lib.nscd_world_add_half_space(self._handle, point_c, normal_c,
+                                                        ctypes.byref(desc), ctypes.byref(shape),
+                                                        ctypes.byref(out)),
+                    "nscd_world_add_half_space")
+        return out.value
 
     def remove_body(self, body_id: int) -> None:
         """Removes a body and its contacts; a dead id raises ERR_STALE_HANDLE."""
@@ -572,6 +583,40 @@ class World(OwnedHandle):
         self._check(self._lib.nscd_world_kinetic_energy(self._handle, ctypes.byref(energy)),
                     "nscd_world_kinetic_energy")
         return energy.value
+
+    def potential_energy(self) -> float:
+        """Gravitational potential energy of the dynamic bodies, −Σ m g·x, J
+        (zero at the origin)."""
+        self._require_open()
+        energy = ctypes.c_double()
+        self._check(self._lib.nscd_world_potential_energy(self._handle, ctypes.byref(energy)),
+                    "nscd_world_potential_energy")
+        return energy.value
+
+    def total_energy(self) -> float:
+        """Kinetic plus potential energy of the dynamic bodies, J (in free
+        flight the world's own step takes ½ m |g|² dt² per body and step;
+        Moreau's midpoint rule keeps it)."""
+        self._require_open()
+        energy = ctypes.c_double()
+        self._check(self._lib.nscd_world_total_energy(self._handle, ctypes.byref(energy)),
+                    "nscd_world_total_energy")
+        return energy.value
+
+    def body_contact_impulse(self, body_id: int, about: Optional[Sequence[float]] = None
+                             ) -> Tuple[np.ndarray, np.ndarray]:
+        """The net contact impulse of the last step on a body (world frame, N s;
+        divided by dt: the mean contact force) and its moment about `about`
+        (N m s; default the origin; the contact points are those of the start
+        of the step, so pass x - dt v for the moment about the centre of mass
+        the step used)."""
+        self._require_open()
+        impulse, moment = np.zeros(3), np.zeros(3)
+        about_c = None if about is None else (ctypes.c_double * 3)(*_vec(about, 3, "about"))
+        self._check(self._lib.nscd_world_get_body_contact_impulse(
+            self._handle, self._id(body_id), about_c, _dptr(impulse), _dptr(moment)),
+            "nscd_world_get_body_contact_impulse")
+        return impulse, moment
 
     # ------------------------------------------------------------ bulk copy-out
     def bodies(self) -> Bodies:

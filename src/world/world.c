@@ -347,6 +347,54 @@ nscd_status nscd_world_get_contacts(const nscd_world *w, int32_t capacity, int32
     return NSCD_OK;
 }
 
+nscd_status nscd_world_get_body_contact_impulse(const nscd_world *w, nscd_body_id id,
+                                                const double about[3], double impulse[3],
+                                                double angular_impulse[3]) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(nscd__world_diag(w));
+    int32_t i = nscd__world_lookup(w, id);
+    if (i < 0) {
+        return nscd__world_read_fail(
+            w, NSCD_ERR_STALE_HANDLE,
+            "nscd_world_get_body_contact_impulse: body id %llu is not alive",
+            (unsigned long long)id);
+    }
+    const double origin[3] = {0.0, 0.0, 0.0};
+    const double *x = about != NULL ? about : origin;
+    if (!nscd__all_finite(x, 3)) {
+        return nscd__world_read_fail(w, NSCD_ERR_NOT_FINITE,
+                                     "nscd_world_get_body_contact_impulse: `about` is not finite");
+    }
+    double p[3] = {0.0, 0.0, 0.0}, l[3] = {0.0, 0.0, 0.0};
+    for (int32_t j = 0; j < w->n_records; ++j) {
+        const nscd__world_record *c = &w->records[j];
+        /* the impulse acts on b along +n, on a against it; a body meets
+         * itself never, so one contact counts once */
+        double sign = c->id_b == id ? 1.0 : c->id_a == id ? -1.0 : 0.0;
+        if (sign == 0.0 || !contact_alive(w, c)) {
+            continue;
+        }
+        double f[3], r[3];
+        for (int k = 0; k < 3; ++k) {
+            f[k] = sign * c->impulse_world[k];
+            r[k] = c->point[k] - x[k];
+            p[k] += f[k];
+        }
+        l[0] += r[1] * f[2] - r[2] * f[1];
+        l[1] += r[2] * f[0] - r[0] * f[2];
+        l[2] += r[0] * f[1] - r[1] * f[0];
+    }
+    if (impulse != NULL) {
+        memcpy(impulse, p, sizeof p);
+    }
+    if (angular_impulse != NULL) {
+        memcpy(angular_impulse, l, sizeof l);
+    }
+    return NSCD_OK;
+}
+
 /* ω' I ω with the world-frame inertia R I R' of body i: (R'ω)' I (R'ω). */
 static double rotational_energy(const nscd_world *w, int32_t i) {
     const double *q = w->orientation + 4 * (size_t)i, *om = w->omega + 3 * (size_t)i;
@@ -379,4 +427,49 @@ nscd_status nscd_world_kinetic_energy(const nscd_world *w, double *energy) {
     }
     *energy = e;
     return NSCD_OK;
+}
+
+/* -m g.x summed over the dynamic bodies (their positions are their centres of
+ * mass): zero at the origin, falling as a body moves along g. */
+static double potential_energy(const nscd_world *w) {
+    const double *g = w->desc.gravity;
+    double e = 0.0;
+    for (int32_t i = 0; i < w->n_bodies; ++i) {
+        if (w->type[i] != NSCD_BODY_DYNAMIC) {
+            continue;
+        }
+        const double *x = w->position + 3 * (size_t)i;
+        e -= w->mass[i] * (g[0] * x[0] + g[1] * x[1] + g[2] * x[2]);
+    }
+    return e;
+}
+
+nscd_status nscd_world_potential_energy(const nscd_world *w, double *energy) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    if (energy == NULL) {
+        return nscd__world_read_fail(w, NSCD_ERR_NULL_POINTER,
+                                     "nscd_world_potential_energy: energy is NULL");
+    }
+    nscd__diag_clear(nscd__world_diag(w));
+    *energy = potential_energy(w);
+    return NSCD_OK;
+}
+
+nscd_status nscd_world_total_energy(const nscd_world *w, double *energy) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    if (energy == NULL) {
+        return nscd__world_read_fail(w, NSCD_ERR_NULL_POINTER,
+                                     "nscd_world_total_energy: energy is NULL");
+    }
+    nscd__diag_clear(nscd__world_diag(w));
+    double kinetic = 0.0;
+    nscd_status rc = nscd_world_kinetic_energy(w, &kinetic);
+    if (rc == NSCD_OK) {
+        *energy = kinetic + potential_energy(w);
+    }
+    return rc;
 }

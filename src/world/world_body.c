@@ -554,6 +554,75 @@ nscd_status nscd_world_add_body(nscd_world *w, const nscd_body_desc *body,
     return NSCD_OK;
 }
 
+/* The unit quaternion (w, x, y, z) rotating +z onto the unit vector n: the
+ * shortest arc (1 + n_z, z x n) normalised when n_z >= 0; else q_x q' with
+ * q_x = (0, 1, 0, 0) the half turn about x and q' the shortest arc onto
+ * (n_x, -n_y, -n_z) (R = R_x R': q' first), so that no component comes from
+ * a cancellation 1 + n_z near -z. */
+static void quaternion_z_to(const double n[3], double q[4]) {
+    double c[4];
+    if (n[2] >= 0.0) {
+        c[0] = 1.0 + n[2], c[1] = -n[1], c[2] = n[0], c[3] = 0.0;
+    } else {
+        c[0] = -n[1], c[1] = 1.0 - n[2], c[2] = 0.0, c[3] = n[0];
+    }
+    double length = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2] + c[3] * c[3]);
+    for (int k = 0; k < 4; ++k) {
+        q[k] = c[k] / length;
+    }
+}
+
+nscd_status nscd_world_add_half_space(nscd_world *w, const double point[3], const double normal[3],
+                                      const nscd_body_desc *body, const nscd_shape_desc *shape,
+                                      nscd_body_id *id) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&w->diag);
+    if (point == NULL || normal == NULL || id == NULL) {
+        return fail(w, NSCD_ERR_NULL_POINTER,
+                    "nscd_world_add_half_space: point, normal or id is NULL");
+    }
+    double reals[] = {point[0], point[1], point[2], normal[0], normal[1], normal[2]};
+    if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
+        return fail(w, NSCD_ERR_NOT_FINITE,
+                    "nscd_world_add_half_space: point or normal has non-finite values");
+    }
+    /* scaled by its largest component first: no overflow nor underflow of |n|² */
+    double scale = fmax(fabs(normal[0]), fmax(fabs(normal[1]), fabs(normal[2])));
+    if (!(scale > 0.0)) {
+        return fail(w, NSCD_ERR_OUT_OF_RANGE, "nscd_world_add_half_space: the normal is zero");
+    }
+    double n[3] = {normal[0] / scale, normal[1] / scale, normal[2] / scale};
+    double length = norm3(n[0], n[1], n[2]);
+    for (int k = 0; k < 3; ++k) {
+        n[k] /= length;
+    }
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.type = NSCD_BODY_STATIC;
+    if (body != NULL &&
+        nscd__struct_read(&b, sizeof b, body, NSCD__BODY_DESC_SIZE_0_2) != NSCD_OK) {
+        return fail(w, NSCD_ERR_STRUCT_SIZE, "nscd_world_add_half_space: body desc struct_size");
+    }
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    if (shape != NULL &&
+        nscd__struct_read(&s, sizeof s, shape, NSCD__SHAPE_DESC_SIZE_0_2) != NSCD_OK) {
+        return fail(w, NSCD_ERR_STRUCT_SIZE, "nscd_world_add_half_space: shape desc struct_size");
+    }
+    /* the plane: through point, its frame's +z on n; the shape at the body origin */
+    memcpy(b.position, point, sizeof b.position);
+    quaternion_z_to(n, b.orientation);
+    nscd_shape_desc plane;
+    nscd_shape_desc_init(&plane, sizeof plane);
+    plane.type = NSCD_SHAPE_HALF_SPACE;
+    plane.material = s.material;
+    plane.category = s.category;
+    plane.mask = s.mask;
+    return nscd_world_add_body(w, &b, &plane, 1, id);
+}
+
 /* ------------------------------------------------------------ rows */
 
 void nscd__world_get_row(const nscd_world *w, int32_t i, nscd__world_row *row) {
