@@ -721,7 +721,7 @@ class World(OwnedHandle):
         step's contacts as binary VTK XML PolyData (.vtp) for ParaView
         (nscd_world_write_vtk_xml; docs/paraview.md). ``float64``: exact
         Float64 arrays instead of Float32; ``compact``: only what draws the
-        shapes; ``tensor``: also the 9-component glyph_tensor."""
+        shapes (points, shape_type, dimensions, orientation); ``tensor``: also the 9-component glyph_tensor."""
         self._require_open()
         self._check(self._lib.nscd_world_write_vtk_xml(
             self._handle, os.fsencode(os.fspath(path)),

@@ -107,8 +107,8 @@ static int shape_arrays(int32_t flags, array_def *a) {
     a[n++] = (array_def){"shape_type", T_U8, 1, F_SHAPE_TYPE};
     a[n++] = (array_def){"dimensions", T_REAL, 3, F_DIMENSIONS};
     a[n++] = (array_def){"orientation", T_REAL, 4, F_ORIENTATION};
-    a[n++] = (array_def){"user_id", T_U64, 1, F_USER_ID};
     if (!(flags & NSCD_WORLD_VTK_COMPACT)) {
+        a[n++] = (array_def){"user_id", T_U64, 1, F_USER_ID};
         a[n++] = (array_def){"body_id", T_U64, 1, F_BODY_ID};
         a[n++] = (array_def){"body_type", T_U8, 1, F_BODY_TYPE};
         a[n++] = (array_def){"velocity", T_REAL, 3, F_VELOCITY};
