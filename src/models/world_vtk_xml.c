@@ -465,27 +465,24 @@ struct nscd_world_vtk_series {
     double *times;
 };
 
-/* The collection of one part: every frame so far, written to a temporary
- * file that then replaces the old one (a reader never sees half a file). */
-static nscd_status write_collection(const nscd_world_vtk_series *s, int contacts) {
-    const char *tag = contacts ? "_contacts" : "";
-    size_t len = strlen(s->prefix) + 32;
+nscd_status nscd__vtk_write_collection(const char *prefix, const char *base, const char *tag,
+                                       const char *ext, const double *times, int32_t frames) {
+    size_t len = strlen(prefix) + strlen(tag) + 16;
     char *path = malloc(2 * len);
     if (path == NULL) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     char *tmp = path + len;
-    snprintf(path, len, "%s%s.pvd", s->prefix, tag);
-    snprintf(tmp, len, "%s%s.pvd.tmp", s->prefix, tag);
+    snprintf(path, len, "%s%s.pvd", prefix, tag);
+    snprintf(tmp, len, "%s%s.pvd.tmp", prefix, tag);
     FILE *f = fopen(tmp, "w");
     int bad = f == NULL;
     bad = bad || fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" "
                             "byte_order=\"LittleEndian\">\n<Collection>\n") < 0;
-    for (int32_t k = 0; k < s->frames && !bad; ++k) {
-        bad =
-            fprintf(f,
-                    "<DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s%s_%06ld.vtp\"/>\n",
-                    s->times[k], s->base, tag, (long)k) < 0;
+    for (int32_t k = 0; k < frames && !bad; ++k) {
+        bad = fprintf(f,
+                      "<DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s%s_%06ld%s\"/>\n",
+                      times[k], base, tag, (long)k, ext) < 0;
     }
     bad = bad || fprintf(f, "</Collection>\n</VTKFile>\n") < 0;
     bad = (f != NULL && fclose(f) != 0) || bad;
@@ -499,6 +496,21 @@ static nscd_status write_collection(const nscd_world_vtk_series *s, int contacts
     }
     free(path);
     return bad ? NSCD_ERR_IO : NSCD_OK;
+}
+
+const char *nscd__vtk_base_name(const char *prefix) {
+    const char *slash = strrchr(prefix, '/');
+#if defined(_WIN32)
+    const char *back = strrchr(prefix, '\\');
+    slash = back != NULL && (slash == NULL || back > slash) ? back : slash;
+#endif
+    return slash != NULL ? slash + 1 : prefix;
+}
+
+/* The collection of one part: every frame so far. */
+static nscd_status write_collection(const nscd_world_vtk_series *s, int contacts) {
+    return nscd__vtk_write_collection(s->prefix, s->base, contacts ? "_contacts" : "", ".vtp",
+                                      s->times, s->frames);
 }
 
 static nscd_status write_collections(const nscd_world_vtk_series *s) {
@@ -530,12 +542,7 @@ nscd_status nscd_world_vtk_series_create(const char *prefix, int32_t flags,
     }
     memcpy(copy, prefix, len + 1);
     s->prefix = copy;
-    const char *slash = strrchr(copy, '/');
-#if defined(_WIN32)
-    const char *back = strrchr(copy, '\\');
-    slash = back != NULL && (slash == NULL || back > slash) ? back : slash;
-#endif
-    s->base = slash != NULL ? slash + 1 : copy;
+    s->base = nscd__vtk_base_name(copy);
     s->flags = flags;
     nscd_status st = write_collections(s);
     if (st != NSCD_OK) {

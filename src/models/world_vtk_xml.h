@@ -29,4 +29,12 @@ nscd_status nscd__world_vtk_write_shapes(const nscd_world *w, const char *path, 
  * (.pvtp) of pieces written with the same flags; nonzero on a write error. */
 int nscd__world_vtk_write_pshapes(FILE *f, int32_t flags);
 
+/* Writes <prefix><tag>.pvd (through <prefix><tag>.pvd.tmp, renamed over
+ * it) listing frame k as <base><tag>_%06d<ext> at times[k]: NSCD_OK,
+ * NSCD_ERR_IO or NSCD_ERR_OUT_OF_MEMORY; no message. */
+nscd_status nscd__vtk_write_collection(const char *prefix, const char *base, const char *tag,
+                                       const char *ext, const double *times, int32_t frames);
+/* The last component of a path prefix (what a collection names files by). */
+const char *nscd__vtk_base_name(const char *prefix);
+
 #endif
