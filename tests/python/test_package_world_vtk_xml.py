@@ -203,3 +203,35 @@ def test_bad_flags_are_refused(tmp_path):
         world._check(world._lib.nscd_world_write_vtk_xml(world._handle, b"x.vtp", 3),
                      "nscd_world_write_vtk_xml")
     assert not os.path.exists("x.vtp")
+
+
+def test_render_tool_draws_a_file(tmp_path):
+    """tools/render_world_vtp.py (the gallery's picture) draws a small pile:
+    run offscreen under xvfb-run; skipped without VTK or xvfb-run."""
+    import shutil
+    import subprocess
+    import sys
+    pytest.importorskip("vtk")
+    xvfb = shutil.which("xvfb-run")
+    if xvfb is None:
+        pytest.skip("xvfb-run is not installed (package xvfb)")
+    world = mixed_world(np.random.default_rng(13), steps=100)
+    world.write_vtk_xml(tmp_path / "pile.vtp")
+    tool = os.path.join(os.path.dirname(__file__), "..", "..", "tools", "render_world_vtp.py")
+    out = tmp_path / "pile.png"
+    done = subprocess.run([xvfb, "-a", sys.executable, tool, "--vtp", str(tmp_path / "pile.vtp"),
+                           "--out", str(out), "--size", "320x240"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "spheres" in done.stdout
+    import vtk
+    from vtk.util.numpy_support import vtk_to_numpy
+    reader = vtk.vtkPNGReader()
+    reader.SetFileName(str(out))
+    reader.Update()
+    pixels = vtk_to_numpy(reader.GetOutput().GetPointData().GetScalars())
+    assert len(pixels) == 320 * 240
+    # the four shape colours are drawn (a red-dominated sphere, a blue box)
+    rgb = pixels[:, :3].astype(int)
+    assert np.any((rgb[:, 0] > 150) & (rgb[:, 2] < 80))
+    assert np.any((rgb[:, 2] > 120) & (rgb[:, 0] < 60))
