@@ -577,7 +577,8 @@ NSCD_API nscd_status nscd_world_write(const nscd_world *world, const char *path,
  * `body_type` (UInt8, ::nscd_body_type), `velocity` (3, m/s, of the body's
  * centre of mass), `angular_velocity` (3, rad/s, world frame) and `mass`
  * (kg, the body's; 0 for static and kinematic bodies). Reals are Float32
- * unless ::NSCD_WORLD_VTK_FLOAT64; the cells are Int32.
+ * (rounded to nearest; beyond its range, ±inf) unless
+ * ::NSCD_WORLD_VTK_FLOAT64; the cells are Int32.
  *
  * The contacts part has one point (and one vertex cell) per contact of the
  * last step, as nscd_world_get_contacts() gives them: the points, `normal`
@@ -637,7 +638,9 @@ typedef struct nscd_world_vtk_series nscd_world_vtk_series;
  *        frame: a run that crashed still opens in ParaView.
  *
  * The collections name the frames relative to their own folder. Writes the
- * empty collections now (checks that the folder is writable).
+ * empty collections now (checks that the folder is writable). A series
+ * belongs to no world: it allocates with malloc, and one series may take
+ * frames of any world (one thread at a time).
  * @param prefix Path prefix, e.g. "out/pile" (the folder must exist); at
  *               most 4000 bytes.
  * @param flags  ::NSCD_WORLD_VTK_SHAPES, ::NSCD_WORLD_VTK_CONTACTS or both,
