@@ -41,7 +41,7 @@ DEBIAN_PACKAGES := liblapacke-dev libopenblas-dev libcmocka-dev cmake pkg-config
 	python3-numpy python3-cffi python3-matplotlib python3-pytest python3-pip python3-setuptools python3-wheel \
 	abi-compliance-checker abi-dumper valgrind clang-format gcc g++ make \
 	clang libfuzzer-14-dev python3-siconos libfclib-dev libode-dev libbullet-dev \
-	libopenmpi-dev openmpi-bin libsuitesparse-dev python3-scipy python3-h5py
+	libopenmpi-dev openmpi-bin libsuitesparse-dev python3-scipy python3-h5py python3-vtk9
 
 # make bench: arguments of bench_event_driven (default: --repeat 61, a few seconds)
 BENCH_ARGS   ?=

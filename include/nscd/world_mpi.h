@@ -300,6 +300,67 @@ NSCD_API nscd_status nscd_world_mpi_save(nscd_world_mpi *world, const char *pref
 NSCD_API nscd_status nscd_world_mpi_load(nscd_world_mpi *world, const char *prefix, void *user_data,
                                          size_t user_capacity, size_t *user_bytes);
 
+/**
+ * @brief Writes the distributed world as binary parallel VTK XML
+ *        (collective; since 0.2): the shapes part of
+ *        nscd_world_write_vtk_xml() (include/nscd/world.h, docs/paraview.md).
+ *
+ * Each rank writes `<prefix>_<rank>.vtp`: a point per shape of its owned
+ * dynamic bodies (rank 0 also those of the static and kinematic bodies,
+ * which every rank holds), binary, appended raw, UInt64 headers; rank 0
+ * writes `<prefix>.pvtp`, the index ParaView opens. `body_id` holds the
+ * global id and `user_id` the user id of each body.
+ * @param world  The world.
+ * @param prefix Path prefix of the files (at most 4000 bytes).
+ * @param flags  ::NSCD_WORLD_VTK_SHAPES or-ed with ::NSCD_WORLD_VTK_FLOAT64,
+ *               ::NSCD_WORLD_VTK_COMPACT, ::NSCD_WORLD_VTK_TENSOR (no
+ *               contacts part: a contact with a shadow body is on two ranks).
+ * @return NSCD_OK, or on every rank: NSCD_ERR_NULL_POINTER;
+ *         NSCD_ERR_INVALID_ARGUMENT for a NULL or too long prefix or bad
+ *         flags; NSCD_ERR_IO when any rank failed to write.
+ * @since 0.2
+ */
+NSCD_API nscd_status nscd_world_mpi_write_vtk_xml(nscd_world_mpi *world, const char *prefix,
+                                                  int32_t flags);
+
+/** A time series of parallel VTK XML files with its collection (.pvd). */
+typedef struct nscd_world_mpi_vtk_series nscd_world_mpi_vtk_series;
+
+/**
+ * @brief Starts a time series of the distributed world (collective; since
+ *        0.2): frame k is nscd_world_mpi_write_vtk_xml() with the prefix
+ *        `<prefix>_%06d`, and rank 0 keeps `<prefix>.pvd` listing the
+ *        frames' .pvtp indexes, rewritten (a temporary file renamed over
+ *        it) after every frame so that a crashed run still opens.
+ * @param world  The world (its communicator).
+ * @param prefix Path prefix, e.g. "out/pile" (the folder must exist).
+ * @param flags  As nscd_world_mpi_write_vtk_xml().
+ * @param series Receives the series on every rank (unchanged on failure).
+ * @return NSCD_OK, or on every rank: NSCD_ERR_NULL_POINTER;
+ *         NSCD_ERR_INVALID_ARGUMENT; NSCD_ERR_IO when rank 0 cannot write
+ *         the collection; NSCD_ERR_OUT_OF_MEMORY.
+ * @since 0.2
+ */
+NSCD_API nscd_status nscd_world_mpi_vtk_series_create(nscd_world_mpi *world, const char *prefix,
+                                                      int32_t flags,
+                                                      nscd_world_mpi_vtk_series **series);
+/**
+ * @brief Writes the next frame at the world's time (collective; since 0.2).
+ * @param series The series.
+ * @param world  The world it was created with.
+ * @return NSCD_OK, or on every rank: NSCD_ERR_NULL_POINTER; NSCD_ERR_IO
+ *         (the collection keeps the frames before); NSCD_ERR_OUT_OF_MEMORY.
+ * @since 0.2
+ */
+NSCD_API nscd_status nscd_world_mpi_vtk_series_write(nscd_world_mpi_vtk_series *series,
+                                                     nscd_world_mpi *world);
+/**
+ * @brief Frees a series (not collective); its files stay.
+ * @param series The series; NULL is ignored.
+ * @since 0.2
+ */
+NSCD_API void nscd_world_mpi_vtk_series_destroy(nscd_world_mpi_vtk_series *series);
+
 #ifdef __cplusplus
 }
 #endif

@@ -54,7 +54,7 @@ _LAZY = {
               "joint_reaction", "joint_residual", "joint_valid", "remove_joint",
               "set_joint_projection"),
     "world": ("Bodies", "BodyType", "Contacts", "FrictionCombine", "FrictionLaw", "Shape",
-              "ShapeType", "World", "WorldFormat", "WorldStepReport"),
+              "ShapeType", "VtkFlags", "VtkSeries", "World", "WorldFormat", "WorldStepReport"),
 }
 
 

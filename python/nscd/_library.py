@@ -793,6 +793,11 @@ def prototypes():
         "nscd_world_get_body_contact_impulse": (c_status, [vp, ctypes.c_uint64]
                                                 + [c_double_p] * 3),
         "nscd_world_write": (c_status, [vp, ctypes.c_char_p, ctypes.c_int32]),
+        "nscd_world_write_vtk_xml": (c_status, [vp, ctypes.c_char_p, ctypes.c_int32]),
+        "nscd_world_vtk_series_create": (c_status, [ctypes.c_char_p, ctypes.c_int32, pp]),
+        "nscd_world_vtk_series_write": (c_status, [vp, vp]),
+        "nscd_world_vtk_series_frames": (ctypes.c_int32, [vp]),
+        "nscd_world_vtk_series_destroy": (None, [vp]),
         "nscd_world_save": (c_status, [vp, ctypes.c_char_p, vp, ctypes.c_size_t]),
         "nscd_world_save_to_buffer": (c_status, [vp, vp, ctypes.c_size_t, vp, ctypes.c_size_t,
                                                  ctypes.POINTER(ctypes.c_size_t)]),

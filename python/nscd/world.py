@@ -25,7 +25,7 @@ from ._handle import OwnedHandle
 from .errors import NscdError, Status, check
 
 __all__ = ["BodyType", "Bodies", "Contacts", "FrictionCombine", "FrictionLaw", "Shape",
-           "ShapeType", "World", "WorldFormat", "WorldStepReport"]
+           "ShapeType", "VtkFlags", "VtkSeries", "World", "WorldFormat", "WorldStepReport"]
 
 
 class BodyType(enum.IntEnum):
@@ -62,6 +62,21 @@ class WorldFormat(enum.IntEnum):
     """nscd_world_format: the file formats of World.write()."""
     VTK = 0
     CSV = 1
+
+
+class VtkFlags(enum.IntFlag):
+    """nscd_world_vtk_flags: the part and options of the binary VTK XML writer
+    (World.write_vtk_xml, VtkSeries; docs/paraview.md)."""
+    SHAPES = 1
+    CONTACTS = 2
+    FLOAT64 = 16
+    COMPACT = 32
+    TENSOR = 64
+
+
+def _vtk_flags(contacts: bool, float64: bool, compact: bool, tensor: bool) -> int:
+    return (int(float64) * VtkFlags.FLOAT64 | int(compact) * VtkFlags.COMPACT
+            | int(tensor) * VtkFlags.TENSOR | (VtkFlags.CONTACTS if contacts else VtkFlags.SHAPES))
 
 
 def _enum(enum_class, value, what):
@@ -743,3 +758,52 @@ class World(OwnedHandle):
         self._check(self._lib.nscd_world_write(self._handle, os.fsencode(path),
                                                _enum(WorldFormat, format, "format")),
                     "nscd_world_write")
+
+    def write_vtk_xml(self, path: Union[str, os.PathLike], contacts: bool = False,
+                      float64: bool = False, compact: bool = False, tensor: bool = False) -> None:
+        """Writes the shapes (one point per shape with shape_type, dimensions,
+        orientation, ids, velocities, mass) or, with ``contacts``, the last
+        step's contacts as binary VTK XML PolyData (.vtp) for ParaView
+        (nscd_world_write_vtk_xml; docs/paraview.md). ``float64``: exact
+        Float64 arrays instead of Float32; ``compact``: only what draws the
+        shapes (points, shape_type, dimensions, orientation); ``tensor``: also the 9-component glyph_tensor."""
+        self._require_open()
+        self._check(self._lib.nscd_world_write_vtk_xml(
+            self._handle, os.fsencode(os.fspath(path)),
+            _vtk_flags(contacts, float64, compact, tensor)), "nscd_world_write_vtk_xml")
+
+
+class VtkSeries(OwnedHandle):
+    """A time series of binary .vtp frames and its ParaView collection
+    (nscd_world_vtk_series_*): ``write(world)`` writes prefix_NNNNNN.vtp
+    (and prefix_contacts_NNNNNN.vtp with ``contacts``) and rewrites
+    prefix.pvd (prefix_contacts.pvd), valid after every frame. Options as
+    World.write_vtk_xml; use it as a context manager or close() it."""
+
+    def __init__(self, prefix: Union[str, os.PathLike], shapes: bool = True,
+                 contacts: bool = False, float64: bool = False, compact: bool = False,
+                 tensor: bool = False):
+        self._lib = _c.library()
+        flags = _vtk_flags(False, float64, compact, tensor) & ~VtkFlags.SHAPES
+        flags |= (VtkFlags.SHAPES if shapes else 0) | (VtkFlags.CONTACTS if contacts else 0)
+        handle = ctypes.c_void_p()
+        check(self._lib.nscd_world_vtk_series_create(os.fsencode(os.fspath(prefix)), int(flags),
+                                                     ctypes.byref(handle)),
+              "nscd_world_vtk_series_create")
+        self._handle = handle
+
+    def _destroy(self, handle):
+        self._lib.nscd_world_vtk_series_destroy(handle)
+
+    @property
+    def frames(self) -> int:
+        """Frames written so far."""
+        return int(self._lib.nscd_world_vtk_series_frames(self._handle)) if self._handle else 0
+
+    def write(self, world: "World") -> None:
+        """Writes the next frame at the world's time and updates the collection."""
+        if self._handle is None:
+            raise ValueError("the series is closed")
+        world._require_open()
+        world._check(self._lib.nscd_world_vtk_series_write(self._handle, world._handle),
+                     "nscd_world_vtk_series_write")

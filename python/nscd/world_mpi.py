@@ -118,6 +118,10 @@ def prototypes():
         "nscd_world_mpi_set_body": (st, [vp, u64, dp, dp, dp, dp]),
         "nscd_world_mpi_get_contacts": (st, [vp, i32, i32p, up, up, dp, dp, dp, dp]),
         "nscd_world_mpi_write_vtk": (st, [vp, ctypes.c_char_p]),
+        "nscd_world_mpi_write_vtk_xml": (st, [vp, ctypes.c_char_p, i32]),
+        "nscd_world_mpi_vtk_series_create": (st, [vp, ctypes.c_char_p, i32, ctypes.POINTER(vp)]),
+        "nscd_world_mpi_vtk_series_write": (st, [vp, vp]),
+        "nscd_world_mpi_vtk_series_destroy": (None, [vp]),
         "nscd_world_mpi_save": (st, [vp, ctypes.c_char_p, vp, ctypes.c_size_t]),
         "nscd_world_mpi_load": (st, [vp, ctypes.c_char_p, vp, ctypes.c_size_t,
                                      ctypes.POINTER(ctypes.c_size_t)]),
@@ -330,3 +334,13 @@ class DistributedWorld:
         """Parallel VTK: prefix_<rank>.vtp and prefix.pvtp (collective)."""
         self._check(self._lib.nscd_world_mpi_write_vtk(self._handle, os.fsencode(prefix)),
                     "nscd_world_mpi_write_vtk")
+
+    def write_vtk_xml(self, prefix: str, float64: bool = False, compact: bool = False,
+                      tensor: bool = False) -> None:
+        """Binary parallel VTK XML of the shapes (nscd_world_mpi_write_vtk_xml,
+        docs/paraview.md): prefix_<rank>.vtp and prefix.pvtp (collective).
+        Options as World.write_vtk_xml."""
+        flags = 1 | 16 * bool(float64) | 32 * bool(compact) | 64 * bool(tensor)
+        self._check(self._lib.nscd_world_mpi_write_vtk_xml(self._handle, os.fsencode(prefix),
+                                                           flags),
+                    "nscd_world_mpi_write_vtk_xml")

@@ -473,6 +473,49 @@ static void vtk_pieces(void) {
         }
         printf("vtk_pieces: %d pieces, %ld points\n", pieces, points);
     }
+    /* the binary XML pieces (since 0.2): every owned body's shape once, the
+     * five walls on rank 0; the series' collection lists each step's index */
+    snprintf(prefix, sizeof prefix, "world_mpi_vtk_xml_np%d", size_);
+    nscd_world_mpi_vtk_series *series = NULL;
+    CHECK(nscd_world_mpi_vtk_series_create(m, prefix, NSCD_WORLD_VTK_SHAPES, &series) == NSCD_OK);
+    for (int frame = 0; series != NULL && frame < 2; ++frame) {
+        CHECK(nscd_world_mpi_vtk_series_write(series, m) == NSCD_OK);
+        CHECK(nscd_world_mpi_step(m, NULL) == NSCD_OK);
+    }
+    nscd_world_mpi_vtk_series_destroy(series);
+    CHECK(nscd_world_mpi_write_vtk_xml(m, prefix, NSCD_WORLD_VTK_CONTACTS) ==
+          NSCD_ERR_INVALID_ARGUMENT);
+    CHECK(nscd_world_mpi_write_vtk_xml(m, "/nonexistent/dir/x", NSCD_WORLD_VTK_SHAPES) ==
+          NSCD_ERR_IO);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank_ == 0) {
+        char path[128], line[512];
+        int frames = 0;
+        snprintf(path, sizeof path, "%s.pvd", prefix);
+        FILE *f = fopen(path, "r");
+        while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+            frames += strstr(line, "<DataSet ") != NULL;
+        }
+        CHECK(f != NULL && frames == 2);
+        if (f != NULL) {
+            fclose(f);
+        }
+        snprintf(path, sizeof path, "%s_000001.pvtp", prefix);
+        f = fopen(path, "r");
+        int pieces = 0;
+        long points = 0;
+        while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+            if (strstr(line, "<Piece Source=") != NULL) {
+                snprintf(path, sizeof path, "%s_000001_%d.vtp", prefix, pieces++);
+                points += points_of(path);
+            }
+        }
+        CHECK(f != NULL && pieces == size_ && points == 65);
+        if (f != NULL) {
+            fclose(f);
+        }
+        printf("vtk_xml_pieces: %d frames, %d pieces, %ld points\n", frames, pieces, points);
+    }
     nscd_world_mpi_destroy(m);
 }
 
