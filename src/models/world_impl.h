@@ -137,6 +137,25 @@ typedef struct nscd__world_mechanism {
     size_t factor;
 } nscd__world_mechanism;
 
+/* The envelope (profile) of a symmetric n x n matrix and, in place, of its
+ * Cholesky factor (world_joint_sweep.c): row i holds columns start[i]..i at
+ * L + offset[i] (offset[n] entries in all), last[i] the last row whose
+ * envelope reaches column i. Cholesky fills nothing outside the envelope,
+ * so a chain's W = H M^-1 H' in the order of its joints (block tridiagonal)
+ * factors in O(rows) instead of O(rows^3). */
+typedef struct nscd__world_envelope {
+    int32_t n;
+    int32_t *start, *last, *offset; /* n, n and n + 1 */
+    double *L;
+} nscd__world_envelope;
+/* offset and last from start; returns offset[n]. */
+int32_t nscd__world_envelope_layout(nscd__world_envelope *e);
+/* L (A's lower envelope on entry) := its Cholesky factor, or
+ * NSCD_ERR_NOT_SPD; bitwise nscd__small_cholesky_cm's entries. */
+nscd_status nscd__world_envelope_factor(nscd__world_envelope *e);
+/* x := A^-1 x by the factor; bitwise nscd__small_cholesky_solve_cm. */
+void nscd__world_envelope_solve(const nscd__world_envelope *e, double *x);
+
 struct nscd_world {
     nscd_world_desc desc;
     nscd_allocator allocator;

@@ -168,6 +168,99 @@ static void apply_block(nscd_world *w, const nscd__world_joint_block *b, const d
     }
 }
 
+/* ------------------------------------------------------------ envelopes */
+
+static int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
+
+int32_t nscd__world_envelope_layout(nscd__world_envelope *e) {
+    int32_t n = e->n, total = 0;
+    for (int32_t i = 0; i < n; ++i) {
+        e->offset[i] = total;
+        total += i - e->start[i] + 1;
+        e->last[i] = i;
+    }
+    e->offset[n] = total;
+    for (int32_t k = 0; k < n; ++k) { /* rows ascending: the largest k stays */
+        for (int32_t j = e->start[k]; j < k; ++j) {
+            e->last[j] = k;
+        }
+    }
+    return total;
+}
+
+/* The arithmetic of nscd__small_cholesky_cm (left-looking by columns, the
+ * updates of an entry in ascending order, the zero multipliers skipped) on
+ * the envelope only: an entry outside it is zero in the factor as in A, so
+ * the dense factor's updates with it add zeros. Row-oriented, in place. */
+nscd_status nscd__world_envelope_factor(nscd__world_envelope *e) {
+    for (int32_t i = 0; i < e->n; ++i) {
+        int32_t si = e->start[i];
+        double *Li = e->L + e->offset[i];
+        for (int32_t j = si; j <= i; ++j) {
+            int32_t sj = e->start[j];
+            const double *Lj = e->L + e->offset[j];
+            double v = Li[j - si];
+            for (int32_t k = imax(si, sj); k < j; ++k) {
+                double l_jk = Lj[k - sj];
+                if (l_jk != 0.0) {
+                    v += -l_jk * Li[k - si];
+                }
+            }
+            if (j < i) {
+                Li[j - si] = v / Lj[j - sj];
+            } else if (!(v > 0.0) || !isfinite(v)) {
+                return NSCD_ERR_NOT_SPD;
+            } else {
+                Li[i - si] = sqrt(v);
+            }
+        }
+    }
+    return NSCD_OK;
+}
+
+/* Entry (k, i) of the factor, k > i (zero outside the envelope). */
+static double below(const nscd__world_envelope *e, int32_t k, int32_t i) {
+    int32_t s = e->start[k];
+    return s <= i ? e->L[e->offset[k] + (i - s)] : 0.0;
+}
+
+/* The arithmetic of nscd__small_cholesky_solve_cm: L z = x by columns (the
+ * updates of an entry in ascending order, zero multipliers skipped), then
+ * L' x = z by nscd__small_dot's four partial sums, cut after the last
+ * 4-block that reaches the envelope (the rest adds zeros). */
+void nscd__world_envelope_solve(const nscd__world_envelope *e, double *x) {
+    int32_t n = e->n;
+    for (int32_t i = 0; i < n; ++i) {
+        int32_t si = e->start[i];
+        const double *Li = e->L + e->offset[i];
+        double v = x[i];
+        for (int32_t k = si; k < i; ++k) {
+            if (x[k] != 0.0) {
+                v += -x[k] * Li[k - si];
+            }
+        }
+        x[i] = v / Li[i - si];
+    }
+    for (int32_t i = n - 1; i >= 0; --i) {
+        int32_t len = n - i - 1, band = (e->last[i] - i + 3) & ~3;
+        len = band < len ? band : len;
+        const double *y = x + i + 1;
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+        int32_t t = 0;
+        for (; t + 4 <= len; t += 4) {
+            s0 += below(e, i + 1 + t, i) * y[t];
+            s1 += below(e, i + 2 + t, i) * y[t + 1];
+            s2 += below(e, i + 3 + t, i) * y[t + 2];
+            s3 += below(e, i + 4 + t, i) * y[t + 3];
+        }
+        double s = (s0 + s1) + (s2 + s3);
+        for (; t < len; ++t) {
+            s += below(e, i + 1 + t, i) * y[t];
+        }
+        x[i] = (x[i] - s) / e->L[e->offset[i] + (i - e->start[i])];
+    }
+}
+
 bool nscd__world_has_clearance_joints(const nscd_world *w) {
     for (int32_t k = 0; k < w->n_joints; ++k) {
         if (w->joints[k].def.clearance) {
@@ -277,20 +370,41 @@ static bool coupled(const nscd__world_joint_block *A, const nscd__world_joint_bl
     return false;
 }
 
-/* W = H M⁻¹ Hᵀ + δ I of mechanism m into the row-major R x R `W`; only the
- * block pairs that share a body are formed (a chain's W is block
- * tridiagonal). */
-static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism *m, double *W) {
-    size_t R = (size_t)m->rows;
-    memset(W, 0, R * R * sizeof(double));
+/* The envelope of mechanism m's W: rows of block a start at the first row
+ * of the first block b <= a that shares a moving body with it (a chain's
+ * blocks in joint order: block tridiagonal). */
+static void mechanism_envelope(const nscd_world *w, const nscd__world_mechanism *m,
+                               nscd__world_envelope *e) {
     const nscd__world_joint_block *blocks = w->joint_blocks + m->first;
     for (int32_t a = 0, ra = 0; a < m->count; ra += blocks[a].n, ++a) {
-        for (int32_t b = 0, rb = 0; b < m->count; rb += blocks[b].n, ++b) {
-            if (!coupled(&blocks[a], &blocks[b])) {
+        int32_t first = ra;
+        for (int32_t b = 0, rb = 0; b < a; rb += blocks[b].n, ++b) {
+            if (coupled(&blocks[a], &blocks[b])) {
+                first = rb;
+                break;
+            }
+        }
+        for (int r = 0; r < blocks[a].n; ++r) {
+            e->start[ra + r] = first;
+        }
+    }
+    nscd__world_envelope_layout(e);
+}
+
+/* W = H M⁻¹ Hᵀ + δ I of mechanism m into the envelope e (its lower
+ * triangle; the entries of the block pairs that share no body are zero). */
+static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism *m,
+                               nscd__world_envelope *e) {
+    memset(e->L, 0, (size_t)e->offset[e->n] * sizeof(double));
+    const nscd__world_joint_block *blocks = w->joint_blocks + m->first;
+    for (int32_t a = 0, ra = 0; a < m->count; ra += blocks[a].n, ++a) {
+        for (int32_t b = 0, rb = 0; b <= a; rb += blocks[b].n, ++b) {
+            if (rb < e->start[ra] || !coupled(&blocks[a], &blocks[b])) {
                 continue;
             }
             for (int r = 0; r < blocks[a].n; ++r) {
-                for (int c = 0; c < blocks[b].n; ++c) {
+                double *row = e->L + e->offset[ra + r] - e->start[ra + r];
+                for (int c = 0; c < blocks[b].n && rb + c <= ra + r; ++c) {
                     double sum = 0.0;
                     for (int s = 0; s < 2; ++s) {
                         for (int t = 0; t < 2; ++t) {
@@ -299,22 +413,42 @@ static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism 
                             }
                         }
                     }
-                    W[(size_t)(ra + r) * R + (size_t)(rb + c)] = sum;
+                    row[rb + c] = sum;
                 }
             }
         }
     }
     double top = 0.0;
-    for (size_t r = 0; r < R; ++r) {
-        top = fmax(top, W[r * R + r]);
+    for (int32_t r = 0; r < e->n; ++r) {
+        top = fmax(top, e->L[e->offset[r] + (r - e->start[r])]);
     }
-    for (size_t r = 0; r < R; ++r) {
-        W[r * R + r] += 1e-12 * top;
+    for (int32_t r = 0; r < e->n; ++r) {
+        e->L[e->offset[r] + (r - e->start[r])] += 1e-12 * top;
     }
 }
 
-/* The factors of the mechanisms of more than one part that fit. Scratch:
- * every factor, then one W and the sweep's two vectors of the largest. */
+/* Doubles of a mechanism of R rows in the scratch: its envelope (at most
+ * the lower triangle), then start, last and offset (3 R + 1 ints). */
+static size_t mechanism_doubles(int32_t R) {
+    size_t ints = 3 * (size_t)R + 1;
+    return (size_t)R * ((size_t)R + 1) / 2 + (ints + 1) / 2;
+}
+
+/* The view of mechanism m's envelope in the scratch. */
+static nscd__world_envelope mechanism_view(const nscd_world *w, const nscd__world_mechanism *m) {
+    nscd__world_envelope e;
+    double *base = (double *)w->joint_scratch + m->factor;
+    e.n = m->rows;
+    e.L = base;
+    e.start = (int32_t *)(base + (size_t)m->rows * ((size_t)m->rows + 1) / 2);
+    e.last = e.start + m->rows;
+    e.offset = e.last + m->rows;
+    return e;
+}
+
+/* The factors of the mechanisms of more than one part that fit: once per
+ * step, O(rows) for a chain (the envelope). Scratch: every factor, then
+ * the sweep's vector of the largest. */
 static nscd_status factor_mechanisms(nscd_world *w) {
     size_t total = 0;
     int32_t largest = 0;
@@ -323,24 +457,24 @@ static nscd_status factor_mechanisms(nscd_world *w) {
         m->factored = m->count > 1 && m->rows <= NSCD__WORLD_MAX_PROJECTED_ROWS;
         if (m->factored) {
             m->factor = total;
-            total += (size_t)m->rows * (size_t)m->rows;
+            total += mechanism_doubles(m->rows);
             largest = m->rows > largest ? m->rows : largest;
         }
     }
-    size_t doubles = total + (size_t)largest * (size_t)largest + 2 * (size_t)largest;
+    size_t doubles = total + (size_t)largest;
     if (reserve_scratch(w, doubles * sizeof(double)) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    double *W = (double *)w->joint_scratch + total;
     for (int32_t k = 0; k < w->n_mechanisms; ++k) {
         nscd__world_mechanism *m = &w->mechanisms[k];
         if (m->factored) {
-            mechanism_delassus(w, m, W);
-            double *L = (double *)w->joint_scratch + m->factor;
-            m->factored = nscd__cholesky_cm(m->rows, W, L) == NSCD_OK;
+            nscd__world_envelope e = mechanism_view(w, m);
+            mechanism_envelope(w, m, &e);
+            mechanism_delassus(w, m, &e);
+            m->factored = nscd__world_envelope_factor(&e) == NSCD_OK;
         }
     }
-    w->joint_vectors = W + (size_t)largest * (size_t)largest;
+    w->joint_vectors = (double *)w->joint_scratch + total;
     return NSCD_OK;
 }
 
@@ -421,7 +555,8 @@ static double sweep_mechanism(nscd_world *w, const nscd__world_mechanism *m) {
         merit = fmax(merit, sqrt(size));
         r0 += b->n;
     }
-    nscd__cholesky_solve_cm(m->rows, (const double *)w->joint_scratch + m->factor, 1, x);
+    nscd__world_envelope e = mechanism_view(w, m);
+    nscd__world_envelope_solve(&e, x);
     for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
         nscd__world_joint_block *b = &w->joint_blocks[m->first + a];
         apply_block(w, b, x + r0);
