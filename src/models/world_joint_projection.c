@@ -425,16 +425,18 @@ static double dot6(const double *x, const double *y) {
  * tridiagonal, O(m) to factor instead of the dense O(m^3)): the entries
  * and arithmetic of delassus() then solve()'s polish, which for equations
  * alone is this Cholesky solve. `work` holds SOLVE_WORK(m) doubles. Returns
- * false, p untouched, when W does not factor or the solution is zero for a
+ * false (p overwritten), when W does not factor or the solution is zero for a
  * nonzero b (then the dense path, with its sweeps, decides). */
 static bool solve_equations(const projection_row *rows, int32_t m, const double *b, double *p,
                             double *work) {
     nscd__world_envelope e;
     e.n = m;
-    e.start = (int32_t *)(work + (size_t)m * ((size_t)m + 1) / 2);
+    e.L = work; /* then T, then the ints: m^2 + 2 m + 1 <= SOLVE_WORK(m) doubles */
+    e.T = work + (size_t)m * ((size_t)m + 1) / 2;
+    e.start = (int32_t *)(work + (size_t)m * (size_t)m);
     e.last = e.start + m;
     e.offset = e.last + m;
-    e.L = work;
+    e.toff = e.offset + m + 1;
     for (int32_t a = 0; a < m; ++a) { /* the first row that shares a moving body */
         int32_t first = a;
         for (int32_t c = 0; c < a && first == a; ++c) {
@@ -470,7 +472,7 @@ static bool solve_equations(const projection_row *rows, int32_t m, const double 
     if (nscd__world_envelope_factor(&e) != NSCD_OK) {
         return false;
     }
-    double *x = work + SOLVE_WORK(m) - (size_t)m; /* past the envelope and its ints */
+    double *x = p; /* the dense path, if it follows, starts from p = 0 */
     bool zero = true, b_zero = true;
     for (int32_t a = 0; a < m; ++a) {
         x[a] = -b[a];
@@ -480,11 +482,7 @@ static bool solve_equations(const projection_row *rows, int32_t m, const double 
     for (int32_t a = 0; a < m; ++a) {
         zero = zero && x[a] == 0.0;
     }
-    if (zero && !b_zero) {
-        return false;
-    }
-    memcpy(p, x, (size_t)m * sizeof(double));
-    return true;
+    return !zero || b_zero;
 }
 
 /* p of the mixed LCP u = b + W p (solve()), on the envelope when every row

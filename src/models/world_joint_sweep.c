@@ -172,6 +172,14 @@ static void apply_block(nscd_world *w, const nscd__world_joint_block *b, const d
 
 static int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
 
+/* The length of column i's transposed dot: the rows below the diagonal up
+ * to the last 4-block of nscd__small_dot's partial sums that reaches the
+ * envelope (the rest of the dense dot adds zeros). */
+static int32_t column_length(const nscd__world_envelope *e, int32_t i) {
+    int32_t len = e->n - i - 1, band = (e->last[i] - i + 3) & ~3;
+    return band < len ? band : len;
+}
+
 int32_t nscd__world_envelope_layout(nscd__world_envelope *e) {
     int32_t n = e->n, total = 0;
     for (int32_t i = 0; i < n; ++i) {
@@ -184,6 +192,10 @@ int32_t nscd__world_envelope_layout(nscd__world_envelope *e) {
         for (int32_t j = e->start[k]; j < k; ++j) {
             e->last[j] = k;
         }
+    }
+    e->toff[0] = 0;
+    for (int32_t i = 0; i < n; ++i) {
+        e->toff[i + 1] = e->toff[i] + column_length(e, i);
     }
     return total;
 }
@@ -215,13 +227,14 @@ nscd_status nscd__world_envelope_factor(nscd__world_envelope *e) {
             }
         }
     }
+    for (int32_t i = 0; i < e->n; ++i) { /* the columns, for the transposed solve */
+        double *col = e->T + e->toff[i];
+        for (int32_t t = 0, len = e->toff[i + 1] - e->toff[i]; t < len; ++t) {
+            int32_t k = i + 1 + t, s = e->start[k];
+            col[t] = s <= i ? e->L[e->offset[k] + (i - s)] : 0.0;
+        }
+    }
     return NSCD_OK;
-}
-
-/* Entry (k, i) of the factor, k > i (zero outside the envelope). */
-static double below(const nscd__world_envelope *e, int32_t k, int32_t i) {
-    int32_t s = e->start[k];
-    return s <= i ? e->L[e->offset[k] + (i - s)] : 0.0;
 }
 
 /* The arithmetic of nscd__small_cholesky_solve_cm: L z = x by columns (the
@@ -242,20 +255,18 @@ void nscd__world_envelope_solve(const nscd__world_envelope *e, double *x) {
         x[i] = v / Li[i - si];
     }
     for (int32_t i = n - 1; i >= 0; --i) {
-        int32_t len = n - i - 1, band = (e->last[i] - i + 3) & ~3;
-        len = band < len ? band : len;
-        const double *y = x + i + 1;
+        const double *col = e->T + e->toff[i], *y = x + i + 1;
+        int32_t len = e->toff[i + 1] - e->toff[i], t = 0;
         double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-        int32_t t = 0;
         for (; t + 4 <= len; t += 4) {
-            s0 += below(e, i + 1 + t, i) * y[t];
-            s1 += below(e, i + 2 + t, i) * y[t + 1];
-            s2 += below(e, i + 3 + t, i) * y[t + 2];
-            s3 += below(e, i + 4 + t, i) * y[t + 3];
+            s0 += col[t] * y[t];
+            s1 += col[t + 1] * y[t + 1];
+            s2 += col[t + 2] * y[t + 2];
+            s3 += col[t + 3] * y[t + 3];
         }
         double s = (s0 + s1) + (s2 + s3);
         for (; t < len; ++t) {
-            s += below(e, i + 1 + t, i) * y[t];
+            s += col[t] * y[t];
         }
         x[i] = (x[i] - s) / e->L[e->offset[i] + (i - e->start[i])];
     }
@@ -428,10 +439,11 @@ static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism 
 }
 
 /* Doubles of a mechanism of R rows in the scratch: its envelope (at most
- * the lower triangle), then start, last and offset (3 R + 1 ints). */
+ * the lower triangle) and its columns (at most the strict one), then start,
+ * last, offset and toff (4 R + 2 ints). */
 static size_t mechanism_doubles(int32_t R) {
-    size_t ints = 3 * (size_t)R + 1;
-    return (size_t)R * ((size_t)R + 1) / 2 + (ints + 1) / 2;
+    size_t ints = 4 * (size_t)R + 2;
+    return (size_t)R * (size_t)R + (ints + 1) / 2;
 }
 
 /* The view of mechanism m's envelope in the scratch. */
@@ -440,9 +452,11 @@ static nscd__world_envelope mechanism_view(const nscd_world *w, const nscd__worl
     double *base = (double *)w->joint_scratch + m->factor;
     e.n = m->rows;
     e.L = base;
-    e.start = (int32_t *)(base + (size_t)m->rows * ((size_t)m->rows + 1) / 2);
+    e.T = base + (size_t)m->rows * ((size_t)m->rows + 1) / 2;
+    e.start = (int32_t *)(base + (size_t)m->rows * (size_t)m->rows);
     e.last = e.start + m->rows;
     e.offset = e.last + m->rows;
+    e.toff = e.offset + m->rows + 1;
     return e;
 }
 
