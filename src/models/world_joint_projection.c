@@ -44,11 +44,12 @@ typedef struct projection_row {
     double y[2][6];
 } projection_row;
 
-/* y = M^-1 h for dense body i: (h_v / m, R I^-1 R' h_ω). */
-static void inverse_mass(const nscd_world *w, int32_t i, const double h[6], double y[6]) {
-    double R[9], b[3], c[3];
+/* y = M^-1 h for dense body i: (h_v / m, R I^-1 R' h_ω), R its rotation
+ * (nscd_q_to_rows of its orientation). */
+static void inverse_mass(const nscd_world *w, int32_t i, const double R[9], const double h[6],
+                         double y[6]) {
+    double b[3], c[3];
     const double *inv = w->inv_inertia + 9 * (size_t)i;
-    nscd_q_to_rows(w->orientation + 4 * (size_t)i, R);
     for (int k = 0; k < 3; ++k) {
         y[k] = w->inv_mass[i] * h[k];
         b[k] = R[k] * h[3] + R[3 + k] * h[4] + R[6 + k] * h[5];
@@ -63,7 +64,7 @@ static void inverse_mass(const nscd_world *w, int32_t i, const double h[6], doub
 
 /* Row r of a part into rows[*m], with M^-1 row'. */
 static void add_row(const nscd_world *w, const nscd__joint_part *part, int32_t r,
-                    const int32_t body[2], projection_row *rows, int32_t *m) {
+                    const int32_t body[2], double R[2][9], projection_row *rows, int32_t *m) {
     projection_row *row = &rows[(*m)++];
     row->gap = !part->equality;
     row->value = part->value[r];
@@ -71,7 +72,7 @@ static void add_row(const nscd_world *w, const nscd__joint_part *part, int32_t r
         row->body[s] = body[s];
         memcpy(row->h[s], part->rows[s][r], sizeof row->h[s]);
         if (body[s] >= 0) {
-            inverse_mass(w, body[s], row->h[s], row->y[s]);
+            inverse_mass(w, body[s], R[s], row->h[s], row->y[s]);
         }
     }
 }
@@ -96,10 +97,14 @@ static int32_t gather(const nscd_world *w, int32_t first, const int32_t *next, i
         const nscd__world_joint *j = &w->joints[k];
         nscd__joint_pose pose[2];
         int32_t body[2];
+        double R[2][9]; /* each moving side's rotation, once per joint */
         for (int s = 0; s < 2; ++s) {
             nscd__world_joint_pose(w, j, s, &pose[s]);
             int32_t i = nscd__world_lookup(w, j->body[s]);
             body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
+            if (body[s] >= 0) {
+                nscd_q_to_rows(w->orientation + 4 * (size_t)i, R[s]);
+            }
         }
         for (int32_t p = 0; p < nscd__joint_part_count(&j->def); ++p) {
             nscd__joint_part part;
@@ -108,13 +113,13 @@ static int32_t gather(const nscd_world *w, int32_t first, const int32_t *next, i
                 double g = part.value[0];
                 *largest = fmax(*largest, -g - tol);
                 if (positions || g <= nscd__world_contact_distance(w)) {
-                    add_row(w, &part, 0, body, rows, &m);
+                    add_row(w, &part, 0, body, R, rows, &m);
                 }
                 continue;
             }
             for (int32_t r = 0; r < part.n_rows; ++r) {
                 *largest = fmax(*largest, fabs(part.value[r]));
-                add_row(w, &part, r, body, rows, &m);
+                add_row(w, &part, r, body, R, rows, &m);
             }
         }
     }
@@ -438,6 +443,11 @@ static bool solve_equations(const projection_row *rows, int32_t m, const double 
     e.offset = e.last + m;
     e.toff = e.offset + m + 1;
     for (int32_t a = 0; a < m; ++a) { /* the first row that shares a moving body */
+        if (a > 0 && rows[a].body[0] == rows[a - 1].body[0] &&
+            rows[a].body[1] == rows[a - 1].body[1]) {
+            e.start[a] = e.start[a - 1]; /* the same bodies: a part's next row */
+            continue;
+        }
         int32_t first = a;
         for (int32_t c = 0; c < a && first == a; ++c) {
             for (int s = 0; s < 2; ++s) {
