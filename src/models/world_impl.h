@@ -149,6 +149,7 @@ typedef struct nscd__world_envelope {
     int32_t n;
     int32_t *start, *last, *offset, *toff; /* n, n, n + 1 and n + 1 */
     double *L, *T;
+    double *x; /* the right-hand side of nscd__world_envelope_solve_many */
 } nscd__world_envelope;
 /* offset, last and toff from start; returns offset[n]. */
 int32_t nscd__world_envelope_layout(nscd__world_envelope *e);
@@ -157,6 +158,10 @@ int32_t nscd__world_envelope_layout(nscd__world_envelope *e);
 nscd_status nscd__world_envelope_factor(nscd__world_envelope *e);
 /* x := A^-1 x by the factor; bitwise nscd__small_cholesky_solve_cm. */
 void nscd__world_envelope_solve(const nscd__world_envelope *e, double *x);
+/* The same for `count` independent systems (each e[g].x), row by row in
+ * lockstep: a triangular solve waits on each division, and the systems'
+ * chains overlap; each system's arithmetic is its own solve's. */
+void nscd__world_envelope_solve_many(int32_t count, const nscd__world_envelope *e);
 
 struct nscd_world {
     nscd_world_desc desc;

@@ -38,6 +38,9 @@
 #include "core/vec3.h"
 #include "models/world_impl.h"
 
+/* Mechanisms solved together in one sweep step (nscd__world_envelope_solve_many). */
+#define SWEEP_BATCH 8
+
 /* h·y of two 6-rows (fixed order: the sweeps need no partial sums). */
 static double dot6(const double h[6], const double y[6]) {
     return h[0] * y[0] + h[1] * y[1] + h[2] * y[2] + h[3] * y[3] + h[4] * y[4] + h[5] * y[5];
@@ -238,38 +241,63 @@ nscd_status nscd__world_envelope_factor(nscd__world_envelope *e) {
 }
 
 /* The arithmetic of nscd__small_cholesky_solve_cm: L z = x by columns (the
- * updates of an entry in ascending order, zero multipliers skipped), then
- * L' x = z by nscd__small_dot's four partial sums, cut after the last
- * 4-block that reaches the envelope (the rest adds zeros). */
-void nscd__world_envelope_solve(const nscd__world_envelope *e, double *x) {
-    int32_t n = e->n;
-    for (int32_t i = 0; i < n; ++i) {
-        int32_t si = e->start[i];
-        const double *Li = e->L + e->offset[i];
-        double v = x[i];
-        for (int32_t k = si; k < i; ++k) {
-            if (x[k] != 0.0) {
-                v += -x[k] * Li[k - si];
+ * updates of an entry in ascending order, zero multipliers skipped), row i
+ * of it; then L' x = z by nscd__small_dot's four partial sums, cut after
+ * the last 4-block that reaches the envelope (the rest adds zeros), row i. */
+static void forward_row(const nscd__world_envelope *e, double *x, int32_t i) {
+    int32_t si = e->start[i];
+    const double *Li = e->L + e->offset[i];
+    double v = x[i];
+    for (int32_t k = si; k < i; ++k) {
+        if (x[k] != 0.0) {
+            v += -x[k] * Li[k - si];
+        }
+    }
+    x[i] = v / Li[i - si];
+}
+
+static void backward_row(const nscd__world_envelope *e, double *x, int32_t i) {
+    const double *col = e->T + e->toff[i], *y = x + i + 1;
+    int32_t len = e->toff[i + 1] - e->toff[i], t = 0;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    for (; t + 4 <= len; t += 4) {
+        s0 += col[t] * y[t];
+        s1 += col[t + 1] * y[t + 1];
+        s2 += col[t + 2] * y[t + 2];
+        s3 += col[t + 3] * y[t + 3];
+    }
+    double s = (s0 + s1) + (s2 + s3);
+    for (; t < len; ++t) {
+        s += col[t] * y[t];
+    }
+    x[i] = (x[i] - s) / e->L[e->offset[i] + (i - e->start[i])];
+}
+
+void nscd__world_envelope_solve_many(int32_t count, const nscd__world_envelope *e) {
+    int32_t most = 0;
+    for (int32_t g = 0; g < count; ++g) {
+        most = e[g].n > most ? e[g].n : most;
+    }
+    for (int32_t i = 0; i < most; ++i) {
+        for (int32_t g = 0; g < count; ++g) {
+            if (i < e[g].n) {
+                forward_row(&e[g], e[g].x, i);
             }
         }
-        x[i] = v / Li[i - si];
     }
-    for (int32_t i = n - 1; i >= 0; --i) {
-        const double *col = e->T + e->toff[i], *y = x + i + 1;
-        int32_t len = e->toff[i + 1] - e->toff[i], t = 0;
-        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-        for (; t + 4 <= len; t += 4) {
-            s0 += col[t] * y[t];
-            s1 += col[t + 1] * y[t + 1];
-            s2 += col[t + 2] * y[t + 2];
-            s3 += col[t + 3] * y[t + 3];
+    for (int32_t t = 0; t < most; ++t) {
+        for (int32_t g = 0; g < count; ++g) {
+            if (t < e[g].n) {
+                backward_row(&e[g], e[g].x, e[g].n - 1 - t);
+            }
         }
-        double s = (s0 + s1) + (s2 + s3);
-        for (; t < len; ++t) {
-            s += col[t] * y[t];
-        }
-        x[i] = (x[i] - s) / e->L[e->offset[i] + (i - e->start[i])];
     }
+}
+
+void nscd__world_envelope_solve(const nscd__world_envelope *e, double *x) {
+    nscd__world_envelope one = *e;
+    one.x = x;
+    nscd__world_envelope_solve_many(1, &one);
 }
 
 bool nscd__world_has_clearance_joints(const nscd_world *w) {
@@ -449,6 +477,7 @@ static size_t mechanism_doubles(int32_t R) {
 /* The view of mechanism m's envelope in the scratch. */
 static nscd__world_envelope mechanism_view(const nscd_world *w, const nscd__world_mechanism *m) {
     nscd__world_envelope e;
+    e.x = NULL;
     double *base = (double *)w->joint_scratch + m->factor;
     e.n = m->rows;
     e.L = base;
@@ -462,7 +491,7 @@ static nscd__world_envelope mechanism_view(const nscd_world *w, const nscd__worl
 
 /* The factors of the mechanisms of more than one part that fit: once per
  * step, O(rows) for a chain (the envelope). Scratch: every factor, then
- * the sweep's vector of the largest. */
+ * the sweep's vectors (SWEEP_BATCH of the largest). */
 static nscd_status factor_mechanisms(nscd_world *w) {
     size_t total = 0;
     int32_t largest = 0;
@@ -475,7 +504,7 @@ static nscd_status factor_mechanisms(nscd_world *w) {
             largest = m->rows > largest ? m->rows : largest;
         }
     }
-    size_t doubles = total + (size_t)largest;
+    size_t doubles = total + (size_t)SWEEP_BATCH * (size_t)largest;
     if (reserve_scratch(w, doubles * sizeof(double)) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
@@ -555,44 +584,68 @@ static double sweep_part(nscd_world *w, nscd__world_joint_block *b) {
     return sqrt(size);
 }
 
-/* A whole mechanism by its factor: the largest |u| of its parts. */
-static double sweep_mechanism(nscd_world *w, const nscd__world_mechanism *m) {
-    double *x = w->joint_vectors, merit = 0.0;
-    for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
-        const nscd__world_joint_block *b = &w->joint_blocks[m->first + a];
-        double u[3], size = 0.0;
-        block_velocity(w, b, u);
-        for (int r = 0; r < b->n; ++r) {
-            x[r0 + r] = -u[r];
-            size += u[r] * u[r];
+/* Mechanisms by their factors, `count` at a time (their bodies are
+ * disjoint: the order of their updates changes nothing): u = H v of each
+ * (the merit: the largest |u| of a part), the solves in lockstep, then
+ * v += M⁻¹ Hᵀ Δλ. */
+static double sweep_mechanisms(nscd_world *w, nscd__world_mechanism *const *ms,
+                               nscd__world_envelope *e, int32_t count) {
+    double merit = 0.0;
+    for (int32_t g = 0; g < count; ++g) {
+        const nscd__world_mechanism *m = ms[g];
+        double *x = e[g].x;
+        for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
+            const nscd__world_joint_block *b = &w->joint_blocks[m->first + a];
+            double u[3], size = 0.0;
+            block_velocity(w, b, u);
+            for (int r = 0; r < b->n; ++r) {
+                x[r0 + r] = -u[r];
+                size += u[r] * u[r];
+            }
+            merit = fmax(merit, sqrt(size));
+            r0 += b->n;
         }
-        merit = fmax(merit, sqrt(size));
-        r0 += b->n;
     }
-    nscd__world_envelope e = mechanism_view(w, m);
-    nscd__world_envelope_solve(&e, x);
-    for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
-        nscd__world_joint_block *b = &w->joint_blocks[m->first + a];
-        apply_block(w, b, x + r0);
-        for (int r = 0; r < b->n; ++r) {
-            b->lambda[r] += x[r0 + r];
+    nscd__world_envelope_solve_many(count, e);
+    for (int32_t g = 0; g < count; ++g) {
+        const nscd__world_mechanism *m = ms[g];
+        const double *x = e[g].x;
+        for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
+            nscd__world_joint_block *b = &w->joint_blocks[m->first + a];
+            apply_block(w, b, x + r0);
+            for (int r = 0; r < b->n; ++r) {
+                b->lambda[r] += x[r0 + r];
+            }
+            r0 += b->n;
         }
-        r0 += b->n;
     }
     return merit;
 }
 
 double nscd__world_joint_sweep(nscd_world *w) {
     double merit = 0.0;
+    nscd__world_mechanism *batch[SWEEP_BATCH];
+    nscd__world_envelope views[SWEEP_BATCH];
+    int32_t count = 0, rows = 0;
     for (int32_t k = 0; k < w->n_mechanisms; ++k) {
-        const nscd__world_mechanism *m = &w->mechanisms[k];
-        if (m->factored) {
-            merit = fmax(merit, sweep_mechanism(w, m));
+        nscd__world_mechanism *m = &w->mechanisms[k];
+        if (!m->factored) {
+            for (int32_t j = m->first; j < m->first + m->count; ++j) {
+                merit = fmax(merit, sweep_part(w, &w->joint_blocks[j]));
+            }
             continue;
         }
-        for (int32_t j = m->first; j < m->first + m->count; ++j) {
-            merit = fmax(merit, sweep_part(w, &w->joint_blocks[j]));
+        views[count] = mechanism_view(w, m);
+        views[count].x = w->joint_vectors + rows;
+        rows += m->rows;
+        batch[count++] = m;
+        if (count == SWEEP_BATCH) {
+            merit = fmax(merit, sweep_mechanisms(w, batch, views, count));
+            count = rows = 0;
         }
+    }
+    if (count > 0) {
+        merit = fmax(merit, sweep_mechanisms(w, batch, views, count));
     }
     return merit;
 }
