@@ -12,7 +12,7 @@
  *     u = H v,   Δλ = -W⁻¹ u,   v += M⁻¹ Hᵀ Δλ,   W = H M⁻¹ Hᵀ (+ δ I),
  *
  * an exact solve of the mechanism's equations with the contacts frozen,
- * W factored once per step (dense Cholesky, R ≤ NSCD__WORLD_MAX_PROJECTED_ROWS;
+ * W factored once per step (Cholesky on its envelope, R ≤ NSCD__WORLD_MAX_PROJECTED_ROWS;
  * δ = 1e-12 of its largest diagonal entry keeps redundant rows solvable, the
  * projection's regularisation). Part by part instead (each part's ≤ 3 rows
  * an exact block), a chain hit by a falling sphere carries the impulse one
