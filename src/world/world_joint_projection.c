@@ -44,11 +44,12 @@ typedef struct projection_row {
     double y[2][6];
 } projection_row;
 
-/* y = M^-1 h for dense body i: (h_v / m, R I^-1 R' h_ω). */
-static void inverse_mass(const nscd_world *w, int32_t i, const double h[6], double y[6]) {
-    double R[9], b[3], c[3];
+/* y = M^-1 h for dense body i: (h_v / m, R I^-1 R' h_ω), R its rotation
+ * (nscd_q_to_rows of its orientation). */
+static void inverse_mass(const nscd_world *w, int32_t i, const double R[9], const double h[6],
+                         double y[6]) {
+    double b[3], c[3];
     const double *inv = w->inv_inertia + 9 * (size_t)i;
-    nscd_q_to_rows(w->orientation + 4 * (size_t)i, R);
     for (int k = 0; k < 3; ++k) {
         y[k] = w->inv_mass[i] * h[k];
         b[k] = R[k] * h[3] + R[3 + k] * h[4] + R[6 + k] * h[5];
@@ -63,7 +64,7 @@ static void inverse_mass(const nscd_world *w, int32_t i, const double h[6], doub
 
 /* Row r of a part into rows[*m], with M^-1 row'. */
 static void add_row(const nscd_world *w, const nscd__joint_part *part, int32_t r,
-                    const int32_t body[2], projection_row *rows, int32_t *m) {
+                    const int32_t body[2], double R[2][9], projection_row *rows, int32_t *m) {
     projection_row *row = &rows[(*m)++];
     row->gap = !part->equality;
     row->value = part->value[r];
@@ -71,7 +72,7 @@ static void add_row(const nscd_world *w, const nscd__joint_part *part, int32_t r
         row->body[s] = body[s];
         memcpy(row->h[s], part->rows[s][r], sizeof row->h[s]);
         if (body[s] >= 0) {
-            inverse_mass(w, body[s], row->h[s], row->y[s]);
+            inverse_mass(w, body[s], R[s], row->h[s], row->y[s]);
         }
     }
 }
@@ -87,22 +88,23 @@ double nscd__world_contact_distance(const nscd_world *w) {
  * over-constrain the redundant gaps of a prismatic joint). Velocity stage:
  * the closed gaps (g <= the contact distance) as inequalities H v >= 0.
  * *largest: the largest |Φ| and -g - tolerance. */
-static int32_t gather(const nscd_world *w, const int32_t *label, int32_t component, int positions,
+static int32_t gather(const nscd_world *w, int32_t first, const int32_t *next, int positions,
                       projection_row *rows, double *largest) {
     int32_t m = 0;
     double tol = w->projection_tolerance;
     *largest = 0.0;
-    for (int32_t k = 0; k < w->n_joints; ++k) {
-        if (label[k] != component) {
-            continue;
-        }
+    for (int32_t k = first; k >= 0; k = next[k]) {
         const nscd__world_joint *j = &w->joints[k];
         nscd__joint_pose pose[2];
         int32_t body[2];
+        double R[2][9]; /* each moving side's rotation, once per joint */
         for (int s = 0; s < 2; ++s) {
             nscd__world_joint_pose(w, j, s, &pose[s]);
             int32_t i = nscd__world_lookup(w, j->body[s]);
             body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
+            if (body[s] >= 0) {
+                nscd_q_to_rows(w->orientation + 4 * (size_t)i, R[s]);
+            }
         }
         for (int32_t p = 0; p < nscd__joint_part_count(&j->def); ++p) {
             nscd__joint_part part;
@@ -111,13 +113,13 @@ static int32_t gather(const nscd_world *w, const int32_t *label, int32_t compone
                 double g = part.value[0];
                 *largest = fmax(*largest, -g - tol);
                 if (positions || g <= nscd__world_contact_distance(w)) {
-                    add_row(w, &part, 0, body, rows, &m);
+                    add_row(w, &part, 0, body, R, rows, &m);
                 }
                 continue;
             }
             for (int32_t r = 0; r < part.n_rows; ++r) {
                 *largest = fmax(*largest, fabs(part.value[r]));
-                add_row(w, &part, r, body, rows, &m);
+                add_row(w, &part, r, body, R, rows, &m);
             }
         }
     }
@@ -130,8 +132,10 @@ static int32_t gather(const nscd_world *w, const int32_t *label, int32_t compone
  * (a granular bed with 50 five-link chains is 50 systems of 25 rows, not one
  * of 1250). label[k] = the component of joint k (the dense index of its
  * root body), or -1 for a joint with no dynamic side (nothing to move).
- * parent: n_bodies ints of scratch (union-find). Returns the largest number
- * of rows of one component. */
+ * parent: n_bodies ints of scratch (union-find), then the first joint of
+ * each component (at its root body); next[k]: the component's next joint
+ * after k (ascending, -1 at the end). Returns the largest number of rows of
+ * one component. */
 static int32_t root(int32_t *parent, int32_t i) {
     while (parent[i] != i) {
         parent[i] = parent[parent[i]];
@@ -140,7 +144,8 @@ static int32_t root(int32_t *parent, int32_t i) {
     return i;
 }
 
-static int32_t components(const nscd_world *w, int32_t *label, int32_t *parent, int32_t *rows) {
+static int32_t components(const nscd_world *w, int32_t *label, int32_t *parent, int32_t *rows,
+                          int32_t *next) {
     for (int32_t i = 0; i < w->n_bodies; ++i) {
         parent[i] = i;
         rows[i] = 0;
@@ -169,6 +174,17 @@ static int32_t components(const nscd_world *w, int32_t *label, int32_t *parent, 
         if (label[k] >= 0) {
             rows[label[k]] += nscd__joint_value_count(&w->joints[k].def);
             largest = rows[label[k]] > largest ? rows[label[k]] : largest;
+        }
+    }
+    int32_t *head = parent; /* the union-find is done: each component's list */
+    for (int32_t i = 0; i < w->n_bodies; ++i) {
+        head[i] = -1;
+    }
+    for (int32_t k = w->n_joints - 1; k >= 0; --k) {
+        next[k] = -1;
+        if (label[k] >= 0) {
+            next[k] = head[label[k]];
+            head[label[k]] = k;
         }
     }
     return largest;
@@ -337,8 +353,13 @@ static void apply(nscd_world *w, const projection_row *rows, int32_t m, const do
 static size_t scratch_bytes(const nscd_world *w, int32_t m) {
     return (size_t)m * sizeof(projection_row) +
            ((size_t)m * (size_t)m + 2 * (size_t)m + SOLVE_WORK(m)) * sizeof(double) +
-           ((size_t)w->n_joints + 2 * (size_t)w->n_bodies) * sizeof(int32_t);
+           (2 * (size_t)w->n_joints + 2 * (size_t)w->n_bodies) * sizeof(int32_t);
 }
+
+/* The components (see components()). */
+typedef struct component_lists {
+    int32_t *label, *first, *rows, *next;
+} component_lists;
 
 static nscd_status reserve(nscd_world *w, size_t need) {
     if (need <= w->projection_bytes) {
@@ -354,26 +375,29 @@ static nscd_status reserve(nscd_world *w, size_t need) {
     return NSCD_OK;
 }
 
-/* The largest component's rows, with the labels of the joints and the rows
- * of each component (at its root body) at the end of the scratch (reserved
- * first for these alone); -1 when out of memory. */
-static int32_t label_components(nscd_world *w, int32_t **label, int32_t **rows) {
+/* The largest component's rows, with the labels of the joints, the first
+ * joint and the rows of each component (at its root body) and each joint's
+ * next in its component at the end of the scratch (reserved first for
+ * these alone); -1 when out of memory. */
+static int32_t label_components(nscd_world *w, component_lists *c) {
     if (reserve(w, scratch_bytes(w, 0)) != NSCD_OK) {
         return -1;
     }
-    size_t ints = (size_t)w->n_joints + 2 * (size_t)w->n_bodies;
+    size_t ints = 2 * (size_t)w->n_joints + 2 * (size_t)w->n_bodies;
     int32_t *tail = (int32_t *)((char *)w->projection_scratch + w->projection_bytes) - ints;
-    *label = tail;
-    *rows = tail + w->n_joints + w->n_bodies;
-    return components(w, *label, tail + w->n_joints, *rows);
+    c->label = tail;
+    c->first = tail + w->n_joints;
+    c->rows = c->first + w->n_bodies;
+    c->next = c->rows + w->n_bodies;
+    return components(w, c->label, c->first, c->rows, c->next);
 }
 
 nscd_status nscd__world_prepare_projection(nscd_world *w) {
     if (w->n_joints == 0 || w->projection_iterations == 0) {
         return NSCD_OK;
     }
-    int32_t *label, *rows;
-    int32_t m = label_components(w, &label, &rows);
+    component_lists lists;
+    int32_t m = label_components(w, &lists);
     if (m < 0) {
         return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "joint projection labels");
     }
@@ -388,25 +412,128 @@ nscd_status nscd__world_prepare_projection(nscd_world *w) {
     return NSCD_OK;
 }
 
-/* Positions, then velocities, of one component; its residual. */
-static double project_component(nscd_world *w, const int32_t *label, int32_t component, int32_t m) {
+/* nscd__dot(6, x, y), inline: nscd__small_dot's four partial sums. */
+static double dot6(const double *x, const double *y) {
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    s0 += x[0] * y[0];
+    s1 += x[1] * y[1];
+    s2 += x[2] * y[2];
+    s3 += x[3] * y[3];
+    double s = (s0 + s1) + (s2 + s3);
+    s += x[4] * y[4];
+    s += x[5] * y[5];
+    return s;
+}
+
+/* The equations of a component without gaps, H M^-1 H' p = -b, on the
+ * envelope of W (the rows' order is the joints': a chain's W is block
+ * tridiagonal, O(m) to factor instead of the dense O(m^3)): the entries
+ * and arithmetic of delassus() then solve()'s polish, which for equations
+ * alone is this Cholesky solve. `work` holds SOLVE_WORK(m) doubles. Returns
+ * false (p overwritten), when W does not factor or the solution is zero for a
+ * nonzero b (then the dense path, with its sweeps, decides). */
+static bool solve_equations(const projection_row *rows, int32_t m, const double *b, double *p,
+                            double *work) {
+    nscd__world_envelope e;
+    e.n = m;
+    e.L = work; /* then T, then the ints: m^2 + 2 m + 1 <= SOLVE_WORK(m) doubles */
+    e.T = work + (size_t)m * ((size_t)m + 1) / 2;
+    e.start = (int32_t *)(work + (size_t)m * (size_t)m);
+    e.last = e.start + m;
+    e.offset = e.last + m;
+    e.toff = e.offset + m + 1;
+    for (int32_t a = 0; a < m; ++a) { /* the first row that shares a moving body */
+        if (a > 0 && rows[a].body[0] == rows[a - 1].body[0] &&
+            rows[a].body[1] == rows[a - 1].body[1]) {
+            e.start[a] = e.start[a - 1]; /* the same bodies: a part's next row */
+            continue;
+        }
+        int32_t first = a;
+        for (int32_t c = 0; c < a && first == a; ++c) {
+            for (int s = 0; s < 2; ++s) {
+                int32_t i = rows[a].body[s];
+                if (i >= 0 && (rows[c].body[0] == i || rows[c].body[1] == i)) {
+                    first = c;
+                }
+            }
+        }
+        e.start[a] = first;
+    }
+    nscd__world_envelope_layout(&e);
+    double top = 0.0;
+    for (int32_t a = 0; a < m; ++a) {
+        double *row = e.L + e.offset[a] - e.start[a];
+        for (int32_t c = e.start[a]; c <= a; ++c) {
+            double sum = 0.0;
+            for (int s = 0; s < 2; ++s) {
+                for (int t = 0; t < 2; ++t) {
+                    if (rows[a].body[s] >= 0 && rows[a].body[s] == rows[c].body[t]) {
+                        sum += dot6(rows[a].h[s], rows[c].y[t]);
+                    }
+                }
+            }
+            row[c] = sum;
+        }
+        top = fmax(top, row[a]);
+    }
+    for (int32_t a = 0; a < m; ++a) {
+        e.L[e.offset[a] + (a - e.start[a])] += 1e-12 * top;
+    }
+    if (nscd__world_envelope_factor(&e) != NSCD_OK) {
+        return false;
+    }
+    double *x = p; /* the dense path, if it follows, starts from p = 0 */
+    bool zero = true, b_zero = true;
+    for (int32_t a = 0; a < m; ++a) {
+        x[a] = -b[a];
+        b_zero = b_zero && b[a] == 0.0;
+    }
+    nscd__world_envelope_solve(&e, x);
+    for (int32_t a = 0; a < m; ++a) {
+        zero = zero && x[a] == 0.0;
+    }
+    return !zero || b_zero;
+}
+
+/* p of the mixed LCP u = b + W p (solve()), on the envelope when every row
+ * is an equation, else (or when that fails) on the dense W. */
+static void solve_stage(const projection_row *rows, int32_t m, bool gaps, const double *b,
+                        double *p, double *W, double *work) {
+    if (!gaps && solve_equations(rows, m, b, p, work)) {
+        return;
+    }
+    delassus(rows, m, W);
+    solve(rows, m, W, b, p, work);
+}
+
+/* Positions, then velocities, of one component (its joints: first, then
+ * next[]); its residual. Without gaps the velocity stage's rows are the
+ * last position gather's (the same rows at the same positions). */
+static double project_component(nscd_world *w, int32_t first, const int32_t *next, int32_t m) {
     projection_row *rows = w->projection_scratch;
     double *W = (double *)(rows + m), *b = W + (size_t)m * (size_t)m, *p = b + m, *work = p + m;
     double residual = 0.0;
+    int32_t n = 0;
+    bool gaps = false;
     for (int32_t it = 0;; ++it) { /* positions */
-        int32_t n = gather(w, label, component, 1, rows, &residual);
+        n = gather(w, first, next, 1, rows, &residual);
+        gaps = false;
+        for (int32_t a = 0; a < n && !gaps; ++a) {
+            gaps = rows[a].gap;
+        }
         if (residual <= w->projection_tolerance || it == w->projection_iterations) {
             break;
         }
         for (int32_t a = 0; a < n; ++a) {
             b[a] = rows[a].value + (rows[a].gap ? w->projection_tolerance : 0.0);
         }
-        delassus(rows, n, W);
-        solve(rows, n, W, b, p, work);
+        solve_stage(rows, n, gaps, b, p, W, work);
         apply(w, rows, n, p, 1);
     }
-    double largest = 0.0; /* velocities at the final positions */
-    int32_t n = gather(w, label, component, 0, rows, &largest);
+    if (gaps) { /* velocities at the final positions: the closed gaps only */
+        double largest = 0.0;
+        n = gather(w, first, next, 0, rows, &largest);
+    }
     for (int32_t a = 0; a < n; ++a) {
         b[a] = 0.0;
         for (int s = 0; s < 2; ++s) {
@@ -417,8 +544,7 @@ static double project_component(nscd_world *w, const int32_t *label, int32_t com
             }
         }
     }
-    delassus(rows, n, W);
-    solve(rows, n, W, b, p, work);
+    solve_stage(rows, n, gaps, b, p, W, work);
     apply(w, rows, n, p, 0);
     return residual;
 }
@@ -427,18 +553,19 @@ nscd_status nscd__world_project_joints(nscd_world *w) {
     if (w->n_joints == 0 || w->projection_iterations == 0) {
         return NSCD_OK;
     }
-    int32_t *label, *rows;
-    int32_t m = label_components(w, &label, &rows);
+    component_lists c;
+    int32_t m = label_components(w, &c);
     if (m < 0 || m > NSCD__WORLD_MAX_PROJECTED_ROWS || reserve(w, scratch_bytes(w, m)) != NSCD_OK) {
         return NSCD_OK; /* prepared before the step: does not happen */
     }
-    label_components(w, &label, &rows); /* the reserve may have moved the scratch */
+    label_components(w, &c); /* the reserve may have moved the scratch */
     double residual = 0.0;
     for (int32_t k = 0; k < w->n_joints; ++k) {
-        int32_t c = label[k];
-        if (c >= 0 && rows[c] > 0) { /* each component once, in the order of its first joint */
-            residual = fmax(residual, project_component(w, label, c, m));
-            rows[c] = 0;
+        int32_t root = c.label[k];
+        if (root >= 0 &&
+            c.rows[root] > 0) { /* each component once, in the order of its first joint */
+            residual = fmax(residual, project_component(w, c.first[root], c.next, m));
+            c.rows[root] = 0;
         }
     }
     if (residual > w->projection_tolerance) { /* never a silent drift or penetration */

@@ -12,7 +12,7 @@
  *     u = H v,   Δλ = -W⁻¹ u,   v += M⁻¹ Hᵀ Δλ,   W = H M⁻¹ Hᵀ (+ δ I),
  *
  * an exact solve of the mechanism's equations with the contacts frozen,
- * W factored once per step (dense Cholesky, R ≤ NSCD__WORLD_MAX_PROJECTED_ROWS;
+ * W factored once per step (Cholesky on its envelope, R ≤ NSCD__WORLD_MAX_PROJECTED_ROWS;
  * δ = 1e-12 of its largest diagonal entry keeps redundant rows solvable, the
  * projection's regularisation). Part by part instead (each part's ≤ 3 rows
  * an exact block), a chain hit by a falling sphere carries the impulse one
@@ -37,6 +37,9 @@
 #include "core/memory.h"
 #include "core/vec3.h"
 #include "world/world_impl.h"
+
+/* Mechanisms solved together in one sweep step (nscd__world_envelope_solve_many). */
+#define SWEEP_BATCH 8
 
 /* h·y of two 6-rows (fixed order: the sweeps need no partial sums). */
 static double dot6(const double h[6], const double y[6]) {
@@ -168,6 +171,135 @@ static void apply_block(nscd_world *w, const nscd__world_joint_block *b, const d
     }
 }
 
+/* ------------------------------------------------------------ envelopes */
+
+static int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
+
+/* The length of column i's transposed dot: the rows below the diagonal up
+ * to the last 4-block of nscd__small_dot's partial sums that reaches the
+ * envelope (the rest of the dense dot adds zeros). */
+static int32_t column_length(const nscd__world_envelope *e, int32_t i) {
+    int32_t len = e->n - i - 1, band = (e->last[i] - i + 3) & ~3;
+    return band < len ? band : len;
+}
+
+int32_t nscd__world_envelope_layout(nscd__world_envelope *e) {
+    int32_t n = e->n, total = 0;
+    for (int32_t i = 0; i < n; ++i) {
+        e->offset[i] = total;
+        total += i - e->start[i] + 1;
+        e->last[i] = i;
+    }
+    e->offset[n] = total;
+    for (int32_t k = 0; k < n; ++k) { /* rows ascending: the largest k stays */
+        for (int32_t j = e->start[k]; j < k; ++j) {
+            e->last[j] = k;
+        }
+    }
+    e->toff[0] = 0;
+    for (int32_t i = 0; i < n; ++i) {
+        e->toff[i + 1] = e->toff[i] + column_length(e, i);
+    }
+    return total;
+}
+
+/* The arithmetic of nscd__small_cholesky_cm (left-looking by columns, the
+ * updates of an entry in ascending order, the zero multipliers skipped) on
+ * the envelope only: an entry outside it is zero in the factor as in A, so
+ * the dense factor's updates with it add zeros. Row-oriented, in place. */
+nscd_status nscd__world_envelope_factor(nscd__world_envelope *e) {
+    for (int32_t i = 0; i < e->n; ++i) {
+        int32_t si = e->start[i];
+        double *Li = e->L + e->offset[i];
+        for (int32_t j = si; j <= i; ++j) {
+            int32_t sj = e->start[j];
+            const double *Lj = e->L + e->offset[j];
+            double v = Li[j - si];
+            for (int32_t k = imax(si, sj); k < j; ++k) {
+                double l_jk = Lj[k - sj];
+                if (l_jk != 0.0) {
+                    v += -l_jk * Li[k - si];
+                }
+            }
+            if (j < i) {
+                Li[j - si] = v / Lj[j - sj];
+            } else if (!(v > 0.0) || !isfinite(v)) {
+                return NSCD_ERR_NOT_SPD;
+            } else {
+                Li[i - si] = sqrt(v);
+            }
+        }
+    }
+    for (int32_t i = 0; i < e->n; ++i) { /* the columns, for the transposed solve */
+        double *col = e->T + e->toff[i];
+        for (int32_t t = 0, len = e->toff[i + 1] - e->toff[i]; t < len; ++t) {
+            int32_t k = i + 1 + t, s = e->start[k];
+            col[t] = s <= i ? e->L[e->offset[k] + (i - s)] : 0.0;
+        }
+    }
+    return NSCD_OK;
+}
+
+/* The arithmetic of nscd__small_cholesky_solve_cm: L z = x by columns (the
+ * updates of an entry in ascending order, zero multipliers skipped), row i
+ * of it; then L' x = z by nscd__small_dot's four partial sums, cut after
+ * the last 4-block that reaches the envelope (the rest adds zeros), row i. */
+static void forward_row(const nscd__world_envelope *e, double *x, int32_t i) {
+    int32_t si = e->start[i];
+    const double *Li = e->L + e->offset[i];
+    double v = x[i];
+    for (int32_t k = si; k < i; ++k) {
+        if (x[k] != 0.0) {
+            v += -x[k] * Li[k - si];
+        }
+    }
+    x[i] = v / Li[i - si];
+}
+
+static void backward_row(const nscd__world_envelope *e, double *x, int32_t i) {
+    const double *col = e->T + e->toff[i], *y = x + i + 1;
+    int32_t len = e->toff[i + 1] - e->toff[i], t = 0;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    for (; t + 4 <= len; t += 4) {
+        s0 += col[t] * y[t];
+        s1 += col[t + 1] * y[t + 1];
+        s2 += col[t + 2] * y[t + 2];
+        s3 += col[t + 3] * y[t + 3];
+    }
+    double s = (s0 + s1) + (s2 + s3);
+    for (; t < len; ++t) {
+        s += col[t] * y[t];
+    }
+    x[i] = (x[i] - s) / e->L[e->offset[i] + (i - e->start[i])];
+}
+
+void nscd__world_envelope_solve_many(int32_t count, const nscd__world_envelope *e) {
+    int32_t most = 0;
+    for (int32_t g = 0; g < count; ++g) {
+        most = e[g].n > most ? e[g].n : most;
+    }
+    for (int32_t i = 0; i < most; ++i) {
+        for (int32_t g = 0; g < count; ++g) {
+            if (i < e[g].n) {
+                forward_row(&e[g], e[g].x, i);
+            }
+        }
+    }
+    for (int32_t t = 0; t < most; ++t) {
+        for (int32_t g = 0; g < count; ++g) {
+            if (t < e[g].n) {
+                backward_row(&e[g], e[g].x, e[g].n - 1 - t);
+            }
+        }
+    }
+}
+
+void nscd__world_envelope_solve(const nscd__world_envelope *e, double *x) {
+    nscd__world_envelope one = *e;
+    one.x = x;
+    nscd__world_envelope_solve_many(1, &one);
+}
+
 bool nscd__world_has_clearance_joints(const nscd_world *w) {
     for (int32_t k = 0; k < w->n_joints; ++k) {
         if (w->joints[k].def.clearance) {
@@ -277,20 +409,41 @@ static bool coupled(const nscd__world_joint_block *A, const nscd__world_joint_bl
     return false;
 }
 
-/* W = H M⁻¹ Hᵀ + δ I of mechanism m into the row-major R x R `W`; only the
- * block pairs that share a body are formed (a chain's W is block
- * tridiagonal). */
-static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism *m, double *W) {
-    size_t R = (size_t)m->rows;
-    memset(W, 0, R * R * sizeof(double));
+/* The envelope of mechanism m's W: rows of block a start at the first row
+ * of the first block b <= a that shares a moving body with it (a chain's
+ * blocks in joint order: block tridiagonal). */
+static void mechanism_envelope(const nscd_world *w, const nscd__world_mechanism *m,
+                               nscd__world_envelope *e) {
     const nscd__world_joint_block *blocks = w->joint_blocks + m->first;
     for (int32_t a = 0, ra = 0; a < m->count; ra += blocks[a].n, ++a) {
-        for (int32_t b = 0, rb = 0; b < m->count; rb += blocks[b].n, ++b) {
-            if (!coupled(&blocks[a], &blocks[b])) {
+        int32_t first = ra;
+        for (int32_t b = 0, rb = 0; b < a; rb += blocks[b].n, ++b) {
+            if (coupled(&blocks[a], &blocks[b])) {
+                first = rb;
+                break;
+            }
+        }
+        for (int r = 0; r < blocks[a].n; ++r) {
+            e->start[ra + r] = first;
+        }
+    }
+    nscd__world_envelope_layout(e);
+}
+
+/* W = H M⁻¹ Hᵀ + δ I of mechanism m into the envelope e (its lower
+ * triangle; the entries of the block pairs that share no body are zero). */
+static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism *m,
+                               nscd__world_envelope *e) {
+    memset(e->L, 0, (size_t)e->offset[e->n] * sizeof(double));
+    const nscd__world_joint_block *blocks = w->joint_blocks + m->first;
+    for (int32_t a = 0, ra = 0; a < m->count; ra += blocks[a].n, ++a) {
+        for (int32_t b = 0, rb = 0; b <= a; rb += blocks[b].n, ++b) {
+            if (rb < e->start[ra] || !coupled(&blocks[a], &blocks[b])) {
                 continue;
             }
             for (int r = 0; r < blocks[a].n; ++r) {
-                for (int c = 0; c < blocks[b].n; ++c) {
+                double *row = e->L + e->offset[ra + r] - e->start[ra + r];
+                for (int c = 0; c < blocks[b].n && rb + c <= ra + r; ++c) {
                     double sum = 0.0;
                     for (int s = 0; s < 2; ++s) {
                         for (int t = 0; t < 2; ++t) {
@@ -299,22 +452,46 @@ static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism 
                             }
                         }
                     }
-                    W[(size_t)(ra + r) * R + (size_t)(rb + c)] = sum;
+                    row[rb + c] = sum;
                 }
             }
         }
     }
     double top = 0.0;
-    for (size_t r = 0; r < R; ++r) {
-        top = fmax(top, W[r * R + r]);
+    for (int32_t r = 0; r < e->n; ++r) {
+        top = fmax(top, e->L[e->offset[r] + (r - e->start[r])]);
     }
-    for (size_t r = 0; r < R; ++r) {
-        W[r * R + r] += 1e-12 * top;
+    for (int32_t r = 0; r < e->n; ++r) {
+        e->L[e->offset[r] + (r - e->start[r])] += 1e-12 * top;
     }
 }
 
-/* The factors of the mechanisms of more than one part that fit. Scratch:
- * every factor, then one W and the sweep's two vectors of the largest. */
+/* Doubles of a mechanism of R rows in the scratch: its envelope (at most
+ * the lower triangle) and its columns (at most the strict one), then start,
+ * last, offset and toff (4 R + 2 ints). */
+static size_t mechanism_doubles(int32_t R) {
+    size_t ints = 4 * (size_t)R + 2;
+    return (size_t)R * (size_t)R + (ints + 1) / 2;
+}
+
+/* The view of mechanism m's envelope in the scratch. */
+static nscd__world_envelope mechanism_view(const nscd_world *w, const nscd__world_mechanism *m) {
+    nscd__world_envelope e;
+    e.x = NULL;
+    double *base = (double *)w->joint_scratch + m->factor;
+    e.n = m->rows;
+    e.L = base;
+    e.T = base + (size_t)m->rows * ((size_t)m->rows + 1) / 2;
+    e.start = (int32_t *)(base + (size_t)m->rows * (size_t)m->rows);
+    e.last = e.start + m->rows;
+    e.offset = e.last + m->rows;
+    e.toff = e.offset + m->rows + 1;
+    return e;
+}
+
+/* The factors of the mechanisms of more than one part that fit: once per
+ * step, O(rows) for a chain (the envelope). Scratch: every factor, then
+ * the sweep's vectors (SWEEP_BATCH of the largest). */
 static nscd_status factor_mechanisms(nscd_world *w) {
     size_t total = 0;
     int32_t largest = 0;
@@ -323,24 +500,24 @@ static nscd_status factor_mechanisms(nscd_world *w) {
         m->factored = m->count > 1 && m->rows <= NSCD__WORLD_MAX_PROJECTED_ROWS;
         if (m->factored) {
             m->factor = total;
-            total += (size_t)m->rows * (size_t)m->rows;
+            total += mechanism_doubles(m->rows);
             largest = m->rows > largest ? m->rows : largest;
         }
     }
-    size_t doubles = total + (size_t)largest * (size_t)largest + 2 * (size_t)largest;
+    size_t doubles = total + (size_t)SWEEP_BATCH * (size_t)largest;
     if (reserve_scratch(w, doubles * sizeof(double)) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    double *W = (double *)w->joint_scratch + total;
     for (int32_t k = 0; k < w->n_mechanisms; ++k) {
         nscd__world_mechanism *m = &w->mechanisms[k];
         if (m->factored) {
-            mechanism_delassus(w, m, W);
-            double *L = (double *)w->joint_scratch + m->factor;
-            m->factored = nscd__cholesky_cm(m->rows, W, L) == NSCD_OK;
+            nscd__world_envelope e = mechanism_view(w, m);
+            mechanism_envelope(w, m, &e);
+            mechanism_delassus(w, m, &e);
+            m->factored = nscd__world_envelope_factor(&e) == NSCD_OK;
         }
     }
-    w->joint_vectors = W + (size_t)largest * (size_t)largest;
+    w->joint_vectors = (double *)w->joint_scratch + total;
     return NSCD_OK;
 }
 
@@ -407,43 +584,68 @@ static double sweep_part(nscd_world *w, nscd__world_joint_block *b) {
     return sqrt(size);
 }
 
-/* A whole mechanism by its factor: the largest |u| of its parts. */
-static double sweep_mechanism(nscd_world *w, const nscd__world_mechanism *m) {
-    double *x = w->joint_vectors, merit = 0.0;
-    for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
-        const nscd__world_joint_block *b = &w->joint_blocks[m->first + a];
-        double u[3], size = 0.0;
-        block_velocity(w, b, u);
-        for (int r = 0; r < b->n; ++r) {
-            x[r0 + r] = -u[r];
-            size += u[r] * u[r];
+/* Mechanisms by their factors, `count` at a time (their bodies are
+ * disjoint: the order of their updates changes nothing): u = H v of each
+ * (the merit: the largest |u| of a part), the solves in lockstep, then
+ * v += M⁻¹ Hᵀ Δλ. */
+static double sweep_mechanisms(nscd_world *w, nscd__world_mechanism *const *ms,
+                               nscd__world_envelope *e, int32_t count) {
+    double merit = 0.0;
+    for (int32_t g = 0; g < count; ++g) {
+        const nscd__world_mechanism *m = ms[g];
+        double *x = e[g].x;
+        for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
+            const nscd__world_joint_block *b = &w->joint_blocks[m->first + a];
+            double u[3], size = 0.0;
+            block_velocity(w, b, u);
+            for (int r = 0; r < b->n; ++r) {
+                x[r0 + r] = -u[r];
+                size += u[r] * u[r];
+            }
+            merit = fmax(merit, sqrt(size));
+            r0 += b->n;
         }
-        merit = fmax(merit, sqrt(size));
-        r0 += b->n;
     }
-    nscd__cholesky_solve_cm(m->rows, (const double *)w->joint_scratch + m->factor, 1, x);
-    for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
-        nscd__world_joint_block *b = &w->joint_blocks[m->first + a];
-        apply_block(w, b, x + r0);
-        for (int r = 0; r < b->n; ++r) {
-            b->lambda[r] += x[r0 + r];
+    nscd__world_envelope_solve_many(count, e);
+    for (int32_t g = 0; g < count; ++g) {
+        const nscd__world_mechanism *m = ms[g];
+        const double *x = e[g].x;
+        for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
+            nscd__world_joint_block *b = &w->joint_blocks[m->first + a];
+            apply_block(w, b, x + r0);
+            for (int r = 0; r < b->n; ++r) {
+                b->lambda[r] += x[r0 + r];
+            }
+            r0 += b->n;
         }
-        r0 += b->n;
     }
     return merit;
 }
 
 double nscd__world_joint_sweep(nscd_world *w) {
     double merit = 0.0;
+    nscd__world_mechanism *batch[SWEEP_BATCH];
+    nscd__world_envelope views[SWEEP_BATCH];
+    int32_t count = 0, rows = 0;
     for (int32_t k = 0; k < w->n_mechanisms; ++k) {
-        const nscd__world_mechanism *m = &w->mechanisms[k];
-        if (m->factored) {
-            merit = fmax(merit, sweep_mechanism(w, m));
+        nscd__world_mechanism *m = &w->mechanisms[k];
+        if (!m->factored) {
+            for (int32_t j = m->first; j < m->first + m->count; ++j) {
+                merit = fmax(merit, sweep_part(w, &w->joint_blocks[j]));
+            }
             continue;
         }
-        for (int32_t j = m->first; j < m->first + m->count; ++j) {
-            merit = fmax(merit, sweep_part(w, &w->joint_blocks[j]));
+        views[count] = mechanism_view(w, m);
+        views[count].x = w->joint_vectors + rows;
+        rows += m->rows;
+        batch[count++] = m;
+        if (count == SWEEP_BATCH) {
+            merit = fmax(merit, sweep_mechanisms(w, batch, views, count));
+            count = rows = 0;
         }
+    }
+    if (count > 0) {
+        merit = fmax(merit, sweep_mechanisms(w, batch, views, count));
     }
     return merit;
 }
