@@ -136,8 +136,9 @@ def _constant(node):
 class Generator:
     """Walks the pycparser ASTs of the three umbrellas and collects Python lines."""
 
-    def __init__(self):
+    def __init__(self, include_dir=INCLUDE):
         from pycparser import c_ast  # noqa: F401  (fails early without pycparser)
+        self.include_dir = include_dir
         self.typedefs = {}    # C typedef name -> Python expression
         self.opaque = set()   # struct tags declared but never defined
         self.structs = {}     # struct tag -> Python class name (the C typedef name)
@@ -335,7 +336,8 @@ class Generator:
 
     def parse(self, work_dir, umbrella, stem):
         import pycparser
-        text = preprocessed_headers(work_dir, umbrella, line_markers=True)
+        text = preprocessed_headers(work_dir, umbrella, line_markers=True,
+                                    include_dir=self.include_dir)
         prelude = "".join(f"typedef int {name};\n" for name in SYSTEM_TYPEDEFS)
         parser = pycparser.CParser()
         tree = parser.parse(prelude + '# 1 "<source>"\n' + text, filename="<prelude>")
@@ -353,7 +355,8 @@ class Generator:
 
     # ---------------------------------------------------------------- output
     def render(self):
-        headers = sorted(n for n in os.listdir(os.path.join(INCLUDE, "nscd")) if n.endswith(".h"))
+        headers = sorted(n for n in os.listdir(os.path.join(self.include_dir, "nscd"))
+                         if n.endswith(".h"))
         missed = sorted(set(headers) - self.headers - {"export.h", "nscd.h"})
         if missed:
             raise SystemExit(f"headers reached by no umbrella ({', '.join(u for u, _ in LIBRARIES)}):"
@@ -460,9 +463,10 @@ def _split_top(text):
     return parts
 
 
-def generate():
-    """The text of python/nscd/_bindings.py for the headers as they are now."""
-    generator = Generator()
+def generate(include_dir=INCLUDE):
+    """The text of python/nscd/_bindings.py for the headers of include_dir
+    (default: the repository's include/) as they are now."""
+    generator = Generator(include_dir)
     with tempfile.TemporaryDirectory(prefix="nscd-bindings-") as work_dir:
         for umbrella, stem in LIBRARIES:
             generator.parse(work_dir, umbrella, stem)
