@@ -28,6 +28,7 @@ from typing import Iterable, NamedTuple, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _library as _c
+from ._deprecated import callable_value
 from .errors import check
 from .world import BodyType, Shape, World, WorldStepReport, _enum, _set_array, _vec
 
@@ -231,9 +232,12 @@ class DistributedWorld:
                         "nscd_world_mpi_step")
         return World._report(report)
 
+    @property
     def time(self) -> float:
-        """Simulated time, s."""
-        return float(self._lib.nscd_world_mpi_time(self._handle))
+        """Simulated time, s (a property, as World.time; the old call time()
+        still works and warns)."""
+        return callable_value(float(self._lib.nscd_world_mpi_time(self._handle)),
+                              "DistributedWorld.time()", "DistributedWorld.time (a property)")
 
     def global_count(self) -> Tuple[int, int, int]:
         """(bodies, sum of their global ids mod 2^64, shadows) over all ranks (collective)."""
