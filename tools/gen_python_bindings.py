@@ -207,7 +207,8 @@ class Generator:
             return int(node.value.rstrip("uUlL"), 0)
         if isinstance(node, c_ast.BinaryOp):
             ops = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
-            return ops[node.op](self.dimension(node.left, where), self.dimension(node.right, where))
+            return ops[node.op](self.dimension(node.left, where),
+                                self.dimension(node.right, where))
         if isinstance(node, c_ast.ID) and node.name in self.constants:
             return self.constants[node.name]
         raise SystemExit(f"{where}: unsupported array dimension {node!r}")
@@ -359,8 +360,8 @@ class Generator:
                          if n.endswith(".h"))
         missed = sorted(set(headers) - self.headers - {"export.h", "nscd.h"})
         if missed:
-            raise SystemExit(f"headers reached by no umbrella ({', '.join(u for u, _ in LIBRARIES)}):"
-                             f" {missed}")
+            umbrellas = ", ".join(u for u, _ in LIBRARIES)
+            raise SystemExit(f"headers reached by no umbrella ({umbrellas}): {missed}")
         out = [
             '"""ctypes declarations of the nscd public headers (include/nscd/*.h).',
             "",

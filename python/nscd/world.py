@@ -656,8 +656,10 @@ class World(OwnedHandle):
     # ------------------------------------------------------------ joints (joint.h, docs/joints.md)
     def add_joint(self, type: Union[JointType, int, str] = JointType.REVOLUTE,
                   body_a: int = 0, body_b: int = 0,
-                  position_a: Sequence[float] = _ORIGIN, orientation_a: Sequence[float] = _IDENTITY,
-                  position_b: Sequence[float] = _ORIGIN, orientation_b: Sequence[float] = _IDENTITY,
+                  position_a: Sequence[float] = _ORIGIN,
+                  orientation_a: Sequence[float] = _IDENTITY,
+                  position_b: Sequence[float] = _ORIGIN,
+                  orientation_b: Sequence[float] = _IDENTITY,
                   energy_form: bool = True) -> int:
         """Adds an ideal joint (spherical, revolute, cylindrical, prismatic,
         fixed; held as equality constraints) between body_a and body_b (0: the
