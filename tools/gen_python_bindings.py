@@ -142,7 +142,6 @@ class Generator:
         self.typedefs = {}    # C typedef name -> Python expression
         self.opaque = set()   # struct tags declared but never defined
         self.structs = {}     # struct tag -> Python class name (the C typedef name)
-        self.enum_types = set()
         self.seen = set()     # names already emitted
         self.lines = {"typedefs": [], "enums": [], "callbacks_structs": []}
         self.enums = {}       # C enum name -> {member: value}
@@ -231,7 +230,7 @@ class Generator:
     def enum(self, node, where):
         if node.values is None:
             return
-        name = node.name
+        name = node.name or f"anonymous enum of {where} (first {node.values.enumerators[0].name})"
         if name in self.enums:
             return
         members = {}
@@ -295,7 +294,6 @@ class Generator:
         if isinstance(target, c_ast.TypeDecl) and isinstance(target.type, c_ast.Enum):
             self.enum(target.type, where)
             self.typedefs[name] = "ctypes.c_int"
-            self.enum_types.add(name)
             return
         if isinstance(target, c_ast.PtrDecl) and isinstance(target.type, c_ast.FuncDecl):
             restype, args = self.function_type(target.type, f"{where}: {name}")
@@ -395,7 +393,7 @@ class Generator:
         out += ["", "# ---------------------------------------------------------------- "
                 "callback types and structs"]
         out += self.lines["callbacks_structs"]
-        out += ["", "# ---------------------------------------------------------------- prototypes",
+        out += ["", "# " + "-" * 64 + " prototypes",
                 "# {library stem (lib<stem>.so): {C function name: (restype, [argtypes])}}",
                 "PROTOTYPES = {"]
         for _, stem in LIBRARIES:
