@@ -1,8 +1,14 @@
 """A ball dropped from h0 onto a floor with Newton restitution e, built on
-System + ContactLaw + EventDriven (the Python twin of examples/bouncing_ball.c)."""
+System + ContactLaw + EventDriven (the Python twin of examples/bouncing_ball.c).
+
+A demo, not part of the package namespace: `import nscd` does not import it;
+use ``from nscd.bouncing_ball import bouncing_ball``."""
 import collections
 import math
+import sys
+import types
 
+from ._deprecated import warn
 from .event_driven import EventDriven, EventType
 from .system import ContactLaw, System
 
@@ -52,3 +58,17 @@ def bouncing_ball(h0, e, g=9.81, t_end=None, **options):
         system.close()
         law.close()
     return BouncingBall(impacts, closed[0] if closed else None, t_end, stats)
+
+
+class _CallableModule(types.ModuleType):
+    """Deprecated: `nscd.bouncing_ball(...)` (the function, when the package
+    imported it) still runs the demo, with a DeprecationWarning; use
+    ``from nscd.bouncing_ball import bouncing_ball``."""
+
+    def __call__(self, *args, **kwargs):
+        warn("nscd.bouncing_ball(...)",
+             "from nscd.bouncing_ball import bouncing_ball; bouncing_ball(...)")
+        return bouncing_ball(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

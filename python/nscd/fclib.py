@@ -26,45 +26,19 @@ from .kernels import _indices
 __all__ = ["FclibUnavailable", "GlobalProblem", "Problem", "available", "library",
            "library_path", "merit", "prototypes", "read", "read_global", "write", "write_global"]
 
-_lib = None
-_path = None
-_errors = []
-
 
 class FclibUnavailable(OSError):
     """libnscd_fclib is not installed, or cannot be loaded."""
 
 
-def _candidates():
-    return _c.companion_candidates("NSCD_FCLIB_LIBRARY", "nscd_fclib")
-
-
 def _load():
-    global _lib, _path
-    if _lib is not None:
-        return _lib
-    _c.library()  # libnscd first: libnscd_fclib needs it (and NscdError its status strings)
-    errors = []
-    for candidate in _candidates():
-        if os.sep in candidate and not os.path.exists(candidate):
-            continue
-        try:
-            lib = ctypes.CDLL(candidate)
-        except OSError as exc:
-            errors.append(f"{candidate}: {exc}")
-            continue
-        if not hasattr(lib, "nscd_fclib_problem_create"):
-            errors.append(f"{candidate}: not libnscd_fclib")
-            continue
-        for name, (restype, argtypes) in prototypes().items():
-            function = getattr(lib, name)
-            function.restype, function.argtypes = restype, argtypes
-        _lib, _path = lib, candidate
-        return lib
-    raise FclibUnavailable(
-        "libnscd_fclib not found: nscd was built without FCLIB support (install "
-        "libfclib-dev and rebuild) or set NSCD_FCLIB_LIBRARY to libnscd_fclib.so"
-        + ("; tried: " + "; ".join(errors) if errors else ""))
+    """libnscd_fclib through the package's one loader (_library.load)."""
+    try:
+        return _c.load("nscd_fclib")
+    except FclibUnavailable:
+        raise
+    except OSError as exc:
+        raise FclibUnavailable(str(exc)) from None
 
 
 def available() -> bool:
@@ -84,41 +58,13 @@ def library():
 def library_path() -> str:
     """The path or name libnscd_fclib was loaded from."""
     _load()
-    return _path
+    return _c.loaded_path("nscd_fclib")
 
 
 def prototypes():
     """{C function name: (restype, argtypes)} of every function of libnscd_fclib
-    this module binds (the binding-coverage test compares it with the exports)."""
-    vp, st = ctypes.c_void_p, _c.c_status
-    i32, i32p, dp = ctypes.c_int32, _c.c_int32_p, _c.c_double_p
-    return {
-        "nscd_fclib_problem_create": (st, [ctypes.POINTER(_c.Allocator),
-                                           ctypes.POINTER(ctypes.c_void_p)]),
-        "nscd_fclib_problem_destroy": (None, [vp]),
-        "nscd_fclib_problem_last_error": (ctypes.c_char_p, [vp]),
-        "nscd_fclib_read": (st, [vp, ctypes.c_char_p]),
-        "nscd_fclib_write": (st, [vp, ctypes.c_char_p]),
-        "nscd_fclib_problem_set_dense": (st, [vp, i32, dp, dp, dp]),
-        "nscd_fclib_problem_set_bsr": (st, [vp, i32, i32p, i32p, dp, dp, dp]),
-        "nscd_fclib_problem_set_solution": (st, [vp, dp, dp]),
-        "nscd_fclib_problem_get_sizes": (st, [vp, i32p, i32p, i32p]),
-        "nscd_fclib_problem_get_dense": (st, [vp, dp, dp, dp]),
-        "nscd_fclib_problem_get_bsr": (st, [vp, i32p, i32p, dp, dp, dp]),
-        "nscd_fclib_problem_get_solution": (st, [vp, dp, dp]),
-        "nscd_fclib_problem_merit": (st, [vp, dp, dp]),
-        "nscd_fclib_global_create": (st, [ctypes.POINTER(_c.Allocator),
-                                          ctypes.POINTER(ctypes.c_void_p)]),
-        "nscd_fclib_global_destroy": (None, [vp]),
-        "nscd_fclib_global_last_error": (ctypes.c_char_p, [vp]),
-        "nscd_fclib_read_global": (st, [vp, ctypes.c_char_p]),
-        "nscd_fclib_write_global": (st, [vp, ctypes.c_char_p]),
-        "nscd_fclib_global_set": (st, [vp, i32, i32, i32p, i32p, dp, i32p, i32p, dp, dp, dp, dp]),
-        "nscd_fclib_global_set_solution": (st, [vp, dp, dp, dp]),
-        "nscd_fclib_global_get_sizes": (st, [vp, i32p, i32p, i32p, i32p, i32p]),
-        "nscd_fclib_global_get": (st, [vp, i32p, i32p, dp, i32p, i32p, dp, dp, dp, dp]),
-        "nscd_fclib_global_get_solution": (st, [vp, dp, dp, dp]),
-    }
+    this module binds: all of include/nscd/fclib.h (generated, _bindings.py)."""
+    return _c.prototypes("nscd_fclib")
 
 
 # ------------------------------------------------------------------ the C handle

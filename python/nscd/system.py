@@ -4,6 +4,7 @@ import ctypes
 import math
 
 from . import _library as _c
+from ._deprecated import callable_value
 from ._handle import OwnedHandle
 from .errors import NscdError, Status, check
 
@@ -314,13 +315,17 @@ class System(OwnedHandle):
         rows = getattr(self, "_n_tangent", [])
         return rows[index] if 0 <= index < len(rows) else 0
 
+    @property
     def sizes(self):
-        """(n_dof, n_contacts) as the library sees them."""
+        """(n_dof, n_contacts) as the library sees them (a property since the
+        properties/methods rule of the package; the old call sizes() still
+        works and warns)."""
         n_dof, n_contacts = ctypes.c_int32(), ctypes.c_int32()
         self._check(self._lib.nscd_system_get_sizes(self.handle, ctypes.byref(n_dof),
                                                     ctypes.byref(n_contacts)),
                     "nscd_system_get_sizes")
-        return n_dof.value, n_contacts.value
+        return callable_value((n_dof.value, n_contacts.value), "System.sizes()",
+                              "System.sizes (a property)")
 
     def set_state(self, t, q, v):
         """Sets time, positions and velocities (every contact opens again)."""

@@ -20,12 +20,12 @@ from typing import Callable, Iterable, NamedTuple, Optional, Sequence, Tuple, Un
 
 import numpy as np
 
+from . import _bindings as _b
 from . import _library as _c
 from ._handle import OwnedHandle
 from .errors import NscdError, Status, check
 
-__all__ = ["BodyType", "Bodies", "Contacts", "FrictionCombine", "FrictionLaw", "Shape",
-           "ShapeType", "VtkFlags", "VtkSeries", "World", "WorldFormat", "WorldStepReport"]
+__all__ = ["Bodies", "BodyType", "ClearanceGaps", "ClearanceImpact", "ClearanceType", "Contacts", "FrictionCombine", "FrictionLaw", "JointType", "Shape", "ShapeType", "VtkFlags", "VtkSeries", "World", "WorldFormat", "WorldStepReport"]
 
 
 class BodyType(enum.IntEnum):
@@ -77,6 +77,41 @@ class VtkFlags(enum.IntFlag):
 def _vtk_flags(contacts: bool, float64: bool, compact: bool, tensor: bool) -> int:
     return (int(float64) * VtkFlags.FLOAT64 | int(compact) * VtkFlags.COMPACT
             | int(tensor) * VtkFlags.TENSOR | (VtkFlags.CONTACTS if contacts else VtkFlags.SHAPES))
+
+
+class JointType(enum.IntEnum):
+    """nscd_joint_type: the ideal joints of World.add_joint()."""
+    SPHERICAL = 0
+    REVOLUTE = 1
+    CYLINDRICAL = 2
+    PRISMATIC = 3
+    FIXED = 4
+
+
+class ClearanceType(enum.IntEnum):
+    """nscd_clearance_type: the clearance joints of World.add_clearance_joint()."""
+    CYLINDRICAL = 0
+    REVOLUTE = 1
+    PRISMATIC = 2
+
+
+class ClearanceImpact(enum.IntEnum):
+    """nscd_clearance_impact."""
+    PLASTIC = 0
+
+
+class ClearanceGaps(NamedTuple):
+    """The gaps of a clearance joint (nscd_world_clearance_gaps): n values,
+    (n, 3) normals from the outer to the inner body, (n, 3) contact points,
+    n normal impulses of the last step."""
+    gaps: np.ndarray
+    normals: np.ndarray
+    points: np.ndarray
+    impulses: np.ndarray
+
+
+_IDENTITY = (1.0, 0.0, 0.0, 0.0)
+_ORIGIN = (0.0, 0.0, 0.0)
 
 
 def _enum(enum_class, value, what):
@@ -676,6 +711,160 @@ class World(OwnedHandle):
             return Contacts(a[:m], b[:m], points[:m], normals[:m], gaps[:m], impulses[:m])
 
     # ------------------------------------------------------------ checkpoint
+    # ------------------------------------------------------------ joints (joint.h, docs/joints.md)
+    def add_joint(self, type: Union[JointType, int, str] = JointType.REVOLUTE,
+                  body_a: int = 0, body_b: int = 0,
+                  position_a: Sequence[float] = _ORIGIN,
+                  orientation_a: Sequence[float] = _IDENTITY,
+                  position_b: Sequence[float] = _ORIGIN,
+                  orientation_b: Sequence[float] = _IDENTITY,
+                  energy_form: bool = True) -> int:
+        """Adds an ideal joint (spherical, revolute, cylindrical, prismatic,
+        fixed; held as equality constraints) between body_a and body_b (0: the
+        ground) with a local frame on each (position and quaternion in the body
+        frame, or the world frame for the ground; the joint axis is the local
+        z axis); returns its id. ``energy_form`` holds the rows on the mean of
+        the step's velocities (docs/joints.md). Joints are driven by
+        nscd.TimeStepping over the world; World.step() refuses a world with
+        joints. Removing a body removes its joints."""
+        self._require_open()
+        d = _c.JointDesc()
+        self._check(self._lib.nscd_joint_desc_init(ctypes.byref(d), ctypes.sizeof(d)),
+                    "nscd_joint_desc_init")
+        d.type = _enum(JointType, type, "type")
+        d.body_a, d.body_b = _c.uint64(body_a, "body_a"), _c.uint64(body_b, "body_b")
+        _set_array(d.position_a, _vec(position_a, 3, "position_a"))
+        _set_array(d.orientation_a, _vec(orientation_a, 4, "orientation_a"))
+        _set_array(d.position_b, _vec(position_b, 3, "position_b"))
+        _set_array(d.orientation_b, _vec(orientation_b, 4, "orientation_b"))
+        d.energy_form = int(bool(energy_form))
+        out = ctypes.c_uint64()
+        self._check(self._lib.nscd_world_add_joint(self._handle, ctypes.byref(d),
+                                                   ctypes.byref(out)), "nscd_world_add_joint")
+        return out.value
+
+    def add_clearance_joint(self, type: Union[ClearanceType, int, str] = ClearanceType.REVOLUTE,
+                            inner_body: int = 0, outer_body: int = 0,
+                            inner_position: Sequence[float] = _ORIGIN,
+                            inner_orientation: Sequence[float] = _IDENTITY,
+                            outer_position: Sequence[float] = _ORIGIN,
+                            outer_orientation: Sequence[float] = _IDENTITY,
+                            hole_radius: Optional[float] = None,
+                            pin_radius: Optional[float] = None,
+                            inner_length: Optional[float] = None,
+                            outer_length: Optional[float] = None,
+                            vertices: Optional[Sequence[Sequence[float]]] = None,
+                            clearance: Optional[float] = None, friction: float = 0.0,
+                            impact_law: Union[ClearanceImpact, int, str] = ClearanceImpact.PLASTIC,
+                            energy_form: bool = True) -> int:
+        """Adds a clearance joint (a set of unilateral gaps): the hole (or
+        slider) on inner_body, the pin (or guide) on outer_body (0: the
+        ground); returns its id. Values not given keep the library's defaults
+        (nscd_clearance_joint_desc_init). ``vertices``: the guide cavity's
+        (x, y) vertices, counter-clockwise (prismatic). ``energy_form`` holds a
+        persistent (closed) gap on the mean velocity under the midpoint rule,
+        an impact staying plastic (docs/joints.md)."""
+        self._require_open()
+        d = _c.ClearanceJointDesc()
+        self._check(self._lib.nscd_clearance_joint_desc_init(ctypes.byref(d), ctypes.sizeof(d)),
+                    "nscd_clearance_joint_desc_init")
+        d.type = _enum(ClearanceType, type, "type")
+        d.inner_body = _c.uint64(inner_body, "inner_body")
+        d.outer_body = _c.uint64(outer_body, "outer_body")
+        _set_array(d.inner_position, _vec(inner_position, 3, "inner_position"))
+        _set_array(d.inner_orientation, _vec(inner_orientation, 4, "inner_orientation"))
+        _set_array(d.outer_position, _vec(outer_position, 3, "outer_position"))
+        _set_array(d.outer_orientation, _vec(outer_orientation, 4, "outer_orientation"))
+        for name, value in (("hole_radius", hole_radius), ("pin_radius", pin_radius),
+                            ("inner_length", inner_length), ("outer_length", outer_length),
+                            ("clearance", clearance)):
+            if value is not None:
+                setattr(d, name, float(value))
+        d.friction = float(friction)
+        d.impact_law = _enum(ClearanceImpact, impact_law, "impact_law")
+        d.energy_form = int(bool(energy_form))
+        if vertices is not None:
+            v = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
+            if len(v) > _b.NSCD_CLEARANCE_MAX_VERTICES:
+                raise ValueError(f"vertices: at most {_b.NSCD_CLEARANCE_MAX_VERTICES}, "
+                                 f"got {len(v)}")
+            d.n_vertices = len(v)
+            _set_array(d.vertices, v.reshape(-1))
+        out = ctypes.c_uint64()
+        self._check(self._lib.nscd_world_add_clearance_joint(self._handle, ctypes.byref(d),
+                                                             ctypes.byref(out)),
+                    "nscd_world_add_clearance_joint")
+        return out.value
+
+    def remove_joint(self, joint: int) -> None:
+        """Removes a joint (its id becomes stale)."""
+        self._require_open()
+        self._check(self._lib.nscd_world_remove_joint(self._handle, _c.uint64(joint, "joint")),
+                    "nscd_world_remove_joint")
+
+    def joint_valid(self, joint: int) -> bool:
+        """Whether an id names a live joint of the world."""
+        self._require_open()
+        return bool(self._lib.nscd_world_joint_valid(self._handle, _c.uint64(joint, "joint")))
+
+    @property
+    def joint_count(self) -> int:
+        """Number of live joints."""
+        self._require_open()
+        return int(self._lib.nscd_world_joint_count(self._handle))
+
+    def set_joint_projection(self, iterations: int = 10, tolerance: float = 1e-12) -> None:
+        """The projection of the joints after each time step (0 iterations: off)."""
+        self._require_open()
+        self._check(self._lib.nscd_world_set_joint_projection(
+            self._handle, _c.int32(iterations, "iterations"), float(tolerance)),
+            "nscd_world_set_joint_projection")
+
+    def _joint_rows(self, function, joint: int) -> int:
+        n = ctypes.c_int32()
+        status = getattr(self._lib, function)(
+            self._handle, _c.uint64(joint, "joint"), 0, ctypes.byref(n),
+            *([None] * (1 if function == "nscd_world_joint_residual" else 4)))
+        if status not in (Status.OK, Status.ERR_BUFFER_TOO_SMALL):  # the count is set
+            self._check(status, function)
+        return n.value
+
+    def joint_residual(self, joint: int) -> np.ndarray:
+        """Φ(q) of an ideal joint, or the gaps of a clearance joint."""
+        self._require_open()
+        n = self._joint_rows("nscd_world_joint_residual", joint)
+        out = np.zeros(max(n, 1))
+        count = ctypes.c_int32()
+        self._check(self._lib.nscd_world_joint_residual(
+            self._handle, _c.uint64(joint, "joint"), n, ctypes.byref(count), _dptr(out)),
+            "nscd_world_joint_residual")
+        return out[:count.value]
+
+    def joint_reaction(self, joint: int) -> Tuple[np.ndarray, np.ndarray]:
+        """Mean force and torque (about the frame origin) of the joint on body
+        b (the inner body of a clearance joint) over the last step."""
+        self._require_open()
+        force, torque = np.zeros(3), np.zeros(3)
+        self._check(self._lib.nscd_world_joint_reaction(
+            self._handle, _c.uint64(joint, "joint"), _dptr(force), _dptr(torque)),
+            "nscd_world_joint_reaction")
+        return force, torque
+
+    def clearance_gaps(self, joint: int) -> ClearanceGaps:
+        """The current gaps, normals, contact points and last impulses of a
+        clearance joint."""
+        self._require_open()
+        n = self._joint_rows("nscd_world_clearance_gaps", joint)
+        m = max(n, 1)
+        gaps, impulses = np.zeros(m), np.zeros(m)
+        normals, points = np.zeros((m, 3)), np.zeros((m, 3))
+        count = ctypes.c_int32()
+        self._check(self._lib.nscd_world_clearance_gaps(
+            self._handle, _c.uint64(joint, "joint"), n, ctypes.byref(count), _dptr(gaps),
+            _dptr(normals), _dptr(points), _dptr(impulses)), "nscd_world_clearance_gaps")
+        k = count.value
+        return ClearanceGaps(gaps[:k], normals[:k], points[:k], impulses[:k])
+
     def save(self, path: Union[str, os.PathLike], user_data: bytes = b"") -> None:
         """Writes a checkpoint of the world (nscd_world_save, docs/checkpoint.md):
         everything its next step depends on, with ``user_data`` (bytes) of the

@@ -28,21 +28,17 @@ from typing import Iterable, NamedTuple, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _library as _c
+from ._deprecated import callable_value
 from .errors import check
 from .world import BodyType, Shape, World, WorldStepReport, _enum, _set_array, _vec
 
 __all__ = ["DistributedWorld", "MpiUnavailable", "available", "library", "prototypes"]
 
-_lib = None
 _mpi = None
 
 
 class MpiUnavailable(OSError):
     """libnscd_mpi or the MPI library is not installed, or cannot be loaded."""
-
-
-def _candidates():
-    return _c.companion_candidates("NSCD_MPI_LIBRARY", "nscd_mpi")
 
 
 def _load_mpi():
@@ -84,75 +80,26 @@ def _comm_world() -> int:
     return int(mpi.MPI_Comm_c2f(world))
 
 
-class WorldMpiDesc(ctypes.Structure):
-    """nscd_world_mpi_desc."""
-    _fields_ = [("struct_size", ctypes.c_uint32), ("dims", ctypes.c_int32 * 3),
-                ("halo", ctypes.c_double)]
+WorldMpiDesc = _c.WorldMpiDesc  # nscd_world_mpi_desc (generated)
 
 
 def prototypes():
-    """{C function name: (restype, argtypes)} of every function of libnscd_mpi."""
-    st, vp, i32, u64 = _c.c_status, ctypes.c_void_p, ctypes.c_int32, ctypes.c_uint64
-    dp = ctypes.POINTER(ctypes.c_double)
-    up = ctypes.POINTER(ctypes.c_uint64)
-    i32p = ctypes.POINTER(ctypes.c_int32)
-    i64p = ctypes.POINTER(ctypes.c_int64)
-    return {
-        "nscd_world_mpi_desc_init": (st, [ctypes.POINTER(WorldMpiDesc), ctypes.c_size_t]),
-        "nscd_world_mpi_create": (st, [i32, ctypes.POINTER(_c.WorldDesc),
-                                       ctypes.POINTER(WorldMpiDesc), ctypes.POINTER(vp)]),
-        "nscd_world_mpi_destroy": (None, [vp]),
-        "nscd_world_mpi_last_error": (ctypes.c_char_p, [vp]),
-        "nscd_world_mpi_add_material": (st, [vp, ctypes.c_double, i32p]),
-        "nscd_world_mpi_set_pair_friction": (st, [vp, ctypes.c_int32, ctypes.c_int32,
-                                                  ctypes.c_double]),
-        "nscd_world_mpi_add_body": (st, [vp, ctypes.POINTER(_c.BodyDesc),
-                                         ctypes.POINTER(_c.ShapeDesc), i32, up]),
-        "nscd_world_mpi_remove_body": (st, [vp, u64]),
-        "nscd_world_mpi_step": (st, [vp, ctypes.POINTER(_c.WorldStepReport)]),
-        "nscd_world_mpi_time": (ctypes.c_double, [vp]),
-        "nscd_world_mpi_subdomain": (st, [vp, i32p, i32p, dp, dp]),
-        "nscd_world_mpi_body_count": (i32, [vp]),
-        "nscd_world_mpi_global_count": (st, [vp, i64p, up, i64p]),
-        "nscd_world_mpi_get_bodies": (st, [vp, i32, i32p, up, up, dp, dp, dp, dp]),
-        "nscd_world_mpi_set_body": (st, [vp, u64, dp, dp, dp, dp]),
-        "nscd_world_mpi_get_contacts": (st, [vp, i32, i32p, up, up, dp, dp, dp, dp]),
-        "nscd_world_mpi_write_vtk": (st, [vp, ctypes.c_char_p]),
-        "nscd_world_mpi_write_vtk_xml": (st, [vp, ctypes.c_char_p, i32]),
-        "nscd_world_mpi_vtk_series_create": (st, [vp, ctypes.c_char_p, i32, ctypes.POINTER(vp)]),
-        "nscd_world_mpi_vtk_series_write": (st, [vp, vp]),
-        "nscd_world_mpi_vtk_series_destroy": (None, [vp]),
-        "nscd_world_mpi_save": (st, [vp, ctypes.c_char_p, vp, ctypes.c_size_t]),
-        "nscd_world_mpi_load": (st, [vp, ctypes.c_char_p, vp, ctypes.c_size_t,
-                                     ctypes.POINTER(ctypes.c_size_t)]),
-    }
+    """{C function name: (restype, argtypes)} of every function of libnscd_mpi:
+    all of include/nscd/world_mpi.h (generated, _bindings.py)."""
+    return _c.prototypes("nscd_mpi")
 
 
 def _load():
-    global _lib
-    if _lib is not None:
-        return _lib
-    _c.library()
-    _load_mpi()
-    errors = []
-    for candidate in _candidates():
-        if os.sep in candidate and not os.path.exists(candidate):
-            continue
-        try:
-            lib = ctypes.CDLL(candidate)
-        except OSError as exc:
-            errors.append(f"{candidate}: {exc}")
-            continue
-        if not hasattr(lib, "nscd_world_mpi_create"):
-            errors.append(f"{candidate}: not libnscd_mpi")
-            continue
-        for name, (restype, argtypes) in prototypes().items():
-            function = getattr(lib, name)
-            function.restype, function.argtypes = restype, argtypes
-        _lib = lib
-        return lib
-    raise MpiUnavailable("libnscd_mpi not found (build with libopenmpi-dev installed, or set "
-                         "NSCD_MPI_LIBRARY)" + ("; tried: " + "; ".join(errors) if errors else ""))
+    """libnscd_mpi through the package's one loader (_library.load), after
+    the MPI library (loaded globally)."""
+    try:
+        _c.library()
+        _load_mpi()
+        return _c.load("nscd_mpi")
+    except MpiUnavailable:
+        raise
+    except OSError as exc:
+        raise MpiUnavailable(str(exc)) from None
 
 
 def available() -> bool:
@@ -285,9 +232,12 @@ class DistributedWorld:
                         "nscd_world_mpi_step")
         return World._report(report)
 
+    @property
     def time(self) -> float:
-        """Simulated time, s."""
-        return float(self._lib.nscd_world_mpi_time(self._handle))
+        """Simulated time, s (a property, as World.time; the old call time()
+        still works and warns)."""
+        return callable_value(float(self._lib.nscd_world_mpi_time(self._handle)),
+                              "DistributedWorld.time()", "DistributedWorld.time (a property)")
 
     def global_count(self) -> Tuple[int, int, int]:
         """(bodies, sum of their global ids mod 2^64, shadows) over all ranks (collective)."""

@@ -3,39 +3,36 @@
 The umbrella header is preprocessed with `cc -E -P` after its system includes
 are removed (cffi knows the <stdint.h>/<stddef.h> types itself) and with the
 GNU visibility attribute stripped, so cdef() sees exactly the declarations a C
-program sees. The layouts cffi computes from the headers then check the
-ctypes mirrors of the Python package, field by field."""
+program sees: preprocessed_headers of tools/gen_python_bindings.py, the same
+preprocessing the generator of the ctypes layer (_bindings.py) uses. The
+layouts and signatures cffi computes from the headers then check the
+generated ctypes declarations (an independent parser: cffi's cdef against the
+generator's pycparser walk), field by field and argument by argument."""
 import ctypes
+import importlib.util
 import os
-import re
-import shutil
-import subprocess
 
 import pytest
 
 cffi = pytest.importorskip("cffi")
 
 import nscd  # noqa: E402
-from nscd import _library  # noqa: E402
+from nscd import _bindings, _library  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-INCLUDE = os.path.normpath(os.path.join(HERE, "..", "..", "include"))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 
-def preprocessed_headers(tmp_path):
-    work = tmp_path / "nscd"
-    work.mkdir()
-    for name in os.listdir(os.path.join(INCLUDE, "nscd")):
-        if not name.endswith(".h"):
-            continue
-        with open(os.path.join(INCLUDE, "nscd", name), encoding="utf-8") as f:
-            text = f.read()
-        text = re.sub(r"^\s*#\s*include\s*<[^>]*>\s*$", "", text, flags=re.M)
-        (work / name).write_text(text, encoding="utf-8")
-    cc = shutil.which(os.environ.get("CC", "cc")) or "cc"
-    done = subprocess.run([cc, "-E", "-P", "-I", str(tmp_path), str(work / "nscd.h")],
-                          capture_output=True, text=True, check=True)
-    return re.sub(r"__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\)", "", done.stdout)
+def _generator():
+    spec = importlib.util.spec_from_file_location(
+        "gen_python_bindings", os.path.join(ROOT, "tools", "gen_python_bindings.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def preprocessed_headers(tmp_path, umbrella="nscd.h"):
+    return _generator().preprocessed_headers(tmp_path, umbrella)
 
 
 @pytest.fixture(scope="module")
@@ -70,32 +67,31 @@ def test_system_desc_init_through_cffi(ffi_lib):
     assert lib.nscd_system_desc_init(desc, 3) == lib.NSCD_ERR_STRUCT_SIZE
 
 
-@pytest.mark.parametrize("c_name, mirror", [
-    ("nscd_system_desc", _library.SystemDesc),
-    ("nscd_contact_desc", _library.ContactDesc),
-    ("nscd_allocator", _library.Allocator),
-    ("nscd_event_info", _library.EventInfo),
-    ("nscd_event_driven_options", _library.EventDrivenOptions),
-    ("nscd_event_driven_stats", _library.EventDrivenStats),
-    ("nscd_time_stepping_options", _library.TimeSteppingOptions),
-    ("nscd_time_stepping_report", _library.TimeSteppingReport),
-    ("nscd_time_stepping_stats", _library.TimeSteppingStats),
-    ("nscd_fc3d_options", _library.Fc3dOptions),
-    ("nscd_fc3d_info", _library.Fc3dInfo),
-    ("nscd_coulomb_options", _library.CoulombOptions),
-    ("nscd_coulomb_info", _library.CoulombInfo),
-    ("nscd_central_impact_result", _library.CentralImpactResult),
-    ("nscd_routh_result", _library.RouthResult),
-    ("nscd_world_desc", _library.WorldDesc),
-    ("nscd_body_desc", _library.BodyDesc),
-    ("nscd_shape_desc", _library.ShapeDesc),
-    ("nscd_world_step_report", _library.WorldStepReport),
-    ("nscd_beam_desc", _library.BeamDesc),
-    ("nscd_joint_desc", _library.JointDesc),
-    ("nscd_clearance_joint_desc", _library.ClearanceJointDesc),
-])
-def test_ctypes_mirrors_match_headers(ffi_lib, c_name, mirror):
-    ffi, _ = ffi_lib
+@pytest.fixture(scope="module")
+def companion_ffis(tmp_path_factory):
+    """{umbrella: FFI} of the companion headers (fclib.h, world_mpi.h), which
+    nscd/nscd.h does not include."""
+    ffis = {}
+    for umbrella in ("fclib.h", "world_mpi.h"):
+        ffi = cffi.FFI()
+        ffi.cdef(preprocessed_headers(tmp_path_factory.mktemp("cffi"), umbrella))
+        ffis[umbrella] = ffi
+    return ffis
+
+
+def ffi_of(c_name, ffi_lib, companion_ffis):
+    for ffi in [ffi_lib[0]] + list(companion_ffis.values()):
+        try:
+            ffi.typeof(c_name)
+            return ffi
+        except cffi.CDefError:
+            continue
+    raise AssertionError(f"{c_name} is declared by no header")
+
+
+@pytest.mark.parametrize("c_name, mirror", sorted(_bindings.STRUCTS.items()))
+def test_ctypes_mirrors_match_headers(ffi_lib, companion_ffis, c_name, mirror):
+    ffi = ffi_of(c_name, ffi_lib, companion_ffis)
     assert ffi.sizeof(c_name) == ctypes.sizeof(mirror), c_name
     c_fields = [name for name, _ in ffi.typeof(c_name).fields]
     assert c_fields == [name for name, _ in mirror._fields_], c_name
@@ -126,3 +122,50 @@ def test_enums_match_headers(ffi_lib, c_name, enum_class, prefix):
     c_values = {name[len(prefix):]: value
                 for value, name in ffi.typeof(c_name).elements.items()}
     assert c_values == {m.name: m.value for m in getattr(nscd, enum_class)}, c_name
+
+
+def test_package_aliases_are_the_generated_structs():
+    assert _library.SystemDesc is _bindings.nscd_system_desc
+    assert _library.WorldDesc is _bindings.nscd_world_desc
+    assert _library.MASS_FN is _bindings.nscd_mass_fn
+
+
+def _cffi_kind(ffi, ctype):
+    """"void", "pointer", "float<size>" or "int<size>" of a cffi type."""
+    if ctype.kind in ("pointer", "array"):
+        return "pointer"
+    if ctype.kind == "function":
+        return "pointer"
+    if ctype.kind == "void":
+        return "void"
+    if ctype.kind == "primitive" and ctype.cname in ("double", "float"):
+        return f"float{ffi.sizeof(ctype)}"
+    if ctype.kind in ("primitive", "enum"):
+        return f"int{ffi.sizeof(ctype)}"
+    return ctype.kind
+
+
+def _ctypes_kind(ctype):
+    """The same classification of a ctypes type (None: void)."""
+    if ctype is None:
+        return "void"
+    if ctype in (ctypes.c_double, ctypes.c_float):
+        return f"float{ctypes.sizeof(ctype)}"
+    if ctype in (ctypes.c_void_p, ctypes.c_char_p) or issubclass(
+            ctype, (ctypes._Pointer, ctypes._CFuncPtr)):
+        return "pointer"
+    return f"int{ctypes.sizeof(ctype)}"
+
+
+def test_generated_prototypes_match_cffi(ffi_lib):
+    """Every function of nscd/nscd.h: the generated restype and argtypes have
+    the kinds and sizes cffi reads in the header."""
+    ffi, lib = ffi_lib
+    protos = _bindings.PROTOTYPES["nscd"]
+    assert protos
+    for name, (restype, argtypes) in protos.items():
+        ftype = ffi.typeof(getattr(lib, name))
+        assert _ctypes_kind(restype) == _cffi_kind(ffi, ftype.result), name
+        assert len(argtypes) == len(ftype.args), name
+        for i, (mine, theirs) in enumerate(zip(argtypes, ftype.args)):
+            assert _ctypes_kind(mine) == _cffi_kind(ffi, theirs), (name, i)

@@ -10,6 +10,7 @@ import math
 import pytest
 
 import nscd
+from nscd.bouncing_ball import analytic_rest_time, bouncing_ball
 
 
 def analytic_impacts(h0, e, g, count):
@@ -24,7 +25,7 @@ def analytic_impacts(h0, e, g, count):
 
 @pytest.mark.parametrize("h0, e, g", [(1.0, 0.5, 9.81), (2.0, 0.8, 9.81), (0.3, 0.3, 1.62)])
 def test_impact_times_and_rest_time(h0, e, g):
-    result = nscd.bouncing_ball(h0, e, g=g)
+    result = bouncing_ball(h0, e, g=g)
     assert len(result.impacts) >= 5
     times, speeds = analytic_impacts(h0, e, g, len(result.impacts))
     # Every impact, down to the last one before the Zeno transition.
@@ -33,7 +34,7 @@ def test_impact_times_and_rest_time(h0, e, g):
         # Velocities: relative to v1, since the last ones are tiny.
         assert abs(impact.v_before + speeds[k]) < 1e-9 * speeds[0], (k, impact)
         assert abs(impact.v_after - e * speeds[k]) < 1e-9 * speeds[0], (k, impact)
-    t_inf = nscd.analytic_rest_time(h0, e, g)
+    t_inf = analytic_rest_time(h0, e, g)
     assert t_inf == pytest.approx(times[0] + 2 * speeds[0] * e / (g * (1 - e)), rel=1e-15)
     assert result.rest_time is not None, "the ball never came to rest"
     assert abs(result.rest_time - t_inf) < 1e-6, (result.rest_time, t_inf)
@@ -78,6 +79,29 @@ def test_handler_can_stop_at_first_impact():
 
 
 def test_deterministic():
-    a = nscd.bouncing_ball(1.0, 0.7)
-    b = nscd.bouncing_ball(1.0, 0.7)
+    a = bouncing_ball(1.0, 0.7)
+    b = bouncing_ball(1.0, 0.7)
     assert a.impacts == b.impacts and a.rest_time == b.rest_time
+
+
+def test_demo_is_out_of_the_namespace():
+    """`import nscd` does not import the demo; the old spellings still work
+    and warn (DeprecationWarning)."""
+    import subprocess
+    import sys
+    code = ("import sys, warnings, nscd\n"
+            "assert 'nscd.bouncing_ball' not in sys.modules\n"
+            "assert 'bouncing_ball' not in nscd.__all__ and 'BouncingBall' not in nscd.__all__\n"
+            "warnings.simplefilter('error')\n"
+            "try:\n    nscd.analytic_rest_time(1.0, 0.5)\n"
+            "except DeprecationWarning:\n    pass\n"
+            "else:\n    raise SystemExit('no warning')\n"
+            "try:\n    nscd.bouncing_ball(1.0, 0.5)\n"
+            "except DeprecationWarning:\n    pass\n"
+            "else:\n    raise SystemExit('no warning')\n"
+            "from nscd.bouncing_ball import bouncing_ball\n"
+            "assert len(bouncing_ball(1.0, 0.5).impacts) >= 5\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+    with pytest.warns(DeprecationWarning):
+        old = nscd.bouncing_ball(1.0, 0.7)
+    assert old.impacts == bouncing_ball(1.0, 0.7).impacts

@@ -1,5 +1,8 @@
-"""Every exported nscd_* function of the library has a ctypes prototype in the
-package (_library.prototypes), or is listed below with the reason it is not."""
+"""Every exported nscd_* function of the three libraries (libnscd and the
+optional libnscd_fclib and libnscd_mpi) has a ctypes prototype in the package
+(_library.prototypes(stem), generated from the library's headers into
+_bindings.py), or is listed below with the reason it is not; and every
+prototype names a function the library exports."""
 import os
 import shutil
 import subprocess
@@ -13,11 +16,26 @@ NOT_BOUND = {
     # "nscd_example": "reason",
 }
 
+STEMS = ["nscd", "nscd_fclib", "nscd_mpi"]
 
-def exported_functions():
-    path = os.environ.get("NSCD_LIBRARY") or _library.library_path()
+
+def library_file(stem):
+    if stem == "nscd" and os.environ.get("NSCD_LIBRARY"):
+        path = os.environ["NSCD_LIBRARY"]
+    else:
+        try:
+            path = _library.loaded_path(stem)
+        except OSError as exc:
+            if stem == "nscd":
+                raise
+            pytest.skip(f"lib{stem} is optional and not available here: {exc}")
     if not os.path.isfile(path):
         pytest.skip(f"{path} is not a file (set NSCD_LIBRARY)")
+    return path
+
+
+def exported_functions(stem):
+    path = library_file(stem)
     nm = shutil.which("nm")
     if nm is None:
         pytest.skip("nm (binutils) is not installed")
@@ -32,27 +50,40 @@ def exported_functions():
     return names
 
 
-def test_every_exported_function_is_bound_or_excused():
-    exported = exported_functions()
-    bound = set(_library.prototypes())
+@pytest.mark.parametrize("stem", STEMS)
+def test_every_exported_function_is_bound_or_excused(stem):
+    exported = exported_functions(stem)
+    bound = set(_library.prototypes(stem))
     missing = sorted(exported - bound - set(NOT_BOUND))
-    assert not missing, f"exported but neither bound nor in NOT_BOUND: {missing}"
+    assert not missing, f"lib{stem} exports but neither bound nor in NOT_BOUND: {missing}"
 
 
-def test_exclusions_are_current():
-    exported = exported_functions()
-    bound = set(_library.prototypes())
+@pytest.mark.parametrize("stem", STEMS)
+def test_exclusions_are_current(stem):
+    exported = exported_functions(stem)
+    bound = set(_library.prototypes(stem))
     stale = sorted(set(NOT_BOUND) & bound)
     assert not stale, f"bound, remove from NOT_BOUND: {stale}"
-    gone = sorted(set(NOT_BOUND) - exported)
-    assert not gone, f"not exported by the library, remove from NOT_BOUND: {gone}"
     assert all(reason.strip() for reason in NOT_BOUND.values())
+    if stem == "nscd":
+        gone = sorted(set(NOT_BOUND) - exported)
+        assert not gone, f"not exported by the library, remove from NOT_BOUND: {gone}"
 
 
-def test_prototypes_name_existing_functions():
-    exported = exported_functions()
-    unknown = sorted(set(_library.prototypes()) - exported)
-    assert not unknown, f"prototypes of functions the library does not export: {unknown}"
+@pytest.mark.parametrize("stem", STEMS)
+def test_prototypes_name_existing_functions(stem):
+    exported = exported_functions(stem)
+    unknown = sorted(set(_library.prototypes(stem)) - exported)
+    assert not unknown, f"prototypes of functions lib{stem} does not export: {unknown}"
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_loaded_library_has_its_prototypes_declared(stem):
+    library_file(stem)  # skips an absent optional library
+    lib = _library.load(stem)
+    for name, (restype, argtypes) in _library.prototypes(stem).items():
+        function = getattr(lib, name)
+        assert function.restype is restype and list(function.argtypes) == argtypes, name
 
 
 def test_public_names_exist():

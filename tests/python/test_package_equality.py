@@ -23,7 +23,7 @@ def pendulum(equality=None, n_equalities=1):
 
 def test_pendulum_stays_on_its_circle():
     with pendulum() as system, nscd.EventDriven(system) as stepper:
-        assert system.sizes() == (2, 0)
+        assert system.sizes == (2, 0)
         # at rest the rod carries the weight's radial part: lambda = -m g cos(theta0)
         assert stepper.equality_force(0) == pytest.approx(-M * G * math.cos(THETA0), abs=1e-12)
         stepper.advance(1.0)
@@ -66,4 +66,4 @@ def test_stiffness_and_damping_callbacks_are_accepted():
     # K = -dh/dq and C = -dh/dv of h = -k q - c v; only implicit steppers read them
     with nscd.System(1, mass=lambda q: [1.0], forces=lambda t, q, v: [-4.0 * q[0] - 0.5 * v[0]],
                      stiffness=lambda t, q, v: [4.0], damping=lambda t, q, v: [0.5]) as system:
-        assert system.sizes() == (1, 0)
+        assert system.sizes == (1, 0)

@@ -144,7 +144,7 @@ def test_bad_sizes_and_index():
 
 def test_sizes_and_contact_query():
     with ball() as system:
-        assert system.sizes() == (1, 1)
+        assert system.sizes == (1, 1)
         system.set_state(0.0, [0.25], [-2.0])
         gap, velocity, mode = system.contact(0)
         assert (gap, velocity, mode) == (0.25, -2.0, 0)

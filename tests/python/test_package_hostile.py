@@ -106,7 +106,7 @@ def test_indices_and_ids_do_not_wrap():
     with sphere_world() as world:
         body = world.add_body(nscd.Shape("sphere", radius=0.5), position=[0.0, 0.0, 3.0])
         with pytest.raises(OverflowError):
-            nscd.add_joint(world, "spherical", body_a=2**64 + body)  # joined body a
+            world.add_joint("spherical", body_a=2**64 + body)  # joined body a
         with pytest.raises(OverflowError):
             world.get_body(2**64 + body)
         with pytest.raises(OverflowError):
