@@ -376,15 +376,16 @@ nscd_status nscd_world_get_body_contact_impulse(const nscd_world *w, nscd_body_i
         if (sign == 0.0 || !contact_alive(w, c)) {
             continue;
         }
-        double f[3], r[3];
+        double f[3], r[3], moment[3];
         for (int k = 0; k < 3; ++k) {
             f[k] = sign * c->impulse_world[k];
             r[k] = c->point[k] - x[k];
-            p[k] += f[k];
         }
-        l[0] += r[1] * f[2] - r[2] * f[1];
-        l[1] += r[2] * f[0] - r[0] * f[2];
-        l[2] += r[0] * f[1] - r[1] * f[0];
+        nscd_cross3(r, f, moment);
+        for (int k = 0; k < 3; ++k) {
+            p[k] += f[k];
+            l[k] += moment[k];
+        }
     }
     if (impulse != NULL) {
         memcpy(impulse, p, sizeof p);
