@@ -434,7 +434,7 @@ static double dot6(const double *x, const double *y) {
  * nonzero b (then the dense path, with its sweeps, decides). */
 static bool solve_equations(const projection_row *rows, int32_t m, const double *b, double *p,
                             double *work) {
-    nscd__world_envelope e;
+    nscd__envelope e;
     e.n = m;
     e.L = work; /* then T, then the ints: m^2 + 2 m + 1 <= SOLVE_WORK(m) doubles */
     e.T = work + (size_t)m * ((size_t)m + 1) / 2;
@@ -459,7 +459,7 @@ static bool solve_equations(const projection_row *rows, int32_t m, const double 
         }
         e.start[a] = first;
     }
-    nscd__world_envelope_layout(&e);
+    nscd__envelope_layout(&e);
     double top = 0.0;
     for (int32_t a = 0; a < m; ++a) {
         double *row = e.L + e.offset[a] - e.start[a];
@@ -479,7 +479,7 @@ static bool solve_equations(const projection_row *rows, int32_t m, const double 
     for (int32_t a = 0; a < m; ++a) {
         e.L[e.offset[a] + (a - e.start[a])] += 1e-12 * top;
     }
-    if (nscd__world_envelope_factor(&e) != NSCD_OK) {
+    if (nscd__envelope_factor(&e) != NSCD_OK) {
         return false;
     }
     double *x = p; /* the dense path, if it follows, starts from p = 0 */
@@ -488,7 +488,7 @@ static bool solve_equations(const projection_row *rows, int32_t m, const double 
         x[a] = -b[a];
         b_zero = b_zero && b[a] == 0.0;
     }
-    nscd__world_envelope_solve(&e, x);
+    nscd__envelope_solve(&e, x);
     for (int32_t a = 0; a < m; ++a) {
         zero = zero && x[a] == 0.0;
     }

@@ -34,11 +34,12 @@
 #include <string.h>
 
 #include "core/dense.h"
+#include "core/envelope.h"
 #include "core/memory.h"
 #include "core/vec3.h"
 #include "world/world_impl.h"
 
-/* Mechanisms solved together in one sweep step (nscd__world_envelope_solve_many). */
+/* Mechanisms solved together in one sweep step (nscd__envelope_solve_many). */
 #define SWEEP_BATCH 8
 
 /* h·y of two 6-rows (fixed order: the sweeps need no partial sums). */
@@ -171,135 +172,6 @@ static void apply_block(nscd_world *w, const nscd__world_joint_block *b, const d
     }
 }
 
-/* ------------------------------------------------------------ envelopes */
-
-static int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
-
-/* The length of column i's transposed dot: the rows below the diagonal up
- * to the last 4-block of nscd__small_dot's partial sums that reaches the
- * envelope (the rest of the dense dot adds zeros). */
-static int32_t column_length(const nscd__world_envelope *e, int32_t i) {
-    int32_t len = e->n - i - 1, band = (e->last[i] - i + 3) & ~3;
-    return band < len ? band : len;
-}
-
-int32_t nscd__world_envelope_layout(nscd__world_envelope *e) {
-    int32_t n = e->n, total = 0;
-    for (int32_t i = 0; i < n; ++i) {
-        e->offset[i] = total;
-        total += i - e->start[i] + 1;
-        e->last[i] = i;
-    }
-    e->offset[n] = total;
-    for (int32_t k = 0; k < n; ++k) { /* rows ascending: the largest k stays */
-        for (int32_t j = e->start[k]; j < k; ++j) {
-            e->last[j] = k;
-        }
-    }
-    e->toff[0] = 0;
-    for (int32_t i = 0; i < n; ++i) {
-        e->toff[i + 1] = e->toff[i] + column_length(e, i);
-    }
-    return total;
-}
-
-/* The arithmetic of nscd__small_cholesky_cm (left-looking by columns, the
- * updates of an entry in ascending order, the zero multipliers skipped) on
- * the envelope only: an entry outside it is zero in the factor as in A, so
- * the dense factor's updates with it add zeros. Row-oriented, in place. */
-nscd_status nscd__world_envelope_factor(nscd__world_envelope *e) {
-    for (int32_t i = 0; i < e->n; ++i) {
-        int32_t si = e->start[i];
-        double *Li = e->L + e->offset[i];
-        for (int32_t j = si; j <= i; ++j) {
-            int32_t sj = e->start[j];
-            const double *Lj = e->L + e->offset[j];
-            double v = Li[j - si];
-            for (int32_t k = imax(si, sj); k < j; ++k) {
-                double l_jk = Lj[k - sj];
-                if (l_jk != 0.0) {
-                    v += -l_jk * Li[k - si];
-                }
-            }
-            if (j < i) {
-                Li[j - si] = v / Lj[j - sj];
-            } else if (!(v > 0.0) || !isfinite(v)) {
-                return NSCD_ERR_NOT_SPD;
-            } else {
-                Li[i - si] = sqrt(v);
-            }
-        }
-    }
-    for (int32_t i = 0; i < e->n; ++i) { /* the columns, for the transposed solve */
-        double *col = e->T + e->toff[i];
-        for (int32_t t = 0, len = e->toff[i + 1] - e->toff[i]; t < len; ++t) {
-            int32_t k = i + 1 + t, s = e->start[k];
-            col[t] = s <= i ? e->L[e->offset[k] + (i - s)] : 0.0;
-        }
-    }
-    return NSCD_OK;
-}
-
-/* The arithmetic of nscd__small_cholesky_solve_cm: L z = x by columns (the
- * updates of an entry in ascending order, zero multipliers skipped), row i
- * of it; then L' x = z by nscd__small_dot's four partial sums, cut after
- * the last 4-block that reaches the envelope (the rest adds zeros), row i. */
-static void forward_row(const nscd__world_envelope *e, double *x, int32_t i) {
-    int32_t si = e->start[i];
-    const double *Li = e->L + e->offset[i];
-    double v = x[i];
-    for (int32_t k = si; k < i; ++k) {
-        if (x[k] != 0.0) {
-            v += -x[k] * Li[k - si];
-        }
-    }
-    x[i] = v / Li[i - si];
-}
-
-static void backward_row(const nscd__world_envelope *e, double *x, int32_t i) {
-    const double *col = e->T + e->toff[i], *y = x + i + 1;
-    int32_t len = e->toff[i + 1] - e->toff[i], t = 0;
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    for (; t + 4 <= len; t += 4) {
-        s0 += col[t] * y[t];
-        s1 += col[t + 1] * y[t + 1];
-        s2 += col[t + 2] * y[t + 2];
-        s3 += col[t + 3] * y[t + 3];
-    }
-    double s = (s0 + s1) + (s2 + s3);
-    for (; t < len; ++t) {
-        s += col[t] * y[t];
-    }
-    x[i] = (x[i] - s) / e->L[e->offset[i] + (i - e->start[i])];
-}
-
-void nscd__world_envelope_solve_many(int32_t count, const nscd__world_envelope *e) {
-    int32_t most = 0;
-    for (int32_t g = 0; g < count; ++g) {
-        most = e[g].n > most ? e[g].n : most;
-    }
-    for (int32_t i = 0; i < most; ++i) {
-        for (int32_t g = 0; g < count; ++g) {
-            if (i < e[g].n) {
-                forward_row(&e[g], e[g].x, i);
-            }
-        }
-    }
-    for (int32_t t = 0; t < most; ++t) {
-        for (int32_t g = 0; g < count; ++g) {
-            if (t < e[g].n) {
-                backward_row(&e[g], e[g].x, e[g].n - 1 - t);
-            }
-        }
-    }
-}
-
-void nscd__world_envelope_solve(const nscd__world_envelope *e, double *x) {
-    nscd__world_envelope one = *e;
-    one.x = x;
-    nscd__world_envelope_solve_many(1, &one);
-}
-
 bool nscd__world_has_clearance_joints(const nscd_world *w) {
     for (int32_t k = 0; k < w->n_joints; ++k) {
         if (w->joints[k].def.clearance) {
@@ -413,7 +285,7 @@ static bool coupled(const nscd__world_joint_block *A, const nscd__world_joint_bl
  * of the first block b <= a that shares a moving body with it (a chain's
  * blocks in joint order: block tridiagonal). */
 static void mechanism_envelope(const nscd_world *w, const nscd__world_mechanism *m,
-                               nscd__world_envelope *e) {
+                               nscd__envelope *e) {
     const nscd__world_joint_block *blocks = w->joint_blocks + m->first;
     for (int32_t a = 0, ra = 0; a < m->count; ra += blocks[a].n, ++a) {
         int32_t first = ra;
@@ -427,13 +299,13 @@ static void mechanism_envelope(const nscd_world *w, const nscd__world_mechanism 
             e->start[ra + r] = first;
         }
     }
-    nscd__world_envelope_layout(e);
+    nscd__envelope_layout(e);
 }
 
 /* W = H M⁻¹ Hᵀ + δ I of mechanism m into the envelope e (its lower
  * triangle; the entries of the block pairs that share no body are zero). */
 static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism *m,
-                               nscd__world_envelope *e) {
+                               nscd__envelope *e) {
     memset(e->L, 0, (size_t)e->offset[e->n] * sizeof(double));
     const nscd__world_joint_block *blocks = w->joint_blocks + m->first;
     for (int32_t a = 0, ra = 0; a < m->count; ra += blocks[a].n, ++a) {
@@ -475,8 +347,8 @@ static size_t mechanism_doubles(int32_t R) {
 }
 
 /* The view of mechanism m's envelope in the scratch. */
-static nscd__world_envelope mechanism_view(const nscd_world *w, const nscd__world_mechanism *m) {
-    nscd__world_envelope e;
+static nscd__envelope mechanism_view(const nscd_world *w, const nscd__world_mechanism *m) {
+    nscd__envelope e;
     e.x = NULL;
     double *base = (double *)w->joint_scratch + m->factor;
     e.n = m->rows;
@@ -511,10 +383,10 @@ static nscd_status factor_mechanisms(nscd_world *w) {
     for (int32_t k = 0; k < w->n_mechanisms; ++k) {
         nscd__world_mechanism *m = &w->mechanisms[k];
         if (m->factored) {
-            nscd__world_envelope e = mechanism_view(w, m);
+            nscd__envelope e = mechanism_view(w, m);
             mechanism_envelope(w, m, &e);
             mechanism_delassus(w, m, &e);
-            m->factored = nscd__world_envelope_factor(&e) == NSCD_OK;
+            m->factored = nscd__envelope_factor(&e) == NSCD_OK;
         }
     }
     w->joint_vectors = (double *)w->joint_scratch + total;
@@ -588,8 +460,8 @@ static double sweep_part(nscd_world *w, nscd__world_joint_block *b) {
  * disjoint: the order of their updates changes nothing): u = H v of each
  * (the merit: the largest |u| of a part), the solves in lockstep, then
  * v += M⁻¹ Hᵀ Δλ. */
-static double sweep_mechanisms(nscd_world *w, nscd__world_mechanism *const *ms,
-                               nscd__world_envelope *e, int32_t count) {
+static double sweep_mechanisms(nscd_world *w, nscd__world_mechanism *const *ms, nscd__envelope *e,
+                               int32_t count) {
     double merit = 0.0;
     for (int32_t g = 0; g < count; ++g) {
         const nscd__world_mechanism *m = ms[g];
@@ -606,7 +478,7 @@ static double sweep_mechanisms(nscd_world *w, nscd__world_mechanism *const *ms,
             r0 += b->n;
         }
     }
-    nscd__world_envelope_solve_many(count, e);
+    nscd__envelope_solve_many(count, e);
     for (int32_t g = 0; g < count; ++g) {
         const nscd__world_mechanism *m = ms[g];
         const double *x = e[g].x;
@@ -625,7 +497,7 @@ static double sweep_mechanisms(nscd_world *w, nscd__world_mechanism *const *ms,
 double nscd__world_joint_sweep(nscd_world *w) {
     double merit = 0.0;
     nscd__world_mechanism *batch[SWEEP_BATCH];
-    nscd__world_envelope views[SWEEP_BATCH];
+    nscd__envelope views[SWEEP_BATCH];
     int32_t count = 0, rows = 0;
     for (int32_t k = 0; k < w->n_mechanisms; ++k) {
         nscd__world_mechanism *m = &w->mechanisms[k];
