@@ -44,6 +44,15 @@ else() # probably no debug info: the check compiles the library again
   set_tests_properties(abi PROPERTIES LABELS integration TIMEOUT 900 RESOURCE_LOCK cpu_heavy)
 endif()
 
+# Binaries built against release 0.1 keep working: five 0.1.0 example
+# programs, compiled with the 0.1.0 headers (tests/abi_0_1/include), linked
+# against this libnscd.so.0 and checked by the physics they compute. The abi
+# test compares against the newest baseline; this one keeps 0.1 honest.
+add_test(NAME abi_0_1
+  COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/abi_0_1/run.sh" "${_nscd_src}"
+          "$<TARGET_FILE_DIR:nscd>" "${_nscd_bin}/abi_0_1")
+set_tests_properties(abi_0_1 PROPERTIES LABELS integration TIMEOUT 300)
+
 # API reference: Doxygen with every warning an error, output in the build tree.
 add_test(NAME doxygen
   COMMAND "${CMAKE_COMMAND}" -E env "NSCD_DOXYGEN_OUTPUT=${_nscd_bin}/doxygen"
