@@ -119,7 +119,7 @@ typedef struct nscd__model {
     nscd_status (*update_entries)(void *self, double t, const double *q);
     /* The steppers that refer to the model (nscd__model_attach). */
     struct nscd__model_link *links;
-    /* Appended with the global form of problem assembly (contact/assembly.h):
+    /* Appended with the global form of problem assembly (contact/assembly/assembly.h):
      * writes M_bb(q) of mass block `block`, width_b x width_b, row-major and
      * symmetric. Optional: NULL (or NSCD_ERR_UNSUPPORTED, e.g. a generic
      * system given only mass_solve) when the model cannot give M itself;

@@ -33,7 +33,7 @@
  *   - a slip that stops sticks, then gives way again if the cone says so. */
 #include <math.h>
 
-#include "contact/lemke.h"
+#include "contact/solvers/lemke.h"
 #include "integrators/event_driven_impl.h"
 
 /* Relative size below which a violated condition counts as satisfied: a
@@ -254,7 +254,7 @@ static nscd_status fix_contact(nscd_event_driven *ed, double t, const double *y,
  * measured on the dynamics itself (every contact at rest open; then a probe
  * force along each contact row), so closed equality rows elsewhere in the
  * model are held. The LCP is solved by Lemke's algorithm with the
- * lexicographic ratio test, which cannot cycle (contact/lemke.c). */
+ * lexicographic ratio test, which cannot cycle (contact/solvers/lemke.c). */
 
 /* One contact at rest in the LCP. */
 typedef struct lcp_contact {

@@ -32,7 +32,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "contact/assembly.h"
+#include "contact/assembly/assembly.h"
 #include "core/least_squares.h"
 #include "core/memory.h"
 

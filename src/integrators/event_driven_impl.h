@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "contact/impact.h"
+#include "contact/impacts/impact.h"
 #include "core/arena.h"
 #include "core/diag.h"
 #include "core/model.h"

@@ -3,8 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "contact/assembly.h"
-#include "contact/projection.h"
+#include "contact/assembly/assembly.h"
+#include "contact/assembly/projection.h"
 #include "integrators/event_driven_impl.h"
 
 #define MAX_PROJECTIONS 4

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "contact/assembly.h"
+#include "contact/assembly/assembly.h"
 #include "core/arena.h"
 #include "core/diag.h"
 #include "core/model.h"

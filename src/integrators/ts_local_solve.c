@@ -10,15 +10,15 @@
  * (nscd__impact_lcp) on a dense W; frictional ones to the fc3d block
  * Gauss–Seidel on the block-CSR local form (nscd__local_form_bsr, memory
  * O(nnz)) with three rows per contact, planar and frictionless contacts
- * padded with zero rows as contact/impact_friction.c does. The prox solver
- * (contact/prox_gn.c) takes the dense W over every real row (normal, real
+ * padded with zero rows as contact/impacts/impact_friction.c does. The prox solver
+ * (contact/solvers/prox_gn.c) takes the dense W over every real row (normal, real
  * tangents, equality rows) and solves friction and equalities together. */
 #include <math.h>
 #include <string.h>
 
-#include "contact/fc3d_internal.h"
-#include "contact/impact_rules.h"
-#include "contact/prox_gn.h"
+#include "contact/solvers/fc3d_internal.h"
+#include "contact/impacts/impact_rules.h"
+#include "contact/solvers/prox_gn.h"
 #include "integrators/time_stepping_impl.h"
 #include "nscd/lcp.h"
 
@@ -200,9 +200,9 @@ static nscd_status contact_rows(nscd__arena *arena, const nscd__contact_slot *sl
     return NSCD_OK;
 }
 
-/* fc3d: three rows per contact, the block-CSR local form (contact/assembly.h)
+/* fc3d: three rows per contact, the block-CSR local form (contact/assembly/assembly.h)
  * with the restitution bias on the normal rows; dummy rows get the normal's
- * diagonal (as contact/impact_friction.c: keeps the diagonal blocks positive
+ * diagonal (as contact/impacts/impact_friction.c: keeps the diagonal blocks positive
  * definite and the dummy impulses zero). */
 static nscd_status build_fc3d(nscd_time_stepping *ts, nscd__model *m, const nscd__rows *all,
                               const double *q, const double *v_free, const double *v_k,
@@ -424,7 +424,7 @@ static void prox_parameters(const nscd_time_stepping *ts, const nscd__ts_local *
 }
 
 /* The dense problem handed to the prox Gauss–Newton kernel
- * (contact/prox_gn.h), warm started from local->P. */
+ * (contact/solvers/prox_gn.h), warm started from local->P. */
 static nscd_status solve_prox(nscd_time_stepping *ts, nscd__ts_local *local) {
     size_t m = (size_t)local->m;
     int32_t *kind = nscd__arena_array(&ts->arena, m, sizeof(int32_t));

@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "contact/assembly.h"
+#include "contact/assembly/assembly.h"
 #include "core/arena.h"
 #include "integrators/time_stepping_impl.h"
 #include "nscd/nscd.h"
