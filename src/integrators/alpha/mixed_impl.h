@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "integrators/time_stepping_impl.h"
+#include "integrators/time_stepping/time_stepping_impl.h"
 
 /* The closed set I_1^i of a step (eq. 41): every equality entry, and each
  * contact with g(q_i) <= 0 or that carried a normal force or impulse in the

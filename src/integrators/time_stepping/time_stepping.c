@@ -1,6 +1,6 @@
 /* The time stepper: public API and the step loop. Each step saves the
- * model's state, takes one step of the scheme (integrators/moreau_jean.c,
- * integrators/moreau_midpoint.c, integrators/hets.c)
+ * model's state, takes one step of the scheme (integrators/time_stepping/moreau_jean.c,
+ * integrators/time_stepping/moreau_midpoint.c, integrators/time_stepping/hets.c)
  * and restores the saved state when the step fails, so that a failed
  * advance leaves the state of the last accepted step. */
 #include <math.h>
@@ -9,7 +9,7 @@
 #include "core/check.h"
 #include "core/memory.h"
 #include "core/struct_sizes.h"
-#include "integrators/time_stepping_impl.h"
+#include "integrators/time_stepping/time_stepping_impl.h"
 #include "models/system.h"
 #include "world/world_model.h"
 

@@ -19,7 +19,7 @@
  * which makes M̂ = M + γ' C + β' K the effective matrix (36). */
 #include <string.h>
 
-#include "integrators/mixed_impl.h"
+#include "integrators/alpha/mixed_impl.h"
 
 nscd_status nscd__generalized_alpha_stages(nscd_time_stepping *ts, const nscd__ts_closed *closed,
                                            double dt) {

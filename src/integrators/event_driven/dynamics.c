@@ -27,7 +27,7 @@
  *     direction it had, as the planar slip sign does, so that the stop watch
  *     s . d_ref crosses zero on a smooth solution and is located like the
  *     planar one. With one tangential row d = d_ref = slip exactly. */
-#include "integrators/dynamics.h"
+#include "integrators/event_driven/dynamics.h"
 
 #include <math.h>
 #include <string.h>

@@ -11,8 +11,8 @@
 #include "core/arena.h"
 #include "core/diag.h"
 #include "core/model.h"
-#include "integrators/dynamics.h"
-#include "integrators/ode.h"
+#include "integrators/event_driven/dynamics.h"
+#include "integrators/ode/ode.h"
 #include "nscd/event_driven.h"
 
 struct nscd_event_driven {

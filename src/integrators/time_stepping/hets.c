@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "core/check.h"
-#include "integrators/time_stepping_impl.h"
+#include "integrators/time_stepping/time_stepping_impl.h"
 
 /* What a HETS step keeps between its stages (arena arrays of n_v). */
 typedef struct hets_work {

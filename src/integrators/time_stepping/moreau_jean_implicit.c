@@ -23,7 +23,7 @@
 
 #include "core/check.h"
 #include "core/dense.h"
-#include "integrators/time_stepping_impl.h"
+#include "integrators/time_stepping/time_stepping_impl.h"
 
 /* X = W_it^-1 B (n x nrhs, row-major): the proxy's mass_solve. */
 static nscd_status implicit_solve(void *self, const double *q, int32_t block, int32_t nrhs,

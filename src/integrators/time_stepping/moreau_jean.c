@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "core/check.h"
-#include "integrators/time_stepping_impl.h"
+#include "integrators/time_stepping/time_stepping_impl.h"
 
 /* The active entries at (t_k, q_k, v_k): every equality, and the contacts
  * whose predicted gap g + gamma dt W_N v_k is <= 0 (Siconos' prediction),

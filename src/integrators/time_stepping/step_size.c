@@ -23,7 +23,7 @@
 #include <math.h>
 
 #include "core/check.h"
-#include "integrators/time_stepping_impl.h"
+#include "integrators/time_stepping/time_stepping_impl.h"
 
 /* Smallest s > 0 with g + s rate + s^2 acc / 2 = 0 for g > 0, INFINITY
  * when the free-flight parabola never reaches 0. The roots of

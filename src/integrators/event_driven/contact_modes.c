@@ -15,7 +15,7 @@
  * contacts with two tangential rows or when Lemke's algorithm ends on a ray:
  * starting from the present modes (with the transition a firing watch
  * announced), the smallest-index contact whose conditions fail changes mode,
- * the forces are computed again (integrators/dynamics.c, of minimum weighted
+ * the forces are computed again (integrators/event_driven/dynamics.c, of minimum weighted
  * norm for redundant contacts), until every condition holds. Smallest-index
  * pivoting on the modes is Murty's rule, which terminates for P-matrix
  * problems; a bound on the changes turns the rest (e.g. Painleve's paradox)
@@ -34,7 +34,7 @@
 #include <math.h>
 
 #include "contact/solvers/lemke.h"
-#include "integrators/event_driven_impl.h"
+#include "integrators/event_driven/event_driven_impl.h"
 
 /* Relative size below which a violated condition counts as satisfied: a
  * little hysteresis in favour of the present guess, so rounding noise cannot

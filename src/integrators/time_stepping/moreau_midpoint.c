@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "core/check.h"
-#include "integrators/time_stepping_impl.h"
+#include "integrators/time_stepping/time_stepping_impl.h"
 
 /* q_M = q_k + dt/2 v_k into ts->q_theta (through displace: q may be a
  * configuration with rotations). */

@@ -39,7 +39,7 @@
 
 #include "core/check.h"
 #include "core/dense.h"
-#include "integrators/mixed_impl.h"
+#include "integrators/alpha/mixed_impl.h"
 
 /* The proxy model's solve: X = S J^-1 B with S = Γ ⊗ I or I. */
 typedef struct ed_proxy {

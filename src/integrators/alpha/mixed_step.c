@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "core/check.h"
-#include "integrators/mixed_impl.h"
+#include "integrators/alpha/mixed_impl.h"
 
 /* I_1 at (t, q): equalities, contacts with g <= 0, and when loaded_dt > 0
  * the contacts loaded in the previous step of size loaded_dt that still

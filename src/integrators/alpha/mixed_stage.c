@@ -21,7 +21,7 @@
 
 #include "core/check.h"
 #include "core/dense.h"
-#include "integrators/mixed_impl.h"
+#include "integrators/alpha/mixed_impl.h"
 
 nscd_status nscd__ts_stage_alloc(nscd_time_stepping *ts, nscd__ts_stage *stage) {
     const nscd__model *m = ts->model;

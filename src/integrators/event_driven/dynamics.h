@@ -45,7 +45,7 @@ typedef struct nscd__dynamics {
     /* A probe force added to h in nscd__dynamics_rhs(): probe_force along
      * row probe_row of contact probe_contact - 1 (0: none). The contact-mode
      * decision measures the contact accelerations' response to unit contact
-     * forces with it (integrators/contact_modes.c). */
+     * forces with it (integrators/event_driven/contact_modes.c). */
     int32_t probe_contact, probe_row;
     double probe_force;
 } nscd__dynamics;

@@ -16,7 +16,7 @@
  * closed set; the second stage's are the step's λ_{i+1}. */
 #include <string.h>
 
-#include "integrators/mixed_impl.h"
+#include "integrators/alpha/mixed_impl.h"
 
 nscd_status nscd__bathe_stages(nscd_time_stepping *ts, const nscd__ts_closed *closed, double dt) {
     nscd__model *m = ts->model;

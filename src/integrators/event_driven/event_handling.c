@@ -5,7 +5,7 @@
 
 #include "contact/assembly/assembly.h"
 #include "contact/assembly/projection.h"
-#include "integrators/event_driven_impl.h"
+#include "integrators/event_driven/event_driven_impl.h"
 
 #define MAX_PROJECTIONS 4
 /* Rounds of impacts at one instant: a separating contact pushed back by an

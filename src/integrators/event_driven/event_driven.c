@@ -13,7 +13,7 @@
 #include "core/memory.h"
 #include "core/struct_sizes.h"
 #include "models/system.h"
-#include "integrators/event_driven_impl.h"
+#include "integrators/event_driven/event_driven_impl.h"
 
 /* Events at one instant beyond this many mean the events themselves
  * accumulate (e.g. open-close-open cycles): reported as Zeno. */

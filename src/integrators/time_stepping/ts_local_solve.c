@@ -19,7 +19,7 @@
 #include "contact/solvers/fc3d_internal.h"
 #include "contact/impacts/impact_rules.h"
 #include "contact/solvers/prox_gn.h"
-#include "integrators/time_stepping_impl.h"
+#include "integrators/time_stepping/time_stepping_impl.h"
 #include "nscd/lcp.h"
 
 static int frictional(const nscd__contact_slot *slot) {

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "core/memory.h"
-#include "integrators/ode.h"
+#include "integrators/ode/ode.h"
 
 nscd_status nscd__rk4_create(const nscd_allocator *a, int32_t n, nscd__rk4 *rk) {
     memset(rk, 0, sizeof *rk);

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "core/dense.h"
-#include "integrators/mixed_impl.h"
+#include "integrators/alpha/mixed_impl.h"
 
 static nscd_status subspace_solve(void *self, const double *q, int32_t block, int32_t nrhs,
                                   const double *B, double *X) {

@@ -13,7 +13,7 @@
 
 #include "core/bracket.h"
 #include "core/check.h"
-#include "integrators/event_driven_impl.h"
+#include "integrators/event_driven/event_driven_impl.h"
 
 #define NO_CROSSING 2.0
 #define MAX_ROOT_ITERATIONS 200

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/memory.h"
-#include "integrators/ode.h"
+#include "integrators/ode/ode.h"
 
 static const double C[7] = {0.0, 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0, 1.0, 1.0};
 static const double A[7][6] = {
