@@ -201,15 +201,6 @@ static nscd_status impacts(nscd_time_stepping *ts, const nscd__ts_closed *closed
     return impulsive_correction(ts, &after, t_next, dt);
 }
 
-/* The base scheme's stages. */
-static nscd_status stages(nscd_time_stepping *ts, const nscd__ts_closed *closed, double dt) {
-    switch (ts->options.scheme) {
-    case NSCD_TS_GENERALIZED_ALPHA: return nscd__generalized_alpha_stages(ts, closed, dt);
-    case NSCD_TS_BATHE: return nscd__bathe_stages(ts, closed, dt);
-    default: return nscd__ed_alpha_stages(ts, closed, dt);
-    }
-}
-
 nscd_status nscd__alpha_step(nscd_time_stepping *ts, double dt) {
     nscd__model *m = ts->model;
     double t = *m->t, *gaps = NULL;
@@ -225,7 +216,7 @@ nscd_status nscd__alpha_step(nscd_time_stepping *ts, double dt) {
         rc = start(ts, &closed);
     }
     if (rc == NSCD_OK) {
-        rc = stages(ts, &closed, dt);
+        rc = ts->scheme->stages(ts, &closed, dt); /* the base scheme's */
     }
     int32_t impact_set = 0;
     if (rc == NSCD_OK) {

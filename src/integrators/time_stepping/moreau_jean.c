@@ -51,9 +51,7 @@ static nscd_status select_active(nscd_time_stepping *ts, const nscd__rows *all, 
  * their force λ_N. */
 static double step_normal_impulse(const nscd_time_stepping *ts, int32_t e, double dt) {
     double impulse = ts->model->contacts[e].state.impulse[0];
-    int alpha =
-        ts->options.scheme >= NSCD_TS_GENERALIZED_ALPHA && ts->options.scheme <= NSCD_TS_ED_ALPHA;
-    return alpha ? impulse + dt * ts->force[3 * e] : impulse;
+    return ts->scheme->staged ? impulse + dt * ts->force[3 * e] : impulse;
 }
 
 nscd_status nscd__ts_keep_loaded(nscd_time_stepping *ts, const nscd__rows *all, const double *gaps,
@@ -114,7 +112,7 @@ static nscd_status theta_forces(nscd_time_stepping *ts, double dt, int implicit)
     nscd__model *m = ts->model;
     double *dq = ts->v_mid;
     const double *q = m->q;
-    if (!implicit && ts->options.scheme == NSCD_TS_SEMI_IMPLICIT) {
+    if (!implicit && ts->scheme->linearised_gaps) {
         return nscd__ts_forces_at(ts, *m->t, q);
     }
     if (!implicit) {
@@ -334,7 +332,7 @@ nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
     if (rc != NSCD_OK) {
         return rc;
     }
-    if (ts->options.scheme == NSCD_TS_SEMI_IMPLICIT) { /* eqs. (23), (24): biases g_k / dt */
+    if (ts->scheme->linearised_gaps) { /* eqs. (23), (24): biases g_k / dt */
         local.gaps = gaps;
     }
     nscd__model *solver = m;

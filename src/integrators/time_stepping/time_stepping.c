@@ -44,12 +44,6 @@ nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options *options,
                              NSCD__TIME_STEPPING_OPTIONS_SIZE_0_2);
 }
 
-/* Generalized-α, Bathe, ED-α: the mixed framework (mixed_step.c). */
-static int is_alpha_scheme(int32_t scheme) {
-    return scheme == NSCD_TS_GENERALIZED_ALPHA || scheme == NSCD_TS_BATHE ||
-           scheme == NSCD_TS_ED_ALPHA;
-}
-
 /* Variable steps: off (dt_min = dt_max = 0) or 0 < dt_min <= dt_max. */
 static int variable_steps_valid(const nscd_time_stepping_options *o) {
     if (o->dt_max == 0.0) {
@@ -69,13 +63,13 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
                             o->prox_r,
                             o->dt_min,
                             o->dt_max};
-    if (o->scheme < NSCD_TS_MOREAU_JEAN || o->scheme > NSCD_TS_SEMI_IMPLICIT ||
-        o->local_solver < NSCD_TS_SOLVER_AUTO || o->local_solver > NSCD_TS_SOLVER_PROX ||
-        o->forces < NSCD_TS_FORCES_AUTO || o->forces > NSCD_TS_FORCES_IMPLICIT ||
-        o->reserved != 0 || o->reserved2 != 0 || o->level < NSCD_TS_LEVEL_VELOCITY ||
-        o->level > NSCD_TS_LEVEL_ACCELERATION || o->start < NSCD_TS_START_CONSISTENT ||
-        o->start > NSCD_TS_START_PAPER || o->prox_r_mode < NSCD_TS_PROX_R_SCALED ||
-        o->prox_r_mode > NSCD_TS_PROX_R_PAPER) {
+    const nscd__ts_scheme *scheme = nscd__ts_scheme_of(o->scheme);
+    if (scheme == NULL || o->local_solver < NSCD_TS_SOLVER_AUTO ||
+        o->local_solver > NSCD_TS_SOLVER_PROX || o->forces < NSCD_TS_FORCES_AUTO ||
+        o->forces > NSCD_TS_FORCES_IMPLICIT || o->reserved != 0 || o->reserved2 != 0 ||
+        o->level < NSCD_TS_LEVEL_VELOCITY || o->level > NSCD_TS_LEVEL_ACCELERATION ||
+        o->start < NSCD_TS_START_CONSISTENT || o->start > NSCD_TS_START_PAPER ||
+        o->prox_r_mode < NSCD_TS_PROX_R_SCALED || o->prox_r_mode > NSCD_TS_PROX_R_PAPER) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
     if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
@@ -89,16 +83,15 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
     /* only the α schemes have impulsive corrections apart from their stages */
-    if (o->impulse_velocities > 0 && !is_alpha_scheme(o->scheme)) {
+    if (o->impulse_velocities > 0 && !scheme->impulse_subspace) {
         return NSCD_ERR_UNSUPPORTED;
     }
     /* the Moreau schemes' and HETS's unknowns are impulses: velocity level only */
-    if (o->level == NSCD_TS_LEVEL_ACCELERATION && !is_alpha_scheme(o->scheme)) {
+    if (o->level == NSCD_TS_LEVEL_ACCELERATION && !scheme->acceleration_level) {
         return NSCD_ERR_UNSUPPORTED;
     }
     /* the midpoint rule and HETS take the forces explicitly; AUTO means that */
-    if ((o->scheme == NSCD_TS_MOREAU_MIDPOINT || o->scheme == NSCD_TS_HALF_EXPLICIT) &&
-        o->forces == NSCD_TS_FORCES_IMPLICIT) {
+    if (o->forces == NSCD_TS_FORCES_IMPLICIT && !scheme->implicit_forces) {
         return NSCD_ERR_UNSUPPORTED;
     }
     return NSCD_OK;
@@ -215,8 +208,8 @@ nscd_status nscd__time_stepping_create(nscd__model *model,
     /* A changing entry set (a world): the α schemes keep accelerations and
      * HETS its stages over entry-indexed arrays that the remap at each step
      * (refresh_model) does not carry; the Moreau schemes do. */
-    if (model->update_entries != NULL &&
-        (is_alpha_scheme(opt.scheme) || opt.scheme == NSCD_TS_HALF_EXPLICIT)) {
+    const nscd__ts_scheme *scheme = nscd__ts_scheme_of(opt.scheme);
+    if (model->update_entries != NULL && !scheme->changing_entries) {
         return nscd__fail(model->diag, NSCD_ERR_UNSUPPORTED,
                           "a changing entry set (a world) is driven by Moreau–Jean or the "
                           "midpoint rule only");
@@ -235,10 +228,11 @@ nscd_status nscd__time_stepping_create(nscd__model *model,
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     memset(ts, 0, sizeof *ts);
-    if (opt.scheme == NSCD_TS_SEMI_IMPLICIT) { /* eq. (22b): q_n = q_{n-1} + h q̇_n */
+    if (scheme->linearised_gaps) { /* eq. (22b): q_n = q_{n-1} + h q̇_n */
         opt.theta = 1.0;
     }
     ts->options = opt;
+    ts->scheme = scheme;
     ts->model = model;
     ts->jacobians = -1; /* probed at the first step */
     ts->n_contacts = model->n_contacts;
@@ -278,7 +272,7 @@ static void remember_end(nscd_time_stepping *ts) {
     for (int32_t e = 0; e < m->n_contacts; ++e) {
         ts->loaded[e] = m->contacts[e].kind == NSCD__ENTRY_UNILATERAL &&
                         (m->contacts[e].state.impulse[0] > 0.0 ||
-                         (is_alpha_scheme(ts->options.scheme) && ts->force[3 * e] > 0.0));
+                         (ts->scheme->staged && ts->force[3 * e] > 0.0));
     }
     memcpy(ts->end_q, m->q, (size_t)m->n_q * sizeof(double));
     memcpy(ts->end_v, m->v, (size_t)m->n_v * sizeof(double));
@@ -303,9 +297,9 @@ static void check_end(nscd_time_stepping *ts) {
     }
 }
 
-/* The Moreau schemes' unknowns are impulses: their force is impulse / dt,
- * and an impact is a contact that became active in the step. */
-static void forces_from_impulses(nscd_time_stepping *ts, double dt) {
+/* The Moreau schemes' and HETS's unknowns are impulses: their force is
+ * impulse / dt, and an impact is a contact that became active in the step. */
+void nscd__ts_commit_impulses(nscd_time_stepping *ts, double dt) {
     const nscd__model *m = ts->model;
     for (int32_t e = 0; e < m->n_contacts; ++e) {
         for (int k = 0; k < 3; ++k) {
@@ -317,7 +311,8 @@ static void forces_from_impulses(nscd_time_stepping *ts, double dt) {
 
 /* The α schemes stage their accelerations and forces until the step is
  * accepted: a failed step leaves the history and the forces as they were. */
-static void commit_alpha(nscd_time_stepping *ts) {
+void nscd__ts_commit_staged(nscd_time_stepping *ts, double dt) {
+    (void)dt;
     size_t nv = (size_t)ts->model->n_v, nc = (size_t)ts->model->n_contacts;
     memcpy(ts->alpha.acc, ts->alpha.acc_new, nv * sizeof(double));
     memcpy(ts->alpha.acc_aux, ts->alpha.acc_aux_new, nv * sizeof(double));
@@ -499,13 +494,7 @@ static nscd_status guarded_step(nscd_time_stepping *ts, double t_fixed, double t
     nscd__model_save(m, &ts->saved);
     memcpy(ts->active_before, ts->active, (size_t)m->n_contacts * sizeof(int32_t));
     double dt = t_next - *m->t;
-    switch (ts->options.scheme) {
-    case NSCD_TS_MOREAU_JEAN: /* fall through: the semi-implicit step is Moreau–Jean's */
-    case NSCD_TS_SEMI_IMPLICIT: rc = nscd__moreau_jean_step(ts, dt); break;
-    case NSCD_TS_MOREAU_MIDPOINT: rc = nscd__moreau_midpoint_step(ts, dt); break;
-    case NSCD_TS_HALF_EXPLICIT: rc = nscd__hets_step(ts, dt); break;
-    default: rc = nscd__alpha_step(ts, dt); break; /* generalized-α, Bathe, ED-α */
-    }
+    rc = ts->scheme->step(ts, dt);
     if (rc != NSCD_OK) {
         nscd__model_restore(m, &ts->saved);
         memcpy(ts->active, ts->active_before, (size_t)m->n_contacts * sizeof(int32_t));
@@ -513,11 +502,7 @@ static nscd_status guarded_step(nscd_time_stepping *ts, double t_fixed, double t
         return rc;
     }
     *m->t = t_next; /* exactly t_0 + n dt, or t_end */
-    if (is_alpha_scheme(ts->options.scheme)) {
-        commit_alpha(ts);
-    } else {
-        forces_from_impulses(ts, dt);
-    }
+    ts->scheme->commit(ts, dt);
     remember_end(ts);
     ts->report.struct_size = (uint32_t)sizeof ts->report;
     ts->report.step = ts->steps++;

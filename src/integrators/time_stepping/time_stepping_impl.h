@@ -41,10 +41,45 @@ typedef struct nscd__ts_alpha {
     int has_history;     /* acc, acc_aux belong to the model's current state */
 } nscd__ts_alpha;
 
+/* One row per nscd_ts_scheme (schemes.c): what the step loop and the
+ * option checks need to know of a scheme, in place of switches over the
+ * enum. A new scheme is a row there (docs/architecture.md, "Where does X
+ * go"). */
+struct nscd__ts_closed; /* alpha/mixed_impl.h */
+
+typedef struct nscd__ts_scheme {
+    const char *name;
+    /* One step of size dt from the model's state (nscd__moreau_jean_step's
+     * contract: fills ts->report; on failure the caller restores the saved
+     * state). */
+    nscd_status (*step)(nscd_time_stepping *ts, double dt);
+    /* An accepted step's forces (and history) into the stepper:
+     * nscd__ts_commit_staged or nscd__ts_commit_impulses. */
+    void (*commit)(nscd_time_stepping *ts, double dt);
+    /* The α schemes: the base scheme's stages inside nscd__alpha_step
+     * (mixed_step.c); NULL for the others. */
+    nscd_status (*stages)(nscd_time_stepping *ts, const struct nscd__ts_closed *closed, double dt);
+    /* Capabilities (1: yes), the columns of schemes.c in this order. */
+    uint8_t staged;             /* α: unknowns are accelerations and forces, staged
+                                   until the step is accepted; a contact is loaded by
+                                   its force too, and its step impulse adds dt λ_N */
+    uint8_t acceleration_level; /* accepts NSCD_TS_LEVEL_ACCELERATION */
+    uint8_t impulse_subspace;   /* accepts impulse_velocities > 0 */
+    uint8_t implicit_forces;    /* accepts NSCD_TS_FORCES_IMPLICIT */
+    uint8_t changing_entries;   /* drives a model whose entry set changes (a world) */
+    /* seed 004's semi-implicit step: θ = 1, explicit forces at q_k, the
+     * linearised gaps' biases g_k / dt (nscd__ts_local::gaps) */
+    uint8_t linearised_gaps;
+} nscd__ts_scheme;
+
+/* The row of a scheme; NULL when `scheme` is no nscd_ts_scheme. */
+const nscd__ts_scheme *nscd__ts_scheme_of(int32_t scheme);
+
 struct nscd_time_stepping {
     nscd_time_stepping_options options;
-    nscd__model *model;    /* valid while link.model is set */
-    nscd__model_link link; /* cleared when the model's owner is destroyed */
+    const nscd__ts_scheme *scheme; /* the row of options.scheme */
+    nscd__model *model;            /* valid while link.model is set */
+    nscd__model_link link;         /* cleared when the model's owner is destroyed */
     /* Capacities of the per-entry arrays (n_contacts + 1 each) and of the
      * n_q, n_v sized ones: the model's sizes at creation, grown when a model
      * whose entry set changes (update_entries) outgrows them. */
@@ -206,6 +241,14 @@ nscd_status nscd__ts_finish_step(nscd_time_stepping *ts, const nscd__ts_local *l
 nscd_status nscd__ts_effective_setup(nscd_time_stepping *ts, double t, const double *q,
                                      const double *v, double c_damping, double c_stiffness,
                                      nscd__model **solver);
+
+/* The commit of an accepted step (time_stepping.c). The Moreau schemes'
+ * and HETS's unknowns are impulses: their force is impulse / dt, and an
+ * impact is a contact that became active in the step. The α schemes stage
+ * their accelerations and forces until the step is accepted: a failed step
+ * leaves the history and the forces as they were (dt unused). */
+void nscd__ts_commit_impulses(nscd_time_stepping *ts, double dt);
+void nscd__ts_commit_staged(nscd_time_stepping *ts, double dt);
 
 /* One step of an α scheme (mixed_step.c, generalized_alpha.c, bathe.c,
  * ed_alpha.c), same contract as nscd__moreau_jean_step; the accelerations
