@@ -17,14 +17,30 @@
 
 /* clang-format off */
 static const nscd__ts_scheme schemes[] = {
-    /*                             name                 step                        commit                    stages                           staged acc. subsp. impl. chg. lin. */
-    [NSCD_TS_MOREAU_JEAN]       = {"Moreau-Jean",       nscd__moreau_jean_step,     nscd__ts_commit_impulses, NULL,                            0,     0,   0,     1,    1,   0},
-    [NSCD_TS_MOREAU_MIDPOINT]   = {"Moreau midpoint",   nscd__moreau_midpoint_step, nscd__ts_commit_impulses, NULL,                            0,     0,   0,     0,    1,   0},
-    [NSCD_TS_HALF_EXPLICIT]     = {"HETS",              nscd__hets_step,            nscd__ts_commit_impulses, NULL,                            0,     0,   0,     0,    0,   0},
-    [NSCD_TS_GENERALIZED_ALPHA] = {"generalized-alpha", nscd__alpha_step,           nscd__ts_commit_staged,   nscd__generalized_alpha_stages, 1,     1,   1,     1,    0,   0},
-    [NSCD_TS_BATHE]             = {"Bathe",             nscd__alpha_step,           nscd__ts_commit_staged,   nscd__bathe_stages,             1,     1,   1,     1,    0,   0},
-    [NSCD_TS_ED_ALPHA]          = {"ED-alpha",          nscd__alpha_step,           nscd__ts_commit_staged,   nscd__ed_alpha_stages,          1,     1,   1,     1,    0,   0},
-    [NSCD_TS_SEMI_IMPLICIT]     = {"semi-implicit",     nscd__moreau_jean_step,     nscd__ts_commit_impulses, NULL,                            0,     0,   0,     1,    1,   1},
+    /* name, step, commit, stages (the α schemes' base scheme);
+     * capabilities: staged  acc_level  subspace  implicit  changing  linearised */
+    [NSCD_TS_MOREAU_JEAN] = {
+        "Moreau-Jean", nscd__moreau_jean_step, nscd__ts_commit_impulses, NULL,
+                     0,      0,         0,        1,        1,        0},
+    [NSCD_TS_MOREAU_MIDPOINT] = {
+        "Moreau midpoint", nscd__moreau_midpoint_step, nscd__ts_commit_impulses, NULL,
+                     0,      0,         0,        0,        1,        0},
+    [NSCD_TS_HALF_EXPLICIT] = {
+        "HETS", nscd__hets_step, nscd__ts_commit_impulses, NULL,
+                     0,      0,         0,        0,        0,        0},
+    [NSCD_TS_GENERALIZED_ALPHA] = {
+        "generalized-alpha", nscd__alpha_step, nscd__ts_commit_staged,
+        nscd__generalized_alpha_stages,
+                     1,      1,         1,        1,        0,        0},
+    [NSCD_TS_BATHE] = {
+        "Bathe", nscd__alpha_step, nscd__ts_commit_staged, nscd__bathe_stages,
+                     1,      1,         1,        1,        0,        0},
+    [NSCD_TS_ED_ALPHA] = {
+        "ED-alpha", nscd__alpha_step, nscd__ts_commit_staged, nscd__ed_alpha_stages,
+                     1,      1,         1,        1,        0,        0},
+    [NSCD_TS_SEMI_IMPLICIT] = {
+        "semi-implicit", nscd__moreau_jean_step, nscd__ts_commit_impulses, NULL,
+                     0,      0,         0,        1,        1,        1},
 };
 /* clang-format on */
 

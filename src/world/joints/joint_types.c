@@ -9,25 +9,23 @@
 
 #include "world/joints/joint.h"
 
-/* Ideal joints: one or two equality parts of at most 3 rows. */
+/* Ideal joints: one or two equality parts of at most 3 rows. Clearance
+ * joints: one gap part per gap (values 0: one per part), the cylindrical
+ * joint's two radial gaps, the revolute one's two more axial stops, the
+ * prismatic one's four per vertex of its guide polygon. */
 /* clang-format off */
 static const nscd__joint_kind ideal[] = {
-    /*                          name           parts per_vertex values equality polygon axial evaluate */
-    [NSCD_JOINT_SPHERICAL]   = {"spherical",   1,    0,         3,     1,       0,      0,    nscd__joint_spherical},
-    [NSCD_JOINT_REVOLUTE]    = {"revolute",    2,    0,         5,     1,       0,      0,    nscd__joint_revolute},
-    [NSCD_JOINT_CYLINDRICAL] = {"cylindrical", 2,    0,         4,     1,       0,      0,    nscd__joint_cylindrical},
-    [NSCD_JOINT_PRISMATIC]   = {"prismatic",   2,    0,         5,     1,       0,      0,    nscd__joint_prismatic},
-    [NSCD_JOINT_FIXED]       = {"fixed",       2,    0,         6,     1,       0,      0,    nscd__joint_fixed},
+    /* name, parts, parts per vertex, values, equality, polygon, axial play, evaluate */
+    [NSCD_JOINT_SPHERICAL]   = {"spherical",   1, 0, 3, 1, 0, 0, nscd__joint_spherical},
+    [NSCD_JOINT_REVOLUTE]    = {"revolute",    2, 0, 5, 1, 0, 0, nscd__joint_revolute},
+    [NSCD_JOINT_CYLINDRICAL] = {"cylindrical", 2, 0, 4, 1, 0, 0, nscd__joint_cylindrical},
+    [NSCD_JOINT_PRISMATIC]   = {"prismatic",   2, 0, 5, 1, 0, 0, nscd__joint_prismatic},
+    [NSCD_JOINT_FIXED]       = {"fixed",       2, 0, 6, 1, 0, 0, nscd__joint_fixed},
 };
-
-/* Clearance joints: one gap part per gap (values 0: one per part). The
- * cylindrical joint's two radial gaps, the revolute one's two more axial
- * stops, the prismatic one's four per vertex of its guide polygon. */
 static const nscd__joint_kind clearance[] = {
-    /*                             name                     parts per_vertex values equality polygon axial evaluate */
-    [NSCD_CLEARANCE_CYLINDRICAL] = {"clearance cylindrical", 2,    0,         0,     0,       0,      0,    nscd__clearance_cylindrical},
-    [NSCD_CLEARANCE_REVOLUTE]    = {"clearance revolute",    4,    0,         0,     0,       0,      1,    nscd__clearance_revolute},
-    [NSCD_CLEARANCE_PRISMATIC]   = {"clearance prismatic",   0,    4,         0,     0,       1,      0,    nscd__clearance_prismatic},
+    [NSCD_CLEARANCE_CYLINDRICAL] = {"cylindrical", 2, 0, 0, 0, 0, 0, nscd__clearance_cylindrical},
+    [NSCD_CLEARANCE_REVOLUTE]    = {"revolute",    4, 0, 0, 0, 0, 1, nscd__clearance_revolute},
+    [NSCD_CLEARANCE_PRISMATIC]   = {"prismatic",   0, 4, 0, 0, 1, 0, nscd__clearance_prismatic},
 };
 /* clang-format on */
 
