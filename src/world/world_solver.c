@@ -14,8 +14,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "contact/fc3d_local.h"
-#include "contact/mdp_single.h"
+#include "contact/solvers/fc3d_local.h"
+#include "contact/single/mdp_single.h"
 #include "world/world_impl.h"
 
 /* Local velocity of a general contact (rows r) from the current body

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "contact/delassus3.h"
+#include "contact/single/delassus3.h"
 #include "core/memory.h"
 #include "core/struct_sizes.h"
 #include "core/vec3.h"
