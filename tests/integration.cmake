@@ -53,6 +53,14 @@ add_test(NAME abi_0_1
           "$<TARGET_FILE_DIR:nscd>" "${_nscd_bin}/abi_0_1")
 set_tests_properties(abi_0_1 PROPERTIES LABELS integration TIMEOUT 300)
 
+# CHANGELOG.md's "New functions" of the newest release against the exports
+# of the three libraries since 0.1.0 (a companion not built is skipped).
+add_test(NAME changelog
+  COMMAND /usr/bin/python3 "${_nscd_checks}/changelog.py" "${_nscd_src}" "$<TARGET_FILE:nscd>"
+          "$<IF:$<TARGET_EXISTS:nscd_fclib>,$<TARGET_FILE:nscd_fclib>,->"
+          "$<IF:$<TARGET_EXISTS:nscd_mpi>,$<TARGET_FILE:nscd_mpi>,->")
+set_tests_properties(changelog PROPERTIES LABELS integration)
+
 # API reference: Doxygen with every warning an error, output in the build tree.
 add_test(NAME doxygen
   COMMAND "${CMAKE_COMMAND}" -E env "NSCD_DOXYGEN_OUTPUT=${_nscd_bin}/doxygen"
