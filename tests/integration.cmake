@@ -61,6 +61,23 @@ add_test(NAME changelog
           "$<IF:$<TARGET_EXISTS:nscd_mpi>,$<TARGET_FILE:nscd_mpi>,->")
 set_tests_properties(changelog PROPERTIES LABELS integration)
 
+# The same guard for the companion libraries against abi/nscd_fclib-abi<ABI>.dump
+# and abi/nscd_mpi-abi<ABI>.dump, when they are built (libfclib, MPI found).
+foreach(_nscd_companion nscd_fclib nscd_mpi)
+  if(TARGET ${_nscd_companion})
+    add_test(NAME abi_${_nscd_companion}
+      COMMAND bash "${PROJECT_SOURCE_DIR}/abi/check.sh" "${_nscd_src}"
+              "$<TARGET_FILE:${_nscd_companion}>" "${_nscd_bin}/abi_${_nscd_companion}"
+              "${_nscd_bin}/abi-debuginfo")
+    get_test_property(abi LABELS _nscd_abi_labels)
+    get_test_property(abi TIMEOUT _nscd_abi_timeout)
+    # one RelWithDebInfo copy (abi-debuginfo) shared with the abi test: one at a time
+    set_tests_properties(abi_${_nscd_companion} PROPERTIES LABELS integration
+                         TIMEOUT ${_nscd_abi_timeout} RESOURCE_LOCK abi_debuginfo)
+  endif()
+endforeach()
+set_property(TEST abi APPEND PROPERTY RESOURCE_LOCK abi_debuginfo)
+
 # API reference: Doxygen with every warning an error, output in the build tree.
 add_test(NAME doxygen
   COMMAND "${CMAKE_COMMAND}" -E env "NSCD_DOXYGEN_OUTPUT=${_nscd_bin}/doxygen"
