@@ -87,6 +87,7 @@
 #include <stdint.h>
 
 #include "nscd/export.h"
+#include "nscd/fc3d.h"
 #include "nscd/host.h"
 #include "nscd/status.h"
 #include "nscd/system.h"
@@ -367,9 +368,15 @@ typedef struct nscd_time_stepping_options {
      *  mass block whose matrix it gives (a generic system), else
      *  ::NSCD_ERR_UNSUPPORTED; K < 0: ::NSCD_ERR_OUT_OF_RANGE. */
     int32_t impulse_velocities;
-    /** Must be 0 (::NSCD_ERR_INVALID_ARGUMENT otherwise): keeps the struct
-     *  free of tail padding, as `reserved` does. */
-    int32_t reserved2;
+    /** ::nscd_fc3d_method of the fc3d local solves (since 0.2; the slot was
+     *  a reserved 0 before the 0.2 release): ::NSCD_FC3D_AUTO (default:
+     *  Gauss–Seidel, then semismooth Newton when the merit stalls, so that a
+     *  hard stack converges without a choice), ::NSCD_FC3D_GAUSS_SEIDEL,
+     *  ::NSCD_FC3D_JACOBI_BLEND or ::NSCD_FC3D_NEWTON. Newton and AUTO solve
+     *  Coulomb's law only: the maximum-dissipation solves
+     *  (::NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION) sweep with Gauss–Seidel under
+     *  them. Other values: ::NSCD_ERR_INVALID_ARGUMENT. */
+    int32_t fc3d_method;
 } nscd_time_stepping_options;
 
 /** Counters of one nscd_time_stepping_advance() call. */

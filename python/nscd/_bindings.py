@@ -100,6 +100,32 @@ NSCD_EVENT_CONTACT_SLIP = 9
 NSCD_EVENT_CONTINUE = 0
 NSCD_EVENT_STOP = 1
 
+# enum nscd_fc3d_friction_law (nscd/fc3d.h)
+NSCD_FC3D_COULOMB = 0
+NSCD_FC3D_MAX_DISSIPATION = 1
+
+# enum nscd_fc3d_method (nscd/fc3d.h)
+NSCD_FC3D_GAUSS_SEIDEL = 0
+NSCD_FC3D_JACOBI_BLEND = 1
+NSCD_FC3D_NEWTON = 2
+NSCD_FC3D_AUTO = 3
+
+# enum nscd_fc3d_newton_failure (nscd/fc3d.h)
+NSCD_FC3D_NEWTON_NO_FAILURE = 0
+NSCD_FC3D_NEWTON_MAX_ITERATIONS = 1
+NSCD_FC3D_NEWTON_LINE_SEARCH = 2
+NSCD_FC3D_NEWTON_SINGULAR = 3
+NSCD_FC3D_NEWTON_NOT_FINITE = 4
+NSCD_FC3D_NEWTON_TOO_LARGE = 5
+NSCD_FC3D_NEWTON_UNSUPPORTED_LAW = 6
+
+# enum nscd_fc3d_block_kind (nscd/fc3d.h)
+NSCD_FC3D_BLOCK_REGULAR = 0
+NSCD_FC3D_BLOCK_SEMIDEFINITE = 1
+NSCD_FC3D_BLOCK_NOT_FINITE = 2
+NSCD_FC3D_BLOCK_NOT_POSITIVE = 3
+NSCD_FC3D_BLOCK_INDEFINITE = 4
+
 # enum nscd_body_type (nscd/world.h)
 NSCD_BODY_STATIC = 0
 NSCD_BODY_KINEMATIC = 1
@@ -193,32 +219,6 @@ NSCD_COPT_EXACT = 1
 # enum nscd_indentation (nscd/compliant.h)
 NSCD_INDENTATION_TEMPORARY = 0
 NSCD_INDENTATION_PERMANENT = 1
-
-# enum nscd_fc3d_friction_law (nscd/fc3d.h)
-NSCD_FC3D_COULOMB = 0
-NSCD_FC3D_MAX_DISSIPATION = 1
-
-# enum nscd_fc3d_method (nscd/fc3d.h)
-NSCD_FC3D_GAUSS_SEIDEL = 0
-NSCD_FC3D_JACOBI_BLEND = 1
-NSCD_FC3D_NEWTON = 2
-NSCD_FC3D_AUTO = 3
-
-# enum nscd_fc3d_newton_failure (nscd/fc3d.h)
-NSCD_FC3D_NEWTON_NO_FAILURE = 0
-NSCD_FC3D_NEWTON_MAX_ITERATIONS = 1
-NSCD_FC3D_NEWTON_LINE_SEARCH = 2
-NSCD_FC3D_NEWTON_SINGULAR = 3
-NSCD_FC3D_NEWTON_NOT_FINITE = 4
-NSCD_FC3D_NEWTON_TOO_LARGE = 5
-NSCD_FC3D_NEWTON_UNSUPPORTED_LAW = 6
-
-# enum nscd_fc3d_block_kind (nscd/fc3d.h)
-NSCD_FC3D_BLOCK_REGULAR = 0
-NSCD_FC3D_BLOCK_SEMIDEFINITE = 1
-NSCD_FC3D_BLOCK_NOT_FINITE = 2
-NSCD_FC3D_BLOCK_NOT_POSITIVE = 3
-NSCD_FC3D_BLOCK_INDEFINITE = 4
 
 # enum nscd_gfc3d_factorization (nscd/gfc3d.h)
 NSCD_GFC3D_FACTOR_LDL = 0
@@ -318,6 +318,32 @@ ENUMS = {
         'NSCD_EVENT_CONTINUE': NSCD_EVENT_CONTINUE,
         'NSCD_EVENT_STOP': NSCD_EVENT_STOP,
     },
+    'nscd_fc3d_friction_law': {
+        'NSCD_FC3D_COULOMB': NSCD_FC3D_COULOMB,
+        'NSCD_FC3D_MAX_DISSIPATION': NSCD_FC3D_MAX_DISSIPATION,
+    },
+    'nscd_fc3d_method': {
+        'NSCD_FC3D_GAUSS_SEIDEL': NSCD_FC3D_GAUSS_SEIDEL,
+        'NSCD_FC3D_JACOBI_BLEND': NSCD_FC3D_JACOBI_BLEND,
+        'NSCD_FC3D_NEWTON': NSCD_FC3D_NEWTON,
+        'NSCD_FC3D_AUTO': NSCD_FC3D_AUTO,
+    },
+    'nscd_fc3d_newton_failure': {
+        'NSCD_FC3D_NEWTON_NO_FAILURE': NSCD_FC3D_NEWTON_NO_FAILURE,
+        'NSCD_FC3D_NEWTON_MAX_ITERATIONS': NSCD_FC3D_NEWTON_MAX_ITERATIONS,
+        'NSCD_FC3D_NEWTON_LINE_SEARCH': NSCD_FC3D_NEWTON_LINE_SEARCH,
+        'NSCD_FC3D_NEWTON_SINGULAR': NSCD_FC3D_NEWTON_SINGULAR,
+        'NSCD_FC3D_NEWTON_NOT_FINITE': NSCD_FC3D_NEWTON_NOT_FINITE,
+        'NSCD_FC3D_NEWTON_TOO_LARGE': NSCD_FC3D_NEWTON_TOO_LARGE,
+        'NSCD_FC3D_NEWTON_UNSUPPORTED_LAW': NSCD_FC3D_NEWTON_UNSUPPORTED_LAW,
+    },
+    'nscd_fc3d_block_kind': {
+        'NSCD_FC3D_BLOCK_REGULAR': NSCD_FC3D_BLOCK_REGULAR,
+        'NSCD_FC3D_BLOCK_SEMIDEFINITE': NSCD_FC3D_BLOCK_SEMIDEFINITE,
+        'NSCD_FC3D_BLOCK_NOT_FINITE': NSCD_FC3D_BLOCK_NOT_FINITE,
+        'NSCD_FC3D_BLOCK_NOT_POSITIVE': NSCD_FC3D_BLOCK_NOT_POSITIVE,
+        'NSCD_FC3D_BLOCK_INDEFINITE': NSCD_FC3D_BLOCK_INDEFINITE,
+    },
     'nscd_body_type': {
         'NSCD_BODY_STATIC': NSCD_BODY_STATIC,
         'NSCD_BODY_KINEMATIC': NSCD_BODY_KINEMATIC,
@@ -411,32 +437,6 @@ ENUMS = {
     'nscd_indentation': {
         'NSCD_INDENTATION_TEMPORARY': NSCD_INDENTATION_TEMPORARY,
         'NSCD_INDENTATION_PERMANENT': NSCD_INDENTATION_PERMANENT,
-    },
-    'nscd_fc3d_friction_law': {
-        'NSCD_FC3D_COULOMB': NSCD_FC3D_COULOMB,
-        'NSCD_FC3D_MAX_DISSIPATION': NSCD_FC3D_MAX_DISSIPATION,
-    },
-    'nscd_fc3d_method': {
-        'NSCD_FC3D_GAUSS_SEIDEL': NSCD_FC3D_GAUSS_SEIDEL,
-        'NSCD_FC3D_JACOBI_BLEND': NSCD_FC3D_JACOBI_BLEND,
-        'NSCD_FC3D_NEWTON': NSCD_FC3D_NEWTON,
-        'NSCD_FC3D_AUTO': NSCD_FC3D_AUTO,
-    },
-    'nscd_fc3d_newton_failure': {
-        'NSCD_FC3D_NEWTON_NO_FAILURE': NSCD_FC3D_NEWTON_NO_FAILURE,
-        'NSCD_FC3D_NEWTON_MAX_ITERATIONS': NSCD_FC3D_NEWTON_MAX_ITERATIONS,
-        'NSCD_FC3D_NEWTON_LINE_SEARCH': NSCD_FC3D_NEWTON_LINE_SEARCH,
-        'NSCD_FC3D_NEWTON_SINGULAR': NSCD_FC3D_NEWTON_SINGULAR,
-        'NSCD_FC3D_NEWTON_NOT_FINITE': NSCD_FC3D_NEWTON_NOT_FINITE,
-        'NSCD_FC3D_NEWTON_TOO_LARGE': NSCD_FC3D_NEWTON_TOO_LARGE,
-        'NSCD_FC3D_NEWTON_UNSUPPORTED_LAW': NSCD_FC3D_NEWTON_UNSUPPORTED_LAW,
-    },
-    'nscd_fc3d_block_kind': {
-        'NSCD_FC3D_BLOCK_REGULAR': NSCD_FC3D_BLOCK_REGULAR,
-        'NSCD_FC3D_BLOCK_SEMIDEFINITE': NSCD_FC3D_BLOCK_SEMIDEFINITE,
-        'NSCD_FC3D_BLOCK_NOT_FINITE': NSCD_FC3D_BLOCK_NOT_FINITE,
-        'NSCD_FC3D_BLOCK_NOT_POSITIVE': NSCD_FC3D_BLOCK_NOT_POSITIVE,
-        'NSCD_FC3D_BLOCK_INDEFINITE': NSCD_FC3D_BLOCK_INDEFINITE,
     },
     'nscd_gfc3d_factorization': {
         'NSCD_GFC3D_FACTOR_LDL': NSCD_GFC3D_FACTOR_LDL,
@@ -609,6 +609,51 @@ class nscd_event_driven_stats(ctypes.Structure):
     ]
 
 
+class nscd_fc3d_options(ctypes.Structure):
+    """struct nscd_fc3d_options (nscd/fc3d.h)."""
+    _fields_ = [
+        ('struct_size', ctypes.c_uint32),
+        ('friction_law', ctypes.c_int32),
+        ('tolerance', ctypes.c_double),
+        ('max_iterations', ctypes.c_int32),
+        ('relaxation', ctypes.c_double),
+        ('method', ctypes.c_int32),
+        ('jacobi_weight', ctypes.c_double),
+        ('jacobi_groups', ctypes.c_int32),
+        ('warm_start', ctypes.c_int32),
+        ('allocator', nscd_allocator),
+    ]
+
+
+class nscd_fc3d_info(ctypes.Structure):
+    """struct nscd_fc3d_info (nscd/fc3d.h)."""
+    _fields_ = [
+        ('struct_size', ctypes.c_uint32),
+        ('iterations', ctypes.c_int32),
+        ('merit', ctypes.c_double),
+        ('converged', ctypes.c_int32),
+        ('merit_evaluations', ctypes.c_int32),
+        ('last_update', ctypes.c_double),
+        ('local_failures', ctypes.c_int32),
+        ('newton_iterations', ctypes.c_int32),
+        ('newton_failure', ctypes.c_int32),
+    ]
+
+
+class nscd_fc3d_block_report(ctypes.Structure):
+    """struct nscd_fc3d_block_report (nscd/fc3d.h)."""
+    _fields_ = [
+        ('struct_size', ctypes.c_uint32),
+        ('n_regular', ctypes.c_int32),
+        ('n_semidefinite', ctypes.c_int32),
+        ('refused_block', ctypes.c_int32),
+        ('refused_kind', ctypes.c_int32),
+        ('max_asymmetry', ctypes.c_double),
+        ('min_eigenvalue', ctypes.c_double),
+        ('message', (ctypes.c_char * 160)),
+    ]
+
+
 class nscd_world_desc(ctypes.Structure):
     """struct nscd_world_desc (nscd/world.h)."""
     _fields_ = [
@@ -737,7 +782,7 @@ class nscd_time_stepping_options(ctypes.Structure):
         ('dt_min', ctypes.c_double),
         ('dt_max', ctypes.c_double),
         ('impulse_velocities', ctypes.c_int32),
-        ('reserved2', ctypes.c_int32),
+        ('fc3d_method', ctypes.c_int32),
     ]
 
 
@@ -804,51 +849,6 @@ class nscd_coulomb_info(ctypes.Structure):
         ('iterations', ctypes.c_int32),
         ('converged', ctypes.c_int32),
         ('residual', ctypes.c_double),
-    ]
-
-
-class nscd_fc3d_options(ctypes.Structure):
-    """struct nscd_fc3d_options (nscd/fc3d.h)."""
-    _fields_ = [
-        ('struct_size', ctypes.c_uint32),
-        ('friction_law', ctypes.c_int32),
-        ('tolerance', ctypes.c_double),
-        ('max_iterations', ctypes.c_int32),
-        ('relaxation', ctypes.c_double),
-        ('method', ctypes.c_int32),
-        ('jacobi_weight', ctypes.c_double),
-        ('jacobi_groups', ctypes.c_int32),
-        ('warm_start', ctypes.c_int32),
-        ('allocator', nscd_allocator),
-    ]
-
-
-class nscd_fc3d_info(ctypes.Structure):
-    """struct nscd_fc3d_info (nscd/fc3d.h)."""
-    _fields_ = [
-        ('struct_size', ctypes.c_uint32),
-        ('iterations', ctypes.c_int32),
-        ('merit', ctypes.c_double),
-        ('converged', ctypes.c_int32),
-        ('merit_evaluations', ctypes.c_int32),
-        ('last_update', ctypes.c_double),
-        ('local_failures', ctypes.c_int32),
-        ('newton_iterations', ctypes.c_int32),
-        ('newton_failure', ctypes.c_int32),
-    ]
-
-
-class nscd_fc3d_block_report(ctypes.Structure):
-    """struct nscd_fc3d_block_report (nscd/fc3d.h)."""
-    _fields_ = [
-        ('struct_size', ctypes.c_uint32),
-        ('n_regular', ctypes.c_int32),
-        ('n_semidefinite', ctypes.c_int32),
-        ('refused_block', ctypes.c_int32),
-        ('refused_kind', ctypes.c_int32),
-        ('max_asymmetry', ctypes.c_double),
-        ('min_eigenvalue', ctypes.c_double),
-        ('message', (ctypes.c_char * 160)),
     ]
 
 
@@ -1059,6 +1059,45 @@ PROTOTYPES = {
             ctypes.POINTER(ctypes.c_double),  # lambda
         ]),
         'nscd_event_driven_last_error': (ctypes.c_char_p, [ctypes.c_void_p]),
+        # nscd/fc3d.h
+        'nscd_fc3d_options_init': (nscd_status, [
+            ctypes.POINTER(nscd_fc3d_options),  # opts
+            ctypes.c_size_t,  # struct_size
+        ]),
+        'nscd_fc3d_solve_dense': (nscd_status, [
+            ctypes.c_int32,  # n_contacts
+            ctypes.POINTER(ctypes.c_double),  # W
+            ctypes.POINTER(ctypes.c_double),  # q
+            ctypes.POINTER(ctypes.c_double),  # mu
+            ctypes.POINTER(nscd_fc3d_options),  # opts
+            ctypes.POINTER(ctypes.c_double),  # r
+            ctypes.POINTER(ctypes.c_double),  # u
+            ctypes.POINTER(nscd_fc3d_info),  # info
+        ]),
+        'nscd_fc3d_solve_bsr': (nscd_status, [
+            ctypes.c_int32,  # n_contacts
+            ctypes.POINTER(ctypes.c_int32),  # row_ptr
+            ctypes.POINTER(ctypes.c_int32),  # col_idx
+            ctypes.POINTER(ctypes.c_double),  # blocks
+            ctypes.POINTER(ctypes.c_double),  # q
+            ctypes.POINTER(ctypes.c_double),  # mu
+            ctypes.POINTER(nscd_fc3d_options),  # opts
+            ctypes.POINTER(ctypes.c_double),  # r
+            ctypes.POINTER(ctypes.c_double),  # u
+            ctypes.POINTER(nscd_fc3d_info),  # info
+        ]),
+        'nscd_fc3d_check_bsr': (nscd_status, [
+            ctypes.c_int32,  # n_contacts
+            ctypes.POINTER(ctypes.c_int32),  # row_ptr
+            ctypes.POINTER(ctypes.c_int32),  # col_idx
+            ctypes.POINTER(ctypes.c_double),  # blocks
+            ctypes.POINTER(nscd_fc3d_block_report),  # report
+        ]),
+        'nscd_fc3d_check_dense': (nscd_status, [
+            ctypes.c_int32,  # n_contacts
+            ctypes.POINTER(ctypes.c_double),  # W
+            ctypes.POINTER(nscd_fc3d_block_report),  # report
+        ]),
         # nscd/world.h
         'nscd_world_desc_init': (nscd_status, [ctypes.POINTER(nscd_world_desc), ctypes.c_size_t]),
         'nscd_body_desc_init': (nscd_status, [ctypes.POINTER(nscd_body_desc), ctypes.c_size_t]),
@@ -1350,45 +1389,6 @@ PROTOTYPES = {
             ctypes.POINTER(ctypes.c_double),  # solutions
             ctypes.c_int32,  # max_solutions
             ctypes.POINTER(ctypes.c_int32),  # n_solutions
-        ]),
-        # nscd/fc3d.h
-        'nscd_fc3d_options_init': (nscd_status, [
-            ctypes.POINTER(nscd_fc3d_options),  # opts
-            ctypes.c_size_t,  # struct_size
-        ]),
-        'nscd_fc3d_solve_dense': (nscd_status, [
-            ctypes.c_int32,  # n_contacts
-            ctypes.POINTER(ctypes.c_double),  # W
-            ctypes.POINTER(ctypes.c_double),  # q
-            ctypes.POINTER(ctypes.c_double),  # mu
-            ctypes.POINTER(nscd_fc3d_options),  # opts
-            ctypes.POINTER(ctypes.c_double),  # r
-            ctypes.POINTER(ctypes.c_double),  # u
-            ctypes.POINTER(nscd_fc3d_info),  # info
-        ]),
-        'nscd_fc3d_solve_bsr': (nscd_status, [
-            ctypes.c_int32,  # n_contacts
-            ctypes.POINTER(ctypes.c_int32),  # row_ptr
-            ctypes.POINTER(ctypes.c_int32),  # col_idx
-            ctypes.POINTER(ctypes.c_double),  # blocks
-            ctypes.POINTER(ctypes.c_double),  # q
-            ctypes.POINTER(ctypes.c_double),  # mu
-            ctypes.POINTER(nscd_fc3d_options),  # opts
-            ctypes.POINTER(ctypes.c_double),  # r
-            ctypes.POINTER(ctypes.c_double),  # u
-            ctypes.POINTER(nscd_fc3d_info),  # info
-        ]),
-        'nscd_fc3d_check_bsr': (nscd_status, [
-            ctypes.c_int32,  # n_contacts
-            ctypes.POINTER(ctypes.c_int32),  # row_ptr
-            ctypes.POINTER(ctypes.c_int32),  # col_idx
-            ctypes.POINTER(ctypes.c_double),  # blocks
-            ctypes.POINTER(nscd_fc3d_block_report),  # report
-        ]),
-        'nscd_fc3d_check_dense': (nscd_status, [
-            ctypes.c_int32,  # n_contacts
-            ctypes.POINTER(ctypes.c_double),  # W
-            ctypes.POINTER(nscd_fc3d_block_report),  # report
         ]),
         # nscd/gfc3d.h
         'nscd_gfc3d_options_init': (nscd_status, [
@@ -1783,6 +1783,9 @@ STRUCTS = {
     'nscd_event_info': nscd_event_info,
     'nscd_event_driven_options': nscd_event_driven_options,
     'nscd_event_driven_stats': nscd_event_driven_stats,
+    'nscd_fc3d_options': nscd_fc3d_options,
+    'nscd_fc3d_info': nscd_fc3d_info,
+    'nscd_fc3d_block_report': nscd_fc3d_block_report,
     'nscd_world_desc': nscd_world_desc,
     'nscd_body_desc': nscd_body_desc,
     'nscd_shape_desc': nscd_shape_desc,
@@ -1794,9 +1797,6 @@ STRUCTS = {
     'nscd_central_impact_result': nscd_central_impact_result,
     'nscd_coulomb_options': nscd_coulomb_options,
     'nscd_coulomb_info': nscd_coulomb_info,
-    'nscd_fc3d_options': nscd_fc3d_options,
-    'nscd_fc3d_info': nscd_fc3d_info,
-    'nscd_fc3d_block_report': nscd_fc3d_block_report,
     'nscd_gfc3d_options': nscd_gfc3d_options,
     'nscd_gfc3d_info': nscd_gfc3d_info,
     'nscd_beam_desc': nscd_beam_desc,

@@ -8,6 +8,7 @@ import sys
 from . import _library as _c
 from ._handle import StepperHandle
 from .errors import check
+from .kernels import Fc3dMethod
 
 
 class Scheme(enum.IntEnum):
@@ -111,7 +112,7 @@ class TimeStepping(StepperHandle):
     _LAST_ERROR = "nscd_time_stepping_last_error"
 
     _ENUMS = {"scheme": Scheme, "local_solver": LocalSolver, "forces": Forces, "level": Level,
-              "start": Start, "prox_r_mode": ProxR}
+              "start": Start, "prox_r_mode": ProxR, "fc3d_method": Fc3dMethod}
 
     def __init__(self, system, on_step=None, **options):
         lib = _c.library()
@@ -126,8 +127,7 @@ class TimeStepping(StepperHandle):
               "nscd_time_stepping_options_init")
         names = {name for name, _ in _c.TimeSteppingOptions._fields_}
         for key, value in options.items():
-            if key not in names or key in ("struct_size", "on_step", "on_step_user", "reserved",
-                                           "reserved2"):
+            if key not in names or key in ("struct_size", "on_step", "on_step_user", "reserved"):
                 raise TypeError(f"unknown option {key!r}")
             if key in self._ENUMS:
                 value = _c.enum_value(self._ENUMS[key], value, key)

@@ -34,6 +34,7 @@ static void option_defaults(nscd_time_stepping_options *options) {
     options->max_newton_iterations = 50;
     options->newton_tolerance = 1e-10;
     options->prox_r = 1.0;
+    options->fc3d_method = NSCD_FC3D_AUTO;
 }
 
 nscd_status nscd_time_stepping_options_init(nscd_time_stepping_options *options,
@@ -66,7 +67,8 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
     const nscd__ts_scheme *scheme = nscd__ts_scheme_of(o->scheme);
     if (scheme == NULL || o->local_solver < NSCD_TS_SOLVER_AUTO ||
         o->local_solver > NSCD_TS_SOLVER_PROX || o->forces < NSCD_TS_FORCES_AUTO ||
-        o->forces > NSCD_TS_FORCES_IMPLICIT || o->reserved != 0 || o->reserved2 != 0 ||
+        o->forces > NSCD_TS_FORCES_IMPLICIT || o->reserved != 0 ||
+        o->fc3d_method < NSCD_FC3D_GAUSS_SEIDEL || o->fc3d_method > NSCD_FC3D_AUTO ||
         o->level < NSCD_TS_LEVEL_VELOCITY || o->level > NSCD_TS_LEVEL_ACCELERATION ||
         o->start < NSCD_TS_START_CONSISTENT || o->start > NSCD_TS_START_PAPER ||
         o->prox_r_mode < NSCD_TS_PROX_R_SCALED || o->prox_r_mode > NSCD_TS_PROX_R_PAPER) {

@@ -363,6 +363,11 @@ static nscd_status solve_fc3d(nscd_time_stepping *ts, nscd__ts_local *local) {
     nscd_fc3d_options opts;
     nscd_fc3d_options_init(&opts, sizeof opts);
     opts.friction_law = local->law;
+    /* Newton and AUTO are Coulomb only (nscd_time_stepping_options.fc3d_method) */
+    opts.method =
+        local->law == NSCD_FC3D_COULOMB || ts->options.fc3d_method == NSCD_FC3D_JACOBI_BLEND
+            ? ts->options.fc3d_method
+            : NSCD_FC3D_GAUSS_SEIDEL;
     opts.tolerance = ts->options.tolerance;
     opts.max_iterations = ts->options.max_iterations;
     opts.warm_start = 1;
@@ -385,7 +390,11 @@ static nscd_status solve_fc3d(nscd_time_stepping *ts, nscd__ts_local *local) {
                               (int)i);
         }
     }
-    if (rc == NSCD_OK) {
+    if (rc == NSCD_OK &&
+        (resolved.method == NSCD_FC3D_NEWTON || resolved.method == NSCD_FC3D_AUTO)) {
+        /* Newton's linear algebra allocates its own (fc3d_newton.c) */
+        rc = nscd__fc3d_run(&bsr, local->c, local->mu, &resolved, local->P, u, &info);
+    } else if (rc == NSCD_OK) {
         rc = nscd__fc3d_run_work(&bsr, local->c, local->mu, NULL, &resolved, local->P, u, &info,
                                  work);
     }
