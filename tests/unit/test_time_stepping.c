@@ -640,7 +640,8 @@ static void bad_options_create_nothing(void **state) {
         {"newton_tol", 0.0, NSCD_ERR_OUT_OF_RANGE}, {"prox_r", 0.0, NSCD_ERR_OUT_OF_RANGE},
         {"prox_r", 2.0, NSCD_ERR_OUT_OF_RANGE},     {"level", 2, NSCD_ERR_INVALID_ARGUMENT},
         {"start", 2, NSCD_ERR_INVALID_ARGUMENT},    {"prox_mode", 2, NSCD_ERR_INVALID_ARGUMENT},
-        {"level", -1, NSCD_ERR_INVALID_ARGUMENT},
+        {"level", -1, NSCD_ERR_INVALID_ARGUMENT},   {"fc3d", 4, NSCD_ERR_INVALID_ARGUMENT},
+        {"fc3d", -1, NSCD_ERR_INVALID_ARGUMENT},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         nscd_time_stepping_options_init(&o, sizeof o);
@@ -676,6 +677,8 @@ static void bad_options_create_nothing(void **state) {
             o.start = (int32_t)x;
         if (strcmp(f, "prox_mode") == 0)
             o.prox_r_mode = (int32_t)x;
+        if (strcmp(f, "fc3d") == 0)
+            o.fc3d_method = (int32_t)x;
         assert_int_equal(nscd_time_stepping_create(s, &o, &ts), cases[i].expected);
         assert_true(ts == (nscd_time_stepping *)(uintptr_t)1);
     }

@@ -80,7 +80,7 @@ static nscd_status crank_contact(void *u, int32_t k, double t, const double *q, 
 
 typedef struct crank_run {
     double q[3], v[3], max_penetration;
-    int64_t steps, contact_steps;
+    int64_t steps, contact_steps, solver_iterations;
     nscd_status status;
 } crank_run;
 
@@ -90,8 +90,8 @@ static int32_t count_contacts(void *user, const nscd_time_stepping_report *r) {
     return 0;
 }
 
-static crank_run run_crank(const crank_case *c, int32_t scheme, int32_t solver, double dt,
-                           double t_end) {
+static crank_run run_crank_with(const crank_case *c, int32_t scheme, int32_t solver, double dt,
+                                double t_end, int32_t fc3d_method) {
     nscd_system_desc d;
     nscd_system_desc_init(&d, sizeof d);
     d.n_dof = 3;
@@ -120,6 +120,7 @@ static crank_run run_crank(const crank_case *c, int32_t scheme, int32_t solver, 
     o.scheme = scheme;
     o.dt = dt;
     o.local_solver = solver;
+    o.fc3d_method = fc3d_method;
     o.on_step = count_contacts;
     o.on_step_user = &run;
     nscd_time_stepping *ts = NULL;
@@ -131,10 +132,16 @@ static crank_run run_crank(const crank_case *c, int32_t scheme, int32_t solver, 
     }
     nscd_system_get_state(s, &t, run.q, run.v);
     run.steps = st.steps;
+    run.solver_iterations = st.solver_iterations;
     run.max_penetration = st.max_penetration;
     nscd_time_stepping_destroy(ts);
     nscd_system_destroy(s);
     return run;
+}
+
+static crank_run run_crank(const crank_case *c, int32_t scheme, int32_t solver, double dt,
+                           double t_end) {
+    return run_crank_with(c, scheme, solver, dt, t_end, NSCD_FC3D_AUTO);
 }
 
 static const char *solver_name(int32_t solver) {
@@ -173,6 +180,29 @@ static void table1_completes_and_agrees(void **state) {
                hets.q[1], mid.q[1], diff[i]);
     }
     assert_true(diff[0] <= 1e-2 && diff[1] < diff[0]);
+}
+
+/* The fc3d local solves' default method, AUTO (Gauss–Seidel, then Newton
+ * when ten sweeps fail to halve the merit), against Gauss–Seidel alone on
+ * table 1 (Moreau's midpoint rule, dt = 1e-5, to 0.05 s): the same motion
+ * (both solve each step to the tolerance 1e-10), in fewer iterations
+ * (13 293 against 144 291 here; asserted: less than half). */
+static void fc3d_auto_needs_fewer_iterations(void **state) {
+    (void)state;
+    crank_run gs = run_crank_with(&TABLE1, NSCD_TS_MOREAU_MIDPOINT, NSCD_TS_SOLVER_FC3D_COULOMB,
+                                  1e-5, 0.05, NSCD_FC3D_GAUSS_SEIDEL);
+    crank_run aut = run_crank_with(&TABLE1, NSCD_TS_MOREAU_MIDPOINT, NSCD_TS_SOLVER_FC3D_COULOMB,
+                                   1e-5, 0.05, NSCD_FC3D_AUTO);
+    printf("table1 midpoint to 0.05 s: fc3d iterations %lld (Gauss-Seidel), %lld (AUTO); "
+           "|theta difference| %.3e\n",
+           (long long)gs.solver_iterations, (long long)aut.solver_iterations,
+           fabs(gs.q[1] - aut.q[1]));
+    assert_int_equal(gs.status, NSCD_OK);
+    assert_int_equal(aut.status, NSCD_OK);
+    for (int k = 0; k < 2; ++k) {
+        assert_true(fabs(gs.q[k] - aut.q[k]) <= 1e-8);
+    }
+    assert_true(2 * aut.solver_iterations < gs.solver_iterations);
 }
 
 /* Table 2 (driven by 1 N m from rest, c = 0.5 mm, μ = 0.1) to 0.1 s with
@@ -227,6 +257,7 @@ static void bilateral_runs_with_prox(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table1_completes_and_agrees),
+        cmocka_unit_test(fc3d_auto_needs_fewer_iterations),
         cmocka_unit_test(table2_completes),
         cmocka_unit_test(bilateral_runs_with_prox),
     };
