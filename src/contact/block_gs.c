@@ -578,4 +578,9 @@ void nscd__bgs_solve(nscd__bgs_problem *p, const nscd__bgs_options *o, int32_t *
             break;
         }
     }
+    if (p->n_joint_blocks > 0 && p->n_contacts > 0) {
+        /* the joints last: the contacts' last sweep moved the links, and
+         * the drift of the step is the joints' |H v| times dt */
+        nscd__bgs_joint_sweep(p);
+    }
 }
