@@ -1,7 +1,8 @@
 /* The rigid-body world's internal layout (docs/world.md), shared by
  * world.c (handle, materials, copy-out), world_body.c (bodies, ids, mass
- * properties), world_step.c (the stages of one step), world_solver.c (the
- * matrix-free block Gauss–Seidel) and world_io.c (VTK and CSV).
+ * properties), world_step.c (the stages of one step), world_solver.c (its
+ * view for the matrix-free block Gauss–Seidel of contact/block_gs.c) and
+ * world_io.c (VTK and CSV).
  *
  * Layout, chosen for the distributed world of issue 15:
  * - bodies live in dense structure-of-arrays storage [0, n_bodies) in the
@@ -152,7 +153,7 @@ struct nscd_world {
     double *snapshot_velocity, *snapshot_omega;
     double *blend_velocity, *blend_omega;
     /* 2 per body: the last group of this sweep that moved it, and how many
-     * groups did (the safe blend weight, world_solver.c jacobi_sweep) */
+     * groups did (the safe blend weight, contact/block_gs.c jacobi_sweep) */
     int32_t *blend_group;
     /* The velocities that move the positions when the step had a
      * penetration correction (nscd__world_step_relax): those of the solve
