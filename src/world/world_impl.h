@@ -1,7 +1,8 @@
 /* The rigid-body world's internal layout (docs/world.md), shared by
  * world.c (handle, materials, copy-out), world_body.c (bodies, ids, mass
- * properties), world_step.c (the stages of one step), world_solver.c (the
- * matrix-free block Gauss–Seidel) and world_io.c (VTK and CSV).
+ * properties), world_step.c (the stages of one step), world_solver.c (its
+ * view for the matrix-free block Gauss–Seidel of contact/solvers/block_gs.c) and
+ * world_io.c (VTK and CSV).
  *
  * Layout, chosen for the distributed world of issue 15:
  * - bodies live in dense structure-of-arrays storage [0, n_bodies) in the
@@ -22,6 +23,7 @@
 #include <stdint.h>
 
 #include "collision/collision.h"
+#include "contact/solvers/block_gs.h"
 #include "core/diag.h"
 #include "core/envelope.h"
 #include "world/joints/joint.h"
@@ -55,43 +57,13 @@ typedef struct nscd__world_shape {
     uint32_t category, mask;
 } nscd__world_shape;
 
-/* One contact as the solver sees it: the two bodies, the contact frame
- * (normal from a to b, then two tangents), the lever-arm rows and the
- * precomputed responses, the 3x3 Delassus block and the impulse. */
-typedef struct nscd__world_contact {
-    /* What a sweep reads, and only that: the sweep streams this array, so a
-     * contact is 3.5 cache lines (the general rows, which spheres never
-     * need, are in the parallel array w->contact_rows). */
-    int32_t a, b;             /* dense body indices */
-    int32_t source;           /* its point in the collision output (keys, point, gap) */
-    uint8_t a_moves, b_moves; /* 1 for dynamic bodies (they take impulses) */
-    /* 1 when every moving side is a centred sphere of isotropic inertia: then
-     * the lever arms lie along n and A = diag(a_n, a_t, a_t) exactly, and both
-     * friction laws reduce to the projection on a disc (the fast path). */
-    uint8_t diagonal;
-    double mu;         /* friction coefficient */
-    double bias;       /* eps min(0, xi/dt) + max(0, xi/dt) on the normal row */
-    double x[3];       /* impulse (n, t, o) */
-    double frame[9];   /* rows: n, t, o (world) */
-    double u_fixed[3]; /* J v of the sides that do not move (constant in the solve) */
-    double inv_mass_a, inv_mass_b;
-    /* Diagonal contacts: lever arms r = l n (signed), the scalar inverse
-     * inertia of each moving side and A = diag(a_n, a_t, a_t). */
-    double lever_a, lever_b, inv_inertia_a, inv_inertia_b;
-    double a_n, a_t;
-} nscd__world_contact;
-
-/* The rows of a general (not diagonal) contact j, w->contact_rows[j]:
- * its Delassus block, angular rows ra x e_k, rb x e_k and responses I_a^-1 (ra x e_k),
- * I_b^-1 (rb x e_k) for the frame axes e_k (rows), zero for a side that does
- * not move, and the lower Cholesky factor of A (maximum dissipation).
- * Unset for a diagonal contact. */
-typedef struct nscd__world_contact_rows {
-    double A[9]; /* Delassus block W_jj (row-major) */
-    double ang_a[9], ang_b[9];
-    double resp_a[9], resp_b[9];
-    double L[9];
-} nscd__world_contact_rows;
+/* The solver's blocks (contact/solvers/block_gs.h): a contact as the solver sees
+ * it (bodies are dense indices), the general rows of a contact, parallel to
+ * w->contacts, a joint part's block and a mechanism. */
+typedef nscd__bgs_contact nscd__world_contact;
+typedef nscd__bgs_contact_rows nscd__world_contact_rows;
+typedef nscd__bgs_joint_block nscd__world_joint_block;
+typedef nscd__bgs_mechanism nscd__world_mechanism;
 
 /* What a step leaves of a contact: its identity for the next step's warm
  * start and what nscd_world_get_contacts() copies out. */
@@ -115,29 +87,6 @@ typedef struct nscd__world_joint {
     double impulse[NSCD__JOINT_MAX_PARTS][3];
     double step; /* length of the step the impulses belong to, s (0: none) */
 } nscd__world_joint;
-
-/* One part of an ideal joint as a block of the world step's Gauss–Seidel
- * (world_joint_sweep.c): its n <= 3 rows on each side's (v, ω), their
- * responses M^-1 h', the lower Cholesky factor of A = H M^-1 H' (row-major
- * 3x3) and its impulses. body[s] is the dense index of a dynamic side, -1
- * for the ground, a static or a kinematic body. */
-typedef struct nscd__world_joint_block {
-    int32_t joint, part, n;
-    int32_t body[2];
-    double h[2][3][6];
-    double y[2][3][6];
-    double L[9];
-    double lambda[3];
-} nscd__world_joint_block;
-
-/* A mechanism (world_joint_sweep.c): the blocks [first, first + count) of
- * joints connected through dynamic bodies, `rows` rows; solved as one
- * block by the Cholesky factor at w->joint_scratch + factor (doubles) when
- * `factored`, else part by part. */
-typedef struct nscd__world_mechanism {
-    int32_t first, count, rows, factored;
-    size_t factor;
-} nscd__world_mechanism;
 
 struct nscd_world {
     nscd_world_desc desc;
@@ -204,7 +153,7 @@ struct nscd_world {
     double *snapshot_velocity, *snapshot_omega;
     double *blend_velocity, *blend_omega;
     /* 2 per body: the last group of this sweep that moved it, and how many
-     * groups did (the safe blend weight, world_solver.c jacobi_sweep) */
+     * groups did (the safe blend weight, contact/solvers/block_gs.c jacobi_sweep) */
     int32_t *blend_group;
     /* The velocities that move the positions when the step had a
      * penetration correction (nscd__world_step_relax): those of the solve
@@ -276,8 +225,13 @@ double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_
  * why (its message is the handle's, not part of its state). */
 nscd_diag *nscd__world_diag(const nscd_world *w);
 
-/* Solver (world_solver.c): applies the warm-start impulses and runs the
- * sweeps. Returns the sweeps done and the merit of the last one. */
+/* Solver (world_solver.c): the matrix-free block Gauss–Seidel of
+ * contact/solvers/block_gs.h on views of the world's arrays. The view and the
+ * options of the world's description: */
+nscd__bgs_problem nscd__world_bgs_problem(nscd_world *w);
+nscd__bgs_options nscd__world_bgs_options(const nscd_world *w, int32_t max_sweeps);
+/* Applies the warm-start impulses and runs the sweeps. Returns the sweeps
+ * done and the merit of the last one. */
 void nscd__world_warm_start(nscd_world *w);
 void nscd__world_solve(nscd_world *w, int32_t max_sweeps, int32_t *sweeps, double *merit);
 /* One sweep over the contacts (Gauss–Seidel, or the Jacobi blend of the

@@ -1,6 +1,7 @@
 /* The ideal joints inside the world's own step (docs/joints.md, "Joints in
  * nscd_world_step"): the joints are blocks of the same matrix-free block
- * Gauss–Seidel that solves the contacts (world_solver.c), so that a
+ * Gauss–Seidel that solves the contacts (contact/solvers/block_gs.c; this file
+ * builds the blocks, their mechanisms and factors), so that a
  * mechanism in a granular bed costs what its rows cost, never an assembled W
  * of the whole world.
  *
@@ -38,9 +39,6 @@
 #include "core/memory.h"
 #include "core/vec3.h"
 #include "world/world_impl.h"
-
-/* Mechanisms solved together in one sweep step (nscd__envelope_solve_many). */
-#define SWEEP_BATCH 8
 
 /* h·y of two 6-rows (fixed order: the sweeps need no partial sums). */
 static double dot6(const double h[6], const double y[6]) {
@@ -119,57 +117,6 @@ static void evaluate_block(const nscd_world *w, int32_t k, int32_t part,
         }
     }
     b->n = 0; /* nothing moves this part: no block */
-}
-
-/* x = -A⁻¹ u by the factor. */
-static void solve_block(const nscd__world_joint_block *b, const double u[3], double x[3]) {
-    double z[3];
-    for (int r = 0; r < b->n; ++r) {
-        double sum = -u[r];
-        for (int m = 0; m < r; ++m) {
-            sum -= b->L[3 * r + m] * z[m];
-        }
-        z[r] = sum / b->L[4 * r];
-    }
-    for (int r = b->n - 1; r >= 0; --r) {
-        double sum = z[r];
-        for (int m = r + 1; m < b->n; ++m) {
-            sum -= b->L[3 * m + r] * x[m];
-        }
-        x[r] = sum / b->L[4 * r];
-    }
-}
-
-/* u = H v of the block's rows at the bodies' current velocities. */
-static void block_velocity(const nscd_world *w, const nscd__world_joint_block *b, double u[3]) {
-    for (int r = 0; r < b->n; ++r) {
-        u[r] = 0.0;
-        for (int s = 0; s < 2; ++s) {
-            int32_t i = b->body[s];
-            if (i >= 0) {
-                const double *h = b->h[s][r], *v = w->velocity + 3 * (size_t)i,
-                             *om = w->omega + 3 * (size_t)i;
-                u[r] += h[0] * v[0] + h[1] * v[1] + h[2] * v[2] + h[3] * om[0] + h[4] * om[1] +
-                        h[5] * om[2];
-            }
-        }
-    }
-}
-
-/* v += M⁻¹ Hᵀ x on both moving sides. */
-static void apply_block(nscd_world *w, const nscd__world_joint_block *b, const double x[3]) {
-    for (int s = 0; s < 2; ++s) {
-        int32_t i = b->body[s];
-        if (i < 0) {
-            continue;
-        }
-        for (int r = 0; r < b->n; ++r) {
-            for (int c = 0; c < 3; ++c) {
-                w->velocity[3 * (size_t)i + c] += b->y[s][r][c] * x[r];
-                w->omega[3 * (size_t)i + c] += b->y[s][r][3 + c] * x[r];
-            }
-        }
-    }
 }
 
 bool nscd__world_has_clearance_joints(const nscd_world *w) {
@@ -338,32 +285,9 @@ static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism 
     }
 }
 
-/* Doubles of a mechanism of R rows in the scratch: its envelope (at most
- * the lower triangle) and its columns (at most the strict one), then start,
- * last, offset and toff (4 R + 2 ints). */
-static size_t mechanism_doubles(int32_t R) {
-    size_t ints = 4 * (size_t)R + 2;
-    return (size_t)R * (size_t)R + (ints + 1) / 2;
-}
-
-/* The view of mechanism m's envelope in the scratch. */
-static nscd__envelope mechanism_view(const nscd_world *w, const nscd__world_mechanism *m) {
-    nscd__envelope e;
-    e.x = NULL;
-    double *base = (double *)w->joint_scratch + m->factor;
-    e.n = m->rows;
-    e.L = base;
-    e.T = base + (size_t)m->rows * ((size_t)m->rows + 1) / 2;
-    e.start = (int32_t *)(base + (size_t)m->rows * (size_t)m->rows);
-    e.last = e.start + m->rows;
-    e.offset = e.last + m->rows;
-    e.toff = e.offset + m->rows + 1;
-    return e;
-}
-
 /* The factors of the mechanisms of more than one part that fit: once per
  * step, O(rows) for a chain (the envelope). Scratch: every factor, then
- * the sweep's vectors (SWEEP_BATCH of the largest). */
+ * the sweep's vectors (NSCD__BGS_BATCH of the largest). */
 static nscd_status factor_mechanisms(nscd_world *w) {
     size_t total = 0;
     int32_t largest = 0;
@@ -372,18 +296,18 @@ static nscd_status factor_mechanisms(nscd_world *w) {
         m->factored = m->count > 1 && m->rows <= NSCD__WORLD_MAX_PROJECTED_ROWS;
         if (m->factored) {
             m->factor = total;
-            total += mechanism_doubles(m->rows);
+            total += nscd__bgs_mechanism_doubles(m->rows);
             largest = m->rows > largest ? m->rows : largest;
         }
     }
-    size_t doubles = total + (size_t)SWEEP_BATCH * (size_t)largest;
+    size_t doubles = total + (size_t)NSCD__BGS_BATCH * (size_t)largest;
     if (reserve_scratch(w, doubles * sizeof(double)) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     for (int32_t k = 0; k < w->n_mechanisms; ++k) {
         nscd__world_mechanism *m = &w->mechanisms[k];
         if (m->factored) {
-            nscd__envelope e = mechanism_view(w, m);
+            nscd__envelope e = nscd__bgs_mechanism_view(w->joint_scratch, m);
             mechanism_envelope(w, m, &e);
             mechanism_delassus(w, m, &e);
             m->factored = nscd__envelope_factor(&e) == NSCD_OK;
@@ -435,91 +359,13 @@ nscd_status nscd__world_joint_blocks_build(nscd_world *w) {
 }
 
 void nscd__world_joint_warm_start(nscd_world *w) {
-    for (int32_t j = 0; j < w->n_joint_blocks; ++j) {
-        const nscd__world_joint_block *b = &w->joint_blocks[j];
-        if (b->lambda[0] != 0.0 || b->lambda[1] != 0.0 || b->lambda[2] != 0.0) {
-            apply_block(w, b, b->lambda);
-        }
-    }
-}
-
-/* One part by its own block: the merit |u|. */
-static double sweep_part(nscd_world *w, nscd__world_joint_block *b) {
-    double u[3], dx[3], size = 0.0;
-    block_velocity(w, b, u);
-    solve_block(b, u, dx);
-    apply_block(w, b, dx);
-    for (int r = 0; r < b->n; ++r) {
-        b->lambda[r] += dx[r];
-        size += u[r] * u[r];
-    }
-    return sqrt(size);
-}
-
-/* Mechanisms by their factors, `count` at a time (their bodies are
- * disjoint: the order of their updates changes nothing): u = H v of each
- * (the merit: the largest |u| of a part), the solves in lockstep, then
- * v += M⁻¹ Hᵀ Δλ. */
-static double sweep_mechanisms(nscd_world *w, nscd__world_mechanism *const *ms, nscd__envelope *e,
-                               int32_t count) {
-    double merit = 0.0;
-    for (int32_t g = 0; g < count; ++g) {
-        const nscd__world_mechanism *m = ms[g];
-        double *x = e[g].x;
-        for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
-            const nscd__world_joint_block *b = &w->joint_blocks[m->first + a];
-            double u[3], size = 0.0;
-            block_velocity(w, b, u);
-            for (int r = 0; r < b->n; ++r) {
-                x[r0 + r] = -u[r];
-                size += u[r] * u[r];
-            }
-            merit = fmax(merit, sqrt(size));
-            r0 += b->n;
-        }
-    }
-    nscd__envelope_solve_many(count, e);
-    for (int32_t g = 0; g < count; ++g) {
-        const nscd__world_mechanism *m = ms[g];
-        const double *x = e[g].x;
-        for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
-            nscd__world_joint_block *b = &w->joint_blocks[m->first + a];
-            apply_block(w, b, x + r0);
-            for (int r = 0; r < b->n; ++r) {
-                b->lambda[r] += x[r0 + r];
-            }
-            r0 += b->n;
-        }
-    }
-    return merit;
+    nscd__bgs_problem p = nscd__world_bgs_problem(w);
+    nscd__bgs_joint_warm_start(&p);
 }
 
 double nscd__world_joint_sweep(nscd_world *w) {
-    double merit = 0.0;
-    nscd__world_mechanism *batch[SWEEP_BATCH];
-    nscd__envelope views[SWEEP_BATCH];
-    int32_t count = 0, rows = 0;
-    for (int32_t k = 0; k < w->n_mechanisms; ++k) {
-        nscd__world_mechanism *m = &w->mechanisms[k];
-        if (!m->factored) {
-            for (int32_t j = m->first; j < m->first + m->count; ++j) {
-                merit = fmax(merit, sweep_part(w, &w->joint_blocks[j]));
-            }
-            continue;
-        }
-        views[count] = mechanism_view(w, m);
-        views[count].x = w->joint_vectors + rows;
-        rows += m->rows;
-        batch[count++] = m;
-        if (count == SWEEP_BATCH) {
-            merit = fmax(merit, sweep_mechanisms(w, batch, views, count));
-            count = rows = 0;
-        }
-    }
-    if (count > 0) {
-        merit = fmax(merit, sweep_mechanisms(w, batch, views, count));
-    }
-    return merit;
+    nscd__bgs_problem p = nscd__world_bgs_problem(w);
+    return nscd__bgs_joint_sweep(&p);
 }
 
 void nscd__world_joint_store(nscd_world *w) {

@@ -1,0 +1,586 @@
+/* The matrix-free nonlinear block Gauss–Seidel of seed 002, Sect. 3
+ * (preclik14), over arrays (block_gs.h): one sweep visits the joint blocks
+ * (the ideal joints' equality rows, a whole mechanism at a time), then the
+ * contacts in order; for contact j it forms the local velocity the other
+ * blocks leave, v_j = J_j v - A_jj x_j (+ the bias β on the normal row),
+ * solves the single-contact problem u = A_jj x + v_j (Coulomb, or maximum
+ * dissipation eq. (5)), and applies the impulse change to the two bodies'
+ * velocities in place. W is never formed: a sweep costs O(contacts).
+ *
+ * With jacobi_groups G > 1 the contact order is cut into G contiguous
+ * groups: Gauss–Seidel inside a group against a snapshot of the velocities
+ * at the start of the sweep, and the groups' changes blended as weighted
+ * block Jacobi, v = v0 + ω Σ_g Δv_g (seed 002, Sect. 3: the scheme of the
+ * distributed runs, where a group is a process).
+ *
+ * The joint blocks (docs/joints.md, "Joints in nscd_world_step"): velocity
+ * level, H v = 0. The block of a joint update is a whole mechanism (the
+ * joints connected through moving bodies: a chain, a four-bar), R rows:
+ *
+ *     u = H v,   Δλ = -W⁻¹ u,   v += M⁻¹ Hᵀ Δλ,   W = H M⁻¹ Hᵀ (+ δ I),
+ *
+ * an exact solve of the mechanism's equations with the contacts frozen, by
+ * the caller's envelope Cholesky factor of W; a mechanism without a factor
+ * is swept part by part (each part's ≤ 3 rows an exact block). The merit
+ * of a block is |u| of each part before the update (m/s, rad/s for the
+ * angular rows), the same unit as a contact's merit. */
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "contact/solvers/block_gs.h"
+#include "contact/solvers/fc3d_local.h"
+#include "contact/single/mdp_single.h"
+#include "core/envelope.h"
+#include "nscd/fc3d.h"
+
+/* Local velocity of a general contact (rows r) from the current body
+ * velocities: rows n, t, o of J v (b relative to a); the sides that do not
+ * move are the constant u_fixed. */
+static void general_velocity(const nscd__bgs_problem *p, const nscd__bgs_contact *c,
+                             const nscd__bgs_contact_rows *r, double u[3]) {
+    u[0] = c->u_fixed[0], u[1] = c->u_fixed[1], u[2] = c->u_fixed[2];
+    const int32_t bodies[2] = {c->b, c->a};
+    const int32_t moves[2] = {c->b_moves, c->a_moves};
+    const double *angs[2] = {r->ang_b, r->ang_a}, signs[2] = {1.0, -1.0};
+    for (int s = 0; s < 2; ++s) {
+        if (!moves[s]) {
+            continue;
+        }
+        const double *v = p->bodies.velocity + 3 * (size_t)bodies[s],
+                     *om = p->bodies.omega + 3 * (size_t)bodies[s];
+        for (int k = 0; k < 3; ++k) {
+            const double *e = c->frame + 3 * k, *g = angs[s] + 3 * k;
+            u[k] += signs[s] * (e[0] * v[0] + e[1] * v[1] + e[2] * v[2] + g[0] * om[0] +
+                                g[1] * om[1] + g[2] * om[2]);
+        }
+    }
+}
+
+/* Local velocity of a diagonal contact: the contact-point velocity of a
+ * moving sphere is v + l (ω x n). */
+static void diagonal_velocity(const nscd__bgs_problem *p, const nscd__bgs_contact *c, double u[3]) {
+    const double *n = c->frame;
+    double rel[3] = {0.0, 0.0, 0.0}, spin[3] = {0.0, 0.0, 0.0};
+    if (c->b_moves) {
+        const double *v = p->bodies.velocity + 3 * (size_t)c->b,
+                     *om = p->bodies.omega + 3 * (size_t)c->b;
+        for (int k = 0; k < 3; ++k) {
+            rel[k] = v[k];
+            spin[k] = c->lever_b * om[k];
+        }
+    }
+    if (c->a_moves) {
+        const double *v = p->bodies.velocity + 3 * (size_t)c->a,
+                     *om = p->bodies.omega + 3 * (size_t)c->a;
+        for (int k = 0; k < 3; ++k) {
+            rel[k] -= v[k];
+            spin[k] -= c->lever_a * om[k];
+        }
+    }
+    rel[0] += spin[1] * n[2] - spin[2] * n[1];
+    rel[1] += spin[2] * n[0] - spin[0] * n[2];
+    rel[2] += spin[0] * n[1] - spin[1] * n[0];
+    for (int k = 0; k < 3; ++k) {
+        const double *e = c->frame + 3 * k;
+        u[k] = c->u_fixed[k] + e[0] * rel[0] + e[1] * rel[1] + e[2] * rel[2];
+    }
+}
+
+/* Applies the impulse change dx (contact frame) to the bodies: +P on b,
+ * -P on a, P = dx_n n + dx_t t + dx_o o. The angular change of a side is
+ * l / I (n x P) for a diagonal contact (I^-1 (r x P) with r = l n) and the
+ * responses of the rows r (resp_k dx_k) for a general one (r NULL: diagonal). */
+static void apply_impulse(nscd__bgs_problem *p, const nscd__bgs_contact *c,
+                          const nscd__bgs_contact_rows *r, const double dx[3]) {
+    double P[3], nP[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < 3; ++k) {
+        P[k] = c->frame[k] * dx[0] + c->frame[3 + k] * dx[1] + c->frame[6 + k] * dx[2];
+    }
+    if (r == NULL) {
+        const double *n = c->frame;
+        nP[0] = n[1] * P[2] - n[2] * P[1];
+        nP[1] = n[2] * P[0] - n[0] * P[2];
+        nP[2] = n[0] * P[1] - n[1] * P[0];
+    }
+    if (c->a_moves) {
+        double *v = p->bodies.velocity + 3 * (size_t)c->a, *om = p->bodies.omega + 3 * (size_t)c->a;
+        double s = c->lever_a * c->inv_inertia_a;
+        for (int k = 0; k < 3; ++k) {
+            v[k] -= c->inv_mass_a * P[k];
+            om[k] -= r == NULL ? s * nP[k]
+                               : r->resp_a[k] * dx[0] + r->resp_a[3 + k] * dx[1] +
+                                     r->resp_a[6 + k] * dx[2];
+        }
+    }
+    if (c->b_moves) {
+        double *v = p->bodies.velocity + 3 * (size_t)c->b, *om = p->bodies.omega + 3 * (size_t)c->b;
+        double s = c->lever_b * c->inv_inertia_b;
+        for (int k = 0; k < 3; ++k) {
+            v[k] += c->inv_mass_b * P[k];
+            om[k] += r == NULL ? s * nP[k]
+                               : r->resp_b[k] * dx[0] + r->resp_b[3 + k] * dx[1] +
+                                     r->resp_b[6 + k] * dx[2];
+        }
+    }
+}
+
+/* The rows of contact j, or NULL for a diagonal contact. */
+static const nscd__bgs_contact_rows *rows_of(const nscd__bgs_problem *p, int32_t j) {
+    return p->contacts[j].diagonal ? NULL : &p->contact_rows[j];
+}
+
+/* The local velocity of contact j with the normal row's bias added: the
+ * velocity its single-contact problem sees, u_j + β_j e_n. */
+static void biased_velocity(const nscd__bgs_problem *p, int32_t j, double u[3]) {
+    const nscd__bgs_contact *c = &p->contacts[j];
+    if (c->diagonal) {
+        diagonal_velocity(p, c, u);
+    } else {
+        general_velocity(p, c, &p->contact_rows[j], u);
+    }
+    u[0] += c->bias;
+}
+
+/* x·(A x) for the contact's own block. */
+static double block_energy(const nscd__bgs_contact *c, const nscd__bgs_contact_rows *r,
+                           const double x[3]) {
+    if (r == NULL) {
+        return c->a_n * x[0] * x[0] + c->a_t * (x[1] * x[1] + x[2] * x[2]);
+    }
+    double e = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        e += x[k] * (r->A[3 * k] * x[0] + r->A[3 * k + 1] * x[1] + r->A[3 * k + 2] * x[2]);
+    }
+    return e;
+}
+
+/* Applies last step's impulses r0 to the velocities, scaled so that they
+ * add no energy.
+ *
+ * With v₀ the velocities before (free flight plus the joints' warm start),
+ * the contact problem's energy E(r) = ½ rᵀWr + (q + β)ᵀr, q = J v₀, is the
+ * kinetic energy the impulses add, ½|v|²_M − ½|v₀|²_M, plus the work of the
+ * bias β (the ε ξ/dt correction, the speculative gap). A converged impulse
+ * has E ≤ 0 (r·(u + β e_n) ≤ 0: Coulomb's and Signorini's laws), and a cold
+ * start's first sweep keeps E ≤ 0, but last step's impulses can have E > 0
+ * (a contact that now separates, a sphere whose neighbour left): applied in
+ * full, a step with few sweeps cannot take it back and the world gains
+ * energy (docs/fuzzing.md, known issues World 1 and World 2). So when
+ * E(r0) > 0 the impulses are scaled by s = −2 a / b, a = (q + β)ᵀr0,
+ * b = r0ᵀWr0, the largest s in [0, 1] with E(s r0) = s a + ½ s² b ≤ 0; s
+ * reaches 1 as E(r0) falls to 0, so the rule is continuous, and a step whose
+ * warm start adds nothing (every resting scene) is unchanged.
+ *
+ * W is not formed. Applying r0 contact by contact and summing
+ * g = Σ_j r0_j·(u_j + β_j e_n) at the velocities just before contact j
+ * gives g = a + ½ (b − d), d = Σ_j r0_jᵀA_jj r0_j, so E(r0) = g + ½ d; only
+ * when that is positive does one more pass read h = Σ_j r0_j·(u_j + β_j e_n)
+ * at the end, h = a + b, so b = 2 (h − g) − d and a = h − b. */
+void nscd__bgs_warm_start(nscd__bgs_problem *p) {
+    double g = 0.0, d = 0.0;
+    for (int32_t j = 0; j < p->n_contacts; ++j) {
+        const nscd__bgs_contact *c = &p->contacts[j];
+        if (c->x[0] == 0.0 && c->x[1] == 0.0 && c->x[2] == 0.0) {
+            continue;
+        }
+        double u[3];
+        biased_velocity(p, j, u);
+        g += c->x[0] * u[0] + c->x[1] * u[1] + c->x[2] * u[2];
+        d += block_energy(c, rows_of(p, j), c->x);
+        apply_impulse(p, c, rows_of(p, j), c->x);
+    }
+    if (g + 0.5 * d <= 0.0) {
+        return;
+    }
+    double h = 0.0;
+    for (int32_t j = 0; j < p->n_contacts; ++j) {
+        const nscd__bgs_contact *c = &p->contacts[j];
+        if (c->x[0] != 0.0 || c->x[1] != 0.0 || c->x[2] != 0.0) {
+            double u[3];
+            biased_velocity(p, j, u);
+            h += c->x[0] * u[0] + c->x[1] * u[1] + c->x[2] * u[2];
+        }
+    }
+    double b = 2.0 * (h - g) - d, a = h - b;
+    double s = a < 0.0 && b > 0.0 ? -2.0 * a / b : 0.0;
+    s = s < 1.0 ? s : 1.0;
+    for (int32_t j = 0; j < p->n_contacts; ++j) {
+        nscd__bgs_contact *c = &p->contacts[j];
+        if (c->x[0] != 0.0 || c->x[1] != 0.0 || c->x[2] != 0.0) {
+            double dx[3] = {(s - 1.0) * c->x[0], (s - 1.0) * c->x[1], (s - 1.0) * c->x[2]};
+            apply_impulse(p, c, rows_of(p, j), dx);
+            c->x[0] *= s, c->x[1] *= s, c->x[2] *= s;
+        }
+    }
+}
+
+/* The single-contact problem of a diagonal block A = diag(a_n, a_t, a_t):
+ * the normal row decouples (x_n = -v_n / a_n when approaching, else 0) and
+ * the tangential impulse is the projection of the sticking impulse -v_t / a_t
+ * on the disc of radius μ x_n. Coulomb's law and maximum dissipation
+ * (eq. (5)) have this same solution for such a block: on the plane of
+ * maximum compression u_n = 0 the energy is a_t/2 |x_t|^2 + x_t·v_t, whose
+ * minimum on the disc is that projection, and a sliding Coulomb impulse
+ * -μ x_n u_t / |u_t| with u_t = a_t x_t + v_t points along -v_t. */
+static void solve_diagonal(double a_n, double a_t, const double v[3], double mu, double x[3]) {
+    if (v[0] >= 0.0) {
+        x[0] = x[1] = x[2] = 0.0;
+        return;
+    }
+    x[0] = -v[0] / a_n;
+    x[1] = -v[1] / a_t;
+    x[2] = -v[2] / a_t;
+    double s = x[1] * x[1] + x[2] * x[2], limit = mu * x[0];
+    if (s > limit * limit) {
+        double f = limit / sqrt(s);
+        x[1] *= f;
+        x[2] *= f;
+    }
+}
+
+/* The impulse change dx of contact c, applied: returns |A dx|, the change
+ * of its relative velocity (the merit). */
+static double commit(nscd__bgs_problem *p, nscd__bgs_contact *c, const nscd__bgs_contact_rows *r,
+                     const double x[3], const double du[3], const double dx[3]) {
+    apply_impulse(p, c, r, dx);
+    c->x[0] = x[0], c->x[1] = x[1], c->x[2] = x[2];
+    return sqrt(du[0] * du[0] + du[1] * du[1] + du[2] * du[2]);
+}
+
+/* One block update of a diagonal contact (the granular fast path): the
+ * products with A's zero off-diagonal entries are left out, which changes
+ * nothing but the sign of an exact zero. */
+static double update_diagonal(nscd__bgs_problem *p, nscd__bgs_contact *c) {
+    const double an = c->a_n, at = c->a_t, *x0 = c->x;
+    double u[3], x[3];
+    diagonal_velocity(p, c, u);
+    double v[3] = {u[0] - an * x0[0] + c->bias, u[1] - at * x0[1], u[2] - at * x0[2]};
+    solve_diagonal(an, at, v, c->mu, x);
+    double dx[3] = {x[0] - x0[0], x[1] - x0[1], x[2] - x0[2]};
+    if (dx[0] == 0.0 && dx[1] == 0.0 && dx[2] == 0.0) {
+        return 0.0;
+    }
+    double du[3] = {an * dx[0], at * dx[1], at * dx[2]};
+    return commit(p, c, NULL, x, du, dx);
+}
+
+/* One block update of a general contact. A local failure keeps the impulse. */
+static double update_general(nscd__bgs_problem *p, nscd__bgs_contact *c,
+                             const nscd__bgs_contact_rows *r, int32_t law) {
+    const double *A = r->A;
+    double u[3], v[3], x[3] = {c->x[0], c->x[1], c->x[2]};
+    general_velocity(p, c, r, u);
+    for (int k = 0; k < 3; ++k) {
+        v[k] = u[k] - (A[3 * k] * x[0] + A[3 * k + 1] * x[1] + A[3 * k + 2] * x[2]);
+    }
+    v[0] += c->bias;
+    if (law == NSCD_FC3D_MAX_DISSIPATION) {
+        double b[3] = {-v[0], -v[1], -v[2]};
+        nscd__mdp_solve_factored(A, r->L, b, c->mu, x);
+    } else if (nscd__fc3d_local_coulomb(A, v, c->mu, x) != NSCD_OK) {
+        return 0.0;
+    }
+    double dx[3] = {x[0] - c->x[0], x[1] - c->x[1], x[2] - c->x[2]};
+    if (dx[0] == 0.0 && dx[1] == 0.0 && dx[2] == 0.0) {
+        return 0.0;
+    }
+    double du[3];
+    for (int k = 0; k < 3; ++k) {
+        du[k] = A[3 * k] * dx[0] + A[3 * k + 1] * dx[1] + A[3 * k + 2] * dx[2];
+    }
+    return commit(p, c, r, x, du, dx);
+}
+
+static double gauss_seidel(nscd__bgs_problem *p, int32_t law, int32_t lo, int32_t hi) {
+    double merit = 0.0;
+    for (int32_t j = lo; j < hi; ++j) {
+        nscd__bgs_contact *c = &p->contacts[j];
+        double m =
+            c->diagonal ? update_diagonal(p, c) : update_general(p, c, &p->contact_rows[j], law);
+        merit = m > merit ? m : merit;
+    }
+    return merit;
+}
+
+/* After group g, contacts [lo, hi), ran on the snapshot: adds its velocity
+ * changes to the blend accumulator, puts its bodies back to the snapshot and
+ * counts, per body, the groups that touched it; returns the largest count so
+ * far. A body seen by two contacts of the group is handled at its first visit
+ * only (its velocity equals the snapshot afterwards, so the second adds zero). */
+static int32_t collect_group(nscd__bgs_problem *p, int32_t g, int32_t lo, int32_t hi,
+                             int32_t shared) {
+    for (int32_t j = lo; j < hi; ++j) {
+        const nscd__bgs_contact *c = &p->contacts[j];
+        int32_t bodies[2] = {c->a_moves ? c->a : -1, c->b_moves ? c->b : -1};
+        for (int s = 0; s < 2; ++s) {
+            if (bodies[s] < 0) {
+                continue;
+            }
+            int32_t *seen = &p->bodies.blend_group[2 * (size_t)bodies[s]];
+            if (seen[0] != g) {
+                seen[0] = g;
+                seen[1]++;
+                shared = seen[1] > shared ? seen[1] : shared;
+            }
+            size_t i = 3 * (size_t)bodies[s];
+            for (int k = 0; k < 3; ++k) {
+                p->bodies.blend_velocity[i + k] +=
+                    p->bodies.velocity[i + k] - p->bodies.snapshot_velocity[i + k];
+                p->bodies.blend_omega[i + k] +=
+                    p->bodies.omega[i + k] - p->bodies.snapshot_omega[i + k];
+                p->bodies.velocity[i + k] = p->bodies.snapshot_velocity[i + k];
+                p->bodies.omega[i + k] = p->bodies.snapshot_omega[i + k];
+            }
+        }
+    }
+    return shared;
+}
+
+/* One sweep of weighted block Jacobi over G groups of Gauss–Seidel.
+ *
+ * The weight: each group's Gauss–Seidel pass lowers the contact problem's
+ * energy E(x) = ½ xᵀAx − bᵀx with the other groups' impulses frozen,
+ * E(x₀ + Δ_g) ≤ E(x₀). The blend x₀ + ω Σ_g Δ_g has, for a body touched by k
+ * groups, the cross terms of k velocity changes: by Cauchy–Schwarz
+ * ‖Σ_g Δv_g‖² ≤ k Σ_g ‖Δv_g‖², so E(x₀ + ω Σ Δ_g) − E(x₀) ≤
+ * ω Σ_g [∇E·Δ_g + ½ ω k ‖Δ_g‖²_A] ≤ ω Σ_g (E(x₀ + Δ_g) − E(x₀)) ≤ 0 when
+ * ω k ≤ 1, k the largest number of groups sharing a body in this sweep. The
+ * user's relaxation is an upper bound; the sweep uses min(ω, 1/k). Without
+ * the bound (ω = 1 with four groups sharing bodies) the blend overshoots
+ * k-fold and diverges (docs/world.md, "Weighted Jacobi blend"). */
+static double jacobi_sweep(nscd__bgs_problem *p, int32_t law, int32_t groups, double relaxation) {
+    size_t n = (size_t)p->bodies.n, n3 = 3 * n;
+    double merit = 0.0;
+    memcpy(p->bodies.snapshot_velocity, p->bodies.velocity, n3 * sizeof(double));
+    memcpy(p->bodies.snapshot_omega, p->bodies.omega, n3 * sizeof(double));
+    memset(p->bodies.blend_velocity, 0, n3 * sizeof(double));
+    memset(p->bodies.blend_omega, 0, n3 * sizeof(double));
+    for (size_t i = 0; i < n; ++i) {
+        p->bodies.blend_group[2 * i] = -1;
+        p->bodies.blend_group[2 * i + 1] = 0;
+    }
+    double *x_start = p->x_start;
+    for (int32_t j = 0; j < p->n_contacts; ++j) {
+        memcpy(x_start + 3 * (size_t)j, p->contacts[j].x, sizeof p->contacts[j].x);
+    }
+    int64_t n_contacts = p->n_contacts;
+    int32_t shared = 1;
+    for (int32_t g = 0; g < groups; ++g) {
+        int32_t lo = (int32_t)(n_contacts * g / groups);
+        int32_t hi = (int32_t)(n_contacts * (g + 1) / groups);
+        double m = gauss_seidel(p, law, lo, hi);
+        merit = m > merit ? m : merit;
+        shared = collect_group(p, g, lo, hi, shared);
+    }
+    double omega = relaxation * (double)shared <= 1.0 ? relaxation : 1.0 / (double)shared;
+    for (size_t i = 0; i < n3; ++i) {
+        p->bodies.velocity[i] =
+            p->bodies.snapshot_velocity[i] + omega * p->bodies.blend_velocity[i];
+        p->bodies.omega[i] = p->bodies.snapshot_omega[i] + omega * p->bodies.blend_omega[i];
+    }
+    for (int32_t j = 0; j < p->n_contacts; ++j) {
+        nscd__bgs_contact *c = &p->contacts[j];
+        for (int k = 0; k < 3; ++k) {
+            double x0 = x_start[3 * (size_t)j + k];
+            c->x[k] = x0 + omega * (c->x[k] - x0);
+        }
+    }
+    return merit;
+}
+
+/* x = -A⁻¹ u by the factor. */
+static void solve_block(const nscd__bgs_joint_block *b, const double u[3], double x[3]) {
+    double z[3];
+    for (int r = 0; r < b->n; ++r) {
+        double sum = -u[r];
+        for (int m = 0; m < r; ++m) {
+            sum -= b->L[3 * r + m] * z[m];
+        }
+        z[r] = sum / b->L[4 * r];
+    }
+    for (int r = b->n - 1; r >= 0; --r) {
+        double sum = z[r];
+        for (int m = r + 1; m < b->n; ++m) {
+            sum -= b->L[3 * m + r] * x[m];
+        }
+        x[r] = sum / b->L[4 * r];
+    }
+}
+
+/* u = H v of the block's rows at the bodies' current velocities. */
+static void block_velocity(const nscd__bgs_problem *p, const nscd__bgs_joint_block *b,
+                           double u[3]) {
+    for (int r = 0; r < b->n; ++r) {
+        u[r] = 0.0;
+        for (int s = 0; s < 2; ++s) {
+            int32_t i = b->body[s];
+            if (i >= 0) {
+                const double *h = b->h[s][r], *v = p->bodies.velocity + 3 * (size_t)i,
+                             *om = p->bodies.omega + 3 * (size_t)i;
+                u[r] += h[0] * v[0] + h[1] * v[1] + h[2] * v[2] + h[3] * om[0] + h[4] * om[1] +
+                        h[5] * om[2];
+            }
+        }
+    }
+}
+
+/* v += M⁻¹ Hᵀ x on both moving sides. */
+static void apply_block(nscd__bgs_problem *p, const nscd__bgs_joint_block *b, const double x[3]) {
+    for (int s = 0; s < 2; ++s) {
+        int32_t i = b->body[s];
+        if (i < 0) {
+            continue;
+        }
+        for (int r = 0; r < b->n; ++r) {
+            for (int c = 0; c < 3; ++c) {
+                p->bodies.velocity[3 * (size_t)i + c] += b->y[s][r][c] * x[r];
+                p->bodies.omega[3 * (size_t)i + c] += b->y[s][r][3 + c] * x[r];
+            }
+        }
+    }
+}
+
+/* Doubles of a mechanism of R rows in the scratch: its envelope (at most
+ * the lower triangle) and its columns (at most the strict one), then start,
+ * last, offset and toff (4 R + 2 ints). */
+size_t nscd__bgs_mechanism_doubles(int32_t R) {
+    size_t ints = 4 * (size_t)R + 2;
+    return (size_t)R * (size_t)R + (ints + 1) / 2;
+}
+
+/* The view of mechanism m's envelope in the factors. */
+nscd__envelope nscd__bgs_mechanism_view(double *factors, const nscd__bgs_mechanism *m) {
+    nscd__envelope e;
+    e.x = NULL;
+    double *base = factors + m->factor;
+    e.n = m->rows;
+    e.L = base;
+    e.T = base + (size_t)m->rows * ((size_t)m->rows + 1) / 2;
+    e.start = (int32_t *)(base + (size_t)m->rows * (size_t)m->rows);
+    e.last = e.start + m->rows;
+    e.offset = e.last + m->rows;
+    e.toff = e.offset + m->rows + 1;
+    return e;
+}
+
+void nscd__bgs_joint_warm_start(nscd__bgs_problem *p) {
+    for (int32_t j = 0; j < p->n_joint_blocks; ++j) {
+        const nscd__bgs_joint_block *b = &p->joint_blocks[j];
+        if (b->lambda[0] != 0.0 || b->lambda[1] != 0.0 || b->lambda[2] != 0.0) {
+            apply_block(p, b, b->lambda);
+        }
+    }
+}
+
+/* One part by its own block: the merit |u|. */
+static double sweep_part(nscd__bgs_problem *p, nscd__bgs_joint_block *b) {
+    double u[3], dx[3], size = 0.0;
+    block_velocity(p, b, u);
+    solve_block(b, u, dx);
+    apply_block(p, b, dx);
+    for (int r = 0; r < b->n; ++r) {
+        b->lambda[r] += dx[r];
+        size += u[r] * u[r];
+    }
+    return sqrt(size);
+}
+
+/* Mechanisms by their factors, `count` at a time (their bodies are
+ * disjoint: the order of their updates changes nothing): u = H v of each
+ * (the merit: the largest |u| of a part), the solves in lockstep, then
+ * v += M⁻¹ Hᵀ Δλ. */
+static double sweep_mechanisms(nscd__bgs_problem *p, nscd__bgs_mechanism *const *ms,
+                               nscd__envelope *e, int32_t count) {
+    double merit = 0.0;
+    for (int32_t g = 0; g < count; ++g) {
+        const nscd__bgs_mechanism *m = ms[g];
+        double *x = e[g].x;
+        for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
+            const nscd__bgs_joint_block *b = &p->joint_blocks[m->first + a];
+            double u[3], size = 0.0;
+            block_velocity(p, b, u);
+            for (int r = 0; r < b->n; ++r) {
+                x[r0 + r] = -u[r];
+                size += u[r] * u[r];
+            }
+            merit = fmax(merit, sqrt(size));
+            r0 += b->n;
+        }
+    }
+    nscd__envelope_solve_many(count, e);
+    for (int32_t g = 0; g < count; ++g) {
+        const nscd__bgs_mechanism *m = ms[g];
+        const double *x = e[g].x;
+        for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
+            nscd__bgs_joint_block *b = &p->joint_blocks[m->first + a];
+            apply_block(p, b, x + r0);
+            for (int r = 0; r < b->n; ++r) {
+                b->lambda[r] += x[r0 + r];
+            }
+            r0 += b->n;
+        }
+    }
+    return merit;
+}
+
+double nscd__bgs_joint_sweep(nscd__bgs_problem *p) {
+    double merit = 0.0;
+    nscd__bgs_mechanism *batch[NSCD__BGS_BATCH];
+    nscd__envelope views[NSCD__BGS_BATCH];
+    int32_t count = 0, rows = 0;
+    for (int32_t k = 0; k < p->n_mechanisms; ++k) {
+        nscd__bgs_mechanism *m = &p->mechanisms[k];
+        if (!m->factored) {
+            for (int32_t j = m->first; j < m->first + m->count; ++j) {
+                merit = fmax(merit, sweep_part(p, &p->joint_blocks[j]));
+            }
+            continue;
+        }
+        views[count] = nscd__bgs_mechanism_view(p->factors, m);
+        views[count].x = p->vectors + rows;
+        rows += m->rows;
+        batch[count++] = m;
+        if (count == NSCD__BGS_BATCH) {
+            merit = fmax(merit, sweep_mechanisms(p, batch, views, count));
+            count = rows = 0;
+        }
+    }
+    if (count > 0) {
+        merit = fmax(merit, sweep_mechanisms(p, batch, views, count));
+    }
+    return merit;
+}
+
+double nscd__bgs_contact_sweep(nscd__bgs_problem *p, const nscd__bgs_options *o) {
+    int32_t groups = o->jacobi_groups;
+    if (groups > p->n_contacts) {
+        groups = p->n_contacts;
+    }
+    return groups > 1 ? jacobi_sweep(p, o->friction_law, groups, o->relaxation)
+                      : gauss_seidel(p, o->friction_law, 0, p->n_contacts);
+}
+
+void nscd__bgs_solve(nscd__bgs_problem *p, const nscd__bgs_options *o, int32_t *sweeps,
+                     double *merit) {
+    *merit = 0.0;
+    *sweeps = 0;
+    if (p->n_contacts == 0 && p->n_joint_blocks == 0) {
+        return;
+    }
+    for (int32_t s = 0; s < o->max_sweeps; ++s) {
+        /* the joints' blocks first, then the contacts: one Gauss–Seidel */
+        double joints = p->n_joint_blocks > 0 ? nscd__bgs_joint_sweep(p) : 0.0;
+        double contacts = nscd__bgs_contact_sweep(p, o);
+        *merit = contacts > joints ? contacts : joints;
+        *sweeps = s + 1;
+        if (o->tolerance > 0.0 && *merit < o->tolerance) {
+            break;
+        }
+    }
+    if (p->n_joint_blocks > 0 && p->n_contacts > 0) {
+        /* the joints last: the contacts' last sweep moved the links, and
+         * the drift of the step is the joints' |H v| times dt */
+        nscd__bgs_joint_sweep(p);
+    }
+}

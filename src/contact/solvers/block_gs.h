@@ -1,0 +1,156 @@
+/* The matrix-free nonlinear block Gauss–Seidel (block_gs.c; docs/fc3d.md,
+ * "The matrix-free block Gauss–Seidel"): the solver of the world's step
+ * over arrays, never a world. Its problem is
+ *
+ *     u = W x + q + β,   W = H M⁻¹ Hᵀ,   q = H v₀,
+ *
+ * with the rows H of the contacts (3 each: n, t, o) and of the ideal
+ * joints' parts (≤ 3 each, equality rows H v = 0), never formed: a block
+ * update reads the velocities v = v₀ + M⁻¹ Hᵀ x of its (at most two)
+ * bodies, solves its block's law and applies its impulse change to them in
+ * place. A sweep costs O(contacts + joint rows).
+ *
+ * What the caller provides (views of its arrays; the solver allocates
+ * nothing): the bodies' velocities and the blend scratch
+ * (nscd__bgs_bodies), the contact blocks with their Delassus blocks,
+ * inverse masses and responses (nscd__bgs_contact, nscd__bgs_contact_rows),
+ * the joint blocks with their responses M⁻¹ hᵀ and factors
+ * (nscd__bgs_joint_block), and the mechanisms' envelope factors
+ * (nscd__bgs_mechanism in `factors`).
+ *
+ * Merit: the largest |Δu| of a block in the last sweep: |A_jj Δx_j| of a
+ * contact (the change of its relative velocity), |u| of a joint part
+ * before its update (its constraint violation), m/s (rad/s for angular
+ * rows); the solve stops when it is below the tolerance (0: never). */
+#ifndef NSCD_CONTACT_BLOCK_GS_H
+#define NSCD_CONTACT_BLOCK_GS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/envelope.h"
+
+/* One contact block: the two bodies, the contact frame (normal from a to
+ * b, then two tangents), the lever arms and the inverse masses, the
+ * diagonal Delassus block of a sphere contact and the impulse. */
+typedef struct nscd__bgs_contact {
+    /* What a sweep reads, and only that: the sweep streams this array, so a
+     * contact is 3.5 cache lines (the general rows, which spheres never
+     * need, are in the parallel array of nscd__bgs_contact_rows). */
+    int32_t a, b;             /* body indices */
+    int32_t source;           /* the caller's (the world: its point in the collision output) */
+    uint8_t a_moves, b_moves; /* 1 for dynamic bodies (they take impulses) */
+    /* 1 when every moving side is a centred sphere of isotropic inertia: then
+     * the lever arms lie along n and A = diag(a_n, a_t, a_t) exactly, and both
+     * friction laws reduce to the projection on a disc (the fast path). */
+    uint8_t diagonal;
+    double mu;         /* friction coefficient */
+    double bias;       /* β on the normal row (the world: eps min(0, xi/dt) + max(0, xi/dt)) */
+    double x[3];       /* impulse (n, t, o) */
+    double frame[9];   /* rows: n, t, o (world) */
+    double u_fixed[3]; /* J v of the sides that do not move (constant in the solve) */
+    double inv_mass_a, inv_mass_b;
+    /* Diagonal contacts: lever arms r = l n (signed), the scalar inverse
+     * inertia of each moving side and A = diag(a_n, a_t, a_t). */
+    double lever_a, lever_b, inv_inertia_a, inv_inertia_b;
+    double a_n, a_t;
+} nscd__bgs_contact;
+
+/* The rows of a general (not diagonal) contact j, parallel to the contacts:
+ * its Delassus block, angular rows ra x e_k, rb x e_k and responses I_a^-1 (ra x e_k),
+ * I_b^-1 (rb x e_k) for the frame axes e_k (rows), zero for a side that does
+ * not move, and the lower Cholesky factor of A (maximum dissipation).
+ * Unset for a diagonal contact. */
+typedef struct nscd__bgs_contact_rows {
+    double A[9]; /* Delassus block W_jj (row-major) */
+    double ang_a[9], ang_b[9];
+    double resp_a[9], resp_b[9];
+    double L[9];
+} nscd__bgs_contact_rows;
+
+/* One part of an ideal joint as a block: its n <= 3 rows on each side's
+ * (v, ω), their responses M^-1 h', the lower Cholesky factor of
+ * A = H M^-1 H' (row-major 3x3) and its impulses. body[s] is the index of
+ * a moving side, -1 for a side that does not move; joint and part are the
+ * caller's. */
+typedef struct nscd__bgs_joint_block {
+    int32_t joint, part, n;
+    int32_t body[2];
+    double h[2][3][6];
+    double y[2][3][6];
+    double L[9];
+    double lambda[3];
+} nscd__bgs_joint_block;
+
+/* A mechanism: the blocks [first, first + count) of joints connected
+ * through moving bodies, `rows` rows; solved as one block by the envelope
+ * Cholesky factor at factors + factor (doubles, nscd__bgs_mechanism_view)
+ * when `factored`, else part by part. */
+typedef struct nscd__bgs_mechanism {
+    int32_t first, count, rows, factored;
+    size_t factor;
+} nscd__bgs_mechanism;
+
+/* The bodies: velocities (3n each, world frame, updated in place) and the
+ * scratch of the Jacobi blend (3n doubles each, 2n ints; only read with
+ * jacobi_groups > 1). */
+typedef struct nscd__bgs_bodies {
+    int32_t n;
+    double *velocity, *omega;
+    double *snapshot_velocity, *snapshot_omega;
+    double *blend_velocity, *blend_omega;
+    int32_t *blend_group;
+} nscd__bgs_bodies;
+
+/* The problem: bodies, contact blocks (rows parallel; x_start: 3 per
+ * contact, scratch of the blend) and joint blocks grouped by mechanism
+ * (vectors: the right-hand sides of a batch of mechanism solves,
+ * NSCD__BGS_BATCH times the largest mechanism's rows). */
+typedef struct nscd__bgs_problem {
+    nscd__bgs_bodies bodies;
+    nscd__bgs_contact *contacts;
+    nscd__bgs_contact_rows *contact_rows;
+    double *x_start;
+    int32_t n_contacts;
+    nscd__bgs_joint_block *joint_blocks;
+    int32_t n_joint_blocks;
+    nscd__bgs_mechanism *mechanisms;
+    int32_t n_mechanisms;
+    double *factors, *vectors;
+} nscd__bgs_problem;
+
+/* The options: sweeps, the tolerance on the merit (0: run max_sweeps),
+ * the friction law (an nscd_fc3d_friction_law value: the world's
+ * nscd_friction_law has the same values), the groups of the Jacobi blend
+ * (<= 1: plain Gauss–Seidel) and the upper bound of its weight. */
+typedef struct nscd__bgs_options {
+    int32_t max_sweeps;
+    double tolerance;
+    int32_t friction_law;
+    int32_t jacobi_groups;
+    double relaxation;
+} nscd__bgs_options;
+
+/* Mechanisms solved together in one joint sweep step. */
+#define NSCD__BGS_BATCH 8
+
+/* Applies the contacts' impulses x (the warm start) to the velocities,
+ * scaled so that they add no energy (block_gs.c). */
+void nscd__bgs_warm_start(nscd__bgs_problem *p);
+/* Applies the joint blocks' impulses lambda to the velocities. */
+void nscd__bgs_joint_warm_start(nscd__bgs_problem *p);
+/* One sweep over the contacts (Gauss–Seidel, or the Jacobi blend); its merit. */
+double nscd__bgs_contact_sweep(nscd__bgs_problem *p, const nscd__bgs_options *o);
+/* One sweep over the joint blocks (mechanisms by their factors); its merit. */
+double nscd__bgs_joint_sweep(nscd__bgs_problem *p);
+/* Sweeps (joints first, then contacts) until the merit is below the
+ * tolerance or max_sweeps ran; the sweeps done and the last merit. */
+void nscd__bgs_solve(nscd__bgs_problem *p, const nscd__bgs_options *o, int32_t *sweeps,
+                     double *merit);
+
+/* Doubles of a mechanism's factor of R rows (envelope, columns, and the
+ * envelope's integers), and its view at factors + m->factor (x unset). */
+size_t nscd__bgs_mechanism_doubles(int32_t R);
+nscd__envelope nscd__bgs_mechanism_view(double *factors, const nscd__bgs_mechanism *m);
+
+#endif
