@@ -67,16 +67,15 @@
 #include "nscd/export.h"
 #include "nscd/host.h"
 #include "nscd/status.h"
+#include "nscd/types.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Friction law of every contact of an fc3d problem. */
-typedef enum nscd_fc3d_friction_law {
-    NSCD_FC3D_COULOMB = 0,        /**< Coulomb with De Saxce's modified velocity. */
-    NSCD_FC3D_MAX_DISSIPATION = 1 /**< Maximum dissipation, eq. (5) of seed 002. */
-} nscd_fc3d_friction_law;
+/* The friction law of every contact of an fc3d problem: ::nscd_friction_law
+ * (nscd/types.h), whose fc3d names NSCD_FC3D_COULOMB and
+ * NSCD_FC3D_MAX_DISSIPATION are those of 0.1. */
 
 /** Sweep strategy over the contacts. */
 typedef enum nscd_fc3d_method {

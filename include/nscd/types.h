@@ -26,6 +26,23 @@ typedef enum nscd_contact_mode {
     NSCD_CONTACT_COMPLIANT = 2 /**< Overlapping under a compliant force law. */
 } nscd_contact_mode;
 
+/** The friction law of a contact problem: the one enumeration of the
+ *  library's friction laws (since 0.2), for the world's step
+ *  (nscd_world_desc::friction_law), the fc3d solvers
+ *  (nscd_fc3d_options::friction_law) and the global ones. fc3d's 0.1 names
+ *  are kept as aliases with the same values. */
+typedef enum nscd_friction_law {
+    NSCD_FRICTION_COULOMB = 0,         /**< Coulomb's law, De Saxcé's modified velocity. */
+    NSCD_FRICTION_MAX_DISSIPATION = 1, /**< Maximum dissipation, seed 002 eq. (5). */
+    /** ::NSCD_FRICTION_COULOMB under its fc3d name (0.1). */
+    NSCD_FC3D_COULOMB = NSCD_FRICTION_COULOMB,
+    /** ::NSCD_FRICTION_MAX_DISSIPATION under its fc3d name (0.1). */
+    NSCD_FC3D_MAX_DISSIPATION = NSCD_FRICTION_MAX_DISSIPATION
+} nscd_friction_law;
+
+/** fc3d's 0.1 name of ::nscd_friction_law. */
+typedef nscd_friction_law nscd_fc3d_friction_law;
+
 /** Kinds of shapes. */
 typedef enum nscd_shape_type {
     NSCD_SHAPE_SPHERE = 0,     /**< Sphere of `radius` about the shape origin. */

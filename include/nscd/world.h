@@ -74,12 +74,6 @@ typedef enum nscd_body_type {
     NSCD_BODY_DYNAMIC = 2    /**< Moves under gravity and contact impulses. */
 } nscd_body_type;
 
-/** Friction laws of the contact problem of one step. */
-typedef enum nscd_friction_law {
-    NSCD_FRICTION_COULOMB = 0,        /**< Coulomb's law, De Saxcé's modified velocity. */
-    NSCD_FRICTION_MAX_DISSIPATION = 1 /**< Maximum dissipation, seed 002 eq. (5). */
-} nscd_friction_law;
-
 /** What nscd_world_step() does with a step whose sweeps did not reach the
  *  tolerance (since 0.2; nscd_world_desc::on_unconverged). */
 typedef enum nscd_world_unconverged {

@@ -28,6 +28,7 @@ NSCD_VERSION_PATCH = 0
 
 # ---------------------------------------------------------------- typedefs
 nscd_status = ctypes.c_int32  # nscd/status.h
+nscd_fc3d_friction_law = ctypes.c_int  # nscd/types.h
 nscd_body_id = ctypes.c_uint64  # nscd/world.h
 nscd_joint_id = ctypes.c_uint64  # nscd/joint.h
 
@@ -66,6 +67,12 @@ NSCD_CONTACT_OPEN = 0
 NSCD_CONTACT_CLOSED = 1
 NSCD_CONTACT_COMPLIANT = 2
 
+# enum nscd_friction_law (nscd/types.h)
+NSCD_FRICTION_COULOMB = 0
+NSCD_FRICTION_MAX_DISSIPATION = 1
+NSCD_FC3D_COULOMB = 0
+NSCD_FC3D_MAX_DISSIPATION = 1
+
 # enum nscd_shape_type (nscd/types.h)
 NSCD_SHAPE_SPHERE = 0
 NSCD_SHAPE_HALF_SPACE = 1
@@ -100,10 +107,6 @@ NSCD_EVENT_CONTACT_SLIP = 9
 NSCD_EVENT_CONTINUE = 0
 NSCD_EVENT_STOP = 1
 
-# enum nscd_fc3d_friction_law (nscd/fc3d.h)
-NSCD_FC3D_COULOMB = 0
-NSCD_FC3D_MAX_DISSIPATION = 1
-
 # enum nscd_fc3d_method (nscd/fc3d.h)
 NSCD_FC3D_GAUSS_SEIDEL = 0
 NSCD_FC3D_JACOBI_BLEND = 1
@@ -130,10 +133,6 @@ NSCD_FC3D_BLOCK_INDEFINITE = 4
 NSCD_BODY_STATIC = 0
 NSCD_BODY_KINEMATIC = 1
 NSCD_BODY_DYNAMIC = 2
-
-# enum nscd_friction_law (nscd/world.h)
-NSCD_FRICTION_COULOMB = 0
-NSCD_FRICTION_MAX_DISSIPATION = 1
 
 # enum nscd_world_unconverged (nscd/world.h)
 NSCD_UNCONVERGED_KEEP = 0
@@ -284,6 +283,12 @@ ENUMS = {
         'NSCD_CONTACT_CLOSED': NSCD_CONTACT_CLOSED,
         'NSCD_CONTACT_COMPLIANT': NSCD_CONTACT_COMPLIANT,
     },
+    'nscd_friction_law': {
+        'NSCD_FRICTION_COULOMB': NSCD_FRICTION_COULOMB,
+        'NSCD_FRICTION_MAX_DISSIPATION': NSCD_FRICTION_MAX_DISSIPATION,
+        'NSCD_FC3D_COULOMB': NSCD_FC3D_COULOMB,
+        'NSCD_FC3D_MAX_DISSIPATION': NSCD_FC3D_MAX_DISSIPATION,
+    },
     'nscd_shape_type': {
         'NSCD_SHAPE_SPHERE': NSCD_SHAPE_SPHERE,
         'NSCD_SHAPE_HALF_SPACE': NSCD_SHAPE_HALF_SPACE,
@@ -318,10 +323,6 @@ ENUMS = {
         'NSCD_EVENT_CONTINUE': NSCD_EVENT_CONTINUE,
         'NSCD_EVENT_STOP': NSCD_EVENT_STOP,
     },
-    'nscd_fc3d_friction_law': {
-        'NSCD_FC3D_COULOMB': NSCD_FC3D_COULOMB,
-        'NSCD_FC3D_MAX_DISSIPATION': NSCD_FC3D_MAX_DISSIPATION,
-    },
     'nscd_fc3d_method': {
         'NSCD_FC3D_GAUSS_SEIDEL': NSCD_FC3D_GAUSS_SEIDEL,
         'NSCD_FC3D_JACOBI_BLEND': NSCD_FC3D_JACOBI_BLEND,
@@ -348,10 +349,6 @@ ENUMS = {
         'NSCD_BODY_STATIC': NSCD_BODY_STATIC,
         'NSCD_BODY_KINEMATIC': NSCD_BODY_KINEMATIC,
         'NSCD_BODY_DYNAMIC': NSCD_BODY_DYNAMIC,
-    },
-    'nscd_friction_law': {
-        'NSCD_FRICTION_COULOMB': NSCD_FRICTION_COULOMB,
-        'NSCD_FRICTION_MAX_DISSIPATION': NSCD_FRICTION_MAX_DISSIPATION,
     },
     'nscd_world_unconverged': {
         'NSCD_UNCONVERGED_KEEP': NSCD_UNCONVERGED_KEEP,

@@ -69,10 +69,14 @@ def _ptr(a):
 
 
 # ------------------------------------------------------------------ fc3d
-class Fc3dFrictionLaw(enum.IntEnum):
-    """nscd_fc3d_friction_law."""
+class FrictionLaw(enum.IntEnum):
+    """nscd_friction_law: the library's one friction-law enumeration (the
+    world's step, the fc3d and global solvers)."""
     COULOMB = 0
     MAX_DISSIPATION = 1
+
+
+Fc3dFrictionLaw = FrictionLaw  # fc3d's name (nscd_fc3d_friction_law, an alias in C too)
 
 
 class Fc3dMethod(enum.IntEnum):

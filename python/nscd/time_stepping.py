@@ -8,7 +8,6 @@ import sys
 from . import _library as _c
 from ._handle import StepperHandle
 from .errors import check
-from .kernels import Fc3dMethod
 
 
 class Scheme(enum.IntEnum):
@@ -112,7 +111,7 @@ class TimeStepping(StepperHandle):
     _LAST_ERROR = "nscd_time_stepping_last_error"
 
     _ENUMS = {"scheme": Scheme, "local_solver": LocalSolver, "forces": Forces, "level": Level,
-              "start": Start, "prox_r_mode": ProxR, "fc3d_method": Fc3dMethod}
+              "start": Start, "prox_r_mode": ProxR}
 
     def __init__(self, system, on_step=None, **options):
         lib = _c.library()
@@ -131,6 +130,9 @@ class TimeStepping(StepperHandle):
                 raise TypeError(f"unknown option {key!r}")
             if key in self._ENUMS:
                 value = _c.enum_value(self._ENUMS[key], value, key)
+            elif key == "fc3d_method":
+                from .kernels import Fc3dMethod  # numpy: not at `import nscd`
+                value = _c.enum_value(Fc3dMethod, value, key)
             _c.set_field(opts, key, value)
         self._observer = _c.TIME_STEP_FN(self._observe)
         if on_step is not None:

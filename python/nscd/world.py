@@ -24,6 +24,7 @@ from . import _bindings as _b
 from . import _library as _c
 from ._handle import OwnedHandle
 from .errors import NscdError, Status, check
+from .kernels import FrictionLaw
 
 __all__ = ["Bodies", "BodyType", "ClearanceGaps", "ClearanceImpact", "ClearanceType", "Contacts", "FrictionCombine", "FrictionLaw", "JointType", "Shape", "ShapeType", "VtkFlags", "VtkSeries", "World", "WorldFormat", "WorldStepReport"]
 
@@ -42,12 +43,6 @@ class ShapeType(enum.IntEnum):
     BOX = 2
     CAPSULE = 3
     CYLINDER = 4
-
-
-class FrictionLaw(enum.IntEnum):
-    """nscd_friction_law: the friction law of the world's contact problem."""
-    COULOMB = 0
-    MAX_DISSIPATION = 1
 
 
 class FrictionCombine(enum.IntEnum):

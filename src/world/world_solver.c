@@ -5,10 +5,6 @@
 #include "nscd/fc3d.h"
 #include "world/world_impl.h"
 
-_Static_assert((int)NSCD_FRICTION_COULOMB == (int)NSCD_FC3D_COULOMB &&
-                   (int)NSCD_FRICTION_MAX_DISSIPATION == (int)NSCD_FC3D_MAX_DISSIPATION,
-               "the world's friction laws are the fc3d solvers'");
-
 nscd__bgs_problem nscd__world_bgs_problem(nscd_world *w) {
     nscd__bgs_problem p;
     p.bodies.n = w->n_bodies;

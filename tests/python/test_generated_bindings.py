@@ -98,7 +98,6 @@ def test_opaque_handles_are_void_pointers():
 
 @pytest.mark.parametrize("module, name, c_enum, prefix", [
     ("errors", "Status", "nscd_status_code", "NSCD_"),
-    ("kernels", "Fc3dFrictionLaw", "nscd_fc3d_friction_law", "NSCD_FC3D_"),
     ("kernels", "Fc3dMethod", "nscd_fc3d_method", "NSCD_FC3D_"),
     ("kernels", "Fc3dNewtonFailure", "nscd_fc3d_newton_failure", "NSCD_FC3D_NEWTON_"),
     ("kernels", "Fc3dBlockKind", "nscd_fc3d_block_kind", "NSCD_FC3D_BLOCK_"),
