@@ -306,8 +306,12 @@ static void round_of(const nscd__collision_shape *s, round_shape *o) {
 
 /* Support value: the largest n.x over the shape (n unit). */
 static double support_value(const round_shape *o, const double n[3]) {
-    double c = dot3(n, o->u);
-    return dot3(n, o->c) + o->h * fabs(c) + o->R * sqrt(fmax(0.0, 1.0 - c * c)) + o->r;
+    /* sin(n, u) as |n x u|: exact to round-off near the axis, where
+     * sqrt(1 - c^2) would carry sqrt(1e-16), ~1e-8 of the radius, and let a
+     * direction next to a cap's axis beat the axis itself */
+    const double *u = o->u;
+    double x[3] = {n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]};
+    return dot3(n, o->c) + o->h * fabs(dot3(n, u)) + o->R * sqrt(dot3(x, x)) + o->r;
 }
 
 /* Separation of b from a along the unit n: the smallest n.x over b minus the
@@ -370,97 +374,166 @@ static void try_line(axis_search *q, const double v[3], int family) {
 #define CIRCLE_SAMPLES 24
 #define GOLDEN 0.61803398874989485
 
-static double circle_separation(const axis_search *q, const double e1[3], const double e2[3],
-                                double t, double n[3]) {
-    double c = cos(t), s = sin(t);
+/* cos, sin of k * 15 degrees */
+static const double circle_table[CIRCLE_SAMPLES][2] = {{1, 0},
+                                                       {0.96592582628906831, 0.25881904510252074},
+                                                       {0.86602540378443871, 0.49999999999999994},
+                                                       {0.70710678118654757, 0.70710678118654746},
+                                                       {0.50000000000000011, 0.8660254037844386},
+                                                       {0.25881904510252074, 0.96592582628906831},
+                                                       {6.123233995736766e-17, 1},
+                                                       {-0.25881904510252063, 0.96592582628906831},
+                                                       {-0.49999999999999978, 0.86602540378443871},
+                                                       {-0.70710678118654746, 0.70710678118654757},
+                                                       {-0.86602540378443871, 0.49999999999999994},
+                                                       {-0.9659258262890682, 0.25881904510252102},
+                                                       {-1, 1.2246467991473532e-16},
+                                                       {-0.96592582628906831, -0.25881904510252079},
+                                                       {-0.86602540378443882, -0.49999999999999972},
+                                                       {-0.70710678118654791, -0.70710678118654713},
+                                                       {-0.50000000000000044, -0.86602540378443837},
+                                                       {-0.25881904510252063, -0.96592582628906831},
+                                                       {-1.8369701987210297e-16, -1},
+                                                       {0.2588190451025203, -0.96592582628906842},
+                                                       {0.50000000000000011, -0.8660254037844386},
+                                                       {0.70710678118654735, -0.70710678118654768},
+                                                       {0.86602540378443837, -0.50000000000000044},
+                                                       {0.96592582628906809, -0.25881904510252157}};
+
+/* The separation along normalize(c + s c'), c and c' unit and orthogonal. */
+static double arc_separation(const axis_search *q, const double c[3], const double cp[3], double s,
+                             double n[3]) {
+    double len = sqrt(1.0 + s * s);
     for (int i = 0; i < 3; ++i) {
-        n[i] = c * e1[i] + s * e2[i];
+        n[i] = (c[i] + s * cp[i]) / len;
     }
     return separation(q->a, q->b, n);
 }
 
 /* The best axis perpendicular to o's axis (o's side line against the other
- * shape): sampled, then a golden-section search around the best sample down
- * to 1e-10 rad. */
+ * shape): 24 samples, then a golden-section search between the best
+ * sample's neighbours down to 1e-9 rad. */
 static void search_circle(axis_search *q, const round_shape *o, int family) {
-    double e1[3], e2[3], n[3];
+    double e1[3], e2[3], n[3], c[3], cp[3];
     nscd__shape_axis(o->s, 0, e1);
     nscd__shape_axis(o->s, 1, e2);
-    const double step = 2.0 * 3.14159265358979323846 / CIRCLE_SAMPLES;
-    double best = -INFINITY, bt = 0.0;
+    double best = -INFINITY;
+    int bk = 0;
     for (int k = 0; k < CIRCLE_SAMPLES; ++k) {
-        double s = circle_separation(q, e1, e2, k * step, n);
+        for (int i = 0; i < 3; ++i) {
+            n[i] = circle_table[k][0] * e1[i] + circle_table[k][1] * e2[i];
+        }
+        double s = separation(q->a, q->b, n);
         if (s > best) {
-            best = s, bt = k * step;
+            best = s, bk = k;
         }
     }
     if (best >= q->margin) {
         q->separated = 1;
         return;
     }
-    double lo = bt - step, hi = bt + step;
+    for (int i = 0; i < 3; ++i) {
+        c[i] = circle_table[bk][0] * e1[i] + circle_table[bk][1] * e2[i];
+        cp[i] = -circle_table[bk][1] * e1[i] + circle_table[bk][0] * e2[i];
+    }
+    const double span = 0.26794919243112270; /* tan 15 degrees */
+    double lo = -span, hi = span;
     double x1 = hi - GOLDEN * (hi - lo), x2 = lo + GOLDEN * (hi - lo);
-    double f1 = circle_separation(q, e1, e2, x1, n), f2 = circle_separation(q, e1, e2, x2, n);
-    while (hi - lo > 1e-10) {
+    double f1 = arc_separation(q, c, cp, x1, n), f2 = arc_separation(q, c, cp, x2, n);
+    while (hi - lo > 1e-9) {
         if (f1 < f2) {
             lo = x1, x1 = x2, f1 = f2;
             x2 = lo + GOLDEN * (hi - lo);
-            f2 = circle_separation(q, e1, e2, x2, n);
+            f2 = arc_separation(q, c, cp, x2, n);
         } else {
             hi = x2, x2 = x1, f2 = f1;
             x1 = hi - GOLDEN * (hi - lo);
-            f1 = circle_separation(q, e1, e2, x1, n);
+            f1 = arc_separation(q, c, cp, x1, n);
         }
     }
-    double t = f1 >= f2 ? x1 : x2;
-    if (fmax(f1, f2) < best) {
-        t = bt;
-    }
-    circle_separation(q, e1, e2, t, n);
+    arc_separation(q, c, cp, fmax(f1, f2) < best ? 0.0 : (f1 >= f2 ? x1 : x2), n);
     try_axis(q, n, family);
 }
 
+/* The unit direction n + a t1 + b t2 (t1, t2 a tangent basis at n). */
+static void tangent_step(const double n[3], const double t1[3], const double t2[3], double a,
+                         double b, double out[3]) {
+    for (int i = 0; i < 3; ++i) {
+        out[i] = n[i] + a * t1[i] + b * t2[i];
+    }
+    double len = sqrt(dot3(out, out));
+    for (int i = 0; i < 3; ++i) {
+        out[i] /= len;
+    }
+}
+
 /* Rim against rim (or a capsule's end against a rim): the separation is
- * smooth there; a pattern search over the sphere of directions from `start`
- * (eight tangent directions, the step doubled on success and quartered on
- * failure, down to 1e-10 rad). */
+ * smooth there; a trust-region Newton ascent over the sphere of directions
+ * from `start` (gradient and Hessian by differences of 1e-6 rad in a tangent
+ * basis; a gradient step where the Hessian is not negative definite), down
+ * to steps of 1e-10 rad. Kinks (caps, side lines) are the other searches'. */
 static void search_rim(axis_search *q, const double start[3]) {
+    const double h = 1e-6;
+    /* a slope (m/rad) above which the point is taken for a kink, not a
+     * smooth maximum's neighbourhood */
+    const double kink_slope = 1e-4 * (q->a->R + q->a->h + q->b->R + q->b->h);
     double n[3] = {start[0], start[1], start[2]};
-    double f = separation(q->a, q->b, n), step = 0.1;
-    for (int iter = 0; iter < 400 && step > 1e-10; ++iter) {
-        double t1[3], t2[3], best_n[3] = {0, 0, 0}, best = f;
+    double f = separation(q->a, q->b, n), trust = 0.2;
+    for (int iter = 0; iter < 40 && trust > 1e-10; ++iter) {
+        double t1[3], t2[3], p[3];
         nscd__any_perpendicular(n, t1);
         t2[0] = n[1] * t1[2] - n[2] * t1[1], t2[1] = n[2] * t1[0] - n[0] * t1[2],
         t2[2] = n[0] * t1[1] - n[1] * t1[0];
-        for (int k = 0; k < 8; ++k) {
-            static const double dir[8][2] = {{1, 0},  {0.70710678118654752, 0.70710678118654752},
-                                             {0, 1},  {-0.70710678118654752, 0.70710678118654752},
-                                             {-1, 0}, {-0.70710678118654752, -0.70710678118654752},
-                                             {0, -1}, {0.70710678118654752, -0.70710678118654752}};
-            double trial[3];
-            for (int i = 0; i < 3; ++i) {
-                trial[i] = n[i] + step * (dir[k][0] * t1[i] + dir[k][1] * t2[i]);
-            }
-            double len = sqrt(dot3(trial, trial));
-            for (int i = 0; i < 3; ++i) {
-                trial[i] /= len;
-            }
-            double s = separation(q->a, q->b, trial);
-            if (s > best) {
-                best = s;
-                for (int i = 0; i < 3; ++i) {
-                    best_n[i] = trial[i];
-                }
-            }
+        double fv[5];
+        static const double probe[5][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}};
+        for (int k = 0; k < 5; ++k) {
+            tangent_step(n, t1, t2, h * probe[k][0], h * probe[k][1], p);
+            fv[k] = separation(q->a, q->b, p);
         }
-        if (best > f) {
-            f = best;
+        double g[2] = {(fv[0] - fv[1]) / (2.0 * h), (fv[2] - fv[3]) / (2.0 * h)};
+        double H11 = (fv[0] - 2.0 * f + fv[1]) / (h * h), H22 = (fv[2] - 2.0 * f + fv[3]) / (h * h);
+        double H12 = (fv[4] - fv[0] - fv[2] + f) / (h * h);
+        double det = H11 * H22 - H12 * H12, gl = sqrt(g[0] * g[0] + g[1] * g[1]);
+        if (!(gl > 0.0)) {
+            break;
+        }
+        /* the Newton step -H^-1 g where H is negative definite and the slope
+         * is not that of a kink (where the differences give a huge H and
+         * the step would creep), else the gradient step of the trust length */
+        double step[2] = {trust * g[0] / gl, trust * g[1] / gl};
+        int newton = H11 < 0.0 && det > 0.0 && gl < kink_slope;
+        if (newton) {
+            step[0] = -(H22 * g[0] - H12 * g[1]) / det;
+            step[1] = -(H11 * g[1] - H12 * g[0]) / det;
+        }
+        double sl = sqrt(step[0] * step[0] + step[1] * step[1]);
+        if (sl > trust) {
+            step[0] *= trust / sl, step[1] *= trust / sl, sl = trust;
+        }
+        tangent_step(n, t1, t2, step[0], step[1], p);
+        double fp = separation(q->a, q->b, p);
+        int pk = 0; /* the best probe: next to a kink it can beat the step */
+        for (int k = 1; k < 5; ++k) {
+            pk = fv[k] > fv[pk] ? k : pk;
+        }
+        if (fp > f && fp >= fv[pk]) {
+            f = fp;
             for (int i = 0; i < 3; ++i) {
-                n[i] = best_n[i];
+                n[i] = p[i];
             }
-            step = fmin(2.0 * step, 0.5);
+            trust = fmin(0.5, fmax(trust, 2.0 * sl));
+            if (newton && sl < 1e-10) {
+                break;
+            }
+        } else if (fv[pk] > f) {
+            tangent_step(n, t1, t2, h * probe[pk][0], h * probe[pk][1], p);
+            f = fv[pk];
+            for (int i = 0; i < 3; ++i) {
+                n[i] = p[i];
+            }
+            trust = fmin(trust, 0.25 * sl);
         } else {
-            step *= 0.25;
+            trust = 0.25 * sl;
         }
         if (f >= q->margin) {
             q->separated = 1;
@@ -487,6 +560,19 @@ static void add_incident(const pair_frame *f, const double core[3], uint32_t ind
         double k = f->y->r + 0.5 * gap;
         double point[3] = {core[0] - k * f->n[0], core[1] - k * f->n[1], core[2] - k * f->n[2]};
         nscd__manifold_add(m, point, f->n, gap, f->base | index);
+    }
+}
+
+/* The ends p + t0 d and p + t1 d of a clipped piece of y's core (index 0,
+ * 1); one point (0) when they coincide (a line touching a rim). */
+static void add_ends(const pair_frame *f, const double p[3], const double d[3], double t0,
+                     double t1, nscd__manifold *m) {
+    double e[3] = {(t1 - t0) * d[0], (t1 - t0) * d[1], (t1 - t0) * d[2]};
+    int both = sqrt(dot3(e, e)) > 1e-9 * (f->x->R + f->x->h + f->x->r);
+    for (int k = 0; k < 1 + both; ++k) {
+        double t = k == 0 ? t0 : t1;
+        double q[3] = {p[0] + t * d[0], p[1] + t * d[1], p[2] + t * d[2]};
+        add_incident(f, q, (uint32_t)k, m);
     }
 }
 
@@ -671,16 +757,14 @@ static int line_on_cap(const pair_frame *f, const double xcap[3], nscd__manifold
     if (!disc_interval(q0, q1, xcap, f->x->R, 0.0, 1.0, &t0, &t1)) {
         return 0;
     }
-    for (int e = 0; e < 2; ++e) {
-        double t = e == 0 ? t0 : t1, p[3] = {p0[0] + t * d[0], p0[1] + t * d[1], p0[2] + t * d[2]};
-        add_incident(f, p, (uint32_t)e, m);
-    }
+    add_ends(f, p0, d, t0, t1, m);
     return 1;
 }
 
 /* x's side line (n perpendicular to x's axis) against y's cap facing it: the
- * part of the line under y's cap disc, its two ends on y's cap plane (0, 1),
- * and y's deepest rim point between them (2). Returns 0 when none. */
+ * part of the line under y's cap disc, its two ends on y's cap plane (0, 1).
+ * A tilted cap's deepest rim point is one of them: it lies on the rim and,
+ * the normal being the best axis, over x's line. Returns 0 when none. */
 static int cap_on_side(const pair_frame *f, nscd__manifold *m) {
     const round_shape *x = f->x, *y = f->y;
     double ycap[3], p0[3];
@@ -702,20 +786,7 @@ static int cap_on_side(const pair_frame *f, nscd__manifold *m) {
     if (!disc_interval(q0, q1, ycap, y->R, -x->h, x->h, &s0, &s1)) {
         return 0;
     }
-    for (int e = 0; e < 2; ++e) {
-        double s = e == 0 ? s0 : s1,
-               p[3] = {q0[0] + s * q1[0], q0[1] + s * q1[1], q0[2] + s * q1[2]};
-        add_incident(f, p, (uint32_t)e, m);
-    }
-    double mn[3] = {-f->n[0], -f->n[1], -f->n[2]}, c = dot3(mn, y->u);
-    if (1.0 - fabs(c) > 1e-12) { /* y's cap tilted: its deepest rim point */
-        double v[3];
-        core_support(y, mn, v);
-        double s = dot3(x->u, v) - dot3(x->u, x->c), pad = 1e-9 * (s1 - s0);
-        if (s > s0 + pad && s < s1 - pad) {
-            add_incident(f, v, 2, m);
-        }
-    }
+    add_ends(f, q0, q1, s0, s1, m);
     return 1;
 }
 
@@ -741,11 +812,7 @@ static int line_on_side(const pair_frame *f, nscd__manifold *m) {
         if (t0 > t1) {
             return 0;
         }
-        for (int e = 0; e < 2; ++e) {
-            double t = e == 0 ? t0 : t1,
-                   p[3] = {p0[0] + t * d[0], p0[1] + t * d[1], p0[2] + t * d[2]};
-            add_incident(f, p, (uint32_t)e, m);
-        }
+        add_ends(f, p0, d, t0, t1, m);
         return 1;
     }
     /* Lines perpendicular to n (crossed side lines: n is their cross
@@ -820,6 +887,27 @@ static void round_manifold(const axis_search *q, double margin, nscd__manifold *
     }
 }
 
+/* The manifold of the best axis has a point as deep as the axis's
+ * separation (y's deepest point lies over x's feature), and for a rim the
+ * two support points are apart along the axis only. */
+static int consistent(const axis_search *q, const nscd__manifold *m) {
+    double scale = q->a->R + q->a->h + q->a->r + q->b->R + q->b->h + q->b->r;
+    if (q->family == FAMILY_RIM) {
+        double mn[3] = {-q->n[0], -q->n[1], -q->n[2]}, pa[3], pb[3], w[3];
+        core_support(q->a, q->n, pa);
+        core_support(q->b, mn, pb);
+        for (int i = 0; i < 3; ++i) {
+            w[i] = pb[i] - pa[i] - (q->sep + q->a->r + q->b->r) * q->n[i];
+        }
+        return sqrt(dot3(w, w)) <= 1e-6 * scale;
+    }
+    double deepest = INFINITY;
+    for (int32_t k = 0; k < m->n; ++k) {
+        deepest = fmin(deepest, m->p[k].gap);
+    }
+    return deepest <= q->sep + 1e-9 * scale;
+}
+
 /* Exact pair of two round shapes (cylinders, capsules): the separating axis
  * of largest separation over the caps' axes, the axes' cross product, the
  * circles of directions perpendicular to each axis (side lines) and the
@@ -837,7 +925,7 @@ static void collide_round(const nscd__collision_shape *sa, const nscd__collision
     }
     axis_search q = {0};
     q.a = &a, q.b = &b, q.margin = margin, q.sep = -INFINITY;
-    q.slack = 1e-9 * (bound_a + bound_b);
+    q.slack = 1e-8 * (bound_a + bound_b);
     if (a.R > 0.0) {
         try_line(&q, a.u, FAMILY_CAP_A);
     }
@@ -864,14 +952,35 @@ static void collide_round(const nscd__collision_shape *sa, const nscd__collision
         double start[3] = {q.n[0], q.n[1], q.n[2]};
         search_rim(&q, start);
     }
-    if (!q.separated && dist > 0.0) {
-        double start[3] = {d[0] / dist, d[1] / dist, d[2] / dist};
-        search_rim(&q, start);
-    }
     if (q.separated || q.sep >= margin) {
         return;
     }
-    round_manifold(&q, margin, m);
+    /* The best axis so far is a local maximum of the separation. Its
+     * manifold, when its deepest point has the axis's separation (the
+     * features touch) and the overlap is shallow, is the answer; otherwise
+     * the search starts again from the centre line, which finds the rim
+     * contacts the candidate axes miss. */
+    nscd__manifold local = {0};
+    round_manifold(&q, margin, &local);
+    double scale = fmin(fmax(a.R, a.r), fmax(b.R, b.r));
+    if (!consistent(&q, &local) || q.sep < -0.1 * scale) {
+        if (dist > 0.0) {
+            double start[3] = {d[0] / dist, d[1] / dist, d[2] / dist};
+            double before = q.sep;
+            search_rim(&q, start);
+            if (q.separated) {
+                return;
+            }
+            if (q.sep != before) {
+                local.n = 0;
+                round_manifold(&q, margin, &local);
+            }
+        }
+    }
+    for (int32_t k = 0; k < local.n; ++k) {
+        nscd__manifold_add(m, local.p[k].point, local.p[k].normal, local.p[k].gap,
+                           local.p[k].feature);
+    }
 }
 
 void nscd__collide_capsule_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,
