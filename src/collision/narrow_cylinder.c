@@ -6,17 +6,38 @@
  * standing on its cap rests on 4 points and one lying on its side on 2; at
  * most the 4 deepest are kept.
  *
- * Cylinder-box, cylinder-capsule, cylinder-cylinder: approximate, one point
- * (cylinder-box: a planar manifold when flat lies on flat, see below).
- * GJK distance of the cores (gjk.h): the cylinder and the box shrunk by 5 % of
- * their smallest size and rounded back by as much, so their edges and rims
- * are rounded by that radius (faces, mantles and capsules stay exact). When
- * the penetration exceeds the sum of the roundings, the cores overlap and the
- * normal is the best of a sampled separating-axis test (face normals, axes,
- * their cross products and the centre line): approximate. For cylinder-box,
- * a normal of either test along a box face normal or the cylinder's axis
- * gives the planar manifold (rim points under the face, corners over the
- * cap), in deep overlap too; only an edge-like normal keeps one point. */
+ * Cylinder-box: approximate, one point, or a planar manifold when flat lies
+ * on flat (see below). GJK distance of the cores (gjk.h): the cylinder and
+ * the box shrunk by 5 % of their smallest size and rounded back by as much,
+ * so their edges and rims are rounded by that radius (faces and mantles stay
+ * exact). When the penetration exceeds the sum of the roundings, the cores
+ * overlap and the normal is the best of a sampled separating-axis test (face
+ * normals, axes, their cross products and the centre line): approximate. A
+ * normal of either test along a box face normal or the cylinder's axis gives
+ * the planar manifold (rim points under the face, corners over the cap), in
+ * deep overlap too; only an edge-like normal keeps one point.
+ *
+ * Cylinder-capsule and cylinder-cylinder: exact (below, collide_round). The
+ * signed distance of two convex shapes is the largest separation
+ * sep(n) = min_B n.y - max_A n.x over unit n (minus the penetration depth
+ * when they overlap), and a cylinder's support is closed-form. Over the
+ * sphere of directions sep is smooth except on the caps' axes (a cone) and
+ * on the great circles perpendicular to an axis (a ridge, where the support
+ * is a side line; a capsule's segment is its side): the axes are tried
+ * directly, with their cross product; each circle is sampled (24 directions)
+ * and refined by golden section; the smooth rest (rim on rim, a capsule's
+ * end on a rim) by a trust-region Newton ascent from the best axis, and
+ * again from the centre line when the manifold of the best axis does not
+ * reach its separation or the overlap is deep (> 10 % of the smaller
+ * radius). The normal's family gives the manifold, each point with its own
+ * gap (from the reference feature's plane to the incident surface):
+ * cap on cap: the incident cap as a polygon of 12 rim points plus its
+ * deepest, clipped against the reference disc (vertices inside, edge-rim
+ * crossings, the reference rim's 12 points inside the polygon), reduced to
+ * 4; a side line (or capsule) on a cap: the line's part over the disc, 2
+ * ends; a cap on a side line: the line's part under the cap, 2 ends; side
+ * line on side line: parallel, the ends of the overlap, else the crossing
+ * (or the incident support point); a rim: its one point. */
 #include "collision/narrow.h"
 
 #include <math.h>
