@@ -500,7 +500,7 @@ static void search_rim(axis_search *q, const double start[3]) {
     const double kink_slope = 1e-4 * (q->a->R + q->a->h + q->b->R + q->b->h);
     double n[3] = {start[0], start[1], start[2]};
     double f = separation(q->a, q->b, n), trust = 0.2;
-    for (int iter = 0; iter < 40 && trust > 1e-10; ++iter) {
+    for (int iter = 0; iter < 200 && trust > 1e-10; ++iter) {
         double t1[3], t2[3], p[3];
         nscd__any_perpendicular(n, t1);
         t2[0] = n[1] * t1[2] - n[2] * t1[1], t2[1] = n[2] * t1[0] - n[0] * t1[2],
