@@ -94,6 +94,9 @@ CASES = [
     # 5 capsule tilted across a lying cylinder, deep (1.5 mm)
     [(CAP, (0.001, 0.002, 0.0135), (0.3, 1, 0.2), 1.3, 0.005, 0.012),
      (CYL, (0, 0, 0), (0, 1, 0), 1.5707963267948966, 0.010, 0.015), -1.5e-3],
+    # 6 rim on rim: a tilted cylinder's rim on an upright one's rim
+    [(CYL, (0, 0, 0), (1, 0, 0), 0.0, 0.010, 0.010),
+     (CYL, (0.016, 0.002, 0.024), (1, 1, 0), 0.9, 0.008, 0.006), -1e-4],
 ]
 
 if __name__ == "__main__":

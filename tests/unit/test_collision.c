@@ -817,6 +817,21 @@ static void cylinder_pairs_against_sampling(void **state) {
          {4.4038993908e-19, -9.9536238717e-04, -2.6755189798e-03},
          -1.5000000000e-03,
          {0.0, -0.34867846, -0.93724241}},
+        /* rim on rim: a tilted cylinder's rim on an upright one's rim */
+        {NSCD_SHAPE_CYLINDER,
+         {0, 0, 0},
+         {1, 0, 0},
+         0.0,
+         0.010,
+         0.010,
+         NSCD_SHAPE_CYLINDER,
+         {1, 1, 0},
+         0.9,
+         0.008,
+         0.006,
+         {1.3355758156e-02, 2.1451048228e-03, 1.8916167434e-02},
+         -9.9999998949e-05,
+         {0.46142255, -0.02532092, 0.88681908}},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         const double *xa = cases[k].axis_a, *xb = cases[k].axis_b;
