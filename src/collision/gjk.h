@@ -1,6 +1,6 @@
 /* Distance of two convex shapes given by support functions (Gilbert-Johnson-
- * Keerthi). The narrow phase uses it for the pairs without a closed form
- * (cylinder-box, cylinder-capsule, cylinder-cylinder), on "cores": each shape
+ * Keerthi). The narrow phase uses it for cylinder-box and for separated
+ * boxes whose closest features are corners, on "cores": each shape
  * shrunk by a rounding radius, so that the distance of the cores minus the
  * two radii is the gap of the rounded shapes, and contacts with a penetration
  * below the sum of the radii never need a penetration-depth algorithm. */

@@ -18,8 +18,10 @@
 
 /* Room for the candidate points of one manifold before its reduction to at
  * most 4: the clipped face polygon of box-box (up to 8), the corners of a box
- * on a half-space (8), the rim points of a cylinder on a half-space (10). */
-#define NSCD__MANIFOLD_MAX 12
+ * on a half-space (8), the rim points of a cylinder on a half-space (10), a
+ * cap polygon of cylinder-cylinder clipped against the other cap (up to 51:
+ * 13 vertices, 26 edge-circle crossings, 12 points of the other rim). */
+#define NSCD__MANIFOLD_MAX 64
 
 typedef struct nscd__manifold_point {
     double point[3];  /* midway between the surfaces */
@@ -56,6 +58,10 @@ void nscd__manifold_add(nscd__manifold *m, const double point[3], const double n
 double nscd__segment_closest_t(const double p[3], const double q[3], const double x[3]);
 /* Keeps the 4 points of smallest gap (ties: the smaller feature). */
 void nscd__keep_deepest_four(nscd__manifold *m);
+/* Reduces a planar manifold of more than 4 points (normal n) to 4 that span
+ * it: the deepest, the farthest from it, and the two of largest triangle
+ * area on either side (box-box faces, cylinder caps). */
+void nscd__reduce_to_four(nscd__manifold *m, const double n[3]);
 /* Points below the margin of the plane {x : n.x = offset} (n unit, toward the
  * shape), without reduction: the 8 corners of a box (features 0-7), the rim
  * points of a cylinder (features 0-9, see narrow_cylinder.c). */
@@ -69,6 +75,9 @@ void nscd__cylinder_rim_below(const double n[3], double offset,
  * segments are points. */
 void nscd__segments_closest(const double p1[3], const double q1[3], const double p2[3],
                             const double q2[3], double *s, double *t);
+/* A unit vector perpendicular to the unit vector a: a crossed with the world
+ * axis least aligned with it (deterministic). */
+void nscd__any_perpendicular(const double a[3], double out[3]);
 /* End points of a capsule's or cylinder's axis segment, world frame. */
 void nscd__axis_segment(const nscd__collision_shape *s, double p[3], double q[3]);
 

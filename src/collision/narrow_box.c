@@ -120,56 +120,6 @@ static int clip_polygon(const clip_vertex *in, int n_in, const double nrm[3], do
     return n_out;
 }
 
-/* Reduces a manifold of more than 4 points to 4 that span it: the deepest,
- * the farthest from it, and the two of largest triangle area on either side. */
-static void reduce_to_four(nscd__manifold *m, const double n[3]) {
-    if (m->n <= 4) {
-        return;
-    }
-    int32_t pick[4] = {0, -1, -1, -1};
-    for (int32_t k = 1; k < m->n; ++k) {
-        if (m->p[k].gap < m->p[pick[0]].gap) {
-            pick[0] = k;
-        }
-    }
-    const double *p0 = m->p[pick[0]].point;
-    double best = -1.0;
-    for (int32_t k = 0; k < m->n; ++k) {
-        double d[3] = {m->p[k].point[0] - p0[0], m->p[k].point[1] - p0[1],
-                       m->p[k].point[2] - p0[2]};
-        if (dot3(d, d) > best) {
-            best = dot3(d, d), pick[1] = k;
-        }
-    }
-    const double *p1 = m->p[pick[1]].point;
-    double lo = 0.0, hi = 0.0;
-    for (int32_t k = 0; k < m->n; ++k) {
-        const double *q = m->p[k].point;
-        double e1[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-        double e2[3] = {q[0] - p0[0], q[1] - p0[1], q[2] - p0[2]};
-        double c[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
-                       e1[0] * e2[1] - e1[1] * e2[0]};
-        double area = dot3(c, n);
-        if (area > hi) {
-            hi = area, pick[2] = k;
-        }
-        if (area < lo) {
-            lo = area, pick[3] = k;
-        }
-    }
-    nscd__manifold kept = {0};
-    for (int j = 0; j < 4; ++j) {
-        int repeated = 0; /* degenerate polygons: one point picked twice */
-        for (int i = 0; i < j; ++i) {
-            repeated |= pick[i] == pick[j];
-        }
-        if (pick[j] >= 0 && !repeated) {
-            kept.p[kept.n++] = m->p[pick[j]];
-        }
-    }
-    *m = kept;
-}
-
 /* Face contact: reference box r (face along axis i, outward normal n toward
  * the incident box), incident box b. `flip`: r is the second shape, so the
  * normal from first to second is -n. */
@@ -219,7 +169,7 @@ static void face_contact(const obb *r, const obb *b, int i, const double n[3], i
         int hi = v->e_in < v->e_out ? v->e_out : v->e_in;
         nscd__manifold_add(m, point, normal, gap, base | (uint32_t)(lo * 8 + hi));
     }
-    reduce_to_four(m, n);
+    nscd__reduce_to_four(m, n);
 }
 
 /* Edge contact: edge i of a and edge k of b along the unit axis L (from a to

@@ -6,17 +6,38 @@
  * standing on its cap rests on 4 points and one lying on its side on 2; at
  * most the 4 deepest are kept.
  *
- * Cylinder-box, cylinder-capsule, cylinder-cylinder: approximate, one point
- * (cylinder-box: a planar manifold when flat lies on flat, see below).
- * GJK distance of the cores (gjk.h): the cylinder and the box shrunk by 5 % of
- * their smallest size and rounded back by as much, so their edges and rims
- * are rounded by that radius (faces, mantles and capsules stay exact). When
- * the penetration exceeds the sum of the roundings, the cores overlap and the
- * normal is the best of a sampled separating-axis test (face normals, axes,
- * their cross products and the centre line): approximate. For cylinder-box,
- * a normal of either test along a box face normal or the cylinder's axis
- * gives the planar manifold (rim points under the face, corners over the
- * cap), in deep overlap too; only an edge-like normal keeps one point. */
+ * Cylinder-box: approximate, one point, or a planar manifold when flat lies
+ * on flat (see below). GJK distance of the cores (gjk.h): the cylinder and
+ * the box shrunk by 5 % of their smallest size and rounded back by as much,
+ * so their edges and rims are rounded by that radius (faces and mantles stay
+ * exact). When the penetration exceeds the sum of the roundings, the cores
+ * overlap and the normal is the best of a sampled separating-axis test (face
+ * normals, axes, their cross products and the centre line): approximate. A
+ * normal of either test along a box face normal or the cylinder's axis gives
+ * the planar manifold (rim points under the face, corners over the cap), in
+ * deep overlap too; only an edge-like normal keeps one point.
+ *
+ * Cylinder-capsule and cylinder-cylinder: exact (below, collide_round). The
+ * signed distance of two convex shapes is the largest separation
+ * sep(n) = min_B n.y - max_A n.x over unit n (minus the penetration depth
+ * when they overlap), and a cylinder's support is closed-form. Over the
+ * sphere of directions sep is smooth except on the caps' axes (a cone) and
+ * on the great circles perpendicular to an axis (a ridge, where the support
+ * is a side line; a capsule's segment is its side): the axes are tried
+ * directly, with their cross product; each circle is sampled (24 directions)
+ * and refined by golden section; the smooth rest (rim on rim, a capsule's
+ * end on a rim) by a trust-region Newton ascent from the best axis, and
+ * again from the centre line when the manifold of the best axis does not
+ * reach its separation or the overlap is deep (> 10 % of the smaller
+ * radius). The normal's family gives the manifold, each point with its own
+ * gap (from the reference feature's plane to the incident surface):
+ * cap on cap: the incident cap as a polygon of 12 rim points plus its
+ * deepest, clipped against the reference disc (vertices inside, edge-rim
+ * crossings, the reference rim's 12 points inside the polygon), reduced to
+ * 4; a side line (or capsule) on a cap: the line's part over the disc, 2
+ * ends; a cap on a side line: the line's part under the cap, 2 ends; side
+ * line on side line: parallel, the ends of the overlap, else the crossing
+ * (or the incident support point); a rim: its one point. */
 #include "collision/narrow.h"
 
 #include <math.h>
@@ -281,12 +302,720 @@ void nscd__collide_box_cylinder(const nscd__collision_shape *a, const nscd__coll
     *m = best->n > 0 ? *best : single;
 }
 
+/* ------------------------------------- cylinder-capsule and cylinder-cylinder */
+
+/* A cylinder or a capsule as the points within r of a solid cylinder of
+ * radius R and half height h about the axis u through c: a cylinder has
+ * r = 0, a capsule R = 0 (its segment) and r its radius. Its "core" is the
+ * solid cylinder (the segment). */
+typedef struct round_shape {
+    const nscd__collision_shape *s;
+    double c[3], u[3];
+    double R, h, r;
+} round_shape;
+
+static void round_of(const nscd__collision_shape *s, round_shape *o) {
+    o->s = s;
+    for (int i = 0; i < 3; ++i) {
+        o->c[i] = s->position[i];
+    }
+    nscd__shape_axis(s, 2, o->u);
+    o->h = s->half_height;
+    o->R = s->type == NSCD_SHAPE_CAPSULE ? 0.0 : s->radius;
+    o->r = s->type == NSCD_SHAPE_CAPSULE ? s->radius : 0.0;
+}
+
+/* Support value: the largest n.x over the shape (n unit). */
+static double support_value(const round_shape *o, const double n[3]) {
+    /* sin(n, u) as |n x u|: exact to round-off near the axis, where
+     * sqrt(1 - c^2) would carry sqrt(1e-16), ~1e-8 of the radius, and let a
+     * direction next to a cap's axis beat the axis itself */
+    const double *u = o->u;
+    double x[3] = {n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]};
+    return dot3(n, o->c) + o->h * fabs(dot3(n, u)) + o->R * sqrt(dot3(x, x)) + o->r;
+}
+
+/* Separation of b from a along the unit n: the smallest n.x over b minus the
+ * largest over a. Its largest value over all n is the signed distance of the
+ * two convex shapes (minus the penetration depth when they overlap). */
+static double separation(const round_shape *a, const round_shape *b, const double n[3]) {
+    double m[3] = {-n[0], -n[1], -n[2]};
+    return -support_value(b, m) - support_value(a, n);
+}
+
+/* The core's point farthest along the unit n (on the rim of a cap, or a
+ * segment end; the axis point when n is along the axis). */
+static void core_support(const round_shape *o, const double n[3], double out[3]) {
+    double c = dot3(n, o->u);
+    double w[3] = {n[0] - c * o->u[0], n[1] - c * o->u[1], n[2] - c * o->u[2]};
+    double wl = sqrt(dot3(w, w));
+    double sh = c < 0.0 ? -o->h : o->h, sr = wl > 0.0 ? o->R / wl : 0.0;
+    for (int i = 0; i < 3; ++i) {
+        out[i] = o->c[i] + sh * o->u[i] + sr * w[i];
+    }
+}
+
+/* Which feature pair the normal belongs to: a cap face of a or b (n along an
+ * axis), a side line of a or b (n perpendicular to an axis; a capsule's
+ * segment is its side), or a rim or segment end on a rim (elsewhere). */
+enum { FAMILY_CAP_A, FAMILY_CAP_B, FAMILY_SIDE_A, FAMILY_SIDE_B, FAMILY_RIM };
+
+/* The separating-axis search: the best unit axis so far (from a to b). */
+typedef struct axis_search {
+    const round_shape *a, *b;
+    double margin, slack;
+    double sep, n[3];
+    int family;
+    int separated; /* an axis with sep >= margin: no contact */
+} axis_search;
+
+static void try_axis(axis_search *q, const double n[3], int family) {
+    double s = separation(q->a, q->b, n);
+    q->separated |= s >= q->margin;
+    /* the families come in order of preference (flat features first): a
+     * later one must be better by more than round-off to replace */
+    double slack = q->sep == -INFINITY ? 0.0 : q->slack;
+    if (s > q->sep + slack) {
+        q->sep = s, q->family = family;
+        for (int i = 0; i < 3; ++i) {
+            q->n[i] = n[i];
+        }
+    }
+}
+
+/* Tries the unit axis v or -v, whichever points from a toward b (it
+ * separates more: sep(n) - sep(-n) = 2 n.(c_b - c_a)). */
+static void try_line(axis_search *q, const double v[3], int family) {
+    double d[3] = {q->b->c[0] - q->a->c[0], q->b->c[1] - q->a->c[1], q->b->c[2] - q->a->c[2]};
+    double s = dot3(v, d) < 0.0 ? -1.0 : 1.0;
+    double n[3] = {s * v[0], s * v[1], s * v[2]};
+    try_axis(q, n, family);
+}
+
+#define CIRCLE_SAMPLES 24
+#define GOLDEN 0.61803398874989485
+
+/* cos, sin of k * 15 degrees */
+static const double circle_table[CIRCLE_SAMPLES][2] = {{1, 0},
+                                                       {0.96592582628906831, 0.25881904510252074},
+                                                       {0.86602540378443871, 0.49999999999999994},
+                                                       {0.70710678118654757, 0.70710678118654746},
+                                                       {0.50000000000000011, 0.8660254037844386},
+                                                       {0.25881904510252074, 0.96592582628906831},
+                                                       {6.123233995736766e-17, 1},
+                                                       {-0.25881904510252063, 0.96592582628906831},
+                                                       {-0.49999999999999978, 0.86602540378443871},
+                                                       {-0.70710678118654746, 0.70710678118654757},
+                                                       {-0.86602540378443871, 0.49999999999999994},
+                                                       {-0.9659258262890682, 0.25881904510252102},
+                                                       {-1, 1.2246467991473532e-16},
+                                                       {-0.96592582628906831, -0.25881904510252079},
+                                                       {-0.86602540378443882, -0.49999999999999972},
+                                                       {-0.70710678118654791, -0.70710678118654713},
+                                                       {-0.50000000000000044, -0.86602540378443837},
+                                                       {-0.25881904510252063, -0.96592582628906831},
+                                                       {-1.8369701987210297e-16, -1},
+                                                       {0.2588190451025203, -0.96592582628906842},
+                                                       {0.50000000000000011, -0.8660254037844386},
+                                                       {0.70710678118654735, -0.70710678118654768},
+                                                       {0.86602540378443837, -0.50000000000000044},
+                                                       {0.96592582628906809, -0.25881904510252157}};
+
+/* The separation along normalize(c + s c'), c and c' unit and orthogonal. */
+static double arc_separation(const axis_search *q, const double c[3], const double cp[3], double s,
+                             double n[3]) {
+    double len = sqrt(1.0 + s * s);
+    for (int i = 0; i < 3; ++i) {
+        n[i] = (c[i] + s * cp[i]) / len;
+    }
+    return separation(q->a, q->b, n);
+}
+
+/* The best axis perpendicular to o's axis (o's side line against the other
+ * shape): 24 samples, then a golden-section search between the best
+ * sample's neighbours down to 1e-9 rad. */
+static void search_circle(axis_search *q, const round_shape *o, int family) {
+    double e1[3], e2[3], n[3], c[3], cp[3];
+    nscd__shape_axis(o->s, 0, e1);
+    nscd__shape_axis(o->s, 1, e2);
+    double best = -INFINITY;
+    int bk = 0;
+    for (int k = 0; k < CIRCLE_SAMPLES; ++k) {
+        for (int i = 0; i < 3; ++i) {
+            n[i] = circle_table[k][0] * e1[i] + circle_table[k][1] * e2[i];
+        }
+        double s = separation(q->a, q->b, n);
+        if (s > best) {
+            best = s, bk = k;
+        }
+    }
+    if (best >= q->margin) {
+        q->separated = 1;
+        return;
+    }
+    for (int i = 0; i < 3; ++i) {
+        c[i] = circle_table[bk][0] * e1[i] + circle_table[bk][1] * e2[i];
+        cp[i] = -circle_table[bk][1] * e1[i] + circle_table[bk][0] * e2[i];
+    }
+    const double span = 0.26794919243112270; /* tan 15 degrees */
+    double lo = -span, hi = span;
+    double x1 = hi - GOLDEN * (hi - lo), x2 = lo + GOLDEN * (hi - lo);
+    double f1 = arc_separation(q, c, cp, x1, n), f2 = arc_separation(q, c, cp, x2, n);
+    while (hi - lo > 1e-9) {
+        if (f1 < f2) {
+            lo = x1, x1 = x2, f1 = f2;
+            x2 = lo + GOLDEN * (hi - lo);
+            f2 = arc_separation(q, c, cp, x2, n);
+        } else {
+            hi = x2, x2 = x1, f2 = f1;
+            x1 = hi - GOLDEN * (hi - lo);
+            f1 = arc_separation(q, c, cp, x1, n);
+        }
+    }
+    arc_separation(q, c, cp, fmax(f1, f2) < best ? 0.0 : (f1 >= f2 ? x1 : x2), n);
+    try_axis(q, n, family);
+}
+
+/* The unit direction n + a t1 + b t2 (t1, t2 a tangent basis at n). */
+static void tangent_step(const double n[3], const double t1[3], const double t2[3], double a,
+                         double b, double out[3]) {
+    for (int i = 0; i < 3; ++i) {
+        out[i] = n[i] + a * t1[i] + b * t2[i];
+    }
+    double len = sqrt(dot3(out, out));
+    for (int i = 0; i < 3; ++i) {
+        out[i] /= len;
+    }
+}
+
+/* Rim against rim (or a capsule's end against a rim): the separation is
+ * smooth there; a trust-region Newton ascent over the sphere of directions
+ * from `start` (gradient and Hessian by differences of 1e-6 rad in a tangent
+ * basis; a gradient step where the Hessian is not negative definite), down
+ * to steps of 1e-10 rad. Kinks (caps, side lines) are the other searches'. */
+static void search_rim(axis_search *q, const double start[3]) {
+    const double h = 1e-6;
+    /* a slope (m/rad) above which the point is taken for a kink, not a
+     * smooth maximum's neighbourhood */
+    const double kink_slope = 1e-4 * (q->a->R + q->a->h + q->b->R + q->b->h);
+    double n[3] = {start[0], start[1], start[2]};
+    double f = separation(q->a, q->b, n), trust = 0.2;
+    for (int iter = 0; iter < 200 && trust > 1e-10; ++iter) {
+        double t1[3], t2[3], p[3];
+        nscd__any_perpendicular(n, t1);
+        t2[0] = n[1] * t1[2] - n[2] * t1[1], t2[1] = n[2] * t1[0] - n[0] * t1[2],
+        t2[2] = n[0] * t1[1] - n[1] * t1[0];
+        double fv[5];
+        static const double probe[5][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}};
+        for (int k = 0; k < 5; ++k) {
+            tangent_step(n, t1, t2, h * probe[k][0], h * probe[k][1], p);
+            fv[k] = separation(q->a, q->b, p);
+        }
+        double g[2] = {(fv[0] - fv[1]) / (2.0 * h), (fv[2] - fv[3]) / (2.0 * h)};
+        double H11 = (fv[0] - 2.0 * f + fv[1]) / (h * h), H22 = (fv[2] - 2.0 * f + fv[3]) / (h * h);
+        double H12 = (fv[4] - fv[0] - fv[2] + f) / (h * h);
+        double det = H11 * H22 - H12 * H12, gl = sqrt(g[0] * g[0] + g[1] * g[1]);
+        if (!(gl > 0.0)) {
+            break;
+        }
+        /* the Newton step -H^-1 g where H is negative definite and the slope
+         * is not that of a kink (where the differences give a huge H and
+         * the step would creep), else the gradient step of the trust length */
+        double step[2] = {trust * g[0] / gl, trust * g[1] / gl};
+        int newton = H11 < 0.0 && det > 0.0 && gl < kink_slope;
+        if (newton) {
+            step[0] = -(H22 * g[0] - H12 * g[1]) / det;
+            step[1] = -(H11 * g[1] - H12 * g[0]) / det;
+        }
+        double sl = sqrt(step[0] * step[0] + step[1] * step[1]);
+        if (sl > trust) {
+            step[0] *= trust / sl, step[1] *= trust / sl, sl = trust;
+        }
+        tangent_step(n, t1, t2, step[0], step[1], p);
+        double fp = separation(q->a, q->b, p);
+        int pk = 0; /* the best probe: next to a kink it can beat the step */
+        for (int k = 1; k < 5; ++k) {
+            pk = fv[k] > fv[pk] ? k : pk;
+        }
+        if (fp > f && fp >= fv[pk]) {
+            f = fp;
+            for (int i = 0; i < 3; ++i) {
+                n[i] = p[i];
+            }
+            trust = fmin(0.5, fmax(trust, 2.0 * sl));
+            if (newton && sl < 1e-10) {
+                break;
+            }
+        } else if (fv[pk] > f) {
+            tangent_step(n, t1, t2, h * probe[pk][0], h * probe[pk][1], p);
+            f = fv[pk];
+            for (int i = 0; i < 3; ++i) {
+                n[i] = p[i];
+            }
+            trust = fmin(trust, 0.25 * sl);
+        } else {
+            trust = 0.25 * sl;
+        }
+        if (f >= q->margin) {
+            q->separated = 1;
+            return;
+        }
+    }
+    try_axis(q, n, FAMILY_RIM);
+}
+
+/* One manifold: reference shape x, incident shape y, unit normal n from x to
+ * y, x's support plane {n.p = zref}. Gaps are measured along n from that
+ * plane to y's surface; points lie midway. */
+typedef struct pair_frame {
+    const round_shape *x, *y;
+    double n[3], zref, margin;
+    uint32_t base; /* feature bits of the manifold kind */
+} pair_frame;
+
+/* A point of y's core (y's surface lies y->r below it along n). */
+static void add_incident(const pair_frame *f, const double core[3], uint32_t index,
+                         nscd__manifold *m) {
+    double gap = dot3(f->n, core) - f->y->r - f->zref;
+    if (gap < f->margin) {
+        double k = f->y->r + 0.5 * gap;
+        double point[3] = {core[0] - k * f->n[0], core[1] - k * f->n[1], core[2] - k * f->n[2]};
+        nscd__manifold_add(m, point, f->n, gap, f->base | index);
+    }
+}
+
+/* The ends p + t0 d and p + t1 d of a clipped piece of y's core (index 0,
+ * 1); one point (0) when they coincide (a line touching a rim). */
+static void add_ends(const pair_frame *f, const double p[3], const double d[3], double t0,
+                     double t1, nscd__manifold *m) {
+    double e[3] = {(t1 - t0) * d[0], (t1 - t0) * d[1], (t1 - t0) * d[2]};
+    int both = sqrt(dot3(e, e)) > 1e-9 * (f->x->R + f->x->h + f->x->r);
+    for (int k = 0; k < 1 + both; ++k) {
+        double t = k == 0 ? t0 : t1;
+        double q[3] = {p[0] + t * d[0], p[1] + t * d[1], p[2] + t * d[2]};
+        add_incident(f, q, (uint32_t)k, m);
+    }
+}
+
+/* Feature bits: flip (x is b), the manifold kind, x's and y's cap (1: the +u
+ * cap), and an index below 64 within the kind. */
+enum {
+    KIND_CAP_POLYGON = 1, /* y's cap polygon on x's cap disc */
+    KIND_CAP_LINE,        /* y's side line (a capsule's segment) on x's cap disc */
+    KIND_SIDE_CAP,        /* y's cap on x's side line */
+    KIND_SIDE_LINE,       /* y's side line on x's side line */
+    KIND_RIM              /* one point: y's support point */
+};
+
+static uint32_t feature_base(int flip, int kind, int cap_x, int cap_y) {
+    return (uint32_t)flip << 12 | (uint32_t)kind << 8 | (uint32_t)cap_x << 6 | (uint32_t)cap_y << 7;
+}
+
+/* y's side line: the two ends of its core's line farthest along -n (a
+ * capsule: its segment). */
+static void incident_line(const round_shape *y, const double n[3], double p0[3], double p1[3]) {
+    double m[3] = {-n[0], -n[1], -n[2]};
+    double c = dot3(m, y->u);
+    double w[3] = {m[0] - c * y->u[0], m[1] - c * y->u[1], m[2] - c * y->u[2]};
+    double wl = sqrt(dot3(w, w)), sr = wl > 0.0 ? y->R / wl : 0.0;
+    for (int i = 0; i < 3; ++i) {
+        p0[i] = y->c[i] + sr * w[i] - y->h * y->u[i];
+        p1[i] = y->c[i] + sr * w[i] + y->h * y->u[i];
+    }
+}
+
+/* The parameters t in [lo, hi] where q0 + t q1 lies within R of the centre
+ * (all in one plane through the centre): returns 0 when none. */
+static int disc_interval(const double q0[3], const double q1[3], const double centre[3], double R,
+                         double lo, double hi, double *t0, double *t1) {
+    double d0[3] = {q0[0] - centre[0], q0[1] - centre[1], q0[2] - centre[2]};
+    double a = dot3(q1, q1), b = dot3(d0, q1), c = dot3(d0, d0) - R * R;
+    if (a <= 1e-24 * R * R) { /* a point */
+        if (c > 0.0) {
+            return 0;
+        }
+        *t0 = lo, *t1 = hi;
+        return 1;
+    }
+    double disc = b * b - a * c;
+    if (disc < 0.0) {
+        return 0;
+    }
+    double root = sqrt(disc);
+    *t0 = fmax(lo, (-b - root) / a);
+    *t1 = fmin(hi, (-b + root) / a);
+    return *t0 <= *t1;
+}
+
+/* y's cap facing x (against n): its centre and sign (1: the +u cap). */
+static int incident_cap(const round_shape *y, const double n[3], double centre[3]) {
+    int plus = dot3(n, y->u) < 0.0;
+    double s = plus ? y->h : -y->h;
+    for (int i = 0; i < 3; ++i) {
+        centre[i] = y->c[i] + s * y->u[i];
+    }
+    return plus;
+}
+
+#define POLYGON_SIDES 12
+#define CAP_FACING 0.70710678118654752 /* |cos| above which y's cap faces x */
+
+/* x's cap disc (n = +-x's axis) against y's cap, y's cap a polygon of 12 rim
+ * points plus y's deepest rim point: the vertices over x's disc (index
+ * 0-12), the crossings of its edges with x's rim (16-41) and x's rim points
+ * under it (48-59), each with its own gap; at most 4 kept. */
+static void cap_on_cap(const pair_frame *f, const double xcap[3], nscd__manifold *m) {
+    const round_shape *x = f->x, *y = f->y;
+    double ycap[3], ex[3], ey[3], yx[3], yy[3];
+    int cap_y = incident_cap(y, f->n, ycap);
+    double nu[3] = {cap_y ? y->u[0] : -y->u[0], cap_y ? y->u[1] : -y->u[1],
+                    cap_y ? y->u[2] : -y->u[2]}; /* y's cap normal, outward */
+    nscd__shape_axis(x->s, 0, ex);
+    nscd__shape_axis(x->s, 1, ey);
+    nscd__shape_axis(y->s, 0, yx);
+    nscd__shape_axis(y->s, 1, yy);
+    /* y's deepest rim point: its angle in y's frame */
+    double c = -dot3(f->n, y->u);
+    double w[3] = {-f->n[0] - c * y->u[0], -f->n[1] - c * y->u[1], -f->n[2] - c * y->u[2]};
+    double wl = sqrt(dot3(w, w));
+    const double step = 2.0 * 3.14159265358979323846 / POLYGON_SIDES;
+    double deepest = -1.0;
+    if (wl > 1e-9) {
+        deepest = atan2(dot3(w, yy), dot3(w, yx));
+        if (deepest < 0.0) {
+            deepest += 2.0 * 3.14159265358979323846;
+        }
+        double k = deepest / step;
+        if (fabs(k - floor(k + 0.5)) < 1e-9) {
+            deepest = -1.0; /* one of the twelve */
+        }
+    }
+    double v[POLYGON_SIDES + 1][3], q[POLYGON_SIDES + 1][2];
+    int id[POLYGON_SIDES + 1], nv = 0;
+    for (int k = 0; k < POLYGON_SIDES; ++k) {
+        double angles[2] = {k * step, deepest};
+        int count = deepest > k * step && deepest < (k + 1) * step ? 2 : 1;
+        for (int j = 0; j < count; ++j) {
+            double ca = cos(angles[j]), sa = sin(angles[j]);
+            for (int i = 0; i < 3; ++i) {
+                v[nv][i] = ycap[i] + y->R * (ca * yx[i] + sa * yy[i]);
+            }
+            double r[3] = {v[nv][0] - xcap[0], v[nv][1] - xcap[1], v[nv][2] - xcap[2]};
+            q[nv][0] = dot3(r, ex), q[nv][1] = dot3(r, ey);
+            id[nv++] = j == 0 ? k : POLYGON_SIDES;
+        }
+    }
+    nscd__manifold cand = {0};
+    double R2 = x->R * x->R;
+    double area = 0.0;
+    for (int k = 0; k < nv; ++k) {
+        const double *a = q[k], *b = q[(k + 1) % nv];
+        area += a[0] * b[1] - a[1] * b[0];
+        if (a[0] * a[0] + a[1] * a[1] <= R2) {
+            add_incident(f, v[k], (uint32_t)id[k], &cand);
+        }
+        /* crossings of the edge with x's rim, strictly inside the edge */
+        double e[2] = {b[0] - a[0], b[1] - a[1]};
+        double qa = e[0] * e[0] + e[1] * e[1], qb = a[0] * e[0] + a[1] * e[1];
+        double qc = a[0] * a[0] + a[1] * a[1] - R2, disc = qb * qb - qa * qc;
+        if (qa > 0.0 && disc > 0.0) {
+            double root = sqrt(disc);
+            for (int j = 0; j < 2; ++j) {
+                double t = (-qb + (j == 0 ? -root : root)) / qa;
+                if (t > 0.0 && t < 1.0) {
+                    const double *vb = v[(k + 1) % nv];
+                    double p[3] = {v[k][0] + t * (vb[0] - v[k][0]), v[k][1] + t * (vb[1] - v[k][1]),
+                                   v[k][2] + t * (vb[2] - v[k][2])};
+                    add_incident(f, p, (uint32_t)(16 + 2 * id[k] + j), &cand);
+                }
+            }
+        }
+    }
+    /* x's rim points inside y's polygon (seen along n) */
+    double orient = area < 0.0 ? -1.0 : 1.0, nn = dot3(nu, f->n);
+    for (int j = 0; j < POLYGON_SIDES; ++j) {
+        double ca = cos(j * step), sa = sin(j * step);
+        double p[2] = {x->R * ca, x->R * sa};
+        int inside = 1;
+        for (int k = 0; k < nv && inside; ++k) {
+            const double *a = q[k], *b = q[(k + 1) % nv];
+            double cr = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+            inside = orient * cr >= 0.0;
+        }
+        if (inside) {
+            double xp[3], yp[3];
+            for (int i = 0; i < 3; ++i) {
+                xp[i] = xcap[i] + p[0] * ex[i] + p[1] * ey[i];
+            }
+            /* along n onto y's cap plane */
+            double z = (dot3(nu, ycap) - dot3(nu, xp)) / nn;
+            for (int i = 0; i < 3; ++i) {
+                yp[i] = xp[i] + z * f->n[i];
+            }
+            add_incident(f, yp, (uint32_t)(48 + j), &cand);
+        }
+    }
+    nscd__reduce_to_four(&cand, f->n);
+    for (int32_t k = 0; k < cand.n; ++k) {
+        nscd__manifold_add(m, cand.p[k].point, cand.p[k].normal, cand.p[k].gap, cand.p[k].feature);
+    }
+}
+
+/* x's cap disc (n = +-x's axis) against y's side line: the part of the line
+ * over the disc, its two ends (index 0, 1). Returns 0 when none. */
+static int line_on_cap(const pair_frame *f, const double xcap[3], nscd__manifold *m) {
+    double p0[3], p1[3], d[3], q0[3], q1[3];
+    incident_line(f->y, f->n, p0, p1);
+    for (int i = 0; i < 3; ++i) {
+        d[i] = p1[i] - p0[i];
+    }
+    double z0 = dot3(f->n, p0) - dot3(f->n, xcap), z1 = dot3(f->n, d);
+    for (int i = 0; i < 3; ++i) { /* the line seen along n on x's cap plane */
+        q0[i] = p0[i] - z0 * f->n[i];
+        q1[i] = d[i] - z1 * f->n[i];
+    }
+    double t0, t1;
+    if (!disc_interval(q0, q1, xcap, f->x->R, 0.0, 1.0, &t0, &t1)) {
+        return 0;
+    }
+    add_ends(f, p0, d, t0, t1, m);
+    return 1;
+}
+
+/* x's side line (n perpendicular to x's axis) against y's cap facing it: the
+ * part of the line under y's cap disc, its two ends on y's cap plane (0, 1).
+ * A tilted cap's deepest rim point is one of them: it lies on the rim and,
+ * the normal being the best axis, over x's line. Returns 0 when none. */
+static int cap_on_side(const pair_frame *f, nscd__manifold *m) {
+    const round_shape *x = f->x, *y = f->y;
+    double ycap[3], p0[3];
+    int cap_y = incident_cap(y, f->n, ycap);
+    double nu[3] = {cap_y ? y->u[0] : -y->u[0], cap_y ? y->u[1] : -y->u[1],
+                    cap_y ? y->u[2] : -y->u[2]};
+    for (int i = 0; i < 3; ++i) {
+        p0[i] = x->c[i] + x->R * f->n[i];
+    }
+    /* the side line p0 + s u moved along n onto y's cap plane: q0 + s q1 */
+    double nn = dot3(nu, f->n);
+    double z0 = (dot3(nu, ycap) - dot3(nu, p0)) / nn, z1 = -dot3(nu, x->u) / nn;
+    double q0[3], q1[3];
+    for (int i = 0; i < 3; ++i) {
+        q0[i] = p0[i] + z0 * f->n[i];
+        q1[i] = x->u[i] + z1 * f->n[i];
+    }
+    double s0, s1;
+    if (!disc_interval(q0, q1, ycap, y->R, -x->h, x->h, &s0, &s1)) {
+        return 0;
+    }
+    add_ends(f, q0, q1, s0, s1, m);
+    return 1;
+}
+
+/* x's side line against y's side line: parallel (seen along n), the ends of
+ * their overlap (0, 1); else one point: the crossing seen along n when both
+ * lines are perpendicular to n (5), y's support point otherwise (its end at
+ * -u 3, at +u 4). Features name points of the bodies: a warm-started impulse
+ * moved to another point injects energy that 10 sweeps do not remove. */
+static int line_on_side(const pair_frame *f, nscd__manifold *m) {
+    const round_shape *x = f->x;
+    double p0[3], p1[3], d[3], tp[3];
+    incident_line(f->y, f->n, p0, p1);
+    for (int i = 0; i < 3; ++i) {
+        d[i] = p1[i] - p0[i];
+    }
+    tp[0] = f->n[1] * x->u[2] - f->n[2] * x->u[1], tp[1] = f->n[2] * x->u[0] - f->n[0] * x->u[2],
+    tp[2] = f->n[0] * x->u[1] - f->n[1] * x->u[0]; /* across x's line, in its tangent plane */
+    double len = sqrt(dot3(d, d)), k = dot3(d, tp), along = dot3(d, x->u);
+    double r0[3] = {p0[0] - x->c[0], p0[1] - x->c[1], p0[2] - x->c[2]};
+    if (fabs(k) <= 1e-3 * len && fabs(along) > 1e-9 * len) {
+        /* parallel: where y's line is within x's half height */
+        double s0 = dot3(r0, x->u);
+        double ta = (-x->h - s0) / along, tb = (x->h - s0) / along;
+        double t0 = fmax(0.0, fmin(ta, tb)), t1 = fmin(1.0, fmax(ta, tb));
+        if (t0 > t1) {
+            return 0;
+        }
+        add_ends(f, p0, d, t0, t1, m);
+        return 1;
+    }
+    /* Lines perpendicular to n (crossed side lines: n is their cross
+     * product): the crossing seen along n. Otherwise y's support point, its
+     * end nearest x: the normal is exact to about 1e-8 rad only (a
+     * golden-section search), and the crossing of a line steep to n would
+     * move by that over the line's slope. */
+    double dn = dot3(d, f->n), t = dn > 0.0 ? 0.0 : 1.0;
+    uint32_t index = dn > 0.0 ? 3 : 4; /* which end: a different point */
+    if (fabs(dn) <= 1e-6 * len && k != 0.0) {
+        t = -dot3(r0, tp) / k;
+        t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+        index = 5;
+    }
+    double p[3] = {p0[0] + t * d[0], p0[1] + t * d[1], p0[2] + t * d[2]};
+    add_incident(f, p, index, m);
+    return 1;
+}
+
+/* The manifold of the best axis: reference x (whose cap or side the normal
+ * belongs to), incident y. */
+static void round_manifold(const axis_search *q, double margin, nscd__manifold *m) {
+    int flip = q->family == FAMILY_CAP_B || q->family == FAMILY_SIDE_B;
+    pair_frame f;
+    f.x = flip ? q->b : q->a, f.y = flip ? q->a : q->b;
+    for (int i = 0; i < 3; ++i) {
+        f.n[i] = flip ? -q->n[i] : q->n[i];
+    }
+    f.zref = support_value(f.x, f.n);
+    f.margin = margin;
+    nscd__manifold local = {0};
+    int done = 0;
+    double c = fabs(dot3(f.n, f.y->u));
+    int y_cap = f.y->R > 0.0 && c >= CAP_FACING;
+    if (q->family == FAMILY_CAP_A || q->family == FAMILY_CAP_B) {
+        double xcap[3];
+        int cap_x = dot3(f.n, f.x->u) > 0.0;
+        double s = cap_x ? f.x->h : -f.x->h;
+        for (int i = 0; i < 3; ++i) {
+            xcap[i] = f.x->c[i] + s * f.x->u[i];
+        }
+        if (y_cap) {
+            double ycap[3];
+            f.base = feature_base(flip, KIND_CAP_POLYGON, cap_x, incident_cap(f.y, f.n, ycap));
+            cap_on_cap(&f, xcap, &local);
+            done = 1;
+        } else {
+            f.base = feature_base(flip, KIND_CAP_LINE, cap_x, 0);
+            done = line_on_cap(&f, xcap, &local);
+        }
+    } else if (q->family == FAMILY_SIDE_A || q->family == FAMILY_SIDE_B) {
+        if (y_cap) {
+            double ycap[3];
+            f.base = feature_base(flip, KIND_SIDE_CAP, 0, incident_cap(f.y, f.n, ycap));
+            done = cap_on_side(&f, &local);
+        } else {
+            f.base = feature_base(flip, KIND_SIDE_LINE, 0, 0);
+            done = line_on_side(&f, &local);
+        }
+    }
+    if (!done) { /* rim on rim, or no overlap of the features: y's support point */
+        double mn[3] = {-f.n[0], -f.n[1], -f.n[2]}, v[3];
+        core_support(f.y, mn, v);
+        /* the caps (or capsule ends) of the two supports: a jump from one
+         * rim to the other is a new point, not this one moved */
+        f.base = feature_base(flip, KIND_RIM, dot3(f.n, f.x->u) > 0.0, dot3(mn, f.y->u) > 0.0);
+        local.n = 0;
+        add_incident(&f, v, 0, &local);
+    }
+    for (int32_t k = 0; k < local.n; ++k) {
+        double nrm[3];
+        for (int i = 0; i < 3; ++i) {
+            nrm[i] = flip ? -local.p[k].normal[i] : local.p[k].normal[i];
+        }
+        nscd__manifold_add(m, local.p[k].point, nrm, local.p[k].gap, local.p[k].feature);
+    }
+}
+
+/* The manifold of the best axis has a point as deep as the axis's
+ * separation (y's deepest point lies over x's feature), and for a rim the
+ * two support points are apart along the axis only. */
+static int consistent(const axis_search *q, const nscd__manifold *m) {
+    double scale = q->a->R + q->a->h + q->a->r + q->b->R + q->b->h + q->b->r;
+    if (q->family == FAMILY_RIM) {
+        double mn[3] = {-q->n[0], -q->n[1], -q->n[2]}, pa[3], pb[3], w[3];
+        core_support(q->a, q->n, pa);
+        core_support(q->b, mn, pb);
+        for (int i = 0; i < 3; ++i) {
+            w[i] = pb[i] - pa[i] - (q->sep + q->a->r + q->b->r) * q->n[i];
+        }
+        return sqrt(dot3(w, w)) <= 1e-6 * scale;
+    }
+    double deepest = INFINITY;
+    for (int32_t k = 0; k < m->n; ++k) {
+        deepest = fmin(deepest, m->p[k].gap);
+    }
+    return deepest <= q->sep + 1e-9 * scale;
+}
+
+/* Exact pair of two round shapes (cylinders, capsules): the separating axis
+ * of largest separation over the caps' axes, the axes' cross product, the
+ * circles of directions perpendicular to each axis (side lines) and the
+ * smooth rest (rims), then the manifold of its features. */
+static void collide_round(const nscd__collision_shape *sa, const nscd__collision_shape *sb,
+                          double margin, nscd__manifold *m) {
+    round_shape a, b;
+    round_of(sa, &a);
+    round_of(sb, &b);
+    double d[3] = {b.c[0] - a.c[0], b.c[1] - a.c[1], b.c[2] - a.c[2]};
+    double dist = sqrt(dot3(d, d));
+    double bound_a = sqrt(a.h * a.h + a.R * a.R) + a.r, bound_b = sqrt(b.h * b.h + b.R * b.R) + b.r;
+    if (dist - bound_a - bound_b >= margin) {
+        return;
+    }
+    axis_search q = {0};
+    q.a = &a, q.b = &b, q.margin = margin, q.sep = -INFINITY;
+    q.slack = 1e-8 * (bound_a + bound_b);
+    if (a.R > 0.0) {
+        try_line(&q, a.u, FAMILY_CAP_A);
+    }
+    if (b.R > 0.0) {
+        try_line(&q, b.u, FAMILY_CAP_B);
+    }
+    double x[3] = {a.u[1] * b.u[2] - a.u[2] * b.u[1], a.u[2] * b.u[0] - a.u[0] * b.u[2],
+                   a.u[0] * b.u[1] - a.u[1] * b.u[0]};
+    double xl = sqrt(dot3(x, x));
+    if (xl > 1e-9) {
+        for (int i = 0; i < 3; ++i) {
+            x[i] /= xl;
+        }
+        try_line(&q, x, FAMILY_SIDE_A);
+    }
+    if (q.separated) {
+        return;
+    }
+    search_circle(&q, &a, FAMILY_SIDE_A);
+    if (!q.separated) {
+        search_circle(&q, &b, FAMILY_SIDE_B);
+    }
+    if (!q.separated) {
+        double start[3] = {q.n[0], q.n[1], q.n[2]};
+        search_rim(&q, start);
+    }
+    if (q.separated || q.sep >= margin) {
+        return;
+    }
+    /* The best axis so far is a local maximum of the separation. Its
+     * manifold, when its deepest point has the axis's separation (the
+     * features touch) and the overlap is shallow, is the answer; otherwise
+     * the search starts again from the centre line, which finds the rim
+     * contacts the candidate axes miss. */
+    nscd__manifold local = {0};
+    round_manifold(&q, margin, &local);
+    double scale = fmin(fmax(a.R, a.r), fmax(b.R, b.r));
+    if (!consistent(&q, &local) || q.sep < -0.1 * scale) {
+        if (dist > 0.0) {
+            double start[3] = {d[0] / dist, d[1] / dist, d[2] / dist};
+            double before = q.sep;
+            search_rim(&q, start);
+            if (q.separated) {
+                return;
+            }
+            if (q.sep != before) {
+                local.n = 0;
+                round_manifold(&q, margin, &local);
+            }
+        }
+    }
+    for (int32_t k = 0; k < local.n; ++k) {
+        nscd__manifold_add(m, local.p[k].point, local.p[k].normal, local.p[k].gap,
+                           local.p[k].feature);
+    }
+}
+
 void nscd__collide_capsule_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,
                                     double margin, nscd__manifold *m) {
-    rounded_pair(a, b, margin, m);
+    collide_round(a, b, margin, m);
 }
 
 void nscd__collide_cylinder_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,
                                      double margin, nscd__manifold *m) {
-    rounded_pair(a, b, margin, m);
+    collide_round(a, b, margin, m);
 }

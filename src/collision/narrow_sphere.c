@@ -25,20 +25,6 @@ static void add_sphere_point(nscd__manifold *m, const double q[3], const double 
     nscd__manifold_add(m, point, normal, gap, 0);
 }
 
-/* A unit vector perpendicular to the unit vector a, chosen deterministically. */
-static void any_perpendicular(const double a[3], double out[3]) {
-    /* Cross a with the world axis least aligned with it. */
-    int k = fabs(a[0]) <= fabs(a[1]) ? (fabs(a[0]) <= fabs(a[2]) ? 0 : 2)
-                                     : (fabs(a[1]) <= fabs(a[2]) ? 1 : 2);
-    double e[3] = {0, 0, 0};
-    e[k] = 1.0;
-    double c[3] = {a[1] * e[2] - a[2] * e[1], a[2] * e[0] - a[0] * e[2], a[0] * e[1] - a[1] * e[0]};
-    double len = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
-    for (int i = 0; i < 3; ++i) {
-        out[i] = c[i] / len;
-    }
-}
-
 /* Sphere of centre c and radius r against a point-like core: a centre p of
  * radius rp (a sphere, or the closest point of a capsule's segment). The
  * normal goes from c to p; `fallback` (unit) serves when they coincide. */
@@ -153,7 +139,7 @@ void nscd__collide_sphere_capsule(const nscd__collision_shape *a, const nscd__co
         s[i] = p[i] + t * (q[i] - p[i]);
     }
     nscd__shape_axis(b, 2, axis);
-    any_perpendicular(axis, fallback);
+    nscd__any_perpendicular(axis, fallback);
     sphere_vs_core(a->position, a->radius, s, b->radius, fallback, margin, m);
 }
 

@@ -149,3 +149,64 @@ void nscd__keep_deepest_four(nscd__manifold *m) {
         --m->n;
     }
 }
+
+void nscd__reduce_to_four(nscd__manifold *m, const double n[3]) {
+    if (m->n <= 4) {
+        return;
+    }
+    int32_t pick[4] = {0, -1, -1, -1};
+    for (int32_t k = 1; k < m->n; ++k) {
+        if (m->p[k].gap < m->p[pick[0]].gap) {
+            pick[0] = k;
+        }
+    }
+    const double *p0 = m->p[pick[0]].point;
+    double best = -1.0;
+    for (int32_t k = 0; k < m->n; ++k) {
+        double d[3] = {m->p[k].point[0] - p0[0], m->p[k].point[1] - p0[1],
+                       m->p[k].point[2] - p0[2]};
+        if (dot3(d, d) > best) {
+            best = dot3(d, d), pick[1] = k;
+        }
+    }
+    const double *p1 = m->p[pick[1]].point;
+    double lo = 0.0, hi = 0.0;
+    for (int32_t k = 0; k < m->n; ++k) {
+        const double *q = m->p[k].point;
+        double e1[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+        double e2[3] = {q[0] - p0[0], q[1] - p0[1], q[2] - p0[2]};
+        double c[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                       e1[0] * e2[1] - e1[1] * e2[0]};
+        double area = dot3(c, n);
+        if (area > hi) {
+            hi = area, pick[2] = k;
+        }
+        if (area < lo) {
+            lo = area, pick[3] = k;
+        }
+    }
+    nscd__manifold kept = {0};
+    for (int j = 0; j < 4; ++j) {
+        int repeated = 0; /* degenerate polygons: one point picked twice */
+        for (int i = 0; i < j; ++i) {
+            repeated |= pick[i] == pick[j];
+        }
+        if (pick[j] >= 0 && !repeated) {
+            kept.p[kept.n++] = m->p[pick[j]];
+        }
+    }
+    *m = kept;
+}
+
+void nscd__any_perpendicular(const double a[3], double out[3]) {
+    /* Cross a with the world axis least aligned with it. */
+    int k = fabs(a[0]) <= fabs(a[1]) ? (fabs(a[0]) <= fabs(a[2]) ? 0 : 2)
+                                     : (fabs(a[1]) <= fabs(a[2]) ? 1 : 2);
+    double e[3] = {0, 0, 0};
+    e[k] = 1.0;
+    double c[3] = {a[1] * e[2] - a[2] * e[1], a[2] * e[0] - a[0] * e[2], a[0] * e[1] - a[1] * e[0]};
+    double len = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    for (int i = 0; i < 3; ++i) {
+        out[i] = c[i] / len;
+    }
+}
