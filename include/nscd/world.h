@@ -7,7 +7,7 @@
  * A world owns bodies. A body is static (never moves), kinematic (moves with
  * the velocity it is given, infinite mass: the inflow plane of the granular
  * channel) or dynamic. Each body carries one or more shapes (a compound):
- * sphere, half-space, box, capsule, cylinder, each with a pose relative to the
+ * sphere, half-space, box, capsule, cylinder, convex polyhedron, each with a pose relative to the
  * body frame, a material and collision filter bits. Bodies are addressed by
  * ::nscd_body_id values: generational ids, so that an id of a removed body is
  * recognised as stale (::NSCD_ERR_STALE_HANDLE) even when its slot was reused.
@@ -195,7 +195,24 @@ typedef struct nscd_shape_desc {
      *  (b.category & a.mask) are both non-zero. Default all bits. */
     uint32_t category;
     uint32_t mask; /**< See `category`. Default all bits. */
+    /** (since 0.2) ::NSCD_SHAPE_CONVEX: `point_count` points, x, y, z each, in
+     *  the shape frame, m; the shape is their convex hull (points inside it
+     *  are allowed and ignored). The world copies them when the body is
+     *  added: the array may be freed after the call. The shape origin stays
+     *  where the points put it (it need not be inside the hull); a dynamic
+     *  body's centre of mass follows from the hull's volume by the
+     *  divergence theorem, as for the other shapes. Ignored by the other
+     *  types. Default NULL. */
+    const double *points;
+    /** (since 0.2) Number of `points` of a ::NSCD_SHAPE_CONVEX shape: from 4
+     *  to ::NSCD_SHAPE_CONVEX_MAX_POINTS, not all in one plane (a hull whose
+     *  volume is below 1e-9 times the cube of the largest side of the
+     *  points' bounding box is refused). Default 0. */
+    int32_t point_count;
 } nscd_shape_desc;
+
+/** Largest nscd_shape_desc::point_count of a convex shape (since 0.2). */
+#define NSCD_SHAPE_CONVEX_MAX_POINTS 4096
 
 /** Per-step figures returned by nscd_world_step(). */
 typedef struct nscd_world_step_report {
@@ -320,8 +337,12 @@ NSCD_API nscd_status nscd_world_set_pair_friction(nscd_world *world, int32_t mat
  *         without mass (no shape and mass 0), a half-space on a dynamic
  *         body, more than 256 shapes; ::NSCD_ERR_INVALID_ARGUMENT for a bad
  *         enum, a static body with a velocity, or a quaternion farther than
- *         1e-3 from unit length (it is normalised otherwise);
+ *         1e-3 from unit length (it is normalised otherwise), and for a
+ *         convex shape whose `points` are NULL, fewer than 4, more than
+ *         ::NSCD_SHAPE_CONVEX_MAX_POINTS, coplanar, or whose hull round-off
+ *         defeats (::NSCD_ERR_NOT_FINITE for a NaN or infinite point);
  *         ::NSCD_ERR_INDEX for an unknown material; ::NSCD_ERR_OUT_OF_MEMORY.
+ *         The last error names the shape and the argument.
  */
 NSCD_API nscd_status nscd_world_add_body(nscd_world *world, const nscd_body_desc *body,
                                          const nscd_shape_desc *shapes, int32_t n_shapes,

@@ -21,6 +21,7 @@ NSCD_FC3D_AUTO_WINDOW = 10
 NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS = 1365
 NSCD_JOINT_NULL = 0
 NSCD_LCP_MAX_SIZE = 64
+NSCD_SHAPE_CONVEX_MAX_POINTS = 4096
 NSCD_VERSION = 100
 NSCD_VERSION_MAJOR = 0
 NSCD_VERSION_MINOR = 1
@@ -72,6 +73,7 @@ NSCD_SHAPE_HALF_SPACE = 1
 NSCD_SHAPE_BOX = 2
 NSCD_SHAPE_CAPSULE = 3
 NSCD_SHAPE_CYLINDER = 4
+NSCD_SHAPE_CONVEX = 5
 
 # enum nscd_contact_law_kind (nscd/contact_law.h)
 NSCD_LAW_IMPULSIVE = 1
@@ -290,6 +292,7 @@ ENUMS = {
         'NSCD_SHAPE_BOX': NSCD_SHAPE_BOX,
         'NSCD_SHAPE_CAPSULE': NSCD_SHAPE_CAPSULE,
         'NSCD_SHAPE_CYLINDER': NSCD_SHAPE_CYLINDER,
+        'NSCD_SHAPE_CONVEX': NSCD_SHAPE_CONVEX,
     },
     'nscd_contact_law_kind': {
         'NSCD_LAW_IMPULSIVE': NSCD_LAW_IMPULSIVE,
@@ -666,6 +669,8 @@ class nscd_shape_desc(ctypes.Structure):
         ('material', ctypes.c_int32),
         ('category', ctypes.c_uint32),
         ('mask', ctypes.c_uint32),
+        ('points', ctypes.POINTER(ctypes.c_double)),
+        ('point_count', ctypes.c_int32),
     ]
 
 

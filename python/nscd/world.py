@@ -42,6 +42,7 @@ class ShapeType(enum.IntEnum):
     BOX = 2
     CAPSULE = 3
     CYLINDER = 4
+    CONVEX = 5
 
 
 class FrictionLaw(enum.IntEnum):
@@ -140,7 +141,7 @@ def _set_array(field, values):
 
 class Shape:
     """One shape of a body (nscd_shape_desc), built by the class methods
-    sphere(), half_space(), box(), capsule() and cylinder(). Common keyword
+    sphere(), half_space(), box(), capsule(), cylinder() and convex(). Common keyword
     arguments: ``position`` and ``orientation`` (w, x, y, z) of the shape in
     the body frame, ``material`` (an index from World.add_material, 0 = the
     world's default), ``category`` and ``mask`` (collision filter bits: shapes
@@ -151,7 +152,8 @@ class Shape:
 
     def __init__(self, type: Union[ShapeType, int, str], **fields):
         self.type = ShapeType(_enum(ShapeType, type, "type"))
-        unknown = set(fields) - set(self._COMMON) - {"radius", "half_height", "half_extents"}
+        unknown = set(fields) - set(self._COMMON) - {"radius", "half_height", "half_extents",
+                                                     "points"}
         if unknown:
             raise TypeError(f"unknown shape field(s): {', '.join(sorted(unknown))}")
         self.fields = fields
@@ -182,6 +184,20 @@ class Shape:
         """A solid cylinder of `radius`, axis z, from -half_height to +half_height."""
         return cls(ShapeType.CYLINDER, radius=radius, half_height=half_height, **kw)
 
+    @classmethod
+    def convex(cls, points, **kw) -> "Shape":
+        """The convex hull of `points` (an (n, 3) array, m, shape frame; 4 to
+        4096 points, not all in one plane): a convex polyhedron (since 0.2).
+        The shape origin stays where the points put it."""
+        a = np.asarray(points)
+        if a.dtype.kind not in "biuf":
+            raise (TypeError if a.dtype.kind == "c" else ValueError)(
+                f"points: expected real numbers, got {a.dtype}")
+        a = np.ascontiguousarray(a, dtype=np.float64)
+        if a.ndim != 2 or a.shape[1] != 3:
+            raise ValueError(f"points: expected an (n, 3) array, got shape {a.shape}")
+        return cls(ShapeType.CONVEX, points=a, **kw)
+
     def desc(self) -> "_c.ShapeDesc":
         """The nscd_shape_desc of this shape (library defaults for the fields not given)."""
         d = _c.ShapeDesc()
@@ -195,6 +211,12 @@ class Shape:
             d.half_height = float(f["half_height"])
         if "half_extents" in f:
             _set_array(d.half_extents, _vec(f["half_extents"], 3, "half_extents"))
+        if "points" in f:
+            pts = f["points"]
+            # a ctypes array assigned to the pointer field stays referenced by
+            # the desc (and by the array of descs it is copied into)
+            d.points = (ctypes.c_double * pts.size)(*pts.reshape(-1).tolist())
+            d.point_count = _c.int32(pts.shape[0], "point_count")
         if "position" in f:
             _set_array(d.position, _vec(f["position"], 3, "position"))
         if "orientation" in f:
@@ -430,7 +452,8 @@ class World(OwnedHandle):
                 raise TypeError(f"expected nscd.Shape objects, got {shape!r}")
         body = self._body_desc(type, position, orientation, velocity, angular_velocity, density,
                                mass, inertia, user_id)
-        descs = (_c.ShapeDesc * max(len(shapes), 1))(*[s.desc() for s in shapes])
+        made = [s.desc() for s in shapes]  # kept alive over the call (convex points)
+        descs = (_c.ShapeDesc * max(len(shapes), 1))(*made)
         out = ctypes.c_uint64()
         self._check(self._lib.nscd_world_add_body(self._handle, ctypes.byref(body), descs,
                                                   len(shapes), ctypes.byref(out)),

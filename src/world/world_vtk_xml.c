@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collision/hull.h"
 #include "core/vec3.h"
 #include "world/world_impl.h"
 #include "world/world_vtk_xml.h"
@@ -217,6 +218,11 @@ static void shape_dimensions(const nscd__world_shape *s, double d[3]) {
     case NSCD_SHAPE_CYLINDER:
         d[0] = d[1] = s->radius;
         d[2] = s->half_height;
+        break;
+    case NSCD_SHAPE_CONVEX: /* the box about the shape origin that holds the hull */
+        for (int k = 0; k < 3; ++k) {
+            d[k] = fmax(fabs(s->hull->lo[k]), fabs(s->hull->hi[k]));
+        }
         break;
     default: d[0] = d[1] = d[2] = 0.0; break;
     }
