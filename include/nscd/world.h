@@ -682,8 +682,10 @@ NSCD_API nscd_status nscd_world_get_body_contact_impulse(const nscd_world *world
  * - the points: the shape's origin in the world frame, m;
  * - `shape_type` (UInt8): ::nscd_shape_type;
  * - `dimensions` (3): sphere (r, r, r), box (half-extents), capsule and
- *   cylinder (r, r, half_height), half-space (0, 0, 0), m; each shape's
- *   axis z is its capsule or cylinder axis;
+ *   cylinder (r, r, half_height), half-space (0, 0, 0), convex polyhedron
+ *   the half-sides of the box about the shape origin that holds its hull
+ *   (its faces are not written; since 0.2), m; each shape's axis z is its
+ *   capsule or cylinder axis;
  * - `orientation` (4): the shape frame's unit quaternion (w, x, y, z) in the
  *   world frame (the body's times the shape's own), the layout of
  *   ParaView's glyph orientation mode "Quaternion";
