@@ -474,6 +474,13 @@ static void face_contact(const nscd__collision_shape *r, int32_t fr, const nscd_
         c[nc].feature = pair | (((uint32_t)lo * 257u + (uint32_t)hi2) & 0xffffu);
         ++nc;
     }
+    if (nc == 0 && count == 0) { /* clipped away by round-off: the deepest vertex */
+        double nn[3] = {-n[0], -n[1], -n[2]};
+        vertex_world(i, support(i, nn), c[0].x);
+        c[0].gap = dot3(n, c[0].x) - offset;
+        c[0].feature = FEATURE_CLOSEST | 1u;
+        nc = c[0].gap < margin;
+    }
     add_four(c, nc, n, normal, m);
 }
 

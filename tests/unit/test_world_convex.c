@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "collision/collision.h"
+#include "collision/gjk.h"
 #include "collision/hull.h"
 #include "core/memory.h"
 #include "core/vec3.h"
@@ -309,6 +310,100 @@ static void polyhedron_box_collides_like_the_box(void **state) {
         assert_true(compared[k] > 60);
     }
     free_hull(hl);
+}
+
+/* Largest separation of b from a along the unit direction L: the least
+ * L.x over b's vertices minus the largest over a's. */
+static double separation_along(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                               const double L[3]) {
+    double top = -INFINITY, bottom = INFINITY;
+    for (int k = 0; k < 2; ++k) {
+        const nscd__collision_shape *s = k == 0 ? a : b;
+        for (int32_t v = 0; v < s->hull->n_vertices; ++v) {
+            const double *x = s->hull->vertices + 3 * v;
+            double e = 0.0;
+            for (int i = 0; i < 3; ++i) {
+                double w = s->position[i];
+                for (int j = 0; j < 3; ++j) {
+                    w += s->rotation[3 * i + j] * x[j];
+                }
+                e += L[i] * w;
+            }
+            if (k == 0) {
+                top = fmax(top, e);
+            } else {
+                bottom = fmin(bottom, e);
+            }
+        }
+    }
+    return bottom - top;
+}
+
+/* Two random polyhedra (hulls of 20 random points) in random poses: the
+ * deepest gap is at least the largest separation over directions (no
+ * sampled direction separates more), the normal's own separation is the gap
+ * (but for the face preference), and moving b out along the normal by it
+ * plus 1e-6 leaves them 1e-6 apart (GJK): the normal and the depth are the
+ * minimal translation. Separated: the gap is GJK's distance. */
+static void random_polyhedra_have_the_minimal_translation(void **state) {
+    (void)state;
+    int overlapping = 0, separated = 0, exact = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        double pa[60], pb[60];
+        for (int k = 0; k < 60; ++k) {
+            pa[k] = uniform(-0.5, 0.5) * (1.0 + (k % 3)) * 0.5;
+            pb[k] = uniform(-0.4, 0.4);
+        }
+        nscd__hull *ha = hull_of(pa, 20), *hb = hull_of(pb, 20);
+        double ca[3] = {uniform(-0.1, 0.1), uniform(-0.1, 0.1), uniform(-0.1, 0.1)};
+        double cb[3] = {uniform(-0.9, 0.9), uniform(-0.9, 0.9), uniform(-0.9, 0.9)};
+        nscd__collision_shape a = shape_at(NSCD_SHAPE_CONVEX, 0, ca, random_quat());
+        nscd__collision_shape b = shape_at(NSCD_SHAPE_CONVEX, 1, cb, random_quat());
+        a.hull = ha, b.hull = hb;
+        deepest d = collide_pair(&a, &b, 0.1);
+        nscd__core ka, kb;
+        nscd__core_of(&a, &ka);
+        nscd__core_of(&b, &kb);
+        double wa[3], wb[3];
+        if (d.n > 0 && d.gap < 0.0) {
+            ++overlapping;
+            for (int k = 0; k < 200; ++k) { /* no direction separates more */
+                double L[3] = {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
+                double len = sqrt(L[0] * L[0] + L[1] * L[1] + L[2] * L[2]);
+                for (int i = 0; i < 3; ++i) {
+                    L[i] /= len;
+                }
+                assert_true(separation_along(&a, &b, L) <= d.gap + 1e-12);
+            }
+            /* the normal: the best axis, or a face within the face preference
+             * (1e-3 of the smaller inradius, as box-box), whose clipped points
+             * may stop short of its deepest vertex */
+            double prefer = 1e-3 * fmin(ha->inradius, hb->inradius);
+            double along = separation_along(&a, &b, d.normal);
+            assert_true(along > d.gap - prefer - 1e-12);
+            assert_true(along < d.gap + 1e-12);
+            /* moved out along the normal by its separation and 1e-6: apart */
+            for (int i = 0; i < 3; ++i) {
+                b.position[i] += (-along + 1e-6) * d.normal[i];
+            }
+            double dist = nscd__gjk_distance(&ka, &kb, wa, wb);
+            assert_true(dist > 1e-6 - 1e-9 && dist < 1e-6 + prefer);
+            exact += fabs(along - d.gap) < 1e-12;
+        } else {
+            double dist = nscd__gjk_distance(&ka, &kb, wa, wb);
+            if (d.n > 0) {
+                ++separated;
+                near_tol(d.gap, dist, 1e-9);
+            } else {
+                assert_true(dist >= 0.1 - 1e-9);
+            }
+        }
+        free_hull(ha);
+        free_hull(hb);
+    }
+    assert_true(overlapping > 50);
+    assert_true(separated > 10);
+    assert_true(exact >= overlapping - overlapping / 20); /* the face preference is rare */
 }
 
 /* A capsule lying on a polyhedron's top face and a cylinder standing on it:
@@ -640,6 +735,7 @@ int main(void) {
         cmocka_unit_test(tetrahedron_mass_properties),
         cmocka_unit_test(octahedron_mass_properties),
         cmocka_unit_test(polyhedron_box_collides_like_the_box),
+        cmocka_unit_test(random_polyhedra_have_the_minimal_translation),
         cmocka_unit_test(capsule_and_cylinder_rest_on_a_face),
         cmocka_unit_test(dice_come_to_rest_on_a_face),
         cmocka_unit_test(bad_points_are_refused),
