@@ -684,7 +684,7 @@ NSCD_API nscd_status nscd_world_get_body_contact_impulse(const nscd_world *world
  * - `dimensions` (3): sphere (r, r, r), box (half-extents), capsule and
  *   cylinder (r, r, half_height), half-space (0, 0, 0), convex polyhedron
  *   the half-sides of the box about the shape origin that holds its hull
- *   (its faces are not written; since 0.2), m; each shape's axis z is its
+ *   (its faces are in the hulls part; since 0.2), m; each shape's axis z is its
  *   capsule or cylinder axis;
  * - `orientation` (4): the shape frame's unit quaternion (w, x, y, z) in the
  *   world frame (the body's times the shape's own), the layout of
@@ -697,6 +697,13 @@ NSCD_API nscd_status nscd_world_get_body_contact_impulse(const nscd_world *world
  * (rounded to nearest; beyond its range, ±inf) unless
  * ::NSCD_WORLD_VTK_FLOAT64; the cells are Int32.
  *
+ * The hulls part (since 0.2) has the faces of every convex shape
+ * (::NSCD_SHAPE_CONVEX) of every live body as polygons: the points are the
+ * hulls' vertices in the world frame, one polygon cell per face
+ * (counter-clockwise seen from outside), with cell arrays `body_id` and
+ * `user_id` (UInt64); nothing of the other shapes (the shapes part draws
+ * those). A world without convex shapes gives an empty piece.
+ *
  * The contacts part has one point (and one vertex cell) per contact of the
  * last step, as nscd_world_get_contacts() gives them: the points, `normal`
  * (3, unit, from body a to body b), `gap` (m), `normal_impulse` (N s),
@@ -706,6 +713,9 @@ NSCD_API nscd_status nscd_world_get_body_contact_impulse(const nscd_world *world
 typedef enum nscd_world_vtk_flags {
     NSCD_WORLD_VTK_SHAPES = 1,   /**< The shapes part (prefix_NNNNNN.vtp in a series). */
     NSCD_WORLD_VTK_CONTACTS = 2, /**< The contacts part (prefix_contacts_NNNNNN.vtp). */
+    /** (since 0.2) The hulls part: the faces of the convex shapes
+     *  (prefix_hulls_NNNNNN.vtp in a series). */
+    NSCD_WORLD_VTK_HULLS = 4,
     /** Real arrays as Float64 (the exact state) instead of Float32 (the
      *  default: what ParaView draws with, half the size). */
     NSCD_WORLD_VTK_FLOAT64 = 16,
@@ -732,10 +742,11 @@ typedef enum nscd_world_vtk_flags {
  * The file carries the world's time as field data `TimeValue`.
  * @param world The world.
  * @param path  File name (overwritten); by convention ending in .vtp.
- * @param flags Exactly one of ::NSCD_WORLD_VTK_SHAPES and
- *              ::NSCD_WORLD_VTK_CONTACTS, or-ed with options.
+ * @param flags Exactly one of ::NSCD_WORLD_VTK_SHAPES,
+ *              ::NSCD_WORLD_VTK_CONTACTS and ::NSCD_WORLD_VTK_HULLS (since
+ *              0.2), or-ed with options.
  * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INVALID_ARGUMENT
- *         for flags with no part, both parts or unknown bits;
+ *         for flags with no part, two parts or unknown bits;
  *         ::NSCD_ERR_IO when the file cannot be written (the world's last
  *         error names it).
  * @since 0.2
@@ -760,7 +771,8 @@ typedef struct nscd_world_vtk_series nscd_world_vtk_series;
  * frames of any world (one thread at a time).
  * @param prefix Path prefix, e.g. "out/pile" (the folder must exist); at
  *               most 4000 bytes.
- * @param flags  ::NSCD_WORLD_VTK_SHAPES, ::NSCD_WORLD_VTK_CONTACTS or both,
+ * @param flags  Any of ::NSCD_WORLD_VTK_SHAPES, ::NSCD_WORLD_VTK_CONTACTS and
+ *               ::NSCD_WORLD_VTK_HULLS (prefix_hulls.pvd; since 0.2), at least one,
  *               or-ed with options.
  * @param series Receives the series (unchanged on failure).
  * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INVALID_ARGUMENT

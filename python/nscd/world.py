@@ -70,6 +70,7 @@ class VtkFlags(enum.IntFlag):
     (World.write_vtk_xml, VtkSeries; docs/paraview.md)."""
     SHAPES = 1
     CONTACTS = 2
+    HULLS = 4
     FLOAT64 = 16
     COMPACT = 32
     TENSOR = 64
@@ -972,32 +973,39 @@ class World(OwnedHandle):
                     "nscd_world_write")
 
     def write_vtk_xml(self, path: Union[str, os.PathLike], contacts: bool = False,
-                      float64: bool = False, compact: bool = False, tensor: bool = False) -> None:
+                      float64: bool = False, compact: bool = False, tensor: bool = False,
+                      hulls: bool = False) -> None:
         """Writes the shapes (one point per shape with shape_type, dimensions,
         orientation, ids, velocities, mass) or, with ``contacts``, the last
         step's contacts as binary VTK XML PolyData (.vtp) for ParaView
         (nscd_world_write_vtk_xml; docs/paraview.md). ``float64``: exact
         Float64 arrays instead of Float32; ``compact``: only what draws the
-        shapes (points, shape_type, dimensions, orientation); ``tensor``: also the 9-component glyph_tensor."""
+        shapes (points, shape_type, dimensions, orientation); ``tensor``: also the 9-component glyph_tensor.
+        ``hulls``: instead, the faces of the convex shapes as polygons
+        (since 0.2)."""
         self._require_open()
+        flags = _vtk_flags(contacts, float64, compact, tensor)
+        if hulls:
+            flags = (flags & ~(VtkFlags.SHAPES | VtkFlags.CONTACTS)) | VtkFlags.HULLS
         self._check(self._lib.nscd_world_write_vtk_xml(
-            self._handle, os.fsencode(os.fspath(path)),
-            _vtk_flags(contacts, float64, compact, tensor)), "nscd_world_write_vtk_xml")
+            self._handle, os.fsencode(os.fspath(path)), int(flags)), "nscd_world_write_vtk_xml")
 
 
 class VtkSeries(OwnedHandle):
     """A time series of binary .vtp frames and its ParaView collection
     (nscd_world_vtk_series_*): ``write(world)`` writes prefix_NNNNNN.vtp
-    (and prefix_contacts_NNNNNN.vtp with ``contacts``) and rewrites
-    prefix.pvd (prefix_contacts.pvd), valid after every frame. Options as
+    (and prefix_contacts_NNNNNN.vtp with ``contacts``, prefix_hulls_NNNNNN.vtp
+    with ``hulls``: the convex shapes' faces) and rewrites prefix.pvd
+    (prefix_contacts.pvd, prefix_hulls.pvd), valid after every frame. Options as
     World.write_vtk_xml; use it as a context manager or close() it."""
 
     def __init__(self, prefix: Union[str, os.PathLike], shapes: bool = True,
                  contacts: bool = False, float64: bool = False, compact: bool = False,
-                 tensor: bool = False):
+                 tensor: bool = False, hulls: bool = False):
         self._lib = _c.library()
         flags = _vtk_flags(False, float64, compact, tensor) & ~VtkFlags.SHAPES
         flags |= (VtkFlags.SHAPES if shapes else 0) | (VtkFlags.CONTACTS if contacts else 0)
+        flags |= VtkFlags.HULLS if hulls else 0
         handle = ctypes.c_void_p()
         check(self._lib.nscd_world_vtk_series_create(os.fsencode(os.fspath(prefix)), int(flags),
                                                      ctypes.byref(handle)),

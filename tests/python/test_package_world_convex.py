@@ -81,3 +81,30 @@ def test_bad_points_are_refused_and_change_nothing():
         with pytest.raises(ValueError):
             nscd.Shape.convex(np.zeros((4, 2)))
         assert world.body_count == 0
+
+
+def test_hulls_part_reads_back_in_vtk(tmp_path):
+    vtk = pytest.importorskip("vtk")
+    corners = np.array([[x, y, z] for x in (-1, 1) for y in (-2, 2) for z in (-3, 3)], float)
+    octa = np.array([[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]], float)
+    with nscd.World(gravity=(0, 0, 0)) as world:
+        world.add_body(nscd.Shape.convex(corners), position=(5, 0, 0),
+                       orientation=(np.cos(0.3), np.sin(0.3), 0, 0))
+        world.add_body(nscd.Shape.convex(octa), position=(0, 0, 0))
+        world.add_body(nscd.Shape.sphere(0.5), position=(0, 5, 0))  # not in the part
+        path = tmp_path / "hulls.vtp"
+        world.write_vtk_xml(path, hulls=True, float64=True)
+    reader = vtk.vtkXMLPolyDataReader()
+    reader.SetFileName(str(path))
+    reader.Update()
+    data = reader.GetOutput()
+    assert data.GetNumberOfPoints() == 8 + 6
+    assert data.GetNumberOfPolys() == 6 + 8
+    assert data.GetCellData().GetArray("body_id").GetNumberOfTuples() == 14
+    triangles = vtk.vtkTriangleFilter()
+    triangles.SetInputData(data)
+    mass = vtk.vtkMassProperties()
+    mass.SetInputConnection(triangles.GetOutputPort())
+    mass.Update()
+    # the faces are closed and outward: the two volumes add up
+    assert mass.GetVolume() == pytest.approx(48.0 + 4.0 / 3.0, rel=1e-12)
