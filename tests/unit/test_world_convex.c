@@ -20,6 +20,7 @@
 #include "collision/gjk.h"
 #include "collision/hull.h"
 #include "core/memory.h"
+#include "core/struct_sizes.h"
 #include "core/vec3.h"
 #include "nscd/world.h"
 #include "nscd/world_checkpoint.h"
@@ -619,6 +620,41 @@ static void bad_points_are_refused(void **state) {
     nscd_world_destroy(w);
 }
 
+/* A caller built against the first 0.2 nscd_shape_desc (without points
+ * and point_count): its sphere is added, its struct read only as far as
+ * its struct_size, and a convex type from it has no points (refused). */
+static void shape_desc_of_the_first_size(void **state) {
+    (void)state;
+    nscd_world *w = make_world();
+    nscd_shape_desc full;
+    nscd_shape_desc_init(&full, sizeof full);
+    full.radius = 0.25;
+    full.points = (const double *)(uintptr_t)1; /* beyond the old struct: never read */
+    full.point_count = 8;
+    size_t old = NSCD__SHAPE_DESC_SIZE_0_2;
+    assert_true(old <= offsetof(nscd_shape_desc, points));
+    unsigned char *bytes = malloc(old);
+    memcpy(bytes, &full, old);
+    uint32_t size = (uint32_t)old;
+    memcpy(bytes, &size, sizeof size);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, (const nscd_shape_desc *)(void *)bytes, 1, &id),
+                     NSCD_OK);
+    double m = 0.0;
+    assert_int_equal(nscd_world_get_body_mass(w, id, &m, NULL), NSCD_OK);
+    near_tol(m, 1000.0 * 4.0 / 3.0 * PI * 0.25 * 0.25 * 0.25, 1e-14);
+    int32_t type = NSCD_SHAPE_CONVEX;
+    memcpy(bytes + offsetof(nscd_shape_desc, type), &type, sizeof type);
+    assert_int_equal(nscd_world_add_body(w, &b, (const nscd_shape_desc *)(void *)bytes, 1, &id),
+                     NSCD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(nscd_world_last_error(w), "points"));
+    assert_int_equal(nscd_world_body_count(w), 1);
+    free(bytes);
+    nscd_world_destroy(w);
+}
+
 /* A scene with polyhedra saved, loaded and stepped: the same bits as the
  * world that was not saved. */
 static nscd_world *dice_scene(void) {
@@ -739,6 +775,7 @@ int main(void) {
         cmocka_unit_test(capsule_and_cylinder_rest_on_a_face),
         cmocka_unit_test(dice_come_to_rest_on_a_face),
         cmocka_unit_test(bad_points_are_refused),
+        cmocka_unit_test(shape_desc_of_the_first_size),
         cmocka_unit_test(checkpoint_restores_polyhedra_bitwise),
         cmocka_unit_test(hulls_are_freed_with_their_bodies),
     };
