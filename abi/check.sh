@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# ABI guard: compares the freshly built libnscd with the committed baseline
-# abi/nscd-abi<NSCD_ABI_VERSION>.dump (abi-dumper + abi-compliance-checker),
+# ABI guard: compares a freshly built library (libnscd, or a companion:
+# libnscd_fclib, libnscd_mpi) with its committed baseline
+# abi/<library>-abi<NSCD_ABI_VERSION>.dump (abi-dumper + abi-compliance-checker;
+# <library> is the file name without lib and .so: nscd, nscd_fclib, nscd_mpi),
 # and the values of the public enum constants (status codes, event types, ...,
 # which the functions pass as int32_t, so abi-dumper does not see them) with
 # abi/nscd-abi<NSCD_ABI_VERSION>.enums (abi/enums.py).
@@ -27,26 +29,30 @@
 # compares that one. The public ABI (signatures, struct layouts, enum values)
 # comes from the headers, not from the optimisation level.
 #
-# usage: check.sh SOURCE_DIR path/to/libnscd.so WORK_DIR [DEBUG_BUILD_DIR]
+# The enum values are checked with libnscd (they belong to every header).
+# usage: check.sh SOURCE_DIR path/to/lib<library>.so WORK_DIR [DEBUG_BUILD_DIR]
 set -euo pipefail
 src=$1
 lib=$2
 work=$3
 debug_build=${4:-$work-debuginfo}
+name=$(basename "$lib")
+name=${name#lib}
+name=${name%%.so*}
 
 abi=$(sed -n 's/^#define NSCD_ABI_VERSION \([0-9][0-9]*\).*/\1/p' "$src/include/nscd/version.h")
 [ -n "$abi" ] || { echo "FAIL: NSCD_ABI_VERSION not found in version.h" >&2; exit 1; }
-baseline="$src/abi/nscd-abi$abi.dump"
+baseline="$src/abi/$name-abi$abi.dump"
 
 if [ ! -f "$baseline" ]; then
-    older=$(find "$src/abi" -maxdepth 1 -name 'nscd-abi*.dump' | LC_ALL=C sort | tail -n 1)
+    older=$(find "$src/abi" -maxdepth 1 -name "$name-abi*.dump" | LC_ALL=C sort | tail -n 1)
     if [ -n "$older" ]; then
-        echo "abi: NSCD_ABI_VERSION is $abi and there is no baseline abi/nscd-abi$abi.dump yet"
-        echo "abi: (the ABI major was bumped from $(basename "$older" .dump | sed 's/nscd-abi//'))."
+        echo "abi: NSCD_ABI_VERSION is $abi and there is no baseline abi/$name-abi$abi.dump yet"
+        echo "abi: (the ABI major was bumped from $(basename "$older" .dump | sed "s/$name-abi//"))."
         echo "abi: nothing to compare; commit a new baseline with abi/update-baseline.sh"
         exit 0
     fi
-    echo "FAIL: no ABI baseline abi/nscd-abi$abi.dump; create it with abi/update-baseline.sh" >&2
+    echo "FAIL: no ABI baseline abi/$name-abi$abi.dump; create it with abi/update-baseline.sh" >&2
     exit 1
 fi
 
@@ -63,15 +69,15 @@ if ! has_debug_info "$lib"; then
     if ! { cmake -S "$src" -B "$debug_build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
                -DNSCD_BUILD_TESTS=OFF -DNSCD_BUILD_EXAMPLES=OFF -DNSCD_BUILD_TOOLS=OFF \
                -DNSCD_BUILD_BENCH=OFF &&
-           cmake --build "$debug_build" -j "${NSCD_ABI_JOBS:-2}" --target nscd; } \
+           cmake --build "$debug_build" -j "${NSCD_ABI_JOBS:-2}" --target "$name"; } \
         >"$debug_build.log" 2>&1; then
         cat "$debug_build.log" >&2
         echo "FAIL: the RelWithDebInfo copy of the library did not build" >&2
         exit 1
     fi
-    lib=$(find "$debug_build" -maxdepth 1 -name "libnscd.so.$abi" -print -quit)
+    lib=$(find "$debug_build" -name "lib$name.so.$abi" -print -quit)
     if [ -z "$lib" ] || ! has_debug_info "$lib"; then
-        echo "FAIL: no libnscd.so.$abi with debug info in $debug_build" >&2
+        echo "FAIL: no lib$name.so.$abi with debug info in $debug_build" >&2
         exit 1
     fi
     echo "abi: comparing $lib"
@@ -84,17 +90,17 @@ bash "$src/abi/dump.sh" "$src" "$lib" "$work/current.dump" >"$work/dump.log" 2>&
 
 # XML for the verdict and a short listing; HTML for people.
 set +e
-abi-compliance-checker -l nscd -old "$baseline" -new "$work/current.dump" \
+abi-compliance-checker -l "$name" -old "$baseline" -new "$work/current.dump" \
     -report-format xml -report-path "$work/compat_report.xml" >"$work/acc.log" 2>&1
 rc=$?
 set -e
-abi-compliance-checker -l nscd -old "$baseline" -new "$work/current.dump" \
+abi-compliance-checker -l "$name" -old "$baseline" -new "$work/current.dump" \
     -report-path "$work/compat_report.html" >/dev/null 2>&1 || true
 grep -E '^(Binary|Source|Total)' "$work/acc.log" || cat "$work/acc.log"
 failed=0
 case $rc in
     0)
-        echo "abi: binary and source compatible with the baseline abi/nscd-abi$abi.dump"
+        echo "abi: lib$name binary and source compatible with the baseline abi/$name-abi$abi.dump"
         ;;
     1)
         echo "FAIL: the ABI changed incompatibly while NSCD_ABI_VERSION is still $abi:" >&2
@@ -116,7 +122,9 @@ if ! /usr/bin/python3 "$src/abi/struct_growth.py" "$baseline" "$work/current.dum
 fi
 
 enums="$src/abi/nscd-abi$abi.enums"
-if [ ! -f "$enums" ]; then
+if [ "$name" != nscd ]; then
+    : # the companions' enums are in the headers libnscd's check reads
+elif [ ! -f "$enums" ]; then
     echo "FAIL: no enum baseline abi/nscd-abi$abi.enums; create it with abi/update-baseline.sh" >&2
     failed=1
 elif ! /usr/bin/python3 "$src/abi/enums.py" "$src" --check "$enums"; then

@@ -1,5 +1,5 @@
 # Optional CHOLMOD (SuiteSparse, Debian's libsuitesparse-dev) for the global
-# fc3d solver (src/contact/gfc3d_cholmod.c, docs/global_problems.md): used when
+# fc3d solver (src/contact/solvers/gfc3d_cholmod.c, docs/global_problems.md): used when
 # found (NSCD_WITH_CHOLMOD=AUTO, the default), required with ON, skipped with
 # OFF. Without it nscd_gfc3d_solve uses its own sparse LDL' only.
 set(NSCD_WITH_CHOLMOD AUTO CACHE STRING "Use CHOLMOD for large global problems: AUTO, ON or OFF")

@@ -17,9 +17,14 @@ configure_package_config_file(
   "${CMAKE_CURRENT_SOURCE_DIR}/cmake/nscdConfig.cmake.in"
   "${CMAKE_CURRENT_BINARY_DIR}/nscdConfig.cmake"
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/nscd)
+# find_package(nscd 0.1) accepts 0.2 and every later release of the same
+# major: a minor release only adds (docs/abi.md, docs/release.md), so what a
+# project built against 0.1 uses is still there. (SameMinorVersion, before
+# 0.2, refused 0.2 to a project that asked for 0.1.) The consumer tests ask
+# for 0.1 on purpose.
 write_basic_package_version_file(
   "${CMAKE_CURRENT_BINARY_DIR}/nscdConfigVersion.cmake"
-  COMPATIBILITY SameMinorVersion)
+  COMPATIBILITY SameMajorVersion)
 install(FILES
   "${CMAKE_CURRENT_BINARY_DIR}/nscdConfig.cmake"
   "${CMAKE_CURRENT_BINARY_DIR}/nscdConfigVersion.cmake"

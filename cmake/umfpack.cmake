@@ -1,5 +1,5 @@
 # Optional UMFPACK (Debian's libsuitesparse-dev): the sparse LU of the fc3d
-# Newton solver (src/contact/fc3d_newton.c) for problems beyond the dense LU.
+# Newton solver (src/contact/solvers/fc3d_newton.c) for problems beyond the dense LU.
 # NSCD_WITH_UMFPACK=AUTO (default: used when found), ON (required) or OFF.
 # Without it Newton solves up to NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS contacts
 # by a dense LU and refuses larger ones (docs/fc3d.md).

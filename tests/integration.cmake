@@ -44,6 +44,40 @@ else() # probably no debug info: the check compiles the library again
   set_tests_properties(abi PROPERTIES LABELS integration TIMEOUT 900 RESOURCE_LOCK cpu_heavy)
 endif()
 
+# Binaries built against release 0.1 keep working: five 0.1.0 example
+# programs, compiled with the 0.1.0 headers (tests/abi_0_1/include), linked
+# against this libnscd.so.0 and checked by the physics they compute. The abi
+# test compares against the newest baseline; this one keeps 0.1 honest.
+add_test(NAME abi_0_1
+  COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/abi_0_1/run.sh" "${_nscd_src}"
+          "$<TARGET_FILE_DIR:nscd>" "${_nscd_bin}/abi_0_1")
+set_tests_properties(abi_0_1 PROPERTIES LABELS integration TIMEOUT 300)
+
+# CHANGELOG.md's "New functions" of the newest release against the exports
+# of the three libraries since 0.1.0 (a companion not built is skipped).
+add_test(NAME changelog
+  COMMAND /usr/bin/python3 "${_nscd_checks}/changelog.py" "${_nscd_src}" "$<TARGET_FILE:nscd>"
+          "$<IF:$<TARGET_EXISTS:nscd_fclib>,$<TARGET_FILE:nscd_fclib>,->"
+          "$<IF:$<TARGET_EXISTS:nscd_mpi>,$<TARGET_FILE:nscd_mpi>,->")
+set_tests_properties(changelog PROPERTIES LABELS integration)
+
+# The same guard for the companion libraries against abi/nscd_fclib-abi<ABI>.dump
+# and abi/nscd_mpi-abi<ABI>.dump, when they are built (libfclib, MPI found).
+foreach(_nscd_companion nscd_fclib nscd_mpi)
+  if(TARGET ${_nscd_companion})
+    add_test(NAME abi_${_nscd_companion}
+      COMMAND bash "${PROJECT_SOURCE_DIR}/abi/check.sh" "${_nscd_src}"
+              "$<TARGET_FILE:${_nscd_companion}>" "${_nscd_bin}/abi_${_nscd_companion}"
+              "${_nscd_bin}/abi-debuginfo")
+    get_test_property(abi LABELS _nscd_abi_labels)
+    get_test_property(abi TIMEOUT _nscd_abi_timeout)
+    # one RelWithDebInfo copy (abi-debuginfo) shared with the abi test: one at a time
+    set_tests_properties(abi_${_nscd_companion} PROPERTIES LABELS integration
+                         TIMEOUT ${_nscd_abi_timeout} RESOURCE_LOCK abi_debuginfo)
+  endif()
+endforeach()
+set_property(TEST abi APPEND PROPERTY RESOURCE_LOCK abi_debuginfo)
+
 # API reference: Doxygen with every warning an error, output in the build tree.
 add_test(NAME doxygen
   COMMAND "${CMAKE_COMMAND}" -E env "NSCD_DOXYGEN_OUTPUT=${_nscd_bin}/doxygen"

@@ -3,7 +3,9 @@
 
 Every folder of src/ has a rank; a file may include headers of its own folder
 and of folders of a lower rank, never of a peer (same rank, another folder)
-or of a higher one. The world's internals (src/world/) are reached from
+or of a higher one. A folder's subfolders (its families: contact/solvers/,
+integrators/alpha/, world/joints/, ...) are one room with it: they share its
+rank and include each other freely. The world's internals (src/world/) are reached from
 outside the room only through src/world/world_model.h (the time steppers)
 and, by the companion library mpi/, through world_impl.h (documented in
 docs/distributed.md). Public headers (nscd/*.h) are the API, not a layer.
@@ -17,11 +19,13 @@ import sys
 RANK = {
     "core": 0,
     "collision": 1,  # shapes and contact points; needs only core
-    "contact": 1,  # laws, problems and their solvers; needs only core
+    "contact": 1,  # laws, problems and their solvers (laws/, compliant/, single/,
+    #                solvers/, assembly/, impacts/); needs only core
     "models": 2,  # the generic Lagrangian system
     "beam": 2,  # M, h, K of a floating-frame beam for a user's system
     "world": 2,  # the rigid-body world (its joints in world/joints/)
-    "integrators": 3,  # steppers over core/model.h
+    "integrators": 3,  # steppers over core/model.h (ode/, event_driven/,
+    #                    time_stepping/, alpha/)
 }
 # Headers of the world's room that a lower or peer folder may include.
 WORLD_DOORS = {"world/world_model.h"}
@@ -29,7 +33,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([^"]+)"', re.M)
 
 
 def folder_of(rel):
-    return rel.split(os.sep)[1]  # src/<folder>/...
+    return rel.split(os.sep)[1]  # src/<folder>/[<family>/]...: the room
 
 
 def main():

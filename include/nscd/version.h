@@ -19,7 +19,7 @@ extern "C" {
 /** Release major version. */
 #define NSCD_VERSION_MAJOR 0
 /** Release minor version. */
-#define NSCD_VERSION_MINOR 1
+#define NSCD_VERSION_MINOR 2
 /** Release patch version. */
 #define NSCD_VERSION_PATCH 0
 /** ABI major version: the number in the SONAME, bumped only on an ABI break. */

@@ -107,7 +107,7 @@ def version():
 
 
 def version_string():
-    """nscd_version_string(): e.g. "0.1.0"."""
+    """nscd_version_string(): e.g. "0.2.0"."""
     return library().nscd_version_string().decode()
 
 

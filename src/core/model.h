@@ -44,7 +44,7 @@ typedef struct nscd__entry_state {
      * Set by the mode decision at the start of every step (the direction of
      * s = W_T v, or of the sliding that starts from rest); within the step the
      * friction follows s itself and this is only the reference of the stop
-     * watch (integrators/dynamics.c). */
+     * watch (integrators/event_driven/dynamics.c). */
     double slip_direction[2];
     nscd__law_memory memory;
     /* Last impulses (normal, tangents) of the entry: the warm start of
@@ -119,7 +119,7 @@ typedef struct nscd__model {
     nscd_status (*update_entries)(void *self, double t, const double *q);
     /* The steppers that refer to the model (nscd__model_attach). */
     struct nscd__model_link *links;
-    /* Appended with the global form of problem assembly (contact/assembly.h):
+    /* Appended with the global form of problem assembly (contact/assembly/assembly.h):
      * writes M_bb(q) of mass block `block`, width_b x width_b, row-major and
      * symmetric. Optional: NULL (or NSCD_ERR_UNSUPPORTED, e.g. a generic
      * system given only mass_solve) when the model cannot give M itself;
@@ -198,7 +198,7 @@ nscd_status nscd__model_state_fit(const nscd__model *model, nscd__model_state *s
  * model's sizes) and back. Restore writes the model's current sizes: it
  * must come before anything changes the sizes or the entry set since the
  * save (a stepper updates the entry set before it saves, never inside a
- * step; integrators/time_stepping.c). */
+ * step; integrators/time_stepping/time_stepping.c). */
 void nscd__model_save(const nscd__model *model, nscd__model_state *state);
 void nscd__model_restore(nscd__model *model, const nscd__model_state *state);
 

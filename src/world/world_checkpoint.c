@@ -526,11 +526,8 @@ enum {
 
 static bool joint_valid(const nscd_world *w, const nscd__world_joint *j) {
     const nscd__joint_def *d = &j->def;
-    bool ideal =
-        d->clearance == 0 && d->type >= NSCD_JOINT_SPHERICAL && d->type <= NSCD_JOINT_FIXED;
-    bool gap = d->clearance == 1 && d->type >= NSCD_CLEARANCE_CYLINDRICAL &&
-               d->type <= NSCD_CLEARANCE_PRISMATIC;
-    if ((!ideal && !gap) || d->n_vertices < 0 || d->n_vertices > NSCD_CLEARANCE_MAX_VERTICES ||
+    if (nscd__joint_kind_of(d->clearance, d->type) == NULL || d->n_vertices < 0 ||
+        d->n_vertices > NSCD_CLEARANCE_MAX_VERTICES ||
         (d->energy_form != 0 && d->energy_form != 1) || j->body[0] == j->body[1] ||
         !nscd__all_finite(&d->frame_position[0][0], 6) ||
         !nscd__all_finite(&d->frame_rotation[0][0], 18) || !nscd__all_finite(&j->step, 1)) {

@@ -216,8 +216,7 @@ nscd_status nscd_world_add_joint(nscd_world *w, const nscd_joint_desc *desc, nsc
     if (!nscd__all_finite(reals, 14)) {
         return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE, "joint desc has a NaN");
     }
-    if (d.type < NSCD_JOINT_SPHERICAL || d.type > NSCD_JOINT_FIXED ||
-        (d.energy_form != 0 && d.energy_form != 1)) {
+    if (nscd__joint_kind_of(0, d.type) == NULL || (d.energy_form != 0 && d.energy_form != 1)) {
         return nscd__fail(&w->diag, NSCD_ERR_INVALID_ARGUMENT, "joint type %d, energy form %d",
                           (int)d.type, (int)d.energy_form);
     }
@@ -246,7 +245,8 @@ static nscd_status clearance_geometry(nscd_world *w, const nscd_clearance_joint_
         return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE, "friction %g or length %g", d->friction,
                           d->inner_length);
     }
-    if (d->type == NSCD_CLEARANCE_PRISMATIC) {
+    const nscd__joint_kind *kind = nscd__joint_kind_of(1, d->type);
+    if (kind->polygon) {
         if (d->n_vertices < 3 || d->n_vertices > NSCD_CLEARANCE_MAX_VERTICES ||
             !(d->clearance > 0.0)) {
             return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE, "%d vertices, clearance %g",
@@ -271,7 +271,7 @@ static nscd_status clearance_geometry(nscd_world *w, const nscd_clearance_joint_
                           "clearance c = R_hole - R_pin = %g must be > 0 (R_pin %g)",
                           d->hole_radius - d->pin_radius, d->pin_radius);
     }
-    if (d->type == NSCD_CLEARANCE_REVOLUTE && !(d->outer_length > d->inner_length)) {
+    if (kind->axial_play && !(d->outer_length > d->inner_length)) {
         return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE,
                           "axial play outer_length - inner_length = %g must be > 0",
                           d->outer_length - d->inner_length);
@@ -317,8 +317,8 @@ nscd_status nscd_world_add_clearance_joint(nscd_world *w, const nscd_clearance_j
     if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
         return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE, "clearance joint desc has a NaN");
     }
-    if (d.type < NSCD_CLEARANCE_CYLINDRICAL || d.type > NSCD_CLEARANCE_PRISMATIC ||
-        d.impact_law != NSCD_CLEARANCE_PLASTIC || (d.energy_form != 0 && d.energy_form != 1)) {
+    if (nscd__joint_kind_of(1, d.type) == NULL || d.impact_law != NSCD_CLEARANCE_PLASTIC ||
+        (d.energy_form != 0 && d.energy_form != 1)) {
         return nscd__fail(&w->diag, NSCD_ERR_INVALID_ARGUMENT,
                           "clearance type %d, impact law %d, energy form %d", (int)d.type,
                           (int)d.impact_law, (int)d.energy_form);

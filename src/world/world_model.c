@@ -66,7 +66,7 @@ typedef struct nscd__world_model {
     int32_t n_entries, entry_capacity, n_old;
     int32_t n_contact_entries; /* contacts first, then the joints' parts */
     /* Newton's law with e = 1, the law of the equality entries of ideal
-     * joints whose energy form is on (integrators/ts_local_solve.c). */
+     * joints whose energy form is on (integrators/time_stepping/ts_local_solve.c). */
     nscd_contact_law energy_law;
     wm_entry *entries, *old_entries;
     nscd__contact_slot *slots, *old_slots;

@@ -14,8 +14,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "contact/fc3d_local.h"
-#include "contact/mdp_single.h"
+#include "contact/solvers/fc3d_local.h"
+#include "contact/single/mdp_single.h"
 #include "world/world_impl.h"
 
 /* Local velocity of a general contact (rows r) from the current body
@@ -112,11 +112,87 @@ static const nscd__world_contact_rows *rows_of(const nscd_world *w, int32_t j) {
     return w->contacts[j].diagonal ? NULL : &w->contact_rows[j];
 }
 
+/* The local velocity of contact j with the normal row's bias added: the
+ * velocity its single-contact problem sees, u_j + β_j e_n. */
+static void biased_velocity(const nscd_world *w, int32_t j, double u[3]) {
+    const nscd__world_contact *c = &w->contacts[j];
+    if (c->diagonal) {
+        diagonal_velocity(w, c, u);
+    } else {
+        general_velocity(w, c, &w->contact_rows[j], u);
+    }
+    u[0] += c->bias;
+}
+
+/* x·(A x) for the contact's own block. */
+static double block_energy(const nscd__world_contact *c, const nscd__world_contact_rows *r,
+                           const double x[3]) {
+    if (r == NULL) {
+        return c->a_n * x[0] * x[0] + c->a_t * (x[1] * x[1] + x[2] * x[2]);
+    }
+    double e = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        e += x[k] * (r->A[3 * k] * x[0] + r->A[3 * k + 1] * x[1] + r->A[3 * k + 2] * x[2]);
+    }
+    return e;
+}
+
+/* Applies last step's impulses r0 to the velocities, scaled so that they
+ * add no energy.
+ *
+ * With v₀ the velocities before (free flight plus the joints' warm start),
+ * the contact problem's energy E(r) = ½ rᵀWr + (q + β)ᵀr, q = J v₀, is the
+ * kinetic energy the impulses add, ½|v|²_M − ½|v₀|²_M, plus the work of the
+ * bias β (the ε ξ/dt correction, the speculative gap). A converged impulse
+ * has E ≤ 0 (r·(u + β e_n) ≤ 0: Coulomb's and Signorini's laws), and a cold
+ * start's first sweep keeps E ≤ 0, but last step's impulses can have E > 0
+ * (a contact that now separates, a sphere whose neighbour left): applied in
+ * full, a step with few sweeps cannot take it back and the world gains
+ * energy (docs/fuzzing.md, known issues World 1 and World 2). So when
+ * E(r0) > 0 the impulses are scaled by s = −2 a / b, a = (q + β)ᵀr0,
+ * b = r0ᵀWr0, the largest s in [0, 1] with E(s r0) = s a + ½ s² b ≤ 0; s
+ * reaches 1 as E(r0) falls to 0, so the rule is continuous, and a step whose
+ * warm start adds nothing (every resting scene) is unchanged.
+ *
+ * W is not formed. Applying r0 contact by contact and summing
+ * g = Σ_j r0_j·(u_j + β_j e_n) at the velocities just before contact j
+ * gives g = a + ½ (b − d), d = Σ_j r0_jᵀA_jj r0_j, so E(r0) = g + ½ d; only
+ * when that is positive does one more pass read h = Σ_j r0_j·(u_j + β_j e_n)
+ * at the end, h = a + b, so b = 2 (h − g) − d and a = h − b. */
 void nscd__world_warm_start(nscd_world *w) {
+    double g = 0.0, d = 0.0;
+    for (int32_t j = 0; j < w->n_contacts; ++j) {
+        const nscd__world_contact *c = &w->contacts[j];
+        if (c->x[0] == 0.0 && c->x[1] == 0.0 && c->x[2] == 0.0) {
+            continue;
+        }
+        double u[3];
+        biased_velocity(w, j, u);
+        g += c->x[0] * u[0] + c->x[1] * u[1] + c->x[2] * u[2];
+        d += block_energy(c, rows_of(w, j), c->x);
+        apply_impulse(w, c, rows_of(w, j), c->x);
+    }
+    if (g + 0.5 * d <= 0.0) {
+        return;
+    }
+    double h = 0.0;
     for (int32_t j = 0; j < w->n_contacts; ++j) {
         const nscd__world_contact *c = &w->contacts[j];
         if (c->x[0] != 0.0 || c->x[1] != 0.0 || c->x[2] != 0.0) {
-            apply_impulse(w, c, rows_of(w, j), c->x);
+            double u[3];
+            biased_velocity(w, j, u);
+            h += c->x[0] * u[0] + c->x[1] * u[1] + c->x[2] * u[2];
+        }
+    }
+    double b = 2.0 * (h - g) - d, a = h - b;
+    double s = a < 0.0 && b > 0.0 ? -2.0 * a / b : 0.0;
+    s = s < 1.0 ? s : 1.0;
+    for (int32_t j = 0; j < w->n_contacts; ++j) {
+        nscd__world_contact *c = &w->contacts[j];
+        if (c->x[0] != 0.0 || c->x[1] != 0.0 || c->x[2] != 0.0) {
+            double dx[3] = {(s - 1.0) * c->x[0], (s - 1.0) * c->x[1], (s - 1.0) * c->x[2]};
+            apply_impulse(w, c, rows_of(w, j), dx);
+            c->x[0] *= s, c->x[1] *= s, c->x[2] *= s;
         }
     }
 }

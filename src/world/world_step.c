@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "contact/delassus3.h"
+#include "contact/single/delassus3.h"
 #include "core/memory.h"
 #include "core/struct_sizes.h"
 #include "core/vec3.h"
@@ -344,6 +344,23 @@ static int compare_keys(const nscd__world_record *a, const nscd__contact_point *
     return 0;
 }
 
+/* Last step's impulse seen in a turned frame has a tangential part that
+ * need not fit the friction cone {x_n >= 0, |x_t| <= μ x_n} (a frictionless
+ * contact whose normal turned gets x_t != 0). A start outside the cone
+ * breaks the sweeps' descent: the first block update takes the excess back
+ * along a direction that can raise the contact energy, and the step gains
+ * kinetic energy (docs/fuzzing.md, World 1). It is projected radially: x_n
+ * clamped at 0, x_t shortened to μ x_n keeping its direction. */
+static void project_on_cone(double x[3], double mu) {
+    x[0] = x[0] > 0.0 ? x[0] : 0.0;
+    double t2 = x[1] * x[1] + x[2] * x[2], limit = mu * x[0];
+    if (t2 > limit * limit) {
+        double f = t2 > 0.0 && limit > 0.0 ? limit / sqrt(t2) : 0.0;
+        x[1] *= f;
+        x[2] *= f;
+    }
+}
+
 /* Both lists are sorted by (key_a, key_b, feature): one merge pass finds
  * every contact that persists and starts it from last step's impulse,
  * projected on its new frame (the tangents may have turned). */
@@ -362,7 +379,7 @@ static void warm_start_merge(nscd_world *w) {
             for (int k = 0; k < 3; ++k) {
                 c->x[k] = dot(c->frame + 3 * k, old->impulse_world);
             }
-            c->x[0] = c->x[0] > 0.0 ? c->x[0] : 0.0;
+            project_on_cone(c->x, c->mu);
             ++i, ++j;
         }
     }

@@ -439,7 +439,7 @@ static void check_solution(const problem *p, const double *r, const double *u,
             if (nscd_mdp_single_contact(A, b, p->mu[j], x) != NSCD_OK) {
                 /* a corrupted block, not symmetric positive definite: fc3d solves
                  * the variational inequality of the block as given, or proximal
-                 * steps (src/contact/fc3d_block.c), which the analytic solver
+                 * steps (src/contact/solvers/fc3d_block.c), which the analytic solver
                  * cannot check; test_fc3d_nonsymmetric.c checks that law. Here
                  * only the cone, Signorini and complementarity (below). */
                 general[j] = 1;

@@ -1,4 +1,4 @@
-/* Problem assembly (contact/assembly.h) against independent dense formulas:
+/* Problem assembly (contact/assembly/assembly.h) against independent dense formulas:
  * the response M^-1 [h, F'] and its Delassus matrix, the three ways of
  * applying it, the local form in 3x3 block-CSR form (handed to fc3d), the
  * global form (M, H, q, b); the generic system's one dense block; model
@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "contact/assembly.h"
+#include "contact/assembly/assembly.h"
 #include "core/arena.h"
 #include "core/memory.h"
 #include "core/model.h"

@@ -10,7 +10,7 @@
 
 #include <math.h>
 
-#include "contact/compliant_law.h"
+#include "contact/laws/compliant_law.h"
 #include "nscd/nscd.h"
 
 /* e = 1 means c = 0: the pure Hertz impact. Maximum penetration eq. 27,

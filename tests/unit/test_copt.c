@@ -10,7 +10,7 @@
 
 #include <math.h>
 
-#include "contact/copt.h"
+#include "contact/compliant/copt.h"
 #include "nscd/nscd.h"
 
 static unsigned rng_state = 2024u;

@@ -1,6 +1,6 @@
 /* fc3d on the W of real simulations: diagonal blocks that are not exactly
  * symmetric, semi-definite blocks, and the refusal of blocks whose symmetric
- * part is indefinite or not finite (src/contact/fc3d_block.c, docs/fc3d.md
+ * part is indefinite or not finite (src/contact/solvers/fc3d_block.c, docs/fc3d.md
  * "Non-symmetric and semi-definite diagonal blocks").
  *
  * The solutions are checked here, independently of the library: Coulomb by
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contact/fc3d_block.h"
+#include "contact/solvers/fc3d_block.h"
 #include "nscd/nscd.h"
 
 #define N 6         /* contacts of the test problems */

@@ -1,4 +1,4 @@
-/* Frictional impacts of several contacts (contact/impact_friction.c):
+/* Frictional impacts of several contacts (contact/impacts/impact_friction.c):
  * Newton's law in Moreau's form and Poisson's law in Pfeiffer and Glocker's
  * two phases, against hand formulas, Routh's method, an independent
  * enumeration of the stick / slip / open cases (the numbers come from
@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contact/fc3d_internal.h"
-#include "contact/fc3d_local.h"
-#include "contact/impact.h"
-#include "contact/impact_rules.h"
+#include "contact/solvers/fc3d_internal.h"
+#include "contact/solvers/fc3d_local.h"
+#include "contact/impacts/impact.h"
+#include "contact/impacts/impact_rules.h"
 #include "models/system.h"
 #include "nscd/nscd.h"
 #include "single_contact_reference.h"

@@ -1,4 +1,4 @@
-/* The Poisson and Routh rules of the impact solver (contact/impact.c), on
+/* The Poisson and Routh rules of the impact solver (contact/impacts/impact.c), on
  * systems whose answers are known by hand or from the pure Routh kernel. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "contact/impact.h"
+#include "contact/impacts/impact.h"
 #include "models/system.h"
 #include "nscd/nscd.h"
 

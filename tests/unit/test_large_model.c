@@ -22,7 +22,7 @@
 #include <cmocka.h>
 
 #include "core/model.h"
-#include "integrators/event_driven_impl.h"
+#include "integrators/event_driven/event_driven_impl.h"
 #include "nscd/nscd.h"
 
 #define BODIES 10000

@@ -1,4 +1,4 @@
-/* Lemke's algorithm (contact/lemke.c): its answers checked against the LCP's
+/* Lemke's algorithm (contact/solvers/lemke.c): its answers checked against the LCP's
  * definition, on matrices where least-index principal pivoting fails. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 
 #include <math.h>
 
-#include "contact/lemke.h"
+#include "contact/solvers/lemke.h"
 
 #define MAX_N 9
 

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "contact/delassus3.h"
-#include "contact/mdp_single.h"
-#include "contact/polynomial.h"
+#include "contact/single/delassus3.h"
+#include "contact/single/mdp_single.h"
+#include "contact/single/polynomial.h"
 #include "nscd/nscd.h"
 #include "single_contact_reference.h"
 

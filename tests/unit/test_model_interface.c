@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/memory.h"
-#include "integrators/event_driven_impl.h"
+#include "integrators/event_driven/event_driven_impl.h"
 #include "models.h"
 #include "models/system.h"
 

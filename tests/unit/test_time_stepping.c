@@ -15,7 +15,7 @@
 
 #include "core/memory.h"
 #include "core/struct_sizes.h"
-#include "integrators/time_stepping_impl.h"
+#include "integrators/time_stepping/time_stepping_impl.h"
 #include "models.h"
 
 #define G 9.81

@@ -1,5 +1,5 @@
 /* A non-symmetric local problem under NSCD_TS_SOLVER_AUTO
- * (integrators/ts_local_solve.c): ED-α's coupled stages give local matrices
+ * (integrators/time_stepping/ts_local_solve.c): ED-α's coupled stages give local matrices
  * W that are not symmetric, which the fc3d solvers refuse (NSCD_ERR_NOT_SPD).
  * Here W is a given 4 x 4 non-symmetric positive definite matrix (A + A' is
  * positive definite) of two planar frictional contacts, put in through a
@@ -20,9 +20,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "contact/assembly.h"
+#include "contact/assembly/assembly.h"
 #include "core/arena.h"
-#include "integrators/time_stepping_impl.h"
+#include "integrators/time_stepping/time_stepping_impl.h"
 #include "nscd/nscd.h"
 
 #define N 4

@@ -1,4 +1,4 @@
-/* The prox Gauss–Newton local solver (contact/prox_gn.c, NSCD_TS_SOLVER_PROX):
+/* The prox Gauss–Newton local solver (contact/solvers/prox_gn.c, NSCD_TS_SOLVER_PROX):
  * the kernel against the pivoting LCP on frictionless problems and against
  * fc3d on frictional ones, a redundant frictional set, equality rows, bad
  * input and the iteration cap; in the time stepper: a resting block and a box
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "contact/prox_gn.h"
+#include "contact/solvers/prox_gn.h"
 #include "core/arena.h"
 #include "core/memory.h"
 #include "models.h"

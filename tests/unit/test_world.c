@@ -378,6 +378,73 @@ static void pile_energy_never_increases(void **state) {
     }
 }
 
+/* Translational kinetic energy of the bodies ids[0..n) at velocities v
+ * (3 per body) shifted by dv. */
+static double kinetic_at(const nscd_world *w, const nscd_body_id *ids, int n, const double *v,
+                         double dv_z) {
+    double e = 0.0;
+    for (int i = 0; i < n; ++i) {
+        double m = 0.0, z = v[3 * i + 2] + dv_z;
+        assert_int_equal(nscd_world_get_body_mass(w, ids[i], &m, NULL), NSCD_OK);
+        e += 0.5 * m * (v[3 * i] * v[3 * i] + v[3 * i + 1] * v[3 * i + 1] + z * z);
+    }
+    return e;
+}
+
+/* The warm start adds no energy (docs/fuzzing.md, World 1 and World 2).
+ * Frictionless spheres with ε = 0: a block update minimises the contact
+ * energy E(r) = ½ rᵀWr + qᵀr over its block, and the Jacobi blend with
+ * ω ≤ 1/k keeps the decrease (world_solver.c), so after any number of
+ * sweeps from a start with E ≤ 0 the step's kinetic energy is at most that
+ * of the free velocities v + g dt (E is exactly the difference). Last
+ * step's impulses applied in full can have E > 0; they are scaled to E ≤ 0.
+ * A pile with warm start and one to three sweeps, Gauss–Seidel and blends
+ * of two and four groups: every step, ½|v⁺|² ≤ ½|v + g dt|² (M-norms).
+ * 300 steps (150 under NSCD_TEST_SMALL). */
+static void warm_start_adds_no_energy(void **state) {
+    (void)state;
+    for (int sweeps = 1; sweeps <= 3; ++sweeps) {
+        for (int groups = 1; groups <= 4; groups *= 2) {
+            nscd_world_desc d = default_desc();
+            d.error_reduction = 0.0;
+            d.default_friction = 0.0;
+            d.warm_start = 1;
+            d.max_sweeps = sweeps;
+            d.jacobi_groups = groups;
+            d.relaxation = 1.0;
+            d.tolerance = 0.0;
+            enum { N = 40 };
+            nscd_body_id ids[N];
+            nscd_world *w = make_world(&d);
+            add_floor(w);
+            for (int i = 0; i < N; ++i) { /* a column of spheres falling together */
+                ids[i] = add_sphere(w, 0.01 * (i % 3), 0.01 * (i % 5), 0.05 + 0.09 * i, 0.045);
+            }
+            const int steps = NSCD_TEST_SIZE(300, 150);
+            for (int k = 0; k < steps; ++k) {
+                double v[3 * N];
+                for (int i = 0; i < N; ++i) {
+                    assert_int_equal(nscd_world_get_body(w, ids[i], NULL, NULL, v + 3 * i, NULL),
+                                     NSCD_OK);
+                }
+                double free_flight = kinetic_at(w, ids, N, v, -G * d.dt);
+                assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+                for (int i = 0; i < N; ++i) {
+                    assert_int_equal(nscd_world_get_body(w, ids[i], NULL, NULL, v + 3 * i, NULL),
+                                     NSCD_OK);
+                }
+                double after = kinetic_at(w, ids, N, v, 0.0);
+                if (after > free_flight * (1.0 + 1e-12) + 1e-15) {
+                    fail_msg("%d sweeps, %d groups, step %d: kinetic energy %.17g above free "
+                             "flight's %.17g",
+                             sweeps, groups, k, after, free_flight);
+                }
+            }
+            nscd_world_destroy(w);
+        }
+    }
+}
+
 /* Two worlds built and run alike are bitwise alike (300 steps, 60 under
  * NSCD_TEST_SMALL). */
 static void rerun_is_bitwise_identical(void **state) {
@@ -1064,6 +1131,7 @@ int main(void) {
         cmocka_unit_test(box_pyramid_holds),
         cmocka_unit_test(round_shapes_rest_on_floor),
         cmocka_unit_test(pile_energy_never_increases),
+        cmocka_unit_test(warm_start_adds_no_energy),
         cmocka_unit_test(rerun_is_bitwise_identical),
         cmocka_unit_test(jacobi_blend_converges),
         cmocka_unit_test(add_and_remove_mid_run),

@@ -4,8 +4,9 @@
  * sliding along and turning about z free. */
 #include "world/joints/joint.h"
 
-void nscd__joint_cylindrical(const nscd__joint_frames *f, const nscd__joint_pose pose[2],
-                             int32_t part, nscd__joint_part *out) {
+void nscd__joint_cylindrical(const nscd__joint_def *def, const nscd__joint_frames *f,
+                             const nscd__joint_pose pose[2], int32_t part, nscd__joint_part *out) {
+    (void)def;
     out->n_rows = 2;
     if (part == 0) {
         nscd__joint_dot2_row(f, pose, f->axis[0], out, 0);

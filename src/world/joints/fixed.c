@@ -3,11 +3,11 @@
  * equations, the frames locked together. */
 #include "world/joints/joint.h"
 
-void nscd__joint_fixed(const nscd__joint_frames *f, const nscd__joint_pose pose[2], int32_t part,
-                       nscd__joint_part *out) {
+void nscd__joint_fixed(const nscd__joint_def *def, const nscd__joint_frames *f,
+                       const nscd__joint_pose pose[2], int32_t part, nscd__joint_part *out) {
     if (part == 0) {
-        nscd__joint_spherical(f, pose, 0, out);
+        nscd__joint_spherical(def, f, pose, 0, out);
         return;
     }
-    nscd__joint_prismatic(f, pose, 1, out);
+    nscd__joint_prismatic(def, f, pose, 1, out);
 }

@@ -11,7 +11,8 @@
  * unilateral part per gap (normal row, then two tangent rows). One file
  * per joint: spherical.c, revolute.c, cylindrical.c, prismatic.c, fixed.c,
  * clearance_cylindrical.c, clearance_revolute.c, clearance_prismatic.c;
- * the common rows in joint_rows.c. */
+ * the table of the types (parts, values, evaluate, valid range) in
+ * joint_types.c; the common rows in joint_rows.c. */
 #ifndef NSCD_JOINTS_JOINT_H
 #define NSCD_JOINTS_JOINT_H
 
@@ -60,7 +61,41 @@ typedef struct nscd__joint_part {
     double point[3];
 } nscd__joint_part;
 
-/* Number of parts of a joint. */
+/* ------------------------------------------------------------ joint types
+ * (joint_types.c). The frames of both sides in the world, at the poses. */
+typedef struct nscd__joint_frames {
+    double origin[2][3]; /* local frame origins, world */
+    double axis[2][9];   /* rows: the local x, y, z axes in the world */
+    double lever[2][3];  /* origin - body centre, world */
+} nscd__joint_frames;
+
+/* Evaluates part `part` of a joint of one type, its frames f at the poses. */
+typedef void (*nscd__joint_evaluate_fn)(const nscd__joint_def *def, const nscd__joint_frames *f,
+                                        const nscd__joint_pose pose[2], int32_t part,
+                                        nscd__joint_part *out);
+
+/* One row per joint type (ideal nscd_joint_type, clearance
+ * nscd_clearance_type) in joint_types.c: what the world needs to know of a
+ * type, in place of switches and range checks over the enums. A new type
+ * is a file with its evaluate function and a row there. */
+typedef struct nscd__joint_kind {
+    const char *name;
+    /* parts: `parts`, plus parts_per_vertex per vertex of the guide polygon */
+    int32_t parts;
+    int32_t parts_per_vertex;
+    /* constraint values: an ideal joint's equations; 0: one per part (gaps) */
+    int32_t values;
+    int32_t equality;   /* 1: its parts are equality rows; 0: gaps */
+    int32_t polygon;    /* clearance geometry: a guide polygon offset by c */
+    int32_t axial_play; /* clearance geometry: needs outer_length > inner_length */
+    nscd__joint_evaluate_fn evaluate;
+} nscd__joint_kind;
+
+/* The row of a type (clearance 0: nscd_joint_type, 1: nscd_clearance_type);
+ * NULL when there is no such type: the valid range. */
+const nscd__joint_kind *nscd__joint_kind_of(int32_t clearance, int32_t type);
+
+/* Number of parts of a (validated) joint. */
 int32_t nscd__joint_part_count(const nscd__joint_def *def);
 /* Total constraint values of a joint (equations or gaps). */
 int32_t nscd__joint_value_count(const nscd__joint_def *def);
@@ -69,13 +104,7 @@ void nscd__joint_evaluate(const nscd__joint_def *def, int32_t part, const nscd__
                           nscd__joint_part *out);
 
 /* ------------------------------------------------------------ shared rows
- * (joint_rows.c). The frames of both sides in the world. */
-typedef struct nscd__joint_frames {
-    double origin[2][3]; /* local frame origins, world */
-    double axis[2][9];   /* rows: the local x, y, z axes in the world */
-    double lever[2][3];  /* origin - body centre, world */
-} nscd__joint_frames;
-
+ * (joint_rows.c). */
 void nscd__joint_frames_at(const nscd__joint_def *def, const nscd__joint_pose pose[2],
                            nscd__joint_frames *f);
 /* Row of Φ = e·(p_1 - p_0), the origins' difference along a fixed world
@@ -96,17 +125,17 @@ void nscd__joint_dot2_row(const nscd__joint_frames *f, const nscd__joint_pose po
 void nscd__joint_gap_part(const nscd__joint_pose pose[2], double g, const double p[3],
                           const double n[3], nscd__joint_part *out);
 
-/* Per joint type (one file each). */
-void nscd__joint_spherical(const nscd__joint_frames *f, const nscd__joint_pose pose[2],
-                           int32_t part, nscd__joint_part *out);
-void nscd__joint_revolute(const nscd__joint_frames *f, const nscd__joint_pose pose[2], int32_t part,
-                          nscd__joint_part *out);
-void nscd__joint_cylindrical(const nscd__joint_frames *f, const nscd__joint_pose pose[2],
-                             int32_t part, nscd__joint_part *out);
-void nscd__joint_prismatic(const nscd__joint_frames *f, const nscd__joint_pose pose[2],
-                           int32_t part, nscd__joint_part *out);
-void nscd__joint_fixed(const nscd__joint_frames *f, const nscd__joint_pose pose[2], int32_t part,
-                       nscd__joint_part *out);
+/* Per joint type (one file each), nscd__joint_evaluate_fn's contract. */
+void nscd__joint_spherical(const nscd__joint_def *def, const nscd__joint_frames *f,
+                           const nscd__joint_pose pose[2], int32_t part, nscd__joint_part *out);
+void nscd__joint_revolute(const nscd__joint_def *def, const nscd__joint_frames *f,
+                          const nscd__joint_pose pose[2], int32_t part, nscd__joint_part *out);
+void nscd__joint_cylindrical(const nscd__joint_def *def, const nscd__joint_frames *f,
+                             const nscd__joint_pose pose[2], int32_t part, nscd__joint_part *out);
+void nscd__joint_prismatic(const nscd__joint_def *def, const nscd__joint_frames *f,
+                           const nscd__joint_pose pose[2], int32_t part, nscd__joint_part *out);
+void nscd__joint_fixed(const nscd__joint_def *def, const nscd__joint_frames *f,
+                       const nscd__joint_pose pose[2], int32_t part, nscd__joint_part *out);
 void nscd__clearance_cylindrical(const nscd__joint_def *def, const nscd__joint_frames *f,
                                  const nscd__joint_pose pose[2], int32_t part,
                                  nscd__joint_part *out);

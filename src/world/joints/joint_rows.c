@@ -1,32 +1,13 @@
-/* The rows shared by every joint (docs/joints.md, "Rows"), and the
- * dispatch over the joint types. A material point p of side s moves with
- * v_s + ω_s × (p - x_s), a body-fixed unit vector u with ω_s × u, and
- * e·(ω × r) = ω·(r × e): every row below is the exact time derivative of
- * its constraint function, so that the steppers' u = H v is Φ'. */
+/* The rows shared by every joint (docs/joints.md, "Rows"). A material
+ * point p of side s moves with v_s + ω_s × (p - x_s), a body-fixed unit
+ * vector u with ω_s × u, and e·(ω × r) = ω·(r × e): every row below is the
+ * exact time derivative of its constraint function, so that the steppers'
+ * u = H v is Φ'. */
 #include <math.h>
 #include <string.h>
 
 #include "core/vec3.h"
 #include "world/joints/joint.h"
-
-int32_t nscd__joint_part_count(const nscd__joint_def *def) {
-    if (def->clearance) {
-        switch (def->type) {
-        case NSCD_CLEARANCE_CYLINDRICAL: return 2;
-        case NSCD_CLEARANCE_REVOLUTE: return 4;
-        default: return 4 * def->n_vertices;
-        }
-    }
-    return def->type == NSCD_JOINT_SPHERICAL ? 1 : 2;
-}
-
-int32_t nscd__joint_value_count(const nscd__joint_def *def) {
-    if (def->clearance) {
-        return nscd__joint_part_count(def);
-    }
-    static const int32_t equations[] = {3, 5, 4, 5, 6};
-    return equations[def->type];
-}
 
 /* y = R x (row-major R). */
 static void rotate(const double R[9], const double x[3], double y[3]) {
@@ -128,30 +109,5 @@ void nscd__joint_gap_part(const nscd__joint_pose pose[2], double g, const double
             nscd_cross3(r, e, rxe);
             set_row(out, s, k, e, rxe, s == 0 ? 1.0 : -1.0);
         }
-    }
-}
-
-void nscd__joint_evaluate(const nscd__joint_def *def, int32_t part, const nscd__joint_pose pose[2],
-                          nscd__joint_part *out) {
-    nscd__joint_frames f;
-    memset(out, 0, sizeof *out);
-    nscd__joint_frames_at(def, pose, &f);
-    if (def->clearance) {
-        if (def->type == NSCD_CLEARANCE_CYLINDRICAL) {
-            nscd__clearance_cylindrical(def, &f, pose, part, out);
-        } else if (def->type == NSCD_CLEARANCE_REVOLUTE) {
-            nscd__clearance_revolute(def, &f, pose, part, out);
-        } else {
-            nscd__clearance_prismatic(def, &f, pose, part, out);
-        }
-        return;
-    }
-    out->equality = 1;
-    switch (def->type) {
-    case NSCD_JOINT_SPHERICAL: nscd__joint_spherical(&f, pose, part, out); break;
-    case NSCD_JOINT_REVOLUTE: nscd__joint_revolute(&f, pose, part, out); break;
-    case NSCD_JOINT_CYLINDRICAL: nscd__joint_cylindrical(&f, pose, part, out); break;
-    case NSCD_JOINT_PRISMATIC: nscd__joint_prismatic(&f, pose, part, out); break;
-    default: nscd__joint_fixed(&f, pose, part, out); break;
     }
 }

@@ -3,10 +3,10 @@
  * (part 1): five equations, sliding along z free. */
 #include "world/joints/joint.h"
 
-void nscd__joint_prismatic(const nscd__joint_frames *f, const nscd__joint_pose pose[2],
-                           int32_t part, nscd__joint_part *out) {
+void nscd__joint_prismatic(const nscd__joint_def *def, const nscd__joint_frames *f,
+                           const nscd__joint_pose pose[2], int32_t part, nscd__joint_part *out) {
     if (part == 0) {
-        nscd__joint_cylindrical(f, pose, 0, out);
+        nscd__joint_cylindrical(def, f, pose, 0, out);
         return;
     }
     out->n_rows = 3;

@@ -1,0 +1,202 @@
+/* All solutions of the impulsive Coulomb law of one contact (paper Fig. 1, Sect. 4.1).
+ *
+ * With u = A x - b, a Coulomb solution is one of
+ *   - no contact: x = 0, valid when u_n = -b_n >= 0;
+ *   - sticking:   u = 0, x = A^-1 b inside the cone;
+ *   - sliding:    x_n > 0, u_n = 0 and x_to = -mu x_n d where d = u_to/||u_to||.
+ * For sliding write d = (cos th, sin th) and w(th) = (1, -mu cos th, -mu sin th), so
+ * x = x_n w. Then u_n = 0 gives x_n = b_n / D(th) with D = a_n'w, and u_to must be a
+ * positive multiple of d: d x (D u_to) = d x (b_n A_to w - D b_to) = 0. That cross
+ * product is a trigonometric polynomial of degree 2 in th, hence a quartic after the
+ * half-angle substitution (the polynomial approach of Bonnefon and Daviet, written in
+ * the slip angle). Its real roots are filtered by x_n > 0 and d'u_to > 0.
+ * For b_n = 0 the sliding solutions need D(th) = 0 instead (x_n is then free and
+ * found from the tangential equations). */
+#include <float.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "contact/single/delassus3.h"
+#include "contact/single/polynomial.h"
+#include "nscd/single_contact.h"
+
+enum { max_found = 6 };
+
+typedef struct solution_list {
+    double x[max_found][3];
+    double obj[max_found];
+    int n;
+    double scale; /* impulse scale for duplicate detection */
+} solution_list;
+
+static double objective(const double A[9], const double b[3], const double x[3]) {
+    double q = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        double Ax = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
+        q += x[i] * (0.5 * Ax - b[i]);
+    }
+    return q;
+}
+
+static void add_solution(solution_list *list, const double A[9], const double b[3],
+                         const double x[3]) {
+    for (int i = 0; i < list->n; ++i) {
+        double d = nscd__norm3(x[0] - list->x[i][0], x[1] - list->x[i][1], x[2] - list->x[i][2]);
+        if (d <= 1e-9 * list->scale) {
+            return;
+        }
+    }
+    if (list->n < max_found) {
+        memcpy(list->x[list->n], x, sizeof list->x[0]);
+        list->obj[list->n] = objective(A, b, x);
+        list->n++;
+    }
+}
+
+/* The sliding candidate x = x_n w(th): accepted when x_n > 0, u_n = 0 (by
+ * construction) and u_to = lambda d with lambda > 0 and u_to parallel to d. */
+static void try_sliding(solution_list *list, const double A[9], const double b[3], double mu,
+                        double xn, double c, double s) {
+    if (!(xn > 0.0) || !isfinite(xn)) {
+        return;
+    }
+    double x[3] = {xn, -mu * xn * c, -mu * xn * s};
+    double ut = A[3] * x[0] + A[4] * x[1] + A[5] * x[2] - b[1];
+    double uo = A[6] * x[0] + A[7] * x[1] + A[8] * x[2] - b[2];
+    double lambda = ut * c + uo * s, off = ut * s - uo * c;
+    double vscale =
+        nscd__norm2(b[1], b[2]) + fabs(b[0]) + (A[4] + A[8]) * nscd__norm2(x[0], mu * xn);
+    if (lambda > 1e-12 * vscale && fabs(off) <= 1e-8 * vscale) {
+        add_solution(list, A, b, x);
+    }
+}
+
+/* b_n != 0: roots of the cross-product condition (file comment). */
+static nscd_status sliding_general(solution_list *list, const double A[9], const double b[3],
+                                   double mu) {
+    double N = A[0], Ant = A[1], Ano = A[2], Att = A[4], Ato = A[5], Aoo = A[8];
+    double bn = b[0], bt = b[1], bo = b[2];
+    /* v = b_n A_to w - D b_to = alpha + beta cos + gamma sin (componentwise) */
+    double al1 = bn * Ant - N * bt, be1 = mu * (Ant * bt - bn * Att),
+           ga1 = mu * (Ano * bt - bn * Ato);
+    double al2 = bn * Ano - N * bo, be2 = mu * (Ant * bo - bn * Ato),
+           ga2 = mu * (Ano * bo - bn * Aoo);
+    /* G = cos v2 - sin v1 */
+    double k[5] = {0.5 * (be2 - ga1), al2, -al1, 0.5 * (be2 + ga1), 0.5 * (ga2 - be1)};
+    double term_scale =
+        (fabs(bn) + nscd__norm2(bt, bo)) * (N + mu * (fabs(Ant) + fabs(Ano) + Att + Aoo));
+    double kmax = 0.0;
+    for (int i = 0; i < 5; ++i) {
+        kmax = fmax(kmax, fabs(k[i]));
+    }
+    if (kmax <= 1e-13 * term_scale) {
+        return NSCD_ERR_UNSUPPORTED; /* every slip direction satisfies it: a continuum */
+    }
+    double cs[8];
+    int n = nscd__trig2_roots(k, 1, cs);
+    for (int i = 0; i < n; ++i) {
+        double c = cs[2 * i], s = cs[2 * i + 1];
+        double D = N - mu * (Ant * c + Ano * s);
+        try_sliding(list, A, b, mu, bn / D, c, s);
+    }
+    return NSCD_OK;
+}
+
+/* b_n = 0: D(th) = 0, then x_n A_to w - lambda d = b_to for (x_n, lambda). */
+static nscd_status sliding_grazing(solution_list *list, const double A[9], const double b[3],
+                                   double mu) {
+    double N = A[0], sa = nscd__norm2(A[1], A[2]);
+    if (mu * sa < N) {
+        return NSCD_OK; /* D > 0 for every direction */
+    }
+    double a0 = atan2(A[2], A[1]), da = acos(fmin(1.0, N / (mu * sa)));
+    for (int side = -1; side <= 1; side += 2) {
+        double th = a0 + side * da, c = cos(th), s = sin(th);
+        double w[3] = {1.0, -mu * c, -mu * s};
+        double m0 = A[3] * w[0] + A[4] * w[1] + A[5] * w[2];
+        double m1 = A[6] * w[0] + A[7] * w[1] + A[8] * w[2];
+        /* [m0 -c; m1 -s] (x_n, lambda) = (b_t, b_o) */
+        double det = -m0 * s + c * m1;
+        double mscale = nscd__norm2(m0, m1);
+        if (fabs(det) <= 1e-12 * mscale) {
+            double cross = m0 * b[2] - m1 * b[1]; /* consistent iff b_to parallel to m */
+            if (fabs(cross) <= 1e-12 * mscale * nscd__norm2(b[1], b[2])) {
+                return NSCD_ERR_UNSUPPORTED;
+            }
+            continue;
+        }
+        double xn = (-b[1] * s + c * b[2]) / det;
+        try_sliding(list, A, b, mu, xn, c, s);
+        if (da == 0.0) {
+            break;
+        }
+    }
+    return NSCD_OK;
+}
+
+static void sort_sliding(solution_list *list, int first) {
+    for (int i = first + 1; i < list->n; ++i) {
+        for (int j = i; j > first && list->obj[j] < list->obj[j - 1]; --j) {
+            double tx[3], to = list->obj[j];
+            memcpy(tx, list->x[j], sizeof tx);
+            memcpy(list->x[j], list->x[j - 1], sizeof tx);
+            list->obj[j] = list->obj[j - 1];
+            memcpy(list->x[j - 1], tx, sizeof tx);
+            list->obj[j - 1] = to;
+        }
+    }
+}
+
+nscd_status nscd_coulomb_single_contact_all(const double A[9], const double b[3], double mu,
+                                            double *solutions, int32_t max_solutions,
+                                            int32_t *n_solutions) {
+    nscd_status st = nscd__single_contact_args(A, b, mu, n_solutions);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    if (max_solutions < 0) {
+        return NSCD_ERR_OUT_OF_RANGE;
+    }
+    if (solutions == NULL && max_solutions > 0) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    double S[9], L[9], x0[3];
+    st = nscd__delassus3_factor(A, S, L);
+    if (st != NSCD_OK) {
+        return st;
+    }
+    nscd__delassus3_solve(L, b, x0);
+    solution_list list = {.n = 0};
+    list.scale = fmax(nscd__norm3(x0[0], x0[1], x0[2]), DBL_MIN);
+    static const double zero[3] = {0.0, 0.0, 0.0};
+    if (b[0] <= 0.0) {
+        add_solution(&list, S, b, zero);
+    }
+    if (mu == 0.0) { /* frictionless: the scalar LCP has exactly one solution */
+        if (b[0] > 0.0) {
+            double x[3] = {b[0] / S[0], 0.0, 0.0};
+            add_solution(&list, S, b, x);
+        }
+    } else {
+        if (x0[0] > 0.0 && nscd__norm2(x0[1], x0[2]) <= mu * x0[0]) {
+            add_solution(&list, S, b, x0);
+        }
+        int first_sliding = list.n;
+        st = (b[0] != 0.0) ? sliding_general(&list, S, b, mu) : sliding_grazing(&list, S, b, mu);
+        if (st != NSCD_OK) {
+            return st;
+        }
+        sort_sliding(&list, first_sliding);
+    }
+    if (list.n > max_solutions) {
+        *n_solutions = list.n;
+        return NSCD_ERR_BUFFER_TOO_SMALL;
+    }
+    for (int i = 0; i < list.n; ++i) {
+        memcpy(solutions + 3 * i, list.x[i], sizeof list.x[0]);
+    }
+    *n_solutions = list.n;
+    return NSCD_OK;
+}

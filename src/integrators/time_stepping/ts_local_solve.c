@@ -1,0 +1,497 @@
+/* The local problem of one time step (docs/time_stepping.md):
+ *
+ *     u = W P + c,   W = H M^-1 H',   c = H v_free + bias,
+ *
+ * over the rows H of the active entries, with Newton's law on the normal
+ * rows of contacts (0 <= P_N _|_ u_N >= 0, the bias carrying e min(u_k, 0)),
+ * u = 0 on the rows of equality entries (P of either sign) and, with the
+ * fc3d solvers, Coulomb's law (or maximum dissipation) on the tangential
+ * rows. Frictionless problems go to the mixed LCP of the impacts
+ * (nscd__impact_lcp) on a dense W; frictional ones to the fc3d block
+ * Gauss–Seidel on the block-CSR local form (nscd__local_form_bsr, memory
+ * O(nnz)) with three rows per contact, planar and frictionless contacts
+ * padded with zero rows as contact/impacts/impact_friction.c does. The prox solver
+ * (contact/solvers/prox_gn.c) takes the dense W over every real row (normal, real
+ * tangents, equality rows) and solves friction and equalities together. */
+#include <math.h>
+#include <string.h>
+
+#include "contact/solvers/fc3d_internal.h"
+#include "contact/impacts/impact_rules.h"
+#include "contact/solvers/prox_gn.h"
+#include "integrators/time_stepping/time_stepping_impl.h"
+#include "nscd/lcp.h"
+
+static int frictional(const nscd__contact_slot *slot) {
+    return slot->kind == NSCD__ENTRY_UNILATERAL && slot->friction > 0.0 && slot->n_tangent >= 1;
+}
+
+/* Newton's restitution coefficient of a contact (0 without law). */
+static double restitution(const nscd__contact_slot *slot) {
+    if (slot->law.ops == NULL || slot->law.ops->restitution == NULL) {
+        return 0.0;
+    }
+    return slot->law.ops->restitution(&slot->law);
+}
+
+/* Tangential rows of a contact that are real (the others are dummies). */
+static int32_t real_tangents(const nscd__contact_slot *slot) {
+    return frictional(slot) ? (slot->n_tangent < 2 ? slot->n_tangent : 2) : 0;
+}
+
+/* Picks the solver for the active set: local->fc3d and local->law. */
+static nscd_status choose_solver(nscd_time_stepping *ts, nscd__ts_local *local) {
+    const nscd__model *m = local->model;
+    int friction = 0, equality = 0;
+    for (int32_t i = 0; i < local->n_entries; ++i) {
+        const nscd__contact_slot *slot = &m->contacts[local->entries[i]];
+        friction |= frictional(slot);
+        equality |= slot->kind == NSCD__ENTRY_EQUALITY;
+    }
+    int32_t solver = ts->options.local_solver;
+    if (solver == NSCD_TS_SOLVER_AUTO && friction && equality) {
+        solver = NSCD_TS_SOLVER_PROX; /* the LCP is frictionless, fc3d takes contacts only */
+    } else if (solver == NSCD_TS_SOLVER_AUTO) { /* the pivoting LCP is for small problems */
+        int small = equality || local->n_entries <= NSCD_LCP_MAX_SIZE;
+        solver = friction || !small ? NSCD_TS_SOLVER_FC3D_COULOMB : NSCD_TS_SOLVER_LCP;
+    }
+    local->prox = solver == NSCD_TS_SOLVER_PROX;
+    local->fc3d = solver != NSCD_TS_SOLVER_LCP && !local->prox;
+    local->law = solver == NSCD_TS_SOLVER_FC3D_MAX_DISSIPATION ? NSCD_FC3D_MAX_DISSIPATION
+                                                               : NSCD_FC3D_COULOMB;
+    if (local->prox) { /* contacts with friction and equalities alike */
+        return NSCD_OK;
+    }
+    if (!local->fc3d && friction) {
+        return nscd__fail(&ts->diag, NSCD_ERR_UNSUPPORTED,
+                          "an active contact has friction: the LCP solver is frictionless");
+    }
+    if (local->fc3d && equality) {
+        return nscd__fail(&ts->diag, NSCD_ERR_UNSUPPORTED,
+                          "equality entries need the LCP solver (fc3d takes contacts only)");
+    }
+    return NSCD_OK;
+}
+
+/* Rows of one active entry in the dense problem: an equality's rows; a
+ * contact's normal, and with the prox solver its real tangent rows too. */
+static int32_t dense_rows(const nscd__ts_local *local, const nscd__contact_slot *slot,
+                          const nscd__rows *rows) {
+    if (slot->kind == NSCD__ENTRY_EQUALITY) {
+        return rows->n_rows;
+    }
+    return 1 + (local->prox ? real_tangents(slot) : 0);
+}
+
+/* e min(w v_k, 0) for a contact's normal row w: Newton's law at the velocity
+ * level; for a persistent contact (slot->mean_velocity) under the midpoint
+ * rule e (w v_k - start_approach), the mean velocity held (core/model.h,
+ * docs/joints.md), and under the other schemes 0 (plastic, as without the
+ * form); 0 without v_k (a non-impulsive stage: no restitution). */
+static double restitution_bias(const nscd__ts_local *local, const nscd__contact_slot *slot,
+                               const nscd__rows *normal, const double *v_k) {
+    if (v_k == NULL) {
+        return 0.0;
+    }
+    double rate = nscd__rows_dot(normal, 0, v_k);
+    if (slot->mean_velocity) {
+        return local->rows_at_midpoint ? restitution(slot) * (rate - slot->start_approach) : 0.0;
+    }
+    return restitution(slot) * fmin(rate, 0.0);
+}
+
+/* e w v_k on an equality row w of an entry whose law has restitution e > 0
+ * (the world's ideal joints, docs/joints.md): the row then holds
+ * w (v_{k+1} + e v_k) = 0, with e = 1 and the midpoint rule the mean
+ * velocity tangent at q_M, which keeps a rigid rod's energy. Every other
+ * equality holds u = 0 and is left untouched (bitwise as before). */
+static void add_equality_bias(const nscd__contact_slot *slot, const nscd__rows *row,
+                              const double *v_k, double *c) {
+    double e = restitution(slot);
+    if (v_k != NULL && e > 0.0) {
+        *c += e * nscd__rows_dot(row, 0, v_k);
+    }
+}
+
+/* The bias of row `kind` of active entry e: seed 004's linearised gap
+ * g_k / dt (eq. 24 on a contact's normal row, eq. 23 on a one-row
+ * equality) when local->gaps is set, else Newton's law on normal rows. */
+static double row_bias(const nscd__ts_local *local, int32_t e, const nscd__contact_slot *slot,
+                       const nscd__rows *entry_rows, int32_t kind, const double *v_k) {
+    if (local->gaps != NULL) {
+        int one_row_equality = kind == -1 && entry_rows->n_rows == 1;
+        return kind == 0 || one_row_equality ? local->gaps[e] / local->dt : 0.0;
+    }
+    return kind == 0 ? restitution_bias(local, slot, entry_rows, v_k) : 0.0;
+}
+
+/* Arrays of a local problem of m rows. */
+static nscd_status allocate_local(nscd__arena *arena, nscd__ts_local *local, int dense) {
+    size_t mm = (size_t)local->m, ms = mm > 0 ? mm : 1;
+    local->H = nscd__arena_array(arena, ms, sizeof *local->H);
+    local->row_entry = nscd__arena_array(arena, ms, sizeof(int32_t));
+    local->row_kind = nscd__arena_array(arena, ms, sizeof(int32_t));
+    local->W = dense ? nscd__arena_array(arena, ms * ms, sizeof(double)) : NULL;
+    local->c = nscd__arena_array(arena, ms, sizeof(double));
+    local->P = nscd__arena_array(arena, ms, sizeof(double));
+    local->mu = nscd__arena_array(arena, (size_t)local->n_entries + 1, sizeof(double));
+    int ok = local->H && local->row_entry && local->row_kind && local->c && local->P && local->mu;
+    return ok && (local->W || !dense) ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
+}
+
+/* LCP: one row per contact (its normal), every row of an equality; prox:
+ * also the real tangent rows of frictional contacts. Dense W = H M^-1 H' and
+ * c = H v_free + e min(H_N v_k, 0) on the normal rows. */
+static nscd_status build_dense(nscd_time_stepping *ts, nscd__model *m, const nscd__rows *all,
+                               const double *q, const double *v_free, const double *v_k,
+                               nscd__ts_local *local) {
+    local->m = 0;
+    for (int32_t i = 0; i < local->n_entries; ++i) {
+        int32_t e = local->entries[i];
+        local->m += dense_rows(local, &m->contacts[e], &all[e]);
+    }
+    if (local->prox && local->m > NSCD__PROX_MAX_ROWS) {
+        return nscd__fail(&ts->diag, NSCD_ERR_UNSUPPORTED,
+                          "%d rows exceed the prox solver's %d (dense; use fc3d)", (int)local->m,
+                          NSCD__PROX_MAX_ROWS);
+    }
+    if (allocate_local(&ts->arena, local, 1) != NSCD_OK) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "dense problem of %d rows",
+                          (int)local->m);
+    }
+    for (int32_t i = 0, r = 0; i < local->n_entries; ++i) {
+        int32_t e = local->entries[i];
+        const nscd__contact_slot *slot = &m->contacts[e];
+        local->mu[i] = frictional(slot) ? slot->friction : 0.0;
+        for (int32_t a = 0; a < dense_rows(local, slot, &all[e]); ++a, ++r) {
+            local->row_entry[r] = i;
+            local->H[r] = nscd__rows_row(&all[e], a);
+            local->row_kind[r] = slot->kind == NSCD__ENTRY_EQUALITY ? -1 : a;
+            local->c[r] = nscd__rows_dot(&local->H[r], 0, v_free);
+            if (local->row_kind[r] == 0 || local->gaps != NULL) { /* as before the gap bias */
+                local->c[r] += row_bias(local, e, slot, &all[e], local->row_kind[r], v_k);
+            } else if (local->row_kind[r] < 0) {
+                add_equality_bias(slot, &local->H[r], v_k, &local->c[r]);
+            }
+        }
+    }
+    nscd_status rc =
+        nscd__response_build(m, &ts->arena, q, NULL, local->m, local->H, &local->response);
+    if (rc == NSCD_OK) {
+        nscd__response_delassus(&local->response, local->m, local->H, local->W);
+    }
+    return rc;
+}
+
+/* The three rows of a contact for fc3d (normal, real tangents, zero rows
+ * for the dummies), with the entry's block pattern, into *out. */
+static nscd_status contact_rows(nscd__arena *arena, const nscd__contact_slot *slot,
+                                const nscd__rows *rows, nscd__rows *out) {
+    *out = *rows;
+    out->n_rows = 3;
+    size_t w = (size_t)rows->width_total;
+    out->values = nscd__arena_array(arena, 3 * w, sizeof(double)); /* zero-filled */
+    if (out->values == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    for (int32_t a = 0; a <= real_tangents(slot); ++a) {
+        memcpy(out->values + (size_t)a * w, rows->values + (size_t)a * w, w * sizeof(double));
+    }
+    return NSCD_OK;
+}
+
+/* fc3d: three rows per contact, the block-CSR local form (contact/assembly/assembly.h)
+ * with the restitution bias on the normal rows; dummy rows get the normal's
+ * diagonal (as contact/impacts/impact_friction.c: keeps the diagonal blocks positive
+ * definite and the dummy impulses zero). */
+static nscd_status build_fc3d(nscd_time_stepping *ts, nscd__model *m, const nscd__rows *all,
+                              const double *q, const double *v_free, const double *v_k,
+                              nscd__ts_local *local) {
+    int32_t k = local->n_entries;
+    local->m = 3 * k;
+    nscd__rows *rows = nscd__arena_array(&ts->arena, (size_t)k + 1, sizeof *rows);
+    if (rows == NULL || allocate_local(&ts->arena, local, 0) != NSCD_OK) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "fc3d problem of %d contacts", (int)k);
+    }
+    for (int32_t i = 0; i < k; ++i) {
+        int32_t e = local->entries[i];
+        const nscd__contact_slot *slot = &m->contacts[e];
+        if (contact_rows(&ts->arena, slot, &all[e], &rows[i]) != NSCD_OK) {
+            return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "fc3d rows");
+        }
+        local->mu[i] = frictional(slot) ? slot->friction : 0.0;
+        for (int32_t a = 0; a < 3; ++a) {
+            local->row_entry[3 * i + a] = i;
+            local->row_kind[3 * i + a] = (a == 0 || a <= real_tangents(slot)) ? a : -2;
+        }
+        local->c[3 * i] = row_bias(local, e, slot, &all[e], 0, v_k); /* the bias */
+        for (int32_t a = 1; local->tangential_restitution && a <= real_tangents(slot); ++a) {
+            local->c[3 * i + a] = slot->tangential_restitution * nscd__rows_dot(&all[e], a, v_k);
+        }
+    }
+    nscd_status rc =
+        nscd__local_form_bsr(m, &ts->arena, q, k, rows, v_free, local->c, &local->form);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    memcpy(local->c, local->form.q, (size_t)local->m * sizeof(double));
+    for (int32_t i = 0; i < k; ++i) {
+        double *block = local->form.blocks + 9 * (size_t)local->form.diag[i];
+        for (int32_t a = 1; a < 3; ++a) {
+            block[4 * a] = local->row_kind[3 * i + a] == -2 ? block[0] : block[4 * a];
+        }
+    }
+    return NSCD_OK;
+}
+
+/* Whether the fc3d solvers take the local form: every 3x3 diagonal block
+ * symmetric (|A_ab - A_ba| <= 1e-10 max_a |A_aa|) and positive definite
+ * (the pivots of LDL' > 1e-14 max_a |A_aa|), the test they apply before
+ * solving (nscd__fc3d_check_diag_block, fc3d_options.c). W = H M^-1 H'
+ * passes it up to rounding; ED-α's coupled stages (ed_alpha.c:
+ * H_c (Γ ⊗ I) J^-1 H_c', J not symmetric with the stages' stiffness and
+ * damping) do not. Off-diagonal blocks are not tested: block Gauss–Seidel
+ * takes non-symmetric couplings, and so did every run before this test. */
+static int fc3d_takes(const nscd__local_bsr *f) {
+    for (int32_t i = 0; i < f->n_contacts; ++i) {
+        if (nscd__fc3d_check_diag_block(f->blocks + 9 * (size_t)f->diag[i]) != NSCD_OK) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, const nscd__rows *all,
+                                 const double *q, const double *v_free, const double *v_k,
+                                 nscd__ts_local *local) {
+    local->model = solver;
+    nscd_status rc = choose_solver(ts, local);
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    if (!local->fc3d) {
+        return build_dense(ts, solver, all, q, v_free, v_k, local);
+    }
+    rc = build_fc3d(ts, solver, all, q, v_free, v_k, local);
+    /* AUTO: the fc3d solvers refuse a non-symmetric (or not positive
+     * definite) diagonal block with NSCD_ERR_NOT_SPD; the prox solver's
+     * Gauss–Newton (dgelsd) takes any W, so such a problem goes to it,
+     * rebuilt dense over the same entries. Only problems fc3d would have
+     * refused change solver. An explicit fc3d choice is kept and fails in
+     * solve_fc3d with that status. */
+    if (rc == NSCD_OK && ts->options.local_solver == NSCD_TS_SOLVER_AUTO &&
+        !fc3d_takes(&local->form)) {
+        local->fc3d = 0;
+        local->prox = 1;
+        memset(&local->form, 0, sizeof local->form);
+        rc = build_dense(ts, solver, all, q, v_free, v_k, local);
+    }
+    return rc;
+}
+
+void nscd__ts_local_velocity(const nscd__ts_local *local, int32_t n_v, double *dv) {
+    if (local->m == 0) {
+        memset(dv, 0, (size_t)n_v * sizeof(double));
+    } else if (local->fc3d) {
+        nscd__response_gemv(&local->form.response, local->P, dv);
+    } else {
+        nscd__response_gemv(&local->response, local->P, dv);
+    }
+}
+
+/* ------------------------------------------------------------ LCP */
+
+/* max over rows of |min(P, u)| (contacts) and |u| (equalities): the
+ * complementarity residual of the LCP's answer. */
+static double lcp_residual(const nscd__ts_local *local) {
+    int32_t m = local->m;
+    double worst = 0.0;
+    for (int32_t a = 0; a < m; ++a) {
+        double u = local->c[a];
+        for (int32_t b = 0; b < m; ++b) {
+            u += local->W[(size_t)a * (size_t)m + (size_t)b] * local->P[b];
+        }
+        double r = local->row_kind[a] == -1 ? fabs(u) : fabs(fmin(local->P[a], u));
+        worst = fmax(worst, r);
+    }
+    return worst;
+}
+
+static nscd_status solve_lcp(nscd_time_stepping *ts, nscd__ts_local *local) {
+    nscd__model *m = local->model;
+    int32_t unilateral = 0;
+    for (int32_t a = 0; a < local->m; ++a) {
+        unilateral += local->row_kind[a] == 0;
+    }
+    if (unilateral > NSCD_LCP_MAX_SIZE) {
+        return nscd__fail(&ts->diag, NSCD_ERR_UNSUPPORTED,
+                          "%d active contacts exceed the LCP solver's %d (use fc3d)",
+                          (int)unilateral, NSCD_LCP_MAX_SIZE);
+    }
+    int32_t *row_contact = nscd__arena_array(&ts->arena, (size_t)local->m, sizeof(int32_t));
+    if (row_contact == NULL) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "local LCP");
+    }
+    for (int32_t a = 0; a < local->m; ++a) {
+        row_contact[a] = local->entries[local->row_entry[a]];
+    }
+    /* the mixed LCP of the impacts: only the arena of the work and the kinds
+     * of the rows' entries are used */
+    nscd__impact_work work;
+    memset(&work, 0, sizeof work);
+    work.arena = &ts->arena;
+    nscd__impact impact;
+    memset(&impact, 0, sizeof impact);
+    impact.count = local->m;
+    impact.contacts = row_contact;
+    nscd_status rc = nscd__impact_lcp(m, &work, &impact, local->W, local->c, local->P);
+    if (rc != NSCD_OK) {
+        return nscd__fail(&ts->diag, rc, "local LCP of %d rows failed", (int)local->m);
+    }
+    ts->report.iterations = 1;
+    ts->report.residual = lcp_residual(local);
+    ts->report.converged = 1;
+    return NSCD_OK;
+}
+
+/* ------------------------------------------------------------ fc3d */
+
+static nscd_status solve_fc3d(nscd_time_stepping *ts, nscd__ts_local *local) {
+    int32_t n = local->m / 3;
+    const nscd__local_bsr *f = &local->form;
+    nscd__fc3d_matrix bsr = {n, f->row_ptr, f->col_idx, f->blocks, f->diag, NULL};
+    nscd_fc3d_options opts;
+    nscd_fc3d_options_init(&opts, sizeof opts);
+    opts.friction_law = local->law;
+    opts.tolerance = ts->options.tolerance;
+    opts.max_iterations = ts->options.max_iterations;
+    opts.warm_start = 1;
+    nscd_fc3d_options resolved;
+    double *u = nscd__arena_array(&ts->arena, (size_t)local->m, sizeof(double));
+    double *work = nscd__arena_array(&ts->arena, NSCD__FC3D_RUN_WORK((size_t)n), sizeof(double));
+    if (u == NULL || work == NULL) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "fc3d problem of %d contacts", (int)n);
+    }
+    nscd_fc3d_info info = {.struct_size = sizeof info};
+    nscd_status rc = nscd__fc3d_check_args(n, NSCD__FC3D_MAX_CONTACTS, local->c, local->mu, &opts,
+                                           local->P, u, &info, &resolved);
+    for (int32_t i = 0; rc == NSCD_OK && i < n; ++i) {
+        rc = nscd__fc3d_check_diag_block(bsr.blocks + 9 * (size_t)bsr.diag[i]);
+        if (rc == NSCD_ERR_NOT_SPD) {
+            return nscd__fail(&ts->diag, rc,
+                              "fc3d: the 3x3 diagonal block of contact %d is not symmetric "
+                              "positive definite (a non-symmetric local matrix, e.g. ED-α's "
+                              "coupled stages, needs the prox solver or AUTO)",
+                              (int)i);
+        }
+    }
+    if (rc == NSCD_OK) {
+        rc = nscd__fc3d_run_work(&bsr, local->c, local->mu, NULL, &resolved, local->P, u, &info,
+                                 work);
+    }
+    for (int32_t a = 0; a < local->m; ++a) { /* dummy impulses are zero (see the header) */
+        local->P[a] = local->row_kind[a] == -2 ? 0.0 : local->P[a];
+    }
+    ts->report.iterations = info.iterations;
+    ts->report.residual = info.merit;
+    ts->report.converged = info.converged;
+    if (rc != NSCD_OK) {
+        return nscd__fail(&ts->diag, rc, "fc3d solve of %d contacts: %d sweeps, merit %.3g", (int)n,
+                          (int)info.iterations, info.merit);
+    }
+    return NSCD_OK;
+}
+
+/* ------------------------------------------------------------ prox */
+
+/* r of each row: the scheme's constant (NSCD_TS_PROX_R_PAPER), or
+ * prox_r / W_aa (NSCD_TS_PROX_R_SCALED) with a contact's normal diagonal for
+ * all its rows (the disk projection needs one r per contact); a zero
+ * diagonal (a row that moves nothing) takes the largest one. */
+static void prox_parameters(const nscd_time_stepping *ts, const nscd__ts_local *local, double *r) {
+    int32_t m = local->m;
+    double largest = 0.0;
+    for (int32_t a = 0; a < m; ++a) {
+        largest = fmax(largest, local->W[(size_t)a * (size_t)m + (size_t)a]);
+    }
+    for (int32_t a = 0; a < m; ++a) {
+        int32_t owner = local->row_kind[a] > 0 ? a - local->row_kind[a] : a;
+        double w = local->W[(size_t)owner * (size_t)m + (size_t)owner];
+        w = w > 1e-14 * largest ? w : (largest > 0.0 ? largest : 1.0);
+        r[a] = ts->options.prox_r_mode == NSCD_TS_PROX_R_PAPER ? local->prox_r
+                                                               : ts->options.prox_r / w;
+    }
+}
+
+/* The dense problem handed to the prox Gauss–Newton kernel
+ * (contact/solvers/prox_gn.h), warm started from local->P. */
+static nscd_status solve_prox(nscd_time_stepping *ts, nscd__ts_local *local) {
+    size_t m = (size_t)local->m;
+    int32_t *kind = nscd__arena_array(&ts->arena, m, sizeof(int32_t));
+    int32_t *n_tan = nscd__arena_array(&ts->arena, m, sizeof(int32_t));
+    double *mu = nscd__arena_array(&ts->arena, m, sizeof(double));
+    double *r = nscd__arena_array(&ts->arena, m, sizeof(double));
+    if (kind == NULL || n_tan == NULL || mu == NULL || r == NULL) {
+        return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "prox problem of %d rows", (int)m);
+    }
+    if (ts->options.prox_r_mode == NSCD_TS_PROX_R_PAPER && !(local->prox_r > 0.0)) {
+        return nscd__fail(&ts->diag, NSCD_ERR_INVALID_ARGUMENT, "the scheme gave no paper's r");
+    }
+    for (size_t a = 0; a < m; ++a) {
+        int32_t k = local->row_kind[a];
+        kind[a] = k < 0 ? NSCD__PROX_EQUALITY : (k == 0 ? NSCD__PROX_NORMAL : NSCD__PROX_TANGENT);
+        mu[a] = local->mu[local->row_entry[a]];
+        n_tan[a - (size_t)(k > 0 ? k : 0)] += k > 0; /* counts the rows after the normal */
+    }
+    prox_parameters(ts, local, r);
+    nscd__prox_problem problem = {local->m,
+                                  local->W,
+                                  local->c,
+                                  kind,
+                                  n_tan,
+                                  mu,
+                                  r,
+                                  ts->options.max_iterations,
+                                  ts->options.tolerance};
+    nscd__prox_info info;
+    nscd_status rc = nscd__prox_gauss_newton(&problem, &ts->arena, local->P, &info);
+    ts->report.iterations = info.iterations;
+    ts->report.residual = info.residual;
+    ts->report.converged = info.converged;
+    if (rc != NSCD_OK) {
+        return nscd__fail(&ts->diag, rc, "prox Gauss-Newton on %d rows: %d iterations, |f| %.3g",
+                          (int)m, (int)info.iterations, info.residual);
+    }
+    return NSCD_OK;
+}
+
+nscd_status nscd__ts_local_solve(nscd_time_stepping *ts, nscd__ts_local *local) {
+    ts->report.iterations = 0;
+    ts->report.residual = 0.0;
+    ts->report.converged = 1;
+    if (local->m == 0) {
+        return NSCD_OK;
+    }
+    if (local->prox) {
+        return solve_prox(ts, local);
+    }
+    if (local->fc3d) {
+        return solve_fc3d(ts, local);
+    }
+    nscd_status rc = solve_lcp(ts, local);
+    /* AUTO: the pivoting LCP solves dependent rows (a redundant set: the
+     * four corners of a slider held on two dofs, the joint rows of a
+     * four-bar) by the proximal iterations of core/redundant.h; a set with
+     * no solution there (NSCD_ERR_SINGULAR: inconsistent equality rows), or
+     * a matrix that is no P-matrix (ED-α's non-symmetric stages: a singular
+     * basis or the pivot budget), goes to the prox solver's least squares,
+     * on the same dense problem (docs/time_stepping.md, "Redundant rows") */
+    if ((rc == NSCD_ERR_SINGULAR || rc == NSCD_ERR_NOT_CONVERGED) &&
+        ts->options.local_solver == NSCD_TS_SOLVER_AUTO) {
+        nscd__diag_clear(&ts->diag);
+        memset(local->P, 0, (size_t)local->m * sizeof(double));
+        local->prox = 1;
+        rc = solve_prox(ts, local);
+    }
+    return rc;
+}
