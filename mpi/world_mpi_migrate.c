@@ -11,11 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collision/hull.h"
+#include "core/memory.h"
 #include "mpi/world_mpi_impl.h"
 
 /* What travels for one body: its row, the caller's user id and the new
- * owner, then its shapes. Ranks run the same binary (a homogeneous
- * cluster), so the structs travel as bytes. */
+ * owner, then its shapes, then for each convex shape in shape order its
+ * point count (int64) and points (3 doubles each; the receiver rebuilds
+ * the hulls from them: the
+ * build is deterministic, so every rank holds the same hull). Ranks run
+ * the same binary (a homogeneous cluster), so the structs travel as bytes;
+ * a shape's hull pointer travels too but is meaningless on another rank. */
 typedef struct body_message {
     nscd__world_row row;
     uint64_t user;
@@ -24,6 +30,23 @@ typedef struct body_message {
 
 static size_t message_size(int32_t n_shapes) {
     return sizeof(body_message) + (size_t)n_shapes * sizeof(nscd__world_shape);
+}
+
+/* Bytes of the convex shapes' points that follow n shapes. */
+static size_t points_size(const nscd__world_shape *shapes, int32_t n) {
+    size_t bytes = 0;
+    for (int32_t s = 0; s < n; ++s) {
+        if (shapes[s].type == NSCD_SHAPE_CONVEX && shapes[s].hull != NULL) {
+            bytes += sizeof(int64_t) + 3 * (size_t)shapes[s].hull->n_points * sizeof(double);
+        }
+    }
+    return bytes;
+}
+
+/* The whole message of local body i. */
+static size_t body_message_size(const nscd_world *l, int32_t i) {
+    return message_size(l->shape_count[i]) +
+           points_size(&l->shapes[l->shape_first[i]], l->shape_count[i]);
 }
 
 /* ------------------------------------------------------------ geometry */
@@ -64,6 +87,7 @@ static double bound_of(const nscd_world *l, int32_t i) {
         case NSCD_SHAPE_CYLINDER:
             r = sqrt(sh->half_height * sh->half_height + sh->radius * sh->radius);
             break;
+        case NSCD_SHAPE_CONVEX: r = sh->hull->radius; break;
         default: r = 0.0; break;
         }
         bound = c + r > bound ? c + r : bound;
@@ -127,7 +151,7 @@ static bool for_each_target(nscd_world_mpi *w, int32_t i, target_fn visit, void 
 
 static void count_target(nscd_world_mpi *w, int32_t i, int32_t rank, void *user) {
     size_t *bytes = user;
-    bytes[rank] += message_size(w->local->shape_count[i]);
+    bytes[rank] += body_message_size(w->local, i);
 }
 
 static void pack_target(nscd_world_mpi *w, int32_t i, int32_t rank, void *user) {
@@ -145,7 +169,18 @@ static void pack_target(nscd_world_mpi *w, int32_t i, int32_t rank, void *user) 
     if (shapes > 0) {
         memcpy(out + sizeof m, &l->shapes[l->shape_first[i]], shapes);
     }
-    cursor[rank] += message_size(l->shape_count[i]);
+    out += message_size(l->shape_count[i]);
+    for (int32_t s = 0; s < l->shape_count[i]; ++s) {
+        const nscd__world_shape *sh = &l->shapes[l->shape_first[i] + s];
+        if (sh->type == NSCD_SHAPE_CONVEX) {
+            int64_t count = sh->hull->n_points;
+            size_t bytes = 3 * (size_t)count * sizeof(double);
+            memcpy(out, &count, sizeof count);
+            memcpy(out + sizeof count, sh->hull->points, bytes);
+            out += sizeof count + bytes;
+        }
+    }
+    cursor[rank] += body_message_size(l, i);
 }
 
 static bool owned_dynamic(const nscd_world_mpi *w, int32_t i) {
@@ -252,9 +287,8 @@ static gid_index *index_by_gid(nscd_world_mpi *w, int32_t *n) {
 }
 
 /* One received body: update the copy in place, or append it. */
-static nscd_status receive_body(nscd_world_mpi *w, const body_message *m,
-                                const nscd__world_shape *shapes, const gid_index *index,
-                                int32_t n_index) {
+static nscd_status receive_body(nscd_world_mpi *w, const body_message *m, nscd__world_shape *shapes,
+                                const char *points, const gid_index *index, int32_t n_index) {
     nscd_world *l = w->local;
     gid_index key = {m->row.user_id, 0};
     const gid_index *hit = bsearch(&key, index, (size_t)n_index, sizeof key, compare_gid);
@@ -267,9 +301,40 @@ static nscd_status receive_body(nscd_world_mpi *w, const body_message *m,
         memcpy(l->omega + 3 * i, m->row.omega, sizeof m->row.omega);
         slot = nscd__mpi_slot(l, hit->dense);
     } else {
+        /* the convex shapes' hulls, rebuilt from the points that follow */
+        int32_t n = m->row.shape_count;
+        nscd_status rc = NSCD_OK;
+        for (int32_t s = 0; s < n; ++s) {
+            shapes[s].hull = NULL;
+            if (shapes[s].type == NSCD_SHAPE_CONVEX && rc == NSCD_OK) {
+                int64_t count;
+                memcpy(&count, points, sizeof count);
+                double *p = nscd__alloc_array(&l->allocator, 3 * (size_t)count, sizeof(double));
+                if (p == NULL) {
+                    rc = NSCD_ERR_OUT_OF_MEMORY;
+                    continue;
+                }
+                memcpy(p, points + sizeof count, 3 * (size_t)count * sizeof(double));
+                nscd__hull_status hs =
+                    nscd__hull_build(&l->allocator, p, (int32_t)count, &shapes[s].hull);
+                nscd__free(&l->allocator, p, 3 * (size_t)count * sizeof(double));
+                rc = hs == NSCD__HULL_OK
+                         ? NSCD_OK
+                         : (hs == NSCD__HULL_NO_MEMORY ? NSCD_ERR_OUT_OF_MEMORY : NSCD_ERR_STATE);
+                points += sizeof count + 3 * (size_t)count * sizeof(double);
+            }
+        }
         nscd_body_id id;
-        if (nscd__world_append_row(l, &m->row, shapes, &id) != NSCD_OK ||
-            nscd__mpi_reserve_slots(w) != NSCD_OK) {
+        if (rc == NSCD_OK) {
+            rc = nscd__world_append_row(l, &m->row, shapes, &id);
+        }
+        if (rc != NSCD_OK) { /* the hulls are still ours */
+            for (int32_t s = 0; s < n; ++s) {
+                nscd__hull_free(&l->allocator, shapes[s].hull);
+            }
+            return rc;
+        }
+        if (nscd__mpi_reserve_slots(w) != NSCD_OK) {
             return NSCD_ERR_OUT_OF_MEMORY;
         }
         slot = (int32_t)(id & 0xffffffffu);
@@ -301,8 +366,30 @@ static nscd_status receive_all(nscd_world_mpi *w) {
         if (bytes > 0) {
             memcpy(shapes, w->recv_bytes + at + sizeof m, bytes);
         }
-        rc = receive_body(w, &m, shapes, index, n_index);
-        at += message_size(m.row.shape_count);
+        /* the convex shapes' points: their counts say how far the message goes */
+        const char *points = w->recv_bytes + at + message_size(m.row.shape_count);
+        size_t end = at + message_size(m.row.shape_count);
+        for (int32_t s = 0; s < m.row.shape_count && rc == NSCD_OK; ++s) {
+            if (shapes[s].type == NSCD_SHAPE_CONVEX) {
+                int64_t count = 0;
+                if (end + sizeof count > total) {
+                    rc = NSCD_ERR_STATE;
+                    break;
+                }
+                memcpy(&count, w->recv_bytes + end, sizeof count);
+                if (count < 4 || count > NSCD__HULL_MAX_POINTS ||
+                    end + sizeof count + 3 * (size_t)count * sizeof(double) > total) {
+                    rc = NSCD_ERR_STATE;
+                    break;
+                }
+                end += sizeof count + 3 * (size_t)count * sizeof(double);
+            }
+        }
+        if (rc != NSCD_OK) {
+            break;
+        }
+        rc = receive_body(w, &m, shapes, points, index, n_index);
+        at = end;
     }
     return rc;
 }

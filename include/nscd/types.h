@@ -52,8 +52,10 @@ typedef enum nscd_shape_type {
     NSCD_SHAPE_BOX = 2,        /**< Box of `half_extents` about the shape origin. */
     NSCD_SHAPE_CAPSULE = 3,    /**< Segment from -half_height to +half_height on z,
                                     swept by a sphere of `radius`. */
-    NSCD_SHAPE_CYLINDER = 4    /**< Solid cylinder of `radius`, axis z, from
+    NSCD_SHAPE_CYLINDER = 4,   /**< Solid cylinder of `radius`, axis z, from
                                     -half_height to +half_height. */
+    NSCD_SHAPE_CONVEX = 5      /**< (since 0.2) Convex polyhedron: the convex hull of
+                                    nscd_shape_desc::points, in the shape frame. */
 } nscd_shape_type;
 
 #ifdef __cplusplus

@@ -7,7 +7,7 @@
  * A world owns bodies. A body is static (never moves), kinematic (moves with
  * the velocity it is given, infinite mass: the inflow plane of the granular
  * channel) or dynamic. Each body carries one or more shapes (a compound):
- * sphere, half-space, box, capsule, cylinder, each with a pose relative to the
+ * sphere, half-space, box, capsule, cylinder, convex polyhedron, each with a pose relative to the
  * body frame, a material and collision filter bits. Bodies are addressed by
  * ::nscd_body_id values: generational ids, so that an id of a removed body is
  * recognised as stale (::NSCD_ERR_STALE_HANDLE) even when its slot was reused.
@@ -189,7 +189,24 @@ typedef struct nscd_shape_desc {
      *  (b.category & a.mask) are both non-zero. Default all bits. */
     uint32_t category;
     uint32_t mask; /**< See `category`. Default all bits. */
+    /** (since 0.2) ::NSCD_SHAPE_CONVEX: `point_count` points, x, y, z each, in
+     *  the shape frame, m; the shape is their convex hull (points inside it
+     *  are allowed and ignored). The world copies them when the body is
+     *  added: the array may be freed after the call. The shape origin stays
+     *  where the points put it (it need not be inside the hull); a dynamic
+     *  body's centre of mass follows from the hull's volume by the
+     *  divergence theorem, as for the other shapes. Ignored by the other
+     *  types. Default NULL. */
+    const double *points;
+    /** (since 0.2) Number of `points` of a ::NSCD_SHAPE_CONVEX shape: from 4
+     *  to ::NSCD_SHAPE_CONVEX_MAX_POINTS, not all in one plane (a hull whose
+     *  volume is below 1e-9 times the cube of the largest side of the
+     *  points' bounding box is refused). Default 0. */
+    int32_t point_count;
 } nscd_shape_desc;
+
+/** Largest nscd_shape_desc::point_count of a convex shape (since 0.2). */
+#define NSCD_SHAPE_CONVEX_MAX_POINTS 4096
 
 /** Per-step figures returned by nscd_world_step(). */
 typedef struct nscd_world_step_report {
@@ -314,8 +331,12 @@ NSCD_API nscd_status nscd_world_set_pair_friction(nscd_world *world, int32_t mat
  *         without mass (no shape and mass 0), a half-space on a dynamic
  *         body, more than 256 shapes; ::NSCD_ERR_INVALID_ARGUMENT for a bad
  *         enum, a static body with a velocity, or a quaternion farther than
- *         1e-3 from unit length (it is normalised otherwise);
+ *         1e-3 from unit length (it is normalised otherwise), and for a
+ *         convex shape whose `points` are NULL, fewer than 4, more than
+ *         ::NSCD_SHAPE_CONVEX_MAX_POINTS, coplanar, or whose hull round-off
+ *         defeats (::NSCD_ERR_NOT_FINITE for a NaN or infinite point);
  *         ::NSCD_ERR_INDEX for an unknown material; ::NSCD_ERR_OUT_OF_MEMORY.
+ *         The last error names the shape and the argument.
  */
 NSCD_API nscd_status nscd_world_add_body(nscd_world *world, const nscd_body_desc *body,
                                          const nscd_shape_desc *shapes, int32_t n_shapes,
@@ -655,8 +676,10 @@ NSCD_API nscd_status nscd_world_get_body_contact_impulse(const nscd_world *world
  * - the points: the shape's origin in the world frame, m;
  * - `shape_type` (UInt8): ::nscd_shape_type;
  * - `dimensions` (3): sphere (r, r, r), box (half-extents), capsule and
- *   cylinder (r, r, half_height), half-space (0, 0, 0), m; each shape's
- *   axis z is its capsule or cylinder axis;
+ *   cylinder (r, r, half_height), half-space (0, 0, 0), convex polyhedron
+ *   the half-sides of the box about the shape origin that holds its hull
+ *   (its faces are in the hulls part; since 0.2), m; each shape's axis z is its
+ *   capsule or cylinder axis;
  * - `orientation` (4): the shape frame's unit quaternion (w, x, y, z) in the
  *   world frame (the body's times the shape's own), the layout of
  *   ParaView's glyph orientation mode "Quaternion";
@@ -668,6 +691,13 @@ NSCD_API nscd_status nscd_world_get_body_contact_impulse(const nscd_world *world
  * (rounded to nearest; beyond its range, ±inf) unless
  * ::NSCD_WORLD_VTK_FLOAT64; the cells are Int32.
  *
+ * The hulls part (since 0.2) has the faces of every convex shape
+ * (::NSCD_SHAPE_CONVEX) of every live body as polygons: the points are the
+ * hulls' vertices in the world frame, one polygon cell per face
+ * (counter-clockwise seen from outside), with cell arrays `body_id` and
+ * `user_id` (UInt64); nothing of the other shapes (the shapes part draws
+ * those). A world without convex shapes gives an empty piece.
+ *
  * The contacts part has one point (and one vertex cell) per contact of the
  * last step, as nscd_world_get_contacts() gives them: the points, `normal`
  * (3, unit, from body a to body b), `gap` (m), `normal_impulse` (N s),
@@ -677,6 +707,9 @@ NSCD_API nscd_status nscd_world_get_body_contact_impulse(const nscd_world *world
 typedef enum nscd_world_vtk_flags {
     NSCD_WORLD_VTK_SHAPES = 1,   /**< The shapes part (prefix_NNNNNN.vtp in a series). */
     NSCD_WORLD_VTK_CONTACTS = 2, /**< The contacts part (prefix_contacts_NNNNNN.vtp). */
+    /** (since 0.2) The hulls part: the faces of the convex shapes
+     *  (prefix_hulls_NNNNNN.vtp in a series). */
+    NSCD_WORLD_VTK_HULLS = 4,
     /** Real arrays as Float64 (the exact state) instead of Float32 (the
      *  default: what ParaView draws with, half the size). */
     NSCD_WORLD_VTK_FLOAT64 = 16,
@@ -703,10 +736,11 @@ typedef enum nscd_world_vtk_flags {
  * The file carries the world's time as field data `TimeValue`.
  * @param world The world.
  * @param path  File name (overwritten); by convention ending in .vtp.
- * @param flags Exactly one of ::NSCD_WORLD_VTK_SHAPES and
- *              ::NSCD_WORLD_VTK_CONTACTS, or-ed with options.
+ * @param flags Exactly one of ::NSCD_WORLD_VTK_SHAPES,
+ *              ::NSCD_WORLD_VTK_CONTACTS and ::NSCD_WORLD_VTK_HULLS (since
+ *              0.2), or-ed with options.
  * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INVALID_ARGUMENT
- *         for flags with no part, both parts or unknown bits;
+ *         for flags with no part, two parts or unknown bits;
  *         ::NSCD_ERR_IO when the file cannot be written (the world's last
  *         error names it).
  * @since 0.2
@@ -731,7 +765,8 @@ typedef struct nscd_world_vtk_series nscd_world_vtk_series;
  * frames of any world (one thread at a time).
  * @param prefix Path prefix, e.g. "out/pile" (the folder must exist); at
  *               most 4000 bytes.
- * @param flags  ::NSCD_WORLD_VTK_SHAPES, ::NSCD_WORLD_VTK_CONTACTS or both,
+ * @param flags  Any of ::NSCD_WORLD_VTK_SHAPES, ::NSCD_WORLD_VTK_CONTACTS and
+ *               ::NSCD_WORLD_VTK_HULLS (prefix_hulls.pvd; since 0.2), at least one,
  *               or-ed with options.
  * @param series Receives the series (unchanged on failure).
  * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INVALID_ARGUMENT

@@ -21,6 +21,7 @@ NSCD_FC3D_AUTO_WINDOW = 10
 NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS = 1365
 NSCD_JOINT_NULL = 0
 NSCD_LCP_MAX_SIZE = 64
+NSCD_SHAPE_CONVEX_MAX_POINTS = 4096
 NSCD_VERSION = 200
 NSCD_VERSION_MAJOR = 0
 NSCD_VERSION_MINOR = 2
@@ -79,6 +80,7 @@ NSCD_SHAPE_HALF_SPACE = 1
 NSCD_SHAPE_BOX = 2
 NSCD_SHAPE_CAPSULE = 3
 NSCD_SHAPE_CYLINDER = 4
+NSCD_SHAPE_CONVEX = 5
 
 # enum nscd_contact_law_kind (nscd/contact_law.h)
 NSCD_LAW_IMPULSIVE = 1
@@ -152,6 +154,7 @@ NSCD_WORLD_CSV = 1
 # enum nscd_world_vtk_flags (nscd/world.h)
 NSCD_WORLD_VTK_SHAPES = 1
 NSCD_WORLD_VTK_CONTACTS = 2
+NSCD_WORLD_VTK_HULLS = 4
 NSCD_WORLD_VTK_FLOAT64 = 16
 NSCD_WORLD_VTK_COMPACT = 32
 NSCD_WORLD_VTK_TENSOR = 64
@@ -295,6 +298,7 @@ ENUMS = {
         'NSCD_SHAPE_BOX': NSCD_SHAPE_BOX,
         'NSCD_SHAPE_CAPSULE': NSCD_SHAPE_CAPSULE,
         'NSCD_SHAPE_CYLINDER': NSCD_SHAPE_CYLINDER,
+        'NSCD_SHAPE_CONVEX': NSCD_SHAPE_CONVEX,
     },
     'nscd_contact_law_kind': {
         'NSCD_LAW_IMPULSIVE': NSCD_LAW_IMPULSIVE,
@@ -368,6 +372,7 @@ ENUMS = {
     'nscd_world_vtk_flags': {
         'NSCD_WORLD_VTK_SHAPES': NSCD_WORLD_VTK_SHAPES,
         'NSCD_WORLD_VTK_CONTACTS': NSCD_WORLD_VTK_CONTACTS,
+        'NSCD_WORLD_VTK_HULLS': NSCD_WORLD_VTK_HULLS,
         'NSCD_WORLD_VTK_FLOAT64': NSCD_WORLD_VTK_FLOAT64,
         'NSCD_WORLD_VTK_COMPACT': NSCD_WORLD_VTK_COMPACT,
         'NSCD_WORLD_VTK_TENSOR': NSCD_WORLD_VTK_TENSOR,
@@ -708,6 +713,8 @@ class nscd_shape_desc(ctypes.Structure):
         ('material', ctypes.c_int32),
         ('category', ctypes.c_uint32),
         ('mask', ctypes.c_uint32),
+        ('points', ctypes.POINTER(ctypes.c_double)),
+        ('point_count', ctypes.c_int32),
     ]
 
 

@@ -43,6 +43,7 @@ class ShapeType(enum.IntEnum):
     BOX = 2
     CAPSULE = 3
     CYLINDER = 4
+    CONVEX = 5
 
 
 class FrictionCombine(enum.IntEnum):
@@ -64,6 +65,7 @@ class VtkFlags(enum.IntFlag):
     (World.write_vtk_xml, VtkSeries; docs/paraview.md)."""
     SHAPES = 1
     CONTACTS = 2
+    HULLS = 4
     FLOAT64 = 16
     COMPACT = 32
     TENSOR = 64
@@ -135,7 +137,7 @@ def _set_array(field, values):
 
 class Shape:
     """One shape of a body (nscd_shape_desc), built by the class methods
-    sphere(), half_space(), box(), capsule() and cylinder(). Common keyword
+    sphere(), half_space(), box(), capsule(), cylinder() and convex(). Common keyword
     arguments: ``position`` and ``orientation`` (w, x, y, z) of the shape in
     the body frame, ``material`` (an index from World.add_material, 0 = the
     world's default), ``category`` and ``mask`` (collision filter bits: shapes
@@ -146,7 +148,8 @@ class Shape:
 
     def __init__(self, type: Union[ShapeType, int, str], **fields):
         self.type = ShapeType(_enum(ShapeType, type, "type"))
-        unknown = set(fields) - set(self._COMMON) - {"radius", "half_height", "half_extents"}
+        unknown = set(fields) - set(self._COMMON) - {"radius", "half_height", "half_extents",
+                                                     "points"}
         if unknown:
             raise TypeError(f"unknown shape field(s): {', '.join(sorted(unknown))}")
         self.fields = fields
@@ -177,6 +180,20 @@ class Shape:
         """A solid cylinder of `radius`, axis z, from -half_height to +half_height."""
         return cls(ShapeType.CYLINDER, radius=radius, half_height=half_height, **kw)
 
+    @classmethod
+    def convex(cls, points, **kw) -> "Shape":
+        """The convex hull of `points` (an (n, 3) array, m, shape frame; 4 to
+        4096 points, not all in one plane): a convex polyhedron (since 0.2).
+        The shape origin stays where the points put it."""
+        a = np.asarray(points)
+        if a.dtype.kind not in "biuf":
+            raise (TypeError if a.dtype.kind == "c" else ValueError)(
+                f"points: expected real numbers, got {a.dtype}")
+        a = np.ascontiguousarray(a, dtype=np.float64)
+        if a.ndim != 2 or a.shape[1] != 3:
+            raise ValueError(f"points: expected an (n, 3) array, got shape {a.shape}")
+        return cls(ShapeType.CONVEX, points=a, **kw)
+
     def desc(self) -> "_c.ShapeDesc":
         """The nscd_shape_desc of this shape (library defaults for the fields not given)."""
         d = _c.ShapeDesc()
@@ -190,6 +207,12 @@ class Shape:
             d.half_height = float(f["half_height"])
         if "half_extents" in f:
             _set_array(d.half_extents, _vec(f["half_extents"], 3, "half_extents"))
+        if "points" in f:
+            pts = f["points"]
+            # a ctypes array assigned to the pointer field stays referenced by
+            # the desc (and by the array of descs it is copied into)
+            d.points = (ctypes.c_double * pts.size)(*pts.reshape(-1).tolist())
+            d.point_count = _c.int32(pts.shape[0], "point_count")
         if "position" in f:
             _set_array(d.position, _vec(f["position"], 3, "position"))
         if "orientation" in f:
@@ -425,7 +448,8 @@ class World(OwnedHandle):
                 raise TypeError(f"expected nscd.Shape objects, got {shape!r}")
         body = self._body_desc(type, position, orientation, velocity, angular_velocity, density,
                                mass, inertia, user_id)
-        descs = (_c.ShapeDesc * max(len(shapes), 1))(*[s.desc() for s in shapes])
+        made = [s.desc() for s in shapes]  # kept alive over the call (convex points)
+        descs = (_c.ShapeDesc * max(len(shapes), 1))(*made)
         out = ctypes.c_uint64()
         self._check(self._lib.nscd_world_add_body(self._handle, ctypes.byref(body), descs,
                                                   len(shapes), ctypes.byref(out)),
@@ -944,32 +968,39 @@ class World(OwnedHandle):
                     "nscd_world_write")
 
     def write_vtk_xml(self, path: Union[str, os.PathLike], contacts: bool = False,
-                      float64: bool = False, compact: bool = False, tensor: bool = False) -> None:
+                      float64: bool = False, compact: bool = False, tensor: bool = False,
+                      hulls: bool = False) -> None:
         """Writes the shapes (one point per shape with shape_type, dimensions,
         orientation, ids, velocities, mass) or, with ``contacts``, the last
         step's contacts as binary VTK XML PolyData (.vtp) for ParaView
         (nscd_world_write_vtk_xml; docs/paraview.md). ``float64``: exact
         Float64 arrays instead of Float32; ``compact``: only what draws the
-        shapes (points, shape_type, dimensions, orientation); ``tensor``: also the 9-component glyph_tensor."""
+        shapes (points, shape_type, dimensions, orientation); ``tensor``: also the 9-component glyph_tensor.
+        ``hulls``: instead, the faces of the convex shapes as polygons
+        (since 0.2)."""
         self._require_open()
+        flags = _vtk_flags(contacts, float64, compact, tensor)
+        if hulls:
+            flags = (flags & ~(VtkFlags.SHAPES | VtkFlags.CONTACTS)) | VtkFlags.HULLS
         self._check(self._lib.nscd_world_write_vtk_xml(
-            self._handle, os.fsencode(os.fspath(path)),
-            _vtk_flags(contacts, float64, compact, tensor)), "nscd_world_write_vtk_xml")
+            self._handle, os.fsencode(os.fspath(path)), int(flags)), "nscd_world_write_vtk_xml")
 
 
 class VtkSeries(OwnedHandle):
     """A time series of binary .vtp frames and its ParaView collection
     (nscd_world_vtk_series_*): ``write(world)`` writes prefix_NNNNNN.vtp
-    (and prefix_contacts_NNNNNN.vtp with ``contacts``) and rewrites
-    prefix.pvd (prefix_contacts.pvd), valid after every frame. Options as
+    (and prefix_contacts_NNNNNN.vtp with ``contacts``, prefix_hulls_NNNNNN.vtp
+    with ``hulls``: the convex shapes' faces) and rewrites prefix.pvd
+    (prefix_contacts.pvd, prefix_hulls.pvd), valid after every frame. Options as
     World.write_vtk_xml; use it as a context manager or close() it."""
 
     def __init__(self, prefix: Union[str, os.PathLike], shapes: bool = True,
                  contacts: bool = False, float64: bool = False, compact: bool = False,
-                 tensor: bool = False):
+                 tensor: bool = False, hulls: bool = False):
         self._lib = _c.library()
         flags = _vtk_flags(False, float64, compact, tensor) & ~VtkFlags.SHAPES
         flags |= (VtkFlags.SHAPES if shapes else 0) | (VtkFlags.CONTACTS if contacts else 0)
+        flags |= VtkFlags.HULLS if hulls else 0
         handle = ctypes.c_void_p()
         check(self._lib.nscd_world_vtk_series_create(os.fsencode(os.fspath(prefix)), int(flags),
                                                      ctypes.byref(handle)),

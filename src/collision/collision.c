@@ -62,7 +62,8 @@ void nscd__collision_free(nscd__collision *collision) {
 }
 
 static nscd_status check_shape(const nscd__collision_shape *s) {
-    if (s->type < NSCD_SHAPE_SPHERE || s->type > NSCD_SHAPE_CYLINDER) {
+    if (s->type < NSCD_SHAPE_SPHERE || s->type > NSCD_SHAPE_CONVEX ||
+        (s->type == NSCD_SHAPE_CONVEX && s->hull == NULL)) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
     double sizes[6] = {s->radius,          s->half_height,     s->half_extents[0],
@@ -149,19 +150,24 @@ static int narrow_rank(int32_t type) {
     case NSCD_SHAPE_SPHERE: return 1;
     case NSCD_SHAPE_BOX: return 2;
     case NSCD_SHAPE_CAPSULE: return 3;
-    default: return 4; /* cylinder */
+    case NSCD_SHAPE_CYLINDER: return 4;
+    default: return 5; /* convex */
     }
 }
 
 /* [first][second] in narrow_rank order; NULL: no contact (two half-spaces). */
-static const nscd__narrow_fn narrow_table[5][5] = {
+static const nscd__narrow_fn narrow_table[6][6] = {
     {NULL, nscd__collide_half_space_sphere, nscd__collide_half_space_box,
-     nscd__collide_half_space_capsule, nscd__collide_half_space_cylinder},
+     nscd__collide_half_space_capsule, nscd__collide_half_space_cylinder,
+     nscd__collide_half_space_convex},
     {NULL, nscd__collide_sphere_sphere, nscd__collide_sphere_box, nscd__collide_sphere_capsule,
-     nscd__collide_sphere_cylinder},
-    {NULL, NULL, nscd__collide_box_box, nscd__collide_box_capsule, nscd__collide_box_cylinder},
-    {NULL, NULL, NULL, nscd__collide_capsule_capsule, nscd__collide_capsule_cylinder},
-    {NULL, NULL, NULL, NULL, nscd__collide_cylinder_cylinder},
+     nscd__collide_sphere_cylinder, nscd__collide_sphere_convex},
+    {NULL, NULL, nscd__collide_box_box, nscd__collide_box_capsule, nscd__collide_box_cylinder,
+     nscd__collide_box_convex},
+    {NULL, NULL, NULL, nscd__collide_capsule_capsule, nscd__collide_capsule_cylinder,
+     nscd__collide_capsule_convex},
+    {NULL, NULL, NULL, NULL, nscd__collide_cylinder_cylinder, nscd__collide_cylinder_convex},
+    {NULL, NULL, NULL, NULL, NULL, nscd__collide_convex_convex},
 };
 
 /* The manifold of shapes a and b with the normal from a to b, points by feature. */
@@ -184,7 +190,7 @@ static void narrow_pair(const nscd__collision_shape *a, const nscd__collision_sh
     } else {
         fn(a, b, margin, m);
     }
-    for (int32_t k = 1; k < m->n; ++k) { /* insertion sort: at most 8 points */
+    for (int32_t k = 1; k < m->n; ++k) { /* insertion sort: at most 12 points */
         nscd__manifold_point p = m->p[k];
         int32_t j = k;
         for (; j > 0 && m->p[j - 1].feature > p.feature; --j) {

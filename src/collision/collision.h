@@ -41,6 +41,9 @@ typedef struct nscd__collision_shape {
      * fast body meets a thin one before it has passed it (the world sets it
      * from the approach speed times dt; docs/world.md, "Speculative reach"). */
     double reach;
+    /* NSCD_SHAPE_CONVEX: its hull, shape frame (collision/hull.h; owned by
+     * the world, never NULL for a convex shape); NULL for the others. */
+    const struct nscd__hull *hull;
 } nscd__collision_shape;
 
 /* One contact point. */

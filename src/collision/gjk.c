@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "collision/hull.h"
 #include "nscd/types.h"
 
 /* Fraction of the smallest size of a box or cylinder used as its rounding. */
@@ -38,6 +39,7 @@ void nscd__core_of(const nscd__collision_shape *s, nscd__core *core) {
         core->rounding = s->radius;
         core->half_height = s->half_height;
         break;
+    case NSCD_SHAPE_CONVEX: break;              /* the hull itself, not rounded */
     default: core->rounding = s->radius; break; /* sphere */
     }
 }
@@ -73,6 +75,21 @@ void nscd__core_support(const nscd__core *core, const double d[3], double out[3]
         break;
     }
     case NSCD_SHAPE_CAPSULE: p[2] = local[2] < 0.0 ? -core->half_height : core->half_height; break;
+    case NSCD_SHAPE_CONVEX: { /* the vertex farthest along d (ties: the first) */
+        const nscd__hull *h = s->hull;
+        int32_t best = 0;
+        double top = -INFINITY;
+        for (int32_t v = 0; v < h->n_vertices; ++v) {
+            double e = dot3(local, h->vertices + 3 * (size_t)v);
+            if (e > top) {
+                top = e, best = v;
+            }
+        }
+        for (int i = 0; i < 3; ++i) {
+            p[i] = h->vertices[3 * (size_t)best + i];
+        }
+        break;
+    }
     default: break; /* sphere: its centre */
     }
     nscd__to_world(s, p, out);

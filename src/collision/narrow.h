@@ -3,7 +3,7 @@
  * small geometry helpers they share (shape_geometry.c).
  *
  * Every narrow function takes its two shapes in its own fixed type order
- * (half-space, sphere, box, capsule, cylinder) and returns points whose normal
+ * (half-space, sphere, box, capsule, cylinder, convex) and returns points whose normal
  * points from its first shape to its second; the dispatcher (collision.c)
  * swaps and flips as the output order requires. A point is returned when its
  * gap is below the margin. Feature numbers tell apart the points of one
@@ -119,5 +119,18 @@ void nscd__collide_capsule_cylinder(const nscd__collision_shape *a, const nscd__
                                     double margin, nscd__manifold *m);
 void nscd__collide_cylinder_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,
                                      double margin, nscd__manifold *m);
+/* narrow_convex.c: convex polyhedra (NSCD_SHAPE_CONVEX, collision/hull.h) */
+void nscd__collide_half_space_convex(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                     double margin, nscd__manifold *m);
+void nscd__collide_sphere_convex(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                 double margin, nscd__manifold *m);
+void nscd__collide_box_convex(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                              double margin, nscd__manifold *m);
+void nscd__collide_capsule_convex(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                  double margin, nscd__manifold *m);
+void nscd__collide_cylinder_convex(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                   double margin, nscd__manifold *m);
+void nscd__collide_convex_convex(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                 double margin, nscd__manifold *m);
 
 #endif

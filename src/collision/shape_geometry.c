@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "collision/hull.h"
 #include "nscd/types.h"
 
 void nscd__shape_axis(const nscd__collision_shape *s, int i, double out[3]) {
@@ -38,7 +39,27 @@ static double box_reach(const double *r, int i, const double h[3]) {
     return fabs(r[3 * i]) * h[0] + fabs(r[3 * i + 1]) * h[1] + fabs(r[3 * i + 2]) * h[2];
 }
 
+/* A convex shape's box: the extremes of its vertices along each world axis. */
+static void convex_aabb(const nscd__collision_shape *s, double pad, nscd__aabb *box) {
+    const nscd__hull *h = s->hull;
+    const double *r = s->rotation;
+    for (int i = 0; i < 3; ++i) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int32_t v = 0; v < h->n_vertices; ++v) {
+            const double *x = h->vertices + 3 * (size_t)v;
+            double c = r[3 * i] * x[0] + r[3 * i + 1] * x[1] + r[3 * i + 2] * x[2];
+            lo = fmin(lo, c), hi = fmax(hi, c);
+        }
+        box->lo[i] = s->position[i] + lo - pad;
+        box->hi[i] = s->position[i] + hi + pad;
+    }
+}
+
 void nscd__shape_aabb(const nscd__collision_shape *s, double pad, nscd__aabb *box) {
+    if (s->type == NSCD_SHAPE_CONVEX) {
+        convex_aabb(s, pad, box);
+        return;
+    }
     const double *r = s->rotation;
     double reach[3];
     for (int i = 0; i < 3; ++i) {

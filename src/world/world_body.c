@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "collision/hull.h"
 #include "core/check.h"
 #include "core/memory.h"
 #include "core/struct_sizes.h"
@@ -101,6 +102,9 @@ nscd_status nscd__world_reserve_scratch(nscd_world *w) {
 
 void nscd__world_free_bodies(nscd_world *w) {
     const nscd_allocator *a = &w->allocator;
+    for (int32_t s = 0; s < w->n_shapes && s < w->shapes_capacity; ++s) {
+        nscd__hull_free(a, w->shapes[s].hull); /* (a refused checkpoint may leave n_shapes) */
+    }
     body_array t[N_BODY_ARRAYS];
     body_arrays(w, t);
     for (int k = 0; k < N_BODY_ARRAYS - 1; ++k) {
@@ -202,7 +206,7 @@ static double shape_mass(const nscd_shape_desc *s, double density, double I[3]) 
         I[2] = 0.5 * mc * r2 + 0.4 * ms * r2;
         return mc + ms;
     }
-    default: I[0] = I[1] = I[2] = 0.0; return 0.0;
+    default: I[0] = I[1] = I[2] = 0.0; return 0.0; /* half-space; convex: convex_mass */
     }
 }
 
@@ -222,15 +226,49 @@ static double shape_bound(const nscd_shape_desc *s) {
     }
 }
 
+/* Mass, centre (body frame) and inertia tensor about the body origin (body
+ * frame) of a convex shape of hull h: the hull's unit-density properties
+ * scaled, rotated by the shape's rotation R and moved by the parallel-axis
+ * theorem to the origin. Adds them to com_sum (mass-weighted) and I. */
+static double convex_mass(const nscd_shape_desc *s, const nscd__hull *h, double density,
+                          double com_sum[3], double I[9]) {
+    double m = density * h->volume, R[9], c[3];
+    nscd_q_to_rows(s->orientation, R);
+    for (int r = 0; r < 3; ++r) {
+        c[r] = s->position[r];
+        for (int k = 0; k < 3; ++k) {
+            c[r] += R[3 * r + k] * h->centroid[k];
+        }
+    }
+    double cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
+    for (int r = 0; r < 3; ++r) {
+        for (int q = 0; q < 3; ++q) {
+            double rot = 0.0; /* R J R' */
+            for (int k = 0; k < 3; ++k) {
+                for (int l = 0; l < 3; ++l) {
+                    rot += R[3 * r + k] * h->inertia[3 * k + l] * R[3 * q + l];
+                }
+            }
+            I[3 * r + q] += density * rot + m * ((r == q ? cc : 0.0) - c[r] * c[q]);
+        }
+        com_sum[r] += m * c[r];
+    }
+    return m;
+}
+
 /* Mass, centre and inertia (about the body origin, body frame) of a
  * compound: shape tensors rotated into the body frame and moved by the
  * parallel-axis theorem. */
-static double compound_mass(const nscd_shape_desc *shapes, int32_t n, double density, double com[3],
-                            double I[9]) {
+static double compound_mass(const nscd_shape_desc *shapes, nscd__hull *const *hulls, int32_t n,
+                            double density, double com[3], double I[9]) {
     double total = 0.0;
     memset(I, 0, 9 * sizeof(double));
     com[0] = com[1] = com[2] = 0.0;
     for (int32_t s = 0; s < n; ++s) {
+        if (shapes[s].type == NSCD_SHAPE_CONVEX) {
+            total += convex_mass(&shapes[s], hulls[s], density, com, I);
+            continue;
+        }
         double Il[3], R[9];
         double m = shape_mass(&shapes[s], density, Il);
         nscd_q_to_rows(shapes[s].orientation, R);
@@ -289,7 +327,7 @@ static nscd_status check_shape(nscd_world *w, const nscd_shape_desc *s, int32_t 
     if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
         return fail(w, NSCD_ERR_NOT_FINITE, "shape has non-finite values");
     }
-    if (s->type < NSCD_SHAPE_SPHERE || s->type > NSCD_SHAPE_CYLINDER) {
+    if (s->type < NSCD_SHAPE_SPHERE || s->type > NSCD_SHAPE_CONVEX) {
         return nscd__fail(&w->diag, NSCD_ERR_INVALID_ARGUMENT, "shape type %d", (int)s->type);
     }
     if (s->material < 0 || s->material >= w->n_materials) {
@@ -373,6 +411,45 @@ nscd_status nscd_body_desc_init(nscd_body_desc *desc, size_t struct_size) {
     return nscd__struct_init(desc, struct_size, &d, sizeof d, NSCD__BODY_DESC_SIZE_0_2);
 }
 
+/* Builds the hull of convex shape `index` (its points checked); the world's
+ * last error names the argument on failure. */
+static nscd_status build_hull(nscd_world *w, const nscd_shape_desc *s, int32_t index,
+                              nscd__hull **hull) {
+    if (s->points == NULL) {
+        return nscd__fail(&w->diag, NSCD_ERR_INVALID_ARGUMENT,
+                          "shape %d: a convex shape needs points (NULL)", (int)index);
+    }
+    if (s->point_count < 4 || s->point_count > NSCD__HULL_MAX_POINTS) {
+        return nscd__fail(&w->diag, NSCD_ERR_INVALID_ARGUMENT,
+                          "shape %d: point_count %d (a convex shape has 4 to %d points)",
+                          (int)index, (int)s->point_count, NSCD__HULL_MAX_POINTS);
+    }
+    switch (nscd__hull_build(&w->allocator, s->points, s->point_count, hull)) {
+    case NSCD__HULL_OK: return NSCD_OK;
+    case NSCD__HULL_NOT_FINITE:
+        return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE,
+                          "shape %d: points has a NaN or infinite coordinate", (int)index);
+    case NSCD__HULL_FLAT:
+        return nscd__fail(&w->diag, NSCD_ERR_INVALID_ARGUMENT,
+                          "shape %d: points are coplanar (their hull has no volume)", (int)index);
+    case NSCD__HULL_NO_MEMORY:
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "shape %d: hull of %d points",
+                          (int)index, (int)s->point_count);
+    default:
+        return nscd__fail(&w->diag, NSCD_ERR_INVALID_ARGUMENT,
+                          "shape %d: points: round-off defeated the convex hull (nearly "
+                          "coplanar or coincident points?)",
+                          (int)index);
+    }
+}
+
+static void free_hulls(nscd_world *w, nscd__hull **hulls, int32_t n) {
+    for (int32_t s = 0; s < n; ++s) {
+        nscd__hull_free(&w->allocator, hulls[s]);
+        hulls[s] = NULL;
+    }
+}
+
 nscd_status nscd_shape_desc_init(nscd_shape_desc *desc, size_t struct_size) {
     nscd_shape_desc d;
     memset(&d, 0, sizeof d);
@@ -385,9 +462,14 @@ nscd_status nscd_shape_desc_init(nscd_shape_desc *desc, size_t struct_size) {
     return nscd__struct_init(desc, struct_size, &d, sizeof d, NSCD__SHAPE_DESC_SIZE_0_2);
 }
 
-/* Reads and checks the shapes into `out` (current-size copies). */
+/* Reads and checks the shapes into `out` (current-size copies) and builds
+ * the hulls of the convex ones (NULL for the others; all freed and NULL on
+ * failure). */
 static nscd_status read_shapes(nscd_world *w, const nscd_shape_desc *shapes, int32_t n,
-                               int32_t body_type, nscd_shape_desc *out) {
+                               int32_t body_type, nscd_shape_desc *out, nscd__hull **hulls) {
+    for (int32_t s = 0; s < n; ++s) {
+        hulls[s] = NULL;
+    }
     for (int32_t s = 0; s < n; ++s) {
         nscd_shape_desc_init(&out[s], sizeof out[s]);
         if (nscd__struct_read(&out[s], sizeof out[s], &shapes[s], NSCD__SHAPE_DESC_SIZE_0_2) !=
@@ -395,7 +477,11 @@ static nscd_status read_shapes(nscd_world *w, const nscd_shape_desc *shapes, int
             return nscd__fail(&w->diag, NSCD_ERR_STRUCT_SIZE, "shape %d struct_size", (int)s);
         }
         nscd_status rc = check_shape(w, &out[s], body_type);
+        if (rc == NSCD_OK && out[s].type == NSCD_SHAPE_CONVEX) {
+            rc = build_hull(w, &out[s], s, &hulls[s]);
+        }
         if (rc != NSCD_OK) {
+            free_hulls(w, hulls, s);
             return rc;
         }
     }
@@ -406,14 +492,14 @@ static nscd_status read_shapes(nscd_world *w, const nscd_shape_desc *shapes, int
  * density; a centre of mass off the origin moves the body frame there
  * (shapes shifted by -c, the position by +R c). */
 static nscd_status set_mass(nscd_world *w, int32_t i, const nscd_body_desc *b,
-                            nscd_shape_desc *shapes, int32_t n) {
+                            nscd_shape_desc *shapes, nscd__hull *const *hulls, int32_t n) {
     double *I = w->inertia + 9 * (size_t)i, com[3] = {0.0, 0.0, 0.0};
     double m = b->mass;
     if (m > 0.0) {
         memset(I, 0, 9 * sizeof(double));
         I[0] = b->inertia[0], I[4] = b->inertia[1], I[8] = b->inertia[2];
     } else {
-        m = compound_mass(shapes, n, b->density, com, I);
+        m = compound_mass(shapes, hulls, n, b->density, com, I);
     }
     if (!(m > 0.0) || !isfinite(m)) {
         return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE,
@@ -444,7 +530,8 @@ static nscd_status set_mass(nscd_world *w, int32_t i, const nscd_body_desc *b,
     return NSCD_OK;
 }
 
-static void store_shapes(nscd_world *w, int32_t i, const nscd_shape_desc *shapes, int32_t n) {
+static void store_shapes(nscd_world *w, int32_t i, const nscd_shape_desc *shapes,
+                         nscd__hull *const *hulls, int32_t n) {
     w->shape_first[i] = w->n_shapes;
     w->shape_count[i] = n;
     double bound = 0.0;
@@ -469,7 +556,10 @@ static void store_shapes(nscd_world *w, int32_t i, const nscd_shape_desc *shapes
         nscd_q_to_rows(q, t->rotation);
         t->category = d->category;
         t->mask = d->mask;
-        double sb = shape_bound(d);
+        t->hull = hulls[s]; /* the shape owns it from now on */
+        double sb = d->type == NSCD_SHAPE_CONVEX
+                        ? norm3(d->position[0], d->position[1], d->position[2]) + hulls[s]->radius
+                        : shape_bound(d);
         bound = sb > bound ? sb : bound;
     }
     /* the writers' radius: the first shape's when it is a sphere */
@@ -520,11 +610,12 @@ nscd_status nscd_world_add_body(nscd_world *w, const nscd_body_desc *body,
     }
     nscd_status rc = check_body(w, &b);
     nscd_shape_desc local[NSCD__WORLD_MAX_SHAPES];
+    nscd__hull *hulls[NSCD__WORLD_MAX_SHAPES];
     if (rc == NSCD_OK) {
-        rc = read_shapes(w, shapes, n_shapes, b.type, local);
+        rc = read_shapes(w, shapes, n_shapes, b.type, local, hulls);
     }
     if (rc != NSCD_OK) {
-        return rc;
+        return rc; /* read_shapes freed its hulls */
     }
     if (b.type == NSCD_BODY_DYNAMIC && n_shapes == 0 && b.mass == 0.0) {
         return fail(w, NSCD_ERR_OUT_OF_RANGE, "a dynamic body without shapes needs a mass");
@@ -534,13 +625,15 @@ nscd_status nscd_world_add_body(nscd_world *w, const nscd_body_desc *body,
         reserve_shapes(w, w->n_shapes + n_shapes) != NSCD_OK ||
         nscd__world_reserve_scratch(w) != NSCD_OK ||
         (w->n_free == 0 && reserve_slots(w, w->n_slots + 1) != NSCD_OK)) {
+        free_hulls(w, hulls, n_shapes);
         return fail(w, NSCD_ERR_OUT_OF_MEMORY, "body storage");
     }
     int32_t i = w->n_bodies;
     store_body(w, i, &b, NSCD_BODY_NULL);
     if (b.type == NSCD_BODY_DYNAMIC) {
-        rc = set_mass(w, i, &b, local, n_shapes);
+        rc = set_mass(w, i, &b, local, hulls, n_shapes);
         if (rc != NSCD_OK) {
+            free_hulls(w, hulls, n_shapes);
             return rc; /* nothing counted yet: the row is simply unused */
         }
     }
@@ -548,7 +641,7 @@ nscd_status nscd_world_add_body(nscd_world *w, const nscd_body_desc *body,
     uint32_t generation = ++w->slot_generation[slot];
     w->slot_dense[slot] = i;
     w->id[i] = make_id(slot, generation);
-    store_shapes(w, i, local, n_shapes);
+    store_shapes(w, i, local, hulls, n_shapes);
     w->n_bodies++;
     *id = w->id[i];
     return NSCD_OK;
@@ -752,6 +845,13 @@ static void move_run(nscd_world *w, int32_t from, int32_t end, int32_t to, int32
 void nscd__world_compact(nscd_world *w) {
     if (w->n_dead == 0) {
         return;
+    }
+    for (int32_t d = 0; d < w->n_bodies; ++d) { /* the dead bodies' hulls */
+        for (int32_t s = 0; w->type[d] < 0 && s < w->shape_count[d]; ++s) {
+            nscd__world_shape *sh = &w->shapes[w->shape_first[d] + s];
+            nscd__hull_free(&w->allocator, sh->hull);
+            sh->hull = NULL;
+        }
     }
     int32_t i = 0;
     while (i < w->n_bodies && w->type[i] >= 0) {

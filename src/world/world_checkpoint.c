@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "collision/hull.h"
 #include "core/check.h"
 #include "core/memory.h"
 #include "world/world_impl.h"
@@ -27,7 +28,7 @@
 _Static_assert(sizeof(struct nscd_world) == 1120, "nscd_world changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd_world_desc) == 208,
                "nscd_world_desc changed: update world_checkpoint.c");
-_Static_assert(sizeof(nscd__world_shape) == 160, "world shape changed: update world_checkpoint.c");
+_Static_assert(sizeof(nscd__world_shape) == 168, "world shape changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__world_record) == 144, "record changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__world_joint) == 1320, "joint changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__joint_def) == 512, "joint def changed: update world_checkpoint.c");
@@ -363,6 +364,40 @@ static void io_shape(cursor *c, nscd__world_shape *s) {
     io_f64(c, s->rotation, 9);
     io_u32(c, &s->category, 1);
     io_u32(c, &s->mask, 1);
+    if (c->loading) {
+        s->hull = NULL; /* rebuilt from its points (io_hull) */
+    }
+}
+
+/* A convex shape's record is followed by its point count and the user's
+ * points (3 doubles each); loading rebuilds the hull from them: the build
+ * is deterministic, so the hull is the one saved, bit for bit. Files
+ * without convex shapes read as before (format 1 unchanged). */
+static nscd_status io_hull(cursor *c, nscd_world *w, nscd__world_shape *s) {
+    int32_t n = s->hull != NULL ? s->hull->n_points : 0;
+    io_count(c, &n, 3 * sizeof(double), NSCD__HULL_MAX_POINTS, "a convex shape's point count");
+    if (c->bad) {
+        return NSCD_OK;
+    }
+    if (!c->loading) {
+        io_f64(c, s->hull->points, 3 * (size_t)n);
+        return NSCD_OK;
+    }
+    double *points = nscd__alloc_array(&w->allocator, 3 * (size_t)n, sizeof(double));
+    if (points == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    io_f64(c, points, 3 * (size_t)n);
+    nscd__hull_status hs =
+        c->bad ? NSCD__HULL_OK : nscd__hull_build(&w->allocator, points, n, &s->hull);
+    nscd__free(&w->allocator, points, 3 * (size_t)n * sizeof(double));
+    if (hs == NSCD__HULL_NO_MEMORY) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    if (hs != NSCD__HULL_OK) {
+        refuse(c, "a convex shape's points do not make a hull");
+    }
+    return NSCD_OK;
 }
 
 enum { SHAPE_BYTES = 4 * 4 + 17 * 8 + 2 * 4 };
@@ -378,6 +413,12 @@ static nscd_status io_shapes(cursor *c, nscd_world *w) {
     }
     for (int32_t k = 0; k < w->n_shapes && !c->bad; ++k) {
         io_shape(c, &w->shapes[k]);
+        if (!c->bad && w->shapes[k].type == NSCD_SHAPE_CONVEX) {
+            nscd_status rc = io_hull(c, w, &w->shapes[k]);
+            if (rc != NSCD_OK) {
+                return rc;
+            }
+        }
     }
     if (!c->loading || c->bad) {
         return NSCD_OK;
@@ -398,7 +439,7 @@ static nscd_status io_shapes(cursor *c, nscd_world *w) {
             memcpy(reals + 5, sh->position, 3 * sizeof(double));
             memcpy(reals + 8, sh->rotation, 9 * sizeof(double));
             if (sh->body != i || sh->index != s || sh->type < NSCD_SHAPE_SPHERE ||
-                sh->type > NSCD_SHAPE_CYLINDER || sh->material < 0 ||
+                sh->type > NSCD_SHAPE_CONVEX || sh->material < 0 ||
                 sh->material >= w->n_materials || !nscd__all_finite(reals, 17) ||
                 sh->radius < 0.0 || sh->half_height < 0.0 || sh->half_extents[0] < 0.0 ||
                 sh->half_extents[1] < 0.0 || sh->half_extents[2] < 0.0) {

@@ -55,6 +55,10 @@ typedef struct nscd__world_shape {
     double position[3];
     double rotation[9]; /* shape -> body, row-major */
     uint32_t category, mask;
+    /* NSCD_SHAPE_CONVEX: its hull (collision/hull.h), owned by this shape:
+     * freed with its body (nscd__world_compact, nscd__world_free_bodies);
+     * NULL for the other types. */
+    struct nscd__hull *hull;
 } nscd__world_shape;
 
 /* The solver's blocks (contact/solvers/block_gs.h): a contact as the solver sees
@@ -277,7 +281,10 @@ typedef struct nscd__world_row {
 /* Copies dense body i into row (shapes: w->shapes + w->shape_first[i]). */
 void nscd__world_get_row(const nscd_world *w, int32_t i, nscd__world_row *row);
 /* Appends a body from a row and its shape_count shapes (their `body` field
- * is ignored); a new generational id. Nothing changes on failure. */
+ * is ignored); a new generational id. Nothing changes on failure. A convex
+ * shape's `hull` must be one the caller built (nscd__hull_build with the
+ * world's allocator): the world owns it on success, the caller still does
+ * on failure. */
 nscd_status nscd__world_append_row(nscd_world *w, const nscd__world_row *row,
                                    const nscd__world_shape *shapes, nscd_body_id *id);
 

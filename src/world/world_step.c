@@ -136,6 +136,7 @@ nscd_status nscd__world_detect_contacts(nscd_world *w) {
         memcpy(c->half_extents, sh->half_extents, sizeof c->half_extents);
         c->category = sh->category;
         c->mask = sh->mask;
+        c->hull = sh->hull;
         c->fixed = w->type[i] != NSCD_BODY_DYNAMIC;
         c->reach = w->speculative ? speculative_reach(w, i) : 0.0;
     }

@@ -8,11 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collision/hull.h"
 #include "core/vec3.h"
 #include "world/world_impl.h"
 #include "world/world_vtk_xml.h"
 
-#define PART_BITS (NSCD_WORLD_VTK_SHAPES | NSCD_WORLD_VTK_CONTACTS)
+#define PART_BITS (NSCD_WORLD_VTK_SHAPES | NSCD_WORLD_VTK_CONTACTS | NSCD_WORLD_VTK_HULLS)
 #define KNOWN_BITS                                                                                 \
     (PART_BITS | NSCD_WORLD_VTK_FLOAT64 | NSCD_WORLD_VTK_COMPACT | NSCD_WORLD_VTK_TENSOR)
 #define MAX_PREFIX 4000
@@ -217,6 +218,11 @@ static void shape_dimensions(const nscd__world_shape *s, double d[3]) {
     case NSCD_SHAPE_CYLINDER:
         d[0] = d[1] = s->radius;
         d[2] = s->half_height;
+        break;
+    case NSCD_SHAPE_CONVEX: /* the box about the shape origin that holds the hull */
+        for (int k = 0; k < 3; ++k) {
+            d[k] = fmax(fabs(s->hull->lo[k]), fabs(s->hull->hi[k]));
+        }
         break;
     default: d[0] = d[1] = d[2] = 0.0; break;
     }
@@ -426,11 +432,114 @@ int nscd__world_vtk_write_pshapes(FILE *f, int32_t flags) {
     return bad || fprintf(f, "</PPointData>\n") < 0;
 }
 
+/* ---- the hulls part: the faces of the convex shapes -------------------- */
+
+static bool hull_kept(const nscd_world *w, const nscd__world_shape *s) {
+    return s->type == NSCD_SHAPE_CONVEX && s->hull != NULL && w->type[s->body] >= 0;
+}
+
+static int write_hulls(FILE *f, const nscd_world *w, int32_t flags) {
+    int real8 = (flags & NSCD_WORLD_VTK_FLOAT64) != 0;
+    uint64_t n_points = 0, n_faces = 0, n_conn = 0;
+    for (int32_t j = 0; j < w->n_shapes; ++j) {
+        const nscd__world_shape *s = &w->shapes[j];
+        if (hull_kept(w, s)) {
+            n_points += (uint64_t)s->hull->n_vertices;
+            n_faces += (uint64_t)s->hull->n_faces;
+            n_conn += (uint64_t)s->hull->face_first[s->hull->n_faces];
+        }
+    }
+    if (n_points > INT32_MAX || n_conn > INT32_MAX) {
+        return 1;
+    }
+    uint64_t rs = type_size(T_REAL, real8);
+    uint64_t sizes[5] = {3 * n_points * rs, 8 * n_faces, 8 * n_faces, 4 * n_conn, 4 * n_faces};
+    uint64_t at[5], offset = 0;
+    for (int k = 0; k < 5; ++k) {
+        at[k] = offset;
+        offset += 8 + sizes[k];
+    }
+    int bad = fprintf(f,
+                      "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"1.0\" "
+                      "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n<PolyData>\n"
+                      "<FieldData>\n<DataArray type=\"Float64\" Name=\"TimeValue\" "
+                      "NumberOfTuples=\"1\" format=\"ascii\">%.17g</DataArray>\n</FieldData>\n"
+                      "<Piece NumberOfPoints=\"%llu\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
+                      "NumberOfStrips=\"0\" NumberOfPolys=\"%llu\">\n<Points>\n",
+                      w->time, (unsigned long long)n_points, (unsigned long long)n_faces) < 0;
+    const array_def defs[5] = {{"Points", T_REAL, 3, F_POINTS},
+                               {"body_id", T_U64, 1, F_BODY_ID},
+                               {"user_id", T_U64, 1, F_USER_ID},
+                               {"connectivity", T_I32, 1, F_CONNECTIVITY},
+                               {"offsets", T_I32, 1, F_OFFSETS}};
+    bad = bad || write_tag(f, &defs[0], real8, at[0]);
+    bad = bad || fprintf(f, "</Points>\n<CellData>\n") < 0;
+    bad = bad || write_tag(f, &defs[1], real8, at[1]) || write_tag(f, &defs[2], real8, at[2]);
+    bad = bad || fprintf(f, "</CellData>\n<Polys>\n") < 0;
+    bad = bad || write_tag(f, &defs[3], real8, at[3]) || write_tag(f, &defs[4], real8, at[4]);
+    bad = bad ||
+          fprintf(f, "</Polys>\n</Piece>\n</PolyData>\n<AppendedData encoding=\"raw\">\n_") < 0;
+    if (bad) {
+        return bad;
+    }
+    out o = {f, 0, real8, 0, {0}};
+    for (int k = 0; k < 5 && !o.bad; ++k) {
+        put_le(&o, sizes[k], 8);
+        uint64_t base = 0, end = 0; /* point numbers, connectivity entries */
+        for (int32_t j = 0; j < w->n_shapes && !o.bad; ++j) {
+            const nscd__world_shape *s = &w->shapes[j];
+            if (!hull_kept(w, s)) {
+                continue;
+            }
+            const nscd__hull *h = s->hull;
+            int32_t i = s->body;
+            if (k == 0) { /* the vertices in the world frame */
+                double x[3], R[9], q[4];
+                shape_pose(w, s, x, R, q);
+                for (int32_t v = 0; v < h->n_vertices; ++v) {
+                    const double *p = h->vertices + 3 * (size_t)v;
+                    for (int r = 0; r < 3; ++r) {
+                        put_real(&o, x[r] + R[3 * r] * p[0] + R[3 * r + 1] * p[1] +
+                                         R[3 * r + 2] * p[2]);
+                    }
+                }
+            } else if (k == 1 || k == 2) {
+                for (int32_t fc = 0; fc < h->n_faces; ++fc) {
+                    put_le(&o, k == 1 ? w->id[i] : w->user_id[i], 8);
+                }
+            } else if (k == 3) {
+                for (int32_t c = 0; c < h->face_first[h->n_faces]; ++c) {
+                    put_le(&o, base + (uint64_t)h->face_vertices[c], 4);
+                }
+            } else {
+                for (int32_t fc = 0; fc < h->n_faces; ++fc) {
+                    put_le(&o, end + (uint64_t)h->face_first[fc + 1], 4);
+                }
+            }
+            base += (uint64_t)h->n_vertices;
+            end += (uint64_t)h->face_first[h->n_faces];
+        }
+    }
+    flush(&o);
+    return o.bad || fprintf(f, "\n</AppendedData>\n</VTKFile>\n") < 0;
+}
+
+static nscd_status write_hulls_file(const nscd_world *w, const char *path, int32_t flags) {
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) {
+        return NSCD_ERR_IO;
+    }
+    int bad = write_hulls(f, w, flags);
+    bad = fclose(f) != 0 || bad;
+    return bad ? NSCD_ERR_IO : NSCD_OK;
+}
+
 static nscd_status write_part(const nscd_world *w, const char *path, int32_t flags,
                               const char *who) {
     piece p = {w, NULL, (flags & NSCD_WORLD_VTK_CONTACTS) != 0, 0};
     p.points = count_points(&p);
-    nscd_status st = write_file(path, &p, flags);
+    nscd_status st = (flags & NSCD_WORLD_VTK_HULLS) ? write_hulls_file(w, path, flags)
+                                                    : write_file(path, &p, flags);
     return st == NSCD_OK ? NSCD_OK
                          : nscd__world_read_fail(w, st, "%s: writing %s failed", who, path);
 }
@@ -445,12 +554,13 @@ nscd_status nscd_world_write_vtk_xml(const nscd_world *w, const char *path, int3
     }
     int32_t part = flags & PART_BITS;
     if ((flags & ~KNOWN_BITS) != 0 ||
-        (part != NSCD_WORLD_VTK_SHAPES && part != NSCD_WORLD_VTK_CONTACTS)) {
+        (part != NSCD_WORLD_VTK_SHAPES && part != NSCD_WORLD_VTK_CONTACTS &&
+         part != NSCD_WORLD_VTK_HULLS)) {
         return nscd__world_read_fail(w, NSCD_ERR_INVALID_ARGUMENT,
-                                     "nscd_world_write_vtk_xml: flags 0x%x (one part: SHAPES %d "
-                                     "or CONTACTS %d, with FLOAT64, COMPACT, TENSOR)",
+                                     "nscd_world_write_vtk_xml: flags 0x%x (one part: SHAPES %d, "
+                                     "CONTACTS %d or HULLS %d, with FLOAT64, COMPACT, TENSOR)",
                                      (unsigned)flags, (int)NSCD_WORLD_VTK_SHAPES,
-                                     (int)NSCD_WORLD_VTK_CONTACTS);
+                                     (int)NSCD_WORLD_VTK_CONTACTS, (int)NSCD_WORLD_VTK_HULLS);
     }
     return write_part(w, path, flags, "nscd_world_write_vtk_xml");
 }
@@ -507,19 +617,23 @@ const char *nscd__vtk_base_name(const char *prefix) {
     return slash != NULL ? slash + 1 : prefix;
 }
 
+/* The file tag of each part of a series: shapes, contacts, hulls. */
+static const char *const PART_TAGS[3] = {"", "_contacts", "_hulls"};
+static const int32_t PART_FLAGS[3] = {NSCD_WORLD_VTK_SHAPES, NSCD_WORLD_VTK_CONTACTS,
+                                      NSCD_WORLD_VTK_HULLS};
+
 /* The collection of one part: every frame so far. */
-static nscd_status write_collection(const nscd_world_vtk_series *s, int contacts) {
-    return nscd__vtk_write_collection(s->prefix, s->base, contacts ? "_contacts" : "", ".vtp",
-                                      s->times, s->frames);
+static nscd_status write_collection(const nscd_world_vtk_series *s, int part) {
+    return nscd__vtk_write_collection(s->prefix, s->base, PART_TAGS[part], ".vtp", s->times,
+                                      s->frames);
 }
 
 static nscd_status write_collections(const nscd_world_vtk_series *s) {
     nscd_status st = NSCD_OK;
-    if (s->flags & NSCD_WORLD_VTK_SHAPES) {
-        st = write_collection(s, 0);
-    }
-    if (st == NSCD_OK && (s->flags & NSCD_WORLD_VTK_CONTACTS)) {
-        st = write_collection(s, 1);
+    for (int part = 0; part < 3 && st == NSCD_OK; ++part) {
+        if (s->flags & PART_FLAGS[part]) {
+            st = write_collection(s, part);
+        }
     }
     return st;
 }
@@ -580,11 +694,10 @@ nscd_status nscd_world_vtk_series_write(nscd_world_vtk_series *s, const nscd_wor
                                      "nscd_world_vtk_series_write: no memory for a path");
     }
     nscd_status st = NSCD_OK;
-    for (int part = 0; part < 2 && st == NSCD_OK; ++part) {
-        int32_t bit = part == 0 ? NSCD_WORLD_VTK_SHAPES : NSCD_WORLD_VTK_CONTACTS;
+    for (int part = 0; part < 3 && st == NSCD_OK; ++part) {
+        int32_t bit = PART_FLAGS[part];
         if (s->flags & bit) {
-            snprintf(path, len, "%s%s_%06ld.vtp", s->prefix, part ? "_contacts" : "",
-                     (long)s->frames);
+            snprintf(path, len, "%s%s_%06ld.vtp", s->prefix, PART_TAGS[part], (long)s->frames);
             st = write_part(w, path, (s->flags & ~PART_BITS) | bit, "nscd_world_vtk_series_write");
         }
     }

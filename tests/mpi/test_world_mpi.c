@@ -563,7 +563,12 @@ static void bad_input(void) {
 
 /* Brick i of a wall on the floor across x = 0: 6 cubes in a row touching
  * their neighbours and 5 on top, each on two below (a running bond). */
-static void brick_body(int i, nscd_body_desc *b, nscd_shape_desc *s) {
+/* The corners of a brick, for the bricks that are convex polyhedra. */
+static const double brick_corners[24] = {
+    -BRICK, -BRICK, -BRICK, BRICK, -BRICK, -BRICK, -BRICK, BRICK, -BRICK, BRICK, BRICK, -BRICK,
+    -BRICK, -BRICK, BRICK,  BRICK, -BRICK, BRICK,  -BRICK, BRICK, BRICK,  BRICK, BRICK, BRICK};
+
+static void brick_body(int i, int convex, nscd_body_desc *b, nscd_shape_desc *s) {
     nscd_body_desc_init(b, sizeof *b);
     nscd_shape_desc_init(s, sizeof *s);
     int top = i >= 6, k = top ? i - 6 : i;
@@ -572,6 +577,11 @@ static void brick_body(int i, nscd_body_desc *b, nscd_shape_desc *s) {
     b->user_id = 2000 + (uint64_t)(11 - i); /* the resolver rule sees both orders */
     s->type = NSCD_SHAPE_BOX;
     s->half_extents[0] = s->half_extents[1] = s->half_extents[2] = BRICK;
+    if (convex) { /* the same cube as the hull of its corners (migrates with its points) */
+        s->type = NSCD_SHAPE_CONVEX;
+        s->points = brick_corners;
+        s->point_count = 8;
+    }
 }
 
 /* Largest speed (of the centre and of the corners' rotation), height error
@@ -593,7 +603,7 @@ static void brick_errors(const double *x, const double *q, const double *v, cons
     }
 }
 
-static void boxes_rest(void) {
+static void boxes_rest(int convex) {
     enum { N = 11, ROWS = N + 5, STEPS = 400 };
     nscd_world_desc d;
     scene_desc(&d, 1, 0);
@@ -608,7 +618,7 @@ static void boxes_rest(void) {
         nscd_shape_desc sh;
         uint64_t gid;
         nscd_body_id sid;
-        brick_body(i, &b, &sh);
+        brick_body(i, convex, &b, &sh);
         if (rank_ == 0) {
             CHECK(nscd_world_mpi_add_body(m, &b, &sh, 1, &gid) == NSCD_OK);
         }
@@ -631,9 +641,10 @@ static void boxes_rest(void) {
     CHECK(count == ROWS);
     brick_errors(x, q, v, om, user_ids, count, serial);
     if (rank_ == 0) {
-        printf("boxes_rest: speed %.3g m/s, height error %.3g m, tilt %.3g (serial %.3g, %.3g, "
-               "%.3g)\n",
-               worst[0], worst[1], worst[2], serial[0], serial[1], serial[2]);
+        printf("boxes_rest%s: speed %.3g m/s, height error %.3g m, tilt %.3g (serial %.3g, "
+               "%.3g, %.3g)\n",
+               convex ? " (convex)" : "", worst[0], worst[1], worst[2], serial[0], serial[1],
+               serial[2]);
     }
     /* at rest: micrometres per second and of settling, no tilt */
     CHECK(worst[0] < 1e-3 && worst[1] < 1e-4 && worst[2] < 1e-6);
@@ -658,7 +669,8 @@ int main(int argc, char **argv) {
         pile_matches_serial();
     }
     if (!strcmp(only, "all") || !strcmp(only, "boxes")) {
-        boxes_rest();
+        boxes_rest(0);
+        boxes_rest(1);
     }
     if (!strcmp(only, "all") || !strcmp(only, "vtk")) {
         vtk_pieces();

@@ -1,0 +1,998 @@
+/* Narrow phase of convex polyhedra (NSCD_SHAPE_CONVEX, narrow.h).
+ *
+ * Polyhedron-half-space, exact: the vertices below the margin, reduced to 4
+ * that span them (the deepest, the farthest from it, the two of largest
+ * triangle area on either side, as box-box reduces).
+ *
+ * Polyhedron-polyhedron and polyhedron-box (the box as the polyhedron of
+ * its 8 corners): separating axis test over the face normals of both and
+ * the cross products of the edge pairs that build a face of the Minkowski
+ * difference (Gregorius' Gauss-map test: the arcs of the two edges cross),
+ * exact for polytopes. A face axis gives the incident face (the other
+ * shape's face most anti-parallel to the reference face) clipped against
+ * the reference face's side planes (Sutherland-Hodgman), reduced to 4
+ * points; an edge axis the one point between the two edges. Faces are
+ * preferred unless an edge axis separates more by 1e-3 of the smaller
+ * inradius (box-box's rule). Separated shapes whose closest features are
+ * not a face or an edge pair (a vertex): GJK gives the exact distance and
+ * one point, as box-box does.
+ *
+ * Polyhedron-sphere, exact: separated, GJK of the centre and the hull;
+ * centre inside, the face it is least deep under.
+ *
+ * Polyhedron-capsule, exact: separating axes of the segment and the
+ * polyhedron (face normals, and the cross products of the segment with the
+ * edges whose Gauss arc the segment's great circle crosses). Separated:
+ * GJK's closest points, or, when the closest feature is a face, the segment
+ * clipped to the face's prism (two points: a capsule lying on a face
+ * rests). Overlapping: the face axis with the segment clipped, or one point
+ * between the segment and the edge.
+ *
+ * Polyhedron-cylinder, approximate as the other cylinder pairs: GJK on the
+ * cylinder's core (rounded by 5 % of its smaller size) and the hull, and
+ * beyond the rounding the best of a sampled separating-axis test (the hull's
+ * face normals, the cylinder's axis, its cross products with the hull's
+ * edges and the centre line). A normal along a hull face normal gives the
+ * cylinder's rim points over that face, one along the cylinder's axis the
+ * hull's vertices over the cap (up to 4 points), as box-cylinder does.
+ *
+ * Features (persistent keys): face clipping 0x00000000 | 14 bits of the
+ * (reference, incident) face pair | 16 bits of the clipped vertex's two
+ * edges; edge pair 0x40000000 | the two edge numbers; GJK's single point
+ * 0x80000000; vertices on a plane, the vertex number (hashed with the face
+ * when a face clips them). Each is unique within a manifold for faces of up
+ * to 127 vertices, and depends on the geometry only. */
+#include <math.h>
+#include <string.h>
+
+#include "collision/gjk.h"
+#include "collision/hull.h"
+#include "collision/narrow.h"
+#include "nscd/types.h"
+
+#define FEATURE_EDGE 0x40000000u
+#define FEATURE_CLOSEST 0x80000000u
+/* Largest clipped polygon: the incident face's vertices plus the
+ * reference face's side planes; larger faces fall back to one point. */
+#define CLIP_MAX 256
+/* How parallel a normal must be to a face normal or an axis for the planar
+ * manifolds (as narrow_cylinder.c). */
+#define FLAT_COSINE (1.0 - 1e-6)
+
+static double dot3(const double a[3], const double b[3]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void cross3(const double a[3], const double b[3], double c[3]) {
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* ---------------------------------------------------------------- views */
+
+static void vertex_world(const nscd__collision_shape *s, int32_t v, double out[3]) {
+    nscd__to_world(s, s->hull->vertices + 3 * (size_t)v, out);
+}
+
+/* Face f's outward unit normal and offset in the world frame. */
+static double face_world(const nscd__collision_shape *s, int32_t f, double n[3]) {
+    const double *pl = s->hull->planes + 4 * (size_t)f;
+    nscd__dir_to_world(s, pl, n);
+    return pl[3] + dot3(n, s->position);
+}
+
+/* The vertex farthest along the world direction d (ties: the first). */
+static int32_t support(const nscd__collision_shape *s, const double d[3]) {
+    const double *r = s->rotation;
+    double local[3];
+    for (int i = 0; i < 3; ++i) {
+        local[i] = r[i] * d[0] + r[3 + i] * d[1] + r[6 + i] * d[2];
+    }
+    const nscd__hull *h = s->hull;
+    int32_t best = 0;
+    double top = -INFINITY;
+    for (int32_t v = 0; v < h->n_vertices; ++v) {
+        double e = dot3(local, h->vertices + 3 * (size_t)v);
+        if (e > top) {
+            top = e, best = v;
+        }
+    }
+    return best;
+}
+
+static void centroid_world(const nscd__collision_shape *s, double out[3]) {
+    nscd__to_world(s, s->hull->centroid, out);
+}
+
+/* The box of half extents h as a hull (its storage in `st`). */
+typedef struct box_hull {
+    nscd__hull hull;
+    double vertices[24], planes[24];
+    int32_t first[7], loop[24], edges[48];
+} box_hull;
+
+static void make_box_hull(const double h[3], box_hull *b) {
+    static const int32_t loops[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
+                                        {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
+    memset(b, 0, sizeof *b);
+    for (int k = 0; k < 8; ++k) {
+        for (int i = 0; i < 3; ++i) {
+            b->vertices[3 * k + i] = (k >> i) & 1 ? h[i] : -h[i];
+        }
+    }
+    for (int f = 0; f < 6; ++f) {
+        int axis = f / 2;
+        double s = f % 2 ? 1.0 : -1.0;
+        b->planes[4 * f + axis] = s;
+        b->planes[4 * f + 3] = h[axis];
+        b->first[f] = 4 * f;
+        for (int k = 0; k < 4; ++k) {
+            b->loop[4 * f + k] = loops[f][k];
+        }
+    }
+    b->first[6] = 24;
+    int n = 0;
+    for (int f = 0; f < 6; ++f) { /* each edge once: from its lower vertex */
+        for (int k = 0; k < 4; ++k) {
+            int32_t u = loops[f][k], v = loops[f][(k + 1) % 4];
+            if (u > v) {
+                continue;
+            }
+            for (int g = 0; g < 6; ++g) {
+                for (int j = 0; j < 4; ++j) {
+                    if (loops[g][j] == v && loops[g][(j + 1) % 4] == u) {
+                        int32_t *e = b->edges + 4 * n++;
+                        e[0] = u, e[1] = v, e[2] = f, e[3] = g;
+                    }
+                }
+            }
+        }
+    }
+    nscd__hull *hl = &b->hull;
+    hl->n_vertices = 8, hl->n_faces = 6, hl->n_edges = n;
+    hl->vertices = b->vertices, hl->planes = b->planes;
+    hl->face_first = b->first, hl->face_vertices = b->loop, hl->edges = b->edges;
+    hl->inradius = fmin(h[0], fmin(h[1], h[2]));
+    hl->radius = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+    for (int i = 0; i < 3; ++i) {
+        hl->lo[i] = -h[i], hl->hi[i] = h[i];
+    }
+}
+
+/* ---------------------------------------------------------------- reduction */
+
+/* A candidate point: on the incident shape, with its gap to the reference. */
+typedef struct candidate {
+    double x[3], gap;
+    uint32_t feature;
+} candidate;
+
+/* Adds up to 4 of the candidates that span them (the deepest, the farthest
+ * from it, the largest triangle on either side of that line about the
+ * normal n), each at the midpoint x - gap/2 n_ref, with `normal`. n_ref
+ * points from the reference toward the incident shape. */
+static void add_four(const candidate *c, int32_t nc, const double n_ref[3], const double normal[3],
+                     nscd__manifold *m) {
+    int32_t pick[4] = {-1, -1, -1, -1};
+    if (nc <= 0) {
+        return;
+    }
+    if (nc <= 4) {
+        for (int32_t k = 0; k < nc; ++k) {
+            pick[k] = k;
+        }
+    } else {
+        pick[0] = 0;
+        for (int32_t k = 1; k < nc; ++k) {
+            if (c[k].gap < c[pick[0]].gap ||
+                (c[k].gap == c[pick[0]].gap && c[k].feature < c[pick[0]].feature)) {
+                pick[0] = k;
+            }
+        }
+        const double *p0 = c[pick[0]].x;
+        double best = -1.0;
+        for (int32_t k = 0; k < nc; ++k) {
+            double d[3] = {c[k].x[0] - p0[0], c[k].x[1] - p0[1], c[k].x[2] - p0[2]};
+            if (dot3(d, d) > best) {
+                best = dot3(d, d), pick[1] = k;
+            }
+        }
+        const double *p1 = c[pick[1]].x;
+        double e1[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+        double lo = 0.0, hi = 0.0;
+        for (int32_t k = 0; k < nc; ++k) {
+            double e2[3] = {c[k].x[0] - p0[0], c[k].x[1] - p0[1], c[k].x[2] - p0[2]}, cr[3];
+            cross3(e1, e2, cr);
+            double area = dot3(cr, n_ref);
+            if (area > hi) {
+                hi = area, pick[2] = k;
+            }
+            if (area < lo) {
+                lo = area, pick[3] = k;
+            }
+        }
+    }
+    for (int j = 0; j < 4; ++j) {
+        int repeated = 0;
+        for (int i = 0; i < j; ++i) {
+            repeated |= pick[i] == pick[j];
+        }
+        if (pick[j] < 0 || repeated) {
+            continue;
+        }
+        const candidate *q = &c[pick[j]];
+        double point[3] = {q->x[0] - 0.5 * q->gap * n_ref[0], q->x[1] - 0.5 * q->gap * n_ref[1],
+                           q->x[2] - 0.5 * q->gap * n_ref[2]};
+        nscd__manifold_add(m, point, normal, q->gap, q->feature);
+    }
+}
+
+/* ---------------------------------------------------------------- half-space */
+
+/* The vertices of s below the plane {n.x = offset} (n toward s) by less
+ * than the margin, reduced to 4, normal n. Without storing them all: the
+ * four picks are passes over the vertices. */
+static void vertices_below(const double n[3], double offset, const nscd__collision_shape *s,
+                           double margin, uint32_t base, nscd__manifold *m) {
+    const nscd__hull *h = s->hull;
+    double nl[3]; /* n in the shape frame */
+    const double *r = s->rotation;
+    for (int i = 0; i < 3; ++i) {
+        nl[i] = r[i] * n[0] + r[3 + i] * n[1] + r[6 + i] * n[2];
+    }
+    double shift = dot3(n, s->position) - offset;
+    /* deepest */
+    int32_t deep = -1, count = 0;
+    double lowest = INFINITY;
+    for (int32_t v = 0; v < h->n_vertices; ++v) {
+        double gap = dot3(nl, h->vertices + 3 * (size_t)v) + shift;
+        if (gap < margin) {
+            ++count;
+            if (gap < lowest) {
+                lowest = gap, deep = v;
+            }
+        }
+    }
+    if (deep < 0) {
+        return;
+    }
+    candidate c[4];
+    int32_t idx[4] = {deep, -1, -1, -1};
+    if (count > 4) {
+        const double *p0 = h->vertices + 3 * (size_t)deep;
+        double best = -1.0;
+        for (int32_t v = 0; v < h->n_vertices; ++v) {
+            const double *x = h->vertices + 3 * (size_t)v;
+            if (dot3(nl, x) + shift < margin) {
+                double d[3] = {x[0] - p0[0], x[1] - p0[1], x[2] - p0[2]};
+                if (dot3(d, d) > best) {
+                    best = dot3(d, d), idx[1] = v;
+                }
+            }
+        }
+        const double *p1 = h->vertices + 3 * (size_t)idx[1];
+        double e1[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]}, lo = 0.0, hi = 0.0;
+        for (int32_t v = 0; v < h->n_vertices; ++v) {
+            const double *x = h->vertices + 3 * (size_t)v;
+            if (dot3(nl, x) + shift < margin) {
+                double e2[3] = {x[0] - p0[0], x[1] - p0[1], x[2] - p0[2]}, cr[3];
+                cross3(e1, e2, cr);
+                double area = dot3(cr, nl);
+                if (area > hi) {
+                    hi = area, idx[2] = v;
+                }
+                if (area < lo) {
+                    lo = area, idx[3] = v;
+                }
+            }
+        }
+    } else {
+        int32_t k = 0;
+        for (int32_t v = 0; v < h->n_vertices; ++v) {
+            if (dot3(nl, h->vertices + 3 * (size_t)v) + shift < margin) {
+                idx[k++] = v;
+            }
+        }
+    }
+    int32_t nc = 0;
+    for (int j = 0; j < 4; ++j) {
+        int repeated = 0;
+        for (int i = 0; i < j; ++i) {
+            repeated |= idx[i] == idx[j];
+        }
+        if (idx[j] < 0 || repeated) {
+            continue;
+        }
+        vertex_world(s, idx[j], c[nc].x);
+        c[nc].gap = dot3(n, c[nc].x) - offset;
+        c[nc].feature = base + (uint32_t)idx[j];
+        ++nc;
+    }
+    add_four(c, nc, n, n, m);
+}
+
+void nscd__collide_half_space_convex(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                     double margin, nscd__manifold *m) {
+    double n[3];
+    nscd__shape_axis(a, 2, n);
+    vertices_below(n, dot3(n, a->position), b, margin, 0, m);
+}
+
+/* ---------------------------------------------------------------- sphere */
+
+/* The face of s whose plane x is least deep under (largest n.x - d). */
+static int32_t least_deep_face(const nscd__collision_shape *s, const double x[3], double *sep,
+                               double n_out[3]) {
+    int32_t best = 0;
+    *sep = -INFINITY;
+    for (int32_t f = 0; f < s->hull->n_faces; ++f) {
+        double n[3];
+        double d = face_world(s, f, n);
+        double h = dot3(n, x) - d;
+        if (h > *sep) {
+            *sep = h, best = f;
+            memcpy(n_out, n, sizeof n);
+        }
+    }
+    return best;
+}
+
+void nscd__collide_sphere_convex(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                 double margin, nscd__manifold *m) {
+    double r = a->radius, sep, nf[3];
+    least_deep_face(b, a->position, &sep, nf);
+    if (sep - r >= margin) {
+        return;
+    }
+    if (sep > 0.0) { /* outside: the closest point of the hull by GJK */
+        nscd__core ca, cb;
+        nscd__core_of(a, &ca);
+        nscd__core_of(b, &cb);
+        double pa[3], pb[3];
+        double dist = nscd__gjk_distance(&ca, &cb, pa, pb);
+        if (dist > 0.0) {
+            double gap = dist - r;
+            if (gap >= margin) {
+                return;
+            }
+            double n[3], point[3];
+            for (int i = 0; i < 3; ++i) {
+                n[i] = (pb[i] - pa[i]) / dist;
+                point[i] = pa[i] + n[i] * (r + 0.5 * gap);
+            }
+            nscd__manifold_add(m, point, n, gap, 0);
+            return;
+        }
+    }
+    /* inside (or on) the hull: out through the face it is least deep under */
+    double gap = sep - r, n[3] = {-nf[0], -nf[1], -nf[2]}, point[3];
+    for (int i = 0; i < 3; ++i) {
+        point[i] = a->position[i] - nf[i] * 0.5 * (r + sep);
+    }
+    nscd__manifold_add(m, point, n, gap, 0);
+}
+
+/* ---------------------------------------------------------------- polyhedra */
+
+typedef struct clip_vertex {
+    double p[3];
+    int32_t e_in, e_out;
+} clip_vertex;
+
+/* Clips against {x : dot(nrm, x) <= limit}; side id `side`. */
+static int clip_polygon(const clip_vertex *in, int n_in, const double nrm[3], double limit,
+                        int32_t side, clip_vertex *out) {
+    int n_out = 0;
+    for (int k = 0; k < n_in; ++k) {
+        const clip_vertex *v = &in[(k + n_in - 1) % n_in], *w = &in[k];
+        double dv = dot3(nrm, v->p) - limit, dw = dot3(nrm, w->p) - limit;
+        if ((dv <= 0.0) != (dw <= 0.0)) {
+            double t = dv / (dv - dw);
+            clip_vertex *x = &out[n_out++];
+            for (int i = 0; i < 3; ++i) {
+                x->p[i] = v->p[i] + t * (w->p[i] - v->p[i]);
+            }
+            int32_t edge = v->e_out;
+            x->e_in = dv <= 0.0 ? edge : side;
+            x->e_out = dv <= 0.0 ? side : edge;
+        }
+        if (dw <= 0.0) {
+            out[n_out++] = *w;
+        }
+    }
+    return n_out;
+}
+
+/* The 14 bits of a face pair in a feature. */
+static uint32_t face_pair_bits(int32_t ref, int32_t inc, int flip) {
+    return (((uint32_t)ref * 2u + (uint32_t)flip) * 97u + (uint32_t)inc) & 0x3fffu;
+}
+
+/* Face contact: face `fr` of r (outward normal toward i), incident shape i.
+ * flip: r is the second shape (the normal from first to second is -n). */
+static void face_contact(const nscd__collision_shape *r, int32_t fr, const nscd__collision_shape *i,
+                         int flip, double margin, nscd__manifold *m) {
+    double n[3];
+    double offset = face_world(r, fr, n);
+    /* incident face: the face of i most anti-parallel to n */
+    int32_t fi = 0;
+    double lowest = INFINITY;
+    for (int32_t f = 0; f < i->hull->n_faces; ++f) {
+        double ni[3];
+        nscd__dir_to_world(i, i->hull->planes + 4 * (size_t)f, ni);
+        double c = dot3(ni, n);
+        if (c < lowest) {
+            lowest = c, fi = f;
+        }
+    }
+    const nscd__hull *hr = r->hull, *hi = i->hull;
+    int32_t ia = hi->face_first[fi], ib = hi->face_first[fi + 1];
+    int32_t ra = hr->face_first[fr], rb = hr->face_first[fr + 1];
+    double normal[3] = {flip ? -n[0] : n[0], flip ? -n[1] : n[1], flip ? -n[2] : n[2]};
+    if ((ib - ia) + (rb - ra) > CLIP_MAX) { /* huge faces: the deepest vertex only */
+        double nn[3] = {-n[0], -n[1], -n[2]}, x[3];
+        vertex_world(i, support(i, nn), x);
+        double gap = dot3(n, x) - offset;
+        if (gap < margin) {
+            candidate c = {{x[0], x[1], x[2]}, gap, FEATURE_CLOSEST | 1u};
+            add_four(&c, 1, n, normal, m);
+        }
+        return;
+    }
+    clip_vertex poly[2][CLIP_MAX];
+    int count = 0;
+    for (int32_t k = ia; k < ib; ++k) {
+        vertex_world(i, hi->face_vertices[k], poly[0][count].p);
+        poly[0][count].e_in = (k - ia + (ib - ia) - 1) % (ib - ia);
+        poly[0][count].e_out = k - ia;
+        ++count;
+    }
+    int cur = 0;
+    for (int32_t k = ra; k < rb && count > 0; ++k) {
+        double v0[3], v1[3];
+        vertex_world(r, hr->face_vertices[k], v0);
+        vertex_world(r, hr->face_vertices[k + 1 < rb ? k + 1 : ra], v1);
+        double e[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]}, side[3];
+        cross3(e, n, side);
+        count = clip_polygon(poly[cur], count, side, dot3(side, v0), 128 + (k - ra), poly[1 - cur]);
+        cur = 1 - cur;
+    }
+    candidate c[CLIP_MAX];
+    int32_t nc = 0;
+    uint32_t pair = face_pair_bits(fr, fi, flip) << 16;
+    for (int q = 0; q < count; ++q) {
+        const clip_vertex *v = &poly[cur][q];
+        double gap = dot3(n, v->p) - offset;
+        if (gap >= margin) {
+            continue;
+        }
+        int32_t lo = v->e_in < v->e_out ? v->e_in : v->e_out;
+        int32_t hi2 = v->e_in < v->e_out ? v->e_out : v->e_in;
+        memcpy(c[nc].x, v->p, sizeof v->p);
+        c[nc].gap = gap;
+        c[nc].feature = pair | (((uint32_t)lo * 257u + (uint32_t)hi2) & 0xffffu);
+        ++nc;
+    }
+    if (nc == 0 && count == 0) { /* clipped away by round-off: the deepest vertex */
+        double nn[3] = {-n[0], -n[1], -n[2]};
+        vertex_world(i, support(i, nn), c[0].x);
+        c[0].gap = dot3(n, c[0].x) - offset;
+        c[0].feature = FEATURE_CLOSEST | 1u;
+        nc = c[0].gap < margin;
+    }
+    add_four(c, nc, n, normal, m);
+}
+
+/* Do the arcs a-b and c-d of two Gauss maps cross (Gregorius, "The
+ * Separating Axis Test between Convex Polyhedra", GDC 2013)? */
+static int minkowski_face(const double a[3], const double b[3], const double c[3],
+                          const double d[3]) {
+    double bxa[3], dxc[3];
+    cross3(b, a, bxa);
+    cross3(d, c, dxc);
+    double cba = dot3(c, bxa), dba = dot3(d, bxa), adc = dot3(a, dxc), bdc = dot3(b, dxc);
+    return cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0;
+}
+
+/* Largest separation of b from a's faces: the face and its separation. */
+static double face_query(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                         int32_t *face) {
+    double best = -INFINITY;
+    *face = 0;
+    for (int32_t f = 0; f < a->hull->n_faces; ++f) {
+        double n[3], x[3];
+        double d = face_world(a, f, n);
+        double nn[3] = {-n[0], -n[1], -n[2]};
+        vertex_world(b, support(b, nn), x);
+        double sep = dot3(n, x) - d;
+        if (sep > best) {
+            best = sep, *face = f;
+        }
+    }
+    return best;
+}
+
+typedef struct edge_result {
+    double sep, axis[3];
+    int32_t ea, eb;
+} edge_result;
+
+/* Largest separation over the edge pairs that build a Minkowski face;
+ * returns -INFINITY when none does (axis from a to b). */
+static void edge_query(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                       double margin, edge_result *out) {
+    out->sep = -INFINITY, out->ea = out->eb = -1;
+    double ca[3];
+    centroid_world(a, ca);
+    const nscd__hull *ha = a->hull, *hb = b->hull;
+    for (int32_t i = 0; i < ha->n_edges; ++i) {
+        const int32_t *e = ha->edges + 4 * (size_t)i;
+        double u1[3], v1[3], p0[3], p1[3];
+        nscd__dir_to_world(a, ha->planes + 4 * (size_t)e[2], u1);
+        nscd__dir_to_world(a, ha->planes + 4 * (size_t)e[3], v1);
+        vertex_world(a, e[0], p0);
+        vertex_world(a, e[1], p1);
+        double ea[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+        for (int32_t j = 0; j < hb->n_edges; ++j) {
+            const int32_t *g = hb->edges + 4 * (size_t)j;
+            double u2[3], v2[3];
+            nscd__dir_to_world(b, hb->planes + 4 * (size_t)g[2], u2);
+            nscd__dir_to_world(b, hb->planes + 4 * (size_t)g[3], v2);
+            double nu2[3] = {-u2[0], -u2[1], -u2[2]}, nv2[3] = {-v2[0], -v2[1], -v2[2]};
+            if (!minkowski_face(u1, v1, nu2, nv2)) {
+                continue;
+            }
+            double q0[3], q1[3], L[3];
+            vertex_world(b, g[0], q0);
+            vertex_world(b, g[1], q1);
+            double eb[3] = {q1[0] - q0[0], q1[1] - q0[1], q1[2] - q0[2]};
+            cross3(ea, eb, L);
+            double len = sqrt(dot3(L, L));
+            if (!(len > 1e-9 * sqrt(dot3(ea, ea) * dot3(eb, eb)))) {
+                continue; /* parallel edges: the face axes cover them */
+            }
+            double toward =
+                (p0[0] - ca[0]) * L[0] + (p0[1] - ca[1]) * L[1] + (p0[2] - ca[2]) * L[2];
+            double s = toward < 0.0 ? -1.0 / len : 1.0 / len;
+            for (int k = 0; k < 3; ++k) {
+                L[k] *= s;
+            }
+            double sep = L[0] * (q0[0] - p0[0]) + L[1] * (q0[1] - p0[1]) + L[2] * (q0[2] - p0[2]);
+            if (sep > out->sep) {
+                out->sep = sep, out->ea = i, out->eb = j;
+                memcpy(out->axis, L, sizeof L);
+            }
+            if (sep >= margin) {
+                return; /* a separating axis: no contact */
+            }
+        }
+    }
+}
+
+/* One point between edge ea of a and edge eb of b, axis L from a to b. */
+static void edge_contact(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                         const edge_result *er, nscd__manifold *m) {
+    const int32_t *e = a->hull->edges + 4 * (size_t)er->ea;
+    const int32_t *g = b->hull->edges + 4 * (size_t)er->eb;
+    double p0[3], p1[3], q0[3], q1[3], s, t, point[3];
+    vertex_world(a, e[0], p0);
+    vertex_world(a, e[1], p1);
+    vertex_world(b, g[0], q0);
+    vertex_world(b, g[1], q1);
+    nscd__segments_closest(p0, p1, q0, q1, &s, &t);
+    for (int i = 0; i < 3; ++i) {
+        point[i] = 0.5 * (p0[i] + s * (p1[i] - p0[i]) + q0[i] + t * (q1[i] - q0[i]));
+    }
+    uint32_t feature =
+        FEATURE_EDGE | (((uint32_t)er->ea * 65599u + (uint32_t)er->eb) & 0x3fffffffu);
+    nscd__manifold_add(m, point, er->axis, er->sep, feature);
+}
+
+/* Separated shapes: GJK's exact distance; when it exceeds the SAT
+ * separation a vertex is closest: one point (or nothing). Returns 1 when
+ * it decided. */
+static int closest_vertex(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                          double sat_sep, double margin, nscd__manifold *m) {
+    nscd__core ca, cb;
+    nscd__core_of(a, &ca);
+    nscd__core_of(b, &cb);
+    double pa[3], pb[3];
+    double dist = nscd__gjk_distance(&ca, &cb, pa, pb);
+    if (!(dist > sat_sep * (1.0 + 1e-9) + 1e-12 * (1.0 + fabs(sat_sep)))) {
+        return 0;
+    }
+    if (dist >= margin) {
+        return 1;
+    }
+    double n[3], point[3];
+    for (int i = 0; i < 3; ++i) {
+        n[i] = (pb[i] - pa[i]) / dist;
+        point[i] = 0.5 * (pa[i] + pb[i]);
+    }
+    nscd__manifold_add(m, point, n, dist, FEATURE_CLOSEST);
+    return 1;
+}
+
+static void polytope_pair(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                          double margin, nscd__manifold *m) {
+    int32_t fa, fb;
+    double sa = face_query(a, b, &fa);
+    if (sa >= margin) {
+        return;
+    }
+    double sb = face_query(b, a, &fb);
+    if (sb >= margin) {
+        return;
+    }
+    edge_result er;
+    edge_query(a, b, margin, &er);
+    if (er.sep >= margin) {
+        return;
+    }
+    double face_best = fmax(sa, sb);
+    double best = fmax(face_best, er.sep);
+    if (best > 0.0 && closest_vertex(a, b, best, margin, m)) {
+        return;
+    }
+    double tol = 1e-3 * fmin(a->hull->inradius, b->hull->inradius);
+    if (er.ea >= 0 && er.sep > face_best + tol) {
+        edge_contact(a, b, &er, m);
+        return;
+    }
+    if (sb > sa + tol) {
+        face_contact(b, fb, a, 1, margin, m);
+    } else {
+        face_contact(a, fa, b, 0, margin, m);
+    }
+}
+
+void nscd__collide_convex_convex(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                 double margin, nscd__manifold *m) {
+    polytope_pair(a, b, margin, m);
+}
+
+void nscd__collide_box_convex(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                              double margin, nscd__manifold *m) {
+    box_hull storage;
+    make_box_hull(a->half_extents, &storage);
+    nscd__collision_shape box = *a;
+    box.type = NSCD_SHAPE_CONVEX;
+    box.hull = &storage.hull;
+    polytope_pair(&box, b, margin, m);
+}
+
+/* ---------------------------------------------------------------- capsule */
+
+/* Clips the segment p + t d, t in [0, 1], to the prism over face f of s
+ * (world); returns 0 when nothing is left, else the range [lo, hi]. */
+static int clip_segment_to_face(const nscd__collision_shape *s, int32_t f, const double n[3],
+                                const double p[3], const double d[3], double *lo, double *hi) {
+    const nscd__hull *h = s->hull;
+    int32_t a = h->face_first[f], b = h->face_first[f + 1];
+    *lo = 0.0, *hi = 1.0;
+    for (int32_t k = a; k < b; ++k) {
+        double v0[3], v1[3];
+        vertex_world(s, h->face_vertices[k], v0);
+        vertex_world(s, h->face_vertices[k + 1 < b ? k + 1 : a], v1);
+        double e[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]}, side[3];
+        cross3(e, n, side);
+        double f0 = dot3(side, p) - dot3(side, v0), fd = dot3(side, d);
+        /* f0 + t fd <= 0 */
+        if (fd == 0.0) {
+            if (f0 > 0.0) {
+                return 0;
+            }
+        } else if (fd > 0.0) {
+            *hi = fmin(*hi, -f0 / fd);
+        } else {
+            *lo = fmax(*lo, -f0 / fd);
+        }
+    }
+    return *hi >= *lo;
+}
+
+/* Points of the segment clipped to face f (unit outward normal n, offset
+ * off), each `r` from the face: the capsule rests on it. Normal from the
+ * capsule (first) to the hull: -n. Returns the number added. */
+static int capsule_on_face(const nscd__collision_shape *s, int32_t f, const double n[3], double off,
+                           const double p[3], const double q[3], double r, double margin,
+                           nscd__manifold *m) {
+    double d[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]}, lo, hi;
+    if (!clip_segment_to_face(s, f, n, p, d, &lo, &hi)) {
+        return 0;
+    }
+    int added = 0;
+    double normal[3] = {-n[0], -n[1], -n[2]};
+    for (int e = 0; e < 2; ++e) {
+        double t = e == 0 ? lo : hi;
+        if (e == 1 && !(hi > lo)) {
+            break;
+        }
+        double x[3] = {p[0] + t * d[0], p[1] + t * d[1], p[2] + t * d[2]};
+        double gap = dot3(n, x) - off - r;
+        if (gap < margin) {
+            double point[3];
+            for (int i = 0; i < 3; ++i) {
+                point[i] = x[i] - n[i] * (r + 0.5 * gap);
+            }
+            nscd__manifold_add(m, point, normal, gap, (uint32_t)e);
+            ++added;
+        }
+    }
+    return added;
+}
+
+void nscd__collide_capsule_convex(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                  double margin, nscd__manifold *m) {
+    double p[3], q[3], r = a->radius;
+    nscd__axis_segment(a, p, q);
+    double d[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
+    const nscd__hull *h = b->hull;
+    /* faces */
+    double best = -INFINITY, best_n[3] = {0, 0, 1}, best_off = 0.0;
+    int32_t best_face = -1, best_edge = -1;
+    for (int32_t f = 0; f < h->n_faces; ++f) {
+        double n[3];
+        double off = face_world(b, f, n);
+        double sep = fmin(dot3(n, p), dot3(n, q)) - off;
+        if (sep > best) {
+            best = sep, best_face = f, best_off = off;
+            memcpy(best_n, n, sizeof n);
+        }
+    }
+    if (best - r >= margin) {
+        return;
+    }
+    /* edges whose Gauss arc the segment's great circle crosses */
+    double face_sep = best;
+    double tol = 1e-9 * (1.0 + fabs(face_sep));
+    for (int32_t i = 0; i < h->n_edges; ++i) {
+        const int32_t *e = h->edges + 4 * (size_t)i;
+        double u[3], v[3], v0[3], v1[3], L[3];
+        nscd__dir_to_world(b, h->planes + 4 * (size_t)e[2], u);
+        nscd__dir_to_world(b, h->planes + 4 * (size_t)e[3], v);
+        if (!(dot3(u, d) * dot3(v, d) < 0.0)) {
+            continue;
+        }
+        vertex_world(b, e[0], v0);
+        vertex_world(b, e[1], v1);
+        double ed[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]};
+        cross3(ed, d, L);
+        double len = sqrt(dot3(L, L));
+        if (!(len > 1e-9 * sqrt(dot3(ed, ed) * dot3(d, d)))) {
+            continue;
+        }
+        double s = dot3(L, u) + dot3(L, v) < 0.0 ? -1.0 / len : 1.0 / len;
+        for (int k = 0; k < 3; ++k) {
+            L[k] *= s;
+        }
+        double sep = fmin(dot3(L, p), dot3(L, q)) - dot3(L, v0);
+        if (sep - r >= margin) {
+            return;
+        }
+        if (sep > best + tol) { /* faces win near-ties */
+            best = sep, best_edge = i;
+            memcpy(best_n, L, sizeof L);
+        }
+    }
+    if (best > 0.0) { /* separated: the closest points by GJK */
+        nscd__core ca, cb;
+        nscd__core_of(a, &ca);
+        nscd__core_of(b, &cb);
+        double pa[3], pb[3];
+        double dist = nscd__gjk_distance(&ca, &cb, pa, pb);
+        if (dist > 0.0) {
+            double gap = dist - r;
+            if (gap >= margin) {
+                return;
+            }
+            double n_h[3]; /* from the hull to the capsule */
+            for (int i = 0; i < 3; ++i) {
+                n_h[i] = (pa[i] - pb[i]) / dist;
+            }
+            for (int32_t f = 0; f < h->n_faces; ++f) { /* lying on a face? */
+                double n[3];
+                double off = face_world(b, f, n);
+                if (dot3(n, n_h) > FLAT_COSINE) {
+                    if (capsule_on_face(b, f, n, off, p, q, r, margin, m) > 0) {
+                        return;
+                    }
+                    break;
+                }
+            }
+            double point[3], normal[3] = {-n_h[0], -n_h[1], -n_h[2]};
+            for (int i = 0; i < 3; ++i) {
+                point[i] = pa[i] - n_h[i] * (r + 0.5 * gap);
+            }
+            nscd__manifold_add(m, point, normal, gap, 2);
+            return;
+        }
+    }
+    if (best_edge < 0) { /* a face axis: the segment clipped to that face */
+        if (capsule_on_face(b, best_face, best_n, best_off, p, q, r, margin, m) > 0) {
+            return;
+        }
+        /* nothing over the face: the deeper end */
+        const double *x = dot3(best_n, p) <= dot3(best_n, q) ? p : q;
+        double gap = dot3(best_n, x) - best_off - r, point[3];
+        double normal[3] = {-best_n[0], -best_n[1], -best_n[2]};
+        for (int i = 0; i < 3; ++i) {
+            point[i] = x[i] - best_n[i] * (r + 0.5 * gap);
+        }
+        nscd__manifold_add(m, point, normal, gap, 2);
+        return;
+    }
+    const int32_t *e = h->edges + 4 * (size_t)best_edge;
+    double v0[3], v1[3], s, t;
+    vertex_world(b, e[0], v0);
+    vertex_world(b, e[1], v1);
+    nscd__segments_closest(p, q, v0, v1, &s, &t);
+    double gap = best - r, point[3], normal[3] = {-best_n[0], -best_n[1], -best_n[2]};
+    for (int i = 0; i < 3; ++i) {
+        point[i] = p[i] + s * d[i] - best_n[i] * (r + 0.5 * gap);
+    }
+    nscd__manifold_add(m, point, normal, gap, 3u + (uint32_t)best_edge);
+}
+
+/* ---------------------------------------------------------------- cylinder */
+
+/* Support of the full shape (core plus rounding) along unit L. */
+static void full_support(const nscd__core *c, const double L[3], double out[3]) {
+    nscd__core_support(c, L, out);
+    for (int i = 0; i < 3; ++i) {
+        out[i] += c->rounding * L[i];
+    }
+}
+
+/* Deep overlap of a cylinder (a) and a hull (b): the candidate axis of
+ * largest separation (least penetration), one point. */
+static void sampled_sat(const nscd__core *ca, const nscd__core *cb, double margin,
+                        nscd__manifold *m) {
+    const nscd__collision_shape *a = ca->shape, *b = cb->shape;
+    const nscd__hull *h = b->hull;
+    double axis[3];
+    nscd__shape_axis(a, 2, axis);
+    double best = -INFINITY, bn[3] = {0, 0, 1}, bpa[3] = {0, 0, 0}, bpb[3] = {0, 0, 0};
+    int32_t n_axes = h->n_faces + 1 + h->n_edges + 1;
+    for (int32_t k = 0; k < n_axes; ++k) {
+        double L0[3];
+        if (k < h->n_faces) {
+            nscd__dir_to_world(b, h->planes + 4 * (size_t)k, L0);
+        } else if (k == h->n_faces) {
+            memcpy(L0, axis, sizeof axis);
+        } else if (k < h->n_faces + 1 + h->n_edges) {
+            const int32_t *e = h->edges + 4 * (size_t)(k - h->n_faces - 1);
+            double v0[3], v1[3];
+            vertex_world(b, e[0], v0);
+            vertex_world(b, e[1], v1);
+            double ed[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]};
+            cross3(axis, ed, L0);
+        } else {
+            double cb_w[3];
+            centroid_world(b, cb_w);
+            for (int i = 0; i < 3; ++i) {
+                L0[i] = cb_w[i] - a->position[i];
+            }
+        }
+        double len = sqrt(dot3(L0, L0));
+        if (!(len > 1e-12)) {
+            continue;
+        }
+        for (int s = -1; s <= 1; s += 2) {
+            double L[3] = {s * L0[0] / len, s * L0[1] / len, s * L0[2] / len};
+            double nL[3] = {-L[0], -L[1], -L[2]}, pa[3], pb[3];
+            full_support(ca, L, pa);
+            full_support(cb, nL, pb);
+            double sep = dot3(L, pb) - dot3(L, pa);
+            if (sep > best) {
+                best = sep;
+                for (int c = 0; c < 3; ++c) {
+                    bn[c] = L[c], bpa[c] = pa[c], bpb[c] = pb[c];
+                }
+            }
+        }
+    }
+    if (best >= margin) {
+        return;
+    }
+    double point[3] = {0.5 * (bpa[0] + bpb[0]), 0.5 * (bpa[1] + bpb[1]), 0.5 * (bpa[2] + bpb[2])};
+    nscd__manifold_add(m, point, bn, best, 1);
+}
+
+/* Is the point's projection on face f of s inside the face (within a
+ * relative tolerance)? */
+static int over_face(const nscd__collision_shape *s, int32_t f, const double n[3],
+                     const double x[3]) {
+    const nscd__hull *h = s->hull;
+    int32_t a = h->face_first[f], b = h->face_first[f + 1];
+    double tol = 1e-9 * (h->radius + 1.0);
+    for (int32_t k = a; k < b; ++k) {
+        double v0[3], v1[3];
+        vertex_world(s, h->face_vertices[k], v0);
+        vertex_world(s, h->face_vertices[k + 1 < b ? k + 1 : a], v1);
+        double e[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]}, side[3];
+        cross3(e, n, side);
+        double len = sqrt(dot3(side, side));
+        if (dot3(side, x) - dot3(side, v0) > tol * len) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+void nscd__collide_cylinder_convex(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                   double margin, nscd__manifold *m) {
+    nscd__core ca, cb;
+    nscd__core_of(a, &ca);
+    nscd__core_of(b, &cb);
+    nscd__manifold single = {0};
+    double pa[3], pb[3];
+    double dist = nscd__gjk_distance(&ca, &cb, pa, pb);
+    double gap = dist - ca.rounding;
+    if (gap >= margin) {
+        return;
+    }
+    if (dist > 1e-12 * ca.rounding) {
+        double n[3], point[3];
+        for (int i = 0; i < 3; ++i) {
+            n[i] = (pb[i] - pa[i]) / dist;
+            point[i] = pa[i] + n[i] * (ca.rounding + 0.5 * gap);
+        }
+        nscd__manifold_add(&single, point, n, gap, 0);
+    } else {
+        sampled_sat(&ca, &cb, margin, &single);
+    }
+    if (single.n != 1) {
+        return;
+    }
+    const double *n = single.p[0].normal; /* from the cylinder to the hull */
+    const nscd__hull *h = b->hull;
+    nscd__manifold face = {0}, cap = {0};
+    for (int32_t f = 0; f < h->n_faces; ++f) { /* the cylinder on a face of the hull */
+        double u[3];
+        double off = face_world(b, f, u);
+        if (-dot3(u, n) > FLAT_COSINE) {
+            nscd__cylinder_rim_below(u, off, a, margin, &face);
+            int32_t kept = 0;
+            for (int32_t k = 0; k < face.n; ++k) {
+                if (over_face(b, f, u, face.p[k].point)) {
+                    face.p[kept] = face.p[k];
+                    for (int i = 0; i < 3; ++i) {
+                        face.p[kept].normal[i] = -face.p[kept].normal[i];
+                    }
+                    face.p[kept++].feature += 16;
+                }
+            }
+            face.n = kept;
+            nscd__keep_deepest_four(&face);
+            break;
+        }
+    }
+    double axis[3];
+    nscd__shape_axis(a, 2, axis);
+    double da = dot3(n, axis);
+    if (fabs(da) > FLAT_COSINE) { /* the hull on a cap: its vertices over the cap */
+        double s = da < 0.0 ? -1.0 : 1.0;
+        double u[3] = {s * axis[0], s * axis[1], s * axis[2]};
+        double off = dot3(u, a->position) + a->half_height;
+        /* the vertices below the margin and within the radius, as candidates */
+        candidate c[64];
+        int32_t nc = 0;
+        for (int32_t v = 0; v < h->n_vertices && nc < 64; ++v) {
+            double x[3], local[3];
+            vertex_world(b, v, x);
+            double g = dot3(u, x) - off;
+            nscd__to_local(a, x, local);
+            if (g < margin && hypot(local[0], local[1]) <= a->radius * (1.0 + 1e-9)) {
+                memcpy(c[nc].x, x, sizeof x);
+                c[nc].gap = g;
+                c[nc].feature = 32u + (uint32_t)v;
+                ++nc;
+            }
+        }
+        add_four(c, nc, u, u, &cap);
+    }
+    const nscd__manifold *best = face.n >= cap.n ? &face : &cap;
+    *m = best->n > 0 ? *best : single;
+}
