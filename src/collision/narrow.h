@@ -62,6 +62,19 @@ void nscd__keep_deepest_four(nscd__manifold *m);
  * it: the deepest, the farthest from it, and the two of largest triangle
  * area on either side (box-box faces, cylinder caps). */
 void nscd__reduce_to_four(nscd__manifold *m, const double n[3]);
+/* A vertex of a polygon clipped by nscd__clip_polygon: the edges it joins
+ * (incident-face edges and the reference face's side planes, numbered by
+ * the caller) name it across steps (feature keys). */
+typedef struct nscd__clip_vertex {
+    double p[3];
+    int32_t e_in, e_out;
+} nscd__clip_vertex;
+/* Sutherland–Hodgman: clips the polygon in[0..n_in) against the half-space
+ * {x : nrm.x <= limit}, a new vertex taking the side id `side`; writes at
+ * most n_in + 1 vertices to out and returns their count (box-box faces,
+ * polyhedron faces). */
+int nscd__clip_polygon(const nscd__clip_vertex *in, int n_in, const double nrm[3], double limit,
+                       int32_t side, nscd__clip_vertex *out);
 /* Points below the margin of the plane {x : n.x = offset} (n unit, toward the
  * shape), without reduction: the 8 corners of a box (features 0-7), the rim
  * points of a cylinder (features 0-9, see narrow_cylinder.c). */

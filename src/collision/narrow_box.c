@@ -89,37 +89,6 @@ void nscd__collide_half_space_box(const nscd__collision_shape *a, const nscd__co
 
 /* ---------------------------------------------------------------- box-box */
 
-/* A vertex of the clipped polygon: the edges it joins (0-3: incident face
- * edges, 4-7: side planes of the reference face) name it across steps. */
-typedef struct clip_vertex {
-    double p[3];
-    int e_in, e_out;
-} clip_vertex;
-
-/* Clips the polygon against {x : dot(nrm, x) <= limit}; side id `side`. */
-static int clip_polygon(const clip_vertex *in, int n_in, const double nrm[3], double limit,
-                        int side, clip_vertex *out) {
-    int n_out = 0;
-    for (int k = 0; k < n_in; ++k) {
-        const clip_vertex *v = &in[(k + n_in - 1) % n_in], *w = &in[k];
-        double dv = dot3(nrm, v->p) - limit, dw = dot3(nrm, w->p) - limit;
-        if ((dv <= 0.0) != (dw <= 0.0)) {
-            double t = dv / (dv - dw);
-            clip_vertex *x = &out[n_out++];
-            for (int i = 0; i < 3; ++i) {
-                x->p[i] = v->p[i] + t * (w->p[i] - v->p[i]);
-            }
-            int edge = v->e_out;
-            x->e_in = dv <= 0.0 ? edge : side;
-            x->e_out = dv <= 0.0 ? side : edge;
-        }
-        if (dw <= 0.0) {
-            out[n_out++] = *w;
-        }
-    }
-    return n_out;
-}
-
 /* Face contact: reference box r (face along axis i, outward normal n toward
  * the incident box), incident box b. `flip`: r is the second shape, so the
  * normal from first to second is -n. */
@@ -135,7 +104,9 @@ static void face_contact(const obb *r, const obb *b, int i, const double n[3], i
     double sj = -sign_of(dot3(b->ax[j], n));
     int k = (j + 1) % 3, l = (j + 2) % 3;
     static const double corner[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
-    clip_vertex poly[2][8];
+    /* the clipped polygon; its vertices name the edges they join: 0-3 the
+     * incident face's edges, 4-7 the side planes of the reference face */
+    nscd__clip_vertex poly[2][8];
     for (int q = 0; q < 4; ++q) {
         for (int d = 0; d < 3; ++d) {
             poly[0][q].p[d] = b->c[d] + sj * b->h[j] * b->ax[j][d] +
@@ -150,7 +121,7 @@ static void face_contact(const obb *r, const obb *b, int i, const double n[3], i
         double s = side % 2 == 0 ? 1.0 : -1.0;
         double nrm[3] = {s * r->ax[axis][0], s * r->ax[axis][1], s * r->ax[axis][2]};
         double limit = dot3(nrm, r->c) + r->h[axis];
-        count = clip_polygon(poly[cur], count, nrm, limit, 4 + side, poly[1 - cur]);
+        count = nscd__clip_polygon(poly[cur], count, nrm, limit, 4 + side, poly[1 - cur]);
         cur = 1 - cur;
     }
     double face = dot3(n, r->c) + r->h[i];
@@ -158,7 +129,7 @@ static void face_contact(const obb *r, const obb *b, int i, const double n[3], i
         (uint32_t)(((flip * 6 + i * 2 + (dot3(n, r->ax[i]) > 0.0)) * 6 + j * 2 + (sj > 0.0)) << 6);
     double normal[3] = {flip ? -n[0] : n[0], flip ? -n[1] : n[1], flip ? -n[2] : n[2]};
     for (int q = 0; q < count; ++q) {
-        const clip_vertex *v = &poly[cur][q];
+        const nscd__clip_vertex *v = &poly[cur][q];
         double gap = dot3(n, v->p) - face;
         if (gap >= margin) {
             continue;

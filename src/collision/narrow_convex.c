@@ -375,35 +375,6 @@ void nscd__collide_sphere_convex(const nscd__collision_shape *a, const nscd__col
 
 /* ---------------------------------------------------------------- polyhedra */
 
-typedef struct clip_vertex {
-    double p[3];
-    int32_t e_in, e_out;
-} clip_vertex;
-
-/* Clips against {x : dot(nrm, x) <= limit}; side id `side`. */
-static int clip_polygon(const clip_vertex *in, int n_in, const double nrm[3], double limit,
-                        int32_t side, clip_vertex *out) {
-    int n_out = 0;
-    for (int k = 0; k < n_in; ++k) {
-        const clip_vertex *v = &in[(k + n_in - 1) % n_in], *w = &in[k];
-        double dv = dot3(nrm, v->p) - limit, dw = dot3(nrm, w->p) - limit;
-        if ((dv <= 0.0) != (dw <= 0.0)) {
-            double t = dv / (dv - dw);
-            clip_vertex *x = &out[n_out++];
-            for (int i = 0; i < 3; ++i) {
-                x->p[i] = v->p[i] + t * (w->p[i] - v->p[i]);
-            }
-            int32_t edge = v->e_out;
-            x->e_in = dv <= 0.0 ? edge : side;
-            x->e_out = dv <= 0.0 ? side : edge;
-        }
-        if (dw <= 0.0) {
-            out[n_out++] = *w;
-        }
-    }
-    return n_out;
-}
-
 /* The 14 bits of a face pair in a feature. */
 static uint32_t face_pair_bits(int32_t ref, int32_t inc, int flip) {
     return (((uint32_t)ref * 2u + (uint32_t)flip) * 97u + (uint32_t)inc) & 0x3fffu;
@@ -440,7 +411,7 @@ static void face_contact(const nscd__collision_shape *r, int32_t fr, const nscd_
         }
         return;
     }
-    clip_vertex poly[2][CLIP_MAX];
+    nscd__clip_vertex poly[2][CLIP_MAX];
     int count = 0;
     for (int32_t k = ia; k < ib; ++k) {
         vertex_world(i, hi->face_vertices[k], poly[0][count].p);
@@ -455,14 +426,15 @@ static void face_contact(const nscd__collision_shape *r, int32_t fr, const nscd_
         vertex_world(r, hr->face_vertices[k + 1 < rb ? k + 1 : ra], v1);
         double e[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]}, side[3];
         cross3(e, n, side);
-        count = clip_polygon(poly[cur], count, side, dot3(side, v0), 128 + (k - ra), poly[1 - cur]);
+        count = nscd__clip_polygon(poly[cur], count, side, dot3(side, v0), 128 + (k - ra),
+                                   poly[1 - cur]);
         cur = 1 - cur;
     }
     candidate c[CLIP_MAX];
     int32_t nc = 0;
     uint32_t pair = face_pair_bits(fr, fi, flip) << 16;
     for (int q = 0; q < count; ++q) {
-        const clip_vertex *v = &poly[cur][q];
+        const nscd__clip_vertex *v = &poly[cur][q];
         double gap = dot3(n, v->p) - offset;
         if (gap >= margin) {
             continue;

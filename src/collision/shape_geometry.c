@@ -171,6 +171,29 @@ void nscd__keep_deepest_four(nscd__manifold *m) {
     }
 }
 
+int nscd__clip_polygon(const nscd__clip_vertex *in, int n_in, const double nrm[3], double limit,
+                       int32_t side, nscd__clip_vertex *out) {
+    int n_out = 0;
+    for (int k = 0; k < n_in; ++k) {
+        const nscd__clip_vertex *v = &in[(k + n_in - 1) % n_in], *w = &in[k];
+        double dv = dot3(nrm, v->p) - limit, dw = dot3(nrm, w->p) - limit;
+        if ((dv <= 0.0) != (dw <= 0.0)) {
+            double t = dv / (dv - dw);
+            nscd__clip_vertex *x = &out[n_out++];
+            for (int i = 0; i < 3; ++i) {
+                x->p[i] = v->p[i] + t * (w->p[i] - v->p[i]);
+            }
+            int32_t edge = v->e_out;
+            x->e_in = dv <= 0.0 ? edge : side;
+            x->e_out = dv <= 0.0 ? side : edge;
+        }
+        if (dw <= 0.0) {
+            out[n_out++] = *w;
+        }
+    }
+    return n_out;
+}
+
 void nscd__reduce_to_four(nscd__manifold *m, const double n[3]) {
     if (m->n <= 4) {
         return;
