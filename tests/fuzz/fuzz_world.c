@@ -36,7 +36,7 @@ typedef struct scene {
     int live[64];
     double radius[64]; /* largest distance from the centre to the surface */
     int spheres_only;  /* energy is checked only then (no gyroscopic term) */
-    double dt, g;
+    double dt, g, tolerance;
     int32_t n_materials;
     int warm_start, jacobi_groups;
 } scene;
@@ -142,16 +142,35 @@ static double energy(const scene *s, double *scale) {
 }
 
 /* Energy is held on a batch of steps whose impulses are either converged
- * or started cold (docs/fuzzing.md, World 1 and World 2). A converged
- * impulse satisfies r·(u + β e_n) <= 0 and dissipates; a cold start's first
- * sweep lowers the contact energy from zero. A warm-started impulse that
- * the sweeps left short of its solution can hold a body up by more than its
- * weight: the body rises by dt times that velocity error, which is
- * potential energy of first order in the error (the step reports
- * converged = 0). The warm start itself adds none: it is scaled when last
- * step's impulses would (world_solver.c). */
+ * or started cold (docs/fuzzing.md, World 1 and World 2). An exact
+ * solution satisfies r·(u + β e_n) <= 0 and dissipates; a cold start's
+ * first sweep lowers the contact energy from zero. An impulse short of its
+ * solution by a velocity error δ can hold a body up by more than its
+ * weight: the body rises by dt δ, potential energy of first order in δ, and
+ * its kinetic energy moves by m v δ. So a converged step (merit below the
+ * world's tolerance, a velocity) may gain up to Σ m (|v| + g dt) tolerance
+ * (lift_bound; the first such find, after 27 924 executions: 6.4e-8 J
+ * against a bound of 1.2e-6 J); an unconverged warm-started step is not
+ * held (the step reports converged = 0). The warm start itself adds
+ * nothing: it is scaled when last step's impulses would (block_gs.c). */
 static int energy_held(const scene *s, int all_converged) {
     return FZ_STRICT || !s->warm_start || all_converged;
+}
+
+/* Σ m (|v| + g dt) tolerance over the live bodies (see energy_held). */
+static double lift_bound(const scene *s) {
+    double bound = 0.0;
+    for (int k = 0; k < s->n_ids; ++k) {
+        if (s->live[k]) {
+            double v[3], m = 0.0;
+            FZ_REQUIRE(nscd_world_get_body(s->w, s->ids[k], NULL, NULL, v, NULL) == NSCD_OK,
+                       "live body");
+            FZ_REQUIRE(nscd_world_get_body_mass(s->w, s->ids[k], &m, NULL) == NSCD_OK, "live body");
+            bound +=
+                m * (sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + s->g * s->dt) * s->tolerance;
+        }
+    }
+    return bound;
 }
 
 /* Finite states, centres inside the box. */
@@ -173,9 +192,10 @@ static void check_state(const scene *s, int step) {
 }
 
 static void step(scene *s, int n, int *step_count) {
-    double scale = 0.0, before = energy(s, &scale);
+    double scale = 0.0, before = energy(s, &scale), slack = 0.0;
     int all_converged = 1;
     for (int k = 0; k < n; ++k) {
+        slack += lift_bound(s);
         nscd_world_step_report report;
         report.struct_size = sizeof report;
         nscd_status st = nscd_world_step(s->w, &report);
@@ -185,11 +205,15 @@ static void step(scene *s, int n, int *step_count) {
         FZ_REQUIRE(report.bodies_removed == 0, "step %d: a body left the domain", *step_count);
         all_converged &= report.converged || report.contacts == 0;
         check_state(s, (*step_count)++);
+        slack += lift_bound(s);
     }
     double scale_after = 0.0, after = energy(s, &scale_after);
     if (s->spheres_only && energy_held(s, all_converged)) {
-        FZ_REQUIRE(after <= before + 1e-9 * fmax(scale, 1e-300),
-                   "energy rose over %d steps: %.17g -> %.17g (scale %g)", n, before, after, scale);
+        /* converged: the lift of the tolerance; unconverged (cold, or strict): exact */
+        double allowed = all_converged ? slack : 0.0;
+        FZ_REQUIRE(after <= before + 1e-9 * fmax(scale, 1e-300) + allowed,
+                   "energy rose over %d steps: %.17g -> %.17g (scale %g, lift bound %g)", n, before,
+                   after, scale, allowed);
     }
 }
 
@@ -237,6 +261,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     scene s;
     memset(&s, 0, sizeof s);
     s.dt = d.dt;
+    s.tolerance = d.tolerance;
     s.g = 9.81;
     s.spheres_only = 1;
     s.n_materials = 1;
