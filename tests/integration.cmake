@@ -149,7 +149,8 @@ foreach(_src ${NSCD_UNIT_TESTS})
     COMMAND valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible
             --show-leak-kinds=definite,possible ${_nscd_valgrind_flags} --quiet
             "--suppressions=${CMAKE_CURRENT_SOURCE_DIR}/checks/valgrind.supp"
-            $<TARGET_FILE:${_name}>)
+            $<TARGET_FILE:${_name}>
+    WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/work/valgrind")
   set_tests_properties(valgrind.${_name} PROPERTIES LABELS valgrind TIMEOUT 900
     ENVIRONMENT "${_nscd_valgrind_environment}")
 endforeach()
