@@ -1,4 +1,5 @@
-/* bench_world: N spheres poured into an open box, stepped by nscd's world
+/* bench_world: N spheres (or, with --shape, boxes, capsules, cylinders, convex
+ * hulls or a mixed pile) poured into an open box, stepped by nscd's world
  * (include/nscd/world.h) and, side by side in the same process, by ODE's
  * QuickStep and Bullet's sequential-impulse solver when this build found
  * them: the same scenario (bench/world/scenario.c), the same dt, the same
