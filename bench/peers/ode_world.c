@@ -11,10 +11,11 @@
  * pyramid scaled by the normal impulse (the closest ODE has to Coulomb's
  * law), mu = the scenario's friction, no bounce. The floor and the four
  * walls are non-placeable dPlane geoms. The bodies: dSphere, dBox,
- * dCapsule, dCylinder (axis z, ODE's capsule and cylinder pairs go through
- * libccd in Debian's build) and dConvex (the scenario's icosahedron, its
+ * dCapsule, dCylinder (axis z) and dConvex (the scenario's icosahedron, its
  * planes and faces given), with the scenario's mass and principal inertia
- * (dMassSetSphere for spheres, as before the shapes came). Memory is counted through
+ * (dMassSetSphere for spheres, as before the shapes came). Debian's libode
+ * has libccd: hull-hull and cylinder-capsule pairs are libccd's MPR, one
+ * point per pair (docs/benchmarks.md, "Shapes"). Memory is counted through
  * dSetAllocHandler / dSetReallocHandler / dSetFreeHandler (every byte ODE
  * allocates with dAlloc). */
 #include <math.h>
