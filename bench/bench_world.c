@@ -1,4 +1,5 @@
-/* bench_world: N spheres poured into an open box, stepped by nscd's world
+/* bench_world: N spheres (or, with --shape, boxes, capsules, cylinders, convex
+ * hulls or a mixed pile) poured into an open box, stepped by nscd's world
  * (include/nscd/world.h) and, side by side in the same process, by ODE's
  * QuickStep and Bullet's sequential-impulse solver when this build found
  * them: the same scenario (bench/world/scenario.c), the same dt, the same
@@ -23,6 +24,9 @@
  *                    [--sweeps K] [--dt DT] [--friction MU]
  *                    [--engine nscd,ode,bullet] [--ode-space auto|hash|sap|quadtree]
  *                    [--nscd-law coulomb|mdp] [--scene spheres|chains|stack]
+ *                    [--shape sphere|box|capsule|cylinder|convex|mixed]
+ * --shape: the bodies of the pour (bench/world/scenario.c; default sphere:
+ * the scene before the shapes came, unchanged), in every engine.
  * --scene chains / stack: mechanisms in a pile, nscd only (bench/world/chains.c;
  * one size, default N = 1000, S = 200, W = 300, DT = 2e-3 s).
  * Default: N = 1000, 10000, 100000; S = 200000 / N within [10, 500];
@@ -55,6 +59,7 @@ typedef struct options {
     const bw_engine *engines[MAX_ENGINES];
     int n_engines;
     const char *scene; /* "spheres" (the default), "chains" or "stack" */
+    int32_t shape;     /* of the pour, BW_SHAPE_* */
     int sizes_given, steps_given, warmup_given, dt_given;
 } options;
 
@@ -111,10 +116,12 @@ static int summarise(const bw_engine *engine, void *state, const bw_scenario *s,
         free(x);
         return -1;
     }
-    const double mass = s->density * 4.0 / 3.0 * PI * pow(s->radius, 3);
-    const double inertia = 0.4 * mass * s->radius * s->radius;
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < n; ++i) {
+        /* The rotational energy with the mean principal moment (exact for
+         * spheres; the engines give no orientation here). */
+        const double mass = s->body[i].mass, *moments = s->body[i].inertia;
+        const double inertia = (moments[0] + moments[1] + moments[2]) / 3.0;
         const double *p = &x[3 * i], *v = &x[3 * n + 3 * i], *w = &x[6 * n + 3 * i];
         const double v2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
         const double w2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
@@ -166,7 +173,7 @@ static void run_one(const options *o, const bw_engine *engine, int32_t bodies, r
     r->bytes_per_body = r->bytes_per_contact = -1.0;
     r->memory_method = engine->memory_method;
     bw_scenario s;
-    if (bw_scenario_init(&s, bodies, o->sweeps, o->dt, o->friction) != 0) {
+    if (bw_scenario_init(&s, bodies, o->sweeps, o->dt, o->friction, o->shape) != 0) {
         snprintf(r->error, sizeof r->error, "out of memory");
         return;
     }
@@ -235,10 +242,10 @@ static void print_number_or_null(double x) {
 }
 
 static void print_run_json(const options *o, const run_result *r) {
-    printf("    {\"engine\": \"%s\", \"bodies\": %d, \"sweeps\": %d, \"dt\": %.17g, "
-           "\"warmup_steps\": %d, \"steps\": %d, \"ok\": %s",
-           r->engine, (int)r->bodies, (int)o->sweeps, o->dt, (int)r->warmup, (int)r->steps,
-           r->ok ? "true" : "false");
+    printf("    {\"engine\": \"%s\", \"shape\": \"%s\", \"bodies\": %d, \"sweeps\": %d, "
+           "\"dt\": %.17g, \"warmup_steps\": %d, \"steps\": %d, \"ok\": %s",
+           r->engine, bw_shape_name(o->shape), (int)r->bodies, (int)o->sweeps, o->dt,
+           (int)r->warmup, (int)r->steps, r->ok ? "true" : "false");
     if (!r->ok) {
         printf(", \"error\": \"%s\"}", r->error);
         return;
@@ -263,16 +270,16 @@ static void print_run_json(const options *o, const run_result *r) {
 
 static void print_json(const options *o, const run_result *runs, int n_runs) {
     bw_scenario s;
-    bw_scenario_init(&s, 1, o->sweeps, o->dt, o->friction);
+    bw_scenario_init(&s, 1, o->sweeps, o->dt, o->friction, o->shape);
     bw_scenario_free(&s);
     const bw_engine *found[MAX_ENGINES];
     const int n_found = available_engines(found);
     printf("{\"benchmark\": \"bench_world\", \"nscd_version\": \"%s\",\n", nscd_version_string());
-    printf(" \"scenario\": {\"radius\": %g, \"density\": %g, \"friction\": %g, "
+    printf(" \"scenario\": {\"shape\": \"%s\", \"radius\": %g, \"density\": %g, \"friction\": %g, "
            "\"error_reduction\": %g, \"gravity\": %g, \"layers\": %d, \"sweeps\": %d, "
            "\"dt\": %g},\n",
-           s.radius, s.density, s.friction, s.error_reduction, s.gravity, BW_LAYERS, (int)o->sweeps,
-           o->dt);
+           bw_shape_name(o->shape), s.radius, s.density, s.friction, s.error_reduction, s.gravity,
+           BW_LAYERS, (int)o->sweeps, o->dt);
     printf(" \"nscd_friction_law\": \"%s\", \"ode_space\": \"%s\",\n", nscd_law_name,
            ode_space_name);
     printf(" \"engines_found\": [");
@@ -427,6 +434,9 @@ static int parse_options(int argc, char **argv, options *o) {
         } else if (strcmp(a, "--scene") == 0) {
             bad = strcmp(v, "spheres") != 0 && strcmp(v, "chains") != 0 && strcmp(v, "stack") != 0;
             o->scene = v;
+        } else if (strcmp(a, "--shape") == 0) {
+            o->shape = bw_shape_parse(v);
+            bad = o->shape < 0;
         } else if (strcmp(a, "--sweeps") == 0) {
             bad = parse_int(v, 1, &o->sweeps);
         } else if (strcmp(a, "--dt") == 0) {

@@ -2,8 +2,10 @@
 """Smoke test of bench/bench_world (ctest bench.bench_world): a small run of
 every engine this build found, checking the JSON shape, that every engine
 compiled in is listed and ran, and that the numbers are sane (a dense pile:
-most spheres in contact, none escaped, penetration below 10 % of the radius).
-No timing is asserted.
+most spheres in contact, none escaped, penetration below 10 % of the radius);
+then one small run of each other --shape (box, capsule, cylinder, convex,
+mixed) in every engine: the JSON names the shape, every run succeeded, no
+body escaped, every byte came back. No timing is asserted.
 
 Usage: check_bench_world.py BENCH_WORLD_EXECUTABLE [ENGINE ...]
 ENGINE: the engines the build is expected to have (CMake passes them)."""
@@ -13,7 +15,7 @@ import subprocess
 import sys
 
 RUN_KEYS = {
-    "engine": str, "bodies": int, "sweeps": int, "dt": float, "steps": int,
+    "engine": str, "shape": str, "bodies": int, "sweeps": int, "dt": float, "steps": int,
     "steps_per_second": float, "contacts_avg": float,
     "contact_sweeps_per_second": float, "bytes_per_body": float,
     "bytes_per_contact": float, "bytes_not_freed": float, "max_penetration": float,
@@ -42,6 +44,7 @@ def check(document, expected):
                 assert number(run[key]) and run[key] >= 0, (key, run)
         assert run["bodies"] == 200 and run["steps"] == 20 and run["sweeps"] == 10, run
         assert run["dt"] == scenario["dt"], run
+        assert run["shape"] == scenario["shape"] == "sphere", run
         # The settled pile: most spheres touch a neighbour or a wall.
         assert run["contacts_avg"] >= 0.5 * run["bodies"], run
         assert run["escaped"] == 0, run
@@ -54,6 +57,36 @@ def check(document, expected):
     assert set(document["growth"]) == set(found), document["growth"]
     # One size: no exponent can be fitted.
     assert all(value is None for value in document["growth"].values())
+
+
+SHAPES = ("box", "capsule", "cylinder", "convex", "mixed")
+
+
+def check_shapes(executable, expected):
+    """One small pour of each kind of body, every engine: the same scene
+    (bench/world/scenario.c) built and stepped in each."""
+    for shape in SHAPES:
+        out = subprocess.run([executable, "--json", "--shape", shape, "--bodies", "200",
+                              "--steps", "10", "--warmup", "60"],
+                             check=True, stdout=subprocess.PIPE, text=True, timeout=300).stdout
+        document = json.loads(out)
+        assert document["scenario"]["shape"] == shape, document["scenario"]
+        runs = document["runs"]
+        assert sorted(run["engine"] for run in runs) == sorted(expected), (shape, runs)
+        for run in runs:
+            assert run["ok"] is True and run["shape"] == shape, run
+            assert run["bodies"] == 200 and run["steps"] == 10, run
+            for key in ("steps_per_second", "contacts_avg", "max_penetration",
+                        "mean_height", "kinetic_energy"):
+                assert number(run[key]) and run[key] >= 0, (key, run)
+            # The bodies have landed: most touch something.
+            assert run["contacts_avg"] >= 0.5 * run["bodies"], run
+            assert run["escaped"] == 0, run
+            assert run["bytes_not_freed"] == 0, run
+    # An unknown shape is refused like any bad option.
+    bad = subprocess.run([executable, "--shape", "cone"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stdout == "", bad
 
 
 def check_scenes(executable):
@@ -89,6 +122,7 @@ def main():
     bad = subprocess.run([executable, "--bodies", "-3"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stdout == "", bad
+    check_shapes(executable, expected)
     if "nscd" in expected:
         check_scenes(executable)
     print("bench_world: engines", ", ".join(expected), "ok")

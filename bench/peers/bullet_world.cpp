@@ -5,7 +5,15 @@
  * 1D constraints, warm start, Bullet's default solver mode), with
  * m_numIterations = sweeps, m_erp = the scenario's error reduction and split
  * impulse off (so that penetrations are corrected by Baumgarte like nscd and
- * ODE). Spheres are one shared btSphereShape, never deactivated; the floor and
+ * ODE). Spheres are one shared btSphereShape, the other bodies one shape
+ * each (btBoxShape, btCapsuleShapeZ, btCylinderShapeZ, btConvexHullShape of
+ * the scenario's icosahedron with its polyhedral features for face
+ * clipping), with the scenario's mass and principal inertia (Bullet's own
+ * calculateLocalInertia approximates capsules and hulls by their bounding
+ * box), never deactivated. Bullet's default collision margin (0.04 m) is
+ * kept: inside the box and the cylinder (their edges are rounded by it), the
+ * capsule's radius, but on top of the hull's points (Bullet's hull is 0.04 m
+ * larger than the others'); the floor and
  * the walls are static btStaticPlaneShape bodies. Bullet multiplies the two
  * bodies' frictions: every body has sqrt(mu), so every contact has mu (a
  * pyramid of two 1D friction rows bounded by mu times the normal impulse).
@@ -56,8 +64,8 @@ struct bullet_engine {
     btSequentialImpulseConstraintSolver *solver = nullptr;
     btDiscreteDynamicsWorld *world = nullptr;
     btSphereShape *sphere = nullptr;
-    std::vector<btCollisionShape *> planes;
-    std::vector<btRigidBody *> bodies; /* walls first, then the spheres */
+    std::vector<btCollisionShape *> planes; /* and the shapes of non-spheres */
+    std::vector<btRigidBody *> bodies;      /* walls first, then the spheres */
     int32_t walls = 0;
     double dt = 0.0;
 };
@@ -83,15 +91,22 @@ void destroy(bullet_engine *e) {
     delete e;
 }
 
+/* A body; `inertia` (principal, body frame) replaces Bullet's own when its
+ * x is positive. */
 void add_body(bullet_engine *e, btCollisionShape *shape, double mass, const btVector3 &position,
-              double friction) {
+              double friction, const btQuaternion &orientation = btQuaternion::getIdentity(),
+              const btVector3 &given_inertia = btVector3(0, 0, 0)) {
     btVector3 inertia(0, 0, 0);
     if (mass > 0) {
         shape->calculateLocalInertia(mass, inertia);
     }
+    if (given_inertia.x() > 0) {
+        inertia = given_inertia;
+    }
     btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape, inertia);
     info.m_startWorldTransform.setIdentity();
     info.m_startWorldTransform.setOrigin(position);
+    info.m_startWorldTransform.setRotation(orientation);
     info.m_friction = friction;
     info.m_restitution = 0;
     btRigidBody *body = new btRigidBody(info);
@@ -132,9 +147,41 @@ void build(bullet_engine *e, const bw_scenario *s) {
     e->sphere = new btSphereShape(s->radius);
     const double mass =
         s->density * 4.0 / 3.0 * 3.14159265358979323846 * s->radius * s->radius * s->radius;
+    double points[3 * BW_HULL_POINTS];
     for (int32_t i = 0; i < s->bodies; ++i) {
         const double *x = &s->positions[3 * i];
-        add_body(e, e->sphere, mass, btVector3(x[0], x[1], x[2]), mu);
+        const bw_body &b = s->body[i];
+        if (b.kind == BW_SHAPE_SPHERE) {
+            add_body(e, e->sphere, mass, btVector3(x[0], x[1], x[2]), mu);
+            continue;
+        }
+        btCollisionShape *shape = nullptr;
+        switch (b.kind) {
+        case BW_SHAPE_BOX:
+            shape =
+                new btBoxShape(btVector3(b.half_extents[0], b.half_extents[1], b.half_extents[2]));
+            break;
+        case BW_SHAPE_CAPSULE: shape = new btCapsuleShapeZ(b.radius, 2 * b.half_height); break;
+        case BW_SHAPE_CYLINDER:
+            shape = new btCylinderShapeZ(btVector3(b.radius, b.radius, b.half_height));
+            break;
+        default: {
+            bw_hull_points(b.scale, points);
+            btConvexHullShape *hull = new btConvexHullShape();
+            for (int k = 0; k < BW_HULL_POINTS; ++k) {
+                hull->addPoint(btVector3(points[3 * k], points[3 * k + 1], points[3 * k + 2]),
+                               k + 1 == BW_HULL_POINTS);
+            }
+            hull->initializePolyhedralFeatures();
+            shape = hull;
+            break;
+        }
+        }
+        e->planes.push_back(shape);
+        const btQuaternion q(b.orientation[1], b.orientation[2], b.orientation[3],
+                             b.orientation[0]);
+        add_body(e, shape, b.mass, btVector3(x[0], x[1], x[2]), mu, q,
+                 btVector3(b.inertia[0], b.inertia[1], b.inertia[2]));
     }
 }
 

@@ -4,11 +4,18 @@
  * CFM = 1e-10 (no softness to speak of), SOR over-relaxation left at ODE's
  * default 1.3, no auto-disable. Contacts: dSpaceCollide over one space (a
  * quadtree over the floor, the fastest of ODE's spaces here at every size;
- * --ode-space hash|sap|quadtree picks one), one contact per pair
- * (sphere-sphere and sphere-plane give one), dContactApprox1: the friction
+ * --ode-space hash|sap|quadtree picks one), up to BW_ODE_CONTACTS contacts
+ * per pair (sphere-sphere and sphere-plane give one; box-box, cylinder and
+ * hull pairs up to four: a resting face needs its corners),
+ * dContactApprox1: the friction
  * pyramid scaled by the normal impulse (the closest ODE has to Coulomb's
  * law), mu = the scenario's friction, no bounce. The floor and the four
- * walls are non-placeable dPlane geoms. Memory is counted through
+ * walls are non-placeable dPlane geoms. The bodies: dSphere, dBox,
+ * dCapsule, dCylinder (axis z) and dConvex (the scenario's icosahedron, its
+ * planes and faces given), with the scenario's mass and principal inertia
+ * (dMassSetSphere for spheres, as before the shapes came). Debian's libode
+ * has libccd: hull-hull and cylinder-capsule pairs are libccd's MPR, one
+ * point per pair (docs/benchmarks.md, "Shapes"). Memory is counted through
  * dSetAllocHandler / dSetReallocHandler / dSetFreeHandler (every byte ODE
  * allocates with dAlloc). */
 #include <math.h>
@@ -22,12 +29,19 @@
 #include "engine.h"
 #include "ode_world.h"
 
+/* Contacts per pair at most. */
+#define BW_ODE_CONTACTS 4
+
 typedef struct ode_engine {
     dWorldID world;
     dSpaceID space;
     dJointGroupID contacts;
     dBodyID *bodies;
     dGeomID *geoms;
+    /* dConvex does not copy its data: the planes, points and faces of every
+     * hull, kept until the world is destroyed (NULL without hulls). */
+    dReal *hull_planes, *hull_points;
+    unsigned int *hull_faces;
     int32_t n;
     double friction, dt;
     /* of the step being collided */
@@ -83,18 +97,18 @@ static void near_callback(void *data, dGeomID a, dGeomID b) {
     if (ba == NULL && bb == NULL) {
         return; /* two walls */
     }
-    dContact contact;
-    memset(&contact, 0, sizeof contact);
-    if (dCollide(a, b, 1, &contact.geom, sizeof contact) < 1) {
-        return;
-    }
-    contact.surface.mode = dContactApprox1;
-    contact.surface.mu = e->friction;
-    dJointID joint = dJointCreateContact(e->world, e->contacts, &contact);
-    dJointAttach(joint, ba, bb);
-    e->step_contacts++;
-    if (contact.geom.depth > e->step_penetration) {
-        e->step_penetration = contact.geom.depth;
+    dContact contact[BW_ODE_CONTACTS];
+    memset(contact, 0, sizeof contact);
+    const int n = dCollide(a, b, BW_ODE_CONTACTS, &contact[0].geom, sizeof contact[0]);
+    for (int i = 0; i < n; ++i) {
+        contact[i].surface.mode = dContactApprox1;
+        contact[i].surface.mu = e->friction;
+        dJointID joint = dJointCreateContact(e->world, e->contacts, &contact[i]);
+        dJointAttach(joint, ba, bb);
+        e->step_contacts++;
+        if (contact[i].geom.depth > e->step_penetration) {
+            e->step_penetration = contact[i].geom.depth;
+        }
     }
 }
 
@@ -145,6 +159,9 @@ static void ode_engine_destroy(void *engine) {
     }
     free(e->bodies);
     free(e->geoms);
+    free(e->hull_planes);
+    free(e->hull_points);
+    free(e->hull_faces);
     free(e);
 }
 
@@ -155,6 +172,49 @@ static void add_walls(ode_engine *e, const bw_scenario *s) {
     dCreatePlane(e->space, -1, 0, 0, -s->box[0]);
     dCreatePlane(e->space, 0, 1, 0, 0);
     dCreatePlane(e->space, 0, -1, 0, -s->box[1]);
+}
+
+/* Body i's hull as a dConvex: its planes (outward normal n, n . x = d), its
+ * points and its faces ("3, a, b, c" each), in arrays that live as long as
+ * the engine (ODE keeps the pointers). NULL when out of memory. */
+static dGeomID create_hull(ode_engine *e, const bw_scenario *s, int32_t i) {
+    if (e->hull_points == NULL) {
+        e->hull_planes = malloc((size_t)s->bodies * 4 * BW_HULL_FACES * sizeof *e->hull_planes);
+        e->hull_points = malloc((size_t)s->bodies * 3 * BW_HULL_POINTS * sizeof *e->hull_points);
+        e->hull_faces = malloc(4 * BW_HULL_FACES * sizeof *e->hull_faces);
+        if (e->hull_planes == NULL || e->hull_points == NULL || e->hull_faces == NULL) {
+            return NULL;
+        }
+        int faces[BW_HULL_FACES][3];
+        bw_hull_faces(faces);
+        for (int f = 0; f < BW_HULL_FACES; ++f) {
+            e->hull_faces[4 * f] = 3;
+            for (int k = 0; k < 3; ++k) {
+                e->hull_faces[4 * f + 1 + k] = (unsigned int)faces[f][k];
+            }
+        }
+    }
+    double p[3 * BW_HULL_POINTS];
+    bw_hull_points(s->body[i].scale, p);
+    dReal *points = &e->hull_points[(size_t)i * 3 * BW_HULL_POINTS];
+    dReal *planes = &e->hull_planes[(size_t)i * 4 * BW_HULL_FACES];
+    for (int k = 0; k < 3 * BW_HULL_POINTS; ++k) {
+        points[k] = p[k];
+    }
+    for (int f = 0; f < BW_HULL_FACES; ++f) {
+        const unsigned int *face = &e->hull_faces[4 * f + 1];
+        const double *a = &p[3 * face[0]], *b = &p[3 * face[1]], *c = &p[3 * face[2]];
+        const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        const double v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+        double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                       u[0] * v[1] - u[1] * v[0]};
+        const double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int k = 0; k < 3; ++k) {
+            planes[4 * f + k] = n[k] / len;
+        }
+        planes[4 * f + 3] = (n[0] * a[0] + n[1] * a[1] + n[2] * a[2]) / len;
+    }
+    return dCreateConvex(e->space, planes, BW_HULL_FACES, points, BW_HULL_POINTS, e->hull_faces);
 }
 
 static void *ode_engine_create(const bw_scenario *s, char *error, size_t error_size) {
@@ -183,15 +243,45 @@ static void *ode_engine_create(const bw_scenario *s, char *error, size_t error_s
     e->space = create_space(s);
     e->contacts = dJointGroupCreate(0);
     add_walls(e, s);
-    dMass mass;
-    dMassSetSphere(&mass, s->density, s->radius);
     for (int32_t i = 0; i < s->bodies; ++i) {
+        const bw_body *b = &s->body[i];
         dBodyID body = dBodyCreate(e->world);
+        dMass mass;
+        if (b->kind == BW_SHAPE_SPHERE) {
+            dMassSetSphere(&mass, s->density, b->radius);
+        } else {
+            dMassSetParameters(&mass, b->mass, 0, 0, 0, b->inertia[0], b->inertia[1], b->inertia[2],
+                               0, 0, 0);
+        }
         dBodySetMass(body, &mass);
         dBodySetPosition(body, s->positions[3 * i], s->positions[3 * i + 1],
                          s->positions[3 * i + 2]);
-        dGeomID geom = dCreateSphere(e->space, s->radius);
+        dGeomID geom;
+        switch (b->kind) {
+        case BW_SHAPE_BOX:
+            geom = dCreateBox(e->space, 2 * b->half_extents[0], 2 * b->half_extents[1],
+                              2 * b->half_extents[2]);
+            break;
+        case BW_SHAPE_CAPSULE:
+            geom = dCreateCapsule(e->space, b->radius, 2 * b->half_height);
+            break;
+        case BW_SHAPE_CYLINDER:
+            geom = dCreateCylinder(e->space, b->radius, 2 * b->half_height);
+            break;
+        case BW_SHAPE_CONVEX: geom = create_hull(e, s, i); break;
+        default: geom = dCreateSphere(e->space, b->radius); break;
+        }
+        if (geom == NULL) {
+            snprintf(error, error_size, "out of memory");
+            ode_engine_destroy(e);
+            return NULL;
+        }
         dGeomSetBody(geom, body);
+        if (b->kind != BW_SHAPE_SPHERE) {
+            const dQuaternion q = {b->orientation[0], b->orientation[1], b->orientation[2],
+                                   b->orientation[3]};
+            dBodySetQuaternion(body, q);
+        }
         e->bodies[i] = body;
         e->geoms[i] = geom;
     }

@@ -24,10 +24,10 @@ typedef struct bw_step_stats {
 
 /** A look at the state, to check that every engine simulated the same pile. */
 typedef struct bw_state_summary {
-    double mean_height;    /* mean z of the sphere centres, m */
+    double mean_height;    /* mean z of the body centres, m */
     double max_speed;      /* largest |v|, m/s */
-    double kinetic_energy; /* of the spheres (translation and rotation), J */
-    int32_t escaped;       /* spheres whose centre left the box */
+    double kinetic_energy; /* translation and rotation (mean principal moment), J */
+    int32_t escaped;       /* bodies whose centre left the box */
 } bw_state_summary;
 
 /** One engine. `create` returns NULL on failure with a message in `error`. */
@@ -36,7 +36,7 @@ typedef struct bw_engine {
     void *(*create)(const bw_scenario *scenario, char *error, size_t error_size);
     /* 0 on success; a failing step writes a message into `error`. */
     int (*step)(void *engine, bw_step_stats *stats, char *error, size_t error_size);
-    /* Positions and velocities of the spheres, 3 values each, in creation order. */
+    /* Positions and velocities of the bodies, 3 values each, in creation order. */
     int (*state)(void *engine, double *positions, double *velocities, double *angular_velocities);
     void (*destroy)(void *engine);
     /* What the engine's allocator hook counted (bench/world/counting.h). */

@@ -3,7 +3,8 @@
  * velocity) with the Coulomb single-contact block solver, `sweeps` sweeps of
  * block Gauss-Seidel (tolerance 0: never stops early), warm start, error
  * reduction = the scenario's ERP, contact margin 0.1 r, the walls and the
- * floor as five static half-spaces. Memory is counted through an
+ * floor as five static half-spaces; the bodies as the scenario gives them
+ * (NSCD_SHAPE_SPHERE, _BOX, _CAPSULE, _CYLINDER, _CONVEX). Memory is counted through an
  * nscd_allocator (every byte the world allocates). */
 #include <math.h>
 #include <stdio.h>
@@ -77,18 +78,51 @@ static nscd_status add_walls(nscd_world *world, const bw_scenario *s) {
     return NSCD_OK;
 }
 
-static nscd_status add_spheres(nscd_engine *e, const bw_scenario *s) {
+/* The bodies of the scenario, each with its one shape; the world computes
+ * mass and inertia from the density (the scenario's bw_body has the same). */
+static nscd_status add_bodies(nscd_engine *e, const bw_scenario *s) {
     nscd_body_desc body;
     nscd_shape_desc shape;
     nscd_body_desc_init(&body, sizeof body);
-    nscd_shape_desc_init(&shape, sizeof shape);
     body.type = NSCD_BODY_DYNAMIC;
     body.density = s->density;
-    shape.type = NSCD_SHAPE_SPHERE;
-    shape.radius = s->radius;
+    double points[3 * BW_HULL_POINTS];
     for (int32_t i = 0; i < s->bodies; ++i) {
+        const bw_body *b = &s->body[i];
+        nscd_shape_desc_init(&shape, sizeof shape);
+        switch (b->kind) {
+        case BW_SHAPE_BOX:
+            shape.type = NSCD_SHAPE_BOX;
+            for (int k = 0; k < 3; ++k) {
+                shape.half_extents[k] = b->half_extents[k];
+            }
+            break;
+        case BW_SHAPE_CAPSULE:
+            shape.type = NSCD_SHAPE_CAPSULE;
+            shape.radius = b->radius;
+            shape.half_height = b->half_height;
+            break;
+        case BW_SHAPE_CYLINDER:
+            shape.type = NSCD_SHAPE_CYLINDER;
+            shape.radius = b->radius;
+            shape.half_height = b->half_height;
+            break;
+        case BW_SHAPE_CONVEX:
+            shape.type = NSCD_SHAPE_CONVEX;
+            bw_hull_points(b->scale, points);
+            shape.points = points;
+            shape.point_count = BW_HULL_POINTS;
+            break;
+        default:
+            shape.type = NSCD_SHAPE_SPHERE;
+            shape.radius = b->radius;
+            break;
+        }
         for (int k = 0; k < 3; ++k) {
             body.position[k] = s->positions[3 * i + k];
+        }
+        for (int k = 0; k < 4; ++k) {
+            body.orientation[k] = b->orientation[k];
         }
         body.user_id = (uint64_t)i;
         nscd_status st = nscd_world_add_body(e->world, &body, &shape, 1, &e->ids[i]);
@@ -141,7 +175,7 @@ static void *nscd_engine_create(const bw_scenario *s, char *error, size_t error_
         st = add_walls(e->world, s);
     }
     if (st == NSCD_OK) {
-        st = add_spheres(e, s);
+        st = add_bodies(e, s);
     }
     if (st != NSCD_OK) {
         snprintf(error, error_size, "%s: %s", nscd_status_string(st),
