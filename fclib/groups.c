@@ -330,6 +330,9 @@ static bool message(walker *w, unsigned type, unsigned long long address, unsign
                     message_visitor visit, void *context) {
     unsigned char b[64];
     size_t n = size < sizeof b ? (size_t)size : sizeof b;
+    if (type != 0x06 && type != 0x11 && type != 0x13) {
+        return true; /* not a link, a symbol table or the K values: not read */
+    }
     if (n > 0 && !fetch(w, address, n, b)) {
         return false;
     }
@@ -346,11 +349,12 @@ static bool for_each_message(walker *w, unsigned long long address, message_visi
         return false;
     }
     bool v2 = b[0] == 'O';
+    unsigned header_flags = 0;
     if (v2) { /* "OHDR", version 2, flags, [times], [attribute limits], chunk size */
         if (!fetch(w, address, 6, b) || memcmp(b, "OHDR", 4) != 0 || b[4] != 2) {
             return fail(w, "an object header has no valid signature or version");
         }
-        unsigned flags = b[5];
+        unsigned flags = header_flags = b[5];
         unsigned long long at = address + 6 + ((flags & 0x20) ? 16 : 0) + ((flags & 0x10) ? 4 : 0);
         int width = 1 << (flags & 3);
         unsigned long long size = 0;
@@ -372,7 +376,9 @@ static bool for_each_message(walker *w, unsigned long long address, message_visi
         }
         chunks[n_chunks++] = (block){address + 16, size};
     }
-    const unsigned long long header = v2 ? 4 : 8; /* of a message (v2: without creation order) */
+    /* a message's header: v2 type, size, flags (and its creation order when
+     * the object header's flags track it); v1 type, size, flags, reserved */
+    const unsigned long long header = v2 ? ((header_flags & 0x04) ? 6 : 4) : 8;
     for (int c = 0; c < n_chunks; ++c) {
         unsigned long long at = chunks[c].address, end = at + chunks[c].size;
         if (v2 && c > 0) { /* "OCHK", messages, checksum */
@@ -388,9 +394,6 @@ static bool for_each_message(walker *w, unsigned long long address, message_visi
             unsigned type = v2 ? b[0] : (unsigned)little_endian(b, 2);
             unsigned long long size = little_endian(b + (v2 ? 1 : 2), 2);
             unsigned long long body = at + header;
-            if (v2 && (b[3] & 0x04)) {
-                body += 2; /* creation order */
-            }
             if (body > end || size > end - body) {
                 return fail(w, "an object header message runs past its chunk");
             }
