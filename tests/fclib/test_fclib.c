@@ -508,10 +508,10 @@ static void test_damaged_files(void **state) {
 static void test_damaged_reproducers(void **state) {
     (void)state;
     static const char *const files[] = {
-        "confeti_ex13_integer_width.hdf5", "friction_contact_3d_1c_heap_address.hdf5",
-        "rover1040_compact_size.hdf5",     "rover1040_symbol_table_address.hdf5",
-        "spheres_address_overflow.hdf5",   "spheres_heap_overlap.hdf5",
-        "spheres_link_prefix.hdf5"};
+        "confeti_ex13_integer_width.hdf5",     "friction_contact_3d_1c_heap_address.hdf5",
+        "rover1040_compact_size.hdf5",         "rover1040_shared_fill_value.hdf5",
+        "rover1040_symbol_table_address.hdf5", "spheres_address_overflow.hdf5",
+        "spheres_heap_overlap.hdf5",           "spheres_link_prefix.hdf5"};
     char path[4096];
     for (size_t k = 0; k < sizeof files / sizeof files[0]; ++k) {
         snprintf(path, sizeof path, "%s/%s", NSCD_FCLIB_DAMAGED_DIR, files[k]);
@@ -660,6 +660,27 @@ static void test_damaged_group_structure(void **state) {
     size_t header = (size_t)get_le(snod_entry + 8, 8);
     put_le(header + 8, size, 4); /* an object header longer than the file */
     expect_structure_refused("ohdr_size.hdf5", size);
+
+    /* A dataset's fill value message (type 5) flagged shared: in a file
+     * without a shared message table H5Dopen2 followed the undefined address
+     * (fuzz_fclib, rover1040_shared_fill_value.hdf5). */
+    size = load_copy("shared.hdf5");
+    size_t fill = 0;
+    for (int node = 0; fill == 0; ++node) {
+        size_t node_at = find_signature(size, "SNOD", node);
+        for (unsigned long long k = 0; k < get_le(node_at + 6, 2) && fill == 0; ++k) {
+            size_t h = (size_t)get_le(node_at + 8 + 40 * k + 8, 8), end = h + 16 + get_le(h + 8, 4);
+            for (size_t m = h + 16; m + 8 <= end && fill == 0; m += 8 + get_le(m + 2, 2)) {
+                fill = get_le(m, 2) == 5 ? m : 0;
+            }
+        }
+    }
+    file_bytes[fill + 4] |= 0x02;
+    expect_structure_refused("shared_fill.hdf5", size); /* as found: 8 bytes, version 2 */
+    assert_true(get_le(fill + 2, 2) >= 8);
+    put_le(fill + 2, 16, 2); /* long enough, over the next message's header */
+    file_bytes[fill + 8] = 3, file_bytes[fill + 9] = 1; /* version 3, in the table */
+    expect_structure_refused("shared_fill_table.hdf5", size);
 }
 
 /* The first half of a valid file. */
