@@ -28,7 +28,16 @@
  *  - a symbol table node: signature "SNOD", version 1, the full node (2 x the
  *    group leaf K entries) inside the file, at most 2K entries, each entry's
  *    name (and a soft link's value) inside the heap, its object header inside
- *    the file (walked in turn: nested groups are checked the same way).
+ *    the file (walked in turn: nested groups are checked the same way);
+ *  - a message flagged shared, in any object header walked (datasets too):
+ *    the shared message table inside the file when the message is kept
+ *    there, else the object header it names inside the file (a fill value
+ *    damaged into "shared" made H5Dopen2 follow the missing table's
+ *    undefined address, found by fuzz_fclib on this walk).
+ *
+ * What HDF5 does not follow when it reads (a B-tree node's siblings, the
+ * symbol table addresses cached in symbol table entries and in the
+ * superblock's root entry, used only for writing) is not checked.
  *
  * Groups with new-style compact links (link messages) are followed through
  * their hard links; groups in dense storage (fractal heap) and groups deeper
@@ -43,11 +52,12 @@
 
 #include "fclib_internal.h"
 
+/* The walker lives on the stack (about 20 KiB at the deepest). */
 enum {
-    MAX_DEPTH = 16,   /* groups below the root that are walked */
-    MAX_LEVEL = 32,   /* B-tree levels (a valid tree of 2^32 groups needs 8) */
-    MAX_CHUNKS = 128, /* chunks of one object header */
-    MAX_HEAPS = 512   /* local heaps compared for overlap */
+    MAX_DEPTH = 8,   /* groups below the root that are walked (nscd's paths: 3) */
+    MAX_LEVEL = 32,  /* B-tree levels (8 hold 2^40 links with the default K) */
+    MAX_CHUNKS = 64, /* chunks of one object header */
+    MAX_HEAPS = 256  /* local heaps compared for overlap */
 };
 
 #define UNDEFINED_ADDRESS (~0ULL)
