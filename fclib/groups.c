@@ -335,8 +335,8 @@ static bool message(walker *w, unsigned type, unsigned long long address, unsign
                     message_visitor visit, void *context) {
     unsigned char b[64];
     size_t n = size < sizeof b ? (size_t)size : sizeof b;
-    if (type != 0x06 && type != 0x0f && type != 0x11 && type != 0x13) {
-        return true; /* not a link, a symbol table, the K values or the shared message table */
+    if (type != 0x06 && type != 0x08 && type != 0x0f && type != 0x11 && type != 0x13) {
+        return true; /* not a link, layout, shared message table, symbol table or K values */
     }
     if (n > 0 && !fetch(w, address, n, b)) {
         return false;
@@ -469,12 +469,114 @@ static bool for_each_message(walker *w, unsigned long long address, message_visi
     return true;
 }
 
+/* An address that is undefined (not allocated) or lies inside the file. */
+static bool address_ok(walker *w, unsigned long long address, unsigned long long size) {
+    return address == undefined(w->offsets) || inside(w, address, size);
+}
+
+/* A dataset's layout message (type 8; specification IV.A.2.i): HDF5 1.10.8
+ * decodes a chunked layout's dimensionality without a lower bound, and
+ * H5Dopen2 then loops over ndims - 1 = 2^32 - 1 chunk dimensions (SEGV in
+ * H5D__chunk_set_sizes: fuzz_fclib, a string dataset whose layout was damaged
+ * into "chunked, 0 dimensions"). Checked: a known version and class; compact
+ * data inside the message; contiguous data and the chunk index undefined or
+ * inside the file; chunks of 2 to 33 dimensions (the dataset's rank + 1),
+ * each of at least one element. */
+static bool layout_message(walker *w, const unsigned char *b, size_t n, unsigned long long size,
+                           unsigned long long address) {
+    const int O = w->offsets, L = w->lengths;
+    if (n < 2 || b[0] < 1 || b[0] > 4) {
+        return fail(w, "a dataset's layout message has an unknown version");
+    }
+    unsigned version = b[0], layout_class = version <= 2 ? b[2] : b[1];
+    if (version <= 2) { /* dimensionality, class, 5 reserved bytes, ... */
+        if (n < 3 || (layout_class == 2 && (b[1] < 2 || b[1] > 33))) {
+            return fail(w, "a dataset's chunks have fewer than 2 or more than 33 dimensions");
+        }
+        return layout_class <= 2 ? true : fail(w, "a dataset's layout has an unknown class");
+    }
+    unsigned long long at = 0, value = 0;
+    switch (layout_class) {
+    case 0: /* compact: size, data */
+        if (n < 4 || 4 + little_endian(b + 2, 2) > size) {
+            return fail(w, "a dataset's compact data run past its layout message");
+        }
+        return true;
+    case 1: { /* contiguous: address, size */
+        unsigned long long where = 0, bytes = 0;
+        if (size < 2 + (unsigned long long)(O + L) || !fetch_value(w, address + 2, O, &where) ||
+            !fetch_value(w, address + 2 + (unsigned long long)O, L, &bytes)) {
+            return fail(w, "a dataset's layout message is too short");
+        }
+        return address_ok(w, where, bytes) ? true
+                                           : fail(w, "a dataset's data lie outside the file");
+    }
+    case 2: break;
+    case 3: return version == 4 ? true : fail(w, "a dataset's layout has an unknown class");
+    default: return fail(w, "a dataset's layout has an unknown class");
+    }
+    /* chunked: v3 dimensionality, index address, 4-byte dimensions; v4 flags,
+     * dimensionality, bytes per dimension, dimensions, index type and
+     * information, index address */
+    unsigned flags = 0, dims = 0, width = 4;
+    if (version == 3) {
+        dims = n > 2 ? b[2] : 0;
+        at = 3 + (unsigned long long)O;
+    } else {
+        flags = n > 2 ? b[2] : 0;
+        dims = n > 3 ? b[3] : 0;
+        width = n > 4 ? b[4] : 0;
+        at = 5;
+    }
+    if (dims < 2 || dims > 33) {
+        return fail(w, "a dataset's chunks have fewer than 2 or more than 33 dimensions");
+    }
+    if (width < 1 || width > 8) {
+        return fail(w, "a dataset's chunk dimensions have an invalid width");
+    }
+    if (at + (unsigned long long)dims * width > size) {
+        return fail(w, "a dataset's layout message is too short");
+    }
+    for (unsigned k = 0; k < dims; ++k, at += width) {
+        if (!fetch_value(w, address + at, (int)width, &value)) {
+            return false;
+        }
+        if (value == 0) {
+            return fail(w, "a dataset's chunk has a dimension of 0");
+        }
+    }
+    unsigned long long index = 0;
+    if (version == 3) {
+        if (!fetch_value(w, address + 3, O, &index)) {
+            return false;
+        }
+    } else {
+        unsigned char type = 0;
+        if (at >= size || !fetch(w, address + at, 1, &type)) {
+            return fail(w, "a dataset's layout message is too short");
+        }
+        static const unsigned info[6] = {0, 0, 0, 1, 5, 6}; /* by index type */
+        if (type < 1 || type > 5) {
+            return fail(w, "a dataset's chunk index has an unknown type");
+        }
+        at += 1 + info[type] + (type == 1 && (flags & 0x02) ? (unsigned long long)L + 4 : 0);
+        if (at + (unsigned long long)O > size || !fetch_value(w, address + at, O, &index)) {
+            return fail(w, "a dataset's layout message is too short");
+        }
+    }
+    return address_ok(w, index, 1) ? true
+                                   : fail(w, "a dataset's chunk index lies outside the file");
+}
+
 /* A group's messages: a symbol table (old-style group) is walked, hard links
- * (new-style compact group) followed. */
+ * (new-style compact group) followed; a dataset's layout is checked. */
 static bool group_message(walker *w, unsigned type, const unsigned char *b, size_t n,
                           unsigned long long size, unsigned long long address, void *context) {
     (void)context;
     const int O = w->offsets;
+    if (type == 0x08) {
+        return layout_message(w, b, n, size, address);
+    }
     if (type == 0x11) { /* symbol table: B-tree address, local heap address */
         if (n < 2 * (size_t)O) {
             return fail(w, "a symbol table message is too short");

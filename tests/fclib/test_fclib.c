@@ -507,11 +507,15 @@ static void test_damaged_files(void **state) {
  * under valgrind in valgrind.test_fclib (no leak, no invalid read). */
 static void test_damaged_reproducers(void **state) {
     (void)state;
-    static const char *const files[] = {
-        "confeti_ex13_integer_width.hdf5",     "friction_contact_3d_1c_heap_address.hdf5",
-        "rover1040_compact_size.hdf5",         "rover1040_shared_fill_value.hdf5",
-        "rover1040_symbol_table_address.hdf5", "spheres_address_overflow.hdf5",
-        "spheres_heap_overlap.hdf5",           "spheres_link_prefix.hdf5"};
+    static const char *const files[] = {"confeti_ex13_integer_width.hdf5",
+                                        "friction_contact_3d_1c_heap_address.hdf5",
+                                        "rover1040_compact_size.hdf5",
+                                        "rover1040_shared_fill_value.hdf5",
+                                        "rover1040_symbol_table_address.hdf5",
+                                        "spheres_chunk_dimensionality.hdf5",
+                                        "spheres_address_overflow.hdf5",
+                                        "spheres_heap_overlap.hdf5",
+                                        "spheres_link_prefix.hdf5"};
     char path[4096];
     for (size_t k = 0; k < sizeof files / sizeof files[0]; ++k) {
         snprintf(path, sizeof path, "%s/%s", NSCD_FCLIB_DAMAGED_DIR, files[k]);
@@ -568,6 +572,22 @@ static unsigned long long get_le(size_t at, int width) {
         v = (v << 8) | file_bytes[at + (size_t)k];
     }
     return v;
+}
+
+/* The first message of the given type in the object headers (version 1)
+ * listed by the symbol table nodes. */
+static size_t find_message(size_t size, unsigned type) {
+    for (int node = 0;; ++node) {
+        size_t node_at = find_signature(size, "SNOD", node);
+        for (unsigned long long k = 0; k < get_le(node_at + 6, 2); ++k) {
+            size_t h = (size_t)get_le(node_at + 8 + 40 * k + 8, 8), end = h + 16 + get_le(h + 8, 4);
+            for (size_t m = h + 16; m + 8 <= end; m += 8 + get_le(m + 2, 2)) {
+                if (get_le(m, 2) == type) {
+                    return m;
+                }
+            }
+        }
+    }
 }
 
 static void expect_structure_refused(const char *name, size_t size) {
@@ -665,22 +685,26 @@ static void test_damaged_group_structure(void **state) {
      * without a shared message table H5Dopen2 followed the undefined address
      * (fuzz_fclib, rover1040_shared_fill_value.hdf5). */
     size = load_copy("shared.hdf5");
-    size_t fill = 0;
-    for (int node = 0; fill == 0; ++node) {
-        size_t node_at = find_signature(size, "SNOD", node);
-        for (unsigned long long k = 0; k < get_le(node_at + 6, 2) && fill == 0; ++k) {
-            size_t h = (size_t)get_le(node_at + 8 + 40 * k + 8, 8), end = h + 16 + get_le(h + 8, 4);
-            for (size_t m = h + 16; m + 8 <= end && fill == 0; m += 8 + get_le(m + 2, 2)) {
-                fill = get_le(m, 2) == 5 ? m : 0;
-            }
-        }
-    }
+    size_t fill = find_message(size, 5);
     file_bytes[fill + 4] |= 0x02;
     expect_structure_refused("shared_fill.hdf5", size); /* as found: 8 bytes, version 2 */
     assert_true(get_le(fill + 2, 2) >= 8);
     put_le(fill + 2, 16, 2); /* long enough, over the next message's header */
     file_bytes[fill + 8] = 3, file_bytes[fill + 9] = 1; /* version 3, in the table */
     expect_structure_refused("shared_fill_table.hdf5", size);
+
+    /* A contiguous layout (version 3) damaged into chunks of 0 dimensions:
+     * H5Dopen2 looped over 2^32 - 1 of them (fuzz_fclib,
+     * spheres_chunk_dimensionality.hdf5); then chunks of 2 dimensions, one 0. */
+    size = load_copy("layout.hdf5");
+    size_t layout = find_message(size, 8) + 8;
+    assert_int_equal(file_bytes[layout], 3);
+    file_bytes[layout + 1] = 2, file_bytes[layout + 2] = 0;
+    expect_structure_refused("layout_chunk_rank.hdf5", size);
+    file_bytes[layout + 2] = 2;
+    put_le(layout + 3, ~0ULL, 8); /* no chunk allocated */
+    put_le(layout + 11, 4, 4), put_le(layout + 15, 0, 4);
+    expect_structure_refused("layout_chunk_zero.hdf5", size);
 }
 
 /* The first half of a valid file. */
