@@ -33,7 +33,11 @@
  *    the shared message table inside the file when the message is kept
  *    there, else the object header it names inside the file (a fill value
  *    damaged into "shared" made H5Dopen2 follow the missing table's
- *    undefined address, found by fuzz_fclib on this walk).
+ *    undefined address, found by fuzz_fclib on this walk);
+ *  - a dataset's layout message: a known version and class, compact data
+ *    inside the message, contiguous data and chunk index undefined or inside
+ *    the file, chunks of 2 to 33 dimensions, none 0 (chunks of 0 dimensions
+ *    made H5Dopen2 loop over 2^32 - 1 of them, found the same way).
  *
  * What HDF5 does not follow when it reads (a B-tree node's siblings, the
  * symbol table addresses cached in symbol table entries and in the
