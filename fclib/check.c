@@ -446,101 +446,8 @@ static nscd_status check_local(const checker *c, nscd__fclib_layout *layout) {
     return st;
 }
 
-/* Little-endian unsigned of `width` bytes (2, 4 or 8). */
-static unsigned long long little_endian(const unsigned char *p, int width) {
-    unsigned long long v = 0;
-    for (int k = width - 1; k >= 0; --k) {
-        v = (v << 8) | p[k];
-    }
-    return v;
-}
-
-/* HDF5 1.10.8 trusts the data address of a local heap (the names of an
- * old-style group): an undefined or out-of-file address made H5Literate read
- * through a NULL pointer (found by fuzz_fclib: SEGV in H5F__accum_read <-
- * H5HL_protect). Before HDF5 opens the file, every local heap header
- * ("HEAP", version 0, three zero bytes, then the data size, the free-list
- * offset and the data address) is checked: its data must lie inside the
- * file. The widths of lengths and addresses come from the superblock
- * (versions 0-3 at offset 0); a file with a user block is not scanned. The
- * pattern could in principle occur inside numeric data; such a file would
- * then be refused too. */
-/* The data blocks of the local heaps found, to check that no two overlap. */
-typedef struct heap_block {
-    unsigned long long address, size;
-} heap_block;
-enum { MAX_HEAP_BLOCKS = 1024 };
-
-/* Sorted by address, each block ends before the next begins: a heap whose
- * address was damaged into another heap's data (fuzzing found one) made
- * HDF5 1.10.8's H5Literate allocate gigabytes. Heaps beyond MAX_HEAP_BLOCKS
- * are not compared. */
-static bool heap_blocks_disjoint(heap_block *blocks, int n) {
-    for (int k = 1; k < n; ++k) { /* insertion sort: n is small */
-        heap_block b = blocks[k];
-        int i = k - 1;
-        for (; i >= 0 && blocks[i].address > b.address; --i) {
-            blocks[i + 1] = blocks[i];
-        }
-        blocks[i + 1] = b;
-    }
-    for (int k = 1; k < n; ++k) {
-        if (blocks[k - 1].address + blocks[k - 1].size > blocks[k].address) {
-            return false;
-        }
-    }
-    return true;
-}
-
-static bool local_heaps_inside(FILE *f, long long file_bytes) {
-    unsigned char head[16];
-    if (fread(head, 1, sizeof head, f) != sizeof head ||
-        memcmp(head, "\x89HDF\r\n\x1a\n", 8) != 0) {
-        return true; /* a user block (or no superblock): HDF5 decides */
-    }
-    int offsets = head[8] <= 1 ? head[13] : head[9], lengths = head[8] <= 1 ? head[14] : head[10];
-    if ((offsets != 2 && offsets != 4 && offsets != 8) ||
-        (lengths != 2 && lengths != 4 && lengths != 8)) {
-        return true; /* HDF5 refuses these itself */
-    }
-    enum { CHUNK = 1 << 16, KEEP = 32 };
-    static const unsigned char signature[8] = {'H', 'E', 'A', 'P', 0, 0, 0, 0};
-    unsigned char buffer[CHUNK + KEEP];
-    heap_block blocks[MAX_HEAP_BLOCKS];
-    int n_blocks = 0;
-    size_t kept = 0, need = 8 + 2 * (size_t)lengths + (size_t)offsets;
-    long long base = 0, scanned = 0; /* file offsets of buffer[0] and of the first unscanned byte */
-    rewind(f);
-    for (;;) {
-        size_t got = fread(buffer + kept, 1, CHUNK, f), n = kept + got;
-        for (size_t i = (size_t)(scanned - base); i + need <= n; ++i) {
-            if (buffer[i] != 'H' || memcmp(buffer + i, signature, 8) != 0) {
-                continue;
-            }
-            unsigned long long size = little_endian(buffer + i + 8, lengths);
-            unsigned long long address =
-                little_endian(buffer + i + 8 + 2 * (size_t)lengths, offsets);
-            if (address >= (unsigned long long)file_bytes ||
-                size > (unsigned long long)file_bytes - address) {
-                return false;
-            }
-            if (n_blocks < MAX_HEAP_BLOCKS) {
-                blocks[n_blocks++] = (heap_block){address, size};
-            }
-        }
-        if (n >= need) {
-            scanned = base + (long long)(n - need + 1);
-        }
-        if (got == 0) {
-            return n_blocks > MAX_HEAP_BLOCKS - 1 || heap_blocks_disjoint(blocks, n_blocks);
-        }
-        kept = n < KEEP ? n : KEEP; /* a header across the chunk boundary */
-        memmove(buffer, buffer + n - kept, kept);
-        base += (long long)(n - kept);
-    }
-}
-
-/* Opens the file for the checks: size, local heaps, HDF5 signature; c->file set. */
+/* Opens the file for the checks: size, the structure of its old-style groups
+ * (groups.c: HDF5 1.10.8 crashes on damaged ones), HDF5 signature; c->file set. */
 static nscd_status open_checked(checker *c, const char *path) {
     FILE *probe = fopen(path, "rb");
     if (probe == NULL) {
@@ -548,12 +455,12 @@ static nscd_status open_checked(checker *c, const char *path) {
     }
     long long size = fseek(probe, 0, SEEK_END) == 0 ? (long long)ftell(probe) : -1;
     rewind(probe);
-    bool heaps_ok = size > 0 && local_heaps_inside(probe, size);
+    const char *why = NULL;
+    bool groups_ok = size <= 0 || nscd__fclib_groups_valid(probe, size, &why);
     fclose(probe);
-    if (size > 0 && !heaps_ok) {
-        return refuse(c, NSCD_ERR_IO,
-                      "%s: a group's local heap lies outside the file or over another (damaged)",
-                      path);
+    if (!groups_ok) {
+        return refuse(c, NSCD_ERR_IO, "%s: damaged group structure: %s", path,
+                      why != NULL ? why : "inconsistent");
     }
     if (H5Fis_hdf5(path) <= 0) {
         return refuse(c, NSCD_ERR_IO, "%s: not an HDF5 file", path);

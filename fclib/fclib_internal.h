@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <hdf5.h>
 
@@ -96,6 +97,13 @@ typedef struct nscd__fclib_layout {
  * be off (nscd__fclib_hdf5_quiet). */
 nscd_status nscd__fclib_check_file(const nscd_allocator *allocator, const char *path,
                                    nscd__fclib_layout *layout, char *message, size_t message_size);
+
+/* The structure of the file's old-style groups (groups.c), read from the
+ * file's bytes before HDF5 opens it: true when every address and size HDF5
+ * follows to list or look up a link lies inside the file and is consistent
+ * (also for a file that is not HDF5: HDF5 refuses it). False with the first
+ * inconsistency (a static string) in *why. */
+bool nscd__fclib_groups_valid(FILE *f, long long file_bytes, const char **why);
 
 /* HDF5's automatic error printing off, and back as it was. */
 typedef struct nscd__fclib_hdf5_errors {

@@ -17,6 +17,8 @@ target_link_libraries(make_fclib_spheres PRIVATE PkgConfig::NSCD_FCLIB m)
 add_executable(test_fclib "${_fclib_tests}/test_fclib.c")
 target_compile_options(test_fclib PRIVATE ${NSCD_WARNINGS})
 target_link_libraries(test_fclib PRIVATE nscd_fclib nscd PkgConfig::NSCD_FCLIB PkgConfig::CMOCKA m)
+target_compile_definitions(test_fclib PRIVATE
+  NSCD_FCLIB_DAMAGED_DIR="${CMAKE_CURRENT_SOURCE_DIR}/data/fclib_damaged")
 
 add_test(NAME fclib.regenerate
   COMMAND make_fclib_spheres "${_fclib_work}/regenerated.hdf5")

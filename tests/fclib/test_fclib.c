@@ -502,6 +502,211 @@ static void test_damaged_files(void **state) {
     expect_refused(p, NSCD_ERR_IO);
 }
 
+/* The committed reproducers (tests/data/fclib_damaged, found by fuzz_fclib
+ * and damage_fclib.py): refused, nothing left open, the handle's problem kept;
+ * under valgrind in valgrind.test_fclib (no leak, no invalid read). */
+static void test_damaged_reproducers(void **state) {
+    (void)state;
+    static const char *const files[] = {"confeti_ex13_integer_width.hdf5",
+                                        "friction_contact_3d_1c_heap_address.hdf5",
+                                        "rover1040_compact_size.hdf5",
+                                        "rover1040_shared_fill_value.hdf5",
+                                        "rover1040_symbol_table_address.hdf5",
+                                        "spheres_chunk_dimensionality.hdf5",
+                                        "spheres_address_overflow.hdf5",
+                                        "spheres_heap_overlap.hdf5",
+                                        "spheres_link_prefix.hdf5"};
+    char path[4096];
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; ++k) {
+        snprintf(path, sizeof path, "%s/%s", NSCD_FCLIB_DAMAGED_DIR, files[k]);
+        expect_refused(path, NSCD_ERR_IO);
+        assert_int_equal(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL), 0);
+    }
+}
+
+/* ------------------------------------------ damaged old-style group structure */
+
+/* A fresh copy of the sample as bytes (libfclib writes superblock version 0,
+ * 8-byte addresses and lengths, old-style groups). */
+enum { MAX_FILE = 1 << 16 };
+static unsigned char file_bytes[MAX_FILE];
+static size_t load_copy(const char *name) {
+    FILE *in = fopen(fresh_copy(name), "rb");
+    assert_non_null(in);
+    size_t size = fread(file_bytes, 1, sizeof file_bytes, in);
+    fclose(in);
+    assert_true(size > 1000 && size < sizeof file_bytes);
+    assert_int_equal(file_bytes[8], 0);  /* superblock version 0 */
+    assert_int_equal(file_bytes[13], 8); /* sizes of offsets, lengths */
+    assert_int_equal(file_bytes[14], 8);
+    return size;
+}
+
+static void save_copy(const char *name, size_t size) {
+    FILE *out = fopen(work_file(name), "wb");
+    assert_non_null(out);
+    assert_int_equal(fwrite(file_bytes, 1, size, out), size);
+    fclose(out);
+}
+
+/* Offset of the n-th (from 0) occurrence of a 4-byte signature. */
+static size_t find_signature(size_t size, const char *signature, int n) {
+    for (size_t i = 0; i + 4 <= size; ++i) {
+        if (memcmp(file_bytes + i, signature, 4) == 0 && n-- == 0) {
+            return i;
+        }
+    }
+    fail_msg("signature %s not found", signature);
+    return 0;
+}
+
+static void put_le(size_t at, unsigned long long value, int width) {
+    for (int k = 0; k < width; ++k) {
+        file_bytes[at + (size_t)k] = (unsigned char)(value >> (8 * k));
+    }
+}
+
+static unsigned long long get_le(size_t at, int width) {
+    unsigned long long v = 0;
+    for (int k = width - 1; k >= 0; --k) {
+        v = (v << 8) | file_bytes[at + (size_t)k];
+    }
+    return v;
+}
+
+/* The first message of the given type in the object headers (version 1)
+ * listed by the symbol table nodes. */
+static size_t find_message(size_t size, unsigned type) {
+    for (int node = 0;; ++node) {
+        size_t node_at = find_signature(size, "SNOD", node);
+        for (unsigned long long k = 0; k < get_le(node_at + 6, 2); ++k) {
+            size_t h = (size_t)get_le(node_at + 8 + 40 * k + 8, 8), end = h + 16 + get_le(h + 8, 4);
+            for (size_t m = h + 16; m + 8 <= end; m += 8 + get_le(m + 2, 2)) {
+                if (get_le(m, 2) == type) {
+                    return m;
+                }
+            }
+        }
+    }
+}
+
+static void expect_structure_refused(const char *name, size_t size) {
+    save_copy(name, size);
+    const char *path = work_file(name);
+    nscd_fclib_problem *p = new_problem();
+    assert_int_equal(nscd_fclib_read(p, path), NSCD_ERR_IO);
+    if (strstr(nscd_fclib_problem_last_error(p), "damaged group structure") == NULL) {
+        fail_msg("%s: %s", name, nscd_fclib_problem_last_error(p));
+    }
+    nscd_fclib_problem_destroy(p);
+    assert_int_equal(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL), 0);
+    expect_refused(path, NSCD_ERR_IO); /* and the handle's problem is kept */
+}
+
+/* Every address and count HDF5 follows to list an old-style group is checked
+ * before HDF5 opens the file (fclib/groups.c; fuzz_fclib found SEGVs in
+ * H5Literate on an undefined heap data address and on a symbol table message
+ * whose addresses were undefined). One damage of each kind. */
+static void test_damaged_group_structure(void **state) {
+    (void)state;
+    const unsigned long long undefined = ~0ULL;
+    size_t size = load_copy("stab.hdf5");
+    /* the root group's symbol table message (type 0x11, 16 bytes) */
+    size_t stab = 0;
+    for (size_t i = 0; i + 24 <= size && stab == 0; ++i) {
+        if (get_le(i, 2) == 0x11 && get_le(i + 2, 2) == 16 &&
+            memcmp(file_bytes + get_le(i + 8, 8), "TREE", 4) == 0) {
+            stab = i + 8;
+        }
+    }
+    assert_true(stab > 0);
+    put_le(stab, undefined, 8); /* the B-tree address undefined (rover_group_iterate_segv) */
+    expect_structure_refused("stab_tree.hdf5", size);
+    size = load_copy("stab.hdf5");
+    put_le(stab + 8, undefined, 8); /* the local heap address undefined */
+    expect_structure_refused("stab_heap.hdf5", size);
+
+    size = load_copy("tree.hdf5");
+    size_t tree = find_signature(size, "TREE", 0);
+    put_le(tree + 6, 0xffff, 2); /* more children than 2 K */
+    expect_structure_refused("tree_used.hdf5", size);
+    size = load_copy("tree.hdf5");
+    put_le(tree + 24 + 8, undefined, 8); /* the first child undefined */
+    expect_structure_refused("tree_child.hdf5", size);
+    size = load_copy("tree.hdf5");
+    file_bytes[tree + 5] = 1; /* a level-1 node whose child is a symbol table node */
+    expect_structure_refused("tree_level.hdf5", size);
+    size = load_copy("tree.hdf5");
+    put_le(tree + 24, 1u << 20, 8); /* a key (a name's heap offset) past the heap */
+    expect_structure_refused("tree_key.hdf5", size);
+
+    size = load_copy("snod.hdf5");
+    size_t snod = find_signature(size, "SNOD", 0);
+    put_le(snod + 6, 0xffff, 2); /* more entries than 2 K */
+    expect_structure_refused("snod_count.hdf5", size);
+    size = load_copy("snod.hdf5");
+    put_le(snod + 8, 1u << 20, 8); /* a link name past the heap */
+    expect_structure_refused("snod_name.hdf5", size);
+    size = load_copy("snod.hdf5");
+    put_le(snod + 16, size + 8, 8); /* an object header past the end of the file */
+    expect_structure_refused("snod_header.hdf5", size);
+    size = load_copy("snod.hdf5");
+    put_le(snod + 24, 7, 4); /* an unknown cache type */
+    expect_structure_refused("snod_cache.hdf5", size);
+
+    size = load_copy("heap.hdf5");
+    size_t heap = find_signature(size, "HEAP", 0);
+    unsigned long long data = get_le(heap + 24, 8), data_size = get_le(heap + 8, 8);
+    put_le(heap + 24, undefined, 8); /* the data block undefined */
+    expect_structure_refused("heap_address.hdf5", size);
+    size = load_copy("heap.hdf5");
+    put_le(heap + 8, size, 8); /* a data block running past the file */
+    expect_structure_refused("heap_size.hdf5", size);
+    size = load_copy("heap.hdf5");
+    put_le(heap + 24, get_le(find_signature(size, "HEAP", 1) + 24, 8), 8); /* over another */
+    expect_structure_refused("heap_overlap.hdf5", size);
+    size = load_copy("heap.hdf5");
+    assert_true(data_size >= 32);
+    put_le(heap + 16, data_size - 16, 8); /* a free block whose next is itself (a cycle) */
+    put_le((size_t)data + (size_t)data_size - 16, data_size - 16, 8);
+    put_le((size_t)data + (size_t)data_size - 8, 16, 8);
+    expect_structure_refused("heap_free_cycle.hdf5", size);
+    size = load_copy("heap.hdf5");
+    put_le(heap + 16, data_size - 8, 8); /* a free block header past the data block */
+    expect_structure_refused("heap_free_end.hdf5", size);
+
+    size = load_copy("ohdr.hdf5");
+    size_t snod_entry = find_signature(size, "SNOD", 0) + 8;
+    size_t header = (size_t)get_le(snod_entry + 8, 8);
+    put_le(header + 8, size, 4); /* an object header longer than the file */
+    expect_structure_refused("ohdr_size.hdf5", size);
+
+    /* A dataset's fill value message (type 5) flagged shared: in a file
+     * without a shared message table H5Dopen2 followed the undefined address
+     * (fuzz_fclib, rover1040_shared_fill_value.hdf5). */
+    size = load_copy("shared.hdf5");
+    size_t fill = find_message(size, 5);
+    file_bytes[fill + 4] |= 0x02;
+    expect_structure_refused("shared_fill.hdf5", size); /* as found: 8 bytes, version 2 */
+    assert_true(get_le(fill + 2, 2) >= 8);
+    put_le(fill + 2, 16, 2); /* long enough, over the next message's header */
+    file_bytes[fill + 8] = 3, file_bytes[fill + 9] = 1; /* version 3, in the table */
+    expect_structure_refused("shared_fill_table.hdf5", size);
+
+    /* A contiguous layout (version 3) damaged into chunks of 0 dimensions:
+     * H5Dopen2 looped over 2^32 - 1 of them (fuzz_fclib,
+     * spheres_chunk_dimensionality.hdf5); then chunks of 2 dimensions, one 0. */
+    size = load_copy("layout.hdf5");
+    size_t layout = find_message(size, 8) + 8;
+    assert_int_equal(file_bytes[layout], 3);
+    file_bytes[layout + 1] = 2, file_bytes[layout + 2] = 0;
+    expect_structure_refused("layout_chunk_rank.hdf5", size);
+    file_bytes[layout + 2] = 2;
+    put_le(layout + 3, ~0ULL, 8); /* no chunk allocated */
+    put_le(layout + 11, 4, 4), put_le(layout + 15, 0, 4);
+    expect_structure_refused("layout_chunk_zero.hdf5", size);
+}
+
 /* The first half of a valid file. */
 static void test_truncated_file(void **state) {
     (void)state;
@@ -723,6 +928,8 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_merit_formula),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_damaged_files),
+        cmocka_unit_test(test_damaged_group_structure),
+        cmocka_unit_test(test_damaged_reproducers),
         cmocka_unit_test(test_truncated_file),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_dense_limit),
