@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -81,6 +82,19 @@ static nscd_status arrays_from_fclib(nscd_fclib_problem *p, const struct fclib_l
         return st == NSCD_ERR_OUT_OF_MEMORY
                    ? nscd__fclib_fail(p, st, "out of memory")
                    : nscd__fclib_fail(p, NSCD_ERR_IO, "W: bad pointers or indices");
+    }
+    /* Every contact needs its diagonal block W_jj (W = H M^-1 H' has a positive
+     * definite one): a W without it is not a friction-contact problem
+     * (docs/fuzzing.md, Fclib 2: a W whose pointers are all 0 read as OK). */
+    for (int32_t j = 0; j < n; ++j) {
+        bool diagonal = false;
+        for (int32_t k = x->row_ptr[j]; k < x->row_ptr[j + 1] && !diagonal; ++k) {
+            diagonal = x->col_idx[k] == j;
+        }
+        if (!diagonal) {
+            return nscd__fclib_fail(p, NSCD_ERR_IO, "W has no diagonal block for contact %d",
+                                    (int)j);
+        }
     }
     /* Only the entries in use: slots past the last pointer are capacity. */
     if (!nscd__fclib_all_finite(x->blocks, 9 * (size_t)x->n_blocks)) {
