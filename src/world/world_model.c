@@ -781,6 +781,7 @@ nscd_status nscd__world_model(nscd_world *w, nscd__model **model) {
         m->push_state = push_state;
         m->free_rotation = free_rotation;
         m->destroy_owner = destroy_owner;
+        m->rigid_bodies = 1;
         w->model = a;
     }
     nscd_status rc = pull_state(w->model); /* the sizes a new stepper starts from */
