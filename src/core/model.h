@@ -75,6 +75,12 @@ typedef struct nscd__contact_slot {
      * P start_approach / 2 with e = 1, is never positive. 0 elsewhere. */
     int32_t mean_velocity;
     double start_approach;
+    /* 1 for a gap of a clearance joint (the world, docs/joints.md): the
+     * AUTO choice of the time steppers keeps such active sets off the
+     * block Gauss–Seidel (NSCD_TS_SOLVER_BLOCK_GS), whose impulses on
+     * redundant closed gaps (a slider's corners) are not the pivoting
+     * solvers'. 0 elsewhere. */
+    int32_t clearance;
 } nscd__contact_slot;
 
 typedef struct nscd__model {

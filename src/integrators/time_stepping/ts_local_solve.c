@@ -598,6 +598,16 @@ static int fc3d_takes(const nscd__local_bsr *f) {
     return 1;
 }
 
+/* Whether an active entry is a clearance joint's gap. */
+static int clearance_gaps(const nscd__model *m, const nscd__ts_local *local) {
+    for (int32_t i = 0; i < local->n_entries; ++i) {
+        if (m->contacts[local->entries[i]].clearance) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, const nscd__rows *all,
                                  const double *q, const double *v_free, const double *v_k,
                                  nscd__ts_local *local) {
@@ -609,7 +619,8 @@ nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, co
                           "the block Gauss-Seidel solver is for Moreau-Jean with explicit forces");
     }
     if (choice == NSCD_TS_SOLVER_BLOCK_GS ||
-        (choice == NSCD_TS_SOLVER_AUTO && local->block_gs_allowed && solver->rigid_bodies)) {
+        (choice == NSCD_TS_SOLVER_AUTO && local->block_gs_allowed && solver->rigid_bodies &&
+         !clearance_gaps(solver, local))) {
         const char *why = "";
         nscd_status built = build_block_gs(ts, solver, all, q, v_free, v_k, local, &why);
         if (built == NSCD_ERR_OUT_OF_MEMORY) {
