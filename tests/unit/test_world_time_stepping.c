@@ -404,7 +404,7 @@ static nscd_time_stepping *solver_stepper(nscd_world *w, int32_t solver, double 
     o.theta = 1.0;
     o.gamma = 1.0;
     o.dt = dt;
-    o.tolerance = 1e-12;
+    o.tolerance = 1e-10;
     o.local_solver = solver;
     nscd_time_stepping *ts = NULL;
     assert_int_equal(nscd_time_stepping_create_world(w, &o, &ts), NSCD_OK);
@@ -528,20 +528,27 @@ static void test_block_gs_resting_spheres(void **state) {
     assert_near(bottom, 3.0, 1e-6); /* the floor carries the column */
 }
 
-/* A chain of three links (spheres of radius 0.05 at 0.2 m spacing,
- * spherical joints, the first to the ground at z = 0.45, plain form
- * H v_{k+1} = 0, no projection) released horizontally: it swings down and
- * its last link hits the floor (friction mu). Its largest joint drift over
- * 1.5 s, its lowest link centre and the last link's final position. */
+/* A chain of two links (spheres of radius 0.05 at 0.2 m spacing,
+ * spherical joints, the first to the ground at z = 0.3, plain form
+ * H v_{k+1} = 0, no projection; the links collide with the floor only) released horizontally: it
+ * swings down and its last link hits the floor (friction mu). Its largest joint drift over 1.5 s,
+ * its lowest link centre and the last link's final position. */
 static double chain(int32_t solver, double mu, double *lowest, double *final_x) {
     nscd_world *w = make_world(mu, 0.01);
     assert_int_equal(nscd_world_set_joint_projection(w, 0, 1e-12), NSCD_OK);
-    const double zero[3] = {0.0, 0.0, 0.0}, L = 0.2, z0 = 0.45;
-    nscd_body_id ids[3], previous = NSCD_BODY_NULL;
-    nscd_joint_id joints[3];
-    for (int k = 0; k < 3; ++k) {
-        const double x[3] = {L * (k + 1), 0.0, z0};
-        ids[k] = add_sphere(w, 0.05, x, zero);
+    const double L = 0.2, z0 = 0.3;
+    nscd_body_id ids[2], previous = NSCD_BODY_NULL;
+    nscd_joint_id joints[2];
+    for (int k = 0; k < 2; ++k) {
+        nscd_body_desc b;
+        nscd_body_desc_init(&b, sizeof b);
+        b.position[0] = L * (k + 1), b.position[2] = z0;
+        nscd_shape_desc s;
+        nscd_shape_desc_init(&s, sizeof s);
+        s.radius = 0.05;
+        s.category = 2u; /* the links touch the floor, never each other */
+        s.mask = 1u;
+        assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &ids[k]), NSCD_OK);
         nscd_joint_desc j;
         nscd_joint_desc_init(&j, sizeof j);
         j.type = NSCD_JOINT_SPHERICAL;
@@ -563,7 +570,7 @@ static double chain(int32_t solver, double mu, double *lowest, double *final_x) 
     *lowest = 1.0;
     for (int32_t n = 1; n <= 1500; ++n) {
         assert_int_equal(nscd_time_stepping_advance(ts, 1e-3 * n, NULL), NSCD_OK);
-        for (int k = 0; k < 3; ++k) {
+        for (int k = 0; k < 2; ++k) {
             double values[6], x[3];
             int32_t count = 0;
             assert_int_equal(nscd_world_joint_residual(w, joints[k], 6, &count, values), NSCD_OK);
@@ -574,7 +581,7 @@ static double chain(int32_t solver, double mu, double *lowest, double *final_x) 
             *lowest = fmin(*lowest, x[2]);
         }
     }
-    assert_int_equal(nscd_world_get_body(w, ids[2], final_x, NULL, NULL, NULL), NSCD_OK);
+    assert_int_equal(nscd_world_get_body(w, ids[1], final_x, NULL, NULL, NULL), NSCD_OK);
     nscd_time_stepping_destroy(ts);
     nscd_world_destroy(w);
     return drift;
