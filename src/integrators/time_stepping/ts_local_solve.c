@@ -333,6 +333,69 @@ static void apply3(const double *J, const double *h, double *y) {
     }
 }
 
+/* The lever l of a side whose angular rows are l (n x e_k) (a centred
+ * sphere: r = l n) and whose inverse inertia is j E; 0 when they are not. */
+static int sphere_side(const double *frame, const double *ang, const double *J, double *l,
+                       double *j) {
+    double size = fabs(J[0]);
+    for (int k = 0; k < 9; ++k) {
+        size = fmax(size, fabs(ang[k]));
+    }
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) {
+            if (!(fabs(J[3 * r + c] - (r == c ? J[0] : 0.0)) <= 1e-12 * fabs(J[0]))) {
+                return 0;
+            }
+        }
+    }
+    const double *n = frame;
+    double nt[3]; /* n x t */
+    nt[0] = n[1] * frame[5] - n[2] * frame[4];
+    nt[1] = n[2] * frame[3] - n[0] * frame[5];
+    nt[2] = n[0] * frame[4] - n[1] * frame[3];
+    *l = ang[3] * nt[0] + ang[4] * nt[1] + ang[5] * nt[2];
+    *j = J[0];
+    for (int k = 0; k < 3; ++k) {
+        const double *e = frame + 3 * k;
+        double ne[3] = {n[1] * e[2] - n[2] * e[1], n[2] * e[0] - n[0] * e[2],
+                        n[0] * e[1] - n[1] * e[0]};
+        for (int i = 0; i < 3; ++i) {
+            if (!(fabs(ang[3 * k + i] - *l * ne[i]) <= 1e-12 * size)) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* A contact of centred spheres (or a sphere and a side that does not
+ * move) in an orthonormal frame: the solver's diagonal fast path
+ * (A = diag(a_n, a_t, a_t)), as in the world's step. */
+static void detect_diagonal(const double *inv_inertia, const int32_t body[2], nscd__bgs_contact *c,
+                            const nscd__bgs_contact_rows *r) {
+    const double *A = r->A;
+    double size = fmax(A[0], A[4]);
+    for (int k = 0; k < 3; ++k) {
+        for (int l = 0; l < 3; ++l) {
+            const double *ek = c->frame + 3 * k, *el = c->frame + 3 * l;
+            double ee = ek[0] * el[0] + ek[1] * el[1] + ek[2] * el[2];
+            double want = k == l ? (k == 0 ? A[0] : A[4]) : 0.0;
+            if (!(fabs(ee - (k == l)) <= 1e-12) || !(fabs(A[3 * k + l] - want) <= 1e-12 * size)) {
+                return;
+            }
+        }
+    }
+    double lb = 0.0, jb = 0.0, la = 0.0, ja = 0.0;
+    if (!sphere_side(c->frame, r->ang_b, inv_inertia + 9 * (size_t)body[0], &lb, &jb) ||
+        (c->a_moves &&
+         !sphere_side(c->frame, r->ang_a, inv_inertia + 9 * (size_t)body[1], &la, &ja))) {
+        return;
+    }
+    c->diagonal = 1;
+    c->lever_b = lb, c->inv_inertia_b = jb, c->lever_a = la, c->inv_inertia_a = ja;
+    c->a_n = A[0], c->a_t = A[4];
+}
+
 /* A contact entry as a general block of the solver: block 0 is side b
  * (frame e_k its linear rows), block 1 side a (its linear rows must be
  * -e_k); 0 when its rows are not such. */
@@ -380,7 +443,11 @@ static int bgs_contact(const nscd__model *m, const nscd__rows *rows, const doubl
             r->A[3 * k + l] = a;
         }
     }
-    return cholesky3(r->A, 3, r->L);
+    if (!cholesky3(r->A, 3, r->L)) {
+        return 0;
+    }
+    detect_diagonal(inv_inertia, body, c, r);
+    return 1;
 }
 
 /* An equality entry as a joint block (at most three independent rows); 0
