@@ -133,7 +133,8 @@ typedef enum nscd_ts_scheme {
 
 /** Solver of the local (one-step) problem. */
 typedef enum nscd_ts_local_solver {
-    /** ::NSCD_TS_SOLVER_PROX when an active contact has friction and
+    /** ::NSCD_TS_SOLVER_BLOCK_GS for Moreau–Jean on a world whose active
+     *  set it takes (see there). Else ::NSCD_TS_SOLVER_PROX when an active contact has friction and
      *  equality entries are active (the LCP is frictionless, fc3d takes
      *  contacts only); else ::NSCD_TS_SOLVER_LCP when no active contact has
      *  friction and the problem is small (at most ::NSCD_LCP_MAX_SIZE active
@@ -164,7 +165,24 @@ typedef enum nscd_ts_local_solver {
      *  max |f_a| / r_a (a constraint velocity for the scaled r) is <=
      *  `tolerance`; `max_iterations` Gauss–Newton steps without it fail the
      *  step with ::NSCD_ERR_NOT_CONVERGED. */
-    NSCD_TS_SOLVER_PROX = 4
+    NSCD_TS_SOLVER_PROX = 4,
+    /** The world's matrix-free block Gauss–Seidel (the solver of
+     *  nscd_world_step(), docs/fc3d.md): contacts with Coulomb friction and
+     *  ideal joints together, W = H M⁻¹ Hᵀ never formed, a sweep O(contacts
+     *  + joint rows). Moreau–Jean (::NSCD_TS_MOREAU_JEAN,
+     *  ::NSCD_TS_SEMI_IMPLICIT) with explicit forces on a model of rigid
+     *  bodies (a world, nscd_time_stepping_create_world()) only: a contact's
+     *  rows must be three (normal and two tangents; frictionless allowed),
+     *  an equality entry's at most three, linearly independent and without
+     *  bias (no energy-form joint, no linearised gap of a one-row equality),
+     *  else the step fails with ::NSCD_ERR_UNSUPPORTED, as it does with
+     *  another scheme. Stops when the largest change of a block's relative
+     *  velocity in a sweep (a joint: its violation |H v|) is below
+     *  `tolerance`; `max_iterations` sweeps without it fail the step with
+     *  ::NSCD_ERR_NOT_CONVERGED. Under ::NSCD_TS_SOLVER_AUTO, Moreau–Jean on
+     *  a world takes it first when the active set qualifies, and falls back
+     *  to the choice above when it does not or when it does not converge. */
+    NSCD_TS_SOLVER_BLOCK_GS = 5
 } nscd_ts_local_solver;
 
 /** Level on which the α schemes (generalized-α, Bathe, ED-α) impose the

@@ -28,6 +28,7 @@ class LocalSolver(enum.IntEnum):
     FC3D_COULOMB = 2
     FC3D_MAX_DISSIPATION = 3
     PROX = 4
+    BLOCK_GS = 5
 
 
 class StepRule(enum.IntEnum):

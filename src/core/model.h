@@ -75,6 +75,12 @@ typedef struct nscd__contact_slot {
      * P start_approach / 2 with e = 1, is never positive. 0 elsewhere. */
     int32_t mean_velocity;
     double start_approach;
+    /* 1 for a gap of a clearance joint (the world, docs/joints.md): the
+     * AUTO choice of the time steppers keeps such active sets off the
+     * block Gauss–Seidel (NSCD_TS_SOLVER_BLOCK_GS), whose impulses on
+     * redundant closed gaps (a slider's corners) are not the pivoting
+     * solvers'. 0 elsewhere. */
+    int32_t clearance;
 } nscd__contact_slot;
 
 typedef struct nscd__model {
@@ -162,6 +168,13 @@ typedef struct nscd__model {
      * stepper was advancing it (diag->doomed); the stepper calls it when
      * its advance returns. */
     void (*destroy_owner)(void *self);
+    /* Appended for the matrix-free block Gauss–Seidel of the time steppers
+     * (NSCD_TS_SOLVER_BLOCK_GS, docs/time_stepping.md): 1 when every mass
+     * block is a rigid body (6 velocities, v then ω, M_b = diag(m I, I_b))
+     * and every entry's rows are those of points or joints on at most two
+     * of them (the world), so that the AUTO choice of the Moreau–Jean
+     * stepper may take that solver; 0 elsewhere (the generic system). */
+    int32_t rigid_bodies;
 } nscd__model;
 
 /* A stepper's reference to a model. The owner of the model (a system)

@@ -637,6 +637,7 @@ static int32_t append_joints(world_adapter *a, int32_t n) {
             slot->kind = j->def.clearance ? NSCD__ENTRY_UNILATERAL : NSCD__ENTRY_EQUALITY;
             slot->friction = j->def.friction;
             slot->n_tangent = j->def.clearance ? 2 : 0;
+            slot->clearance = j->def.clearance != 0;
             if (j->def.energy_form && !j->def.clearance) {
                 slot->law = a->energy_law;
             }
@@ -781,6 +782,7 @@ nscd_status nscd__world_model(nscd_world *w, nscd__model **model) {
         m->push_state = push_state;
         m->free_rotation = free_rotation;
         m->destroy_owner = destroy_owner;
+        m->rigid_bodies = 1;
         w->model = a;
     }
     nscd_status rc = pull_state(w->model); /* the sizes a new stepper starts from */

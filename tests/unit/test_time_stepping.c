@@ -634,7 +634,7 @@ static void bad_options_create_nothing(void **state) {
         {"rho", 1.1, NSCD_ERR_OUT_OF_RANGE},        {"tol", 0.0, NSCD_ERR_OUT_OF_RANGE},
         {"scheme", 8, NSCD_ERR_INVALID_ARGUMENT},   {"scheme", -1, NSCD_ERR_INVALID_ARGUMENT},
         {"scheme", 7, NSCD_ERR_INVALID_ARGUMENT},   {"rho", NAN, NSCD_ERR_NOT_FINITE},
-        {"solver", 5, NSCD_ERR_INVALID_ARGUMENT},   {"steps", 0, NSCD_ERR_OUT_OF_RANGE},
+        {"solver", 6, NSCD_ERR_INVALID_ARGUMENT},   {"steps", 0, NSCD_ERR_OUT_OF_RANGE},
         {"iter", 0, NSCD_ERR_OUT_OF_RANGE},         {"alpha_ar", -0.1, NSCD_ERR_OUT_OF_RANGE},
         {"alpha_ar", NAN, NSCD_ERR_NOT_FINITE},     {"newton", 0, NSCD_ERR_OUT_OF_RANGE},
         {"newton_tol", 0.0, NSCD_ERR_OUT_OF_RANGE}, {"prox_r", 0.0, NSCD_ERR_OUT_OF_RANGE},

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "nscd/joint.h"
 #include "nscd/time_stepping.h"
 #include "nscd/world.h"
 
@@ -393,6 +394,241 @@ static void test_bad_input(void **state) {
     nscd_time_stepping_destroy(ts);
 }
 
+/* ------------------------------------------------------------ BLOCK_GS */
+
+/* A stepper of Moreau–Jean (θ = γ = 1) with the given local solver. */
+static nscd_time_stepping *solver_stepper(nscd_world *w, int32_t solver, double dt) {
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.scheme = NSCD_TS_MOREAU_JEAN;
+    o.theta = 1.0;
+    o.gamma = 1.0;
+    o.dt = dt;
+    o.tolerance = 1e-10;
+    o.local_solver = solver;
+    nscd_time_stepping *ts = NULL;
+    assert_int_equal(nscd_time_stepping_create_world(w, &o, &ts), NSCD_OK);
+    return ts;
+}
+
+/* A box (half extents 0.1, 0.1, 0.05) sliding at 2 m/s on the floor with
+ * μ = 0.3, stepped over `steps` steps; its final x, vx, z and the
+ * normal impulse sum of the last step. */
+static void sliding_box(int32_t solver, int32_t steps, double out[4]) {
+    nscd_world *w = make_world(0.3, 0.01);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.position[2] = 0.05;
+    b.velocity[0] = 2.0;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_BOX;
+    s.half_extents[0] = s.half_extents[1] = 0.1;
+    s.half_extents[2] = 0.05;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    nscd_time_stepping *ts = solver_stepper(w, solver, 1e-3);
+    assert_int_equal(nscd_time_stepping_advance(ts, 1e-3 * steps, NULL), NSCD_OK);
+    double x[3], v[3];
+    assert_int_equal(nscd_world_get_body(w, id, x, NULL, v, NULL), NSCD_OK);
+    out[0] = x[0], out[1] = v[0], out[2] = x[2], out[3] = 0.0;
+    for (int32_t e = 0;; ++e) {
+        double normal = 0.0;
+        if (nscd_time_stepping_get_contact_impulse(ts, e, &normal, NULL) != NSCD_OK) {
+            break;
+        }
+        out[3] += normal;
+    }
+    nscd_time_stepping_destroy(ts);
+    nscd_world_destroy(w);
+}
+
+/* The box decelerates at μ g (Coulomb on its four corners, sliding from
+ * the first step: v_k = 2 - k μ g dt exactly up to the solver's
+ * tolerance) with fc3d and with the block Gauss–Seidel, which agree to
+ * the tolerance; the floor's normal impulses sum to m g dt. */
+static void test_block_gs_sliding_box(void **state) {
+    (void)state;
+    const int32_t steps = 400;
+    double fc3d[4], bgs[4];
+    sliding_box(NSCD_TS_SOLVER_FC3D_COULOMB, steps, fc3d);
+    sliding_box(NSCD_TS_SOLVER_BLOCK_GS, steps, bgs);
+    double v_exact = 2.0 - 0.3 * G * 1e-3 * steps;
+    double m = 1000.0 * 0.2 * 0.2 * 0.1; /* default density 1000 */
+    print_message("sliding box: v fc3d %.12f, block GS %.12f, exact %.12f; x %.12f %.12f; "
+                  "P_N sum / (m g dt) %.12f\n",
+                  fc3d[1], bgs[1], v_exact, fc3d[0], bgs[0], bgs[3] / (m * G * 1e-3));
+    assert_near(bgs[1], v_exact, 1e-8);
+    assert_near(fc3d[1], bgs[1], 1e-8);
+    assert_near(fc3d[0], bgs[0], 1e-8);
+    assert_near(fc3d[2], bgs[2], 1e-8);
+    assert_near(bgs[3] / (m * G * 1e-3), 1.0, 1e-6);
+}
+
+/* A column of three spheres resting on the floor and a fourth rolling
+ * beside them (μ = 0.5): the block Gauss–Seidel and fc3d give the same
+ * positions and the same impulses, entry by entry, to the tolerance; AUTO
+ * picks the block Gauss–Seidel (the same run, bitwise). */
+static void resting_spheres(int32_t solver, double *positions, double *impulses,
+                            int32_t *n_entries) {
+    nscd_world *w = make_world(0.5, 0.01);
+    const double r = 0.1, zero[3] = {0.0, 0.0, 0.0};
+    nscd_body_id ids[4];
+    for (int k = 0; k < 3; ++k) {
+        const double x[3] = {0.0, 0.0, r + 2.0 * r * k};
+        ids[k] = add_sphere(w, r, x, zero);
+    }
+    const double x[3] = {0.5, 0.0, r}, v[3] = {0.3, 0.0, 0.0};
+    ids[3] = add_sphere(w, r, x, v);
+    nscd_time_stepping *ts = solver_stepper(w, solver, 2e-3);
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.5, NULL), NSCD_OK);
+    for (int k = 0; k < 4; ++k) {
+        assert_int_equal(nscd_world_get_body(w, ids[k], positions + 3 * k, NULL, NULL, NULL),
+                         NSCD_OK);
+    }
+    *n_entries = 0;
+    for (int32_t e = 0; e < 16; ++e) {
+        double t[2] = {0.0, 0.0};
+        if (nscd_time_stepping_get_contact_impulse(ts, e, impulses + 3 * e, t) != NSCD_OK) {
+            break;
+        }
+        impulses[3 * e + 1] = t[0], impulses[3 * e + 2] = t[1];
+        *n_entries = e + 1;
+    }
+    nscd_time_stepping_destroy(ts);
+    nscd_world_destroy(w);
+}
+
+static void test_block_gs_resting_spheres(void **state) {
+    (void)state;
+    double x_f[12], x_b[12], x_a[12], P_f[48], P_b[48], P_a[48];
+    int32_t n_f = 0, n_b = 0, n_a = 0;
+    resting_spheres(NSCD_TS_SOLVER_FC3D_COULOMB, x_f, P_f, &n_f);
+    resting_spheres(NSCD_TS_SOLVER_BLOCK_GS, x_b, P_b, &n_b);
+    resting_spheres(NSCD_TS_SOLVER_AUTO, x_a, P_a, &n_a);
+    assert_int_equal(n_f, n_b);
+    assert_true(n_f >= 4);
+    double m = 1000.0 * 4.0 / 3.0 * 3.14159265358979323846 * 0.001, scale = m * G * 2e-3;
+    double dx = 0.0, dp = 0.0, bottom = 0.0;
+    for (int k = 0; k < 12; ++k) {
+        dx = fmax(dx, fabs(x_f[k] - x_b[k]));
+        assert_true(x_a[k] == x_b[k]);
+    }
+    for (int k = 0; k < 3 * n_f; ++k) {
+        dp = fmax(dp, fabs(P_f[k] - P_b[k]) / scale);
+    }
+    for (int32_t e = 0; e < n_b; ++e) {
+        bottom = fmax(bottom, P_b[3 * e] / scale);
+    }
+    print_message("resting spheres: %d entries, |x fc3d - x bgs| %.3g m, |P fc3d - P bgs| / (m g "
+                  "dt) %.3g, largest P_N / (m g dt) %.12f\n",
+                  (int)n_f, dx, dp, bottom);
+    assert_true(dx < 1e-9);
+    assert_true(dp < 1e-6);
+    assert_near(bottom, 3.0, 1e-6); /* the floor carries the column */
+}
+
+/* A chain of two links (spheres of radius 0.05 at 0.2 m spacing,
+ * spherical joints, the first to the ground at z = 0.3, plain form
+ * H v_{k+1} = 0, no projection; the links collide with the floor only) released horizontally: it
+ * swings down and its last link hits the floor (friction mu). Its largest joint drift over 1.5 s,
+ * its lowest link centre and the last link's final position. */
+static double chain(int32_t solver, double mu, double *lowest, double *final_x) {
+    nscd_world *w = make_world(mu, 0.01);
+    assert_int_equal(nscd_world_set_joint_projection(w, 0, 1e-12), NSCD_OK);
+    const double L = 0.2, z0 = 0.3;
+    nscd_body_id ids[2], previous = NSCD_BODY_NULL;
+    nscd_joint_id joints[2];
+    for (int k = 0; k < 2; ++k) {
+        nscd_body_desc b;
+        nscd_body_desc_init(&b, sizeof b);
+        b.position[0] = L * (k + 1), b.position[2] = z0;
+        nscd_shape_desc s;
+        nscd_shape_desc_init(&s, sizeof s);
+        s.radius = 0.05;
+        s.category = 2u; /* the links touch the floor, never each other */
+        s.mask = 1u;
+        assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &ids[k]), NSCD_OK);
+        nscd_joint_desc j;
+        nscd_joint_desc_init(&j, sizeof j);
+        j.type = NSCD_JOINT_SPHERICAL;
+        j.body_a = previous;
+        j.body_b = ids[k];
+        if (previous == NSCD_BODY_NULL) { /* frame A in the world frame */
+            j.position_a[2] = z0;
+            j.position_b[0] = -L;
+        } else {
+            j.position_a[0] = L / 2.0;
+            j.position_b[0] = -L / 2.0;
+        }
+        j.energy_form = 0;
+        assert_int_equal(nscd_world_add_joint(w, &j, &joints[k]), NSCD_OK);
+        previous = ids[k];
+    }
+    nscd_time_stepping *ts = solver_stepper(w, solver, 1e-3);
+    double drift = 0.0;
+    *lowest = 1.0;
+    for (int32_t n = 1; n <= 1500; ++n) {
+        assert_int_equal(nscd_time_stepping_advance(ts, 1e-3 * n, NULL), NSCD_OK);
+        for (int k = 0; k < 2; ++k) {
+            double values[6], x[3];
+            int32_t count = 0;
+            assert_int_equal(nscd_world_joint_residual(w, joints[k], 6, &count, values), NSCD_OK);
+            for (int32_t a = 0; a < count; ++a) {
+                drift = fmax(drift, fabs(values[a]));
+            }
+            assert_int_equal(nscd_world_get_body(w, ids[k], x, NULL, NULL, NULL), NSCD_OK);
+            *lowest = fmin(*lowest, x[2]);
+        }
+    }
+    assert_int_equal(nscd_world_get_body(w, ids[1], final_x, NULL, NULL, NULL), NSCD_OK);
+    nscd_time_stepping_destroy(ts);
+    nscd_world_destroy(w);
+    return drift;
+}
+
+/* The block Gauss–Seidel takes the joints and the contacts together:
+ * frictionless, it follows the pivoting LCP's motion to its tolerance's
+ * order and its drift is bounded as the LCP's; with friction (μ = 0.3)
+ * the drift stays as bounded and the links stay above the floor. */
+static void test_block_gs_chain_hits_floor(void **state) {
+    (void)state;
+    double low_l = 0.0, low_b = 0.0, low_f = 0.0, x_l[3], x_b[3], x_f[3];
+    double drift_l = chain(NSCD_TS_SOLVER_LCP, 0.0, &low_l, x_l);
+    double drift_b = chain(NSCD_TS_SOLVER_BLOCK_GS, 0.0, &low_b, x_b);
+    double drift_f = chain(NSCD_TS_SOLVER_BLOCK_GS, 0.3, &low_f, x_f);
+    print_message("chain: drift LCP %.3g m, block GS %.3g m (with friction %.3g m); lowest "
+                  "centre %.6f %.6f %.6f m; last link x %.9f %.9f, z %.9f %.9f\n",
+                  drift_l, drift_b, drift_f, low_l, low_b, low_f, x_l[0], x_b[0], x_l[2], x_b[2]);
+    assert_true(low_b < 0.06 && low_b > 0.05 - 2e-3); /* it hit the floor, no deep penetration */
+    assert_true(low_f < 0.06 && low_f > 0.05 - 2e-3);
+    assert_true(drift_b < 2.0 * drift_l + 1e-6);
+    assert_true(drift_f < 2.0 * drift_l + 1e-6);
+    assert_true(fabs(x_l[0] - x_b[0]) < 1e-6 && fabs(x_l[2] - x_b[2]) < 1e-6);
+}
+
+/* BLOCK_GS outside Moreau–Jean with explicit forces fails the step with
+ * NSCD_ERR_UNSUPPORTED and changes nothing. */
+static void test_block_gs_refused(void **state) {
+    (void)state;
+    nscd_world *w = make_world(0.5, 0.01);
+    const double x[3] = {0.0, 0.0, 0.1}, zero[3] = {0.0, 0.0, 0.0};
+    nscd_body_id id = add_sphere(w, 0.1, x, zero);
+    nscd_time_stepping_options o;
+    nscd_time_stepping_options_init(&o, sizeof o);
+    o.scheme = NSCD_TS_MOREAU_MIDPOINT;
+    o.dt = 1e-3;
+    o.local_solver = NSCD_TS_SOLVER_BLOCK_GS;
+    nscd_time_stepping *ts = NULL;
+    assert_int_equal(nscd_time_stepping_create_world(w, &o, &ts), NSCD_OK);
+    assert_int_equal(nscd_time_stepping_advance(ts, 0.01, NULL), NSCD_ERR_UNSUPPORTED);
+    double y[3];
+    assert_int_equal(nscd_world_get_body(w, id, y, NULL, NULL, NULL), NSCD_OK);
+    assert_true(y[2] == x[2]);
+    nscd_time_stepping_destroy(ts);
+    nscd_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_drop_comes_to_rest),
@@ -404,6 +640,10 @@ int main(void) {
         cmocka_unit_test(test_rejected_step_changes_nothing),
         cmocka_unit_test(test_rerun_is_bitwise_identical),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_block_gs_sliding_box),
+        cmocka_unit_test(test_block_gs_resting_spheres),
+        cmocka_unit_test(test_block_gs_chain_hits_floor),
+        cmocka_unit_test(test_block_gs_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -261,6 +261,18 @@ nscd_status nscd__ts_contact_impulses(nscd_time_stepping *ts, nscd__model *solve
     }
     warm_start(ts, local);
     rc = nscd__ts_local_solve(ts, local);
+    if (rc == NSCD_ERR_NOT_CONVERGED && local->block_gs &&
+        ts->options.local_solver == NSCD_TS_SOLVER_AUTO) {
+        /* AUTO: the block Gauss-Seidel did not reach the tolerance; the
+         * same active set goes to the solver AUTO picks without it */
+        nscd__diag_clear(&ts->diag);
+        local->block_gs_allowed = 0;
+        rc = nscd__ts_local_build(ts, solver, rows, q, ts->v_free, m->v, local);
+        if (rc == NSCD_OK) {
+            warm_start(ts, local);
+            rc = nscd__ts_local_solve(ts, local);
+        }
+    }
     if (rc != NSCD_OK) {
         return rc;
     }
@@ -343,6 +355,9 @@ nscd_status nscd__moreau_jean_step(nscd_time_stepping *ts, double dt) {
     if (rc == NSCD_OK) {
         rc = nscd__ts_free_velocity(ts, solver, m->q, dt);
     }
+    /* the block Gauss-Seidel needs M itself (explicit forces): W_it of
+     * implicit forces is not a rigid body's */
+    local.block_gs_allowed = solver == m;
     if (rc == NSCD_OK) {
         rc =
             nscd__ts_contact_impulses(ts, solver, rows, gaps, ts->options.gamma * dt, m->q, &local);

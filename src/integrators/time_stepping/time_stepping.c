@@ -66,7 +66,7 @@ static nscd_status validate_options(const nscd_time_stepping_options *o) {
                             o->dt_max};
     const nscd__ts_scheme *scheme = nscd__ts_scheme_of(o->scheme);
     if (scheme == NULL || o->local_solver < NSCD_TS_SOLVER_AUTO ||
-        o->local_solver > NSCD_TS_SOLVER_PROX || o->forces < NSCD_TS_FORCES_AUTO ||
+        o->local_solver > NSCD_TS_SOLVER_BLOCK_GS || o->forces < NSCD_TS_FORCES_AUTO ||
         o->forces > NSCD_TS_FORCES_IMPLICIT || o->reserved != 0 ||
         o->fc3d_method < NSCD_FC3D_GAUSS_SEIDEL || o->fc3d_method > NSCD_FC3D_AUTO ||
         o->level < NSCD_TS_LEVEL_VELOCITY || o->level > NSCD_TS_LEVEL_ACCELERATION ||

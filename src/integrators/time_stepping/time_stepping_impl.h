@@ -157,6 +157,18 @@ typedef struct nscd__ts_local {
      * every other scheme holds them plastic (their rows are at q_k, where
      * there is no curvature to make up for). */
     int rows_at_midpoint;
+    /* Set by the caller before the build (Moreau–Jean on the model itself):
+     * NSCD_TS_SOLVER_BLOCK_GS may solve this problem (the matrix-free block
+     * Gauss–Seidel of contact/solvers/block_gs.h, ts_local_solve.c). */
+    int block_gs_allowed;
+    /* 1: the problem is the block Gauss–Seidel's: `bgs` its arrays, three
+     * rows per contact (normal, t, o) then an equality's rows; its solve
+     * writes P and dv = M^-1 H' P (n_v), H holds every row. */
+    int block_gs;
+    struct nscd__bgs_problem *bgs;
+    const double *bgs_v_free;
+    double *dv;
+    int32_t n_v;
 } nscd__ts_local;
 
 nscd_status nscd__time_stepping_create(nscd__model *model,

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "contact/solvers/block_gs.h"
 #include "contact/solvers/fc3d_internal.h"
 #include "contact/impacts/impact_rules.h"
 #include "contact/solvers/prox_gn.h"
@@ -244,6 +245,409 @@ static nscd_status build_fc3d(nscd_time_stepping *ts, nscd__model *m, const nscd
     return NSCD_OK;
 }
 
+/* ------------------------------------------------------------ block GS */
+
+/* Lower Cholesky factor (row-major 3x3, n <= 3) of the n x n block A; 0
+ * when A is not positive definite (pivots <= 1e-12 of its largest
+ * diagonal: dependent rows). */
+static int cholesky3(const double *A, int32_t n, double *L) {
+    double largest = 0.0;
+    for (int32_t r = 0; r < n; ++r) {
+        largest = fmax(largest, A[4 * r]);
+    }
+    memset(L, 0, 9 * sizeof(double));
+    for (int32_t r = 0; r < n; ++r) {
+        for (int32_t c = 0; c <= r; ++c) {
+            double sum = A[3 * r + c];
+            for (int32_t k = 0; k < c; ++k) {
+                sum -= L[3 * r + k] * L[3 * c + k];
+            }
+            if (r == c) {
+                if (!(sum > 1e-12 * largest)) {
+                    return 0;
+                }
+                L[4 * r] = sqrt(sum);
+            } else {
+                L[3 * r + c] = sum / L[4 * c];
+            }
+        }
+    }
+    return 1;
+}
+
+/* The model's mass blocks as rigid bodies: 6 wide, M_b^-1 = diag(s I, J)
+ * (inv_mass[b] = s, inv_inertia 9 per body); 0 when one is not. */
+static int rigid_bodies(nscd__model *m, const double *q, double *inv_mass, double *inv_inertia) {
+    double I6[36], X[36];
+    for (int32_t k = 0; k < 36; ++k) {
+        I6[k] = k % 7 == 0 ? 1.0 : 0.0;
+    }
+    for (int32_t b = 0; b < m->n_mass_blocks; ++b) {
+        if (nscd__mass_block_width(m, b) != 6 || m->mass_block_start[b] != 6 * b ||
+            m->mass_solve(m->self, q, b, 6, I6, X) != NSCD_OK) {
+            return 0;
+        }
+        double s = X[0], scale = 0.0;
+        for (int32_t k = 0; k < 36; ++k) {
+            scale = fmax(scale, fabs(X[k]));
+        }
+        for (int32_t r = 0; r < 6; ++r) {
+            for (int32_t c = 0; c < 6; ++c) {
+                int lin = r < 3 && c < 3, ang = r >= 3 && c >= 3;
+                double want = lin ? (r == c ? s : 0.0) : X[6 * r + c] * ang;
+                if (!(fabs(X[6 * r + c] - want) <= 1e-12 * scale)) {
+                    return 0;
+                }
+                if (ang) {
+                    inv_inertia[9 * (size_t)b + 3 * (size_t)(r - 3) + (size_t)(c - 3)] =
+                        X[6 * r + c];
+                }
+            }
+        }
+        inv_mass[b] = s;
+    }
+    return m->n_v == 6 * m->n_mass_blocks;
+}
+
+/* The bodies (mass blocks) of an entry's row blocks, 6 wide each and at
+ * most two; 0 when its rows are not such. */
+static int entry_bodies(const nscd__model *m, const nscd__rows *rows, int32_t body[2]) {
+    body[0] = body[1] = -1;
+    if (rows->n_blocks < 1 || rows->n_blocks > 2) {
+        return 0;
+    }
+    for (int32_t j = 0; j < rows->n_blocks; ++j) {
+        if (rows->width[j] != 6 || rows->column[j] % 6 != 0 || rows->column[j] < 0 ||
+            rows->column[j] >= m->n_v) {
+            return 0;
+        }
+        body[j] = rows->column[j] / 6;
+    }
+    return 1;
+}
+
+/* y = J h: the angular response of a row's angular part h (3). */
+static void apply3(const double *J, const double *h, double *y) {
+    for (int k = 0; k < 3; ++k) {
+        y[k] = J[3 * k] * h[0] + J[3 * k + 1] * h[1] + J[3 * k + 2] * h[2];
+    }
+}
+
+/* The lever l of a side whose angular rows are l (n x e_k) (a centred
+ * sphere: r = l n) and whose inverse inertia is j E; 0 when they are not. */
+static int sphere_side(const double *frame, const double *ang, const double *J, double *l,
+                       double *j) {
+    double size = fabs(J[0]);
+    for (int k = 0; k < 9; ++k) {
+        size = fmax(size, fabs(ang[k]));
+    }
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) {
+            if (!(fabs(J[3 * r + c] - (r == c ? J[0] : 0.0)) <= 1e-12 * fabs(J[0]))) {
+                return 0;
+            }
+        }
+    }
+    const double *n = frame;
+    double nt[3]; /* n x t */
+    nt[0] = n[1] * frame[5] - n[2] * frame[4];
+    nt[1] = n[2] * frame[3] - n[0] * frame[5];
+    nt[2] = n[0] * frame[4] - n[1] * frame[3];
+    *l = ang[3] * nt[0] + ang[4] * nt[1] + ang[5] * nt[2];
+    *j = J[0];
+    for (int k = 0; k < 3; ++k) {
+        const double *e = frame + 3 * k;
+        double ne[3] = {n[1] * e[2] - n[2] * e[1], n[2] * e[0] - n[0] * e[2],
+                        n[0] * e[1] - n[1] * e[0]};
+        for (int i = 0; i < 3; ++i) {
+            if (!(fabs(ang[3 * k + i] - *l * ne[i]) <= 1e-12 * size)) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* A contact of centred spheres (or a sphere and a side that does not
+ * move) in an orthonormal frame: the solver's diagonal fast path
+ * (A = diag(a_n, a_t, a_t)), as in the world's step. */
+static void detect_diagonal(const double *inv_inertia, const int32_t body[2], nscd__bgs_contact *c,
+                            const nscd__bgs_contact_rows *r) {
+    const double *A = r->A;
+    double size = fmax(A[0], A[4]);
+    for (int k = 0; k < 3; ++k) {
+        for (int l = 0; l < 3; ++l) {
+            const double *ek = c->frame + 3 * k, *el = c->frame + 3 * l;
+            double ee = ek[0] * el[0] + ek[1] * el[1] + ek[2] * el[2];
+            double want = k == l ? (k == 0 ? A[0] : A[4]) : 0.0;
+            if (!(fabs(ee - (k == l)) <= 1e-12) || !(fabs(A[3 * k + l] - want) <= 1e-12 * size)) {
+                return;
+            }
+        }
+    }
+    double lb = 0.0, jb = 0.0, la = 0.0, ja = 0.0;
+    if (!sphere_side(c->frame, r->ang_b, inv_inertia + 9 * (size_t)body[0], &lb, &jb) ||
+        (c->a_moves &&
+         !sphere_side(c->frame, r->ang_a, inv_inertia + 9 * (size_t)body[1], &la, &ja))) {
+        return;
+    }
+    c->diagonal = 1;
+    c->lever_b = lb, c->inv_inertia_b = jb, c->lever_a = la, c->inv_inertia_a = ja;
+    c->a_n = A[0], c->a_t = A[4];
+}
+
+/* A contact entry as a general block of the solver: block 0 is side b
+ * (frame e_k its linear rows), block 1 side a (its linear rows must be
+ * -e_k); 0 when its rows are not such. */
+static int bgs_contact(const nscd__model *m, const nscd__rows *rows, const double *inv_mass,
+                       const double *inv_inertia, nscd__bgs_contact *c, nscd__bgs_contact_rows *r) {
+    int32_t body[2];
+    if (rows->n_rows != 3 || !entry_bodies(m, rows, body)) {
+        return 0;
+    }
+    memset(c, 0, sizeof *c);
+    memset(r, 0, sizeof *r);
+    int32_t w = rows->width_total;
+    c->b = body[0], c->b_moves = 1, c->inv_mass_b = inv_mass[body[0]];
+    c->a = body[1] >= 0 ? body[1] : body[0];
+    c->a_moves = body[1] >= 0;
+    c->inv_mass_a = body[1] >= 0 ? inv_mass[body[1]] : 0.0;
+    for (int32_t k = 0; k < 3; ++k) {
+        const double *row = rows->values + (size_t)k * (size_t)w;
+        double size = 0.0;
+        for (int i = 0; i < 3; ++i) {
+            c->frame[3 * k + i] = row[i];
+            r->ang_b[3 * k + i] = row[3 + i];
+            size = fmax(size, fabs(row[i]));
+        }
+        apply3(inv_inertia + 9 * (size_t)body[0], row + 3, r->resp_b + 3 * k);
+        if (c->a_moves) {
+            for (int i = 0; i < 3; ++i) {
+                if (!(fabs(row[6 + i] + row[i]) <= 1e-12 * size)) {
+                    return 0; /* not the rows of one point on two bodies */
+                }
+                r->ang_a[3 * k + i] = -row[9 + i];
+            }
+            apply3(inv_inertia + 9 * (size_t)body[1], r->ang_a + 3 * k, r->resp_a + 3 * k);
+        }
+    }
+    for (int32_t k = 0; k < 3; ++k) {
+        for (int32_t l = 0; l < 3; ++l) {
+            const double *ek = c->frame + 3 * k, *el = c->frame + 3 * l;
+            double ee = ek[0] * el[0] + ek[1] * el[1] + ek[2] * el[2];
+            double a = (c->inv_mass_b + c->inv_mass_a) * ee;
+            for (int i = 0; i < 3; ++i) {
+                a += r->ang_b[3 * k + i] * r->resp_b[3 * l + i] +
+                     r->ang_a[3 * k + i] * r->resp_a[3 * l + i];
+            }
+            r->A[3 * k + l] = a;
+        }
+    }
+    if (!cholesky3(r->A, 3, r->L)) {
+        return 0;
+    }
+    detect_diagonal(inv_inertia, body, c, r);
+    return 1;
+}
+
+/* An equality entry as a joint block (at most three independent rows); 0
+ * when its rows are not such. */
+static int bgs_joint(const nscd__model *m, const nscd__rows *rows, const double *inv_mass,
+                     const double *inv_inertia, nscd__bgs_joint_block *b) {
+    int32_t body[2];
+    if (rows->n_rows < 1 || rows->n_rows > 3 || !entry_bodies(m, rows, body)) {
+        return 0;
+    }
+    memset(b, 0, sizeof *b);
+    b->n = rows->n_rows;
+    b->body[0] = body[0], b->body[1] = body[1];
+    for (int32_t s = 0; s < rows->n_blocks; ++s) {
+        for (int32_t k = 0; k < b->n; ++k) {
+            const double *h = rows->values + (size_t)k * (size_t)rows->width_total + 6 * s;
+            memcpy(b->h[s][k], h, 6 * sizeof(double));
+            for (int i = 0; i < 3; ++i) {
+                b->y[s][k][i] = inv_mass[body[s]] * h[i];
+            }
+            apply3(inv_inertia + 9 * (size_t)body[s], h + 3, b->y[s][k] + 3);
+        }
+    }
+    double A[9] = {0.0};
+    for (int32_t k = 0; k < b->n; ++k) {
+        for (int32_t l = 0; l < b->n; ++l) {
+            for (int32_t s = 0; s < rows->n_blocks; ++s) {
+                for (int i = 0; i < 6; ++i) {
+                    A[3 * k + l] += b->h[s][k][i] * b->y[s][l][i];
+                }
+            }
+        }
+    }
+    return cholesky3(A, b->n, b->L);
+}
+
+/* The block Gauss–Seidel's problem over the active entries: NSCD_OK, or
+ * NSCD_ERR_UNSUPPORTED with *why set (nothing recorded) when it does not
+ * take them, or NSCD_ERR_OUT_OF_MEMORY. Rows: three per contact, then an
+ * equality's own; c is H v_free + bias (the report's), P the warm start. */
+static nscd_status build_block_gs(nscd_time_stepping *ts, nscd__model *m, const nscd__rows *all,
+                                  const double *q, const double *v_free, const double *v_k,
+                                  nscd__ts_local *local, const char **why) {
+    int32_t k = local->n_entries, nb = m->n_mass_blocks, n_c = 0, n_j = 0;
+    local->m = 0;
+    for (int32_t i = 0; i < k; ++i) {
+        const nscd__contact_slot *slot = &m->contacts[local->entries[i]];
+        const nscd__rows *rows = &all[local->entries[i]];
+        int eq = slot->kind == NSCD__ENTRY_EQUALITY;
+        local->m += eq ? rows->n_rows : 3;
+        n_c += !eq;
+        n_j += eq;
+        if (!eq && frictional(slot) && slot->n_tangent != 2) {
+            *why = "a contact with one tangential row";
+            return NSCD_ERR_UNSUPPORTED;
+        }
+        if (!eq && local->tangential_restitution && slot->tangential_restitution != 0.0) {
+            *why = "a tangential restitution";
+            return NSCD_ERR_UNSUPPORTED;
+        }
+        for (int32_t a = 0; eq && a < rows->n_rows; ++a) {
+            if (row_bias(local, local->entries[i], slot, rows, -1, v_k) != 0.0 ||
+                (v_k != NULL && restitution(slot) > 0.0)) {
+                *why = "an equality with a bias (energy form or linearised gap)";
+                return NSCD_ERR_UNSUPPORTED;
+            }
+        }
+    }
+    nscd__arena *arena = &ts->arena;
+    nscd__bgs_problem *p = nscd__arena_array(arena, 1, sizeof *p);
+    double *inv_mass = nscd__arena_array(arena, (size_t)nb + 1, sizeof(double));
+    double *inv_inertia = nscd__arena_array(arena, 9 * (size_t)nb + 1, sizeof(double));
+    double *vel = nscd__arena_array(arena, 3 * (size_t)nb + 1, sizeof(double));
+    double *om = nscd__arena_array(arena, 3 * (size_t)nb + 1, sizeof(double));
+    nscd__bgs_contact *contacts = nscd__arena_array(arena, (size_t)n_c + 1, sizeof *contacts);
+    nscd__bgs_contact_rows *crows = nscd__arena_array(arena, (size_t)n_c + 1, sizeof *crows);
+    nscd__bgs_joint_block *joints = nscd__arena_array(arena, (size_t)n_j + 1, sizeof *joints);
+    nscd__bgs_mechanism *mech = nscd__arena_array(arena, 1, sizeof *mech);
+    local->dv = nscd__arena_array(arena, (size_t)m->n_v + 1, sizeof(double));
+    if (p == NULL || inv_mass == NULL || inv_inertia == NULL || vel == NULL || om == NULL ||
+        contacts == NULL || crows == NULL || joints == NULL || mech == NULL || local->dv == NULL ||
+        allocate_local(arena, local, 0) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    if (!rigid_bodies(m, q, inv_mass, inv_inertia)) {
+        nscd__diag_clear(m->diag);
+        *why = "the model's mass blocks are not rigid bodies";
+        return NSCD_ERR_UNSUPPORTED;
+    }
+    for (int32_t b = 0; b < nb; ++b) {
+        memcpy(vel + 3 * (size_t)b, v_free + 6 * (size_t)b, 3 * sizeof(double));
+        memcpy(om + 3 * (size_t)b, v_free + 6 * (size_t)b + 3, 3 * sizeof(double));
+    }
+    int32_t r = 0, jc = 0, jj = 0;
+    for (int32_t i = 0; i < k; ++i) {
+        int32_t e = local->entries[i];
+        const nscd__contact_slot *slot = &m->contacts[e];
+        const nscd__rows *rows = &all[e];
+        int eq = slot->kind == NSCD__ENTRY_EQUALITY;
+        int32_t n = eq ? rows->n_rows : 3;
+        local->mu[i] = frictional(slot) ? slot->friction : 0.0;
+        for (int32_t a = 0; a < n; ++a, ++r) {
+            local->row_entry[r] = i;
+            local->row_kind[r] = eq ? -1 : a;
+            local->H[r] = nscd__rows_row(rows, a);
+            local->c[r] = nscd__rows_dot(rows, a, v_free);
+        }
+        if (eq) {
+            nscd__bgs_joint_block *b = &joints[jj++];
+            if (!bgs_joint(m, rows, inv_mass, inv_inertia, b)) {
+                *why =
+                    "an equality whose rows are not at most three independent rows on two bodies";
+                return NSCD_ERR_UNSUPPORTED;
+            }
+            b->joint = i;
+            for (int32_t a = 0; a < n; ++a) {
+                b->lambda[a] = a < 3 ? slot->state.impulse[a] : 0.0;
+            }
+            continue;
+        }
+        nscd__bgs_contact *c = &contacts[jc];
+        if (!bgs_contact(m, rows, inv_mass, inv_inertia, c, &crows[jc])) {
+            *why = "a contact whose rows are not those of a point on two rigid bodies";
+            return NSCD_ERR_UNSUPPORTED;
+        }
+        c->source = i;
+        c->mu = local->mu[i];
+        c->bias = row_bias(local, e, slot, rows, 0, v_k);
+        local->c[r - 3] += c->bias;
+        memcpy(c->x, slot->state.impulse, sizeof c->x);
+        if (c->mu == 0.0) {
+            c->x[1] = c->x[2] = 0.0;
+        }
+        ++jc;
+    }
+    memset(p, 0, sizeof *p);
+    p->bodies.n = nb;
+    p->bodies.velocity = vel;
+    p->bodies.omega = om;
+    p->contacts = contacts;
+    p->contact_rows = crows;
+    p->n_contacts = n_c;
+    p->joint_blocks = joints;
+    p->n_joint_blocks = n_j;
+    mech->first = 0, mech->count = n_j, mech->factored = 0;
+    for (int32_t j = 0; j < n_j; ++j) {
+        mech->rows += joints[j].n;
+    }
+    p->mechanisms = mech;
+    p->n_mechanisms = n_j > 0;
+    local->bgs = p;
+    local->bgs_v_free = v_free;
+    local->n_v = m->n_v;
+    local->block_gs = 1;
+    return NSCD_OK;
+}
+
+/* Warm started from the entries' last impulses (the contacts' scaled so
+ * that they add no energy, as in the world's step), swept to the
+ * tolerance; P and dv = M^-1 H' P back in the stepper's rows. */
+static nscd_status solve_block_gs(nscd_time_stepping *ts, nscd__ts_local *local) {
+    nscd__bgs_problem *p = local->bgs;
+    nscd__bgs_options o = {ts->options.max_iterations, ts->options.tolerance, NSCD_FC3D_COULOMB, 1,
+                           1.0};
+    nscd__bgs_joint_warm_start(p);
+    nscd__bgs_warm_start(p);
+    int32_t sweeps = 0;
+    double merit = 0.0;
+    nscd__bgs_solve(p, &o, &sweeps, &merit);
+    for (int32_t r = 0, jc = 0, jj = 0; r < local->m;) {
+        if (local->row_kind[r] == -1) {
+            const nscd__bgs_joint_block *b = &p->joint_blocks[jj++];
+            for (int32_t a = 0; a < b->n; ++a) {
+                local->P[r++] = b->lambda[a];
+            }
+        } else {
+            const nscd__bgs_contact *c = &p->contacts[jc++];
+            for (int32_t a = 0; a < 3; ++a) {
+                local->P[r++] = c->x[a];
+            }
+        }
+    }
+    for (int32_t b = 0; b < p->bodies.n; ++b) {
+        for (int32_t i = 0; i < 3; ++i) {
+            local->dv[6 * b + i] = p->bodies.velocity[3 * b + i] - local->bgs_v_free[6 * b + i];
+            local->dv[6 * b + 3 + i] =
+                p->bodies.omega[3 * b + i] - local->bgs_v_free[6 * b + 3 + i];
+        }
+    }
+    ts->report.iterations = sweeps;
+    ts->report.residual = merit;
+    ts->report.converged = merit <= ts->options.tolerance;
+    if (!ts->report.converged) {
+        return nscd__fail(&ts->diag, NSCD_ERR_NOT_CONVERGED,
+                          "block Gauss-Seidel on %d rows: %d sweeps, merit %.3g", (int)local->m,
+                          (int)sweeps, merit);
+    }
+    return NSCD_OK;
+}
+
 /* Whether the fc3d solvers take the local form: every 3x3 diagonal block
  * symmetric (|A_ab - A_ba| <= 1e-10 max_a |A_aa|) and positive definite
  * (the pivots of LDL' > 1e-14 max_a |A_aa|), the test they apply before
@@ -261,10 +665,41 @@ static int fc3d_takes(const nscd__local_bsr *f) {
     return 1;
 }
 
+/* Whether an active entry is a clearance joint's gap. */
+static int clearance_gaps(const nscd__model *m, const nscd__ts_local *local) {
+    for (int32_t i = 0; i < local->n_entries; ++i) {
+        if (m->contacts[local->entries[i]].clearance) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, const nscd__rows *all,
                                  const double *q, const double *v_free, const double *v_k,
                                  nscd__ts_local *local) {
     local->model = solver;
+    local->block_gs = 0;
+    int32_t choice = ts->options.local_solver;
+    if (choice == NSCD_TS_SOLVER_BLOCK_GS && !local->block_gs_allowed) {
+        return nscd__fail(&ts->diag, NSCD_ERR_UNSUPPORTED,
+                          "the block Gauss-Seidel solver is for Moreau-Jean with explicit forces");
+    }
+    if (choice == NSCD_TS_SOLVER_BLOCK_GS ||
+        (choice == NSCD_TS_SOLVER_AUTO && local->block_gs_allowed && solver->rigid_bodies &&
+         !clearance_gaps(solver, local))) {
+        const char *why = "";
+        nscd_status built = build_block_gs(ts, solver, all, q, v_free, v_k, local, &why);
+        if (built == NSCD_ERR_OUT_OF_MEMORY) {
+            return nscd__fail(&ts->diag, built, "block Gauss-Seidel problem of %d entries",
+                              (int)local->n_entries);
+        }
+        if (built == NSCD_OK || choice == NSCD_TS_SOLVER_BLOCK_GS) {
+            return built == NSCD_OK ? NSCD_OK
+                                    : nscd__fail(&ts->diag, built, "block Gauss-Seidel: %s", why);
+        }
+        local->block_gs = 0; /* AUTO: the choice below */
+    }
     nscd_status rc = choose_solver(ts, local);
     if (rc != NSCD_OK) {
         return rc;
@@ -292,6 +727,8 @@ nscd_status nscd__ts_local_build(nscd_time_stepping *ts, nscd__model *solver, co
 void nscd__ts_local_velocity(const nscd__ts_local *local, int32_t n_v, double *dv) {
     if (local->m == 0) {
         memset(dv, 0, (size_t)n_v * sizeof(double));
+    } else if (local->block_gs) {
+        memcpy(dv, local->dv, (size_t)n_v * sizeof(double));
     } else if (local->fc3d) {
         nscd__response_gemv(&local->form.response, local->P, dv);
     } else {
@@ -480,6 +917,9 @@ nscd_status nscd__ts_local_solve(nscd_time_stepping *ts, nscd__ts_local *local) 
     ts->report.converged = 1;
     if (local->m == 0) {
         return NSCD_OK;
+    }
+    if (local->block_gs) {
+        return solve_block_gs(ts, local);
     }
     if (local->prox) {
         return solve_prox(ts, local);
