@@ -76,7 +76,10 @@ static void try_sliding(solution_list *list, const double A[9], const double b[3
     if (!isfinite(vscale)) {
         return;
     }
-    if (lambda > 1e-12 * vscale && fabs(off) <= 1e-8 * vscale && fabs(un) <= 1e-8 * vscale) {
+    /* u_n = a_n'x - b_n against the rounding of its own terms (not against b_to: for a
+     * tiny b_n the normal equation is the one that decides) */
+    double nscale = fabs(A[0] * x[0]) + fabs(A[1] * x[1]) + fabs(A[2] * x[2]) + fabs(b[0]);
+    if (lambda > 1e-12 * vscale && fabs(off) <= 1e-8 * vscale && fabs(un) <= 1e-10 * nscale) {
         add_solution(list, A, b, x);
     }
 }
@@ -142,6 +145,18 @@ static double refine_angle(const double k[5], double th, double lo, double hi, b
     return th;
 }
 
+/* A refined slip angle th: a candidate only if g vanishes there to rounding (an
+ * unbracketed Newton run from a dip of |g| may stop short of a root). */
+static void try_angle(solution_list *list, const double A[9], const double b[3], double mu,
+                      const double k[5], double th) {
+    double c = cos(th), s = sin(th);
+    double kscale = fabs(k[0]) + fabs(k[1]) + fabs(k[2]) + fabs(k[3]) + fabs(k[4]);
+    if (!(fabs(nscd__trig2_eval(k, c, s, NULL)) <= 1e-12 * kscale)) {
+        return;
+    }
+    try_sliding(list, A, b, mu, sliding_xn(A, b, mu, c, s), c, s);
+}
+
 /* b_n != 0: roots of the cross-product condition (file comment). Candidates: the
  * quartic's roots (every polished root, also near-double ones) and every sign change
  * of g on a grid of the slip angle, plus the minima of |g| on that grid that may hide
@@ -172,9 +187,8 @@ static nscd_status sliding_general(solution_list *list, const double A[9], const
     double cs[8];
     int n = nscd__trig2_roots(k, 0, cs);
     for (int i = 0; i < n; ++i) {
-        double th = refine_angle(k, atan2(cs[2 * i + 1], cs[2 * i]), 0.0, 0.0, false);
-        double c = cos(th), s = sin(th);
-        try_sliding(list, A, b, mu, sliding_xn(A, b, mu, c, s), c, s);
+        try_angle(list, A, b, mu, k,
+                  refine_angle(k, atan2(cs[2 * i + 1], cs[2 * i]), 0.0, 0.0, false));
     }
     enum { n_grid = 256 };
     double g[n_grid + 2];
@@ -201,15 +215,13 @@ static nscd_status sliding_general(solution_list *list, const double A[9], const
              * Newton from both sides */
             for (int side = -1; side <= 1; side += 2) {
                 th = refine_angle(k, hi + side * 0.25 * (hi - lo), 0.0, 0.0, false);
-                double c = cos(th), s = sin(th);
-                try_sliding(list, A, b, mu, sliding_xn(A, b, mu, c, s), c, s);
+                try_angle(list, A, b, mu, k, th);
             }
             continue;
         } else {
             continue;
         }
-        double c = cos(th), s = sin(th);
-        try_sliding(list, A, b, mu, sliding_xn(A, b, mu, c, s), c, s);
+        try_angle(list, A, b, mu, k, th);
     }
     return NSCD_OK;
 }
