@@ -160,6 +160,9 @@ def single_contact_seeds():
     # regress-parabola-enumeration with tolerance 8.5e-10; Newton stopped at a far point of
     # the conic (residual 6e-10 relative, 4e11 from the only solution)
     s["regress-parabola-coulomb-tolerance"] = raw("BAAI//8AAAAAJYcAgP7/AQYAgAD6BgAAgDF+mdkEPw==")
+    # ... and b_n = 1e-300 on a hyperbola whose b_n = 0 minimum lies at |t| ~ 800 where
+    # c0 sinh(sigma) overflowed (c0 = mu b_n / A_nn ~ 1e-305): the search now forms t by exp
+    s["regress-near-grazing-far-branch"] = raw("AOvrY//fAQasgAD6BgAAgjHg4ODgMPf5efn52fn5+fngsvmysgMIAQ==")
     return s
 
 

@@ -113,12 +113,13 @@ static double sliding_xn(const double A[9], const double b[3], double mu, double
  * k4 sin 2th, refined in th directly (no half-angle substitution): safeguarded Newton
  * within [lo, hi] when g changes sign there (bisection when a step leaves the bracket),
  * plain Newton from th otherwise. */
-static double refine_angle(const double k[5], double th, double lo, double hi, bool bracket) {
+static double refine_angle(const double k[5], double th, double lo, double hi, bool bracket,
+                           int max_it) {
     double glo = 0.0;
     if (bracket) {
         glo = nscd__trig2_eval(k, cos(lo), sin(lo), NULL);
     }
-    for (int it = 0; it < 100; ++it) {
+    for (int it = 0; it < max_it; ++it) {
         double d, g = nscd__trig2_eval(k, cos(th), sin(th), &d);
         if (g == 0.0) {
             return th;
@@ -137,7 +138,8 @@ static double refine_angle(const double k[5], double th, double lo, double hi, b
         } else if (!bracket && !(fabs(step) < 0.5)) {
             return th; /* Newton leaves: no root nearby */
         }
-        if (next == th || (bracket && fabs(hi - lo) <= 4.0 * DBL_EPSILON * (1.0 + fabs(th)))) {
+        if (next == th || fabs(next - th) <= 2.0 * DBL_EPSILON * (1.0 + fabs(th)) ||
+            (bracket && fabs(hi - lo) <= 4.0 * DBL_EPSILON * (1.0 + fabs(th)))) {
             return next;
         }
         th = next;
@@ -158,11 +160,13 @@ static void try_angle(solution_list *list, const double A[9], const double b[3],
 }
 
 /* b_n != 0: roots of the cross-product condition (file comment). Candidates: the
- * quartic's roots (every polished root, also near-double ones) and every sign change
- * of g on a grid of the slip angle, plus the minima of |g| on that grid that may hide
- * a close pair of roots; each is refined in the angle itself and accepted by the
- * residual of the sliding equations (try_sliding), so that no root is lost when the
- * conic degenerates. */
+ * quartic's roots (every polished root, also near-double ones) and, when the conic
+ * is degenerate (mu ||a|| > 0.9 A_nn: a hyperbola, or within 10 % of the parabola),
+ * every sign change of g on a grid of 256 slip angles, plus the minima of |g| on that
+ * grid small enough to hide a close pair of roots; each is refined in the angle itself
+ * (not through the half-angle substitution) and accepted when g vanishes to rounding
+ * and the sliding equations hold to rounding (try_angle, try_sliding), so that no
+ * root is lost when the conic degenerates. */
 static nscd_status sliding_general(solution_list *list, const double A[9], const double b[3],
                                    double mu) {
     double N = A[0], Ant = A[1], Ano = A[2], Att = A[4], Ato = A[5], Aoo = A[8];
@@ -188,9 +192,13 @@ static nscd_status sliding_general(solution_list *list, const double A[9], const
     int n = nscd__trig2_roots(k, 0, cs);
     for (int i = 0; i < n; ++i) {
         try_angle(list, A, b, mu, k,
-                  refine_angle(k, atan2(cs[2 * i + 1], cs[2 * i]), 0.0, 0.0, false));
+                  refine_angle(k, atan2(cs[2 * i + 1], cs[2 * i]), 0.0, 0.0, false, 8));
+    }
+    if (!(mu * nscd__norm2(Ant, Ano) > 0.9 * N)) {
+        return NSCD_OK; /* an ellipse well away from the parabola: the quartic suffices */
     }
     enum { n_grid = 256 };
+    double ksum = fabs(k[0]) + fabs(k[1]) + fabs(k[2]) + fabs(k[3]) + fabs(k[4]);
     double g[n_grid + 2];
     /* the grid's angles by rotation from -pi (error about n_grid eps, harmless for
      * a sign test); cos and sin of 2 pi / 256 */
@@ -207,14 +215,17 @@ static nscd_status sliding_general(solution_list *list, const double A[9], const
     for (int j = 0; j < n_grid; ++j) {
         double lo = -pi + 2.0 * pi * j / n_grid, hi = lo + 2.0 * pi / n_grid, th;
         bool change = (g[j] < 0.0) != (g[j + 1] < 0.0) || g[j] == 0.0;
-        bool dip = fabs(g[j + 1]) < fabs(g[j]) && fabs(g[j + 1]) < fabs(g[j + 2]);
+        /* a pair of roots inside a cell of width h needs |g| <= max|g''| h^2 / 8 <=
+         * 4 sum|k| h^2 / 8 = 3e-4 sum|k| at the nearest grid point (6e-4: margin) */
+        bool dip = fabs(g[j + 1]) < fabs(g[j]) && fabs(g[j + 1]) < fabs(g[j + 2]) &&
+                   fabs(g[j + 1]) <= 2e-3 * ksum;
         if (change) {
-            th = refine_angle(k, 0.5 * (lo + hi), lo, hi, true);
+            th = refine_angle(k, 0.5 * (lo + hi), lo, hi, true, 100);
         } else if (dip) {
             /* a minimum of |g| at hi: a close pair of roots may hide around it;
              * Newton from both sides */
             for (int side = -1; side <= 1; side += 2) {
-                th = refine_angle(k, hi + side * 0.25 * (hi - lo), 0.0, 0.0, false);
+                th = refine_angle(k, hi + side * 0.25 * (hi - lo), 0.0, 0.0, false, 30);
                 try_angle(list, A, b, mu, k, th);
             }
             continue;

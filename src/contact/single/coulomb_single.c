@@ -278,12 +278,12 @@ nscd_status nscd_coulomb_single_contact(const double A[9], const double b[3], do
             break;
         }
     }
-    if (res <= tol && res > 0.0 && safeguard && b[0] > 0.0 &&
+    if (res <= tol && res > 1e-14 && safeguard && b[0] > 0.0 &&
         mu * nscd__norm2(S[1], S[2]) > 0.9 * S[0]) {
         /* a degenerate conic (a hyperbola, or within 10 % of the parabola): the residual is
          * flat along it, and a point far from every solution may pass a loose tolerance;
          * the nearest enumerated solution (exact to rounding) replaces the iterate when
-         * its residual is not larger */
+         * its residual is not larger (not needed at a residual of rounding level) */
         double z[3] = {y[0], y[1], y[2]};
         nearest_enumerated_solution(A, b, mu, z);
         double rz = relative_residual(S, b, mu, z, scale);

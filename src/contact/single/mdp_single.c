@@ -240,9 +240,9 @@ static bool newton_on_boundary(const reduced *p, const double k[5], const double
  * the angle of eq. (6), whose f_r = N + m cos(beta) is lost to rounding far out on a
  * hyperbola's branch (b_n tiny, or the minimum far away), this resolves every point.
  * False outside the ellipse's range of t. */
-static bool boundary_at_t(const reduced *p, double c0, double tau, int far, double w[2]) {
+static bool boundary_at_t(const reduced *p, double c0, double tau, double t, int far, double w[2]) {
     double N = p->N, m = p->mu * p->s, d2 = (m - N) * (m + N), at = fabs(tau);
-    double t = c0 * tau, w0;
+    double w0;
     if (at <= 1.0) {
         double r2 = N * N + d2 * tau * tau;
         if (!(r2 >= 0.0)) {
@@ -267,10 +267,16 @@ static bool boundary_at_t(const reduced *p, double c0, double tau, int far, doub
     return isfinite(w0) && isfinite(t);
 }
 
-/* Objective at sigma (tau = sinh sigma) on a branch; INFINITY when undefined. */
+/* Objective at sigma (tau = sinh sigma, t = c0 tau) on a branch; INFINITY when
+ * undefined. Where tau overflows (c0 = mu b_n / A_nn may be as small as 1e-300) t is
+ * formed as exp(|sigma| + log c0) / 2 - ..., which stays finite. */
 static double objective_at_sigma(const reduced *p, double c0, double sigma, int far, double w[2]) {
-    double tau = sinh(sigma);
-    if (!boundary_at_t(p, c0, tau, far, w)) {
+    double tau = sinh(sigma), t = c0 * tau; /* exact under the scaling A -> 4A, b -> 16b */
+    if (!isfinite(t)) {
+        double lc = log(c0), as = fabs(sigma);
+        t = copysign(0.5 * (exp(as + lc) - exp(lc - as)), sigma);
+    }
+    if (!boundary_at_t(p, c0, tau, t, far, w)) {
         return INFINITY;
     }
     double f = reduced_objective(p, w[0], w[1]);
@@ -299,8 +305,9 @@ static void polish_degenerate(const reduced *p, double w[2]) {
         T = fmin(T, K / sqrt((N - m) * (N + m)));
     }
     double ratio = T / c0;
-    double smax = isfinite(ratio) ? asinh(ratio) : 709.0;
-    smax = fmin(smax, 709.0) * (1.0 + 1e-12);
+    /* asinh(T / c0), also where the ratio overflows (asinh x = log 2x for large x) */
+    double smax = isfinite(ratio) ? asinh(ratio) : log(2.0) + log(T) - log(c0);
+    smax = fmin(smax, 1500.0) * (1.0 + 1e-12);
     if (!(smax > 0.0)) {
         return;
     }
@@ -363,10 +370,18 @@ static void polish_degenerate(const reduced *p, double w[2]) {
 
 /* The sliding result: on a degenerate conic (a hyperbola, or an ellipse within 10 %
  * of the parabola: m > 0.9 N) the candidate is checked against a global search along
- * the boundary (polish_degenerate); then back to 3D. */
-static void finish_sliding(const reduced *p, double w[2], double x[3]) {
-    if (p->mu * p->s > 0.9 * p->N) {
-        polish_degenerate(p, w);
+ * the boundary (polish_degenerate) unless the strict certificate of the fast path
+ * holds at a point where the angle resolves the boundary (f_r >= 1e-2 N: far out on
+ * a branch, f_r -> 0, the gradient is nearly parallel to the normal over a long
+ * stretch and the certificate cannot tell the optimum); then back to 3D. */
+static void finish_sliding(const reduced *p, double w[2], bool certified, double x[3]) {
+    double m = p->mu * p->s;
+    if (m > 0.9 * p->N) {
+        double nw = nscd__norm2(w[0], w[1]);
+        double fr = nw > 0.0 ? p->N + m * w[0] / nw : 0.0;
+        if (!certified || !(fr >= 1e-2 * p->N)) {
+            polish_degenerate(p, w);
+        }
     }
     double r = nscd__norm2(w[0], w[1]);
     to_impulse(p, r / p->mu, w[0], w[1], x);
@@ -378,7 +393,7 @@ static void solve_sliding(const reduced *p, const double x0[3], int method, doub
     double k[5], t[4], w_best[2] = {0.0, 0.0};
     stationarity_coefficients(p, k);
     if (method == NSCD__MDP_AUTO && newton_on_boundary(p, k, x0, w_best)) {
-        finish_sliding(p, w_best, x);
+        finish_sliding(p, w_best, true, x);
         return;
     }
     double best = INFINITY;
@@ -407,7 +422,7 @@ static void solve_sliding(const reduced *p, const double x0[3], int method, doub
     if (!(best < INFINITY) || !is_kkt_point(p, w_best)) {
         minimise_by_sampling(p, k, w_best);
     }
-    finish_sliding(p, w_best, x);
+    finish_sliding(p, w_best, false, x);
 }
 
 /* b_n = 0, mu > 0, A_nn <= mu ||a||, unconstrained minimum outside the cone:
