@@ -89,7 +89,7 @@ typedef struct nscd_coulomb_info {
     int32_t converged;  /**< 1 when the residual reached the tolerance, else 0. */
     double residual;    /**< Final relative residual: ||x - P_K(x - rho (u + mu ||u_to|| e_n))||
                              (De Saxcé natural map, rho = 1/A_nn) divided by
-                             max(||b|| / A_nn, ||x||), or 0 when that scale is 0. Since 0.3
+                             max(||b|| / A_nn, ||x||), or 0 when that scale is 0. Changed after 0.2
                              (issue 28); before, the scale was max(||A^-1 b||, ||x||), which can
                              exceed every solution by cond(A), so that a tolerance accepted
                              points far from a solution. The same tolerance is therefore
