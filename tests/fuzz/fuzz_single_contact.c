@@ -492,7 +492,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
              * solutions' x_n = b_n / (A_nn - mu (A_nt cos + A_no sin)) varies by the
              * inverse of the coupling gap along the slip angle, and the residual is
              * as flat along it: a far point of the conic passes a loose tolerance
-             * (corpus known-parabola-coulomb: gap 2e-3, tolerance 3e-5, x 140 times the
+             * (corpus regress-parabola-coulomb: gap 2e-3, tolerance 3e-5, x 140 times the
              * solution, residual 1e-5 of ||A^-1 b||) */
             double gap = 1.0 - p.mu * hypot(S[1], S[2]) / S[0];
             double cond = 3.0 * s.nA * sqrt(inv2) / fmin(1.0, fmax(gap, 1e-3));
