@@ -16,6 +16,12 @@ set(_fuzz_src "${PROJECT_SOURCE_DIR}/tests/fuzz")
 add_test(NAME fuzz.seeds COMMAND /usr/bin/python3 "${_fuzz_src}/make_seeds.py" --check)
 set_tests_properties(fuzz.seeds PROPERTIES LABELS fuzz)
 
+# The degenerate-conic single-contact reproducers against an independent scan of
+# 2e6 slip angles (numpy, mpmath; issue 28). Needs only Python and the library.
+add_test(NAME fuzz.single_contact_scan
+         COMMAND /usr/bin/python3 "${_fuzz_src}/scan_single_contact.py" $<TARGET_FILE:nscd>)
+set_tests_properties(fuzz.single_contact_scan PROPERTIES LABELS fuzz TIMEOUT 600)
+
 if(NSCD_BUILD_FUZZERS STREQUAL "OFF")
   return()
 endif()

@@ -52,7 +52,12 @@ extern "C" {
  * section (sliding): a stationary point of the objective along the boundary (eq. 8)
  * is found by Halley's method and accepted when a KKT certificate proves it global;
  * otherwise all roots of the quartic of eq. 8 are computed, filtered by feasibility
- * and objective value and polished by Newton's method. See docs/mdp_single_contact.md.
+ * and objective value and polished by Newton's method. On a degenerate conic (a
+ * hyperbola, or an ellipse with mu ||a|| > 0.9 A_nn) a candidate that is not
+ * certified, or lies far out on the conic, is compared with a global search of the
+ * objective along the boundary in a cancellation-free parametrisation (which resolves
+ * the far parts of a hyperbola's branch, also for b_n as small as 1e-300). See
+ * docs/mdp_single_contact.md.
  * The result satisfies u_n = 0 (to rounding) whenever x_n > 0.
  *
  * @param A  3x3 symmetric positive definite Delassus block, row-major, normal first.
@@ -83,8 +88,12 @@ typedef struct nscd_coulomb_info {
     int32_t iterations; /**< Newton iterations performed. */
     int32_t converged;  /**< 1 when the residual reached the tolerance, else 0. */
     double residual;    /**< Final relative residual: ||x - P_K(x - rho (u + mu ||u_to|| e_n))||
-                             (De Saxcé natural map, rho = 1/A_nn) divided by max(||A^-1 b||, ||x||),
-                             or 0 when that scale is 0. */
+                             (De Saxcé natural map, rho = 1/A_nn) divided by
+                             max(||b|| / A_nn, ||x||), or 0 when that scale is 0. Changed after 0.2
+                             (issue 28); before, the scale was max(||A^-1 b||, ||x||), which can
+                             exceed every solution by cond(A), so that a tolerance accepted
+                             points far from a solution. The same tolerance is therefore
+                             stricter now for ill-conditioned blocks. */
 } nscd_coulomb_info;
 
 /**
@@ -109,7 +118,10 @@ NSCD_API nscd_status nscd_coulomb_options_init(nscd_coulomb_options *opts, size_
  * function (rho_n = 1/A_nn, rho_t = 2/(A_tt + A_oo), Armijo backtracking), started from
  * the maximum-dissipation impulse (which is the sticking solution whenever that
  * exists), with the enumeration as a safeguard when it stalls (see
- * ::nscd_coulomb_options). The iteration cap is honoured first: when it is reached
+ * ::nscd_coulomb_options). On a degenerate conic (mu ||(A_nt, A_no)|| > 0.9 A_nn, b_n > 0)
+ * the residual is nearly flat along the conic, so with the safeguard on a converged
+ * iterate whose residual is above 1e-14 is replaced by the nearest enumerated solution
+ * when that one's residual is not larger. The iteration cap is honoured first: when it is reached
  * without convergence the function fails with ::NSCD_ERR_NOT_CONVERGED. The Coulomb problem may
  * have several solutions (see nscd_coulomb_single_contact_all()); this function returns one,
  * deterministically.
@@ -136,8 +148,13 @@ NSCD_API nscd_status nscd_coulomb_single_contact(const double A[9], const double
  * solution (x = A^-1 b when it lies in the cone) and every sliding solution
  * (x_n > 0, u_n = 0, x_to = -mu x_n d with d = u_to/||u_to||). Sliding solutions are
  * found from the roots of a trigonometric polynomial of degree 2 in the angle of the
- * slip direction d (a quartic, as in Bonnefon and Daviet's polynomial approach),
- * polished by Newton's method. Solutions are listed in that order (no contact,
+ * slip direction d (a quartic, as in Bonnefon and Daviet's polynomial approach); on a
+ * degenerate conic (mu ||(A_nt, A_no)|| > 0.9 A_nn) also from the sign changes of that
+ * polynomial on a grid of 256 slip angles. Each root is refined in the angle itself
+ * and accepted when the sliding equations hold to rounding relative to the solution's
+ * own terms; x_n is taken from the better conditioned of u_n = 0 and u_to parallel to d
+ * (so solutions next to the cone's boundary, where x_n = b_n / D blows up, and at
+ * b_n as small as 1e-300 are found). Solutions are listed in that order (no contact,
  * stick, sliding by increasing objective 1/2 x'Ax - x'b).
  *
  * @param A             3x3 symmetric positive definite Delassus block, row-major.

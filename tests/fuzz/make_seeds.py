@@ -123,39 +123,46 @@ def single_contact_seeds():
     # mu = 1e-300: the impulses' squares underflowed in nscd__norm2, x_n came out 0
     s["regress-tiny-mu"] = single_contact(L=(0.6, 0.8, 0.9, 0.5, -0.3, 0.1), b=(0.9, 0.7, -0.2),
                                           sA=1e5, sb=1e5).corrupt(12, E_300)
-    # known issue 2: b_n = 1e-300 against |b_t| ~ 1, A_nn < mu ||a||: the MDP solution is
-    # far from optimal
-    s["known-near-grazing-mdp"] = single_contact(L=(10 ** -1.5, 1, 1, 1, 1, 0), b=(0.5, 1, -1),
+    # fixed (was known issue 2; the degenerate conics of issue 28): b_n = 1e-300 against
+    # |b_t| ~ 1, A_nn < mu ||a||: the MDP solution was far from optimal
+    s["regress-near-grazing-mdp"] = single_contact(L=(10 ** -1.5, 1, 1, 1, 1, 0), b=(0.5, 1, -1),
                                                  mu=1.0).corrupt(9, E_300)
-    # known issue 2, as the fuzzer found it: the enumeration lists no solution at all
-    s["known-near-grazing-enumeration"] = raw(
+    # fixed (was known issue 2), as the fuzzer found it: the enumeration lists no solution at all
+    s["regress-near-grazing-enumeration"] = raw(
         "AOvrY99j//////z/3+Dg4ODg4ODgMQD5efn52fn5+fngsrL5srIDCAE=")
-    # known issue 2, as the fuzzer found it: b_n / |b_t| ~ 1e-5, mu ||a|| just above A_nn;
+    # fixed (was known issue 2), as the fuzzer found it: b_n / |b_t| ~ 1e-5, mu ||a|| just above A_nn;
     # the MDP impulse is 1e-4 (relative) worse than a Coulomb solution admissible for it
-    s["known-hyperbola-mdp"] = raw("AAAI//8AAAAAJ4cAgP//AQYAgAD6AAgAgACA////vwAaPwAgYAA=")
-    # known issue 2, as the fuzzer found it in a clean clone (b_n / |b| = 0.24): A^-1 b lies
+    s["regress-hyperbola-mdp"] = raw("AAAI//8AAAAAJ4cAgP//AQYAgAD6AAgAgACA////vwAaPwAgYAA=")
+    # fixed (was known issue 2), as the fuzzer found it in a clean clone (b_n / |b| = 0.24): A^-1 b lies
     # just outside the cone; the enumeration lists one far solution and misses the sliding
     # one next to the cone's boundary that nscd_coulomb_single_contact finds
-    s["known-hyperbola-enumeration"] = raw("BAAUAAAAECeHAID//wEGIID/mZky8zMznpn/mf+/gA==")
-    # known issue 2, as the fuzzer found it: near grazing (b_n / |b| = 2e-11) the enumeration
+    s["regress-hyperbola-enumeration"] = raw("BAAUAAAAECeHAID//wEGIID/mZky8zMznpn/mf+/gA==")
+    # fixed (was known issue 2), as the fuzzer found it: near grazing (b_n / |b| = 2e-11) the enumeration
     # lists a solution whose Coulomb residual is 6e-7 (relative)
-    s["known-near-grazing-accuracy"] = raw("AAD0PwD///oI/8cAAID/AQYBgAAGDwCdgACE//9L/9sV5AA/AGHHAIA=")
+    s["regress-near-grazing-accuracy"] = raw("AAD0PwD///oI/8cAAID/AQYBgAAGDwCdgACE//9L/9sV5AA/AGHHAIA=")
     # ... and on the separating side (b_n / |b| = -1e-10)
-    s["known-near-grazing-accuracy-separating"] = raw(
+    s["regress-near-grazing-accuracy-separating"] = raw(
         "AAD0PwD///oI/8cAAID/AQb4fwAGDwCdgACE//9L/9sV5AA/AGHHAIA=")
     # ... and next to the parabola (A_nn within 1e-4 of mu ||(A_nt, A_no)||, an ellipse by a
     # hair): the MDP impulse 3e-6 (relative) worse than a Coulomb solution ...
-    s["known-parabola-mdp"] = raw("AAAI/ycAAAAAJ4cggP//AQYAgAD6BAj/f///////AP8A678IACwaYw==")
+    s["regress-parabola-mdp"] = raw("AAAI/ycAAAAAJ4cggP//AQYAgAD6BAj/f///////AP8A678IACwaYw==")
     # ... and the Coulomb solution missing from the enumeration
-    s["known-parabola-enumeration"] = raw("BAAI//8AAAAAJYcAgP7/AQYAgAD6BgAAgDHzmdkEPw==")
+    s["regress-parabola-enumeration"] = raw("BAAI//8AAAAAJYcAgP7/AQYAgAD6BgAAgDHzmdkEPw==")
     # ... and nscd_coulomb_single_contact with a loose tolerance (3e-5) on an ellipse 2e-3
     # from the parabola: converged after one iteration to a far point of the conic, 140 times
     # the only solution (the residual's scale ||A^-1 b|| is 500 times that solution); found
     # by `make test` on another machine
-    s["known-parabola-coulomb"] = raw("BAAI/v8AAAAAJYcqgL7/AQU/gAD6BgAAgDHzmdkE")
+    s["regress-parabola-coulomb"] = raw("BAAI/v8AAAAAJYcqgL7/AQU/gAD6BgAAgDHzmdkE")
     # ... and near grazing on a hyperbola (b_n / |b| = 1e-5): a point of the conic section
     # beats the MDP impulse by 2e-5 (relative)
-    s["known-near-grazing-section"] = raw("AAAI/ycAAC0AJ4fgfv//AQYAgAD6BAj/f////xpj")
+    s["regress-near-grazing-section"] = raw("AAAI/ycAAC0AJ4fgfv//AQYAgAD6BAj/f////xpj")
+    # issue 28, found by the first strict session after the fix: the near-parabola problem of
+    # regress-parabola-enumeration with tolerance 8.5e-10; Newton stopped at a far point of
+    # the conic (residual 6e-10 relative, 4e11 from the only solution)
+    s["regress-parabola-coulomb-tolerance"] = raw("BAAI//8AAAAAJYcAgP7/AQYAgAD6BgAAgDF+mdkEPw==")
+    # ... and b_n = 1e-300 on a hyperbola whose b_n = 0 minimum lies at |t| ~ 800 where
+    # c0 sinh(sigma) overflowed (c0 = mu b_n / A_nn ~ 1e-305): the search now forms t by exp
+    s["regress-near-grazing-far-branch"] = raw("AOvrY//fAQasgAD6BgAAgjHg4ODgMPf5efn52fn5+fngsvmysgMIAQ==")
     return s
 
 

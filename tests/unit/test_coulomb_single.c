@@ -319,6 +319,88 @@ static void painleve_rod_non_uniqueness(void **state) {
     assert_int_equal(n, 1);
 }
 
+/* Issue 28: degenerate conics (hyperbolas, near-parabolas) and near grazing, the
+ * fuzzer's reproducers (tests/fuzz/corpus/single_contact/regress-*; their solutions
+ * are checked against an independent scan of 2e6 slip angles by
+ * tests/fuzz/scan_single_contact.py). Here: the physics of every listed solution
+ * (Coulomb's law to rounding of its own terms), at least one solution, and maximum
+ * dissipation not worse than any admissible Coulomb solution. */
+static double objective3(const double A[9], const double b[3], const double x[3]) {
+    double f = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        double Ax = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
+        f += x[i] * (0.5 * Ax - b[i]);
+    }
+    return f;
+}
+
+static void degenerate_conics(void **state) {
+    (void)state;
+    static const struct {
+        double A[9], b[3], mu;
+    } cases[] = {
+        /* regress-near-grazing-enumeration: b_n = 1e-300, none was listed */
+        {{116.4031550094423, 2738.1245235473348, 2763.1933122921478, 2738.1245235473348,
+          64522.775356215621, 67738.526402266318, 2763.1933122921478, 67738.526402266318,
+          131310.24782349021},
+         {1e-300, 22409.354714625544, -29563.939123423959},
+         0.95292591744869148},
+        /* regress-near-grazing-accuracy: a listed solution had residual 6e-7 */
+        {{273.9520313459181, -8663.123886829444, 8629.5474243703829, -8663.123886829444,
+          488972.01678188087, -504209.78282272484, 8629.5474243703829, -504209.78282272484,
+          521928.71317564487},
+         {4.7009298615353768e-11, -9.7878060647028414e-07, 2},
+         1.0048065918974594},
+        /* regress-hyperbola-mdp: MDP 1e-4 worse than a Coulomb solution */
+        {{2.3714049503727833e-06, 3.618532006367246e-11, 2.3714049503727833e-06,
+          3.618532006367246e-11, 2.3714049509249357e-06, -2.2601350911769898e-06,
+          2.3714049503727833e-06, -2.2601350911769898e-06, 4.5873852339580481e-06},
+         {15.259021896696368, 953154.80277714191, -937499.04631113145},
+         1.0000152590218967},
+        /* regress-parabola-enumeration: an ellipse 1.5e-5 from the parabola */
+        {{2.3714049503727833e-06, 3.618532006367246e-11, 2.3713325797326557e-06,
+          3.618532006367246e-11, 2.3714049509249357e-06, -2.260135092281295e-06,
+          2.3713325797326557e-06, -2.260135092281295e-06, 4.5872535296884324e-06},
+         {15.259021896696368, 953154.80277714191, -999816.89173723967},
+         1.0000152590218967},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        const double *A = cases[c].A, *b = cases[c].b, mu = cases[c].mu;
+        double sol[18], xm[3];
+        int32_t n = -1;
+        assert_int_equal(nscd_coulomb_single_contact_all(A, b, mu, sol, 6, &n), NSCD_OK);
+        assert_true(n >= 1);
+        assert_int_equal(nscd_mdp_single_contact(A, b, mu, xm), NSCD_OK);
+        double fm = objective3(A, b, xm);
+        for (int i = 0; i < n; ++i) {
+            const double *x = sol + 3 * i;
+            double u[3], t[3] = {0, 0, 0}; /* t: size of the terms of u */
+            for (int r = 0; r < 3; ++r) {
+                u[r] = -b[r];
+                t[r] = fabs(b[r]);
+                for (int k = 0; k < 3; ++k) {
+                    u[r] += A[3 * r + k] * x[k];
+                    t[r] += fabs(A[3 * r + k] * x[k]);
+                }
+            }
+            double xt = hypot(x[1], x[2]), ut = hypot(u[1], u[2]);
+            assert_true(x[0] > 0.0);
+            assert_true(xt <= mu * x[0] * (1.0 + 1e-12)); /* in the cone */
+            assert_true(fabs(u[0]) <= 1e-10 * t[0]);      /* u_n = 0 */
+            if (xt < mu * x[0] * (1.0 - 1e-12)) {         /* sticking: u = 0 */
+                assert_true(fabs(u[1]) <= 1e-10 * t[1] && fabs(u[2]) <= 1e-10 * t[2]);
+            } else { /* sliding: x_to = -mu x_n u_to / ||u_to|| (friction opposes slip) */
+                assert_true(ut > 0.0);
+                assert_true(fabs(x[1] + mu * x[0] * u[1] / ut) <= 1e-8 * xt);
+                assert_true(fabs(x[2] + mu * x[0] * u[2] / ut) <= 1e-8 * xt);
+            }
+            /* maximum dissipation is at least as good as this admissible impulse */
+            double f = objective3(A, b, x);
+            assert_true(fm <= f + 1e-12 * fabs(f));
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table1_three_coulomb_solutions),
@@ -328,6 +410,7 @@ int main(void) {
         cmocka_unit_test(newton_stall_and_safeguard),
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(painleve_rod_non_uniqueness),
+        cmocka_unit_test(degenerate_conics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -250,18 +250,19 @@ nscd_status nscd_coulomb_single_contact(const double A[9], const double b[3], do
     if (st != NSCD_OK) {
         return st;
     }
-    double S[9], L[9], x0[3], y[3] = {0.0, 0.0, 0.0};
+    double S[9], L[9], y[3] = {0.0, 0.0, 0.0};
     st = nscd__delassus3_factor(A, S, L);
     if (st != NSCD_OK) {
         return st;
     }
-    nscd__delassus3_solve(L, b, x0);
     if (b[0] > 0.0) {
         /* colliding: start from the maximum-dissipation impulse, which is the
          * sticking solution whenever there is one (x = 0 otherwise solves it) */
         nscd__mdp_solve_factored(S, L, b, mu, y);
     }
-    double scale = nscd__norm3(x0[0], x0[1], x0[2]);
+    /* the residual's scale: max(||x||, ||b|| / A_nn), which does not grow with the
+     * unconstrained solution A^-1 b (that one may exceed every solution by cond(A)) */
+    double scale = fmin(nscd__norm3(b[0], b[1], b[2]) / S[0], DBL_MAX);
     ac_problem p = {S, b, mu, 1.0 / S[0], 2.0 / (S[4] + S[8])};
     int32_t it = 0;
     double res = relative_residual(S, b, mu, y, scale);
@@ -275,6 +276,20 @@ nscd_status nscd_coulomb_single_contact(const double A[9], const double b[3], do
             nearest_enumerated_solution(A, b, mu, y);
             res = relative_residual(S, b, mu, y, scale);
             break;
+        }
+    }
+    if (res <= tol && res > 1e-14 && safeguard && b[0] > 0.0 &&
+        mu * nscd__norm2(S[1], S[2]) > 0.9 * S[0]) {
+        /* a degenerate conic (a hyperbola, or within 10 % of the parabola): the residual is
+         * flat along it, and a point far from every solution may pass a loose tolerance;
+         * the nearest enumerated solution (exact to rounding) replaces the iterate when
+         * its residual is not larger (not needed at a residual of rounding level) */
+        double z[3] = {y[0], y[1], y[2]};
+        nearest_enumerated_solution(A, b, mu, z);
+        double rz = relative_residual(S, b, mu, z, scale);
+        if (rz <= res) {
+            memcpy(y, z, sizeof z);
+            res = rz;
         }
     }
     bool converged = res <= tol;

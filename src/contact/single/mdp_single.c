@@ -232,14 +232,168 @@ static bool newton_on_boundary(const reduced *p, const double k[5], const double
     return ny > 0.0 && refine_on_boundary(p, k, y0 / ny, y1 / ny, w);
 }
 
+/* The boundary of the conic section parametrised by t = w_1 (the component across a),
+ * t = c0 tau with c0 = K / N: from N ||w|| + m w_0 = K (K = mu b_n, m = mu ||a||),
+ *   near branch  w_0 = c0 N (1 - tau^2) / (m + rho),    rho = sqrt(N^2 + (m^2 - N^2) tau^2),
+ *   far branch   w_0 = -c0 N (m + rho) / (N^2 - m^2)     (ellipses only),
+ * both free of cancellation (|tau| > 1 is scaled by 1/|tau| against overflow). Unlike
+ * the angle of eq. (6), whose f_r = N + m cos(beta) is lost to rounding far out on a
+ * hyperbola's branch (b_n tiny, or the minimum far away), this resolves every point.
+ * False outside the ellipse's range of t. */
+static bool boundary_at_t(const reduced *p, double c0, double tau, double t, int far, double w[2]) {
+    double N = p->N, m = p->mu * p->s, d2 = (m - N) * (m + N), at = fabs(tau);
+    double w0;
+    if (at <= 1.0) {
+        double r2 = N * N + d2 * tau * tau;
+        if (!(r2 >= 0.0)) {
+            return false;
+        }
+        double rho = sqrt(r2);
+        w0 = far ? -c0 * N * (m + rho) / (-d2) : c0 * N * (1.0 - at) * (1.0 + at) / (m + rho);
+    } else {
+        double u = 1.0 / at, r2 = N * N * u * u + d2;
+        if (!(r2 >= 0.0)) {
+            return false;
+        }
+        double rho = sqrt(r2); /* rho / |tau| */
+        w0 = far ? -N * (c0 * m + fabs(t) * rho) / (-d2)
+                 : N * fabs(t) * (u - 1.0) * (u + 1.0) / (m * u + rho);
+    }
+    if (far && !(d2 < 0.0)) {
+        return false;
+    }
+    w[0] = w0;
+    w[1] = t;
+    return isfinite(w0) && isfinite(t);
+}
+
+/* Objective at sigma (tau = sinh sigma, t = c0 tau) on a branch; INFINITY when
+ * undefined. Where tau overflows (c0 = mu b_n / A_nn may be as small as 1e-300) t is
+ * formed as exp(|sigma| + log c0) / 2 - ..., which stays finite. */
+static double objective_at_sigma(const reduced *p, double c0, double sigma, int far, double w[2]) {
+    double tau = sinh(sigma), t = c0 * tau; /* exact under the scaling A -> 4A, b -> 16b */
+    if (!isfinite(t)) {
+        double lc = log(c0), as = fabs(sigma);
+        t = copysign(0.5 * (exp(as + lc) - exp(lc - as)), sigma);
+    }
+    if (!boundary_at_t(p, c0, tau, t, far, w)) {
+        return INFINITY;
+    }
+    double f = reduced_objective(p, w[0], w[1]);
+    return isfinite(f) ? f : INFINITY;
+}
+
+/* Degenerate conics (a hyperbola, or close to the parabola): a global 1-D
+ * minimisation of the objective along the boundary in the variable sigma of t = c0
+ * sinh(sigma), which is uniform in log |t| from the vertex's scale c0 out to the
+ * largest |t| where the objective can be negative (2 ||bh|| / lambda_min(Ah)); the two
+ * best local minima of the samples are refined by golden-section search. Replaces w
+ * when it finds a lower objective (the candidate of eq. 8 misses the far parts of a
+ * branch, and its KKT certificate is flat there). */
+static void polish_degenerate(const reduced *p, double w[2]) {
+    double N = p->N, m = p->mu * p->s, K = p->mu * p->bn;
+    double c0 = K / N;
+    if (!(c0 > 0.0) || !isfinite(c0)) {
+        return;
+    }
+    double tr = p->P + p->S, det = p->P * p->S - p->Q * p->Q;
+    double lmax = 0.5 * tr + nscd__norm2(0.5 * (p->P - p->S), p->Q);
+    double lmin = fmax(det / lmax, 1e-16 * lmax);
+    double W = 2.0 * nscd__norm2(p->e, p->h) / lmin;
+    double T = W;
+    if (m < N) { /* the ellipse's range of t */
+        T = fmin(T, K / sqrt((N - m) * (N + m)));
+    }
+    double ratio = T / c0;
+    /* asinh(T / c0), also where the ratio overflows (asinh x = log 2x for large x) */
+    double smax = isfinite(ratio) ? asinh(ratio) : log(2.0) + log(T) - log(c0);
+    smax = fmin(smax, 1500.0) * (1.0 + 1e-12);
+    if (!(smax > 0.0)) {
+        return;
+    }
+    int n = 256 + (int)(8.0 * smax);
+    double best_f = reduced_objective(p, w[0], w[1]);
+    if (!isfinite(best_f)) {
+        best_f = INFINITY;
+    }
+    for (int far = 0; far <= (m < N ? 1 : 0); ++far) {
+        /* the two lowest local minima among the samples */
+        double f_prev = INFINITY, f_cur = INFINITY, wt[2];
+        int cand[2] = {-1, -1};
+        double cf[2] = {INFINITY, INFINITY};
+        for (int i = 0; i <= n + 1; ++i) {
+            double f_next = (i <= n)
+                                ? objective_at_sigma(p, c0, -smax + 2.0 * smax * i / n, far, wt)
+                                : INFINITY;
+            if (i >= 1 && f_cur <= f_prev && f_cur <= f_next && f_cur < INFINITY) {
+                int j = i - 1;
+                if (f_cur < cf[0]) {
+                    cf[1] = cf[0], cand[1] = cand[0];
+                    cf[0] = f_cur, cand[0] = j;
+                } else if (f_cur < cf[1]) {
+                    cf[1] = f_cur, cand[1] = j;
+                }
+            }
+            f_prev = f_cur;
+            f_cur = f_next;
+        }
+        for (int c = 0; c < 2; ++c) {
+            if (cand[c] < 0) {
+                continue;
+            }
+            double a = -smax + 2.0 * smax * (cand[c] - 1) / n;
+            double b = -smax + 2.0 * smax * (cand[c] + 1) / n;
+            const double g = 0.6180339887498949;
+            double x1 = b - g * (b - a), x2 = a + g * (b - a);
+            double f1 = objective_at_sigma(p, c0, x1, far, wt);
+            double f2 = objective_at_sigma(p, c0, x2, far, wt);
+            for (int it = 0; it < 200 && b - a > 4.0 * DBL_EPSILON * (1.0 + fabs(a)); ++it) {
+                if (f2 < f1) {
+                    a = x1, x1 = x2, f1 = f2;
+                    x2 = a + g * (b - a);
+                    f2 = objective_at_sigma(p, c0, x2, far, wt);
+                } else {
+                    b = x2, x2 = x1, f2 = f1;
+                    x1 = b - g * (b - a);
+                    f1 = objective_at_sigma(p, c0, x1, far, wt);
+                }
+            }
+            double sb = f1 <= f2 ? x1 : x2;
+            double f = objective_at_sigma(p, c0, sb, far, wt);
+            if (f < best_f) {
+                best_f = f;
+                w[0] = wt[0], w[1] = wt[1];
+            }
+        }
+    }
+}
+
+/* The sliding result: on a degenerate conic (a hyperbola, or an ellipse within 10 %
+ * of the parabola: m > 0.9 N) the candidate is checked against a global search along
+ * the boundary (polish_degenerate) unless the strict certificate of the fast path
+ * holds at a point where the angle resolves the boundary (f_r >= 1e-2 N: far out on
+ * a branch, f_r -> 0, the gradient is nearly parallel to the normal over a long
+ * stretch and the certificate cannot tell the optimum); then back to 3D. */
+static void finish_sliding(const reduced *p, double w[2], bool certified, double x[3]) {
+    double m = p->mu * p->s;
+    if (m > 0.9 * p->N) {
+        double nw = nscd__norm2(w[0], w[1]);
+        double fr = nw > 0.0 ? p->N + m * w[0] / nw : 0.0;
+        if (!certified || !(fr >= 1e-2 * p->N)) {
+            polish_degenerate(p, w);
+        }
+    }
+    double r = nscd__norm2(w[0], w[1]);
+    to_impulse(p, r / p->mu, w[0], w[1], x);
+}
+
 /* General case b_n > 0, mu > 0, unconstrained minimum outside the cone:
  * minimum of f_obj over the roots of eq. (8) in I (structogram, last box). */
 static void solve_sliding(const reduced *p, const double x0[3], int method, double x[3]) {
     double k[5], t[4], w_best[2] = {0.0, 0.0};
     stationarity_coefficients(p, k);
     if (method == NSCD__MDP_AUTO && newton_on_boundary(p, k, x0, w_best)) {
-        double r = nscd__norm2(w_best[0], w_best[1]);
-        to_impulse(p, r / p->mu, w_best[0], w_best[1], x);
+        finish_sliding(p, w_best, true, x);
         return;
     }
     double best = INFINITY;
@@ -268,8 +422,7 @@ static void solve_sliding(const reduced *p, const double x0[3], int method, doub
     if (!(best < INFINITY) || !is_kkt_point(p, w_best)) {
         minimise_by_sampling(p, k, w_best);
     }
-    double r = nscd__norm2(w_best[0], w_best[1]);
-    to_impulse(p, r / p->mu, w_best[0], w_best[1], x);
+    finish_sliding(p, w_best, false, x);
 }
 
 /* b_n = 0, mu > 0, A_nn <= mu ||a||, unconstrained minimum outside the cone:
