@@ -509,14 +509,15 @@ def world_seeds():
         spheres.u8((0, 7, 6, 4, 5, 1, 8, 2)[op % 8]).u8(op)
         spheres.u8(7).u16(40000 + 97 * op).u16(30000 - 53 * op).u16(20000 + 11 * op)
     seeds["crafted-spheres"] = spheres
-    # known issue world 1 (docs/fuzzing.md): warm start + Jacobi groups + one sweep add energy
-    seeds["known-warm-jacobi-energy"] = raw(
+    # fixed 2026-11-29 (World 1, docs/fuzzing.md): warm start + Jacobi groups + one
+    # sweep added energy; the warm start is now scaled to add none
+    seeds["regress-warm-jacobi-energy"] = raw(
         "ZqYAgN5dmVkAgMxMZqYAgAAAAIAAgACAALgeM3OZWQCAZmZmpgCAmVmZWQCAAAAAgACAAIAAcD13d2amAIDubplZAIBmZmamAIAAAACAAIAAgAApXLt7mVkAgHd3ZqYAgDNzmVkAgAAAAIAAgACAAOF6AIBmpgCAAICZWQCAAIBmpgCAAAAAgACAAIAAmZlEhJlZAICIiGamAIDMjJlZAIAAgACAAIAAgABRuIiIZqYAgBCRmVkAgJmZZqYAgAAAAIAAgACAAAnXzIyZWQCAmZlmpgCAZqaZWQD9AAAAgACAAIAAAAdAnDV1IE4HAQehnPt0K04GAgcCncZ0Nk4EAwdjnZF0QU4FBAfEnVx0TE4BBQclnid0V04IBgeGnvJzYk4CBwfnnr1zbU4ACAdIn4hzeE4HCQepn1Nzg04GCgcKoB5zjk4ECwdroOlymU4FDHd3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3dwfMoLRypE4BDQctoX9yr04IDgeOoUpyuk4CDwfviQt5+iEEdCEEdOl0RotoTyvvdvfs")
-    # the same issue: 23 sweeps, four groups, relaxation 1: a sphere leaves the box
-    seeds["known-warm-jacobi-escape"] = raw(
+    # the same issue: 23 sweeps, four groups, relaxation 1: a sphere left the box
+    seeds["regress-warm-jacobi-escape"] = raw(
         "dWvo4+zGTbdp/////////////////////////////////////////////////////////////////////////3ll7OEbSW95P0X92oG4DOn372ngGd72qckHPUJ5BtQfFoIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAEQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgAAAAP//AIAABwAAAO4AgN5dmVkAgAAAAAAAAAAAAEEAAAAAAAAAAAAAAAAAAAAAAAAAAACAAAAAACDVJ90r++wLEAas9pUKY48AAAAAAAAAAAAAAAAAAAAAAADcecU6MW+j2v9d86nFiQt5+iEEdOl0RotoTyvvdvfs")
-    # the same issue: velocities overflow, the step is refused (NSCD_ERR_NOT_FINITE)
-    seeds["known-warm-jacobi-diverges"] = raw(
+    # the same issue: velocities overflowed (fixed by the bounded blend weight)
+    seeds["regress-warm-jacobi-diverges"] = raw(
         "dWvo4+zGTbdp/////////////////////////////////////////////////////////////////////////3ll7OEbSW95P0X92oG4DOn372nNzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3N4Bne9qnJBz1GeQbUHxaCAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAB1a+jj7MZNt2n/////////////////////////////////////////////////////////////////////////eWXs4RtJb3k/Rf3agbgM6ffvaeAZ3vapyQc9QnkGHxbUggAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAy+ghnhrLLVsy8xrPaVCmNRAv0blkkAAAAAAAAAAAAAAAAAAAARAAAAAAAAAAAAAAAMAAAAAAAAAAAAAAAAAAAA")
     # fixed: every grid shape evicted as a stray (bodies thrown far apart by the
     # known issue) made the broad phase convert an infinite extent (UBSan)
@@ -530,6 +531,14 @@ def world_seeds():
     # infinite merit, reported NSCD_OK (CI, issue 26 session); bounded blend weight
     seeds["regress-jacobi-infinite-merit"] = raw(
         "dWvo4+zGTbdp/////////////////////////////////////////////////////////////////////////3ll7OEbSW95P0X92oG4DOn372ngGd72qckHPUJ5BtQfFoIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAC0AAAAAAAAAAAAAEQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAD0AgAAAAP//AIAABwAAAO4AgN5dmVkAgAAAAAAAAAAAAEEAAAAAAAAAAAAAAAAAAAAAAAAAAACAAAAAACDVJ90r++wLEAas9pUKY48AAAAAAMTECQCAAAAA//8AgAAHAAAA7m5mpgCA3l2ZWQCAzExmpgCAAAAAgACAAIAAuB4zc5lZAIBmZmamAICZWZlZAIAAAACAAIAAgABwPXd3ZqYAgO5umVkAgGZmZgAApgCAAAAAgACAAIAAKVy7e5lZAIB3d2amAIAzc5lZAIAAAACAAIAAgADhegCAZqYAgACAmVkAgACAZqYAgAAAAIAAAAAAAAAAAAAAAADcecU6MW+j2v9d86nFiQt5+iEEdOl0Rov//////////////////////////////////////////////////////////////////////////4AAgACZmUSEmVkAgIiIZqYAgMyMmVkAgAAAAIAAgACAAFG4iIhmpgCAEJGZWQCAmZlmpgCAAAAQgACAAIAACdfMjJlZAICZmWamAIBmpplZAIAAAACAAIAAgAAAB0CcMHUgTgcBB6Gc+3QrTgYCBwKdxnQ2TgQDB2OdkXRBTgUEB8SdXHRMTgEFByWeJ3RXTggGB4ae8nNiTgIHB+eevXNtTq0ACAdIn4hzeE4HCQepn1Nzg04GCgcKoB5zjk4ECwdroOlymU5oTysFDAfMoLRypE4BDQctoX9yr04IDgeOoUpyuk4CDwfvoRVyxU4AEAdQouBx0E4HEQexoqtx204GEgcSo3Zx5k4EEwdzo0Fx8U4FFAfUowxx/E4BFQc1pNdwB08IFgeWpKJwEk8CFwf3pG1wHd2FNJYWmbyUqPRmNz0ZqEIUZ6NPABgHWKU4cChPBxkHuaUDcDNPBhoHGqbObz5PBBsHe6aZGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoa73b37BoaGhoaGhoaGhoaGhoaGhoaGhoaGhoaGhoazqnZzIMaGhoaGhoaGhoaGhoaGhoaGhoab0lPBRwH3KZkb/6fw7RbHGtJ+Xrhs09yr/LNiQQDG1R1")
+    # fixed 2026-11-29 (World 2): one warm-started Gauss–Seidel sweep raised the
+    # energy by 3e-4 of its value over two steps
+    seeds["regress-warm-gs-energy"] = raw(
+        "APQAAAmA/wAA8ADw8ADw+PDwAAB0YAAAADAAADIAABAAAAAA8PDw8Pjw8AB0FwAJCQ==")
+    # a converged warm-started blend gained 6.4e-8 J, within the first-order lift
+    # of the tolerance that the fuzzer now allows (long run, 27 924 executions)
+    seeds["regress-converged-lift"] = raw(
+        "dWvo4+zGTbdp/////wAAAAAAAAAADQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA//////////////////////////////////8AAAAADQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA////////////////////////////////////////////////////////////////////eWXs4RtJb3k/Rf3agbgM6ffvac3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3NAQAAAM3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3NzQ4Azc3Nzc3Nzc3///////////////////////////////95ZezhG0lveT9F/dqBuAzp9+9p4Bne9qnJBz1CeQYfFtSCAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAADL6CGeGsstWzLzGs9pUKY1EC/RtOBwEHoZz7dCsAAAAAAAAAABEAAJH//////////////////////////////////3d3d3d3nr1zbU4ACAdIn4hzeE4HCRapn1Nzg04GCgcKoB5zjk4ECwdroOlymU4FDHd3d3d3d3d3d3d3dwAADAAAAAAAAAAAAAAAAAA=")
     return seeds
 
 
