@@ -513,12 +513,18 @@ static void cylinder_gjk_pairs(void **state) {
         near(hypot(p[k].point[0] - 0.3, p[k].point[1]), 0.5);
         assert_true(p[k].feature >= 16 && p[k].feature < 26);
     }
-    c.position[0] = 1.9; /* over the edge x = 2: the 3 rim points on the face */
-    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 3);
-    for (int k = 0; k < 3; ++k) {
+    /* over the edge x = 2: the cap clipped to the face (the part of the
+     * disc with x <= 2), 4 points inside both */
+    c.position[0] = 1.9;
+    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 4);
+    double xmax = 0.0;
+    for (int k = 0; k < 4; ++k) {
         near(p[k].gap, -0.02);
-        assert_true(p[k].point[0] <= 2.0);
+        assert_true(p[k].point[0] <= 2.0 + 1e-12);
+        assert_true(hypot(p[k].point[0] - 1.9, p[k].point[1]) <= 0.5 + 1e-12);
+        xmax = fmax(xmax, p[k].point[0]);
     }
+    near(xmax, 2.0); /* the clip's corners on the box's edge */
     nscd_quat along_x = nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2);
     nscd_quat along_y = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2);
     c = cylinder(1, (double[]){0.3, 0.2, 1.49}, along_x, 0.5, 0.8); /* lying on it: 2 ends */
