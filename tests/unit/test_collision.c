@@ -579,13 +579,22 @@ static void cylinder_gjk_pairs(void **state) {
 
 /* ---------------------------------------------------------------- exact cylinder pairs */
 
-/* Signed distance of the world point p to a cylinder or a capsule, in
+/* Signed distance of the world point p to a cylinder, a capsule or a box, in
  * closed form (the test's own, not the narrow phase's). */
 static double round_distance(const nscd__collision_shape *s, const double p[3]) {
     const double *r = s->rotation;
     double d[3] = {p[0] - s->position[0], p[1] - s->position[1], p[2] - s->position[2]}, l[3];
     for (int i = 0; i < 3; ++i) {
         l[i] = r[i] * d[0] + r[3 + i] * d[1] + r[6 + i] * d[2];
+    }
+    if (s->type == NSCD_SHAPE_BOX) {
+        double q[3], out = 0.0, in = -INFINITY;
+        for (int i = 0; i < 3; ++i) {
+            q[i] = fabs(l[i]) - s->half_extents[i];
+            out += fmax(q[i], 0.0) * fmax(q[i], 0.0);
+            in = fmax(in, q[i]);
+        }
+        return in > 0.0 ? sqrt(out) : in;
     }
     if (s->type == NSCD_SHAPE_CAPSULE) {
         double z = fmax(-s->half_height, fmin(s->half_height, l[2]));
@@ -714,6 +723,90 @@ static void cylinder_pairs_analytic(void **state) {
     assert_int_equal(check_round_pair(&rod, &stand, margin, -1e-4, down, 1e-12, 1e-12), 2);
     rod = capsule(0, (double[]){0.001, 0.002, 0.0259}, upright, 0.005, 0.011);
     assert_int_equal(check_round_pair(&rod, &stand, margin, -1e-4, down, 1e-12, 1e-12), 1);
+}
+
+/* Box-cylinder with a closed-form answer (sizes of 1-3 cm, 0.1 mm and 2 mm
+ * overlaps, separated within the margin), with the point counts: a cap on a
+ * face clipped to it (up to 4), a box face on a cap (its corners over the
+ * cap, or clipped to the disc), a side line on a face or an edge parallel to
+ * a side line (2), an edge across a side line (1). The box is body 0. */
+static void cylinder_box_analytic(void **state) {
+    (void)state;
+    const double margin = 1e-3, up[3] = {0, 0, 1}, down[3] = {0, 0, -1};
+    const double r2 = sqrt(2.0);
+    nscd_quat along_x = nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2);
+    nscd_quat along_y = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2);
+    nscd_quat diamond = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 4); /* edge up, along x */
+    nscd__contact_point p[8];
+    /* lying across a box edge: the crossing, one point over it */
+    nscd__collision_shape edge = box(0, ORIGIN, diamond, 0.01, 0.01, 0.01);
+    nscd__collision_shape log =
+        cylinder(1, (double[]){0.002, 0.001, 0.01 * r2 + 0.005 - 1e-4}, along_y, 0.005, 0.015);
+    assert_int_equal(check_round_pair(&edge, &log, margin, -1e-4, up, 1e-9, 1e-7), 1);
+    assert_int_equal(pair_contacts(&edge, &log, margin, p), 1);
+    near_tol(p[0].point[0], 0.002, 1e-9);
+    near_tol(p[0].point[1], 0.0, 1e-9);
+    log.position[2] = 0.01 * r2 + 0.005 - 2e-3; /* deep: 2 mm */
+    assert_int_equal(check_round_pair(&edge, &log, margin, -2e-3, up, 1e-9, 1e-7), 1);
+    log.position[2] = 0.01 * r2 + 0.005 + 5e-4; /* separated within the margin */
+    assert_int_equal(check_round_pair(&edge, &log, margin, 5e-4, up, 1e-9, 1e-7), 1);
+    log.position[2] = 0.01 * r2 + 0.005 + 1.2e-3;
+    assert_int_equal(pair_contacts(&edge, &log, margin, p), 0);
+    /* lying along the edge: the edge on the side line, the ends of the
+     * overlap (the edge's ends, x = -0.01 and 0.01) */
+    log = cylinder(1, (double[]){0.004, 0.0, 0.01 * r2 + 0.005 - 1e-4}, along_x, 0.005, 0.02);
+    assert_int_equal(check_round_pair(&edge, &log, margin, -1e-4, up, 1e-9, 1e-7), 2);
+    assert_int_equal(pair_contacts(&edge, &log, margin, p), 2);
+    near_tol(fmin(p[0].point[0], p[1].point[0]), -0.01, 1e-9);
+    near_tol(fmax(p[0].point[0], p[1].point[0]), 0.01, 1e-9);
+    /* standing on a box's corner region, overhanging two sides: the cap
+     * clipped to the face, 4 points inside the face and the disc */
+    nscd__collision_shape slab = box(0, ORIGIN, nscd_q_identity(), 0.02, 0.015, 0.01);
+    nscd__collision_shape post =
+        cylinder(1, (double[]){0.017, 0.012, 0.02 - 1e-4}, nscd_q_identity(), 0.008, 0.01);
+    assert_int_equal(check_round_pair(&slab, &post, margin, -1e-4, up, 1e-12, 1e-12), 4);
+    assert_int_equal(pair_contacts(&slab, &post, margin, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        near(p[k].gap, -1e-4);
+        assert_true(p[k].point[0] <= 0.02 + 1e-12 && p[k].point[1] <= 0.015 + 1e-12);
+        assert_true(hypot(p[k].point[0] - 0.017, p[k].point[1] - 0.012) <= 0.008 + 1e-12);
+    }
+    post.position[2] = 0.02 - 2e-3; /* deep */
+    assert_int_equal(check_round_pair(&slab, &post, margin, -2e-3, up, 1e-12, 1e-12), 4);
+    /* tilted 10 degrees on the face (within it): the lowest rim point */
+    double tilt = 10.0 * PI / 180.0;
+    post = cylinder(1, (double[]){0.003, 0.002, 0.0},
+                    nscd_q_from_axis_angle(nscd_v3(1, 0, 0), tilt), 0.008, 0.01);
+    post.position[2] = 0.01 + 0.01 * cos(tilt) + 0.008 * sin(tilt) - 1e-4;
+    check_round_pair(&slab, &post, margin, -1e-4, up, 1e-12, 1e-12);
+    /* lying on the face, overhanging its end x = 0.02: the side line
+     * clipped to the face, 2 points, one on the face's side */
+    log = cylinder(1, (double[]){0.015, 0.002, 0.015 - 1e-4}, along_x, 0.005, 0.012);
+    assert_int_equal(check_round_pair(&slab, &log, margin, -1e-4, up, 1e-12, 1e-12), 2);
+    assert_int_equal(pair_contacts(&slab, &log, margin, p), 2);
+    near_tol(fmin(p[0].point[0], p[1].point[0]), 0.003, 1e-12);
+    near_tol(fmax(p[0].point[0], p[1].point[0]), 0.02, 1e-12);
+    /* a box lying on a smaller cylinder's cap: its face clipped to the disc
+     * (4 points inside both), normal from the box down */
+    nscd__collision_shape drum = cylinder(1, ORIGIN, nscd_q_identity(), 0.008, 0.01);
+    nscd__collision_shape lid =
+        box(0, (double[]){0.003, 0.001, 0.02 - 1e-4}, nscd_q_identity(), 0.01, 0.01, 0.01);
+    assert_int_equal(check_round_pair(&lid, &drum, margin, -1e-4, down, 1e-12, 1e-12), 4);
+    assert_int_equal(pair_contacts(&lid, &drum, margin, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        assert_true(hypot(p[k].point[0], p[k].point[1]) <= 0.008 + 1e-9);
+    }
+    /* a box's edge on a lying cylinder's side, parallel: 2 points */
+    nscd__collision_shape roll = cylinder(1, ORIGIN, along_x, 0.01, 0.015);
+    nscd__collision_shape ridge =
+        box(0, (double[]){0.005, 0.0, 0.01 + 0.01 * r2 - 1e-4}, diamond, 0.008, 0.01, 0.01);
+    assert_int_equal(check_round_pair(&ridge, &roll, margin, -1e-4, down, 1e-9, 1e-7), 2);
+    assert_int_equal(pair_contacts(&ridge, &roll, margin, p), 2);
+    near_tol(fmin(p[0].point[0], p[1].point[0]), -0.003, 1e-9);
+    near_tol(fmax(p[0].point[0], p[1].point[0]), 0.013, 1e-9);
+    /* a box's face on the lying cylinder's side: 2 points */
+    ridge = box(0, (double[]){0.005, 0.0, 0.02 - 1e-4}, nscd_q_identity(), 0.008, 0.01, 0.01);
+    assert_int_equal(check_round_pair(&ridge, &roll, margin, -1e-4, down, 1e-9, 1e-7), 2);
 }
 
 /* Tilted, crossed, rim and deep configurations against an independent
@@ -1314,6 +1407,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(half_space_cylinder),
     cmocka_unit_test(cylinder_gjk_pairs),
     cmocka_unit_test(cylinder_pairs_analytic),
+    cmocka_unit_test(cylinder_box_analytic),
     cmocka_unit_test(cylinder_pairs_against_sampling),
     cmocka_unit_test(broad_phase_spheres),
     cmocka_unit_test(broad_phase_mixed),
