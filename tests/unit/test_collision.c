@@ -809,6 +809,114 @@ static void cylinder_box_analytic(void **state) {
     assert_int_equal(check_round_pair(&ridge, &roll, margin, -1e-4, down, 1e-9, 1e-7), 2);
 }
 
+/* Box-cylinder against the same sampling reference
+ * (tests/unit/cylinder_pairs_reference.py --box: the box's 8 corners, the
+ * cylinder's rims sampled densely; its BOX_CASES): rims, edges, corners,
+ * tilted, deep and separated. The box is A (body 0). */
+static void cylinder_box_against_sampling(void **state) {
+    (void)state;
+    static const struct {
+        double pos_a[3], axis_a[3], angle_a, e[3];
+        double axis_b[3], angle_b, r_b, h_b;
+        double pos_b[3], gap, n[3];
+    } cases[] = {
+        /* a cylinder tilted 20 degrees on a box face: its rim */
+        {{0.0, 0.0, 0.0},
+         {0.0, 0.0, 1.0},
+         0.0,
+         {0.02, 0.015, 0.01},
+         {1.0, 0.3, 0.0},
+         0.3490658503988659,
+         0.008,
+         0.006,
+         {4.0000000000e-03, 3.0000000000e-03, 1.8274316862e-02},
+         -1.0000000000e-04,
+         {0.00000000, -0.00000000, 1.00000000}},
+        /* lying across a box edge, both tilted, deep (2 mm) */
+        {{0.0, 0.0, 0.0},
+         {1.0, 0.1, 0.0},
+         0.7853981633974483,
+         {0.01, 0.01, 0.01},
+         {0.2, 1.0, 0.1},
+         1.4,
+         0.006,
+         0.015,
+         {1.0030492520e-03, 1.9540549175e-03, 1.8953979522e-02},
+         -2.0000000000e-03,
+         {-0.04683883, 0.70575140, 0.70690953}},
+        /* a tilted box on an upright cylinder's cap and rim */
+        {{0.012, 0.004, 0.022},
+         {1.0, 0.7, 0.3},
+         0.9,
+         {0.008, 0.006, 0.005},
+         {1.0, 0.0, 0.0},
+         0.0,
+         0.01,
+         0.01,
+         {1.5791265755e-03, 4.3653588440e-04, 4.1565730380e-03},
+         -1.0000000000e-04,
+         {-0.35344553, -0.09770696, -0.93033844}},
+        /* a tilted box's edge on a cylinder's cap, off centre */
+        {{0.002, 0.001, 0.0175},
+         {0.1, 1.0, 0.0},
+         0.6,
+         {0.008, 0.006, 0.005},
+         {0.0, 0.0, 1.0},
+         0.0,
+         0.012,
+         0.01,
+         {-2.8804012975e-19, -6.2149259715e-20, -1.3585043123e-03},
+         -1.0000000000e-04,
+         {-0.00000000, -0.00000000, -1.00000000}},
+        /* a box corner into a lying cylinder, deep (2 mm) */
+        {{0.001, 0.0, 0.0175},
+         {1.0, 1.0, 1.0},
+         0.7,
+         {0.006, 0.006, 0.006},
+         {0.0, 1.0, 0.0},
+         1.5707963267948966,
+         0.01,
+         0.015,
+         {2.3606851984e-23, 2.9771763888e-08, -3.9827597954e-07},
+         -2.0000000000e-03,
+         {0.00000000, 0.07454362, -0.99721775}},
+        /* a tilted box face on a cylinder's rim, separated within the margin */
+        {{0.014, 0.0, 0.018},
+         {0.0, 1.0, 0.0},
+         0.5,
+         {0.006, 0.01, 0.006},
+         {0.0, 0.0, 1.0},
+         0.0,
+         0.01,
+         0.01,
+         {1.2169558804e-03, 1.1100588470e-19, 2.2276227970e-03},
+         4.0000000000e-04,
+         {-0.47942554, -0.00000000, -0.87758256}},
+        /* a tilted cylinder's rim on a box's edge */
+        {{0.0, 0.0, 0.0},
+         {0.0, 0.0, 1.0},
+         0.0,
+         {0.01, 0.01, 0.01},
+         {1.0, -1.0, 0.5},
+         0.8,
+         0.007,
+         0.006,
+         {1.4411543649e-02, 3.0000000000e-03, 1.6231485150e-02},
+         -1.0000000000e-04,
+         {0.87158292, -0.00000000, 0.49024812}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        const double *xa = cases[k].axis_a, *xb = cases[k].axis_b;
+        nscd_quat qa = nscd_q_from_axis_angle(nscd_v3(xa[0], xa[1], xa[2]), cases[k].angle_a);
+        nscd_quat qb = nscd_q_from_axis_angle(nscd_v3(xb[0], xb[1], xb[2]), cases[k].angle_b);
+        nscd__collision_shape a =
+            box(0, cases[k].pos_a, qa, cases[k].e[0], cases[k].e[1], cases[k].e[2]);
+        nscd__collision_shape b = cylinder(1, cases[k].pos_b, qb, cases[k].r_b, cases[k].h_b);
+        print_message("box case %zu\n", k);
+        check_round_pair(&a, &b, 1e-3, cases[k].gap, cases[k].n, 2e-8, 1e-3);
+    }
+}
+
 /* Tilted, crossed, rim and deep configurations against an independent
  * reference: tests/unit/cylinder_pairs_reference.py samples both surfaces
  * densely and maximises the separation over directions (its table below;
@@ -1408,6 +1516,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(cylinder_gjk_pairs),
     cmocka_unit_test(cylinder_pairs_analytic),
     cmocka_unit_test(cylinder_box_analytic),
+    cmocka_unit_test(cylinder_box_against_sampling),
     cmocka_unit_test(cylinder_pairs_against_sampling),
     cmocka_unit_test(broad_phase_spheres),
     cmocka_unit_test(broad_phase_mixed),
