@@ -917,6 +917,115 @@ static void cylinder_box_against_sampling(void **state) {
     }
 }
 
+/* The world point of shape s's local point l. */
+static void local_to_world(const nscd__collision_shape *s, const double l[3], double out[3]) {
+    const double *r = s->rotation;
+    for (int i = 0; i < 3; ++i) {
+        out[i] = s->position[i] + r[3 * i] * l[0] + r[3 * i + 1] * l[1] + r[3 * i + 2] * l[2];
+    }
+}
+
+/* The largest separation over 4000 directions of the box's corners and 720
+ * samples of each rim of the cylinder (the sampled signed distance: below
+ * the exact one by at most the sampling's error). */
+static double sampled_box_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b) {
+    double corners[8][3], rims[1440][3];
+    for (int k = 0; k < 8; ++k) {
+        double l[3] = {k & 1 ? a->half_extents[0] : -a->half_extents[0],
+                       k & 2 ? a->half_extents[1] : -a->half_extents[1],
+                       k & 4 ? a->half_extents[2] : -a->half_extents[2]};
+        local_to_world(a, l, corners[k]);
+    }
+    for (int k = 0; k < 1440; ++k) {
+        double t = 2.0 * PI * (k % 720) / 720.0;
+        double l[3] = {b->radius * cos(t), b->radius * sin(t),
+                       k < 720 ? -b->half_height : b->half_height};
+        local_to_world(b, l, rims[k]);
+    }
+    double best = -INFINITY;
+    for (int d = 0; d < 4000; ++d) {
+        double z = 1.0 - 2.0 * (d + 0.5) / 4000.0, t = PI * (1.0 + sqrt(5.0)) * (d + 0.5);
+        double n[3] = {sqrt(1.0 - z * z) * cos(t), sqrt(1.0 - z * z) * sin(t), z};
+        double hi = -INFINITY, lo = INFINITY;
+        for (int k = 0; k < 8; ++k) {
+            hi = fmax(hi, n[0] * corners[k][0] + n[1] * corners[k][1] + n[2] * corners[k][2]);
+        }
+        for (int k = 0; k < 1440; ++k) {
+            lo = fmin(lo, n[0] * rims[k][0] + n[1] * rims[k][1] + n[2] * rims[k][2]);
+        }
+        best = fmax(best, lo - hi);
+    }
+    return best;
+}
+
+/* 300 random box-cylinder poses, sampled signed distance -2 to 1 mm: the
+ * manifold's deepest gap is at least the sampled one (no sampled direction
+ * separates more: the search found the largest separation), and its points
+ * lie midway between the surfaces, the deepest on both (check_round_pair's
+ * conditions, the deepest gap its own reference): when separated, two
+ * surface points that far apart along the normal bound the distance from
+ * above, the separation along the normal from below. */
+static void cylinder_box_random(void **state) {
+    (void)state;
+    uint64_t rng = 0x2545F4914F6CDD1Dull;
+    int tested = 0;
+    for (int t = 0; t < 300; ++t) {
+        double r[12];
+        for (int k = 0; k < 12; ++k) {
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            r[k] = (double)(rng >> 11) / 9007199254740992.0;
+        }
+        nscd_quat qa =
+            nscd_q_from_axis_angle(nscd_v3(r[0] - 0.5, r[1] - 0.5, r[2] - 0.5), 6 * r[3]);
+        nscd_quat qb =
+            nscd_q_from_axis_angle(nscd_v3(r[4] - 0.5, r[5] - 0.5, r[6] - 0.5), 6 * r[7]);
+        nscd__collision_shape a =
+            box(0, ORIGIN, qa, 0.005 + 0.01 * r[8], 0.005 + 0.01 * r[9], 0.005 + 0.01 * r[10]);
+        nscd__collision_shape b =
+            cylinder(1, ORIGIN, qb, 0.004 + 0.01 * r[11], 0.004 + 0.01 * r[2]);
+        /* along a random direction, to a sampled distance of about r[5] * 3 mm - 2 mm */
+        double dir[3] = {r[6] - 0.5, r[9] - 0.5, r[0] - 0.5},
+               len = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+        double lo = 0.0, hi = 0.1, want = 3e-3 * r[5] - 2e-3;
+        for (int it = 0; it < 40; ++it) {
+            double mid = 0.5 * (lo + hi);
+            for (int i = 0; i < 3; ++i) {
+                b.position[i] = mid * dir[i] / len;
+            }
+            if (sampled_box_cylinder(&a, &b) < want) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+            if (hi - lo < 1e-6) {
+                break;
+            }
+        }
+        double ref = sampled_box_cylinder(&a, &b);
+        nscd__contact_point p[8];
+        int32_t count = pair_contacts(&a, &b, 1e-3, p);
+        if (count == 0) { /* an axis separates by the margin: above the sampled value */
+            assert_true(ref < 1e-3 + 1e-7);
+            continue;
+        }
+        int32_t deepest = 0;
+        for (int32_t k = 0; k < count; ++k) {
+            deepest = p[k].gap < p[deepest].gap ? k : deepest;
+        }
+        /* no sampled direction separates more (720 rim samples: the
+         * sampled value is above the true one along a direction by 1e-7 at
+         * most) */
+        if (!(p[deepest].gap >= ref - 1e-7)) {
+            print_message("random case %d: gap %.9g sampled %.9g\n", t, p[deepest].gap, ref);
+        }
+        assert_true(p[deepest].gap >= ref - 1e-7);
+        check_round_pair(&a, &b, 1e-3, p[deepest].gap, p[deepest].normal, 1e-15, 1e-15);
+        ++tested;
+    }
+    print_message("%d random box-cylinder poses\n", tested);
+    assert_true(tested > 200);
+}
+
 /* Tilted, crossed, rim and deep configurations against an independent
  * reference: tests/unit/cylinder_pairs_reference.py samples both surfaces
  * densely and maximises the separation over directions (its table below;
@@ -1517,6 +1626,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(cylinder_pairs_analytic),
     cmocka_unit_test(cylinder_box_analytic),
     cmocka_unit_test(cylinder_box_against_sampling),
+    cmocka_unit_test(cylinder_box_random),
     cmocka_unit_test(cylinder_pairs_against_sampling),
     cmocka_unit_test(broad_phase_spheres),
     cmocka_unit_test(broad_phase_mixed),
