@@ -6,16 +6,18 @@
  * standing on its cap rests on 4 points and one lying on its side on 2; at
  * most the 4 deepest are kept.
  *
- * Cylinder-box: approximate, one point, or a planar manifold when flat lies
- * on flat (see below). GJK distance of the cores (gjk.h): the cylinder and
- * the box shrunk by 5 % of their smallest size and rounded back by as much,
- * so their edges and rims are rounded by that radius (faces and mantles stay
- * exact). When the penetration exceeds the sum of the roundings, the cores
- * overlap and the normal is the best of a sampled separating-axis test (face
- * normals, axes, their cross products and the centre line): approximate. A
- * normal of either test along a box face normal or the cylinder's axis gives
- * the planar manifold (rim points under the face, corners over the cap), in
- * deep overlap too; only an edge-like normal keeps one point.
+ * Cylinder-box: exact, in the same search as the round pairs (below): the
+ * box is a polytope whose support along n is c.n + sum e_i |n.a_i|, smooth
+ * except at its face normals (tried directly) and on the circles of
+ * directions perpendicular to its edge directions (searched like a side
+ * circle); the cross products of the cylinder's axis and the edge
+ * directions are tried too, and a corner on a rim is smooth (the Newton
+ * ascent). Manifold (box_manifold): a flat wholly over the other keeps the
+ * planar manifold of the GJK version it replaced (the cylinder's rim points
+ * on a box face, features 16-25; the box's corners over a cap, 32-39);
+ * overhanging flats are clipped (the cap polygon to the face rectangle, the
+ * box face to the cap disc); side lines and box edges as the round pairs'
+ * lines; a corner or an edge on a rim, one point.
  *
  * Cylinder-capsule and cylinder-cylinder: exact (below, collide_round). The
  * signed distance of two convex shapes is the largest separation
