@@ -6,16 +6,18 @@
  * standing on its cap rests on 4 points and one lying on its side on 2; at
  * most the 4 deepest are kept.
  *
- * Cylinder-box: approximate, one point, or a planar manifold when flat lies
- * on flat (see below). GJK distance of the cores (gjk.h): the cylinder and
- * the box shrunk by 5 % of their smallest size and rounded back by as much,
- * so their edges and rims are rounded by that radius (faces and mantles stay
- * exact). When the penetration exceeds the sum of the roundings, the cores
- * overlap and the normal is the best of a sampled separating-axis test (face
- * normals, axes, their cross products and the centre line): approximate. A
- * normal of either test along a box face normal or the cylinder's axis gives
- * the planar manifold (rim points under the face, corners over the cap), in
- * deep overlap too; only an edge-like normal keeps one point.
+ * Cylinder-box: exact, in the same search as the round pairs (below): the
+ * box is a polytope whose support along n is c.n + sum e_i |n.a_i|, smooth
+ * except at its face normals (tried directly) and on the circles of
+ * directions perpendicular to its edge directions (searched like a side
+ * circle); the cross products of the cylinder's axis and the edge
+ * directions are tried too, and a corner on a rim is smooth (the Newton
+ * ascent). Manifold (box_manifold): a flat wholly over the other keeps the
+ * planar manifold of the GJK version it replaced (the cylinder's rim points
+ * on a box face, features 16-25; the box's corners over a cap, 32-39);
+ * overhanging flats are clipped (the cap polygon to the face rectangle, the
+ * box face to the cap disc); side lines and box edges as the round pairs'
+ * lines; a corner or an edge on a rim, one point.
  *
  * Cylinder-capsule and cylinder-cylinder: exact (below, collide_round). The
  * signed distance of two convex shapes is the largest separation
@@ -42,7 +44,6 @@
 
 #include <math.h>
 
-#include "collision/gjk.h"
 #include "nscd/types.h"
 
 static double dot3(const double a[3], const double b[3]) {
@@ -106,108 +107,6 @@ void nscd__collide_half_space_cylinder(const nscd__collision_shape *a,
     nscd__keep_deepest_four(m);
 }
 
-/* Support of the full shape (core plus rounding) along unit L. */
-static void full_support(const nscd__core *c, const double L[3], double out[3]) {
-    nscd__core_support(c, L, out);
-    for (int i = 0; i < 3; ++i) {
-        out[i] += c->rounding * L[i];
-    }
-}
-
-/* Candidate axes of the sampled SAT: the shapes' frame axes, their cross
- * products and the centre line. Returns the count. */
-static int candidate_axes(const nscd__collision_shape *a, const nscd__collision_shape *b,
-                          double axes[16][3]) {
-    int n = 0;
-    double ua[3][3], ub[3][3];
-    for (int i = 0; i < 3; ++i) {
-        nscd__shape_axis(a, i, ua[i]);
-        nscd__shape_axis(b, i, ub[i]);
-    }
-    for (int i = 0; i < 3; ++i) {
-        for (int c = 0; c < 3; ++c) {
-            axes[n][c] = ua[i][c], axes[n + 1][c] = ub[i][c];
-        }
-        n += 2;
-    }
-    for (int i = 0; i < 3; ++i) {
-        for (int k = 0; k < 3; ++k) {
-            const double *u = ua[i], *v = ub[k];
-            double L[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
-                           u[0] * v[1] - u[1] * v[0]};
-            double len = sqrt(dot3(L, L));
-            if (len > 1e-6 && n < 15) {
-                for (int c = 0; c < 3; ++c) {
-                    axes[n][c] = L[c] / len;
-                }
-                ++n;
-            }
-        }
-    }
-    double d[3] = {b->position[0] - a->position[0], b->position[1] - a->position[1],
-                   b->position[2] - a->position[2]};
-    double len = sqrt(dot3(d, d));
-    if (len > 0.0) {
-        for (int c = 0; c < 3; ++c) {
-            axes[n][c] = d[c] / len;
-        }
-        ++n;
-    }
-    return n;
-}
-
-/* Deep overlap: the candidate axis of largest separation (least penetration). */
-static void sampled_sat(const nscd__core *ca, const nscd__core *cb, double margin,
-                        nscd__manifold *m) {
-    double axes[16][3];
-    int n = candidate_axes(ca->shape, cb->shape, axes);
-    double best = -INFINITY, bn[3] = {0, 0, 1}, bpa[3] = {0, 0, 0}, bpb[3] = {0, 0, 0};
-    for (int k = 0; k < n; ++k) {
-        for (int s = -1; s <= 1; s += 2) {
-            double L[3] = {s * axes[k][0], s * axes[k][1], s * axes[k][2]};
-            double nL[3] = {-L[0], -L[1], -L[2]}, pa[3], pb[3];
-            full_support(ca, L, pa);
-            full_support(cb, nL, pb);
-            double sep = dot3(L, pb) - dot3(L, pa);
-            if (sep > best) {
-                best = sep;
-                for (int c = 0; c < 3; ++c) {
-                    bn[c] = L[c], bpa[c] = pa[c], bpb[c] = pb[c];
-                }
-            }
-        }
-    }
-    if (best >= margin) {
-        return;
-    }
-    double point[3] = {0.5 * (bpa[0] + bpb[0]), 0.5 * (bpa[1] + bpb[1]), 0.5 * (bpa[2] + bpb[2])};
-    nscd__manifold_add(m, point, bn, best, 1);
-}
-
-/* Any pair of rounded cores, normal from a to b, one point (feature 0). */
-static void rounded_pair(const nscd__collision_shape *a, const nscd__collision_shape *b,
-                         double margin, nscd__manifold *m) {
-    nscd__core ca, cb;
-    nscd__core_of(a, &ca);
-    nscd__core_of(b, &cb);
-    double pa[3], pb[3];
-    double dist = nscd__gjk_distance(&ca, &cb, pa, pb);
-    double gap = dist - ca.rounding - cb.rounding;
-    if (gap >= margin) {
-        return;
-    }
-    if (!(dist > 1e-12 * (ca.rounding + cb.rounding))) {
-        sampled_sat(&ca, &cb, margin, m);
-        return;
-    }
-    double n[3], point[3];
-    for (int i = 0; i < 3; ++i) {
-        n[i] = (pb[i] - pa[i]) / dist;
-        point[i] = pa[i] + n[i] * (ca.rounding + 0.5 * gap);
-    }
-    nscd__manifold_add(m, point, n, gap, 0);
-}
-
 /* Keeps the points whose projection lies on face i of the box (within
  * rounding), shifting their features by `base`. */
 static void keep_on_box_face(const nscd__collision_shape *box, int i, uint32_t base,
@@ -246,62 +145,6 @@ static void keep_on_cap(const nscd__collision_shape *cyl, uint32_t base, nscd__m
     m->n = kept;
 }
 
-/* How parallel a contact normal must be to a face normal or the axis for the
- * flat-on-flat manifolds below. */
-#define FLAT_COSINE (1.0 - 1e-6)
-
-/* Box-cylinder: the GJK point, and when its normal is a box face normal (the
- * cylinder's cap or side lies on a box face) the cylinder's rim points on that
- * face (features 16-25), or when it is the cylinder's axis (the box lies on a
- * cap) the box's corners over the cap (features 32-39): exact planar contact
- * regions with up to 4 points, so that one rests on the other. */
-void nscd__collide_box_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,
-                                double margin, nscd__manifold *m) {
-    nscd__manifold single = {0};
-    rounded_pair(a, b, margin, &single);
-    if (single.n != 1) {
-        *m = single; /* nothing */
-        return;
-    }
-    /* A deep overlap (feature 1: the sampled separating-axis normal) goes
-     * through the same planar manifolds: when its axis is a box face normal
-     * or the cylinder's axis, the points are the cylinder's rim points under
-     * the face (or the box's corners over the cap), each midway between the
-     * incident feature and the reference plane, so inside both shapes. The
-     * sampled test's own point, the midpoint of the two supports, is not:
-     * a box's support along a face normal is any corner of that face, and
-     * the impulse there went into spin and let cylinders through walls
-     * (issue 24). */
-    const double *n = single.p[0].normal; /* from the box to the cylinder */
-    nscd__manifold face = {0}, cap = {0};
-    for (int i = 0; i < 3; ++i) {
-        double ax[3];
-        nscd__shape_axis(a, i, ax);
-        double d = dot3(n, ax);
-        if (fabs(d) > FLAT_COSINE) {
-            double u[3] = {d < 0 ? -ax[0] : ax[0], d < 0 ? -ax[1] : ax[1], d < 0 ? -ax[2] : ax[2]};
-            nscd__cylinder_rim_below(u, dot3(u, a->position) + a->half_extents[i], b, margin,
-                                     &face);
-            keep_on_box_face(a, i, 16, &face);
-            nscd__keep_deepest_four(&face);
-        }
-    }
-    double axis[3];
-    nscd__shape_axis(b, 2, axis);
-    double d = dot3(n, axis);
-    if (fabs(d) > FLAT_COSINE) {
-        /* the cap facing the box: outward normal u toward the box */
-        double s = d < 0 ? 1.0 : -1.0;
-        double u[3] = {s * axis[0], s * axis[1], s * axis[2]};
-        double offset = dot3(u, b->position) + b->half_height;
-        nscd__box_corners_below(u, offset, a, margin, &cap);
-        keep_on_cap(b, 32, &cap);
-        nscd__keep_deepest_four(&cap);
-    }
-    const nscd__manifold *best = face.n >= cap.n ? &face : &cap;
-    *m = best->n > 0 ? *best : single;
-}
-
 /* ------------------------------------- cylinder-capsule and cylinder-cylinder */
 
 /* A cylinder or a capsule as the points within r of a solid cylinder of
@@ -312,6 +155,11 @@ typedef struct round_shape {
     const nscd__collision_shape *s;
     double c[3], u[3];
     double R, h, r;
+    /* a box (box = 1): half sizes e along the axes ax (a polytope: its
+     * support is sum e_i |n.ax_i|; R = r = 0, h its half diagonal, the
+     * scale of the tolerances) */
+    int box;
+    double e[3], ax[3][3];
 } round_shape;
 
 static void round_of(const nscd__collision_shape *s, round_shape *o) {
@@ -320,6 +168,16 @@ static void round_of(const nscd__collision_shape *s, round_shape *o) {
         o->c[i] = s->position[i];
     }
     nscd__shape_axis(s, 2, o->u);
+    o->box = s->type == NSCD_SHAPE_BOX;
+    if (o->box) {
+        for (int i = 0; i < 3; ++i) {
+            o->e[i] = s->half_extents[i];
+            nscd__shape_axis(s, i, o->ax[i]);
+        }
+        o->R = 0.0, o->r = 0.0;
+        o->h = sqrt(o->e[0] * o->e[0] + o->e[1] * o->e[1] + o->e[2] * o->e[2]);
+        return;
+    }
     o->h = s->half_height;
     o->R = s->type == NSCD_SHAPE_CAPSULE ? 0.0 : s->radius;
     o->r = s->type == NSCD_SHAPE_CAPSULE ? s->radius : 0.0;
@@ -330,6 +188,10 @@ static double support_value(const round_shape *o, const double n[3]) {
     /* sin(n, u) as |n x u|: exact to round-off near the axis, where
      * sqrt(1 - c^2) would carry sqrt(1e-16), ~1e-8 of the radius, and let a
      * direction next to a cap's axis beat the axis itself */
+    if (o->box) {
+        return dot3(n, o->c) + o->e[0] * fabs(dot3(n, o->ax[0])) +
+               o->e[1] * fabs(dot3(n, o->ax[1])) + o->e[2] * fabs(dot3(n, o->ax[2]));
+    }
     const double *u = o->u;
     double x[3] = {n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]};
     return dot3(n, o->c) + o->h * fabs(dot3(n, u)) + o->R * sqrt(dot3(x, x)) + o->r;
@@ -346,6 +208,18 @@ static double separation(const round_shape *a, const round_shape *b, const doubl
 /* The core's point farthest along the unit n (on the rim of a cap, or a
  * segment end; the axis point when n is along the axis). */
 static void core_support(const round_shape *o, const double n[3], double out[3]) {
+    if (o->box) { /* its corner (the face's centre line where n.ax_i = 0) */
+        for (int i = 0; i < 3; ++i) {
+            out[i] = o->c[i];
+        }
+        for (int k = 0; k < 3; ++k) {
+            double d = dot3(n, o->ax[k]), s = d > 0.0 ? o->e[k] : (d < 0.0 ? -o->e[k] : 0.0);
+            for (int i = 0; i < 3; ++i) {
+                out[i] += s * o->ax[k][i];
+            }
+        }
+        return;
+    }
     double c = dot3(n, o->u);
     double w[3] = {n[0] - c * o->u[0], n[1] - c * o->u[1], n[2] - c * o->u[2]};
     double wl = sqrt(dot3(w, w));
@@ -366,17 +240,18 @@ typedef struct axis_search {
     double margin, slack;
     double sep, n[3];
     int family;
+    int index;     /* a box's face or edge axis (0-2) of the family */
     int separated; /* an axis with sep >= margin: no contact */
 } axis_search;
 
-static void try_axis(axis_search *q, const double n[3], int family) {
+static void try_axis(axis_search *q, const double n[3], int family, int index) {
     double s = separation(q->a, q->b, n);
     q->separated |= s >= q->margin;
     /* the families come in order of preference (flat features first): a
      * later one must be better by more than round-off to replace */
     double slack = q->sep == -INFINITY ? 0.0 : q->slack;
     if (s > q->sep + slack) {
-        q->sep = s, q->family = family;
+        q->sep = s, q->family = family, q->index = index;
         for (int i = 0; i < 3; ++i) {
             q->n[i] = n[i];
         }
@@ -385,11 +260,11 @@ static void try_axis(axis_search *q, const double n[3], int family) {
 
 /* Tries the unit axis v or -v, whichever points from a toward b (it
  * separates more: sep(n) - sep(-n) = 2 n.(c_b - c_a)). */
-static void try_line(axis_search *q, const double v[3], int family) {
+static void try_line(axis_search *q, const double v[3], int family, int index) {
     double d[3] = {q->b->c[0] - q->a->c[0], q->b->c[1] - q->a->c[1], q->b->c[2] - q->a->c[2]};
     double s = dot3(v, d) < 0.0 ? -1.0 : 1.0;
     double n[3] = {s * v[0], s * v[1], s * v[2]};
-    try_axis(q, n, family);
+    try_axis(q, n, family, index);
 }
 
 #define CIRCLE_SAMPLES 24
@@ -431,13 +306,13 @@ static double arc_separation(const axis_search *q, const double c[3], const doub
     return separation(q->a, q->b, n);
 }
 
-/* The best axis perpendicular to o's axis (o's side line against the other
- * shape): 24 samples, then a golden-section search between the best
+/* The best axis perpendicular to an axis (a side line, or a box's edges
+ * along it, against the other shape), e1, e2 an orthonormal basis of the
+ * circle: 24 samples, then a golden-section search between the best
  * sample's neighbours down to 1e-9 rad. */
-static void search_circle(axis_search *q, const round_shape *o, int family) {
-    double e1[3], e2[3], n[3], c[3], cp[3];
-    nscd__shape_axis(o->s, 0, e1);
-    nscd__shape_axis(o->s, 1, e2);
+static void search_circle(axis_search *q, const double e1[3], const double e2[3], int family,
+                          int index) {
+    double n[3], c[3], cp[3];
     double best = -INFINITY;
     int bk = 0;
     for (int k = 0; k < CIRCLE_SAMPLES; ++k) {
@@ -473,7 +348,7 @@ static void search_circle(axis_search *q, const round_shape *o, int family) {
         }
     }
     arc_separation(q, c, cp, fmax(f1, f2) < best ? 0.0 : (f1 >= f2 ? x1 : x2), n);
-    try_axis(q, n, family);
+    try_axis(q, n, family, index);
 }
 
 /* The unit direction n + a t1 + b t2 (t1, t2 a tangent basis at n). */
@@ -561,7 +436,7 @@ static void search_rim(axis_search *q, const double start[3]) {
             return;
         }
     }
-    try_axis(q, n, FAMILY_RIM);
+    try_axis(q, n, FAMILY_RIM, 0);
 }
 
 /* One manifold: reference shape x, incident shape y, unit normal n from x to
@@ -604,7 +479,16 @@ enum {
     KIND_CAP_LINE,        /* y's side line (a capsule's segment) on x's cap disc */
     KIND_SIDE_CAP,        /* y's cap on x's side line */
     KIND_SIDE_LINE,       /* y's side line on x's side line */
-    KIND_RIM              /* one point: y's support point */
+    KIND_RIM,             /* one point: y's support point */
+    /* box (x or y) and cylinder, bits 13-15: the box's face or edge axis
+     * and side (2 axis + side), index below 256 */
+    KIND_FACE_POLYGON, /* the cylinder's cap polygon on a box face, clipped */
+    KIND_FACE_LINE,    /* the cylinder's side line on a box face, clipped */
+    KIND_BOX_ON_CAP,   /* a box face on the cylinder's cap disc, clipped */
+    KIND_BOX_ON_SIDE,  /* a box face on the cylinder's side line, clipped */
+    KIND_EDGE_ON_SIDE, /* a box edge on the cylinder's side line */
+    KIND_CAP_ON_EDGE,  /* the cylinder's cap on a box edge */
+    KIND_LINE_ON_EDGE  /* the cylinder's side line on a box edge */
 };
 
 static uint32_t feature_base(int flip, int kind, int cap_x, int cap_y) {
@@ -664,19 +548,21 @@ static int incident_cap(const round_shape *y, const double n[3], double centre[3
  * points plus y's deepest rim point: the vertices over x's disc (index
  * 0-12), the crossings of its edges with x's rim (16-41) and x's rim points
  * under it (48-59), each with its own gap; at most 4 kept. */
-static void cap_on_cap(const pair_frame *f, const double xcap[3], nscd__manifold *m) {
-    const round_shape *x = f->x, *y = f->y;
-    double ycap[3], ex[3], ey[3], yx[3], yy[3];
-    int cap_y = incident_cap(y, f->n, ycap);
-    double nu[3] = {cap_y ? y->u[0] : -y->u[0], cap_y ? y->u[1] : -y->u[1],
-                    cap_y ? y->u[2] : -y->u[2]}; /* y's cap normal, outward */
-    nscd__shape_axis(x->s, 0, ex);
-    nscd__shape_axis(x->s, 1, ey);
+/* y's cap facing x as a polygon of 12 rim points plus its deepest rim point
+ * along -n (index 12); its outward normal nu and centre ycap. Returns the
+ * vertex count. */
+static int cap_polygon(const round_shape *y, const double n[3], double v[POLYGON_SIDES + 1][3],
+                       int id[POLYGON_SIDES + 1], double nu[3], double ycap[3]) {
+    double yx[3], yy[3];
+    int cap_y = incident_cap(y, n, ycap);
+    for (int i = 0; i < 3; ++i) {
+        nu[i] = cap_y ? y->u[i] : -y->u[i];
+    }
     nscd__shape_axis(y->s, 0, yx);
     nscd__shape_axis(y->s, 1, yy);
     /* y's deepest rim point: its angle in y's frame */
-    double c = -dot3(f->n, y->u);
-    double w[3] = {-f->n[0] - c * y->u[0], -f->n[1] - c * y->u[1], -f->n[2] - c * y->u[2]};
+    double c = -dot3(n, y->u);
+    double w[3] = {-n[0] - c * y->u[0], -n[1] - c * y->u[1], -n[2] - c * y->u[2]};
     double wl = sqrt(dot3(w, w));
     const double step = 2.0 * 3.14159265358979323846 / POLYGON_SIDES;
     double deepest = -1.0;
@@ -690,8 +576,7 @@ static void cap_on_cap(const pair_frame *f, const double xcap[3], nscd__manifold
             deepest = -1.0; /* one of the twelve */
         }
     }
-    double v[POLYGON_SIDES + 1][3], q[POLYGON_SIDES + 1][2];
-    int id[POLYGON_SIDES + 1], nv = 0;
+    int nv = 0;
     for (int k = 0; k < POLYGON_SIDES; ++k) {
         double angles[2] = {k * step, deepest};
         int count = deepest > k * step && deepest < (k + 1) * step ? 2 : 1;
@@ -700,10 +585,27 @@ static void cap_on_cap(const pair_frame *f, const double xcap[3], nscd__manifold
             for (int i = 0; i < 3; ++i) {
                 v[nv][i] = ycap[i] + y->R * (ca * yx[i] + sa * yy[i]);
             }
-            double r[3] = {v[nv][0] - xcap[0], v[nv][1] - xcap[1], v[nv][2] - xcap[2]};
-            q[nv][0] = dot3(r, ex), q[nv][1] = dot3(r, ey);
             id[nv++] = j == 0 ? k : POLYGON_SIDES;
         }
+    }
+    return nv;
+}
+
+/* y's flat face, the convex polygon v (nv <= 13 vertices, indices id, in
+ * the plane through `yplane` with outward normal nu), against x's cap disc
+ * (centre xcap, frame ex, ey): the vertices over the disc (index id), the
+ * crossings of its edges with x's rim (16 + 2 id + 0/1) and x's 12 rim
+ * points under the polygon (48-59), each with its own gap; reduced to 4. */
+static void polygon_on_disc(const pair_frame *f, const double xcap[3], const double ex[3],
+                            const double ey[3], int nv, double v[POLYGON_SIDES + 1][3],
+                            const int id[POLYGON_SIDES + 1], const double nu[3],
+                            const double yplane[3], nscd__manifold *m) {
+    const round_shape *x = f->x;
+    const double step = 2.0 * 3.14159265358979323846 / POLYGON_SIDES;
+    double q[POLYGON_SIDES + 1][2];
+    for (int k = 0; k < nv; ++k) {
+        double r[3] = {v[k][0] - xcap[0], v[k][1] - xcap[1], v[k][2] - xcap[2]};
+        q[k][0] = dot3(r, ex), q[k][1] = dot3(r, ey);
     }
     nscd__manifold cand = {0};
     double R2 = x->R * x->R;
@@ -748,7 +650,7 @@ static void cap_on_cap(const pair_frame *f, const double xcap[3], nscd__manifold
                 xp[i] = xcap[i] + p[0] * ex[i] + p[1] * ey[i];
             }
             /* along n onto y's cap plane */
-            double z = (dot3(nu, ycap) - dot3(nu, xp)) / nn;
+            double z = (dot3(nu, yplane) - dot3(nu, xp)) / nn;
             for (int i = 0; i < 3; ++i) {
                 yp[i] = xp[i] + z * f->n[i];
             }
@@ -759,6 +661,17 @@ static void cap_on_cap(const pair_frame *f, const double xcap[3], nscd__manifold
     for (int32_t k = 0; k < cand.n; ++k) {
         nscd__manifold_add(m, cand.p[k].point, cand.p[k].normal, cand.p[k].gap, cand.p[k].feature);
     }
+}
+
+/* x's cap disc (n = +-x's axis) against y's cap (cap_polygon, then
+ * polygon_on_disc). */
+static void cap_on_cap(const pair_frame *f, const double xcap[3], nscd__manifold *m) {
+    double v[POLYGON_SIDES + 1][3], nu[3], ycap[3], ex[3], ey[3];
+    int id[POLYGON_SIDES + 1];
+    int nv = cap_polygon(f->y, f->n, v, id, nu, ycap);
+    nscd__shape_axis(f->x->s, 0, ex);
+    nscd__shape_axis(f->x->s, 1, ey);
+    polygon_on_disc(f, xcap, ex, ey, nv, v, id, nu, ycap, m);
 }
 
 /* x's cap disc (n = +-x's axis) against y's side line: the part of the line
@@ -855,9 +768,346 @@ static int line_on_side(const pair_frame *f, nscd__manifold *m) {
     return 1;
 }
 
+/* ------------------------------------------------------------ cylinder-box */
+
+static uint32_t box_base(int flip, int kind, int axis, int side) {
+    return (uint32_t)flip << 12 | (uint32_t)kind << 8 | (uint32_t)(2 * axis + side) << 13;
+}
+
+/* Box o's edge along axis j farthest along n, as a segment (R = r = 0). */
+static void box_edge(const round_shape *o, const double n[3], int j, round_shape *edge) {
+    *edge = *o;
+    edge->box = 0, edge->R = 0.0, edge->r = 0.0, edge->h = o->e[j];
+    for (int i = 0; i < 3; ++i) {
+        edge->u[i] = o->ax[j][i];
+    }
+    for (int k = 0; k < 3; ++k) {
+        if (k != j) {
+            double s = dot3(n, o->ax[k]) >= 0.0 ? o->e[k] : -o->e[k];
+            for (int i = 0; i < 3; ++i) {
+                edge->c[i] += s * o->ax[k][i];
+            }
+        }
+    }
+}
+
+/* Box o's face most against n: its 4 corners in order (index: the corner
+ * number, bit k for +ax_k), outward normal nu and centre; returns its
+ * axis. */
+static int box_face_against(const round_shape *o, const double n[3], double v[POLYGON_SIDES + 1][3],
+                            int id[POLYGON_SIDES + 1], double nu[3], double centre[3]) {
+    int k = 0;
+    for (int i = 1; i < 3; ++i) {
+        k = fabs(dot3(n, o->ax[i])) > fabs(dot3(n, o->ax[k])) ? i : k;
+    }
+    double s = dot3(n, o->ax[k]) > 0.0 ? -1.0 : 1.0;
+    int j1 = (k + 1) % 3, j2 = (k + 2) % 3;
+    for (int i = 0; i < 3; ++i) {
+        nu[i] = s * o->ax[k][i];
+        centre[i] = o->c[i] + s * o->e[k] * o->ax[k][i];
+    }
+    static const double sg[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+    for (int c = 0; c < 4; ++c) {
+        for (int i = 0; i < 3; ++i) {
+            v[c][i] =
+                centre[i] + sg[c][0] * o->e[j1] * o->ax[j1][i] + sg[c][1] * o->e[j2] * o->ax[j2][i];
+        }
+        id[c] = (s > 0.0) << k | (sg[c][0] > 0.0) << j1 | (sg[c][1] > 0.0) << j2;
+    }
+    return k;
+}
+
+/* The parameters t in [*t0, *t1] where p + t d lies within the half sizes
+ * e_j of the box face across axis i (coordinates from the box's centre). */
+static int clip_to_face(const round_shape *box, int i, const double p[3], const double d[3],
+                        double *t0, double *t1) {
+    for (int j = 0; j < 3; ++j) {
+        if (j == i) {
+            continue;
+        }
+        double r0 = dot3(p, box->ax[j]) - dot3(box->c, box->ax[j]), dj = dot3(d, box->ax[j]);
+        double E = box->e[j] * (1.0 + 1e-12);
+        if (fabs(dj) <= 1e-300) {
+            if (fabs(r0) > E) {
+                return 0;
+            }
+            continue;
+        }
+        double ta = (-E - r0) / dj, tb = (E - r0) / dj;
+        *t0 = fmax(*t0, fmin(ta, tb));
+        *t1 = fmin(*t1, fmax(ta, tb));
+    }
+    return *t0 <= *t1;
+}
+
+/* x (a box) on its face across axis i (n its outward normal) against y's
+ * cylinder: the cap facing it as a polygon (cap_polygon) clipped to the
+ * face (vertices over it 0-12, crossings of its edges with the face's sides
+ * 16 + 4 id + side, the face's corners under the polygon 80-83), reduced to
+ * 4; else y's side line clipped to the face, its 2 ends. Returns 0 when
+ * none. */
+static int face_on_cylinder(const pair_frame *f, int i, nscd__manifold *m) {
+    const round_shape *x = f->x, *y = f->y;
+    int j1 = (i + 1) % 3, j2 = (i + 2) % 3;
+    if (fabs(dot3(f->n, y->u)) < CAP_FACING) {
+        double p0[3], p1[3], d[3], t0 = 0.0, t1 = 1.0;
+        incident_line(y, f->n, p0, p1);
+        for (int k = 0; k < 3; ++k) {
+            d[k] = p1[k] - p0[k];
+        }
+        if (!clip_to_face(x, i, p0, d, &t0, &t1)) {
+            return 0;
+        }
+        add_ends(f, p0, d, t0, t1, m);
+        return 1;
+    }
+    double v[POLYGON_SIDES + 1][3], nu[3], ycap[3], q[POLYGON_SIDES + 1][2];
+    int id[POLYGON_SIDES + 1];
+    int nv = cap_polygon(y, f->n, v, id, nu, ycap);
+    const double E[2] = {x->e[j1], x->e[j2]};
+    for (int k = 0; k < nv; ++k) {
+        double r[3] = {v[k][0] - x->c[0], v[k][1] - x->c[1], v[k][2] - x->c[2]};
+        q[k][0] = dot3(r, x->ax[j1]), q[k][1] = dot3(r, x->ax[j2]);
+    }
+    nscd__manifold cand = {0};
+    double area = 0.0;
+    for (int k = 0; k < nv; ++k) {
+        const double *a = q[k], *b = q[(k + 1) % nv];
+        area += a[0] * b[1] - a[1] * b[0];
+        if (fabs(a[0]) <= E[0] && fabs(a[1]) <= E[1]) {
+            add_incident(f, v[k], (uint32_t)id[k], &cand);
+        }
+        for (int side = 0; side < 4; ++side) { /* the face's side lines */
+            int c = side / 2, o = 1 - c;
+            double bound = side % 2 ? -E[c] : E[c], dc = b[c] - a[c];
+            if (dc == 0.0) {
+                continue;
+            }
+            double t = (bound - a[c]) / dc;
+            if (t > 0.0 && t < 1.0 && fabs(a[o] + t * (b[o] - a[o])) <= E[o]) {
+                const double *vb = v[(k + 1) % nv];
+                double p[3] = {v[k][0] + t * (vb[0] - v[k][0]), v[k][1] + t * (vb[1] - v[k][1]),
+                               v[k][2] + t * (vb[2] - v[k][2])};
+                add_incident(f, p, (uint32_t)(16 + 4 * id[k] + side), &cand);
+            }
+        }
+    }
+    /* the face's corners under the polygon (seen along n) */
+    static const double sg[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+    double orient = area < 0.0 ? -1.0 : 1.0, nn = dot3(nu, f->n);
+    for (int c = 0; c < 4; ++c) {
+        double p[2] = {sg[c][0] * E[0], sg[c][1] * E[1]};
+        int inside = 1;
+        for (int k = 0; k < nv && inside; ++k) {
+            const double *a = q[k], *b = q[(k + 1) % nv];
+            double cr = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+            inside = orient * cr >= 0.0;
+        }
+        if (inside) {
+            double xp[3], yp[3];
+            for (int k = 0; k < 3; ++k) {
+                xp[k] = x->c[k] + p[0] * x->ax[j1][k] + p[1] * x->ax[j2][k];
+            }
+            double z = (dot3(nu, ycap) - dot3(nu, xp)) / nn; /* along n onto the cap plane */
+            for (int k = 0; k < 3; ++k) {
+                yp[k] = xp[k] + z * f->n[k];
+            }
+            add_incident(f, yp, (uint32_t)(80 + c), &cand);
+        }
+    }
+    nscd__reduce_to_four(&cand, f->n);
+    for (int32_t k = 0; k < cand.n; ++k) {
+        nscd__manifold_add(m, cand.p[k].point, cand.p[k].normal, cand.p[k].gap, cand.p[k].feature);
+    }
+    return cand.n > 0;
+}
+
+/* Whether y's cap (facing the box face i) or its side line lies over the
+ * face entirely: then the rim points of the half-space pair are the exact
+ * manifold (the planar manifold of the GJK version: features kept). */
+static int cylinder_over_face(const round_shape *x, int i, const round_shape *y,
+                              const double n[3]) {
+    double p[2][3];
+    int cap = fabs(dot3(n, y->u)) >= CAP_FACING;
+    if (cap) {
+        incident_cap(y, n, p[0]);
+    } else {
+        incident_line(y, n, p[0], p[1]);
+    }
+    for (int k = 0; k < 2 - cap; ++k) {
+        for (int j = 0; j < 3; ++j) {
+            if (j == i) {
+                continue;
+            }
+            double xu[3] = {x->ax[j][1] * y->u[2] - x->ax[j][2] * y->u[1],
+                            x->ax[j][2] * y->u[0] - x->ax[j][0] * y->u[2],
+                            x->ax[j][0] * y->u[1] - x->ax[j][1] * y->u[0]};
+            double reach = cap ? y->R * sqrt(dot3(xu, xu)) : 0.0;
+            double r = dot3(p[k], x->ax[j]) - dot3(x->c, x->ax[j]);
+            if (fabs(r) + reach > x->e[j] * (1.0 - 1e-9)) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Whether the box's face against n (toward the cylinder) lies within the
+ * cylinder's radius of its axis. */
+static int box_over_cap(const round_shape *box, const round_shape *cyl, const double n[3]) {
+    double v[POLYGON_SIDES + 1][3], nu[3], centre[3];
+    int id[POLYGON_SIDES + 1];
+    box_face_against(box, n, v, id, nu, centre);
+    for (int c = 0; c < 4; ++c) {
+        double r[3] = {v[c][0] - cyl->c[0], v[c][1] - cyl->c[1], v[c][2] - cyl->c[2]};
+        double x[3] = {r[1] * cyl->u[2] - r[2] * cyl->u[1], r[2] * cyl->u[0] - r[0] * cyl->u[2],
+                       r[0] * cyl->u[1] - r[1] * cyl->u[0]};
+        if (sqrt(dot3(x, x)) > cyl->R * (1.0 - 1e-9)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The manifold of the best axis of a box (a) and a cylinder (b), normal
+ * from a to b. */
+static void box_manifold(const axis_search *q, double margin, nscd__manifold *m) {
+    const round_shape *box = q->a, *cyl = q->b;
+    int family = q->family;
+    if (family == FAMILY_CAP_A && fabs(dot3(q->n, cyl->u)) > 1.0 - 1e-9) {
+        /* a box face parallel to a cap: the smaller flat on the larger */
+        double mn[3] = {-q->n[0], -q->n[1], -q->n[2]};
+        if (!cylinder_over_face(box, q->index, cyl, q->n) && box_over_cap(box, cyl, mn)) {
+            family = FAMILY_CAP_B;
+        }
+    }
+    int flip = family == FAMILY_CAP_B || family == FAMILY_SIDE_B;
+    pair_frame f;
+    round_shape edge;
+    f.x = flip ? cyl : box, f.y = flip ? box : cyl;
+    for (int i = 0; i < 3; ++i) {
+        f.n[i] = flip ? -q->n[i] : q->n[i];
+    }
+    f.zref = support_value(f.x, f.n);
+    f.margin = margin;
+    nscd__manifold local = {0};
+    int done = 0;
+    if (family == FAMILY_CAP_A) { /* a box face */
+        int i = q->index, side = dot3(f.n, box->ax[i]) > 0.0;
+        if (cylinder_over_face(box, i, cyl, f.n)) {
+            nscd__cylinder_rim_below(f.n, f.zref, cyl->s, margin, &local);
+            keep_on_box_face(box->s, i, 16, &local);
+            nscd__keep_deepest_four(&local);
+            done = local.n > 0;
+        } else {
+            int cap = fabs(dot3(f.n, cyl->u)) >= CAP_FACING;
+            f.base = box_base(0, cap ? KIND_FACE_POLYGON : KIND_FACE_LINE, i, side);
+            done = face_on_cylinder(&f, i, &local);
+        }
+    } else if (family == FAMILY_CAP_B) { /* the cylinder's cap */
+        if (box_over_cap(box, cyl, f.n)) {
+            /* the corners of the GJK version (32-39): normals from the box */
+            double u[3] = {f.n[0], f.n[1], f.n[2]};
+            nscd__box_corners_below(u, f.zref, box->s, margin, &local);
+            keep_on_cap(cyl->s, 32, &local);
+            nscd__keep_deepest_four(&local);
+            for (int32_t k = 0; k < local.n; ++k) {
+                nscd__manifold_add(m, local.p[k].point, local.p[k].normal, local.p[k].gap,
+                                   local.p[k].feature);
+            }
+            if (local.n > 0) {
+                return;
+            }
+        } else {
+            double v[POLYGON_SIDES + 1][3], nu[3], centre[3], xcap[3], ex[3], ey[3];
+            int id[POLYGON_SIDES + 1];
+            int k = box_face_against(box, f.n, v, id, nu, centre);
+            int cap_x = dot3(f.n, cyl->u) > 0.0;
+            for (int i = 0; i < 3; ++i) {
+                xcap[i] = cyl->c[i] + (cap_x ? cyl->h : -cyl->h) * cyl->u[i];
+            }
+            nscd__shape_axis(cyl->s, 0, ex);
+            nscd__shape_axis(cyl->s, 1, ey);
+            f.base = box_base(1, KIND_BOX_ON_CAP, k, cap_x);
+            polygon_on_disc(&f, xcap, ex, ey, 4, v, id, nu, centre, &local);
+            done = local.n > 0;
+        }
+    } else if (family == FAMILY_SIDE_B) { /* the cylinder's side line */
+        int k = 0, j = 0;
+        for (int i = 1; i < 3; ++i) {
+            k = fabs(dot3(f.n, box->ax[i])) > fabs(dot3(f.n, box->ax[k])) ? i : k;
+            j = fabs(dot3(f.n, box->ax[i])) < fabs(dot3(f.n, box->ax[j])) ? i : j;
+        }
+        if (fabs(dot3(f.n, box->ax[k])) >= CAP_FACING) {
+            /* the side line moved along n onto the box face, clipped to it */
+            double v[POLYGON_SIDES + 1][3], nu[3], centre[3], p0[3], q0[3], q1[3];
+            int id[POLYGON_SIDES + 1];
+            box_face_against(box, f.n, v, id, nu, centre);
+            for (int i = 0; i < 3; ++i) {
+                p0[i] = cyl->c[i] + cyl->R * f.n[i];
+            }
+            double nn = dot3(nu, f.n);
+            double z0 = (dot3(nu, centre) - dot3(nu, p0)) / nn, z1 = -dot3(nu, cyl->u) / nn;
+            for (int i = 0; i < 3; ++i) {
+                q0[i] = p0[i] + z0 * f.n[i];
+                q1[i] = cyl->u[i] + z1 * f.n[i];
+            }
+            double s0 = -cyl->h, s1 = cyl->h;
+            f.base = box_base(1, KIND_BOX_ON_SIDE, k, dot3(nu, box->ax[k]) > 0.0);
+            if (clip_to_face(box, k, q0, q1, &s0, &s1)) {
+                add_ends(&f, q0, q1, s0, s1, &local);
+                done = 1;
+            }
+        } else {
+            double mn[3] = {-f.n[0], -f.n[1], -f.n[2]};
+            box_edge(box, mn, j, &edge);
+            f.y = &edge;
+            f.base = box_base(1, KIND_EDGE_ON_SIDE, j, 0);
+            done = line_on_side(&f, &local);
+            f.y = box;
+        }
+    } else if (family == FAMILY_SIDE_A) { /* a box edge */
+        int j = q->index;
+        box_edge(box, f.n, j, &edge);
+        f.x = &edge;
+        if (fabs(dot3(f.n, cyl->u)) >= CAP_FACING) {
+            double ycap[3];
+            f.base = box_base(0, KIND_CAP_ON_EDGE, j, incident_cap(cyl, f.n, ycap));
+            done = cap_on_side(&f, &local);
+        } else {
+            f.base = box_base(0, KIND_LINE_ON_EDGE, j, 0);
+            done = line_on_side(&f, &local);
+        }
+        f.x = box;
+    }
+    if (!done) { /* corner or edge on a rim: y's support point */
+        double mn[3] = {-f.n[0], -f.n[1], -f.n[2]}, v[3];
+        core_support(f.y, mn, v);
+        int corner = 0;
+        for (int k = 0; k < 3; ++k) {
+            corner |= (dot3(q->n, box->ax[k]) > 0.0) << k;
+        }
+        f.base = box_base(flip, KIND_RIM, 0, 0) | (uint32_t)corner << 3 |
+                 (uint32_t)(dot3(q->n, cyl->u) < 0.0) << 6;
+        local.n = 0;
+        add_incident(&f, v, 0, &local);
+    }
+    for (int32_t k = 0; k < local.n; ++k) {
+        double nrm[3];
+        for (int i = 0; i < 3; ++i) {
+            nrm[i] = flip ? -local.p[k].normal[i] : local.p[k].normal[i];
+        }
+        nscd__manifold_add(m, local.p[k].point, nrm, local.p[k].gap, local.p[k].feature);
+    }
+}
+
 /* The manifold of the best axis: reference x (whose cap or side the normal
  * belongs to), incident y. */
 static void round_manifold(const axis_search *q, double margin, nscd__manifold *m) {
+    if (q->a->box) {
+        box_manifold(q, margin, m);
+        return;
+    }
     int flip = q->family == FAMILY_CAP_B || q->family == FAMILY_SIDE_B;
     pair_frame f;
     f.x = flip ? q->b : q->a, f.y = flip ? q->a : q->b;
@@ -935,6 +1185,39 @@ static int consistent(const axis_search *q, const nscd__manifold *m) {
     return deepest <= q->sep + 1e-9 * scale;
 }
 
+/* The size below which an overlap is shallow: a round shape's radius, a
+ * box's smallest half size. */
+static double scale_of(const round_shape *o) {
+    return o->box ? fmin(o->e[0], fmin(o->e[1], o->e[2])) : fmax(o->R, o->r);
+}
+
+/* The flat features' normals of o: a box's three face normals (index: the
+ * axis), a cylinder's axis (a capsule has none). */
+static void try_faces(axis_search *q, const round_shape *o, int family) {
+    if (o->box) {
+        for (int i = 0; i < 3; ++i) {
+            try_line(q, o->ax[i], family, i);
+        }
+    } else if (o->R > 0.0) {
+        try_line(q, o->u, family, 0);
+    }
+}
+
+/* The circles of directions perpendicular to o's side line, or to each of
+ * a box's three edge directions (index: the edges' axis). */
+static void search_circles(axis_search *q, const round_shape *o, int family) {
+    if (o->box) {
+        for (int i = 0; i < 3 && !q->separated; ++i) {
+            search_circle(q, o->ax[(i + 1) % 3], o->ax[(i + 2) % 3], family, i);
+        }
+        return;
+    }
+    double e1[3], e2[3];
+    nscd__shape_axis(o->s, 0, e1);
+    nscd__shape_axis(o->s, 1, e2);
+    search_circle(q, e1, e2, family, 0);
+}
+
 /* Exact pair of two round shapes (cylinders, capsules): the separating axis
  * of largest separation over the caps' axes, the axes' cross product, the
  * circles of directions perpendicular to each axis (side lines) and the
@@ -953,27 +1236,32 @@ static void collide_round(const nscd__collision_shape *sa, const nscd__collision
     axis_search q = {0};
     q.a = &a, q.b = &b, q.margin = margin, q.sep = -INFINITY;
     q.slack = 1e-8 * (bound_a + bound_b);
-    if (a.R > 0.0) {
-        try_line(&q, a.u, FAMILY_CAP_A);
-    }
-    if (b.R > 0.0) {
-        try_line(&q, b.u, FAMILY_CAP_B);
-    }
-    double x[3] = {a.u[1] * b.u[2] - a.u[2] * b.u[1], a.u[2] * b.u[0] - a.u[0] * b.u[2],
-                   a.u[0] * b.u[1] - a.u[1] * b.u[0]};
-    double xl = sqrt(dot3(x, x));
-    if (xl > 1e-9) {
-        for (int i = 0; i < 3; ++i) {
-            x[i] /= xl;
+    try_faces(&q, &a, FAMILY_CAP_A);
+    try_faces(&q, &b, FAMILY_CAP_B);
+    /* the cross products of the edge (side line) directions */
+    int na = a.box ? 3 : 1, nb = b.box ? 3 : 1;
+    for (int i = 0; i < na; ++i) {
+        for (int j = 0; j < nb; ++j) {
+            const double *da = a.box ? a.ax[i] : a.u, *db = b.box ? b.ax[j] : b.u;
+            double x[3] = {da[1] * db[2] - da[2] * db[1], da[2] * db[0] - da[0] * db[2],
+                           da[0] * db[1] - da[1] * db[0]};
+            double xl = sqrt(dot3(x, x));
+            if (xl > 1e-9) {
+                for (int k = 0; k < 3; ++k) {
+                    x[k] /= xl;
+                }
+                /* a box's edge crossing a side line: the side line is the
+                 * reference */
+                try_line(&q, x, a.box ? FAMILY_SIDE_B : FAMILY_SIDE_A, a.box ? j : i);
+            }
         }
-        try_line(&q, x, FAMILY_SIDE_A);
     }
     if (q.separated) {
         return;
     }
-    search_circle(&q, &a, FAMILY_SIDE_A);
+    search_circles(&q, &a, FAMILY_SIDE_A);
     if (!q.separated) {
-        search_circle(&q, &b, FAMILY_SIDE_B);
+        search_circles(&q, &b, FAMILY_SIDE_B);
     }
     if (!q.separated) {
         double start[3] = {q.n[0], q.n[1], q.n[2]};
@@ -989,7 +1277,7 @@ static void collide_round(const nscd__collision_shape *sa, const nscd__collision
      * contacts the candidate axes miss. */
     nscd__manifold local = {0};
     round_manifold(&q, margin, &local);
-    double scale = fmin(fmax(a.R, a.r), fmax(b.R, b.r));
+    double scale = fmin(scale_of(&a), scale_of(&b));
     if (!consistent(&q, &local) || q.sep < -0.1 * scale) {
         if (dist > 0.0) {
             double start[3] = {d[0] / dist, d[1] / dist, d[2] / dist};
@@ -1008,6 +1296,13 @@ static void collide_round(const nscd__collision_shape *sa, const nscd__collision
         nscd__manifold_add(m, local.p[k].point, local.p[k].normal, local.p[k].gap,
                            local.p[k].feature);
     }
+}
+
+/* Box-cylinder: exact, the box as a round_shape (a polytope) in the same
+ * search; the manifold by box_manifold. */
+void nscd__collide_box_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                double margin, nscd__manifold *m) {
+    collide_round(a, b, margin, m);
 }
 
 void nscd__collide_capsule_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,

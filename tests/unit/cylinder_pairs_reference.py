@@ -1,9 +1,11 @@
 """Independent reference for the exact cylinder-cylinder and
-capsule-cylinder pairs of tests/unit/test_collision.c (cylinder_pairs_exact).
+capsule-cylinder pairs of tests/unit/test_collision.c (cylinder_pairs_exact),
+and of box-cylinder (cylinder_box_against_sampling: BOX_CASES).
 
 Each shape is replaced by a dense sampling of its surface points that can be
 extreme along a direction (a cylinder: its two rim circles, 20000 points
-each; a capsule: its two end hemispheres, 400000 points each), so that the
+each; a capsule: its two end hemispheres, 400000 points each; a box: its 8
+corners, a polytope's extreme points), so that the
 support function max_x n.x comes from the samples, not from the closed form
 the library uses. The signed distance of two convex shapes is the largest
 separation min_B n.y - max_A n.x over unit directions n (minus the
@@ -15,7 +17,7 @@ test's table. Run: /usr/bin/python3 tests/unit/cylinder_pairs_reference.py
 import numpy as np
 from scipy.optimize import minimize
 
-CYL, CAP = 4, 3
+BOX, CYL, CAP = 2, 4, 3
 
 
 def rotation(axis, angle):
@@ -28,7 +30,12 @@ def rotation(axis, angle):
 
 
 def samples(kind, pos, rot, r, h, fine):
-    if kind == CYL:
+    """r: the half sizes (a tuple) for a box, h unused."""
+    if kind == BOX:
+        e = np.asarray(r, float)
+        local = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1)
+                          for sz in (-1, 1)]) * e
+    elif kind == CYL:
         n = 20000 if fine else 720
         t = 2 * np.pi * np.arange(n) / n
         ring = np.stack([r * np.cos(t), r * np.sin(t), np.zeros(n)], 1)
@@ -99,8 +106,35 @@ CASES = [
      (CYL, (0.016, 0.002, 0.024), (1, 1, 0), 0.9, 0.008, 0.006), -1e-4],
 ]
 
+# box A (half sizes), cylinder B
+BOX_CASES = [
+    # 0 a cylinder tilted 20 degrees on a box face: its rim
+    [(BOX, (0, 0, 0), (0, 0, 1), 0.0, (0.02, 0.015, 0.01), 0),
+     (CYL, (0.004, 0.003, 0.0190), (1, 0.3, 0), 0.3490658503988659, 0.008, 0.006), -1e-4],
+    # 1 lying across a box edge, both tilted: side line on edge, deep (2 mm)
+    [(BOX, (0, 0, 0), (1, 0.1, 0), 0.7853981633974483, (0.01, 0.01, 0.01), 0),
+     (CYL, (0.001, 0.002, 0.0190), (0.2, 1, 0.1), 1.4, 0.006, 0.015), -2e-3],
+    # 2 a box corner on an upright cylinder's rim
+    [(BOX, (0.012, 0.004, 0.022), (1, 0.7, 0.3), 0.9, (0.008, 0.006, 0.005), 0),
+     (CYL, (0, 0, 0), (1, 0, 0), 0.0, 0.010, 0.010), -1e-4],
+    # 3 a tilted box's edge on a cylinder's cap, off centre
+    [(BOX, (0.002, 0.001, 0.0175), (0.1, 1, 0), 0.6, (0.008, 0.006, 0.005), 0),
+     (CYL, (0, 0, 0), (0, 0, 1), 0.0, 0.012, 0.010), -1e-4],
+    # 4 a box corner into a lying cylinder's side, deep (2 mm)
+    [(BOX, (0.001, 0.0, 0.0175), (1, 1, 1), 0.7, (0.006, 0.006, 0.006), 0),
+     (CYL, (0, 0, 0), (0, 1, 0), 1.5707963267948966, 0.010, 0.015), -2e-3],
+    # 5 a box edge against a cylinder's rim, separated within the margin
+    [(BOX, (0.014, 0.0, 0.018), (0, 1, 0), 0.5, (0.006, 0.010, 0.006), 0),
+     (CYL, (0, 0, 0), (0, 0, 1), 0.0, 0.010, 0.010), 4e-4],
+    # 6 a generic tilted cylinder's rim on a box's edge
+    [(BOX, (0, 0, 0), (0, 0, 1), 0.0, (0.01, 0.01, 0.01), 0),
+     (CYL, (0.014, 0.003, 0.016), (1, -1, 0.5), 0.8, 0.007, 0.006), -1e-4],
+]
+
 if __name__ == "__main__":
-    for k, (a, b, wanted) in enumerate(CASES):
+    import sys
+    table = BOX_CASES if "--box" in sys.argv else CASES
+    for k, (a, b, wanted) in enumerate(table):
         gap, n = reference([a, b])
         b = (b[0], tuple(np.array(b[1]) + (wanted - gap) * n)) + b[2:]
         gap, n = reference([a, b])

@@ -513,12 +513,18 @@ static void cylinder_gjk_pairs(void **state) {
         near(hypot(p[k].point[0] - 0.3, p[k].point[1]), 0.5);
         assert_true(p[k].feature >= 16 && p[k].feature < 26);
     }
-    c.position[0] = 1.9; /* over the edge x = 2: the 3 rim points on the face */
-    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 3);
-    for (int k = 0; k < 3; ++k) {
+    /* over the edge x = 2: the cap clipped to the face (the part of the
+     * disc with x <= 2), 4 points inside both */
+    c.position[0] = 1.9;
+    assert_int_equal(pair_contacts(&b, &c, 0.0, p), 4);
+    double xmax = 0.0;
+    for (int k = 0; k < 4; ++k) {
         near(p[k].gap, -0.02);
-        assert_true(p[k].point[0] <= 2.0);
+        assert_true(p[k].point[0] <= 2.0 + 1e-12);
+        assert_true(hypot(p[k].point[0] - 1.9, p[k].point[1]) <= 0.5 + 1e-12);
+        xmax = fmax(xmax, p[k].point[0]);
     }
+    near(xmax, 2.0); /* the clip's corners on the box's edge */
     nscd_quat along_x = nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2);
     nscd_quat along_y = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2);
     c = cylinder(1, (double[]){0.3, 0.2, 1.49}, along_x, 0.5, 0.8); /* lying on it: 2 ends */
@@ -573,13 +579,22 @@ static void cylinder_gjk_pairs(void **state) {
 
 /* ---------------------------------------------------------------- exact cylinder pairs */
 
-/* Signed distance of the world point p to a cylinder or a capsule, in
+/* Signed distance of the world point p to a cylinder, a capsule or a box, in
  * closed form (the test's own, not the narrow phase's). */
 static double round_distance(const nscd__collision_shape *s, const double p[3]) {
     const double *r = s->rotation;
     double d[3] = {p[0] - s->position[0], p[1] - s->position[1], p[2] - s->position[2]}, l[3];
     for (int i = 0; i < 3; ++i) {
         l[i] = r[i] * d[0] + r[3 + i] * d[1] + r[6 + i] * d[2];
+    }
+    if (s->type == NSCD_SHAPE_BOX) {
+        double q[3], out = 0.0, in = -INFINITY;
+        for (int i = 0; i < 3; ++i) {
+            q[i] = fabs(l[i]) - s->half_extents[i];
+            out += fmax(q[i], 0.0) * fmax(q[i], 0.0);
+            in = fmax(in, q[i]);
+        }
+        return in > 0.0 ? sqrt(out) : in;
     }
     if (s->type == NSCD_SHAPE_CAPSULE) {
         double z = fmax(-s->half_height, fmin(s->half_height, l[2]));
@@ -708,6 +723,310 @@ static void cylinder_pairs_analytic(void **state) {
     assert_int_equal(check_round_pair(&rod, &stand, margin, -1e-4, down, 1e-12, 1e-12), 2);
     rod = capsule(0, (double[]){0.001, 0.002, 0.0259}, upright, 0.005, 0.011);
     assert_int_equal(check_round_pair(&rod, &stand, margin, -1e-4, down, 1e-12, 1e-12), 1);
+}
+
+/* Box-cylinder with a closed-form answer (sizes of 1-3 cm, 0.1 mm and 2 mm
+ * overlaps, separated within the margin), with the point counts: a cap on a
+ * face clipped to it (up to 4), a box face on a cap (its corners over the
+ * cap, or clipped to the disc), a side line on a face or an edge parallel to
+ * a side line (2), an edge across a side line (1). The box is body 0. */
+static void cylinder_box_analytic(void **state) {
+    (void)state;
+    const double margin = 1e-3, up[3] = {0, 0, 1}, down[3] = {0, 0, -1};
+    const double r2 = sqrt(2.0);
+    nscd_quat along_x = nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2);
+    nscd_quat along_y = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2);
+    nscd_quat diamond = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 4); /* edge up, along x */
+    nscd__contact_point p[8];
+    /* lying across a box edge: the crossing, one point over it */
+    nscd__collision_shape edge = box(0, ORIGIN, diamond, 0.01, 0.01, 0.01);
+    nscd__collision_shape log =
+        cylinder(1, (double[]){0.002, 0.001, 0.01 * r2 + 0.005 - 1e-4}, along_y, 0.005, 0.015);
+    assert_int_equal(check_round_pair(&edge, &log, margin, -1e-4, up, 1e-9, 1e-7), 1);
+    assert_int_equal(pair_contacts(&edge, &log, margin, p), 1);
+    near_tol(p[0].point[0], 0.002, 1e-9);
+    near_tol(p[0].point[1], 0.0, 1e-9);
+    log.position[2] = 0.01 * r2 + 0.005 - 2e-3; /* deep: 2 mm */
+    assert_int_equal(check_round_pair(&edge, &log, margin, -2e-3, up, 1e-9, 1e-7), 1);
+    log.position[2] = 0.01 * r2 + 0.005 + 5e-4; /* separated within the margin */
+    assert_int_equal(check_round_pair(&edge, &log, margin, 5e-4, up, 1e-9, 1e-7), 1);
+    log.position[2] = 0.01 * r2 + 0.005 + 1.2e-3;
+    assert_int_equal(pair_contacts(&edge, &log, margin, p), 0);
+    /* lying along the edge: the edge on the side line, the ends of the
+     * overlap (the edge's ends, x = -0.01 and 0.01) */
+    log = cylinder(1, (double[]){0.004, 0.0, 0.01 * r2 + 0.005 - 1e-4}, along_x, 0.005, 0.02);
+    assert_int_equal(check_round_pair(&edge, &log, margin, -1e-4, up, 1e-9, 1e-7), 2);
+    assert_int_equal(pair_contacts(&edge, &log, margin, p), 2);
+    near_tol(fmin(p[0].point[0], p[1].point[0]), -0.01, 1e-9);
+    near_tol(fmax(p[0].point[0], p[1].point[0]), 0.01, 1e-9);
+    /* standing on a box's corner region, overhanging two sides: the cap
+     * clipped to the face, 4 points inside the face and the disc */
+    nscd__collision_shape slab = box(0, ORIGIN, nscd_q_identity(), 0.02, 0.015, 0.01);
+    nscd__collision_shape post =
+        cylinder(1, (double[]){0.017, 0.012, 0.02 - 1e-4}, nscd_q_identity(), 0.008, 0.01);
+    assert_int_equal(check_round_pair(&slab, &post, margin, -1e-4, up, 1e-12, 1e-12), 4);
+    assert_int_equal(pair_contacts(&slab, &post, margin, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        near(p[k].gap, -1e-4);
+        assert_true(p[k].point[0] <= 0.02 + 1e-12 && p[k].point[1] <= 0.015 + 1e-12);
+        assert_true(hypot(p[k].point[0] - 0.017, p[k].point[1] - 0.012) <= 0.008 + 1e-12);
+    }
+    post.position[2] = 0.02 - 2e-3; /* deep */
+    assert_int_equal(check_round_pair(&slab, &post, margin, -2e-3, up, 1e-12, 1e-12), 4);
+    /* tilted 10 degrees on the face (within it): the lowest rim point */
+    double tilt = 10.0 * PI / 180.0;
+    post = cylinder(1, (double[]){0.003, 0.002, 0.0},
+                    nscd_q_from_axis_angle(nscd_v3(1, 0, 0), tilt), 0.008, 0.01);
+    post.position[2] = 0.01 + 0.01 * cos(tilt) + 0.008 * sin(tilt) - 1e-4;
+    check_round_pair(&slab, &post, margin, -1e-4, up, 1e-12, 1e-12);
+    /* lying on the face, overhanging its end x = 0.02: the side line
+     * clipped to the face, 2 points, one on the face's side */
+    log = cylinder(1, (double[]){0.015, 0.002, 0.015 - 1e-4}, along_x, 0.005, 0.012);
+    assert_int_equal(check_round_pair(&slab, &log, margin, -1e-4, up, 1e-12, 1e-12), 2);
+    assert_int_equal(pair_contacts(&slab, &log, margin, p), 2);
+    near_tol(fmin(p[0].point[0], p[1].point[0]), 0.003, 1e-12);
+    near_tol(fmax(p[0].point[0], p[1].point[0]), 0.02, 1e-12);
+    /* a box lying on a smaller cylinder's cap: its face clipped to the disc
+     * (4 points inside both), normal from the box down */
+    nscd__collision_shape drum = cylinder(1, ORIGIN, nscd_q_identity(), 0.008, 0.01);
+    nscd__collision_shape lid =
+        box(0, (double[]){0.003, 0.001, 0.02 - 1e-4}, nscd_q_identity(), 0.01, 0.01, 0.01);
+    assert_int_equal(check_round_pair(&lid, &drum, margin, -1e-4, down, 1e-12, 1e-12), 4);
+    assert_int_equal(pair_contacts(&lid, &drum, margin, p), 4);
+    for (int k = 0; k < 4; ++k) {
+        assert_true(hypot(p[k].point[0], p[k].point[1]) <= 0.008 + 1e-9);
+    }
+    /* a box's edge on a lying cylinder's side, parallel: 2 points */
+    nscd__collision_shape roll = cylinder(1, ORIGIN, along_x, 0.01, 0.015);
+    nscd__collision_shape ridge =
+        box(0, (double[]){0.005, 0.0, 0.01 + 0.01 * r2 - 1e-4}, diamond, 0.008, 0.01, 0.01);
+    assert_int_equal(check_round_pair(&ridge, &roll, margin, -1e-4, down, 1e-9, 1e-7), 2);
+    assert_int_equal(pair_contacts(&ridge, &roll, margin, p), 2);
+    near_tol(fmin(p[0].point[0], p[1].point[0]), -0.003, 1e-9);
+    near_tol(fmax(p[0].point[0], p[1].point[0]), 0.013, 1e-9);
+    /* a box's face on the lying cylinder's side: 2 points */
+    ridge = box(0, (double[]){0.005, 0.0, 0.02 - 1e-4}, nscd_q_identity(), 0.008, 0.01, 0.01);
+    assert_int_equal(check_round_pair(&ridge, &roll, margin, -1e-4, down, 1e-9, 1e-7), 2);
+}
+
+/* Box-cylinder against the same sampling reference
+ * (tests/unit/cylinder_pairs_reference.py --box: the box's 8 corners, the
+ * cylinder's rims sampled densely; its BOX_CASES): rims, edges, corners,
+ * tilted, deep and separated. The box is A (body 0). */
+static void cylinder_box_against_sampling(void **state) {
+    (void)state;
+    static const struct {
+        double pos_a[3], axis_a[3], angle_a, e[3];
+        double axis_b[3], angle_b, r_b, h_b;
+        double pos_b[3], gap, n[3];
+    } cases[] = {
+        /* a cylinder tilted 20 degrees on a box face: its rim */
+        {{0.0, 0.0, 0.0},
+         {0.0, 0.0, 1.0},
+         0.0,
+         {0.02, 0.015, 0.01},
+         {1.0, 0.3, 0.0},
+         0.3490658503988659,
+         0.008,
+         0.006,
+         {4.0000000000e-03, 3.0000000000e-03, 1.8274316862e-02},
+         -1.0000000000e-04,
+         {0.00000000, -0.00000000, 1.00000000}},
+        /* lying across a box edge, both tilted, deep (2 mm) */
+        {{0.0, 0.0, 0.0},
+         {1.0, 0.1, 0.0},
+         0.7853981633974483,
+         {0.01, 0.01, 0.01},
+         {0.2, 1.0, 0.1},
+         1.4,
+         0.006,
+         0.015,
+         {1.0030492520e-03, 1.9540549175e-03, 1.8953979522e-02},
+         -2.0000000000e-03,
+         {-0.04683883, 0.70575140, 0.70690953}},
+        /* a tilted box on an upright cylinder's cap and rim */
+        {{0.012, 0.004, 0.022},
+         {1.0, 0.7, 0.3},
+         0.9,
+         {0.008, 0.006, 0.005},
+         {1.0, 0.0, 0.0},
+         0.0,
+         0.01,
+         0.01,
+         {1.5791265755e-03, 4.3653588440e-04, 4.1565730380e-03},
+         -1.0000000000e-04,
+         {-0.35344553, -0.09770696, -0.93033844}},
+        /* a tilted box's edge on a cylinder's cap, off centre */
+        {{0.002, 0.001, 0.0175},
+         {0.1, 1.0, 0.0},
+         0.6,
+         {0.008, 0.006, 0.005},
+         {0.0, 0.0, 1.0},
+         0.0,
+         0.012,
+         0.01,
+         {-2.8804012975e-19, -6.2149259715e-20, -1.3585043123e-03},
+         -1.0000000000e-04,
+         {-0.00000000, -0.00000000, -1.00000000}},
+        /* a box corner into a lying cylinder, deep (2 mm) */
+        {{0.001, 0.0, 0.0175},
+         {1.0, 1.0, 1.0},
+         0.7,
+         {0.006, 0.006, 0.006},
+         {0.0, 1.0, 0.0},
+         1.5707963267948966,
+         0.01,
+         0.015,
+         {2.3606851984e-23, 2.9771763888e-08, -3.9827597954e-07},
+         -2.0000000000e-03,
+         {0.00000000, 0.07454362, -0.99721775}},
+        /* a tilted box face on a cylinder's rim, separated within the margin */
+        {{0.014, 0.0, 0.018},
+         {0.0, 1.0, 0.0},
+         0.5,
+         {0.006, 0.01, 0.006},
+         {0.0, 0.0, 1.0},
+         0.0,
+         0.01,
+         0.01,
+         {1.2169558804e-03, 1.1100588470e-19, 2.2276227970e-03},
+         4.0000000000e-04,
+         {-0.47942554, -0.00000000, -0.87758256}},
+        /* a tilted cylinder's rim on a box's edge */
+        {{0.0, 0.0, 0.0},
+         {0.0, 0.0, 1.0},
+         0.0,
+         {0.01, 0.01, 0.01},
+         {1.0, -1.0, 0.5},
+         0.8,
+         0.007,
+         0.006,
+         {1.4411543649e-02, 3.0000000000e-03, 1.6231485150e-02},
+         -1.0000000000e-04,
+         {0.87158292, -0.00000000, 0.49024812}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        const double *xa = cases[k].axis_a, *xb = cases[k].axis_b;
+        nscd_quat qa = nscd_q_from_axis_angle(nscd_v3(xa[0], xa[1], xa[2]), cases[k].angle_a);
+        nscd_quat qb = nscd_q_from_axis_angle(nscd_v3(xb[0], xb[1], xb[2]), cases[k].angle_b);
+        nscd__collision_shape a =
+            box(0, cases[k].pos_a, qa, cases[k].e[0], cases[k].e[1], cases[k].e[2]);
+        nscd__collision_shape b = cylinder(1, cases[k].pos_b, qb, cases[k].r_b, cases[k].h_b);
+        print_message("box case %zu\n", k);
+        check_round_pair(&a, &b, 1e-3, cases[k].gap, cases[k].n, 2e-8, 1e-3);
+    }
+}
+
+/* The world point of shape s's local point l. */
+static void local_to_world(const nscd__collision_shape *s, const double l[3], double out[3]) {
+    const double *r = s->rotation;
+    for (int i = 0; i < 3; ++i) {
+        out[i] = s->position[i] + r[3 * i] * l[0] + r[3 * i + 1] * l[1] + r[3 * i + 2] * l[2];
+    }
+}
+
+/* The largest separation over `dirs` directions of the box's corners and 720
+ * samples of each rim of the cylinder (the sampled signed distance: below
+ * the exact one by at most the sampling's error). */
+static double sampled_box_cylinder(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                                   int dirs) {
+    double corners[8][3], rims[1440][3];
+    for (int k = 0; k < 8; ++k) {
+        double l[3] = {k & 1 ? a->half_extents[0] : -a->half_extents[0],
+                       k & 2 ? a->half_extents[1] : -a->half_extents[1],
+                       k & 4 ? a->half_extents[2] : -a->half_extents[2]};
+        local_to_world(a, l, corners[k]);
+    }
+    for (int k = 0; k < 1440; ++k) {
+        double t = 2.0 * PI * (k % 720) / 720.0;
+        double l[3] = {b->radius * cos(t), b->radius * sin(t),
+                       k < 720 ? -b->half_height : b->half_height};
+        local_to_world(b, l, rims[k]);
+    }
+    double best = -INFINITY;
+    for (int d = 0; d < dirs; ++d) {
+        double z = 1.0 - 2.0 * (d + 0.5) / dirs, t = PI * (1.0 + sqrt(5.0)) * (d + 0.5);
+        double n[3] = {sqrt(1.0 - z * z) * cos(t), sqrt(1.0 - z * z) * sin(t), z};
+        double hi = -INFINITY, lo = INFINITY;
+        for (int k = 0; k < 8; ++k) {
+            hi = fmax(hi, n[0] * corners[k][0] + n[1] * corners[k][1] + n[2] * corners[k][2]);
+        }
+        for (int k = 0; k < 1440; ++k) {
+            lo = fmin(lo, n[0] * rims[k][0] + n[1] * rims[k][1] + n[2] * rims[k][2]);
+        }
+        best = fmax(best, lo - hi);
+    }
+    return best;
+}
+
+/* 80 random box-cylinder poses, sampled signed distance -2 to 1 mm: the
+ * manifold's deepest gap is at least the sampled one (no sampled direction
+ * separates more: the search found the largest separation), and its points
+ * lie midway between the surfaces, the deepest on both (check_round_pair's
+ * conditions, the deepest gap its own reference): when separated, two
+ * surface points that far apart along the normal bound the distance from
+ * above, the separation along the normal from below. */
+static void cylinder_box_random(void **state) {
+    (void)state;
+    uint64_t rng = 0x2545F4914F6CDD1Dull;
+    int tested = 0;
+    for (int t = 0; t < 80; ++t) {
+        double r[12];
+        for (int k = 0; k < 12; ++k) {
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            r[k] = (double)(rng >> 11) / 9007199254740992.0;
+        }
+        nscd_quat qa =
+            nscd_q_from_axis_angle(nscd_v3(r[0] - 0.5, r[1] - 0.5, r[2] - 0.5), 6 * r[3]);
+        nscd_quat qb =
+            nscd_q_from_axis_angle(nscd_v3(r[4] - 0.5, r[5] - 0.5, r[6] - 0.5), 6 * r[7]);
+        nscd__collision_shape a =
+            box(0, ORIGIN, qa, 0.005 + 0.01 * r[8], 0.005 + 0.01 * r[9], 0.005 + 0.01 * r[10]);
+        nscd__collision_shape b =
+            cylinder(1, ORIGIN, qb, 0.004 + 0.01 * r[11], 0.004 + 0.01 * r[2]);
+        /* along a random direction, to a sampled distance of about r[5] * 3 mm - 2 mm */
+        double dir[3] = {r[6] - 0.5, r[9] - 0.5, r[0] - 0.5},
+               len = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+        double lo = 0.0, hi = 0.1, want = 3e-3 * r[5] - 2e-3;
+        for (int it = 0; it < 40; ++it) {
+            double mid = 0.5 * (lo + hi);
+            for (int i = 0; i < 3; ++i) {
+                b.position[i] = mid * dir[i] / len;
+            }
+            if (sampled_box_cylinder(&a, &b, 200) < want) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+            if (hi - lo < 1e-5) {
+                break;
+            }
+        }
+        double ref = sampled_box_cylinder(&a, &b, 2000);
+        nscd__contact_point p[8];
+        int32_t count = pair_contacts(&a, &b, 1e-3, p);
+        if (ref >= 1e-3 + 1e-7) { /* a sampled direction separates by the margin */
+            assert_int_equal(count, 0);
+        }
+        if (count == 0) { /* the search's axis separates by the margin */
+            continue;
+        }
+        int32_t deepest = 0;
+        for (int32_t k = 0; k < count; ++k) {
+            deepest = p[k].gap < p[deepest].gap ? k : deepest;
+        }
+        /* no sampled direction separates more (720 rim samples: the
+         * sampled value is above the true one along a direction by 1e-7 at
+         * most) */
+        if (!(p[deepest].gap >= ref - 1e-7)) {
+            print_message("random case %d: gap %.9g sampled %.9g\n", t, p[deepest].gap, ref);
+        }
+        assert_true(p[deepest].gap >= ref - 1e-7);
+        check_round_pair(&a, &b, 1e-3, p[deepest].gap, p[deepest].normal, 1e-15, 1e-15);
+        ++tested;
+    }
+    print_message("%d random box-cylinder poses\n", tested);
+    assert_true(tested > 40);
 }
 
 /* Tilted, crossed, rim and deep configurations against an independent
@@ -1308,6 +1627,9 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(half_space_cylinder),
     cmocka_unit_test(cylinder_gjk_pairs),
     cmocka_unit_test(cylinder_pairs_analytic),
+    cmocka_unit_test(cylinder_box_analytic),
+    cmocka_unit_test(cylinder_box_against_sampling),
+    cmocka_unit_test(cylinder_box_random),
     cmocka_unit_test(cylinder_pairs_against_sampling),
     cmocka_unit_test(broad_phase_spheres),
     cmocka_unit_test(broad_phase_mixed),
