@@ -1,4 +1,5 @@
 /* Frames, bounding boxes and segments of shapes (see narrow.h). */
+#include "core/vec3.h"
 #include "collision/narrow.h"
 
 #include <math.h>
@@ -112,10 +113,6 @@ void nscd__axis_segment(const nscd__collision_shape *s, double p[3], double q[3]
     }
 }
 
-static double dot3(const double a[3], const double b[3]) {
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
 static double clamp01(double x) { return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x); }
 
 void nscd__segments_closest(const double p1[3], const double q1[3], const double p2[3],
@@ -124,7 +121,7 @@ void nscd__segments_closest(const double p1[3], const double q1[3], const double
     for (int i = 0; i < 3; ++i) {
         d1[i] = q1[i] - p1[i], d2[i] = q2[i] - p2[i], r[i] = p1[i] - p2[i];
     }
-    double a = dot3(d1, d1), e = dot3(d2, d2), f = dot3(d2, r);
+    double a = nscd_dot3(d1, d1), e = nscd_dot3(d2, d2), f = nscd_dot3(d2, r);
     if (a <= 0.0 && e <= 0.0) {
         *s = *t = 0.0;
         return;
@@ -134,13 +131,13 @@ void nscd__segments_closest(const double p1[3], const double q1[3], const double
         *t = clamp01(f / e);
         return;
     }
-    double c = dot3(d1, r);
+    double c = nscd_dot3(d1, r);
     if (e <= 0.0) {
         *t = 0.0;
         *s = clamp01(-c / a);
         return;
     }
-    double b = dot3(d1, d2), denom = a * e - b * b;
+    double b = nscd_dot3(d1, d2), denom = a * e - b * b;
     /* Parallel segments (denom 0): any s works; 0 is the deterministic pick. */
     double ss = denom > 0.0 ? clamp01((b * f - c * e) / denom) : 0.0;
     double tt = (b * ss + f) / e;
@@ -176,7 +173,7 @@ int nscd__clip_polygon(const nscd__clip_vertex *in, int n_in, const double nrm[3
     int n_out = 0;
     for (int k = 0; k < n_in; ++k) {
         const nscd__clip_vertex *v = &in[(k + n_in - 1) % n_in], *w = &in[k];
-        double dv = dot3(nrm, v->p) - limit, dw = dot3(nrm, w->p) - limit;
+        double dv = nscd_dot3(nrm, v->p) - limit, dw = nscd_dot3(nrm, w->p) - limit;
         if ((dv <= 0.0) != (dw <= 0.0)) {
             double t = dv / (dv - dw);
             nscd__clip_vertex *x = &out[n_out++];
@@ -209,8 +206,8 @@ void nscd__reduce_to_four(nscd__manifold *m, const double n[3]) {
     for (int32_t k = 0; k < m->n; ++k) {
         double d[3] = {m->p[k].point[0] - p0[0], m->p[k].point[1] - p0[1],
                        m->p[k].point[2] - p0[2]};
-        if (dot3(d, d) > best) {
-            best = dot3(d, d), pick[1] = k;
+        if (nscd_dot3(d, d) > best) {
+            best = nscd_dot3(d, d), pick[1] = k;
         }
     }
     const double *p1 = m->p[pick[1]].point;
@@ -221,7 +218,7 @@ void nscd__reduce_to_four(nscd__manifold *m, const double n[3]) {
         double e2[3] = {q[0] - p0[0], q[1] - p0[1], q[2] - p0[2]};
         double c[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
                        e1[0] * e2[1] - e1[1] * e2[0]};
-        double area = dot3(c, n);
+        double area = nscd_dot3(c, n);
         if (area > hi) {
             hi = area, pick[2] = k;
         }

@@ -49,11 +49,14 @@ nscd_vec3 nscd_q_rotate(nscd_quat q, nscd_vec3 v);
 nscd_mat3 nscd_q_to_mat3(nscd_quat q);
 
 /* Array forms for structure-of-arrays storage (the world's bodies): the
- * row-major rotation matrix of the unit quaternion q = (w, x, y, z), and the
- * cross product c = a x b (c may not alias a or b). */
+ * row-major rotation matrix of the unit quaternion q = (w, x, y, z), the dot
+ * product a.b and the cross product c = a x b (c may not alias a or b). */
 static inline void nscd_q_to_rows(const double q[4], double R[9]) {
     nscd_mat3 m = nscd_q_to_mat3((nscd_quat){q[0], q[1], q[2], q[3]});
     memcpy(R, m.m, sizeof m.m);
+}
+static inline double nscd_dot3(const double a[3], const double b[3]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 static inline void nscd_cross3(const double a[3], const double b[3], double c[3]) {
     c[0] = a[1] * b[2] - a[2] * b[1];

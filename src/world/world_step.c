@@ -39,10 +39,6 @@ static void mat_vec(const double A[9], const double x[3], double y[3]) {
     }
 }
 
-static double dot(const double a[3], const double b[3]) {
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
 /* Two unit tangents completing the unit normal n to a right-handed frame
  * (Duff et al. 2017, "Building an orthonormal basis, revisited"): branch
  * free but for the sign of n_z, so the frame is a deterministic function of n. */
@@ -217,8 +213,8 @@ static void general_delassus(const nscd__world_contact *c, nscd__world_contact_r
     double m = c->inv_mass_a + c->inv_mass_b;
     for (int k = 0; k < 3; ++k) {
         for (int l = k; l < 3; ++l) {
-            double v = dot(r->ang_a + 3 * k, r->resp_a + 3 * l) +
-                       dot(r->ang_b + 3 * k, r->resp_b + 3 * l) + (k == l ? m : 0.0);
+            double v = nscd_dot3(r->ang_a + 3 * k, r->resp_a + 3 * l) +
+                       nscd_dot3(r->ang_b + 3 * k, r->resp_b + 3 * l) + (k == l ? m : 0.0);
             r->A[3 * k + l] = r->A[3 * l + k] = v;
         }
     }
@@ -231,12 +227,12 @@ static void diagonal_rows(const nscd_world *w, nscd__world_contact *c, const dou
     c->lever_a = c->lever_b = c->inv_inertia_a = c->inv_inertia_b = 0.0;
     if (c->a_moves) {
         lever_arm(w, c->a, point, r);
-        c->lever_a = dot(r, c->frame);
+        c->lever_a = nscd_dot3(r, c->frame);
         c->inv_inertia_a = w->inv_inertia[9 * (size_t)c->a];
     }
     if (c->b_moves) {
         lever_arm(w, c->b, point, r);
-        c->lever_b = dot(r, c->frame);
+        c->lever_b = nscd_dot3(r, c->frame);
         c->inv_inertia_b = w->inv_inertia[9 * (size_t)c->b];
     }
     double an = c->inv_mass_a + c->inv_mass_b;
@@ -377,7 +373,7 @@ static void warm_start_merge(nscd_world *w) {
             ++j;
         } else {
             for (int k = 0; k < 3; ++k) {
-                c->x[k] = dot(c->frame + 3 * k, old->impulse_world);
+                c->x[k] = nscd_dot3(c->frame + 3 * k, old->impulse_world);
             }
             project_on_cone(c->x, c->mu);
             ++i, ++j;
@@ -450,7 +446,7 @@ static void integrate_positions(nscd_world *w) {
 }
 
 void nscd__world_rotate(const double *q, const double om[3], double dt, double *out) {
-    double rate = sqrt(dot(om, om));
+    double rate = sqrt(nscd_dot3(om, om));
     if (rate == 0.0) {
         memmove(out, q, 4 * sizeof(double));
         return;
