@@ -247,8 +247,10 @@ typedef struct nscd_event_driven_stats {
  *         forces hold the persistent contacts), ::NSCD_ERR_NOT_CONVERGED (no
  *         consistent set of contact modes, or a frictional impact's solver did
  *         not converge), ::NSCD_ERR_UNSUPPORTED (an impact law that would create
- *         energy at this impact, several Routh contacts impacting together, or a
- *         frictional impact together with equality constraints),
+ *         energy at this impact, or several Routh contacts impacting
+ *         together; since 0.2 a frictional impact together with equality
+ *         constraints is solved), ::NSCD_ERR_SINGULAR also when the equality
+ *         constraints hold the normal of a contact in a frictional impact,
  *         ::NSCD_ERR_STALE_HANDLE (the system was destroyed, or a callback
  *         destroyed the stepper or its system during this call: freed now),
  *         ::NSCD_ERR_STATE (called from a callback of the same stepper or system),

@@ -128,14 +128,6 @@ nscd_status nscd__resolve_impact(nscd__model *model, nscd__impact_work *work, co
     int32_t rule = common_rule(model, impact);
     if ((rule == NSCD__IMPACT_NEWTON || rule == NSCD__IMPACT_POISSON) &&
         nscd__impact_has_friction(model, impact)) {
-        for (int32_t r = 0; r < impact->count; ++r) {
-            if (model->contacts[impact->contacts[r]].kind == NSCD__ENTRY_EQUALITY) {
-                return nscd__fail(model->diag, NSCD_ERR_UNSUPPORTED,
-                                  "a frictional impact with equality constraints (entry %d) is "
-                                  "not available in the event-driven stepper",
-                                  (int)impact->contacts[r]);
-            }
-        }
         return nscd__resolve_friction(model, work, q, impact, rule, v);
     }
     if (impact->count <= work->capacity) {

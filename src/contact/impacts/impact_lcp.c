@@ -31,9 +31,8 @@ nscd_status nscd__impact_delassus(nscd__model *model, nscd__impact_work *work, c
     return rc;
 }
 
-/* Positions of the equality rows (*n_e of them) and of the others. */
-static void split_rows(const nscd__model *model, const nscd__impact *impact, int32_t *E,
-                       int32_t *n_e, int32_t *U, int32_t *n_u) {
+void nscd__impact_split_rows(const nscd__model *model, const nscd__impact *impact, int32_t *E,
+                             int32_t *n_e, int32_t *U, int32_t *n_u) {
     *n_e = *n_u = 0;
     for (int32_t r = 0; r < impact->count; ++r) {
         if (model->contacts[impact->contacts[r]].kind == NSCD__ENTRY_EQUALITY) {
@@ -128,7 +127,7 @@ nscd_status nscd__impact_lcp(nscd__model *model, nscd__impact_work *work,
     if (E == NULL || U == NULL) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    split_rows(model, impact, E, &x.n_e, U, &x.n_u);
+    nscd__impact_split_rows(model, impact, E, &x.n_e, U, &x.n_u);
     x.E = E;
     x.U = U;
     if (x.n_e == 0) {

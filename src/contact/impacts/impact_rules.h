@@ -6,6 +6,12 @@
 
 #include "contact/impacts/impact.h"
 
+/* Positions in the impact of its equality entries (model kind
+ * NSCD__ENTRY_EQUALITY; *n_e of them, into E) and of its other entries (*n_u,
+ * into U), each in the impact's order. */
+void nscd__impact_split_rows(const nscd__model *model, const nscd__impact *impact, int32_t *E,
+                             int32_t *n_e, int32_t *U, int32_t *n_u);
+
 /* The LCP of an impact whose equality entries (model kind
  * NSCD__ENTRY_EQUALITY) hold with impulses of either sign: u = G P + c with
  * u_E = 0 and 0 <= P_U _|_ u_U >= 0 over the unilateral rows U. The
@@ -46,6 +52,10 @@ int nscd__impact_has_friction(const nscd__model *model, const nscd__impact *impa
  *   Poisson (Pfeiffer–Glocker): P_c = fc3d(W, u-; 0), u_c = u- + W P_c,
  *                         P_e = fc3d(W, u_c; E P_c,N), r = P_c + P_e;
  * then v+ = v- + M^-1 H' r. Frictionless contacts of the impact have mu = 0.
+ * Equality entries of the impact (joints) are condensed out of W (their
+ * velocities after the impact are zero, their impulses of either sign
+ * follow from r); tangents the joints hold take no friction impulse, and a
+ * contact normal they hold is NSCD_ERR_SINGULAR.
  * Fails, leaving v and the outputs unchanged, with fc3d's status when it does
  * not converge, and with NSCD_ERR_UNSUPPORTED when r'(u- + W r / 2) exceeds
  * work->energy_tolerance times the contacts' energy (kinetic energy would be
