@@ -435,6 +435,13 @@ static nscd_status dc_rods(void *user, int32_t index, double t, const double *q,
     return NSCD_OK;
 }
 
+/* The planar chain with its first rod given twice: dependent equality rows
+ * (G_EE of rank 2 of 3), solved for the least-norm multipliers. */
+static nscd_status dc_rods_twice(void *user, int32_t index, double t, const double *q, double *g,
+                                 double *w) {
+    return dc_rods(user, index == 2 ? 0 : index, t, q, g, w);
+}
+
 /* The same chain in space: (x1, y1, z1, x2, y2, z2), the rods and z1 = z2 =
  * 0 as four equalities, and a wall with two tangents, y and z: the joints
  * hold the z tangent, so its friction impulse is the joints' (zero). */
@@ -496,7 +503,7 @@ typedef struct chain_log {
     double t[64], energy_before[64], energy_after[64];
 } chain_log;
 
-enum { CHAIN_PLANE = 0, CHAIN_REDUCED = 1, CHAIN_SPACE = 2 };
+enum { CHAIN_PLANE = 0, CHAIN_REDUCED = 1, CHAIN_SPACE = 2, CHAIN_TWICE = 3 };
 
 static double chain_kinetic(int reduced, const double *q, const double *v) {
     if (reduced == CHAIN_SPACE) {
@@ -528,15 +535,15 @@ static int32_t log_chain(void *user, const nscd_event_info *info) {
 static nscd_system *chain(int reduced, const nscd_contact_law *law, double mu) {
     nscd_system_desc d;
     nscd_system_desc_init(&d, sizeof d);
-    int space = reduced == CHAIN_SPACE;
+    int space = reduced == CHAIN_SPACE, twice = reduced == CHAIN_TWICE;
     reduced = reduced == CHAIN_REDUCED;
     d.n_dof = reduced ? 2 : space ? 6 : 4;
     d.n_contacts = 1;
-    d.n_equalities = reduced ? 0 : space ? 4 : 2;
+    d.n_equalities = reduced ? 0 : space ? 4 : twice ? 3 : 2;
     d.mass = reduced ? dp_mass : space ? ds_mass : dc_mass;
     d.forces = reduced ? dp_forces : space ? ds_forces : dc_forces;
     d.contact = reduced ? dp_wall : space ? ds_wall : dc_wall;
-    d.equality = reduced ? NULL : space ? ds_joints : dc_rods;
+    d.equality = reduced ? NULL : space ? ds_joints : twice ? dc_rods_twice : dc_rods;
     nscd_system *sys = NULL;
     assert_int_equal(nscd_system_create(&d, &sys), NSCD_OK);
     nscd_contact_desc c;
@@ -604,7 +611,8 @@ static void run_chain(int reduced, const nscd_contact_law *law, double mu, doubl
  * impacts), under Newton's and Poisson's laws; no impact of either gains
  * kinetic energy, and friction matters (without it bob 2 ends elsewhere).
  * The chain in space, held in its plane by two more equalities, with a
- * wall tangent the joints hold, ends there too. */
+ * wall tangent the joints hold, ends there too, and so does the planar
+ * chain with one rod given twice (dependent equality rows). */
 static void chain_frictional_impacts_match_reduced_coordinates(void **state) {
     (void)state;
     for (int poisson = 0; poisson < 2; ++poisson) {
@@ -612,12 +620,13 @@ static void chain_frictional_impacts_match_reduced_coordinates(void **state) {
         assert_int_equal(poisson ? nscd_contact_law_create_poisson(CHAIN_E, NULL, &law)
                                  : nscd_contact_law_create_newton(CHAIN_E, NULL, &law),
                          NSCD_OK);
-        static chain_log reduced, cartesian, smooth, spatial;
-        double xr, yr, xc, yc, xs, ys, x3, y3;
+        static chain_log reduced, cartesian, smooth, spatial, twice;
+        double xr, yr, xc, yc, xs, ys, x3, y3, xt, yt;
         run_chain(CHAIN_REDUCED, law, CHAIN_MU, 4.0, &reduced, &xr, &yr);
         run_chain(CHAIN_PLANE, law, CHAIN_MU, 4.0, &cartesian, &xc, &yc);
         run_chain(CHAIN_PLANE, law, 0.0, 4.0, &smooth, &xs, &ys);
         run_chain(CHAIN_SPACE, law, CHAIN_MU, 4.0, &spatial, &x3, &y3);
+        run_chain(CHAIN_TWICE, law, CHAIN_MU, 4.0, &twice, &xt, &yt);
         print_message("# %s: %d impacts (reduced %d), first at %.9f s; bob 2 at (%.9f, %.9f), "
                       "reduced (%.9f, %.9f), frictionless (%.6f, %.6f)\n",
                       poisson ? "Poisson" : "Newton", cartesian.impacts, reduced.impacts,
@@ -640,6 +649,10 @@ static void chain_frictional_impacts_match_reduced_coordinates(void **state) {
                       spatial.impacts, x3, y3);
         assert_int_equal(spatial.impacts, reduced.impacts);
         assert_true(fabs(x3 - xr) < 1e-6 && fabs(y3 - yr) < 1e-6);
+        print_message("#   a rod given twice: %d impacts, bob 2 at (%.9f, %.9f)\n", twice.impacts,
+                      xt, yt);
+        assert_int_equal(twice.impacts, reduced.impacts);
+        assert_true(fabs(xt - xr) < 1e-6 && fabs(yt - yr) < 1e-6);
         nscd_contact_law_destroy(law);
     }
 }
