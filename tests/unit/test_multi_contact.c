@@ -134,6 +134,24 @@ static void rocking_block_newton_friction_comes_to_rest(void **state) {
     assert_block_at_rest(&r);
 }
 
+/* The issue 28 sweep: the block comes to rest for mu in {0.2, 0.5, 1}
+ * and restitutions 0.3 and 0.5 under both laws. */
+static void rocking_block_rests_for_any_friction(void **state) {
+    (void)state;
+    const double mus[3] = {0.2, 0.5, 1.0}, es[2] = {0.3, 0.5};
+    for (int law = 0; law < 2; ++law) {
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 2; ++j) {
+                block_run r;
+                print_message("# %s e = %g mu = %g\n", law ? "Poisson" : "Newton", es[j], mus[i]);
+                run_block(law ? POISSON : NEWTON, es[j], mus[i], 4.0, &r);
+                print_message("#   %lld impacts\n", (long long)r.impacts);
+                assert_block_at_rest(&r);
+            }
+        }
+    }
+}
+
 static void rocking_block_newton_frictionless_comes_to_rest(void **state) {
     (void)state;
     block_run r;
@@ -329,6 +347,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rocking_block_newton_friction_comes_to_rest),
         cmocka_unit_test(rocking_block_newton_frictionless_comes_to_rest),
+        cmocka_unit_test(rocking_block_rests_for_any_friction),
         cmocka_unit_test(rocking_block_poisson_comes_to_rest),
         cmocka_unit_test(touching_row_gets_lcp_answer_for_any_chunking),
         cmocka_unit_test(gapped_row_gets_binary_impact_answer),

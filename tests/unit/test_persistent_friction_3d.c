@@ -629,6 +629,52 @@ static void groove_slide_stops_and_sticks(void **state) {
     assert_true(r.energy_rise <= 1e-12);
 }
 
+/* The V-groove of above released from rest under a pull F along its axis
+ * and a push F_y across it (coupled directions, issue 28: the active-set
+ * search on modes let one wall give way, then the other, and left both
+ * "sliding" from rest with steps of 2e-8 s, which looked like a hang).
+ * Sliding, both walls stay closed with lambda_0 + lambda_1 =
+ * m g / cos(alpha) and lambda_0 - lambda_1 = -F_y / sin(alpha), so the
+ * friction is mu m g / cos(alpha) whatever F_y: above it the point slides
+ * along the axis at a = (F - mu m g / cos(alpha)) / m; below it it sticks,
+ * held by forces inside both cones (redundant: with mu > tan(alpha) one
+ * wall alone can hold it, so the distribution is not unique). */
+static void groove_from_rest_sticks_or_slides(void **state) {
+    (void)state;
+    double alpha = 30.0 * PI / 180.0, m = 2.0, v0[3] = {0.0, 0.0, 0.0};
+    const double mus[3] = {0.2, 0.5, 1.0};
+    for (int i = 0; i < 3; ++i) {
+        double mu = mus[i], friction = mu * m * G_ACC / cos(alpha);
+        for (int push = 0; push < 2; ++push) {
+            double fy = push ? 0.5 * m * G_ACC * tan(alpha) : 0.0;
+            for (int slides = 0; slides < 2; ++slides) {
+                plane p = {.mass = m, .n_tangent = 2, .groove = alpha};
+                p.force[0] = (slides ? 1.5 : 0.5) * friction;
+                p.force[1] = fy;
+                result r;
+                run(&p, mu, v0, 0.5, 5, &r);
+                double a = slides ? (p.force[0] - friction) / m : 0.0;
+                print_message("# mu %g, push %d, %s: x %.12f (expected %.12f)\n", mu, push,
+                              slides ? "slides" : "sticks", r.q[0], 0.5 * a * 0.25);
+                assert_near(r.q[0], 0.5 * a * 0.25, 1e-9);
+                assert_near(r.v[0], a * 0.5, 1e-9);
+                assert_near(r.q[1], 0.0, 1e-9);
+                assert_near(r.q[2], 0.0, 1e-9);
+                double tol = 1e-9 * m * G_ACC;
+                if (slides) { /* the forces are determined: both walls, friction along -x */
+                    assert_near(r.lambda_n + r.lambda_n1, m * G_ACC / cos(alpha), tol);
+                    assert_near(r.lambda_n - r.lambda_n1, -fy / sin(alpha), tol);
+                } else { /* redundant: any forces in the cones that hold it */
+                    assert_true(r.lambda_n >= -tol && r.lambda_n1 >= -tol);
+                    assert_true(r.lambda_t <= mu * r.lambda_n + tol);
+                    assert_true(r.lambda_t1 <= mu * r.lambda_n1 + tol);
+                }
+                assert_true(r.energy_rise <= 1e-9);
+            }
+        }
+    }
+}
+
 /* A ball dropped from h = 5 cm with a horizontal velocity V0 onto the rough
  * floor (Newton e = 0.5, mu = 0.3; the tangential rows turned by 60 deg):
  * every impact slides throughout, so the tangential speed drops by mu times
@@ -697,6 +743,7 @@ int main(void) {
         cmocka_unit_test(floor_push_from_rest_slips),
         cmocka_unit_test(floor_slide_stops),
         cmocka_unit_test(groove_slide_stops_and_sticks),
+        cmocka_unit_test(groove_from_rest_sticks_or_slides),
         cmocka_unit_test(bouncing_ball_closes_sliding),
         cmocka_unit_test(bouncing_ball_zeno_closure_slides),
     };

@@ -6,17 +6,20 @@
  * sliding with lambda_T = -mu lambda_N d — or open with a gap that does not
  * start to shrink (d2g/dt2 >= 0). This is the contact problem at the level of
  * accelerations (Pfeiffer & Glocker, "Multibody dynamics with unilateral
- * contacts", ch. 7). Where every frictional contact at rest has one
- * tangential row, it is one LCP in Pfeiffer and Glocker's form, solved by
- * Lemke's algorithm with the lexicographic ratio test (lcp_modes() below;
- * docs/multi_contact_events.md derives it), which gives every contact's mode
- * at once. The active-set search on the modes then checks them against the
- * stepper's forces (no change when they agree), and decides alone for
- * contacts with two tangential rows or when Lemke's algorithm ends on a ray:
- * starting from the present modes (with the transition a firing watch
- * announced), the smallest-index contact whose conditions fail changes mode,
- * the forces are computed again (integrators/event_driven/dynamics.c, of minimum weighted
- * norm for redundant contacts), until every condition holds. Smallest-index
+ * contacts", ch. 7), solved once for every contact at rest: an LCP in
+ * Pfeiffer and Glocker's form by Lemke's algorithm with the lexicographic
+ * ratio test when every frictional contact at rest has one tangential row
+ * (planar_modes() below), a Coulomb friction problem on the accelerations by
+ * the fc3d block Gauss–Seidel when some has two (spatial_modes());
+ * docs/multi_contact_events.md derives both. Its solution gives every
+ * contact's mode at once. The active-set search on the modes then checks
+ * them against the stepper's forces (no change when they agree), and
+ * decides alone when the problem was not solved (Lemke's algorithm ended on
+ * a ray, fc3d did not converge): starting from the present modes (with the
+ * transition a firing watch announced), the smallest-index contact whose
+ * conditions fail changes mode, the forces are computed again
+ * (integrators/event_driven/dynamics.c, of minimum weighted norm for
+ * redundant contacts), until every condition holds. Smallest-index
  * pivoting on the modes is Murty's rule, which terminates for P-matrix
  * problems; a bound on the changes turns the rest (e.g. Painleve's paradox)
  * into an error.
@@ -34,6 +37,7 @@
 #include <math.h>
 
 #include "contact/solvers/lemke.h"
+#include "nscd/fc3d.h"
 #include "integrators/event_driven/event_driven_impl.h"
 
 /* Relative size below which a violated condition counts as satisfied: a
@@ -236,106 +240,127 @@ static nscd_status fix_contact(nscd_event_driven *ed, double t, const double *y,
     return rc;
 }
 
-/* ---- The contact problem at the level of accelerations (planar) ----
+/* ---- The contact problem at the level of accelerations ----
  *
- * For the contacts at rest whose tangential motion is at most one row, the
- * modes come from one linear complementarity problem in Pfeiffer and
- * Glocker's form (docs/multi_contact_events.md, "The contact problem at the
- * level of accelerations"). Per contact p, with a_N, a_T its normal and
- * tangential contact accelerations and lambda_N, lambda_T its forces:
+ * The modes of the contacts at rest come from one contact problem in
+ * Pfeiffer and Glocker's form (docs/multi_contact_events.md, "The contact
+ * problem at the level of accelerations"). Per contact p, with a_N, a_T its
+ * normal and tangential contact accelerations and lambda_N, lambda_T its
+ * forces:
  *   - frictionless:            lambda_N >= 0 _|_ a_N >= 0;
- *   - sliding (|s| > zeno_velocity, sigma = sign s): the same with
- *     lambda_T = -mu sigma lambda_N;
- *   - at rest tangentially: also lambda_R = mu lambda_N + lambda_T >= 0
- *     _|_ a_T+ = a_T + a_T- >= 0, and a_T- >= 0 _|_ lambda_L = 2 mu lambda_N
- *     - lambda_R >= 0 (a_T > 0 forces lambda_T = -mu lambda_N, a_T < 0
- *     forces lambda_T = +mu lambda_N, a_T = 0 leaves |lambda_T| <= mu lambda_N).
+ *   - sliding (||s|| > zeno_velocity, d = s / ||s||): the same with
+ *     lambda_T = -mu lambda_N d;
+ *   - at rest tangentially: Coulomb's law on the accelerations,
+ *     ||lambda_T|| <= mu lambda_N with a_T = 0 (sticking) or
+ *     lambda_T = -mu lambda_N a_T / ||a_T|| (starting to slide).
  * The accelerations are affine in the forces, a = G lambda + b; G and b are
  * measured on the dynamics itself (every contact at rest open; then a probe
  * force along each contact row), so closed equality rows elsewhere in the
- * model are held. The LCP is solved by Lemke's algorithm with the
- * lexicographic ratio test, which cannot cycle (contact/solvers/lemke.c). */
+ * model are held. Where every frictional contact at rest has one tangential
+ * row the problem is an LCP (planar_modes(): Lemke's algorithm with the
+ * lexicographic ratio test, which cannot cycle, contact/solvers/lemke.c);
+ * with two (spatial_modes()) it is a Coulomb friction problem on (G, b),
+ * solved by the fc3d block Gauss–Seidel, whose sweeps do not pivot on modes
+ * and so neither cycle nor meet a singular basis on redundant contacts (a
+ * point in a V-groove, a box on four corners). */
 
-/* One contact at rest in the LCP. */
-typedef struct lcp_contact {
+/* One contact at rest in the problem. */
+typedef struct rest_contact {
     int32_t index; /* the contact */
     int32_t kind;  /* 0 frictionless, 1 sliding, 2 at rest tangentially */
-    double sigma;  /* sliding: sign of s */
+    int32_t rows;  /* rows measured: the normal, then the tangents (kind > 0) */
+    double sigma;  /* sliding: sign of s (planar) */
+    double d[2];   /* sliding: s / ||s|| */
     double mu;     /* friction coefficient */
     double mass;   /* effective normal mass (scale of the forces) */
-    int32_t var;   /* first LCP variable: lambda_N, then lambda_R, a_T- */
-    double b[2];   /* a_N, a_T with the contacts at rest open */
-    double *g[2];  /* columns: response of (a_N, a_T) of every LCP contact to a unit
-                    * normal / tangential force of this one: g[k][2 p + c] */
-} lcp_contact;
+    int32_t var;   /* planar: first LCP variable: lambda_N, then lambda_R, a_T- */
+    double b[3];   /* a_N, a_T with the contacts at rest open */
+    double *g[3];  /* columns: response of (a_N, a_T) of every contact to a unit
+                    * force along row k of this one: g[k][3 p + c] */
+} rest_contact;
 
-/* Contact accelerations (a_N, a_T) of every LCP contact at (t, y) with the
- * present modes and probe into out[2 p + c]. */
-static nscd_status lcp_accelerations(nscd_event_driven *ed, double t, const double *y,
-                                     const lcp_contact *c, int32_t n, double *out) {
+typedef struct rest_problem {
+    int32_t n, n_var; /* contacts; planar LCP variables */
+    int spatial;      /* some frictional contact has two tangential rows */
+    rest_contact *c;
+    double scale; /* of the accelerations; forces in units of mass * scale */
+} rest_problem;
+
+/* Contact accelerations (a_N, a_T) of every contact of the problem at (t, y)
+ * with the present modes and probe into out[3 p + c]. */
+static nscd_status rest_accelerations(nscd_event_driven *ed, double t, const double *y,
+                                      const rest_contact *c, int32_t n, double *out) {
     nscd_status rc = nscd__dynamics_rhs(&ed->dynamics, t, y, ed->ydot);
     for (int32_t p = 0; p < n && rc == NSCD_OK; ++p) {
         double normal = 0.0, tangent[2] = {0.0, 0.0};
         rc = nscd__dynamics_contact_acceleration(&ed->dynamics, c[p].index, t, y, ed->ydot, &normal,
                                                  tangent);
-        out[2 * p] = normal;
-        out[2 * p + 1] = tangent[0];
+        out[3 * p] = normal;
+        out[3 * p + 1] = tangent[0];
+        out[3 * p + 2] = tangent[1];
     }
     return rc;
 }
 
-/* Decides the modes of the contacts at rest by the acceleration-level LCP.
- * *solved = 0 (and nothing changed) when the problem is not planar (a
- * frictional contact with two tangential rows) or Lemke's algorithm ends on
- * a ray: the caller then searches the modes as before. */
-static nscd_status lcp_modes(nscd_event_driven *ed, double t, const double *y, int32_t n_rest,
-                             int *solved) {
+/* Measures b and G of the contacts at rest into P (in the arena). P->n = 0
+ * (and nothing changed) when there is nothing to decide, or a contact that
+ * nothing moves leaves it to the search. */
+static nscd_status measure_problem(nscd_event_driven *ed, double t, const double *y, int32_t n_rest,
+                                   rest_problem *P) {
     nscd__model *m = ed->model;
-    *solved = 0;
-    int32_t n = 0, n_var = 0;
+    int32_t n = 0;
+    P->n = P->n_var = 0;
+    P->spatial = 0;
     for (int32_t r = 0; r < n_rest; ++r) {
         const nscd__contact_slot *slot = &m->contacts[ed->rest[r]];
         if (slot->kind != NSCD__ENTRY_UNILATERAL) {
             continue;
         }
-        if (nscd__dynamics_frictional(slot) && slot->n_tangent != 1) {
-            return NSCD_OK;
-        }
+        P->spatial |= nscd__dynamics_frictional(slot) && slot->n_tangent == 2;
         ++n;
     }
     if (n == 0) {
         return NSCD_OK;
     }
     nscd__arena_reset(&ed->arena);
-    lcp_contact *c = nscd__arena_alloc(&ed->arena, (size_t)n, sizeof(lcp_contact));
-    double *acc = nscd__arena_array(&ed->arena, (size_t)(2 * n), sizeof(double));
-    double *columns = nscd__arena_array(&ed->arena, (size_t)(4 * n * n), sizeof(double));
+    rest_contact *c = nscd__arena_alloc(&ed->arena, (size_t)n, sizeof(rest_contact));
+    double *acc = nscd__arena_array(&ed->arena, (size_t)(3 * n), sizeof(double));
+    double *columns = nscd__arena_array(&ed->arena, (size_t)(9 * n * n), sizeof(double));
     int32_t *mode = nscd__arena_alloc(&ed->arena, (size_t)n, sizeof(int32_t));
     if (!c || !acc || !columns || !mode) {
         return nscd__fail(&ed->diag, NSCD_ERR_OUT_OF_MEMORY, "contact problem of %d contacts",
                           (int)n);
     }
     nscd_status rc = NSCD_OK;
-    int32_t p = 0;
+    int32_t p = 0, n_var = 0;
     for (int32_t r = 0; r < n_rest && rc == NSCD_OK; ++r) {
         int32_t i = ed->rest[r];
         nscd__contact_slot *slot = &m->contacts[i];
         if (slot->kind != NSCD__ENTRY_UNILATERAL) {
             continue;
         }
-        lcp_contact *k = &c[p];
+        rest_contact *k = &c[p];
         k->index = i;
         k->mu = slot->friction;
         k->kind = 0;
+        k->rows = 1;
         k->sigma = 0.0;
+        k->d[0] = k->d[1] = 0.0;
         k->var = n_var;
-        k->g[0] = columns + (size_t)(2 * p) * (size_t)(2 * n);
-        k->g[1] = k->g[0] + 2 * n;
+        for (int32_t row = 0; row < 3; ++row) {
+            k->g[row] = columns + (size_t)(3 * p + row) * (size_t)(3 * n);
+        }
         double gap = 0.0, s[2] = {0.0, 0.0};
         if (nscd__dynamics_frictional(slot)) {
             rc = nscd__dynamics_slip_velocity(&ed->dynamics, i, t, y, y + m->n_q, s);
-            k->kind = fabs(s[0]) > ed->options.zeno_velocity ? 1 : 2;
+            double speed = slot->n_tangent == 1 ? fabs(s[0]) : norm2(s);
+            k->kind = speed > ed->options.zeno_velocity ? 1 : 2;
+            k->rows = 1 + slot->n_tangent;
             k->sigma = s[0] > 0.0 ? 1.0 : -1.0;
+            if (speed > 0.0) {
+                k->d[0] = s[0] / speed;
+                k->d[1] = s[1] / speed;
+            }
         }
         if (rc == NSCD_OK) {
             rc = nscd__dynamics_contact(&ed->dynamics, i, t, y, &gap);
@@ -359,24 +384,25 @@ static nscd_status lcp_modes(nscd_event_driven *ed, double t, const double *y, i
     }
     double scale = 0.0;
     nscd__dynamics_update_modes(&ed->dynamics);
-    rc = lcp_accelerations(ed, t, y, c, n, acc);
+    rc = rest_accelerations(ed, t, y, c, n, acc);
     for (p = 0; p < n && rc == NSCD_OK; ++p) {
-        c[p].b[0] = acc[2 * p];
-        c[p].b[1] = acc[2 * p + 1];
-        scale = fmax(scale, fmax(fabs(c[p].b[0]), fabs(c[p].b[1])));
+        for (int32_t row = 0; row < 3; ++row) {
+            c[p].b[row] = acc[3 * p + row];
+            scale = fmax(scale, fabs(c[p].b[row]));
+        }
     }
     if (!(scale > 0.0) || !isfinite(scale)) {
         scale = 1.0;
     }
     for (p = 0; p < n && rc == NSCD_OK; ++p) {
-        for (int32_t row = 0; row < (c[p].kind == 0 ? 1 : 2) && rc == NSCD_OK; ++row) {
+        for (int32_t row = 0; row < (c[p].kind == 0 ? 1 : c[p].rows) && rc == NSCD_OK; ++row) {
             double f = c[p].mass * scale;
             ed->dynamics.probe_contact = c[p].index + 1;
             ed->dynamics.probe_row = row;
             ed->dynamics.probe_force = f;
-            rc = lcp_accelerations(ed, t, y, c, n, c[p].g[row]);
+            rc = rest_accelerations(ed, t, y, c, n, c[p].g[row]);
             ed->dynamics.probe_contact = 0;
-            for (int32_t k = 0; k < 2 * n && rc == NSCD_OK; ++k) {
+            for (int32_t k = 0; k < 3 * n && rc == NSCD_OK; ++k) {
                 c[p].g[row][k] = (c[p].g[row][k] - acc[k]) / f;
             }
         }
@@ -384,10 +410,62 @@ static nscd_status lcp_modes(nscd_event_driven *ed, double t, const double *y, i
     for (p = 0; p < n; ++p) {
         m->contacts[c[p].index].state.mode = mode[p];
     }
-    if (rc != NSCD_OK) {
-        return rc;
+    if (rc == NSCD_OK) {
+        P->n = n;
+        P->n_var = n_var;
+        P->c = c;
+        P->scale = scale;
     }
-    /* the scaled LCP: forces in units of mass * scale, accelerations of scale */
+    return rc;
+}
+
+/* The mode of contact a from its normal force and acceleration and, at rest
+ * tangentially, its tangential acceleration a_t (n_t components) and force
+ * lambda_t (all in the problem's units); a degenerate contact (no force and
+ * no acceleration) keeps the present mode, like the search's hysteresis. */
+static void set_mode(nscd_event_driven *ed, const rest_contact *a, double lambda_n, double a_n,
+                     const double a_t[2], const double lambda_t[2]) {
+    nscd__contact_slot *slot = &ed->model->contacts[a->index];
+    if (lambda_n > MODE_TOLERANCE) {
+        slot->state.mode = NSCD_CONTACT_CLOSED;
+    } else if (a_n > MODE_TOLERANCE) {
+        slot->state.mode = NSCD_CONTACT_OPEN;
+    }
+    if (slot->state.mode != NSCD_CONTACT_CLOSED || a->kind == 0) {
+        return;
+    }
+    int32_t slip_was = slot->state.slip;
+    if (a->kind == 1) {
+        const double u[2] = {slot->n_tangent == 1 ? a->sigma : a->d[0],
+                             slot->n_tangent == 1 ? 0.0 : a->d[1]};
+        slide(slot, u);
+        return;
+    }
+    const double *d_was = slot->state.slip_direction;
+    if (norm2(a_t) > MODE_TOLERANCE) {
+        slide(slot, a_t);
+    } else if (slip_was != 0 && norm2((const double[2]){
+                                    lambda_t[0] + a->mu * lambda_n * d_was[0],
+                                    lambda_t[1] + a->mu * lambda_n * d_was[1]}) <= MODE_TOLERANCE) {
+        /* starting to slide (a stick that reached the cone): keep it */
+    } else {
+        slot->state.slip = 0;
+        if (slip_was != 0) {
+            ed->slip_stopped[a->index] = 1;
+        }
+    }
+}
+
+/* The planar problem as an LCP in Pfeiffer and Glocker's form: per contact
+ * at rest tangentially also lambda_R = mu lambda_N + lambda_T >= 0 _|_
+ * a_T+ = a_T + a_T- >= 0, and a_T- >= 0 _|_ lambda_L = 2 mu lambda_N -
+ * lambda_R >= 0 (a_T > 0 forces lambda_T = -mu lambda_N, a_T < 0 forces
+ * lambda_T = +mu lambda_N, a_T = 0 leaves |lambda_T| <= mu lambda_N).
+ * *solved = 0 (and nothing changed) when Lemke's algorithm ends on a ray. */
+static nscd_status planar_modes(nscd_event_driven *ed, const rest_problem *P, int *solved) {
+    int32_t n = P->n, n_var = P->n_var;
+    const rest_contact *c = P->c;
+    double scale = P->scale;
     double *M = nscd__arena_array(&ed->arena, (size_t)(n_var * n_var), sizeof(double));
     double *q = nscd__arena_array(&ed->arena, (size_t)n_var, sizeof(double));
     double *z = nscd__arena_array(&ed->arena, (size_t)n_var, sizeof(double));
@@ -401,15 +479,15 @@ static nscd_status lcp_modes(nscd_event_driven *ed, double t, const double *y, i
     for (int32_t k = 0; k < n_var * n_var; ++k) {
         M[k] = 0.0;
     }
-    for (p = 0; p < n; ++p) { /* rows of contact p */
-        const lcp_contact *a = &c[p];
+    for (int32_t p = 0; p < n; ++p) { /* rows of contact p */
+        const rest_contact *a = &c[p];
         int32_t v = a->var;
         for (int32_t rr = 0; rr < (a->kind == 2 ? 2 : 1); ++rr) { /* a_N, then a_T+ */
             int32_t row = v + rr;
             q[row] = a->b[rr] / scale;
             for (int32_t o = 0; o < n; ++o) { /* columns of contact o */
-                const lcp_contact *b = &c[o];
-                double gn = b->g[0][2 * p + rr], gt = b->kind == 0 ? 0.0 : b->g[1][2 * p + rr];
+                const rest_contact *b = &c[o];
+                double gn = b->g[0][3 * p + rr], gt = b->kind == 0 ? 0.0 : b->g[1][3 * p + rr];
                 double unit = b->mass; /* a force unknown of o is mass * scale * z */
                 if (b->kind == 0) {
                     M[row * n_var + b->var] = gn * unit;
@@ -434,44 +512,114 @@ static nscd_status lcp_modes(nscd_event_driven *ed, double t, const double *y, i
     if (nscd__lemke(n_var, M, q, T, basis, z, w) != NSCD_OK) {
         return NSCD_OK; /* no solution found: the search decides */
     }
-    /* modes; a degenerate contact (no force and no acceleration) keeps the
-     * present mode, like the search's hysteresis */
-    for (p = 0; p < n; ++p) {
-        const lcp_contact *a = &c[p];
-        nscd__contact_slot *slot = &m->contacts[a->index];
+    for (int32_t p = 0; p < n; ++p) {
+        const rest_contact *a = &c[p];
         int32_t v = a->var;
-        double lambda_n = z[v], a_n = w[v];
-        if (lambda_n > MODE_TOLERANCE) {
-            slot->state.mode = NSCD_CONTACT_CLOSED;
-        } else if (a_n > MODE_TOLERANCE) {
-            slot->state.mode = NSCD_CONTACT_OPEN;
+        double lambda_n = z[v];
+        double a_t[2] = {0.0, 0.0}, lambda_t[2] = {0.0, 0.0};
+        if (a->kind == 2) {
+            a_t[0] = w[v + 1] - z[v + 2];
+            lambda_t[0] = z[v + 1] - a->mu * lambda_n; /* in units of mass * scale */
         }
-        if (slot->state.mode != NSCD_CONTACT_CLOSED || a->kind == 0) {
-            continue;
-        }
-        int32_t slip_was = slot->state.slip;
-        if (a->kind == 1) {
-            const double u[2] = {a->sigma, 0.0};
-            slide(slot, u);
-            continue;
-        }
-        double a_t = w[v + 1] - z[v + 2];
-        double lambda_t = z[v + 1] - a->mu * lambda_n; /* in units of mass * scale */
-        if (a_t > MODE_TOLERANCE || a_t < -MODE_TOLERANCE) {
-            const double u[2] = {a_t, 0.0};
-            slide(slot, u);
-        } else if (slip_was != 0 &&
-                   fabs(lambda_t + a->mu * lambda_n * (double)slip_was) <= MODE_TOLERANCE) {
-            /* starting to slide (a stick that reached the cone): keep it */
-        } else {
-            slot->state.slip = 0;
-            if (slip_was != 0) {
-                ed->slip_stopped[a->index] = 1;
-            }
-        }
+        set_mode(ed, a, lambda_n, w[v], a_t, lambda_t);
     }
     *solved = 1;
     return NSCD_OK;
+}
+
+/* The spatial problem as a Coulomb friction problem a = W lambda + q on
+ * 3x3 blocks (forces in units of mass * scale, accelerations of scale):
+ * a contact at rest tangentially with friction mu, the others with mu = 0
+ * and their normal column the response to the force they take (sliding:
+ * W_N - mu d' W_T). Rows that carry no unknown (a missing second tangent,
+ * the tangents of sliding and frictionless contacts) are dummies: zero
+ * coupling, the diagonal of the normal, zero right-hand side, as in the
+ * frictional impacts (docs/frictional_impacts.md). *solved = 0 (nothing
+ * changed) when fc3d does not reach its tolerance. */
+static nscd_status spatial_modes(nscd_event_driven *ed, const rest_problem *P, int *solved) {
+    nscd__model *m = ed->model;
+    int32_t n = P->n, dim = 3 * n;
+    size_t mm = (size_t)dim;
+    const rest_contact *c = P->c;
+    double *W = nscd__arena_array(&ed->arena, mm * mm, sizeof(double));
+    double *q = nscd__arena_array(&ed->arena, mm, sizeof(double));
+    double *r = nscd__arena_array(&ed->arena, mm, sizeof(double));
+    double *u = nscd__arena_array(&ed->arena, mm, sizeof(double));
+    double *mu = nscd__arena_array(&ed->arena, (size_t)n, sizeof(double));
+    if (!W || !q || !r || !u || !mu) {
+        return nscd__fail(&ed->diag, NSCD_ERR_OUT_OF_MEMORY, "contact problem of %d contacts",
+                          (int)n);
+    }
+    for (int32_t o = 0; o < n; ++o) { /* the columns of contact o */
+        const rest_contact *b = &c[o];
+        for (int32_t k = 0; k < 3; ++k) {
+            int real = k == 0 || (b->kind == 2 && k < b->rows);
+            for (int32_t row = 0; row < dim; ++row) {
+                const rest_contact *a = &c[row / 3];
+                int32_t rr = row % 3;
+                double value = 0.0;
+                if (real && (rr == 0 || (a->kind == 2 && rr < a->rows))) {
+                    value = b->g[k][row];
+                    if (k == 0 && b->kind == 1) { /* sliding: the force row W_N - mu d' W_T */
+                        value -= b->mu * (b->d[0] * b->g[1][row] +
+                                          (b->rows > 2 ? b->d[1] * b->g[2][row] : 0.0));
+                    }
+                    value *= b->mass;
+                }
+                W[(size_t)row * mm + (size_t)(3 * o + k)] = value;
+            }
+        }
+    }
+    for (int32_t p = 0; p < n; ++p) {
+        const rest_contact *a = &c[p];
+        size_t nn = (size_t)(3 * p) * mm + (size_t)(3 * p);
+        mu[p] = a->kind == 2 ? a->mu : 0.0;
+        for (int32_t rr = 0; rr < 3; ++rr) {
+            int real = rr == 0 || (a->kind == 2 && rr < a->rows);
+            size_t row = (size_t)(3 * p + rr);
+            q[row] = real ? a->b[rr] / P->scale : 0.0;
+            if (!real) {
+                W[row * mm + row] = W[nn];
+            }
+        }
+    }
+    nscd_fc3d_options o;
+    nscd_fc3d_options_init(&o, sizeof o);
+    o.friction_law = NSCD_FC3D_COULOMB;
+    o.tolerance = 1e-12;
+    o.max_iterations = 10000;
+    o.warm_start = 0;
+    o.allocator = *m->allocator;
+    nscd_fc3d_info info = {.struct_size = sizeof info};
+    if (nscd_fc3d_solve_dense(n, W, q, mu, &o, r, u, &info) != NSCD_OK) {
+        return NSCD_OK; /* not solved: the search decides */
+    }
+    for (int32_t p = 0; p < n; ++p) {
+        const rest_contact *a = &c[p];
+        const double *z = r + 3 * p, *w = u + 3 * p;
+        double a_t[2] = {0.0, 0.0}, lambda_t[2] = {0.0, 0.0};
+        for (int32_t k = 0; a->kind == 2 && k + 1 < a->rows; ++k) {
+            a_t[k] = w[1 + k];
+            lambda_t[k] = z[1 + k];
+        }
+        set_mode(ed, a, z[0], w[0], a_t, lambda_t);
+    }
+    *solved = 1;
+    return NSCD_OK;
+}
+
+/* Decides the modes of the contacts at rest by the acceleration-level
+ * problem. *solved = 0 (and nothing changed) when the problem could not be
+ * solved: the caller then searches the modes as before. */
+static nscd_status acceleration_modes(nscd_event_driven *ed, double t, const double *y,
+                                      int32_t n_rest, int *solved) {
+    rest_problem P;
+    *solved = 0;
+    nscd_status rc = measure_problem(ed, t, y, n_rest, &P);
+    if (rc != NSCD_OK || P.n == 0) {
+        return rc;
+    }
+    return P.spatial ? spatial_modes(ed, &P, solved) : planar_modes(ed, &P, solved);
 }
 
 nscd_status nscd__decide_contact_modes(nscd_event_driven *ed, double t, const double *y,
@@ -496,8 +644,8 @@ nscd_status nscd__decide_contact_modes(nscd_event_driven *ed, double t, const do
     }
     int solved = 0;
     if (rc == NSCD_OK) {
-        rc = lcp_modes(ed, t, y, n_rest, &solved);
-        announced = 1; /* the LCP's evaluations replaced the forces at hand */
+        rc = acceleration_modes(ed, t, y, n_rest, &solved);
+        announced = 1; /* the problem's evaluations replaced the forces at hand */
     }
     const int32_t max_changes = 16 + 8 * n_rest;
     for (int32_t changes = 0; rc == NSCD_OK && changes <= max_changes; ++changes) {
