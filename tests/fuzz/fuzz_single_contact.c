@@ -288,13 +288,6 @@ static int spd_verdict(const double A[9]) {
     return worst > 1e-12 ? 1 : (worst < 1e-16 ? -1 : 0);
 }
 
-/* b_n > 0 negligible against |b| on a conic that is a hyperbola or next to
- * the parabola: the remainder of known issue 2 (see its use). */
-static int grazing_hyperbola(const double S[9], const double b[3], double mu) {
-    return b[0] > 0.0 && b[0] <= 1e-12 * fz_norm(b, 3) &&
-           S[0] < (1.0 + 1e-3) * mu * hypot(S[1], S[2]);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fz_reader r = fz_make(data, size);
     fz_corruption c;
@@ -424,8 +417,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
          * (docs/fuzzing.md): at extreme grazing on a hyperbola the
          * enumeration can still list none (b_n = 1e-300, b_t = -1.4e-6, found
          * by the short run of make test after the degenerate-conic fix) */
-        FZ_REQUIRE(n_sol >= 1 || p.mu > 1e6 || (!FZ_STRICT && grazing_hyperbola(S, p.b, p.mu)),
-                   "all: no solution listed (b_n = %g)", p.b[0]);
+        FZ_REQUIRE(n_sol >= 1 || p.mu > 1e6, "all: no solution listed (b_n = %g)", p.b[0]);
         int zero_first = sol[0] == 0.0 && sol[1] == 0.0 && sol[2] == 0.0;
         FZ_REQUIRE(zero_first == (p.b[0] <= 0.0), "all: x = 0 first (%d) but b_n = %g", zero_first,
                    p.b[0]);

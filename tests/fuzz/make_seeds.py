@@ -163,6 +163,11 @@ def single_contact_seeds():
     # ... and b_n = 1e-300 on a hyperbola whose b_n = 0 minimum lies at |t| ~ 800 where
     # c0 sinh(sigma) overflowed (c0 = mu b_n / A_nn ~ 1e-305): the search now forms t by exp
     s["regress-near-grazing-far-branch"] = raw("AOvrY//fAQasgAD6BgAAgjHg4ODgMPf5efn52fn5+fngsvmysgMIAQ==")
+    # ... and b_n = 1e-300 on a hyperbola whose sliding root (d against b_to, x_n = 2.9e-291)
+    # lies 3.5e-10 rad from a zero of D: the pair was one root for the quartic and the grid,
+    # and nothing was listed (the waiver grazing_hyperbola of fuzz_single_contact.c until
+    # then); now found from the zeros of p and D themselves
+    s["regress-near-grazing-root-pair"] = raw("AACAAAMAAAAAAAD/////AID/ZAAAAIAAgDAyMgE//wkI")
     return s
 
 

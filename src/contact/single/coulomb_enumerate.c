@@ -99,14 +99,15 @@ static double sliding_xn(const double A[9], const double b[3], double mu, double
     double m0 = A[3] + A[4] * w1 + A[5] * w2, m1 = A[6] + A[7] * w1 + A[8] * w2;
     double q = c * m1 - s * m0, p = c * b[2] - s * b[1];
     double x1 = b[0] / D, x2 = p / q;
-    bool ok1 = isfinite(x1) && x1 > 0.0, ok2 = isfinite(x2) && x2 > 0.0;
-    if (!ok1 || !ok2) {
-        return ok1 ? x1 : (ok2 ? x2 : NAN);
-    }
     double terms1 = fabs(A[0]) + mu * (fabs(A[1]) + fabs(A[2]));
     double terms2 = fabs(A[3]) + fabs(A[6]) + mu * (fabs(A[4]) + 2.0 * fabs(A[5]) + fabs(A[8])) +
-                    nscd__norm2(b[1], b[2]) / fmax(x1, x2);
-    return terms1 * fabs(q) <= terms2 * fabs(D) ? x1 : x2;
+                    nscd__norm2(b[1], b[2]) / fmax(fabs(x1), fabs(x2));
+    /* the better conditioned equation decides, also the sign: next to a zero of D
+     * the sign of b_n / D is rounding noise, and taking whichever of the two is
+     * positive accepted such noise as a solution (x_n = 1.4e-284 at D = 7e-17 in
+     * the problem of sliding_general's seeds) */
+    double xn = terms1 * fabs(q) <= terms2 * fabs(D) ? x1 : x2;
+    return isfinite(xn) && xn > 0.0 ? xn : NAN;
 }
 
 /* Root of the trigonometric polynomial g(th) = k0 + k1 cos + k2 sin + k3 cos 2th +
@@ -233,6 +234,29 @@ static nscd_status sliding_general(solution_list *list, const double A[9], const
             continue;
         }
         try_angle(list, A, b, mu, k, th);
+    }
+    /* G = b_n q - D p: for b_n tiny against b_to its roots are those of D p moved
+     * by O(b_n), and a root next to a zero of p (d parallel to b_to) and one next
+     * to a zero of D can be closer than the quartic and the grid resolve (3.5e-10
+     * rad apart, x_n = 2.9e-291, in a fuzzer's problem with b_n = 1e-300). The
+     * zeros of p and of D themselves, and Newton from them, find each of such a
+     * pair (the seed itself too: there G is zero to rounding, and its slope
+     * D p' so small that Newton's step is rounding noise of 1e-7 rad). */
+    double seeds[4];
+    int n_seeds = 0;
+    if (nscd__norm2(bt, bo) > 0.0) {
+        seeds[n_seeds++] = atan2(bo, bt);
+        seeds[n_seeds++] = atan2(-bo, -bt);
+    }
+    double sa = nscd__norm2(Ant, Ano);
+    if (mu * sa >= N) {
+        double a0 = atan2(Ano, Ant), da = acos(fmin(1.0, N / (mu * sa)));
+        seeds[n_seeds++] = a0 - da;
+        seeds[n_seeds++] = a0 + da;
+    }
+    for (int i = 0; i < n_seeds; ++i) {
+        try_angle(list, A, b, mu, k, seeds[i]);
+        try_angle(list, A, b, mu, k, refine_angle(k, seeds[i], 0.0, 0.0, false, 30));
     }
     return NSCD_OK;
 }
