@@ -675,6 +675,35 @@ static void groove_from_rest_sticks_or_slides(void **state) {
     }
 }
 
+/* The V-groove launched along its axis and across it at once (coupled
+ * directions) from its bottom: an impact on one wall at t = 0 (e = 0),
+ * then sliding on both walls along and up and down them, until the point
+ * comes to rest, sticking, with the energy never rising, for mu in {0.2,
+ * 0.5, 1} (issue 28): at the bottom for mu < tan(alpha); with mu = 1 it
+ * may stop on a wall, which its friction holds. */
+static void groove_launched_across_comes_to_rest(void **state) {
+    (void)state;
+    const double alpha = 30.0 * PI / 180.0, mus[3] = {0.2, 0.5, 1.0};
+    for (int i = 0; i < 3; ++i) {
+        plane p = {.mass = 2.0, .n_tangent = 2, .groove = alpha};
+        const double v0[3] = {1.0, 0.3, 0.0};
+        result r;
+        run(&p, mus[i], v0, 3.0, 30, &r);
+        print_message("# mu %g: %d events, rest at x = %.9f, |v| = %.3g\n", mus[i], r.ev.n, r.q[0],
+                      sqrt(dot3(r.v, r.v)));
+        assert_near(dot3(r.v, r.v), 0.0, 1e-18);
+        if (mus[i] < tan(alpha)) { /* at the bottom */
+            assert_near(r.q[1], 0.0, 1e-9);
+            assert_near(r.q[2], 0.0, 1e-9);
+        } else { /* friction may hold it on a wall: on it */
+            assert_near(r.q[2], fabs(r.q[1]) * tan(alpha), 1e-9);
+        }
+        assert_true(r.q[0] > 0.0);
+        assert_int_equal(r.mode, NSCD_CONTACT_CLOSED);
+        assert_true(r.energy_rise <= 1e-9);
+    }
+}
+
 /* A ball dropped from h = 5 cm with a horizontal velocity V0 onto the rough
  * floor (Newton e = 0.5, mu = 0.3; the tangential rows turned by 60 deg):
  * every impact slides throughout, so the tangential speed drops by mu times
@@ -744,6 +773,7 @@ int main(void) {
         cmocka_unit_test(floor_slide_stops),
         cmocka_unit_test(groove_slide_stops_and_sticks),
         cmocka_unit_test(groove_from_rest_sticks_or_slides),
+        cmocka_unit_test(groove_launched_across_comes_to_rest),
         cmocka_unit_test(bouncing_ball_closes_sliding),
         cmocka_unit_test(bouncing_ball_zeno_closure_slides),
     };
