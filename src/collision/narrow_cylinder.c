@@ -307,9 +307,56 @@ static double arc_separation(const axis_search *q, const double c[3], const doub
  * along it, against the other shape), e1, e2 an orthonormal basis of the
  * circle: 24 samples, then a golden-section search between the best
  * sample's neighbours down to 1e-9 rad. */
+/* A lower bound of o's support about its centre, max over o of m.(x - c),
+ * over the unit m perpendicular to the unit w. A cylinder or capsule:
+ * h |m.u| + R |m x u| + r, concave in |m.u|, which ranges over
+ * [0, |u x w|] on that circle: the smaller of its two ends. A box:
+ * sum e_i |m.ax_i| >= its smallest half size (sum |m.ax_i| >= 1), or the
+ * smaller of the other two when w is its axis i (m.ax_i = 0). */
+static double circle_floor(const round_shape *o, const double w[3]) {
+    if (o->box) {
+        double lo = INFINITY;
+        for (int i = 0; i < 3; ++i) {
+            if (fabs(nscd_dot3(w, o->ax[i])) < 1.0 - 1e-12) {
+                lo = fmin(lo, o->e[i]);
+            }
+        }
+        return lo == INFINITY ? 0.0 : lo;
+    }
+    double c = fabs(nscd_dot3(o->u, w));
+    double x[3] = {o->u[1] * w[2] - o->u[2] * w[1], o->u[2] * w[0] - o->u[0] * w[2],
+                   o->u[0] * w[1] - o->u[1] * w[0]};
+    double sn = sqrt(nscd_dot3(x, x));
+    return o->r + fmax(0.0, fmin(o->R, o->h * sn + o->R * c));
+}
+
+/* Can the circle of directions perpendicular to the unit w beat the best
+ * axis? On it sep(n) = n.d - hA(n) - hB(-n) (d = c_b - c_a, hA, hB the
+ * supports about the centres) <= |d - (d.w) w| - floor_A - floor_B. When
+ * that bound (with room for the round-off of the separations) stays below
+ * what try_axis would need to replace the best axis, and below the margin,
+ * the circle changes nothing and is skipped. */
+static int circle_can_win(const axis_search *q, const double w[3]) {
+    if (q->sep == -INFINITY) {
+        return 1;
+    }
+    const round_shape *a = q->a, *b = q->b;
+    double d[3] = {b->c[0] - a->c[0], b->c[1] - a->c[1], b->c[2] - a->c[2]};
+    double dw = nscd_dot3(d, w);
+    double p[3] = {d[0] - dw * w[0], d[1] - dw * w[1], d[2] - dw * w[2]};
+    double bound = sqrt(nscd_dot3(p, p)) - circle_floor(a, w) - circle_floor(b, w);
+    double room = 1e-12 * (a->R + a->h + a->r + b->R + b->h + b->r + sqrt(nscd_dot3(d, d)));
+    return bound + room > fmin(q->sep + q->slack, q->margin);
+}
+
 static void search_circle(axis_search *q, const double e1[3], const double e2[3], int family,
                           int index) {
     double n[3], c[3], cp[3];
+    double w[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                   e1[0] * e2[1] - e1[1] * e2[0]};
+    if (!circle_can_win(q, w)) {
+        return;
+    }
     double best = -INFINITY;
     int bk = 0;
     for (int k = 0; k < CIRCLE_SAMPLES; ++k) {
@@ -372,16 +419,21 @@ static void search_rim(axis_search *q, const double start[3]) {
     const double kink_slope = 1e-4 * (q->a->R + q->a->h + q->b->R + q->b->h);
     double n[3] = {start[0], start[1], start[2]};
     double f = separation(q->a, q->b, n), trust = 0.2;
+    /* the tangent basis and the probes at n: computed again only when n
+     * moved (a rejected step keeps n, and with it all five probes) */
+    double t1[3], t2[3], p[3], fv[5];
+    static const double probe[5][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}};
+    int moved = 1;
     for (int iter = 0; iter < 200 && trust > 1e-10; ++iter) {
-        double t1[3], t2[3], p[3];
-        nscd__any_perpendicular(n, t1);
-        t2[0] = n[1] * t1[2] - n[2] * t1[1], t2[1] = n[2] * t1[0] - n[0] * t1[2],
-        t2[2] = n[0] * t1[1] - n[1] * t1[0];
-        double fv[5];
-        static const double probe[5][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}};
-        for (int k = 0; k < 5; ++k) {
-            tangent_step(n, t1, t2, h * probe[k][0], h * probe[k][1], p);
-            fv[k] = separation(q->a, q->b, p);
+        if (moved) {
+            nscd__any_perpendicular(n, t1);
+            t2[0] = n[1] * t1[2] - n[2] * t1[1], t2[1] = n[2] * t1[0] - n[0] * t1[2],
+            t2[2] = n[0] * t1[1] - n[1] * t1[0];
+            for (int k = 0; k < 5; ++k) {
+                tangent_step(n, t1, t2, h * probe[k][0], h * probe[k][1], p);
+                fv[k] = separation(q->a, q->b, p);
+            }
+            moved = 0;
         }
         double g[2] = {(fv[0] - fv[1]) / (2.0 * h), (fv[2] - fv[3]) / (2.0 * h)};
         double H11 = (fv[0] - 2.0 * f + fv[1]) / (h * h), H22 = (fv[2] - 2.0 * f + fv[3]) / (h * h);
@@ -410,7 +462,7 @@ static void search_rim(axis_search *q, const double start[3]) {
             pk = fv[k] > fv[pk] ? k : pk;
         }
         if (fp > f && fp >= fv[pk]) {
-            f = fp;
+            f = fp, moved = 1;
             for (int i = 0; i < 3; ++i) {
                 n[i] = p[i];
             }
@@ -420,7 +472,7 @@ static void search_rim(axis_search *q, const double start[3]) {
             }
         } else if (fv[pk] > f) {
             tangent_step(n, t1, t2, h * probe[pk][0], h * probe[pk][1], p);
-            f = fv[pk];
+            f = fv[pk], moved = 1;
             for (int i = 0; i < 3; ++i) {
                 n[i] = p[i];
             }
