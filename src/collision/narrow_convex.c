@@ -557,8 +557,26 @@ static void edge_query(const hull_view *va, const hull_view *vb, double margin, 
             arc_normals(u1, v1, bxa_tmp, neg_tmp);
         }
         double ea[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+        /* the side of a-b's plane each of b's negated face normals lies on,
+         * once per face rather than twice per edge pair */
+        double side[VIEW_FACES];
+        if (vb->cached) {
+            for (int32_t f = 0; f < hb->n_faces; ++f) {
+                const double *u2 = vb->normal + 3 * f;
+                side[f] = -u2[0] * bxa[0] + -u2[1] * bxa[1] + -u2[2] * bxa[2];
+            }
+        }
         for (int32_t j = 0; j < hb->n_edges; ++j) {
             const int32_t *g = hb->edges + 4 * (size_t)j;
+            /* do the arcs cross: c, d = -u2, -v2 on either side of a-b's
+             * plane, a, b on either side of c-d's, on the same hemisphere */
+            double cba = 0.0, dba = 0.0;
+            if (vb->cached) {
+                cba = side[g[2]], dba = side[g[3]];
+                if (!(cba * dba < 0.0)) {
+                    continue;
+                }
+            }
             double s0[3], s1[3], dxc_tmp[3], pos_tmp[3];
             const double *u2 = view_normal(vb, g[2], s0), *v2 = view_normal(vb, g[3], s1);
             const double *dxc = dxc_tmp;
@@ -566,11 +584,9 @@ static void edge_query(const hull_view *va, const hull_view *vb, double margin, 
                 dxc = vb->arc_neg + 3 * j;
             } else {
                 arc_normals(u2, v2, pos_tmp, dxc_tmp);
+                cba = -u2[0] * bxa[0] + -u2[1] * bxa[1] + -u2[2] * bxa[2];
+                dba = -v2[0] * bxa[0] + -v2[1] * bxa[1] + -v2[2] * bxa[2];
             }
-            /* do the arcs cross: c, d = -u2, -v2 on either side of a-b's
-             * plane, a, b on either side of c-d's, on the same hemisphere */
-            double cba = -u2[0] * bxa[0] + -u2[1] * bxa[1] + -u2[2] * bxa[2];
-            double dba = -v2[0] * bxa[0] + -v2[1] * bxa[1] + -v2[2] * bxa[2];
             double adc = nscd_dot3(u1, dxc), bdc = nscd_dot3(v1, dxc);
             if (!(cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0)) {
                 continue;
