@@ -349,12 +349,49 @@ static int circle_can_win(const axis_search *q, const double w[3]) {
     return bound + room > fmin(q->sep + q->slack, q->margin);
 }
 
+/* The support point of the Minkowski difference A - B along the unit n:
+ * x with n.x = -sep(n), and m.x <= -sep(m) for every unit m. */
+static void difference_support(const axis_search *q, const double n[3], double x[3]) {
+    double mn[3] = {-n[0], -n[1], -n[2]}, pa[3], pb[3];
+    core_support(q->a, n, pa);
+    core_support(q->b, mn, pb);
+    for (int i = 0; i < 3; ++i) {
+        x[i] = pa[i] - pb[i] + (q->a->r + q->b->r) * n[i];
+    }
+}
+
+/* An upper bound of sep over the arc of directions cos(p) c + sin(p) c',
+ * p in [p0, p0 + 15 degrees] (c, c' orthonormal), from the support points
+ * x0, x1 of A - B at its ends: sep(m) <= min(-m.x0, -m.x1), two sinusoids
+ * in p whose minimum is largest at an end of the arc, where they cross, or
+ * at the top of one of them. */
+static double arc_bound(const double c[3], const double cp[3], double p0, const double x0[3],
+                        const double x1[3]) {
+    const double width = 0.26179938779914941; /* 15 degrees */
+    double X0 = nscd_dot3(x0, c), Y0 = nscd_dot3(x0, cp);
+    double X1 = nscd_dot3(x1, c), Y1 = nscd_dot3(x1, cp);
+    double cand[6] = {p0, p0 + width, atan2(-Y0, -X0), atan2(-Y1, -X1), 0.0, 0.0};
+    cand[4] = atan2(-(X0 - X1), Y0 - Y1);
+    cand[5] = cand[4] > 0.0 ? cand[4] - 3.14159265358979323846 : cand[4] + 3.14159265358979323846;
+    double bound = -INFINITY;
+    for (int k = 0; k < 6; ++k) {
+        double p = cand[k];
+        if (k >= 2 && !(p >= p0 && p <= p0 + width)) {
+            continue;
+        }
+        double cs = cos(p), sn = sin(p);
+        double g = fmin(-(X0 * cs + Y0 * sn), -(X1 * cs + Y1 * sn));
+        bound = fmax(bound, g);
+    }
+    return bound;
+}
+
 static void search_circle(axis_search *q, const double e1[3], const double e2[3], int family,
                           int index) {
     double n[3], c[3], cp[3];
-    double w[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
-                   e1[0] * e2[1] - e1[1] * e2[0]};
-    if (!circle_can_win(q, w)) {
+    double axis[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                      e1[0] * e2[1] - e1[1] * e2[0]};
+    if (!circle_can_win(q, axis)) {
         return;
     }
     double best = -INFINITY;
@@ -376,22 +413,92 @@ static void search_circle(axis_search *q, const double e1[3], const double e2[3]
         c[i] = circle_table[bk][0] * e1[i] + circle_table[bk][1] * e2[i];
         cp[i] = -circle_table[bk][1] * e1[i] + circle_table[bk][0] * e2[i];
     }
-    const double span = 0.26794919243112270; /* tan 15 degrees */
-    double lo = -span, hi = span;
-    double x1 = hi - GOLDEN * (hi - lo), x2 = lo + GOLDEN * (hi - lo);
-    double f1 = arc_separation(q, c, cp, x1, n), f2 = arc_separation(q, c, cp, x2, n);
-    while (hi - lo > 1e-9) {
-        if (f1 < f2) {
-            lo = x1, x1 = x2, f1 = f2;
-            x2 = lo + GOLDEN * (hi - lo);
-            f2 = arc_separation(q, c, cp, x2, n);
-        } else {
-            hi = x2, x2 = x1, f2 = f1;
-            x1 = hi - GOLDEN * (hi - lo);
-            f1 = arc_separation(q, c, cp, x1, n);
+    /* Can the arcs on either side of the best sample beat the best axis?
+     * Their bound from the support points of the three samples, with room
+     * for round-off, against what try_axis needs to replace it. */
+    if (q->sep != -INFINITY) {
+        double x[3][3], m[3];
+        for (int j = 0; j < 3; ++j) {
+            int k = (bk + j - 1 + CIRCLE_SAMPLES) % CIRCLE_SAMPLES;
+            for (int i = 0; i < 3; ++i) {
+                m[i] = circle_table[k][0] * e1[i] + circle_table[k][1] * e2[i];
+            }
+            difference_support(q, m, x[j]);
+        }
+        const double width = 0.26179938779914941; /* 15 degrees */
+        double bound =
+            fmax(arc_bound(c, cp, -width, x[0], x[1]), arc_bound(c, cp, 0.0, x[1], x[2]));
+        const round_shape *a = q->a, *b = q->b;
+        double d[3] = {b->c[0] - a->c[0], b->c[1] - a->c[1], b->c[2] - a->c[2]};
+        double room = 1e-12 * (a->R + a->h + a->r + b->R + b->h + b->r + sqrt(nscd_dot3(d, d)));
+        if (bound + room <= fmin(q->sep + q->slack, q->margin)) {
+            return;
         }
     }
-    arc_separation(q, c, cp, fmax(f1, f2) < best ? 0.0 : (f1 >= f2 ? x1 : x2), n);
+    /* Brent's maximisation (parabolic steps, golden sections where they
+     * fail; Brent 1973, ch. 5) over normalize(c + s c'), s in +-tan 15
+     * degrees, from the best sample (s = 0), down to a bracket of 1e-9 */
+    const double span = 0.26794919243112270; /* tan 15 degrees */
+    const double cgold = 1.0 - GOLDEN, tol1 = 2.5e-10, tol2 = 2.0 * tol1;
+    double lo = -span, hi = span;
+    double x = 0.0, w = 0.0, v = 0.0, fx = best, fw = best, fv = best;
+    double d = 0.0, e = 0.0;
+    for (int iter = 0; iter < 100; ++iter) {
+        double xm = 0.5 * (lo + hi);
+        if (fabs(x - xm) <= tol2 - 0.5 * (hi - lo)) {
+            break;
+        }
+        int golden = 1;
+        if (fabs(e) > tol1) { /* the parabola through x, w, v */
+            double r = (x - w) * (fx - fv), qq = (x - v) * (fx - fw);
+            double p = (x - v) * qq - (x - w) * r;
+            qq = 2.0 * (qq - r);
+            if (qq > 0.0) {
+                p = -p;
+            }
+            qq = fabs(qq);
+            double etemp = e;
+            e = d;
+            /* for a maximum the parabola's vertex of -f is the same */
+            if (!(fabs(p) >= fabs(0.5 * qq * etemp) || p <= qq * (lo - x) || p >= qq * (hi - x))) {
+                d = p / qq;
+                double u = x + d;
+                if (u - lo < tol2 || hi - u < tol2) {
+                    d = xm - x >= 0.0 ? tol1 : -tol1;
+                }
+                golden = 0;
+            }
+        }
+        if (golden) {
+            e = x >= xm ? lo - x : hi - x;
+            d = cgold * e;
+        }
+        double u = fabs(d) >= tol1 ? x + d : x + (d >= 0.0 ? tol1 : -tol1);
+        double fu = arc_separation(q, c, cp, u, n);
+        if (fu >= fx) {
+            if (u >= x) {
+                lo = x;
+            } else {
+                hi = x;
+            }
+            v = w, fv = fw, w = x, fw = fx, x = u, fx = fu;
+        } else {
+            if (u < x) {
+                lo = u;
+            } else {
+                hi = u;
+            }
+            if (fu >= fw || w == x) {
+                v = w, fv = fw, w = u, fw = fu;
+            } else if (fu >= fv || v == x || v == w) {
+                v = u, fv = fu;
+            }
+        }
+    }
+    double len = sqrt(1.0 + x * x);
+    for (int i = 0; i < 3; ++i) {
+        n[i] = (c[i] + x * cp[i]) / len;
+    }
     try_axis(q, n, family, index);
 }
 
@@ -405,6 +512,25 @@ static void tangent_step(const double n[3], const double t1[3], const double t2[
     for (int i = 0; i < 3; ++i) {
         out[i] /= len;
     }
+}
+
+/* Is n within 1e-6 rad of a ridge of the separation: the circle of
+ * directions perpendicular to a cylinder's or capsule's axis, or to a box's
+ * edges? */
+static int on_ridge(const axis_search *q, const double n[3]) {
+    const round_shape *o[2] = {q->a, q->b};
+    for (int k = 0; k < 2; ++k) {
+        if (o[k]->box) {
+            for (int i = 0; i < 3; ++i) {
+                if (fabs(nscd_dot3(n, o[k]->ax[i])) < 1e-6) {
+                    return 1;
+                }
+            }
+        } else if (o[k]->h > 0.0 && fabs(nscd_dot3(n, o[k]->u)) < 1e-6) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* Rim against rim (or a capsule's end against a rim): the separation is
@@ -483,6 +609,13 @@ static void search_rim(axis_search *q, const double start[3]) {
         if (f >= q->margin) {
             q->separated = 1;
             return;
+        }
+        if (moved && !newton && f < q->sep && on_ridge(q, n)) {
+            /* climbed onto a side circle (or a box's edge circle) below
+             * the best axis: along it the separation is that circle's,
+             * whose largest value the circle search has tried; across it
+             * a kink. Creeping along it by probes cannot win. */
+            break;
         }
     }
     try_axis(q, n, FAMILY_RIM, 0);
