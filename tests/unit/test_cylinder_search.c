@@ -1,7 +1,7 @@
 /* The cylinder pairs' separating-axis search (src/collision/narrow_cylinder.c)
  * against the search it replaced (tests/unit/reference/narrow_cylinder_v0.c,
- * the file as of commit 0b048bd, compiled here under other names): the
- * golden-section side circles, the rim search without its shortcuts. On
+ * the file as of commit 0b048bd, compiled here under other names: the
+ * search without the shortcuts of issue 24's speed item). On
  * random box-cylinder, capsule-cylinder and cylinder-cylinder pairs, at
  * random distances and just touching (+-5 % of the smaller size about the
  * touching distance), the optimised search's normal separates the shapes
@@ -12,10 +12,13 @@
  * both find a contact, or both none, unless the reference's separation is
  * within 1e-9 of the margin. The separation along each normal is computed
  * here, from the shapes' closed-form supports. Almost every normal and
- * deepest gap agree (normals within 1e-5: two value-based 1D searches place
- * a smooth maximum only to about sqrt(round-off), 1e-8; gaps within 1e-6 of
- * the sizes: a clipped manifold point can move more when a line crosses a
- * face edge at a grazing angle). */
+ * deepest gap agree (normals within 1e-5: a search that evaluates other
+ * directions, Brent's instead of the golden section say, places a smooth
+ * maximum only to about sqrt(round-off), 1e-8; gaps within 1e-6 of the
+ * sizes: a clipped manifold point can move more when a line crosses a face
+ * edge at a grazing angle). The shortcuts of today keep the reference's
+ * axis, so these pairs agree bit for bit; the bounds leave room for a
+ * search that finds the same maxima by other steps. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
