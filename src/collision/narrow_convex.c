@@ -462,8 +462,6 @@ typedef struct hull_view {
     /* per edge (faces f, g): v x u and -v x -u, u and v the two faces'
      * world normals (the arcs' normals in the Minkowski-face test) */
     double arc[3 * VIEW_EDGES], arc_neg[3 * VIEW_EDGES];
-    /* the edges of face f: face_edge[face_first[f] .. face_first[f + 1]) */
-    int32_t face_first[VIEW_FACES + 1], face_edge[2 * VIEW_EDGES];
 } hull_view;
 
 static void arc_normals(const double u[3], const double v[3], double arc[3], double arc_neg[3]) {
@@ -486,24 +484,9 @@ static void view_of(const nscd__collision_shape *s, hull_view *v) {
     for (int32_t k = 0; k < h->n_vertices; ++k) {
         vertex_world(s, k, v->vertex + 3 * k);
     }
-    for (int32_t f = 0; f <= h->n_faces; ++f) {
-        v->face_first[f] = 0;
-    }
     for (int32_t i = 0; i < h->n_edges; ++i) {
         const int32_t *e = h->edges + 4 * (size_t)i;
         arc_normals(v->normal + 3 * e[2], v->normal + 3 * e[3], v->arc + 3 * i, v->arc_neg + 3 * i);
-        ++v->face_first[e[2] + 1], ++v->face_first[e[3] + 1];
-    }
-    for (int32_t f = 0; f < h->n_faces; ++f) {
-        v->face_first[f + 1] += v->face_first[f];
-    }
-    int32_t fill[VIEW_FACES];
-    for (int32_t f = 0; f < h->n_faces; ++f) {
-        fill[f] = v->face_first[f];
-    }
-    for (int32_t i = 0; i < h->n_edges; ++i) {
-        const int32_t *e = h->edges + 4 * (size_t)i;
-        v->face_edge[fill[e[2]]++] = i, v->face_edge[fill[e[3]]++] = i;
     }
 }
 
@@ -552,51 +535,6 @@ typedef struct edge_result {
     int32_t ea, eb;
 } edge_result;
 
-/* Edge i of a against edge j of b (cba, dba: the sides of a's arc plane
- * b's negated face normals lie on): when their Gauss arcs cross, the
- * separation along the cross product of the edges, kept in `out` when the
- * largest so far. Returns 1 when it separates by the margin. */
-static int edge_pair(const hull_view *va, const hull_view *vb, int32_t i, int32_t j, double cba,
-                     double dba, const double ea[3], const double ca[3], double margin,
-                     edge_result *out) {
-    const int32_t *e = va->s->hull->edges + 4 * (size_t)i;
-    const int32_t *g = vb->s->hull->edges + 4 * (size_t)j;
-    double t0[3], t1[3], t2[3], s0[3], s1[3], dxc_tmp[3], pos_tmp[3];
-    const double *u1 = view_normal(va, e[2], t0), *v1 = view_normal(va, e[3], t1);
-    const double *p0 = view_vertex(va, e[0], t2);
-    const double *dxc = dxc_tmp;
-    if (vb->cached) {
-        dxc = vb->arc_neg + 3 * j;
-    } else {
-        arc_normals(view_normal(vb, g[2], s0), view_normal(vb, g[3], s1), pos_tmp, dxc_tmp);
-    }
-    /* do the arcs cross: c, d = -u2, -v2 on either side of a-b's plane, a,
-     * b on either side of c-d's, on the same hemisphere */
-    double adc = nscd_dot3(u1, dxc), bdc = nscd_dot3(v1, dxc);
-    if (!(cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0)) {
-        return 0;
-    }
-    double t4[3], t5[3], L[3];
-    const double *q0 = view_vertex(vb, g[0], t4), *q1 = view_vertex(vb, g[1], t5);
-    double eb[3] = {q1[0] - q0[0], q1[1] - q0[1], q1[2] - q0[2]};
-    nscd_cross3(ea, eb, L);
-    double len = sqrt(nscd_dot3(L, L));
-    if (!(len > 1e-9 * sqrt(nscd_dot3(ea, ea) * nscd_dot3(eb, eb)))) {
-        return 0; /* parallel edges: the face axes cover them */
-    }
-    double toward = (p0[0] - ca[0]) * L[0] + (p0[1] - ca[1]) * L[1] + (p0[2] - ca[2]) * L[2];
-    double s = toward < 0.0 ? -1.0 / len : 1.0 / len;
-    for (int k = 0; k < 3; ++k) {
-        L[k] *= s;
-    }
-    double sep = L[0] * (q0[0] - p0[0]) + L[1] * (q0[1] - p0[1]) + L[2] * (q0[2] - p0[2]);
-    if (sep > out->sep) {
-        out->sep = sep, out->ea = i, out->eb = j;
-        memcpy(out->axis, L, sizeof L);
-    }
-    return sep >= margin; /* a separating axis: no contact */
-}
-
 /* Largest separation over the edge pairs that build a Minkowski face
  * (Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC
  * 2013: the arcs u1-v1 of a's Gauss map and -u2 - -v2 of b's cross);
@@ -619,49 +557,61 @@ static void edge_query(const hull_view *va, const hull_view *vb, double margin, 
             arc_normals(u1, v1, bxa_tmp, neg_tmp);
         }
         double ea[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-        if (!vb->cached) {
-            for (int32_t j = 0; j < hb->n_edges; ++j) {
-                const int32_t *g = hb->edges + 4 * (size_t)j;
-                double s0[3], s1[3];
-                const double *u2 = view_normal(vb, g[2], s0), *v2 = view_normal(vb, g[3], s1);
-                double cba = -u2[0] * bxa[0] + -u2[1] * bxa[1] + -u2[2] * bxa[2];
-                double dba = -v2[0] * bxa[0] + -v2[1] * bxa[1] + -v2[2] * bxa[2];
-                if (edge_pair(va, vb, i, j, cba, dba, ea, ca, margin, out)) {
-                    return;
+        /* the side of a-b's plane each of b's negated face normals lies on,
+         * once per face rather than twice per edge pair */
+        double side[VIEW_FACES];
+        if (vb->cached) {
+            for (int32_t f = 0; f < hb->n_faces; ++f) {
+                const double *u2 = vb->normal + 3 * f;
+                side[f] = -u2[0] * bxa[0] + -u2[1] * bxa[1] + -u2[2] * bxa[2];
+            }
+        }
+        for (int32_t j = 0; j < hb->n_edges; ++j) {
+            const int32_t *g = hb->edges + 4 * (size_t)j;
+            /* do the arcs cross: c, d = -u2, -v2 on either side of a-b's
+             * plane, a, b on either side of c-d's, on the same hemisphere */
+            double cba = 0.0, dba = 0.0;
+            if (vb->cached) {
+                cba = side[g[2]], dba = side[g[3]];
+                if (!(cba * dba < 0.0)) {
+                    continue;
                 }
             }
-            continue;
-        }
-        /* the side of a-b's plane each of b's negated face normals lies
-         * on; the arcs that can cross it join a face on either side: the
-         * edges of the faces on the + side whose other face is on the -
-         * side (each once), in increasing order as the plain loop */
-        double side[VIEW_FACES];
-        for (int32_t f = 0; f < hb->n_faces; ++f) {
-            const double *u2 = vb->normal + 3 * f;
-            side[f] = -u2[0] * bxa[0] + -u2[1] * bxa[1] + -u2[2] * bxa[2];
-        }
-        int32_t cand[VIEW_EDGES], nc = 0;
-        for (int32_t f = 0; f < hb->n_faces; ++f) {
-            if (!(side[f] > 0.0)) {
+            double s0[3], s1[3], dxc_tmp[3], pos_tmp[3];
+            const double *u2 = view_normal(vb, g[2], s0), *v2 = view_normal(vb, g[3], s1);
+            const double *dxc = dxc_tmp;
+            if (vb->cached) {
+                dxc = vb->arc_neg + 3 * j;
+            } else {
+                arc_normals(u2, v2, pos_tmp, dxc_tmp);
+                cba = -u2[0] * bxa[0] + -u2[1] * bxa[1] + -u2[2] * bxa[2];
+                dba = -v2[0] * bxa[0] + -v2[1] * bxa[1] + -v2[2] * bxa[2];
+            }
+            double adc = nscd_dot3(u1, dxc), bdc = nscd_dot3(v1, dxc);
+            if (!(cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0)) {
                 continue;
             }
-            for (int32_t k = vb->face_first[f]; k < vb->face_first[f + 1]; ++k) {
-                int32_t j = vb->face_edge[k];
-                const int32_t *g = hb->edges + 4 * (size_t)j;
-                if (side[g[2]] * side[g[3]] < 0.0) {
-                    int32_t at = nc++;
-                    for (; at > 0 && cand[at - 1] > j; --at) {
-                        cand[at] = cand[at - 1];
-                    }
-                    cand[at] = j;
-                }
+            double t4[3], t5[3], L[3];
+            const double *q0 = view_vertex(vb, g[0], t4), *q1 = view_vertex(vb, g[1], t5);
+            double eb[3] = {q1[0] - q0[0], q1[1] - q0[1], q1[2] - q0[2]};
+            nscd_cross3(ea, eb, L);
+            double len = sqrt(nscd_dot3(L, L));
+            if (!(len > 1e-9 * sqrt(nscd_dot3(ea, ea) * nscd_dot3(eb, eb)))) {
+                continue; /* parallel edges: the face axes cover them */
             }
-        }
-        for (int32_t c = 0; c < nc; ++c) {
-            const int32_t *g = hb->edges + 4 * (size_t)cand[c];
-            if (edge_pair(va, vb, i, cand[c], side[g[2]], side[g[3]], ea, ca, margin, out)) {
-                return;
+            double toward =
+                (p0[0] - ca[0]) * L[0] + (p0[1] - ca[1]) * L[1] + (p0[2] - ca[2]) * L[2];
+            double s = toward < 0.0 ? -1.0 / len : 1.0 / len;
+            for (int k = 0; k < 3; ++k) {
+                L[k] *= s;
+            }
+            double sep = L[0] * (q0[0] - p0[0]) + L[1] * (q0[1] - p0[1]) + L[2] * (q0[2] - p0[2]);
+            if (sep > out->sep) {
+                out->sep = sep, out->ea = i, out->eb = j;
+                memcpy(out->axis, L, sizeof L);
+            }
+            if (sep >= margin) {
+                return; /* a separating axis: no contact */
             }
         }
     }
