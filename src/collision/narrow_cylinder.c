@@ -365,26 +365,37 @@ static void difference_support(const axis_search *q, const double n[3], double x
 }
 
 /* An upper bound of sep over the arc of directions cos(p) c + sin(p) c',
- * p in [p0, p0 + 15 degrees] (c, c' orthonormal), from the support points
- * x0, x1 of A - B at its ends: sep(m) <= min(-m.x0, -m.x1), two sinusoids
- * in p whose minimum is largest at an end of the arc, where they cross, or
- * at the top of one of them. */
-static double arc_bound(const double c[3], const double cp[3], double p0, const double x0[3],
+ * p in [0, 15 degrees] (side > 0) or [-15 degrees, 0] (side < 0), c, c'
+ * orthonormal, from the support points x0, x1 of A - B at its ends:
+ * sep(m) <= min(-m.x0, -m.x1), two sinusoids in p whose minimum is largest
+ * at an end of the arc, where they cross, or at the top of one of them
+ * (each as its cos p, sin p, without trigonometric functions). */
+static double arc_bound(const double c[3], const double cp[3], double side, const double x0[3],
                         const double x1[3]) {
-    const double width = 0.26179938779914941; /* 15 degrees */
+    const double cos15 = 0.96592582628906831, sin15 = 0.25881904510252074;
     double X0 = nscd_dot3(x0, c), Y0 = nscd_dot3(x0, cp);
     double X1 = nscd_dot3(x1, c), Y1 = nscd_dot3(x1, cp);
-    double cand[6] = {p0, p0 + width, atan2(-Y0, -X0), atan2(-Y1, -X1), 0.0, 0.0};
-    cand[4] = atan2(-(X0 - X1), Y0 - Y1);
-    cand[5] = cand[4] > 0.0 ? cand[4] - 3.14159265358979323846 : cand[4] + 3.14159265358979323846;
+    double cand[6][2] = {{1.0, 0.0}, {cos15, side > 0.0 ? sin15 : -sin15}};
+    int count = 2;
+    double tops[2][2] = {{-X0, -Y0}, {-X1, -Y1}};
+    for (int k = 0; k < 2; ++k) {
+        double len = hypot(tops[k][0], tops[k][1]);
+        if (len > 0.0) {
+            cand[count][0] = tops[k][0] / len, cand[count][1] = tops[k][1] / len, ++count;
+        }
+    }
+    double A = X0 - X1, B = Y0 - Y1, len = hypot(A, B); /* A cos p + B sin p = 0 */
+    if (len > 0.0) {
+        cand[count][0] = B / len, cand[count][1] = -A / len, ++count;
+        cand[count][0] = -B / len, cand[count][1] = A / len, ++count;
+    }
     double bound = -INFINITY;
-    for (int k = 0; k < 6; ++k) {
-        double p = cand[k];
-        if (k >= 2 && !(p >= p0 && p <= p0 + width)) {
+    for (int k = 0; k < count; ++k) {
+        double cs = cand[k][0], sn = side > 0.0 ? cand[k][1] : -cand[k][1];
+        if (k >= 2 && !(sn >= 0.0 && cs >= cos15)) { /* outside the arc */
             continue;
         }
-        double cs = cos(p), sn = sin(p);
-        double g = fmin(-(X0 * cs + Y0 * sn), -(X1 * cs + Y1 * sn));
+        double g = fmin(-(X0 * cand[k][0] + Y0 * cand[k][1]), -(X1 * cand[k][0] + Y1 * cand[k][1]));
         bound = fmax(bound, g);
     }
     return bound;
@@ -435,9 +446,7 @@ static void search_circle(axis_search *q, const double e1[3], const double e2[3]
             }
             difference_support(q, m, x[j]);
         }
-        const double width = 0.26179938779914941; /* 15 degrees */
-        double bound =
-            fmax(arc_bound(c, cp, -width, x[0], x[1]), arc_bound(c, cp, 0.0, x[1], x[2]));
+        double bound = fmax(arc_bound(c, cp, -1.0, x[1], x[0]), arc_bound(c, cp, 1.0, x[1], x[2]));
         const round_shape *a = q->a, *b = q->b;
         double d[3] = {b->c[0] - a->c[0], b->c[1] - a->c[1], b->c[2] - a->c[2]};
         double room = 1e-12 * (a->R + a->h + a->r + b->R + b->h + b->r + sqrt(nscd_dot3(d, d)));
