@@ -447,31 +447,84 @@ static void face_contact(const nscd__collision_shape *r, int32_t fr, const nscd_
     add_four(c, nc, n, normal, m);
 }
 
-/* Do the arcs a-b and c-d of two Gauss maps cross (Gregorius, "The
- * Separating Axis Test between Convex Polyhedra", GDC 2013)? */
-static int minkowski_face(const double a[3], const double b[3], const double c[3],
-                          const double d[3]) {
-    double bxa[3], dxc[3];
-    nscd_cross3(b, a, bxa);
-    nscd_cross3(d, c, dxc);
-    double cba = nscd_dot3(c, bxa), dba = nscd_dot3(d, bxa), adc = nscd_dot3(a, dxc),
-           bdc = nscd_dot3(b, dxc);
-    return cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0;
+/* A hull's face normals, vertices and Gauss-map arc normals in the world
+ * frame, computed once per pair rather than once per use (the face and
+ * edge queries use each many times): the same arithmetic as
+ * nscd__dir_to_world and nscd__to_world, so the same bits. Hulls beyond
+ * the buffers compute them at each use. */
+#define VIEW_VERTICES 64
+#define VIEW_FACES (2 * VIEW_VERTICES - 4)
+#define VIEW_EDGES (3 * VIEW_VERTICES - 6)
+typedef struct hull_view {
+    const nscd__collision_shape *s;
+    int cached;
+    double normal[3 * VIEW_FACES], vertex[3 * VIEW_VERTICES];
+    /* per edge (faces f, g): v x u and -v x -u, u and v the two faces'
+     * world normals (the arcs' normals in the Minkowski-face test) */
+    double arc[3 * VIEW_EDGES], arc_neg[3 * VIEW_EDGES];
+} hull_view;
+
+static void arc_normals(const double u[3], const double v[3], double arc[3], double arc_neg[3]) {
+    double nu[3] = {-u[0], -u[1], -u[2]}, nv[3] = {-v[0], -v[1], -v[2]};
+    nscd_cross3(v, u, arc);
+    nscd_cross3(nv, nu, arc_neg);
 }
 
-/* Largest separation of b from a's faces: the face and its separation. */
-static double face_query(const nscd__collision_shape *a, const nscd__collision_shape *b,
-                         int32_t *face) {
+static void view_of(const nscd__collision_shape *s, hull_view *v) {
+    const nscd__hull *h = s->hull;
+    v->s = s;
+    v->cached =
+        h->n_vertices <= VIEW_VERTICES && h->n_faces <= VIEW_FACES && h->n_edges <= VIEW_EDGES;
+    if (!v->cached) {
+        return;
+    }
+    for (int32_t f = 0; f < h->n_faces; ++f) {
+        nscd__dir_to_world(s, h->planes + 4 * (size_t)f, v->normal + 3 * f);
+    }
+    for (int32_t k = 0; k < h->n_vertices; ++k) {
+        vertex_world(s, k, v->vertex + 3 * k);
+    }
+    for (int32_t i = 0; i < h->n_edges; ++i) {
+        const int32_t *e = h->edges + 4 * (size_t)i;
+        arc_normals(v->normal + 3 * e[2], v->normal + 3 * e[3], v->arc + 3 * i, v->arc_neg + 3 * i);
+    }
+}
+
+/* Face f's world normal (into tmp when not cached). */
+static const double *view_normal(const hull_view *v, int32_t f, double tmp[3]) {
+    if (v->cached) {
+        return v->normal + 3 * f;
+    }
+    nscd__dir_to_world(v->s, v->s->hull->planes + 4 * (size_t)f, tmp);
+    return tmp;
+}
+
+static const double *view_vertex(const hull_view *v, int32_t k, double tmp[3]) {
+    if (v->cached) {
+        return v->vertex + 3 * k;
+    }
+    vertex_world(v->s, k, tmp);
+    return tmp;
+}
+
+/* Largest separation of b from a's faces: the face and its separation;
+ * it stops at the first face that separates by the margin (no contact). */
+static double face_query(const hull_view *va, const hull_view *vb, double margin, int32_t *face) {
+    const nscd__collision_shape *a = va->s, *b = vb->s;
     double best = -INFINITY;
     *face = 0;
     for (int32_t f = 0; f < a->hull->n_faces; ++f) {
-        double n[3], x[3];
-        double d = face_world(a, f, n);
+        double tmp[3];
+        const double *n = view_normal(va, f, tmp);
+        double d = a->hull->planes[4 * (size_t)f + 3] + nscd_dot3(n, a->position);
         double nn[3] = {-n[0], -n[1], -n[2]};
-        vertex_world(b, support(b, nn), x);
+        const double *x = view_vertex(vb, support(b, nn), tmp);
         double sep = nscd_dot3(n, x) - d;
         if (sep > best) {
             best = sep, *face = f;
+            if (sep >= margin) {
+                break;
+            }
         }
     }
     return best;
@@ -482,34 +535,64 @@ typedef struct edge_result {
     int32_t ea, eb;
 } edge_result;
 
-/* Largest separation over the edge pairs that build a Minkowski face;
- * returns -INFINITY when none does (axis from a to b). */
-static void edge_query(const nscd__collision_shape *a, const nscd__collision_shape *b,
-                       double margin, edge_result *out) {
+/* Largest separation over the edge pairs that build a Minkowski face
+ * (Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC
+ * 2013: the arcs u1-v1 of a's Gauss map and -u2 - -v2 of b's cross);
+ * -INFINITY when none does (axis from a to b). */
+static void edge_query(const hull_view *va, const hull_view *vb, double margin, edge_result *out) {
+    const nscd__collision_shape *a = va->s, *b = vb->s;
     out->sep = -INFINITY, out->ea = out->eb = -1;
     double ca[3];
     centroid_world(a, ca);
     const nscd__hull *ha = a->hull, *hb = b->hull;
     for (int32_t i = 0; i < ha->n_edges; ++i) {
         const int32_t *e = ha->edges + 4 * (size_t)i;
-        double u1[3], v1[3], p0[3], p1[3];
-        nscd__dir_to_world(a, ha->planes + 4 * (size_t)e[2], u1);
-        nscd__dir_to_world(a, ha->planes + 4 * (size_t)e[3], v1);
-        vertex_world(a, e[0], p0);
-        vertex_world(a, e[1], p1);
+        double t0[3], t1[3], t2[3], t3[3], bxa_tmp[3], neg_tmp[3];
+        const double *u1 = view_normal(va, e[2], t0), *v1 = view_normal(va, e[3], t1);
+        const double *p0 = view_vertex(va, e[0], t2), *p1 = view_vertex(va, e[1], t3);
+        const double *bxa = bxa_tmp;
+        if (va->cached) {
+            bxa = va->arc + 3 * i;
+        } else {
+            arc_normals(u1, v1, bxa_tmp, neg_tmp);
+        }
         double ea[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+        /* the side of a-b's plane each of b's negated face normals lies on,
+         * once per face rather than twice per edge pair */
+        double side[VIEW_FACES];
+        if (vb->cached) {
+            for (int32_t f = 0; f < hb->n_faces; ++f) {
+                const double *u2 = vb->normal + 3 * f;
+                side[f] = -u2[0] * bxa[0] + -u2[1] * bxa[1] + -u2[2] * bxa[2];
+            }
+        }
         for (int32_t j = 0; j < hb->n_edges; ++j) {
             const int32_t *g = hb->edges + 4 * (size_t)j;
-            double u2[3], v2[3];
-            nscd__dir_to_world(b, hb->planes + 4 * (size_t)g[2], u2);
-            nscd__dir_to_world(b, hb->planes + 4 * (size_t)g[3], v2);
-            double nu2[3] = {-u2[0], -u2[1], -u2[2]}, nv2[3] = {-v2[0], -v2[1], -v2[2]};
-            if (!minkowski_face(u1, v1, nu2, nv2)) {
+            /* do the arcs cross: c, d = -u2, -v2 on either side of a-b's
+             * plane, a, b on either side of c-d's, on the same hemisphere */
+            double cba = 0.0, dba = 0.0;
+            if (vb->cached) {
+                cba = side[g[2]], dba = side[g[3]];
+                if (!(cba * dba < 0.0)) {
+                    continue;
+                }
+            }
+            double s0[3], s1[3], dxc_tmp[3], pos_tmp[3];
+            const double *u2 = view_normal(vb, g[2], s0), *v2 = view_normal(vb, g[3], s1);
+            const double *dxc = dxc_tmp;
+            if (vb->cached) {
+                dxc = vb->arc_neg + 3 * j;
+            } else {
+                arc_normals(u2, v2, pos_tmp, dxc_tmp);
+                cba = -u2[0] * bxa[0] + -u2[1] * bxa[1] + -u2[2] * bxa[2];
+                dba = -v2[0] * bxa[0] + -v2[1] * bxa[1] + -v2[2] * bxa[2];
+            }
+            double adc = nscd_dot3(u1, dxc), bdc = nscd_dot3(v1, dxc);
+            if (!(cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0)) {
                 continue;
             }
-            double q0[3], q1[3], L[3];
-            vertex_world(b, g[0], q0);
-            vertex_world(b, g[1], q1);
+            double t4[3], t5[3], L[3];
+            const double *q0 = view_vertex(vb, g[0], t4), *q1 = view_vertex(vb, g[1], t5);
             double eb[3] = {q1[0] - q0[0], q1[1] - q0[1], q1[2] - q0[2]};
             nscd_cross3(ea, eb, L);
             double len = sqrt(nscd_dot3(L, L));
@@ -581,16 +664,19 @@ static int closest_vertex(const nscd__collision_shape *a, const nscd__collision_
 static void polytope_pair(const nscd__collision_shape *a, const nscd__collision_shape *b,
                           double margin, nscd__manifold *m) {
     int32_t fa, fb;
-    double sa = face_query(a, b, &fa);
+    hull_view va, vb;
+    view_of(a, &va);
+    view_of(b, &vb);
+    double sa = face_query(&va, &vb, margin, &fa);
     if (sa >= margin) {
         return;
     }
-    double sb = face_query(b, a, &fb);
+    double sb = face_query(&vb, &va, margin, &fb);
     if (sb >= margin) {
         return;
     }
     edge_result er;
-    edge_query(a, b, margin, &er);
+    edge_query(&va, &vb, margin, &er);
     if (er.sep >= margin) {
         return;
     }
