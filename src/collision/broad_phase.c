@@ -339,6 +339,138 @@ static int grid_pairs(nscd__collision_state *st, const nscd_allocator *al, int32
     return 1;
 }
 
+/* ------------------------------------------------------------ threads
+ *
+ * The grid pairs in chunks of CELL_CHUNK cells: each chunk's pairs (inside
+ * its cells and with their forward neighbours) into its own room, then
+ * appended in chunk order. The pair list's order differs from the serial
+ * walk's, but each pair is still emitted once and collision.c sorts them by
+ * their unique (rank a, rank b) keys: the output is the same bits. */
+#define CELL_CHUNK 128
+
+typedef struct grid_job {
+    const nscd__collision_state *st;
+    int32_t n_cells;
+    uint64_t offsets[13];
+    double margin;
+} grid_job;
+
+/* First cell with key >= target. */
+static int32_t lower_bound(const uint64_t *keys, int32_t n, uint64_t target) {
+    int32_t lo = 0, hi = n;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (keys[mid] < target) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+/* Appends to a chunk's room: counted always, written while it fits. */
+static void chunk_emit(nscd__pair *out, int32_t capacity, int32_t *n, const nscd__grid_item *a,
+                       const nscd__grid_item *b, double margin) {
+    if (!aabb_overlap(&a->box, &b->box) || !items_allowed(a, b)) {
+        return;
+    }
+    if (a->sphere && b->sphere) {
+        double d[3] = {b->centre[0] - a->centre[0], b->centre[1] - a->centre[1],
+                       b->centre[2] - a->centre[2]};
+        double reach = a->radius + b->radius + margin;
+        if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] >= reach * reach) {
+            return;
+        }
+    }
+    if (*n < capacity) {
+        out[*n].a = a->index, out[*n].b = b->index;
+    }
+    ++*n;
+}
+
+static void grid_chunk(int32_t k, void *room, int32_t capacity, int32_t *count, void *ctx) {
+    const grid_job *t = ctx;
+    const uint64_t *cell_keys = t->st->cell_keys.data;
+    const int32_t *start = t->st->cell_start.data;
+    const nscd__grid_item *items = t->st->cell_items.data;
+    nscd__pair *out = room;
+    int32_t c0 = k * CELL_CHUNK;
+    int32_t c1 = t->n_cells - c0 > CELL_CHUNK ? c0 + CELL_CHUNK : t->n_cells;
+    int32_t n = 0;
+    for (int32_t c = c0; c < c1; ++c) {
+        for (int32_t i = start[c]; i < start[c + 1]; ++i) {
+            for (int32_t j = i + 1; j < start[c + 1]; ++j) {
+                chunk_emit(out, capacity, &n, &items[i], &items[j], t->margin);
+            }
+        }
+    }
+    for (int o = 0; o < 13; ++o) {
+        uint64_t offset = t->offsets[o];
+        int32_t other = lower_bound(cell_keys, t->n_cells, cell_keys[c0] + offset);
+        for (int32_t c = c0; c < c1; ++c) {
+            uint64_t target = cell_keys[c] + offset;
+            while (other < t->n_cells && cell_keys[other] < target) {
+                ++other;
+            }
+            if (other == t->n_cells) {
+                break;
+            }
+            if (cell_keys[other] != target) {
+                continue;
+            }
+            for (int32_t i = start[c]; i < start[c + 1]; ++i) {
+                for (int32_t j = start[other]; j < start[other + 1]; ++j) {
+                    chunk_emit(out, capacity, &n, &items[i], &items[j], t->margin);
+                }
+            }
+        }
+    }
+    *count = n;
+}
+
+static int grid_pairs_threaded(nscd__collision_state *st, const nscd_allocator *al, int32_t n_cells,
+                               const uint64_t stride[3], double margin,
+                               const struct nscd__parallel *parallel) {
+    grid_job job;
+    job.st = st;
+    job.n_cells = n_cells;
+    job.margin = margin;
+    int o = 0;
+    for (int dz = 0; dz <= 1; ++dz) {
+        for (int dy = -1; dy <= 1; ++dy) {
+            for (int dx = -1; dx <= 1; ++dx) {
+                if (dz == 0 && (dy < 0 || (dy == 0 && dx <= 0))) {
+                    continue;
+                }
+                uint64_t plus =
+                    (dx > 0 ? stride[0] : 0) + (dy > 0 ? stride[1] : 0) + (dz > 0 ? stride[2] : 0);
+                uint64_t minus = (dx < 0 ? stride[0] : 0) + (dy < 0 ? stride[1] : 0);
+                job.offsets[o++] = plus - minus;
+            }
+        }
+    }
+    int32_t chunks = (n_cells + CELL_CHUNK - 1) / CELL_CHUNK;
+    int64_t total = nscd__run_chunks(st, al, parallel, chunks, sizeof(nscd__pair),
+                                     &st->pair_capacity, grid_chunk, &job);
+    if (total < 0 || total > INT32_MAX / 4) {
+        return 0;
+    }
+    size_t need = ((size_t)st->n_pairs + (size_t)total + 1) * sizeof(nscd__pair);
+    if (!nscd__buffer_reserve(al, &st->pairs, need, (size_t)st->n_pairs * sizeof(nscd__pair))) {
+        return 0;
+    }
+    const int32_t *counts = st->chunk_count.data;
+    const nscd__pair *room = st->chunk_out.data;
+    nscd__pair *pairs = st->pairs.data;
+    for (int32_t k = 0; k < chunks; ++k) {
+        memcpy(pairs + st->n_pairs, room + (size_t)k * (size_t)st->pair_capacity,
+               (size_t)counts[k] * sizeof(nscd__pair));
+        st->n_pairs += counts[k];
+    }
+    return 1;
+}
+
 /* Large shapes against every other finite shape. */
 static int large_pairs(nscd__collision_state *st, const nscd_allocator *al,
                        const nscd__collision_shape *shapes, int32_t n_grid, int32_t n_large) {
@@ -394,15 +526,17 @@ static int half_space_pairs(nscd__collision_state *st, const nscd_allocator *al,
 }
 
 nscd_status nscd__broad_phase(nscd__collision_state *st, const nscd_allocator *al,
-                              const nscd__collision_shape *shapes, int32_t n, double margin) {
+                              const nscd__collision_shape *shapes, int32_t n, double margin,
+                              const struct nscd__parallel *parallel) {
     st->n_pairs = 0;
     int32_t n_grid, n_large, n_half;
     classify(st, shapes, n, &n_grid, &n_large, &n_half);
     uint64_t stride[3] = {0, 0, 0};
     int32_t n_cells = n_grid > 0 ? build_grid(st, &n_grid, &n_large, stride) : 0;
     pack_items(st, shapes, n_grid);
-    if (!grid_pairs(st, al, n_cells, stride, margin) ||
-        !large_pairs(st, al, shapes, n_grid, n_large) ||
+    int grid = parallel != NULL ? grid_pairs_threaded(st, al, n_cells, stride, margin, parallel)
+                                : grid_pairs(st, al, n_cells, stride, margin);
+    if (!grid || !large_pairs(st, al, shapes, n_grid, n_large) ||
         !half_space_pairs(st, al, shapes, n_grid, n_large, n_half, margin)) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }

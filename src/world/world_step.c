@@ -52,8 +52,14 @@ void nscd__world_tangents(const double n[3], double t[3], double o[3]) {
 
 /* ------------------------------------------------------------ stages */
 
-static void refresh_inertia(nscd_world *w) {
-    for (int32_t i = 0; i < w->n_bodies; ++i) {
+/* Bodies per task of the per-body stages (each body on its own: any cut
+ * gives the same bits). */
+#define BODY_RANGE 512
+
+static void refresh_inertia_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
+    for (int32_t i = begin; i < end; ++i) {
         double *out = w->inv_inertia_world + 9 * (size_t)i;
         const double *inv = w->inv_inertia + 9 * (size_t)i;
         if (w->type[i] != NSCD_BODY_DYNAMIC || w->isotropic[i]) {
@@ -70,6 +76,10 @@ static void refresh_inertia(nscd_world *w) {
         mat_mul(R, inv, RI);
         mat_mul(RI, Rt, out);
     }
+}
+
+static void refresh_inertia(nscd_world *w) {
+    nscd__parallel_for(&w->parallel, w->n_bodies, BODY_RANGE, refresh_inertia_range, w);
 }
 
 static nscd_status reserve_collision_shapes(nscd_world *w) {
@@ -109,11 +119,10 @@ static double speculative_reach(const nscd_world *w, int32_t i) {
     return reach > 0.0 && isfinite(reach) ? reach : 0.0;
 }
 
-nscd_status nscd__world_detect_contacts(nscd_world *w) {
-    if (reserve_collision_shapes(w) != NSCD_OK) {
-        return NSCD_ERR_OUT_OF_MEMORY;
-    }
-    for (int32_t s = 0; s < w->n_shapes; ++s) {
+static void world_shapes_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
+    for (int32_t s = begin; s < end; ++s) {
         const nscd__world_shape *sh = &w->shapes[s];
         nscd__collision_shape *c = &w->collision_shapes[s];
         int32_t i = sh->body;
@@ -136,6 +145,13 @@ nscd_status nscd__world_detect_contacts(nscd_world *w) {
         c->fixed = w->type[i] != NSCD_BODY_DYNAMIC;
         c->reach = w->speculative ? speculative_reach(w, i) : 0.0;
     }
+}
+
+nscd_status nscd__world_detect_contacts(nscd_world *w) {
+    if (reserve_collision_shapes(w) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    nscd__parallel_for(&w->parallel, w->n_shapes, BODY_RANGE, world_shapes_range, w);
     return nscd__collide(&w->collision, w->collision_shapes, w->n_shapes, w->desc.contact_margin);
 }
 
@@ -307,10 +323,66 @@ static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__worl
     return true;
 }
 
+/* The threaded build: contact point j into slot j (source -1: skipped),
+ * chunk k's largest penetration in partials[k]. */
+static void build_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
+    const nscd__collision *col = &w->collision;
+    for (int32_t k = begin; k < end; ++k) {
+        int32_t lo = k * NSCD__CHUNK;
+        int32_t hi = col->n_contacts - lo > NSCD__CHUNK ? lo + NSCD__CHUNK : col->n_contacts;
+        double pen = 0.0;
+        for (int32_t j = lo; j < hi; ++j) {
+            nscd__world_contact *c = &w->contacts[j];
+            if (make_contact(w, &col->contacts[j], c, &w->contact_rows[j])) {
+                c->source = j;
+                pen = -col->contacts[j].gap > pen ? -col->contacts[j].gap : pen;
+            } else {
+                c->source = -1;
+            }
+        }
+        w->partials[k] = pen;
+    }
+}
+
+/* build_contacts with threads: the same contacts (each is made alone; the
+ * skipped ones leave, in order, the slots of the kept ones) and the same
+ * largest penetration (a maximum, whatever the order). */
+static nscd_status build_contacts_threaded(nscd_world *w, double *max_penetration) {
+    const nscd__collision *col = &w->collision;
+    int32_t chunks = nscd__chunks(col->n_contacts);
+    if (nscd__world_reserve_partials(w, (size_t)chunks + 1) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    nscd__parallel_for(&w->parallel, chunks, 1, build_range, w);
+    double pen = 0.0;
+    for (int32_t k = 0; k < chunks; ++k) {
+        pen = w->partials[k] > pen ? w->partials[k] : pen;
+    }
+    int32_t n = 0;
+    for (int32_t j = 0; j < col->n_contacts; ++j) {
+        if (w->contacts[j].source < 0) {
+            continue;
+        }
+        if (n != j) {
+            nscd__world_move_contact(w, j, n);
+        }
+        ++n;
+    }
+    w->n_contacts = n;
+    *max_penetration = pen;
+    return NSCD_OK;
+}
+
 static nscd_status build_contacts(nscd_world *w, double *max_penetration) {
     const nscd__collision *col = &w->collision;
     if (reserve_contacts(w, col->n_contacts) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    w->coloured = false;
+    if (w->parallel.threads >= 1) {
+        return build_contacts_threaded(w, max_penetration);
     }
     int32_t n = 0;
     double pen = 0.0;
@@ -404,10 +476,12 @@ static void apply_load(nscd_world *w, int32_t i, double dt) {
  * eq. (4) by the implicit midpoint rule in the body frame (world_rotation.c:
  * it keeps the rotational energy and |L|; the explicit form added energy at
  * every step; zero for an isotropic body). */
-static void free_velocities(nscd_world *w) {
+static void free_velocities_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
     double dt = w->desc.dt;
     const double *g = w->desc.gravity;
-    for (int32_t i = 0; i < w->n_bodies; ++i) {
+    for (int32_t i = begin; i < end; ++i) {
         if (w->type[i] != NSCD_BODY_DYNAMIC) {
             continue;
         }
@@ -424,15 +498,20 @@ static void free_velocities(nscd_world *w) {
     }
 }
 
+static void free_velocities(nscd_world *w) {
+    nscd__parallel_for(&w->parallel, w->n_bodies, BODY_RANGE, free_velocities_range, w);
+}
+
 /* x' = x + dt v'; φ' = exp(dt ω') φ, renormalised: the exact rotation by the
  * angle dt |ω'| about ω' (world frame, so it multiplies from the left). */
-static void integrate_positions(nscd_world *w) {
+static void integrate_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
     double dt = w->desc.dt;
     /* with a penetration correction, the velocities of the solve with it */
     const double *vel = w->split_positions ? w->position_velocity : w->velocity;
     const double *omg = w->split_positions ? w->position_omega : w->omega;
-    w->split_positions = false;
-    for (int32_t i = 0; i < w->n_bodies; ++i) {
+    for (int32_t i = begin; i < end; ++i) {
         if (w->type[i] == NSCD_BODY_STATIC) {
             continue;
         }
@@ -443,6 +522,11 @@ static void integrate_positions(nscd_world *w) {
         }
         nscd__world_rotate(q, om, dt, q);
     }
+}
+
+static void integrate_positions(nscd_world *w) {
+    nscd__parallel_for(&w->parallel, w->n_bodies, BODY_RANGE, integrate_range, w);
+    w->split_positions = false;
 }
 
 void nscd__world_rotate(const double *q, const double om[3], double dt, double *out) {
@@ -497,9 +581,11 @@ nscd_status nscd__world_reserve_records(nscd_world *w, int32_t n) {
 
 /* What the step leaves of its contacts: identity, geometry and impulses
  * (also in the world frame, for the next step's warm start). */
-static void store_records(nscd_world *w) {
+static void store_records_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
     const nscd__contact_point *points = w->collision.contacts;
-    for (int32_t j = 0; j < w->n_contacts; ++j) {
+    for (int32_t j = begin; j < end; ++j) {
         const nscd__world_contact *c = &w->contacts[j];
         const nscd__contact_point *p = &points[c->source];
         nscd__world_record *r = &w->records[j];
@@ -517,6 +603,10 @@ static void store_records(nscd_world *w) {
                 c->frame[k] * c->x[0] + c->frame[3 + k] * c->x[1] + c->frame[6 + k] * c->x[2];
         }
     }
+}
+
+static void store_records(nscd_world *w) {
+    nscd__parallel_for(&w->parallel, w->n_contacts, BODY_RANGE, store_records_range, w);
     w->n_records = w->n_contacts;
 }
 
@@ -614,6 +704,7 @@ bool nscd__world_step_finite(const nscd_world *w) { return velocities_finite(w);
 void nscd__world_step_restore(nscd_world *w) {
     save_velocities(w, true);
     w->n_contacts = 0;
+    w->coloured = false;
     w->split_positions = false;
 }
 

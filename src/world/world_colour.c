@@ -1,0 +1,122 @@
+/* The colour order of the step's contacts (docs/world.md, "Threads"), the
+ * deterministic partition behind the threaded sweeps: as Box2D v3's
+ * constraint graph, each contact in contact order takes the lowest colour
+ * that none of its dynamic bodies has yet (static and kinematic bodies take
+ * no impulse and never conflict); a contact whose bodies hold all
+ * NSCD__WORLD_COLOURS colours goes to one more, swept in order by one
+ * thread. The colours depend on the contacts and their order only, never on
+ * the thread count; the sweep then visits colour 0, colour 1, ..., each in
+ * contact order. */
+#include <string.h>
+
+#include "core/memory.h"
+#include "world/world_impl.h"
+
+void nscd__world_free_colours(nscd_world *w) {
+    nscd__free(&w->allocator, w->colour_mask, (size_t)w->colour_mask_capacity * sizeof(uint64_t));
+    nscd__free(&w->allocator, w->colour_order, (size_t)w->colour_capacity * sizeof(int32_t));
+    nscd__free(&w->allocator, w->colour_of, (size_t)w->colour_capacity * sizeof(int32_t));
+    nscd__free(&w->allocator, w->partials, w->partials_capacity * sizeof(double));
+    w->colour_mask = NULL;
+    w->colour_order = w->colour_of = NULL;
+    w->partials = NULL;
+    w->colour_mask_capacity = w->colour_capacity = 0;
+    w->partials_capacity = 0;
+    w->coloured = false;
+}
+
+nscd_status nscd__world_reserve_partials(nscd_world *w, size_t n) {
+    if (n <= w->partials_capacity) {
+        return NSCD_OK;
+    }
+    size_t cap = w->partials_capacity > 0 ? w->partials_capacity : 64;
+    while (cap < n) {
+        cap *= 2;
+    }
+    double *p = nscd__alloc_array(&w->allocator, cap, sizeof(double));
+    if (p == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    nscd__free(&w->allocator, w->partials, w->partials_capacity * sizeof(double));
+    w->partials = p;
+    w->partials_capacity = cap;
+    return NSCD_OK;
+}
+
+static nscd_status reserve(nscd_world *w) {
+    if (w->n_bodies > w->colour_mask_capacity) {
+        int32_t cap = w->bodies_capacity > w->n_bodies ? w->bodies_capacity : w->n_bodies;
+        uint64_t *m = nscd__alloc_array(&w->allocator, (size_t)cap, sizeof(uint64_t));
+        if (m == NULL) {
+            return NSCD_ERR_OUT_OF_MEMORY;
+        }
+        nscd__free(&w->allocator, w->colour_mask,
+                   (size_t)w->colour_mask_capacity * sizeof(uint64_t));
+        w->colour_mask = m;
+        w->colour_mask_capacity = cap;
+    }
+    if (w->n_contacts > w->colour_capacity) {
+        int32_t cap = w->contacts_capacity > w->n_contacts ? w->contacts_capacity : w->n_contacts;
+        int32_t *order = nscd__alloc_array(&w->allocator, (size_t)cap, sizeof(int32_t));
+        int32_t *of = nscd__alloc_array(&w->allocator, (size_t)cap, sizeof(int32_t));
+        if (order == NULL || of == NULL) {
+            nscd__free(&w->allocator, order, (size_t)cap * sizeof(int32_t));
+            nscd__free(&w->allocator, of, (size_t)cap * sizeof(int32_t));
+            return NSCD_ERR_OUT_OF_MEMORY;
+        }
+        nscd__free(&w->allocator, w->colour_order, (size_t)w->colour_capacity * sizeof(int32_t));
+        nscd__free(&w->allocator, w->colour_of, (size_t)w->colour_capacity * sizeof(int32_t));
+        w->colour_order = order;
+        w->colour_of = of;
+        w->colour_capacity = cap;
+    }
+    return nscd__world_reserve_partials(w,
+                                        nscd__bgs_partials(w->n_contacts, NSCD__WORLD_COLOURS + 1));
+}
+
+/* Lowest clear bit of ~used, or NSCD__WORLD_COLOURS when all are set. */
+static int32_t lowest_free(uint64_t used) {
+    if (used == UINT64_MAX) {
+        return NSCD__WORLD_COLOURS;
+    }
+    uint64_t free_bits = ~used;
+    return (int32_t)__builtin_ctzll(free_bits);
+}
+
+nscd_status nscd__world_colour(nscd_world *w) {
+    if (reserve(w) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    if (w->n_bodies > 0) {
+        memset(w->colour_mask, 0, (size_t)w->n_bodies * sizeof(uint64_t));
+    }
+    int32_t count[NSCD__WORLD_COLOURS + 1];
+    memset(count, 0, sizeof count);
+    uint64_t *mask = w->colour_mask;
+    for (int32_t j = 0; j < w->n_contacts; ++j) {
+        const nscd__world_contact *c = &w->contacts[j];
+        uint64_t used = (c->a_moves ? mask[c->a] : 0) | (c->b_moves ? mask[c->b] : 0);
+        int32_t colour = lowest_free(used);
+        if (colour < NSCD__WORLD_COLOURS) {
+            uint64_t bit = (uint64_t)1 << colour;
+            if (c->a_moves) {
+                mask[c->a] |= bit;
+            }
+            if (c->b_moves) {
+                mask[c->b] |= bit;
+            }
+        }
+        w->colour_of[j] = colour;
+        count[colour]++;
+    }
+    w->colour_start[0] = 0;
+    for (int32_t c = 0; c <= NSCD__WORLD_COLOURS; ++c) {
+        w->colour_start[c + 1] = w->colour_start[c] + count[c];
+        count[c] = w->colour_start[c]; /* the next place of colour c */
+    }
+    for (int32_t j = 0; j < w->n_contacts; ++j) {
+        w->colour_order[count[w->colour_of[j]]++] = j;
+    }
+    w->coloured = true;
+    return NSCD_OK;
+}

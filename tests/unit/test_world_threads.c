@@ -1,0 +1,298 @@
+/* Threads inside nscd_world_step (docs/world.md, "Threads"): a mixed scene
+ * (spheres, boxes and capsules of two frictions in a box) stepped with
+ * threads = 1, 2, 3, with a host scheduler that cuts and orders the ranges
+ * its own way, and with one that runs every task inline, ends in the same
+ * bits (memcmp of positions, orientations, velocities and the contact
+ * impulses); two threaded worlds on two threads at once end as each alone;
+ * threads = 0 keeps the serial sweep; bad settings are refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nscd/world.h"
+
+/* Enough bodies and contacts that every stage is cut into several tasks
+ * (colours of more than one chunk of 256 contacts). */
+#define STEPS 200
+#define SIDE 12
+#define LAYERS 8
+#define HALF (0.05 * SIDE)
+
+typedef struct state {
+    int32_t n, contacts;
+    double *x, *q, *v, *w, *impulse;
+} state;
+
+static void free_state(state *s) {
+    free(s->x), free(s->q), free(s->v), free(s->w), free(s->impulse);
+    memset(s, 0, sizeof *s);
+}
+
+static uint64_t lcg(uint64_t *seed) {
+    *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+    return *seed >> 11;
+}
+
+static double uniform(uint64_t *seed) { return (double)lcg(seed) / 9007199254740992.0; }
+
+/* A floor, four walls (static boxes), SIDE x SIDE x LAYERS bodies: spheres, boxes and
+ * capsules, every third of friction 0, jittered and thrown. */
+static void build(nscd_world *w) {
+    int32_t slick = 0;
+    assert_int_equal(nscd_world_add_material(w, 0.0, &slick), NSCD_OK);
+    nscd_body_desc b;
+    nscd_shape_desc s;
+    nscd_body_id id;
+    const double h = HALF + 0.05; /* the walls' centres */
+    double walls[5][6] = {{0, 0, -0.05, h, h, 0.05},
+                          {-h, 0, 0.6, 0.05, h, 0.6},
+                          {h, 0, 0.6, 0.05, h, 0.6},
+                          {0, -h, 0.6, h, 0.05, 0.6},
+                          {0, h, 0.6, h, 0.05, 0.6}};
+    for (int k = 0; k < 5; ++k) {
+        nscd_body_desc_init(&b, sizeof b);
+        b.type = NSCD_BODY_STATIC;
+        memcpy(b.position, walls[k], 3 * sizeof(double));
+        nscd_shape_desc_init(&s, sizeof s);
+        s.type = NSCD_SHAPE_BOX;
+        memcpy(s.half_extents, walls[k] + 3, 3 * sizeof(double));
+        assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    }
+    uint64_t seed = 29;
+    int32_t i = 0;
+    for (int z = 0; z < LAYERS; ++z) {
+        for (int y = 0; y < SIDE; ++y) {
+            for (int x = 0; x < SIDE; ++x, ++i) {
+                nscd_body_desc_init(&b, sizeof b);
+                b.position[0] = -HALF + 0.05 + 0.1 * x + 0.01 * uniform(&seed);
+                b.position[1] = -HALF + 0.05 + 0.1 * y + 0.01 * uniform(&seed);
+                b.position[2] = 0.05 + 0.095 * z;
+                for (int k = 0; k < 3; ++k) {
+                    b.velocity[k] = 0.5 * (uniform(&seed) - 0.5);
+                    b.angular_velocity[k] = 2.0 * (uniform(&seed) - 0.5);
+                }
+                b.density = 1000.0;
+                nscd_shape_desc_init(&s, sizeof s);
+                s.material = i % 3 == 0 ? slick : 0;
+                if (i % 4 == 1) {
+                    s.type = NSCD_SHAPE_BOX;
+                    s.half_extents[0] = 0.04, s.half_extents[1] = 0.03, s.half_extents[2] = 0.035;
+                } else if (i % 7 == 3) {
+                    s.type = NSCD_SHAPE_CAPSULE;
+                    s.radius = 0.025, s.half_height = 0.025;
+                } else {
+                    s.type = NSCD_SHAPE_SPHERE;
+                    s.radius = 0.04 + 0.01 * uniform(&seed);
+                }
+                assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+            }
+        }
+    }
+}
+
+static state capture(const nscd_world *w) {
+    state s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(nscd_world_get_bodies(w, 0, &s.n, NULL, NULL, NULL, NULL, NULL, NULL),
+                     NSCD_ERR_BUFFER_TOO_SMALL);
+    s.x = calloc(3 * (size_t)s.n, sizeof(double));
+    s.q = calloc(4 * (size_t)s.n, sizeof(double));
+    s.v = calloc(3 * (size_t)s.n, sizeof(double));
+    s.w = calloc(3 * (size_t)s.n, sizeof(double));
+    assert_int_equal(nscd_world_get_bodies(w, s.n, &s.n, NULL, NULL, s.x, s.q, s.v, s.w), NSCD_OK);
+    nscd_world_get_contacts(w, 0, &s.contacts, NULL, NULL, NULL, NULL, NULL, NULL);
+    s.impulse = calloc(3 * (size_t)s.contacts + 1, sizeof(double));
+    assert_int_equal(nscd_world_get_contacts(w, s.contacts, &s.contacts, NULL, NULL, NULL, NULL,
+                                             NULL, s.impulse),
+                     NSCD_OK);
+    return s;
+}
+
+static void assert_same(const state *a, const state *b) {
+    assert_int_equal(a->n, b->n);
+    assert_int_equal(a->contacts, b->contacts);
+    size_t n = (size_t)a->n;
+    assert_memory_equal(a->x, b->x, 3 * n * sizeof(double));
+    assert_memory_equal(a->q, b->q, 4 * n * sizeof(double));
+    assert_memory_equal(a->v, b->v, 3 * n * sizeof(double));
+    assert_memory_equal(a->w, b->w, 3 * n * sizeof(double));
+    assert_memory_equal(a->impulse, b->impulse, 3 * (size_t)a->contacts * sizeof(double));
+}
+
+/* A host scheduler: runs the ranges of min_range items from the last to
+ * the first, each on "worker" (range index mod threads), inline. */
+typedef struct host {
+    int32_t threads;
+    int tasks, inline_only;
+} host;
+
+static void *reverse_enqueue(nscd_task_fn task, int32_t count, int32_t min_range, void *ctx,
+                             void *user) {
+    host *h = user;
+    h->tasks++;
+    if (h->inline_only) {
+        task(0, count, 0, ctx);
+        return NULL;
+    }
+    int32_t ranges = (count + min_range - 1) / min_range;
+    for (int32_t r = ranges - 1; r >= 0; --r) {
+        int32_t begin = r * min_range, end = begin + min_range < count ? begin + min_range : count;
+        task(begin, end, r % h->threads, ctx);
+    }
+    return h; /* any non-NULL handle */
+}
+
+static void reverse_finish(void *handle, void *user) { assert_ptr_equal(handle, user); }
+
+static nscd_world *make(int32_t threads, host *h) {
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    d.threads = threads;
+    if (h != NULL) {
+        d.enqueue_task = reverse_enqueue;
+        d.finish_task = reverse_finish;
+        d.task_user = h;
+    }
+    nscd_world *w = NULL;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
+    build(w);
+    return w;
+}
+
+static state run(int32_t threads, host *h) {
+    nscd_world *w = make(threads, h);
+    for (int k = 0; k < STEPS; ++k) {
+        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+    }
+    state s = capture(w);
+    nscd_world_destroy(w);
+    return s;
+}
+
+static void test_threads_bitwise(void **unused) {
+    (void)unused;
+    state one = run(1, NULL);
+    print_message("%d bodies, %d contacts\n", one.n, one.contacts);
+    assert_true(one.contacts > 2000); /* a pile, not a free fall */
+    for (int32_t t = 2; t <= 3; ++t) {
+        state other = run(t, NULL);
+        assert_same(&one, &other);
+        free_state(&other);
+    }
+    host h = {3, 0, 0};
+    state hosted = run(3, &h);
+    assert_true(h.tasks > STEPS); /* the stages went through the scheduler */
+    assert_same(&one, &hosted);
+    free_state(&hosted);
+    host inl = {2, 0, 1};
+    state inlined = run(2, &inl);
+    assert_same(&one, &inlined);
+    free_state(&inlined);
+    /* the pile is sane: every body inside the box, none fast */
+    for (int32_t i = 5; i < one.n; ++i) { /* after the walls */
+        double speed = sqrt(one.v[3 * i] * one.v[3 * i] + one.v[3 * i + 1] * one.v[3 * i + 1] +
+                            one.v[3 * i + 2] * one.v[3 * i + 2]);
+        assert_true(speed < 2.0);
+        assert_true(fabs(one.x[3 * i]) < HALF + 0.01 && fabs(one.x[3 * i + 1]) < HALF + 0.01);
+        assert_true(one.x[3 * i + 2] > -0.01);
+    }
+    free_state(&one);
+}
+
+/* threads = 0 is the serial sweep, which the colour order changes: the two
+ * differ (so the test above is not vacuous), and 0 gives what a desc of the
+ * size before `threads` gives. */
+static void test_threads_zero_is_serial(void **unused) {
+    (void)unused;
+    state zero = run(0, NULL);
+    state one = run(1, NULL);
+    assert_int_equal(zero.n, one.n);
+    assert_true(memcmp(zero.v, one.v, 3 * (size_t)zero.n * sizeof(double)) != 0);
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, offsetof(nscd_world_desc, threads));
+    d.struct_size = (uint32_t)offsetof(nscd_world_desc, threads);
+    nscd_world *w = NULL;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
+    build(w);
+    for (int k = 0; k < STEPS; ++k) {
+        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+    }
+    state old = capture(w);
+    nscd_world_destroy(w);
+    assert_same(&zero, &old);
+    free_state(&zero), free_state(&one), free_state(&old);
+}
+
+typedef struct concurrent {
+    int32_t threads;
+    state result;
+} concurrent;
+
+static void *run_thread(void *arg) {
+    concurrent *c = arg;
+    c->result = run(c->threads, NULL);
+    return NULL;
+}
+
+static void test_two_worlds_two_threads(void **unused) {
+    (void)unused;
+    state alone = run(2, NULL);
+    concurrent c[2] = {{2, {0}}, {3, {0}}};
+    pthread_t t[2];
+    for (int k = 0; k < 2; ++k) {
+        assert_int_equal(pthread_create(&t[k], NULL, run_thread, &c[k]), 0);
+    }
+    for (int k = 0; k < 2; ++k) {
+        pthread_join(t[k], NULL);
+        assert_same(&alone, &c[k].result);
+        free_state(&c[k].result);
+    }
+    free_state(&alone);
+}
+
+static void no_task(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)begin, (void)end, (void)worker, (void)ctx;
+}
+
+static void test_bad_settings(void **unused) {
+    (void)unused;
+    nscd_world_desc d;
+    nscd_world *w = NULL;
+    nscd_world_desc_init(&d, sizeof d);
+    assert_int_equal(d.threads, 0);
+    assert_null(d.enqueue_task);
+    d.threads = -1;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_ERR_OUT_OF_RANGE);
+    d.threads = 257;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_ERR_OUT_OF_RANGE);
+    d.threads = 2;
+    d.enqueue_task = reverse_enqueue; /* without finish_task */
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_ERR_INVALID_ARGUMENT);
+    d.finish_task = reverse_finish;
+    d.threads = 0; /* callbacks need workers */
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_ERR_INVALID_ARGUMENT);
+    assert_null(w);
+    (void)no_task;
+    /* a pool made and joined with nothing stepped */
+    nscd_world_desc_init(&d, sizeof d);
+    d.threads = 4;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
+    nscd_world_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_threads_bitwise),
+        cmocka_unit_test(test_threads_zero_is_serial),
+        cmocka_unit_test(test_two_worlds_two_threads),
+        cmocka_unit_test(test_bad_settings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
