@@ -226,8 +226,8 @@ static int32_t build_grid(nscd__collision_state *st, int32_t *n_grid, int32_t *n
         keys[k] = key;
         values[k] = grid[k];
     }
-    nscd__radix_sort(keys, values, st->sort_keys_scratch.data, st->sort_values_scratch.data,
-                     *n_grid);
+    nscd__radix_sort_parallel(st->parallel, st->radix_scratch.data, keys, values,
+                              st->sort_keys_scratch.data, st->sort_values_scratch.data, *n_grid);
     uint64_t *cell_keys = st->cell_keys.data;
     int32_t *cell_start = st->cell_start.data;
     int32_t n_cells = 0;
@@ -267,12 +267,19 @@ static int consider_items(nscd__collision_state *st, const nscd_allocator *al,
 }
 
 /* The grid shapes in cell order, with what the pair loops read. */
-static void pack_items(nscd__collision_state *st, const nscd__collision_shape *shapes,
-                       int32_t n_grid) {
-    const nscd__aabb *boxes = st->aabbs.data;
-    const int32_t *entry = st->sort_values.data;
-    nscd__grid_item *items = st->cell_items.data;
-    for (int32_t k = 0; k < n_grid; ++k) {
+typedef struct pack_job {
+    nscd__collision_state *st;
+    const nscd__collision_shape *shapes;
+} pack_job;
+
+static void pack_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    const pack_job *t = ctx;
+    const nscd__collision_shape *shapes = t->shapes;
+    const nscd__aabb *boxes = t->st->aabbs.data;
+    const int32_t *entry = t->st->sort_values.data;
+    nscd__grid_item *items = t->st->cell_items.data;
+    for (int32_t k = begin; k < end; ++k) {
         const nscd__collision_shape *s = &shapes[entry[k]];
         nscd__grid_item *it = &items[k];
         it->box = boxes[entry[k]];
@@ -283,6 +290,12 @@ static void pack_items(nscd__collision_state *st, const nscd__collision_shape *s
         it->category = s->category, it->mask = s->mask;
         it->fixed = s->fixed, it->sphere = s->type == NSCD_SHAPE_SPHERE;
     }
+}
+
+static void pack_items(nscd__collision_state *st, const nscd__collision_shape *shapes,
+                       int32_t n_grid) {
+    pack_job job = {st, shapes};
+    nscd__parallel_for(st->parallel, n_grid, 4096, pack_range, &job);
 }
 
 /* Pairs inside each cell and between each cell and its 13 forward neighbours
@@ -525,6 +538,80 @@ static int half_space_pairs(nscd__collision_state *st, const nscd_allocator *al,
     return 1;
 }
 
+/* half_space_pairs with threads: chunks of HALF_CHUNK shapes of one plane
+ * (the grid shapes, then the large ones), appended in chunk order (the
+ * order does not matter: collision.c sorts the pairs). */
+#define HALF_CHUNK 4096
+
+typedef struct half_job {
+    const nscd__collision_state *st;
+    const nscd__collision_shape *shapes;
+    int32_t n_grid, n_large, per_plane;
+    double margin;
+} half_job;
+
+static void half_chunk(int32_t k, void *room, int32_t capacity, int32_t *count, void *ctx) {
+    const half_job *t = ctx;
+    const nscd__aabb *boxes = t->st->aabbs.data;
+    const int32_t *half = t->st->half_spaces.data;
+    int32_t h = k / t->per_plane, first = (k % t->per_plane) * HALF_CHUNK;
+    const nscd__collision_shape *plane = &t->shapes[half[h]];
+    double nrm[3];
+    nscd__shape_axis(plane, 2, nrm);
+    double offset = nrm[0] * plane->position[0] + nrm[1] * plane->position[1] +
+                    nrm[2] * plane->position[2] + 0.5 * t->margin;
+    nscd__pair *out = room;
+    int32_t n = 0, total = t->n_grid + t->n_large;
+    int32_t last = total - first > HALF_CHUNK ? first + HALF_CHUNK : total;
+    for (int32_t e = first; e < last; ++e) {
+        int32_t j = e < t->n_grid ? ((const int32_t *)t->st->grid.data)[e]
+                                  : ((const int32_t *)t->st->large.data)[e - t->n_grid];
+        const nscd__aabb *b = &boxes[j];
+        double lowest = 0.0;
+        for (int i = 0; i < 3; ++i) {
+            lowest += nrm[i] * (nrm[i] > 0.0 ? b->lo[i] : b->hi[i]);
+        }
+        if (lowest <= offset && pair_allowed(plane, &t->shapes[j])) {
+            if (n < capacity) {
+                out[n].a = half[h], out[n].b = j;
+            }
+            ++n;
+        }
+    }
+    *count = n;
+}
+
+static int half_space_pairs_threaded(nscd__collision_state *st, const nscd_allocator *al,
+                                     const nscd__collision_shape *shapes, int32_t n_grid,
+                                     int32_t n_large, int32_t n_half, double margin) {
+    int32_t per_plane = (n_grid + n_large + HALF_CHUNK - 1) / HALF_CHUNK;
+    if (n_half == 0 || per_plane == 0) {
+        return 1;
+    }
+    half_job job = {st, shapes, n_grid, n_large, per_plane, margin};
+    int32_t chunks = n_half * per_plane;
+    /* the grid's room is reused: its pairs were copied out */
+    int64_t total = nscd__run_chunks(st, al, st->parallel, chunks, sizeof(nscd__pair),
+                                     &st->half_capacity, half_chunk, &job);
+    int32_t capacity = st->half_capacity;
+    if (total < 0 || total > INT32_MAX / 4) {
+        return 0;
+    }
+    size_t need = ((size_t)st->n_pairs + (size_t)total + 1) * sizeof(nscd__pair);
+    if (!nscd__buffer_reserve(al, &st->pairs, need, (size_t)st->n_pairs * sizeof(nscd__pair))) {
+        return 0;
+    }
+    const int32_t *counts = st->chunk_count.data;
+    const nscd__pair *room = st->chunk_out.data;
+    nscd__pair *pairs = st->pairs.data;
+    for (int32_t k = 0; k < chunks; ++k) {
+        memcpy(pairs + st->n_pairs, room + (size_t)k * (size_t)capacity,
+               (size_t)counts[k] * sizeof(nscd__pair));
+        st->n_pairs += counts[k];
+    }
+    return 1;
+}
+
 nscd_status nscd__broad_phase(nscd__collision_state *st, const nscd_allocator *al,
                               const nscd__collision_shape *shapes, int32_t n, double margin,
                               const struct nscd__parallel *parallel) {
@@ -537,7 +624,9 @@ nscd_status nscd__broad_phase(nscd__collision_state *st, const nscd_allocator *a
     int grid = parallel != NULL ? grid_pairs_threaded(st, al, n_cells, stride, margin, parallel)
                                 : grid_pairs(st, al, n_cells, stride, margin);
     if (!grid || !large_pairs(st, al, shapes, n_grid, n_large) ||
-        !half_space_pairs(st, al, shapes, n_grid, n_large, n_half, margin)) {
+        !(parallel != NULL
+              ? half_space_pairs_threaded(st, al, shapes, n_grid, n_large, n_half, margin)
+              : half_space_pairs(st, al, shapes, n_grid, n_large, n_half, margin))) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     return NSCD_OK;

@@ -41,6 +41,7 @@ static void release_state(const nscd_allocator *al, nscd__collision_state *st) {
                            &st->pair_order_scratch,
                            &st->chunk_out,
                            &st->chunk_count,
+                           &st->radix_scratch,
                            &st->next};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) {
         nscd__buffer_release(al, all[i]);
@@ -108,11 +109,20 @@ static void rank_shapes(nscd__collision_state *st, const nscd__collision_shape *
         keys[i] = shapes[i].key;
         values[i] = i;
     }
-    nscd__radix_sort(keys, values, st->sort_keys_scratch.data, st->sort_values_scratch.data, n);
+    nscd__radix_sort_parallel(st->parallel, st->radix_scratch.data, keys, values,
+                              st->sort_keys_scratch.data, st->sort_values_scratch.data, n);
     for (int32_t i = 0; i < n; ++i) {
         rank[values[i]] = i;
     }
 }
+
+typedef struct order_job {
+    nscd__collision_state *st;
+    const nscd__collision_shape *shapes;
+    int32_t n;
+} order_job;
+
+static void order_range(int32_t begin, int32_t end, int32_t worker, void *ctx);
 
 /* Puts each pair in output order (a half-space first, else the smaller key
  * first) and sorts the pairs by (rank a, rank b) into pair_order. */
@@ -126,11 +136,25 @@ static int order_pairs(nscd__collision_state *st, const nscd_allocator *al,
         !nscd__buffer_reserve(al, &st->pair_order_scratch, m * sizeof(int32_t), 0)) {
         return 0;
     }
+    order_job job = {st, shapes, n};
+    nscd__parallel_for(st->parallel, np, 4096, order_range, &job);
+    nscd__radix_sort_parallel(st->parallel, st->radix_scratch.data, st->pair_keys.data,
+                              st->pair_order.data, st->pair_keys_scratch.data,
+                              st->pair_order_scratch.data, np);
+    return 1;
+}
+
+static void order_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    const order_job *job = ctx;
+    nscd__collision_state *st = job->st;
+    const nscd__collision_shape *shapes = job->shapes;
+    uint64_t n = (uint64_t)job->n;
     nscd__pair *pairs = st->pairs.data;
     const int32_t *rank = st->rank.data;
     uint64_t *keys = st->pair_keys.data;
     int32_t *order = st->pair_order.data;
-    for (int32_t k = 0; k < np; ++k) {
+    for (int32_t k = begin; k < end; ++k) {
         nscd__pair *p = &pairs[k];
         int a_half = shapes[p->a].type == NSCD_SHAPE_HALF_SPACE;
         int b_half = shapes[p->b].type == NSCD_SHAPE_HALF_SPACE;
@@ -138,11 +162,9 @@ static int order_pairs(nscd__collision_state *st, const nscd_allocator *al,
             int32_t t = p->a;
             p->a = p->b, p->b = t;
         }
-        keys[k] = (uint64_t)rank[p->a] * (uint64_t)n + (uint64_t)rank[p->b];
+        keys[k] = (uint64_t)rank[p->a] * n + (uint64_t)rank[p->b];
         order[k] = k;
     }
-    nscd__radix_sort(keys, order, st->pair_keys_scratch.data, st->pair_order_scratch.data, np);
-    return 1;
 }
 
 /* Position of each shape type in the argument order of the narrow functions. */
@@ -466,9 +488,12 @@ nscd_status nscd__collide(nscd__collision *collision, const nscd__collision_shap
         }
     }
     nscd__collision_state *st = collision->internal;
-    if (!reserve_shapes(st, &al, n)) {
+    if (!reserve_shapes(st, &al, n) ||
+        (collision->parallel != NULL &&
+         !nscd__buffer_reserve(&al, &st->radix_scratch, nscd__radix_scratch_bytes(), 0))) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
+    st->parallel = collision->parallel;
     nscd__aabb *boxes = st->aabbs.data;
     const struct nscd__parallel *par = collision->parallel;
     if (par != NULL) {

@@ -57,9 +57,11 @@ typedef struct nscd__collision_state {
      * `chunk_capacity` elements of output at chunk k * chunk_capacity and its
      * count (the count it needed when that was more: the chunk is run again
      * with more room) */
-    nscd__buffer chunk_out;                /* nscd__pair or nscd__contact_point */
-    nscd__buffer chunk_count;              /* int32_t */
-    int32_t pair_capacity, point_capacity; /* per chunk, kept from step to step */
+    nscd__buffer chunk_out;                               /* nscd__pair or nscd__contact_point */
+    nscd__buffer chunk_count;                             /* int32_t */
+    int32_t pair_capacity, point_capacity, half_capacity; /* per chunk, kept */
+    nscd__buffer radix_scratch;                           /* nscd__radix_sort_parallel's */
+    const struct nscd__parallel *parallel; /* of the current nscd__collide (NULL: none) */
     /* the output being built; swapped with nscd__collision::contacts on success */
     nscd__buffer next;
     /* bytes of the block at nscd__collision::contacts (what the allocator gets back) */

@@ -13,6 +13,7 @@
  *   remove_outside        bodies whose centre left the domain box
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -432,10 +433,9 @@ static void project_on_cone(double x[3], double mu) {
 /* Both lists are sorted by (key_a, key_b, feature): one merge pass finds
  * every contact that persists and starts it from last step's impulse,
  * projected on its new frame (the tangents may have turned). */
-static void warm_start_merge(nscd_world *w) {
-    int32_t i = 0, j = 0;
+static void merge_in(nscd_world *w, int32_t i, int32_t j, int32_t end) {
     const nscd__contact_point *points = w->collision.contacts;
-    while (i < w->n_records && j < w->n_contacts) {
+    while (i < w->n_records && j < end) {
         const nscd__world_record *old = &w->records[i];
         nscd__world_contact *c = &w->contacts[j];
         int order = compare_keys(old, &points[c->source]);
@@ -451,6 +451,44 @@ static void warm_start_merge(nscd_world *w) {
             ++i, ++j;
         }
     }
+}
+
+/* Contacts per chunk of the threaded merge. */
+#define MERGE_CHUNK 2048
+
+/* The merge of each chunk of MERGE_CHUNK contacts from the first record not
+ * before its first contact (binary search): each contact meets the record
+ * of its key (the keys are unique), as in the one merge pass. */
+static void merge_chunk(nscd_world *w, int32_t begin, int32_t end) {
+    const nscd__contact_point *first = &w->collision.contacts[w->contacts[begin].source];
+    int32_t lo = 0, hi = w->n_records;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (compare_keys(&w->records[mid], first) < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    merge_in(w, lo, begin, end);
+}
+
+static void merge_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
+    for (int32_t k = begin; k < end; ++k) {
+        int32_t lo = k * MERGE_CHUNK;
+        merge_chunk(w, lo, w->n_contacts - lo > MERGE_CHUNK ? lo + MERGE_CHUNK : w->n_contacts);
+    }
+}
+
+static void warm_start_merge(nscd_world *w) {
+    if (w->parallel.threads < 1) {
+        merge_in(w, 0, 0, w->n_contacts);
+        return;
+    }
+    int32_t chunks = (w->n_contacts + MERGE_CHUNK - 1) / MERGE_CHUNK;
+    nscd__parallel_for(&w->parallel, chunks, 1, merge_range, w);
 }
 
 /* The applied load of dynamic body i over dt: v += dt F / m, ω += dt I⁻¹ τ
@@ -616,9 +654,9 @@ static void store_records(nscd_world *w) {
  * quaternion). Checked before anything moves, so that a refused step leaves
  * the world as it was (issue 25: dt = 1e200 had put positions at -inf with
  * NSCD_OK). */
-static int32_t first_non_finite(const nscd_world *w) {
+static int32_t first_non_finite_in(const nscd_world *w, int32_t begin, int32_t end) {
     double dt = w->desc.dt;
-    for (int32_t i = 0; i < w->n_bodies; ++i) {
+    for (int32_t i = begin; i < end; ++i) {
         const double *x = w->position + 3 * (size_t)i;
         const double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
         bool moves = w->type[i] != NSCD_BODY_STATIC;
@@ -627,6 +665,31 @@ static int32_t first_non_finite(const nscd_world *w) {
             (moves && !(isfinite(x[0] + dt * v[0]) && isfinite(x[1] + dt * v[1]) &&
                         isfinite(x[2] + dt * v[2]) && isfinite(0.5 * dt * rate)))) {
             return i;
+        }
+    }
+    return -1;
+}
+
+/* Chunk k's first body that is not finite, or -1, in partials[k]. */
+static void non_finite_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    const nscd_world *w = ctx;
+    for (int32_t k = begin; k < end; ++k) {
+        int32_t lo = k * NSCD__CHUNK;
+        int32_t hi = w->n_bodies - lo > NSCD__CHUNK ? lo + NSCD__CHUNK : w->n_bodies;
+        w->partials[k] = (double)first_non_finite_in(w, lo, hi);
+    }
+}
+
+static int32_t first_non_finite(const nscd_world *w) {
+    int32_t chunks = nscd__chunks(w->n_bodies);
+    if (w->parallel.threads < 2 || (size_t)chunks > w->partials_capacity) {
+        return first_non_finite_in(w, 0, w->n_bodies);
+    }
+    nscd__parallel_for(&w->parallel, chunks, 4, non_finite_range, (void *)(uintptr_t)w);
+    for (int32_t k = 0; k < chunks; ++k) { /* the first chunk's first: the serial answer */
+        if (w->partials[k] >= 0.0) {
+            return (int32_t)w->partials[k];
         }
     }
     return -1;
@@ -685,6 +748,10 @@ nscd_status nscd__world_step_prepare(nscd_world *w, double *max_penetration) {
     if (rc == NSCD_OK) {
         rc = nscd__world_reserve_records(w, w->n_contacts);
     }
+    if (rc == NSCD_OK && w->parallel.threads >= 1) { /* the per-chunk partials of the step */
+        int32_t most = w->n_bodies > w->n_contacts ? w->n_bodies : w->n_contacts;
+        rc = nscd__world_reserve_partials(w, (size_t)nscd__chunks(most) + 1);
+    }
     if (rc != NSCD_OK) {
         w->n_contacts = 0;
     }
@@ -708,10 +775,10 @@ void nscd__world_step_restore(nscd_world *w) {
     w->split_positions = false;
 }
 
-bool nscd__world_step_relax(nscd_world *w) {
+static bool relax_in(nscd_world *w, int32_t begin, int32_t end) {
     const nscd__contact_point *points = w->collision.contacts;
     bool corrected = false;
-    for (int32_t j = 0; j < w->n_contacts; ++j) {
+    for (int32_t j = begin; j < end; ++j) {
         nscd__world_contact *c = &w->contacts[j];
         double rate = points[c->source].gap / w->desc.dt;
         double plain = rate > 0.0 ? rate : 0.0; /* ξ/dt of an open gap, else 0 */
@@ -719,6 +786,29 @@ bool nscd__world_step_relax(nscd_world *w) {
             c->bias = plain;
             corrected = true;
         }
+    }
+    return corrected;
+}
+
+static void relax_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
+    for (int32_t k = begin; k < end; ++k) {
+        int32_t lo = k * NSCD__CHUNK;
+        int32_t hi = w->n_contacts - lo > NSCD__CHUNK ? lo + NSCD__CHUNK : w->n_contacts;
+        w->partials[k] = relax_in(w, lo, hi) ? 1.0 : 0.0;
+    }
+}
+
+bool nscd__world_step_relax(nscd_world *w) {
+    int32_t chunks = nscd__chunks(w->n_contacts);
+    if (w->parallel.threads < 2 || (size_t)chunks > w->partials_capacity) {
+        return relax_in(w, 0, w->n_contacts);
+    }
+    nscd__parallel_for(&w->parallel, chunks, 4, relax_range, w);
+    bool corrected = false;
+    for (int32_t k = 0; k < chunks; ++k) {
+        corrected |= w->partials[k] != 0.0;
     }
     return corrected;
 }

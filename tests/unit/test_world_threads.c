@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collision/radix_sort.h"
+#include "core/memory.h"
+#include "core/parallel.h"
 #include "nscd/world.h"
 
 /* Enough bodies and contacts that every stage is cut into several tasks
@@ -56,9 +59,15 @@ static void build(nscd_world *w) {
                           {h, 0, 0.6, 0.05, h, 0.6},
                           {0, -h, 0.6, h, 0.05, 0.6},
                           {0, h, 0.6, h, 0.05, 0.6}};
-    for (int k = 0; k < 5; ++k) {
+    for (int k = 0; k < 5; ++k) { /* the floor a half-space, the walls boxes */
         nscd_body_desc_init(&b, sizeof b);
         b.type = NSCD_BODY_STATIC;
+        if (k == 0) {
+            nscd_shape_desc_init(&s, sizeof s);
+            s.type = NSCD_SHAPE_HALF_SPACE;
+            assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+            continue;
+        }
         memcpy(b.position, walls[k], 3 * sizeof(double));
         nscd_shape_desc_init(&s, sizeof s);
         s.type = NSCD_SHAPE_BOX;
@@ -287,12 +296,43 @@ static void test_bad_settings(void **unused) {
     nscd_world_destroy(w);
 }
 
+/* The threaded radix sort (the broad phase's cells, the shapes' ranks, the
+ * pairs) gives the serial sort's bits, equal keys in input order. */
+static void test_radix_sort_parallel(void **unused) {
+    (void)unused;
+    const int32_t n = 100003;
+    uint64_t *k1 = malloc(n * sizeof *k1), *k2 = malloc(n * sizeof *k2);
+    uint64_t *sk = malloc(n * sizeof *sk);
+    int32_t *v1 = malloc(n * sizeof *v1), *v2 = malloc(n * sizeof *v2);
+    int32_t *sv = malloc(n * sizeof *sv);
+    void *scratch = malloc(nscd__radix_scratch_bytes());
+    uint64_t seed = 7;
+    for (int32_t i = 0; i < n; ++i) {
+        k1[i] = k2[i] = (lcg(&seed) % 5000) << 20 | (lcg(&seed) & 0x3); /* many equal keys */
+        v1[i] = v2[i] = i;
+    }
+    nscd_allocator none = {0};
+    nscd_allocator al = nscd__allocator_resolve(&none);
+    nscd__parallel par;
+    assert_int_equal(nscd__parallel_init(&par, &al, 3, NULL, NULL, NULL), NSCD_OK);
+    nscd__radix_sort(k1, v1, sk, sv, n);
+    nscd__radix_sort_parallel(&par, scratch, k2, v2, sk, sv, n);
+    assert_memory_equal(k1, k2, n * sizeof *k1);
+    assert_memory_equal(v1, v2, n * sizeof *v1);
+    for (int32_t i = 1; i < n; ++i) {
+        assert_true(k1[i - 1] < k1[i] || (k1[i - 1] == k1[i] && v1[i - 1] < v1[i]));
+    }
+    nscd__parallel_free(&par, &al);
+    free(k1), free(k2), free(sk), free(v1), free(v2), free(sv), free(scratch);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_bitwise),
         cmocka_unit_test(test_threads_zero_is_serial),
         cmocka_unit_test(test_two_worlds_two_threads),
         cmocka_unit_test(test_bad_settings),
+        cmocka_unit_test(test_radix_sort_parallel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
