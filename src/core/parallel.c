@@ -21,7 +21,7 @@
 #include "core/memory.h"
 
 /* Spins on the epoch before sleeping (each a relaxed load and a pause). */
-#define SPIN_ROUNDS 20000
+#define SPIN_ROUNDS 2000
 
 struct nscd__pool {
     int32_t n_threads; /* pthreads, threads - 1 */

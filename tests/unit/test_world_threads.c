@@ -23,10 +23,10 @@
 
 /* Enough bodies and contacts that every stage is cut into several tasks
  * (colours of more than one chunk of 256 contacts). */
-#define STEPS 200
+#define STEPS 80
 #define SIDE 12
 #define LAYERS 8
-#define HALF (0.05 * SIDE)
+#define HALF (0.045 * SIDE)
 
 typedef struct state {
     int32_t n, contacts;
@@ -80,9 +80,9 @@ static void build(nscd_world *w) {
         for (int y = 0; y < SIDE; ++y) {
             for (int x = 0; x < SIDE; ++x, ++i) {
                 nscd_body_desc_init(&b, sizeof b);
-                b.position[0] = -HALF + 0.05 + 0.1 * x + 0.01 * uniform(&seed);
-                b.position[1] = -HALF + 0.05 + 0.1 * y + 0.01 * uniform(&seed);
-                b.position[2] = 0.05 + 0.095 * z;
+                b.position[0] = -HALF + 0.045 + 0.09 * x + 0.01 * uniform(&seed);
+                b.position[1] = -HALF + 0.045 + 0.09 * y + 0.01 * uniform(&seed);
+                b.position[2] = 0.05 + 0.09 * z;
                 for (int k = 0; k < 3; ++k) {
                     b.velocity[k] = 0.5 * (uniform(&seed) - 0.5);
                     b.angular_velocity[k] = 2.0 * (uniform(&seed) - 0.5);
