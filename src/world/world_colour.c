@@ -20,6 +20,13 @@ void nscd__world_free_colours(nscd_world *w) {
     w->colour_mask = NULL;
     w->colour_order = w->colour_of = NULL;
     w->partials = NULL;
+    size_t cc = (size_t)w->colour_contacts_capacity;
+    nscd__free(&w->allocator, w->colour_contacts, cc * sizeof(nscd__world_contact));
+    nscd__free(&w->allocator, w->colour_rows, cc * sizeof(nscd__world_contact_rows));
+    w->colour_contacts = NULL;
+    w->colour_rows = NULL;
+    w->colour_contacts_capacity = 0;
+    w->permuted = false;
     w->colour_mask_capacity = w->colour_capacity = 0;
     w->partials_capacity = 0;
     w->coloured = false;
@@ -119,4 +126,73 @@ nscd_status nscd__world_colour(nscd_world *w) {
     }
     w->coloured = true;
     return NSCD_OK;
+}
+
+/* ------------------------------------------------------------ permutation */
+
+typedef struct permute_job {
+    nscd_world *w;
+    bool back; /* colour order -> key order */
+} permute_job;
+
+/* Each contact (and its rows, if general) to its place in the other order. */
+static void permute_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    const permute_job *t = ctx;
+    nscd_world *w = t->w;
+    const int32_t *order = w->colour_order;
+    for (int32_t i = begin; i < end; ++i) {
+        int32_t from = t->back ? i : order[i], to = t->back ? order[i] : i;
+        w->colour_contacts[to] = w->contacts[from];
+        if (!w->contacts[from].diagonal) {
+            w->colour_rows[to] = w->contact_rows[from];
+        }
+    }
+}
+
+static void swap_arrays(nscd_world *w) {
+    nscd__world_contact *c = w->contacts;
+    nscd__world_contact_rows *r = w->contact_rows;
+    w->contacts = w->colour_contacts;
+    w->contact_rows = w->colour_rows;
+    w->colour_contacts = c;
+    w->colour_rows = r;
+}
+
+void nscd__world_permute(nscd_world *w) {
+    if (w->parallel.threads < 1 || w->n_contacts == 0 || w->desc.jacobi_groups > 1 || w->permuted) {
+        return;
+    }
+    if (!w->coloured && nscd__world_colour(w) != NSCD_OK) {
+        return;
+    }
+    if (w->colour_contacts_capacity != w->contacts_capacity) {
+        size_t cap = (size_t)w->contacts_capacity, old = (size_t)w->colour_contacts_capacity;
+        nscd__world_contact *c = nscd__alloc_array(&w->allocator, cap, sizeof *c);
+        nscd__world_contact_rows *r = nscd__alloc_array(&w->allocator, cap, sizeof *r);
+        if (c == NULL || r == NULL) {
+            nscd__free(&w->allocator, c, cap * sizeof *c);
+            nscd__free(&w->allocator, r, cap * sizeof *r);
+            return; /* the solve reads through the colour order */
+        }
+        nscd__free(&w->allocator, w->colour_contacts, old * sizeof *c);
+        nscd__free(&w->allocator, w->colour_rows, old * sizeof *r);
+        w->colour_contacts = c;
+        w->colour_rows = r;
+        w->colour_contacts_capacity = (int32_t)cap;
+    }
+    permute_job job = {w, false};
+    nscd__parallel_for(&w->parallel, w->n_contacts, 1024, permute_range, &job);
+    swap_arrays(w);
+    w->permuted = true;
+}
+
+void nscd__world_unpermute(nscd_world *w) {
+    if (!w->permuted) {
+        return;
+    }
+    permute_job job = {w, true};
+    nscd__parallel_for(&w->parallel, w->n_contacts, 1024, permute_range, &job);
+    swap_arrays(w);
+    w->permuted = false;
 }

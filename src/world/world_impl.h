@@ -217,6 +217,14 @@ struct nscd_world {
     int32_t colour_capacity;
     int32_t colour_start[NSCD__WORLD_COLOURS + 2];
     bool coloured; /* the order is that of the current contacts */
+    /* The solve's copy of the contacts in colour order (nscd__world_permute):
+     * while `permuted`, contacts/contact_rows hold the colour order and
+     * colour_contacts/colour_rows the key order's arrays (swapped, both of
+     * colour_contacts_capacity == contacts_capacity). */
+    nscd__world_contact *colour_contacts;
+    nscd__world_contact_rows *colour_rows;
+    int32_t colour_contacts_capacity;
+    bool permuted;
     double *partials;
     size_t partials_capacity; /* doubles */
 };
@@ -226,6 +234,12 @@ struct nscd_world {
  * false) whenever the contacts change. */
 nscd_status nscd__world_colour(nscd_world *w);
 void nscd__world_free_colours(nscd_world *w);
+/* With threads >= 1 (and no Jacobi groups): the contacts put in colour order
+ * for the solve (contiguous colours: the sweeps stream them), and back in
+ * key order (before the records are stored). Without memory the contacts
+ * stay in key order and the solve reads them through the colour order. */
+void nscd__world_permute(nscd_world *w);
+void nscd__world_unpermute(nscd_world *w);
 /* Room for n doubles in w->partials (contents not kept). */
 nscd_status nscd__world_reserve_partials(nscd_world *w, size_t n);
 

@@ -45,7 +45,7 @@ static nscd__bgs_problem step_problem(nscd_world *w) {
     if (!w->coloured && nscd__world_colour(w) != NSCD_OK) {
         return p;
     }
-    p.order = w->colour_order;
+    p.order = w->permuted ? NULL : w->colour_order; /* permuted: colours contiguous */
     p.colour_start = w->colour_start;
     p.n_colours = NSCD__WORLD_COLOURS + 1;
     p.serial_colour = NSCD__WORLD_COLOURS;

@@ -762,6 +762,7 @@ void nscd__world_step_free_velocities(nscd_world *w) {
     if (w->desc.warm_start) {
         warm_start_merge(w);
     }
+    nscd__world_permute(w); /* threads: the contacts in colour order for the solve */
     save_velocities(w, false);
     free_velocities(w);
 }
@@ -772,6 +773,7 @@ void nscd__world_step_restore(nscd_world *w) {
     save_velocities(w, true);
     w->n_contacts = 0;
     w->coloured = false;
+    w->permuted = false; /* no contact left to put back */
     w->split_positions = false;
 }
 
@@ -823,6 +825,7 @@ void nscd__world_step_keep_position_velocities(nscd_world *w) {
 }
 
 void nscd__world_step_integrate(nscd_world *w) {
+    nscd__world_unpermute(w); /* the records in key order */
     integrate_positions(w);
     store_records(w);
 }

@@ -23,7 +23,10 @@
 
 /* Enough bodies and contacts that every stage is cut into several tasks
  * (colours of more than one chunk of 256 contacts). */
-#define STEPS 80
+#define FULL_STEPS 80
+/* under valgrind (NSCD_TEST_SMALL): fewer steps, the same pile */
+static int32_t steps(void) { return getenv("NSCD_TEST_SMALL") != NULL ? 15 : FULL_STEPS; }
+#define STEPS steps()
 #define SIDE 12
 #define LAYERS 8
 #define HALF (0.045 * SIDE)
@@ -189,7 +192,9 @@ static void test_threads_bitwise(void **unused) {
     (void)unused;
     state one = run(1, NULL);
     print_message("%d bodies, %d contacts\n", one.n, one.contacts);
-    assert_true(one.contacts > 2000); /* a pile, not a free fall */
+    if (STEPS == FULL_STEPS) {
+        assert_true(one.contacts > 2000); /* a pile, not a free fall */
+    }
     for (int32_t t = 2; t <= 3; ++t) {
         state other = run(t, NULL);
         assert_same(&one, &other);

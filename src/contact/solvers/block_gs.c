@@ -180,7 +180,7 @@ static double block_energy(const nscd__bgs_contact *c, const nscd__bgs_contact_r
 static void coloured_warm_start(nscd__bgs_problem *p);
 
 void nscd__bgs_warm_start(nscd__bgs_problem *p) {
-    if (p->order != NULL) {
+    if (p->colour_start != NULL) {
         coloured_warm_start(p);
         return;
     }
@@ -613,8 +613,9 @@ static void colour_chunks(int32_t begin, int32_t end, int32_t worker, void *ctx)
         int32_t lo = t->lo + k * NSCD__CHUNK;
         int32_t hi = t->hi - lo > NSCD__CHUNK ? lo + NSCD__CHUNK : t->hi;
         double part[2] = {0.0, 0.0};
+        const int32_t *order = t->p->order;
         for (int32_t i = lo; i < hi; ++i) {
-            colour_item(t, t->p->order[i], part);
+            colour_item(t, order != NULL ? order[i] : i, part);
         }
         t->partials[2 * (size_t)k] = part[0];
         t->partials[2 * (size_t)k + 1] = part[1];
@@ -672,7 +673,7 @@ double nscd__bgs_contact_sweep(nscd__bgs_problem *p, const nscd__bgs_options *o)
     if (groups > p->n_contacts) {
         groups = p->n_contacts;
     }
-    if (groups <= 1 && p->order != NULL) {
+    if (groups <= 1 && p->colour_start != NULL) {
         double out[2];
         colour_pass_run(p, o->friction_law, PASS_SWEEP, 0.0, out);
         return out[0];

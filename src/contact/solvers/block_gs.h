@@ -118,8 +118,10 @@ typedef struct nscd__bgs_problem {
     nscd__bgs_mechanism *mechanisms;
     int32_t n_mechanisms;
     double *factors, *vectors;
-    /* The colour order (the world with threads >= 1; NULL: the contacts in
-     * their order): contacts order[colour_start[c] .. colour_start[c + 1])
+    /* The colour order (the world with threads >= 1; colour_start NULL: the
+     * contacts in their order): contacts order[colour_start[c] ..
+     * colour_start[c + 1]) (order NULL: the identity, the contacts being
+     * stored in colour order)
      * for c < n_colours; those of a colour c < serial_colour share no moving
      * body and are updated by `parallel` in chunks of NSCD__CHUNK, the
      * colour serial_colour (the contacts no colour could take) in order by
