@@ -20,6 +20,7 @@
 #include "core/memory.h"
 #include "core/parallel.h"
 #include "nscd/world.h"
+#include "nscd/world_checkpoint.h"
 
 /* Enough bodies and contacts that every stage is cut into several tasks
  * (colours of more than one chunk of 256 contacts). */
@@ -271,6 +272,38 @@ static void test_two_worlds_two_threads(void **unused) {
     free_state(&alone);
 }
 
+/* A threaded run saved halfway and loaded into a world of another thread
+ * count (the loading world's threads are kept) ends as the uninterrupted one. */
+static void test_checkpoint_across_thread_counts(void **unused) {
+    (void)unused;
+    int32_t half = STEPS / 2;
+    state whole = run(2, NULL);
+    nscd_world *w = make(2, NULL);
+    for (int k = 0; k < half; ++k) {
+        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+    }
+    size_t size = 0;
+    assert_int_equal(nscd_world_save_to_buffer(w, NULL, 0, NULL, 0, &size),
+                     NSCD_ERR_BUFFER_TOO_SMALL);
+    void *buffer = malloc(size);
+    assert_int_equal(nscd_world_save_to_buffer(w, NULL, 0, buffer, size, &size), NSCD_OK);
+    nscd_world_destroy(w);
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    d.threads = 3;
+    nscd_world *r = NULL;
+    assert_int_equal(nscd_world_create(&d, &r), NSCD_OK);
+    assert_int_equal(nscd_world_load_from_buffer(r, buffer, size, NULL, 0, NULL), NSCD_OK);
+    free(buffer);
+    for (int k = half; k < STEPS; ++k) {
+        assert_int_equal(nscd_world_step(r, NULL), NSCD_OK);
+    }
+    state resumed = capture(r);
+    nscd_world_destroy(r);
+    assert_same(&whole, &resumed);
+    free_state(&whole), free_state(&resumed);
+}
+
 static void no_task(int32_t begin, int32_t end, int32_t worker, void *ctx) {
     (void)begin, (void)end, (void)worker, (void)ctx;
 }
@@ -338,6 +371,7 @@ int main(void) {
         cmocka_unit_test(test_two_worlds_two_threads),
         cmocka_unit_test(test_bad_settings),
         cmocka_unit_test(test_radix_sort_parallel),
+        cmocka_unit_test(test_checkpoint_across_thread_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
