@@ -215,12 +215,24 @@ static double steps_per_second(const run_result *r) {
     return r->threads >= 2 ? r->steps / r->wall_seconds : r->steps / r->cpu_seconds;
 }
 
+/* The thread count of an engine's first run: the growth is over the runs
+ * of that count only (--threads gives several per size). */
+static int32_t growth_threads(const run_result *runs, int n, const char *engine) {
+    for (int i = 0; i < n; ++i) {
+        if (strcmp(runs[i].engine, engine) == 0) {
+            return runs[i].threads;
+        }
+    }
+    return 0;
+}
+
 /* Slope of log(seconds per step) against log(N) over an engine's runs. */
 static int growth(const run_result *runs, int n, const char *engine, double *slope) {
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     int m = 0;
     for (int i = 0; i < n; ++i) {
-        if (runs[i].ok && strcmp(runs[i].engine, engine) == 0) {
+        if (runs[i].ok && strcmp(runs[i].engine, engine) == 0 &&
+            runs[i].threads == growth_threads(runs, n, engine)) {
             const double x = log((double)runs[i].bodies), y = log(1.0 / steps_per_second(&runs[i]));
             sx += x, sy += y, sxx += x * x, sxy += x * y, ++m;
         }
@@ -239,7 +251,8 @@ static void print_growth_steps(const run_result *runs, int n, const char *engine
     const run_result *last = NULL;
     int printed = 0;
     for (int i = 0; i < n; ++i) {
-        if (!runs[i].ok || strcmp(runs[i].engine, engine) != 0) {
+        if (!runs[i].ok || strcmp(runs[i].engine, engine) != 0 ||
+            runs[i].threads != growth_threads(runs, n, engine)) {
             continue;
         }
         if (last != NULL && runs[i].bodies != last->bodies) {
