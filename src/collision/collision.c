@@ -7,6 +7,7 @@
  * manifold by feature, so the output depends on the keys and the geometry
  * only, not on the order of the input shapes. */
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "collision/collision_internal.h"
@@ -102,18 +103,39 @@ static int reserve_shapes(nscd__collision_state *st, const nscd_allocator *al, i
 }
 
 /* rank[i] = position of shape i in ascending key order (ties: input order). */
-static void rank_shapes(nscd__collision_state *st, const nscd__collision_shape *shapes, int32_t n) {
-    uint64_t *keys = st->sort_keys.data;
-    int32_t *values = st->sort_values.data, *rank = st->rank.data;
-    for (int32_t i = 0; i < n; ++i) {
-        keys[i] = shapes[i].key;
+typedef struct rank_job {
+    nscd__collision_state *st;
+    const nscd__collision_shape *shapes;
+} rank_job;
+
+static void rank_keys_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    const rank_job *t = ctx;
+    uint64_t *keys = t->st->sort_keys.data;
+    int32_t *values = t->st->sort_values.data;
+    for (int32_t i = begin; i < end; ++i) {
+        keys[i] = t->shapes[i].key;
         values[i] = i;
     }
-    nscd__radix_sort_parallel(st->parallel, st->radix_scratch.data, keys, values,
-                              st->sort_keys_scratch.data, st->sort_values_scratch.data, n);
-    for (int32_t i = 0; i < n; ++i) {
+}
+
+static void rank_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    const rank_job *t = ctx;
+    const int32_t *values = t->st->sort_values.data;
+    int32_t *rank = t->st->rank.data;
+    for (int32_t i = begin; i < end; ++i) {
         rank[values[i]] = i;
     }
+}
+
+static void rank_shapes(nscd__collision_state *st, const nscd__collision_shape *shapes, int32_t n) {
+    rank_job job = {st, shapes};
+    nscd__parallel_for(st->parallel, n, 4096, rank_keys_range, &job);
+    nscd__radix_sort_parallel(st->parallel, st->radix_scratch.data, st->sort_keys.data,
+                              st->sort_values.data, st->sort_keys_scratch.data,
+                              st->sort_values_scratch.data, n);
+    nscd__parallel_for(st->parallel, n, 4096, rank_range, &job);
 }
 
 typedef struct order_job {
@@ -435,10 +457,20 @@ static int32_t narrow_phase_threaded(nscd__collision_state *st, const nscd_alloc
     return (int32_t)total;
 }
 
+/* *first = min(*first, i): the smallest index any range found (a result
+ * independent of the ranges and their order). */
+static void atomic_min(atomic_int_fast32_t *first, int32_t i) {
+    int_fast32_t seen = atomic_load_explicit(first, memory_order_relaxed);
+    while (i < seen && !atomic_compare_exchange_weak_explicit(first, &seen, i, memory_order_relaxed,
+                                                              memory_order_relaxed)) {
+    }
+}
+
 typedef struct aabb_job {
     const nscd__collision_shape *shapes;
     nscd__aabb *boxes;
     double margin;
+    atomic_int_fast32_t first_bad; /* the first shape with a non-finite box, or n */
 } aabb_job;
 
 static void aabb_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
@@ -446,7 +478,27 @@ static void aabb_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
     aabb_job *t = ctx;
     for (int32_t i = begin; i < end; ++i) {
         if (t->shapes[i].type != NSCD_SHAPE_HALF_SPACE) {
-            nscd__shape_aabb(&t->shapes[i], 0.5 * t->margin + t->shapes[i].reach, &t->boxes[i]);
+            nscd__aabb *b = &t->boxes[i];
+            nscd__shape_aabb(&t->shapes[i], 0.5 * t->margin + t->shapes[i].reach, b);
+            if (!nscd__all_finite(b->lo, 3) || !nscd__all_finite(b->hi, 3)) {
+                atomic_min(&t->first_bad, i);
+            }
+        }
+    }
+}
+
+typedef struct check_job {
+    const nscd__collision_shape *shapes;
+    atomic_int_fast32_t first_bad; /* the first shape check_shape refuses, or n */
+} check_job;
+
+static void check_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    check_job *t = ctx;
+    for (int32_t i = begin; i < end; ++i) {
+        if (check_shape(&t->shapes[i]) != NSCD_OK) {
+            atomic_min(&t->first_bad, i);
+            return;
         }
     }
 }
@@ -464,6 +516,14 @@ static nscd_status check_input(const nscd__collision *collision,
     }
     if (margin < 0.0) {
         return NSCD_ERR_OUT_OF_RANGE;
+    }
+    if (collision->parallel != NULL) { /* the first refused shape's status, as below */
+        check_job job;
+        job.shapes = shapes;
+        atomic_init(&job.first_bad, n);
+        nscd__parallel_for(collision->parallel, n, 2048, check_range, &job);
+        int32_t first = (int32_t)atomic_load(&job.first_bad);
+        return first < n ? check_shape(&shapes[first]) : NSCD_OK;
     }
     for (int32_t i = 0; i < n; ++i) {
         nscd_status s = check_shape(&shapes[i]);
@@ -497,10 +557,15 @@ nscd_status nscd__collide(nscd__collision *collision, const nscd__collision_shap
     nscd__aabb *boxes = st->aabbs.data;
     const struct nscd__parallel *par = collision->parallel;
     if (par != NULL) {
-        aabb_job job = {shapes, boxes, margin};
+        aabb_job job;
+        job.shapes = shapes, job.boxes = boxes, job.margin = margin;
+        atomic_init(&job.first_bad, n);
         nscd__parallel_for(par, n, 512, aabb_range, &job);
+        if (atomic_load(&job.first_bad) < n) {
+            return NSCD_ERR_OUT_OF_RANGE;
+        }
     }
-    for (int32_t i = 0; i < n; ++i) {
+    for (int32_t i = 0; par == NULL && i < n; ++i) {
         if (shapes[i].type != NSCD_SHAPE_HALF_SPACE) {
             if (par == NULL) {
                 nscd__shape_aabb(&shapes[i], 0.5 * margin + shapes[i].reach, &boxes[i]);

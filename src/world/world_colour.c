@@ -167,6 +167,8 @@ void nscd__world_permute(nscd_world *w) {
         return;
     }
     if (w->colour_contacts_capacity != w->contacts_capacity) {
+        /* the rows array too: swapped with the contacts' rows, it must have
+         * their capacity (a sphere pile never writes it: untouched pages) */
         size_t cap = (size_t)w->contacts_capacity, old = (size_t)w->colour_contacts_capacity;
         nscd__world_contact *c = nscd__alloc_array(&w->allocator, cap, sizeof *c);
         nscd__world_contact_rows *r = nscd__alloc_array(&w->allocator, cap, sizeof *r);

@@ -713,9 +713,31 @@ static nscd_status non_finite_failure(nscd_world *w, int32_t i, const char *stag
         (long long)w->steps + 1, w->time, stage, (unsigned long long)id, user, spin);
 }
 
+typedef struct copy_job {
+    double *to[2];
+    const double *from[2];
+} copy_job;
+
+/* Bodies [begin, end) of two 3n arrays. */
+static void copy_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    const copy_job *t = ctx;
+    size_t at = 3 * (size_t)begin, bytes = 3 * (size_t)(end - begin) * sizeof(double);
+    memcpy(t->to[0] + at, t->from[0] + at, bytes);
+    memcpy(t->to[1] + at, t->from[1] + at, bytes);
+}
+
 static void save_velocities(nscd_world *w, bool restore) {
     size_t bytes = 3 * (size_t)w->n_bodies * sizeof(double);
     if (bytes == 0) { /* an empty world: the arrays may be NULL */
+        return;
+    }
+    if (w->parallel.threads >= 2) {
+        copy_job job = {{w->saved_velocity, w->saved_omega}, {w->velocity, w->omega}};
+        if (restore) {
+            job = (copy_job){{w->velocity, w->omega}, {w->saved_velocity, w->saved_omega}};
+        }
+        nscd__parallel_for(&w->parallel, w->n_bodies, 16384, copy_range, &job);
         return;
     }
     if (restore) {
