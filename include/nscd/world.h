@@ -320,9 +320,12 @@ NSCD_API nscd_status nscd_shape_desc_init(nscd_shape_desc *desc, size_t struct_s
  *         ::NSCD_ERR_OUT_OF_RANGE for dt <= 0 or a dt the world cannot
  *         step (|g| dt² overflows, with |g| taken as at least 1), ε outside [0, 1), relaxation
  *         outside (0, 1], a negative margin, friction or tolerance, groups or
- *         sweeps < 1, an empty domain; ::NSCD_ERR_NOT_FINITE for a NaN;
- *         ::NSCD_ERR_INVALID_ARGUMENT for a bad enum or allocator;
- *         ::NSCD_ERR_OUT_OF_MEMORY.
+ *         sweeps < 1, an empty domain, `threads` outside [0, 256];
+ *         ::NSCD_ERR_NOT_FINITE for a NaN;
+ *         ::NSCD_ERR_INVALID_ARGUMENT for a bad enum or allocator, one of
+ *         `enqueue_task` and `finish_task` without the other, or with
+ *         `threads` < 1; ::NSCD_ERR_STATE when the system refuses a thread
+ *         of the pool (none is left running); ::NSCD_ERR_OUT_OF_MEMORY.
  */
 NSCD_API nscd_status nscd_world_create(const nscd_world_desc *desc, nscd_world **world);
 /**
