@@ -164,6 +164,62 @@ static void *reverse_enqueue(nscd_task_fn task, int32_t count, int32_t min_range
 
 static void reverse_finish(void *handle, void *user) { assert_ptr_equal(handle, user); }
 
+/* A host scheduler with real threads: each task runs on two pthreads of its
+ * own, taking ranges of min_range items from an atomic counter; finish
+ * joins them (a handle per task, at most one task in flight). */
+typedef struct pthread_task {
+    nscd_task_fn task;
+    void *ctx;
+    int32_t count, min_range;
+    int32_t next; /* under the mutex */
+    pthread_mutex_t mutex;
+    pthread_t thread[2];
+} pthread_task;
+
+typedef struct pthread_worker {
+    pthread_task *t;
+    int32_t index;
+} pthread_worker;
+
+static pthread_worker workers[2];
+
+static void *pthread_worker_main(void *arg) {
+    pthread_worker *wk = arg;
+    pthread_task *t = wk->t;
+    for (;;) {
+        pthread_mutex_lock(&t->mutex);
+        int32_t begin = t->next;
+        t->next += t->min_range;
+        pthread_mutex_unlock(&t->mutex);
+        if (begin >= t->count) {
+            return NULL;
+        }
+        int32_t end = begin + t->min_range < t->count ? begin + t->min_range : t->count;
+        t->task(begin, end, wk->index, t->ctx);
+    }
+}
+
+static void *pthread_enqueue(nscd_task_fn task, int32_t count, int32_t min_range, void *ctx,
+                             void *user) {
+    pthread_task *t = user;
+    t->task = task, t->ctx = ctx, t->count = count, t->min_range = min_range, t->next = 0;
+    pthread_mutex_init(&t->mutex, NULL);
+    for (int k = 0; k < 2; ++k) {
+        workers[k].t = t, workers[k].index = k;
+        assert_int_equal(pthread_create(&t->thread[k], NULL, pthread_worker_main, &workers[k]), 0);
+    }
+    return t;
+}
+
+static void pthread_finish(void *handle, void *user) {
+    pthread_task *t = handle;
+    assert_ptr_equal(handle, user);
+    for (int k = 0; k < 2; ++k) {
+        pthread_join(t->thread[k], NULL);
+    }
+    pthread_mutex_destroy(&t->mutex);
+}
+
 static nscd_world *make(int32_t threads, host *h) {
     nscd_world_desc d;
     nscd_world_desc_init(&d, sizeof d);
@@ -187,6 +243,28 @@ static state run(int32_t threads, host *h) {
     state s = capture(w);
     nscd_world_destroy(w);
     return s;
+}
+
+static void test_host_threads(void **unused) {
+    (void)unused;
+    state one = run(1, NULL);
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    pthread_task t;
+    d.threads = 2;
+    d.enqueue_task = pthread_enqueue;
+    d.finish_task = pthread_finish;
+    d.task_user = &t;
+    nscd_world *w = NULL;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
+    build(w);
+    for (int k = 0; k < STEPS; ++k) {
+        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+    }
+    state hosted = capture(w);
+    nscd_world_destroy(w);
+    assert_same(&one, &hosted);
+    free_state(&one), free_state(&hosted);
 }
 
 static void test_threads_bitwise(void **unused) {
@@ -371,6 +449,7 @@ int main(void) {
         cmocka_unit_test(test_two_worlds_two_threads),
         cmocka_unit_test(test_bad_settings),
         cmocka_unit_test(test_radix_sort_parallel),
+        cmocka_unit_test(test_host_threads),
         cmocka_unit_test(test_checkpoint_across_thread_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
