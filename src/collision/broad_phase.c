@@ -126,21 +126,67 @@ static void classify(nscd__collision_state *st, const nscd__collision_shape *sha
 }
 
 /* Bounds of the grid shapes' lower corners and their largest side. */
-static void grid_bounds(const nscd__collision_state *st, int32_t n_grid, double lo[3], double hi[3],
-                        double *side) {
+static void grid_bounds_in(const nscd__collision_state *st, int32_t begin, int32_t end,
+                           double lo[3], double hi[3], double *side) {
     const nscd__aabb *boxes = st->aabbs.data;
     const int32_t *grid = st->grid.data;
     for (int i = 0; i < 3; ++i) {
         lo[i] = INFINITY, hi[i] = -INFINITY;
     }
     *side = 0.0;
-    for (int32_t k = 0; k < n_grid; ++k) {
+    for (int32_t k = begin; k < end; ++k) {
         const nscd__aabb *b = &boxes[grid[k]];
         for (int i = 0; i < 3; ++i) {
             lo[i] = fmin(lo[i], b->lo[i]);
             hi[i] = fmax(hi[i], b->lo[i]);
         }
         *side = fmax(*side, largest_side(b));
+    }
+}
+
+/* Grid shapes per chunk of the threaded bounds. */
+#define BOUNDS_CHUNK 8192
+
+typedef struct bounds_job {
+    const nscd__collision_state *st;
+    int32_t n_grid;
+    double *out; /* lo, hi, side: 7 per chunk */
+} bounds_job;
+
+static void bounds_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    const bounds_job *t = ctx;
+    for (int32_t k = begin; k < end; ++k) {
+        int32_t lo = k * BOUNDS_CHUNK;
+        int32_t hi = t->n_grid - lo > BOUNDS_CHUNK ? lo + BOUNDS_CHUNK : t->n_grid;
+        double *o = t->out + 7 * (size_t)k;
+        grid_bounds_in(t->st, lo, hi, o, o + 3, o + 6);
+    }
+}
+
+/* Bounds of the grid shapes' lower corners and their largest side: minima
+ * and maxima, whatever the chunks (a signed zero aside, which moves no cell). */
+static void grid_bounds(const nscd__collision_state *st, int32_t n_grid, double lo[3], double hi[3],
+                        double *side) {
+    int32_t chunks = (n_grid + BOUNDS_CHUNK - 1) / BOUNDS_CHUNK;
+    if (st->parallel == NULL || chunks < 2 ||
+        st->bounds.bytes < 7 * (size_t)chunks * sizeof(double)) {
+        grid_bounds_in(st, 0, n_grid, lo, hi, side);
+        return;
+    }
+    bounds_job job = {st, n_grid, st->bounds.data};
+    nscd__parallel_for(st->parallel, chunks, 1, bounds_range, &job);
+    for (int i = 0; i < 3; ++i) {
+        lo[i] = INFINITY, hi[i] = -INFINITY;
+    }
+    *side = 0.0;
+    for (int32_t k = 0; k < chunks; ++k) {
+        const double *o = job.out + 7 * (size_t)k;
+        for (int i = 0; i < 3; ++i) {
+            lo[i] = fmin(lo[i], o[i]);
+            hi[i] = fmax(hi[i], o[3 + i]);
+        }
+        *side = fmax(*side, o[6]);
     }
 }
 
@@ -178,6 +224,33 @@ static void evict_strays(nscd__collision_state *st, int32_t *n_grid, int32_t *n_
     *n_grid = kept;
 }
 
+typedef struct cell_job {
+    nscd__collision_state *st;
+    double lo[3], cell[3];
+    uint64_t count[3], stride[3];
+} cell_job;
+
+/* The cell key of grid shapes [begin, end). */
+static void cell_keys_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    const cell_job *t = ctx;
+    const nscd__aabb *boxes = t->st->aabbs.data;
+    const int32_t *grid = t->st->grid.data;
+    uint64_t *keys = t->st->sort_keys.data;
+    int32_t *values = t->st->sort_values.data;
+    for (int32_t k = begin; k < end; ++k) {
+        const nscd__aabb *b = &boxes[grid[k]];
+        uint64_t key = 0;
+        for (int i = 0; i < 3; ++i) {
+            uint64_t c = (uint64_t)floor((b->lo[i] - t->lo[i]) / t->cell[i]) + 1;
+            c = c > t->count[i] - 2 ? t->count[i] - 2 : c; /* rounding at the top edge */
+            key += c * t->stride[i];
+        }
+        keys[k] = key;
+        values[k] = grid[k];
+    }
+}
+
 /* Grid of the grid shapes: sorted (cell key, shape) entries in sort_keys /
  * sort_values, occupied cells in cell_keys / cell_start. Returns the number
  * of cells; `stride` receives the key steps of +1 cell in x, y and z. */
@@ -203,8 +276,6 @@ static int32_t build_grid(nscd__collision_state *st, int32_t *n_grid, int32_t *n
     if (*n_grid == 0) {
         return 0;
     }
-    const nscd__aabb *boxes = st->aabbs.data;
-    const int32_t *grid = st->grid.data;
     double cell[3];
     uint64_t count[3];
     for (int i = 0; i < 3; ++i) {
@@ -213,19 +284,15 @@ static int32_t build_grid(nscd__collision_state *st, int32_t *n_grid, int32_t *n
         count[i] = (uint64_t)floor((hi[i] - lo[i]) / cell[i]) + 3;
     }
     stride[0] = 1, stride[1] = count[0], stride[2] = count[0] * count[1];
+    cell_job job;
+    job.st = st;
+    for (int i = 0; i < 3; ++i) {
+        job.lo[i] = lo[i], job.cell[i] = cell[i], job.count[i] = count[i],
+        job.stride[i] = stride[i];
+    }
+    nscd__parallel_for(st->parallel, *n_grid, 8192, cell_keys_range, &job);
     uint64_t *keys = st->sort_keys.data;
     int32_t *values = st->sort_values.data;
-    for (int32_t k = 0; k < *n_grid; ++k) {
-        const nscd__aabb *b = &boxes[grid[k]];
-        uint64_t key = 0;
-        for (int i = 0; i < 3; ++i) {
-            uint64_t c = (uint64_t)floor((b->lo[i] - lo[i]) / cell[i]) + 1;
-            c = c > count[i] - 2 ? count[i] - 2 : c; /* rounding at the top edge */
-            key += c * stride[i];
-        }
-        keys[k] = key;
-        values[k] = grid[k];
-    }
     nscd__radix_sort_parallel(st->parallel, st->radix_scratch.data, keys, values,
                               st->sort_keys_scratch.data, st->sort_values_scratch.data, *n_grid);
     uint64_t *cell_keys = st->cell_keys.data;
@@ -616,6 +683,11 @@ nscd_status nscd__broad_phase(nscd__collision_state *st, const nscd_allocator *a
                               const nscd__collision_shape *shapes, int32_t n, double margin,
                               const struct nscd__parallel *parallel) {
     st->n_pairs = 0;
+    if (parallel != NULL &&
+        !nscd__buffer_reserve(al, &st->bounds, 7 * ((size_t)n / BOUNDS_CHUNK + 1) * sizeof(double),
+                              0)) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
     int32_t n_grid, n_large, n_half;
     classify(st, shapes, n, &n_grid, &n_large, &n_half);
     uint64_t stride[3] = {0, 0, 0};

@@ -43,6 +43,7 @@ static void release_state(const nscd_allocator *al, nscd__collision_state *st) {
                            &st->chunk_out,
                            &st->chunk_count,
                            &st->radix_scratch,
+                           &st->bounds,
                            &st->next};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) {
         nscd__buffer_release(al, all[i]);

@@ -61,6 +61,7 @@ typedef struct nscd__collision_state {
     nscd__buffer chunk_count;                             /* int32_t */
     int32_t pair_capacity, point_capacity, half_capacity; /* per chunk, kept */
     nscd__buffer radix_scratch;                           /* nscd__radix_sort_parallel's */
+    nscd__buffer bounds; /* double: 7 per chunk of the grid bounds (broad_phase.c) */
     const struct nscd__parallel *parallel; /* of the current nscd__collide (NULL: none) */
     /* the output being built; swapped with nscd__collision::contacts on success */
     nscd__buffer next;
