@@ -201,7 +201,9 @@ typedef struct nscd_world_desc {
      *  and no `enqueue_task`, the world owns a pool of N - 1 threads (made
      *  by nscd_world_create(), joined by nscd_world_destroy(); the thread
      *  calling the step is the N-th worker). With `enqueue_task`, N is the
-     *  number of the host's workers and the world makes no thread. */
+     *  number of the host's workers and the world makes no thread. With
+     *  N = 1 every task runs inline on the calling thread (no pool, no
+     *  callback called). */
     int32_t threads;
     /** (since 0.2) The host's scheduler: NULL (the default) for the
      *  built-in pool, else both this and `finish_task` (one without the
