@@ -25,6 +25,13 @@
  *                    [--engine nscd,ode,bullet] [--ode-space auto|hash|sap|quadtree]
  *                    [--nscd-law coulomb|mdp] [--scene spheres|chains|stack]
  *                    [--shape sphere|box|capsule|cylinder|convex|mixed]
+ *                    [--threads T[,T...]]
+ * --threads: nscd's nscd_world_desc::threads, one nscd run per count (the
+ * other engines run once per size, on one thread). Each run prints its
+ * `threads` and `state_hash` (FNV-1a 64 of the final positions,
+ * velocities and angular velocities' bytes: equal for every T >= 1). With
+ * T >= 2 the process CPU time counts every worker, so `steps_per_second`
+ * is then by the wall clock (`cpu_steps_per_second` keeps the CPU figure).
  * --shape: the bodies of the pour (bench/world/scenario.c; default sphere:
  * the scene before the shapes came, unchanged), in every engine.
  * --scene chains / stack: mechanisms in a pile, nscd only (bench/world/chains.c;
@@ -49,7 +56,8 @@
 #define PI 3.14159265358979323846
 #define MAX_SIZES 8
 #define MAX_ENGINES 3
-#define MAX_RUNS (MAX_SIZES * MAX_ENGINES)
+#define MAX_THREADS 8
+#define MAX_RUNS (MAX_SIZES * MAX_ENGINES * MAX_THREADS)
 
 typedef struct options {
     int json;
@@ -61,6 +69,7 @@ typedef struct options {
     const char *scene; /* "spheres" (the default), "chains" or "stack" */
     int32_t shape;     /* of the pour, BW_SHAPE_* */
     int sizes_given, steps_given, warmup_given, dt_given;
+    int32_t threads[MAX_THREADS], n_threads; /* nscd_world_desc::threads of the nscd runs */
 } options;
 
 /* Engine settings, for the JSON. */
@@ -78,6 +87,8 @@ typedef struct run_result {
     double bytes_not_freed;                   /* counted bytes still held after destroy */
     bw_state_summary summary;
     const char *memory_method;
+    int32_t threads;     /* nscd's; 0 for the other engines */
+    uint64_t state_hash; /* FNV-1a 64 of the final state's bytes */
 } run_result;
 
 static double seconds(clockid_t clock) {
@@ -117,6 +128,12 @@ static int summarise(const bw_engine *engine, void *state, const bw_scenario *s,
         return -1;
     }
     memset(out, 0, sizeof *out);
+    uint64_t hash = 14695981039346656037ull; /* FNV-1a 64 */
+    const unsigned char *bytes = (const unsigned char *)x;
+    for (size_t k = 0; k < 9 * n * sizeof *x; ++k) {
+        hash = (hash ^ bytes[k]) * 1099511628211ull;
+    }
+    out->state_hash = hash;
     for (size_t i = 0; i < n; ++i) {
         /* The rotational energy with the mean principal moment (exact for
          * spheres; the engines give no orientation here). */
@@ -194,14 +211,28 @@ static void run_one(const options *o, const bw_engine *engine, int32_t bodies, r
 
 /* ---------------------------------------------------------------- output */
 
-static double steps_per_second(const run_result *r) { return r->steps / r->cpu_seconds; }
+static double steps_per_second(const run_result *r) {
+    return r->threads >= 2 ? r->steps / r->wall_seconds : r->steps / r->cpu_seconds;
+}
+
+/* The thread count of an engine's first run: the growth is over the runs
+ * of that count only (--threads gives several per size). */
+static int32_t growth_threads(const run_result *runs, int n, const char *engine) {
+    for (int i = 0; i < n; ++i) {
+        if (strcmp(runs[i].engine, engine) == 0) {
+            return runs[i].threads;
+        }
+    }
+    return 0;
+}
 
 /* Slope of log(seconds per step) against log(N) over an engine's runs. */
 static int growth(const run_result *runs, int n, const char *engine, double *slope) {
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     int m = 0;
     for (int i = 0; i < n; ++i) {
-        if (runs[i].ok && strcmp(runs[i].engine, engine) == 0) {
+        if (runs[i].ok && strcmp(runs[i].engine, engine) == 0 &&
+            runs[i].threads == growth_threads(runs, n, engine)) {
             const double x = log((double)runs[i].bodies), y = log(1.0 / steps_per_second(&runs[i]));
             sx += x, sy += y, sxx += x * x, sxy += x * y, ++m;
         }
@@ -220,7 +251,8 @@ static void print_growth_steps(const run_result *runs, int n, const char *engine
     const run_result *last = NULL;
     int printed = 0;
     for (int i = 0; i < n; ++i) {
-        if (!runs[i].ok || strcmp(runs[i].engine, engine) != 0) {
+        if (!runs[i].ok || strcmp(runs[i].engine, engine) != 0 ||
+            runs[i].threads != growth_threads(runs, n, engine)) {
             continue;
         }
         if (last != NULL && runs[i].bodies != last->bodies) {
@@ -243,9 +275,9 @@ static void print_number_or_null(double x) {
 
 static void print_run_json(const options *o, const run_result *r) {
     printf("    {\"engine\": \"%s\", \"shape\": \"%s\", \"bodies\": %d, \"sweeps\": %d, "
-           "\"dt\": %.17g, \"warmup_steps\": %d, \"steps\": %d, \"ok\": %s",
-           r->engine, bw_shape_name(o->shape), (int)r->bodies, (int)o->sweeps, o->dt,
-           (int)r->warmup, (int)r->steps, r->ok ? "true" : "false");
+           "\"threads\": %d, \"dt\": %.17g, \"warmup_steps\": %d, \"steps\": %d, \"ok\": %s",
+           r->engine, bw_shape_name(o->shape), (int)r->bodies, (int)o->sweeps, (int)r->threads,
+           o->dt, (int)r->warmup, (int)r->steps, r->ok ? "true" : "false");
     if (!r->ok) {
         printf(", \"error\": \"%s\"}", r->error);
         return;
@@ -256,6 +288,8 @@ static void print_run_json(const options *o, const run_result *r) {
            "\"contacts_per_body\": %.4g,\n     \"contact_sweeps_per_second\": %.6g, ",
            sps, r->steps / r->wall_seconds, 1.0 / sps, r->contacts_avg, (int)r->contacts_max,
            r->contacts_avg / r->bodies, r->contacts_avg * o->sweeps * sps);
+    printf("\"cpu_steps_per_second\": %.6g, \"state_hash\": \"%016llx\", ",
+           r->steps / r->cpu_seconds, (unsigned long long)r->summary.state_hash);
     printf("\"bytes_per_body\": ");
     print_number_or_null(r->bytes_per_body);
     printf(", \"bytes_per_contact\": ");
@@ -407,12 +441,31 @@ static int parse_nscd_law(const char *text) {
     return 0;
 }
 
+static int parse_threads(options *o, const char *text) {
+    o->n_threads = 0;
+    const char *p = text;
+    while (*p != '\0') {
+        char *end = NULL;
+        long t = strtol(p, &end, 10);
+        if (end == p || t < 0 || t > 256 || o->n_threads == MAX_THREADS) {
+            return -1;
+        }
+        o->threads[o->n_threads++] = (int32_t)t;
+        p = *end == ',' ? end + 1 : end;
+        if (*end != ',' && *end != '\0') {
+            return -1;
+        }
+    }
+    return o->n_threads > 0 ? 0 : -1;
+}
+
 static int parse_options(int argc, char **argv, options *o) {
     memset(o, 0, sizeof *o);
     o->sizes[0] = 1000, o->sizes[1] = 10000, o->sizes[2] = 100000, o->n_sizes = 3;
     o->warmup = 80, o->sweeps = 10, o->dt = 1e-2, o->friction = 0.4;
     o->n_engines = available_engines(o->engines);
     o->scene = "spheres";
+    o->n_threads = 1; /* threads[0] = 0 */
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
@@ -450,6 +503,8 @@ static int parse_options(int argc, char **argv, options *o) {
             bad = parse_ode_space(v);
         } else if (strcmp(a, "--nscd-law") == 0) {
             bad = parse_nscd_law(v);
+        } else if (strcmp(a, "--threads") == 0) {
+            bad = parse_threads(o, v);
         } else {
             bad = 1;
         }
@@ -480,13 +535,18 @@ int main(int argc, char **argv) {
     }
     for (int s = 0; s < o.n_sizes; ++s) {
         for (int e = 0; e < o.n_engines; ++e) {
-            run_one(&o, o.engines[e], o.sizes[s], &runs[n_runs]);
-            failed |= !runs[n_runs].ok;
-            if (!o.json) {
-                print_table(&o, &runs[n_runs], 1);
-                fflush(stdout);
+            int nscd = strcmp(o.engines[e]->name, "nscd") == 0;
+            for (int t = 0; t < (nscd ? o.n_threads : 1); ++t) {
+                bw_nscd_set_threads(nscd ? o.threads[t] : 0);
+                run_one(&o, o.engines[e], o.sizes[s], &runs[n_runs]);
+                runs[n_runs].threads = nscd ? o.threads[t] : 0;
+                failed |= !runs[n_runs].ok;
+                if (!o.json) {
+                    print_table(&o, &runs[n_runs], 1);
+                    fflush(stdout);
+                }
+                ++n_runs;
             }
-            ++n_runs;
         }
     }
     if (o.json) {

@@ -5,7 +5,8 @@ compiled in is listed and ran, and that the numbers are sane (a dense pile:
 most spheres in contact, none escaped, penetration below 10 % of the radius);
 then one small run of each other --shape (box, capsule, cylinder, convex,
 mixed) in every engine: the JSON names the shape, every run succeeded, no
-body escaped, every byte came back. No timing is asserted.
+body escaped, every byte came back; nscd with --threads 1,2,3: the same
+state_hash. No timing is asserted.
 
 Usage: check_bench_world.py BENCH_WORLD_EXECUTABLE [ENGINE ...]
 ENGINE: the engines the build is expected to have (CMake passes them)."""
@@ -112,6 +113,24 @@ def check_scenes(executable):
     assert run["max_joint_drift"] <= 1e-6, run
 
 
+def check_threads(executable):
+    """--threads: one nscd run per count, each with its threads and a
+    state_hash; the hash is the same for 1, 2 and 3 threads (the colour
+    order: docs/world.md, "Threads")."""
+    out = subprocess.run([executable, "--json", "--engine", "nscd", "--bodies", "2000",
+                          "--steps", "10", "--warmup", "30", "--threads", "1,2,3"],
+                         check=True, stdout=subprocess.PIPE, text=True, timeout=300).stdout
+    runs = json.loads(out)["runs"]
+    assert [run["threads"] for run in runs] == [1, 2, 3], runs
+    for run in runs:
+        assert run["ok"] is True and number(run["steps_per_second"]), run
+        assert len(run["state_hash"]) == 16, run
+    assert len({run["state_hash"] for run in runs}) == 1, runs
+    bad = subprocess.run([executable, "--threads", "-1"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stdout == "", bad
+
+
 def main():
     executable, expected = sys.argv[1], sys.argv[2:]
     out = subprocess.run([executable, "--json", "--bodies", "200", "--steps", "20",
@@ -125,6 +144,7 @@ def main():
     check_shapes(executable, expected)
     if "nscd" in expected:
         check_scenes(executable)
+        check_threads(executable)
     print("bench_world: engines", ", ".join(expected), "ok")
 
 

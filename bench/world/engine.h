@@ -28,6 +28,7 @@ typedef struct bw_state_summary {
     double max_speed;      /* largest |v|, m/s */
     double kinetic_energy; /* translation and rotation (mean principal moment), J */
     int32_t escaped;       /* bodies whose centre left the box */
+    uint64_t state_hash;   /* FNV-1a 64 of the positions, velocities, angular velocities */
 } bw_state_summary;
 
 /** One engine. `create` returns NULL on failure with a message in `error`. */

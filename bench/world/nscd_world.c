@@ -16,6 +16,9 @@
 #include "nscd_world.h"
 
 static int32_t friction_law = NSCD_FRICTION_COULOMB;
+static int32_t threads = 0;
+
+void bw_nscd_set_threads(int32_t n) { threads = n; }
 
 void bw_nscd_set_friction_law(int32_t law) { friction_law = law; }
 
@@ -170,6 +173,7 @@ static void *nscd_engine_create(const bw_scenario *s, char *error, size_t error_
     desc.default_friction = s->friction;
     desc.allocator.allocate = counted_allocate;
     desc.allocator.release = counted_release;
+    desc.threads = threads;
     nscd_status st = nscd_world_create(&desc, &e->world);
     if (st == NSCD_OK) {
         st = add_walls(e->world, s);

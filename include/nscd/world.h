@@ -97,6 +97,43 @@ typedef enum nscd_friction_combine {
     NSCD_COMBINE_AVERAGE = 3         /**< (μ_a + μ_b) / 2. */
 } nscd_friction_combine;
 
+/**
+ * @brief A task of a step (since 0.2): items [begin, end) of its work.
+ *
+ * nscd hands it to nscd_world_desc::enqueue_task; the host's scheduler
+ * calls it on ranges that together cover [0, item_count) exactly once,
+ * each of at least `min_range` items (but possibly the last), from any
+ * thread, in any order, concurrently. `worker` is the index of the
+ * calling worker in [0, nscd_world_desc::threads) (nscd does not rely on
+ * it today; pass 0 if the scheduler has no such index). `task_ctx` is the
+ * pointer given to enqueue_task.
+ */
+typedef void (*nscd_task_fn)(int32_t begin, int32_t end, int32_t worker, void *task_ctx);
+
+/**
+ * @brief The host's scheduler, part 1 (since 0.2; Box2D v3's enqueueTask):
+ *        start `task` over [0, item_count) and return a handle that
+ *        nscd_finish_task_fn waits for.
+ *
+ * Cut the items into ranges of at least `min_range` items and run them on
+ * the host's workers (at most nscd_world_desc::threads of them at a time,
+ * the caller's thread may be one). A host may also run the whole range
+ * inline, `task(0, item_count, 0, task_ctx)`, and return NULL: nscd then
+ * does not call finish_task. The task must not outlive finish_task.
+ * Called only from inside nscd_world_step() (and the distributed world's
+ * step), on the thread that called it; never concurrently for one world.
+ * `user` is nscd_world_desc::task_user.
+ */
+typedef void *(*nscd_enqueue_task_fn)(nscd_task_fn task, int32_t item_count, int32_t min_range,
+                                      void *task_ctx, void *user);
+
+/**
+ * @brief The host's scheduler, part 2 (since 0.2; Box2D v3's finishTask):
+ *        return once every range of the task of `handle` (a non-NULL
+ *        value of nscd_enqueue_task_fn) has run.
+ */
+typedef void (*nscd_finish_task_fn)(void *handle, void *user);
+
 /** World settings, filled with defaults by nscd_world_desc_init(). */
 typedef struct nscd_world_desc {
     uint32_t struct_size; /**< sizeof(nscd_world_desc). */
@@ -152,6 +189,31 @@ typedef struct nscd_world_desc {
      *  velocities, as in 0.2. Default 3 (docs/world.md, "Overlap recovery":
      *  its cost and what fewer sweeps leave). */
     int32_t relax_sweeps;
+    /** (since 0.2) Threads of nscd_world_step(), 0 to 256 (docs/world.md,
+     *  "Threads"). 0 (the default) = no threading: the step as before this
+     *  field, the contacts swept in their order (bitwise unchanged). N >= 1 =
+     *  the contacts swept in a colour order (contacts of one colour share no
+     *  dynamic body, coloured greedily in contact order: a rule of the scene,
+     *  never of N) and every costly stage (collision detection, contact
+     *  rows, free velocities, the sweeps, positions) cut into fixed chunks
+     *  run by N workers: the results are bitwise the same for every N >= 1
+     *  (but differ from those of 0 by the order of the sweep). With N >= 2
+     *  and no `enqueue_task`, the world owns a pool of N - 1 threads (made
+     *  by nscd_world_create(), joined by nscd_world_destroy(); the thread
+     *  calling the step is the N-th worker). With `enqueue_task`, N is the
+     *  number of the host's workers and the world makes no thread. With
+     *  N = 1 every task runs inline on the calling thread (no pool, no
+     *  callback called). */
+    int32_t threads;
+    /** (since 0.2) The host's scheduler: NULL (the default) for the
+     *  built-in pool, else both this and `finish_task` (one without the
+     *  other is ::NSCD_ERR_INVALID_ARGUMENT), with `threads` >= 1. The
+     *  results do not depend on how the scheduler cuts or orders the ranges. */
+    nscd_enqueue_task_fn enqueue_task;
+    /** (since 0.2) See `enqueue_task`. */
+    nscd_finish_task_fn finish_task;
+    /** (since 0.2) Passed to `enqueue_task` and `finish_task`. */
+    void *task_user;
 } nscd_world_desc;
 
 /** A body, filled with defaults by nscd_body_desc_init(). */
@@ -260,9 +322,12 @@ NSCD_API nscd_status nscd_shape_desc_init(nscd_shape_desc *desc, size_t struct_s
  *         ::NSCD_ERR_OUT_OF_RANGE for dt <= 0 or a dt the world cannot
  *         step (|g| dt² overflows, with |g| taken as at least 1), ε outside [0, 1), relaxation
  *         outside (0, 1], a negative margin, friction or tolerance, groups or
- *         sweeps < 1, an empty domain; ::NSCD_ERR_NOT_FINITE for a NaN;
- *         ::NSCD_ERR_INVALID_ARGUMENT for a bad enum or allocator;
- *         ::NSCD_ERR_OUT_OF_MEMORY.
+ *         sweeps < 1, an empty domain, `threads` outside [0, 256];
+ *         ::NSCD_ERR_NOT_FINITE for a NaN;
+ *         ::NSCD_ERR_INVALID_ARGUMENT for a bad enum or allocator, one of
+ *         `enqueue_task` and `finish_task` without the other, or with
+ *         `threads` < 1; ::NSCD_ERR_STATE when the system refuses a thread
+ *         of the pool (none is left running); ::NSCD_ERR_OUT_OF_MEMORY.
  */
 NSCD_API nscd_status nscd_world_create(const nscd_world_desc *desc, nscd_world **world);
 /**

@@ -657,6 +657,14 @@ class nscd_fc3d_block_report(ctypes.Structure):
         ('message', (ctypes.c_char * 160)),
     ]
 
+# nscd/world.h
+nscd_task_fn = ctypes.CFUNCTYPE(None, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32,
+                                ctypes.c_void_p)
+# nscd/world.h
+nscd_enqueue_task_fn = ctypes.CFUNCTYPE(ctypes.c_void_p, nscd_task_fn, ctypes.c_int32,
+                                        ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)
+# nscd/world.h
+nscd_finish_task_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 
 class nscd_world_desc(ctypes.Structure):
     """struct nscd_world_desc (nscd/world.h)."""
@@ -683,6 +691,10 @@ class nscd_world_desc(ctypes.Structure):
         ('max_correction_speed', ctypes.c_double),
         ('on_unconverged', ctypes.c_int32),
         ('relax_sweeps', ctypes.c_int32),
+        ('threads', ctypes.c_int32),
+        ('enqueue_task', nscd_enqueue_task_fn),
+        ('finish_task', nscd_finish_task_fn),
+        ('task_user', ctypes.c_void_p),
     ]
 
 

@@ -296,6 +296,10 @@ class World(OwnedHandle):
       ``relax_sweeps`` (3; 0 = the correction stays in the velocities);
     - ``default_friction`` (μ of material 0, 0.5), ``friction_combine``
       (FrictionCombine or its name);
+    - ``threads`` (0): the threads of a step (docs/world.md, "Threads"):
+      0 = the serial step; N >= 1 = N workers of the world's own pool, with
+      results bitwise the same for every N >= 1 (the task callbacks of
+      nscd_world_desc are C-only);
     - ``domain=(lower_corner, upper_corner)``: bodies whose centre leaves the
       box are removed at the end of a step (an open outlet);
     - ``log(level, message)``: a Python function receiving the library's log.
@@ -306,7 +310,7 @@ class World(OwnedHandle):
 
     _REALS = ("dt", "tolerance", "relaxation", "error_reduction", "contact_margin",
               "default_friction", "max_correction_speed")
-    _INTS = ("max_sweeps", "jacobi_groups", "relax_sweeps")
+    _INTS = ("max_sweeps", "jacobi_groups", "relax_sweeps", "threads")
     _UNCONVERGED = {"keep": 0, "fail": 1, "reject": 2}
 
     def __init__(self, gravity: Optional[Sequence[float]] = None,

@@ -7,6 +7,7 @@
  * manifold by feature, so the output depends on the keys and the geometry
  * only, not on the order of the input shapes. */
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "collision/collision_internal.h"
@@ -39,6 +40,10 @@ static void release_state(const nscd_allocator *al, nscd__collision_state *st) {
                            &st->pair_keys_scratch,
                            &st->pair_order,
                            &st->pair_order_scratch,
+                           &st->chunk_out,
+                           &st->chunk_count,
+                           &st->radix_scratch,
+                           &st->bounds,
                            &st->next};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) {
         nscd__buffer_release(al, all[i]);
@@ -99,18 +104,48 @@ static int reserve_shapes(nscd__collision_state *st, const nscd_allocator *al, i
 }
 
 /* rank[i] = position of shape i in ascending key order (ties: input order). */
-static void rank_shapes(nscd__collision_state *st, const nscd__collision_shape *shapes, int32_t n) {
-    uint64_t *keys = st->sort_keys.data;
-    int32_t *values = st->sort_values.data, *rank = st->rank.data;
-    for (int32_t i = 0; i < n; ++i) {
-        keys[i] = shapes[i].key;
+typedef struct rank_job {
+    nscd__collision_state *st;
+    const nscd__collision_shape *shapes;
+} rank_job;
+
+static void rank_keys_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    const rank_job *t = ctx;
+    uint64_t *keys = t->st->sort_keys.data;
+    int32_t *values = t->st->sort_values.data;
+    for (int32_t i = begin; i < end; ++i) {
+        keys[i] = t->shapes[i].key;
         values[i] = i;
     }
-    nscd__radix_sort(keys, values, st->sort_keys_scratch.data, st->sort_values_scratch.data, n);
-    for (int32_t i = 0; i < n; ++i) {
+}
+
+static void rank_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    const rank_job *t = ctx;
+    const int32_t *values = t->st->sort_values.data;
+    int32_t *rank = t->st->rank.data;
+    for (int32_t i = begin; i < end; ++i) {
         rank[values[i]] = i;
     }
 }
+
+static void rank_shapes(nscd__collision_state *st, const nscd__collision_shape *shapes, int32_t n) {
+    rank_job job = {st, shapes};
+    nscd__parallel_for(st->parallel, n, 4096, rank_keys_range, &job);
+    nscd__radix_sort_parallel(st->parallel, st->radix_scratch.data, st->sort_keys.data,
+                              st->sort_values.data, st->sort_keys_scratch.data,
+                              st->sort_values_scratch.data, n);
+    nscd__parallel_for(st->parallel, n, 4096, rank_range, &job);
+}
+
+typedef struct order_job {
+    nscd__collision_state *st;
+    const nscd__collision_shape *shapes;
+    int32_t n;
+} order_job;
+
+static void order_range(int32_t begin, int32_t end, int32_t worker, void *ctx);
 
 /* Puts each pair in output order (a half-space first, else the smaller key
  * first) and sorts the pairs by (rank a, rank b) into pair_order. */
@@ -124,11 +159,25 @@ static int order_pairs(nscd__collision_state *st, const nscd_allocator *al,
         !nscd__buffer_reserve(al, &st->pair_order_scratch, m * sizeof(int32_t), 0)) {
         return 0;
     }
+    order_job job = {st, shapes, n};
+    nscd__parallel_for(st->parallel, np, 4096, order_range, &job);
+    nscd__radix_sort_parallel(st->parallel, st->radix_scratch.data, st->pair_keys.data,
+                              st->pair_order.data, st->pair_keys_scratch.data,
+                              st->pair_order_scratch.data, np);
+    return 1;
+}
+
+static void order_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    const order_job *job = ctx;
+    nscd__collision_state *st = job->st;
+    const nscd__collision_shape *shapes = job->shapes;
+    uint64_t n = (uint64_t)job->n;
     nscd__pair *pairs = st->pairs.data;
     const int32_t *rank = st->rank.data;
     uint64_t *keys = st->pair_keys.data;
     int32_t *order = st->pair_order.data;
-    for (int32_t k = 0; k < np; ++k) {
+    for (int32_t k = begin; k < end; ++k) {
         nscd__pair *p = &pairs[k];
         int a_half = shapes[p->a].type == NSCD_SHAPE_HALF_SPACE;
         int b_half = shapes[p->b].type == NSCD_SHAPE_HALF_SPACE;
@@ -136,11 +185,9 @@ static int order_pairs(nscd__collision_state *st, const nscd_allocator *al,
             int32_t t = p->a;
             p->a = p->b, p->b = t;
         }
-        keys[k] = (uint64_t)rank[p->a] * (uint64_t)n + (uint64_t)rank[p->b];
+        keys[k] = (uint64_t)rank[p->a] * n + (uint64_t)rank[p->b];
         order[k] = k;
     }
-    nscd__radix_sort(keys, order, st->pair_keys_scratch.data, st->pair_order_scratch.data, np);
-    return 1;
 }
 
 /* Position of each shape type in the argument order of the narrow functions. */
@@ -240,6 +287,223 @@ static int32_t narrow_phase(nscd__collision_state *st, const nscd_allocator *al,
     return count;
 }
 
+/* ------------------------------------------------------------ threads */
+
+typedef struct chunk_job {
+    nscd__collision_state *st;
+    nscd__chunk_fn *run;
+    void *ctx;
+    size_t element;
+    int32_t capacity;
+    const int32_t *list; /* the chunks to run (NULL: all) */
+} chunk_job;
+
+static void chunk_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    chunk_job *t = ctx;
+    int32_t *counts = t->st->chunk_count.data;
+    for (int32_t i = begin; i < end; ++i) {
+        int32_t k = t->list != NULL ? t->list[i] : i;
+        void *out = (char *)t->st->chunk_out.data + (size_t)k * (size_t)t->capacity * t->element;
+        t->run(k, out, t->capacity, &counts[k], t->ctx);
+    }
+}
+
+int64_t nscd__run_chunks(nscd__collision_state *st, const nscd_allocator *al,
+                         const struct nscd__parallel *parallel, int32_t chunks, size_t element,
+                         int32_t *capacity, nscd__chunk_fn *run, void *ctx) {
+    /* counts, then the list of the chunks to run again (2 ints per chunk) */
+    if (!nscd__buffer_reserve(al, &st->chunk_count, 2 * ((size_t)chunks + 1) * sizeof(int32_t),
+                              0)) {
+        return -1;
+    }
+    int32_t cap = *capacity > 0 ? *capacity : 16;
+    int32_t *counts = st->chunk_count.data, *again = counts + chunks;
+    const int32_t *list = NULL;
+    int32_t n_run = chunks;
+    for (;;) {
+        size_t bytes = (size_t)chunks * (size_t)cap * element;
+        if ((uint64_t)chunks * (uint64_t)cap * element > SIZE_MAX / 2 ||
+            !nscd__buffer_reserve(al, &st->chunk_out, bytes ? bytes : 1,
+                                  list != NULL ? st->chunk_out.bytes : 0)) {
+            return -1;
+        }
+        chunk_job t = {st, run, ctx, element, cap, list};
+        nscd__parallel_for(parallel, n_run, 1, chunk_range, &t);
+        int32_t need = 0, n_again = 0;
+        for (int32_t k = 0; k < chunks; ++k) {
+            if (counts[k] > cap) {
+                again[n_again++] = k;
+                need = counts[k] > need ? counts[k] : need;
+            }
+        }
+        if (n_again == 0) {
+            break;
+        }
+        /* the others keep their output: it moves to the new layout */
+        int32_t old = cap;
+        cap = need + need / 4;
+        size_t grown = (size_t)chunks * (size_t)cap * element;
+        if (!nscd__buffer_reserve(al, &st->chunk_out, grown, st->chunk_out.bytes)) {
+            return -1;
+        }
+        char *base = st->chunk_out.data;
+        for (int32_t k = chunks - 1; k >= 0; --k) { /* backwards: no overlap lost */
+            if (counts[k] <= old) {
+                memmove(base + (size_t)k * (size_t)cap * element,
+                        base + (size_t)k * (size_t)old * element, (size_t)counts[k] * element);
+            }
+        }
+        list = again;
+        n_run = n_again;
+    }
+    *capacity = cap;
+    int64_t total = 0;
+    for (int32_t k = 0; k < chunks; ++k) {
+        total += counts[k];
+    }
+    return total;
+}
+
+/* Pairs per chunk of the threaded narrow phase. */
+#define PAIR_CHUNK 256
+
+typedef struct narrow_job {
+    const nscd__collision_state *st;
+    const nscd__collision_shape *shapes;
+    double margin;
+} narrow_job;
+
+/* The contact points of pairs [k PAIR_CHUNK, ...) of the sorted pairs: what
+ * narrow_phase writes for them, in the same order. */
+static void narrow_chunk(int32_t k, void *out, int32_t capacity, int32_t *count, void *ctx) {
+    const narrow_job *t = ctx;
+    const nscd__pair *pairs = t->st->pairs.data;
+    const int32_t *order = t->st->pair_order.data;
+    int32_t lo = k * PAIR_CHUNK;
+    int32_t hi = t->st->n_pairs - lo > PAIR_CHUNK ? lo + PAIR_CHUNK : t->st->n_pairs;
+    nscd__contact_point *points = out;
+    int32_t n = 0;
+    nscd__manifold m;
+    for (int32_t i = lo; i < hi; ++i) {
+        const nscd__pair *p = &pairs[order[i]];
+        const nscd__collision_shape *a = &t->shapes[p->a], *b = &t->shapes[p->b];
+        if (a->type == NSCD_SHAPE_SPHERE && b->type == NSCD_SHAPE_SPHERE) {
+            m.n = 0;
+            nscd__collide_sphere_sphere(a, b, t->margin + a->reach + b->reach, &m);
+        } else {
+            narrow_pair(a, b, t->margin + a->reach + b->reach, &m);
+        }
+        for (int32_t j = 0; j < m.n; ++j, ++n) {
+            if (n >= capacity) {
+                continue; /* counted: the chunk runs again with room */
+            }
+            nscd__contact_point *o = &points[n];
+            o->shape_a = p->a, o->shape_b = p->b;
+            o->key_a = a->key, o->key_b = b->key;
+            o->feature = m.p[j].feature;
+            memcpy(o->point, m.p[j].point, sizeof o->point);
+            memcpy(o->normal, m.p[j].normal, sizeof o->normal);
+            o->gap = m.p[j].gap;
+        }
+    }
+    *count = n;
+}
+
+typedef struct gather_job {
+    nscd__collision_state *st;
+    int32_t capacity;
+    const int64_t *offset;
+} gather_job;
+
+static void gather_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    gather_job *t = ctx;
+    const int32_t *counts = t->st->chunk_count.data;
+    const nscd__contact_point *in = t->st->chunk_out.data;
+    nscd__contact_point *out = t->st->next.data;
+    for (int32_t k = begin; k < end; ++k) {
+        memcpy(out + t->offset[k], in + (size_t)k * (size_t)t->capacity,
+               (size_t)counts[k] * sizeof *out);
+    }
+}
+
+/* narrow_phase with threads: the same points in the same order. */
+static int32_t narrow_phase_threaded(nscd__collision_state *st, const nscd_allocator *al,
+                                     const nscd__collision_shape *shapes, double margin,
+                                     const struct nscd__parallel *parallel) {
+    int32_t chunks = (st->n_pairs + PAIR_CHUNK - 1) / PAIR_CHUNK;
+    narrow_job job = {st, shapes, margin};
+    int64_t total = nscd__run_chunks(st, al, parallel, chunks, sizeof(nscd__contact_point),
+                                     &st->point_capacity, narrow_chunk, &job);
+    if (total < 0 || total > INT32_MAX / 2) {
+        return -1;
+    }
+    /* offsets (in the pair buffer's room: int64 per chunk, after the pairs'
+     * sort scratch is no longer needed) */
+    if (!nscd__buffer_reserve(al, &st->pair_keys_scratch, ((size_t)chunks + 1) * sizeof(int64_t),
+                              0) ||
+        !nscd__buffer_reserve(al, &st->next, ((size_t)total + 1) * sizeof(nscd__contact_point),
+                              0)) {
+        return -1;
+    }
+    int64_t *offset = st->pair_keys_scratch.data;
+    const int32_t *counts = st->chunk_count.data;
+    offset[0] = 0;
+    for (int32_t k = 0; k < chunks; ++k) {
+        offset[k + 1] = offset[k] + counts[k];
+    }
+    gather_job g = {st, st->point_capacity, offset};
+    nscd__parallel_for(parallel, chunks, 8, gather_range, &g);
+    return (int32_t)total;
+}
+
+/* *first = min(*first, i): the smallest index any range found (a result
+ * independent of the ranges and their order). */
+static void atomic_min(atomic_int_fast32_t *first, int32_t i) {
+    int_fast32_t seen = atomic_load_explicit(first, memory_order_relaxed);
+    while (i < seen && !atomic_compare_exchange_weak_explicit(first, &seen, i, memory_order_relaxed,
+                                                              memory_order_relaxed)) {
+    }
+}
+
+typedef struct aabb_job {
+    const nscd__collision_shape *shapes;
+    nscd__aabb *boxes;
+    double margin;
+    atomic_int_fast32_t first_bad; /* the first shape with a non-finite box, or n */
+} aabb_job;
+
+static void aabb_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    aabb_job *t = ctx;
+    for (int32_t i = begin; i < end; ++i) {
+        if (t->shapes[i].type != NSCD_SHAPE_HALF_SPACE) {
+            nscd__aabb *b = &t->boxes[i];
+            nscd__shape_aabb(&t->shapes[i], 0.5 * t->margin + t->shapes[i].reach, b);
+            if (!nscd__all_finite(b->lo, 3) || !nscd__all_finite(b->hi, 3)) {
+                atomic_min(&t->first_bad, i);
+            }
+        }
+    }
+}
+
+typedef struct check_job {
+    const nscd__collision_shape *shapes;
+    atomic_int_fast32_t first_bad; /* the first shape check_shape refuses, or n */
+} check_job;
+
+static void check_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    check_job *t = ctx;
+    for (int32_t i = begin; i < end; ++i) {
+        if (check_shape(&t->shapes[i]) != NSCD_OK) {
+            atomic_min(&t->first_bad, i);
+            return;
+        }
+    }
+}
+
 static nscd_status check_input(const nscd__collision *collision,
                                const nscd__collision_shape *shapes, int32_t n, double margin) {
     if (collision == NULL || (shapes == NULL && n > 0)) {
@@ -253,6 +517,14 @@ static nscd_status check_input(const nscd__collision *collision,
     }
     if (margin < 0.0) {
         return NSCD_ERR_OUT_OF_RANGE;
+    }
+    if (collision->parallel != NULL) { /* the first refused shape's status, as below */
+        check_job job;
+        job.shapes = shapes;
+        atomic_init(&job.first_bad, n);
+        nscd__parallel_for(collision->parallel, n, 2048, check_range, &job);
+        int32_t first = (int32_t)atomic_load(&job.first_bad);
+        return first < n ? check_shape(&shapes[first]) : NSCD_OK;
     }
     for (int32_t i = 0; i < n; ++i) {
         nscd_status s = check_shape(&shapes[i]);
@@ -277,20 +549,35 @@ nscd_status nscd__collide(nscd__collision *collision, const nscd__collision_shap
         }
     }
     nscd__collision_state *st = collision->internal;
-    if (!reserve_shapes(st, &al, n)) {
+    if (!reserve_shapes(st, &al, n) ||
+        (collision->parallel != NULL &&
+         !nscd__buffer_reserve(&al, &st->radix_scratch, nscd__radix_scratch_bytes(), 0))) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
+    st->parallel = collision->parallel;
     nscd__aabb *boxes = st->aabbs.data;
-    for (int32_t i = 0; i < n; ++i) {
+    const struct nscd__parallel *par = collision->parallel;
+    if (par != NULL) {
+        aabb_job job;
+        job.shapes = shapes, job.boxes = boxes, job.margin = margin;
+        atomic_init(&job.first_bad, n);
+        nscd__parallel_for(par, n, 512, aabb_range, &job);
+        if (atomic_load(&job.first_bad) < n) {
+            return NSCD_ERR_OUT_OF_RANGE;
+        }
+    }
+    for (int32_t i = 0; par == NULL && i < n; ++i) {
         if (shapes[i].type != NSCD_SHAPE_HALF_SPACE) {
-            nscd__shape_aabb(&shapes[i], 0.5 * margin + shapes[i].reach, &boxes[i]);
+            if (par == NULL) {
+                nscd__shape_aabb(&shapes[i], 0.5 * margin + shapes[i].reach, &boxes[i]);
+            }
             /* finite inputs near DBL_MAX can still overflow the box */
             if (!nscd__all_finite(boxes[i].lo, 3) || !nscd__all_finite(boxes[i].hi, 3)) {
                 return NSCD_ERR_OUT_OF_RANGE;
             }
         }
     }
-    status = nscd__broad_phase(st, &al, shapes, n, margin);
+    status = nscd__broad_phase(st, &al, shapes, n, margin, par);
     if (status != NSCD_OK) {
         return status;
     }
@@ -303,7 +590,8 @@ nscd_status nscd__collide(nscd__collision *collision, const nscd__collision_shap
     if (!nscd__buffer_reserve(&al, &st->next, sizeof(nscd__contact_point), 0)) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    int32_t count = narrow_phase(st, &al, shapes, margin);
+    int32_t count = par != NULL ? narrow_phase_threaded(st, &al, shapes, margin, par)
+                                : narrow_phase(st, &al, shapes, margin);
     if (count < 0) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }

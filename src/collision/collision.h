@@ -65,6 +65,8 @@ static inline uint64_t nscd__shape_key(uint64_t body_id, int32_t shape_index) {
 
 /* Reusable buffers of the broad and narrow phase (grid cells, pair list,
  * contact array); grown as needed through the allocator, kept across steps. */
+struct nscd__parallel;
+
 typedef struct nscd__collision {
     const nscd_allocator *allocator;
     /* Output of the last nscd__collide(): contacts[0 .. n_contacts). */
@@ -74,6 +76,9 @@ typedef struct nscd__collision {
      * already rejected by their exact distance in the broad phase */
     int32_t n_pairs;
     void *internal; /* broad-phase buffers (collision layer private) */
+    /* Threads of the detection (NULL: none; the world's with threads >= 1):
+     * the output is the same bits either way (docs/world.md, "Threads"). */
+    const struct nscd__parallel *parallel;
 } nscd__collision;
 
 void nscd__collision_init(nscd__collision *collision, const nscd_allocator *allocator);

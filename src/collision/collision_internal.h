@@ -8,6 +8,7 @@
 
 #include "collision/collision.h"
 #include "collision/narrow.h"
+#include "core/parallel.h"
 
 /* A block from the allocator with its size (the allocator wants it back). */
 typedef struct nscd__buffer {
@@ -52,6 +53,16 @@ typedef struct nscd__collision_state {
     int32_t n_pairs;
     nscd__buffer pair_keys, pair_keys_scratch;   /* uint64_t */
     nscd__buffer pair_order, pair_order_scratch; /* int32_t */
+    /* threads (collision.c, broad_phase.c): fixed chunks of work, each with
+     * `chunk_capacity` elements of output at chunk k * chunk_capacity and its
+     * count (the count it needed when that was more: the chunk is run again
+     * with more room) */
+    nscd__buffer chunk_out;                               /* nscd__pair or nscd__contact_point */
+    nscd__buffer chunk_count;                             /* int32_t */
+    int32_t pair_capacity, point_capacity, half_capacity; /* per chunk, kept */
+    nscd__buffer radix_scratch;                           /* nscd__radix_sort_parallel's */
+    nscd__buffer bounds; /* double: 7 per chunk of the grid bounds (broad_phase.c) */
+    const struct nscd__parallel *parallel; /* of the current nscd__collide (NULL: none) */
     /* the output being built; swapped with nscd__collision::contacts on success */
     nscd__buffer next;
     /* bytes of the block at nscd__collision::contacts (what the allocator gets back) */
@@ -63,6 +74,17 @@ typedef struct nscd__collision_state {
  * half-space: whose AABB reaches within margin of its plane), each pair once.
  * aabbs must already hold the shapes' boxes grown by margin / 2. */
 nscd_status nscd__broad_phase(nscd__collision_state *state, const nscd_allocator *al,
-                              const nscd__collision_shape *shapes, int32_t n, double margin);
+                              const nscd__collision_shape *shapes, int32_t n, double margin,
+                              const struct nscd__parallel *parallel);
+
+/* Runs `run` on chunks [0, chunks) through `parallel`, each writing at most
+ * *capacity elements of `element` bytes at its place of st->chunk_out and
+ * its count (the count it needed) in st->chunk_count; chunks that needed
+ * more are run again with *capacity raised. Returns the total, or -1 when
+ * memory fails. */
+typedef void nscd__chunk_fn(int32_t chunk, void *out, int32_t capacity, int32_t *count, void *ctx);
+int64_t nscd__run_chunks(nscd__collision_state *st, const nscd_allocator *al,
+                         const struct nscd__parallel *parallel, int32_t chunks, size_t element,
+                         int32_t *capacity, nscd__chunk_fn *run, void *ctx);
 
 #endif

@@ -58,8 +58,12 @@ static nscd_status validate_desc(const nscd_world_desc *d) {
         !(d->relaxation > 0.0 && d->relaxation <= 1.0) || d->contact_margin < 0.0 ||
         d->default_friction < 0.0 || d->tolerance < 0.0 || d->max_sweeps < 1 ||
         d->jacobi_groups < 1 || d->jacobi_groups > (1 << 20) || !(d->max_correction_speed > 0.0) ||
-        d->relax_sweeps < 0) {
+        d->relax_sweeps < 0 || d->threads < 0 || d->threads > NSCD__WORLD_MAX_THREADS) {
         return NSCD_ERR_OUT_OF_RANGE;
+    }
+    if ((d->enqueue_task == NULL) != (d->finish_task == NULL) ||
+        (d->enqueue_task != NULL && d->threads < 1)) {
+        return NSCD_ERR_INVALID_ARGUMENT;
     }
     for (int k = 0; d->use_domain && k < 3; ++k) {
         if (!(d->domain_max[k] > d->domain_min[k])) {
@@ -94,6 +98,13 @@ nscd_status nscd_world_create(const nscd_world_desc *desc, nscd_world **world) {
     w->diag.log = given.log;
     w->diag.log_user = given.log_user;
     nscd__collision_init(&w->collision, &w->allocator);
+    rc = nscd__parallel_init(&w->parallel, &w->allocator, given.threads, given.enqueue_task,
+                             given.finish_task, given.task_user);
+    if (rc != NSCD_OK) {
+        nscd__free(&a, w, sizeof *w);
+        return rc;
+    }
+    w->collision.parallel = given.threads >= 1 ? &w->parallel : NULL;
     if (grow_materials(w, 4) != NSCD_OK) {
         nscd_world_destroy(w);
         return NSCD_ERR_OUT_OF_MEMORY;
@@ -125,6 +136,8 @@ void nscd_world_destroy(nscd_world *w) {
     nscd__collision_free(&w->collision);
     nscd__world_free_contacts(w);
     nscd__free(&a, w->records, (size_t)w->records_capacity * sizeof(nscd__world_record));
+    nscd__world_free_colours(w);
+    nscd__parallel_free(&w->parallel, &a);
     nscd__free(&a, w, sizeof *w);
 }
 

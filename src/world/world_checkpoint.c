@@ -25,8 +25,8 @@
 /* Every field of these structs is either saved below or documented as
  * rebuilt by the step (docs/checkpoint.md). Update the visitors, then
  * these sizes. */
-_Static_assert(sizeof(struct nscd_world) == 1120, "nscd_world changed: update world_checkpoint.c");
-_Static_assert(sizeof(nscd_world_desc) == 208,
+_Static_assert(sizeof(struct nscd_world) == 1544, "nscd_world changed: update world_checkpoint.c");
+_Static_assert(sizeof(nscd_world_desc) == 240,
                "nscd_world_desc changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__world_shape) == 168, "world shape changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__world_record) == 144, "record changed: update world_checkpoint.c");
@@ -771,6 +771,9 @@ static void swap_worlds(nscd_world *a, nscd_world *b) {
     b->diag = db;
     a->collision.allocator = &a->allocator;
     b->collision.allocator = &b->allocator;
+    /* the threads: each world's own pool (or callbacks) moves with it */
+    a->collision.parallel = a->parallel.threads >= 1 ? &a->parallel : NULL;
+    b->collision.parallel = b->parallel.threads >= 1 ? &b->parallel : NULL;
 }
 
 typedef struct section {
@@ -850,6 +853,11 @@ static nscd_status load(nscd_world *w, const unsigned char *p, size_t size, cons
     desc.allocator = w->desc.allocator;
     desc.log = w->desc.log;
     desc.log_user = w->desc.log_user;
+    /* host settings, not the run's: the caller's threads and scheduler */
+    desc.threads = w->desc.threads;
+    desc.enqueue_task = w->desc.enqueue_task;
+    desc.finish_task = w->desc.finish_task;
+    desc.task_user = w->desc.task_user;
     nscd_world *fresh = NULL;
     nscd_status rc = nscd_world_create(&desc, &fresh);
     if (rc == NSCD_ERR_OUT_OF_MEMORY) {

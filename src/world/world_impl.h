@@ -26,6 +26,7 @@
 #include "contact/solvers/block_gs.h"
 #include "core/diag.h"
 #include "core/envelope.h"
+#include "core/parallel.h"
 #include "world/joints/joint.h"
 #include "world/material_pairs.h"
 #include "nscd/joint.h"
@@ -34,6 +35,11 @@
 
 /* Defaults of the joint projection (nscd_world_set_joint_projection) and
  * the most ideal-joint rows it projects (its dense W is m x m). */
+/* Colours of the colour order (one bit each in a body's uint64_t mask); the
+ * contacts beyond them form one more, swept in order by one thread. */
+#define NSCD__WORLD_COLOURS 64
+/* Largest nscd_world_desc::threads. */
+#define NSCD__WORLD_MAX_THREADS 256
 #define NSCD__WORLD_PROJECTION_ITERATIONS 10
 #define NSCD__WORLD_PROJECTION_TOLERANCE 1e-12
 #define NSCD__WORLD_MAX_PROJECTED_ROWS 1024
@@ -197,7 +203,45 @@ struct nscd_world {
     /* The world as an nscd__model (world_model.c), created by the first
      * stepper that drives the world; NULL until then. */
     struct nscd__world_model *model;
+
+    /* Threads (desc.threads, core/parallel.h; docs/world.md, "Threads"):
+     * the pool or the host's callbacks, and the colour order of the step's
+     * contacts (world_colour.c): colour_order lists the contacts by colour,
+     * colour c at [colour_start[c], colour_start[c + 1]), the last colour
+     * (NSCD__WORLD_COLOURS) the contacts no colour could take; colour_mask:
+     * per body, the colours its contacts took; partials: per-chunk sums. */
+    nscd__parallel parallel;
+    uint64_t *colour_mask;
+    int32_t colour_mask_capacity;
+    int32_t *colour_order, *colour_of;
+    int32_t colour_capacity;
+    int32_t colour_start[NSCD__WORLD_COLOURS + 2];
+    bool coloured; /* the order is that of the current contacts */
+    /* The solve's copy of the contacts in colour order (nscd__world_permute):
+     * while `permuted`, contacts/contact_rows hold the colour order and
+     * colour_contacts/colour_rows the key order's arrays (swapped, both of
+     * colour_contacts_capacity == contacts_capacity). */
+    nscd__world_contact *colour_contacts;
+    nscd__world_contact_rows *colour_rows;
+    int32_t colour_contacts_capacity;
+    bool permuted;
+    double *partials;
+    size_t partials_capacity; /* doubles */
 };
+
+/* The colour order of the current contacts (threads >= 1; world_colour.c):
+ * computed by nscd__world_warm_start when not yet, dropped (coloured =
+ * false) whenever the contacts change. */
+nscd_status nscd__world_colour(nscd_world *w);
+void nscd__world_free_colours(nscd_world *w);
+/* With threads >= 1 (and no Jacobi groups): the contacts put in colour order
+ * for the solve (contiguous colours: the sweeps stream them), and back in
+ * key order (before the records are stored). Without memory the contacts
+ * stay in key order and the solve reads them through the colour order. */
+void nscd__world_permute(nscd_world *w);
+void nscd__world_unpermute(nscd_world *w);
+/* Room for n doubles in w->partials (contents not kept). */
+nscd_status nscd__world_reserve_partials(nscd_world *w, size_t n);
 
 /* Records a failure of a read-only call (its world is const to the caller,
  * but its last error is the caller's to read: a getter that fails must not

@@ -25,6 +25,32 @@ nscd__bgs_problem nscd__world_bgs_problem(nscd_world *w) {
     p.n_mechanisms = w->n_mechanisms;
     p.factors = w->joint_scratch;
     p.vectors = w->joint_vectors;
+    p.order = NULL; /* the contacts in their order (the time steppers', threads 0) */
+    p.colour_start = NULL;
+    p.n_colours = 0;
+    p.serial_colour = -1;
+    p.parallel = NULL;
+    p.partials = NULL;
+    return p;
+}
+
+/* The step's problem: with threads >= 1, in the colour order of the
+ * contacts (coloured first if they are not yet; without memory for the
+ * colours, in their order: deterministic all the same). */
+static nscd__bgs_problem step_problem(nscd_world *w) {
+    nscd__bgs_problem p = nscd__world_bgs_problem(w);
+    if (w->parallel.threads < 1 || w->n_contacts == 0) {
+        return p;
+    }
+    if (!w->coloured && nscd__world_colour(w) != NSCD_OK) {
+        return p;
+    }
+    p.order = w->permuted ? NULL : w->colour_order; /* permuted: colours contiguous */
+    p.colour_start = w->colour_start;
+    p.n_colours = NSCD__WORLD_COLOURS + 1;
+    p.serial_colour = NSCD__WORLD_COLOURS;
+    p.parallel = &w->parallel;
+    p.partials = w->partials;
     return p;
 }
 
@@ -39,18 +65,18 @@ nscd__bgs_options nscd__world_bgs_options(const nscd_world *w, int32_t max_sweep
 }
 
 void nscd__world_warm_start(nscd_world *w) {
-    nscd__bgs_problem p = nscd__world_bgs_problem(w);
+    nscd__bgs_problem p = step_problem(w);
     nscd__bgs_warm_start(&p);
 }
 
 double nscd__world_sweep(nscd_world *w) {
-    nscd__bgs_problem p = nscd__world_bgs_problem(w);
+    nscd__bgs_problem p = step_problem(w);
     nscd__bgs_options o = nscd__world_bgs_options(w, 1);
     return nscd__bgs_contact_sweep(&p, &o);
 }
 
 void nscd__world_solve(nscd_world *w, int32_t max_sweeps, int32_t *sweeps, double *merit) {
-    nscd__bgs_problem p = nscd__world_bgs_problem(w);
+    nscd__bgs_problem p = step_problem(w);
     nscd__bgs_options o = nscd__world_bgs_options(w, max_sweeps);
     nscd__bgs_solve(&p, &o, sweeps, merit);
 }

@@ -13,6 +13,7 @@
  *   remove_outside        bodies whose centre left the domain box
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,8 +53,14 @@ void nscd__world_tangents(const double n[3], double t[3], double o[3]) {
 
 /* ------------------------------------------------------------ stages */
 
-static void refresh_inertia(nscd_world *w) {
-    for (int32_t i = 0; i < w->n_bodies; ++i) {
+/* Bodies per task of the per-body stages (each body on its own: any cut
+ * gives the same bits). */
+#define BODY_RANGE 512
+
+static void refresh_inertia_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
+    for (int32_t i = begin; i < end; ++i) {
         double *out = w->inv_inertia_world + 9 * (size_t)i;
         const double *inv = w->inv_inertia + 9 * (size_t)i;
         if (w->type[i] != NSCD_BODY_DYNAMIC || w->isotropic[i]) {
@@ -70,6 +77,10 @@ static void refresh_inertia(nscd_world *w) {
         mat_mul(R, inv, RI);
         mat_mul(RI, Rt, out);
     }
+}
+
+static void refresh_inertia(nscd_world *w) {
+    nscd__parallel_for(&w->parallel, w->n_bodies, BODY_RANGE, refresh_inertia_range, w);
 }
 
 static nscd_status reserve_collision_shapes(nscd_world *w) {
@@ -109,11 +120,10 @@ static double speculative_reach(const nscd_world *w, int32_t i) {
     return reach > 0.0 && isfinite(reach) ? reach : 0.0;
 }
 
-nscd_status nscd__world_detect_contacts(nscd_world *w) {
-    if (reserve_collision_shapes(w) != NSCD_OK) {
-        return NSCD_ERR_OUT_OF_MEMORY;
-    }
-    for (int32_t s = 0; s < w->n_shapes; ++s) {
+static void world_shapes_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
+    for (int32_t s = begin; s < end; ++s) {
         const nscd__world_shape *sh = &w->shapes[s];
         nscd__collision_shape *c = &w->collision_shapes[s];
         int32_t i = sh->body;
@@ -136,6 +146,13 @@ nscd_status nscd__world_detect_contacts(nscd_world *w) {
         c->fixed = w->type[i] != NSCD_BODY_DYNAMIC;
         c->reach = w->speculative ? speculative_reach(w, i) : 0.0;
     }
+}
+
+nscd_status nscd__world_detect_contacts(nscd_world *w) {
+    if (reserve_collision_shapes(w) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    nscd__parallel_for(&w->parallel, w->n_shapes, BODY_RANGE, world_shapes_range, w);
     return nscd__collide(&w->collision, w->collision_shapes, w->n_shapes, w->desc.contact_margin);
 }
 
@@ -307,10 +324,66 @@ static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__worl
     return true;
 }
 
+/* The threaded build: contact point j into slot j (source -1: skipped),
+ * chunk k's largest penetration in partials[k]. */
+static void build_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
+    const nscd__collision *col = &w->collision;
+    for (int32_t k = begin; k < end; ++k) {
+        int32_t lo = k * NSCD__CHUNK;
+        int32_t hi = col->n_contacts - lo > NSCD__CHUNK ? lo + NSCD__CHUNK : col->n_contacts;
+        double pen = 0.0;
+        for (int32_t j = lo; j < hi; ++j) {
+            nscd__world_contact *c = &w->contacts[j];
+            if (make_contact(w, &col->contacts[j], c, &w->contact_rows[j])) {
+                c->source = j;
+                pen = -col->contacts[j].gap > pen ? -col->contacts[j].gap : pen;
+            } else {
+                c->source = -1;
+            }
+        }
+        w->partials[k] = pen;
+    }
+}
+
+/* build_contacts with threads: the same contacts (each is made alone; the
+ * skipped ones leave, in order, the slots of the kept ones) and the same
+ * largest penetration (a maximum, whatever the order). */
+static nscd_status build_contacts_threaded(nscd_world *w, double *max_penetration) {
+    const nscd__collision *col = &w->collision;
+    int32_t chunks = nscd__chunks(col->n_contacts);
+    if (nscd__world_reserve_partials(w, (size_t)chunks + 1) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    nscd__parallel_for(&w->parallel, chunks, 1, build_range, w);
+    double pen = 0.0;
+    for (int32_t k = 0; k < chunks; ++k) {
+        pen = w->partials[k] > pen ? w->partials[k] : pen;
+    }
+    int32_t n = 0;
+    for (int32_t j = 0; j < col->n_contacts; ++j) {
+        if (w->contacts[j].source < 0) {
+            continue;
+        }
+        if (n != j) {
+            nscd__world_move_contact(w, j, n);
+        }
+        ++n;
+    }
+    w->n_contacts = n;
+    *max_penetration = pen;
+    return NSCD_OK;
+}
+
 static nscd_status build_contacts(nscd_world *w, double *max_penetration) {
     const nscd__collision *col = &w->collision;
     if (reserve_contacts(w, col->n_contacts) != NSCD_OK) {
         return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    w->coloured = false;
+    if (w->parallel.threads >= 1) {
+        return build_contacts_threaded(w, max_penetration);
     }
     int32_t n = 0;
     double pen = 0.0;
@@ -360,10 +433,9 @@ static void project_on_cone(double x[3], double mu) {
 /* Both lists are sorted by (key_a, key_b, feature): one merge pass finds
  * every contact that persists and starts it from last step's impulse,
  * projected on its new frame (the tangents may have turned). */
-static void warm_start_merge(nscd_world *w) {
-    int32_t i = 0, j = 0;
+static void merge_in(nscd_world *w, int32_t i, int32_t j, int32_t end) {
     const nscd__contact_point *points = w->collision.contacts;
-    while (i < w->n_records && j < w->n_contacts) {
+    while (i < w->n_records && j < end) {
         const nscd__world_record *old = &w->records[i];
         nscd__world_contact *c = &w->contacts[j];
         int order = compare_keys(old, &points[c->source]);
@@ -379,6 +451,44 @@ static void warm_start_merge(nscd_world *w) {
             ++i, ++j;
         }
     }
+}
+
+/* Contacts per chunk of the threaded merge. */
+#define MERGE_CHUNK 2048
+
+/* The merge of each chunk of MERGE_CHUNK contacts from the first record not
+ * before its first contact (binary search): each contact meets the record
+ * of its key (the keys are unique), as in the one merge pass. */
+static void merge_chunk(nscd_world *w, int32_t begin, int32_t end) {
+    const nscd__contact_point *first = &w->collision.contacts[w->contacts[begin].source];
+    int32_t lo = 0, hi = w->n_records;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (compare_keys(&w->records[mid], first) < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    merge_in(w, lo, begin, end);
+}
+
+static void merge_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
+    for (int32_t k = begin; k < end; ++k) {
+        int32_t lo = k * MERGE_CHUNK;
+        merge_chunk(w, lo, w->n_contacts - lo > MERGE_CHUNK ? lo + MERGE_CHUNK : w->n_contacts);
+    }
+}
+
+static void warm_start_merge(nscd_world *w) {
+    if (w->parallel.threads < 1) {
+        merge_in(w, 0, 0, w->n_contacts);
+        return;
+    }
+    int32_t chunks = (w->n_contacts + MERGE_CHUNK - 1) / MERGE_CHUNK;
+    nscd__parallel_for(&w->parallel, chunks, 1, merge_range, w);
 }
 
 /* The applied load of dynamic body i over dt: v += dt F / m, ω += dt I⁻¹ τ
@@ -404,10 +514,12 @@ static void apply_load(nscd_world *w, int32_t i, double dt) {
  * eq. (4) by the implicit midpoint rule in the body frame (world_rotation.c:
  * it keeps the rotational energy and |L|; the explicit form added energy at
  * every step; zero for an isotropic body). */
-static void free_velocities(nscd_world *w) {
+static void free_velocities_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
     double dt = w->desc.dt;
     const double *g = w->desc.gravity;
-    for (int32_t i = 0; i < w->n_bodies; ++i) {
+    for (int32_t i = begin; i < end; ++i) {
         if (w->type[i] != NSCD_BODY_DYNAMIC) {
             continue;
         }
@@ -424,15 +536,20 @@ static void free_velocities(nscd_world *w) {
     }
 }
 
+static void free_velocities(nscd_world *w) {
+    nscd__parallel_for(&w->parallel, w->n_bodies, BODY_RANGE, free_velocities_range, w);
+}
+
 /* x' = x + dt v'; φ' = exp(dt ω') φ, renormalised: the exact rotation by the
  * angle dt |ω'| about ω' (world frame, so it multiplies from the left). */
-static void integrate_positions(nscd_world *w) {
+static void integrate_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
     double dt = w->desc.dt;
     /* with a penetration correction, the velocities of the solve with it */
     const double *vel = w->split_positions ? w->position_velocity : w->velocity;
     const double *omg = w->split_positions ? w->position_omega : w->omega;
-    w->split_positions = false;
-    for (int32_t i = 0; i < w->n_bodies; ++i) {
+    for (int32_t i = begin; i < end; ++i) {
         if (w->type[i] == NSCD_BODY_STATIC) {
             continue;
         }
@@ -443,6 +560,11 @@ static void integrate_positions(nscd_world *w) {
         }
         nscd__world_rotate(q, om, dt, q);
     }
+}
+
+static void integrate_positions(nscd_world *w) {
+    nscd__parallel_for(&w->parallel, w->n_bodies, BODY_RANGE, integrate_range, w);
+    w->split_positions = false;
 }
 
 void nscd__world_rotate(const double *q, const double om[3], double dt, double *out) {
@@ -497,9 +619,11 @@ nscd_status nscd__world_reserve_records(nscd_world *w, int32_t n) {
 
 /* What the step leaves of its contacts: identity, geometry and impulses
  * (also in the world frame, for the next step's warm start). */
-static void store_records(nscd_world *w) {
+static void store_records_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
     const nscd__contact_point *points = w->collision.contacts;
-    for (int32_t j = 0; j < w->n_contacts; ++j) {
+    for (int32_t j = begin; j < end; ++j) {
         const nscd__world_contact *c = &w->contacts[j];
         const nscd__contact_point *p = &points[c->source];
         nscd__world_record *r = &w->records[j];
@@ -517,6 +641,10 @@ static void store_records(nscd_world *w) {
                 c->frame[k] * c->x[0] + c->frame[3 + k] * c->x[1] + c->frame[6 + k] * c->x[2];
         }
     }
+}
+
+static void store_records(nscd_world *w) {
+    nscd__parallel_for(&w->parallel, w->n_contacts, BODY_RANGE, store_records_range, w);
     w->n_records = w->n_contacts;
 }
 
@@ -526,9 +654,9 @@ static void store_records(nscd_world *w) {
  * quaternion). Checked before anything moves, so that a refused step leaves
  * the world as it was (issue 25: dt = 1e200 had put positions at -inf with
  * NSCD_OK). */
-static int32_t first_non_finite(const nscd_world *w) {
+static int32_t first_non_finite_in(const nscd_world *w, int32_t begin, int32_t end) {
     double dt = w->desc.dt;
-    for (int32_t i = 0; i < w->n_bodies; ++i) {
+    for (int32_t i = begin; i < end; ++i) {
         const double *x = w->position + 3 * (size_t)i;
         const double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
         bool moves = w->type[i] != NSCD_BODY_STATIC;
@@ -537,6 +665,31 @@ static int32_t first_non_finite(const nscd_world *w) {
             (moves && !(isfinite(x[0] + dt * v[0]) && isfinite(x[1] + dt * v[1]) &&
                         isfinite(x[2] + dt * v[2]) && isfinite(0.5 * dt * rate)))) {
             return i;
+        }
+    }
+    return -1;
+}
+
+/* Chunk k's first body that is not finite, or -1, in partials[k]. */
+static void non_finite_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    const nscd_world *w = ctx;
+    for (int32_t k = begin; k < end; ++k) {
+        int32_t lo = k * NSCD__CHUNK;
+        int32_t hi = w->n_bodies - lo > NSCD__CHUNK ? lo + NSCD__CHUNK : w->n_bodies;
+        w->partials[k] = (double)first_non_finite_in(w, lo, hi);
+    }
+}
+
+static int32_t first_non_finite(const nscd_world *w) {
+    int32_t chunks = nscd__chunks(w->n_bodies);
+    if (w->parallel.threads < 2 || (size_t)chunks > w->partials_capacity) {
+        return first_non_finite_in(w, 0, w->n_bodies);
+    }
+    nscd__parallel_for(&w->parallel, chunks, 4, non_finite_range, (void *)(uintptr_t)w);
+    for (int32_t k = 0; k < chunks; ++k) { /* the first chunk's first: the serial answer */
+        if (w->partials[k] >= 0.0) {
+            return (int32_t)w->partials[k];
         }
     }
     return -1;
@@ -560,9 +713,31 @@ static nscd_status non_finite_failure(nscd_world *w, int32_t i, const char *stag
         (long long)w->steps + 1, w->time, stage, (unsigned long long)id, user, spin);
 }
 
+typedef struct copy_job {
+    double *to[2];
+    const double *from[2];
+} copy_job;
+
+/* Bodies [begin, end) of two 3n arrays. */
+static void copy_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    const copy_job *t = ctx;
+    size_t at = 3 * (size_t)begin, bytes = 3 * (size_t)(end - begin) * sizeof(double);
+    memcpy(t->to[0] + at, t->from[0] + at, bytes);
+    memcpy(t->to[1] + at, t->from[1] + at, bytes);
+}
+
 static void save_velocities(nscd_world *w, bool restore) {
     size_t bytes = 3 * (size_t)w->n_bodies * sizeof(double);
     if (bytes == 0) { /* an empty world: the arrays may be NULL */
+        return;
+    }
+    if (w->parallel.threads >= 2) {
+        copy_job job = {{w->saved_velocity, w->saved_omega}, {w->velocity, w->omega}};
+        if (restore) {
+            job = (copy_job){{w->velocity, w->omega}, {w->saved_velocity, w->saved_omega}};
+        }
+        nscd__parallel_for(&w->parallel, w->n_bodies, 16384, copy_range, &job);
         return;
     }
     if (restore) {
@@ -595,6 +770,10 @@ nscd_status nscd__world_step_prepare(nscd_world *w, double *max_penetration) {
     if (rc == NSCD_OK) {
         rc = nscd__world_reserve_records(w, w->n_contacts);
     }
+    if (rc == NSCD_OK && w->parallel.threads >= 1) { /* the per-chunk partials of the step */
+        int32_t most = w->n_bodies > w->n_contacts ? w->n_bodies : w->n_contacts;
+        rc = nscd__world_reserve_partials(w, (size_t)nscd__chunks(most) + 1);
+    }
     if (rc != NSCD_OK) {
         w->n_contacts = 0;
     }
@@ -605,6 +784,7 @@ void nscd__world_step_free_velocities(nscd_world *w) {
     if (w->desc.warm_start) {
         warm_start_merge(w);
     }
+    nscd__world_permute(w); /* threads: the contacts in colour order for the solve */
     save_velocities(w, false);
     free_velocities(w);
 }
@@ -614,13 +794,15 @@ bool nscd__world_step_finite(const nscd_world *w) { return velocities_finite(w);
 void nscd__world_step_restore(nscd_world *w) {
     save_velocities(w, true);
     w->n_contacts = 0;
+    w->coloured = false;
+    w->permuted = false; /* no contact left to put back */
     w->split_positions = false;
 }
 
-bool nscd__world_step_relax(nscd_world *w) {
+static bool relax_in(nscd_world *w, int32_t begin, int32_t end) {
     const nscd__contact_point *points = w->collision.contacts;
     bool corrected = false;
-    for (int32_t j = 0; j < w->n_contacts; ++j) {
+    for (int32_t j = begin; j < end; ++j) {
         nscd__world_contact *c = &w->contacts[j];
         double rate = points[c->source].gap / w->desc.dt;
         double plain = rate > 0.0 ? rate : 0.0; /* ξ/dt of an open gap, else 0 */
@@ -628,6 +810,29 @@ bool nscd__world_step_relax(nscd_world *w) {
             c->bias = plain;
             corrected = true;
         }
+    }
+    return corrected;
+}
+
+static void relax_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    nscd_world *w = ctx;
+    for (int32_t k = begin; k < end; ++k) {
+        int32_t lo = k * NSCD__CHUNK;
+        int32_t hi = w->n_contacts - lo > NSCD__CHUNK ? lo + NSCD__CHUNK : w->n_contacts;
+        w->partials[k] = relax_in(w, lo, hi) ? 1.0 : 0.0;
+    }
+}
+
+bool nscd__world_step_relax(nscd_world *w) {
+    int32_t chunks = nscd__chunks(w->n_contacts);
+    if (w->parallel.threads < 2 || (size_t)chunks > w->partials_capacity) {
+        return relax_in(w, 0, w->n_contacts);
+    }
+    nscd__parallel_for(&w->parallel, chunks, 4, relax_range, w);
+    bool corrected = false;
+    for (int32_t k = 0; k < chunks; ++k) {
+        corrected |= w->partials[k] != 0.0;
     }
     return corrected;
 }
@@ -642,6 +847,7 @@ void nscd__world_step_keep_position_velocities(nscd_world *w) {
 }
 
 void nscd__world_step_integrate(nscd_world *w) {
+    nscd__world_unpermute(w); /* the records in key order */
     integrate_positions(w);
     store_records(w);
 }

@@ -185,12 +185,13 @@ static void gathered_free(gathered *g) { free(g->ids), free(g->state); }
 
 /* Serial world and 1-rank distributed world, the same history: adds, a
  * removal between steps, the outlet (a body thrown out of the domain). */
-static void one_rank_is_serial(int groups) {
+static void one_rank_is_serial(int groups, int threads) {
     if (size_ != 1) {
         return;
     }
     nscd_world_desc d;
     scene_desc(&d, groups, 1);
+    d.threads = threads; /* the rank's local world runs the same threaded stages */
     nscd_world *s = NULL;
     CHECK(nscd_world_create(&d, &s) == NSCD_OK);
     nscd_world_mpi *m = create_mpi(&d);
@@ -252,8 +253,9 @@ static void one_rank_is_serial(int groups) {
         differ += memcmp(r + 10, om + 3 * i, 3 * sizeof(double)) != 0;
     }
     CHECK(differ == 0);
-    printf("one_rank_is_serial(groups %d): %d bodies, %d differ bitwise, time %g = %g\n", groups,
-           g.n, differ, nscd_world_time(s), nscd_world_mpi_time(m));
+    printf(
+        "one_rank_is_serial(groups %d, threads %d): %d bodies, %d differ bitwise, time %g = %g\n",
+        groups, threads, g.n, differ, nscd_world_time(s), nscd_world_mpi_time(m));
     CHECK(nscd_world_time(s) == nscd_world_mpi_time(m));
     gathered_free(&g);
     free(state), free(users);
@@ -263,10 +265,12 @@ static void one_rank_is_serial(int groups) {
 
 /* The pile under the distributed world; returns its gathered final state,
  * checking the count and the id checksum every step. */
-static gathered run_pile(int steps, int use_domain, double *contacts_per_body, int64_t *shadows) {
+static gathered run_pile(int steps, int use_domain, double *contacts_per_body, int64_t *shadows,
+                         int threads) {
     nscd_world_desc d;
     scene_desc(&d, 1, use_domain);
     d.relaxation = 0.7;
+    d.threads = threads;
     nscd_world_mpi *m = create_mpi(&d);
     add_walls_mpi(m);
     int64_t expected = 0;
@@ -329,8 +333,8 @@ static gathered run_pile(int steps, int use_domain, double *contacts_per_body, i
 static void bodies_conserved_and_rerun(void) {
     double cpb1 = 0.0, cpb2 = 0.0;
     int64_t shadows = 0;
-    gathered a = run_pile(400, 0, &cpb1, &shadows);
-    gathered b = run_pile(400, 0, &cpb2, &shadows);
+    gathered a = run_pile(400, 0, &cpb1, &shadows, 0);
+    gathered b = run_pile(400, 0, &cpb2, &shadows, 0);
     CHECK(a.n == 149 && b.n == 149);
     CHECK(a.n == b.n && memcmp(a.ids, b.ids, (size_t)a.n * sizeof *a.ids) == 0);
     CHECK(memcmp(a.state, b.state, 13 * (size_t)a.n * sizeof *a.state) == 0);
@@ -346,6 +350,18 @@ static void bodies_conserved_and_rerun(void) {
     }
     gathered_free(&a);
     gathered_free(&b);
+    /* threads inside each rank: 1 and 2 give the same bits */
+    gathered c = run_pile(400, 0, &cpb1, &shadows, 1);
+    gathered e = run_pile(400, 0, &cpb2, &shadows, 2);
+    CHECK(c.n == e.n && memcmp(c.ids, e.ids, (size_t)c.n * sizeof *c.ids) == 0);
+    CHECK(memcmp(c.state, e.state, 13 * (size_t)c.n * sizeof *c.state) == 0);
+    if (rank_ == 0) {
+        printf("threads 1 and 2 in each rank: %d bodies, %s\n", c.n,
+               memcmp(c.state, e.state, 13 * (size_t)c.n * sizeof *c.state) == 0 ? "bitwise equal"
+                                                                                 : "DIFFER");
+    }
+    gathered_free(&c);
+    gathered_free(&e);
 }
 
 /* The serial world with the same scene (every rank runs it alone). */
@@ -393,7 +409,7 @@ static void pile_matches_serial(void) {
     double cpb = 0.0, z_serial = 0.0, e_serial = 0.0, cpb_serial = 0.0;
     int64_t shadows = 0;
     int steps = 1500;
-    gathered g = run_pile(steps, 0, &cpb, &shadows);
+    gathered g = run_pile(steps, 0, &cpb, &shadows, 0);
     serial_pile(steps, &z_serial, &e_serial, &cpb_serial);
     double z = 0.0, e = 0.0;
     for (int i = 0; i < g.n; ++i) {
@@ -659,8 +675,9 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
     const char *only = argc > 1 ? argv[1] : "all";
     if (!strcmp(only, "all") || !strcmp(only, "serial")) {
-        one_rank_is_serial(1);
-        one_rank_is_serial(3);
+        one_rank_is_serial(1, 0);
+        one_rank_is_serial(3, 0);
+        one_rank_is_serial(1, 2);
     }
     if (!strcmp(only, "all") || !strcmp(only, "conserved")) {
         bodies_conserved_and_rerun();

@@ -177,7 +177,13 @@ static double block_energy(const nscd__bgs_contact *c, const nscd__bgs_contact_r
  * gives g = a + ½ (b − d), d = Σ_j r0_jᵀA_jj r0_j, so E(r0) = g + ½ d; only
  * when that is positive does one more pass read h = Σ_j r0_j·(u_j + β_j e_n)
  * at the end, h = a + b, so b = 2 (h − g) − d and a = h − b. */
+static void coloured_warm_start(nscd__bgs_problem *p);
+
 void nscd__bgs_warm_start(nscd__bgs_problem *p) {
+    if (p->colour_start != NULL) {
+        coloured_warm_start(p);
+        return;
+    }
     double g = 0.0, d = 0.0;
     for (int32_t j = 0; j < p->n_contacts; ++j) {
         const nscd__bgs_contact *c = &p->contacts[j];
@@ -552,10 +558,125 @@ double nscd__bgs_joint_sweep(nscd__bgs_problem *p) {
     return merit;
 }
 
+/* ------------------------------------------------------------ colours
+ *
+ * The colour order (docs/world.md, "Threads"): the contacts of one colour
+ * share no moving body, so their updates touch disjoint velocities and
+ * commute bitwise; a colour is cut into chunks of NSCD__CHUNK contacts run
+ * by any worker, and every sum is of per-chunk partials added in (colour,
+ * chunk) order. The result is that of the serial sweep in the colour order,
+ * whatever the threads. */
+
+typedef enum colour_pass { PASS_SWEEP, PASS_WARM, PASS_WARM_CHECK, PASS_WARM_SCALE } colour_pass;
+
+typedef struct colour_job {
+    nscd__bgs_problem *p;
+    int32_t law, lo, hi; /* positions [lo, hi) of the order */
+    colour_pass pass;
+    double scale;     /* PASS_WARM_SCALE: s */
+    double *partials; /* 2 per chunk of the colour */
+} colour_job;
+
+/* One contact of a pass; its partials added to part[0], part[1]. */
+static void colour_item(colour_job *t, int32_t j, double part[2]) {
+    nscd__bgs_problem *p = t->p;
+    nscd__bgs_contact *c = &p->contacts[j];
+    if (t->pass == PASS_SWEEP) {
+        double m =
+            c->diagonal ? update_diagonal(p, c) : update_general(p, c, &p->contact_rows[j], t->law);
+        part[0] = m > part[0] ? m : part[0];
+        return;
+    }
+    if (c->x[0] == 0.0 && c->x[1] == 0.0 && c->x[2] == 0.0) {
+        return;
+    }
+    if (t->pass == PASS_WARM_SCALE) {
+        double s = t->scale;
+        double dx[3] = {(s - 1.0) * c->x[0], (s - 1.0) * c->x[1], (s - 1.0) * c->x[2]};
+        apply_impulse(p, c, rows_of(p, j), dx);
+        c->x[0] *= s, c->x[1] *= s, c->x[2] *= s;
+        return;
+    }
+    double u[3];
+    biased_velocity(p, j, u);
+    part[0] += c->x[0] * u[0] + c->x[1] * u[1] + c->x[2] * u[2];
+    if (t->pass == PASS_WARM) {
+        part[1] += block_energy(c, rows_of(p, j), c->x);
+        apply_impulse(p, c, rows_of(p, j), c->x);
+    }
+}
+
+static void colour_chunks(int32_t begin, int32_t end, int32_t worker, void *ctx) {
+    (void)worker;
+    colour_job *t = ctx;
+    for (int32_t k = begin; k < end; ++k) {
+        int32_t lo = t->lo + k * NSCD__CHUNK;
+        int32_t hi = t->hi - lo > NSCD__CHUNK ? lo + NSCD__CHUNK : t->hi;
+        double part[2] = {0.0, 0.0};
+        const int32_t *order = t->p->order;
+        for (int32_t i = lo; i < hi; ++i) {
+            colour_item(t, order != NULL ? order[i] : i, part);
+        }
+        t->partials[2 * (size_t)k] = part[0];
+        t->partials[2 * (size_t)k + 1] = part[1];
+    }
+}
+
+/* One pass over every colour; out[0], out[1]: the sums of the partials in
+ * (colour, chunk) order (the sweep: their maximum in out[0]). */
+static void colour_pass_run(nscd__bgs_problem *p, int32_t law, colour_pass pass, double scale,
+                            double out[2]) {
+    out[0] = out[1] = 0.0;
+    for (int32_t c = 0; c < p->n_colours; ++c) {
+        colour_job t = {p,    law,   p->colour_start[c], p->colour_start[c + 1],
+                        pass, scale, p->partials};
+        int32_t n = t.hi - t.lo;
+        if (n == 0) {
+            continue;
+        }
+        int32_t chunks = nscd__chunks(n);
+        if (c == p->serial_colour) {
+            colour_chunks(0, chunks, 0, &t); /* shared bodies: in order, one thread */
+        } else {
+            nscd__parallel_for(p->parallel, chunks, 1, colour_chunks, &t);
+        }
+        for (int32_t k = 0; k < chunks; ++k) {
+            double a = p->partials[2 * (size_t)k], b = p->partials[2 * (size_t)k + 1];
+            if (pass == PASS_SWEEP) {
+                out[0] = a > out[0] ? a : out[0];
+            } else {
+                out[0] += a;
+                out[1] += b;
+            }
+        }
+    }
+}
+
+/* nscd__bgs_warm_start in the colour order: the same three passes. */
+static void coloured_warm_start(nscd__bgs_problem *p) {
+    double gd[2], hh[2];
+    colour_pass_run(p, 0, PASS_WARM, 0.0, gd);
+    double g = gd[0], d = gd[1];
+    if (g + 0.5 * d <= 0.0) {
+        return;
+    }
+    colour_pass_run(p, 0, PASS_WARM_CHECK, 0.0, hh);
+    double h = hh[0];
+    double b = 2.0 * (h - g) - d, a = h - b;
+    double s = a < 0.0 && b > 0.0 ? -2.0 * a / b : 0.0;
+    s = s < 1.0 ? s : 1.0;
+    colour_pass_run(p, 0, PASS_WARM_SCALE, s, hh);
+}
+
 double nscd__bgs_contact_sweep(nscd__bgs_problem *p, const nscd__bgs_options *o) {
     int32_t groups = o->jacobi_groups;
     if (groups > p->n_contacts) {
         groups = p->n_contacts;
+    }
+    if (groups <= 1 && p->colour_start != NULL) {
+        double out[2];
+        colour_pass_run(p, o->friction_law, PASS_SWEEP, 0.0, out);
+        return out[0];
     }
     return groups > 1 ? jacobi_sweep(p, o->friction_law, groups, o->relaxation)
                       : gauss_seidel(p, o->friction_law, 0, p->n_contacts);

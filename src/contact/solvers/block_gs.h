@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "core/envelope.h"
+#include "core/parallel.h"
 
 /* One contact block: the two bodies, the contact frame (normal from a to
  * b, then two tangents), the lever arms and the inverse masses, the
@@ -117,7 +118,25 @@ typedef struct nscd__bgs_problem {
     nscd__bgs_mechanism *mechanisms;
     int32_t n_mechanisms;
     double *factors, *vectors;
+    /* The colour order (the world with threads >= 1; colour_start NULL: the
+     * contacts in their order): contacts order[colour_start[c] ..
+     * colour_start[c + 1]) (order NULL: the identity, the contacts being
+     * stored in colour order)
+     * for c < n_colours; those of a colour c < serial_colour share no moving
+     * body and are updated by `parallel` in chunks of NSCD__CHUNK, the
+     * colour serial_colour (the contacts no colour could take) in order by
+     * one thread. partials: 3 doubles per chunk, nscd__bgs_partials(). */
+    const int32_t *order;
+    const int32_t *colour_start;
+    int32_t n_colours, serial_colour;
+    const nscd__parallel *parallel;
+    double *partials;
 } nscd__bgs_problem;
+
+/* Doubles of the partials of a colour order of n contacts in `colours` colours. */
+static inline size_t nscd__bgs_partials(int32_t n, int32_t colours) {
+    return 3 * ((size_t)nscd__chunks(n) + (size_t)colours + 1);
+}
 
 /* The options: sweeps, the tolerance on the merit (0: run max_sweeps),
  * the friction law (an nscd_fc3d_friction_law value: the world's
