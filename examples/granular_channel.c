@@ -14,6 +14,12 @@
  *                    [--sweeps N] [--seed S] [--vtk DIR] [--vtk-every T]
  *                    [--inflow depth|volume] [--wall-friction MU]
  *                    [--checkpoint FILE --checkpoint-at T] [--restart FILE]
+ *                    [--threads N]
+ *
+ * --threads N sets nscd_world_desc::threads (docs/world.md, "Threads"): 0,
+ * the default, is the serial step; any N >= 1 sweeps the contacts in colour
+ * order on N workers and prints the same numbers for every N >= 1 (not
+ * those of 0: the sweep order differs).
  *
  * --checkpoint FILE --checkpoint-at T saves each world after the step that
  * reaches T (nscd_world_save, docs/checkpoint.md; FILE.coulomb and
@@ -65,6 +71,7 @@ typedef struct run_config {
     int keep_volume_fraction; /* --inflow volume */
     int64_t steps;
     int32_t sweeps;
+    int32_t threads; /* --threads N: nscd_world_desc::threads */
     uint64_t seed;
     const char *vtk_dir;
     const char *checkpoint, *restart; /* --checkpoint, --restart FILE (or NULL) */
@@ -170,6 +177,7 @@ static nscd_status load_checkpoint(run *r) {
     checkpoint_path(r, r->config->restart, path, sizeof path);
     nscd_world_desc d;
     nscd_world_desc_init(&d, sizeof d);
+    d.threads = r->config->threads; /* a host setting: the checkpoint does not carry it */
     nscd_world *w = NULL;
     nscd_status st = nscd_world_create(&d, &w);
     if (st != NSCD_OK) {
@@ -294,6 +302,7 @@ static void *run_law(void *arg) {
         channel_params_keep_volume_fraction(&p);
     }
     p.wall_friction = c->wall_friction;
+    p.threads = c->threads;
     r->stats = calloc(1, sizeof *r->stats);
     if (r->stats == NULL) {
         fail(r, NSCD_ERR_OUT_OF_MEMORY, "stats");
@@ -516,7 +525,7 @@ static void print_json(const run_config *c, run *runs, int n, double seconds) {
     double scale = c->keep_volume_fraction ? c->k * c->k * c->k : c->k * c->k;
     json_field(stdout, "target_particles", paper_particles[0] / scale);
     printf(",\"inflow\":\"%s\"", c->keep_volume_fraction ? "volume" : "depth");
-    printf(",\"sweeps\":%d", p->sweeps);
+    printf(",\"sweeps\":%d,\"threads\":%d", p->sweeps, (int)p->threads);
     json_field(stdout, "error_reduction", p->error_reduction);
     json_field(stdout, "contact_margin", p->margin);
     json_field(stdout, "contact_threshold", CHANNEL_CONTACT_THRESHOLD * p->diameter);
@@ -589,6 +598,7 @@ static int parse_config(int argc, char **argv, run_config *c) {
     c->steps = steps > 0.0 ? (int64_t)steps : (int64_t)llround(c->duration / dt);
     c->warmup = cli_double(argc, argv, "--warmup", 0.5 * (double)c->steps * dt);
     c->sweeps = (int32_t)cli_double(argc, argv, "--sweeps", DEFAULT_SWEEPS);
+    c->threads = (int32_t)cli_double(argc, argv, "--threads", 0.0);
     c->seed = (uint64_t)cli_double(argc, argv, "--seed", 1.0);
     c->vtk_dir = cli_string(argc, argv, "--vtk", NULL);
     c->vtk_every = cli_double(argc, argv, "--vtk-every", 0.01);
@@ -610,9 +620,10 @@ static int parse_config(int argc, char **argv, run_config *c) {
         return 0;
     }
     if (!(c->k >= 1.0 && c->k <= 20.0) || c->steps < 1 || c->steps > 100000000 || c->sweeps < 1 ||
-        !(c->warmup >= 0.0) || !(c->vtk_every > 0.0) || !(c->wall_friction >= 0.0)) {
+        !(c->warmup >= 0.0) || !(c->vtk_every > 0.0) || !(c->wall_friction >= 0.0) ||
+        c->threads < 0 || c->threads > 256) {
         fprintf(stderr, "granular_channel: need 1 <= K <= 20, N >= 1, sweeps >= 1, warm-up >= 0, "
-                        "wall friction >= 0\n");
+                        "wall friction >= 0, 0 <= threads <= 256\n");
         return 0;
     }
     return 1;
@@ -649,7 +660,7 @@ static const char usage_text[] =
     "usage: granular_channel [--json] [--coarse-graining K] [--full] [--duration T] "
     "[--warmup T] [--steps N] [--law coulomb|max_dissipation|both] [--sweeps N] [--seed S] "
     "[--vtk DIR] [--vtk-every T] [--inflow depth|volume] [--wall-friction MU] "
-    "[--checkpoint FILE] [--checkpoint-at T] [--restart FILE]";
+    "[--checkpoint FILE] [--checkpoint-at T] [--restart FILE] [--threads N]";
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);

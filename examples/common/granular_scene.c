@@ -236,6 +236,7 @@ nscd_status channel_scene_create_on(channel_scene *s, const channel_params *p,
     d.dt = p->dt;
     d.friction_law = p->law;
     d.max_sweeps = p->sweeps;
+    d.threads = p->threads;
     d.error_reduction = p->error_reduction;
     d.contact_margin = p->margin;
     d.default_friction = CHANNEL_FRICTION;

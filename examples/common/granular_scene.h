@@ -57,6 +57,7 @@ typedef struct channel_params {
     int32_t law;            /* nscd_friction_law */
     int32_t fill;           /* 1: the channel starts filled on the grid (the paper) */
     uint64_t seed;
+    int32_t threads; /* nscd_world_desc::threads (0: the serial step) */
 } channel_params;
 
 /* The paper's parameters scaled by k; sweeps, law, seed as given. The inflow

@@ -65,3 +65,17 @@ def test_restart_refuses_another_run_and_a_corrupt_file(tmp_path):
                                   ["--checkpoint", "x", "--checkpoint-at", "1.0"]])
 def test_checkpoint_options_are_checked(args):
     assert _run(*args).returncode == 2
+
+
+def test_threads_give_one_answer_and_restart_across_thread_counts(tmp_path):
+    """--threads N (docs/world.md, "Threads"): every N >= 1 ends with the same
+    state_hash, and a checkpoint saved with one thread continues bitwise with
+    three (the thread count is a host setting, not part of the state)."""
+    path = str(tmp_path / "t.ckpt")
+    one = _hashes(_run("--law", "coulomb", "--threads", "1"))
+    two = _hashes(_run("--law", "coulomb", "--threads", "2"))
+    assert one == two
+    _hashes(_run("--law", "coulomb", "--threads", "1", "--checkpoint", path,
+                 "--checkpoint-at", AT))
+    restarted = _hashes(_run("--law", "coulomb", "--threads", "3", "--restart", path))
+    assert [r[:2] for r in restarted] == [r[:2] for r in one]
