@@ -112,6 +112,10 @@ class _Dumper(sk.FrictionContact):
             raise RuntimeError(f"unexpected problem shapes {W.shape} {q.shape} {mu.shape}")
         path = os.path.join(c["outdir"], f"{c['scene']}-s{self._step:04d}-{n}c.hdf5")
         nscd.fclib.write(path, nscd.fclib.Problem.from_dense(W, q, mu))
+        back = nscd.fclib.read(path)  # the file holds Siconos' numbers, bit for bit
+        if not (np.array_equal(back.dense_W(), W) and np.array_equal(back.q, q)
+                and np.array_equal(back.mu, mu)):
+            raise RuntimeError(f"{path}: W, q or mu read back differ from Siconos'")
         _Dumper.written.append(path)
         print(f"  {os.path.basename(path)}: {n} contacts, asym(W) = "
               f"{np.abs(W - W.T).max() / max(np.abs(W).max(), 1e-300):.1e}", file=_Dumper.out)
