@@ -147,6 +147,193 @@ nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const do
     return status;
 }
 
+/* Anderson acceleration of the sweep map T (docs/fc3d.md "Acceleration"):
+ * columns dF_i = f_{i+1} - f_i and dG_i = T(x_{i+1}) - T(x_i) of the last
+ * `mem` accepted iterates, f = T(x) - x, norms weighted by w = s_j^2. */
+typedef struct anderson {
+    int32_t mem, count, next; /* capacity, columns held, slot written next */
+    size_t m;
+    double *dF, *dG;           /* mem columns of m doubles each */
+    double *gram;              /* mem x mem: dF_i' diag(w) dF_k */
+    double *f, *fprev, *gprev; /* residual of x; residual and T of the last accepted iterate */
+    double *w;                 /* m weights */
+    double *gamma, *chol;      /* mem, mem x mem */
+} anderson;
+
+static double dot_w(const double *w, const double *a, const double *b, size_t m) {
+    double t = 0.0;
+    for (size_t i = 0; i < m; ++i) {
+        t += w[i] * a[i] * b[i];
+    }
+    return t;
+}
+
+/* Adds the column pair (f - fprev, g - gprev), overwriting the oldest when full. */
+static void anderson_push(anderson *a, const double *g) {
+    size_t m = a->m;
+    int32_t k = a->next;
+    double *df = a->dF + (size_t)k * m, *dg = a->dG + (size_t)k * m;
+    for (size_t i = 0; i < m; ++i) {
+        df[i] = a->f[i] - a->fprev[i];
+        dg[i] = g[i] - a->gprev[i];
+    }
+    a->next = (k + 1) % a->mem;
+    if (a->count < a->mem) {
+        ++a->count;
+    }
+    for (int32_t i = 0; i < a->count; ++i) {
+        double d = dot_w(a->w, df, a->dF + (size_t)i * m, m);
+        a->gram[k * a->mem + i] = d;
+        a->gram[i * a->mem + k] = d;
+    }
+}
+
+/* gamma = argmin ||f - dF gamma||_w by the regularised normal equations
+ * (G + 1e-10 trace(G)/count I) gamma = dF' w f (Cholesky). Returns 0 when the
+ * system is not positive definite (no extrapolation then). */
+static int anderson_coefficients(anderson *a, const double *f) {
+    int32_t c = a->count, mem = a->mem;
+    double tr = 0.0;
+    for (int32_t i = 0; i < c; ++i) {
+        tr += a->gram[i * mem + i];
+    }
+    if (!(tr > 0.0) || !isfinite(tr)) {
+        return 0;
+    }
+    double reg = 1e-10 * tr / c;
+    double *L = a->chol, *g = a->gamma;
+    for (int32_t i = 0; i < c; ++i) {
+        for (int32_t k = 0; k <= i; ++k) {
+            double t = a->gram[i * mem + k] + (i == k ? reg : 0.0);
+            for (int32_t l = 0; l < k; ++l) {
+                t -= L[i * mem + l] * L[k * mem + l];
+            }
+            if (i == k) {
+                if (!(t > 0.0)) {
+                    return 0;
+                }
+                L[i * mem + i] = sqrt(t);
+            } else {
+                L[i * mem + k] = t / L[k * mem + k];
+            }
+        }
+    }
+    for (int32_t i = 0; i < c; ++i) { /* forward: L y = dF' w f */
+        double t = dot_w(a->w, a->dF + (size_t)i * a->m, f, a->m);
+        for (int32_t l = 0; l < i; ++l) {
+            t -= L[i * mem + l] * g[l];
+        }
+        g[i] = t / L[i * mem + i];
+    }
+    for (int32_t i = c - 1; i >= 0; --i) { /* backward: L' gamma = y */
+        double t = g[i];
+        for (int32_t l = i + 1; l < c; ++l) {
+            t -= L[l * mem + i] * g[l];
+        }
+        g[i] = t / L[i * mem + i];
+    }
+    for (int32_t i = 0; i < c; ++i) {
+        if (!isfinite(g[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Doubles of memory the Anderson state needs beyond NSCD__FC3D_RUN_WORK. */
+static size_t anderson_doubles(size_t m, int32_t mem) {
+    return (2 * (size_t)mem + 4) * m + (size_t)mem * (size_t)(mem + 1) * 2;
+}
+
+static void anderson_init(anderson *a, size_t m, int32_t mem, const double *s, double *mem_block) {
+    a->mem = mem, a->count = 0, a->next = 0, a->m = m;
+    a->dF = mem_block;
+    a->dG = a->dF + (size_t)mem * m;
+    a->f = a->dG + (size_t)mem * m;
+    a->fprev = a->f + m;
+    a->gprev = a->fprev + m;
+    a->w = a->gprev + m;
+    a->gram = a->w + m;
+    a->chol = a->gram + (size_t)mem * mem;
+    a->gamma = a->chol + (size_t)mem * mem;
+    for (size_t i = 0; i < m; ++i) {
+        a->w[i] = s[i / 3] * s[i / 3];
+    }
+}
+
+/* The sweeps with Anderson acceleration and the residual safeguard. Same
+ * stopping test as the plain loop; the merit is always evaluated at, and the
+ * result is, a sweep's output T(x) (each block in its feasible set). */
+static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double blend, double qscale,
+                         anderson *a, double *cur, double *fresh, double *uw, double *out,
+                         nscd_fc3d_info *full) {
+    size_t m = a->m;
+    double tol = opts->tolerance, merit = INFINITY, last = INFINITY, res_prev = INFINITY;
+    int32_t it = 0, evaluations = 0, converged = 0, extrapolated = 0, have_prev = 0;
+    while (it < opts->max_iterations) {
+        last = sqrt(sweep(c, cur, fresh)) / qscale;
+        ++it;
+        if (blend != 1.0) {
+            for (size_t i = 0; i < m; ++i) {
+                fresh[i] = cur[i] + blend * (fresh[i] - cur[i]);
+            }
+        }
+        if (last <= tol || it == opts->max_iterations || !isfinite(last)) {
+            merit = merit_norm(c, opts->friction_law, fresh, uw) / qscale;
+            ++evaluations;
+            if (merit <= tol) {
+                converged = 1;
+                break;
+            }
+            if (!isfinite(last) || it == opts->max_iterations) {
+                break;
+            }
+        }
+        double res2 = 0.0;
+        for (size_t i = 0; i < m; ++i) {
+            a->f[i] = fresh[i] - cur[i];
+            res2 += a->w[i] * a->f[i] * a->f[i];
+        }
+        double res = sqrt(res2);
+        if (extrapolated && !(res <= res_prev)) {
+            /* safeguard: back to the plain sweep of the last accepted iterate */
+            memcpy(cur, a->gprev, m * sizeof *cur);
+            a->count = 0, a->next = 0;
+            extrapolated = 0;
+            continue;
+        }
+        if (have_prev) {
+            anderson_push(a, fresh);
+        }
+        double *t = a->fprev; /* the accepted iterate's f and T(x) become the previous ones */
+        a->fprev = a->f;
+        a->f = t;
+        memcpy(a->gprev, fresh, m * sizeof *fresh);
+        have_prev = 1;
+        res_prev = res;
+        if (a->count > 0 && anderson_coefficients(a, a->fprev)) { /* fprev: f of x now */
+            memcpy(cur, fresh, m * sizeof *cur);
+            for (int32_t k = 0; k < a->count; ++k) {
+                const double *dg = a->dG + (size_t)k * m;
+                double gk = a->gamma[k];
+                for (size_t i = 0; i < m; ++i) {
+                    cur[i] -= gk * dg[i];
+                }
+            }
+            extrapolated = 1;
+            continue;
+        }
+        memcpy(cur, fresh, m * sizeof *cur);
+        extrapolated = 0;
+    }
+    memcpy(out, fresh, m * sizeof *out);
+    full->iterations = it;
+    full->merit = merit;
+    full->converged = converged;
+    full->merit_evaluations = evaluations;
+    full->last_update = last;
+}
+
 nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, const double *mu,
                                 const double *shift, const nscd_fc3d_options *opts, double *r,
                                 double *u, nscd_fc3d_info *info, double *work) {
@@ -182,6 +369,25 @@ nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, con
         qn = sqrt(qn * qn + b2);
     }
     double qscale = qn > 0.0 ? qn : 1.0;
+    if (opts->acceleration == NSCD_FC3D_ACCEL_ANDERSON) {
+        size_t size = anderson_doubles(m, opts->anderson_memory) * sizeof(double);
+        nscd_allocator al = nscd__allocator_resolve(&opts->allocator);
+        double *block = nscd__alloc(&al, size);
+        if (block == NULL) {
+            return NSCD_ERR_OUT_OF_MEMORY;
+        }
+        anderson a;
+        anderson_init(&a, m, opts->anderson_memory, s, block);
+        nscd_fc3d_info full = {0};
+        run_anderson(&c, opts, blend, qscale, &a, cur, fresh, uw, r, &full);
+        nscd__free(&al, block, size);
+        memcpy(u, uw, m * sizeof *u);
+        full.local_failures = c.local_failures;
+        if (info != NULL) {
+            nscd__struct_write(info, &full, sizeof full, NSCD__FC3D_INFO_SIZE_0_1);
+        }
+        return full.converged ? NSCD_OK : NSCD_ERR_NOT_CONVERGED;
+    }
     double tol = opts->tolerance, merit = INFINITY, last = INFINITY;
     int32_t it = 0, evaluations = 0, converged = 0;
     while (it < opts->max_iterations) {
