@@ -147,51 +147,56 @@ nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const do
     return status;
 }
 
-/* Anderson acceleration of the sweep map T (docs/fc3d.md "Acceleration"):
- * columns dF_i = f_{i+1} - f_i and dG_i = T(x_{i+1}) - T(x_i) of the last
- * `mem` accepted iterates, f = T(x) - x, norms weighted by w = s_j^2. */
+/* Anderson acceleration of the sweep map T (docs/fc3d.md "Acceleration").
+ * Residuals are scaled per contact, f = S (T(x) - x) with S = diag(s_j) (the
+ * merit's velocity scale), so that the least-squares problem is unweighted.
+ * Columns: dF_i = f_{i+1} - f_i and dG_i = T(x_{i+1}) - T(x_i) of the last
+ * `mem` accepted iterates. */
 typedef struct anderson {
     int32_t mem, count, next; /* capacity, columns held, slot written next */
+    int32_t n;
     size_t m;
+    const double *s;           /* n contact scales */
     double *dF, *dG;           /* mem columns of m doubles each */
-    double *gram;              /* mem x mem: dF_i' diag(w) dF_k */
-    double *f, *fprev, *gprev; /* residual of x; residual and T of the last accepted iterate */
-    double *w;                 /* m weights */
-    double *gamma, *chol;      /* mem, mem x mem */
+    double *f, *fprev, *gprev; /* f of x; f and T of the last accepted iterate */
+    double *gram, *chol;       /* mem x mem: dF_i' dF_k and its Cholesky factor */
+    double *rhs, *gamma;       /* mem: dF_i' f, the coefficients */
 } anderson;
 
-static double dot_w(const double *w, const double *a, const double *b, size_t m) {
-    double t = 0.0;
-    for (size_t i = 0; i < m; ++i) {
-        t += w[i] * a[i] * b[i];
-    }
-    return t;
-}
-
-/* Adds the column pair (f - fprev, g - gprev), overwriting the oldest when full. */
+/* Adds the column pair (f - fprev, g - gprev) in slot `next` (the oldest when
+ * full), and in the same pass the new row of the Gram matrix and dF_i' f for
+ * every column i. */
 static void anderson_push(anderson *a, const double *g) {
     size_t m = a->m;
-    int32_t k = a->next;
+    int32_t k = a->next, mem = a->mem;
     double *df = a->dF + (size_t)k * m, *dg = a->dG + (size_t)k * m;
-    for (size_t i = 0; i < m; ++i) {
-        df[i] = a->f[i] - a->fprev[i];
-        dg[i] = g[i] - a->gprev[i];
-    }
-    a->next = (k + 1) % a->mem;
-    if (a->count < a->mem) {
+    a->next = (k + 1) % mem;
+    if (a->count < mem) {
         ++a->count;
     }
-    for (int32_t i = 0; i < a->count; ++i) {
-        double d = dot_w(a->w, df, a->dF + (size_t)i * m, m);
-        a->gram[k * a->mem + i] = d;
-        a->gram[i * a->mem + k] = d;
+    int32_t c = a->count;
+    double gr[NSCD_FC3D_ANDERSON_MAX_MEMORY] = {0}, rh[NSCD_FC3D_ANDERSON_MAX_MEMORY] = {0};
+    for (size_t i = 0; i < m; ++i) {
+        double fi = a->f[i], d = fi - a->fprev[i];
+        df[i] = d;
+        dg[i] = g[i] - a->gprev[i];
+        for (int32_t l = 0; l < c; ++l) {
+            double x = a->dF[(size_t)l * m + i];
+            gr[l] += d * x;
+            rh[l] += x * fi;
+        }
+    }
+    for (int32_t l = 0; l < c; ++l) {
+        a->gram[k * mem + l] = gr[l];
+        a->gram[l * mem + k] = gr[l];
+        a->rhs[l] = rh[l];
     }
 }
 
-/* gamma = argmin ||f - dF gamma||_w by the regularised normal equations
- * (G + 1e-10 trace(G)/count I) gamma = dF' w f (Cholesky). Returns 0 when the
- * system is not positive definite (no extrapolation then). */
-static int anderson_coefficients(anderson *a, const double *f) {
+/* gamma = argmin ||f - dF gamma|| by the regularised normal equations
+ * (G + 1e-10 trace(G)/count I) gamma = dF' f (Cholesky). Returns 0 when the
+ * system is not positive definite or gamma not finite (no extrapolation). */
+static int anderson_coefficients(anderson *a) {
     int32_t c = a->count, mem = a->mem;
     double tr = 0.0;
     for (int32_t i = 0; i < c; ++i) {
@@ -218,8 +223,8 @@ static int anderson_coefficients(anderson *a, const double *f) {
             }
         }
     }
-    for (int32_t i = 0; i < c; ++i) { /* forward: L y = dF' w f */
-        double t = dot_w(a->w, a->dF + (size_t)i * a->m, f, a->m);
+    for (int32_t i = 0; i < c; ++i) { /* forward: L y = dF' f */
+        double t = a->rhs[i];
         for (int32_t l = 0; l < i; ++l) {
             t -= L[i * mem + l] * g[l];
         }
@@ -242,28 +247,28 @@ static int anderson_coefficients(anderson *a, const double *f) {
 
 /* Doubles of memory the Anderson state needs beyond NSCD__FC3D_RUN_WORK. */
 static size_t anderson_doubles(size_t m, int32_t mem) {
-    return (2 * (size_t)mem + 4) * m + (size_t)mem * (size_t)(mem + 1) * 2;
+    return (2 * (size_t)mem + 3) * m + 2 * (size_t)mem * (size_t)mem + 2 * (size_t)mem;
 }
 
-static void anderson_init(anderson *a, size_t m, int32_t mem, const double *s, double *mem_block) {
-    a->mem = mem, a->count = 0, a->next = 0, a->m = m;
+static void anderson_init(anderson *a, int32_t n, int32_t mem, const double *s, double *mem_block) {
+    size_t m = 3 * (size_t)n;
+    a->mem = mem, a->count = 0, a->next = 0, a->n = n, a->m = m, a->s = s;
     a->dF = mem_block;
     a->dG = a->dF + (size_t)mem * m;
     a->f = a->dG + (size_t)mem * m;
     a->fprev = a->f + m;
     a->gprev = a->fprev + m;
-    a->w = a->gprev + m;
-    a->gram = a->w + m;
+    a->gram = a->gprev + m;
     a->chol = a->gram + (size_t)mem * mem;
-    a->gamma = a->chol + (size_t)mem * mem;
-    for (size_t i = 0; i < m; ++i) {
-        a->w[i] = s[i / 3] * s[i / 3];
-    }
+    a->rhs = a->chol + (size_t)mem * mem;
+    a->gamma = a->rhs + mem;
 }
 
 /* The sweeps with Anderson acceleration and the residual safeguard. Same
  * stopping test as the plain loop; the merit is always evaluated at, and the
- * result is, a sweep's output T(x) (each block in its feasible set). */
+ * result is, a sweep's output T(x) (each block in its feasible set).
+ * `cur`, `fresh` and a->gprev are exchanged as the iteration goes; the result
+ * is copied to `out`. */
 static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double blend, double qscale,
                          anderson *a, double *cur, double *fresh, double *uw, double *out,
                          nscd_fc3d_info *full) {
@@ -290,12 +295,15 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
             }
         }
         double res2 = 0.0;
-        for (size_t i = 0; i < m; ++i) {
-            a->f[i] = fresh[i] - cur[i];
-            res2 += a->w[i] * a->f[i] * a->f[i];
+        for (int32_t j = 0; j < a->n; ++j) {
+            double sj = a->s[j];
+            for (size_t i = 3 * (size_t)j; i < 3 * (size_t)j + 3; ++i) {
+                double d = sj * (fresh[i] - cur[i]);
+                a->f[i] = d;
+                res2 += d * d;
+            }
         }
-        double res = sqrt(res2);
-        if (extrapolated && !(res <= res_prev)) {
+        if (extrapolated && !(res2 <= res_prev)) {
             /* safeguard: back to the plain sweep of the last accepted iterate */
             memcpy(cur, a->gprev, m * sizeof *cur);
             a->count = 0, a->next = 0;
@@ -308,23 +316,24 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
         double *t = a->fprev; /* the accepted iterate's f and T(x) become the previous ones */
         a->fprev = a->f;
         a->f = t;
-        memcpy(a->gprev, fresh, m * sizeof *fresh);
+        t = a->gprev;
+        a->gprev = fresh;
+        fresh = t;
         have_prev = 1;
-        res_prev = res;
-        if (a->count > 0 && anderson_coefficients(a, a->fprev)) { /* fprev: f of x now */
-            memcpy(cur, fresh, m * sizeof *cur);
-            for (int32_t k = 0; k < a->count; ++k) {
-                const double *dg = a->dG + (size_t)k * m;
-                double gk = a->gamma[k];
-                for (size_t i = 0; i < m; ++i) {
-                    cur[i] -= gk * dg[i];
+        res_prev = res2;
+        extrapolated = a->count > 0 && anderson_coefficients(a);
+        if (extrapolated) { /* x = T(x) - dG gamma */
+            int32_t cnt = a->count;
+            for (size_t i = 0; i < m; ++i) {
+                double x = a->gprev[i];
+                for (int32_t l = 0; l < cnt; ++l) {
+                    x -= a->gamma[l] * a->dG[(size_t)l * m + i];
                 }
+                cur[i] = x;
             }
-            extrapolated = 1;
-            continue;
+        } else {
+            memcpy(cur, a->gprev, m * sizeof *cur);
         }
-        memcpy(cur, fresh, m * sizeof *cur);
-        extrapolated = 0;
     }
     memcpy(out, fresh, m * sizeof *out);
     full->iterations = it;
@@ -377,7 +386,7 @@ nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, con
             return NSCD_ERR_OUT_OF_MEMORY;
         }
         anderson a;
-        anderson_init(&a, m, opts->anderson_memory, s, block);
+        anderson_init(&a, n, opts->anderson_memory, s, block);
         nscd_fc3d_info full = {0};
         run_anderson(&c, opts, blend, qscale, &a, cur, fresh, uw, r, &full);
         nscd__free(&al, block, size);
