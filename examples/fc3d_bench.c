@@ -16,6 +16,7 @@
  *        [--mu 0.4] [--tolerance 1e-6] [--max-iterations 5000] [--seed 1]
  *        [--eccentricity 0.3] [--grains both|spheres|eccentric]
  *        [--jacobi]   (also run the Jacobi blend with its defaults: 8 groups, weight 0.5)
+ *        [--anderson] (Anderson-accelerated sweeps, nscd_fc3d_options.acceleration)
  *        [--write-fclib DIR]  (write each problem to DIR/fc3d_bench-GRAINS-NC.hdf5, an FCLIB
  *                              local problem, instead of solving it; needs libnscd_fclib)
  */
@@ -379,6 +380,8 @@ typedef struct run_result {
     int32_t n_stick, n_slide, n_open;
 } run_result;
 
+static int32_t acceleration = NSCD_FC3D_ACCEL_NONE; /* --anderson */
+
 static run_result solve(int32_t nc, const bsr *W, const double *q, const double *mu, int32_t law,
                         int32_t method, double tol, int32_t max_it) {
     nscd_fc3d_options o;
@@ -388,6 +391,7 @@ static run_result solve(int32_t nc, const bsr *W, const double *q, const double 
     o.tolerance = tol;
     o.max_iterations = max_it;
     o.warm_start = 0;
+    o.acceleration = acceleration;
     nscd_fc3d_info info;
     memset(&info, 0, sizeof info);
     info.struct_size = sizeof info;
@@ -552,7 +556,7 @@ static const char usage_text[] =
     "usage: fc3d_bench [--json] [--jacobi] [--grains "
     "both|spheres|eccentric] [--min-contacts N] [--max-contacts N] "
     "[--eccentricity E] [--mu MU] [--tolerance TOL] [--max-iterations N] "
-    "[--seed S] [--write-fclib DIR]";
+    "[--seed S] [--anderson] [--write-fclib DIR]";
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);
@@ -571,6 +575,9 @@ int main(int argc, char **argv) {
     a.max_it = (int32_t)cli_double(argc, argv, "--max-iterations", 5000);
     a.seed = (uint64_t)cli_double(argc, argv, "--seed", 1);
     a.fclib_dir = cli_string(argc, argv, "--write-fclib", NULL);
+    if (cli_has_flag(argc, argv, "--anderson")) {
+        acceleration = NSCD_FC3D_ACCEL_ANDERSON;
+    }
     if (a.fclib_dir != NULL) {
         a.json = 0; /* prints the files written, one a line */
     }
