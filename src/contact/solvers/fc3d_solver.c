@@ -21,6 +21,8 @@ typedef struct sweep_ctx {
     double relaxation;
     int32_t groups; /* contiguous groups swept by Gauss–Seidel, Jacobi between them */
     int32_t local_failures;
+    double *f; /* Anderson: receives s_j (out_j - old_j), or NULL */
+    double f2; /* Anderson: ||f||^2 of the sweep */
 } sweep_ctx;
 
 /* y += B x for a row-major 3x3 block. */
@@ -86,6 +88,13 @@ static double sweep(sweep_ctx *c, const double *old, double *fresh) {
                 double d = x[i] - rj[i];
                 step2 += c->s[j] * c->s[j] * d * d;
                 out[i] = c->relaxation == 1.0 ? x[i] : rj[i] + c->relaxation * d;
+            }
+            if (c->f != NULL) {
+                double *fj = c->f + 3 * j;
+                for (int i = 0; i < 3; ++i) {
+                    fj[i] = c->s[j] * (out[i] - rj[i]);
+                    c->f2 += fj[i] * fj[i];
+                }
             }
         }
     }
@@ -156,8 +165,8 @@ typedef struct anderson {
     int32_t mem, count, next; /* capacity, columns held, slot written next */
     int32_t n;
     size_t m;
-    const double *s;           /* n contact scales */
-    double *dF, *dG;           /* mem columns of m doubles each */
+    const double *s; /* n contact scales */
+    float *dF, *dG;  /* mem columns of m floats each (differences: single precision suffices) */
     double *f, *fprev, *gprev; /* f of x; f and T of the last accepted iterate */
     double *gram, *chol;       /* mem x mem: dF_i' dF_k and its Cholesky factor */
     double *rhs, *gamma;       /* mem: dF_i' f, the coefficients */
@@ -169,7 +178,7 @@ typedef struct anderson {
 static void anderson_push(anderson *a, const double *g) {
     size_t m = a->m;
     int32_t k = a->next, mem = a->mem;
-    double *df = a->dF + (size_t)k * m, *dg = a->dG + (size_t)k * m;
+    float *df = a->dF + (size_t)k * m, *dg = a->dG + (size_t)k * m;
     a->next = (k + 1) % mem;
     if (a->count < mem) {
         ++a->count;
@@ -177,12 +186,13 @@ static void anderson_push(anderson *a, const double *g) {
     int32_t c = a->count;
     double gr[NSCD_FC3D_ANDERSON_MAX_MEMORY] = {0}, rh[NSCD_FC3D_ANDERSON_MAX_MEMORY] = {0};
     for (size_t i = 0; i < m; ++i) {
-        double fi = a->f[i], d = fi - a->fprev[i];
+        double fi = a->f[i];
+        float d = (float)(fi - a->fprev[i]);
         df[i] = d;
-        dg[i] = g[i] - a->gprev[i];
+        dg[i] = (float)(g[i] - a->gprev[i]);
         for (int32_t l = 0; l < c; ++l) {
-            double x = a->dF[(size_t)l * m + i];
-            gr[l] += d * x;
+            double x = (double)a->dF[(size_t)l * m + i];
+            gr[l] += (double)d * x;
             rh[l] += x * fi;
         }
     }
@@ -245,23 +255,24 @@ static int anderson_coefficients(anderson *a) {
     return 1;
 }
 
-/* Doubles of memory the Anderson state needs beyond NSCD__FC3D_RUN_WORK. */
-static size_t anderson_doubles(size_t m, int32_t mem) {
-    return (2 * (size_t)mem + 3) * m + 2 * (size_t)mem * (size_t)mem + 2 * (size_t)mem;
+/* Bytes of memory the Anderson state needs beyond NSCD__FC3D_RUN_WORK. */
+static size_t anderson_bytes(size_t m, int32_t mem) {
+    return (3 * m + 2 * (size_t)mem * (size_t)mem + 2 * (size_t)mem) * sizeof(double) +
+           2 * (size_t)mem * m * sizeof(float);
 }
 
-static void anderson_init(anderson *a, int32_t n, int32_t mem, const double *s, double *mem_block) {
+static void anderson_init(anderson *a, int32_t n, int32_t mem, const double *s, void *mem_block) {
     size_t m = 3 * (size_t)n;
     a->mem = mem, a->count = 0, a->next = 0, a->n = n, a->m = m, a->s = s;
-    a->dF = mem_block;
-    a->dG = a->dF + (size_t)mem * m;
-    a->f = a->dG + (size_t)mem * m;
+    a->f = mem_block; /* the doubles first, then the floats */
     a->fprev = a->f + m;
     a->gprev = a->fprev + m;
     a->gram = a->gprev + m;
     a->chol = a->gram + (size_t)mem * mem;
     a->rhs = a->chol + (size_t)mem * mem;
     a->gamma = a->rhs + mem;
+    a->dF = (float *)(a->gamma + mem);
+    a->dG = a->dF + (size_t)mem * m;
 }
 
 /* The sweeps with Anderson acceleration and the residual safeguard. Same
@@ -276,12 +287,17 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
     double tol = opts->tolerance, merit = INFINITY, last = INFINITY, res_prev = INFINITY;
     int32_t it = 0, evaluations = 0, converged = 0, extrapolated = 0, have_prev = 0;
     while (it < opts->max_iterations) {
+        c->f = a->f; /* the sweep writes f = S (T(x) - x) and ||f||^2 */
+        c->f2 = 0.0;
         last = sqrt(sweep(c, cur, fresh)) / qscale;
         ++it;
+        double res2 = c->f2;
         if (blend != 1.0) {
             for (size_t i = 0; i < m; ++i) {
                 fresh[i] = cur[i] + blend * (fresh[i] - cur[i]);
+                a->f[i] *= blend;
             }
+            res2 *= blend * blend;
         }
         if (last <= tol || it == opts->max_iterations || !isfinite(last)) {
             merit = merit_norm(c, opts->friction_law, fresh, uw) / qscale;
@@ -292,15 +308,6 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
             }
             if (!isfinite(last) || it == opts->max_iterations) {
                 break;
-            }
-        }
-        double res2 = 0.0;
-        for (int32_t j = 0; j < a->n; ++j) {
-            double sj = a->s[j];
-            for (size_t i = 3 * (size_t)j; i < 3 * (size_t)j + 3; ++i) {
-                double d = sj * (fresh[i] - cur[i]);
-                a->f[i] = d;
-                res2 += d * d;
             }
         }
         if (extrapolated && !(res2 <= res_prev)) {
@@ -327,7 +334,7 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
             for (size_t i = 0; i < m; ++i) {
                 double x = a->gprev[i];
                 for (int32_t l = 0; l < cnt; ++l) {
-                    x -= a->gamma[l] * a->dG[(size_t)l * m + i];
+                    x -= a->gamma[l] * (double)a->dG[(size_t)l * m + i];
                 }
                 cur[i] = x;
             }
@@ -361,7 +368,7 @@ nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, con
     } else {
         memset(cur, 0, m * sizeof *cur);
     }
-    sweep_ctx c = {W, q, mu, s, shift, NULL, opts->friction_law, opts->relaxation, 1, 0};
+    sweep_ctx c = {W, q, mu, s, shift, NULL, opts->friction_law, opts->relaxation, 1, 0, NULL, 0.0};
     c.local =
         opts->friction_law == NSCD_FC3D_COULOMB ? nscd__fc3d_local_coulomb : nscd__fc3d_local_mdp;
     double blend = 1.0;
@@ -379,9 +386,9 @@ nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, con
     }
     double qscale = qn > 0.0 ? qn : 1.0;
     if (opts->acceleration == NSCD_FC3D_ACCEL_ANDERSON) {
-        size_t size = anderson_doubles(m, opts->anderson_memory) * sizeof(double);
+        size_t size = anderson_bytes(m, opts->anderson_memory);
         nscd_allocator al = nscd__allocator_resolve(&opts->allocator);
-        double *block = nscd__alloc(&al, size);
+        void *block = nscd__alloc(&al, size);
         if (block == NULL) {
             return NSCD_ERR_OUT_OF_MEMORY;
         }
