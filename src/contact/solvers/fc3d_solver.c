@@ -101,6 +101,46 @@ static double sweep(sweep_ctx *c, const double *old, double *fresh) {
     return step2;
 }
 
+/* One Gauss–Seidel sweep in place (one group): x becomes T(x); writes
+ * c->f = S (T(x) - x) and adds ||f||^2 to c->f2. Bitwise the values of
+ * sweep(c, x, fresh) with groups = 1, one vector read instead of two. */
+static double sweep_inplace(sweep_ctx *c, double *x) {
+    const nscd__fc3d_matrix *W = c->W;
+    int32_t n = W->n;
+    double step2 = 0.0, f2 = 0.0;
+    for (int32_t j = 0; j < n; ++j) {
+        double v[3], y[3];
+        double *xj = x + 3 * j;
+        v[0] = c->q[3 * j], v[1] = c->q[3 * j + 1], v[2] = c->q[3 * j + 2];
+        for (int32_t b = W->row_ptr[j]; b < W->row_ptr[j + 1]; ++b) {
+            int32_t k = W->col_idx[b];
+            if (k != j) {
+                add_block_product(W->blocks + 9 * (size_t)b, x + 3 * k, v);
+            }
+        }
+        y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
+        const double *A = W->blocks + 9 * (size_t)W->diag[j];
+        nscd_status st = c->shift != NULL
+                             ? nscd__fc3d_local_coulomb_shifted(A, v, c->mu[j], c->shift[j], y)
+                             : block_solve(c, j, A, v, y);
+        if (st != NSCD_OK) {
+            ++c->local_failures; /* keep the block's previous value */
+            y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
+        }
+        double *fj = c->f + 3 * j, sj = c->s[j];
+        for (int i = 0; i < 3; ++i) {
+            double d = y[i] - xj[i];
+            step2 += sj * sj * d * d;
+            double out = c->relaxation == 1.0 ? y[i] : xj[i] + c->relaxation * d;
+            fj[i] = sj * (out - xj[i]);
+            f2 += fj[i] * fj[i];
+            xj[i] = out;
+        }
+    }
+    c->f2 += f2;
+    return step2;
+}
+
 /* Merit numerator ||e||_2 of r (see fc3d.h) and u = W r + q. */
 static double merit_norm(sweep_ctx *c, int32_t law, const double *r, double *u) {
     int32_t n = c->W->n;
@@ -289,7 +329,14 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
     while (it < opts->max_iterations) {
         c->f = a->f; /* the sweep writes f = S (T(x) - x) and ||f||^2 */
         c->f2 = 0.0;
-        last = sqrt(sweep(c, cur, fresh)) / qscale;
+        if (c->groups == 1 && blend == 1.0) { /* Gauss–Seidel in place: cur becomes T(cur) */
+            last = sqrt(sweep_inplace(c, cur)) / qscale;
+            double *t = cur;
+            cur = fresh;
+            fresh = t;
+        } else {
+            last = sqrt(sweep(c, cur, fresh)) / qscale;
+        }
         ++it;
         double res2 = c->f2;
         if (blend != 1.0) {
