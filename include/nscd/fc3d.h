@@ -224,12 +224,13 @@ NSCD_API nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t stru
  *         maximum-dissipation law, or with more than
  *         NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS contacts in a build without
  *         UMFPACK); ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INVALID_ARGUMENT (n <= 0,
- *         n > 16384, bad enum), checked before any array is read;
+ *         n > 16384, bad enum, among them acceleration), checked before any array is read;
  *         ::NSCD_ERR_NOT_FINITE (NaN or infinity in W, q, mu, in r when warm
  *         starting, or in a real option: tolerance, relaxation, jacobi_weight);
  *         ::NSCD_ERR_OUT_OF_RANGE (finite values outside their range: mu < 0,
  *         tolerance <= 0, max_iterations < 1, relaxation or jacobi_weight
- *         outside (0,1], jacobi_groups < 1); ::NSCD_ERR_NOT_SPD (a refused diagonal
+ *         outside (0,1], jacobi_groups < 1, anderson_memory outside
+ *         [1, NSCD_FC3D_ANDERSON_MAX_MEMORY]); ::NSCD_ERR_NOT_SPD (a refused diagonal
  *         block: zero or negative trace, or an indefinite symmetric part;
  *         nscd_fc3d_check_dense() names it); ::NSCD_ERR_STRUCT_SIZE;
  *         ::NSCD_ERR_OUT_OF_MEMORY. On these errors r, u and info are unchanged.
