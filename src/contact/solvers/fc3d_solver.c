@@ -205,8 +205,8 @@ typedef struct anderson {
     int32_t mem, count, next; /* capacity, columns held, slot written next */
     int32_t n;
     size_t m;
-    const double *s; /* n contact scales */
-    float *dF, *dG;  /* mem columns of m floats each (differences: single precision suffices) */
+    const double *s;           /* n contact scales */
+    double *dF, *dG;           /* mem columns of m doubles each */
     double *f, *fprev, *gprev; /* f of x; f and T of the last accepted iterate */
     double *gram, *chol;       /* mem x mem: dF_i' dF_k and its Cholesky factor */
     double *rhs, *gamma;       /* mem: dF_i' f, the coefficients */
@@ -218,7 +218,7 @@ typedef struct anderson {
 static void anderson_push(anderson *a, const double *g) {
     size_t m = a->m;
     int32_t k = a->next, mem = a->mem;
-    float *df = a->dF + (size_t)k * m, *dg = a->dG + (size_t)k * m;
+    double *df = a->dF + (size_t)k * m, *dg = a->dG + (size_t)k * m;
     a->next = (k + 1) % mem;
     if (a->count < mem) {
         ++a->count;
@@ -227,11 +227,11 @@ static void anderson_push(anderson *a, const double *g) {
     double gr[NSCD_FC3D_ANDERSON_MAX_MEMORY] = {0}, rh[NSCD_FC3D_ANDERSON_MAX_MEMORY] = {0};
     for (size_t i = 0; i < m; ++i) {
         double fi = a->f[i];
-        float d = (float)(fi - a->fprev[i]);
+        double d = fi - a->fprev[i];
         df[i] = d;
-        dg[i] = (float)(g[i] - a->gprev[i]);
+        dg[i] = g[i] - a->gprev[i];
         for (int32_t l = 0; l < c; ++l) {
-            double x = (double)a->dF[(size_t)l * m + i];
+            double x = a->dF[(size_t)l * m + i];
             gr[l] += (double)d * x;
             rh[l] += x * fi;
         }
@@ -244,7 +244,7 @@ static void anderson_push(anderson *a, const double *g) {
 }
 
 /* gamma = argmin ||f - dF gamma|| by the regularised normal equations
- * (G + 1e-10 trace(G)/count I) gamma = dF' f (Cholesky). Returns 0 when the
+ * (G + 1e-8 trace(G)/count I) gamma = dF' f (Cholesky). Returns 0 when the
  * system is not positive definite or gamma not finite (no extrapolation). */
 static int anderson_coefficients(anderson *a) {
     int32_t c = a->count, mem = a->mem;
@@ -255,7 +255,7 @@ static int anderson_coefficients(anderson *a) {
     if (!(tr > 0.0) || !isfinite(tr)) {
         return 0;
     }
-    double reg = 1e-10 * tr / c;
+    double reg = 1e-8 * tr / c;
     double *L = a->chol, *g = a->gamma;
     for (int32_t i = 0; i < c; ++i) {
         for (int32_t k = 0; k <= i; ++k) {
@@ -297,21 +297,21 @@ static int anderson_coefficients(anderson *a) {
 
 /* Bytes of memory the Anderson state needs beyond NSCD__FC3D_RUN_WORK. */
 static size_t anderson_bytes(size_t m, int32_t mem) {
-    return (3 * m + 2 * (size_t)mem * (size_t)mem + 2 * (size_t)mem) * sizeof(double) +
-           2 * (size_t)mem * m * sizeof(float);
+    return ((3 + 2 * (size_t)mem) * m + 2 * (size_t)mem * (size_t)mem + 2 * (size_t)mem) *
+           sizeof(double);
 }
 
 static void anderson_init(anderson *a, int32_t n, int32_t mem, const double *s, void *mem_block) {
     size_t m = 3 * (size_t)n;
     a->mem = mem, a->count = 0, a->next = 0, a->n = n, a->m = m, a->s = s;
-    a->f = mem_block; /* the doubles first, then the floats */
+    a->f = mem_block;
     a->fprev = a->f + m;
     a->gprev = a->fprev + m;
     a->gram = a->gprev + m;
     a->chol = a->gram + (size_t)mem * mem;
     a->rhs = a->chol + (size_t)mem * mem;
     a->gamma = a->rhs + mem;
-    a->dF = (float *)(a->gamma + mem);
+    a->dF = a->gamma + mem;
     a->dG = a->dF + (size_t)mem * m;
 }
 
@@ -381,7 +381,7 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
             for (size_t i = 0; i < m; ++i) {
                 double x = a->gprev[i];
                 for (int32_t l = 0; l < cnt; ++l) {
-                    x -= a->gamma[l] * (double)a->dG[(size_t)l * m + i];
+                    x -= a->gamma[l] * a->dG[(size_t)l * m + i];
                 }
                 cur[i] = x;
             }
