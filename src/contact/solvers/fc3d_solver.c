@@ -111,13 +111,17 @@ static double sweep_inplace(sweep_ctx *c, double *x) {
     for (int32_t j = 0; j < n; ++j) {
         double v[3], y[3];
         double *xj = x + 3 * j;
-        v[0] = c->q[3 * j], v[1] = c->q[3 * j + 1], v[2] = c->q[3 * j + 2];
+        double v0 = c->q[3 * j], v1 = c->q[3 * j + 1], v2 = c->q[3 * j + 2];
         for (int32_t b = W->row_ptr[j]; b < W->row_ptr[j + 1]; ++b) {
             int32_t k = W->col_idx[b];
-            if (k != j) {
-                add_block_product(W->blocks + 9 * (size_t)b, x + 3 * k, v);
+            if (k != j) { /* add_block_product(), written out: kept inline */
+                const double *B = W->blocks + 9 * (size_t)b, *xk = x + 3 * k;
+                v0 += B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
+                v1 += B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
+                v2 += B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
             }
         }
+        v[0] = v0, v[1] = v1, v[2] = v2;
         y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
         const double *A = W->blocks + 9 * (size_t)W->diag[j];
         nscd_status st = c->shift != NULL
@@ -205,8 +209,8 @@ typedef struct anderson {
     int32_t mem, count, next; /* capacity, columns held, slot written next */
     int32_t n;
     size_t m;
-    const double *s;           /* n contact scales */
-    double *dF, *dG;           /* mem columns of m doubles each */
+    const double *s; /* n contact scales */
+    double *dF, *dG; /* mem columns of m doubles, by rows: entry i of column l at [i mem + l] */
     double *f, *fprev, *gprev; /* f of x; f and T of the last accepted iterate */
     double *gram, *chol;       /* mem x mem: dF_i' dF_k and its Cholesky factor */
     double *rhs, *gamma;       /* mem: dF_i' f, the coefficients */
@@ -218,7 +222,6 @@ typedef struct anderson {
 static void anderson_push(anderson *a, const double *g) {
     size_t m = a->m;
     int32_t k = a->next, mem = a->mem;
-    double *df = a->dF + (size_t)k * m, *dg = a->dG + (size_t)k * m;
     a->next = (k + 1) % mem;
     if (a->count < mem) {
         ++a->count;
@@ -228,11 +231,12 @@ static void anderson_push(anderson *a, const double *g) {
     for (size_t i = 0; i < m; ++i) {
         double fi = a->f[i];
         double d = fi - a->fprev[i];
-        df[i] = d;
-        dg[i] = g[i] - a->gprev[i];
+        double *row = a->dF + i * (size_t)mem; /* entry i of every column, contiguous */
+        row[k] = d;
+        a->dG[i * (size_t)mem + k] = g[i] - a->gprev[i];
         for (int32_t l = 0; l < c; ++l) {
-            double x = a->dF[(size_t)l * m + i];
-            gr[l] += (double)d * x;
+            double x = row[l];
+            gr[l] += d * x;
             rh[l] += x * fi;
         }
     }
@@ -380,8 +384,9 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
             int32_t cnt = a->count;
             for (size_t i = 0; i < m; ++i) {
                 double x = a->gprev[i];
+                const double *row = a->dG + i * (size_t)a->mem;
                 for (int32_t l = 0; l < cnt; ++l) {
-                    x -= a->gamma[l] * a->dG[(size_t)l * m + i];
+                    x -= a->gamma[l] * row[l];
                 }
                 cur[i] = x;
             }
