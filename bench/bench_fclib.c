@@ -7,8 +7,9 @@
  *
  * Usage: bench_fclib [--tolerance T] [--repeat N] [--solvers LIST]
  *                    [--max-iterations K] [--max-newton K] [--timeout S]
- *                    DIR_OR_FILE...
- *   LIST: comma-separated names among gs, jacobi, newton, auto (nscd) and
+ *                    [--anderson-memory M] DIR_OR_FILE...
+ *   LIST: comma-separated names among gs, gs_aa (Gauss–Seidel with Anderson
+ *         acceleration of memory M, default 5), jacobi, newton, auto (nscd) and
  *         nsgs, nsn_ac, admm (Siconos). Default: gs,newton,auto and, when
  *         built, nsgs,nsn_ac,admm.
  *   A directory stands for its *.hdf5 files, in name order. Files that hold
@@ -77,17 +78,19 @@ typedef struct solver_def {
     int engine;
     int id;     /* nscd method, or Siconos solver id */
     int newton; /* bounded by --max-newton */
+    int accel;  /* nscd: nscd_fc3d_options.acceleration */
 } solver_def;
 
 static const solver_def ALL_SOLVERS[] = {
-    {"gs", ENGINE_NSCD, NSCD_FC3D_GAUSS_SEIDEL, 0},
-    {"jacobi", ENGINE_NSCD, NSCD_FC3D_JACOBI_BLEND, 0},
-    {"newton", ENGINE_NSCD, NSCD_FC3D_NEWTON, 1},
-    {"auto", ENGINE_NSCD, NSCD_FC3D_AUTO, 0},
+    {"gs", ENGINE_NSCD, NSCD_FC3D_GAUSS_SEIDEL, 0, NSCD_FC3D_ACCEL_NONE},
+    {"gs_aa", ENGINE_NSCD, NSCD_FC3D_GAUSS_SEIDEL, 0, NSCD_FC3D_ACCEL_ANDERSON},
+    {"jacobi", ENGINE_NSCD, NSCD_FC3D_JACOBI_BLEND, 0, 0},
+    {"newton", ENGINE_NSCD, NSCD_FC3D_NEWTON, 1, 0},
+    {"auto", ENGINE_NSCD, NSCD_FC3D_AUTO, 0, 0},
 #ifdef BF_HAVE_SICONOS
-    {"nsgs", ENGINE_SICONOS, SICONOS_FRICTION_3D_NSGS, 0},
-    {"nsn_ac", ENGINE_SICONOS, SICONOS_FRICTION_3D_NSN_AC, 1},
-    {"admm", ENGINE_SICONOS, SICONOS_FRICTION_3D_ADMM, 0},
+    {"nsgs", ENGINE_SICONOS, SICONOS_FRICTION_3D_NSGS, 0, 0},
+    {"nsn_ac", ENGINE_SICONOS, SICONOS_FRICTION_3D_NSN_AC, 1, 0},
+    {"admm", ENGINE_SICONOS, SICONOS_FRICTION_3D_ADMM, 0, 0},
 #endif
 };
 #define N_ALL_SOLVERS ((int)(sizeof ALL_SOLVERS / sizeof ALL_SOLVERS[0]))
@@ -99,6 +102,7 @@ typedef struct options {
     double timeout;
     const solver_def *solvers[N_ALL_SOLVERS];
     int n_solvers;
+    int anderson_memory; /* gs_aa */
 } options;
 
 /* One problem as read. */
@@ -200,6 +204,10 @@ static void solve_nscd(const problem *p, const solver_def *s, const options *o, 
     nscd_fc3d_options opts;
     nscd_fc3d_options_init(&opts, sizeof opts);
     opts.method = s->id;
+    if (s->id == NSCD_FC3D_GAUSS_SEIDEL || s->id == NSCD_FC3D_JACOBI_BLEND) {
+        opts.acceleration = s->accel;
+        opts.anderson_memory = o->anderson_memory;
+    }
     opts.tolerance = o->tolerance;
     opts.max_iterations = s->newton ? o->max_newton : o->max_iterations;
     opts.warm_start = 0;
@@ -533,9 +541,10 @@ int main(int argc, char **argv) {
         execv("/proc/self/exe", argv);
         /* Not re-executed: go on with whatever the libraries chose. */
     }
-    options o = {1e-8, 3, 100000, 1000, 120.0, {NULL}, 0};
+    options o = {1e-8, 3, 100000, 1000, 120.0, {NULL}, 0, 5};
     for (int k = 0; k < N_ALL_SOLVERS; ++k) {
-        if (strcmp(ALL_SOLVERS[k].name, "jacobi") != 0) {
+        if (strcmp(ALL_SOLVERS[k].name, "jacobi") != 0 &&
+            strcmp(ALL_SOLVERS[k].name, "gs_aa") != 0) {
             o.solvers[o.n_solvers++] = &ALL_SOLVERS[k];
         }
     }
@@ -570,6 +579,13 @@ int main(int argc, char **argv) {
             } else {
                 o.max_newton = (int)n;
             }
+            ++k;
+        } else if (strcmp(a, "--anderson-memory") == 0 && v) {
+            long n = strtol(v, &end, 10);
+            if (*end || n < 1 || n > NSCD_FC3D_ANDERSON_MAX_MEMORY) {
+                return usage("bad --anderson-memory");
+            }
+            o.anderson_memory = (int)n;
             ++k;
         } else if (strcmp(a, "--solvers") == 0 && v) {
             if (parse_solvers(v, &o) != 0) {

@@ -16,6 +16,9 @@
  *        [--mu 0.4] [--tolerance 1e-6] [--max-iterations 5000] [--seed 1]
  *        [--eccentricity 0.3] [--grains both|spheres|eccentric]
  *        [--jacobi]   (also run the Jacobi blend with its defaults: 8 groups, weight 0.5)
+ *        [--anderson] (Anderson-accelerated sweeps, nscd_fc3d_options.acceleration)
+ *        [--write-fclib DIR]  (write each problem to DIR/fc3d_bench-GRAINS-NC.hdf5, an FCLIB
+ *                              local problem, instead of solving it; needs libnscd_fclib)
  */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <math.h>
@@ -27,6 +30,9 @@
 
 #include "example_cli.h"
 #include "nscd/nscd.h"
+#ifdef NSCD_FC3D_BENCH_FCLIB
+#include "nscd/fclib.h"
+#endif
 
 #define DIAMETER 0.47e-3 /* m */
 #define DENSITY 2650.0   /* kg/m^3 */
@@ -374,6 +380,8 @@ typedef struct run_result {
     int32_t n_stick, n_slide, n_open;
 } run_result;
 
+static int32_t acceleration = NSCD_FC3D_ACCEL_NONE; /* --anderson */
+
 static run_result solve(int32_t nc, const bsr *W, const double *q, const double *mu, int32_t law,
                         int32_t method, double tol, int32_t max_it) {
     nscd_fc3d_options o;
@@ -383,6 +391,7 @@ static run_result solve(int32_t nc, const bsr *W, const double *q, const double 
     o.tolerance = tol;
     o.max_iterations = max_it;
     o.warm_start = 0;
+    o.acceleration = acceleration;
     nscd_fc3d_info info;
     memset(&info, 0, sizeof info);
     info.struct_size = sizeof info;
@@ -453,10 +462,39 @@ static void print_result(FILE *out, const char *name, const run_result *r, int j
 
 typedef struct bench_args {
     int json, jacobi;
+    const char *fclib_dir; /* --write-fclib: write the problems there, do not solve */
     double mu, tol;
     int32_t max_it;
     uint64_t seed;
 } bench_args;
+
+/* --write-fclib: the problem as an FCLIB local file DIR/fc3d_bench-GRAINS-NC.hdf5. */
+static void write_fclib(const char *dir, const char *grains, int32_t nc, const bsr *W,
+                        const double *q, const double *mu) {
+#ifdef NSCD_FC3D_BENCH_FCLIB
+    char path[4096];
+    snprintf(path, sizeof path, "%s/fc3d_bench-%s-%d.hdf5", dir, grains, (int)nc);
+    nscd_fclib_problem *pb = NULL;
+    nscd_status st = nscd_fclib_problem_create(NULL, &pb);
+    if (st == NSCD_OK) {
+        st = nscd_fclib_problem_set_bsr(pb, nc, W->row_ptr, W->col, W->blk, q, mu);
+    }
+    if (st == NSCD_OK) {
+        st = nscd_fclib_write(pb, path);
+    }
+    if (st != NSCD_OK) {
+        fprintf(stderr, "fc3d_bench: writing %s failed: %s\n", path, nscd_status_string(st));
+        nscd_fclib_problem_destroy(pb);
+        exit(1);
+    }
+    nscd_fclib_problem_destroy(pb);
+    printf("%s\n", path);
+#else
+    (void)dir, (void)grains, (void)nc, (void)W, (void)q, (void)mu;
+    fprintf(stderr, "fc3d_bench: --write-fclib needs libnscd_fclib (libfclib, HDF5)\n");
+    exit(2);
+#endif
+}
 
 /* Builds one packing, solves it with both laws and prints one record. */
 static void run_case(const bench_args *a, int32_t nx, int32_t ny, int32_t nz, double ecc,
@@ -470,6 +508,16 @@ static void run_case(const bench_args *a, int32_t nx, int32_t ny, int32_t nz, do
     build_problem(&p, &W, q);
     for (int32_t j = 0; j < nc; ++j) {
         mu[j] = a->mu;
+    }
+    if (a->fclib_dir != NULL) {
+        write_fclib(a->fclib_dir, grains, nc, &W, q, mu);
+        free(q);
+        free(mu);
+        free(W.row_ptr);
+        free(W.col);
+        free(W.blk);
+        free_packing(&p);
+        return;
     }
     const int32_t law[2] = {NSCD_FC3D_COULOMB, NSCD_FC3D_MAX_DISSIPATION};
     const char *json_name[4] = {"coulomb", "max_dissipation", "coulomb_jacobi",
@@ -508,7 +556,7 @@ static const char usage_text[] =
     "usage: fc3d_bench [--json] [--jacobi] [--grains "
     "both|spheres|eccentric] [--min-contacts N] [--max-contacts N] "
     "[--eccentricity E] [--mu MU] [--tolerance TOL] [--max-iterations N] "
-    "[--seed S]";
+    "[--seed S] [--anderson] [--write-fclib DIR]";
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);
@@ -526,12 +574,21 @@ int main(int argc, char **argv) {
     a.tol = cli_double(argc, argv, "--tolerance", 1e-6);
     a.max_it = (int32_t)cli_double(argc, argv, "--max-iterations", 5000);
     a.seed = (uint64_t)cli_double(argc, argv, "--seed", 1);
+    a.fclib_dir = cli_string(argc, argv, "--write-fclib", NULL);
+    if (cli_has_flag(argc, argv, "--anderson")) {
+        acceleration = NSCD_FC3D_ACCEL_ANDERSON;
+    }
+    if (a.fclib_dir != NULL) {
+        a.json = 0; /* prints the files written, one a line */
+    }
     if (!(min_c >= 10 && max_c >= min_c && max_c <= 2e6 && a.mu >= 0 && a.tol > 0 &&
           a.max_it >= 1 && ecc >= 0 && ecc < 1 && (spheres || eccentric))) {
         fprintf(stderr, "fc3d_bench: bad arguments\n");
         return 2;
     }
-    if (a.json) {
+    if (a.fclib_dir != NULL) {
+        /* nothing before the file names */
+    } else if (a.json) {
         printf("{\"mu\":");
         json_number(stdout, a.mu);
         fputs(",\"tolerance\":", stdout);

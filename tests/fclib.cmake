@@ -113,6 +113,17 @@ if(NOT NSCD_SANITIZE)
   set_tests_properties(fclib.real_problems PROPERTIES LABELS fclib TIMEOUT 900
     SKIP_RETURN_CODE 77
     ENVIRONMENT "NSCD_LIBRARY=$<TARGET_FILE:nscd>;NSCD_FCLIB_LIBRARY=$<TARGET_FILE:nscd_fclib>;OPENBLAS_NUM_THREADS=1")
+  # The same with Anderson-accelerated sweeps (docs/fc3d.md "Acceleration"): the
+  # same E1 check, at most 20 000 sweeps. BoxesStack1, where plain Gauss-Seidel
+  # stalls, converges (about 1.5e4 sweeps); Capsules-i101-404 (plain: 100 353
+  # sweeps) stalls near 2e-8 under the acceleration.
+  add_test(NAME fclib.real_problems_anderson
+    COMMAND /usr/bin/python3 "${PROJECT_SOURCE_DIR}/tools/fclib_verify.py" "${_fclib_real_dir}"
+            --require-e1 1e-8 --acceleration anderson --max-sweeps 20000 --relaxations 1
+            --expect-stall Capsules-i101-404)
+  set_tests_properties(fclib.real_problems_anderson PROPERTIES LABELS fclib TIMEOUT 900
+    SKIP_RETURN_CODE 77
+    ENVIRONMENT "NSCD_LIBRARY=$<TARGET_FILE:nscd>;NSCD_FCLIB_LIBRARY=$<TARGET_FILE:nscd_fclib>;OPENBLAS_NUM_THREADS=1")
 endif()
 # Global problems (docs/global_problems.md): every FCLIB global file of the same
 # directory read by h5py and by nscd, solved by nscd_gfc3d_solve and

@@ -5,6 +5,7 @@ solution independently, in numpy.
     tools/fclib_verify.py [FILE_OR_DIR ...] [--law coulomb|max_dissipation]
                           [--tolerance T] [--max-sweeps K] [--relaxations 1,0.8]
                           [--require-e1 E] [--expect-stall NAME ...] [--json]
+                          [--acceleration none|anderson]
 
 For every local problem (W, q, mu) of the files (default: the directory
 $NSCD_FCLIB_DATA_DIR, else ../shared/data/fclib next to the repository):
@@ -15,7 +16,8 @@ $NSCD_FCLIB_DATA_DIR, else ../shared/data/fclib next to the repository):
   max |A - A'| / (trace/3), smallest eigenvalue of the symmetric part) and
   classified by nscd (nscd.fc3d_check_bsr);
 * nscd.fc3d_solve_bsr solves it (block Gauss-Seidel, no warm start) with the
-  first relaxation of --relaxations that converges;
+  first relaxation of --relaxations that converges (sweeps accelerated by
+  Anderson with --acceleration anderson, docs/fc3d.md "Acceleration");
 * E1 = ||r - P_K(r - u~)|| / (1 + ||q||) is computed here, with u = W r + q,
   u~_j = (u_n + mu ||u_T||, u_T) De Saxce's modified velocity and P_K the
   projection onto the friction cones (Coulomb law); for maximum dissipation the
@@ -180,7 +182,8 @@ def verify(path, args):
         try:
             r, u, info = nscd.fc3d_solve_bsr(row_ptr, col_idx, blocks, q, mu, warm_start=0,
                                              friction_law=law, tolerance=args.tolerance,
-                                             max_iterations=args.max_sweeps, relaxation=omega)
+                                             max_iterations=args.max_sweeps, relaxation=omega,
+                                             acceleration=args.acceleration)
             status = "OK"
         except nscd.NscdError as exc:
             if exc.status != nscd.Status.ERR_NOT_CONVERGED:
@@ -216,8 +219,11 @@ def main():
     ap.add_argument("--symmetrize", action="store_true",
                     help="solve (W + W')/2 instead of W (an experiment: is the asymmetry slow?)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--acceleration", choices=("none", "anderson"), default="none",
+                    help="nscd_fc3d_options.acceleration of the sweeps (default none)")
     args = ap.parse_args()
     args.relaxations = [float(w) for w in args.relaxations.split(",")]
+    args.acceleration = 1 if args.acceleration == "anderson" else 0
     files = []
     for p in args.paths or [default_data_dir()]:
         files += sorted(glob.glob(os.path.join(p, "*.hdf5"))) if os.path.isdir(p) else [p]

@@ -100,6 +100,21 @@ typedef enum nscd_fc3d_method {
  *  (NSCD_WITH_UMFPACK), else Newton returns ::NSCD_ERR_UNSUPPORTED. */
 #define NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS 1365
 
+/** Extrapolation of the sweeps (nscd_fc3d_options.acceleration). Since 0.2. */
+typedef enum nscd_fc3d_acceleration {
+    NSCD_FC3D_ACCEL_NONE = 0, /**< Plain sweeps: the sweep's result is the next iterate. */
+    /** Anderson acceleration of the sweep map r -> T(r) with a safeguard: the next iterate
+     *  combines the last anderson_memory + 1 sweeps so as to minimise the scaled
+     *  fixed-point residual; an extrapolated iterate whose residual ||s (T(r) - r)|| exceeds
+     *  the one of the iterate it came from is rejected for the plain sweep's result, and the
+     *  history restarts (docs/fc3d.md "Acceleration"). Needs 2 anderson_memory + 3 more
+     *  vectors of 3n doubles. */
+    NSCD_FC3D_ACCEL_ANDERSON = 1
+} nscd_fc3d_acceleration;
+
+/** ::NSCD_FC3D_ACCEL_ANDERSON: largest accepted nscd_fc3d_options.anderson_memory. */
+#define NSCD_FC3D_ANDERSON_MAX_MEMORY 16
+
 /** Why the Newton phase stopped without reaching the tolerance (nscd_fc3d_info.newton_failure). */
 typedef enum nscd_fc3d_newton_failure {
     NSCD_FC3D_NEWTON_NO_FAILURE = 0,     /**< Converged, or Newton did not run. */
@@ -141,6 +156,13 @@ typedef struct nscd_fc3d_options {
     int32_t warm_start;
     /** Memory hooks for the solver's work arrays; zero-filled means malloc/free. */
     nscd_allocator allocator;
+    /** A ::nscd_fc3d_acceleration value: extrapolation of the sweeps of
+     *  ::NSCD_FC3D_GAUSS_SEIDEL and ::NSCD_FC3D_JACOBI_BLEND (docs/fc3d.md "Acceleration").
+     *  Default ::NSCD_FC3D_ACCEL_NONE. Since 0.2. */
+    int32_t acceleration;
+    /** ::NSCD_FC3D_ACCEL_ANDERSON: number of previous sweeps combined, 1 to
+     *  ::NSCD_FC3D_ANDERSON_MAX_MEMORY. Default 5. Since 0.2. */
+    int32_t anderson_memory;
 } nscd_fc3d_options;
 
 /** What a solve did. Set struct_size = sizeof(nscd_fc3d_info) before the call; the
@@ -202,12 +224,13 @@ NSCD_API nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t stru
  *         maximum-dissipation law, or with more than
  *         NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS contacts in a build without
  *         UMFPACK); ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INVALID_ARGUMENT (n <= 0,
- *         n > 16384, bad enum), checked before any array is read;
+ *         n > 16384, bad enum, among them acceleration), checked before any array is read;
  *         ::NSCD_ERR_NOT_FINITE (NaN or infinity in W, q, mu, in r when warm
  *         starting, or in a real option: tolerance, relaxation, jacobi_weight);
  *         ::NSCD_ERR_OUT_OF_RANGE (finite values outside their range: mu < 0,
  *         tolerance <= 0, max_iterations < 1, relaxation or jacobi_weight
- *         outside (0,1], jacobi_groups < 1); ::NSCD_ERR_NOT_SPD (a refused diagonal
+ *         outside (0,1], jacobi_groups < 1, anderson_memory outside
+ *         [1, NSCD_FC3D_ANDERSON_MAX_MEMORY]); ::NSCD_ERR_NOT_SPD (a refused diagonal
  *         block: zero or negative trace, or an indefinite symmetric part;
  *         nscd_fc3d_check_dense() names it); ::NSCD_ERR_STRUCT_SIZE;
  *         ::NSCD_ERR_OUT_OF_MEMORY. On these errors r, u and info are unchanged.

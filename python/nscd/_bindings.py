@@ -16,6 +16,7 @@ NSCD_BEAM_MAX_ELEMENTS = 200
 NSCD_BODY_NULL = 0
 NSCD_CHECKPOINT_FORMAT_VERSION = 1
 NSCD_CLEARANCE_MAX_VERTICES = 8
+NSCD_FC3D_ANDERSON_MAX_MEMORY = 16
 NSCD_FC3D_AUTO_FACTOR = 2.0
 NSCD_FC3D_AUTO_WINDOW = 10
 NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS = 1365
@@ -114,6 +115,10 @@ NSCD_FC3D_GAUSS_SEIDEL = 0
 NSCD_FC3D_JACOBI_BLEND = 1
 NSCD_FC3D_NEWTON = 2
 NSCD_FC3D_AUTO = 3
+
+# enum nscd_fc3d_acceleration (nscd/fc3d.h)
+NSCD_FC3D_ACCEL_NONE = 0
+NSCD_FC3D_ACCEL_ANDERSON = 1
 
 # enum nscd_fc3d_newton_failure (nscd/fc3d.h)
 NSCD_FC3D_NEWTON_NO_FAILURE = 0
@@ -333,6 +338,10 @@ ENUMS = {
         'NSCD_FC3D_JACOBI_BLEND': NSCD_FC3D_JACOBI_BLEND,
         'NSCD_FC3D_NEWTON': NSCD_FC3D_NEWTON,
         'NSCD_FC3D_AUTO': NSCD_FC3D_AUTO,
+    },
+    'nscd_fc3d_acceleration': {
+        'NSCD_FC3D_ACCEL_NONE': NSCD_FC3D_ACCEL_NONE,
+        'NSCD_FC3D_ACCEL_ANDERSON': NSCD_FC3D_ACCEL_ANDERSON,
     },
     'nscd_fc3d_newton_failure': {
         'NSCD_FC3D_NEWTON_NO_FAILURE': NSCD_FC3D_NEWTON_NO_FAILURE,
@@ -626,6 +635,8 @@ class nscd_fc3d_options(ctypes.Structure):
         ('jacobi_groups', ctypes.c_int32),
         ('warm_start', ctypes.c_int32),
         ('allocator', nscd_allocator),
+        ('acceleration', ctypes.c_int32),
+        ('anderson_memory', ctypes.c_int32),
     ]
 
 

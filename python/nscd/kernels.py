@@ -111,7 +111,8 @@ class Fc3dInfo(NamedTuple):
 
 
 _FC3D_OPTIONS = ("friction_law", "tolerance", "max_iterations", "relaxation", "method",
-                 "jacobi_weight", "jacobi_groups", "warm_start")
+                 "jacobi_weight", "jacobi_groups", "warm_start", "acceleration",
+                 "anderson_memory")
 
 
 def _fc3d_options(options):
@@ -147,7 +148,8 @@ def fc3d_solve(W, q, mu, r0=None, **options) -> Tuple[np.ndarray, np.ndarray, Fc
     options are the fields of nscd_fc3d_options: friction_law (Fc3dFrictionLaw),
     tolerance, max_iterations, relaxation, method (Fc3dMethod: GAUSS_SEIDEL,
     JACOBI_BLEND, NEWTON or AUTO), jacobi_weight,
-    jacobi_groups, warm_start. Returns (r, u, info). Raises NscdError; on
+    jacobi_groups, warm_start, acceleration (0 none, 1 Anderson:
+    NSCD_FC3D_ACCEL_ANDERSON), anderson_memory. Returns (r, u, info). Raises NscdError; on
     NSCD_ERR_NOT_CONVERGED the exception's ``result`` holds (r, u, info) of the
     last iterate."""
     W = _square(W, "W")

@@ -442,6 +442,7 @@ static nscd_status auto_run(const nscd__fc3d_matrix *W, const double *q, const d
     size_t m = w->m;
     nscd_fc3d_options o = *opts;
     o.method = NSCD_FC3D_GAUSS_SEIDEL;
+    o.acceleration = NSCD_FC3D_ACCEL_NONE; /* AUTO: plain windows (docs/fc3d.md "Acceleration") */
     o.warm_start = 1;
     int newton_ok = opts->friction_law == NSCD_FC3D_COULOMB && nscd__fc3d_newton_size_ok(W->n);
     int32_t attempts = 0;

@@ -19,6 +19,8 @@ static void option_defaults(nscd_fc3d_options *opts) {
     opts->jacobi_weight = 0.5;
     opts->jacobi_groups = 8;
     opts->warm_start = 1;
+    opts->acceleration = NSCD_FC3D_ACCEL_NONE;
+    opts->anderson_memory = 5;
 }
 
 nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t struct_size) {
@@ -31,6 +33,7 @@ nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t struct_size) 
 static nscd_status check_options(const nscd_fc3d_options *o) {
     if ((o->friction_law != NSCD_FC3D_COULOMB && o->friction_law != NSCD_FC3D_MAX_DISSIPATION) ||
         o->method < NSCD_FC3D_GAUSS_SEIDEL || o->method > NSCD_FC3D_AUTO ||
+        (o->acceleration != NSCD_FC3D_ACCEL_NONE && o->acceleration != NSCD_FC3D_ACCEL_ANDERSON) ||
         !nscd__allocator_valid(&o->allocator)) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
@@ -39,7 +42,8 @@ static nscd_status check_options(const nscd_fc3d_options *o) {
     }
     if (!(o->tolerance > 0.0) || o->max_iterations < 1 || !(o->relaxation > 0.0) ||
         o->relaxation > 1.0 || !(o->jacobi_weight > 0.0) || o->jacobi_weight > 1.0 ||
-        o->jacobi_groups < 1) {
+        o->jacobi_groups < 1 || o->anderson_memory < 1 ||
+        o->anderson_memory > NSCD_FC3D_ANDERSON_MAX_MEMORY) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
     return NSCD_OK;

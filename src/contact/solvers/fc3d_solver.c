@@ -21,6 +21,8 @@ typedef struct sweep_ctx {
     double relaxation;
     int32_t groups; /* contiguous groups swept by Gauss–Seidel, Jacobi between them */
     int32_t local_failures;
+    double *f; /* Anderson: receives s_j (out_j - old_j), or NULL */
+    double f2; /* Anderson: ||f||^2 of the sweep */
 } sweep_ctx;
 
 /* y += B x for a row-major 3x3 block. */
@@ -87,8 +89,59 @@ static double sweep(sweep_ctx *c, const double *old, double *fresh) {
                 step2 += c->s[j] * c->s[j] * d * d;
                 out[i] = c->relaxation == 1.0 ? x[i] : rj[i] + c->relaxation * d;
             }
+            if (c->f != NULL) {
+                double *fj = c->f + 3 * j;
+                for (int i = 0; i < 3; ++i) {
+                    fj[i] = c->s[j] * (out[i] - rj[i]);
+                    c->f2 += fj[i] * fj[i];
+                }
+            }
         }
     }
+    return step2;
+}
+
+/* One Gauss–Seidel sweep in place (one group): x becomes T(x); writes
+ * c->f = S (T(x) - x) and adds ||f||^2 to c->f2. Bitwise the values of
+ * sweep(c, x, fresh) with groups = 1, one vector read instead of two. */
+static double sweep_inplace(sweep_ctx *c, double *x) {
+    const nscd__fc3d_matrix *W = c->W;
+    int32_t n = W->n;
+    double step2 = 0.0, f2 = 0.0;
+    for (int32_t j = 0; j < n; ++j) {
+        double v[3], y[3];
+        double *xj = x + 3 * j;
+        double v0 = c->q[3 * j], v1 = c->q[3 * j + 1], v2 = c->q[3 * j + 2];
+        for (int32_t b = W->row_ptr[j]; b < W->row_ptr[j + 1]; ++b) {
+            int32_t k = W->col_idx[b];
+            if (k != j) { /* add_block_product(), written out: kept inline */
+                const double *B = W->blocks + 9 * (size_t)b, *xk = x + 3 * k;
+                v0 += B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
+                v1 += B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
+                v2 += B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
+            }
+        }
+        v[0] = v0, v[1] = v1, v[2] = v2;
+        y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
+        const double *A = W->blocks + 9 * (size_t)W->diag[j];
+        nscd_status st = c->shift != NULL
+                             ? nscd__fc3d_local_coulomb_shifted(A, v, c->mu[j], c->shift[j], y)
+                             : block_solve(c, j, A, v, y);
+        if (st != NSCD_OK) {
+            ++c->local_failures; /* keep the block's previous value */
+            y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
+        }
+        double *fj = c->f + 3 * j, sj = c->s[j];
+        for (int i = 0; i < 3; ++i) {
+            double d = y[i] - xj[i];
+            step2 += sj * sj * d * d;
+            double out = c->relaxation == 1.0 ? y[i] : xj[i] + c->relaxation * d;
+            fj[i] = sj * (out - xj[i]);
+            f2 += fj[i] * fj[i];
+            xj[i] = out;
+        }
+    }
+    c->f2 += f2;
     return step2;
 }
 
@@ -147,6 +200,208 @@ nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const do
     return status;
 }
 
+/* Anderson acceleration of the sweep map T (docs/fc3d.md "Acceleration").
+ * Residuals are scaled per contact, f = S (T(x) - x) with S = diag(s_j) (the
+ * merit's velocity scale), so that the least-squares problem is unweighted.
+ * Columns: dF_i = f_{i+1} - f_i and dG_i = T(x_{i+1}) - T(x_i) of the last
+ * `mem` accepted iterates. */
+typedef struct anderson {
+    int32_t mem, count, next; /* capacity, columns held, slot written next */
+    int32_t n;
+    size_t m;
+    const double *s; /* n contact scales */
+    double *dF, *dG; /* mem columns of m doubles, by rows: entry i of column l at [i mem + l] */
+    double *f, *fprev, *gprev; /* f of x; f and T of the last accepted iterate */
+    double *gram, *chol;       /* mem x mem: dF_i' dF_k and its Cholesky factor */
+    double *rhs, *gamma;       /* mem: dF_i' f, the coefficients */
+} anderson;
+
+/* Adds the column pair (f - fprev, g - gprev) in slot `next` (the oldest when
+ * full), and in the same pass the new row of the Gram matrix and dF_i' f for
+ * every column i. */
+static void anderson_push(anderson *a, const double *g) {
+    size_t m = a->m;
+    int32_t k = a->next, mem = a->mem;
+    a->next = (k + 1) % mem;
+    if (a->count < mem) {
+        ++a->count;
+    }
+    int32_t c = a->count;
+    double gr[NSCD_FC3D_ANDERSON_MAX_MEMORY] = {0}, rh[NSCD_FC3D_ANDERSON_MAX_MEMORY] = {0};
+    for (size_t i = 0; i < m; ++i) {
+        double fi = a->f[i];
+        double d = fi - a->fprev[i];
+        double *row = a->dF + i * (size_t)mem; /* entry i of every column, contiguous */
+        row[k] = d;
+        a->dG[i * (size_t)mem + k] = g[i] - a->gprev[i];
+        for (int32_t l = 0; l < c; ++l) {
+            double x = row[l];
+            gr[l] += d * x;
+            rh[l] += x * fi;
+        }
+    }
+    for (int32_t l = 0; l < c; ++l) {
+        a->gram[k * mem + l] = gr[l];
+        a->gram[l * mem + k] = gr[l];
+        a->rhs[l] = rh[l];
+    }
+}
+
+/* gamma = argmin ||f - dF gamma|| by the regularised normal equations
+ * (G + 1e-8 trace(G)/count I) gamma = dF' f (Cholesky). Returns 0 when the
+ * system is not positive definite or gamma not finite (no extrapolation). */
+static int anderson_coefficients(anderson *a) {
+    int32_t c = a->count, mem = a->mem;
+    double tr = 0.0;
+    for (int32_t i = 0; i < c; ++i) {
+        tr += a->gram[i * mem + i];
+    }
+    if (!(tr > 0.0) || !isfinite(tr)) {
+        return 0;
+    }
+    double reg = 1e-8 * tr / c;
+    double *L = a->chol, *g = a->gamma;
+    for (int32_t i = 0; i < c; ++i) {
+        for (int32_t k = 0; k <= i; ++k) {
+            double t = a->gram[i * mem + k] + (i == k ? reg : 0.0);
+            for (int32_t l = 0; l < k; ++l) {
+                t -= L[i * mem + l] * L[k * mem + l];
+            }
+            if (i == k) {
+                if (!(t > 0.0)) {
+                    return 0;
+                }
+                L[i * mem + i] = sqrt(t);
+            } else {
+                L[i * mem + k] = t / L[k * mem + k];
+            }
+        }
+    }
+    for (int32_t i = 0; i < c; ++i) { /* forward: L y = dF' f */
+        double t = a->rhs[i];
+        for (int32_t l = 0; l < i; ++l) {
+            t -= L[i * mem + l] * g[l];
+        }
+        g[i] = t / L[i * mem + i];
+    }
+    for (int32_t i = c - 1; i >= 0; --i) { /* backward: L' gamma = y */
+        double t = g[i];
+        for (int32_t l = i + 1; l < c; ++l) {
+            t -= L[l * mem + i] * g[l];
+        }
+        g[i] = t / L[i * mem + i];
+    }
+    for (int32_t i = 0; i < c; ++i) {
+        if (!isfinite(g[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Bytes of memory the Anderson state needs beyond NSCD__FC3D_RUN_WORK. */
+static size_t anderson_bytes(size_t m, int32_t mem) {
+    return ((3 + 2 * (size_t)mem) * m + 2 * (size_t)mem * (size_t)mem + 2 * (size_t)mem) *
+           sizeof(double);
+}
+
+static void anderson_init(anderson *a, int32_t n, int32_t mem, const double *s, void *mem_block) {
+    size_t m = 3 * (size_t)n;
+    a->mem = mem, a->count = 0, a->next = 0, a->n = n, a->m = m, a->s = s;
+    a->f = mem_block;
+    a->fprev = a->f + m;
+    a->gprev = a->fprev + m;
+    a->gram = a->gprev + m;
+    a->chol = a->gram + (size_t)mem * mem;
+    a->rhs = a->chol + (size_t)mem * mem;
+    a->gamma = a->rhs + mem;
+    a->dF = a->gamma + mem;
+    a->dG = a->dF + (size_t)mem * m;
+}
+
+/* The sweeps with Anderson acceleration and the residual safeguard. Same
+ * stopping test as the plain loop; the merit is always evaluated at, and the
+ * result is, a sweep's output T(x) (each block in its feasible set).
+ * `cur`, `fresh` and a->gprev are exchanged as the iteration goes; the result
+ * is copied to `out`. */
+static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double blend, double qscale,
+                         anderson *a, double *cur, double *fresh, double *uw, double *out,
+                         nscd_fc3d_info *full) {
+    size_t m = a->m;
+    double tol = opts->tolerance, merit = INFINITY, last = INFINITY, res_prev = INFINITY;
+    int32_t it = 0, evaluations = 0, converged = 0, extrapolated = 0, have_prev = 0;
+    while (it < opts->max_iterations) {
+        c->f = a->f; /* the sweep writes f = S (T(x) - x) and ||f||^2 */
+        c->f2 = 0.0;
+        if (c->groups == 1 && blend == 1.0) { /* Gauss–Seidel in place: cur becomes T(cur) */
+            last = sqrt(sweep_inplace(c, cur)) / qscale;
+            double *t = cur;
+            cur = fresh;
+            fresh = t;
+        } else {
+            last = sqrt(sweep(c, cur, fresh)) / qscale;
+        }
+        ++it;
+        double res2 = c->f2;
+        if (blend != 1.0) {
+            for (size_t i = 0; i < m; ++i) {
+                fresh[i] = cur[i] + blend * (fresh[i] - cur[i]);
+                a->f[i] *= blend;
+            }
+            res2 *= blend * blend;
+        }
+        if (last <= tol || it == opts->max_iterations || !isfinite(last)) {
+            merit = merit_norm(c, opts->friction_law, fresh, uw) / qscale;
+            ++evaluations;
+            if (merit <= tol) {
+                converged = 1;
+                break;
+            }
+            if (!isfinite(last) || it == opts->max_iterations) {
+                break;
+            }
+        }
+        if (extrapolated && !(res2 <= res_prev)) {
+            /* safeguard: back to the plain sweep of the last accepted iterate */
+            memcpy(cur, a->gprev, m * sizeof *cur);
+            a->count = 0, a->next = 0;
+            extrapolated = 0;
+            continue;
+        }
+        if (have_prev) {
+            anderson_push(a, fresh);
+        }
+        double *t = a->fprev; /* the accepted iterate's f and T(x) become the previous ones */
+        a->fprev = a->f;
+        a->f = t;
+        t = a->gprev;
+        a->gprev = fresh;
+        fresh = t;
+        have_prev = 1;
+        res_prev = res2;
+        extrapolated = a->count > 0 && anderson_coefficients(a);
+        if (extrapolated) { /* x = T(x) - dG gamma */
+            int32_t cnt = a->count;
+            for (size_t i = 0; i < m; ++i) {
+                double x = a->gprev[i];
+                const double *row = a->dG + i * (size_t)a->mem;
+                for (int32_t l = 0; l < cnt; ++l) {
+                    x -= a->gamma[l] * row[l];
+                }
+                cur[i] = x;
+            }
+        } else {
+            memcpy(cur, a->gprev, m * sizeof *cur);
+        }
+    }
+    memcpy(out, fresh, m * sizeof *out);
+    full->iterations = it;
+    full->merit = merit;
+    full->converged = converged;
+    full->merit_evaluations = evaluations;
+    full->last_update = last;
+}
+
 nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, const double *mu,
                                 const double *shift, const nscd_fc3d_options *opts, double *r,
                                 double *u, nscd_fc3d_info *info, double *work) {
@@ -165,7 +420,7 @@ nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, con
     } else {
         memset(cur, 0, m * sizeof *cur);
     }
-    sweep_ctx c = {W, q, mu, s, shift, NULL, opts->friction_law, opts->relaxation, 1, 0};
+    sweep_ctx c = {W, q, mu, s, shift, NULL, opts->friction_law, opts->relaxation, 1, 0, NULL, 0.0};
     c.local =
         opts->friction_law == NSCD_FC3D_COULOMB ? nscd__fc3d_local_coulomb : nscd__fc3d_local_mdp;
     double blend = 1.0;
@@ -182,6 +437,25 @@ nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, con
         qn = sqrt(qn * qn + b2);
     }
     double qscale = qn > 0.0 ? qn : 1.0;
+    if (opts->acceleration == NSCD_FC3D_ACCEL_ANDERSON) {
+        size_t size = anderson_bytes(m, opts->anderson_memory);
+        nscd_allocator al = nscd__allocator_resolve(&opts->allocator);
+        void *block = nscd__alloc(&al, size);
+        if (block == NULL) {
+            return NSCD_ERR_OUT_OF_MEMORY;
+        }
+        anderson a;
+        anderson_init(&a, n, opts->anderson_memory, s, block);
+        nscd_fc3d_info full = {0};
+        run_anderson(&c, opts, blend, qscale, &a, cur, fresh, uw, r, &full);
+        nscd__free(&al, block, size);
+        memcpy(u, uw, m * sizeof *u);
+        full.local_failures = c.local_failures;
+        if (info != NULL) {
+            nscd__struct_write(info, &full, sizeof full, NSCD__FC3D_INFO_SIZE_0_1);
+        }
+        return full.converged ? NSCD_OK : NSCD_ERR_NOT_CONVERGED;
+    }
     double tol = opts->tolerance, merit = INFINITY, last = INFINITY;
     int32_t it = 0, evaluations = 0, converged = 0;
     while (it < opts->max_iterations) {
