@@ -8,8 +8,12 @@
  *   mpirun -np R granular_channel_mpi [--json] [--coarse-graining K]
  *          [--duration T] [--warmup T] [--law coulomb|max_dissipation]
  *          [--sweeps N] [--seed S] [--relaxation W] [--inflow depth|volume]
- *          [--wall-friction MU]
+ *          [--wall-friction MU] [--balance-every N]
  *          [--vtk PREFIX]
+ *
+ * --balance-every N (default 100) moves the cuts to the quantiles of the
+ * particles' x every N steps (nscd_world_mpi_desc.balance_every), so that
+ * each rank owns as many particles; 0 keeps the equal cells of the domain box.
  *
  * With --json rank 0 prints the keys of the serial example's run that are
  * Table 2 figures (particles_avg, contacts_avg, contacts_per_particle,
@@ -41,8 +45,8 @@
 static const char usage_text[] =
     "usage: granular_channel_mpi [--json] [--coarse-graining K] [--duration T] [--warmup T] "
     "[--law coulomb|max_dissipation] [--sweeps N] [--seed S] [--relaxation W] "
-    "[--inflow depth|volume] [--wall-friction MU] [--dims-x N] [--dims-y N] [--dims-z N] [--vtk "
-    "PREFIX]";
+    "[--inflow depth|volume] [--wall-friction MU] [--dims-x N] [--dims-y N] [--dims-z N] "
+    "[--balance-every N] [--vtk PREFIX]";
 
 static double cpu_now(void) {
     struct timespec ts;
@@ -211,7 +215,10 @@ static int parse(int argc, char **argv, channel_params *p, channel_world_mpi_con
     config->dims[0] = (int32_t)cli_double(argc, argv, "--dims-x", 0.0);
     config->dims[1] = (int32_t)cli_double(argc, argv, "--dims-y", 1.0);
     config->dims[2] = (int32_t)cli_double(argc, argv, "--dims-z", 1.0);
+    double balance_every = cli_double(argc, argv, "--balance-every", 100.0);
+    config->balance_every = (int32_t)balance_every;
     if (!(k >= 1.0 && k <= 20.0) || *steps < 1 || sweeps < 1 || !(*warmup >= 0.0) ||
+        !(balance_every >= 0.0 && balance_every <= 1e9) ||
         (strcmp(law_name, "coulomb") && strcmp(law_name, "max_dissipation")) ||
         (!*keep_volume_fraction && strcmp(inflow, "depth"))) {
         return 0;
