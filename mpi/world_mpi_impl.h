@@ -137,6 +137,10 @@ struct nscd_world_mpi {
     size_t velocity_capacity, change_capacity;
     double *start_impulse;
     size_t impulse_capacity;
+    /* The dense indices of the bodies in the plan (owned bodies with shadows
+     * elsewhere, shadows), increasing: with weight 1 only these are blended. */
+    int32_t *shared, n_shared;
+    size_t shared_capacity;
 };
 
 /* world_mpi.c */
@@ -170,8 +174,12 @@ nscd_status nscd__mpi_migrate(nscd_world_mpi *w);
 /* The cuts moved to the quantiles of the bodies' centres (collective). */
 nscd_status nscd__mpi_balance(nscd_world_mpi *w);
 
-/* world_mpi_step.c: the Jacobi blend across ranks (collective). */
-void nscd__mpi_snapshot(nscd_world_mpi *w);
+/* world_mpi_step.c: the Jacobi blend across ranks (point to point with the
+ * plan's partners). With weight 1 the bodies no other rank holds keep their
+ * velocities (v0 + 1 (v - v0) is v up to round-off), so the snapshot and the
+ * blend visit only the shared bodies; any other weight blends every body
+ * and, in the sweeps, the impulses. */
+void nscd__mpi_snapshot(nscd_world_mpi *w, bool every_body);
 nscd_status nscd__mpi_blend(nscd_world_mpi *w, double weight);
 
 #endif

@@ -55,6 +55,9 @@ static size_t body_message_size(const nscd_world *l, int32_t i) {
  * Equal cells: the division of the first release; moved cuts: the number of
  * inner cuts at or below x (a binary search). NaN is in cell 0. */
 static int32_t cell_of(const nscd_world_mpi *w, int k, double x) {
+    if (w->dims[k] == 1) {
+        return 0;
+    }
     if (!w->cuts_moved) {
         double t = (x - w->lower[k]) / w->width[k];
         if (!(t >= 1.0)) { /* also NaN */

@@ -18,6 +18,7 @@
  * With one rank no exchange happens and the stages are those of
  * nscd_world_step in the same order: the result is bitwise the serial one. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mpi/world_mpi_impl.h"
@@ -29,11 +30,22 @@ static double *velocity_of(nscd_world *l, int32_t slot, int part) {
     return part == 0 ? l->velocity + i : l->omega + i;
 }
 
-void nscd__mpi_snapshot(nscd_world_mpi *w) {
+static void snapshot_body(nscd_world_mpi *w, size_t i) {
+    const nscd_world *l = w->local;
+    memcpy(w->start_velocity + 6 * i, l->velocity + 3 * i, 3 * sizeof(double));
+    memcpy(w->start_velocity + 6 * i + 3, l->omega + 3 * i, 3 * sizeof(double));
+}
+
+void nscd__mpi_snapshot(nscd_world_mpi *w, bool every_body) {
     nscd_world *l = w->local;
+    if (!every_body) {
+        for (int32_t k = 0; k < w->n_shared; ++k) {
+            snapshot_body(w, (size_t)w->shared[k]);
+        }
+        return;
+    }
     for (int32_t i = 0; i < l->n_bodies; ++i) {
-        memcpy(w->start_velocity + 6 * (size_t)i, l->velocity + 3 * (size_t)i, 3 * sizeof(double));
-        memcpy(w->start_velocity + 6 * (size_t)i + 3, l->omega + 3 * (size_t)i, 3 * sizeof(double));
+        snapshot_body(w, (size_t)i);
     }
     for (int32_t j = 0; j < l->n_contacts; ++j) {
         memcpy(w->start_impulse + 3 * (size_t)j, l->contacts[j].x, 3 * sizeof(double));
@@ -80,16 +92,21 @@ static void send_changes(nscd_world_mpi *w) {
 
 /* Owners: v = v0 + weight (Δv_own + Σ_r Δv_r), the ranks in increasing
  * order (a fixed order of the sum: bitwise reproducible). */
+static void own_change(nscd_world_mpi *w, size_t i) {
+    const nscd_world *l = w->local;
+    for (int c = 0; c < 3; ++c) {
+        w->change[6 * i + c] = l->velocity[3 * i + c] - w->start_velocity[6 * i + c];
+        w->change[6 * i + 3 + c] = l->omega[3 * i + c] - w->start_velocity[6 * i + 3 + c];
+    }
+}
+
 static void blend_owned(nscd_world_mpi *w, double weight) {
     nscd_world *l = w->local;
     const nscd__mpi_plan *p = &w->plan;
-    for (int32_t i = 0; i < l->n_bodies; ++i) {
-        for (int c = 0; c < 3; ++c) {
-            w->change[6 * (size_t)i + c] =
-                l->velocity[3 * (size_t)i + c] - w->start_velocity[6 * (size_t)i + c];
-            w->change[6 * (size_t)i + 3 + c] =
-                l->omega[3 * (size_t)i + c] - w->start_velocity[6 * (size_t)i + 3 + c];
-        }
+    bool every_body = weight != 1.0;
+    int32_t n = every_body ? l->n_bodies : w->n_shared;
+    for (int32_t k = 0; k < n; ++k) {
+        own_change(w, (size_t)(every_body ? k : w->shared[k]));
     }
     for (int32_t k = 0; k < p->n_send; ++k) { /* sorted by rank */
         int32_t i = l->slot_dense[p->send[k].slot];
@@ -97,7 +114,8 @@ static void blend_owned(nscd_world_mpi *w, double weight) {
             w->change[6 * (size_t)i + c] += w->recv_real[6 * (size_t)k + c];
         }
     }
-    for (int32_t i = 0; i < l->n_bodies; ++i) {
+    for (int32_t k = 0; k < n; ++k) {
+        int32_t i = every_body ? k : w->shared[k];
         if (l->type[i] != NSCD_BODY_DYNAMIC || !nscd__mpi_owned(w, i)) {
             continue;
         }
@@ -151,6 +169,39 @@ nscd_status nscd__mpi_blend(nscd_world_mpi *w, double weight) {
 
 /* ------------------------------------------------------------ stages */
 
+static int compare_int(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The bodies of the plan, by dense index, each once. */
+static nscd_status list_shared(nscd_world_mpi *w) {
+    const nscd__mpi_plan *p = &w->plan;
+    const nscd_world *l = w->local;
+    size_t n = (size_t)p->n_send + (size_t)p->n_recv;
+    nscd_status rc =
+        nscd__mpi_reserve(w, (void **)&w->shared, &w->shared_capacity, n + 1, sizeof *w->shared);
+    w->n_shared = 0;
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    for (int32_t k = 0; k < p->n_send; ++k) {
+        w->shared[w->n_shared++] = l->slot_dense[p->send[k].slot];
+    }
+    for (int32_t k = 0; k < p->n_recv; ++k) {
+        w->shared[w->n_shared++] = l->slot_dense[p->recv[k].slot];
+    }
+    qsort(w->shared, (size_t)w->n_shared, sizeof *w->shared, compare_int);
+    int32_t kept = 0;
+    for (int32_t k = 0; k < w->n_shared; ++k) {
+        if (kept == 0 || w->shared[k] != w->shared[kept - 1]) {
+            w->shared[kept++] = w->shared[k];
+        }
+    }
+    w->n_shared = kept;
+    return NSCD_OK;
+}
+
 static nscd_status reserve_scratch(nscd_world_mpi *w) {
     const nscd__mpi_plan *p = &w->plan;
     size_t links = (size_t)(p->n_send > p->n_recv ? p->n_send : p->n_recv);
@@ -171,6 +222,9 @@ static nscd_status reserve_scratch(nscd_world_mpi *w) {
     if (rc == NSCD_OK) {
         rc = nscd__mpi_reserve(w, (void **)&w->start_impulse, &w->impulse_capacity,
                                3 * ((size_t)w->local->n_contacts + 1), sizeof(double));
+    }
+    if (rc == NSCD_OK) {
+        rc = list_shared(w);
     }
     return rc;
 }
@@ -204,18 +258,25 @@ static nscd_status sweep(nscd_world_mpi *w, int any_contacts, int32_t max_sweeps
     if (!any_contacts) {
         return NSCD_OK;
     }
+    double weight = l->desc.relaxation;
     for (int32_t s = 0; s < max_sweeps; ++s) {
         if (w->size > 1) {
-            nscd__mpi_snapshot(w);
+            nscd__mpi_snapshot(w, weight != 1.0);
         }
         double m = nscd__world_sweep(l);
         *merit = m;
         if (w->size > 1) {
-            blend_impulses(w, l->desc.relaxation);
-            nscd__mpi_blend(w, l->desc.relaxation);
-            if (l->desc.tolerance > 0.0) { /* else the report takes the maximum once */
-                MPI_Allreduce(&m, merit, 1, MPI_DOUBLE, MPI_MAX, w->comm);
+            /* the largest merit travels while the blend's messages do; with
+             * tolerance 0 the report takes the maximum once */
+            MPI_Request request = MPI_REQUEST_NULL;
+            if (l->desc.tolerance > 0.0) {
+                MPI_Iallreduce(&m, merit, 1, MPI_DOUBLE, MPI_MAX, w->comm, &request);
             }
+            if (weight != 1.0) {
+                blend_impulses(w, weight);
+            }
+            nscd__mpi_blend(w, weight);
+            MPI_Wait(&request, MPI_STATUS_IGNORE);
         }
         *sweeps = s + 1;
         if (l->desc.tolerance > 0.0 && *merit < l->desc.tolerance) {
@@ -252,7 +313,7 @@ static nscd_status solve_and_move(nscd_world_mpi *w, int any_contacts, nscd_worl
     nscd_world *l = w->local;
     nscd__world_step_free_velocities(l);
     if (w->size > 1) {
-        nscd__mpi_snapshot(w);
+        nscd__mpi_snapshot(w, false);
         nscd__world_warm_start(l);
         nscd__mpi_blend(w, 1.0);
     } else {
