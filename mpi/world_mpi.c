@@ -200,8 +200,7 @@ static nscd_status create_local(nscd_world_mpi *w, int32_t comm_f, const nscd_wo
         w->rank_bytes = nscd__alloc_array(&w->allocator, 2 * n, sizeof(size_t));
         rc = w->rank_bytes == NULL ? NSCD_ERR_OUT_OF_MEMORY : rc;
         w->plan.send_offset = nscd__alloc_array(&w->allocator, n, sizeof(int32_t));
-        w->plan.recv_offset = nscd__alloc_array(&w->allocator, n, sizeof(int32_t));
-        if (w->plan.send_offset == NULL || w->plan.recv_offset == NULL) {
+        if (w->plan.send_offset == NULL) {
             rc = NSCD_ERR_OUT_OF_MEMORY;
         }
     }
@@ -233,7 +232,6 @@ nscd_status nscd_world_mpi_create(int32_t comm_f, const nscd_world_desc *world,
         return rc;
     }
     memset(w->plan.send_offset, 0, ((size_t)w->size + 1) * sizeof(int32_t));
-    memset(w->plan.recv_offset, 0, ((size_t)w->size + 1) * sizeof(int32_t));
     *out = w;
     return NSCD_OK;
 }
@@ -249,9 +247,7 @@ void nscd_world_mpi_destroy(nscd_world_mpi *w) {
     nscd__free(&a, w->slot_user, s * sizeof(uint64_t));
     nscd__free(&a, w->slot_mark, s * sizeof(uint32_t));
     nscd__free(&a, w->plan.send, (size_t)w->plan.send_capacity * sizeof(nscd__mpi_link));
-    nscd__free(&a, w->plan.recv, (size_t)w->plan.recv_capacity * sizeof(nscd__mpi_link));
     nscd__free(&a, w->plan.send_offset, n * sizeof(int32_t));
-    nscd__free(&a, w->plan.recv_offset, n * sizeof(int32_t));
     nscd__free(&a, w->send_bytes, w->send_bytes_capacity);
     nscd__free(&a, w->recv_bytes, w->recv_bytes_capacity);
     nscd__free(&a, w->send_real, w->send_real_capacity * sizeof(double));

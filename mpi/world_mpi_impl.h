@@ -47,14 +47,15 @@ typedef struct nscd__mpi_link {
     uint64_t gid;
 } nscd__mpi_link;
 
-/* The plan of one rank, CSR by rank: `send` = owned bodies with a shadow on
- * rank r; `recv` = shadows owned by rank r; `partners` = the ranks with a
- * link either way, increasing (the sweeps' point-to-point messages). */
+/* The plan of one rank, CSR by rank: `send` = for every dynamic body held
+ * here, every other rank that holds it (symmetric: rank r lists the same
+ * bodies for this rank, in the same order); `partners` = the ranks with a
+ * link, increasing (the sweeps' point-to-point messages). */
 typedef struct nscd__mpi_plan {
-    nscd__mpi_link *send, *recv;
-    int32_t n_send, n_recv, send_capacity, recv_capacity;
-    int32_t *send_offset, *recv_offset; /* size + 1 each */
-    int32_t *partners, n_partners;      /* size */
+    nscd__mpi_link *send;
+    int32_t n_send, send_capacity;
+    int32_t *send_offset;          /* size + 1 */
+    int32_t *partners, n_partners; /* size */
 } nscd__mpi_plan;
 
 /* The cells an owned body's widened bounding sphere overlaps and its new

@@ -630,51 +630,41 @@ static void offsets(const nscd__mpi_link *links, int32_t n, int32_t size, int32_
     }
 }
 
-/* Owned bodies shadowed on rank r, shadows owned by rank r: both sorted by
- * (rank, global id), so that the two sides list the same bodies in the
- * same order; the ranks with a link either way. */
+/* The links of the blend: for every dynamic body held here (owned or
+ * shadow), every other rank that holds it. The holders of a body are its
+ * target ranks, which every holder finds alike from the same position (the
+ * row of this migration), halo and cuts, so the relation is symmetric: both
+ * sides of a pair list the same bodies, sorted by (rank, global id), and
+ * the sweeps exchange bare arrays of 6 doubles per link. Also the ranks with
+ * a link. */
 static nscd_status build_plan(nscd_world_mpi *w) {
     const nscd_world *l = w->local;
     nscd__mpi_plan *p = &w->plan;
-    int32_t n_send = 0, n_recv = 0;
+    int32_t n_links = 0;
     for (int32_t i = 0; i < l->n_bodies; ++i) {
-        if (owned_dynamic(w, i)) {
-            for_each_target(w, i, count_link, &n_send);
-        } else if (l->type[i] == NSCD_BODY_DYNAMIC) {
-            ++n_recv;
+        if (l->type[i] == NSCD_BODY_DYNAMIC) {
+            for_each_target(w, i, count_link, &n_links);
         }
     }
-    size_t send_cap = (size_t)p->send_capacity, recv_cap = (size_t)p->recv_capacity;
-    if (nscd__mpi_reserve(w, (void **)&p->send, &send_cap, (size_t)n_send + 1, sizeof *p->send) !=
-            NSCD_OK ||
-        nscd__mpi_reserve(w, (void **)&p->recv, &recv_cap, (size_t)n_recv + 1, sizeof *p->recv) !=
-            NSCD_OK) {
-        p->send_capacity = (int32_t)send_cap;
-        p->recv_capacity = (int32_t)recv_cap;
-        p->n_send = p->n_recv = p->n_partners = 0;
+    size_t cap = (size_t)p->send_capacity;
+    if (nscd__mpi_reserve(w, (void **)&p->send, &cap, (size_t)n_links + 1, sizeof *p->send) !=
+        NSCD_OK) {
+        p->n_send = p->n_partners = 0;
         offsets(p->send, 0, w->size, p->send_offset);
-        offsets(p->recv, 0, w->size, p->recv_offset);
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    p->send_capacity = (int32_t)send_cap;
-    p->recv_capacity = (int32_t)recv_cap;
-    p->n_send = p->n_recv = 0;
+    p->send_capacity = (int32_t)cap;
+    p->n_send = 0;
     for (int32_t i = 0; i < l->n_bodies; ++i) {
-        if (owned_dynamic(w, i)) {
+        if (l->type[i] == NSCD_BODY_DYNAMIC) {
             for_each_target(w, i, add_send_link, NULL);
-        } else if (l->type[i] == NSCD_BODY_DYNAMIC) {
-            int32_t slot = nscd__mpi_slot(l, i);
-            p->recv[p->n_recv++] = (nscd__mpi_link){w->slot_owner[slot], slot, l->user_id[i]};
         }
     }
     qsort(p->send, (size_t)p->n_send, sizeof *p->send, compare_link);
-    qsort(p->recv, (size_t)p->n_recv, sizeof *p->recv, compare_link);
     offsets(p->send, p->n_send, w->size, p->send_offset);
-    offsets(p->recv, p->n_recv, w->size, p->recv_offset);
     p->n_partners = 0;
     for (int32_t r = 0; r < w->size; ++r) {
-        if (p->send_offset[r + 1] > p->send_offset[r] ||
-            p->recv_offset[r + 1] > p->recv_offset[r]) {
+        if (p->send_offset[r + 1] > p->send_offset[r]) {
             p->partners[p->n_partners++] = r;
         }
     }
@@ -696,7 +686,7 @@ static nscd_status check_plan(nscd_world_mpi *w, int far) {
     }
     nscd_status rc = NSCD_OK;
     for (int r = 0; r < w->size; ++r) {
-        if (w->recv_count[r] != w->plan.recv_offset[r + 1] - w->plan.recv_offset[r] ||
+        if (w->recv_count[r] != w->send_count[r] ||
             (!far && !w->near[r] && w->send_count[r] != 0)) {
             rc = NSCD_ERR_STATE;
         }

@@ -25,11 +25,6 @@
 
 /* ------------------------------------------------------------ the blend */
 
-static double *velocity_of(nscd_world *l, int32_t slot, int part) {
-    size_t i = 3 * (size_t)l->slot_dense[slot];
-    return part == 0 ? l->velocity + i : l->omega + i;
-}
-
 static void snapshot_body(nscd_world_mpi *w, size_t i) {
     const nscd_world *l = w->local;
     memcpy(w->start_velocity + 6 * i, l->velocity + 3 * i, 3 * sizeof(double));
@@ -74,77 +69,69 @@ static void exchange_reals(nscd_world_mpi *w, const int32_t *send_offset,
     MPI_Waitall(n, w->requests, MPI_STATUSES_IGNORE);
 }
 
-/* Shadows -> owners: each shadow's change since the snapshot. */
-static void send_changes(nscd_world_mpi *w) {
-    nscd_world *l = w->local;
-    const nscd__mpi_plan *p = &w->plan;
-    for (int32_t k = 0; k < p->n_recv; ++k) {
-        int32_t i = l->slot_dense[p->recv[k].slot];
-        for (int c = 0; c < 3; ++c) {
-            w->send_real[6 * (size_t)k + c] =
-                l->velocity[3 * (size_t)i + c] - w->start_velocity[6 * (size_t)i + c];
-            w->send_real[6 * (size_t)k + 3 + c] =
-                l->omega[3 * (size_t)i + c] - w->start_velocity[6 * (size_t)i + 3 + c];
-        }
+/* The blend, one exchange: every holder of a shared body (its owner and
+ * its shadows) sends its change since the snapshot to every other holder,
+ * and each holder sets v = v0 + weight Σ_r Δv_r over the holders in
+ * increasing rank order, its own change in its place. The same doubles are
+ * summed in the same order on every holder, so the owner and its shadows
+ * stay bitwise equal without sending the blended velocities back (with two
+ * holders the sum is the one of the owner's formula, Δv_own + Δv_r, since
+ * a + b = b + a). The sum starts at -0.0, the exact identity of IEEE
+ * addition (-0 + x = x for every x, also -0). */
+static void add_change(nscd_world_mpi *w, size_t i, const double *delta) {
+    for (int c = 0; c < 6; ++c) {
+        w->change[6 * i + c] += delta[c];
     }
-    exchange_reals(w, p->recv_offset, p->send_offset);
 }
 
-/* Owners: v = v0 + weight (Δv_own + Σ_r Δv_r), the ranks in increasing
- * order (a fixed order of the sum: bitwise reproducible). */
-static void own_change(nscd_world_mpi *w, size_t i) {
+static void own_change(const nscd_world_mpi *w, size_t i, double delta[6]) {
     const nscd_world *l = w->local;
     for (int c = 0; c < 3; ++c) {
-        w->change[6 * i + c] = l->velocity[3 * i + c] - w->start_velocity[6 * i + c];
-        w->change[6 * i + 3 + c] = l->omega[3 * i + c] - w->start_velocity[6 * i + 3 + c];
+        delta[c] = l->velocity[3 * i + c] - w->start_velocity[6 * i + c];
+        delta[3 + c] = l->omega[3 * i + c] - w->start_velocity[6 * i + 3 + c];
     }
 }
 
-static void blend_owned(nscd_world_mpi *w, double weight) {
-    nscd_world *l = w->local;
-    const nscd__mpi_plan *p = &w->plan;
-    bool every_body = weight != 1.0;
-    int32_t n = every_body ? l->n_bodies : w->n_shared;
-    for (int32_t k = 0; k < n; ++k) {
-        own_change(w, (size_t)(every_body ? k : w->shared[k]));
-    }
-    for (int32_t k = 0; k < p->n_send; ++k) { /* sorted by rank */
-        int32_t i = l->slot_dense[p->send[k].slot];
-        for (int c = 0; c < 6; ++c) {
-            w->change[6 * (size_t)i + c] += w->recv_real[6 * (size_t)k + c];
-        }
-    }
-    for (int32_t k = 0; k < n; ++k) {
-        int32_t i = every_body ? k : w->shared[k];
-        if (l->type[i] != NSCD_BODY_DYNAMIC || !nscd__mpi_owned(w, i)) {
-            continue;
-        }
-        for (int c = 0; c < 3; ++c) {
-            l->velocity[3 * (size_t)i + c] =
-                w->start_velocity[6 * (size_t)i + c] + weight * w->change[6 * (size_t)i + c];
-            l->omega[3 * (size_t)i + c] = w->start_velocity[6 * (size_t)i + 3 + c] +
-                                          weight * w->change[6 * (size_t)i + 3 + c];
-        }
-    }
-}
-
-/* Owners -> shadows: the blended velocities. */
-static void send_velocities(nscd_world_mpi *w) {
+nscd_status nscd__mpi_blend(nscd_world_mpi *w, double weight) {
     nscd_world *l = w->local;
     const nscd__mpi_plan *p = &w->plan;
     for (int32_t k = 0; k < p->n_send; ++k) {
-        memcpy(w->send_real + 6 * (size_t)k, velocity_of(l, p->send[k].slot, 0),
-               3 * sizeof(double));
-        memcpy(w->send_real + 6 * (size_t)k + 3, velocity_of(l, p->send[k].slot, 1),
-               3 * sizeof(double));
+        own_change(w, (size_t)l->slot_dense[p->send[k].slot], w->send_real + 6 * (size_t)k);
     }
-    exchange_reals(w, p->send_offset, p->recv_offset);
-    for (int32_t k = 0; k < p->n_recv; ++k) {
-        memcpy(velocity_of(l, p->recv[k].slot, 0), w->recv_real + 6 * (size_t)k,
-               3 * sizeof(double));
-        memcpy(velocity_of(l, p->recv[k].slot, 1), w->recv_real + 6 * (size_t)k + 3,
-               3 * sizeof(double));
+    exchange_reals(w, p->send_offset, p->send_offset);
+    bool every_body = weight != 1.0;
+    int32_t n = every_body ? l->n_bodies : w->n_shared;
+    for (int32_t k = 0; k < n; ++k) {
+        size_t i = (size_t)(every_body ? k : w->shared[k]);
+        for (int c = 0; c < 6; ++c) {
+            w->change[6 * i + c] = -0.0;
+        }
     }
+    int32_t before = p->send_offset[w->rank], after = p->send_offset[w->rank + 1];
+    for (int32_t k = 0; k < before; ++k) { /* the ranks below this one */
+        add_change(w, (size_t)l->slot_dense[p->send[k].slot], w->recv_real + 6 * (size_t)k);
+    }
+    for (int32_t k = 0; k < n; ++k) {
+        size_t i = (size_t)(every_body ? k : w->shared[k]);
+        double delta[6];
+        own_change(w, i, delta);
+        add_change(w, i, delta);
+    }
+    for (int32_t k = after; k < p->n_send; ++k) { /* the ranks above */
+        add_change(w, (size_t)l->slot_dense[p->send[k].slot], w->recv_real + 6 * (size_t)k);
+    }
+    for (int32_t k = 0; k < n; ++k) {
+        size_t i = (size_t)(every_body ? k : w->shared[k]);
+        if (l->type[i] != NSCD_BODY_DYNAMIC) {
+            continue;
+        }
+        for (int c = 0; c < 3; ++c) {
+            l->velocity[3 * i + c] = w->start_velocity[6 * i + c] + weight * w->change[6 * i + c];
+            l->omega[3 * i + c] =
+                w->start_velocity[6 * i + 3 + c] + weight * w->change[6 * i + 3 + c];
+        }
+    }
+    return NSCD_OK;
 }
 
 /* The impulses of this rank's contacts, blended like the velocities, so
@@ -160,13 +147,6 @@ static void blend_impulses(nscd_world_mpi *w, double weight) {
     }
 }
 
-nscd_status nscd__mpi_blend(nscd_world_mpi *w, double weight) {
-    send_changes(w);
-    blend_owned(w, weight);
-    send_velocities(w);
-    return NSCD_OK;
-}
-
 /* ------------------------------------------------------------ stages */
 
 static int compare_int(const void *a, const void *b) {
@@ -178,7 +158,7 @@ static int compare_int(const void *a, const void *b) {
 static nscd_status list_shared(nscd_world_mpi *w) {
     const nscd__mpi_plan *p = &w->plan;
     const nscd_world *l = w->local;
-    size_t n = (size_t)p->n_send + (size_t)p->n_recv;
+    size_t n = (size_t)p->n_send;
     nscd_status rc =
         nscd__mpi_reserve(w, (void **)&w->shared, &w->shared_capacity, n + 1, sizeof *w->shared);
     w->n_shared = 0;
@@ -187,9 +167,6 @@ static nscd_status list_shared(nscd_world_mpi *w) {
     }
     for (int32_t k = 0; k < p->n_send; ++k) {
         w->shared[w->n_shared++] = l->slot_dense[p->send[k].slot];
-    }
-    for (int32_t k = 0; k < p->n_recv; ++k) {
-        w->shared[w->n_shared++] = l->slot_dense[p->recv[k].slot];
     }
     qsort(w->shared, (size_t)w->n_shared, sizeof *w->shared, compare_int);
     int32_t kept = 0;
@@ -204,7 +181,7 @@ static nscd_status list_shared(nscd_world_mpi *w) {
 
 static nscd_status reserve_scratch(nscd_world_mpi *w) {
     const nscd__mpi_plan *p = &w->plan;
-    size_t links = (size_t)(p->n_send > p->n_recv ? p->n_send : p->n_recv);
+    size_t links = (size_t)p->n_send;
     size_t bodies = 6 * ((size_t)w->local->n_bodies + 1);
     nscd_status rc = nscd__mpi_reserve(w, (void **)&w->send_real, &w->send_real_capacity,
                                        6 * links + 1, sizeof(double));
