@@ -25,14 +25,6 @@ nscd_status nscd__mpi_reserve(nscd_world_mpi *w, void **block, size_t *capacity,
     return NSCD_OK;
 }
 
-int32_t nscd__mpi_slot(const nscd_world *local, int32_t i) {
-    return (int32_t)(local->id[i] & 0xffffffffu);
-}
-
-bool nscd__mpi_owned(const nscd_world_mpi *w, int32_t i) {
-    return w->slot_owner[nscd__mpi_slot(w->local, i)] == w->rank;
-}
-
 /* Grows the per-slot tables, keeping their content. */
 nscd_status nscd__mpi_reserve_slots(nscd_world_mpi *w) {
     int32_t needed = w->local->n_slots;

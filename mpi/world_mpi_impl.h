@@ -151,8 +151,13 @@ nscd_status nscd__mpi_reserve_slots(nscd_world_mpi *w);
  * its content. */
 nscd_status nscd__mpi_reserve(nscd_world_mpi *w, void **block, size_t *capacity, size_t needed,
                               size_t size);
-int32_t nscd__mpi_slot(const nscd_world *local, int32_t i);
-bool nscd__mpi_owned(const nscd_world_mpi *w, int32_t i);
+/* The slot of dense body i, and whether this rank owns it. */
+static inline int32_t nscd__mpi_slot(const nscd_world *local, int32_t i) {
+    return (int32_t)(local->id[i] & 0xffffffffu);
+}
+static inline bool nscd__mpi_owned(const nscd_world_mpi *w, int32_t i) {
+    return w->slot_owner[nscd__mpi_slot(w->local, i)] == w->rank;
+}
 
 /* In place over the ranks: v[0..3] their maxima, v[4..7] their sums
  * (collective; the sums are exact for integer values below 2^53, so the

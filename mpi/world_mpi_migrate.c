@@ -157,8 +157,7 @@ static nscd_status reserve_cache(nscd_world_mpi *w, void **block, size_t *capaci
 static double cached_bound(nscd_world_mpi *w, int32_t i) {
     const nscd_world *l = w->local;
     int32_t slot = nscd__mpi_slot(l, i);
-    if (reserve_cache(w, (void **)&w->slot_bound, &w->slot_bound_capacity, sizeof *w->slot_bound) !=
-        NSCD_OK) {
+    if ((size_t)slot >= w->slot_bound_capacity) { /* the cache could not grow */
         return bound_of(l, i);
     }
     nscd__mpi_bound *b = &w->slot_bound[slot];
@@ -169,9 +168,17 @@ static double cached_bound(nscd_world_mpi *w, int32_t i) {
     return b->radius;
 }
 
+/* Both caches for every slot of the local world (when memory fails, the
+ * values are computed each time instead). */
+static void reserve_caches(nscd_world_mpi *w) {
+    reserve_cache(w, (void **)&w->slot_bound, &w->slot_bound_capacity, sizeof *w->slot_bound);
+    reserve_cache(w, (void **)&w->slot_cells, &w->slot_cells_capacity, sizeof *w->slot_cells);
+}
+
 double nscd__mpi_local_bound(nscd_world_mpi *w) {
     const nscd_world *l = w->local;
     double mine = 0.0;
+    reserve_caches(w);
     for (int32_t i = 0; w->halo_option == 0.0 && i < l->n_bodies; ++i) {
         if (l->type[i] == NSCD_BODY_DYNAMIC) {
             double b = cached_bound(w, i);
@@ -188,8 +195,7 @@ static const nscd__mpi_cells *cells_of(nscd_world_mpi *w, int32_t i, nscd__mpi_c
     const nscd_world *l = w->local;
     int32_t slot = nscd__mpi_slot(l, i);
     nscd__mpi_cells *c = scratch;
-    if (reserve_cache(w, (void **)&w->slot_cells, &w->slot_cells_capacity, sizeof *w->slot_cells) ==
-        NSCD_OK) {
+    if ((size_t)slot < w->slot_cells_capacity) {
         c = &w->slot_cells[slot];
         if (c->mark == w->epoch && c->gid == l->user_id[i]) {
             return c;
@@ -249,6 +255,9 @@ static void update_halo_and_near(nscd_world_mpi *w) {
 typedef void (*target_fn)(nscd_world_mpi *w, int32_t i, int32_t rank, void *user);
 
 static bool for_each_target(nscd_world_mpi *w, int32_t i, target_fn visit, void *user) {
+    if (w->size == 1) {
+        return true;
+    }
     nscd__mpi_cells scratch;
     const nscd__mpi_cells t = *cells_of(w, i, &scratch);
     if (t.lo[0] == t.hi[0] && t.lo[1] == t.hi[1] && t.lo[2] == t.hi[2] && t.owner == w->rank) {
@@ -436,7 +445,8 @@ static void settle_own_copies(nscd_world_mpi *w) {
         }
         int32_t slot = nscd__mpi_slot(l, i);
         if (for_each_target(w, i, NULL, NULL)) {
-            w->slot_owner[slot] = nscd__mpi_owner_of(w, l->position + 3 * (size_t)i);
+            nscd__mpi_cells scratch;
+            w->slot_owner[slot] = w->size == 1 ? 0 : cells_of(w, i, &scratch)->owner;
             w->slot_mark[slot] = w->epoch;
         } else {
             nscd__world_kill(l, i);
@@ -701,6 +711,7 @@ static nscd_status check_plan(nscd_world_mpi *w, int far) {
 nscd_status nscd__mpi_migrate(nscd_world_mpi *w) {
     nscd__world_compact(w->local); /* removals since the last step */
     update_halo_and_near(w);
+    reserve_caches(w);
     w->epoch++;
     int far = 0;
     nscd_status packed = pack_all(w, &far);
@@ -713,6 +724,7 @@ nscd_status nscd__mpi_migrate(nscd_world_mpi *w) {
     if (rc == NSCD_OK) {
         drop_stale_shadows(w);
         nscd__world_compact(w->local);
+        reserve_caches(w); /* the slots of the bodies received */
         rc = build_plan(w);
     }
     nscd_status checked = check_plan(w, far);

@@ -218,7 +218,10 @@ static void keep_resolved(nscd_world_mpi *w) {
             resolver = c->b;
         }
         if (nscd__mpi_owned(w, resolver)) {
-            nscd__world_move_contact(l, j, kept++);
+            if (j != kept) { /* a contact in place stays */
+                nscd__world_move_contact(l, j, kept);
+            }
+            ++kept;
         }
     }
     l->n_contacts = kept;
