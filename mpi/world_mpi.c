@@ -262,6 +262,7 @@ void nscd_world_mpi_destroy(nscd_world_mpi *w) {
     nscd__free(&a, w->histogram, 3 * (size_t)NSCD__MPI_BALANCE_BINS * sizeof(int64_t));
     nscd__free(&a, w->slot_cells, w->slot_cells_capacity * sizeof *w->slot_cells);
     nscd__free(&a, w->slot_bound, w->slot_bound_capacity * sizeof *w->slot_bound);
+    nscd__free(&a, w->shared, w->shared_capacity * sizeof *w->shared);
     if (w->mixed != MPI_OP_NULL) {
         MPI_Op_free(&w->mixed);
     }
