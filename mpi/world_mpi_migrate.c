@@ -6,7 +6,10 @@
  * of them but itself. A rank that receives a body it holds updates the
  * copy in place (so the local id, and the contact keys and warm start built
  * on it, survive), else appends it. Shadows that nobody sent are removed.
- * The plan of the sweeps' exchanges follows from the same rule. */
+ * The plan of the sweeps' exchanges follows from the same rule. The rows
+ * travel point to point between near ranks (all-to-all for a step where a
+ * body needs a copy farther away). The cuts are equal cells, or moved to
+ * the quantiles of the bodies' centres by nscd__mpi_balance. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,6 +2,7 @@
  * stages of nscd_world_step (world/world_step.c) on each rank's local world,
  * with the exchanges of seed 002's parallel solver between them:
  *
+ *   balance            every balance_every steps, the cuts by body count
  *   migrate            bodies to their owners, shadows refreshed, the plan
  *   prepare            collision on owned bodies and shadows, solver contacts
  *   keep_resolved      each contact kept by exactly one rank: the owner of its
@@ -9,9 +10,10 @@
  *   free velocities    the same arithmetic on owners and shadows
  *   warm start         applied, then blended across ranks with weight 1
  *   sweeps             Gauss–Seidel inside the rank, then the weighted Jacobi
- *                      blend across ranks v = v0 + ω Σ_r Δv_r (Sect. 3): the
- *                      shadows' changes go to their owners, the blended
- *                      velocities come back
+ *                      blend across ranks v = v0 + ω Σ_r Δv_r (Sect. 3): each
+ *                      holder of a shared body sends its change to the other
+ *                      holders, and each sums them alike (one exchange,
+ *                      point to point)
  *   integrate          the same arithmetic on owners and shadows
  *   remove_outside     the open outlet
  *
