@@ -8,9 +8,11 @@
  * ranks whose subdomain its bounding sphere, widened by the halo, overlaps.
  * Each contact is resolved by exactly one rank (the owner of its dynamic
  * body with the smaller global id). Every sweep is Gauss–Seidel inside a
- * rank and a weighted Jacobi blend across ranks, with the velocity changes
- * of shadows sent to their owners and the blended velocities sent back.
- * Bodies migrate to their new owner before each step. See docs/distributed.md.
+ * rank and a weighted Jacobi blend across ranks: every holder of a shared
+ * body (its owner and its shadows) sends its velocity change to the others,
+ * and each sums them alike. Bodies migrate to their new owner before each
+ * step; the cuts between subdomains are equal or follow the bodies
+ * (nscd_world_mpi_desc::balance_every). See docs/distributed.md.
  *
  * This header does not include `mpi.h`: the communicator is passed as its
  * Fortran handle, `MPI_Comm_c2f(comm)`, an integer whose meaning every MPI
@@ -181,7 +183,8 @@ NSCD_API nscd_status nscd_world_mpi_balance(nscd_world_mpi *world);
 NSCD_API double nscd_world_mpi_time(const nscd_world_mpi *world);
 
 /** This rank and the number of ranks; the subdomain's box (outer faces at
- *  the domain box, although they extend to infinity). Any pointer may be NULL.
+ *  the domain box, although they extend to infinity), between the cuts in
+ *  use (equal cells, or the last balance's). Any pointer may be NULL.
  *  @param world The world.
  *  @param rank  This rank.
  *  @param size  The number of ranks.
