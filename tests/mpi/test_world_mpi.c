@@ -606,6 +606,12 @@ static void bad_input(void) {
     md.halo = -1.0;
     CHECK(nscd_world_mpi_create((int32_t)MPI_Comm_c2f(MPI_COMM_WORLD), &d, &md, &m) ==
           NSCD_ERR_OUT_OF_RANGE);
+    md.halo = 0.0;
+    md.balance_every = -1;
+    CHECK(nscd_world_mpi_create((int32_t)MPI_Comm_c2f(MPI_COMM_WORLD), &d, &md, &m) ==
+          NSCD_ERR_OUT_OF_RANGE);
+    CHECK(m == NULL);
+    md.balance_every = 0;
     d.domain_max[2] = d.domain_min[2]; /* an empty box cannot be decomposed */
     md.halo = 0.0;
     CHECK(nscd_world_mpi_create((int32_t)MPI_Comm_c2f(MPI_COMM_WORLD), &d, &md, &m) ==
