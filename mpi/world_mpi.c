@@ -25,14 +25,6 @@ nscd_status nscd__mpi_reserve(nscd_world_mpi *w, void **block, size_t *capacity,
     return NSCD_OK;
 }
 
-int32_t nscd__mpi_slot(const nscd_world *local, int32_t i) {
-    return (int32_t)(local->id[i] & 0xffffffffu);
-}
-
-bool nscd__mpi_owned(const nscd_world_mpi *w, int32_t i) {
-    return w->slot_owner[nscd__mpi_slot(w->local, i)] == w->rank;
-}
-
 /* Grows the per-slot tables, keeping their content. */
 nscd_status nscd__mpi_reserve_slots(nscd_world_mpi *w) {
     int32_t needed = w->local->n_slots;
@@ -103,7 +95,54 @@ static nscd_status decompose(nscd_world_mpi *w, const nscd_world_desc *world,
         w->width[k] = (world->domain_max[k] - world->domain_min[k]) / dims[k];
     }
     w->halo_option = d->halo;
-    return d->halo >= 0.0 ? NSCD_OK : NSCD_ERR_OUT_OF_RANGE;
+    w->balance_every = d->balance_every;
+    return d->halo >= 0.0 && d->balance_every >= 0 ? NSCD_OK : NSCD_ERR_OUT_OF_RANGE;
+}
+
+/* The equal cells' boundaries, the tables of the near ranks, the requests,
+ * the plan's partners, the balance's histogram, the mixed reduction. */
+static nscd_status allocate_tables(nscd_world_mpi *w) {
+    size_t n = (size_t)w->size, cuts = (size_t)w->dims[0] + w->dims[1] + w->dims[2] + 3;
+    w->cut = nscd__alloc_array(&w->allocator, cuts, sizeof(double));
+    w->near = nscd__alloc_array(&w->allocator, n, 1);
+    w->near_list = nscd__alloc_array(&w->allocator, n, sizeof(int32_t));
+    w->plan.partners = nscd__alloc_array(&w->allocator, n, sizeof(int32_t));
+    w->requests = nscd__alloc_array(&w->allocator, 2 * n, sizeof(MPI_Request));
+    w->histogram =
+        nscd__alloc_array(&w->allocator, 3 * (size_t)NSCD__MPI_BALANCE_BINS, sizeof(int64_t));
+    if (w->cut == NULL || w->near == NULL || w->near_list == NULL || w->plan.partners == NULL ||
+        w->requests == NULL || w->histogram == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    memset(w->near, 0, n);
+    int32_t first = 0;
+    for (int k = 0; k < 3; ++k) {
+        w->cut_first[k] = first;
+        for (int32_t c = 0; c <= w->dims[k]; ++c) {
+            w->cut[first + c] = c == w->dims[k] ? w->upper[k] : w->lower[k] + c * w->width[k];
+        }
+        first += w->dims[k] + 1;
+    }
+    return NSCD_OK;
+}
+
+/* v[0..3] maxima, v[4..7] sums (the operation of nscd__mpi_mixed). */
+static void mixed_op(void *in, void *inout, int *len, MPI_Datatype *type) {
+    (void)type;
+    const double *a = in;
+    double *b = inout;
+    for (int j = 0; j + NSCD__MPI_MIXED <= *len; j += NSCD__MPI_MIXED) {
+        for (int k = 0; k < NSCD__MPI_MIXED / 2; ++k) {
+            b[j + k] = a[j + k] > b[j + k] ? a[j + k] : b[j + k];
+        }
+        for (int k = NSCD__MPI_MIXED / 2; k < NSCD__MPI_MIXED; ++k) {
+            b[j + k] = a[j + k] + b[j + k];
+        }
+    }
+}
+
+void nscd__mpi_mixed(nscd_world_mpi *w, double v[NSCD__MPI_MIXED]) {
+    MPI_Allreduce(MPI_IN_PLACE, v, NSCD__MPI_MIXED, MPI_DOUBLE, w->mixed, w->comm);
 }
 
 /* Every rank gets the most negative status of any rank. */
@@ -134,6 +173,13 @@ static nscd_status create_local(nscd_world_mpi *w, int32_t comm_f, const nscd_wo
     MPI_Comm_size(w->comm, &w->size);
     rc = decompose(w, &given, &d);
     if (rc == NSCD_OK) {
+        rc = allocate_tables(w);
+    }
+    if (rc == NSCD_OK) {
+        rc =
+            MPI_Op_create(mixed_op, 1, &w->mixed) == MPI_SUCCESS ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
+    }
+    if (rc == NSCD_OK) {
         rc = nscd_world_create(&given, &w->local);
     }
     size_t n = (size_t)w->size + 1;
@@ -146,8 +192,7 @@ static nscd_status create_local(nscd_world_mpi *w, int32_t comm_f, const nscd_wo
         w->rank_bytes = nscd__alloc_array(&w->allocator, 2 * n, sizeof(size_t));
         rc = w->rank_bytes == NULL ? NSCD_ERR_OUT_OF_MEMORY : rc;
         w->plan.send_offset = nscd__alloc_array(&w->allocator, n, sizeof(int32_t));
-        w->plan.recv_offset = nscd__alloc_array(&w->allocator, n, sizeof(int32_t));
-        if (w->plan.send_offset == NULL || w->plan.recv_offset == NULL) {
+        if (w->plan.send_offset == NULL) {
             rc = NSCD_ERR_OUT_OF_MEMORY;
         }
     }
@@ -166,6 +211,7 @@ nscd_status nscd_world_mpi_create(int32_t comm_f, const nscd_world_desc *world,
     }
     memset(w, 0, sizeof *w);
     w->comm = MPI_COMM_NULL;
+    w->mixed = MPI_OP_NULL;
     w->allocator = a;
     w->diag.log = world->log;
     w->diag.log_user = world->log_user;
@@ -178,7 +224,6 @@ nscd_status nscd_world_mpi_create(int32_t comm_f, const nscd_world_desc *world,
         return rc;
     }
     memset(w->plan.send_offset, 0, ((size_t)w->size + 1) * sizeof(int32_t));
-    memset(w->plan.recv_offset, 0, ((size_t)w->size + 1) * sizeof(int32_t));
     *out = w;
     return NSCD_OK;
 }
@@ -194,9 +239,7 @@ void nscd_world_mpi_destroy(nscd_world_mpi *w) {
     nscd__free(&a, w->slot_user, s * sizeof(uint64_t));
     nscd__free(&a, w->slot_mark, s * sizeof(uint32_t));
     nscd__free(&a, w->plan.send, (size_t)w->plan.send_capacity * sizeof(nscd__mpi_link));
-    nscd__free(&a, w->plan.recv, (size_t)w->plan.recv_capacity * sizeof(nscd__mpi_link));
     nscd__free(&a, w->plan.send_offset, n * sizeof(int32_t));
-    nscd__free(&a, w->plan.recv_offset, n * sizeof(int32_t));
     nscd__free(&a, w->send_bytes, w->send_bytes_capacity);
     nscd__free(&a, w->recv_bytes, w->recv_bytes_capacity);
     nscd__free(&a, w->send_real, w->send_real_capacity * sizeof(double));
@@ -210,6 +253,19 @@ void nscd_world_mpi_destroy(nscd_world_mpi *w) {
     nscd__free(&a, w->start_velocity, w->velocity_capacity * sizeof(double));
     nscd__free(&a, w->change, w->change_capacity * sizeof(double));
     nscd__free(&a, w->start_impulse, w->impulse_capacity * sizeof(double));
+    size_t cuts = (size_t)w->dims[0] + w->dims[1] + w->dims[2] + 3, size = (size_t)w->size;
+    nscd__free(&a, w->cut, cuts * sizeof(double));
+    nscd__free(&a, w->near, size);
+    nscd__free(&a, w->near_list, size * sizeof(int32_t));
+    nscd__free(&a, w->plan.partners, size * sizeof(int32_t));
+    nscd__free(&a, w->requests, 2 * size * sizeof(MPI_Request));
+    nscd__free(&a, w->histogram, 3 * (size_t)NSCD__MPI_BALANCE_BINS * sizeof(int64_t));
+    nscd__free(&a, w->slot_cells, w->slot_cells_capacity * sizeof *w->slot_cells);
+    nscd__free(&a, w->slot_bound, w->slot_bound_capacity * sizeof *w->slot_bound);
+    nscd__free(&a, w->shared, w->shared_capacity * sizeof *w->shared);
+    if (w->mixed != MPI_OP_NULL) {
+        MPI_Op_free(&w->mixed);
+    }
     if (w->comm != MPI_COMM_NULL) {
         MPI_Comm_free(&w->comm);
     }
@@ -236,8 +292,8 @@ nscd_status nscd_world_mpi_subdomain(const nscd_world_mpi *w, int32_t *rank, int
         *size = w->size;
     }
     for (int k = 0; k < 3; ++k) {
-        double lo = w->lower[k] + w->coords[k] * w->width[k];
-        double hi = w->coords[k] + 1 == w->dims[k] ? w->upper[k] : lo + w->width[k];
+        double lo, hi;
+        nscd__mpi_cell_bounds(w, k, w->coords[k], &lo, &hi);
         if (lower != NULL) {
             lower[k] = lo;
         }
@@ -246,6 +302,18 @@ nscd_status nscd_world_mpi_subdomain(const nscd_world_mpi *w, int32_t *rank, int
         }
     }
     return NSCD_OK;
+}
+
+nscd_status nscd_world_mpi_balance(nscd_world_mpi *w) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&w->diag);
+    nscd_status rc = agree(w->comm, w->broken ? NSCD_ERR_STATE : NSCD_OK);
+    if (rc != NSCD_OK) {
+        return nscd__fail(&w->diag, rc, "a failed migration: the world must be destroyed");
+    }
+    return nscd__mpi_balance(w);
 }
 
 /* ------------------------------------------------------------ bodies */

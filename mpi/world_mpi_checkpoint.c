@@ -3,14 +3,19 @@
  * checkpoint (nscd_world_save), with the distributed world's own state as
  * its user data, in front of the caller's:
  *
- *   u64 magic "NSCDMPI1"; i32 rank, size, dims[3], coords[3];
+ *   u64 magic "NSCDMPI2"; i32 rank, size, dims[3], coords[3];
  *   f64 lower[3], upper[3], width[3], halo_option, halo;
  *   u64 added_dynamic, added_fixed; u32 epoch; i32 n_slots;
  *   i32 slot_owner[n_slots]; u64 slot_user[n_slots]; u32 slot_mark[n_slots];
+ *   i32 cuts_moved, n_cuts; f64 cuts[n_cuts] (dims[0] + dims[1] + dims[2] + 3
+ *   boundaries: the cuts in use, which a balance moved);
  *   u64 user_bytes; the caller's bytes.
  *
- * The exchange plan, the halo in use and the scratch are rebuilt by the
- * migration at the start of the next step. */
+ * Version 1 ("NSCDMPI1", before the balance) has no cuts: equal cells. The
+ * exchange plan, the halo in use and the scratch are rebuilt by the
+ * migration at the start of the next step; the cuts move again only at the
+ * next balance, so a restarted run cuts as the uninterrupted one. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,7 +23,15 @@
 #include "mpi/world_mpi_impl.h"
 #include "nscd/world_checkpoint.h"
 
-static const char MAGIC[8] = {'N', 'S', 'C', 'D', 'M', 'P', 'I', '1'};
+static const char MAGIC[8] = {'N', 'S', 'C', 'D', 'M', 'P', 'I', '2'};
+static const char MAGIC_1[8] = {'N', 'S', 'C', 'D', 'M', 'P', 'I', '1'};
+
+static size_t n_cuts(const nscd_world_mpi *w) {
+    return (size_t)w->dims[0] + (size_t)w->dims[1] + (size_t)w->dims[2] + 3;
+}
+
+/* Bytes of the cuts block (version 2). */
+static size_t cuts_bytes(const nscd_world_mpi *w) { return 8 + 8 * n_cuts(w); }
 enum { FIXED_BYTES = 8 + 8 * 4 + 11 * 8 + 2 * 8 + 4 + 4 };
 
 static nscd_status agree(MPI_Comm comm, nscd_status rc) {
@@ -50,7 +63,7 @@ nscd_status nscd_world_mpi_save(nscd_world_mpi *w, const char *prefix, const voi
         rc = nscd__mpi_reserve_slots(w);
     }
     size_t n = (size_t)w->local->n_slots;
-    size_t bytes = FIXED_BYTES + n * (4 + 8 + 4) + 8 + user_bytes;
+    size_t bytes = FIXED_BYTES + n * (4 + 8 + 4) + cuts_bytes(w) + 8 + user_bytes;
     unsigned char *blob = rc == NSCD_OK ? nscd__alloc(&w->allocator, bytes) : NULL;
     if (rc == NSCD_OK && blob == NULL) {
         rc = NSCD_ERR_OUT_OF_MEMORY;
@@ -79,6 +92,9 @@ nscd_status nscd_world_mpi_save(nscd_world_mpi *w, const char *prefix, const voi
             put(blob, &pos, w->slot_user, 8 * n);
             put(blob, &pos, w->slot_mark, 4 * n);
         }
+        int32_t cuts[2] = {w->cuts_moved, (int32_t)n_cuts(w)};
+        put(blob, &pos, cuts, sizeof cuts);
+        put(blob, &pos, w->cut, 8 * n_cuts(w));
         put(blob, &pos, &user, 8);
         if (user_bytes > 0) {
             put(blob, &pos, user_data, user_bytes);
@@ -102,10 +118,11 @@ nscd_status nscd_world_mpi_save(nscd_world_mpi *w, const char *prefix, const voi
  * decomposition) and the local world read (its slots); NULL or what failed. */
 static const char *check_blob(const nscd_world_mpi *w, const nscd_world *local,
                               const unsigned char *blob, size_t size, size_t *user_offset,
-                              size_t *user_bytes) {
-    if (size < FIXED_BYTES + 8 || memcmp(blob, MAGIC, 8) != 0) {
+                              size_t *user_bytes, size_t *cuts_offset) {
+    if (size < FIXED_BYTES + 8 || (memcmp(blob, MAGIC, 8) != 0 && memcmp(blob, MAGIC_1, 8) != 0)) {
         return "not a distributed world's checkpoint";
     }
+    size_t cuts = memcmp(blob, MAGIC, 8) == 0 ? cuts_bytes(w) : 0;
     int32_t ints[8], mine[8] = {w->rank,    w->size,      w->dims[0],   w->dims[1],
                                 w->dims[2], w->coords[0], w->coords[1], w->coords[2]};
     double reals[11], box[9];
@@ -119,10 +136,34 @@ static const char *check_blob(const nscd_world_mpi *w, const nscd_world *local,
     }
     int32_t slots = 0;
     memcpy(&slots, blob + FIXED_BYTES - 4, 4);
-    if (slots != local->n_slots || (size_t)slots > (size - FIXED_BYTES - 8) / 16) {
+    if (slots != local->n_slots || size < FIXED_BYTES + 8 + cuts ||
+        (size_t)slots > (size - FIXED_BYTES - 8 - cuts) / 16) {
         return "slot table";
     }
     size_t at = FIXED_BYTES + 16 * (size_t)slots;
+    *cuts_offset = 0;
+    if (cuts > 0) { /* the cuts: as many, increasing from the domain box's lower to upper face */
+        int32_t head[2];
+        memcpy(head, blob + at, sizeof head);
+        if ((head[0] != 0 && head[0] != 1) || head[1] != (int32_t)n_cuts(w)) {
+            return "cuts";
+        }
+        for (int k = 0, first = 0; k < 3; first += w->dims[k] + 1, ++k) {
+            double prev = 0.0;
+            for (int32_t c = 0; c <= w->dims[k]; ++c) {
+                double x;
+                memcpy(&x, blob + at + 8 + 8 * (size_t)(first + c), 8);
+                bool end = c == 0 || c == w->dims[k];
+                if (!isfinite(x) || (c > 0 && !(x >= prev)) ||
+                    (end && x != (c == 0 ? w->lower[k] : w->upper[k]))) {
+                    return "cuts";
+                }
+                prev = x;
+            }
+        }
+        *cuts_offset = at;
+        at += cuts;
+    }
     uint64_t user = 0;
     memcpy(&user, blob + at, 8);
     if (user != size - at - 8) {
@@ -144,7 +185,7 @@ static const char *check_blob(const nscd_world_mpi *w, const nscd_world *local,
  * blob checked; the user data copied out. */
 static nscd_status load_rank(nscd_world_mpi *w, const char *path, nscd_world **fresh,
                              unsigned char **blob, size_t *blob_capacity, void *user_data,
-                             size_t user_capacity, size_t *user_bytes) {
+                             size_t user_capacity, size_t *user_bytes, size_t *cuts_offset) {
     FILE *f = fopen(path, "rb");
     long end = -1;
     if (f != NULL) {
@@ -167,7 +208,7 @@ static nscd_status load_rank(nscd_world_mpi *w, const char *path, nscd_world **f
         return nscd__fail(&w->diag, rc, "%s", nscd_world_last_error(*fresh));
     }
     size_t offset = 0, bytes = 0;
-    const char *bad = check_blob(w, *fresh, *blob, size, &offset, &bytes);
+    const char *bad = check_blob(w, *fresh, *blob, size, &offset, &bytes, cuts_offset);
     if (bad != NULL) {
         return nscd__fail(&w->diag, NSCD_ERR_IO, "checkpoint %s: %s", path, bad);
     }
@@ -202,12 +243,12 @@ nscd_status nscd_world_mpi_load(nscd_world_mpi *w, const char *prefix, void *use
     }
     nscd_world *fresh = NULL, *old = w->local;
     unsigned char *blob = NULL;
-    size_t blob_capacity = 0;
+    size_t blob_capacity = 0, cuts_offset = 0;
     if (rc == NSCD_OK) {
         char path[4096];
         rank_path(w, prefix, path, sizeof path);
-        rc =
-            load_rank(w, path, &fresh, &blob, &blob_capacity, user_data, user_capacity, user_bytes);
+        rc = load_rank(w, path, &fresh, &blob, &blob_capacity, user_data, user_capacity, user_bytes,
+                       &cuts_offset);
     }
     if (rc == NSCD_OK) { /* the slot tables of the loaded world */
         w->local = fresh;
@@ -233,6 +274,10 @@ nscd_status nscd_world_mpi_load(nscd_world_mpi *w, const char *prefix, void *use
             memcpy(w->slot_owner, blob + pos, 4 * n);
             memcpy(w->slot_user, blob + pos + 4 * n, 8 * n);
             memcpy(w->slot_mark, blob + pos + 12 * n, 4 * n);
+        }
+        if (cuts_offset > 0) {
+            memcpy(&w->cuts_moved, blob + cuts_offset, 4);
+            memcpy(w->cut, blob + cuts_offset + 8, 8 * n_cuts(w));
         }
         w->local = fresh;
         fresh = old; /* the empty local world goes */

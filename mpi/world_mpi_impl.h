@@ -47,20 +47,61 @@ typedef struct nscd__mpi_link {
     uint64_t gid;
 } nscd__mpi_link;
 
-/* The plan of one rank, CSR by rank: `send` = owned bodies with a shadow on
- * rank r; `recv` = shadows owned by rank r. */
+/* The plan of one rank, CSR by rank: `send` = for every dynamic body held
+ * here, every other rank that holds it (symmetric: rank r lists the same
+ * bodies for this rank, in the same order); `partners` = the ranks with a
+ * link, increasing (the sweeps' point-to-point messages). */
 typedef struct nscd__mpi_plan {
-    nscd__mpi_link *send, *recv;
-    int32_t n_send, n_recv, send_capacity, recv_capacity;
-    int32_t *send_offset, *recv_offset; /* size + 1 each */
+    nscd__mpi_link *send;
+    int32_t n_send, send_capacity;
+    int32_t *send_offset;          /* size + 1 */
+    int32_t *partners, n_partners; /* size */
 } nscd__mpi_plan;
+
+/* The cells an owned body's widened bounding sphere overlaps and its new
+ * owner, found once per migration (valid while mark == the epoch and gid is
+ * the slot's body). */
+typedef struct nscd__mpi_cells {
+    uint64_t gid;
+    uint32_t mark;
+    int32_t owner;
+    int32_t lo[3], hi[3];
+} nscd__mpi_cells;
+
+/* A body's bounding radius, cached per slot (valid while gid is the slot's body). */
+typedef struct nscd__mpi_bound {
+    uint64_t gid;
+    double radius;
+} nscd__mpi_bound;
+
+/* Histogram bins of a balance (nscd_world_mpi_balance). */
+#define NSCD__MPI_BALANCE_BINS 4096
+/* Tags of the point-to-point messages. */
+enum { NSCD__MPI_TAG_COUNT = 101, NSCD__MPI_TAG_ROWS, NSCD__MPI_TAG_PLAN, NSCD__MPI_TAG_SWEEP };
+/* The mixed reduction of a step (nscd__mpi_mixed): 4 maxima then 4 sums. */
+#define NSCD__MPI_MIXED 8
 
 struct nscd_world_mpi {
     MPI_Comm comm;
     int rank, size;
     int32_t dims[3], coords[3];
-    double lower[3], upper[3], width[3]; /* the domain box and the cell widths */
+    double lower[3], upper[3], width[3]; /* the domain box and the equal cells' widths */
     double halo_option, halo;            /* the desc's, and the one in use */
+    double max_bound;                    /* the largest bounding radius, all ranks */
+    /* The cuts: per axis k, dims[k] + 1 boundaries from cut + cut_first[k]
+     * (the first and last at the domain box; the outer cells extend to
+     * infinity). While cuts_moved is 0 the cells are the equal ones (and
+     * cell_of divides by width, as before balancing existed). */
+    double *cut;
+    int32_t cut_first[3], cuts_moved, balance_every;
+    int64_t *histogram; /* NSCD__MPI_BALANCE_BINS per cut axis */
+    /* near[r]: rank r's subdomain lies within twice the reach (largest bound
+     * plus halo) of this one: the migration talks to these point to point,
+     * and falls back to all-to-all when a body needs a copy anywhere else. */
+    uint8_t *near;
+    int32_t *near_list, n_near;
+    MPI_Request *requests; /* 2 per rank */
+    MPI_Op mixed;          /* 4 maxima then 4 sums of doubles */
     nscd_world *local;
     nscd_allocator allocator;
     nscd_diag diag;
@@ -73,6 +114,10 @@ struct nscd_world_mpi {
     uint32_t *slot_mark;
     int32_t slots_capacity;
     uint32_t epoch;
+    /* Caches of the migration, per slot (world_mpi_migrate.c). */
+    nscd__mpi_cells *slot_cells;
+    nscd__mpi_bound *slot_bound;
+    size_t slot_cells_capacity, slot_bound_capacity;
 
     nscd__mpi_plan plan;
 
@@ -93,6 +138,10 @@ struct nscd_world_mpi {
     size_t velocity_capacity, change_capacity;
     double *start_impulse;
     size_t impulse_capacity;
+    /* The dense indices of the bodies in the plan (owned bodies with shadows
+     * elsewhere, shadows), increasing: with weight 1 only these are blended. */
+    int32_t *shared, n_shared;
+    size_t shared_capacity;
 };
 
 /* world_mpi.c */
@@ -102,18 +151,41 @@ nscd_status nscd__mpi_reserve_slots(nscd_world_mpi *w);
  * its content. */
 nscd_status nscd__mpi_reserve(nscd_world_mpi *w, void **block, size_t *capacity, size_t needed,
                               size_t size);
-int32_t nscd__mpi_slot(const nscd_world *local, int32_t i);
-bool nscd__mpi_owned(const nscd_world_mpi *w, int32_t i);
+/* The slot of dense body i, and whether this rank owns it. */
+static inline int32_t nscd__mpi_slot(const nscd_world *local, int32_t i) {
+    return (int32_t)(local->id[i] & 0xffffffffu);
+}
+static inline bool nscd__mpi_owned(const nscd_world_mpi *w, int32_t i) {
+    return w->slot_owner[nscd__mpi_slot(w->local, i)] == w->rank;
+}
+
+/* In place over the ranks: v[0..3] their maxima, v[4..7] their sums
+ * (collective; the sums are exact for integer values below 2^53, so the
+ * result does not depend on the order). */
+void nscd__mpi_mixed(nscd_world_mpi *w, double v[NSCD__MPI_MIXED]);
 
 /* world_mpi_migrate.c */
 /* Rank of the subdomain holding point x (outer cells extend to infinity). */
 int32_t nscd__mpi_owner_of(const nscd_world_mpi *w, const double x[3]);
+/* Lower and upper boundary of cell c along axis k (the outer faces at the
+ * domain box). */
+void nscd__mpi_cell_bounds(const nscd_world_mpi *w, int k, int32_t c, double *lo, double *hi);
+/* The largest bounding radius of this rank's dynamic bodies. */
+double nscd__mpi_local_bound(nscd_world_mpi *w);
 /* Bodies to their owners, shadows refreshed, the exchange plan rebuilt
- * (collective). */
+ * (collective). Call after agreeing on max_bound (the largest bound over
+ * the ranks); the status is this rank's: the caller agrees on it (the
+ * exchanges themselves never leave a rank waiting for another). */
 nscd_status nscd__mpi_migrate(nscd_world_mpi *w);
+/* The cuts moved to the quantiles of the bodies' centres (collective). */
+nscd_status nscd__mpi_balance(nscd_world_mpi *w);
 
-/* world_mpi_step.c: the Jacobi blend across ranks (collective). */
-void nscd__mpi_snapshot(nscd_world_mpi *w);
+/* world_mpi_step.c: the Jacobi blend across ranks (point to point with the
+ * plan's partners). With weight 1 the bodies no other rank holds keep their
+ * velocities (v0 + 1 (v - v0) is v up to round-off), so the snapshot and the
+ * blend visit only the shared bodies; any other weight blends every body
+ * and, in the sweeps, the impulses. */
+void nscd__mpi_snapshot(nscd_world_mpi *w, bool every_body);
 nscd_status nscd__mpi_blend(nscd_world_mpi *w, double weight);
 
 #endif

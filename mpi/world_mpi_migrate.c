@@ -6,7 +6,10 @@
  * of them but itself. A rank that receives a body it holds updates the
  * copy in place (so the local id, and the contact keys and warm start built
  * on it, survive), else appends it. Shadows that nobody sent are removed.
- * The plan of the sweeps' exchanges follows from the same rule. */
+ * The plan of the sweeps' exchanges follows from the same rule. The rows
+ * travel point to point between near ranks (all-to-all for a step where a
+ * body needs a copy farther away). The cuts are equal cells, or moved to
+ * the quantiles of the bodies' centres by nscd__mpi_balance. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,16 +54,48 @@ static size_t body_message_size(const nscd_world *l, int32_t i) {
 
 /* ------------------------------------------------------------ geometry */
 
-/* Cell index of coordinate x on axis k; the outer cells extend to infinity. */
+/* Cell index of coordinate x on axis k; the outer cells extend to infinity.
+ * Equal cells: the division of the first release; moved cuts: the number of
+ * inner cuts at or below x (a binary search). NaN is in cell 0. */
 static int32_t cell_of(const nscd_world_mpi *w, int k, double x) {
-    double t = (x - w->lower[k]) / w->width[k];
-    if (!(t >= 1.0)) { /* also NaN */
+    if (w->dims[k] == 1) {
         return 0;
     }
-    if (t >= (double)(w->dims[k] - 1)) {
-        return w->dims[k] - 1;
+    if (!w->cuts_moved) {
+        double t = (x - w->lower[k]) / w->width[k];
+        if (!(t >= 1.0)) { /* also NaN */
+            return 0;
+        }
+        if (t >= (double)(w->dims[k] - 1)) {
+            return w->dims[k] - 1;
+        }
+        return (int32_t)t;
     }
-    return (int32_t)t;
+    const double *b = w->cut + w->cut_first[k];
+    int32_t lo = 0, hi = w->dims[k] - 1; /* the answer is in [lo, hi] */
+    if (!(x >= b[1])) {
+        return 0;
+    }
+    while (lo < hi) { /* the largest c with b[c] <= x (b[0] is never read) */
+        int32_t mid = lo + (hi - lo + 1) / 2;
+        if (b[mid] <= x) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return lo;
+}
+
+void nscd__mpi_cell_bounds(const nscd_world_mpi *w, int k, int32_t c, double *lo, double *hi) {
+    if (!w->cuts_moved) {
+        *lo = w->lower[k] + c * w->width[k];
+        *hi = c + 1 == w->dims[k] ? w->upper[k] : *lo + w->width[k];
+        return;
+    }
+    const double *b = w->cut + w->cut_first[k];
+    *lo = b[c];
+    *hi = b[c + 1];
 }
 
 static int32_t rank_of(const nscd_world_mpi *w, const int32_t c[3]) {
@@ -95,33 +130,125 @@ static double bound_of(const nscd_world *l, int32_t i) {
     return bound;
 }
 
-/* The cells a body's widened bounding sphere overlaps (its bounding box:
- * a superset of the exact test, never a miss). */
-static void target_cells(const nscd_world_mpi *w, int32_t i, int32_t lo[3], int32_t hi[3]) {
-    const nscd_world *l = w->local;
-    double reach = bound_of(l, i) + w->halo;
-    for (int k = 0; k < 3; ++k) {
-        double x = l->position[3 * (size_t)i + k];
-        lo[k] = cell_of(w, k, x - reach);
-        hi[k] = cell_of(w, k, x + reach);
+/* Grows a per-slot cache to the local world's slots, keeping its content
+ * (new entries have gid 0, which no dynamic body has). */
+static nscd_status reserve_cache(nscd_world_mpi *w, void **block, size_t *capacity, size_t size) {
+    size_t needed = (size_t)w->local->n_slots + 1;
+    if (needed <= *capacity) {
+        return NSCD_OK;
     }
+    size_t cap = *capacity ? 2 * *capacity : 64;
+    while (cap < needed) {
+        cap *= 2;
+    }
+    char *fresh = nscd__alloc_array(&w->allocator, cap, size);
+    if (fresh == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    memset(fresh, 0, cap * size);
+    if (*capacity > 0) {
+        memcpy(fresh, *block, *capacity * size);
+    }
+    nscd__free(&w->allocator, *block, *capacity * size);
+    *block = fresh;
+    *capacity = cap;
+    return NSCD_OK;
 }
 
-/* The halo in use: the option, or the largest bound of a dynamic body over
- * every rank plus the contact margin (collective). With it, a body b that
- * touches body a (centres at most r_a + r_b + margin apart) has a copy on
- * a's owner: its sphere widened by the halo contains a's centre. */
-static void update_halo(nscd_world_mpi *w) {
-    double mine = 0.0, all = 0.0;
+/* The bound of dynamic body i, from the slot's cache (the shapes of a body
+ * never change; a slot reused by another body has another global id). */
+static double cached_bound(nscd_world_mpi *w, int32_t i) {
     const nscd_world *l = w->local;
+    int32_t slot = nscd__mpi_slot(l, i);
+    if ((size_t)slot >= w->slot_bound_capacity) { /* the cache could not grow */
+        return bound_of(l, i);
+    }
+    nscd__mpi_bound *b = &w->slot_bound[slot];
+    if (b->gid != l->user_id[i]) {
+        b->gid = l->user_id[i];
+        b->radius = bound_of(l, i);
+    }
+    return b->radius;
+}
+
+/* Both caches for every slot of the local world (when memory fails, the
+ * values are computed each time instead). */
+static void reserve_caches(nscd_world_mpi *w) {
+    reserve_cache(w, (void **)&w->slot_bound, &w->slot_bound_capacity, sizeof *w->slot_bound);
+    reserve_cache(w, (void **)&w->slot_cells, &w->slot_cells_capacity, sizeof *w->slot_cells);
+}
+
+double nscd__mpi_local_bound(nscd_world_mpi *w) {
+    const nscd_world *l = w->local;
+    double mine = 0.0;
+    reserve_caches(w);
     for (int32_t i = 0; w->halo_option == 0.0 && i < l->n_bodies; ++i) {
         if (l->type[i] == NSCD_BODY_DYNAMIC) {
-            double b = bound_of(l, i);
+            double b = cached_bound(w, i);
             mine = b > mine ? b : mine;
         }
     }
-    MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_MAX, w->comm);
-    w->halo = w->halo_option > 0.0 ? w->halo_option : all + l->desc.contact_margin;
+    return mine;
+}
+
+/* The cells a body's widened bounding sphere overlaps (its bounding box:
+ * a superset of the exact test, never a miss) and its new owner, computed
+ * once per migration into the slot's cache. */
+static const nscd__mpi_cells *cells_of(nscd_world_mpi *w, int32_t i, nscd__mpi_cells *scratch) {
+    const nscd_world *l = w->local;
+    int32_t slot = nscd__mpi_slot(l, i);
+    nscd__mpi_cells *c = scratch;
+    if ((size_t)slot < w->slot_cells_capacity) {
+        c = &w->slot_cells[slot];
+        if (c->mark == w->epoch && c->gid == l->user_id[i]) {
+            return c;
+        }
+    }
+    const double *x = l->position + 3 * (size_t)i;
+    double reach = cached_bound(w, i) + w->halo;
+    for (int k = 0; k < 3; ++k) {
+        c->lo[k] = cell_of(w, k, x[k] - reach);
+        c->hi[k] = cell_of(w, k, x[k] + reach);
+    }
+    c->owner = nscd__mpi_owner_of(w, x);
+    c->gid = l->user_id[i];
+    c->mark = w->epoch;
+    return c;
+}
+
+/* The halo in use: the option, or the largest bound of a dynamic body over
+ * every rank (max_bound, agreed by the caller) plus the contact margin. With
+ * it, a body b that touches body a (centres at most r_a + r_b + margin
+ * apart) has a copy on a's owner: its sphere widened by the halo contains
+ * a's centre. Then the ranks near this one: those whose subdomain lies
+ * within twice the reach (largest bound + halo) along every axis, a
+ * symmetric relation (both sides evaluate the same expression). */
+static void update_halo_and_near(nscd_world_mpi *w) {
+    w->halo = w->halo_option > 0.0 ? w->halo_option : w->max_bound + w->local->desc.contact_margin;
+    double reach = 2.0 * (w->max_bound + w->halo), mine[3][2];
+    for (int k = 0; k < 3; ++k) {
+        nscd__mpi_cell_bounds(w, k, w->coords[k], &mine[k][0], &mine[k][1]);
+        mine[k][0] = w->coords[k] == 0 ? -INFINITY : mine[k][0];
+        mine[k][1] = w->coords[k] + 1 == w->dims[k] ? INFINITY : mine[k][1];
+    }
+    w->n_near = 0;
+    for (int32_t r = 0; r < w->size; ++r) {
+        int32_t c[3] = {r / (w->dims[1] * w->dims[2]), (r / w->dims[2]) % w->dims[1],
+                        r % w->dims[2]};
+        bool near = r != w->rank;
+        for (int k = 0; near && k < 3; ++k) {
+            double lo, hi;
+            nscd__mpi_cell_bounds(w, k, c[k], &lo, &hi);
+            lo = c[k] == 0 ? -INFINITY : lo;
+            hi = c[k] + 1 == w->dims[k] ? INFINITY : hi;
+            double gap_a = lo - mine[k][1], gap_b = mine[k][0] - hi;
+            near = (gap_a > gap_b ? gap_a : gap_b) <= reach;
+        }
+        w->near[r] = near;
+        if (near) {
+            w->near_list[w->n_near++] = r;
+        }
+    }
 }
 
 /* ------------------------------------------------------------ packing */
@@ -131,12 +258,19 @@ static void update_halo(nscd_world_mpi *w) {
 typedef void (*target_fn)(nscd_world_mpi *w, int32_t i, int32_t rank, void *user);
 
 static bool for_each_target(nscd_world_mpi *w, int32_t i, target_fn visit, void *user) {
-    int32_t lo[3], hi[3], c[3];
+    if (w->size == 1) {
+        return true;
+    }
+    nscd__mpi_cells scratch;
+    const nscd__mpi_cells t = *cells_of(w, i, &scratch);
+    if (t.lo[0] == t.hi[0] && t.lo[1] == t.hi[1] && t.lo[2] == t.hi[2] && t.owner == w->rank) {
+        return true; /* the common case: one cell, this one */
+    }
+    int32_t c[3];
     bool here = false;
-    target_cells(w, i, lo, hi);
-    for (c[0] = lo[0]; c[0] <= hi[0]; ++c[0]) {
-        for (c[1] = lo[1]; c[1] <= hi[1]; ++c[1]) {
-            for (c[2] = lo[2]; c[2] <= hi[2]; ++c[2]) {
+    for (c[0] = t.lo[0]; c[0] <= t.hi[0]; ++c[0]) {
+        for (c[1] = t.lo[1]; c[1] <= t.hi[1]; ++c[1]) {
+            for (c[2] = t.lo[2]; c[2] <= t.hi[2]; ++c[2]) {
                 int32_t r = rank_of(w, c);
                 if (r == w->rank) {
                     here = true;
@@ -149,9 +283,15 @@ static bool for_each_target(nscd_world_mpi *w, int32_t i, target_fn visit, void 
     return here;
 }
 
+typedef struct count_state {
+    size_t *bytes;
+    int far;
+} count_state;
+
 static void count_target(nscd_world_mpi *w, int32_t i, int32_t rank, void *user) {
-    size_t *bytes = user;
-    bytes[rank] += body_message_size(w->local, i);
+    count_state *st = user;
+    st->bytes[rank] += body_message_size(w->local, i);
+    st->far |= !w->near[rank];
 }
 
 static void pack_target(nscd_world_mpi *w, int32_t i, int32_t rank, void *user) {
@@ -162,7 +302,8 @@ static void pack_target(nscd_world_mpi *w, int32_t i, int32_t rank, void *user) 
     nscd__world_get_row(l, i, &m.row);
     int32_t slot = nscd__mpi_slot(l, i);
     m.user = w->slot_user[slot];
-    m.owner = nscd__mpi_owner_of(w, l->position + 3 * (size_t)i);
+    nscd__mpi_cells scratch;
+    m.owner = cells_of(w, i, &scratch)->owner;
     char *out = w->send_bytes + cursor[rank];
     memcpy(out, &m, sizeof m);
     size_t shapes = (size_t)l->shape_count[i] * sizeof(nscd__world_shape);
@@ -188,16 +329,19 @@ static bool owned_dynamic(const nscd_world_mpi *w, int32_t i) {
 }
 
 /* Byte counts per rank (MPI counts are int: a larger message fails), then
- * the rows. w->rank_bytes holds the counts and the packing cursors. */
-static nscd_status pack_all(nscd_world_mpi *w) {
+ * the rows; *far when a body needs a copy on a rank that is not near.
+ * w->rank_bytes holds the counts and the packing cursors. */
+static nscd_status pack_all(nscd_world_mpi *w, int *far) {
     const nscd_world *l = w->local;
     size_t n = (size_t)w->size, *bytes = w->rank_bytes;
     memset(bytes, 0, 2 * n * sizeof *bytes);
+    count_state st = {bytes, 0};
     for (int32_t i = 0; i < l->n_bodies; ++i) {
         if (owned_dynamic(w, i)) {
-            for_each_target(w, i, count_target, bytes);
+            for_each_target(w, i, count_target, &st);
         }
     }
+    *far = st.far;
     size_t total = 0;
     nscd_status rc = NSCD_OK;
     for (size_t r = 0; r < n; ++r) {
@@ -215,13 +359,31 @@ static nscd_status pack_all(nscd_world_mpi *w) {
             for_each_target(w, i, pack_target, bytes + n);
         }
     }
+    if (rc != NSCD_OK) { /* nothing goes out */
+        memset(w->send_count, 0, n * sizeof *w->send_count);
+    }
     return rc;
 }
 
 /* ------------------------------------------------------------ exchange */
 
-static nscd_status exchange_bytes(nscd_world_mpi *w) {
-    MPI_Alltoall(w->send_count, 1, MPI_INT, w->recv_count, 1, MPI_INT, w->comm);
+/* One int per near rank each way (the non-near ones' recv set to 0): point
+ * to point, no collective. */
+static void exchange_ints_near(nscd_world_mpi *w, int *send, int *recv, int tag) {
+    int n = 0;
+    for (int r = 0; r < w->size; ++r) {
+        recv[r] = 0;
+    }
+    for (int32_t j = 0; j < w->n_near; ++j) {
+        int r = w->near_list[j];
+        MPI_Irecv(&recv[r], 1, MPI_INT, r, tag, w->comm, &w->requests[n++]);
+        MPI_Isend(&send[r], 1, MPI_INT, r, tag, w->comm, &w->requests[n++]);
+    }
+    MPI_Waitall(n, w->requests, MPI_STATUSES_IGNORE);
+}
+
+/* Displacements of the received bytes, in rank order, and room for them. */
+static nscd_status receive_room(nscd_world_mpi *w) {
     size_t total = 0;
     for (int r = 0; r < w->size; ++r) {
         w->recv_displ[r] = (int)total;
@@ -230,12 +392,50 @@ static nscd_status exchange_bytes(nscd_world_mpi *w) {
             return NSCD_ERR_OUT_OF_RANGE;
         }
     }
-    if (nscd__mpi_reserve(w, (void **)&w->recv_bytes, &w->recv_bytes_capacity, total + 1, 1) !=
-        NSCD_OK) {
-        return NSCD_ERR_OUT_OF_MEMORY;
+    return nscd__mpi_reserve(w, (void **)&w->recv_bytes, &w->recv_bytes_capacity, total + 1, 1);
+}
+
+/* Most negative status and any far body over the ranks (one collective). */
+static nscd_status agree_far(nscd_world_mpi *w, nscd_status rc, int *far) {
+    int mine[2] = {-(int)rc, *far}, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, w->comm);
+    *far = all[1];
+    return (nscd_status)-all[0];
+}
+
+/* The rows: to and from the near ranks point to point, or, when some body
+ * needs a copy on a rank that is not near (a body added far from its owner,
+ * a jump), all-to-all. Either way the received rows lie in rank order, so
+ * the result does not depend on the path. Collective. */
+static nscd_status exchange_bytes(nscd_world_mpi *w, nscd_status packed, int *far) {
+    exchange_ints_near(w, w->send_count, w->recv_count, NSCD__MPI_TAG_COUNT);
+    nscd_status rc = agree_far(w, packed != NSCD_OK ? packed : receive_room(w), far);
+    if (rc != NSCD_OK) {
+        return rc; /* nothing sent */
     }
-    MPI_Alltoallv(w->send_bytes, w->send_count, w->send_displ, MPI_BYTE, w->recv_bytes,
-                  w->recv_count, w->recv_displ, MPI_BYTE, w->comm);
+    if (*far) {
+        MPI_Alltoall(w->send_count, 1, MPI_INT, w->recv_count, 1, MPI_INT, w->comm);
+        int none = 0;
+        rc = agree_far(w, receive_room(w), &none);
+        if (rc == NSCD_OK) {
+            MPI_Alltoallv(w->send_bytes, w->send_count, w->send_displ, MPI_BYTE, w->recv_bytes,
+                          w->recv_count, w->recv_displ, MPI_BYTE, w->comm);
+        }
+        return rc;
+    }
+    int n = 0;
+    for (int32_t j = 0; j < w->n_near; ++j) {
+        int r = w->near_list[j];
+        if (w->recv_count[r] > 0) {
+            MPI_Irecv(w->recv_bytes + w->recv_displ[r], w->recv_count[r], MPI_BYTE, r,
+                      NSCD__MPI_TAG_ROWS, w->comm, &w->requests[n++]);
+        }
+        if (w->send_count[r] > 0) {
+            MPI_Isend(w->send_bytes + w->send_displ[r], w->send_count[r], MPI_BYTE, r,
+                      NSCD__MPI_TAG_ROWS, w->comm, &w->requests[n++]);
+        }
+    }
+    MPI_Waitall(n, w->requests, MPI_STATUSES_IGNORE);
     return NSCD_OK;
 }
 
@@ -248,7 +448,8 @@ static void settle_own_copies(nscd_world_mpi *w) {
         }
         int32_t slot = nscd__mpi_slot(l, i);
         if (for_each_target(w, i, NULL, NULL)) {
-            w->slot_owner[slot] = nscd__mpi_owner_of(w, l->position + 3 * (size_t)i);
+            nscd__mpi_cells scratch;
+            w->slot_owner[slot] = w->size == 1 ? 0 : cells_of(w, i, &scratch)->owner;
             w->slot_mark[slot] = w->epoch;
         } else {
             nscd__world_kill(l, i);
@@ -266,8 +467,11 @@ static int compare_gid(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* Live dynamic bodies by global id (before any append), in the world's
- * persistent buffer w->index_bytes. */
+/* The bodies a received row may update, by global id (before any append),
+ * in the world's persistent buffer w->index_bytes: the dynamic bodies this
+ * rank does not own. A row comes from the body's owner, which is never this
+ * rank, so its local copy, when there is one, is a shadow (the rank's own
+ * bodies, most of them, need no index). */
 static gid_index *index_by_gid(nscd_world_mpi *w, int32_t *n) {
     const nscd_world *l = w->local;
     *n = 0;
@@ -278,7 +482,7 @@ static gid_index *index_by_gid(nscd_world_mpi *w, int32_t *n) {
     }
     gid_index *index = (gid_index *)(void *)w->index_bytes;
     for (int32_t i = 0; i < l->n_bodies; ++i) {
-        if (l->type[i] == NSCD_BODY_DYNAMIC) {
+        if (l->type[i] == NSCD_BODY_DYNAMIC && !nscd__mpi_owned(w, i)) {
             index[(*n)++] = (gid_index){l->user_id[i], i};
         }
     }
@@ -346,12 +550,15 @@ static nscd_status receive_body(nscd_world_mpi *w, const body_message *m, nscd__
 }
 
 static nscd_status receive_all(nscd_world_mpi *w) {
+    size_t total = (size_t)w->recv_displ[w->size - 1] + (size_t)w->recv_count[w->size - 1];
+    if (total == 0) {
+        return NSCD_OK;
+    }
     int32_t n_index = 0;
     gid_index *index = index_by_gid(w, &n_index);
     if (index == NULL) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    size_t total = (size_t)w->recv_displ[w->size - 1] + (size_t)w->recv_count[w->size - 1];
     nscd_status rc = NSCD_OK;
     for (size_t at = 0; rc == NSCD_OK && at < total;) {
         body_message m;
@@ -436,86 +643,153 @@ static void offsets(const nscd__mpi_link *links, int32_t n, int32_t size, int32_
     }
 }
 
-/* Owned bodies shadowed on rank r, shadows owned by rank r: both sorted by
- * (rank, global id), so that the two sides list the same bodies in the
- * same order. */
+/* The links of the blend: for every dynamic body held here (owned or
+ * shadow), every other rank that holds it. The holders of a body are its
+ * target ranks, which every holder finds alike from the same position (the
+ * row of this migration), halo and cuts, so the relation is symmetric: both
+ * sides of a pair list the same bodies, sorted by (rank, global id), and
+ * the sweeps exchange bare arrays of 6 doubles per link. Also the ranks with
+ * a link. */
 static nscd_status build_plan(nscd_world_mpi *w) {
     const nscd_world *l = w->local;
-    int32_t n_send = 0, n_recv = 0;
+    nscd__mpi_plan *p = &w->plan;
+    int32_t n_links = 0;
     for (int32_t i = 0; i < l->n_bodies; ++i) {
-        if (owned_dynamic(w, i)) {
-            for_each_target(w, i, count_link, &n_send);
-        } else if (l->type[i] == NSCD_BODY_DYNAMIC) {
-            ++n_recv;
+        if (l->type[i] == NSCD_BODY_DYNAMIC) {
+            for_each_target(w, i, count_link, &n_links);
         }
     }
-    nscd__mpi_plan *p = &w->plan;
-    size_t send_cap = (size_t)p->send_capacity, recv_cap = (size_t)p->recv_capacity;
-    if (nscd__mpi_reserve(w, (void **)&p->send, &send_cap, (size_t)n_send + 1, sizeof *p->send) !=
-            NSCD_OK ||
-        nscd__mpi_reserve(w, (void **)&p->recv, &recv_cap, (size_t)n_recv + 1, sizeof *p->recv) !=
-            NSCD_OK) {
+    size_t cap = (size_t)p->send_capacity;
+    if (nscd__mpi_reserve(w, (void **)&p->send, &cap, (size_t)n_links + 1, sizeof *p->send) !=
+        NSCD_OK) {
+        p->n_send = p->n_partners = 0;
+        offsets(p->send, 0, w->size, p->send_offset);
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    p->send_capacity = (int32_t)send_cap;
-    p->recv_capacity = (int32_t)recv_cap;
-    p->n_send = p->n_recv = 0;
+    p->send_capacity = (int32_t)cap;
+    p->n_send = 0;
     for (int32_t i = 0; i < l->n_bodies; ++i) {
-        if (owned_dynamic(w, i)) {
+        if (l->type[i] == NSCD_BODY_DYNAMIC) {
             for_each_target(w, i, add_send_link, NULL);
-        } else if (l->type[i] == NSCD_BODY_DYNAMIC) {
-            int32_t slot = nscd__mpi_slot(l, i);
-            p->recv[p->n_recv++] = (nscd__mpi_link){w->slot_owner[slot], slot, l->user_id[i]};
         }
     }
     qsort(p->send, (size_t)p->n_send, sizeof *p->send, compare_link);
-    qsort(p->recv, (size_t)p->n_recv, sizeof *p->recv, compare_link);
     offsets(p->send, p->n_send, w->size, p->send_offset);
-    offsets(p->recv, p->n_recv, w->size, p->recv_offset);
+    p->n_partners = 0;
+    for (int32_t r = 0; r < w->size; ++r) {
+        if (p->send_offset[r + 1] > p->send_offset[r]) {
+            p->partners[p->n_partners++] = r;
+        }
+    }
     return NSCD_OK;
 }
 
 /* Both sides of every pair of ranks agree on how many bodies they share
- * (a check of the rule: a mismatch would corrupt the sweeps). */
-static nscd_status check_plan(nscd_world_mpi *w) {
+ * (a check of the rule: a mismatch would corrupt the sweeps): point to point
+ * with the near ranks (a link with any other rank is then an error), or
+ * all-to-all after a far exchange. */
+static nscd_status check_plan(nscd_world_mpi *w, int far) {
     for (int r = 0; r < w->size; ++r) {
         w->send_count[r] = w->plan.send_offset[r + 1] - w->plan.send_offset[r];
     }
-    MPI_Alltoall(w->send_count, 1, MPI_INT, w->recv_count, 1, MPI_INT, w->comm);
+    if (far) {
+        MPI_Alltoall(w->send_count, 1, MPI_INT, w->recv_count, 1, MPI_INT, w->comm);
+    } else {
+        exchange_ints_near(w, w->send_count, w->recv_count, NSCD__MPI_TAG_PLAN);
+    }
+    nscd_status rc = NSCD_OK;
     for (int r = 0; r < w->size; ++r) {
-        if (w->recv_count[r] != w->plan.recv_offset[r + 1] - w->plan.recv_offset[r]) {
-            return NSCD_ERR_STATE;
+        if (w->recv_count[r] != w->send_count[r] ||
+            (!far && !w->near[r] && w->send_count[r] != 0)) {
+            rc = NSCD_ERR_STATE;
         }
     }
-    return NSCD_OK;
+    return rc;
 }
 
-static nscd_status agree(MPI_Comm comm, nscd_status rc) {
-    int mine = rc, all = rc;
-    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
-    return all;
-}
-
+/* The exchanges are the same on every rank whatever the local statuses (a
+ * rank that failed sends empty messages), so no rank waits forever; the
+ * statuses are agreed on the way (the pack and the room for the rows, before
+ * any row travels) and by the caller (the rest). */
 nscd_status nscd__mpi_migrate(nscd_world_mpi *w) {
     nscd__world_compact(w->local); /* removals since the last step */
-    update_halo(w);
+    update_halo_and_near(w);
+    reserve_caches(w);
     w->epoch++;
-    nscd_status rc = agree(w->comm, pack_all(w));
+    int far = 0;
+    nscd_status packed = pack_all(w, &far);
+    nscd_status rc = exchange_bytes(w, packed, &far);
     if (rc != NSCD_OK) {
         return rc; /* nothing sent: the world is as it was */
     }
-    rc = agree(w->comm, exchange_bytes(w));
-    if (rc == NSCD_OK) {
-        settle_own_copies(w);
-        rc = agree(w->comm, receive_all(w));
-    }
+    settle_own_copies(w);
+    rc = receive_all(w);
     if (rc == NSCD_OK) {
         drop_stale_shadows(w);
         nscd__world_compact(w->local);
-        rc = agree(w->comm, build_plan(w));
+        reserve_caches(w); /* the slots of the bodies received */
+        rc = build_plan(w);
     }
-    if (rc == NSCD_OK) {
-        rc = agree(w->comm, check_plan(w));
+    nscd_status checked = check_plan(w, far);
+    return rc != NSCD_OK ? rc : checked;
+}
+
+/* ------------------------------------------------------------ balance */
+
+nscd_status nscd__mpi_balance(nscd_world_mpi *w) {
+    const nscd_world *l = w->local;
+    int axes[3], n_axes = 0;
+    for (int k = 0; k < 3; ++k) {
+        if (w->dims[k] > 1) {
+            axes[n_axes++] = k;
+        }
     }
-    return rc;
+    if (n_axes == 0) {
+        return NSCD_OK;
+    }
+    const int bins = NSCD__MPI_BALANCE_BINS;
+    int64_t *h = w->histogram;
+    memset(h, 0, (size_t)n_axes * (size_t)bins * sizeof *h);
+    for (int32_t i = 0; i < l->n_bodies; ++i) {
+        if (!owned_dynamic(w, i)) {
+            continue;
+        }
+        for (int a = 0; a < n_axes; ++a) {
+            int k = axes[a];
+            double t = (l->position[3 * (size_t)i + k] - w->lower[k]) / (w->upper[k] - w->lower[k]);
+            double u = t * bins;
+            int b = !(u >= 0.0) ? 0 : u >= (double)(bins - 1) ? bins - 1 : (int)u;
+            h[a * bins + b]++;
+        }
+    }
+    MPI_Allreduce(MPI_IN_PLACE, h, n_axes * bins, MPI_INT64_T, MPI_SUM, w->comm);
+    int64_t total = 0;
+    for (int b = 0; b < bins; ++b) {
+        total += h[b];
+    }
+    if (total == 0) {
+        return NSCD_OK;
+    }
+    /* the same integers on every rank, the same arithmetic: the same cuts */
+    for (int a = 0; a < n_axes; ++a) {
+        int k = axes[a];
+        const int64_t *hk = h + (size_t)a * (size_t)bins;
+        double *cut = w->cut + w->cut_first[k], width = (w->upper[k] - w->lower[k]) / bins;
+        int64_t below = 0; /* bodies in the bins before b */
+        int b = 0;
+        cut[0] = w->lower[k];
+        for (int32_t c = 1; c < w->dims[k]; ++c) {
+            double target = (double)total * c / w->dims[k];
+            while (b < bins - 1 && (double)(below + hk[b]) < target) {
+                below += hk[b++];
+            }
+            double inside = hk[b] > 0 ? (target - (double)below) / (double)hk[b] : 0.0;
+            inside = inside < 0.0 ? 0.0 : inside > 1.0 ? 1.0 : inside;
+            double x = w->lower[k] + ((double)b + inside) * width;
+            cut[c] = x > cut[c - 1] ? x : cut[c - 1];
+        }
+        cut[w->dims[k]] = w->upper[k];
+    }
+    w->cuts_moved = 1;
+    return NSCD_OK;
 }

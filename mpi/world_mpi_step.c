@@ -2,6 +2,7 @@
  * stages of nscd_world_step (world/world_step.c) on each rank's local world,
  * with the exchanges of seed 002's parallel solver between them:
  *
+ *   balance            every balance_every steps, the cuts by body count
  *   migrate            bodies to their owners, shadows refreshed, the plan
  *   prepare            collision on owned bodies and shadows, solver contacts
  *   keep_resolved      each contact kept by exactly one rank: the owner of its
@@ -9,122 +10,130 @@
  *   free velocities    the same arithmetic on owners and shadows
  *   warm start         applied, then blended across ranks with weight 1
  *   sweeps             Gauss–Seidel inside the rank, then the weighted Jacobi
- *                      blend across ranks v = v0 + ω Σ_r Δv_r (Sect. 3): the
- *                      shadows' changes go to their owners, the blended
- *                      velocities come back
+ *                      blend across ranks v = v0 + ω Σ_r Δv_r (Sect. 3): each
+ *                      holder of a shared body sends its change to the other
+ *                      holders, and each sums them alike (one exchange,
+ *                      point to point)
  *   integrate          the same arithmetic on owners and shadows
  *   remove_outside     the open outlet
  *
  * With one rank no exchange happens and the stages are those of
  * nscd_world_step in the same order: the result is bitwise the serial one. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mpi/world_mpi_impl.h"
 
-static nscd_status agree(MPI_Comm comm, nscd_status rc) {
-    int mine = rc, all = rc;
-    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
-    return all;
-}
-
 /* ------------------------------------------------------------ the blend */
 
-static double *velocity_of(nscd_world *l, int32_t slot, int part) {
-    size_t i = 3 * (size_t)l->slot_dense[slot];
-    return part == 0 ? l->velocity + i : l->omega + i;
+static void snapshot_body(nscd_world_mpi *w, size_t i) {
+    const nscd_world *l = w->local;
+    memcpy(w->start_velocity + 6 * i, l->velocity + 3 * i, 3 * sizeof(double));
+    memcpy(w->start_velocity + 6 * i + 3, l->omega + 3 * i, 3 * sizeof(double));
 }
 
-void nscd__mpi_snapshot(nscd_world_mpi *w) {
+void nscd__mpi_snapshot(nscd_world_mpi *w, bool every_body) {
     nscd_world *l = w->local;
+    if (!every_body) {
+        for (int32_t k = 0; k < w->n_shared; ++k) {
+            snapshot_body(w, (size_t)w->shared[k]);
+        }
+        return;
+    }
     for (int32_t i = 0; i < l->n_bodies; ++i) {
-        memcpy(w->start_velocity + 6 * (size_t)i, l->velocity + 3 * (size_t)i, 3 * sizeof(double));
-        memcpy(w->start_velocity + 6 * (size_t)i + 3, l->omega + 3 * (size_t)i, 3 * sizeof(double));
+        snapshot_body(w, (size_t)i);
     }
     for (int32_t j = 0; j < l->n_contacts; ++j) {
         memcpy(w->start_impulse + 3 * (size_t)j, l->contacts[j].x, 3 * sizeof(double));
     }
 }
 
-/* Counts and displacements of 6 doubles per link of the plan. */
-static void real_counts(nscd_world_mpi *w, const int32_t *send_offset, const int32_t *recv_offset) {
-    for (int r = 0; r < w->size; ++r) {
-        w->send_count[r] = 6 * (send_offset[r + 1] - send_offset[r]);
-        w->send_displ[r] = 6 * send_offset[r];
-        w->recv_count[r] = 6 * (recv_offset[r + 1] - recv_offset[r]);
-        w->recv_displ[r] = 6 * recv_offset[r];
-    }
-}
-
-/* Shadows -> owners: each shadow's change since the snapshot. */
-static void send_changes(nscd_world_mpi *w) {
-    nscd_world *l = w->local;
+/* 6 doubles per link of the plan, point to point with the plan's partners
+ * (both sides list the same links: the counts are known on both sides). */
+static void exchange_reals(nscd_world_mpi *w, const int32_t *send_offset,
+                           const int32_t *recv_offset) {
     const nscd__mpi_plan *p = &w->plan;
-    for (int32_t k = 0; k < p->n_recv; ++k) {
-        int32_t i = l->slot_dense[p->recv[k].slot];
-        for (int c = 0; c < 3; ++c) {
-            w->send_real[6 * (size_t)k + c] =
-                l->velocity[3 * (size_t)i + c] - w->start_velocity[6 * (size_t)i + c];
-            w->send_real[6 * (size_t)k + 3 + c] =
-                l->omega[3 * (size_t)i + c] - w->start_velocity[6 * (size_t)i + 3 + c];
+    int n = 0;
+    for (int32_t j = 0; j < p->n_partners; ++j) {
+        int r = p->partners[j];
+        int recv = 6 * (recv_offset[r + 1] - recv_offset[r]);
+        int send = 6 * (send_offset[r + 1] - send_offset[r]);
+        if (recv > 0) {
+            MPI_Irecv(w->recv_real + 6 * (size_t)recv_offset[r], recv, MPI_DOUBLE, r,
+                      NSCD__MPI_TAG_SWEEP, w->comm, &w->requests[n++]);
+        }
+        if (send > 0) {
+            MPI_Isend(w->send_real + 6 * (size_t)send_offset[r], send, MPI_DOUBLE, r,
+                      NSCD__MPI_TAG_SWEEP, w->comm, &w->requests[n++]);
         }
     }
-    real_counts(w, p->recv_offset, p->send_offset);
-    MPI_Alltoallv(w->send_real, w->send_count, w->send_displ, MPI_DOUBLE, w->recv_real,
-                  w->recv_count, w->recv_displ, MPI_DOUBLE, w->comm);
+    MPI_Waitall(n, w->requests, MPI_STATUSES_IGNORE);
 }
 
-/* Owners: v = v0 + weight (Δv_own + Σ_r Δv_r), the ranks in increasing
- * order (a fixed order of the sum: bitwise reproducible). */
-static void blend_owned(nscd_world_mpi *w, double weight) {
-    nscd_world *l = w->local;
-    const nscd__mpi_plan *p = &w->plan;
-    for (int32_t i = 0; i < l->n_bodies; ++i) {
-        for (int c = 0; c < 3; ++c) {
-            w->change[6 * (size_t)i + c] =
-                l->velocity[3 * (size_t)i + c] - w->start_velocity[6 * (size_t)i + c];
-            w->change[6 * (size_t)i + 3 + c] =
-                l->omega[3 * (size_t)i + c] - w->start_velocity[6 * (size_t)i + 3 + c];
-        }
-    }
-    for (int32_t k = 0; k < p->n_send; ++k) { /* sorted by rank */
-        int32_t i = l->slot_dense[p->send[k].slot];
-        for (int c = 0; c < 6; ++c) {
-            w->change[6 * (size_t)i + c] += w->recv_real[6 * (size_t)k + c];
-        }
-    }
-    for (int32_t i = 0; i < l->n_bodies; ++i) {
-        if (l->type[i] != NSCD_BODY_DYNAMIC || !nscd__mpi_owned(w, i)) {
-            continue;
-        }
-        for (int c = 0; c < 3; ++c) {
-            l->velocity[3 * (size_t)i + c] =
-                w->start_velocity[6 * (size_t)i + c] + weight * w->change[6 * (size_t)i + c];
-            l->omega[3 * (size_t)i + c] = w->start_velocity[6 * (size_t)i + 3 + c] +
-                                          weight * w->change[6 * (size_t)i + 3 + c];
-        }
+/* The blend, one exchange: every holder of a shared body (its owner and
+ * its shadows) sends its change since the snapshot to every other holder,
+ * and each holder sets v = v0 + weight Σ_r Δv_r over the holders in
+ * increasing rank order, its own change in its place. The same doubles are
+ * summed in the same order on every holder, so the owner and its shadows
+ * stay bitwise equal without sending the blended velocities back (with two
+ * holders the sum is the one of the owner's formula, Δv_own + Δv_r, since
+ * a + b = b + a). The sum starts at -0.0, the exact identity of IEEE
+ * addition (-0 + x = x for every x, also -0). */
+static void add_change(nscd_world_mpi *w, size_t i, const double *delta) {
+    for (int c = 0; c < 6; ++c) {
+        w->change[6 * i + c] += delta[c];
     }
 }
 
-/* Owners -> shadows: the blended velocities. */
-static void send_velocities(nscd_world_mpi *w) {
+static void own_change(const nscd_world_mpi *w, size_t i, double delta[6]) {
+    const nscd_world *l = w->local;
+    for (int c = 0; c < 3; ++c) {
+        delta[c] = l->velocity[3 * i + c] - w->start_velocity[6 * i + c];
+        delta[3 + c] = l->omega[3 * i + c] - w->start_velocity[6 * i + 3 + c];
+    }
+}
+
+nscd_status nscd__mpi_blend(nscd_world_mpi *w, double weight) {
     nscd_world *l = w->local;
     const nscd__mpi_plan *p = &w->plan;
     for (int32_t k = 0; k < p->n_send; ++k) {
-        memcpy(w->send_real + 6 * (size_t)k, velocity_of(l, p->send[k].slot, 0),
-               3 * sizeof(double));
-        memcpy(w->send_real + 6 * (size_t)k + 3, velocity_of(l, p->send[k].slot, 1),
-               3 * sizeof(double));
+        own_change(w, (size_t)l->slot_dense[p->send[k].slot], w->send_real + 6 * (size_t)k);
     }
-    real_counts(w, p->send_offset, p->recv_offset);
-    MPI_Alltoallv(w->send_real, w->send_count, w->send_displ, MPI_DOUBLE, w->recv_real,
-                  w->recv_count, w->recv_displ, MPI_DOUBLE, w->comm);
-    for (int32_t k = 0; k < p->n_recv; ++k) {
-        memcpy(velocity_of(l, p->recv[k].slot, 0), w->recv_real + 6 * (size_t)k,
-               3 * sizeof(double));
-        memcpy(velocity_of(l, p->recv[k].slot, 1), w->recv_real + 6 * (size_t)k + 3,
-               3 * sizeof(double));
+    exchange_reals(w, p->send_offset, p->send_offset);
+    bool every_body = weight != 1.0;
+    int32_t n = every_body ? l->n_bodies : w->n_shared;
+    for (int32_t k = 0; k < n; ++k) {
+        size_t i = (size_t)(every_body ? k : w->shared[k]);
+        for (int c = 0; c < 6; ++c) {
+            w->change[6 * i + c] = -0.0;
+        }
     }
+    int32_t before = p->send_offset[w->rank], after = p->send_offset[w->rank + 1];
+    for (int32_t k = 0; k < before; ++k) { /* the ranks below this one */
+        add_change(w, (size_t)l->slot_dense[p->send[k].slot], w->recv_real + 6 * (size_t)k);
+    }
+    for (int32_t k = 0; k < n; ++k) {
+        size_t i = (size_t)(every_body ? k : w->shared[k]);
+        double delta[6];
+        own_change(w, i, delta);
+        add_change(w, i, delta);
+    }
+    for (int32_t k = after; k < p->n_send; ++k) { /* the ranks above */
+        add_change(w, (size_t)l->slot_dense[p->send[k].slot], w->recv_real + 6 * (size_t)k);
+    }
+    for (int32_t k = 0; k < n; ++k) {
+        size_t i = (size_t)(every_body ? k : w->shared[k]);
+        if (l->type[i] != NSCD_BODY_DYNAMIC) {
+            continue;
+        }
+        for (int c = 0; c < 3; ++c) {
+            l->velocity[3 * i + c] = w->start_velocity[6 * i + c] + weight * w->change[6 * i + c];
+            l->omega[3 * i + c] =
+                w->start_velocity[6 * i + 3 + c] + weight * w->change[6 * i + 3 + c];
+        }
+    }
+    return NSCD_OK;
 }
 
 /* The impulses of this rank's contacts, blended like the velocities, so
@@ -140,18 +149,41 @@ static void blend_impulses(nscd_world_mpi *w, double weight) {
     }
 }
 
-nscd_status nscd__mpi_blend(nscd_world_mpi *w, double weight) {
-    send_changes(w);
-    blend_owned(w, weight);
-    send_velocities(w);
+/* ------------------------------------------------------------ stages */
+
+static int compare_int(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The bodies of the plan, by dense index, each once. */
+static nscd_status list_shared(nscd_world_mpi *w) {
+    const nscd__mpi_plan *p = &w->plan;
+    const nscd_world *l = w->local;
+    size_t n = (size_t)p->n_send;
+    nscd_status rc =
+        nscd__mpi_reserve(w, (void **)&w->shared, &w->shared_capacity, n + 1, sizeof *w->shared);
+    w->n_shared = 0;
+    if (rc != NSCD_OK) {
+        return rc;
+    }
+    for (int32_t k = 0; k < p->n_send; ++k) {
+        w->shared[w->n_shared++] = l->slot_dense[p->send[k].slot];
+    }
+    qsort(w->shared, (size_t)w->n_shared, sizeof *w->shared, compare_int);
+    int32_t kept = 0;
+    for (int32_t k = 0; k < w->n_shared; ++k) {
+        if (kept == 0 || w->shared[k] != w->shared[kept - 1]) {
+            w->shared[kept++] = w->shared[k];
+        }
+    }
+    w->n_shared = kept;
     return NSCD_OK;
 }
 
-/* ------------------------------------------------------------ stages */
-
 static nscd_status reserve_scratch(nscd_world_mpi *w) {
     const nscd__mpi_plan *p = &w->plan;
-    size_t links = (size_t)(p->n_send > p->n_recv ? p->n_send : p->n_recv);
+    size_t links = (size_t)p->n_send;
     size_t bodies = 6 * ((size_t)w->local->n_bodies + 1);
     nscd_status rc = nscd__mpi_reserve(w, (void **)&w->send_real, &w->send_real_capacity,
                                        6 * links + 1, sizeof(double));
@@ -170,6 +202,9 @@ static nscd_status reserve_scratch(nscd_world_mpi *w) {
         rc = nscd__mpi_reserve(w, (void **)&w->start_impulse, &w->impulse_capacity,
                                3 * ((size_t)w->local->n_contacts + 1), sizeof(double));
     }
+    if (rc == NSCD_OK) {
+        rc = list_shared(w);
+    }
     return rc;
 }
 
@@ -185,7 +220,10 @@ static void keep_resolved(nscd_world_mpi *w) {
             resolver = c->b;
         }
         if (nscd__mpi_owned(w, resolver)) {
-            nscd__world_move_contact(l, j, kept++);
+            if (j != kept) { /* a contact in place stays */
+                nscd__world_move_contact(l, j, kept);
+            }
+            ++kept;
         }
     }
     l->n_contacts = kept;
@@ -194,26 +232,33 @@ static void keep_resolved(nscd_world_mpi *w) {
 /* Sweeps until max_sweeps or the merit (the largest over the ranks) falls
  * below the tolerance, as nscd__world_solve does. With tolerance 0 every
  * rank does max_sweeps sweeps and the merits are reduced only for the report. */
-static nscd_status sweep(nscd_world_mpi *w, int64_t contacts, int32_t max_sweeps, int32_t *sweeps,
+static nscd_status sweep(nscd_world_mpi *w, int any_contacts, int32_t max_sweeps, int32_t *sweeps,
                          double *merit) {
     nscd_world *l = w->local;
     *sweeps = 0;
     *merit = 0.0;
-    if (contacts == 0) {
+    if (!any_contacts) {
         return NSCD_OK;
     }
+    double weight = l->desc.relaxation;
     for (int32_t s = 0; s < max_sweeps; ++s) {
         if (w->size > 1) {
-            nscd__mpi_snapshot(w);
+            nscd__mpi_snapshot(w, weight != 1.0);
         }
         double m = nscd__world_sweep(l);
         *merit = m;
         if (w->size > 1) {
-            blend_impulses(w, l->desc.relaxation);
-            nscd__mpi_blend(w, l->desc.relaxation);
-            if (l->desc.tolerance > 0.0) { /* else the report takes the maximum once */
-                MPI_Allreduce(&m, merit, 1, MPI_DOUBLE, MPI_MAX, w->comm);
+            /* the largest merit travels while the blend's messages do; with
+             * tolerance 0 the report takes the maximum once */
+            MPI_Request request = MPI_REQUEST_NULL;
+            if (l->desc.tolerance > 0.0) {
+                MPI_Iallreduce(&m, merit, 1, MPI_DOUBLE, MPI_MAX, w->comm, &request);
             }
+            if (weight != 1.0) {
+                blend_impulses(w, weight);
+            }
+            nscd__mpi_blend(w, weight);
+            MPI_Wait(&request, MPI_STATUS_IGNORE);
         }
         *sweeps = s + 1;
         if (l->desc.tolerance > 0.0 && *merit < l->desc.tolerance) {
@@ -243,63 +288,73 @@ static int32_t remove_outside(nscd_world_mpi *w) {
     return removed;
 }
 
-/* Figures of the whole world. */
-static void reduce_report(nscd_world_mpi *w, nscd_world_step_report *r) {
-    int64_t sums[3] = {r->contacts, r->bodies_removed, r->broad_pairs}, all[3];
-    double maxima[2] = {r->merit, r->max_penetration}, top[2];
-    MPI_Allreduce(sums, all, 3, MPI_INT64_T, MPI_SUM, w->comm);
-    MPI_Allreduce(maxima, top, 2, MPI_DOUBLE, MPI_MAX, w->comm);
-    r->contacts = (int32_t)(all[0] > INT32_MAX ? INT32_MAX : all[0]);
-    r->bodies_removed = (int32_t)(all[1] > INT32_MAX ? INT32_MAX : all[1]);
-    r->broad_pairs = (int32_t)(all[2] > INT32_MAX ? INT32_MAX : all[2]);
-    r->merit = top[0];
-    r->max_penetration = top[1];
-}
-
-static nscd_status solve_and_move(nscd_world_mpi *w, nscd_world_step_report *r) {
+/* The solve, the relax pass, the agreed finiteness, the move. The figures
+ * of the report known before the move are reduced with the finiteness in one
+ * collective; the bodies removed at the outlet in another. */
+static nscd_status solve_and_move(nscd_world_mpi *w, int any_contacts, nscd_world_step_report *r) {
     nscd_world *l = w->local;
-    int64_t mine = l->n_contacts, contacts = mine;
-    if (w->size > 1) {
-        MPI_Allreduce(&mine, &contacts, 1, MPI_INT64_T, MPI_SUM, w->comm);
-    }
     nscd__world_step_free_velocities(l);
     if (w->size > 1) {
-        nscd__mpi_snapshot(w);
+        nscd__mpi_snapshot(w, false);
         nscd__world_warm_start(l);
         nscd__mpi_blend(w, 1.0);
     } else {
         nscd__world_warm_start(l);
     }
-    sweep(w, contacts, l->desc.max_sweeps, &r->sweeps, &r->merit);
+    sweep(w, any_contacts, l->desc.max_sweeps, &r->sweeps, &r->merit);
     /* the relax pass (world_step.c): when any rank's contacts had a
      * penetration correction, every rank sweeps again without it */
     int corrected =
             l->desc.relax_sweeps > 0 && nscd__world_step_finite(l) && nscd__world_step_relax(l),
         any = corrected;
-    if (w->size > 1) {
+    if (w->size > 1 && l->desc.relax_sweeps > 0) {
         MPI_Allreduce(&corrected, &any, 1, MPI_INT, MPI_MAX, w->comm);
     }
     if (any) {
         nscd__world_step_keep_position_velocities(l);
         double relax_merit = 0.0;
-        sweep(w, contacts, l->desc.relax_sweeps, &r->relax_sweeps, &relax_merit);
+        sweep(w, any_contacts, l->desc.relax_sweeps, &r->relax_sweeps, &relax_merit);
         r->merit = relax_merit > r->merit ? relax_merit : r->merit;
-    }
-    int finite = nscd__world_step_finite(l), all = finite;
-    MPI_Allreduce(&finite, &all, 1, MPI_INT, MPI_MIN, w->comm);
-    if (!all) {
-        nscd__world_step_restore(l);
-        return NSCD_ERR_NOT_FINITE;
     }
     r->contacts = l->n_contacts;
     r->broad_pairs = l->collision.n_pairs;
+    double v[NSCD__MPI_MIXED] = {!nscd__world_step_finite(l),
+                                 r->merit,
+                                 r->max_penetration,
+                                 0.0,
+                                 (double)r->contacts,
+                                 (double)r->broad_pairs,
+                                 0.0,
+                                 0.0};
+    if (w->size > 1) {
+        nscd__mpi_mixed(w, v);
+    }
+    if (v[0] != 0.0) {
+        nscd__world_step_restore(l);
+        return NSCD_ERR_NOT_FINITE;
+    }
+    r->merit = v[1];
+    r->max_penetration = v[2];
+    r->contacts = (int32_t)(v[4] > INT32_MAX ? INT32_MAX : v[4]);
+    r->broad_pairs = (int32_t)(v[5] > INT32_MAX ? INT32_MAX : v[5]);
     nscd__world_step_integrate(l);
-    r->bodies_removed = remove_outside(w);
+    int64_t removed = remove_outside(w), all = removed;
+    if (w->size > 1) {
+        MPI_Allreduce(&removed, &all, 1, MPI_INT64_T, MPI_SUM, w->comm);
+    }
+    r->bodies_removed = (int32_t)(all > INT32_MAX ? INT32_MAX : all);
     l->steps++;
     l->time = (double)l->steps * l->desc.dt;
     return NSCD_OK;
 }
 
+/* The collectives of a step with R > 1 ranks and tolerance 0
+ * (docs/distributed.md): the start (status, largest bound), the balance
+ * every balance_every steps (a histogram), the migration (statuses and
+ * whether a body needs a copy beyond the near ranks), the prepare (statuses,
+ * any contact), the relax pass (with relax_sweeps > 0), the report
+ * (finiteness and figures) and the outlet's count: 6, the rest point to
+ * point with the ranks sharing bodies. */
 nscd_status nscd_world_mpi_step(nscd_world_mpi *w, nscd_world_step_report *report) {
     if (w == NULL) {
         return NSCD_ERR_NULL_POINTER;
@@ -308,40 +363,48 @@ nscd_status nscd_world_mpi_step(nscd_world_mpi *w, nscd_world_step_report *repor
     int bad_report =
         report != NULL && !nscd__struct_size_ok(nscd__struct_size_of(report),
                                                 NSCD__WORLD_STEP_REPORT_SIZE_0_2, sizeof *report);
-    nscd_status rc = agree(w->comm, bad_report  ? NSCD_ERR_STRUCT_SIZE
-                                    : w->broken ? NSCD_ERR_STATE
-                                                : NSCD_OK);
+    nscd_status rc = bad_report ? NSCD_ERR_STRUCT_SIZE : w->broken ? NSCD_ERR_STATE : NSCD_OK;
+    double start[2] = {-(double)rc, rc == NSCD_OK ? nscd__mpi_local_bound(w) : 0.0}, all[2];
+    MPI_Allreduce(start, all, 2, MPI_DOUBLE, MPI_MAX, w->comm);
+    rc = (nscd_status) - (int)all[0];
     if (rc != NSCD_OK) {
         return nscd__fail(&w->diag, rc, "report struct_size, or a failed migration");
     }
+    w->max_bound = all[1];
     if (w->local->desc.on_unconverged == NSCD_UNCONVERGED_REJECT) { /* same desc everywhere */
         return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
                           "on_unconverged REJECT: the distributed world keeps every step");
     }
-    rc = nscd__mpi_migrate(w);
-    if (rc != NSCD_OK) {
-        w->broken = 1;
-        return nscd__fail(&w->diag, rc, "migration failed; the world must be destroyed");
+    if (w->balance_every > 0 && w->local->steps % w->balance_every == 0) {
+        nscd__mpi_balance(w);
     }
+    nscd_status migrated = nscd__mpi_migrate(w), prepared = NSCD_OK;
     nscd_world_step_report r;
     memset(&r, 0, sizeof r);
     r.struct_size = sizeof r;
-    rc = nscd__world_step_prepare(w->local, &r.max_penetration);
-    if (rc == NSCD_OK) {
-        keep_resolved(w);
-        rc = reserve_scratch(w);
+    if (migrated == NSCD_OK) {
+        prepared = nscd__world_step_prepare(w->local, &r.max_penetration);
+        if (prepared == NSCD_OK) {
+            keep_resolved(w);
+            prepared = reserve_scratch(w);
+        }
     }
-    rc = agree(w->comm, rc);
-    if (rc != NSCD_OK) {
+    int mine[3] = {-(int)migrated, -(int)prepared, w->local->n_contacts > 0}, agreed[3];
+    MPI_Allreduce(mine, agreed, 3, MPI_INT, MPI_MAX, w->comm);
+    if (agreed[0] != 0) {
+        w->broken = 1;
         w->local->n_contacts = 0;
-        return nscd__fail(&w->diag, rc, "collision detection or step scratch: out of memory");
+        return nscd__fail(&w->diag, (nscd_status)-agreed[0],
+                          "migration failed; the world must be destroyed");
     }
-    rc = solve_and_move(w, &r);
+    if (agreed[1] != 0) {
+        w->local->n_contacts = 0;
+        return nscd__fail(&w->diag, (nscd_status)-agreed[1],
+                          "collision detection or step scratch: out of memory");
+    }
+    rc = solve_and_move(w, agreed[2], &r);
     if (rc != NSCD_OK) {
         return nscd__fail(&w->diag, rc, "a velocity became non-finite");
-    }
-    if (w->size > 1) {
-        reduce_report(w, &r);
     }
     const nscd_world_desc *d = &w->local->desc;
     r.converged = d->tolerance > 0.0 && r.merit < d->tolerance;

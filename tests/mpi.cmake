@@ -17,7 +17,7 @@ set(_mpi_env "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA
 foreach(_np 1 2 4)
   set(_what all)
   if(_np EQUAL 4)
-    set(_what conserved)
+    set(_what conserved,balance)
   endif()
   add_test(NAME mpi.world_np${_np}
     COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${_np} ${MPIEXEC_PREFLAGS}

@@ -8,8 +8,12 @@
  *   mpirun -np R granular_channel_mpi [--json] [--coarse-graining K]
  *          [--duration T] [--warmup T] [--law coulomb|max_dissipation]
  *          [--sweeps N] [--seed S] [--relaxation W] [--inflow depth|volume]
- *          [--wall-friction MU]
+ *          [--wall-friction MU] [--balance-every N]
  *          [--vtk PREFIX]
+ *
+ * --balance-every N (default 100) moves the cuts to the quantiles of the
+ * particles' x every N steps (nscd_world_mpi_desc.balance_every), so that
+ * each rank owns as many particles; 0 keeps the equal cells of the domain box.
  *
  * With --json rank 0 prints the keys of the serial example's run that are
  * Table 2 figures (particles_avg, contacts_avg, contacts_per_particle,
@@ -41,8 +45,8 @@
 static const char usage_text[] =
     "usage: granular_channel_mpi [--json] [--coarse-graining K] [--duration T] [--warmup T] "
     "[--law coulomb|max_dissipation] [--sweeps N] [--seed S] [--relaxation W] "
-    "[--inflow depth|volume] [--wall-friction MU] [--dims-x N] [--dims-y N] [--dims-z N] [--vtk "
-    "PREFIX]";
+    "[--inflow depth|volume] [--wall-friction MU] [--dims-x N] [--dims-y N] [--dims-z N] "
+    "[--balance-every N] [--vtk PREFIX]";
 
 static double cpu_now(void) {
     struct timespec ts;
@@ -106,7 +110,8 @@ typedef struct result {
     const channel_scene *scene;
     const channel_stats *stats;
     channel_summary summary;
-    double warmup, seconds, step_seconds_max_rank, cpu[2], shadows_avg;
+    double warmup, seconds, step_seconds_max_rank, cpu[2], shadows_avg, largest_share_avg;
+    int32_t balance_every;
     int64_t steps;
     int ranks, keep_volume_fraction;
 } result;
@@ -150,6 +155,8 @@ static void print_json(const result *r) {
     field("cpu_seconds_max_rank", r->cpu[0]);
     field("cpu_seconds_all_ranks", r->cpu[1]);
     field("shadows_avg", r->shadows_avg);
+    field("largest_share_avg", r->largest_share_avg);
+    printf(",\"balance_every\":%d", (int)r->balance_every);
     field("contacts_detected_avg", m->detected_avg);
     field("contacts_active_avg", m->active_avg);
     field("contacts_particle_particle_avg", m->particle_pairs_avg);
@@ -168,9 +175,10 @@ static void print_json(const result *r) {
 
 /* ------------------------------------------------------------ main */
 
-/* Steps and samples; `shadows` sums the shadow copies at the samples. */
+/* Steps and samples; `shadows` sums the shadow copies at the samples and
+ * `share` the largest rank's share of the particles. */
 static nscd_status run_loop(channel_scene *s, channel_stats *stats, int64_t steps, double *in_step,
-                            double *shadows, int *lost) {
+                            double *shadows, double *share, int *lost) {
     channel_world_mpi *w = s->world;
     int64_t sample_every = (int64_t)fmax(1.0, round(SAMPLE_INTERVAL / s->p.dt));
     nscd_status st = NSCD_OK;
@@ -189,6 +197,10 @@ static nscd_status run_loop(channel_scene *s, channel_stats *stats, int64_t step
             int64_t n_shadows = 0;
             nscd_world_mpi_global_count(w->world, NULL, NULL, &n_shadows);
             *shadows += (double)n_shadows;
+            int64_t owned = nscd_world_mpi_body_count(w->world), largest = 0, all = 0;
+            MPI_Allreduce(&owned, &largest, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+            MPI_Allreduce(&owned, &all, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+            *share += all > 0 ? (double)largest / (double)all : 0.0;
         }
     }
     return st;
@@ -211,7 +223,10 @@ static int parse(int argc, char **argv, channel_params *p, channel_world_mpi_con
     config->dims[0] = (int32_t)cli_double(argc, argv, "--dims-x", 0.0);
     config->dims[1] = (int32_t)cli_double(argc, argv, "--dims-y", 1.0);
     config->dims[2] = (int32_t)cli_double(argc, argv, "--dims-z", 1.0);
+    double balance_every = cli_double(argc, argv, "--balance-every", 100.0);
+    config->balance_every = (int32_t)balance_every;
     if (!(k >= 1.0 && k <= 20.0) || *steps < 1 || sweeps < 1 || !(*warmup >= 0.0) ||
+        !(balance_every >= 0.0 && balance_every <= 1e9) ||
         (strcmp(law_name, "coulomb") && strcmp(law_name, "max_dissipation")) ||
         (!*keep_volume_fraction && strcmp(inflow, "depth"))) {
         return 0;
@@ -260,10 +275,10 @@ static int run(int argc, char **argv, int rank) {
         return 1; /* every rank alike: the same allocation everywhere */
     }
     channel_stats_init(stats, r.warmup);
-    double start = now(), in_step = 0.0, shadows = 0.0, cpu_start = cpu_now();
+    double start = now(), in_step = 0.0, shadows = 0.0, share = 0.0, cpu_start = cpu_now();
     nscd_status st = channel_scene_create_on(&s, &p, &channel_world_mpi_ops, &config);
     int lost = 0;
-    st = st == NSCD_OK ? run_loop(&s, stats, r.steps, &in_step, &shadows, &lost) : st;
+    st = st == NSCD_OK ? run_loop(&s, stats, r.steps, &in_step, &shadows, &share, &lost) : st;
     const char *vtk = cli_string(argc, argv, "--vtk", NULL);
     if (st == NSCD_OK && vtk != NULL) {
         st = nscd_world_mpi_write_vtk(((channel_world_mpi *)s.world)->world, vtk);
@@ -277,6 +292,8 @@ static int run(int argc, char **argv, int rank) {
     r.scene = &s;
     r.stats = stats;
     r.shadows_avg = shadows / (double)stats->samples;
+    r.largest_share_avg = share / (double)stats->samples;
+    r.balance_every = config.balance_every;
     report(argc, argv, st, &r, stats);
     channel_scene_destroy(&s);
     channel_stats_free(stats);

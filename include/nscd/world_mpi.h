@@ -8,9 +8,11 @@
  * ranks whose subdomain its bounding sphere, widened by the halo, overlaps.
  * Each contact is resolved by exactly one rank (the owner of its dynamic
  * body with the smaller global id). Every sweep is Gauss–Seidel inside a
- * rank and a weighted Jacobi blend across ranks, with the velocity changes
- * of shadows sent to their owners and the blended velocities sent back.
- * Bodies migrate to their new owner before each step. See docs/distributed.md.
+ * rank and a weighted Jacobi blend across ranks: every holder of a shared
+ * body (its owner and its shadows) sends its velocity change to the others,
+ * and each sums them alike. Bodies migrate to their new owner before each
+ * step; the cuts between subdomains are equal or follow the bodies
+ * (nscd_world_mpi_desc::balance_every). See docs/distributed.md.
  *
  * This header does not include `mpi.h`: the communicator is passed as its
  * Fortran handle, `MPI_Comm_c2f(comm)`, an integer whose meaning every MPI
@@ -48,6 +50,16 @@ typedef struct nscd_world_mpi_desc {
      *  radius of any dynamic body plus the contact margin, which is enough for
      *  every contact of an owned body to be seen by its owner. */
     double halo;
+    /** Cut positions by particle count (since 0.2): 0 (default) = the domain
+     *  box cut into equal cells along each axis, fixed; N > 0 = at the start
+     *  of every step whose step count is a multiple of N (the first step
+     *  included), the cuts along each axis with more than one subdomain move
+     *  to the quantiles of the dynamic bodies' centres along that axis, so
+     *  that each slab holds the same number of bodies (one histogram summed
+     *  over the ranks; deterministic: the same cuts on every rank and on
+     *  every rerun, and kept in the checkpoint). See
+     *  nscd_world_mpi_balance() and docs/distributed.md. */
+    int32_t balance_every;
 } nscd_world_mpi_desc;
 
 /** Fills `desc` with the defaults.
@@ -147,13 +159,32 @@ NSCD_API nscd_status nscd_world_mpi_remove_body(nscd_world_mpi *world, uint64_t 
  */
 NSCD_API nscd_status nscd_world_mpi_step(nscd_world_mpi *world, nscd_world_step_report *report);
 
+/**
+ * @brief Moves the cuts to the quantiles of the dynamic bodies' centres now
+ *        (collective; since 0.2).
+ *
+ * Along each axis with more than one subdomain, the cut between slab c - 1
+ * and slab c goes where c / dims of the bodies lie below it (a histogram of
+ * 4096 bins over the domain box summed over the ranks, interpolated
+ * linearly inside a bin; bodies outside the box count in the outer bins).
+ * With a Cartesian grid the cuts of one axis are shared by every row of
+ * subdomains along it (a tensor-product grid): a balance by slabs, exact for
+ * a decomposition along one axis. Bodies move to their new owners at the
+ * next step. With no dynamic body the cuts stay.
+ * @param world The world.
+ * @return NSCD_OK, or NSCD_ERR_NULL_POINTER; NSCD_ERR_STATE after a failed
+ *         migration.
+ */
+NSCD_API nscd_status nscd_world_mpi_balance(nscd_world_mpi *world);
+
 /** Simulated time.
  *  @param world The world.
  *  @return Seconds (0 for NULL). */
 NSCD_API double nscd_world_mpi_time(const nscd_world_mpi *world);
 
 /** This rank and the number of ranks; the subdomain's box (outer faces at
- *  the domain box, although they extend to infinity). Any pointer may be NULL.
+ *  the domain box, although they extend to infinity), between the cuts in
+ *  use (equal cells, or the last balance's). Any pointer may be NULL.
  *  @param world The world.
  *  @param rank  This rank.
  *  @param size  The number of ranks.

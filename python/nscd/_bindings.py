@@ -973,6 +973,7 @@ class nscd_world_mpi_desc(ctypes.Structure):
         ('struct_size', ctypes.c_uint32),
         ('dims', (ctypes.c_int32 * 3)),
         ('halo', ctypes.c_double),
+        ('balance_every', ctypes.c_int32),
     ]
 
 
@@ -1729,6 +1730,7 @@ PROTOTYPES = {
             ctypes.c_void_p,  # world
             ctypes.POINTER(nscd_world_step_report),  # report
         ]),
+        'nscd_world_mpi_balance': (nscd_status, [ctypes.c_void_p]),
         'nscd_world_mpi_time': (ctypes.c_double, [ctypes.c_void_p]),
         'nscd_world_mpi_subdomain': (nscd_status, [
             ctypes.c_void_p,  # world

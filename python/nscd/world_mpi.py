@@ -130,12 +130,14 @@ class DistributedWorld:
     """An nscd_world_mpi on this rank, a context manager; create it on every
     rank. ``domain=(lower, upper)`` is the box that is cut into ``dims``
     subdomains (zeros chosen by MPI); ``outlet=True`` removes bodies whose
-    centre leaves it. Further keyword arguments are World's settings (dt,
-    max_sweeps, relaxation, contact_margin, ...). Global ids are Python ints."""
+    centre leaves it. ``balance_every=N`` moves the cuts to the quantiles of
+    the bodies' centres every N steps (0: equal cells). Further keyword
+    arguments are World's settings (dt, max_sweeps, relaxation,
+    contact_margin, ...). Global ids are Python ints."""
 
     def __init__(self, domain: Tuple[Sequence[float], Sequence[float]],
                  dims: Sequence[int] = (0, 0, 0), halo: float = 0.0,
-                 comm: Optional[int] = None, outlet: bool = False,
+                 comm: Optional[int] = None, outlet: bool = False, balance_every: int = 0,
                  gravity: Optional[Sequence[float]] = None, **settings):
         self._lib = lib = _load()
         self._handle = None
@@ -160,6 +162,7 @@ class DistributedWorld:
               "nscd_world_mpi_desc_init")
         _set_array(mdesc.dims, [int(d) for d in _vec(dims, 3, "dims")])
         mdesc.halo = float(halo)
+        mdesc.balance_every = _c.int32(balance_every, "balance_every")
         out = ctypes.c_void_p()
         check(lib.nscd_world_mpi_create(_comm_world() if comm is None else int(comm),
                                         ctypes.byref(desc), ctypes.byref(mdesc),
@@ -217,6 +220,10 @@ class DistributedWorld:
     def add_half_space(self) -> int:
         """The static ground z <= 0 (on every rank)."""
         return self.add_body(Shape.half_space(), type=BodyType.STATIC)
+
+    def balance(self) -> None:
+        """Moves the cuts to the quantiles of the bodies' centres now (every rank)."""
+        self._check(self._lib.nscd_world_mpi_balance(self._handle), "nscd_world_mpi_balance")
 
     def remove_body(self, global_id: int) -> None:
         """Removes a body this rank owns (ERR_STALE_HANDLE otherwise)."""

@@ -113,9 +113,18 @@ static void add_walls_mpi(nscd_world_mpi *w) {
     }
 }
 
+/* Steps between balanced cuts of the worlds created (0: equal cells). */
+static int32_t balance_every_ = 0;
+
 static nscd_world_mpi *create_mpi(const nscd_world_desc *d) {
+    nscd_world_mpi_desc md;
+    nscd_world_mpi_desc_init(&md, sizeof md);
+    md.balance_every = balance_every_;
+    if (balance_every_ > 0) { /* slabs along x */
+        md.dims[0] = size_, md.dims[1] = md.dims[2] = 1;
+    }
     nscd_world_mpi *w = NULL;
-    CHECK(nscd_world_mpi_create((int32_t)MPI_Comm_c2f(MPI_COMM_WORLD), d, NULL, &w) == NSCD_OK);
+    CHECK(nscd_world_mpi_create((int32_t)MPI_Comm_c2f(MPI_COMM_WORLD), d, &md, &w) == NSCD_OK);
     if (w == NULL) {
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -364,6 +373,70 @@ static void bodies_conserved_and_rerun(void) {
     gathered_free(&e);
 }
 
+/* Cuts by particle count (nscd_world_mpi_desc.balance_every): the pile
+ * conserved and bitwise equal on a rerun with cuts moved every 25 steps;
+ * then, after one more balance and step, every rank owns its share of the
+ * bodies (the quantiles of a histogram of 4096 bins: off by at most the
+ * bodies of one bin, a few here) and the subdomains tile the box (each
+ * rank's upper x face is the next one's lower). The same pile with equal
+ * cells is far from balanced with 4 ranks (its walls at x = +-0.5 leave the
+ * outer cells half empty). */
+static void balanced_cuts(void) {
+    balance_every_ = 25;
+    double cpb1 = 0.0, cpb2 = 0.0;
+    int64_t shadows = 0;
+    gathered a = run_pile(400, 0, &cpb1, &shadows, 0);
+    gathered b = run_pile(400, 0, &cpb2, &shadows, 0);
+    CHECK(a.n == 149 && b.n == 149);
+    CHECK(a.n == b.n && memcmp(a.ids, b.ids, (size_t)a.n * sizeof *a.ids) == 0);
+    int same = a.n == b.n && memcmp(a.state, b.state, 13 * (size_t)a.n * sizeof *a.state) == 0;
+    CHECK(same);
+    gathered_free(&b);
+
+    /* a fresh pile, balanced once at rest */
+    nscd_world_desc d;
+    scene_desc(&d, 1, 0);
+    nscd_world_mpi *m = create_mpi(&d);
+    add_walls_mpi(m);
+    for (int i = 0; i < 150 && rank_ == 0; ++i) {
+        nscd_body_desc body;
+        nscd_shape_desc sh;
+        uint64_t id;
+        sphere_body(i, &body, &sh);
+        body.velocity[0] = 0.0;
+        CHECK(nscd_world_mpi_add_body(m, &body, &sh, 1, &id) == NSCD_OK);
+    }
+    CHECK(nscd_world_mpi_balance(NULL) == NSCD_ERR_NULL_POINTER);
+    CHECK(nscd_world_mpi_step(m, NULL) == NSCD_OK); /* balanced at step 0, then moved */
+    CHECK(nscd_world_mpi_balance(m) == NSCD_OK);
+    CHECK(nscd_world_mpi_step(m, NULL) == NSCD_OK); /* the owners of the new cuts */
+    int owned = nscd_world_mpi_body_count(m), most = 0, least = 0;
+    MPI_Allreduce(&owned, &most, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&owned, &least, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    double lo[3], hi[3], faces[2 * 8];
+    CHECK(nscd_world_mpi_subdomain(m, NULL, NULL, lo, hi) == NSCD_OK);
+    double mine[2] = {lo[0], hi[0]};
+    CHECK(size_ <= 8);
+    MPI_Allgather(mine, 2, MPI_DOUBLE, faces, 2, MPI_DOUBLE, MPI_COMM_WORLD);
+    for (int r = 0; r + 1 < size_ && size_ <= 8; ++r) {
+        CHECK(faces[2 * r + 1] == faces[2 * r + 2]); /* contiguous slabs along x */
+        CHECK(faces[2 * r] < faces[2 * r + 1]);
+    }
+    if (size_ <= 8) {
+        CHECK(faces[0] == -0.5 && faces[2 * size_ - 1] == 0.5);
+    }
+    if (rank_ == 0) {
+        printf("balanced_cuts: rerun %s; owned per rank %d..%d of 150 (ideal %.1f); first cut %.4f "
+               "m\n",
+               same ? "bitwise equal" : "DIFFERS", least, most, 150.0 / size_,
+               size_ > 1 ? faces[1] : 0.0);
+    }
+    CHECK(most - least <= 6);
+    gathered_free(&a);
+    nscd_world_mpi_destroy(m);
+    balance_every_ = 0;
+}
+
 /* The serial world with the same scene (every rank runs it alone). */
 static void serial_pile(int steps, double *mean_z, double *energy, double *cpb) {
     nscd_world_desc d;
@@ -549,6 +622,12 @@ static void bad_input(void) {
     md.halo = -1.0;
     CHECK(nscd_world_mpi_create((int32_t)MPI_Comm_c2f(MPI_COMM_WORLD), &d, &md, &m) ==
           NSCD_ERR_OUT_OF_RANGE);
+    md.halo = 0.0;
+    md.balance_every = -1;
+    CHECK(nscd_world_mpi_create((int32_t)MPI_Comm_c2f(MPI_COMM_WORLD), &d, &md, &m) ==
+          NSCD_ERR_OUT_OF_RANGE);
+    CHECK(m == NULL);
+    md.balance_every = 0;
     d.domain_max[2] = d.domain_min[2]; /* an empty box cannot be decomposed */
     md.halo = 0.0;
     CHECK(nscd_world_mpi_create((int32_t)MPI_Comm_c2f(MPI_COMM_WORLD), &d, &md, &m) ==
@@ -669,30 +748,42 @@ static void boxes_rest(int convex) {
     nscd_world_destroy(s);
 }
 
+/* Whether the test list of the command line ("all", or names separated by
+ * commas) names `name`. */
+static int wants(const char *only, const char *name) {
+    return !strcmp(only, "all") || strstr(only, name) != NULL;
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
     const char *only = argc > 1 ? argv[1] : "all";
-    if (!strcmp(only, "all") || !strcmp(only, "serial")) {
+    if (wants(only, "serial")) {
         one_rank_is_serial(1, 0);
         one_rank_is_serial(3, 0);
         one_rank_is_serial(1, 2);
     }
-    if (!strcmp(only, "all") || !strcmp(only, "conserved")) {
+    if (wants(only, "conserved")) {
         bodies_conserved_and_rerun();
     }
-    if (!strcmp(only, "all") || !strcmp(only, "statistics")) {
+    if (wants(only, "balance")) {
+        balanced_cuts();
+        balance_every_ = 7; /* one rank: the cuts never move, still the serial world */
+        one_rank_is_serial(1, 0);
+        balance_every_ = 0;
+    }
+    if (wants(only, "statistics")) {
         pile_matches_serial();
     }
-    if (!strcmp(only, "all") || !strcmp(only, "boxes")) {
+    if (wants(only, "boxes")) {
         boxes_rest(0);
         boxes_rest(1);
     }
-    if (!strcmp(only, "all") || !strcmp(only, "vtk")) {
+    if (wants(only, "vtk")) {
         vtk_pieces();
     }
-    if (!strcmp(only, "all") || !strcmp(only, "bad")) {
+    if (wants(only, "bad")) {
         bad_input();
     }
     int all = 0;

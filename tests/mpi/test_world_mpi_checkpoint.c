@@ -36,11 +36,17 @@ static void scene_desc(nscd_world_desc *d) {
     memcpy(d->domain_max, hi, sizeof hi);
 }
 
+/* Steps between balanced cuts of the worlds created (0: equal cells). */
+static int32_t balance_every_ = 0;
+
 static nscd_world_mpi *create(void) {
     nscd_world_desc d;
     scene_desc(&d);
+    nscd_world_mpi_desc md;
+    nscd_world_mpi_desc_init(&md, sizeof md);
+    md.balance_every = balance_every_;
     nscd_world_mpi *w = NULL;
-    CHECK(nscd_world_mpi_create((int32_t)MPI_Comm_c2f(MPI_COMM_WORLD), &d, NULL, &w) == NSCD_OK);
+    CHECK(nscd_world_mpi_create((int32_t)MPI_Comm_c2f(MPI_COMM_WORLD), &d, &md, &w) == NSCD_OK);
     if (w == NULL) {
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -151,6 +157,8 @@ static void restart_is_bitwise(const char *prefix) {
     char user[32];
     snprintf(user, sizeof user, "rank %d", rank_);
     CHECK(nscd_world_mpi_save(first, prefix, user, strlen(user) + 1) == NSCD_OK);
+    double lo_saved[3], hi_saved[3], lo_loaded[3], hi_loaded[3];
+    CHECK(nscd_world_mpi_subdomain(first, NULL, NULL, lo_saved, hi_saved) == NSCD_OK);
     step_n(first, N); /* saving changed nothing */
     row *c = gather(first, &nc);
 
@@ -163,6 +171,10 @@ static void restart_is_bitwise(const char *prefix) {
     }
     CHECK(st == NSCD_OK);
     CHECK(bytes == strlen(user) + 1 && strcmp(back, user) == 0);
+    /* the cuts in use come back (moved by the balances before the save) */
+    CHECK(nscd_world_mpi_subdomain(loaded, NULL, NULL, lo_loaded, hi_loaded) == NSCD_OK);
+    CHECK(memcmp(lo_saved, lo_loaded, sizeof lo_saved) == 0);
+    CHECK(memcmp(hi_saved, hi_loaded, sizeof hi_saved) == 0);
     /* a world that is not fresh any more */
     CHECK(nscd_world_mpi_load(first, prefix, NULL, 0, NULL) == NSCD_ERR_STATE);
     step_n(loaded, N);
@@ -171,7 +183,9 @@ static void restart_is_bitwise(const char *prefix) {
     CHECK(memcmp(a, b, (size_t)na * sizeof *a) == 0);
     CHECK(memcmp(a, c, (size_t)na * sizeof *a) == 0);
     if (rank_ == 0) {
-        printf("restart_is_bitwise: %d bodies on %d rank(s), restart %s\n", na, size_,
+        printf("restart_is_bitwise (balance every %d steps): %d bodies on %d rank(s), restart "
+               "%s\n",
+               (int)balance_every_, na, size_,
                na == nb && memcmp(a, b, (size_t)na * sizeof *a) == 0 ? "bitwise equal" : "DIFFERS");
     }
     free(a), free(b), free(c);
@@ -200,6 +214,11 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
     const char *prefix = argc > 1 ? argv[1] : "test_world_mpi_checkpoint";
     restart_is_bitwise(prefix);
+    /* cuts moved every 40 steps: at 0, 40, 80, 120 before the save at 150,
+     * then at 160, ...: the restart must use the saved cuts until 160 */
+    balance_every_ = 40;
+    restart_is_bitwise(prefix);
+    balance_every_ = 0;
     missing_file_is_refused_everywhere(prefix);
     char path[1024];
     snprintf(path, sizeof path, "%s.rank%d", prefix, rank_);

@@ -5,7 +5,8 @@ statistics over the last 5 ms):
 
 * one rank: the Table 2 figures are exactly the serial ones (the same
   arithmetic: the distributed step with one rank is the serial step);
-* two ranks (subdomains split at x = 7 cm): particles, contacts and contacts
+* two ranks (the cut moved to the median of the particles' x every 100 steps,
+  the example's default --balance-every): particles, contacts and contacts
   per particle within 1 % of the serial run, no body lost or duplicated (the
   example checks the global count and id checksum every step, exit 3 if not);
 * the other inflow scaling (--inflow volume) through the shared scene: one

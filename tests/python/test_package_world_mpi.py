@@ -5,7 +5,7 @@
 * every function of the header has a ctypes prototype;
 * a script under mpirun -np 2 pours 40 spheres, added on rank 0, onto the
   ground of a world cut in two: all rest, the global count is 40 and the sum
-  of the global ids 820.
+  of the global ids 820; with balance_every, one balance halves the pour (20 + 20).
 
 Skipped when libnscd_mpi was not built or mpirun is missing."""
 import ctypes
@@ -64,3 +64,4 @@ def test_two_ranks_pour_spheres(tmp_path):
     assert [r[0] for r in rows] == [0, 1]           # both ranks report
     assert sum(r[2] for r in rows) == 40            # owned bodies add up
     assert all(r[3] == 40 and r[1] == 2 for r in rows)
+    assert [r[6] for r in rows] == [20, 20]         # the balanced cut halves the pour
