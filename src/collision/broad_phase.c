@@ -449,6 +449,29 @@ static int32_t lower_bound(const uint64_t *keys, int32_t n, uint64_t target) {
     return lo;
 }
 
+/* Appends the pairs the `chunks` chunks of nscd__run_chunks() left in their
+ * rooms (`capacity` pairs each; `total` in all, or < 0 on failure) to
+ * st->pairs, in chunk order: the serial order whatever the thread count. */
+static int append_chunk_pairs(nscd__collision_state *st, const nscd_allocator *al, int32_t chunks,
+                              int32_t capacity, int64_t total) {
+    if (total < 0 || total > INT32_MAX / 4) {
+        return 0;
+    }
+    size_t need = ((size_t)st->n_pairs + (size_t)total + 1) * sizeof(nscd__pair);
+    if (!nscd__buffer_reserve(al, &st->pairs, need, (size_t)st->n_pairs * sizeof(nscd__pair))) {
+        return 0;
+    }
+    const int32_t *counts = st->chunk_count.data;
+    const nscd__pair *room = st->chunk_out.data;
+    nscd__pair *pairs = st->pairs.data;
+    for (int32_t k = 0; k < chunks; ++k) {
+        memcpy(pairs + st->n_pairs, room + (size_t)k * (size_t)capacity,
+               (size_t)counts[k] * sizeof(nscd__pair));
+        st->n_pairs += counts[k];
+    }
+    return 1;
+}
+
 /* Appends to a chunk's room: counted always, written while it fits. */
 static void chunk_emit(nscd__pair *out, int32_t capacity, int32_t *n, const nscd__grid_item *a,
                        const nscd__grid_item *b, double margin) {
@@ -533,22 +556,7 @@ static int grid_pairs_threaded(nscd__collision_state *st, const nscd_allocator *
     int32_t chunks = (n_cells + CELL_CHUNK - 1) / CELL_CHUNK;
     int64_t total = nscd__run_chunks(st, al, parallel, chunks, sizeof(nscd__pair),
                                      &st->pair_capacity, grid_chunk, &job);
-    if (total < 0 || total > INT32_MAX / 4) {
-        return 0;
-    }
-    size_t need = ((size_t)st->n_pairs + (size_t)total + 1) * sizeof(nscd__pair);
-    if (!nscd__buffer_reserve(al, &st->pairs, need, (size_t)st->n_pairs * sizeof(nscd__pair))) {
-        return 0;
-    }
-    const int32_t *counts = st->chunk_count.data;
-    const nscd__pair *room = st->chunk_out.data;
-    nscd__pair *pairs = st->pairs.data;
-    for (int32_t k = 0; k < chunks; ++k) {
-        memcpy(pairs + st->n_pairs, room + (size_t)k * (size_t)st->pair_capacity,
-               (size_t)counts[k] * sizeof(nscd__pair));
-        st->n_pairs += counts[k];
-    }
-    return 1;
+    return append_chunk_pairs(st, al, chunks, st->pair_capacity, total);
 }
 
 /* Large shapes against every other finite shape. */
@@ -660,23 +668,7 @@ static int half_space_pairs_threaded(nscd__collision_state *st, const nscd_alloc
     /* the grid's room is reused: its pairs were copied out */
     int64_t total = nscd__run_chunks(st, al, st->parallel, chunks, sizeof(nscd__pair),
                                      &st->half_capacity, half_chunk, &job);
-    int32_t capacity = st->half_capacity;
-    if (total < 0 || total > INT32_MAX / 4) {
-        return 0;
-    }
-    size_t need = ((size_t)st->n_pairs + (size_t)total + 1) * sizeof(nscd__pair);
-    if (!nscd__buffer_reserve(al, &st->pairs, need, (size_t)st->n_pairs * sizeof(nscd__pair))) {
-        return 0;
-    }
-    const int32_t *counts = st->chunk_count.data;
-    const nscd__pair *room = st->chunk_out.data;
-    nscd__pair *pairs = st->pairs.data;
-    for (int32_t k = 0; k < chunks; ++k) {
-        memcpy(pairs + st->n_pairs, room + (size_t)k * (size_t)capacity,
-               (size_t)counts[k] * sizeof(nscd__pair));
-        st->n_pairs += counts[k];
-    }
-    return 1;
+    return append_chunk_pairs(st, al, chunks, st->half_capacity, total);
 }
 
 nscd_status nscd__broad_phase(nscd__collision_state *st, const nscd_allocator *al,

@@ -744,6 +744,19 @@ static int cap_polygon(const round_shape *y, const double n[3], double v[POLYGON
     return nv;
 }
 
+/* Whether the point p lies in the convex polygon q[0..nv-1] (2D, vertices
+ * in order; orient = the sign of its area): on the inner side of every edge. */
+static int inside_polygon(double (*q)[2], int nv, double orient, const double p[2]) {
+    for (int k = 0; k < nv; ++k) {
+        const double *a = q[k], *b = q[(k + 1) % nv];
+        double cr = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+        if (!(orient * cr >= 0.0)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* y's flat face, the convex polygon v (nv <= 13 vertices, indices id, in
  * the plane through `yplane` with outward normal nu), against x's cap disc
  * (centre xcap, frame ex, ey): the vertices over the disc (index id), the
@@ -791,13 +804,7 @@ static void polygon_on_disc(const pair_frame *f, const double xcap[3], const dou
     for (int j = 0; j < POLYGON_SIDES; ++j) {
         double ca = cos(j * step), sa = sin(j * step);
         double p[2] = {x->R * ca, x->R * sa};
-        int inside = 1;
-        for (int k = 0; k < nv && inside; ++k) {
-            const double *a = q[k], *b = q[(k + 1) % nv];
-            double cr = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
-            inside = orient * cr >= 0.0;
-        }
-        if (inside) {
+        if (inside_polygon(q, nv, orient, p)) {
             double xp[3], yp[3];
             for (int i = 0; i < 3; ++i) {
                 xp[i] = xcap[i] + p[0] * ex[i] + p[1] * ey[i];
@@ -1051,13 +1058,7 @@ static int face_on_cylinder(const pair_frame *f, int i, nscd__manifold *m) {
     double orient = area < 0.0 ? -1.0 : 1.0, nn = nscd_dot3(nu, f->n);
     for (int c = 0; c < 4; ++c) {
         double p[2] = {sg[c][0] * E[0], sg[c][1] * E[1]};
-        int inside = 1;
-        for (int k = 0; k < nv && inside; ++k) {
-            const double *a = q[k], *b = q[(k + 1) % nv];
-            double cr = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
-            inside = orient * cr >= 0.0;
-        }
-        if (inside) {
+        if (inside_polygon(q, nv, orient, p)) {
             double xp[3], yp[3];
             for (int k = 0; k < 3; ++k) {
                 xp[k] = x->c[k] + p[0] * x->ax[j1][k] + p[1] * x->ax[j2][k];
