@@ -13,7 +13,8 @@
  *                    [--warmup T] [--steps N] [--law coulomb|max_dissipation|both]
  *                    [--sweeps N] [--seed S] [--vtk DIR] [--vtk-every T]
  *                    [--inflow depth|volume] [--wall-friction MU]
- *                    [--checkpoint FILE --checkpoint-at T] [--restart FILE]
+ *                    [--checkpoint FILE] [--checkpoint-at T] [--checkpoint-every T]
+ *                    [--restart FILE]
  *                    [--threads N]
  *
  * --threads N sets nscd_world_desc::threads (docs/world.md, "Threads"): 0,
@@ -24,10 +25,14 @@
  * --checkpoint FILE --checkpoint-at T saves each world after the step that
  * reaches T (nscd_world_save, docs/checkpoint.md; FILE.coulomb and
  * FILE.max_dissipation with both laws), with the scene's own state (inflow
- * generator, counters) as the checkpoint's user data; --restart FILE loads
- * it and runs on to --duration: the final state_hash (--json) is that of the
- * uninterrupted run, bit for bit. The statistics of a restarted run cover
- * its own steps only.
+ * generator, counters) as the checkpoint's user data (channel_scene_save,
+ * granular_scene.h); --checkpoint-every T (with or instead of -at) saves
+ * after every step that reaches a multiple of T, overwriting FILE: each save
+ * is written to FILE.tmp and renamed to FILE when complete, so FILE is always
+ * the last complete save, also when the run is killed mid-save. --restart
+ * FILE loads it and runs on to --duration: the final state_hash (--json) is
+ * that of the uninterrupted run, bit for bit, and first_step the step after
+ * the saved one. The statistics of a restarted run cover its own steps only.
  *
  * Exit status: 0, 1 when the library fails, 2 on bad arguments, 3 when an
  * invariant is violated (a NaN, a particle outside the channel, particles not
@@ -43,7 +48,6 @@
 #include <time.h>
 
 #include "example_cli.h"
-#include "nscd/world_checkpoint.h"
 #include "granular_scene.h"
 #include "granular_stats.h"
 
@@ -74,9 +78,8 @@ typedef struct run_config {
     int32_t threads; /* --threads N: nscd_world_desc::threads */
     uint64_t seed;
     const char *vtk_dir;
-    const char *checkpoint, *restart; /* --checkpoint, --restart FILE (or NULL) */
-    int64_t checkpoint_step;          /* --checkpoint-at T in steps */
-    int both_laws;                    /* two runs: checkpoint files FILE.law */
+    channel_checkpoint_options checkpoint; /* --checkpoint, --restart (granular_scene.h) */
+    int both_laws;                         /* two runs: checkpoint files FILE.law */
 } run_config;
 
 typedef struct run {
@@ -93,18 +96,6 @@ typedef struct run {
     int64_t first_step; /* 1, or the step after the one a restart loaded */
     uint64_t state_hash;
 } run;
-
-/* What the scene adds to the world's checkpoint (its user data): the inflow
- * generator and counters, and the run it belongs to. */
-typedef struct scene_blob {
-    uint64_t version, seed, rng, plane, next_user_id;
-    int64_t step, steps_since_reset, layers, spawned, skipped, removed;
-    double k;
-    int32_t law, sweeps, fixed_bodies, wall_material;
-    uint64_t fixed_ids[8];
-} scene_blob;
-
-enum { BLOB_VERSION = 1 };
 
 static const char *law_name(int32_t law) {
     return law == NSCD_FRICTION_COULOMB ? "coulomb" : "max_dissipation";
@@ -145,80 +136,22 @@ static void checkpoint_path(const run *r, const char *file, char *path, size_t s
 }
 
 static nscd_status save_checkpoint(run *r, int64_t step) {
-    const channel_scene *s = &r->scene;
-    scene_blob b;
-    memset(&b, 0, sizeof b);
-    b.version = BLOB_VERSION;
-    b.seed = r->config->seed;
-    b.rng = s->rng.state;
-    b.plane = s->plane;
-    b.next_user_id = s->next_user_id;
-    b.step = step;
-    b.steps_since_reset = s->steps_since_reset;
-    b.layers = s->layers;
-    b.spawned = s->spawned;
-    b.skipped = s->skipped;
-    b.removed = s->removed;
-    b.k = r->config->k;
-    b.law = r->law;
-    b.sweeps = r->config->sweeps;
-    b.fixed_bodies = s->fixed_bodies;
-    b.wall_material = s->wall_material;
-    memcpy(b.fixed_ids, s->fixed_ids, sizeof b.fixed_ids);
     char path[1024];
-    checkpoint_path(r, r->config->checkpoint, path, sizeof path);
-    return nscd_world_save(s->world, path, &b, sizeof b);
+    checkpoint_path(r, r->config->checkpoint.checkpoint, path, sizeof path);
+    return channel_scene_save(&r->scene, path, step);
 }
 
 /* Replaces the scene's world and state by the checkpoint's. */
 static nscd_status load_checkpoint(run *r) {
-    channel_scene *s = &r->scene;
-    char path[1024];
-    checkpoint_path(r, r->config->restart, path, sizeof path);
-    nscd_world_desc d;
-    nscd_world_desc_init(&d, sizeof d);
-    d.threads = r->config->threads; /* a host setting: the checkpoint does not carry it */
-    nscd_world *w = NULL;
-    nscd_status st = nscd_world_create(&d, &w);
-    if (st != NSCD_OK) {
-        fail(r, st, "restart");
-        return st;
-    }
-    scene_blob b;
-    size_t bytes = 0;
-    st = nscd_world_load(w, path, &b, sizeof b, &bytes);
-    if (st == NSCD_OK &&
-        (bytes != sizeof b || b.version != BLOB_VERSION || b.seed != r->config->seed ||
-         b.k != r->config->k || b.law != r->law || b.sweeps != r->config->sweeps)) {
-        snprintf(r->error, sizeof r->error,
-                 "restart: %.100s is not a checkpoint of this run (coarse graining, law, "
-                 "sweeps and seed must match)",
-                 path);
-        r->status = NSCD_ERR_INVALID_ARGUMENT;
-        nscd_world_destroy(w);
+    char path[1024], why[240];
+    checkpoint_path(r, r->config->checkpoint.restart, path, sizeof path);
+    int64_t step = 0;
+    r->status = channel_scene_load(&r->scene, NULL, path, &step, why, sizeof why);
+    if (r->status != NSCD_OK) {
+        snprintf(r->error, sizeof r->error, "restart: %s", why);
         return r->status;
     }
-    if (st != NSCD_OK) {
-        r->status = st;
-        snprintf(r->error, sizeof r->error, "restart: %s (%.180s)", nscd_status_string(st),
-                 nscd_world_last_error(w));
-        nscd_world_destroy(w);
-        return st;
-    }
-    s->ops->destroy(s->world);
-    s->world = w;
-    s->rng.state = b.rng;
-    s->plane = b.plane;
-    s->next_user_id = b.next_user_id;
-    s->steps_since_reset = b.steps_since_reset;
-    s->layers = b.layers;
-    s->spawned = b.spawned;
-    s->skipped = b.skipped;
-    s->removed = b.removed;
-    s->fixed_bodies = b.fixed_bodies;
-    s->wall_material = b.wall_material;
-    memcpy(s->fixed_ids, b.fixed_ids, sizeof s->fixed_ids);
-    r->first_step = b.step + 1;
+    r->first_step = step + 1;
     return NSCD_OK;
 }
 
@@ -282,7 +215,7 @@ static nscd_status run_loop(run *r) {
         }
         if (st != NSCD_OK) {
             fail(r, st, "sample");
-        } else if (c->checkpoint != NULL && step == c->checkpoint_step) {
+        } else if (channel_checkpoint_due(&c->checkpoint, step)) {
             st = save_checkpoint(r, step);
             if (st != NSCD_OK) {
                 fail(r, st, "checkpoint");
@@ -315,7 +248,7 @@ static void *run_law(void *arg) {
         return NULL;
     }
     r->first_step = 1;
-    if (c->restart != NULL && load_checkpoint(r) != NSCD_OK) {
+    if (c->checkpoint.restart != NULL && load_checkpoint(r) != NSCD_OK) {
         return NULL;
     }
     double loop_start = now(), cpu_loop_start = cpu_now();
@@ -605,14 +538,9 @@ static int parse_config(int argc, char **argv, run_config *c) {
     c->wall_friction = cli_double(argc, argv, "--wall-friction", CHANNEL_WALL_FRICTION);
     const char *inflow = cli_string(argc, argv, "--inflow", "depth");
     c->keep_volume_fraction = strcmp(inflow, "volume") == 0;
-    c->checkpoint = cli_string(argc, argv, "--checkpoint", NULL);
-    c->restart = cli_string(argc, argv, "--restart", NULL);
-    double at = cli_double(argc, argv, "--checkpoint-at", -1.0);
-    c->checkpoint_step = (int64_t)llround(at / dt);
-    if ((c->checkpoint != NULL) != (at >= 0.0) ||
-        (c->checkpoint != NULL && (c->checkpoint_step < 1 || c->checkpoint_step > c->steps))) {
-        fprintf(stderr, "granular_channel: --checkpoint FILE needs --checkpoint-at T with "
-                        "dt <= T <= the duration\n");
+    const char *bad = channel_checkpoint_parse(argc, argv, dt, c->steps, &c->checkpoint);
+    if (bad != NULL) {
+        fprintf(stderr, "granular_channel: %s\n", bad);
         return 0;
     }
     if (!c->keep_volume_fraction && strcmp(inflow, "depth") != 0) {
@@ -660,7 +588,8 @@ static const char usage_text[] =
     "usage: granular_channel [--json] [--coarse-graining K] [--full] [--duration T] "
     "[--warmup T] [--steps N] [--law coulomb|max_dissipation|both] [--sweeps N] [--seed S] "
     "[--vtk DIR] [--vtk-every T] [--inflow depth|volume] [--wall-friction MU] "
-    "[--checkpoint FILE] [--checkpoint-at T] [--restart FILE] [--threads N]";
+    "[--checkpoint FILE] [--checkpoint-at T] [--checkpoint-every T] [--restart FILE] "
+    "[--threads N]";
 
 int main(int argc, char **argv) {
     cli_check(argc, argv, usage_text);

@@ -2,8 +2,11 @@
 #include "granular_scene.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "example_cli.h"
 
 static const double pi = 3.14159265358979323846;
 static const double sqrt_half = 0.70710678118654752440;
@@ -217,6 +220,26 @@ static nscd_status fill_channel(channel_scene *s) {
     return NSCD_OK;
 }
 
+/* The world's settings for the scene's parameters. */
+static void scene_world_desc(const channel_params *p, nscd_world_desc *d) {
+    nscd_world_desc_init(d, sizeof *d);
+    d->dt = p->dt;
+    d->friction_law = p->law;
+    d->max_sweeps = p->sweeps;
+    d->threads = p->threads;
+    d->error_reduction = p->error_reduction;
+    d->contact_margin = p->margin;
+    d->default_friction = CHANNEL_FRICTION;
+    d->use_domain = 1; /* the open outlet at x = 15 cm deletes particles */
+    const double slack = 0.01;
+    d->domain_min[0] = -slack;
+    d->domain_min[1] = -slack;
+    d->domain_min[2] = -slack;
+    d->domain_max[0] = CHANNEL_LENGTH;
+    d->domain_max[1] = CHANNEL_WIDTH + slack;
+    d->domain_max[2] = CHANNEL_HEIGHT + slack;
+}
+
 nscd_status channel_scene_create(channel_scene *s, const channel_params *p) {
     return channel_scene_create_on(s, p, &channel_world_serial, NULL);
 }
@@ -232,22 +255,7 @@ nscd_status channel_scene_create_on(channel_scene *s, const channel_params *p,
     s->layer_nz = (int32_t)floor(CHANNEL_HEIGHT / p->grid + 1e-9);
     s->steps_per_layer = (int64_t)ceil(p->reset_distance / (CHANNEL_INFLOW_SPEED * p->dt) - 1e-9);
     nscd_world_desc d;
-    nscd_world_desc_init(&d, sizeof d);
-    d.dt = p->dt;
-    d.friction_law = p->law;
-    d.max_sweeps = p->sweeps;
-    d.threads = p->threads;
-    d.error_reduction = p->error_reduction;
-    d.contact_margin = p->margin;
-    d.default_friction = CHANNEL_FRICTION;
-    d.use_domain = 1; /* the open outlet at x = 15 cm deletes particles */
-    const double slack = 0.01;
-    d.domain_min[0] = -slack;
-    d.domain_min[1] = -slack;
-    d.domain_min[2] = -slack;
-    d.domain_max[0] = CHANNEL_LENGTH;
-    d.domain_max[1] = CHANNEL_WIDTH + slack;
-    d.domain_max[2] = CHANNEL_HEIGHT + slack;
+    scene_world_desc(p, &d);
     nscd_status st = ops->create(context, &d, &s->world);
     if (st == NSCD_OK) {
         st = ops->add_material(s->world, p->wall_friction, &s->wall_material);
@@ -359,4 +367,109 @@ nscd_status channel_scene_step(channel_scene *s, nscd_world_step_report *report)
     static const double origin[3] = {0.0, 0.0, 0.0};
     st = s->ops->set_body(s->world, s->plane, origin, NULL);
     return st == NSCD_OK ? spawn_layer(s) : st;
+}
+
+/* --- checkpoint and restart --------------------------------------------------- */
+
+/* What the scene adds to the world's checkpoint (its user data): the inflow
+ * generator and counters, the step, and the run it belongs to. */
+typedef struct scene_state {
+    uint64_t version, seed, rng, plane, next_user_id;
+    int64_t step, steps_since_reset, layers, spawned, skipped, removed;
+    double k;
+    int32_t law, sweeps, fixed_bodies, wall_material;
+    uint64_t fixed_ids[8];
+} scene_state;
+
+enum { SCENE_STATE_VERSION = 1 };
+
+nscd_status channel_scene_save(const channel_scene *s, const char *path, int64_t step) {
+    scene_state b;
+    memset(&b, 0, sizeof b);
+    b.version = SCENE_STATE_VERSION;
+    b.seed = s->p.seed;
+    b.rng = s->rng.state;
+    b.plane = s->plane;
+    b.next_user_id = s->next_user_id;
+    b.step = step;
+    b.steps_since_reset = s->steps_since_reset;
+    b.layers = s->layers;
+    b.spawned = s->spawned;
+    b.skipped = s->skipped;
+    b.removed = s->removed;
+    b.k = s->p.k;
+    b.law = s->p.law;
+    b.sweeps = s->p.sweeps;
+    b.fixed_bodies = s->fixed_bodies;
+    b.wall_material = s->wall_material;
+    memcpy(b.fixed_ids, s->fixed_ids, sizeof b.fixed_ids);
+    return s->ops->save(s->world, path, &b, sizeof b);
+}
+
+nscd_status channel_scene_load(channel_scene *s, const void *context, const char *path,
+                               int64_t *step, char *error, size_t size) {
+    nscd_world_desc d;
+    scene_world_desc(&s->p, &d); /* the distributed world cuts its box alike */
+    void *w = NULL;
+    nscd_status st = s->ops->create(context, &d, &w);
+    if (st != NSCD_OK) {
+        snprintf(error, size, "%s (creating the world)", nscd_status_string(st));
+        return st;
+    }
+    scene_state b;
+    size_t bytes = 0;
+    st = s->ops->load(w, path, &b, sizeof b, &bytes);
+    if (st == NSCD_OK && (bytes != sizeof b || b.version != SCENE_STATE_VERSION ||
+                          b.seed != s->p.seed || b.k != s->p.k || b.law != s->p.law ||
+                          b.sweeps != s->p.sweeps || b.fixed_bodies < 0 || b.fixed_bodies > 8)) {
+        snprintf(error, size,
+                 "%.100s is not a checkpoint of this run (coarse graining, law, sweeps and seed "
+                 "must match)",
+                 path);
+        st = NSCD_ERR_INVALID_ARGUMENT;
+    } else if (st != NSCD_OK) {
+        snprintf(error, size, "%s (%.180s)", nscd_status_string(st), s->ops->last_error(w));
+    }
+    if (st != NSCD_OK) {
+        s->ops->destroy(w);
+        return st;
+    }
+    s->ops->destroy(s->world);
+    s->world = w;
+    s->rng.state = b.rng;
+    s->plane = b.plane;
+    s->next_user_id = b.next_user_id;
+    s->steps_since_reset = b.steps_since_reset;
+    s->layers = b.layers;
+    s->spawned = b.spawned;
+    s->skipped = b.skipped;
+    s->removed = b.removed;
+    s->fixed_bodies = b.fixed_bodies;
+    s->wall_material = b.wall_material;
+    memcpy(s->fixed_ids, b.fixed_ids, sizeof s->fixed_ids);
+    *step = b.step;
+    return NSCD_OK;
+}
+
+const char *channel_checkpoint_parse(int argc, char **argv, double dt, int64_t steps,
+                                     channel_checkpoint_options *o) {
+    memset(o, 0, sizeof *o);
+    o->checkpoint = cli_string(argc, argv, "--checkpoint", NULL);
+    o->restart = cli_string(argc, argv, "--restart", NULL);
+    double at = cli_double(argc, argv, "--checkpoint-at", -1.0);
+    double every = cli_double(argc, argv, "--checkpoint-every", -1.0);
+    o->at_step = at >= 0.0 && at / dt < 1e15 ? (int64_t)llround(at / dt) : 0;
+    o->every_steps = every >= 0.0 && every / dt < 1e15 ? (int64_t)llround(every / dt) : 0;
+    int when = at >= 0.0 || every >= 0.0;
+    if ((o->checkpoint != NULL) != when || (at >= 0.0 && (o->at_step < 1 || o->at_step > steps)) ||
+        (every >= 0.0 && o->every_steps < 1) || at != at || every != every) {
+        return "--checkpoint FILE needs --checkpoint-at T (dt <= T <= the duration) and/or "
+               "--checkpoint-every T (T >= dt), and they need --checkpoint FILE";
+    }
+    return NULL;
+}
+
+int channel_checkpoint_due(const channel_checkpoint_options *o, int64_t step) {
+    return o->checkpoint != NULL &&
+           (step == o->at_step || (o->every_steps > 0 && step % o->every_steps == 0));
 }

@@ -107,6 +107,38 @@ void channel_scene_destroy(channel_scene *scene);
  * spawned in front of it. The report counts the bodies removed at the outlet. */
 nscd_status channel_scene_step(channel_scene *scene, nscd_world_step_report *report);
 
+/* --- checkpoint and restart (docs/checkpoint.md, "The granular channel") ---- */
+
+/* Writes a checkpoint of the scene after step `step`: its world (ops->save)
+ * with the scene's own state (inflow plane, random generator, counters, the
+ * step and the run's coarse graining, law, sweeps and seed) as user data. */
+nscd_status channel_scene_save(const channel_scene *scene, const char *path, int64_t step);
+/* Replaces the scene's world and state by those of the checkpoint at `path`,
+ * its world created with `context` as by channel_scene_create_on() (collective
+ * on the distributed world); *step receives the step it was saved after.
+ * NSCD_ERR_INVALID_ARGUMENT for a checkpoint of another run (coarse graining,
+ * law, sweeps or seed), the load's status (NSCD_ERR_IO for a missing or
+ * damaged file) otherwise; `error` (`size` bytes) then says what failed and
+ * the scene is unchanged. */
+nscd_status channel_scene_load(channel_scene *scene, const void *context, const char *path,
+                               int64_t *step, char *error, size_t size);
+
+/* The checkpoint options of the channel examples: --checkpoint FILE with
+ * --checkpoint-at T (one save after the step that reaches T) and/or
+ * --checkpoint-every T (a save every T of simulated time, FILE overwritten),
+ * and --restart FILE. */
+typedef struct channel_checkpoint_options {
+    const char *checkpoint, *restart; /* or NULL */
+    int64_t at_step;                  /* --checkpoint-at in steps, 0: none */
+    int64_t every_steps;              /* --checkpoint-every in steps, 0: none */
+} channel_checkpoint_options;
+
+/* Reads the options for a run of `steps` steps of `dt`: NULL, or what is wrong. */
+const char *channel_checkpoint_parse(int argc, char **argv, double dt, int64_t steps,
+                                     channel_checkpoint_options *options);
+/* 1 when the run saves after step `step`. */
+int channel_checkpoint_due(const channel_checkpoint_options *options, int64_t step);
+
 /* Volume of one particle. */
 double channel_particle_volume(const channel_params *p);
 /* Floor area of the channel not covered by the obstacle, m^2. */

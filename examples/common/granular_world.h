@@ -11,6 +11,7 @@
 #ifndef NSCD_GRANULAR_WORLD_H
 #define NSCD_GRANULAR_WORLD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <nscd/nscd.h>
@@ -44,6 +45,17 @@ typedef struct channel_world_ops {
     /* Replaces the `*n` points (3 doubles each, malloc'd) of this process by
      * those of every process, in rank order; NULL when there is one process. */
     nscd_status (*gather_points)(void *world, double **points, int32_t *n);
+    /* Writes a checkpoint of the world with `bytes` of user data (collective):
+     * nscd_world_save() to `path`, or one file per process `path.rank<r>`; a
+     * failed or interrupted save leaves the previous complete one in place. */
+    nscd_status (*save)(void *world, const char *path, const void *user, size_t bytes);
+    /* Fills `world`, fresh from create(), from the checkpoint of save() at
+     * `path` (collective); its user data goes to `user` (`capacity` bytes; the
+     * size in *bytes). NSCD_ERR_IO for a missing, damaged or inconsistent
+     * checkpoint; on failure the caller destroys it. */
+    nscd_status (*load)(void *world, const char *path, void *user, size_t capacity, size_t *bytes);
+    /* The message of the world's last failure ("" when none). */
+    const char *(*last_error)(const void *world);
 } channel_world_ops;
 
 /* The serial world: `world` is an nscd_world *. */

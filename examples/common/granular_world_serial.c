@@ -50,8 +50,20 @@ static nscd_status serial_get_contacts(const void *world, int32_t capacity, int3
                                    impulses);
 }
 
+/* nscd_world_save() writes path.tmp and renames it to path when complete. */
+static nscd_status serial_save(void *world, const char *path, const void *user, size_t bytes) {
+    return nscd_world_save(world, path, user, bytes);
+}
+
+static nscd_status serial_load(void *world, const char *path, void *user, size_t capacity,
+                               size_t *bytes) {
+    return nscd_world_load(world, path, user, capacity, bytes);
+}
+
+static const char *serial_last_error(const void *world) { return nscd_world_last_error(world); }
+
 const channel_world_ops channel_world_serial = {
     serial_create, serial_destroy, serial_add_material, serial_add_body,   serial_set_body,
     serial_step,   serial_time,    serial_body_count,   serial_get_bodies, serial_get_contacts,
-    NULL,
+    NULL,          serial_save,    serial_load,         serial_last_error,
 };

@@ -9,7 +9,8 @@
  *          [--duration T] [--warmup T] [--law coulomb|max_dissipation]
  *          [--sweeps N] [--seed S] [--relaxation W] [--inflow depth|volume]
  *          [--wall-friction MU] [--balance-every N]
- *          [--vtk PREFIX]
+ *          [--checkpoint PREFIX] [--checkpoint-at T] [--checkpoint-every T]
+ *          [--restart PREFIX] [--vtk PREFIX]
  *
  * --balance-every N (default 100) moves the cuts to the quantiles of the
  * particles' x every N steps (nscd_world_mpi_desc.balance_every), so that
@@ -21,6 +22,25 @@
  * max_penetration, bed_height, solid_fraction, speed_peak, inflow_rate,
  * outflow_rate), each rank's sums of granular_stats.c reduced over the ranks,
  * and the timings. One rank gives bitwise the serial example's figures.
+ * The run also has `state_hash`, a hash of every body's global id, user id,
+ * position, orientation, velocity and angular velocity bits summed over the
+ * bodies of all ranks (channel_world_mpi_state_hash: the same whichever rank
+ * owns a body), and `first_step`.
+ *
+ * --checkpoint PREFIX --checkpoint-at T saves the world after the step that
+ * reaches T, as the serial example does (docs/checkpoint.md, "The granular
+ * channel"): one file per rank, PREFIX.rank<r> (nscd_world_mpi_save), with
+ * the scene's own state (inflow plane, random generator, counters) and the
+ * count and id checksum of granular_world_mpi.h as user data.
+ * --checkpoint-every T saves after every step that reaches a multiple of T,
+ * overwriting the files: the ranks write PREFIX.tmp.rank<r> and rename them
+ * once all are complete, so the files are always the last complete save.
+ * --restart PREFIX loads them, on as many ranks with the same --dims, and
+ * runs on to --duration: the final state_hash is that of the uninterrupted
+ * run, bit for bit. A missing, truncated or damaged file (or a set whose
+ * ranks hold different saves) is refused with the reason on stderr and
+ * exit status 1; so is a checkpoint of another run (coarse graining, law,
+ * sweeps, seed). The statistics of a restarted run cover its own steps only.
  *
  * Exit status: 0; 1 when the library fails; 2 on bad arguments; 3 when a
  * body was lost or duplicated (global count or id checksum wrong at a step).
@@ -46,7 +66,8 @@ static const char usage_text[] =
     "usage: granular_channel_mpi [--json] [--coarse-graining K] [--duration T] [--warmup T] "
     "[--law coulomb|max_dissipation] [--sweeps N] [--seed S] [--relaxation W] "
     "[--inflow depth|volume] [--wall-friction MU] [--dims-x N] [--dims-y N] [--dims-z N] "
-    "[--balance-every N] [--vtk PREFIX]";
+    "[--balance-every N] [--checkpoint PREFIX] [--checkpoint-at T] [--checkpoint-every T] "
+    "[--restart PREFIX] [--vtk PREFIX]";
 
 static double cpu_now(void) {
     struct timespec ts;
@@ -112,7 +133,8 @@ typedef struct result {
     channel_summary summary;
     double warmup, seconds, step_seconds_max_rank, cpu[2], shadows_avg, largest_share_avg;
     int32_t balance_every;
-    int64_t steps;
+    int64_t steps, first_step; /* first_step: 1, or the step after the one restarted from */
+    uint64_t state_hash;       /* channel_world_mpi_state_hash() at the end */
     int ranks, keep_volume_fraction;
 } result;
 
@@ -166,6 +188,8 @@ static void print_json(const result *r) {
     field("speed_peak_y", m->speed_peak_y);
     field("window_start", r->stats->window_start);
     field("window_end", r->stats->window_end);
+    printf(",\"state_hash\":\"%016llx\",\"first_step\":%lld", (unsigned long long)r->state_hash,
+           (long long)r->first_step);
     printf(",\"samples\":%lld,\"spawned\":%lld,\"removed\":%lld,\"skipped\":%lld,"
            "\"escaped_seen\":%lld,\"not_finite_seen\":%lld}]}\n",
            (long long)r->stats->samples, (long long)s->spawned, (long long)s->removed,
@@ -175,14 +199,16 @@ static void print_json(const result *r) {
 
 /* ------------------------------------------------------------ main */
 
-/* Steps and samples; `shadows` sums the shadow copies at the samples and
- * `share` the largest rank's share of the particles. */
-static nscd_status run_loop(channel_scene *s, channel_stats *stats, int64_t steps, double *in_step,
+/* Steps `first` to `last`, samples and checkpoints; `shadows` sums the
+ * shadow copies at the samples and `share` the largest rank's share of the
+ * particles. */
+static nscd_status run_loop(channel_scene *s, channel_stats *stats, int64_t first, int64_t last,
+                            const channel_checkpoint_options *checkpoint, double *in_step,
                             double *shadows, double *share, int *lost) {
     channel_world_mpi *w = s->world;
     int64_t sample_every = (int64_t)fmax(1.0, round(SAMPLE_INTERVAL / s->p.dt));
     nscd_status st = NSCD_OK;
-    for (int64_t step = 1; step <= steps && st == NSCD_OK; ++step) {
+    for (int64_t step = first; step <= last && st == NSCD_OK; ++step) {
         nscd_world_step_report r = {.struct_size = sizeof r};
         double t0 = now();
         st = channel_scene_step(s, &r);
@@ -201,6 +227,9 @@ static nscd_status run_loop(channel_scene *s, channel_stats *stats, int64_t step
             MPI_Allreduce(&owned, &largest, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
             MPI_Allreduce(&owned, &all, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
             *share += all > 0 ? (double)largest / (double)all : 0.0;
+        }
+        if (st == NSCD_OK && channel_checkpoint_due(checkpoint, step)) {
+            st = channel_scene_save(s, checkpoint->checkpoint, step); /* collective */
         }
     }
     return st;
@@ -243,7 +272,7 @@ static void report(int argc, char **argv, nscd_status st, result *r, channel_sta
     channel_world_mpi *w = r->scene->world;
     if (st != NSCD_OK) {
         fprintf(stderr, "granular_channel_mpi (rank %d): %s (%s)\n", w ? w->rank : -1,
-                nscd_status_string(st), w ? nscd_world_mpi_last_error(w->world) : "create");
+                nscd_status_string(st), w ? channel_world_mpi_ops.last_error(w) : "create");
         return;
     }
     reduce_stats(stats);
@@ -263,8 +292,13 @@ static int run(int argc, char **argv, int rank) {
     channel_world_mpi_config config;
     result r;
     memset(&r, 0, sizeof r);
-    if (!parse(argc, argv, &p, &config, &r.steps, &r.warmup, &r.keep_volume_fraction)) {
-        if (rank == 0) {
+    channel_checkpoint_options checkpoint;
+    const char *bad = NULL;
+    if (!parse(argc, argv, &p, &config, &r.steps, &r.warmup, &r.keep_volume_fraction) ||
+        (bad = channel_checkpoint_parse(argc, argv, p.dt, r.steps, &checkpoint)) != NULL) {
+        if (rank == 0 && bad != NULL) {
+            fprintf(stderr, "granular_channel_mpi: %s\n", bad);
+        } else if (rank == 0) {
             fprintf(stderr, "%s\n", usage_text);
         }
         return 2;
@@ -277,8 +311,27 @@ static int run(int argc, char **argv, int rank) {
     channel_stats_init(stats, r.warmup);
     double start = now(), in_step = 0.0, shadows = 0.0, share = 0.0, cpu_start = cpu_now();
     nscd_status st = channel_scene_create_on(&s, &p, &channel_world_mpi_ops, &config);
+    r.first_step = 1;
+    if (st == NSCD_OK && checkpoint.restart != NULL) { /* collective */
+        char why[240];
+        int64_t saved = 0;
+        st = channel_scene_load(&s, &config, checkpoint.restart, &saved, why, sizeof why);
+        if (st != NSCD_OK) {
+            fprintf(stderr, "granular_channel_mpi (rank %d): restart: %s\n", rank, why);
+            channel_scene_destroy(&s);
+            channel_stats_free(stats);
+            free(stats);
+            return 1;
+        }
+        r.first_step = saved + 1;
+    }
     int lost = 0;
-    st = st == NSCD_OK ? run_loop(&s, stats, r.steps, &in_step, &shadows, &share, &lost) : st;
+    st = st == NSCD_OK ? run_loop(&s, stats, r.first_step, r.steps, &checkpoint, &in_step, &shadows,
+                                  &share, &lost)
+                       : st;
+    if (st == NSCD_OK) {
+        r.state_hash = channel_world_mpi_state_hash(s.world); /* collective */
+    }
     const char *vtk = cli_string(argc, argv, "--vtk", NULL);
     if (st == NSCD_OK && vtk != NULL) {
         st = nscd_world_mpi_write_vtk(((channel_world_mpi *)s.world)->world, vtk);

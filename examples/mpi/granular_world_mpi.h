@@ -8,7 +8,14 @@
  * the random stream, and a dynamic body is created by rank 0 only (its global
  * ids are then 1, 2, ... as the serial user ids); the next step sends it to its
  * owner. The table also keeps the count and id checksum the scene expects, so
- * that a body lost or duplicated is seen (channel_world_mpi_conserved). */
+ * that a body lost or duplicated is seen (channel_world_mpi_conserved).
+ *
+ * Checkpoints (save, load): nscd_world_mpi_save() of every rank's file
+ * `path.rank<r>`, with the count and checksum in front of the scene's user
+ * data. The ranks first write `path.tmp.rank<r>` and rename them to
+ * `path.rank<r>` only once every rank's file is complete, so that a run
+ * killed mid-save leaves the previous complete set; a load refuses a set
+ * whose ranks hold different saves (a run killed between two renames). */
 #ifndef NSCD_GRANULAR_WORLD_MPI_H
 #define NSCD_GRANULAR_WORLD_MPI_H
 
@@ -29,6 +36,7 @@ typedef struct channel_world_mpi {
     int rank, size;
     int64_t count;     /* dynamic bodies the scene expects */
     uint64_t checksum; /* the sum of their global ids */
+    char error[200];   /* the last failure of save or load beyond the library's */
 } channel_world_mpi;
 
 extern const channel_world_ops channel_world_mpi_ops;
@@ -36,5 +44,13 @@ extern const channel_world_ops channel_world_mpi_ops;
 /* After a step that removed `removed_now` bodies at the outlet (collective):
  * 1 when the world's global count and id checksum are the expected ones. */
 int channel_world_mpi_conserved(channel_world_mpi *w, int64_t removed_now);
+
+/* A hash of the state of every rank's bodies (collective): the sum, modulo
+ * 2^64, over the dynamic bodies of FNV-1a 64 of the bytes of the global id,
+ * user id, position, orientation, velocity and angular velocity of each, so
+ * that it does not depend on which rank owns a body nor on the order of the
+ * bodies. Equal hashes are equal states bit for bit (short of a collision).
+ * 0 when a rank runs out of memory. */
+uint64_t channel_world_mpi_state_hash(const channel_world_mpi *w);
 
 #endif

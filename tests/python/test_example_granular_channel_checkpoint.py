@@ -2,7 +2,10 @@
 (docs/checkpoint.md): the channel run uninterrupted, and run in two processes
 (the first saves at --checkpoint-at, the second continues with --restart),
 end with the same state_hash, an FNV-1a 64 hash of every body's id, user id
-and state bits. A checkpoint of another run (another seed) is refused."""
+and state bits. A checkpoint of another run (another seed) is refused.
+--checkpoint-every: a run stopped before its end restarts from its last save
+(the file overwritten at each save, never left half written) and ends with
+the uninterrupted hash too."""
 import json
 import os
 import subprocess
@@ -13,10 +16,10 @@ DURATION = "0.006"  # 120 steps at k = 5: inflow layers, outflow, contacts
 AT = "0.0031"       # step 62: mid-layer (the inflow counters are mid-cycle)
 
 
-def _run(*args):
+def _run(*args, duration=DURATION):
     from conftest import examples_dir  # noqa: F401  (skips outside ctest)
     exe = os.path.join(examples_dir(), "granular_channel")
-    return subprocess.run([exe, "--json", "--duration", DURATION, "--warmup", "0", *args],
+    return subprocess.run([exe, "--json", "--duration", duration, "--warmup", "0", *args],
                           capture_output=True, text=True, timeout=600, check=False)
 
 
@@ -61,8 +64,24 @@ def test_restart_refuses_another_run_and_a_corrupt_file(tmp_path):
     assert "checksum" in corrupt.stderr
 
 
+def test_checkpoint_every_restarts_from_the_last_save(tmp_path):
+    path = str(tmp_path / "every.ckpt")
+    plain = _hashes(_run("--law", "coulomb"))
+    # stopped at step 90 of 120: saved at steps 40 and 80, the file holds step 80's
+    stopped = _hashes(_run("--law", "coulomb", "--checkpoint", path, "--checkpoint-every",
+                           "0.002", duration="0.0045"))
+    assert stopped[0][1] != plain[0][1]  # the hash sees the state
+    assert sorted(os.listdir(tmp_path)) == ["every.ckpt"]  # no temporary file left
+    restarted = _hashes(_run("--law", "coulomb", "--restart", path))
+    assert restarted[0][2] == 81
+    assert [r[:2] for r in restarted] == [r[:2] for r in plain]
+    assert [r[3] for r in restarted] == [r[3] for r in plain]
+
+
 @pytest.mark.parametrize("args", [["--checkpoint", "x"], ["--checkpoint-at", "0.001"],
-                                  ["--checkpoint", "x", "--checkpoint-at", "1.0"]])
+                                  ["--checkpoint", "x", "--checkpoint-at", "1.0"],
+                                  ["--checkpoint-every", "0.001"],
+                                  ["--checkpoint", "x", "--checkpoint-every", "0"]])
 def test_checkpoint_options_are_checked(args):
     assert _run(*args).returncode == 2
 
