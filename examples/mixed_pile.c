@@ -11,7 +11,8 @@
  * the kinetic energy and the fastest body at the end.
  *
  *   mixed_pile [--json] [--seed S] [--bodies N] [--t-end T] [--settle T]
- *              [--dt H] [--sweeps N] [--vtk DIR] [--vtk-every T] [--vtp PREFIX]
+ *              [--dt H] [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR]
+ * [--vtk-every T] [--vtp PREFIX]
  *
  * --vtk writes legacy ASCII frames DIR/mixed_pile_NNNNN.vtk; --vtp writes
  * binary VTK XML frames PREFIX_NNNNNN.vtp (every shape with its type,
@@ -32,7 +33,8 @@
 
 #define USAGE                                                                                      \
     "usage: mixed_pile [--json] [--seed S] [--bodies N] [--t-end T] [--settle T] [--dt H]\n"       \
-    "                  [--sweeps N] [--vtk DIR] [--vtk-every T] [--vtp PREFIX]\n"
+    "                  [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR] "         \
+    "[--vtk-every T] [--vtp PREFIX]\n"
 
 #define HALF_WIDTH 0.1 /* m: the container's inner half width */
 #define WALL 0.02      /* m: half thickness of a wall */
@@ -177,6 +179,8 @@ int main(int argc, char **argv) {
     nscd_world_desc_init(&d, sizeof d);
     d.dt = cli_double(argc, argv, "--dt", d.dt);
     d.max_sweeps = (int32_t)cli_double(argc, argv, "--sweeps", d.max_sweeps);
+    d.deep_sweeps = (int32_t)cli_double(argc, argv, "--deep-sweeps", d.deep_sweeps);
+    d.deep_penetration = cli_double(argc, argv, "--deep-penetration", d.deep_penetration);
     nscd_world *w = NULL;
     nscd_status st = nscd_world_create(&d, &w);
     if (st != NSCD_OK) {

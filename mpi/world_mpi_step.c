@@ -288,6 +288,33 @@ static int32_t remove_outside(nscd_world_mpi *w) {
     return removed;
 }
 
+/* The deep-penetration guard of world_step.c over the ranks: while any
+ * rank's sweeps leave a contact deeper than deep_penetration closing, every
+ * rank sweeps on (one reduction of the flag per batch); the sweeps added,
+ * this rank's contacts still closing. */
+static int32_t guard_deep_contacts(nscd_world_mpi *w, int any_contacts, int32_t *added,
+                                   double *merit) {
+    nscd_world *l = w->local;
+    *added = 0;
+    if (l->desc.deep_sweeps < 1 || !any_contacts) {
+        return 0;
+    }
+    for (;;) {
+        int32_t mine = nscd__world_deep_contacts(l).count;
+        int closing = mine > 0, any = closing;
+        if (w->size > 1) {
+            MPI_Allreduce(&closing, &any, 1, MPI_INT, MPI_MAX, w->comm);
+        }
+        if (!any || *added >= l->desc.deep_sweeps) {
+            return mine;
+        }
+        int32_t left = l->desc.deep_sweeps - *added, sweeps = 0;
+        sweep(w, any_contacts, left < l->desc.max_sweeps ? left : l->desc.max_sweeps, &sweeps,
+              merit);
+        *added += sweeps;
+    }
+}
+
 /* The solve, the relax pass, the agreed finiteness, the move. The figures
  * of the report known before the move are reduced with the finiteness in one
  * collective; the bodies removed at the outlet in another. */
@@ -302,6 +329,8 @@ static nscd_status solve_and_move(nscd_world_mpi *w, int any_contacts, nscd_worl
         nscd__world_warm_start(l);
     }
     sweep(w, any_contacts, l->desc.max_sweeps, &r->sweeps, &r->merit);
+    int32_t deep = guard_deep_contacts(w, any_contacts, &r->deep_sweeps, &r->merit);
+    r->sweeps += r->deep_sweeps;
     /* the relax pass (world_step.c): when any rank's contacts had a
      * penetration correction, every rank sweeps again without it */
     int corrected =
@@ -324,7 +353,7 @@ static nscd_status solve_and_move(nscd_world_mpi *w, int any_contacts, nscd_worl
                                  0.0,
                                  (double)r->contacts,
                                  (double)r->broad_pairs,
-                                 0.0,
+                                 (double)deep,
                                  0.0};
     if (w->size > 1) {
         nscd__mpi_mixed(w, v);
@@ -337,6 +366,7 @@ static nscd_status solve_and_move(nscd_world_mpi *w, int any_contacts, nscd_worl
     r->max_penetration = v[2];
     r->contacts = (int32_t)(v[4] > INT32_MAX ? INT32_MAX : v[4]);
     r->broad_pairs = (int32_t)(v[5] > INT32_MAX ? INT32_MAX : v[5]);
+    r->deep_contacts = (int32_t)(v[6] > INT32_MAX ? INT32_MAX : v[6]);
     nscd__world_step_integrate(l);
     int64_t removed = remove_outside(w), all = removed;
     if (w->size > 1) {
@@ -407,16 +437,20 @@ nscd_status nscd_world_mpi_step(nscd_world_mpi *w, nscd_world_step_report *repor
         return nscd__fail(&w->diag, rc, "a velocity became non-finite");
     }
     const nscd_world_desc *d = &w->local->desc;
-    r.converged = d->tolerance > 0.0 && r.merit < d->tolerance;
+    r.converged = d->tolerance > 0.0 && r.merit < d->tolerance && r.deep_contacts == 0;
     if (report != NULL) {
         nscd__struct_write(report, &r, sizeof r, NSCD__WORLD_STEP_REPORT_SIZE_0_2);
     }
     if (!r.converged && d->tolerance > 0.0) {
-#define UNCONVERGED "step kept but not converged: merit %g above tolerance %g"
+#define UNCONVERGED                                                                                \
+    "step kept but not converged: merit %g (tolerance %g), %d contact(s) still closing deeper "    \
+    "than %g m"
         if (d->on_unconverged == NSCD_UNCONVERGED_FAIL) {
-            return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED, UNCONVERGED, r.merit, d->tolerance);
+            return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED, UNCONVERGED, r.merit, d->tolerance,
+                              (int)r.deep_contacts, d->deep_penetration);
         }
-        snprintf(w->diag.last_error, sizeof w->diag.last_error, UNCONVERGED, r.merit, d->tolerance);
+        snprintf(w->diag.last_error, sizeof w->diag.last_error, UNCONVERGED, r.merit, d->tolerance,
+                 (int)r.deep_contacts, d->deep_penetration);
 #undef UNCONVERGED
         nscd__log(&w->diag, NSCD_LOG_WARNING, "%s", w->diag.last_error);
     }

@@ -214,6 +214,22 @@ typedef struct nscd_world_desc {
     nscd_finish_task_fn finish_task;
     /** (since 0.2) Passed to `enqueue_task` and `finish_task`. */
     void *task_user;
+    /** (since 0.2) Depth, m (> 0), past which the sweeps must not leave a
+     *  contact closing. Truncated Gauss–Seidel carries a heavy load slowly:
+     *  under a pile, a light body at the bottom can be pressed into its
+     *  support step after step while every step is merely "not converged".
+     *  When the sweeps end with a contact deeper than this at the start of
+     *  the step whose normal velocity still closes it (u_n < -max(tolerance,
+     *  1e-3 deep_penetration / dt)), the step sweeps on, max_sweeps at a
+     *  time, up to `deep_sweeps` more (docs/world.md, "Deep penetrations").
+     *  Default 1e-4 (0.1 mm: 1 % of a 1 cm body, a tenth of the default
+     *  contact margin). */
+    double deep_penetration;
+    /** (since 0.2) Most sweeps the deep-penetration guard adds to a step,
+     *  >= 0; 0 = no guard (the step as before this field). A step that
+     *  still leaves a deep contact closing is not converged (its report
+     *  counts them, its last error names the deepest). Default 100. */
+    int32_t deep_sweeps;
 } nscd_world_desc;
 
 /** A body, filled with defaults by nscd_body_desc_init(). */
@@ -289,6 +305,13 @@ typedef struct nscd_world_step_report {
      *  without it, so that the correction moves positions only. `merit` and
      *  `converged` are those of both passes. */
     int32_t relax_sweeps;
+    /** (since 0.2) Sweeps the deep-penetration guard added
+     *  (nscd_world_desc::deep_penetration), included in `sweeps`. */
+    int32_t deep_sweeps;
+    /** (since 0.2) Contacts the guard left deeper than
+     *  nscd_world_desc::deep_penetration and closing: a step with any is
+     *  not converged, whatever its merit. */
+    int32_t deep_contacts;
 } nscd_world_step_report;
 
 /**
@@ -322,7 +345,8 @@ NSCD_API nscd_status nscd_shape_desc_init(nscd_shape_desc *desc, size_t struct_s
  *         ::NSCD_ERR_OUT_OF_RANGE for dt <= 0 or a dt the world cannot
  *         step (|g| dt² overflows, with |g| taken as at least 1), ε outside [0, 1), relaxation
  *         outside (0, 1], a negative margin, friction or tolerance, groups or
- *         sweeps < 1, an empty domain, `threads` outside [0, 256];
+ *         sweeps < 1, an empty domain, `threads` outside [0, 256], a
+ *         `deep_penetration` <= 0 or `deep_sweeps` < 0;
  *         ::NSCD_ERR_NOT_FINITE for a NaN;
  *         ::NSCD_ERR_INVALID_ARGUMENT for a bad enum or allocator, one of
  *         `enqueue_task` and `finish_task` without the other, or with

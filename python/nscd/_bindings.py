@@ -706,6 +706,8 @@ class nscd_world_desc(ctypes.Structure):
         ('enqueue_task', nscd_enqueue_task_fn),
         ('finish_task', nscd_finish_task_fn),
         ('task_user', ctypes.c_void_p),
+        ('deep_penetration', ctypes.c_double),
+        ('deep_sweeps', ctypes.c_int32),
     ]
 
 
@@ -755,6 +757,8 @@ class nscd_world_step_report(ctypes.Structure):
         ('bodies_removed', ctypes.c_int32),
         ('broad_pairs', ctypes.c_int32),
         ('relax_sweeps', ctypes.c_int32),
+        ('deep_sweeps', ctypes.c_int32),
+        ('deep_contacts', ctypes.c_int32),
     ]
 
 

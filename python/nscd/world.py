@@ -242,6 +242,8 @@ class WorldStepReport(NamedTuple):
     bodies_removed: int    # bodies removed at the domain boundary in this step
     broad_pairs: int       # shape pairs the broad phase passed to the narrow phase
     relax_sweeps: int = 0  # sweeps of the relax pass (0: no contact penetrated)
+    deep_sweeps: int = 0   # sweeps the deep-penetration guard added (in sweeps too)
+    deep_contacts: int = 0  # contacts left closing deeper than deep_penetration
 
 
 class Bodies(NamedTuple):
@@ -294,6 +296,9 @@ class World(OwnedHandle):
       correction ε ξ/dt, which moves positions only (a body created
       overlapping leaves at most at this speed and keeps no velocity), and
       ``relax_sweeps`` (3; 0 = the correction stays in the velocities);
+    - ``deep_penetration`` (m, 1e-4) and ``deep_sweeps`` (100; 0 = off): a
+      step whose sweeps leave a contact deeper than that closing sweeps on
+      (docs/world.md, "Deep penetrations");
     - ``default_friction`` (μ of material 0, 0.5), ``friction_combine``
       (FrictionCombine or its name);
     - ``threads`` (0): the threads of a step (docs/world.md, "Threads"):
@@ -309,8 +314,8 @@ class World(OwnedHandle):
     ``len(world)`` counts the live bodies."""
 
     _REALS = ("dt", "tolerance", "relaxation", "error_reduction", "contact_margin",
-              "default_friction", "max_correction_speed")
-    _INTS = ("max_sweeps", "jacobi_groups", "relax_sweeps", "threads")
+              "default_friction", "max_correction_speed", "deep_penetration")
+    _INTS = ("max_sweeps", "jacobi_groups", "relax_sweeps", "threads", "deep_sweeps")
     _UNCONVERGED = {"keep": 0, "fail": 1, "reject": 2}
 
     def __init__(self, gravity: Optional[Sequence[float]] = None,
@@ -641,7 +646,7 @@ class World(OwnedHandle):
     def _report(r):
         return WorldStepReport(r.contacts, r.sweeps, bool(r.converged), r.merit,
                                r.max_penetration, r.bodies_removed, r.broad_pairs,
-                               r.relax_sweeps)
+                               r.relax_sweeps, r.deep_sweeps, r.deep_contacts)
 
     @property
     def time(self) -> float:

@@ -28,6 +28,8 @@ nscd_status nscd_world_desc_init(nscd_world_desc *desc, size_t struct_size) {
     d.friction_combine = NSCD_COMBINE_GEOMETRIC_MEAN;
     d.max_correction_speed = 0.1;
     d.relax_sweeps = 3;
+    d.deep_penetration = 1e-4;
+    d.deep_sweeps = 100;
     return nscd__struct_init(desc, struct_size, &d, sizeof d, NSCD__WORLD_DESC_SIZE_0_2);
 }
 
@@ -36,7 +38,8 @@ static nscd_status validate_desc(const nscd_world_desc *d) {
         d->gravity[0],       d->gravity[1],    d->gravity[2],      d->dt,
         d->tolerance,        d->relaxation,    d->error_reduction, d->contact_margin,
         d->default_friction, d->domain_min[0], d->domain_min[1],   d->domain_min[2],
-        d->domain_max[0],    d->domain_max[1], d->domain_max[2],   d->max_correction_speed};
+        d->domain_max[0],    d->domain_max[1], d->domain_max[2],   d->max_correction_speed,
+        d->deep_penetration};
     if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
         return NSCD_ERR_NOT_FINITE;
     }
@@ -58,7 +61,8 @@ static nscd_status validate_desc(const nscd_world_desc *d) {
         !(d->relaxation > 0.0 && d->relaxation <= 1.0) || d->contact_margin < 0.0 ||
         d->default_friction < 0.0 || d->tolerance < 0.0 || d->max_sweeps < 1 ||
         d->jacobi_groups < 1 || d->jacobi_groups > (1 << 20) || !(d->max_correction_speed > 0.0) ||
-        d->relax_sweeps < 0 || d->threads < 0 || d->threads > NSCD__WORLD_MAX_THREADS) {
+        d->relax_sweeps < 0 || !(d->deep_penetration > 0.0) || d->deep_sweeps < 0 ||
+        d->threads < 0 || d->threads > NSCD__WORLD_MAX_THREADS) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
     if ((d->enqueue_task == NULL) != (d->finish_task == NULL) ||

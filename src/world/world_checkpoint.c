@@ -25,8 +25,8 @@
 /* Every field of these structs is either saved below or documented as
  * rebuilt by the step (docs/checkpoint.md). Update the visitors, then
  * these sizes. */
-_Static_assert(sizeof(struct nscd_world) == 1544, "nscd_world changed: update world_checkpoint.c");
-_Static_assert(sizeof(nscd_world_desc) == 240,
+_Static_assert(sizeof(struct nscd_world) == 1560, "nscd_world changed: update world_checkpoint.c");
+_Static_assert(sizeof(nscd_world_desc) == 256,
                "nscd_world_desc changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__world_shape) == 168, "world shape changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__world_record) == 144, "record changed: update world_checkpoint.c");
@@ -142,6 +142,8 @@ static void io_settings(cursor *c, nscd_world *w) {
     io_f64(c, &d->max_correction_speed, 1);
     io_i32(c, &d->on_unconverged, 1);
     io_i32(c, &d->relax_sweeps, 1);
+    io_f64(c, &d->deep_penetration, 1);
+    io_i32(c, &d->deep_sweeps, 1);
     io_f64(c, &w->time, 1);
     io_bytes(c, &w->steps, sizeof w->steps);
     io_i32(c, &w->projection_iterations, 1);

@@ -282,6 +282,15 @@ nscd__bgs_options nscd__world_bgs_options(const nscd_world *w, int32_t max_sweep
  * done and the merit of the last one. */
 void nscd__world_warm_start(nscd_world *w);
 void nscd__world_solve(nscd_world *w, int32_t max_sweeps, int32_t *sweeps, double *merit);
+/* The deep-penetration guard's test (nscd_world_desc::deep_penetration):
+ * the contacts deeper than the depth at the start of the step that the
+ * current velocities still close, and the one they press deepest (gap + dt
+ * u_n, its contact index, -1 for none). */
+typedef struct nscd__world_deep {
+    int32_t count, worst;
+    double depth, u_n;
+} nscd__world_deep;
+nscd__world_deep nscd__world_deep_contacts(nscd_world *w);
 /* One sweep over the contacts (Gauss–Seidel, or the Jacobi blend of the
  * world's groups); its merit. */
 double nscd__world_sweep(nscd_world *w);

@@ -1,6 +1,8 @@
 /* The world's contact and joint solve: the matrix-free block Gauss–Seidel
  * of contact/solvers/block_gs.c on views of the world's arrays (dense bodies, the
  * step's contacts and joint blocks), with the options of its description. */
+#include <math.h>
+
 #include "contact/solvers/block_gs.h"
 #include "nscd/fc3d.h"
 #include "world/world_impl.h"
@@ -79,4 +81,31 @@ void nscd__world_solve(nscd_world *w, int32_t max_sweeps, int32_t *sweeps, doubl
     nscd__bgs_problem p = step_problem(w);
     nscd__bgs_options o = nscd__world_bgs_options(w, max_sweeps);
     nscd__bgs_solve(&p, &o, sweeps, merit);
+}
+
+nscd__world_deep nscd__world_deep_contacts(nscd_world *w) {
+    nscd__world_deep deep = {0, -1, 0.0, 0.0};
+    const double depth = w->desc.deep_penetration, dt = w->desc.dt;
+    /* closing: faster than the tolerance and than a thousandth of the
+     * depth a step, so that round-off never decides */
+    const double closing = fmax(w->desc.tolerance, 1e-3 * depth / dt);
+    const nscd__contact_point *points = w->collision.contacts;
+    nscd__bgs_problem p = nscd__world_bgs_problem(w);
+    for (int32_t j = 0; j < w->n_contacts; ++j) {
+        double gap = points[w->contacts[j].source].gap;
+        if (!(gap < -depth)) {
+            continue;
+        }
+        double u_n = nscd__bgs_normal_velocity(&p, j);
+        if (u_n < -closing) {
+            deep.count++;
+            double end = gap + dt * u_n;
+            if (deep.worst < 0 || end < deep.depth) {
+                deep.worst = j;
+                deep.depth = end;
+                deep.u_n = u_n;
+            }
+        }
+    }
+    return deep;
 }

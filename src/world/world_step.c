@@ -852,6 +852,30 @@ void nscd__world_step_integrate(nscd_world *w) {
     store_records(w);
 }
 
+/* The deep-penetration guard (nscd_world_desc::deep_penetration;
+ * docs/world.md, "Deep penetrations"): while the sweeps leave a contact
+ * deeper than the depth closing, more sweeps, max_sweeps at a time, up to
+ * deep_sweeps. A truncated Gauss–Seidel carries the weight of a pile down
+ * slowly, and a light body under heavy ones is pressed into its support
+ * step after step; sweeping on where that happens costs nothing elsewhere.
+ * Returns the contacts still closing; the sweeps added and the merit of
+ * the last one. */
+static nscd__world_deep guard_deep_contacts(nscd_world *w, int32_t *added, double *merit) {
+    *added = 0;
+    nscd__world_deep deep = {0, -1, 0.0, 0.0};
+    if (w->desc.deep_sweeps < 1 || w->n_contacts == 0) {
+        return deep;
+    }
+    deep = nscd__world_deep_contacts(w);
+    while (deep.count > 0 && *added < w->desc.deep_sweeps) {
+        int32_t left = w->desc.deep_sweeps - *added, sweeps = 0;
+        nscd__world_solve(w, left < w->desc.max_sweeps ? left : w->desc.max_sweeps, &sweeps, merit);
+        *added += sweeps;
+        deep = nscd__world_deep_contacts(w);
+    }
+    return deep;
+}
+
 static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
     nscd__diag_clear(&w->diag);
     if (report != NULL && !nscd__struct_size_ok(nscd__struct_size_of(report),
@@ -893,6 +917,8 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
     int32_t sweeps = 0, report_relax = 0;
     double merit = 0.0;
     nscd__world_solve(w, w->desc.max_sweeps, &sweeps, &merit);
+    int32_t deep_sweeps = 0;
+    nscd__world_deep deep = guard_deep_contacts(w, &deep_sweeps, &merit);
     if (w->desc.relax_sweeps > 0 && velocities_finite(w) && nscd__world_step_relax(w)) {
         /* the relax pass: the same sweeps without the correction, from the
          * impulses with it (warm), so that it leaves no velocity */
@@ -911,12 +937,23 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
     memset(&r, 0, sizeof r);
     r.struct_size = sizeof r;
     r.contacts = w->n_contacts;
-    r.sweeps = sweeps;
+    r.sweeps = sweeps + deep_sweeps;
     r.merit = merit;
-    r.converged = w->desc.tolerance > 0.0 && merit < w->desc.tolerance;
+    r.converged = w->desc.tolerance > 0.0 && merit < w->desc.tolerance && deep.count == 0;
     r.max_penetration = max_penetration;
     r.broad_pairs = w->collision.n_pairs;
     r.relax_sweeps = report_relax;
+    r.deep_sweeps = deep_sweeps;
+    r.deep_contacts = deep.count;
+    char why[192] = "";
+    if (deep.count > 0) { /* the deepest, by its bodies */
+        const nscd__world_contact *c = &w->contacts[deep.worst];
+        snprintf(why, sizeof why,
+                 "; %d contact(s) still closing deeper than %g m (deepest: bodies of user ids "
+                 "%llu and %llu, %g m at the end of the step, closing at %g m/s)",
+                 (int)deep.count, w->desc.deep_penetration, (unsigned long long)w->user_id[c->a],
+                 (unsigned long long)w->user_id[c->b], -deep.depth, -deep.u_n);
+    }
     if (!r.converged && w->desc.tolerance > 0.0 &&
         w->desc.on_unconverged == NSCD_UNCONVERGED_REJECT) {
         nscd__world_step_restore(w); /* nothing integrated yet: as before the call */
@@ -925,8 +962,8 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
         }
         return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED,
                           "step %lld rejected: contact merit %g m/s after %d sweeps above the "
-                          "tolerance %g",
-                          (long long)w->steps + 1, merit, (int)sweeps, w->desc.tolerance);
+                          "tolerance %g%s",
+                          (long long)w->steps + 1, merit, (int)r.sweeps, w->desc.tolerance, why);
     }
     nscd__world_step_integrate(w);
     nscd_status joints = NSCD_OK;
@@ -949,13 +986,13 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
          * step did not fail: a warning to the log, not an error. */
 #define UNCONVERGED                                                                                \
     "step %lld kept but not converged: contact merit %g m/s after %d sweeps "                      \
-    "above the tolerance %g"
+    "(tolerance %g)%s"
         if (w->desc.on_unconverged == NSCD_UNCONVERGED_FAIL) {
             return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED, UNCONVERGED, (long long)w->steps,
-                              merit, (int)sweeps, w->desc.tolerance);
+                              merit, (int)r.sweeps, w->desc.tolerance, why);
         }
         snprintf(w->diag.last_error, sizeof w->diag.last_error, UNCONVERGED, (long long)w->steps,
-                 merit, (int)sweeps, w->desc.tolerance);
+                 merit, (int)r.sweeps, w->desc.tolerance, why);
 #undef UNCONVERGED
         nscd__log(&w->diag, NSCD_LOG_WARNING, "%s", w->diag.last_error);
     }

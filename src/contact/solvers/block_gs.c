@@ -142,6 +142,12 @@ static void biased_velocity(const nscd__bgs_problem *p, int32_t j, double u[3]) 
     u[0] += c->bias;
 }
 
+double nscd__bgs_normal_velocity(const nscd__bgs_problem *p, int32_t j) {
+    double u[3];
+    biased_velocity(p, j, u);
+    return u[0] - p->contacts[j].bias;
+}
+
 /* x·(A x) for the contact's own block. */
 static double block_energy(const nscd__bgs_contact *c, const nscd__bgs_contact_rows *r,
                            const double x[3]) {

@@ -167,6 +167,10 @@ double nscd__bgs_joint_sweep(nscd__bgs_problem *p);
 void nscd__bgs_solve(nscd__bgs_problem *p, const nscd__bgs_options *o, int32_t *sweeps,
                      double *merit);
 
+/* The normal velocity u_n of contact j under the current body velocities,
+ * without the bias: the rate at which its gap changes over the step. */
+double nscd__bgs_normal_velocity(const nscd__bgs_problem *p, int32_t j);
+
 /* Doubles of a mechanism's factor of R rows (envelope, columns, and the
  * envelope's integers), and its view at factors + m->factor (x unset). */
 size_t nscd__bgs_mechanism_doubles(int32_t R);
