@@ -12,7 +12,16 @@
  *
  *   mixed_pile [--json] [--seed S] [--bodies N] [--t-end T] [--settle T]
  *              [--dt H] [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR]
- * [--vtk-every T] [--vtp PREFIX]
+ * [--vtk-every T] [--vtp PREFIX] [--rolling-friction L] [--spinning-friction L]
+ * [--quiet-check T]
+ *
+ * --rolling-friction and --spinning-friction set the rolling and spinning
+ * resistance lengths of every body and the container
+ * (nscd_world_set_material_resistance(); default 0, none). --quiet-check T
+ * runs T more seconds after --t-end and reports the largest displacement
+ * of any body from its place at --t-end over them (the acceptance of issue
+ * 24: every body at rest, less than 0.1 mm over 2 s), the fastest body at
+ * the end and the largest penetration over them.
  *
  * --vtk writes legacy ASCII frames DIR/mixed_pile_NNNNN.vtk; --vtp writes
  * binary VTK XML frames PREFIX_NNNNNN.vtp (every shape with its type,
@@ -34,7 +43,8 @@
 #define USAGE                                                                                      \
     "usage: mixed_pile [--json] [--seed S] [--bodies N] [--t-end T] [--settle T] [--dt H]\n"       \
     "                  [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR] "         \
-    "[--vtk-every T] [--vtp PREFIX]\n"
+    "[--vtk-every T] [--vtp PREFIX]\n"                                                             \
+    "                  [--rolling-friction L] [--spinning-friction L] [--quiet-check T]\n"
 
 #define HALF_WIDTH 0.1 /* m: the container's inner half width */
 #define WALL 0.02      /* m: half thickness of a wall */
@@ -134,6 +144,9 @@ static nscd_status add_piece(nscd_world *w, int k, uint64_t user, nscd_body_id *
 
 typedef struct result {
     int failed_step, escaped, not_converged, steps;
+    /* --quiet-check: the largest displacement from the place at --t-end, the
+     * fastest body at the end and the largest penetration over the check */
+    double quiet_displacement, quiet_speed, quiet_penetration;
     double energy_rise, energy_scale, max_penetration, final_kinetic, final_speed;
     double mass, correction_work; /* kg; M g c_max dt, J: see main */
     char error[256];
@@ -161,6 +174,41 @@ static nscd_status measure(nscd_world *w, const nscd_body_id *ids, int n, double
     return st;
 }
 
+/* --quiet-check: `steps` more steps; the largest distance of any body from
+ * where it was at their start, the fastest body at the end, the largest
+ * penetration. */
+static nscd_status quiet_check(nscd_world *w, const nscd_body_id *ids, int n, int steps,
+                               result *r) {
+    double *start = calloc(3 * (size_t)n, sizeof(double));
+    nscd_status st = start != NULL ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
+    for (int k = 0; st == NSCD_OK && k < n; ++k) {
+        st = nscd_world_get_body(w, ids[k], start + 3 * k, NULL, NULL, NULL);
+    }
+    for (int s = 0; st == NSCD_OK && s < steps; ++s) {
+        nscd_world_step_report rep = {.struct_size = sizeof rep};
+        st = nscd_world_step(w, &rep);
+        if (st != NSCD_OK) {
+            r->failed_step = r->steps + s + 1;
+            break;
+        }
+        r->quiet_penetration = fmax(r->quiet_penetration, rep.max_penetration);
+        for (int k = 0; st == NSCD_OK && k < n; ++k) {
+            double x[3], v[3];
+            st = nscd_world_get_body(w, ids[k], x, NULL, v, NULL);
+            const double *x0 = start + 3 * k;
+            double moved = sqrt((x[0] - x0[0]) * (x[0] - x0[0]) + (x[1] - x0[1]) * (x[1] - x0[1]) +
+                                (x[2] - x0[2]) * (x[2] - x0[2]));
+            r->quiet_displacement = fmax(r->quiet_displacement, moved);
+            if (s + 1 == steps) {
+                r->quiet_speed =
+                    fmax(r->quiet_speed, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+            }
+        }
+    }
+    free(start);
+    return st;
+}
+
 int main(int argc, char **argv) {
     cli_check(argc, argv, USAGE);
     const int json = cli_has_flag(argc, argv, "--json");
@@ -181,8 +229,25 @@ int main(int argc, char **argv) {
     d.max_sweeps = (int32_t)cli_double(argc, argv, "--sweeps", d.max_sweeps);
     d.deep_sweeps = (int32_t)cli_double(argc, argv, "--deep-sweeps", d.deep_sweeps);
     d.deep_penetration = cli_double(argc, argv, "--deep-penetration", d.deep_penetration);
+    const double rolling = cli_double(argc, argv, "--rolling-friction", 0.0);
+    const double spinning = cli_double(argc, argv, "--spinning-friction", 0.0);
+    const double quiet = cli_double(argc, argv, "--quiet-check", 0.0);
+    const int resistance = cli_string(argc, argv, "--rolling-friction", NULL) != NULL ||
+                           cli_string(argc, argv, "--spinning-friction", NULL) != NULL;
+    if (!(quiet >= 0.0)) {
+        fprintf(stderr, "mixed_pile: --quiet-check >= 0\n");
+        return 2;
+    }
     nscd_world *w = NULL;
     nscd_status st = nscd_world_create(&d, &w);
+    if (st == NSCD_OK && resistance) { /* material 0: every body and the container */
+        st = nscd_world_set_material_resistance(w, 0, rolling, spinning);
+        if (st != NSCD_OK) {
+            fprintf(stderr, "mixed_pile: %s\n", nscd_world_last_error(w));
+            nscd_world_destroy(w);
+            return 2;
+        }
+    }
     if (st != NSCD_OK) {
         fprintf(stderr, "mixed_pile: nscd_world_create: %s\n", nscd_status_string(st));
         return st == NSCD_ERR_OUT_OF_RANGE || st == NSCD_ERR_NOT_FINITE ? 2 : 1;
@@ -257,6 +322,9 @@ int main(int argc, char **argv) {
     if (series != NULL && st == NSCD_OK) { /* the final state */
         st = nscd_world_vtk_series_write(series, w);
     }
+    if (st == NSCD_OK && quiet > 0.0) {
+        st = quiet_check(w, ids, n, (int)ceil(quiet / d.dt - 1e-9), &r);
+    }
     nscd_world_vtk_series_destroy(series);
     if (st != NSCD_OK) {
         snprintf(r.error, sizeof r.error, "%s", nscd_world_last_error(w));
@@ -287,6 +355,22 @@ int main(int argc, char **argv) {
         json_number(stdout, r.final_kinetic);
         printf(",\"final_fastest_speed\":");
         json_number(stdout, r.final_speed);
+        if (resistance) { /* only when asked: the JSON of the default run is as before */
+            printf(",\"rolling_friction\":");
+            json_number(stdout, rolling);
+            printf(",\"spinning_friction\":");
+            json_number(stdout, spinning);
+        }
+        if (quiet > 0.0) {
+            printf(",\"quiet_check\":");
+            json_number(stdout, quiet);
+            printf(",\"quiet_max_displacement\":");
+            json_number(stdout, r.quiet_displacement);
+            printf(",\"quiet_final_fastest_speed\":");
+            json_number(stdout, r.quiet_speed);
+            printf(",\"quiet_max_penetration\":");
+            json_number(stdout, r.quiet_penetration);
+        }
         printf(",\"error\":\"%s\"}\n", r.error[0] ? "see stderr" : "");
     } else {
         printf("mixed pile, seed %.0f: %d bodies (%d spheres, %d boxes, %d capsules, %d "
@@ -301,6 +385,14 @@ int main(int argc, char **argv) {
         printf("  largest penetration after %g s: %.3g m\n", settle, r.max_penetration);
         printf("  at the end: kinetic energy %.3g J, fastest body %.3g m/s\n", r.final_kinetic,
                r.final_speed);
+        if (resistance) {
+            printf("  rolling resistance %g m, spinning resistance %g m\n", rolling, spinning);
+        }
+        if (quiet > 0.0) {
+            printf("  over %g s more: largest displacement %.3g m, fastest body at the end %.3g "
+                   "m/s, largest penetration %.3g m\n",
+                   quiet, r.quiet_displacement, r.quiet_speed, r.quiet_penetration);
+        }
     }
     if (r.error[0]) {
         fprintf(stderr, "mixed_pile: %s\n", r.error);
