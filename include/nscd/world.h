@@ -373,7 +373,8 @@ NSCD_API const char *nscd_world_last_error(const nscd_world *world);
 
 /**
  * @brief Adds a material. Material 0 exists from the start (the world's
- *        default friction). A material costs 8 bytes; pair overrides are
+ *        default friction). A material costs 8 bytes (24 once a resistance
+ *        length was set: nscd_world_set_material_resistance()); pair overrides are
  *        stored apart (nscd_world_set_pair_friction()).
  * @param world     The world.
  * @param friction  μ >= 0.

@@ -184,16 +184,22 @@ static nscd_status grow_materials(nscd_world *w, int32_t needed) {
         cap *= 2;
     }
     double *mu = nscd__alloc_array(&w->allocator, cap, sizeof(double));
-    double *res = nscd__alloc_array(&w->allocator, 2 * cap, sizeof(double));
-    if (mu == NULL || res == NULL) {
+    /* the resistance lengths only once some were set (8 bytes a material
+     * otherwise: a world may hold 65,536) */
+    double *res = w->material_resistance != NULL
+                      ? nscd__alloc_array(&w->allocator, 2 * cap, sizeof(double))
+                      : NULL;
+    if (mu == NULL || (w->material_resistance != NULL && res == NULL)) {
         nscd__free(&w->allocator, mu, cap * sizeof(double));
         nscd__free(&w->allocator, res, 2 * cap * sizeof(double));
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    memset(res, 0, 2 * cap * sizeof(double));
+    if (res != NULL) {
+        memset(res, 0, 2 * cap * sizeof(double));
+        memcpy(res, w->material_resistance, 2 * old * sizeof(double));
+    }
     if (old > 0) {
         memcpy(mu, w->material_mu, old * sizeof(double));
-        memcpy(res, w->material_resistance, 2 * old * sizeof(double));
     }
     nscd__free(&w->allocator, w->material_mu, old * sizeof(double));
     nscd__free(&w->allocator, w->material_resistance, 2 * old * sizeof(double));
@@ -269,6 +275,15 @@ nscd_status nscd_world_set_material_resistance(nscd_world *w, int32_t material, 
         return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE,
                           "rolling resistance %g or spinning resistance %g < 0", rolling, spinning);
     }
+    if (w->material_resistance == NULL && (rolling != 0.0 || spinning != 0.0)) {
+        if (nscd__world_alloc_resistance(w) != NSCD_OK) {
+            return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "resistance of %d materials",
+                              (int)w->n_materials);
+        }
+    }
+    if (w->material_resistance == NULL) { /* 0 and 0: as it is */
+        return NSCD_OK;
+    }
     double *r = w->material_resistance + 2 * (size_t)material;
     bool was = r[0] != 0.0 || r[1] != 0.0, is = rolling != 0.0 || spinning != 0.0;
     w->resistant_materials += (int32_t)is - (int32_t)was;
@@ -291,8 +306,20 @@ nscd_status nscd_world_get_material_resistance(const nscd_world *w, int32_t mate
         return nscd__world_read_fail(w, NSCD_ERR_INDEX, "material %d of %d", (int)material,
                                      (int)w->n_materials);
     }
-    *rolling = w->material_resistance[2 * (size_t)material];
-    *spinning = w->material_resistance[2 * (size_t)material + 1];
+    const double *r = w->material_resistance;
+    *rolling = r != NULL ? r[2 * (size_t)material] : 0.0;
+    *spinning = r != NULL ? r[2 * (size_t)material + 1] : 0.0;
+    return NSCD_OK;
+}
+
+nscd_status nscd__world_alloc_resistance(nscd_world *w) {
+    size_t cap = (size_t)w->materials_capacity;
+    double *res = nscd__alloc_array(&w->allocator, 2 * cap, sizeof(double));
+    if (res == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    memset(res, 0, 2 * cap * sizeof(double));
+    w->material_resistance = res;
     return NSCD_OK;
 }
 

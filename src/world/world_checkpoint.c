@@ -164,18 +164,15 @@ static nscd_status grow_materials(nscd_world *w, int32_t n) {
         return NSCD_OK;
     }
     double *mu = nscd__alloc_array(&w->allocator, (size_t)n, sizeof(double));
-    double *res = nscd__alloc_array(&w->allocator, 2 * (size_t)n, sizeof(double));
-    if (mu == NULL || res == NULL) {
-        nscd__free(&w->allocator, mu, (size_t)n * sizeof(double));
-        nscd__free(&w->allocator, res, 2 * (size_t)n * sizeof(double));
+    if (mu == NULL) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    memset(res, 0, 2 * (size_t)n * sizeof(double));
     nscd__free(&w->allocator, w->material_mu, (size_t)w->materials_capacity * sizeof(double));
+    /* the fresh world has no resistance lengths; io_resistance allocates them */
     nscd__free(&w->allocator, w->material_resistance,
                2 * (size_t)w->materials_capacity * sizeof(double));
+    w->material_resistance = NULL;
     w->material_mu = mu;
-    w->material_resistance = res;
     w->materials_capacity = n;
     return NSCD_OK;
 }
@@ -184,24 +181,29 @@ static nscd_status grow_materials(nscd_world *w, int32_t n) {
  * after the pair table, present only when a material has one (a world
  * without resistance saves the bytes it saved before they existed; a load
  * finds them by the bytes left in the section). */
-static void io_resistance(cursor *c, nscd_world *w) {
+static nscd_status io_resistance(cursor *c, nscd_world *w) {
     bool present = c->loading ? c->pos < c->size : w->resistant_materials > 0;
     if (c->bad || !present) {
-        return;
+        return NSCD_OK;
+    }
+    if (c->loading && w->material_resistance == NULL &&
+        nscd__world_alloc_resistance(w) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
     }
     io_f64(c, w->material_resistance, 2 * (size_t)w->n_materials);
     if (!c->loading || c->bad) {
-        return;
+        return NSCD_OK;
     }
     w->resistant_materials = 0;
     for (int32_t m = 0; m < w->n_materials; ++m) {
         const double *r = w->material_resistance + 2 * (size_t)m;
         if (!(r[0] >= 0.0) || !(r[1] >= 0.0) || !nscd__all_finite(r, 2)) {
             refuse(c, "a rolling or spinning resistance is negative or not finite");
-            return;
+            return NSCD_OK;
         }
         w->resistant_materials += r[0] != 0.0 || r[1] != 0.0;
     }
+    return NSCD_OK;
 }
 
 static nscd_status io_materials(cursor *c, nscd_world *w) {
@@ -275,8 +277,7 @@ static nscd_status io_materials(cursor *c, nscd_world *w) {
             }
         }
     }
-    io_resistance(c, w);
-    return NSCD_OK;
+    return io_resistance(c, w);
 }
 
 /* Bytes per body in the bodies section. */

@@ -112,8 +112,9 @@ struct nscd_world {
     nscd__material_pairs pairs;
     int32_t n_materials, materials_capacity;
     /* Rolling and spinning resistance lengths (m), 2 per material (rolling,
-     * spinning; materials_capacity pairs), and how many materials have one
-     * that is not zero (0: no contact pays for resistance). */
+     * spinning; materials_capacity pairs; NULL until a length is set), and
+     * how many materials have one that is not zero (0: no contact pays for
+     * resistance). */
     double *material_resistance;
     int32_t resistant_materials;
 
@@ -285,6 +286,8 @@ double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_
  * materials (the average of theirs). */
 void nscd__world_pair_resistance(const nscd_world *w, int32_t material_a, int32_t material_b,
                                  double *rolling, double *spinning);
+/* The zeroed lengths of materials_capacity materials (material_resistance NULL before). */
+nscd_status nscd__world_alloc_resistance(nscd_world *w);
 /* Room for n contacts' angular blocks (contents not kept). */
 nscd_status nscd__world_reserve_resist(nscd_world *w, int32_t n);
 /* The world's diagnostics from a const world: a getter that fails records
