@@ -52,6 +52,8 @@
 #define SPACING 0.05 /* m: the release grid (bodies up to 3 cm never touch) */
 #define G 9.81
 
+static const char *const KIND_NAMES[4] = {"sphere", "box", "capsule", "cylinder"};
+
 /* xorshift64*: a reproducible stream from the seed. */
 static uint64_t rng_state;
 static double uniform(double lo, double hi) {
@@ -147,6 +149,10 @@ typedef struct result {
     /* --quiet-check: the largest displacement from the place at --t-end, the
      * fastest body at the end and the largest penetration over the check */
     double quiet_displacement, quiet_speed, quiet_penetration;
+    /* and which body moved most (its index, its speed and spin at the end),
+     * and how many moved more than 0.1 mm */
+    int quiet_worst, quiet_moved;
+    double quiet_worst_speed, quiet_worst_spin;
     double energy_rise, energy_scale, max_penetration, final_kinetic, final_speed;
     double mass, correction_work; /* kg; M g c_max dt, J: see main */
     char error[256];
@@ -180,7 +186,9 @@ static nscd_status measure(nscd_world *w, const nscd_body_id *ids, int n, double
 static nscd_status quiet_check(nscd_world *w, const nscd_body_id *ids, int n, int steps,
                                result *r) {
     double *start = calloc(3 * (size_t)n, sizeof(double));
-    nscd_status st = start != NULL ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
+    double *moved_most = calloc((size_t)n + 1, sizeof(double));
+    nscd_status st = start != NULL && moved_most != NULL ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
+    r->quiet_worst = -1;
     for (int k = 0; st == NSCD_OK && k < n; ++k) {
         st = nscd_world_get_body(w, ids[k], start + 3 * k, NULL, NULL, NULL);
     }
@@ -198,14 +206,28 @@ static nscd_status quiet_check(nscd_world *w, const nscd_body_id *ids, int n, in
             const double *x0 = start + 3 * k;
             double moved = sqrt((x[0] - x0[0]) * (x[0] - x0[0]) + (x[1] - x0[1]) * (x[1] - x0[1]) +
                                 (x[2] - x0[2]) * (x[2] - x0[2]));
-            r->quiet_displacement = fmax(r->quiet_displacement, moved);
+            moved_most[k] = fmax(moved_most[k], moved);
+            if (moved > r->quiet_displacement) {
+                r->quiet_displacement = moved;
+                r->quiet_worst = k;
+            }
             if (s + 1 == steps) {
                 r->quiet_speed =
                     fmax(r->quiet_speed, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
             }
         }
     }
+    for (int k = 0; st == NSCD_OK && k < n; ++k) {
+        r->quiet_moved += moved_most[k] > 1e-4;
+    }
+    if (st == NSCD_OK && r->quiet_worst >= 0) {
+        double v[3], om[3];
+        st = nscd_world_get_body(w, ids[r->quiet_worst], NULL, NULL, v, om);
+        r->quiet_worst_speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        r->quiet_worst_spin = sqrt(om[0] * om[0] + om[1] * om[1] + om[2] * om[2]);
+    }
     free(start);
+    free(moved_most);
     return st;
 }
 
@@ -253,12 +275,14 @@ int main(int argc, char **argv) {
         return st == NSCD_ERR_OUT_OF_RANGE || st == NSCD_ERR_NOT_FINITE ? 2 : 1;
     }
     nscd_body_id *ids = calloc((size_t)n, sizeof *ids);
+    int *kinds = calloc((size_t)n, sizeof *kinds);
     int counts[4] = {0, 0, 0, 0};
-    st = ids != NULL ? add_container(w) : NSCD_ERR_OUT_OF_MEMORY;
+    st = ids != NULL && kinds != NULL ? add_container(w) : NSCD_ERR_OUT_OF_MEMORY;
     for (int k = 0; st == NSCD_OK && k < n; ++k) {
         int kind = 0;
         st = add_piece(w, k, (uint64_t)k + 1, &ids[k], &kind);
         counts[kind]++;
+        kinds[k] = kind;
     }
     result r;
     memset(&r, 0, sizeof r);
@@ -370,6 +394,13 @@ int main(int argc, char **argv) {
             json_number(stdout, r.quiet_speed);
             printf(",\"quiet_max_penetration\":");
             json_number(stdout, r.quiet_penetration);
+            printf(",\"quiet_bodies_moved_over_0.1mm\":%d,\"quiet_worst_body\":%d,"
+                   "\"quiet_worst_kind\":\"%s\",\"quiet_worst_speed\":",
+                   r.quiet_moved, r.quiet_worst,
+                   r.quiet_worst >= 0 ? KIND_NAMES[kinds[r.quiet_worst]] : "");
+            json_number(stdout, r.quiet_worst_speed);
+            printf(",\"quiet_worst_spin\":");
+            json_number(stdout, r.quiet_worst_spin);
         }
         printf(",\"error\":\"%s\"}\n", r.error[0] ? "see stderr" : "");
     } else {
@@ -390,14 +421,18 @@ int main(int argc, char **argv) {
         }
         if (quiet > 0.0) {
             printf("  over %g s more: largest displacement %.3g m, fastest body at the end %.3g "
-                   "m/s, largest penetration %.3g m\n",
-                   quiet, r.quiet_displacement, r.quiet_speed, r.quiet_penetration);
+                   "m/s, largest penetration %.3g m; %d bodies moved more than 0.1 mm, most "
+                   "body %d (a %s: at the end %.3g m/s, %.3g rad/s)\n",
+                   quiet, r.quiet_displacement, r.quiet_speed, r.quiet_penetration, r.quiet_moved,
+                   r.quiet_worst, r.quiet_worst >= 0 ? KIND_NAMES[kinds[r.quiet_worst]] : "-",
+                   r.quiet_worst_speed, r.quiet_worst_spin);
         }
     }
     if (r.error[0]) {
         fprintf(stderr, "mixed_pile: %s\n", r.error);
     }
     free(ids);
+    free(kinds);
     nscd_world_destroy(w);
     if (st != NSCD_OK) {
         return 1;
