@@ -118,6 +118,46 @@ static void rolling_ball_decelerates_as_analytic(void **state) {
     nscd_world_destroy(w);
 }
 
+/* (a) on the general path: a cylinder on its side (two contact points on
+ * the floor, the anisotropic inertia: the rolling rows solved on the disc
+ * by the trust-region iteration) rolls as a = −μ_r g / (r (1 + I/(m r²))),
+ * I = m r² / 2 about its axis: a = −(2/3) μ_r g / r. */
+static void rolling_cylinder_decelerates_as_analytic(void **state) {
+    (void)state;
+    const double mu_r = 5e-4, v0 = 0.2, r = 0.01, dt = 1e-3;
+    nscd_world *w = make_world(mu_r, 0.0, 0.5);
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.position[2] = r;
+    b.orientation[0] = sqrt(0.5), b.orientation[1] = sqrt(0.5); /* axis along y */
+    b.velocity[0] = v0;
+    b.angular_velocity[1] = v0 / r;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_CYLINDER;
+    s.radius = r;
+    s.half_height = 0.02;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    const double a = -2.0 / 3.0 * mu_r * G / r, t_stop = -v0 / a;
+    double worst = 0.0, e0 = kinetic(w, id), v[3], om[3];
+    int steps = (int)ceil((t_stop + 0.2) / dt);
+    for (int k = 1; k <= steps; ++k) {
+        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+        double e = kinetic(w, id);
+        assert_true(e <= e0 * (1.0 + 1e-12) + 1e-15);
+        e0 = e;
+        assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, v, om), NSCD_OK);
+        worst = fmax(worst, fabs(v[0] - fmax(0.0, v0 + a * k * dt)));
+    }
+    print_message("rolling cylinder: a = %.4g m/s^2, stop at %.4g s; largest |v - v(t)| %.3g m/s, "
+                  "at the end v %.3g m/s, omega %.3g %.3g %.3g rad/s\n",
+                  a, t_stop, worst, v[0], om[0], om[1], om[2]);
+    assert_true(worst < 2.0 * fabs(a) * dt);
+    assert_true(fabs(v[0]) < 1e-6 && fabs(om[1]) < 1e-4);
+    nscd_world_destroy(w);
+}
+
 /* (a) without resistance: rolls on at constant speed. */
 static void rolling_ball_without_resistance_rolls_on(void **state) {
     (void)state;
@@ -351,6 +391,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rolling_ball_decelerates_as_analytic),
         cmocka_unit_test(rolling_ball_without_resistance_rolls_on),
+        cmocka_unit_test(rolling_cylinder_decelerates_as_analytic),
         cmocka_unit_test(spinning_ball_stops),
         cmocka_unit_test(spinning_box_stops),
         cmocka_unit_test(bad_arguments_change_nothing),
