@@ -151,7 +151,7 @@ typedef struct result {
     double quiet_displacement, quiet_speed, quiet_penetration;
     /* and which body moved most (its index, its speed and spin at the end),
      * and how many moved more than 0.1 mm */
-    int quiet_worst, quiet_moved;
+    int quiet_worst, quiet_moved, quiet_fastest; /* and the fastest body at the end */
     double quiet_worst_speed, quiet_worst_spin;
     double energy_rise, energy_scale, max_penetration, final_kinetic, final_speed;
     double mass, correction_work; /* kg; M g c_max dt, J: see main */
@@ -188,7 +188,7 @@ static nscd_status quiet_check(nscd_world *w, const nscd_body_id *ids, int n, in
     double *start = calloc(3 * (size_t)n, sizeof(double));
     double *moved_most = calloc((size_t)n + 1, sizeof(double));
     nscd_status st = start != NULL && moved_most != NULL ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
-    r->quiet_worst = -1;
+    r->quiet_worst = r->quiet_fastest = -1;
     for (int k = 0; st == NSCD_OK && k < n; ++k) {
         st = nscd_world_get_body(w, ids[k], start + 3 * k, NULL, NULL, NULL);
     }
@@ -211,9 +211,10 @@ static nscd_status quiet_check(nscd_world *w, const nscd_body_id *ids, int n, in
                 r->quiet_displacement = moved;
                 r->quiet_worst = k;
             }
-            if (s + 1 == steps) {
-                r->quiet_speed =
-                    fmax(r->quiet_speed, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+            double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            if (s + 1 == steps && speed > r->quiet_speed) {
+                r->quiet_speed = speed;
+                r->quiet_fastest = k;
             }
         }
     }
@@ -401,6 +402,8 @@ int main(int argc, char **argv) {
             json_number(stdout, r.quiet_worst_speed);
             printf(",\"quiet_worst_spin\":");
             json_number(stdout, r.quiet_worst_spin);
+            printf(",\"quiet_fastest_body\":%d,\"quiet_fastest_kind\":\"%s\"", r.quiet_fastest,
+                   r.quiet_fastest >= 0 ? KIND_NAMES[kinds[r.quiet_fastest]] : "");
         }
         printf(",\"error\":\"%s\"}\n", r.error[0] ? "see stderr" : "");
     } else {
@@ -426,6 +429,8 @@ int main(int argc, char **argv) {
                    quiet, r.quiet_displacement, r.quiet_speed, r.quiet_penetration, r.quiet_moved,
                    r.quiet_worst, r.quiet_worst >= 0 ? KIND_NAMES[kinds[r.quiet_worst]] : "-",
                    r.quiet_worst_speed, r.quiet_worst_spin);
+            printf("  the fastest at the end: body %d (a %s)\n", r.quiet_fastest,
+                   r.quiet_fastest >= 0 ? KIND_NAMES[kinds[r.quiet_fastest]] : "-");
         }
     }
     if (r.error[0]) {
