@@ -254,11 +254,13 @@ static double update_resist(nscd__bgs_problem *p, const nscd__bgs_contact *c,
     double w[3], next[3];
     resist_velocity(p, c, r, w);
     double xn = c->x[0] > 0.0 ? c->x[0] : 0.0;
-    /* spin: v_n = w_n − (K m)_n, m_n = −v_n / K_nn clamped to ±μ_s x_n */
+    /* spin: the velocity the other blocks leave v_n = w_n − K_nn m_n (the
+     * rolling rows are another block: their share of w_n stays), m_n =
+     * −v_n / K_nn clamped to ±μ_s x_n */
     double bound = r->spinning * xn;
     next[0] = 0.0;
     if (bound > 0.0 && K[0] > 0.0) {
-        double vn = w[0] - (K[0] * m[0] + K[1] * m[1] + K[2] * m[2]);
+        double vn = w[0] - K[0] * m[0];
         double ms = -vn / K[0];
         next[0] = ms > bound ? bound : (ms < -bound ? -bound : ms);
     }
