@@ -327,8 +327,8 @@ void nscd__world_pair_resistance(const nscd_world *w, int32_t material_a, int32_
                                  double *rolling, double *spinning) {
     const double *a = w->material_resistance + 2 * (size_t)material_a,
                  *b = w->material_resistance + 2 * (size_t)material_b;
-    *rolling = 0.5 * (a[0] + b[0]);
-    *spinning = 0.5 * (a[1] + b[1]);
+    *rolling = 0.5 * a[0] + 0.5 * b[0]; /* never overflows */
+    *spinning = 0.5 * a[1] + 0.5 * b[1];
 }
 
 double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_t material_b) {
