@@ -12,7 +12,16 @@
  *
  *   mixed_pile [--json] [--seed S] [--bodies N] [--t-end T] [--settle T]
  *              [--dt H] [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR]
- * [--vtk-every T] [--vtp PREFIX]
+ * [--vtk-every T] [--vtp PREFIX] [--rolling-friction L] [--spinning-friction L]
+ * [--quiet-check T]
+ *
+ * --rolling-friction and --spinning-friction set the rolling and spinning
+ * resistance lengths of every body and the container
+ * (nscd_world_set_material_resistance(); default 0, none). --quiet-check T
+ * runs T more seconds after --t-end and reports the largest displacement
+ * of any body from its place at --t-end over them (the acceptance of issue
+ * 24: every body at rest, less than 0.1 mm over 2 s), the fastest body at
+ * the end and the largest penetration over them.
  *
  * --vtk writes legacy ASCII frames DIR/mixed_pile_NNNNN.vtk; --vtp writes
  * binary VTK XML frames PREFIX_NNNNNN.vtp (every shape with its type,
@@ -34,13 +43,16 @@
 #define USAGE                                                                                      \
     "usage: mixed_pile [--json] [--seed S] [--bodies N] [--t-end T] [--settle T] [--dt H]\n"       \
     "                  [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR] "         \
-    "[--vtk-every T] [--vtp PREFIX]\n"
+    "[--vtk-every T] [--vtp PREFIX]\n"                                                             \
+    "                  [--rolling-friction L] [--spinning-friction L] [--quiet-check T]\n"
 
 #define HALF_WIDTH 0.1 /* m: the container's inner half width */
 #define WALL 0.02      /* m: half thickness of a wall */
 #define WALL_HEIGHT 0.4
 #define SPACING 0.05 /* m: the release grid (bodies up to 3 cm never touch) */
 #define G 9.81
+
+static const char *const KIND_NAMES[4] = {"sphere", "box", "capsule", "cylinder"};
 
 /* xorshift64*: a reproducible stream from the seed. */
 static uint64_t rng_state;
@@ -134,6 +146,13 @@ static nscd_status add_piece(nscd_world *w, int k, uint64_t user, nscd_body_id *
 
 typedef struct result {
     int failed_step, escaped, not_converged, steps;
+    /* --quiet-check: the largest displacement from the place at --t-end, the
+     * fastest body at the end and the largest penetration over the check */
+    double quiet_displacement, quiet_speed, quiet_penetration;
+    /* and which body moved most (its index, its speed and spin at the end),
+     * and how many moved more than 0.1 mm */
+    int quiet_worst, quiet_moved, quiet_fastest; /* and the fastest body at the end */
+    double quiet_worst_speed, quiet_worst_spin;
     double energy_rise, energy_scale, max_penetration, final_kinetic, final_speed;
     double mass, correction_work; /* kg; M g c_max dt, J: see main */
     char error[256];
@@ -161,6 +180,58 @@ static nscd_status measure(nscd_world *w, const nscd_body_id *ids, int n, double
     return st;
 }
 
+/* --quiet-check: `steps` more steps; the largest distance of any body from
+ * where it was at their start, the fastest body at the end, the largest
+ * penetration. */
+static nscd_status quiet_check(nscd_world *w, const nscd_body_id *ids, int n, int steps,
+                               result *r) {
+    double *start = calloc(3 * (size_t)n, sizeof(double));
+    double *moved_most = calloc((size_t)n + 1, sizeof(double));
+    nscd_status st = start != NULL && moved_most != NULL ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
+    r->quiet_worst = r->quiet_fastest = -1;
+    for (int k = 0; st == NSCD_OK && k < n; ++k) {
+        st = nscd_world_get_body(w, ids[k], start + 3 * k, NULL, NULL, NULL);
+    }
+    for (int s = 0; st == NSCD_OK && s < steps; ++s) {
+        nscd_world_step_report rep = {.struct_size = sizeof rep};
+        st = nscd_world_step(w, &rep);
+        if (st != NSCD_OK) {
+            r->failed_step = r->steps + s + 1;
+            break;
+        }
+        r->quiet_penetration = fmax(r->quiet_penetration, rep.max_penetration);
+        for (int k = 0; st == NSCD_OK && k < n; ++k) {
+            double x[3], v[3];
+            st = nscd_world_get_body(w, ids[k], x, NULL, v, NULL);
+            const double *x0 = start + 3 * k;
+            double moved = sqrt((x[0] - x0[0]) * (x[0] - x0[0]) + (x[1] - x0[1]) * (x[1] - x0[1]) +
+                                (x[2] - x0[2]) * (x[2] - x0[2]));
+            moved_most[k] = fmax(moved_most[k], moved);
+            if (moved > r->quiet_displacement) {
+                r->quiet_displacement = moved;
+                r->quiet_worst = k;
+            }
+            double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            if (s + 1 == steps && speed > r->quiet_speed) {
+                r->quiet_speed = speed;
+                r->quiet_fastest = k;
+            }
+        }
+    }
+    for (int k = 0; st == NSCD_OK && k < n; ++k) {
+        r->quiet_moved += moved_most[k] > 1e-4;
+    }
+    if (st == NSCD_OK && r->quiet_worst >= 0) {
+        double v[3], om[3];
+        st = nscd_world_get_body(w, ids[r->quiet_worst], NULL, NULL, v, om);
+        r->quiet_worst_speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        r->quiet_worst_spin = sqrt(om[0] * om[0] + om[1] * om[1] + om[2] * om[2]);
+    }
+    free(start);
+    free(moved_most);
+    return st;
+}
+
 int main(int argc, char **argv) {
     cli_check(argc, argv, USAGE);
     const int json = cli_has_flag(argc, argv, "--json");
@@ -181,19 +252,38 @@ int main(int argc, char **argv) {
     d.max_sweeps = (int32_t)cli_double(argc, argv, "--sweeps", d.max_sweeps);
     d.deep_sweeps = (int32_t)cli_double(argc, argv, "--deep-sweeps", d.deep_sweeps);
     d.deep_penetration = cli_double(argc, argv, "--deep-penetration", d.deep_penetration);
+    const double rolling = cli_double(argc, argv, "--rolling-friction", 0.0);
+    const double spinning = cli_double(argc, argv, "--spinning-friction", 0.0);
+    const double quiet = cli_double(argc, argv, "--quiet-check", 0.0);
+    const int resistance = cli_string(argc, argv, "--rolling-friction", NULL) != NULL ||
+                           cli_string(argc, argv, "--spinning-friction", NULL) != NULL;
+    if (!(quiet >= 0.0)) {
+        fprintf(stderr, "mixed_pile: --quiet-check >= 0\n");
+        return 2;
+    }
     nscd_world *w = NULL;
     nscd_status st = nscd_world_create(&d, &w);
+    if (st == NSCD_OK && resistance) { /* material 0: every body and the container */
+        st = nscd_world_set_material_resistance(w, 0, rolling, spinning);
+        if (st != NSCD_OK) {
+            fprintf(stderr, "mixed_pile: %s\n", nscd_world_last_error(w));
+            nscd_world_destroy(w);
+            return 2;
+        }
+    }
     if (st != NSCD_OK) {
         fprintf(stderr, "mixed_pile: nscd_world_create: %s\n", nscd_status_string(st));
         return st == NSCD_ERR_OUT_OF_RANGE || st == NSCD_ERR_NOT_FINITE ? 2 : 1;
     }
     nscd_body_id *ids = calloc((size_t)n, sizeof *ids);
+    int *kinds = calloc((size_t)n, sizeof *kinds);
     int counts[4] = {0, 0, 0, 0};
-    st = ids != NULL ? add_container(w) : NSCD_ERR_OUT_OF_MEMORY;
+    st = ids != NULL && kinds != NULL ? add_container(w) : NSCD_ERR_OUT_OF_MEMORY;
     for (int k = 0; st == NSCD_OK && k < n; ++k) {
         int kind = 0;
         st = add_piece(w, k, (uint64_t)k + 1, &ids[k], &kind);
         counts[kind]++;
+        kinds[k] = kind;
     }
     result r;
     memset(&r, 0, sizeof r);
@@ -257,6 +347,9 @@ int main(int argc, char **argv) {
     if (series != NULL && st == NSCD_OK) { /* the final state */
         st = nscd_world_vtk_series_write(series, w);
     }
+    if (st == NSCD_OK && quiet > 0.0) {
+        st = quiet_check(w, ids, n, (int)ceil(quiet / d.dt - 1e-9), &r);
+    }
     nscd_world_vtk_series_destroy(series);
     if (st != NSCD_OK) {
         snprintf(r.error, sizeof r.error, "%s", nscd_world_last_error(w));
@@ -287,6 +380,31 @@ int main(int argc, char **argv) {
         json_number(stdout, r.final_kinetic);
         printf(",\"final_fastest_speed\":");
         json_number(stdout, r.final_speed);
+        if (resistance) { /* only when asked: the JSON of the default run is as before */
+            printf(",\"rolling_friction\":");
+            json_number(stdout, rolling);
+            printf(",\"spinning_friction\":");
+            json_number(stdout, spinning);
+        }
+        if (quiet > 0.0) {
+            printf(",\"quiet_check\":");
+            json_number(stdout, quiet);
+            printf(",\"quiet_max_displacement\":");
+            json_number(stdout, r.quiet_displacement);
+            printf(",\"quiet_final_fastest_speed\":");
+            json_number(stdout, r.quiet_speed);
+            printf(",\"quiet_max_penetration\":");
+            json_number(stdout, r.quiet_penetration);
+            printf(",\"quiet_bodies_moved_over_0.1mm\":%d,\"quiet_worst_body\":%d,"
+                   "\"quiet_worst_kind\":\"%s\",\"quiet_worst_speed\":",
+                   r.quiet_moved, r.quiet_worst,
+                   r.quiet_worst >= 0 ? KIND_NAMES[kinds[r.quiet_worst]] : "");
+            json_number(stdout, r.quiet_worst_speed);
+            printf(",\"quiet_worst_spin\":");
+            json_number(stdout, r.quiet_worst_spin);
+            printf(",\"quiet_fastest_body\":%d,\"quiet_fastest_kind\":\"%s\"", r.quiet_fastest,
+                   r.quiet_fastest >= 0 ? KIND_NAMES[kinds[r.quiet_fastest]] : "");
+        }
         printf(",\"error\":\"%s\"}\n", r.error[0] ? "see stderr" : "");
     } else {
         printf("mixed pile, seed %.0f: %d bodies (%d spheres, %d boxes, %d capsules, %d "
@@ -301,11 +419,25 @@ int main(int argc, char **argv) {
         printf("  largest penetration after %g s: %.3g m\n", settle, r.max_penetration);
         printf("  at the end: kinetic energy %.3g J, fastest body %.3g m/s\n", r.final_kinetic,
                r.final_speed);
+        if (resistance) {
+            printf("  rolling resistance %g m, spinning resistance %g m\n", rolling, spinning);
+        }
+        if (quiet > 0.0) {
+            printf("  over %g s more: largest displacement %.3g m, fastest body at the end %.3g "
+                   "m/s, largest penetration %.3g m; %d bodies moved more than 0.1 mm, most "
+                   "body %d (a %s: at the end %.3g m/s, %.3g rad/s)\n",
+                   quiet, r.quiet_displacement, r.quiet_speed, r.quiet_penetration, r.quiet_moved,
+                   r.quiet_worst, r.quiet_worst >= 0 ? KIND_NAMES[kinds[r.quiet_worst]] : "-",
+                   r.quiet_worst_speed, r.quiet_worst_spin);
+            printf("  the fastest at the end: body %d (a %s)\n", r.quiet_fastest,
+                   r.quiet_fastest >= 0 ? KIND_NAMES[kinds[r.quiet_fastest]] : "-");
+        }
     }
     if (r.error[0]) {
         fprintf(stderr, "mixed_pile: %s\n", r.error);
     }
     free(ids);
+    free(kinds);
     nscd_world_destroy(w);
     if (st != NSCD_OK) {
         return 1;

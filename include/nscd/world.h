@@ -373,7 +373,8 @@ NSCD_API const char *nscd_world_last_error(const nscd_world *world);
 
 /**
  * @brief Adds a material. Material 0 exists from the start (the world's
- *        default friction). A material costs 8 bytes; pair overrides are
+ *        default friction). A material costs 8 bytes (24 once a resistance
+ *        length was set: nscd_world_set_material_resistance()); pair overrides are
  *        stored apart (nscd_world_set_pair_friction()).
  * @param world     The world.
  * @param friction  μ >= 0.
@@ -398,6 +399,56 @@ NSCD_API nscd_status nscd_world_add_material(nscd_world *world, double friction,
  */
 NSCD_API nscd_status nscd_world_set_pair_friction(nscd_world *world, int32_t material_a,
                                                   int32_t material_b, double friction);
+/**
+ * @brief Sets a material's rolling and spinning resistance (docs/world.md,
+ *        "Rolling and spinning resistance"). Both are lengths, 0 by default
+ *        (no resistance: the world steps bitwise as without them).
+ *
+ * At a contact with normal impulse x_n, an angular impulse m on the relative
+ * angular velocity ω_b − ω_a resists rolling and spinning: its component
+ * along the normal (spinning) |m_n| <= μ_s x_n and its tangential part
+ * (rolling) |m_t| <= μ_r x_n, solved by nscd_world_step() as a block of the
+ * Gauss–Seidel sweep right after the contact's own (the maximal-dissipation
+ * projection: the impulse that stops the relative rotation if it fits the
+ * bound, else the bound's closest admissible one; it only dissipates). A
+ * ball of radius r rolling on a floor then decelerates as under a torque
+ * μ_r N, a = −μ_r g / (r (1 + I/(m r²))); μ_r is the offset of the normal
+ * force ahead of the contact point (the half width of a deformed contact
+ * patch: 1e-5 to 1e-3 m for hard grains) and μ_s the radius of the patch's
+ * torsional friction. A contact's lengths are the average of its two
+ * materials' ((μ_a + μ_b) / 2: a material without resistance on a floor
+ * that has some still rolls to rest, as it would on a soft floor).
+ *
+ * Costs: contacts of materials without resistance pay nothing; a contact
+ * with resistance carries a 304-byte angular block and one more block update
+ * per sweep. The time steppers driving a world
+ * (nscd_time_stepping_create_world()) refuse a world with resistance
+ * (::NSCD_ERR_UNSUPPORTED at their step); the distributed world
+ * (nscd_world_mpi) has no resistance.
+ *
+ * @param world    The world.
+ * @param material A material index.
+ * @param rolling  Rolling-resistance length μ_r >= 0, m.
+ * @param spinning Spinning-resistance length μ_s >= 0, m.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INDEX for an
+ *         unknown material; ::NSCD_ERR_NOT_FINITE for a NaN or infinite
+ *         length; ::NSCD_ERR_OUT_OF_RANGE for a negative one. Nothing
+ *         changes on failure.
+ */
+NSCD_API nscd_status nscd_world_set_material_resistance(nscd_world *world, int32_t material,
+                                                        double rolling, double spinning);
+/**
+ * @brief A material's rolling and spinning resistance lengths
+ *        (nscd_world_set_material_resistance()).
+ * @param world    The world.
+ * @param material A material index.
+ * @param rolling  Receives μ_r, m.
+ * @param spinning Receives μ_s, m.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_INDEX for an
+ *         unknown material.
+ */
+NSCD_API nscd_status nscd_world_get_material_resistance(const nscd_world *world, int32_t material,
+                                                        double *rolling, double *spinning);
 
 /**
  * @brief Adds a body with `n_shapes` shapes (a compound when more than one).

@@ -1153,6 +1153,18 @@ PROTOTYPES = {
             ctypes.c_int32,  # material_b
             ctypes.c_double,  # friction
         ]),
+        'nscd_world_set_material_resistance': (nscd_status, [
+            ctypes.c_void_p,  # world
+            ctypes.c_int32,  # material
+            ctypes.c_double,  # rolling
+            ctypes.c_double,  # spinning
+        ]),
+        'nscd_world_get_material_resistance': (nscd_status, [
+            ctypes.c_void_p,  # world
+            ctypes.c_int32,  # material
+            ctypes.POINTER(ctypes.c_double),  # rolling
+            ctypes.POINTER(ctypes.c_double),  # spinning
+        ]),
         'nscd_world_add_body': (nscd_status, [
             ctypes.c_void_p,  # world
             ctypes.POINTER(nscd_body_desc),  # body

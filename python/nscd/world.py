@@ -430,6 +430,29 @@ class World(OwnedHandle):
             self._handle, _c.int32(material_a, "material_a"), _c.int32(material_b, "material_b"),
             float(friction)), "nscd_world_set_pair_friction")
 
+    def set_material_resistance(self, material: int, rolling: float = 0.0,
+                                spinning: float = 0.0) -> None:
+        """Sets a material's rolling and spinning resistance lengths (m, >= 0;
+        default 0: none). At a contact with normal impulse x_n an angular
+        impulse resists the relative rotation: its rolling part up to
+        rolling * x_n, its spin about the normal up to spinning * x_n (a ball
+        rolling on a floor then decelerates at 5/7 rolling g / r). A contact's
+        lengths are the average of its two materials'. docs/world.md, "Rolling
+        and spinning resistance"."""
+        self._require_open()
+        self._check(self._lib.nscd_world_set_material_resistance(
+            self._handle, _c.int32(material, "material"), float(rolling), float(spinning)),
+            "nscd_world_set_material_resistance")
+
+    def material_resistance(self, material: int) -> Tuple[float, float]:
+        """(rolling, spinning) resistance lengths of a material, m."""
+        self._require_open()
+        rolling, spinning = ctypes.c_double(), ctypes.c_double()
+        self._check(self._lib.nscd_world_get_material_resistance(
+            self._handle, _c.int32(material, "material"), ctypes.byref(rolling),
+            ctypes.byref(spinning)), "nscd_world_get_material_resistance")
+        return rolling.value, spinning.value
+
     # ------------------------------------------------------------ bodies
     def add_body(self, shapes: Union[Shape, Iterable[Shape]] = (),
                  type: Union[BodyType, int, str] = BodyType.DYNAMIC,

@@ -131,6 +131,7 @@ void nscd_world_destroy(nscd_world *w) {
     nscd_allocator a = w->allocator;
     size_t m = (size_t)w->materials_capacity;
     nscd__free(&a, w->material_mu, m * sizeof(double));
+    nscd__free(&a, w->material_resistance, 2 * m * sizeof(double));
     nscd__material_pairs_free(&w->pairs, &a);
     nscd__world_free_bodies(w);
     nscd__world_free_joints(w);
@@ -183,14 +184,27 @@ static nscd_status grow_materials(nscd_world *w, int32_t needed) {
         cap *= 2;
     }
     double *mu = nscd__alloc_array(&w->allocator, cap, sizeof(double));
-    if (mu == NULL) {
+    /* the resistance lengths only once some were set (8 bytes a material
+     * otherwise: a world may hold 65,536) */
+    double *res = w->material_resistance != NULL
+                      ? nscd__alloc_array(&w->allocator, 2 * cap, sizeof(double))
+                      : NULL;
+    if (mu == NULL || (w->material_resistance != NULL && res == NULL)) {
+        nscd__free(&w->allocator, mu, cap * sizeof(double));
+        nscd__free(&w->allocator, res, 2 * cap * sizeof(double));
         return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    if (res != NULL) {
+        memset(res, 0, 2 * cap * sizeof(double));
+        memcpy(res, w->material_resistance, 2 * old * sizeof(double));
     }
     if (old > 0) {
         memcpy(mu, w->material_mu, old * sizeof(double));
     }
     nscd__free(&w->allocator, w->material_mu, old * sizeof(double));
+    nscd__free(&w->allocator, w->material_resistance, 2 * old * sizeof(double));
     w->material_mu = mu;
+    w->material_resistance = res;
     w->materials_capacity = (int32_t)cap;
     return NSCD_OK;
 }
@@ -241,6 +255,80 @@ nscd_status nscd_world_set_pair_friction(nscd_world *w, int32_t material_a, int3
                           (int)material_a, (int)material_b);
     }
     return NSCD_OK;
+}
+
+nscd_status nscd_world_set_material_resistance(nscd_world *w, int32_t material, double rolling,
+                                               double spinning) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(&w->diag);
+    if (material < 0 || material >= w->n_materials) {
+        return nscd__fail(&w->diag, NSCD_ERR_INDEX, "material %d of %d", (int)material,
+                          (int)w->n_materials);
+    }
+    if (!isfinite(rolling) || !isfinite(spinning)) {
+        return nscd__fail(&w->diag, NSCD_ERR_NOT_FINITE,
+                          "rolling or spinning resistance is not finite");
+    }
+    if (rolling < 0.0 || spinning < 0.0) {
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_RANGE,
+                          "rolling resistance %g or spinning resistance %g < 0", rolling, spinning);
+    }
+    if (w->material_resistance == NULL && (rolling != 0.0 || spinning != 0.0)) {
+        if (nscd__world_alloc_resistance(w) != NSCD_OK) {
+            return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "resistance of %d materials",
+                              (int)w->n_materials);
+        }
+    }
+    if (w->material_resistance == NULL) { /* 0 and 0: as it is */
+        return NSCD_OK;
+    }
+    double *r = w->material_resistance + 2 * (size_t)material;
+    bool was = r[0] != 0.0 || r[1] != 0.0, is = rolling != 0.0 || spinning != 0.0;
+    w->resistant_materials += (int32_t)is - (int32_t)was;
+    r[0] = rolling + 0.0; /* -0 is 0 */
+    r[1] = spinning + 0.0;
+    return NSCD_OK;
+}
+
+nscd_status nscd_world_get_material_resistance(const nscd_world *w, int32_t material,
+                                               double *rolling, double *spinning) {
+    if (w == NULL) {
+        return NSCD_ERR_NULL_POINTER;
+    }
+    nscd__diag_clear(nscd__world_diag(w));
+    if (rolling == NULL || spinning == NULL) {
+        return nscd__world_read_fail(w, NSCD_ERR_NULL_POINTER,
+                                     "nscd_world_get_material_resistance: an output is NULL");
+    }
+    if (material < 0 || material >= w->n_materials) {
+        return nscd__world_read_fail(w, NSCD_ERR_INDEX, "material %d of %d", (int)material,
+                                     (int)w->n_materials);
+    }
+    const double *r = w->material_resistance;
+    *rolling = r != NULL ? r[2 * (size_t)material] : 0.0;
+    *spinning = r != NULL ? r[2 * (size_t)material + 1] : 0.0;
+    return NSCD_OK;
+}
+
+nscd_status nscd__world_alloc_resistance(nscd_world *w) {
+    size_t cap = (size_t)w->materials_capacity;
+    double *res = nscd__alloc_array(&w->allocator, 2 * cap, sizeof(double));
+    if (res == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    memset(res, 0, 2 * cap * sizeof(double));
+    w->material_resistance = res;
+    return NSCD_OK;
+}
+
+void nscd__world_pair_resistance(const nscd_world *w, int32_t material_a, int32_t material_b,
+                                 double *rolling, double *spinning) {
+    const double *a = w->material_resistance + 2 * (size_t)material_a,
+                 *b = w->material_resistance + 2 * (size_t)material_b;
+    *rolling = 0.5 * a[0] + 0.5 * b[0]; /* never overflows */
+    *spinning = 0.5 * a[1] + 0.5 * b[1];
 }
 
 double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_t material_b) {

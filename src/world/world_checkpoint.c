@@ -25,11 +25,11 @@
 /* Every field of these structs is either saved below or documented as
  * rebuilt by the step (docs/checkpoint.md). Update the visitors, then
  * these sizes. */
-_Static_assert(sizeof(struct nscd_world) == 1560, "nscd_world changed: update world_checkpoint.c");
+_Static_assert(sizeof(struct nscd_world) == 1600, "nscd_world changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd_world_desc) == 256,
                "nscd_world_desc changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__world_shape) == 168, "world shape changed: update world_checkpoint.c");
-_Static_assert(sizeof(nscd__world_record) == 144, "record changed: update world_checkpoint.c");
+_Static_assert(sizeof(nscd__world_record) == 168, "record changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__world_joint) == 1320, "joint changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__joint_def) == 512, "joint def changed: update world_checkpoint.c");
 #endif
@@ -168,8 +168,41 @@ static nscd_status grow_materials(nscd_world *w, int32_t n) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     nscd__free(&w->allocator, w->material_mu, (size_t)w->materials_capacity * sizeof(double));
+    /* the fresh world has no resistance lengths; io_resistance allocates them */
+    nscd__free(&w->allocator, w->material_resistance,
+               2 * (size_t)w->materials_capacity * sizeof(double));
+    w->material_resistance = NULL;
     w->material_mu = mu;
     w->materials_capacity = n;
+    return NSCD_OK;
+}
+
+/* The materials' rolling and spinning resistance: 2 doubles per material
+ * after the pair table, present only when a material has one (a world
+ * without resistance saves the bytes it saved before they existed; a load
+ * finds them by the bytes left in the section). */
+static nscd_status io_resistance(cursor *c, nscd_world *w) {
+    bool present = c->loading ? c->pos < c->size : w->resistant_materials > 0;
+    if (c->bad || !present) {
+        return NSCD_OK;
+    }
+    if (c->loading && w->material_resistance == NULL &&
+        nscd__world_alloc_resistance(w) != NSCD_OK) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    io_f64(c, w->material_resistance, 2 * (size_t)w->n_materials);
+    if (!c->loading || c->bad) {
+        return NSCD_OK;
+    }
+    w->resistant_materials = 0;
+    for (int32_t m = 0; m < w->n_materials; ++m) {
+        const double *r = w->material_resistance + 2 * (size_t)m;
+        if (!(r[0] >= 0.0) || !(r[1] >= 0.0) || !nscd__all_finite(r, 2)) {
+            refuse(c, "a rolling or spinning resistance is negative or not finite");
+            return NSCD_OK;
+        }
+        w->resistant_materials += r[0] != 0.0 || r[1] != 0.0;
+    }
     return NSCD_OK;
 }
 
@@ -244,7 +277,7 @@ static nscd_status io_materials(cursor *c, nscd_world *w) {
             }
         }
     }
-    return NSCD_OK;
+    return io_resistance(c, w);
 }
 
 /* Bytes per body in the bodies section. */
@@ -485,6 +518,25 @@ static nscd_status io_contacts(cursor *c, nscd_world *w) {
         io_f64(c, r->impulse_world, 3);
         if (c->loading && !c->bad && !nscd__all_finite(r->point, 3)) {
             refuse(c, "a point is not finite");
+        }
+        if (c->loading) { /* unless the section has them (below) */
+            r->angular_world[0] = r->angular_world[1] = r->angular_world[2] = 0.0;
+        }
+    }
+    /* the angular impulses of rolling and spinning resistance, 3 doubles per
+     * record after the records, only when one is not zero (a world without
+     * resistance saves what it saved before they existed) */
+    bool angular = false;
+    for (int32_t j = 0; !c->loading && j < w->n_records; ++j) {
+        const double *m = w->records[j].angular_world;
+        angular = angular || m[0] != 0.0 || m[1] != 0.0 || m[2] != 0.0;
+    }
+    if (c->loading ? !c->bad && c->pos < c->size : angular) {
+        for (int32_t j = 0; j < w->n_records && !c->bad; ++j) {
+            io_f64(c, w->records[j].angular_world, 3);
+            if (c->loading && !c->bad && !nscd__all_finite(w->records[j].angular_world, 3)) {
+                refuse(c, "an angular impulse is not finite");
+            }
         }
     }
     /* the warm start merges two lists sorted by (key_a, key_b, feature) */

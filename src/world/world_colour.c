@@ -26,6 +26,10 @@ void nscd__world_free_colours(nscd_world *w) {
     w->colour_contacts = NULL;
     w->colour_rows = NULL;
     w->colour_contacts_capacity = 0;
+    nscd__free(&w->allocator, w->colour_resist,
+               (size_t)w->colour_resist_capacity * sizeof(nscd__bgs_contact_resist));
+    w->colour_resist = NULL;
+    w->colour_resist_capacity = 0;
     w->permuted = false;
     w->colour_mask_capacity = w->colour_capacity = 0;
     w->partials_capacity = 0;
@@ -147,6 +151,9 @@ static void permute_range(int32_t begin, int32_t end, int32_t worker, void *ctx)
         if (!w->contacts[from].diagonal) {
             w->colour_rows[to] = w->contact_rows[from];
         }
+        if (w->contacts[from].resist) {
+            w->colour_resist[to] = w->contact_resist[from];
+        }
     }
 }
 
@@ -157,6 +164,12 @@ static void swap_arrays(nscd_world *w) {
     w->contact_rows = w->colour_rows;
     w->colour_contacts = c;
     w->colour_rows = r;
+    nscd__bgs_contact_resist *m = w->contact_resist;
+    int32_t capacity = w->contact_resist_capacity;
+    w->contact_resist = w->colour_resist;
+    w->contact_resist_capacity = w->colour_resist_capacity;
+    w->colour_resist = m;
+    w->colour_resist_capacity = capacity;
 }
 
 void nscd__world_permute(nscd_world *w) {
@@ -182,6 +195,17 @@ void nscd__world_permute(nscd_world *w) {
         w->colour_contacts = c;
         w->colour_rows = r;
         w->colour_contacts_capacity = (int32_t)cap;
+    }
+    if (w->colour_resist_capacity != w->contact_resist_capacity) {
+        /* the angular blocks (resistance), likewise */
+        size_t cap = (size_t)w->contact_resist_capacity, old = (size_t)w->colour_resist_capacity;
+        nscd__bgs_contact_resist *m = nscd__alloc_array(&w->allocator, cap, sizeof *m);
+        if (m == NULL) {
+            return; /* the solve reads through the colour order */
+        }
+        nscd__free(&w->allocator, w->colour_resist, old * sizeof *m);
+        w->colour_resist = m;
+        w->colour_resist_capacity = (int32_t)cap;
     }
     permute_job job = {w, false};
     nscd__parallel_for(&w->parallel, w->n_contacts, 1024, permute_range, &job);

@@ -84,6 +84,7 @@ typedef struct nscd__world_record {
     double point[3], normal[3], gap;
     double x[3];             /* impulse (n, t, o) */
     double impulse_world[3]; /* the same in the world frame (warm start) */
+    double angular_world[3]; /* rolling and spinning resistance's angular impulse, world frame */
 } nscd__world_record;
 
 /* One joint (world_joint.c): its geometry, its bodies (NSCD_BODY_NULL:
@@ -110,6 +111,12 @@ struct nscd_world {
     double *material_mu;
     nscd__material_pairs pairs;
     int32_t n_materials, materials_capacity;
+    /* Rolling and spinning resistance lengths (m), 2 per material (rolling,
+     * spinning; materials_capacity pairs; NULL until a length is set), and
+     * how many materials have one that is not zero (0: no contact pays for
+     * resistance). */
+    double *material_resistance;
+    int32_t resistant_materials;
 
     /* Bodies, dense SoA. */
     int32_t n_bodies, bodies_capacity, n_dead;
@@ -154,6 +161,10 @@ struct nscd_world {
     nscd__world_contact_rows *contact_rows; /* parallel to contacts */
     double *contact_x_start; /* 3 per contact: impulses at a sweep's start (Jacobi blend) */
     int32_t n_contacts, contacts_capacity;
+    /* Parallel to contacts, only with resistant materials (contact_resist
+     * NULL otherwise): the angular blocks of the contacts whose `resist` is 1. */
+    nscd__bgs_contact_resist *contact_resist;
+    int32_t contact_resist_capacity;
     nscd__world_record *records;
     int32_t n_records, records_capacity;
 
@@ -224,6 +235,8 @@ struct nscd_world {
     nscd__world_contact *colour_contacts;
     nscd__world_contact_rows *colour_rows;
     int32_t colour_contacts_capacity;
+    nscd__bgs_contact_resist *colour_resist; /* as colour_rows, for contact_resist */
+    int32_t colour_resist_capacity;
     bool permuted;
     double *partials;
     size_t partials_capacity; /* doubles */
@@ -269,6 +282,14 @@ nscd_status nscd__world_reserve_scratch(nscd_world *w);
 
 /* Materials (world.c): friction of a contact between two materials. */
 double nscd__world_pair_friction(const nscd_world *w, int32_t material_a, int32_t material_b);
+/* The rolling and spinning resistance lengths of a contact between two
+ * materials (the average of theirs). */
+void nscd__world_pair_resistance(const nscd_world *w, int32_t material_a, int32_t material_b,
+                                 double *rolling, double *spinning);
+/* The zeroed lengths of materials_capacity materials (material_resistance NULL before). */
+nscd_status nscd__world_alloc_resistance(nscd_world *w);
+/* Room for n contacts' angular blocks (contents not kept). */
+nscd_status nscd__world_reserve_resist(nscd_world *w, int32_t n);
 /* The world's diagnostics from a const world: a getter that fails records
  * why (its message is the handle's, not part of its state). */
 nscd_diag *nscd__world_diag(const nscd_world *w);

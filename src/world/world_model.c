@@ -112,6 +112,12 @@ static nscd_status reserve_bodies(world_adapter *a, int32_t n) {
 static nscd_status pull_state(void *self) {
     world_adapter *a = self;
     nscd_world *w = a->world;
+    if (w->resistant_materials > 0) { /* the assembled W has no angular rows */
+        return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
+                          "a time stepper drives a world without rolling or spinning resistance "
+                          "(%d material(s) have some): step it with nscd_world_step",
+                          (int)w->resistant_materials);
+    }
     nscd__world_compact(w);
     int32_t n = 0;
     for (int32_t i = 0; i < w->n_bodies; ++i) {

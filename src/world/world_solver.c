@@ -19,6 +19,7 @@ nscd__bgs_problem nscd__world_bgs_problem(nscd_world *w) {
     p.bodies.blend_group = w->blend_group;
     p.contacts = w->contacts;
     p.contact_rows = w->contact_rows;
+    p.contact_resist = w->contact_resist;
     p.x_start = w->contact_x_start;
     p.n_contacts = w->n_contacts;
     p.joint_blocks = w->joint_blocks;

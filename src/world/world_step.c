@@ -161,6 +161,10 @@ void nscd__world_free_contacts(nscd_world *w) {
     nscd__free(&w->allocator, w->contacts, cap * sizeof(nscd__world_contact));
     nscd__free(&w->allocator, w->contact_rows, cap * sizeof(nscd__world_contact_rows));
     nscd__free(&w->allocator, w->contact_x_start, 3 * cap * sizeof(double));
+    nscd__free(&w->allocator, w->contact_resist,
+               (size_t)w->contact_resist_capacity * sizeof(nscd__bgs_contact_resist));
+    w->contact_resist = NULL;
+    w->contact_resist_capacity = 0;
     w->contacts = NULL;
     w->contact_rows = NULL;
     w->contact_x_start = NULL;
@@ -172,6 +176,27 @@ void nscd__world_move_contact(nscd_world *w, int32_t from, int32_t to) {
     if (!w->contacts[from].diagonal) { /* a diagonal contact has no rows */
         w->contact_rows[to] = w->contact_rows[from];
     }
+    if (w->contacts[from].resist) { /* nor one without resistance an angular block */
+        w->contact_resist[to] = w->contact_resist[from];
+    }
+}
+
+nscd_status nscd__world_reserve_resist(nscd_world *w, int32_t n) {
+    if (n <= w->contact_resist_capacity && w->contact_resist != NULL) {
+        return NSCD_OK;
+    }
+    size_t cap = w->contact_resist_capacity > 0 ? (size_t)w->contact_resist_capacity : 64;
+    while (cap < (size_t)n) {
+        cap *= 2;
+    }
+    nscd__bgs_contact_resist *r = nscd__alloc_array(&w->allocator, cap, sizeof *r);
+    if (r == NULL) {
+        return NSCD_ERR_OUT_OF_MEMORY;
+    }
+    nscd__free(&w->allocator, w->contact_resist, (size_t)w->contact_resist_capacity * sizeof *r);
+    w->contact_resist = r;
+    w->contact_resist_capacity = (int32_t)cap;
+    return NSCD_OK;
 }
 
 /* Room for n solver contacts and their parallel arrays (their contents
@@ -281,6 +306,60 @@ static bool contact_rows(const nscd_world *w, nscd__world_contact *c, nscd__worl
     return nscd__delassus3_factor(r->A, S, r->L) == NSCD_OK;
 }
 
+/* The angular block of a contact with rolling or spinning resistance
+ * (block_gs.h, nscd__bgs_contact_resist): K = F (I_a⁻¹ + I_b⁻¹) Fᵀ of the
+ * moving sides (a diagonal contact: (1/I_a + 1/I_b) E exactly, its bodies'
+ * inertia being isotropic), their responses I⁻¹ e_k, and the frame
+ * components of the fixed sides' ω_b − ω_a. */
+static void resist_rows(const nscd_world *w, const nscd__world_contact *c,
+                        nscd__bgs_contact_resist *r, double rolling, double spinning) {
+    memset(r, 0, sizeof *r);
+    r->rolling = rolling;
+    r->spinning = spinning;
+    double rel[3] = {0.0, 0.0, 0.0};
+    if (!c->b_moves) {
+        for (int k = 0; k < 3; ++k) {
+            rel[k] += w->omega[3 * (size_t)c->b + k];
+        }
+    }
+    if (!c->a_moves) {
+        for (int k = 0; k < 3; ++k) {
+            rel[k] -= w->omega[3 * (size_t)c->a + k];
+        }
+    }
+    mat_vec(c->frame, rel, r->w_fixed);
+    const int32_t bodies[2] = {c->a, c->b};
+    const uint8_t moves[2] = {c->a_moves, c->b_moves};
+    double *resp[2] = {r->resp_a, r->resp_b};
+    for (int s = 0; s < 2; ++s) {
+        if (!moves[s]) {
+            continue;
+        }
+        const double *Iw = w->inv_inertia_world + 9 * (size_t)bodies[s];
+        for (int k = 0; k < 3; ++k) {
+            if (c->diagonal) {
+                for (int l = 0; l < 3; ++l) {
+                    resp[s][3 * k + l] = Iw[0] * c->frame[3 * k + l];
+                }
+            } else {
+                mat_vec(Iw, c->frame + 3 * k, resp[s] + 3 * k);
+            }
+        }
+    }
+    if (c->diagonal) {
+        double k = c->inv_inertia_a + c->inv_inertia_b;
+        r->K[0] = r->K[4] = r->K[8] = k;
+        return;
+    }
+    for (int k = 0; k < 3; ++k) {
+        for (int l = k; l < 3; ++l) {
+            double v = nscd_dot3(c->frame + 3 * k, r->resp_a + 3 * l) +
+                       nscd_dot3(c->frame + 3 * k, r->resp_b + 3 * l);
+            r->K[3 * k + l] = r->K[3 * l + k] = v;
+        }
+    }
+}
+
 /* The penetration correction ε ξ/dt (rate = ξ/dt < 0) of the normal row,
  * bounded by max_correction_speed: an overlap is removed at that speed at
  * most, never launched (issue 24; Box2D's contactPushoutVelocity). */
@@ -292,7 +371,7 @@ static double correction(const nscd_world *w, double rate) {
 /* One solver contact from a contact point; false when neither body moves
  * or its block cannot be factored. */
 static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__world_contact *c,
-                         nscd__world_contact_rows *rows) {
+                         nscd__world_contact_rows *rows, nscd__bgs_contact_resist *resist) {
     const nscd__world_shape *sa = &w->shapes[p->shape_a], *sb = &w->shapes[p->shape_b];
     c->a = sa->body;
     c->b = sb->body;
@@ -318,6 +397,15 @@ static bool make_contact(nscd_world *w, const nscd__contact_point *p, nscd__worl
         return false;
     }
     c->mu = nscd__world_pair_friction(w, sa->material, sb->material);
+    c->resist = 0;
+    if (w->resistant_materials > 0) { /* resist != NULL: reserved by build_contacts */
+        double rolling = 0.0, spinning = 0.0;
+        nscd__world_pair_resistance(w, sa->material, sb->material, &rolling, &spinning);
+        if (rolling > 0.0 || spinning > 0.0) {
+            c->resist = 1;
+            resist_rows(w, c, resist, rolling, spinning);
+        }
+    }
     double rate = p->gap / w->desc.dt;
     c->bias = rate < 0.0 ? correction(w, rate) : rate; /* after eq. (4) */
     c->x[0] = c->x[1] = c->x[2] = 0.0;
@@ -336,7 +424,8 @@ static void build_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
         double pen = 0.0;
         for (int32_t j = lo; j < hi; ++j) {
             nscd__world_contact *c = &w->contacts[j];
-            if (make_contact(w, &col->contacts[j], c, &w->contact_rows[j])) {
+            if (make_contact(w, &col->contacts[j], c, &w->contact_rows[j],
+                             w->contact_resist != NULL ? &w->contact_resist[j] : NULL)) {
                 c->source = j;
                 pen = -col->contacts[j].gap > pen ? -col->contacts[j].gap : pen;
             } else {
@@ -378,7 +467,8 @@ static nscd_status build_contacts_threaded(nscd_world *w, double *max_penetratio
 
 static nscd_status build_contacts(nscd_world *w, double *max_penetration) {
     const nscd__collision *col = &w->collision;
-    if (reserve_contacts(w, col->n_contacts) != NSCD_OK) {
+    if (reserve_contacts(w, col->n_contacts) != NSCD_OK ||
+        (w->resistant_materials > 0 && nscd__world_reserve_resist(w, col->n_contacts) != NSCD_OK)) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     w->coloured = false;
@@ -388,7 +478,8 @@ static nscd_status build_contacts(nscd_world *w, double *max_penetration) {
     int32_t n = 0;
     double pen = 0.0;
     for (int32_t j = 0; j < col->n_contacts; ++j) {
-        if (make_contact(w, &col->contacts[j], &w->contacts[n], &w->contact_rows[n])) {
+        if (make_contact(w, &col->contacts[j], &w->contacts[n], &w->contact_rows[n],
+                         w->contact_resist != NULL ? &w->contact_resist[n] : NULL)) {
             w->contacts[n].source = j;
             pen = -col->contacts[j].gap > pen ? -col->contacts[j].gap : pen;
             ++n;
@@ -430,6 +521,26 @@ static void project_on_cone(double x[3], double mu) {
     }
 }
 
+/* Last step's angular impulse in the new frame, projected on its bounds
+ * (x_n the warm start's normal impulse): m_n clamped to ±μ_s x_n, the
+ * rolling part shortened to μ_r x_n (the start must be admissible, as the
+ * linear one, for the sweeps to descend). */
+static void merge_resist(nscd__bgs_contact_resist *r, const nscd__world_contact *c,
+                         const nscd__world_record *old) {
+    double *m = r->m;
+    for (int k = 0; k < 3; ++k) {
+        m[k] = nscd_dot3(c->frame + 3 * k, old->angular_world);
+    }
+    double spin = r->spinning * c->x[0], roll = r->rolling * c->x[0];
+    m[0] = m[0] > spin ? spin : (m[0] < -spin ? -spin : m[0]);
+    double t2 = m[1] * m[1] + m[2] * m[2];
+    if (t2 > roll * roll) {
+        double f = t2 > 0.0 && roll > 0.0 ? roll / sqrt(t2) : 0.0;
+        m[1] *= f;
+        m[2] *= f;
+    }
+}
+
 /* Both lists are sorted by (key_a, key_b, feature): one merge pass finds
  * every contact that persists and starts it from last step's impulse,
  * projected on its new frame (the tangents may have turned). */
@@ -448,6 +559,9 @@ static void merge_in(nscd_world *w, int32_t i, int32_t j, int32_t end) {
                 c->x[k] = nscd_dot3(c->frame + 3 * k, old->impulse_world);
             }
             project_on_cone(c->x, c->mu);
+            if (c->resist) {
+                merge_resist(&w->contact_resist[j], c, old);
+            }
             ++i, ++j;
         }
     }
@@ -639,6 +753,14 @@ static void store_records_range(int32_t begin, int32_t end, int32_t worker, void
         for (int k = 0; k < 3; ++k) {
             r->impulse_world[k] =
                 c->frame[k] * c->x[0] + c->frame[3 + k] * c->x[1] + c->frame[6 + k] * c->x[2];
+        }
+        r->angular_world[0] = r->angular_world[1] = r->angular_world[2] = 0.0;
+        if (c->resist) {
+            const double *m = w->contact_resist[j].m;
+            for (int k = 0; k < 3; ++k) {
+                r->angular_world[k] =
+                    c->frame[k] * m[0] + c->frame[3 + k] * m[1] + c->frame[6 + k] * m[2];
+            }
         }
     }
 }

@@ -220,6 +220,10 @@ static void pthread_finish(void *handle, void *user) {
     pthread_mutex_destroy(&t->mutex);
 }
 
+/* Rolling and spinning resistance on both materials of the scene (the
+ * angular blocks in the colour sweep): set by test_threads_with_resistance. */
+static int with_resistance;
+
 static nscd_world *make(int32_t threads, host *h) {
     nscd_world_desc d;
     nscd_world_desc_init(&d, sizeof d);
@@ -232,6 +236,10 @@ static nscd_world *make(int32_t threads, host *h) {
     nscd_world *w = NULL;
     assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
     build(w);
+    if (with_resistance) {
+        assert_int_equal(nscd_world_set_material_resistance(w, 0, 1e-3, 5e-4), NSCD_OK);
+        assert_int_equal(nscd_world_set_material_resistance(w, 1, 2e-4, 0.0), NSCD_OK);
+    }
     return w;
 }
 
@@ -442,6 +450,46 @@ static void test_radix_sort_parallel(void **unused) {
     free(k1), free(k2), free(sk), free(v1), free(v2), free(sv), free(scratch);
 }
 
+/* The angular blocks of rolling and spinning resistance in the colour
+ * sweep: threads 1, 2, 3 and a host's scheduler end in the same bits, which
+ * differ from those without resistance; the Jacobi blend (threads 0, four
+ * groups) keeps the pile sane. */
+static void test_threads_with_resistance(void **unused) {
+    (void)unused;
+    state plain = run(1, NULL);
+    with_resistance = 1;
+    state one = run(1, NULL);
+    assert_int_equal(one.n, plain.n);
+    assert_memory_not_equal(one.w, plain.w, 3 * (size_t)one.n * sizeof(double));
+    for (int32_t t = 2; t <= 3; ++t) {
+        state other = run(t, NULL);
+        assert_same(&one, &other);
+        free_state(&other);
+    }
+    host h = {3, 0, 0};
+    state hosted = run(3, &h);
+    assert_same(&one, &hosted);
+    free_state(&hosted);
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    d.jacobi_groups = 4;
+    nscd_world *w = NULL;
+    assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
+    build(w);
+    assert_int_equal(nscd_world_set_material_resistance(w, 0, 1e-3, 5e-4), NSCD_OK);
+    for (int k = 0; k < STEPS; ++k) {
+        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+    }
+    state jacobi = capture(w);
+    nscd_world_destroy(w);
+    for (int32_t i = 5; i < jacobi.n; ++i) {
+        const double *v = jacobi.v + 3 * i;
+        assert_true(sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) < 2.0);
+    }
+    with_resistance = 0;
+    free_state(&jacobi), free_state(&one), free_state(&plain);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_bitwise),
@@ -451,6 +499,7 @@ int main(void) {
         cmocka_unit_test(test_radix_sort_parallel),
         cmocka_unit_test(test_host_threads),
         cmocka_unit_test(test_checkpoint_across_thread_counts),
+        cmocka_unit_test(test_threads_with_resistance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

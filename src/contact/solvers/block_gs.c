@@ -148,6 +148,168 @@ double nscd__bgs_normal_velocity(const nscd__bgs_problem *p, int32_t j) {
     return u[0] - p->contacts[j].bias;
 }
 
+/* ------------------------------------------------------------ resistance
+ *
+ * Rolling and spinning resistance (nscd__bgs_contact_resist; docs/world.md,
+ * "Rolling and spinning resistance"): after the contact's (n, t, o) update,
+ * its angular block m on w = ω_b − ω_a. With the other impulses fixed, the
+ * kinetic energy as a function of m is ½ mᵀKm + mᵀv + const, v = w − K m
+ * the angular velocity the other blocks leave; each update minimises it over
+ * its admissible set (the spin row over |m_n| <= μ_s x_n, then the rolling
+ * rows over the disc |m_r| <= μ_r x_n), the maximal-dissipation projection,
+ * so a sweep never adds energy through these blocks. */
+
+/* The frame components of w = ω_b − ω_a at the current velocities. */
+static void resist_velocity(const nscd__bgs_problem *p, const nscd__bgs_contact *c,
+                            const nscd__bgs_contact_resist *r, double w[3]) {
+    double rel[3] = {0.0, 0.0, 0.0};
+    if (c->b_moves) {
+        const double *om = p->bodies.omega + 3 * (size_t)c->b;
+        rel[0] = om[0], rel[1] = om[1], rel[2] = om[2];
+    }
+    if (c->a_moves) {
+        const double *om = p->bodies.omega + 3 * (size_t)c->a;
+        rel[0] -= om[0], rel[1] -= om[1], rel[2] -= om[2];
+    }
+    for (int k = 0; k < 3; ++k) {
+        const double *e = c->frame + 3 * k;
+        w[k] = r->w_fixed[k] + e[0] * rel[0] + e[1] * rel[1] + e[2] * rel[2];
+    }
+}
+
+/* Applies the angular impulse change dm (frame): +I_b⁻¹ Fᵀdm on b, −I_a⁻¹ Fᵀdm on a. */
+static void resist_apply(nscd__bgs_problem *p, const nscd__bgs_contact *c,
+                         const nscd__bgs_contact_resist *r, const double dm[3]) {
+    if (c->a_moves) {
+        double *om = p->bodies.omega + 3 * (size_t)c->a;
+        for (int k = 0; k < 3; ++k) {
+            om[k] -= r->resp_a[k] * dm[0] + r->resp_a[3 + k] * dm[1] + r->resp_a[6 + k] * dm[2];
+        }
+    }
+    if (c->b_moves) {
+        double *om = p->bodies.omega + 3 * (size_t)c->b;
+        for (int k = 0; k < 3; ++k) {
+            om[k] += r->resp_b[k] * dm[0] + r->resp_b[3 + k] * dm[1] + r->resp_b[6 + k] * dm[2];
+        }
+    }
+}
+
+/* mᵀ K m of the angular block. */
+static double resist_energy(const nscd__bgs_contact_resist *r, const double m[3]) {
+    double e = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        e += m[k] * (r->K[3 * k] * m[0] + r->K[3 * k + 1] * m[1] + r->K[3 * k + 2] * m[2]);
+    }
+    return e;
+}
+
+/* The minimiser of ½ mᵀKm + mᵀv over the disc |m| <= radius, K = [k00 k01;
+ * k01 k11] positive definite: the unconstrained −K⁻¹v when it lies in the
+ * disc; else on the circle, m(λ) = −(K + λE)⁻¹v with λ > 0 the root of
+ * 1/|m(λ)| = 1/radius (the trust-region subproblem; Moré and Sorensen's
+ * Newton iteration on that concave, increasing function converges from
+ * λ = 0 without overshooting), scaled onto the circle. An isotropic K (a
+ * sphere's) needs no iteration: the radial projection. */
+static void solve_disc(double k00, double k01, double k11, const double v[2], double radius,
+                       double m[2]) {
+    double det = k00 * k11 - k01 * k01;
+    if (!(radius > 0.0) || !(det > 0.0) || !(k00 > 0.0)) {
+        m[0] = m[1] = 0.0;
+        return;
+    }
+    m[0] = -(k11 * v[0] - k01 * v[1]) / det;
+    m[1] = -(k00 * v[1] - k01 * v[0]) / det;
+    double s = m[0] * m[0] + m[1] * m[1];
+    if (s <= radius * radius) {
+        return;
+    }
+    if (k01 != 0.0 || k00 != k11) {
+        double lambda = 0.0;
+        for (int it = 0; it < 60; ++it) {
+            double a = k00 + lambda, b = k11 + lambda, d = a * b - k01 * k01;
+            double m0 = -(b * v[0] - k01 * v[1]) / d, m1 = -(a * v[1] - k01 * v[0]) / d;
+            double size = sqrt(m0 * m0 + m1 * m1);
+            m[0] = m0, m[1] = m1;
+            double y0 = (b * m0 - k01 * m1) / d, y1 = (a * m1 - k01 * m0) / d;
+            double q = m0 * y0 + m1 * y1; /* mᵀ(K + λE)⁻¹m = −|m|² d|m|/dλ / |m| */
+            double step = (size - radius) / radius * size * size / q;
+            if (!(size - radius > 1e-14 * radius) || !(step > 0.0)) {
+                break;
+            }
+            lambda += step;
+        }
+        s = m[0] * m[0] + m[1] * m[1];
+    }
+    double f = radius / sqrt(s);
+    m[0] *= f;
+    m[1] *= f;
+}
+
+/* One update of contact c's angular block (after its linear one, so that
+ * the bounds see its new x_n): the spin row, then the rolling rows with the
+ * spin change seen; returns |K Δm| (rad/s, the merit). */
+static double update_resist(nscd__bgs_problem *p, const nscd__bgs_contact *c,
+                            nscd__bgs_contact_resist *r) {
+    const double *K = r->K, *m = r->m;
+    double w[3], next[3];
+    resist_velocity(p, c, r, w);
+    double xn = c->x[0] > 0.0 ? c->x[0] : 0.0;
+    /* spin: the velocity the other blocks leave v_n = w_n − K_nn m_n (the
+     * rolling rows are another block: their share of w_n stays), m_n =
+     * −v_n / K_nn clamped to ±μ_s x_n */
+    double bound = r->spinning * xn;
+    next[0] = 0.0;
+    if (bound > 0.0 && K[0] > 0.0) {
+        double vn = w[0] - K[0] * m[0];
+        double ms = -vn / K[0];
+        next[0] = ms > bound ? bound : (ms < -bound ? -bound : ms);
+    }
+    double dn = next[0] - m[0];
+    /* rolling: the velocity the other blocks leave, the spin change seen */
+    double v[2] = {w[1] + K[3] * dn - (K[4] * m[1] + K[5] * m[2]),
+                   w[2] + K[6] * dn - (K[7] * m[1] + K[8] * m[2])};
+    solve_disc(K[4], K[5], K[8], v, r->rolling * xn, next + 1);
+    double dm[3] = {dn, next[1] - m[1], next[2] - m[2]};
+    if (dm[0] == 0.0 && dm[1] == 0.0 && dm[2] == 0.0) {
+        return 0.0;
+    }
+    resist_apply(p, c, r, dm);
+    r->m[0] = next[0], r->m[1] = next[1], r->m[2] = next[2];
+    double du = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        double d = K[3 * k] * dm[0] + K[3 * k + 1] * dm[1] + K[3 * k + 2] * dm[2];
+        du += d * d;
+    }
+    return sqrt(du);
+}
+
+/* The warm start's share of contact j's angular block: m·w before it is
+ * applied into *g, mᵀKm into *d, then applies m (apply false: only m·w). */
+static void resist_warm(nscd__bgs_problem *p, int32_t j, double *g, double *d, bool apply) {
+    const nscd__bgs_contact *c = &p->contacts[j];
+    const nscd__bgs_contact_resist *r = &p->contact_resist[j];
+    if (r->m[0] == 0.0 && r->m[1] == 0.0 && r->m[2] == 0.0) {
+        return;
+    }
+    double w[3];
+    resist_velocity(p, c, r, w);
+    *g += r->m[0] * w[0] + r->m[1] * w[1] + r->m[2] * w[2];
+    if (apply) {
+        *d += resist_energy(r, r->m);
+        resist_apply(p, c, r, r->m);
+    }
+}
+
+/* Scales contact j's angular impulse by s (the warm start's last pass). */
+static void resist_scale(nscd__bgs_problem *p, int32_t j, double s) {
+    nscd__bgs_contact_resist *r = &p->contact_resist[j];
+    double dm[3] = {(s - 1.0) * r->m[0], (s - 1.0) * r->m[1], (s - 1.0) * r->m[2]};
+    if (dm[0] != 0.0 || dm[1] != 0.0 || dm[2] != 0.0) {
+        resist_apply(p, &p->contacts[j], r, dm);
+    }
+    r->m[0] *= s, r->m[1] *= s, r->m[2] *= s;
+}
+
 /* x·(A x) for the contact's own block. */
 static double block_energy(const nscd__bgs_contact *c, const nscd__bgs_contact_rows *r,
                            const double x[3]) {
@@ -201,6 +363,9 @@ void nscd__bgs_warm_start(nscd__bgs_problem *p) {
         g += c->x[0] * u[0] + c->x[1] * u[1] + c->x[2] * u[2];
         d += block_energy(c, rows_of(p, j), c->x);
         apply_impulse(p, c, rows_of(p, j), c->x);
+        if (c->resist) {
+            resist_warm(p, j, &g, &d, true);
+        }
     }
     if (g + 0.5 * d <= 0.0) {
         return;
@@ -212,6 +377,9 @@ void nscd__bgs_warm_start(nscd__bgs_problem *p) {
             double u[3];
             biased_velocity(p, j, u);
             h += c->x[0] * u[0] + c->x[1] * u[1] + c->x[2] * u[2];
+            if (c->resist) {
+                resist_warm(p, j, &h, NULL, false);
+            }
         }
     }
     double b = 2.0 * (h - g) - d, a = h - b;
@@ -223,6 +391,9 @@ void nscd__bgs_warm_start(nscd__bgs_problem *p) {
             double dx[3] = {(s - 1.0) * c->x[0], (s - 1.0) * c->x[1], (s - 1.0) * c->x[2]};
             apply_impulse(p, c, rows_of(p, j), dx);
             c->x[0] *= s, c->x[1] *= s, c->x[2] *= s;
+            if (c->resist) {
+                resist_scale(p, j, s);
+            }
         }
     }
 }
@@ -304,12 +475,21 @@ static double update_general(nscd__bgs_problem *p, nscd__bgs_contact *c,
     return commit(p, c, r, x, du, dx);
 }
 
+/* Contact j's block update, then its angular block (if any): the merit. */
+static double update_contact(nscd__bgs_problem *p, int32_t j, int32_t law) {
+    nscd__bgs_contact *c = &p->contacts[j];
+    double m = c->diagonal ? update_diagonal(p, c) : update_general(p, c, &p->contact_rows[j], law);
+    if (c->resist) {
+        double a = update_resist(p, c, &p->contact_resist[j]);
+        m = a > m ? a : m;
+    }
+    return m;
+}
+
 static double gauss_seidel(nscd__bgs_problem *p, int32_t law, int32_t lo, int32_t hi) {
     double merit = 0.0;
     for (int32_t j = lo; j < hi; ++j) {
-        nscd__bgs_contact *c = &p->contacts[j];
-        double m =
-            c->diagonal ? update_diagonal(p, c) : update_general(p, c, &p->contact_rows[j], law);
+        double m = update_contact(p, j, law);
         merit = m > merit ? m : merit;
     }
     return merit;
@@ -375,6 +555,10 @@ static double jacobi_sweep(nscd__bgs_problem *p, int32_t law, int32_t groups, do
     double *x_start = p->x_start;
     for (int32_t j = 0; j < p->n_contacts; ++j) {
         memcpy(x_start + 3 * (size_t)j, p->contacts[j].x, sizeof p->contacts[j].x);
+        if (p->contacts[j].resist) {
+            nscd__bgs_contact_resist *r = &p->contact_resist[j];
+            memcpy(r->m_start, r->m, sizeof r->m);
+        }
     }
     int64_t n_contacts = p->n_contacts;
     int32_t shared = 1;
@@ -396,6 +580,12 @@ static double jacobi_sweep(nscd__bgs_problem *p, int32_t law, int32_t groups, do
         for (int k = 0; k < 3; ++k) {
             double x0 = x_start[3 * (size_t)j + k];
             c->x[k] = x0 + omega * (c->x[k] - x0);
+        }
+        if (c->resist) { /* the angular impulses blended as the linear ones */
+            nscd__bgs_contact_resist *r = &p->contact_resist[j];
+            for (int k = 0; k < 3; ++k) {
+                r->m[k] = r->m_start[k] + omega * (r->m[k] - r->m_start[k]);
+            }
         }
     }
     return merit;
@@ -588,8 +778,7 @@ static void colour_item(colour_job *t, int32_t j, double part[2]) {
     nscd__bgs_problem *p = t->p;
     nscd__bgs_contact *c = &p->contacts[j];
     if (t->pass == PASS_SWEEP) {
-        double m =
-            c->diagonal ? update_diagonal(p, c) : update_general(p, c, &p->contact_rows[j], t->law);
+        double m = update_contact(p, j, t->law);
         part[0] = m > part[0] ? m : part[0];
         return;
     }
@@ -601,6 +790,9 @@ static void colour_item(colour_job *t, int32_t j, double part[2]) {
         double dx[3] = {(s - 1.0) * c->x[0], (s - 1.0) * c->x[1], (s - 1.0) * c->x[2]};
         apply_impulse(p, c, rows_of(p, j), dx);
         c->x[0] *= s, c->x[1] *= s, c->x[2] *= s;
+        if (c->resist) {
+            resist_scale(p, j, s);
+        }
         return;
     }
     double u[3];
@@ -609,6 +801,9 @@ static void colour_item(colour_job *t, int32_t j, double part[2]) {
     if (t->pass == PASS_WARM) {
         part[1] += block_energy(c, rows_of(p, j), c->x);
         apply_impulse(p, c, rows_of(p, j), c->x);
+    }
+    if (c->resist) {
+        resist_warm(p, j, &part[0], &part[1], t->pass == PASS_WARM);
     }
 }
 

@@ -45,6 +45,10 @@ typedef struct nscd__bgs_contact {
      * the lever arms lie along n and A = diag(a_n, a_t, a_t) exactly, and both
      * friction laws reduce to the projection on a disc (the fast path). */
     uint8_t diagonal;
+    /* 1 when the contact has rolling or spinning resistance: its angular
+     * block is in the parallel array of nscd__bgs_contact_resist (the flag
+     * sits in padding: a contact without resistance costs nothing more). */
+    uint8_t resist;
     double mu;         /* friction coefficient */
     double bias;       /* β on the normal row (the world: eps min(0, xi/dt) + max(0, xi/dt)) */
     double x[3];       /* impulse (n, t, o) */
@@ -68,6 +72,25 @@ typedef struct nscd__bgs_contact_rows {
     double resp_a[9], resp_b[9];
     double L[9];
 } nscd__bgs_contact_rows;
+
+/* The rolling and spinning resistance of a contact j whose `resist` is 1,
+ * parallel to the contacts (docs/world.md, "Rolling and spinning
+ * resistance"): an angular impulse m on the relative angular velocity
+ * w = ω_b − ω_a (+m on b, −m on a), frame components (n: spin; t, o:
+ * rolling), bounded by |m_n| <= spinning x_n and |(m_t, m_o)| <= rolling x_n,
+ * x_n the contact's normal impulse. K = F (I_a⁻¹ + I_b⁻¹) Fᵀ (the moving
+ * sides; F the frame's rows) is the angular block's Delassus matrix,
+ * resp_a/resp_b rows k: I⁻¹ e_k of a moving side (zero otherwise), w_fixed
+ * the frame components of ω_b − ω_a of the sides that do not move. Unset
+ * for a contact without resistance. */
+typedef struct nscd__bgs_contact_resist {
+    double rolling, spinning; /* μ_r, μ_s (m) */
+    double m[3];              /* angular impulse (n, t, o), N m s */
+    double w_fixed[3];
+    double K[9];
+    double resp_a[9], resp_b[9];
+    double m_start[3]; /* the Jacobi blend's scratch: m at the sweep's start */
+} nscd__bgs_contact_resist;
 
 /* One part of an ideal joint as a block: its n <= 3 rows on each side's
  * (v, ω), their responses M^-1 h', the lower Cholesky factor of
@@ -111,6 +134,7 @@ typedef struct nscd__bgs_problem {
     nscd__bgs_bodies bodies;
     nscd__bgs_contact *contacts;
     nscd__bgs_contact_rows *contact_rows;
+    nscd__bgs_contact_resist *contact_resist; /* parallel; read for `resist` contacts only */
     double *x_start;
     int32_t n_contacts;
     nscd__bgs_joint_block *joint_blocks;

@@ -589,6 +589,7 @@ static nscd_status build_block_gs(nscd_time_stepping *ts, nscd__model *m, const 
     p->bodies.omega = om;
     p->contacts = contacts;
     p->contact_rows = crows;
+    p->contact_resist = NULL; /* no resistance in the assembled model */
     p->n_contacts = n_c;
     p->joint_blocks = joints;
     p->n_joint_blocks = n_j;
