@@ -72,14 +72,28 @@ def main():
                           if line.startswith('{"mpi_profile"')]
         work = [p["cpu"] - p["cpu_in_mpi"] for p in run["profile"]]
         if work:
+            serial_cpu = serial_run["cpu_seconds"]
+            critical = run["profile"][0].get("critical_work", -1.0)
+            run["work_ratio"] = serial_cpu / max(work)
+            run["critical_ratio"] = serial_cpu / critical if critical > 0 else None
             print(f"{ranks} rank(s): CPU outside MPI per rank "
-                  f"{', '.join(f'{x:.2f} s' for x in work)}", file=sys.stderr)
+                  f"{', '.join(f'{x:.2f} s' for x in work)}; serial CPU / busiest rank's "
+                  f"{run['work_ratio']:.3f}; critical path (sum over the synchronisations "
+                  f"of the busiest rank's work) {critical:.2f} s, serial CPU / it "
+                  f"{run['critical_ratio'] or 0:.3f}", file=sys.stderr)
+            for kind in run["profile"][0].get("by_kind", []):
+                own = [sum(q["own"] for q in p["by_kind"] if q["kind"] == kind["kind"])
+                       for p in run["profile"]]
+                print(f"  ends at {kind['kind']:<24} x{kind['count']:<7} per rank "
+                      f"{', '.join(f'{x:7.2f}' for x in own)} s, max-sum {kind['max']:7.2f} s",
+                      file=sys.stderr)
         result["mpi"].append(run)
         print(f"{ranks} rank(s): {run['seconds_per_step'] * 1e3:.2f} ms/step wall, "
               f"cpu max rank {run['cpu_seconds_max_rank']:.2f} s, "
               f"particles {run['particles_avg']:.1f}, contacts/particle "
               f"{run['contacts_per_particle']:.4f}, shadows {run['shadows_avg']:.0f}, "
-              f"largest share {run['largest_share_avg']:.3f}",
+              f"largest share {run['largest_share_avg']:.3f} of the particles, "
+              f"{run.get('largest_contact_share_avg', 0):.3f} of the contacts",
               file=sys.stderr)
     s = result["serial"]
     print(f"serial: {s['seconds_per_step'] * 1e3:.2f} ms/step wall, cpu {s['cpu_seconds']:.2f} s, "
