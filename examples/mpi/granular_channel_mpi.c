@@ -8,13 +8,16 @@
  *   mpirun -np R granular_channel_mpi [--json] [--coarse-graining K]
  *          [--duration T] [--warmup T] [--law coulomb|max_dissipation]
  *          [--sweeps N] [--seed S] [--relaxation W] [--inflow depth|volume]
- *          [--wall-friction MU] [--balance-every N]
+ *          [--wall-friction MU] [--balance-every N] [--balance-contact-weight A]
  *          [--checkpoint PREFIX] [--checkpoint-at T] [--checkpoint-every T]
  *          [--restart PREFIX] [--vtk PREFIX]
  *
  * --balance-every N (default 100) moves the cuts to the quantiles of the
  * particles' x every N steps (nscd_world_mpi_desc.balance_every), so that
- * each rank owns as many particles; 0 keeps the equal cells of the domain box.
+ * each rank has as much work: a particle weighs 1 plus A (default 1.5,
+ * nscd_world_mpi_desc.balance_contact_weight; 0: by particle count) for each
+ * contact it resolved in the last step; 0 keeps the equal cells of the
+ * domain box.
  *
  * With --json rank 0 prints the keys of the serial example's run that are
  * Table 2 figures (particles_avg, contacts_avg, contacts_per_particle,
@@ -66,7 +69,8 @@ static const char usage_text[] =
     "usage: granular_channel_mpi [--json] [--coarse-graining K] [--duration T] [--warmup T] "
     "[--law coulomb|max_dissipation] [--sweeps N] [--seed S] [--relaxation W] "
     "[--inflow depth|volume] [--wall-friction MU] [--dims-x N] [--dims-y N] [--dims-z N] "
-    "[--balance-every N] [--checkpoint PREFIX] [--checkpoint-at T] [--checkpoint-every T] "
+    "[--balance-every N] [--balance-contact-weight A] [--checkpoint PREFIX] [--checkpoint-at T] "
+    "[--checkpoint-every T] "
     "[--restart PREFIX] [--vtk PREFIX]";
 
 static double cpu_now(void) {
@@ -134,6 +138,7 @@ typedef struct result {
     double warmup, seconds, step_seconds_max_rank, cpu[2], shadows_avg, largest_share_avg;
     double largest_contact_share_avg;
     int32_t balance_every;
+    double balance_contact_weight;
     int64_t steps, first_step; /* first_step: 1, or the step after the one restarted from */
     uint64_t state_hash;       /* channel_world_mpi_state_hash() at the end */
     int ranks, keep_volume_fraction;
@@ -180,7 +185,8 @@ static void print_json(const result *r) {
     field("shadows_avg", r->shadows_avg);
     field("largest_share_avg", r->largest_share_avg);
     field("largest_contact_share_avg", r->largest_contact_share_avg);
-    printf(",\"balance_every\":%d", (int)r->balance_every);
+    printf(",\"balance_every\":%d,\"balance_contact_weight\":%.17g", (int)r->balance_every,
+           r->balance_contact_weight);
     field("contacts_detected_avg", m->detected_avg);
     field("contacts_active_avg", m->active_avg);
     field("contacts_particle_particle_avg", m->particle_pairs_avg);
@@ -260,8 +266,10 @@ static int parse(int argc, char **argv, channel_params *p, channel_world_mpi_con
     config->dims[2] = (int32_t)cli_double(argc, argv, "--dims-z", 1.0);
     double balance_every = cli_double(argc, argv, "--balance-every", 100.0);
     config->balance_every = (int32_t)balance_every;
+    config->balance_contact_weight = cli_double(argc, argv, "--balance-contact-weight", 1.5);
     if (!(k >= 1.0 && k <= 20.0) || *steps < 1 || sweeps < 1 || !(*warmup >= 0.0) ||
         !(balance_every >= 0.0 && balance_every <= 1e9) ||
+        !(config->balance_contact_weight >= 0.0 && config->balance_contact_weight <= 1e6) ||
         (strcmp(law_name, "coulomb") && strcmp(law_name, "max_dissipation")) ||
         (!*keep_volume_fraction && strcmp(inflow, "depth"))) {
         return 0;
@@ -315,7 +323,8 @@ static int run(int argc, char **argv, int rank) {
         return 1; /* every rank alike: the same allocation everywhere */
     }
     channel_stats_init(stats, r.warmup);
-    double start = now(), in_step = 0.0, shadows = 0.0, share[2] = {0.0, 0.0}, cpu_start = cpu_now();
+    double start = now(), in_step = 0.0, shadows = 0.0, share[2] = {0.0, 0.0},
+           cpu_start = cpu_now();
     nscd_status st = channel_scene_create_on(&s, &p, &channel_world_mpi_ops, &config);
     r.first_step = 1;
     if (st == NSCD_OK && checkpoint.restart != NULL) { /* collective */
@@ -354,6 +363,7 @@ static int run(int argc, char **argv, int rank) {
     r.largest_share_avg = share[0] / (double)stats->samples;
     r.largest_contact_share_avg = share[1] / (double)stats->samples;
     r.balance_every = config.balance_every;
+    r.balance_contact_weight = config.balance_contact_weight;
     report(argc, argv, st, &r, stats);
     channel_scene_destroy(&s);
     channel_stats_free(stats);
