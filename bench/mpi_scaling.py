@@ -7,10 +7,11 @@ the serial example. Writes a JSON file with every run's figures and timings.
 
     bench/mpi_scaling.py BUILD_DIR [OUT.json] [--k 5] [--duration 0.02]
                          [--warmup SECONDS] [--ranks 1,2,4,8] [--balance-every 100]
-                         [--profile]
+                         [--balance-contact-weight A] [--profile]
+                         [--no-serial --serial-cpu SECONDS]
 
---balance-every N is the example's (cuts by particle count every N steps; 0:
-equal cells). --profile preloads BUILD_DIR/bench/libnscd_mpi_profile.so
+--balance-every N and --balance-contact-weight A are the example's (cuts by
+work every N steps, a particle weighing 1 + A per contact; 0: equal cells). --profile preloads BUILD_DIR/bench/libnscd_mpi_profile.so
 (bench/mpi_profile.c) into each rank and records its per-rank JSON lines:
 collective calls, point-to-point waits, and the CPU time outside MPI (the
 rank's work, which survives a loaded machine where the wall time does not).
