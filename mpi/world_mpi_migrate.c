@@ -752,11 +752,12 @@ static void add_to_histogram(nscd_world_mpi *w, const int *axes, int n_axes, int
 }
 
 /* The weight of the work along each cut axis: every owned dynamic body
- * counts one unit, and each contact resolved here in the last step (the
- * local world still holds them: the contacts of the bodies this rank owned
- * then, by the rule of keep_resolved) counts balance_contact_weight units
- * at its resolving body, if the rank still owns it. Integers: the sums over
- * the ranks are exact, so every rank gets the same cuts. */
+ * counts one unit, and each contact resolved here in the last step counts
+ * balance_contact_weight units at its resolving body (the rule of
+ * keep_resolved), if the rank still owns it. The contacts are the local
+ * world's records (kept for the warm start, and saved in the checkpoint,
+ * so a restarted run balances as the uninterrupted one). Integers: the
+ * sums over the ranks are exact, so every rank gets the same cuts. */
 static void fill_histogram(nscd_world_mpi *w, const int *axes, int n_axes) {
     const nscd_world *l = w->local;
     memset(w->histogram, 0, (size_t)n_axes * NSCD__MPI_BALANCE_BINS * sizeof *w->histogram);
@@ -765,9 +766,15 @@ static void fill_histogram(nscd_world_mpi *w, const int *axes, int n_axes) {
             add_to_histogram(w, axes, n_axes, i, NSCD__MPI_BALANCE_UNIT);
         }
     }
-    for (int32_t j = 0; w->balance_contact_weight > 0 && j < l->n_contacts; ++j) {
-        int32_t i = nscd__mpi_resolver(l, &l->contacts[j]);
-        if (i >= 0 && i < l->n_bodies && owned_dynamic(w, i)) {
+    for (int32_t j = 0; w->balance_contact_weight > 0 && j < l->n_records; ++j) {
+        int32_t a = nscd__world_lookup(l, l->records[j].id_a);
+        int32_t b = nscd__world_lookup(l, l->records[j].id_b), i = a;
+        bool b_moves = b >= 0 && l->type[b] == NSCD_BODY_DYNAMIC;
+        if (a < 0 || l->type[a] != NSCD_BODY_DYNAMIC ||
+            (b_moves && l->user_id[b] < l->user_id[a])) {
+            i = b;
+        }
+        if (i >= 0 && owned_dynamic(w, i)) {
             add_to_histogram(w, axes, n_axes, i, w->balance_contact_weight);
         }
     }
