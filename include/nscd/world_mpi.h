@@ -66,9 +66,11 @@ typedef struct nscd_world_mpi_desc {
      *  global id it owns), so the cuts share the work rather than the bodies
      *  when the contacts gather in one part of the domain (a bed filling
      *  under bodies in flight). 0 = by body count; finite, 0 to 1e6, rounded
-     *  to 1/16. Default 1.5: a contact's share of a step (its collision, its
-     *  rows and the sweeps) against a body's, measured on the granular
-     *  channel (docs/distributed.md, "Balance by work"). */
+     *  to 1/16. Default 1.5: on the granular channel a solver contact
+     *  costs 0.67 of a body in a step's total work, but most of it is in
+     *  the sweeps, which synchronise the ranks every sweep, so a contact
+     *  weighs more than its share (docs/distributed.md, "Balance by
+     *  work"). */
     double balance_contact_weight;
 } nscd_world_mpi_desc;
 
