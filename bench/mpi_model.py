@@ -18,9 +18,15 @@ Exchanges (the library before and after issue 29, item 3):
                  reductions per step plus one per sweep for the merit (the
                  world's tolerance; it travels while the blend's messages do,
                  counted here in full)
-Cuts: equal cells, or balanced by particle count (balance_every); the
-imbalance factors (largest rank's particles / mean) are the measured ones of
-the 2-rank channel (0.56 and 0.505 of the particles on the larger side)."""
+Cuts: equal cells, or balanced (balance_every); the imbalance factors
+(largest rank's work / mean) are the measured ones of the 2-rank channel on
+the steady bed, where work follows the particles (0.56 and 0.505 of the
+particles on the larger side). The model assumes work proportional to the
+particles: while the bed fills (0.1 s) the contacts are not, and a cut by
+particle count left 0.546 of the contacts on one rank (busiest / mean work
+1.069); the balance by work (balance_contact_weight 1.5, the default) brings
+the totals to 1.014 but not each phase (docs/distributed.md, "Balance by
+work"). Use --imbalance-balanced for that case."""
 import argparse
 import math
 

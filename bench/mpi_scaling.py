@@ -7,10 +7,11 @@ the serial example. Writes a JSON file with every run's figures and timings.
 
     bench/mpi_scaling.py BUILD_DIR [OUT.json] [--k 5] [--duration 0.02]
                          [--warmup SECONDS] [--ranks 1,2,4,8] [--balance-every 100]
-                         [--profile]
+                         [--balance-contact-weight A] [--profile]
+                         [--no-serial --serial-cpu SECONDS]
 
---balance-every N is the example's (cuts by particle count every N steps; 0:
-equal cells). --profile preloads BUILD_DIR/bench/libnscd_mpi_profile.so
+--balance-every N and --balance-contact-weight A are the example's (cuts by
+work every N steps, a particle weighing 1 + A per contact; 0: equal cells). --profile preloads BUILD_DIR/bench/libnscd_mpi_profile.so
 (bench/mpi_profile.c) into each rank and records its per-rank JSON lines:
 collective calls, point-to-point waits, and the CPU time outside MPI (the
 rank's work, which survives a loaded machine where the wall time does not).
@@ -38,6 +39,11 @@ def main():
                     help="start of the statistics window (default: half the duration)")
     ap.add_argument("--ranks", default="1,2,4,8")
     ap.add_argument("--balance-every", default="100")
+    ap.add_argument("--balance-contact-weight", default=None,
+                    help="a contact's weight in the balance (the example's default when absent)")
+    ap.add_argument("--no-serial", action="store_true",
+                    help="skip the serial run (its CPU time then comes from --serial-cpu)")
+    ap.add_argument("--serial-cpu", type=float, default=None)
     ap.add_argument("--profile", action="store_true")
     a = ap.parse_args()
     examples = os.path.join(a.build, "examples")
@@ -45,24 +51,29 @@ def main():
             "--warmup", str(a.duration / 2 if a.warmup is None else a.warmup), "--law", "coulomb"]
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1", OPENBLAS_NUM_THREADS="1")
-    before = os.times()
-    serial = subprocess.run([os.path.join(examples, "granular_channel"), "--json", *args],
-                            capture_output=True, text=True, check=True, env=env)
-    after = os.times()
-    serial_run = json.loads(serial.stdout)["runs"][0]  # scalars only (no maps, g(r))
-    serial_run["cpu_seconds"] = (after.children_user - before.children_user
-                                 + after.children_system - before.children_system)
+    if a.no_serial:
+        serial_run = {"cpu_seconds": a.serial_cpu or float("nan")}
+    else:
+        before = os.times()
+        serial = subprocess.run([os.path.join(examples, "granular_channel"), "--json", *args],
+                                capture_output=True, text=True, check=True, env=env)
+        after = os.times()
+        serial_run = json.loads(serial.stdout)["runs"][0]  # scalars only (no maps, g(r))
+        serial_run["cpu_seconds"] = (after.children_user - before.children_user
+                                     + after.children_system - before.children_system)
     result = {"args": args, "balance_every": a.balance_every, "load_average": os.getloadavg(),
               "serial": {k: v for k, v in serial_run.items() if not isinstance(v, (list, dict))},
               "mpi": []}
     mpirun = shutil.which("mpirun")
     profile = os.path.join(a.build, "bench", "libnscd_mpi_profile.so")
+    weight = [] if a.balance_contact_weight is None else [
+        "--balance-contact-weight", a.balance_contact_weight]
     for ranks in [int(r) for r in a.ranks.split(",")]:
         yield_when_idle = "1" if ranks > (os.cpu_count() or 1) else "0"
         preload = ["-x", "LD_PRELOAD=" + profile] if a.profile else []
         done = subprocess.run([mpirun, "-np", str(ranks), *preload,
                                os.path.join(examples, "granular_channel_mpi"), "--json", *args,
-                               "--balance-every", a.balance_every],
+                               "--balance-every", a.balance_every, *weight],
                               capture_output=True, text=True, check=True,
                               env=dict(env, OMPI_MCA_mpi_yield_when_idle=yield_when_idle))
         run = json.loads(done.stdout)["runs"][0]
@@ -72,20 +83,36 @@ def main():
                           if line.startswith('{"mpi_profile"')]
         work = [p["cpu"] - p["cpu_in_mpi"] for p in run["profile"]]
         if work:
+            serial_cpu = serial_run["cpu_seconds"]
+            critical = run["profile"][0].get("critical_work", -1.0)
+            run["work_ratio"] = serial_cpu / max(work)
+            run["critical_ratio"] = serial_cpu / critical if critical > 0 else None
             print(f"{ranks} rank(s): CPU outside MPI per rank "
-                  f"{', '.join(f'{x:.2f} s' for x in work)}", file=sys.stderr)
+                  f"{', '.join(f'{x:.2f} s' for x in work)}; serial CPU / busiest rank's "
+                  f"{run['work_ratio']:.3f}; critical path (sum over the synchronisations "
+                  f"of the busiest rank's work) {critical:.2f} s, serial CPU / it "
+                  f"{run['critical_ratio'] or 0:.3f}", file=sys.stderr)
+            for kind in run["profile"][0].get("by_kind", []):
+                own = [sum(q["own"] for q in p["by_kind"] if q["kind"] == kind["kind"])
+                       for p in run["profile"]]
+                print(f"  ends at {kind['kind']:<24} x{kind['count']:<7} per rank "
+                      f"{', '.join(f'{x:7.2f}' for x in own)} s, max-sum {kind['max']:7.2f} s",
+                      file=sys.stderr)
         result["mpi"].append(run)
         print(f"{ranks} rank(s): {run['seconds_per_step'] * 1e3:.2f} ms/step wall, "
               f"cpu max rank {run['cpu_seconds_max_rank']:.2f} s, "
               f"particles {run['particles_avg']:.1f}, contacts/particle "
               f"{run['contacts_per_particle']:.4f}, shadows {run['shadows_avg']:.0f}, "
-              f"largest share {run['largest_share_avg']:.3f}",
+              f"largest share {run['largest_share_avg']:.3f} of the particles, "
+              f"{run.get('largest_contact_share_avg', 0):.3f} of the contacts",
               file=sys.stderr)
     s = result["serial"]
-    print(f"serial: {s['seconds_per_step'] * 1e3:.2f} ms/step wall, cpu {s['cpu_seconds']:.2f} s, "
-          f"particles "
-          f"{s['particles_avg']:.1f}, contacts/particle {s['contacts_per_particle']:.4f}",
-          file=sys.stderr)
+    if not a.no_serial:
+        print(f"serial: {s['seconds_per_step'] * 1e3:.2f} ms/step wall, "
+              f"cpu {s['cpu_seconds']:.2f} s, "
+              f"particles "
+              f"{s['particles_avg']:.1f}, contacts/particle {s['contacts_per_particle']:.4f}",
+              file=sys.stderr)
     text = json.dumps(result, indent=1)
     if a.out:
         with open(a.out, "w", encoding="utf-8") as f:

@@ -1,4 +1,5 @@
 /* The distributed world's handle, bodies and copy-out (docs/distributed.md). */
+#include <math.h>
 #include <string.h>
 
 #include "core/memory.h"
@@ -65,6 +66,7 @@ nscd_status nscd__mpi_reserve_slots(nscd_world_mpi *w) {
 nscd_status nscd_world_mpi_desc_init(nscd_world_mpi_desc *desc, size_t struct_size) {
     nscd_world_mpi_desc d;
     memset(&d, 0, sizeof d);
+    d.balance_contact_weight = 1.5;
     return nscd__struct_init(desc, struct_size, &d, sizeof d, NSCD__WORLD_MPI_DESC_SIZE_0_1);
 }
 
@@ -96,7 +98,12 @@ static nscd_status decompose(nscd_world_mpi *w, const nscd_world_desc *world,
     }
     w->halo_option = d->halo;
     w->balance_every = d->balance_every;
-    return d->halo >= 0.0 && d->balance_every >= 0 ? NSCD_OK : NSCD_ERR_OUT_OF_RANGE;
+    double weight = d->balance_contact_weight;
+    if (!(d->halo >= 0.0 && d->balance_every >= 0 && weight >= 0.0 && weight <= 1e6)) {
+        return NSCD_ERR_OUT_OF_RANGE; /* also NaN */
+    }
+    w->balance_contact_weight = llround(weight * NSCD__MPI_BALANCE_UNIT);
+    return NSCD_OK;
 }
 
 /* The equal cells' boundaries, the tables of the near ranks, the requests,

@@ -20,6 +20,7 @@
 
 #include <mpi.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/diag.h"
@@ -31,6 +32,9 @@
  * src/core/struct_sizes.h): fields are only ever appended. */
 #define NSCD__WORLD_MPI_DESC_SIZE_0_1 NSCD__SIZE_THROUGH(nscd_world_mpi_desc, halo)
 _Static_assert(NSCD__WORLD_MPI_DESC_SIZE_0_1 == 24, "nscd_world_mpi_desc 0.1 prefix changed");
+_Static_assert(offsetof(nscd_world_mpi_desc, balance_every) == 24 &&
+                   offsetof(nscd_world_mpi_desc, balance_contact_weight) == 32,
+               "nscd_world_mpi_desc 0.2 fields moved");
 
 /* Owner of the replicated (static, kinematic) bodies. */
 #define NSCD__MPI_EVERY_RANK (-1)
@@ -74,8 +78,10 @@ typedef struct nscd__mpi_bound {
     double radius;
 } nscd__mpi_bound;
 
-/* Histogram bins of a balance (nscd_world_mpi_balance). */
+/* Histogram bins of a balance (nscd_world_mpi_balance), and a body's
+ * weight in it: balance_contact_weight is counted in 1/16 of a body. */
 #define NSCD__MPI_BALANCE_BINS 4096
+#define NSCD__MPI_BALANCE_UNIT 16
 /* Tags of the point-to-point messages. */
 enum { NSCD__MPI_TAG_COUNT = 101, NSCD__MPI_TAG_ROWS, NSCD__MPI_TAG_PLAN, NSCD__MPI_TAG_SWEEP };
 /* The mixed reduction of a step (nscd__mpi_mixed): 4 maxima then 4 sums. */
@@ -94,7 +100,8 @@ struct nscd_world_mpi {
      * cell_of divides by width, as before balancing existed). */
     double *cut;
     int32_t cut_first[3], cuts_moved, balance_every;
-    int64_t *histogram; /* NSCD__MPI_BALANCE_BINS per cut axis */
+    int64_t balance_contact_weight; /* in 1/NSCD__MPI_BALANCE_UNIT of a body */
+    int64_t *histogram;             /* NSCD__MPI_BALANCE_BINS per cut axis */
     /* near[r]: rank r's subdomain lies within twice the reach (largest bound
      * plus halo) of this one: the migration talks to these point to point,
      * and falls back to all-to-all when a body needs a copy anywhere else. */
@@ -158,6 +165,11 @@ static inline int32_t nscd__mpi_slot(const nscd_world *local, int32_t i) {
 static inline bool nscd__mpi_owned(const nscd_world_mpi *w, int32_t i) {
     return w->slot_owner[nscd__mpi_slot(w->local, i)] == w->rank;
 }
+/* The body whose owner resolves contact c: its dynamic body with the
+ * smaller global id. */
+static inline int32_t nscd__mpi_resolver(const nscd_world *local, const nscd__world_contact *c) {
+    return !c->a_moves || (c->b_moves && local->user_id[c->b] < local->user_id[c->a]) ? c->b : c->a;
+}
 
 /* In place over the ranks: v[0..3] their maxima, v[4..7] their sums
  * (collective; the sums are exact for integer values below 2^53, so the
@@ -177,7 +189,8 @@ double nscd__mpi_local_bound(nscd_world_mpi *w);
  * the ranks); the status is this rank's: the caller agrees on it (the
  * exchanges themselves never leave a rank waiting for another). */
 nscd_status nscd__mpi_migrate(nscd_world_mpi *w);
-/* The cuts moved to the quantiles of the bodies' centres (collective). */
+/* The cuts moved to the quantiles of the bodies' weight along each cut
+ * axis (collective). */
 nscd_status nscd__mpi_balance(nscd_world_mpi *w);
 
 /* world_mpi_step.c: the Jacobi blend across ranks (point to point with the

@@ -9,7 +9,8 @@
  * The plan of the sweeps' exchanges follows from the same rule. The rows
  * travel point to point between near ranks (all-to-all for a step where a
  * body needs a copy farther away). The cuts are equal cells, or moved to
- * the quantiles of the bodies' centres by nscd__mpi_balance. */
+ * the quantiles of the bodies' weight (one unit each, and more for the
+ * contacts they resolved) by nscd__mpi_balance. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -736,8 +737,50 @@ nscd_status nscd__mpi_migrate(nscd_world_mpi *w) {
 
 /* ------------------------------------------------------------ balance */
 
-nscd_status nscd__mpi_balance(nscd_world_mpi *w) {
+/* Adds `weight` to the bins of the centre of body i along the cut axes. */
+static void add_to_histogram(nscd_world_mpi *w, const int *axes, int n_axes, int32_t i,
+                             int64_t weight) {
+    const int bins = NSCD__MPI_BALANCE_BINS;
+    for (int a = 0; a < n_axes; ++a) {
+        int k = axes[a];
+        double t =
+            (w->local->position[3 * (size_t)i + k] - w->lower[k]) / (w->upper[k] - w->lower[k]);
+        double u = t * bins;
+        int b = !(u >= 0.0) ? 0 : u >= (double)(bins - 1) ? bins - 1 : (int)u;
+        w->histogram[a * bins + b] += weight;
+    }
+}
+
+/* The weight of the work along each cut axis: every owned dynamic body
+ * counts one unit, and each contact resolved here in the last step counts
+ * balance_contact_weight units at its resolving body (the rule of
+ * keep_resolved), if the rank still owns it. The contacts are the local
+ * world's records (kept for the warm start, and saved in the checkpoint,
+ * so a restarted run balances as the uninterrupted one). Integers: the
+ * sums over the ranks are exact, so every rank gets the same cuts. */
+static void fill_histogram(nscd_world_mpi *w, const int *axes, int n_axes) {
     const nscd_world *l = w->local;
+    memset(w->histogram, 0, (size_t)n_axes * NSCD__MPI_BALANCE_BINS * sizeof *w->histogram);
+    for (int32_t i = 0; i < l->n_bodies; ++i) {
+        if (owned_dynamic(w, i)) {
+            add_to_histogram(w, axes, n_axes, i, NSCD__MPI_BALANCE_UNIT);
+        }
+    }
+    for (int32_t j = 0; w->balance_contact_weight > 0 && j < l->n_records; ++j) {
+        int32_t a = nscd__world_lookup(l, l->records[j].id_a);
+        int32_t b = nscd__world_lookup(l, l->records[j].id_b), i = a;
+        bool b_moves = b >= 0 && l->type[b] == NSCD_BODY_DYNAMIC;
+        if (a < 0 || l->type[a] != NSCD_BODY_DYNAMIC ||
+            (b_moves && l->user_id[b] < l->user_id[a])) {
+            i = b;
+        }
+        if (i >= 0 && owned_dynamic(w, i)) {
+            add_to_histogram(w, axes, n_axes, i, w->balance_contact_weight);
+        }
+    }
+}
+
+nscd_status nscd__mpi_balance(nscd_world_mpi *w) {
     int axes[3], n_axes = 0;
     for (int k = 0; k < 3; ++k) {
         if (w->dims[k] > 1) {
@@ -749,19 +792,7 @@ nscd_status nscd__mpi_balance(nscd_world_mpi *w) {
     }
     const int bins = NSCD__MPI_BALANCE_BINS;
     int64_t *h = w->histogram;
-    memset(h, 0, (size_t)n_axes * (size_t)bins * sizeof *h);
-    for (int32_t i = 0; i < l->n_bodies; ++i) {
-        if (!owned_dynamic(w, i)) {
-            continue;
-        }
-        for (int a = 0; a < n_axes; ++a) {
-            int k = axes[a];
-            double t = (l->position[3 * (size_t)i + k] - w->lower[k]) / (w->upper[k] - w->lower[k]);
-            double u = t * bins;
-            int b = !(u >= 0.0) ? 0 : u >= (double)(bins - 1) ? bins - 1 : (int)u;
-            h[a * bins + b]++;
-        }
-    }
+    fill_histogram(w, axes, n_axes);
     MPI_Allreduce(MPI_IN_PLACE, h, n_axes * bins, MPI_INT64_T, MPI_SUM, w->comm);
     int64_t total = 0;
     for (int b = 0; b < bins; ++b) {
@@ -775,7 +806,7 @@ nscd_status nscd__mpi_balance(nscd_world_mpi *w) {
         int k = axes[a];
         const int64_t *hk = h + (size_t)a * (size_t)bins;
         double *cut = w->cut + w->cut_first[k], width = (w->upper[k] - w->lower[k]) / bins;
-        int64_t below = 0; /* bodies in the bins before b */
+        int64_t below = 0; /* weight in the bins before b */
         int b = 0;
         cut[0] = w->lower[k];
         for (int32_t c = 1; c < w->dims[k]; ++c) {

@@ -2,7 +2,8 @@
  * stages of nscd_world_step (world/world_step.c) on each rank's local world,
  * with the exchanges of seed 002's parallel solver between them:
  *
- *   balance            every balance_every steps, the cuts by body count
+ *   balance            every balance_every steps, the cuts by work (bodies
+ *                      and the contacts they resolved in the last step)
  *   migrate            bodies to their owners, shadows refreshed, the plan
  *   prepare            collision on owned bodies and shadows, solver contacts
  *   keep_resolved      each contact kept by exactly one rank: the owner of its
@@ -214,12 +215,7 @@ static void keep_resolved(nscd_world_mpi *w) {
     nscd_world *l = w->local;
     int32_t kept = 0;
     for (int32_t j = 0; j < l->n_contacts; ++j) {
-        const nscd__world_contact *c = &l->contacts[j];
-        int32_t resolver = c->a;
-        if (!c->a_moves || (c->b_moves && l->user_id[c->b] < l->user_id[c->a])) {
-            resolver = c->b;
-        }
-        if (nscd__mpi_owned(w, resolver)) {
+        if (nscd__mpi_owned(w, nscd__mpi_resolver(l, &l->contacts[j]))) {
             if (j != kept) { /* a contact in place stays */
                 nscd__world_move_contact(l, j, kept);
             }

@@ -8,13 +8,16 @@
  *   mpirun -np R granular_channel_mpi [--json] [--coarse-graining K]
  *          [--duration T] [--warmup T] [--law coulomb|max_dissipation]
  *          [--sweeps N] [--seed S] [--relaxation W] [--inflow depth|volume]
- *          [--wall-friction MU] [--balance-every N]
+ *          [--wall-friction MU] [--balance-every N] [--balance-contact-weight A]
  *          [--checkpoint PREFIX] [--checkpoint-at T] [--checkpoint-every T]
  *          [--restart PREFIX] [--vtk PREFIX]
  *
  * --balance-every N (default 100) moves the cuts to the quantiles of the
  * particles' x every N steps (nscd_world_mpi_desc.balance_every), so that
- * each rank owns as many particles; 0 keeps the equal cells of the domain box.
+ * each rank has as much work: a particle weighs 1 plus A (default 1.5,
+ * nscd_world_mpi_desc.balance_contact_weight; 0: by particle count) for each
+ * contact it resolved in the last step; 0 keeps the equal cells of the
+ * domain box.
  *
  * With --json rank 0 prints the keys of the serial example's run that are
  * Table 2 figures (particles_avg, contacts_avg, contacts_per_particle,
@@ -66,7 +69,8 @@ static const char usage_text[] =
     "usage: granular_channel_mpi [--json] [--coarse-graining K] [--duration T] [--warmup T] "
     "[--law coulomb|max_dissipation] [--sweeps N] [--seed S] [--relaxation W] "
     "[--inflow depth|volume] [--wall-friction MU] [--dims-x N] [--dims-y N] [--dims-z N] "
-    "[--balance-every N] [--checkpoint PREFIX] [--checkpoint-at T] [--checkpoint-every T] "
+    "[--balance-every N] [--balance-contact-weight A] [--checkpoint PREFIX] [--checkpoint-at T] "
+    "[--checkpoint-every T] "
     "[--restart PREFIX] [--vtk PREFIX]";
 
 static double cpu_now(void) {
@@ -132,7 +136,9 @@ typedef struct result {
     const channel_stats *stats;
     channel_summary summary;
     double warmup, seconds, step_seconds_max_rank, cpu[2], shadows_avg, largest_share_avg;
+    double largest_contact_share_avg;
     int32_t balance_every;
+    double balance_contact_weight;
     int64_t steps, first_step; /* first_step: 1, or the step after the one restarted from */
     uint64_t state_hash;       /* channel_world_mpi_state_hash() at the end */
     int ranks, keep_volume_fraction;
@@ -178,7 +184,9 @@ static void print_json(const result *r) {
     field("cpu_seconds_all_ranks", r->cpu[1]);
     field("shadows_avg", r->shadows_avg);
     field("largest_share_avg", r->largest_share_avg);
-    printf(",\"balance_every\":%d", (int)r->balance_every);
+    field("largest_contact_share_avg", r->largest_contact_share_avg);
+    printf(",\"balance_every\":%d,\"balance_contact_weight\":%.17g", (int)r->balance_every,
+           r->balance_contact_weight);
     field("contacts_detected_avg", m->detected_avg);
     field("contacts_active_avg", m->active_avg);
     field("contacts_particle_particle_avg", m->particle_pairs_avg);
@@ -200,11 +208,11 @@ static void print_json(const result *r) {
 /* ------------------------------------------------------------ main */
 
 /* Steps `first` to `last`, samples and checkpoints; `shadows` sums the
- * shadow copies at the samples and `share` the largest rank's share of the
- * particles. */
+ * shadow copies at the samples, share[0] the largest rank's share of the
+ * particles and share[1] of the contacts resolved. */
 static nscd_status run_loop(channel_scene *s, channel_stats *stats, int64_t first, int64_t last,
                             const channel_checkpoint_options *checkpoint, double *in_step,
-                            double *shadows, double *share, int *lost) {
+                            double *shadows, double share[2], int *lost) {
     channel_world_mpi *w = s->world;
     int64_t sample_every = (int64_t)fmax(1.0, round(SAMPLE_INTERVAL / s->p.dt));
     nscd_status st = NSCD_OK;
@@ -223,10 +231,14 @@ static nscd_status run_loop(channel_scene *s, channel_stats *stats, int64_t firs
             int64_t n_shadows = 0;
             nscd_world_mpi_global_count(w->world, NULL, NULL, &n_shadows);
             *shadows += (double)n_shadows;
-            int64_t owned = nscd_world_mpi_body_count(w->world), largest = 0, all = 0;
-            MPI_Allreduce(&owned, &largest, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
-            MPI_Allreduce(&owned, &all, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-            *share += all > 0 ? (double)largest / (double)all : 0.0;
+            int32_t resolved = 0; /* the count, written whatever the capacity */
+            nscd_world_mpi_get_contacts(w->world, 0, &resolved, NULL, NULL, NULL, NULL, NULL, NULL);
+            int64_t mine[2] = {nscd_world_mpi_body_count(w->world), resolved}, largest[2], all[2];
+            MPI_Allreduce(mine, largest, 2, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+            MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+            for (int k = 0; k < 2; ++k) {
+                share[k] += all[k] > 0 ? (double)largest[k] / (double)all[k] : 0.0;
+            }
         }
         if (st == NSCD_OK && channel_checkpoint_due(checkpoint, step)) {
             st = channel_scene_save(s, checkpoint->checkpoint, step); /* collective */
@@ -254,8 +266,10 @@ static int parse(int argc, char **argv, channel_params *p, channel_world_mpi_con
     config->dims[2] = (int32_t)cli_double(argc, argv, "--dims-z", 1.0);
     double balance_every = cli_double(argc, argv, "--balance-every", 100.0);
     config->balance_every = (int32_t)balance_every;
+    config->balance_contact_weight = cli_double(argc, argv, "--balance-contact-weight", 1.5);
     if (!(k >= 1.0 && k <= 20.0) || *steps < 1 || sweeps < 1 || !(*warmup >= 0.0) ||
         !(balance_every >= 0.0 && balance_every <= 1e9) ||
+        !(config->balance_contact_weight >= 0.0 && config->balance_contact_weight <= 1e6) ||
         (strcmp(law_name, "coulomb") && strcmp(law_name, "max_dissipation")) ||
         (!*keep_volume_fraction && strcmp(inflow, "depth"))) {
         return 0;
@@ -309,7 +323,8 @@ static int run(int argc, char **argv, int rank) {
         return 1; /* every rank alike: the same allocation everywhere */
     }
     channel_stats_init(stats, r.warmup);
-    double start = now(), in_step = 0.0, shadows = 0.0, share = 0.0, cpu_start = cpu_now();
+    double start = now(), in_step = 0.0, shadows = 0.0, share[2] = {0.0, 0.0},
+           cpu_start = cpu_now();
     nscd_status st = channel_scene_create_on(&s, &p, &channel_world_mpi_ops, &config);
     r.first_step = 1;
     if (st == NSCD_OK && checkpoint.restart != NULL) { /* collective */
@@ -327,7 +342,7 @@ static int run(int argc, char **argv, int rank) {
     }
     int lost = 0;
     st = st == NSCD_OK ? run_loop(&s, stats, r.first_step, r.steps, &checkpoint, &in_step, &shadows,
-                                  &share, &lost)
+                                  share, &lost)
                        : st;
     if (st == NSCD_OK) {
         r.state_hash = channel_world_mpi_state_hash(s.world); /* collective */
@@ -345,8 +360,10 @@ static int run(int argc, char **argv, int rank) {
     r.scene = &s;
     r.stats = stats;
     r.shadows_avg = shadows / (double)stats->samples;
-    r.largest_share_avg = share / (double)stats->samples;
+    r.largest_share_avg = share[0] / (double)stats->samples;
+    r.largest_contact_share_avg = share[1] / (double)stats->samples;
     r.balance_every = config.balance_every;
+    r.balance_contact_weight = config.balance_contact_weight;
     report(argc, argv, st, &r, stats);
     channel_scene_destroy(&s);
     channel_stats_free(stats);

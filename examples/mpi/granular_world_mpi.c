@@ -21,6 +21,7 @@ static nscd_status mpi_create(const void *context, const nscd_world_desc *desc, 
     nscd_world_mpi_desc_init(&md, sizeof md);
     memcpy(md.dims, config->dims, sizeof md.dims);
     md.balance_every = config->balance_every;
+    md.balance_contact_weight = config->balance_contact_weight;
     nscd_status st =
         nscd_world_mpi_create((int32_t)MPI_Comm_c2f(MPI_COMM_WORLD), &d, &md, &w->world);
     if (st != NSCD_OK) {

@@ -27,7 +27,8 @@
 typedef struct channel_world_mpi_config {
     int32_t dims[3]; /* subdomains per axis, 0: chosen by the library */
     double relaxation;
-    int32_t balance_every; /* steps between balanced cuts, 0: equal cells */
+    int32_t balance_every;         /* steps between balanced cuts, 0: equal cells */
+    double balance_contact_weight; /* a contact's weight in the balance, in bodies */
 } channel_world_mpi_config;
 
 /* The `world` of channel_world_mpi. */

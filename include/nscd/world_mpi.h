@@ -60,6 +60,18 @@ typedef struct nscd_world_mpi_desc {
      *  every rerun, and kept in the checkpoint). See
      *  nscd_world_mpi_balance() and docs/distributed.md. */
     int32_t balance_every;
+    /** What the balance weighs (since 0.2): each dynamic body counts 1 plus
+     *  this weight for every contact it resolved in the last step (the
+     *  contacts a rank resolves are those whose dynamic body with the smaller
+     *  global id it owns), so the cuts share the work rather than the bodies
+     *  when the contacts gather in one part of the domain (a bed filling
+     *  under bodies in flight). 0 = by body count; finite, 0 to 1e6, rounded
+     *  to 1/16. Default 1.5: on the granular channel a solver contact
+     *  costs 0.67 of a body in a step's total work, but most of it is in
+     *  the sweeps, which synchronise the ranks every sweep, so a contact
+     *  weighs more than its share (docs/distributed.md, "Balance by
+     *  work"). */
+    double balance_contact_weight;
 } nscd_world_mpi_desc;
 
 /** Fills `desc` with the defaults.
@@ -164,9 +176,13 @@ NSCD_API nscd_status nscd_world_mpi_step(nscd_world_mpi *world, nscd_world_step_
  *        (collective; since 0.2).
  *
  * Along each axis with more than one subdomain, the cut between slab c - 1
- * and slab c goes where c / dims of the bodies lie below it (a histogram of
- * 4096 bins over the domain box summed over the ranks, interpolated
- * linearly inside a bin; bodies outside the box count in the outer bins).
+ * and slab c goes where c / dims of the bodies' weight lies below it (a
+ * histogram of 4096 bins over the domain box summed over the ranks,
+ * interpolated linearly inside a bin; bodies outside the box count in the
+ * outer bins). A body weighs 1 plus
+ * nscd_world_mpi_desc::balance_contact_weight for each contact it resolved
+ * in the last step: the weights are integers (in 1/16), so the sums, and
+ * the cuts, are the same on every rank and every rerun.
  * With a Cartesian grid the cuts of one axis are shared by every row of
  * subdomains along it (a tensor-product grid): a balance by slabs, exact for
  * a decomposition along one axis. Bodies move to their new owners at the

@@ -978,6 +978,7 @@ class nscd_world_mpi_desc(ctypes.Structure):
         ('dims', (ctypes.c_int32 * 3)),
         ('halo', ctypes.c_double),
         ('balance_every', ctypes.c_int32),
+        ('balance_contact_weight', ctypes.c_double),
     ]
 
 

@@ -19,6 +19,8 @@
  *                           and at its height after 0.4 s, as in the serial world
  *  vtk_pieces               the parallel VTK: an index naming one piece per rank,
  *                           the pieces' points adding up to the global count
+ *  weighted_cuts            cuts by work: the weighted quantiles of the bodies' x
+ *                           (1 + 3 per contact resolved), against a reference
  *  bad_input                NULL handles, a bad decomposition, a remove of a
  *                           body this rank does not own */
 #include <math.h>
@@ -113,14 +115,17 @@ static void add_walls_mpi(nscd_world_mpi *w) {
     }
 }
 
-/* Steps between balanced cuts of the worlds created (0: equal cells). */
+/* Steps between balanced cuts of the worlds created (0: equal cells), and
+ * a contact's weight in the balance (0: by body count). */
 static int32_t balance_every_ = 0;
+static double contact_weight_ = 0.0;
 
 static nscd_world_mpi *create_mpi(const nscd_world_desc *d) {
     nscd_world_mpi_desc md;
     nscd_world_mpi_desc_init(&md, sizeof md);
     md.balance_every = balance_every_;
-    if (balance_every_ > 0) { /* slabs along x */
+    md.balance_contact_weight = contact_weight_;
+    if (balance_every_ > 0 || contact_weight_ > 0.0) { /* slabs along x */
         md.dims[0] = size_, md.dims[1] = md.dims[2] = 1;
     }
     nscd_world_mpi *w = NULL;
@@ -437,6 +442,99 @@ static void balanced_cuts(void) {
     balance_every_ = 0;
 }
 
+/* Cuts by work (nscd_world_mpi_desc.balance_contact_weight = 3): a bed of
+ * spheres touching each other and the floor at x < 0 and as many spheres
+ * in flight, apart, at x > 0. After one step every body weighs 1 + 3 per
+ * contact it resolved (the one with the smaller global id; walls never);
+ * the reference is the weighted quantile of all bodies' x, from
+ * nscd_world_mpi_get_contacts and get_bodies gathered over the ranks: the
+ * weight below each cut is c / P of the total up to the bodies within one
+ * histogram bin of it. The cuts lie left of the body-count quantiles. */
+static void weighted_cuts(void) {
+    contact_weight_ = 3.0;
+    nscd_world_desc d;
+    scene_desc(&d, 1, 0);
+    d.gravity[2] = 0.0;
+    nscd_world_mpi *m = create_mpi(&d);
+    add_walls_mpi(m);
+    for (int i = 0; i < 200 && rank_ == 0; ++i) {
+        nscd_body_desc body;
+        nscd_shape_desc sh;
+        uint64_t id;
+        sphere_body(i, &body, &sh);
+        sh.radius = RADIUS;
+        memset(body.velocity, 0, sizeof body.velocity);
+        if (i < 100) { /* the bed: 5 x 10 x 2, spacing 2 r less 1 mm, rows shifted */
+            body.position[0] = -0.45 + 0.099 * (i % 5) + 0.004 * ((i / 5) % 10) + 0.002 * (i / 50);
+            body.position[1] = -0.45 + 0.099 * ((i / 5) % 10);
+            body.position[2] = RADIUS - 1e-4 + 0.099 * (i / 50);
+        } else { /* in flight, apart */
+            int j = i - 100;
+            body.position[0] = 0.05 + 0.04 * (j % 10);
+            body.position[1] = -0.45 + 0.1 * (j / 10);
+            body.position[2] = 1.0 + 0.3 * (j % 3);
+        }
+        CHECK(nscd_world_mpi_add_body(m, &body, &sh, 1, &id) == NSCD_OK);
+    }
+    CHECK(nscd_world_mpi_step(m, NULL) == NSCD_OK);
+    int n = nscd_world_mpi_body_count(m), nc = 0, got = 0;
+    nscd_world_mpi_get_contacts(m, 0, &nc, NULL, NULL, NULL, NULL, NULL, NULL);
+    uint64_t *ids = calloc((size_t)n + 1, sizeof *ids), *a = calloc((size_t)nc + 1, sizeof *a),
+             *b = calloc((size_t)nc + 1, sizeof *b);
+    double *x = calloc(3 * (size_t)n + 1, sizeof *x),
+           *mine = calloc(2 * (size_t)n + 1, sizeof *mine);
+    CHECK(nscd_world_mpi_get_bodies(m, n, &got, ids, NULL, x, NULL, NULL, NULL) == NSCD_OK);
+    CHECK(nscd_world_mpi_get_contacts(m, nc, &nc, a, b, NULL, NULL, NULL, NULL) == NSCD_OK);
+    for (int i = 0; i < n; ++i) { /* x, weight in bodies */
+        int resolved = 0;
+        for (int j = 0; j < nc; ++j) { /* walls' ids have the top bit: larger */
+            resolved += (a[j] < b[j] ? a[j] : b[j]) == ids[i];
+        }
+        mine[2 * i] = x[3 * i];
+        mine[2 * i + 1] = 1.0 + contact_weight_ * resolved;
+    }
+    int total_n = 0, *counts = calloc((size_t)size_, sizeof *counts),
+        *displs = calloc((size_t)size_, sizeof *displs), two_n = 2 * n;
+    MPI_Allgather(&two_n, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+    for (int r = 0; r < size_; ++r) {
+        displs[r] = total_n;
+        total_n += counts[r];
+    }
+    double *all = calloc((size_t)total_n + 1, sizeof *all);
+    MPI_Allgatherv(mine, two_n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD);
+    total_n /= 2;
+    CHECK(total_n == 200);
+    CHECK(nscd_world_mpi_balance(m) == NSCD_OK);
+    double lo[3], hi[3], faces[8], total = 0.0, bin = 1.0 / 4096;
+    CHECK(nscd_world_mpi_subdomain(m, NULL, NULL, lo, hi) == NSCD_OK);
+    CHECK(size_ <= 8);
+    MPI_Allgather(&hi[0], 1, MPI_DOUBLE, faces, 1, MPI_DOUBLE, MPI_COMM_WORLD);
+    for (int i = 0; i < total_n; ++i) {
+        total += all[2 * i + 1];
+    }
+    for (int c = 1; c < size_ && size_ <= 8; ++c) {
+        double cut = faces[c - 1], below = 0.0, near = 0.0, heaviest = 0.0;
+        int bodies_below = 0;
+        for (int i = 0; i < total_n; ++i) {
+            below += all[2 * i] < cut ? all[2 * i + 1] : 0.0;
+            bodies_below += all[2 * i] < cut;
+            near += fabs(all[2 * i] - cut) <= bin ? all[2 * i + 1] : 0.0;
+            heaviest = all[2 * i + 1] > heaviest ? all[2 * i + 1] : heaviest;
+        }
+        double target = total * c / size_;
+        CHECK(fabs(below - target) <= near + 1e-9);
+        CHECK(bodies_below < total_n * c / size_); /* the bed is heavier */
+        if (rank_ == 0) {
+            printf("weighted_cuts: cut %d at x = %.4f m: weight below %.1f of %.1f (target %.1f, "
+                   "within a bin %.1f); %d of %d bodies below\n",
+                   c, cut, below, total, target, near, bodies_below, total_n);
+        }
+    }
+    free(ids), free(a), free(b), free(x), free(mine), free(counts), free(displs), free(all);
+    nscd_world_mpi_destroy(m);
+    contact_weight_ = 0.0;
+}
+
 /* The serial world with the same scene (every rank runs it alone). */
 static void serial_pile(int steps, double *mean_z, double *energy, double *cpb) {
     nscd_world_desc d;
@@ -628,6 +726,14 @@ static void bad_input(void) {
           NSCD_ERR_OUT_OF_RANGE);
     CHECK(m == NULL);
     md.balance_every = 0;
+    double weights[3] = {-1.0, NAN, 2e6}; /* a contact's weight in the balance */
+    for (int k = 0; k < 3; ++k) {
+        md.balance_contact_weight = weights[k];
+        CHECK(nscd_world_mpi_create((int32_t)MPI_Comm_c2f(MPI_COMM_WORLD), &d, &md, &m) ==
+              NSCD_ERR_OUT_OF_RANGE);
+        CHECK(m == NULL);
+    }
+    md.balance_contact_weight = 1.5;
     d.domain_max[2] = d.domain_min[2]; /* an empty box cannot be decomposed */
     md.halo = 0.0;
     CHECK(nscd_world_mpi_create((int32_t)MPI_Comm_c2f(MPI_COMM_WORLD), &d, &md, &m) ==
@@ -769,6 +875,7 @@ int main(int argc, char **argv) {
     }
     if (wants(only, "balance")) {
         balanced_cuts();
+        weighted_cuts();
         balance_every_ = 7; /* one rank: the cuts never move, still the serial world */
         one_rank_is_serial(1, 0);
         balance_every_ = 0;
