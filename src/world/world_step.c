@@ -1071,8 +1071,8 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
     if (deep.count > 0) { /* the deepest, by its bodies */
         const nscd__world_contact *c = &w->contacts[deep.worst];
         snprintf(why, sizeof why,
-                 "; %d contact(s) still closing deeper than %g m (deepest: bodies of user ids "
-                 "%llu and %llu, %g m at the end of the step, closing at %g m/s)",
+                 "; %d contact(s) closing deeper than %g m (deepest: user ids %llu and %llu, "
+                 "%g m at the step's end, closing at %g m/s)",
                  (int)deep.count, w->desc.deep_penetration, (unsigned long long)w->user_id[c->a],
                  (unsigned long long)w->user_id[c->b], -deep.depth, -deep.u_n);
     }
@@ -1084,7 +1084,7 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
         }
         return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED,
                           "step %lld rejected: contact merit %g m/s after %d sweeps above the "
-                          "tolerance %g%s",
+                          "tolerance %g%.120s",
                           (long long)w->steps + 1, merit, (int)r.sweeps, w->desc.tolerance, why);
     }
     nscd__world_step_integrate(w);
@@ -1108,7 +1108,7 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
          * step did not fail: a warning to the log, not an error. */
 #define UNCONVERGED                                                                                \
     "step %lld kept but not converged: contact merit %g m/s after %d sweeps "                      \
-    "(tolerance %g)%s"
+    "(tolerance %g)%.120s"
         if (w->desc.on_unconverged == NSCD_UNCONVERGED_FAIL) {
             return nscd__fail(&w->diag, NSCD_ERR_NOT_CONVERGED, UNCONVERGED, (long long)w->steps,
                               merit, (int)r.sweeps, w->desc.tolerance, why);
