@@ -64,7 +64,7 @@ set(_fuzz_bin "${PROJECT_BINARY_DIR}/fuzz")
 add_test(NAME fuzz.build
   COMMAND bash "${_fuzz_src}/build.sh" "${PROJECT_SOURCE_DIR}" "${_fuzz_bin}" "${NSCD_FUZZ_CLANG}")
 set_tests_properties(fuzz.build PROPERTIES LABELS fuzz FIXTURES_SETUP nscd_fuzzers
-  RESOURCE_LOCK cpu_heavy TIMEOUT 900)
+  RESOURCE_LOCK cpu_heavy TIMEOUT 900 COST 900) # first in a fresh tree: integration.cmake
 
 # Short runs: executions (deterministic with -seed=1) and a time cap in seconds
 # for slow machines. Each takes 3-7 s on an idle machine (the committed corpus

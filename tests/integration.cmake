@@ -93,7 +93,11 @@ add_custom_target(doxygen
 # The unit tests again, in a nested build with AddressSanitizer + UBSan.
 add_test(NAME sanitizers
   COMMAND bash "${_nscd_checks}/sanitizers.sh" "${_nscd_src}" "${_nscd_bin}/sanitize")
-set_tests_properties(sanitizers PROPERTIES LABELS integration RESOURCE_LOCK cpu_heavy TIMEOUT 1200)
+# COST: a fresh build tree has no timing history, and ctest would start the
+# longest test last; the nested builds go first so that they overlap the
+# many short tests instead of ending the run alone.
+set_tests_properties(sanitizers PROPERTIES LABELS integration RESOURCE_LOCK cpu_heavy TIMEOUT 1200
+                     COST 1000)
 
 # The valgrind tier (docs/testing.md, "Test tiers"): the unit tests under
 # valgrind (definite and possible leaks fail), except the few listed in
@@ -123,7 +127,12 @@ set(NSCD_VALGRIND_SKIP
     test_mdp_single
     # long world scenes (29 s, 11 s) whose code test_world,
     # test_world_checkpoint and test_joints reach under valgrind
-    test_world_robust test_world_step_joints)
+    test_world_robust test_world_step_joints
+    # 100 s under valgrind, which runs the pool's threads one at a time: the
+    # threaded stages run under ThreadSanitizer (tsan.test_world_threads) and
+    # ASan + UBSan (sanitizers), their serial arithmetic under valgrind in
+    # test_world, test_world_resistance and test_world_convex
+    test_world_threads)
 set(_nscd_valgrind_environment
     "OPENBLAS_NUM_THREADS=1;CMOCKA_MESSAGE_OUTPUT=STDOUT;NSCD_TEST_SMALL=1;NSCD_IMPACT_FRICTION_SAMPLES=100;NSCD_BOX_SCAN_HEIGHTS=5")
 # --track-origins=yes finds nothing more, it only says where an uninitialised

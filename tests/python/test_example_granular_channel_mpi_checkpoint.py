@@ -2,7 +2,7 @@
 ranks (docs/checkpoint.md, "The granular channel"; docs/distributed.md):
 
 * the channel run uninterrupted, and run in two processes (the first saves at
-  --checkpoint-at, after the balance of step 100 moved the cut; the second
+  --checkpoint-at, after the balance of step 100; the second
   continues with --restart) end with the same state_hash, a hash of every
   body's global id, user id and state bits summed over the bodies of both
   ranks; saving changes nothing;
@@ -12,7 +12,7 @@ ranks (docs/checkpoint.md, "The granular channel"; docs/distributed.md):
   different saves are refused: exit status 1, the reason on stderr, no
   crash.
 
-Small runs (k = 5, 8 ms = 160 steps). Skipped when the example was not built
+Small runs (k = 10: dt = 0.1 ms, 16 ms = 160 steps). Skipped when the example was not built
 (MPI not found) or mpirun is missing."""
 import json
 import os
@@ -23,10 +23,10 @@ import pytest
 
 from conftest import examples_dir
 
-ARGS = ["--coarse-graining", "5", "--warmup", "0", "--law", "coulomb"]
-DURATION = "0.008"
-AT = "0.0061"  # step 122: after the cut moved at step 100, mid-layer
-EVERY = "0.0025"  # saves at steps 50, 100, 150
+ARGS = ["--coarse-graining", "10", "--warmup", "0", "--law", "coulomb"]
+DURATION = "0.016"
+AT = "0.0122"  # step 122: after the cut moved at step 100, mid-layer
+EVERY = "0.005"  # saves at steps 50, 100, 150
 
 
 def _mpirun(*args, duration=DURATION):
@@ -78,7 +78,7 @@ def test_restart_on_two_ranks_in_a_new_process_is_bitwise(plain, saved):
 def test_checkpoint_every_restarts_from_the_last_save(plain, tmp_path):
     prefix = str(tmp_path / "every")
     # stopped at step 130: the files hold the save of step 100
-    stopped = _run("--checkpoint", prefix, "--checkpoint-every", EVERY, duration="0.0065")
+    stopped = _run("--checkpoint", prefix, "--checkpoint-every", EVERY, duration="0.013")
     assert stopped["state_hash"] != plain["state_hash"]  # the hash sees the state
     restarted = _run("--restart", prefix)
     assert restarted["first_step"] == 101
@@ -115,7 +115,7 @@ def test_files_of_two_saves_are_refused(saved, tmp_path):
     between the two ranks' renames): each file is sound, the set is not."""
     _, prefix = saved
     other = str(tmp_path / "other")
-    _run("--checkpoint", other, "--checkpoint-at", "0.003", duration="0.003")
+    _run("--checkpoint", other, "--checkpoint-at", "0.006", duration="0.006")
     shutil.copy(f"{prefix}.rank0", tmp_path / "mixed.rank0")
     shutil.copy(f"{other}.rank1", tmp_path / "mixed.rank1")
     _refused(str(tmp_path / "mixed"), "different saves")
