@@ -83,6 +83,39 @@ typedef struct nscd__contact_slot {
     int32_t clearance;
 } nscd__contact_slot;
 
+/* The slot's questions, answered here once for every stepper and impact rule. */
+
+/* The restitution coefficient e of the slot's law; 0 for a slot without
+ * law (the default: Newton's law with e = 0) or a law without one. */
+static inline double nscd__slot_restitution(const nscd__contact_slot *slot) {
+    if (slot->law.ops == NULL || slot->law.ops->restitution == NULL) {
+        return 0.0;
+    }
+    return slot->law.ops->restitution(&slot->law);
+}
+
+/* e of a contact taking part in an impact: a persistent (closed) contact
+ * stays closed and a plastic projection restitutes nothing (e = 0). */
+static inline double nscd__slot_impact_restitution(const nscd__contact_slot *slot, int plastic) {
+    return plastic || slot->state.mode == NSCD_CONTACT_CLOSED ? 0.0 : nscd__slot_restitution(slot);
+}
+
+/* A unilateral contact with friction (mu > 0 and at least one tangent). */
+static inline int nscd__slot_frictional(const nscd__contact_slot *slot) {
+    return slot->kind == NSCD__ENTRY_UNILATERAL && slot->friction > 0.0 && slot->n_tangent >= 1;
+}
+
+/* Tangential rows of the slot that are real (0, 1 or 2; the local
+ * problems' other tangents are dummy rows). */
+static inline int32_t nscd__slot_real_tangents(const nscd__contact_slot *slot) {
+    return nscd__slot_frictional(slot) ? (slot->n_tangent < 2 ? slot->n_tangent : 2) : 0;
+}
+
+/* A compliant law (a force law of the penetration, no impact). */
+static inline int nscd__slot_compliant(const nscd__contact_slot *slot) {
+    return slot->law.ops != NULL && slot->law.ops->kind == NSCD_LAW_COMPLIANT;
+}
+
 typedef struct nscd__model {
     void *self;
     int32_t n_q; /* positions */

@@ -87,6 +87,31 @@ static double kinetic(const nscd_world *w, nscd_body_id id) {
            0.5 * (I[0] * om[0] * om[0] + I[1] * om[1] * om[1] + I[2] * om[2] * om[2]);
 }
 
+/* Steps a body whose velocity component (`angular`: ω, else v; index
+ * `axis`) decays linearly from x0 at `rate` to rest, until 0.2 s after the
+ * analytic stop; (c) its kinetic energy never rises. Returns the largest
+ * |x(t) - max(0, x0 - rate t)|, and in *slip (if not NULL) the largest
+ * |v_x - r ω_y| of a ball rolling along x. */
+static double decelerates_linearly(nscd_world *w, nscd_body_id id, int angular, int axis, double x0,
+                                   double rate, double *slip) {
+    const double dt = 1e-3;
+    double worst = 0.0, e0 = kinetic(w, id), v[3], om[3];
+    int steps = (int)ceil((x0 / rate + 0.2) / dt);
+    for (int k = 1; k <= steps; ++k) {
+        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
+        double e = kinetic(w, id);
+        assert_true(e <= e0 * (1.0 + 1e-12) + 1e-15);
+        e0 = e;
+        assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, v, om), NSCD_OK);
+        double x = angular ? om[axis] : v[axis];
+        worst = fmax(worst, fabs(x - fmax(0.0, x0 - rate * k * dt)));
+        if (slip != NULL) {
+            *slip = fmax(*slip, fabs(v[0] - RADIUS * om[1]));
+        }
+    }
+    return worst;
+}
+
 /* (a) and (c): the rolling ball against v(t) = v0 + a t, a = −(5/7) μ_r g / r. */
 static void rolling_ball_decelerates_as_analytic(void **state) {
     (void)state;
@@ -94,19 +119,9 @@ static void rolling_ball_decelerates_as_analytic(void **state) {
     nscd_world *w = make_world(mu_r, 0.0, 0.5);
     nscd_body_id id = add_ball(w, v0, 0.0);
     const double dt = 1e-3, a = -5.0 / 7.0 * mu_r * G / RADIUS, t_stop = -v0 / a;
-    double worst = 0.0, e0 = kinetic(w, id), slip = 0.0;
-    int steps = (int)ceil((t_stop + 0.2) / dt);
-    double v[3], om[3];
-    for (int k = 1; k <= steps; ++k) {
-        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
-        double e = kinetic(w, id);
-        assert_true(e <= e0 * (1.0 + 1e-12) + 1e-15); /* (c) never rises */
-        e0 = e;
-        assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, v, om), NSCD_OK);
-        double t = k * dt, expected = fmax(0.0, v0 + a * t);
-        worst = fmax(worst, fabs(v[0] - expected));
-        slip = fmax(slip, fabs(v[0] - RADIUS * om[1]));
-    }
+    double slip = 0.0, v[3], om[3];
+    double worst = decelerates_linearly(w, id, 0, 0, v0, -a, &slip);
+    assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, v, om), NSCD_OK);
     print_message("rolling ball: a = %.4g m/s^2, stop at %.4g s; largest |v - v(t)| %.3g m/s, "
                   "slip %.3g m/s; at the end v %.3g m/s\n",
                   a, t_stop, worst, slip, v[0]);
@@ -140,16 +155,9 @@ static void rolling_cylinder_decelerates_as_analytic(void **state) {
     nscd_body_id id = 0;
     assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
     const double a = -2.0 / 3.0 * mu_r * G / r, t_stop = -v0 / a;
-    double worst = 0.0, e0 = kinetic(w, id), v[3], om[3];
-    int steps = (int)ceil((t_stop + 0.2) / dt);
-    for (int k = 1; k <= steps; ++k) {
-        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
-        double e = kinetic(w, id);
-        assert_true(e <= e0 * (1.0 + 1e-12) + 1e-15);
-        e0 = e;
-        assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, v, om), NSCD_OK);
-        worst = fmax(worst, fabs(v[0] - fmax(0.0, v0 + a * k * dt)));
-    }
+    double v[3], om[3];
+    double worst = decelerates_linearly(w, id, 0, 0, v0, -a, NULL);
+    assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, v, om), NSCD_OK);
     print_message("rolling cylinder: a = %.4g m/s^2, stop at %.4g s; largest |v - v(t)| %.3g m/s, "
                   "at the end v %.3g m/s, omega %.3g %.3g %.3g rad/s\n",
                   a, t_stop, worst, v[0], om[0], om[1], om[2]);
@@ -182,16 +190,8 @@ static void spin_stops_as_analytic(nscd_world *w, nscd_body_id id, double spin, 
     double m = 0.0, I[3], om[3];
     assert_int_equal(nscd_world_get_body_mass(w, id, &m, I), NSCD_OK);
     const double dt = 1e-3, rate = mu_s * m * G / I[2], t_stop = spin / rate;
-    double worst = 0.0, e0 = kinetic(w, id);
-    int steps = (int)ceil((t_stop + 0.2) / dt);
-    for (int k = 1; k <= steps; ++k) {
-        assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
-        double e = kinetic(w, id);
-        assert_true(e <= e0 * (1.0 + 1e-12) + 1e-15);
-        e0 = e;
-        assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, NULL, om), NSCD_OK);
-        worst = fmax(worst, fabs(om[2] - fmax(0.0, spin - rate * k * dt)));
-    }
+    double worst = decelerates_linearly(w, id, 1, 2, spin, rate, NULL);
+    assert_int_equal(nscd_world_get_body(w, id, NULL, NULL, NULL, om), NSCD_OK);
     print_message("%s: dω/dt = -%.4g rad/s^2, stop at %.4g s; largest |ω - ω(t)| %.3g rad/s, "
                   "at the end %.3g rad/s\n",
                   what, rate, t_stop, worst, om[2]);

@@ -59,16 +59,6 @@ void nscd__impact_work_destroy(const nscd_allocator *a, nscd__impact_work *work)
     memset(work, 0, sizeof *work);
 }
 
-/* Newton restitution coefficient of a contact taking part in an impact. A
- * persistent contact stays closed (e = 0); a slot without law is plastic. */
-static double restitution(const nscd__contact_slot *slot, int plastic) {
-    if (plastic || slot->state.mode == NSCD_CONTACT_CLOSED || slot->law.ops == NULL ||
-        slot->law.ops->restitution == NULL) {
-        return 0.0;
-    }
-    return slot->law.ops->restitution(&slot->law);
-}
-
 /* The impact rule of the contacts of the impact, or -1 if they differ.
  * Persistent (closed) contacts, contacts without law and plastic projections
  * act with e = 0, which every rule handles: they do not choose the rule. */
@@ -97,7 +87,8 @@ static nscd_status resolve_newton(nscd__model *model, nscd__impact_work *work, c
     }
     for (int32_t r = 0; r < k; ++r) {
         double before = nscd__rows_dot(&impact->rows[r], 0, v);
-        double e = restitution(&model->contacts[impact->contacts[r]], impact->plastic);
+        double e =
+            nscd__slot_impact_restitution(&model->contacts[impact->contacts[r]], impact->plastic);
         impact->velocity_before[r] = before;
         work->rhs[r] = before + e * fmin(before, 0.0);
     }

@@ -28,25 +28,6 @@
 #include "core/dense.h"
 #include "core/redundant.h"
 
-/* The impact's rule coefficient of a contact: closed contacts and contacts
- * without law restitute nothing. */
-static double coefficient(const nscd__contact_slot *slot) {
-    if (slot->state.mode == NSCD_CONTACT_CLOSED || slot->law.ops == NULL ||
-        slot->law.ops->restitution == NULL) {
-        return 0.0;
-    }
-    return slot->law.ops->restitution(&slot->law);
-}
-
-static int frictional(const nscd__contact_slot *slot) {
-    return slot->friction > 0.0 && slot->n_tangent >= 1;
-}
-
-/* Tangential rows of a contact that are real (the others are dummies). */
-static int32_t real_tangents(const nscd__contact_slot *slot) {
-    return frictional(slot) ? (slot->n_tangent < 2 ? slot->n_tangent : 2) : 0;
-}
-
 /* Where the impact's entries go in the local problem: contact U[a] owns
  * the rows 3a, 3a + 1, 3a + 2 of H, equality entry E[b] the row 3 n_u + b.
  * Without equality entries U is the identity and m = 3 count, so the
@@ -73,9 +54,9 @@ static void newton_free_velocity(const nscd__model *model, const nscd__impact *i
                                  const friction_layout *L, const double *u0, double *qf) {
     for (int32_t j = 0; j < L->n_u; ++j) {
         const nscd__contact_slot *slot = contact_of(model, impact, L, j);
-        qf[3 * j] += coefficient(slot) * fmin(u0[3 * j], 0.0);
+        qf[3 * j] += nscd__slot_impact_restitution(slot, 0) * fmin(u0[3 * j], 0.0);
         double e_t = slot->state.mode == NSCD_CONTACT_CLOSED ? 0.0 : slot->tangential_restitution;
-        for (int32_t a = 1; e_t != 0.0 && a <= real_tangents(slot); ++a) {
+        for (int32_t a = 1; e_t != 0.0 && a <= nscd__slot_real_tangents(slot); ++a) {
             qf[3 * j + a] += e_t * u0[3 * j + a];
         }
     }
@@ -86,7 +67,7 @@ int nscd__impact_has_friction(const nscd__model *model, const nscd__impact *impa
         return 0;
     }
     for (int32_t i = 0; i < impact->count; ++i) {
-        if (frictional(&model->contacts[impact->contacts[i]])) {
+        if (nscd__slot_frictional(&model->contacts[impact->contacts[i]])) {
             return 1;
         }
     }
@@ -115,10 +96,10 @@ static nscd__rows *local_rows(nscd__model *model, nscd__impact_work *work,
     for (int32_t r = 0; H != NULL && r < L->n_u; ++r) {
         const nscd__contact_slot *slot = contact_of(model, impact, L, r);
         const nscd__rows *entry = &impact->rows[L->U[r]];
-        work->mu[r] = frictional(slot) ? slot->friction : 0.0;
+        work->mu[r] = nscd__slot_frictional(slot) ? slot->friction : 0.0;
         for (int32_t a = 0; a < 3; ++a) {
             H[3 * r + a] = nscd__rows_row(entry, 0);
-            if (a == 0 || a <= real_tangents(slot)) {
+            if (a == 0 || a <= nscd__slot_real_tangents(slot)) {
                 H[3 * r + a] = nscd__rows_row(entry, a);
                 continue;
             }
@@ -241,7 +222,7 @@ static nscd_status mark_dummies(nscd__model *model, const nscd__impact *impact,
                                   "of contact %d",
                                   (int)impact->contacts[L->U[r]]);
             }
-            L->dummy[row] = (uint8_t)(a > real_tangents(slot) || held);
+            L->dummy[row] = (uint8_t)(a > nscd__slot_real_tangents(slot) || held);
         }
         double wnn = W[(size_t)(3 * r) * (size_t)mc + (size_t)(3 * r)];
         for (int32_t a = 1; a < 3; ++a) {
@@ -371,7 +352,7 @@ nscd_status nscd__resolve_friction(nscd__model *model, nscd__impact_work *work, 
         }
         memcpy(qf, work->local_u, (size_t)mc * sizeof(double));
         for (int32_t j = 0; j < n_u; ++j) {
-            double e = coefficient(contact_of(model, impact, &L, j));
+            double e = nscd__slot_impact_restitution(contact_of(model, impact, &L, j), 0);
             work->shift[j] = e * rc_[3 * j];
             for (int a = 0; a < 3; ++a) { /* start the expansion from e P_c */
                 r[3 * j + a] = e * rc_[3 * j + a];

@@ -12,16 +12,6 @@
 #include "contact/impacts/impact_rules.h"
 #include "core/dense.h"
 
-/* Poisson's coefficient of a contact taking part; closed contacts, contacts
- * without law and plastic projections restitute nothing. */
-static double poisson_coefficient(const nscd__contact_slot *slot, int plastic) {
-    if (plastic || slot->state.mode == NSCD_CONTACT_CLOSED || slot->law.ops == NULL ||
-        slot->law.ops->restitution == NULL) {
-        return 0.0;
-    }
-    return slot->law.ops->restitution(&slot->law);
-}
-
 /* rhs = base + G z */
 static void shifted_velocity(int32_t k, const double *G, const double *base, const double *z,
                              double *rhs) {
@@ -44,8 +34,8 @@ nscd_status nscd__resolve_poisson(nscd__model *model, nscd__impact_work *work, c
     rc = nscd__impact_lcp(model, work, impact, work->delassus, before, P); /* compression */
     if (rc == NSCD_OK) {
         for (int32_t r = 0; r < k; ++r) {
-            P[r] *=
-                1.0 + poisson_coefficient(&model->contacts[impact->contacts[r]], impact->plastic);
+            P[r] *= 1.0 + nscd__slot_impact_restitution(&model->contacts[impact->contacts[r]],
+                                                        impact->plastic);
         }
         shifted_velocity(k, work->delassus, before, P, work->rhs);
         rc = nscd__impact_lcp(model, work, impact, work->delassus, work->rhs, x); /* restitution */

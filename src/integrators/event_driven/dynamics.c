@@ -113,7 +113,7 @@ nscd_status nscd__dynamics_onset_gap(nscd__dynamics *dyn, int32_t index, double 
                                      double *gap) {
     const nscd__contact_slot *slot = &dyn->model->contacts[index];
     nscd_status rc = nscd__dynamics_contact(dyn, index, t, q, gap);
-    if (rc == NSCD_OK && slot->law.ops != NULL && slot->law.ops->kind == NSCD_LAW_COMPLIANT) {
+    if (rc == NSCD_OK && nscd__slot_compliant(slot)) {
         *gap += slot->law.ops->onset_penetration(&slot->law, &slot->state.memory);
     }
     return rc;

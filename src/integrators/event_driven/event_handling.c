@@ -126,10 +126,6 @@ static int accumulating(nscd_event_driven *ed, int32_t i, double t) {
     return ed->close_impacts[i] >= o->zeno_max_close_impacts;
 }
 
-static int compliant_law(const nscd__contact_slot *slot) {
-    return slot->law.ops != NULL && slot->law.ops->kind == NSCD_LAW_COMPLIANT;
-}
-
 /* The contacts that take part at an instant (into ed->impact_contacts, in
  * index order, their normal gap velocities into ed->rates): every closed
  * contact and every open contact under an impulsive law that touches,
@@ -142,7 +138,7 @@ static nscd_status touching_contacts(nscd_event_driven *ed, double t, const doub
     *count = 0;
     for (int32_t i = 0; i < m->n_contacts; ++i) {
         const nscd__contact_slot *slot = &m->contacts[i];
-        if (slot->state.mode == NSCD_CONTACT_COMPLIANT || compliant_law(slot)) {
+        if (slot->state.mode == NSCD_CONTACT_COMPLIANT || nscd__slot_compliant(slot)) {
             continue;
         }
         double gap = 0.0;
@@ -436,7 +432,7 @@ nscd_status nscd__handle_events(nscd_event_driven *ed, double t, double *y) {
         if (slot->state.mode == NSCD_CONTACT_COMPLIANT) {
             rc = change_mode(ed, t, y, i, NSCD_CONTACT_OPEN, NSCD_EVENT_COMPLIANT_SEPARATION);
             ed->firing[i] = 0;
-        } else if (slot->state.mode == NSCD_CONTACT_OPEN && compliant_law(slot)) {
+        } else if (slot->state.mode == NSCD_CONTACT_OPEN && nscd__slot_compliant(slot)) {
             rc = change_mode(ed, t, y, i, NSCD_CONTACT_COMPLIANT, NSCD_EVENT_COMPLIANT_ONSET);
             ed->firing[i] = 0;
         }

@@ -85,8 +85,7 @@ nscd_status nscd__watch_values(nscd_event_driven *ed, double t, const double *y,
  * back to 0. */
 static int touching_open_contact(const nscd_event_driven *ed, int32_t w) {
     const nscd__contact_slot *slot = &ed->model->contacts[w];
-    return slot->state.mode == NSCD_CONTACT_OPEN &&
-           !(slot->law.ops != NULL && slot->law.ops->kind == NSCD_LAW_COMPLIANT);
+    return slot->state.mode == NSCD_CONTACT_OPEN && !nscd__slot_compliant(slot);
 }
 
 /* Sign a watch must have been seen with before it can fire (0: none yet);

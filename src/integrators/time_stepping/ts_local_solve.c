@@ -23,30 +23,13 @@
 #include "integrators/time_stepping/time_stepping_impl.h"
 #include "nscd/lcp.h"
 
-static int frictional(const nscd__contact_slot *slot) {
-    return slot->kind == NSCD__ENTRY_UNILATERAL && slot->friction > 0.0 && slot->n_tangent >= 1;
-}
-
-/* Newton's restitution coefficient of a contact (0 without law). */
-static double restitution(const nscd__contact_slot *slot) {
-    if (slot->law.ops == NULL || slot->law.ops->restitution == NULL) {
-        return 0.0;
-    }
-    return slot->law.ops->restitution(&slot->law);
-}
-
-/* Tangential rows of a contact that are real (the others are dummies). */
-static int32_t real_tangents(const nscd__contact_slot *slot) {
-    return frictional(slot) ? (slot->n_tangent < 2 ? slot->n_tangent : 2) : 0;
-}
-
 /* Picks the solver for the active set: local->fc3d and local->law. */
 static nscd_status choose_solver(nscd_time_stepping *ts, nscd__ts_local *local) {
     const nscd__model *m = local->model;
     int friction = 0, equality = 0;
     for (int32_t i = 0; i < local->n_entries; ++i) {
         const nscd__contact_slot *slot = &m->contacts[local->entries[i]];
-        friction |= frictional(slot);
+        friction |= nscd__slot_frictional(slot);
         equality |= slot->kind == NSCD__ENTRY_EQUALITY;
     }
     int32_t solver = ts->options.local_solver;
@@ -81,7 +64,7 @@ static int32_t dense_rows(const nscd__ts_local *local, const nscd__contact_slot 
     if (slot->kind == NSCD__ENTRY_EQUALITY) {
         return rows->n_rows;
     }
-    return 1 + (local->prox ? real_tangents(slot) : 0);
+    return 1 + (local->prox ? nscd__slot_real_tangents(slot) : 0);
 }
 
 /* e min(w v_k, 0) for a contact's normal row w: Newton's law at the velocity
@@ -96,9 +79,11 @@ static double restitution_bias(const nscd__ts_local *local, const nscd__contact_
     }
     double rate = nscd__rows_dot(normal, 0, v_k);
     if (slot->mean_velocity) {
-        return local->rows_at_midpoint ? restitution(slot) * (rate - slot->start_approach) : 0.0;
+        return local->rows_at_midpoint
+                   ? nscd__slot_restitution(slot) * (rate - slot->start_approach)
+                   : 0.0;
     }
-    return restitution(slot) * fmin(rate, 0.0);
+    return nscd__slot_restitution(slot) * fmin(rate, 0.0);
 }
 
 /* e w v_k on an equality row w of an entry whose law has restitution e > 0
@@ -108,7 +93,7 @@ static double restitution_bias(const nscd__ts_local *local, const nscd__contact_
  * equality holds u = 0 and is left untouched (bitwise as before). */
 static void add_equality_bias(const nscd__contact_slot *slot, const nscd__rows *row,
                               const double *v_k, double *c) {
-    double e = restitution(slot);
+    double e = nscd__slot_restitution(slot);
     if (v_k != NULL && e > 0.0) {
         *c += e * nscd__rows_dot(row, 0, v_k);
     }
@@ -163,7 +148,7 @@ static nscd_status build_dense(nscd_time_stepping *ts, nscd__model *m, const nsc
     for (int32_t i = 0, r = 0; i < local->n_entries; ++i) {
         int32_t e = local->entries[i];
         const nscd__contact_slot *slot = &m->contacts[e];
-        local->mu[i] = frictional(slot) ? slot->friction : 0.0;
+        local->mu[i] = nscd__slot_frictional(slot) ? slot->friction : 0.0;
         for (int32_t a = 0; a < dense_rows(local, slot, &all[e]); ++a, ++r) {
             local->row_entry[r] = i;
             local->H[r] = nscd__rows_row(&all[e], a);
@@ -195,7 +180,7 @@ static nscd_status contact_rows(nscd__arena *arena, const nscd__contact_slot *sl
     if (out->values == NULL) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
-    for (int32_t a = 0; a <= real_tangents(slot); ++a) {
+    for (int32_t a = 0; a <= nscd__slot_real_tangents(slot); ++a) {
         memcpy(out->values + (size_t)a * w, rows->values + (size_t)a * w, w * sizeof(double));
     }
     return NSCD_OK;
@@ -220,13 +205,14 @@ static nscd_status build_fc3d(nscd_time_stepping *ts, nscd__model *m, const nscd
         if (contact_rows(&ts->arena, slot, &all[e], &rows[i]) != NSCD_OK) {
             return nscd__fail(&ts->diag, NSCD_ERR_OUT_OF_MEMORY, "fc3d rows");
         }
-        local->mu[i] = frictional(slot) ? slot->friction : 0.0;
+        local->mu[i] = nscd__slot_frictional(slot) ? slot->friction : 0.0;
         for (int32_t a = 0; a < 3; ++a) {
             local->row_entry[3 * i + a] = i;
-            local->row_kind[3 * i + a] = (a == 0 || a <= real_tangents(slot)) ? a : -2;
+            local->row_kind[3 * i + a] = (a == 0 || a <= nscd__slot_real_tangents(slot)) ? a : -2;
         }
         local->c[3 * i] = row_bias(local, e, slot, &all[e], 0, v_k); /* the bias */
-        for (int32_t a = 1; local->tangential_restitution && a <= real_tangents(slot); ++a) {
+        for (int32_t a = 1; local->tangential_restitution && a <= nscd__slot_real_tangents(slot);
+             ++a) {
             local->c[3 * i + a] = slot->tangential_restitution * nscd__rows_dot(&all[e], a, v_k);
         }
     }
@@ -500,7 +486,7 @@ static nscd_status build_block_gs(nscd_time_stepping *ts, nscd__model *m, const 
         local->m += eq ? rows->n_rows : 3;
         n_c += !eq;
         n_j += eq;
-        if (!eq && frictional(slot) && slot->n_tangent != 2) {
+        if (!eq && nscd__slot_frictional(slot) && slot->n_tangent != 2) {
             *why = "a contact with one tangential row";
             return NSCD_ERR_UNSUPPORTED;
         }
@@ -510,7 +496,7 @@ static nscd_status build_block_gs(nscd_time_stepping *ts, nscd__model *m, const 
         }
         for (int32_t a = 0; eq && a < rows->n_rows; ++a) {
             if (row_bias(local, local->entries[i], slot, rows, -1, v_k) != 0.0 ||
-                (v_k != NULL && restitution(slot) > 0.0)) {
+                (v_k != NULL && nscd__slot_restitution(slot) > 0.0)) {
                 *why = "an equality with a bias (energy form or linearised gap)";
                 return NSCD_ERR_UNSUPPORTED;
             }
@@ -548,7 +534,7 @@ static nscd_status build_block_gs(nscd_time_stepping *ts, nscd__model *m, const 
         const nscd__rows *rows = &all[e];
         int eq = slot->kind == NSCD__ENTRY_EQUALITY;
         int32_t n = eq ? rows->n_rows : 3;
-        local->mu[i] = frictional(slot) ? slot->friction : 0.0;
+        local->mu[i] = nscd__slot_frictional(slot) ? slot->friction : 0.0;
         for (int32_t a = 0; a < n; ++a, ++r) {
             local->row_entry[r] = i;
             local->row_kind[r] = eq ? -1 : a;
