@@ -83,12 +83,13 @@ test: deps
 	$(MAKE) --no-print-directory build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
-# The fast tier: the unit and Python tests only (no valgrind, no sanitizer
+# The fast tier: the unit and Python tests only, without the slow example
+# regressions (label "slow", tests/CMakeLists.txt; no valgrind, no sanitizer
 # build, no fuzzers, no portable rerun); `make test` runs everything
 # (docs/testing.md, "Test tiers").
 check: deps
 	$(MAKE) --no-print-directory build
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -L '^(unit|python)$$' \
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -L '^(unit|python)$$' -LE '^slow$$' \
 	  -E '^(guide|python_install)$$'
 
 demo: deps
