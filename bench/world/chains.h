@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 typedef struct bw_chains_result {
-    int32_t bodies, joints, steps;
+    int32_t bodies, links, joints, steps; /* bodies: the spheres; links: the chains' capsules */
     int ok;
     char error[256];
     double steps_per_second, max_joint_drift, contacts_avg, max_speed;
