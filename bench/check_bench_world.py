@@ -91,20 +91,22 @@ def check_shapes(executable, expected):
 
 
 def check_scenes(executable):
-    """The mechanisms scenes (nscd only): chains in a pile with and without
-    the chains, and a resting stack with joints in the world."""
+    """The mechanisms scenes (nscd only): chains in a pile with the chains,
+    without them and with their links loose, and a resting stack with joints
+    in the world."""
     out = subprocess.run([executable, "--json", "--scene", "chains", "--bodies", "300",
                           "--warmup", "150", "--steps", "20"],
                          check=True, stdout=subprocess.PIPE, text=True, timeout=300).stdout
     document = json.loads(out)
     runs = document["runs"]
-    assert [run["joints"] for run in runs] == [250, 0], runs
+    assert [(run["links"], run["joints"]) for run in runs] == [(250, 250), (0, 0), (250, 0)], runs
     for run in runs:
         assert run["engine"] == "nscd" and run["scene"] == "chains" and run["ok"] is True, run
         assert run["bodies"] == 300 and number(run["steps_per_second"]), run
         assert run["max_joint_drift"] <= 1e-6, run
         assert run["contacts_avg"] >= 0.5 * run["bodies"], run
     assert number(document["joints_cost"]), document
+    assert number(document["joints_cost_same_bodies"]), document
     out = subprocess.run([executable, "--json", "--scene", "stack", "--bodies", "200",
                           "--warmup", "400", "--steps", "100"],
                          check=True, stdout=subprocess.PIPE, text=True, timeout=300).stdout
