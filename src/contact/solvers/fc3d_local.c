@@ -30,6 +30,20 @@ static bool solve3(const double A[9], const double b[3], double x[3]) {
     return true;
 }
 
+/* hypot(a, b) <= r, by squares where they neither overflow nor underflow
+ * (the same answer but at the boundary itself, to rounding), by hypot
+ * otherwise. */
+static bool in_disc(double a, double b, double r) {
+    if (!(r >= 0.0)) {
+        return false;
+    }
+    const double lo = 1e-150, hi = 1e150;
+    if (r > lo && r < hi && fabs(a) < hi && fabs(b) < hi) {
+        return a * a + b * b <= r * r;
+    }
+    return hypot(a, b) <= r;
+}
+
 /* A sliding state parametrised by the slip direction w = (cos th, sin th):
  * x = x_n (1, -mu w), x_n fixed by u_n = 0. The state is a Coulomb solution
  * when u_t is parallel to w with u_t . w >= 0, i.e. g = w x u_t = 0. */
@@ -41,9 +55,10 @@ typedef struct slide_state {
     double dot; /* w . u_t (slip speed, must be >= 0) */
 } slide_state;
 
-static slide_state slide_eval(const double A[9], const double v[3], double mu, double th) {
+/* The sliding state at the slip direction w = (c, s), a unit vector. */
+static slide_state slide_eval_w(const double A[9], const double v[3], double mu, double c,
+                                double s) {
     slide_state st = {false, 0.0, 0.0, 0.0, 0.0};
-    double c = cos(th), s = sin(th);
     double p[3] = {1.0, -mu * c, -mu * s};
     double dp[3] = {0.0, mu * s, -mu * c};
     double Ap[3], Adp[3];
@@ -55,14 +70,19 @@ static slide_state slide_eval(const double A[9], const double v[3], double mu, d
         return st;
     }
     st.valid = true;
-    st.xn = -v[0] / Ap[0];
-    double dxn = -st.xn * Adp[0] / Ap[0];
+    double r = 1.0 / Ap[0];
+    st.xn = -v[0] * r;
+    double dxn = -st.xn * Adp[0] * r;
     double ux = st.xn * Ap[1] + v[1], uy = st.xn * Ap[2] + v[2];
     double dux = dxn * Ap[1] + st.xn * Adp[1], duy = dxn * Ap[2] + st.xn * Adp[2];
     st.g = c * uy - s * ux;
     st.dot = c * ux + s * uy;
     st.dg = -st.dot + c * duy - s * dux;
     return st;
+}
+
+static slide_state slide_eval(const double A[9], const double v[3], double mu, double th) {
+    return slide_eval_w(A, v, mu, cos(th), sin(th));
 }
 
 /* Refines a root of g in the bracket [a, b] (g(a), g(b) of opposite signs) by
@@ -124,13 +144,26 @@ static bool find_sliding(const double A[9], const double v[3], double mu, double
     return true;
 }
 
-/* Fast path: a few plain Newton steps from th0 (exact in one step for a
- * tangentially isotropic block, quadratic near a simple root). */
-static bool newton_sliding(const double A[9], const double v[3], double mu, double th,
+/* Fast path: Newton's method on the slip angle, carried on the unit vector
+ * w = (c, s) itself so that no step needs a sine or a cosine: the Newton
+ * step d = -g / g' in the angle moves w to (w + d w_perp) / sqrt(1 + d^2),
+ * the point at angle atan(d) (= d - d^3/3 + ..., so the convergence near a
+ * simple root stays quadratic, and a step never turns w by a right angle or
+ * more). Exact in one step for a tangentially isotropic block. Stops when
+ * |g| <= 1e-13 (|v|_1 + x_n |A_nn|), the residual of the local problem
+ * (g = w x u_t, the tangential velocity's part across the slip); false
+ * when that is not reached in 12 steps (the caller then scans). w0 need not
+ * be of unit length (nonzero). */
+static bool newton_sliding(const double A[9], const double v[3], double mu, const double w0[2],
                            double x[3]) {
-    double scale = fabs(v[0]) + hypot(v[1], v[2]);
-    for (int it = 0; it < 8; ++it) {
-        slide_state st = slide_eval(A, v, mu, th);
+    double scale = fabs(v[0]) + fabs(v[1]) + fabs(v[2]);
+    double norm = sqrt(w0[0] * w0[0] + w0[1] * w0[1]);
+    if (!(norm > 0.0) || !isfinite(norm)) {
+        return false;
+    }
+    double c = w0[0] / norm, s = w0[1] / norm;
+    for (int it = 0; it < 12; ++it) {
+        slide_state st = slide_eval_w(A, v, mu, c, s);
         if (!st.valid) {
             return false;
         }
@@ -139,13 +172,21 @@ static bool newton_sliding(const double A[9], const double v[3], double mu, doub
             if (st.dot < 0.0) {
                 return false;
             }
-            x[0] = st.xn, x[1] = -mu * st.xn * cos(th), x[2] = -mu * st.xn * sin(th);
+            x[0] = st.xn, x[1] = -mu * st.xn * c, x[2] = -mu * st.xn * s;
             return true;
         }
         if (!(st.dg != 0.0)) {
             return false;
         }
-        th -= st.g / st.dg;
+        /* d = -g / g', (w + d w_perp) / sqrt(1 + d^2) with one division:
+         * sign(g') (g' w - g w_perp) / sqrt(g'^2 + g^2). */
+        double h = 1.0 / sqrt(st.dg * st.dg + st.g * st.g);
+        if (!(h > 0.0) || !isfinite(h)) {
+            return false;
+        }
+        h = st.dg > 0.0 ? h : -h;
+        double cn = (c * st.dg + st.g * s) * h, sn = (s * st.dg - st.g * c) * h;
+        c = cn, s = sn;
     }
     return false;
 }
@@ -162,22 +203,28 @@ nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], doubl
     }
     double stick[3], minus_v[3] = {-v[0], -v[1], -v[2]};
     bool have_stick = solve3(A, minus_v, stick);
-    if (have_stick && hypot(stick[1], stick[2]) <= mu * stick[0]) {
+    if (have_stick && in_disc(stick[1], stick[2], mu * stick[0])) {
         x[0] = stick[0], x[1] = stick[1], x[2] = stick[2];
         return NSCD_OK;
     }
-    /* Sliding: start the angle scan at the current slip direction guess (the
-     * friction impulse opposes the slip), so that the nearest root is the one
+    /* Sliding: start at the current slip direction guess (the friction
+     * impulse opposes the slip), so that the nearest root is the one
      * continuation would find. For a tangentially isotropic A (spheres) the
      * sticking direction is already exact. */
-    double th0 = 0.0;
-    if (x[0] > 0.0 && hypot(x[1], x[2]) > 0.0) {
-        th0 = atan2(-x[2], -x[1]);
-    } else if (have_stick && hypot(stick[1], stick[2]) > 0.0) {
-        th0 = atan2(-stick[2], -stick[1]);
+    double w0[2] = {1.0, 0.0};
+    if (x[0] > 0.0 && (x[1] != 0.0 || x[2] != 0.0)) {
+        w0[0] = -x[1], w0[1] = -x[2];
+    } else if (have_stick && (stick[1] != 0.0 || stick[2] != 0.0)) {
+        w0[0] = -stick[1], w0[1] = -stick[2];
     }
-    if (newton_sliding(A, v, mu, th0, x) || find_sliding(A, v, mu, th0, 16, x) ||
-        find_sliding(A, v, mu, th0, 512, x)) {
+    /* Scale w0 to its largest component first: its norm cannot overflow. */
+    double big = fmax(fabs(w0[0]), fabs(w0[1]));
+    w0[0] /= big, w0[1] /= big;
+    if (newton_sliding(A, v, mu, w0, x)) {
+        return NSCD_OK;
+    }
+    double th0 = atan2(w0[1], w0[0]);
+    if (find_sliding(A, v, mu, th0, 16, x) || find_sliding(A, v, mu, th0, 512, x)) {
         return NSCD_OK;
     }
     return NSCD_ERR_NOT_CONVERGED;
