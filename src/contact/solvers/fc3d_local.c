@@ -144,49 +144,94 @@ static bool find_sliding(const double A[9], const double v[3], double mu, double
     return true;
 }
 
-/* Fast path: Newton's method on the slip angle, carried on the unit vector
- * w = (c, s) itself so that no step needs a sine or a cosine: the Newton
- * step d = -g / g' in the angle moves w to (w + d w_perp) / sqrt(1 + d^2),
- * the point at angle atan(d) (= d - d^3/3 + ..., so the convergence near a
- * simple root stays quadratic, and a step never turns w by a right angle or
- * more). Exact in one step for a tangentially isotropic block. Stops when
- * |g| <= 1e-13 (|v|_1 + x_n |A_nn|), the residual of the local problem
- * (g = w x u_t, the tangential velocity's part across the slip); false
- * when that is not reached in 12 steps (the caller then scans). w0 need not
- * be of unit length (nonzero). */
+/* Fast path: Halley's method on the slip angle th, w = (c, s) = (cos th,
+ * sin th), carried on w itself (no sine or cosine is ever evaluated).
+ *
+ * With D(w) = A_nn - mu A_nt.w (= (A p)_n, p = (1, -mu w)) > 0, the
+ * sliding state's g = w x u_t (slide_eval_w) times D is, by x_n D = -v_n,
+ *
+ *   G(w) = -v_n w x A_tn + mu v_n w x (A_tt w) + A_nn w x v_t
+ *          - mu (A_nt.w) (w x v_t)
+ *        = L1 c + L2 s + Qcc c^2 + Qcs c s + Qss s^2,
+ *
+ * a trigonometric polynomial of degree 2 in th whose coefficients are
+ * formed once: G, G' and G'' then cost a few products and no division. A
+ * root of G with D > 0 is a root of g, and |g| <= tol is |G| <= tol D: the
+ * stopping test is the one on g, |g| <= 1e-13 (|v|_1 + x_n |A_nn|), the
+ * residual of the local problem (the tangential velocity across the slip),
+ * here 1e-13 (|v|_1 D + |v_n| |A_nn|) on G. A step d (Halley's, cubic near
+ * a simple root; Newton's where Halley's denominator is not positive)
+ * turns w by the angle d: for |d| <= 1e-2 by cos d and sin d to O(d^6)
+ * (the truncation below 2e-15, w renormalised at the end), else to
+ * (w + d w_perp) / sqrt(1 + d^2) (the angle atan d, which never turns w by
+ * a right angle or more). Exact at once for a tangentially isotropic
+ * block. At the root: D > 0 and the slip w.u_t >= 0, else false (the
+ * caller scans); false too after 16 steps. w0 need not be of unit length
+ * (nonzero, finite). */
 static bool newton_sliding(const double A[9], const double v[3], double mu, const double w0[2],
                            double x[3]) {
-    double scale = fabs(v[0]) + fabs(v[1]) + fabs(v[2]);
+    const double vn = v[0], v1 = v[1], v2 = v[2], ann = A[0];
+    const double L1 = ann * v2 - vn * A[6], L2 = vn * A[3] - ann * v1;
+    const double Qcc = mu * (vn * A[7] - A[1] * v2);
+    const double Qcs = mu * (vn * (A[8] - A[4]) - (A[2] * v2 - A[1] * v1));
+    const double Qss = mu * (A[2] * v1 - vn * A[5]);
+    const double P = Qcc - Qss;
+    const double tol = 1e-13 * (fabs(vn) + fabs(v1) + fabs(v2)), tol_n = 1e-13 * fabs(vn * ann);
     double norm = sqrt(w0[0] * w0[0] + w0[1] * w0[1]);
     if (!(norm > 0.0) || !isfinite(norm)) {
         return false;
     }
     double c = w0[0] / norm, s = w0[1] / norm;
-    for (int it = 0; it < 12; ++it) {
-        slide_state st = slide_eval_w(A, v, mu, c, s);
-        if (!st.valid) {
-            return false;
-        }
-        double tol = 1e-13 * (scale + st.xn * fabs(A[0]));
-        if (fabs(st.g) <= tol) {
-            if (st.dot < 0.0) {
+    for (int it = 0; it <= 16; ++it) {
+        double cc = c * c - s * s, cs = c * s; /* cos 2th, sin 2th / 2 */
+        double D = ann - mu * (A[1] * c + A[2] * s);
+        double G = L1 * c + L2 * s + Qcc * c * c + Qcs * cs + Qss * s * s;
+        if (fabs(G) <= tol * fabs(D) + tol_n) {
+            if (!(D > 0.0)) {
                 return false;
             }
-            x[0] = st.xn, x[1] = -mu * st.xn * c, x[2] = -mu * st.xn * s;
+            double f = 1.0 / sqrt(c * c + s * s);
+            c *= f, s *= f;
+            D = ann - mu * (A[1] * c + A[2] * s);
+            if (!(D > 0.0)) {
+                return false;
+            }
+            double xn = -vn / D;
+            double ux = xn * (A[3] - mu * (A[4] * c + A[5] * s)) + v1;
+            double uy = xn * (A[6] - mu * (A[7] * c + A[8] * s)) + v2;
+            if (c * ux + s * uy < 0.0) {
+                return false;
+            }
+            x[0] = xn, x[1] = -mu * xn * c, x[2] = -mu * xn * s;
             return true;
         }
-        if (!(st.dg != 0.0)) {
+        if (it == 16) {
+            break;
+        }
+        double G1 = L2 * c - L1 * s + Qcs * cc - 2.0 * P * cs;
+        double G2 = -L1 * c - L2 * s - 2.0 * P * cc - 4.0 * Qcs * cs;
+        double den = 2.0 * G1 * G1 - G * G2, d;
+        if (den > 0.0) {
+            d = -2.0 * G * G1 / den;
+        } else if (G1 != 0.0) {
+            d = -G / G1;
+        } else {
             return false;
         }
-        /* d = -g / g', (w + d w_perp) / sqrt(1 + d^2) with one division:
-         * sign(g') (g' w - g w_perp) / sqrt(g'^2 + g^2). */
-        double h = 1.0 / sqrt(st.dg * st.dg + st.g * st.g);
-        if (!(h > 0.0) || !isfinite(h)) {
+        if (!isfinite(d)) {
             return false;
         }
-        h = st.dg > 0.0 ? h : -h;
-        double cn = (c * st.dg + st.g * s) * h, sn = (s * st.dg - st.g * c) * h;
-        c = cn, s = sn;
+        if (fabs(d) <= 1e-2) {
+            double d2 = d * d;
+            double co = 1.0 - 0.5 * d2 * (1.0 - (1.0 / 12.0) * d2);
+            double si = d * (1.0 - (1.0 / 6.0) * d2 * (1.0 - 0.05 * d2));
+            double cn = c * co - s * si, sn = s * co + c * si;
+            c = cn, s = sn;
+        } else {
+            double f = 1.0 / sqrt(1.0 + d * d);
+            double cn = (c - d * s) * f, sn = (s + d * c) * f;
+            c = cn, s = sn;
+        }
     }
     return false;
 }
