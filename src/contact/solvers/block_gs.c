@@ -36,25 +36,52 @@
 
 /* Local velocity of a general contact (rows r) from the current body
  * velocities: rows n, t, o of J v (b relative to a); the sides that do not
- * move are the constant u_fixed. */
+ * move are the constant u_fixed. The linear parts as e_k . (v_b - v_a). */
 static void general_velocity(const nscd__bgs_problem *p, const nscd__bgs_contact *c,
                              const nscd__bgs_contact_rows *r, double u[3]) {
+    double rel[3] = {0.0, 0.0, 0.0};
     u[0] = c->u_fixed[0], u[1] = c->u_fixed[1], u[2] = c->u_fixed[2];
-    const int32_t bodies[2] = {c->b, c->a};
-    const int32_t moves[2] = {c->b_moves, c->a_moves};
-    const double *angs[2] = {r->ang_b, r->ang_a}, signs[2] = {1.0, -1.0};
-    for (int s = 0; s < 2; ++s) {
-        if (!moves[s]) {
-            continue;
-        }
-        const double *v = p->bodies.velocity + 3 * (size_t)bodies[s],
-                     *om = p->bodies.omega + 3 * (size_t)bodies[s];
+    if (c->b_moves) {
+        const double *v = p->bodies.velocity + 3 * (size_t)c->b,
+                     *om = p->bodies.omega + 3 * (size_t)c->b, *g = r->ang_b;
+        rel[0] = v[0], rel[1] = v[1], rel[2] = v[2];
         for (int k = 0; k < 3; ++k) {
-            const double *e = c->frame + 3 * k, *g = angs[s] + 3 * k;
-            u[k] += signs[s] * (e[0] * v[0] + e[1] * v[1] + e[2] * v[2] + g[0] * om[0] +
-                                g[1] * om[1] + g[2] * om[2]);
+            u[k] += g[3 * k] * om[0] + g[3 * k + 1] * om[1] + g[3 * k + 2] * om[2];
         }
     }
+    if (c->a_moves) {
+        const double *v = p->bodies.velocity + 3 * (size_t)c->a,
+                     *om = p->bodies.omega + 3 * (size_t)c->a, *g = r->ang_a;
+        rel[0] -= v[0], rel[1] -= v[1], rel[2] -= v[2];
+        for (int k = 0; k < 3; ++k) {
+            u[k] -= g[3 * k] * om[0] + g[3 * k + 1] * om[1] + g[3 * k + 2] * om[2];
+        }
+    }
+    for (int k = 0; k < 3; ++k) {
+        const double *e = c->frame + 3 * k;
+        u[k] += e[0] * rel[0] + e[1] * rel[1] + e[2] * rel[2];
+    }
+}
+
+/* The normal row of general_velocity alone (the same arithmetic as its
+ * u[0]). */
+static double general_normal_velocity(const nscd__bgs_problem *p, const nscd__bgs_contact *c,
+                                      const nscd__bgs_contact_rows *r) {
+    double rel[3] = {0.0, 0.0, 0.0}, u = c->u_fixed[0];
+    if (c->b_moves) {
+        const double *v = p->bodies.velocity + 3 * (size_t)c->b,
+                     *om = p->bodies.omega + 3 * (size_t)c->b, *g = r->ang_b;
+        rel[0] = v[0], rel[1] = v[1], rel[2] = v[2];
+        u += g[0] * om[0] + g[1] * om[1] + g[2] * om[2];
+    }
+    if (c->a_moves) {
+        const double *v = p->bodies.velocity + 3 * (size_t)c->a,
+                     *om = p->bodies.omega + 3 * (size_t)c->a, *g = r->ang_a;
+        rel[0] -= v[0], rel[1] -= v[1], rel[2] -= v[2];
+        u -= g[0] * om[0] + g[1] * om[1] + g[2] * om[2];
+    }
+    const double *e = c->frame;
+    return u + (e[0] * rel[0] + e[1] * rel[1] + e[2] * rel[2]);
 }
 
 /* Local velocity of a diagonal contact: the contact-point velocity of a
@@ -453,6 +480,13 @@ static double update_general(nscd__bgs_problem *p, nscd__bgs_contact *c,
                              const nscd__bgs_contact_rows *r, int32_t law) {
     const double *A = r->A;
     double u[3], v[3], x[3] = {c->x[0], c->x[1], c->x[2]};
+    if (law != NSCD_FC3D_MAX_DISSIPATION && x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0 &&
+        general_normal_velocity(p, c, r) + c->bias >= 0.0) {
+        /* No impulse and a separating (biased) normal velocity: Coulomb's
+         * take-off, x stays 0 (nscd__fc3d_local_coulomb would return it),
+         * read from the normal row alone. */
+        return 0.0;
+    }
     general_velocity(p, c, r, u);
     for (int k = 0; k < 3; ++k) {
         v[k] = u[k] - (A[3 * k] * x[0] + A[3 * k + 1] * x[1] + A[3 * k + 2] * x[2]);
