@@ -263,10 +263,20 @@ nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], doubl
         w0[0] = -stick[1], w0[1] = -stick[2];
     }
     /* Scale w0 to its largest component first: its norm cannot overflow. */
-    double big = fmax(fabs(w0[0]), fabs(w0[1]));
+    double big = fabs(w0[0]) > fabs(w0[1]) ? fabs(w0[0]) : fabs(w0[1]);
     w0[0] /= big, w0[1] /= big;
     if (newton_sliding(A, v, mu, w0, x)) {
         return NSCD_OK;
+    }
+    /* The iteration met a root with the wrong slip (u_t against w) or none:
+     * once more from the sticking impulse's direction, then the scan. */
+    if (have_stick && (stick[1] != 0.0 || stick[2] != 0.0)) {
+        double ws[2] = {-stick[1], -stick[2]};
+        big = fabs(ws[0]) > fabs(ws[1]) ? fabs(ws[0]) : fabs(ws[1]);
+        ws[0] /= big, ws[1] /= big;
+        if ((ws[0] != w0[0] || ws[1] != w0[1]) && newton_sliding(A, v, mu, ws, x)) {
+            return NSCD_OK;
+        }
     }
     double th0 = atan2(w0[1], w0[0]);
     if (find_sliding(A, v, mu, th0, 16, x) || find_sliding(A, v, mu, th0, 512, x)) {
