@@ -181,7 +181,8 @@ static bool newton_sliding(const double A[9], const double v[3], double mu, cons
     if (!(norm > 0.0) || !isfinite(norm)) {
         return false;
     }
-    double c = w0[0] / norm, s = w0[1] / norm;
+    double inv = 1.0 / norm;
+    double c = w0[0] * inv, s = w0[1] * inv;
     for (int it = 0; it <= 16; ++it) {
         double cc = c * c - s * s, cs = c * s; /* cos 2th, sin 2th / 2 */
         double D = ann - mu * (A[1] * c + A[2] * s);
@@ -190,7 +191,11 @@ static bool newton_sliding(const double A[9], const double v[3], double mu, cons
             if (!(D > 0.0)) {
                 return false;
             }
-            double f = 1.0 / sqrt(c * c + s * s);
+            /* back onto the unit circle: |w|^2 = 1 + e with |e| at rounding
+             * level after the series steps, where 1/sqrt(1 + e) is
+             * 1 - e/2 to O(e^2) */
+            double q = c * c + s * s;
+            double f = fabs(q - 1.0) < 1e-8 ? 1.5 - 0.5 * q : 1.0 / sqrt(q);
             c *= f, s *= f;
             D = ann - mu * (A[1] * c + A[2] * s);
             if (!(D > 0.0)) {
