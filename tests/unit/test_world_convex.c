@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -346,16 +347,29 @@ static double separation_along(const nscd__collision_shape *a, const nscd__colli
  * (but for the face preference), and moving b out along the normal by it
  * plus 1e-6 leaves them 1e-6 apart (GJK): the normal and the depth are the
  * minimal translation. Separated: the gap is GJK's distance. */
-static void random_polyhedra_have_the_minimal_translation(void **state) {
-    (void)state;
+static void minimal_translation_trials(int32_t n, bool on_ellipsoid, int trials) {
     int overlapping = 0, separated = 0, exact = 0;
-    for (int trial = 0; trial < 300; ++trial) {
-        double pa[60], pb[60];
-        for (int k = 0; k < 60; ++k) {
+    for (int trial = 0; trial < trials; ++trial) {
+        double pa[3 * 96], pb[3 * 96];
+        for (int32_t k = 0; k < 3 * n; ++k) {
             pa[k] = uniform(-0.5, 0.5) * (1.0 + (k % 3)) * 0.5;
             pb[k] = uniform(-0.4, 0.4);
         }
-        nscd__hull *ha = hull_of(pa, 20), *hb = hull_of(pb, 20);
+        if (on_ellipsoid) { /* every point a vertex: beyond the narrow phase's view buffers */
+            for (int32_t k = 0; k < n; ++k) {
+                for (int m = 0; m < 2; ++m) {
+                    double *x = (m == 0 ? pa : pb) + 3 * k;
+                    double len = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+                    for (int i = 0; i < 3; ++i) {
+                        x[i] *= (m == 0 ? 0.25 * (1.0 + i) : 0.4) / len;
+                    }
+                }
+            }
+        }
+        nscd__hull *ha = hull_of(pa, n), *hb = hull_of(pb, n);
+        if (on_ellipsoid) {
+            assert_true(ha->n_vertices > 64 && hb->n_vertices > 64);
+        }
         double ca[3] = {uniform(-0.1, 0.1), uniform(-0.1, 0.1), uniform(-0.1, 0.1)};
         double cb[3] = {uniform(-0.9, 0.9), uniform(-0.9, 0.9), uniform(-0.9, 0.9)};
         nscd__collision_shape a = shape_at(NSCD_SHAPE_CONVEX, 0, ca, random_quat());
@@ -402,9 +416,23 @@ static void random_polyhedra_have_the_minimal_translation(void **state) {
         free_hull(ha);
         free_hull(hb);
     }
-    assert_true(overlapping > 50);
-    assert_true(separated > 10);
+    assert_true(overlapping > trials / 6);
+    assert_true(separated > trials / 30);
     assert_true(exact >= overlapping - overlapping / 20); /* the face preference is rare */
+}
+
+static void random_polyhedra_have_the_minimal_translation(void **state) {
+    (void)state;
+    minimal_translation_trials(20, false, 300);
+}
+
+/* The same with hulls of 80 vertices (points on ellipsoids), beyond the
+ * narrow phase's buffers of world-frame normals and vertices (64
+ * vertices): its face query then computes each on the fly (it once read
+ * the support vertex into the buffer of the face normal it was using). */
+static void large_polyhedra_have_the_minimal_translation(void **state) {
+    (void)state;
+    minimal_translation_trials(80, true, 120);
 }
 
 /* A capsule lying on a polyhedron's top face and a cylinder standing on it:
@@ -772,6 +800,7 @@ int main(void) {
         cmocka_unit_test(octahedron_mass_properties),
         cmocka_unit_test(polyhedron_box_collides_like_the_box),
         cmocka_unit_test(random_polyhedra_have_the_minimal_translation),
+        cmocka_unit_test(large_polyhedra_have_the_minimal_translation),
         cmocka_unit_test(capsule_and_cylinder_rest_on_a_face),
         cmocka_unit_test(dice_come_to_rest_on_a_face),
         cmocka_unit_test(bad_points_are_refused),

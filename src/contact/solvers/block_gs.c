@@ -34,53 +34,100 @@
 #include "core/envelope.h"
 #include "nscd/fc3d.h"
 
-/* Local velocity of a general contact (rows r) from the current body
- * velocities: rows n, t, o of J v (b relative to a); the sides that do not
- * move are the constant u_fixed. */
-static void general_velocity(const nscd__bgs_problem *p, const nscd__bgs_contact *c,
-                             const nscd__bgs_contact_rows *r, double u[3]) {
-    u[0] = c->u_fixed[0], u[1] = c->u_fixed[1], u[2] = c->u_fixed[2];
-    const int32_t bodies[2] = {c->b, c->a};
-    const int32_t moves[2] = {c->b_moves, c->a_moves};
-    const double *angs[2] = {r->ang_b, r->ang_a}, signs[2] = {1.0, -1.0};
-    for (int s = 0; s < 2; ++s) {
-        if (!moves[s]) {
-            continue;
-        }
-        const double *v = p->bodies.velocity + 3 * (size_t)bodies[s],
-                     *om = p->bodies.omega + 3 * (size_t)bodies[s];
-        for (int k = 0; k < 3; ++k) {
-            const double *e = c->frame + 3 * k, *g = angs[s] + 3 * k;
-            u[k] += signs[s] * (e[0] * v[0] + e[1] * v[1] + e[2] * v[2] + g[0] * om[0] +
-                                g[1] * om[1] + g[2] * om[2]);
-        }
+/* The hot loops below are written out by hand, each value read once into
+ * a local: -O2 keeps 3-step loops as loops, and the stores into the
+ * bodies' arrays would otherwise force the contact's fields to be read
+ * again (they may alias). The arithmetic, and its order, is that of the
+ * loops: the same bits. */
+
+/* u += g . om over the 3 rows of g (row-major 3x3), or u -= with sign < 0. */
+static inline void add_rows(double u[3], const double g[9], const double om[3], bool minus) {
+    const double o0 = om[0], o1 = om[1], o2 = om[2];
+    const double a0 = g[0] * o0 + g[1] * o1 + g[2] * o2;
+    const double a1 = g[3] * o0 + g[4] * o1 + g[5] * o2;
+    const double a2 = g[6] * o0 + g[7] * o1 + g[8] * o2;
+    if (minus) {
+        u[0] -= a0, u[1] -= a1, u[2] -= a2;
+    } else {
+        u[0] += a0, u[1] += a1, u[2] += a2;
     }
 }
 
-/* Local velocity of a diagonal contact: the contact-point velocity of a
- * moving sphere is v + l (ω x n). */
-static void diagonal_velocity(const nscd__bgs_problem *p, const nscd__bgs_contact *c, double u[3]) {
+/* Local velocity of a general contact (rows r) from the current body
+ * velocities: rows n, t, o of J v (b relative to a); the sides that do not
+ * move are the constant u_fixed. The linear parts as e_k . (v_b - v_a). */
+static void general_velocity(const nscd__bgs_problem *p, const nscd__bgs_contact *c,
+                             const nscd__bgs_contact_rows *r, double u[3]) {
+    double r0 = 0.0, r1 = 0.0, r2 = 0.0;
+    double w[3] = {c->u_fixed[0], c->u_fixed[1], c->u_fixed[2]};
+    if (c->b_moves) {
+        const double *v = p->bodies.velocity + 3 * (size_t)c->b;
+        r0 = v[0], r1 = v[1], r2 = v[2];
+        add_rows(w, r->ang_b, p->bodies.omega + 3 * (size_t)c->b, false);
+    }
+    if (c->a_moves) {
+        const double *v = p->bodies.velocity + 3 * (size_t)c->a;
+        r0 -= v[0], r1 -= v[1], r2 -= v[2];
+        add_rows(w, r->ang_a, p->bodies.omega + 3 * (size_t)c->a, true);
+    }
+    const double *e = c->frame;
+    u[0] = w[0] + (e[0] * r0 + e[1] * r1 + e[2] * r2);
+    u[1] = w[1] + (e[3] * r0 + e[4] * r1 + e[5] * r2);
+    u[2] = w[2] + (e[6] * r0 + e[7] * r1 + e[8] * r2);
+}
+
+/* The normal row of general_velocity alone (the same arithmetic as its
+ * u[0]). */
+static double general_normal_velocity(const nscd__bgs_problem *p, const nscd__bgs_contact *c,
+                                      const nscd__bgs_contact_rows *r) {
+    double r0 = 0.0, r1 = 0.0, r2 = 0.0, u = c->u_fixed[0];
+    if (c->b_moves) {
+        const double *v = p->bodies.velocity + 3 * (size_t)c->b,
+                     *om = p->bodies.omega + 3 * (size_t)c->b, *g = r->ang_b;
+        r0 = v[0], r1 = v[1], r2 = v[2];
+        u += g[0] * om[0] + g[1] * om[1] + g[2] * om[2];
+    }
+    if (c->a_moves) {
+        const double *v = p->bodies.velocity + 3 * (size_t)c->a,
+                     *om = p->bodies.omega + 3 * (size_t)c->a, *g = r->ang_a;
+        r0 -= v[0], r1 -= v[1], r2 -= v[2];
+        u -= g[0] * om[0] + g[1] * om[1] + g[2] * om[2];
+    }
+    const double *e = c->frame;
+    return u + (e[0] * r0 + e[1] * r1 + e[2] * r2);
+}
+
+/* The relative contact-point velocity of a diagonal contact (world
+ * frame): that of a moving sphere is v + l (ω x n). */
+static void diagonal_relative(const nscd__bgs_problem *p, const nscd__bgs_contact *c,
+                              double rel[3]) {
     const double *n = c->frame;
-    double rel[3] = {0.0, 0.0, 0.0}, spin[3] = {0.0, 0.0, 0.0};
+    double r0 = 0.0, r1 = 0.0, r2 = 0.0, s0 = 0.0, s1 = 0.0, s2 = 0.0;
     if (c->b_moves) {
         const double *v = p->bodies.velocity + 3 * (size_t)c->b,
                      *om = p->bodies.omega + 3 * (size_t)c->b;
-        for (int k = 0; k < 3; ++k) {
-            rel[k] = v[k];
-            spin[k] = c->lever_b * om[k];
-        }
+        const double l = c->lever_b;
+        r0 = v[0], r1 = v[1], r2 = v[2];
+        s0 = l * om[0], s1 = l * om[1], s2 = l * om[2];
     }
     if (c->a_moves) {
         const double *v = p->bodies.velocity + 3 * (size_t)c->a,
                      *om = p->bodies.omega + 3 * (size_t)c->a;
-        for (int k = 0; k < 3; ++k) {
-            rel[k] -= v[k];
-            spin[k] -= c->lever_a * om[k];
-        }
+        const double l = c->lever_a;
+        r0 -= v[0], r1 -= v[1], r2 -= v[2];
+        s0 -= l * om[0], s1 -= l * om[1], s2 -= l * om[2];
     }
-    rel[0] += spin[1] * n[2] - spin[2] * n[1];
-    rel[1] += spin[2] * n[0] - spin[0] * n[2];
-    rel[2] += spin[0] * n[1] - spin[1] * n[0];
+    const double n0 = n[0], n1 = n[1], n2 = n[2];
+    rel[0] = r0 + (s1 * n2 - s2 * n1);
+    rel[1] = r1 + (s2 * n0 - s0 * n2);
+    rel[2] = r2 + (s0 * n1 - s1 * n0);
+}
+
+/* Local velocity of a diagonal contact: the frame rows of its relative
+ * velocity. */
+static void diagonal_velocity(const nscd__bgs_problem *p, const nscd__bgs_contact *c, double u[3]) {
+    double rel[3];
+    diagonal_relative(p, c, rel);
     for (int k = 0; k < 3; ++k) {
         const double *e = c->frame + 3 * k;
         u[k] = c->u_fixed[k] + e[0] * rel[0] + e[1] * rel[1] + e[2] * rel[2];
@@ -93,35 +140,46 @@ static void diagonal_velocity(const nscd__bgs_problem *p, const nscd__bgs_contac
  * responses of the rows r (resp_k dx_k) for a general one (r NULL: diagonal). */
 static void apply_impulse(nscd__bgs_problem *p, const nscd__bgs_contact *c,
                           const nscd__bgs_contact_rows *r, const double dx[3]) {
-    double P[3], nP[3] = {0.0, 0.0, 0.0};
-    for (int k = 0; k < 3; ++k) {
-        P[k] = c->frame[k] * dx[0] + c->frame[3 + k] * dx[1] + c->frame[6 + k] * dx[2];
-    }
+    const double d0 = dx[0], d1 = dx[1], d2 = dx[2];
+    const double *f = c->frame;
+    const double P0 = f[0] * d0 + f[3] * d1 + f[6] * d2;
+    const double P1 = f[1] * d0 + f[4] * d1 + f[7] * d2;
+    const double P2 = f[2] * d0 + f[5] * d1 + f[8] * d2;
+    /* the angular change per unit "side sign": a-side subtracts, b adds */
+    double wa0 = 0.0, wa1 = 0.0, wa2 = 0.0, wb0 = 0.0, wb1 = 0.0, wb2 = 0.0;
+    const int a_moves = c->a_moves, b_moves = c->b_moves;
+    const int32_t ia = c->a, ib = c->b;
+    const double ima = c->inv_mass_a, imb = c->inv_mass_b;
     if (r == NULL) {
-        const double *n = c->frame;
-        nP[0] = n[1] * P[2] - n[2] * P[1];
-        nP[1] = n[2] * P[0] - n[0] * P[2];
-        nP[2] = n[0] * P[1] - n[1] * P[0];
-    }
-    if (c->a_moves) {
-        double *v = p->bodies.velocity + 3 * (size_t)c->a, *om = p->bodies.omega + 3 * (size_t)c->a;
-        double s = c->lever_a * c->inv_inertia_a;
-        for (int k = 0; k < 3; ++k) {
-            v[k] -= c->inv_mass_a * P[k];
-            om[k] -= r == NULL ? s * nP[k]
-                               : r->resp_a[k] * dx[0] + r->resp_a[3 + k] * dx[1] +
-                                     r->resp_a[6 + k] * dx[2];
+        const double nP0 = f[1] * P2 - f[2] * P1;
+        const double nP1 = f[2] * P0 - f[0] * P2;
+        const double nP2 = f[0] * P1 - f[1] * P0;
+        const double sa = c->lever_a * c->inv_inertia_a, sb = c->lever_b * c->inv_inertia_b;
+        wa0 = sa * nP0, wa1 = sa * nP1, wa2 = sa * nP2;
+        wb0 = sb * nP0, wb1 = sb * nP1, wb2 = sb * nP2;
+    } else {
+        if (a_moves) {
+            const double *q = r->resp_a;
+            wa0 = q[0] * d0 + q[3] * d1 + q[6] * d2;
+            wa1 = q[1] * d0 + q[4] * d1 + q[7] * d2;
+            wa2 = q[2] * d0 + q[5] * d1 + q[8] * d2;
+        }
+        if (b_moves) {
+            const double *q = r->resp_b;
+            wb0 = q[0] * d0 + q[3] * d1 + q[6] * d2;
+            wb1 = q[1] * d0 + q[4] * d1 + q[7] * d2;
+            wb2 = q[2] * d0 + q[5] * d1 + q[8] * d2;
         }
     }
-    if (c->b_moves) {
-        double *v = p->bodies.velocity + 3 * (size_t)c->b, *om = p->bodies.omega + 3 * (size_t)c->b;
-        double s = c->lever_b * c->inv_inertia_b;
-        for (int k = 0; k < 3; ++k) {
-            v[k] += c->inv_mass_b * P[k];
-            om[k] += r == NULL ? s * nP[k]
-                               : r->resp_b[k] * dx[0] + r->resp_b[3 + k] * dx[1] +
-                                     r->resp_b[6 + k] * dx[2];
-        }
+    if (a_moves) {
+        double *v = p->bodies.velocity + 3 * (size_t)ia, *om = p->bodies.omega + 3 * (size_t)ia;
+        v[0] -= ima * P0, v[1] -= ima * P1, v[2] -= ima * P2;
+        om[0] -= wa0, om[1] -= wa1, om[2] -= wa2;
+    }
+    if (b_moves) {
+        double *v = p->bodies.velocity + 3 * (size_t)ib, *om = p->bodies.omega + 3 * (size_t)ib;
+        v[0] += imb * P0, v[1] += imb * P1, v[2] += imb * P2;
+        om[0] += wb0, om[1] += wb1, om[2] += wb2;
     }
 }
 
@@ -436,8 +494,20 @@ static double commit(nscd__bgs_problem *p, nscd__bgs_contact *c, const nscd__bgs
  * nothing but the sign of an exact zero. */
 static double update_diagonal(nscd__bgs_problem *p, nscd__bgs_contact *c) {
     const double an = c->a_n, at = c->a_t, *x0 = c->x;
-    double u[3], x[3];
-    diagonal_velocity(p, c, u);
+    double u[3], x[3], rel[3];
+    diagonal_relative(p, c, rel);
+    const double *e = c->frame;
+    u[0] = c->u_fixed[0] + e[0] * rel[0] + e[1] * rel[1] + e[2] * rel[2];
+    if (x0[0] == 0.0 && x0[1] == 0.0 && x0[2] == 0.0 && u[0] + c->bias >= 0.0) {
+        /* No impulse and separating: solve_diagonal's take-off, decided on
+         * the same v_n (u_n - a_n 0 + β is u_n + β exactly), without the
+         * tangential rows. */
+        return 0.0;
+    }
+    for (int k = 1; k < 3; ++k) {
+        e = c->frame + 3 * k;
+        u[k] = c->u_fixed[k] + e[0] * rel[0] + e[1] * rel[1] + e[2] * rel[2];
+    }
     double v[3] = {u[0] - an * x0[0] + c->bias, u[1] - at * x0[1], u[2] - at * x0[2]};
     solve_diagonal(an, at, v, c->mu, x);
     double dx[3] = {x[0] - x0[0], x[1] - x0[1], x[2] - x0[2]};
@@ -453,10 +523,17 @@ static double update_general(nscd__bgs_problem *p, nscd__bgs_contact *c,
                              const nscd__bgs_contact_rows *r, int32_t law) {
     const double *A = r->A;
     double u[3], v[3], x[3] = {c->x[0], c->x[1], c->x[2]};
-    general_velocity(p, c, r, u);
-    for (int k = 0; k < 3; ++k) {
-        v[k] = u[k] - (A[3 * k] * x[0] + A[3 * k + 1] * x[1] + A[3 * k + 2] * x[2]);
+    if (law != NSCD_FC3D_MAX_DISSIPATION && x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0 &&
+        general_normal_velocity(p, c, r) + c->bias >= 0.0) {
+        /* No impulse and a separating (biased) normal velocity: Coulomb's
+         * take-off, x stays 0 (nscd__fc3d_local_coulomb would return it),
+         * read from the normal row alone. */
+        return 0.0;
     }
+    general_velocity(p, c, r, u);
+    v[0] = u[0] - (A[0] * x[0] + A[1] * x[1] + A[2] * x[2]);
+    v[1] = u[1] - (A[3] * x[0] + A[4] * x[1] + A[5] * x[2]);
+    v[2] = u[2] - (A[6] * x[0] + A[7] * x[1] + A[8] * x[2]);
     v[0] += c->bias;
     if (law == NSCD_FC3D_MAX_DISSIPATION) {
         double b[3] = {-v[0], -v[1], -v[2]};
@@ -468,10 +545,9 @@ static double update_general(nscd__bgs_problem *p, nscd__bgs_contact *c,
     if (dx[0] == 0.0 && dx[1] == 0.0 && dx[2] == 0.0) {
         return 0.0;
     }
-    double du[3];
-    for (int k = 0; k < 3; ++k) {
-        du[k] = A[3 * k] * dx[0] + A[3 * k + 1] * dx[1] + A[3 * k + 2] * dx[2];
-    }
+    double du[3] = {A[0] * dx[0] + A[1] * dx[1] + A[2] * dx[2],
+                    A[3] * dx[0] + A[4] * dx[1] + A[5] * dx[2],
+                    A[6] * dx[0] + A[7] * dx[1] + A[8] * dx[2]};
     return commit(p, c, r, x, du, dx);
 }
 

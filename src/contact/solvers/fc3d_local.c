@@ -30,6 +30,20 @@ static bool solve3(const double A[9], const double b[3], double x[3]) {
     return true;
 }
 
+/* hypot(a, b) <= r, by squares where they neither overflow nor underflow
+ * (the same answer but at the boundary itself, to rounding), by hypot
+ * otherwise. */
+static bool in_disc(double a, double b, double r) {
+    if (!(r >= 0.0)) {
+        return false;
+    }
+    const double lo = 1e-150, hi = 1e150;
+    if (r > lo && r < hi && fabs(a) < hi && fabs(b) < hi) {
+        return a * a + b * b <= r * r;
+    }
+    return hypot(a, b) <= r;
+}
+
 /* A sliding state parametrised by the slip direction w = (cos th, sin th):
  * x = x_n (1, -mu w), x_n fixed by u_n = 0. The state is a Coulomb solution
  * when u_t is parallel to w with u_t . w >= 0, i.e. g = w x u_t = 0. */
@@ -41,9 +55,10 @@ typedef struct slide_state {
     double dot; /* w . u_t (slip speed, must be >= 0) */
 } slide_state;
 
-static slide_state slide_eval(const double A[9], const double v[3], double mu, double th) {
+/* The sliding state at the slip direction w = (c, s), a unit vector. */
+static slide_state slide_eval_w(const double A[9], const double v[3], double mu, double c,
+                                double s) {
     slide_state st = {false, 0.0, 0.0, 0.0, 0.0};
-    double c = cos(th), s = sin(th);
     double p[3] = {1.0, -mu * c, -mu * s};
     double dp[3] = {0.0, mu * s, -mu * c};
     double Ap[3], Adp[3];
@@ -55,14 +70,19 @@ static slide_state slide_eval(const double A[9], const double v[3], double mu, d
         return st;
     }
     st.valid = true;
-    st.xn = -v[0] / Ap[0];
-    double dxn = -st.xn * Adp[0] / Ap[0];
+    double r = 1.0 / Ap[0];
+    st.xn = -v[0] * r;
+    double dxn = -st.xn * Adp[0] * r;
     double ux = st.xn * Ap[1] + v[1], uy = st.xn * Ap[2] + v[2];
     double dux = dxn * Ap[1] + st.xn * Adp[1], duy = dxn * Ap[2] + st.xn * Adp[2];
     st.g = c * uy - s * ux;
     st.dot = c * ux + s * uy;
     st.dg = -st.dot + c * duy - s * dux;
     return st;
+}
+
+static slide_state slide_eval(const double A[9], const double v[3], double mu, double th) {
+    return slide_eval_w(A, v, mu, cos(th), sin(th));
 }
 
 /* Refines a root of g in the bracket [a, b] (g(a), g(b) of opposite signs) by
@@ -124,28 +144,99 @@ static bool find_sliding(const double A[9], const double v[3], double mu, double
     return true;
 }
 
-/* Fast path: a few plain Newton steps from th0 (exact in one step for a
- * tangentially isotropic block, quadratic near a simple root). */
-static bool newton_sliding(const double A[9], const double v[3], double mu, double th,
+/* Fast path: Halley's method on the slip angle th, w = (c, s) = (cos th,
+ * sin th), carried on w itself (no sine or cosine is ever evaluated).
+ *
+ * With D(w) = A_nn - mu A_nt.w (= (A p)_n, p = (1, -mu w)) > 0, the
+ * sliding state's g = w x u_t (slide_eval_w) times D is, by x_n D = -v_n,
+ *
+ *   G(w) = -v_n w x A_tn + mu v_n w x (A_tt w) + A_nn w x v_t
+ *          - mu (A_nt.w) (w x v_t)
+ *        = L1 c + L2 s + Qcc c^2 + Qcs c s + Qss s^2,
+ *
+ * a trigonometric polynomial of degree 2 in th whose coefficients are
+ * formed once: G, G' and G'' then cost a few products and no division. A
+ * root of G with D > 0 is a root of g, and |g| <= tol is |G| <= tol D: the
+ * stopping test is the one on g, |g| <= 1e-13 (|v|_1 + x_n |A_nn|), the
+ * residual of the local problem (the tangential velocity across the slip),
+ * here 1e-13 (|v|_1 D + |v_n| |A_nn|) on G. A step d (Halley's, cubic near
+ * a simple root; Newton's where Halley's denominator is not positive)
+ * turns w by the angle d: for |d| <= 1e-2 by cos d and sin d to O(d^6)
+ * (the truncation below 2e-15, w renormalised at the end), else to
+ * (w + d w_perp) / sqrt(1 + d^2) (the angle atan d, which never turns w by
+ * a right angle or more). Exact at once for a tangentially isotropic
+ * block. At the root: D > 0 and the slip w.u_t >= 0, else false (the
+ * caller scans); false too after 16 steps. w0 need not be of unit length
+ * (nonzero, finite). */
+static bool newton_sliding(const double A[9], const double v[3], double mu, const double w0[2],
                            double x[3]) {
-    double scale = fabs(v[0]) + hypot(v[1], v[2]);
-    for (int it = 0; it < 8; ++it) {
-        slide_state st = slide_eval(A, v, mu, th);
-        if (!st.valid) {
-            return false;
-        }
-        double tol = 1e-13 * (scale + st.xn * fabs(A[0]));
-        if (fabs(st.g) <= tol) {
-            if (st.dot < 0.0) {
+    const double vn = v[0], v1 = v[1], v2 = v[2], ann = A[0];
+    const double L1 = ann * v2 - vn * A[6], L2 = vn * A[3] - ann * v1;
+    const double Qcc = mu * (vn * A[7] - A[1] * v2);
+    const double Qcs = mu * (vn * (A[8] - A[4]) - (A[2] * v2 - A[1] * v1));
+    const double Qss = mu * (A[2] * v1 - vn * A[5]);
+    const double P = Qcc - Qss;
+    const double tol = 1e-13 * (fabs(vn) + fabs(v1) + fabs(v2)), tol_n = 1e-13 * fabs(vn * ann);
+    double norm = sqrt(w0[0] * w0[0] + w0[1] * w0[1]);
+    if (!(norm > 0.0) || !isfinite(norm)) {
+        return false;
+    }
+    double inv = 1.0 / norm;
+    double c = w0[0] * inv, s = w0[1] * inv;
+    for (int it = 0; it <= 16; ++it) {
+        double cc = c * c - s * s, cs = c * s; /* cos 2th, sin 2th / 2 */
+        double D = ann - mu * (A[1] * c + A[2] * s);
+        double G = L1 * c + L2 * s + Qcc * c * c + Qcs * cs + Qss * s * s;
+        if (fabs(G) <= tol * fabs(D) + tol_n) {
+            if (!(D > 0.0)) {
                 return false;
             }
-            x[0] = st.xn, x[1] = -mu * st.xn * cos(th), x[2] = -mu * st.xn * sin(th);
+            /* back onto the unit circle: |w|^2 = 1 + e with |e| at rounding
+             * level after the series steps, where 1/sqrt(1 + e) is
+             * 1 - e/2 to O(e^2) */
+            double q = c * c + s * s;
+            double f = fabs(q - 1.0) < 1e-8 ? 1.5 - 0.5 * q : 1.0 / sqrt(q);
+            c *= f, s *= f;
+            D = ann - mu * (A[1] * c + A[2] * s);
+            if (!(D > 0.0)) {
+                return false;
+            }
+            double xn = -vn / D;
+            double ux = xn * (A[3] - mu * (A[4] * c + A[5] * s)) + v1;
+            double uy = xn * (A[6] - mu * (A[7] * c + A[8] * s)) + v2;
+            if (c * ux + s * uy < 0.0) {
+                return false;
+            }
+            x[0] = xn, x[1] = -mu * xn * c, x[2] = -mu * xn * s;
             return true;
         }
-        if (!(st.dg != 0.0)) {
+        if (it == 16) {
+            break;
+        }
+        double G1 = L2 * c - L1 * s + Qcs * cc - 2.0 * P * cs;
+        double G2 = -L1 * c - L2 * s - 2.0 * P * cc - 4.0 * Qcs * cs;
+        double den = 2.0 * G1 * G1 - G * G2, d;
+        if (den > 0.0) {
+            d = -2.0 * G * G1 / den;
+        } else if (G1 != 0.0) {
+            d = -G / G1;
+        } else {
             return false;
         }
-        th -= st.g / st.dg;
+        if (!isfinite(d)) {
+            return false;
+        }
+        if (fabs(d) <= 1e-2) {
+            double d2 = d * d;
+            double co = 1.0 - 0.5 * d2 * (1.0 - (1.0 / 12.0) * d2);
+            double si = d * (1.0 - (1.0 / 6.0) * d2 * (1.0 - 0.05 * d2));
+            double cn = c * co - s * si, sn = s * co + c * si;
+            c = cn, s = sn;
+        } else {
+            double f = 1.0 / sqrt(1.0 + d * d);
+            double cn = (c - d * s) * f, sn = (s + d * c) * f;
+            c = cn, s = sn;
+        }
     }
     return false;
 }
@@ -162,22 +253,38 @@ nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], doubl
     }
     double stick[3], minus_v[3] = {-v[0], -v[1], -v[2]};
     bool have_stick = solve3(A, minus_v, stick);
-    if (have_stick && hypot(stick[1], stick[2]) <= mu * stick[0]) {
+    if (have_stick && in_disc(stick[1], stick[2], mu * stick[0])) {
         x[0] = stick[0], x[1] = stick[1], x[2] = stick[2];
         return NSCD_OK;
     }
-    /* Sliding: start the angle scan at the current slip direction guess (the
-     * friction impulse opposes the slip), so that the nearest root is the one
+    /* Sliding: start at the current slip direction guess (the friction
+     * impulse opposes the slip), so that the nearest root is the one
      * continuation would find. For a tangentially isotropic A (spheres) the
      * sticking direction is already exact. */
-    double th0 = 0.0;
-    if (x[0] > 0.0 && hypot(x[1], x[2]) > 0.0) {
-        th0 = atan2(-x[2], -x[1]);
-    } else if (have_stick && hypot(stick[1], stick[2]) > 0.0) {
-        th0 = atan2(-stick[2], -stick[1]);
+    double w0[2] = {1.0, 0.0};
+    if (x[0] > 0.0 && (x[1] != 0.0 || x[2] != 0.0)) {
+        w0[0] = -x[1], w0[1] = -x[2];
+    } else if (have_stick && (stick[1] != 0.0 || stick[2] != 0.0)) {
+        w0[0] = -stick[1], w0[1] = -stick[2];
     }
-    if (newton_sliding(A, v, mu, th0, x) || find_sliding(A, v, mu, th0, 16, x) ||
-        find_sliding(A, v, mu, th0, 512, x)) {
+    /* Scale w0 to its largest component first: its norm cannot overflow. */
+    double big = fabs(w0[0]) > fabs(w0[1]) ? fabs(w0[0]) : fabs(w0[1]);
+    w0[0] /= big, w0[1] /= big;
+    if (newton_sliding(A, v, mu, w0, x)) {
+        return NSCD_OK;
+    }
+    /* The iteration met a root with the wrong slip (u_t against w) or none:
+     * once more from the sticking impulse's direction, then the scan. */
+    if (have_stick && (stick[1] != 0.0 || stick[2] != 0.0)) {
+        double ws[2] = {-stick[1], -stick[2]};
+        big = fabs(ws[0]) > fabs(ws[1]) ? fabs(ws[0]) : fabs(ws[1]);
+        ws[0] /= big, ws[1] /= big;
+        if ((ws[0] != w0[0] || ws[1] != w0[1]) && newton_sliding(A, v, mu, ws, x)) {
+            return NSCD_OK;
+        }
+    }
+    double th0 = atan2(w0[1], w0[0]);
+    if (find_sliding(A, v, mu, th0, 16, x) || find_sliding(A, v, mu, th0, 512, x)) {
         return NSCD_OK;
     }
     return NSCD_ERR_NOT_CONVERGED;
