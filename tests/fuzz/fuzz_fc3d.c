@@ -427,7 +427,7 @@ static void check_solution(const problem *p, const double *r, const double *u,
                    info->local_failures >= 0 && info->newton_iterations >= 0 &&
                    info->newton_iterations <= (newton ? 1 : 2) * o->max_iterations &&
                    (newton || o->method == NSCD_FC3D_AUTO || info->newton_iterations == 0) &&
-                   info->newton_failure == NSCD_FC3D_NEWTON_NO_FAILURE,
+                   (!newton || info->newton_failure == NSCD_FC3D_NEWTON_NO_FAILURE),
                "info inconsistent: converged %d merit %g iterations %d evaluations %d failures %d",
                (int)info->converged, info->merit, (int)info->iterations,
                (int)info->merit_evaluations, (int)info->local_failures);
