@@ -48,15 +48,15 @@
 #define LAMBDA_LIMIT 1e2        /* no larger regularisation is tried */
 #define NONMONOTONE_MEMORY 10   /* the line search compares with the largest of the last 10 */
 #define AUTO_NEWTON_STEPS 100   /* Newton steps per AUTO Newton phase (and max_iterations) */
-#define AUTO_NEWTON_ATTEMPTS 2  /* Newton phases per AUTO solve */
-#define AUTO_PROX_STEPS 300     /* Newton steps of AUTO's proximal phase */
-#define PROX_RHO0 1e-2          /* first proximal weight, relative to s_j */
-#define PROX_RHO_MIN 1e-8       /* smallest proximal weight */
-#define PROX_RHO_MAX 1e4        /* the proximal loop gives up above this weight */
-#define PROX_RHO_STEP 10.0      /* factor of a change of the weight */
-#define PROX_FAST 2.0           /* an outer step dividing the merit by this lowers the weight */
-#define PROX_ETA 0.1            /* inner tolerance relative to the outer merit */
-#define PROX_INNER_STEPS 50     /* Newton steps per outer step */
+#define AUTO_NEWTON_ATTEMPTS 4  /* Newton phases per AUTO solve: 1 Newton, then proximal */
+#define AUTO_PROX_STEPS 300 /* Newton steps of an AUTO proximal phase (all: <= max_iterations) */
+#define PROX_RHO0 1e-2      /* first proximal weight, relative to s_j */
+#define PROX_RHO_MIN 1e-8   /* smallest proximal weight */
+#define PROX_RHO_MAX 1e4    /* the proximal loop gives up above this weight */
+#define PROX_RHO_STEP 10.0  /* factor of a change of the weight */
+#define PROX_FAST 2.0       /* an outer step dividing the merit by this lowers the weight */
+#define PROX_ETA 0.1        /* inner tolerance relative to the outer merit */
+#define PROX_INNER_STEPS 50 /* Newton steps per outer step */
 
 /* With UMFPACK, problems of more than this many contacts use the sparse LU;
  * smaller ones (and all without UMFPACK) the dense LU of core/dense.h (the
@@ -577,6 +577,7 @@ static nscd_status auto_run(const nscd__fc3d_matrix *W, const double *q, const d
         int stalled = gi.merit * NSCD_FC3D_AUTO_FACTOR > prev;
         prev = gi.merit;
         if (!stalled || attempts >= AUTO_NEWTON_ATTEMPTS ||
+            full->newton_iterations >= opts->max_iterations ||
             full->iterations >= opts->max_iterations) {
             continue;
         }
@@ -595,10 +596,9 @@ static nscd_status auto_run(const nscd__fc3d_matrix *W, const double *q, const d
         if (attempts == 1) {
             newton_phase(W, q, mu, opts->tolerance, qscale, steps, w, &nr);
         } else { /* the first Newton phase did not converge: the proximal loop */
+            int32_t budget = opts->max_iterations - full->newton_iterations;
             prox_phase(W, q, mu, opts->tolerance, qscale,
-                       opts->max_iterations < AUTO_PROX_STEPS ? opts->max_iterations
-                                                              : AUTO_PROX_STEPS,
-                       w, &nr);
+                       budget < AUTO_PROX_STEPS ? budget : AUTO_PROX_STEPS, w, &nr);
         }
         full->newton_iterations += nr.steps;
         full->merit_evaluations += nr.evaluations;
