@@ -545,7 +545,8 @@ int main(int argc, char **argv) {
     options o = {1e-8, 3, 100000, 1000, 120.0, {NULL}, 0, 5};
     for (int k = 0; k < N_ALL_SOLVERS; ++k) {
         if (strcmp(ALL_SOLVERS[k].name, "jacobi") != 0 &&
-            strcmp(ALL_SOLVERS[k].name, "gs_aa") != 0) {
+            strcmp(ALL_SOLVERS[k].name, "gs_aa") != 0 &&
+            strcmp(ALL_SOLVERS[k].name, "prox") != 0) { /* opt-in: --solvers */
             o.solvers[o.n_solvers++] = &ALL_SOLVERS[k];
         }
     }

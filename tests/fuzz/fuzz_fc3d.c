@@ -29,8 +29,8 @@
  *   then (optional, 0 when the input ends: inputs that end after the selector keep their
  *   meaning) u8 extras: bit 0 Anderson acceleration with memory 1 + (bits 1-4) (mod 16),
  *        bit 5 non-symmetric diagonal blocks: a skew part of size 10^[-3, 0] x the
- *        block's scale added to every W_jj (u16 size, 3n x u16 entries; the symmetric
- *        part, hence the block's class, unchanged).
+ *        block's scale (10^[-5, -2] for maximum dissipation) added to every W_jj (u16
+ *        size, 3n x u16 entries; the symmetric part, hence the block's class, unchanged).
  *
  * Checks: the documented status of a corrupted parameter; OK or NOT_CONVERGED
  * for a valid problem; r, u, info unchanged on the argument errors; bitwise
@@ -270,6 +270,12 @@ static void decode(fz_reader *r, fz_corruption *c, problem *out) {
     }
     if (extras & 32) { /* W_jj += K_j, K_j' = -K_j: lambda_min of the symmetric part kept */
         double size = fz_decade(r, -3.0, 0.0);
+        if (p.opts.friction_law == NSCD_FC3D_MAX_DISSIPATION) {
+            /* the MDP block of a skew part of relative size k is a fixed-point iteration
+             * contracting by ~k (fc3d_block.c, up to NSCD__FC3D_MDP_STEPS = 2000 single-contact
+             * solves per block solve): k near 1 costs ~50 ms a block, seconds an input */
+            size *= 1e-2;
+        }
         for (int j = 0; j < n; ++j) {
             double *D = p.W + (3 * j) * m + 3 * j;
             double sj = fabs(D[0] + D[m + 1] + D[2 * m + 2]) / 3.0;

@@ -315,7 +315,7 @@ def fc3d_seeds():
         "jf71zVVVVVVVVVVVVVVVVQA=")
     # since PROX: the proximal method (groups byte), then the optional extras byte after
     # the corruption selector: bit 0 Anderson (memory 1 + bits 1-4), bit 5 skew diagonal
-    # blocks (u16 size 10^[-3, 0], 3n x u16 entries)
+    # blocks (u16 size 10^[-3, 0], for maximum dissipation 10^[-5, -2], 3n x u16 entries)
     s["seed-prox-gram"] = fc3d(6, 2, (12, pseudo(3, 18 * 12), 0.1), pseudo(4, 18), [0.5] * 6,
                                maxit=200, tol=1e-9, newton=3).clean()
     s["seed-prox-eight"] = fc3d(8, 0, mechanical(8, 4), pseudo(10, 24), [0.4] * 8, one_mu=True,
