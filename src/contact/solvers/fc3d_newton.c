@@ -24,10 +24,6 @@
 
 #include <math.h>
 #include <string.h>
-#ifdef PROX_DEBUG
-#include <stdio.h>
-#include <stdlib.h>
-#endif
 
 #include "contact/solvers/fc3d_newton.h"
 #include "contact/single/friction_cone.h"
@@ -510,21 +506,12 @@ static void prox_phase(const nscd__fc3d_matrix *W, const double *q, const double
         w->px.rk = NULL;
         o.steps += in.steps, o.evaluations += in.evaluations + 1;
         double next = in.converged ? plain_merit(W, q, mu, qscale, w) : INFINITY;
-#ifdef PROX_DEBUG
-        if (!(next < INFINITY))
-            fprintf(stderr, "prox rho %.1e merit %.3e inner FAILED %d steps merit %.3e fail %d\n",
-                    rho, merit, in.steps, in.merit, in.failure);
-#endif
         if (!(next < INFINITY)) { /* the inner solve failed: back to r_k, more regularisation */
             memcpy(w->r, w->rk, m * sizeof *w->r);
             product(W, q, w->r, w->u);
             rho *= PROX_RHO_STEP;
             continue;
         }
-#ifdef PROX_DEBUG
-        fprintf(stderr, "prox rho %.1e merit %.3e -> %.3e inner %d steps conv %d fail %d\n", rho,
-                merit, next, in.steps, in.converged, in.failure);
-#endif
         o.last_update = in.last_update;
         if (next * PROX_FAST <= merit) {
             rho = fmax(rho / PROX_RHO_STEP, PROX_RHO_MIN);
