@@ -1,4 +1,5 @@
-/* fc3d: semismooth Newton on the Alart–Curnier function (NSCD_FC3D_NEWTON)
+/* fc3d: semismooth Newton on the Alart–Curnier function (NSCD_FC3D_NEWTON),
+ * its proximal-point outer loop (NSCD_FC3D_PROX, prox_phase below)
  * and the Gauss–Seidel/Newton switch (NSCD_FC3D_AUTO); docs/fc3d.md.
  *
  * For contact j with the impulse scale s_j = trace(W_jj)/3 (so that s_j r_j
