@@ -9,7 +9,7 @@
  *                    [--max-iterations K] [--max-newton K] [--timeout S]
  *                    [--anderson-memory M] DIR_OR_FILE...
  *   LIST: comma-separated names among gs, gs_aa (Gauss–Seidel with Anderson
- *         acceleration of memory M, default 5), jacobi, newton, auto (nscd) and
+ *         acceleration of memory M, default 5), jacobi, newton, auto, prox (nscd) and
  *         nsgs, nsn_ac, admm (Siconos). Default: gs,newton,auto and, when
  *         built, nsgs,nsn_ac,admm.
  *   A directory stands for its *.hdf5 files, in name order. Files that hold
@@ -87,6 +87,7 @@ static const solver_def ALL_SOLVERS[] = {
     {"jacobi", ENGINE_NSCD, NSCD_FC3D_JACOBI_BLEND, 0, 0},
     {"newton", ENGINE_NSCD, NSCD_FC3D_NEWTON, 1, 0},
     {"auto", ENGINE_NSCD, NSCD_FC3D_AUTO, 0, 0},
+    {"prox", ENGINE_NSCD, NSCD_FC3D_PROX, 1, 0},
 #ifdef BF_HAVE_SICONOS
     {"nsgs", ENGINE_SICONOS, SICONOS_FRICTION_3D_NSGS, 0, 0},
     {"nsn_ac", ENGINE_SICONOS, SICONOS_FRICTION_3D_NSN_AC, 1, 0},
@@ -544,7 +545,8 @@ int main(int argc, char **argv) {
     options o = {1e-8, 3, 100000, 1000, 120.0, {NULL}, 0, 5};
     for (int k = 0; k < N_ALL_SOLVERS; ++k) {
         if (strcmp(ALL_SOLVERS[k].name, "jacobi") != 0 &&
-            strcmp(ALL_SOLVERS[k].name, "gs_aa") != 0) {
+            strcmp(ALL_SOLVERS[k].name, "gs_aa") != 0 &&
+            strcmp(ALL_SOLVERS[k].name, "prox") != 0) { /* opt-in: --solvers */
             o.solvers[o.n_solvers++] = &ALL_SOLVERS[k];
         }
     }

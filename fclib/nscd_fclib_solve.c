@@ -4,9 +4,9 @@
  *
  *   nscd-fclib-solve FILE [--law coulomb|max_dissipation] [--tolerance T]
  *                         [--max-sweeps K] [--relaxation W]
- *                         [--method gs|jacobi|newton|auto] [--json]
+ *                         [--method gs|jacobi|newton|auto|prox] [--json]
  *
- * --max-sweeps bounds the sweeps, or the Newton steps of --method newton.
+ * --max-sweeps bounds the sweeps, or the Newton steps of --method newton or prox.
  *
  * Prints the contacts, the sweeps done, nscd's merit (docs: include/nscd/fc3d.h),
  * the seconds of the solve and whether it converged; also libfclib's own merit
@@ -55,7 +55,7 @@ static int usage(const char *message) {
             "nscd-fclib-solve: %s\n"
             "usage: nscd-fclib-solve FILE [--law coulomb|max_dissipation] [--tolerance T]\n"
             "                        [--max-sweeps K] [--relaxation W]\n"
-            "                        [--method gs|jacobi|newton|auto] [--json]\n",
+            "                        [--method gs|jacobi|newton|auto|prox] [--json]\n",
             message);
     return 2;
 }
@@ -76,7 +76,7 @@ static int parse(int argc, char **argv, arguments *args, const char **error) {
                         defaults.relaxation,
                         defaults.method,
                         0};
-    static const char *const methods[] = {"gs", "jacobi", "newton", "auto"};
+    static const char *const methods[] = {"gs", "jacobi", "newton", "auto", "prox"};
     for (int k = 1; k < argc; ++k) {
         const char *a = argv[k], *value = k + 1 < argc ? argv[k + 1] : NULL;
         double number = 0.0;
@@ -90,11 +90,11 @@ static int parse(int argc, char **argv, arguments *args, const char **error) {
             args->law = coulomb ? NSCD_FC3D_COULOMB : NSCD_FC3D_MAX_DISSIPATION, ++k;
         } else if (strcmp(a, "--method") == 0 && value) {
             int32_t found = -1;
-            for (int32_t i = 0; i < 4; ++i) {
+            for (int32_t i = 0; i < 5; ++i) {
                 found = strcmp(value, methods[i]) == 0 ? i : found;
             }
             if (found < 0) {
-                return *error = "--method takes gs, jacobi, newton or auto", 0;
+                return *error = "--method takes gs, jacobi, newton, auto or prox", 0;
             }
             args->method = found, ++k; /* the nscd_fc3d_method values, in order */
         } else if (strcmp(a, "--tolerance") == 0 && value) {

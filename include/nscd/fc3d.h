@@ -87,8 +87,17 @@ typedef enum nscd_fc3d_method {
     NSCD_FC3D_NEWTON = 2,
     /** Gauss–Seidel in windows of ::NSCD_FC3D_AUTO_WINDOW sweeps; when a window drops the
      *  merit by less than ::NSCD_FC3D_AUTO_FACTOR, Newton from the current iterate; back
-     *  to Gauss–Seidel if Newton fails (docs/fc3d.md "AUTO"). Since 0.2. */
-    NSCD_FC3D_AUTO = 3
+     *  to Gauss–Seidel if Newton fails, and at later stalls the proximal loop of
+     *  ::NSCD_FC3D_PROX (at most 3 phases; Newton steps in all <= max_iterations;
+     *  docs/fc3d.md "AUTO"). Since 0.2. */
+    NSCD_FC3D_AUTO = 3,
+    /** Proximal-point outer loop around Newton (Coulomb law only; docs/fc3d.md "PROX"):
+     *  outer step k solves the regularised problem (W + rho S, q - rho S r_k), S =
+     *  diag(trace(W_jj)/3), by the Newton method of ::NSCD_FC3D_NEWTON, rho adapted from
+     *  the merit's progress; stops on the merit of the problem as given. For rank-deficient
+     *  W, where plain Newton wanders. max_iterations bounds the Newton steps in all.
+     *  Since 0.2. */
+    NSCD_FC3D_PROX = 4
 } nscd_fc3d_method;
 
 /** ::NSCD_FC3D_AUTO: Gauss–Seidel sweeps between two merit evaluations. */

@@ -85,6 +85,7 @@ class Fc3dMethod(enum.IntEnum):
     JACOBI_BLEND = 1
     NEWTON = 2  # semismooth Newton, Coulomb only (since 0.2)
     AUTO = 3  # Gauss–Seidel, Newton when a window of sweeps stalls (since 0.2)
+    PROX = 4  # proximal-point loop around Newton, Coulomb only (since 0.2)
 
 
 class Fc3dNewtonFailure(enum.IntEnum):

@@ -14,8 +14,8 @@
  *   u16  s_W = 10^[-6, 6], s_q = 10^[-6, 6]
  *   u16  tolerance 10^[-12, -5]; u16 max_iterations 1 + (mod 300);
  *   u16  relaxation: 1 if < 0.5, else in [0.2, 1]; u16 Jacobi weight [0.1, 1];
- *   u8   g: Jacobi groups 1 + g (mod 9); (g / 9) mod 4 = 1: Newton, 2: AUTO (else the
- *        method of the flags); u8 allocator: fail after (mod 8) blocks, 255 never
+ *   u8   g: Jacobi groups 1 + g (mod 9); (g / 9) mod 4 = 1: Newton, 2: AUTO, 3: PROX
+ *        (else the method of the flags); u8 allocator: fail after (mod 8) blocks, 255 never
  *   the model data: mode 0/1: u8 bodies - 1 (mod n); per body u16 mass
  *        10^[-1, 1], 3 x u16 inertia 10^[-1, 1]; per contact u8 bodies, 2 x u16
  *        normal angles, u16 tangent angle, 3 x u16 lever arm in [-1, 1]^3;
@@ -26,6 +26,11 @@
  *        enums, tolerance, max_iterations, relaxation, Jacobi weight and
  *        groups, both struct sizes, a NULL pointer, a half-set allocator, then
  *        the entries of W, q, mu and r0.
+ *   then (optional, 0 when the input ends: inputs that end after the selector keep their
+ *   meaning) u8 extras: bit 0 Anderson acceleration with memory 1 + (bits 1-4) (mod 16),
+ *        bit 5 non-symmetric diagonal blocks: a skew part of size 10^[-3, 0] x the
+ *        block's scale (10^[-5, -2] for maximum dissipation) added to every W_jj (u16
+ *        size, 3n x u16 entries; the symmetric part, hence the block's class, unchanged).
  *
  * Checks: the documented status of a corrupted parameter; OK or NOT_CONVERGED
  * for a valid problem; r, u, info unchanged on the argument errors; bitwise
@@ -54,6 +59,7 @@ typedef struct problem {
     int use_opts, heap_on;
     fz_heap heap;
     int null_arg; /* 0 none, 1 W, 2 q, 3 mu, 4 r, 5 u */
+    int asym;     /* skew parts added to the diagonal blocks */
     int bad_info_size;
 } problem;
 
@@ -225,6 +231,8 @@ static void decode(fz_reader *r, fz_corruption *c, problem *out) {
         p.opts.method = NSCD_FC3D_NEWTON;
     } else if ((groups / 9) % 4 == 2) {
         p.opts.method = NSCD_FC3D_AUTO;
+    } else if ((groups / 9) % 4 == 3) {
+        p.opts.method = NSCD_FC3D_PROX;
     }
     int fail = fz_u8(r);
     p.heap_on = (flags & 128) != 0;
@@ -255,6 +263,30 @@ static void decode(fz_reader *r, fz_corruption *c, problem *out) {
         p.r0[i] = p.opts.warm_start ? sq / sW * fz_sym(r) : 0.0;
     }
     *c = fz_read_corruption(r, P_DATA + m * m + m + n + m);
+    int extras = fz_u8(r);
+    if (extras & 1) {
+        p.opts.acceleration = NSCD_FC3D_ACCEL_ANDERSON;
+        p.opts.anderson_memory = 1 + (extras >> 1) % 16;
+    }
+    if (extras & 32) { /* W_jj += K_j, K_j' = -K_j: lambda_min of the symmetric part kept */
+        double size = fz_decade(r, -3.0, 0.0);
+        if (p.opts.friction_law == NSCD_FC3D_MAX_DISSIPATION) {
+            /* the MDP block of a skew part of relative size k is a fixed-point iteration
+             * contracting by ~k (fc3d_block.c, up to NSCD__FC3D_MDP_STEPS = 2000 single-contact
+             * solves per block solve): k near 1 costs ~50 ms a block, seconds an input */
+            size *= 1e-2;
+        }
+        for (int j = 0; j < n; ++j) {
+            double *D = p.W + (3 * j) * m + 3 * j;
+            double sj = fabs(D[0] + D[m + 1] + D[2 * m + 2]) / 3.0;
+            double k[3] = {fz_sym(r), fz_sym(r), fz_sym(r)};
+            D[1] += size * sj * k[0], D[m] -= size * sj * k[0];
+            D[2] += size * sj * k[1], D[2 * m] -= size * sj * k[1];
+            D[m + 2] += size * sj * k[2], D[2 * m + 1] -= size * sj * k[2];
+        }
+        p.asym = 1;
+        p.psd = 0;
+    }
     if (!c->active) {
         *out = p;
         return;
@@ -308,7 +340,7 @@ static nscd_status expected_status(const problem *p) {
         return NSCD_ERR_STRUCT_SIZE;
     }
     if ((o->friction_law != NSCD_FC3D_COULOMB && o->friction_law != NSCD_FC3D_MAX_DISSIPATION) ||
-        o->method < NSCD_FC3D_GAUSS_SEIDEL || o->method > NSCD_FC3D_AUTO ||
+        o->method < NSCD_FC3D_GAUSS_SEIDEL || o->method > NSCD_FC3D_PROX ||
         (o->allocator.allocate == NULL) != (o->allocator.release == NULL)) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
@@ -320,8 +352,9 @@ static nscd_status expected_status(const problem *p) {
         o->jacobi_groups < 1) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
-    if (o->method == NSCD_FC3D_NEWTON && o->friction_law != NSCD_FC3D_COULOMB) {
-        return NSCD_ERR_UNSUPPORTED; /* Newton is Coulomb only */
+    if ((o->method == NSCD_FC3D_NEWTON || o->method == NSCD_FC3D_PROX) &&
+        o->friction_law != NSCD_FC3D_COULOMB) {
+        return NSCD_ERR_UNSUPPORTED; /* Newton and PROX are Coulomb only */
     }
     if (!fz_all_finite(p->q, (size_t)m) || !fz_all_finite(p->mu, (size_t)n) ||
         (o->warm_start && !fz_all_finite(p->r0, (size_t)m))) {
@@ -393,13 +426,14 @@ static void check_solution(const problem *p, const double *r, const double *u,
     if (!(o->tolerance < 1e-3)) {
         return; /* a corrupted, huge tolerance accepts (almost) anything */
     }
-    int newton = o->method == NSCD_FC3D_NEWTON;
+    int newton = o->method == NSCD_FC3D_NEWTON || o->method == NSCD_FC3D_PROX;
     FZ_REQUIRE(info->converged == 1 && info->merit <= o->tolerance &&
                    (newton ? info->iterations == 0 : info->iterations >= 1) &&
                    info->iterations <= o->max_iterations && info->merit_evaluations >= 1 &&
                    info->local_failures >= 0 && info->newton_iterations >= 0 &&
                    info->newton_iterations <= (newton ? 1 : 2) * o->max_iterations &&
-                   (newton || o->method == NSCD_FC3D_AUTO || info->newton_iterations == 0),
+                   (newton || o->method == NSCD_FC3D_AUTO || info->newton_iterations == 0) &&
+                   (!newton || info->newton_failure == NSCD_FC3D_NEWTON_NO_FAILURE),
                "info inconsistent: converged %d merit %g iterations %d evaluations %d failures %d",
                (int)info->converged, info->merit, (int)info->iterations,
                (int)info->merit_evaluations, (int)info->local_failures);
@@ -436,7 +470,7 @@ static void check_solution(const problem *p, const double *r, const double *u,
             }
             local_free_velocity(p, r, j, v);
             b[0] = -v[0], b[1] = -v[1], b[2] = -v[2];
-            if (nscd_mdp_single_contact(A, b, p->mu[j], x) != NSCD_OK) {
+            if (p->asym || nscd_mdp_single_contact(A, b, p->mu[j], x) != NSCD_OK) {
                 /* a corrupted block, not symmetric positive definite: fc3d solves
                  * the variational inequality of the block as given, or proximal
                  * steps (src/contact/solvers/fc3d_block.c), which the analytic solver
@@ -523,11 +557,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (fz_verbose()) {
         fprintf(stderr,
                 "n = %d mode %d law %d method %d warm %d tol %g maxit %d relax %g w %g "
-                "groups %d heap %d fail_after %ld\n",
+                "groups %d heap %d fail_after %ld accel %d memory %d asym %d\n",
                 (int)p->n, p->mode, (int)p->opts.friction_law, (int)p->opts.method,
                 (int)p->opts.warm_start, p->opts.tolerance, (int)p->opts.max_iterations,
                 p->opts.relaxation, p->opts.jacobi_weight, (int)p->opts.jacobi_groups, p->heap_on,
-                p->heap.fail_after);
+                p->heap.fail_after, (int)p->opts.acceleration, (int)p->opts.anderson_memory,
+                p->asym);
         fz_print("W", p->W, (size_t)(m * m));
         fz_print("q", p->q, (size_t)m);
         fz_print("mu", p->mu, (size_t)n);
@@ -601,6 +636,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (st == NSCD_ERR_NOT_CONVERGED) {
         FZ_REQUIRE(info.converged == 0 && !(info.merit <= p->opts.tolerance),
                    "NOT_CONVERGED with converged = %d, merit %g", (int)info.converged, info.merit);
+        FZ_REQUIRE(fz_all_finite(r, (size_t)m) || !fz_all_finite(&info.merit, 1),
+                   "NOT_CONVERGED with a finite merit %g but r not finite", info.merit);
         return 0;
     }
     check_solution(p, r, u, &info);

@@ -222,7 +222,7 @@ def fc3d(n, mode, model, q, mu, law=0, jacobi=False, warm=None, approach=True, o
          newton=0):
     """model: mode 0/1 (bodies, [(mass, (i1, i2, i3))], [(sel, (a, b, c), (x, y, z))]),
     mode 2 (k, J entries, d), mode 3 (9n^2 entries). newton: 0 the flags' method, 1 Newton,
-    2 AUTO (in the groups byte)."""
+    2 AUTO, 3 PROX (in the groups byte)."""
     i = Input()
     flags = (mode | (4 if law else 0) | (8 if jacobi else 0) | (16 if warm else 0) |
              (32 if approach else 0) | (64 if one_mu else 0) | (128 if heap is not None else 0))
@@ -313,6 +313,27 @@ def fc3d_seeds():
         "1l7GhNuXtkwizNgeSDFJBAEATgIj9U8ZE9O3RIGg53t6Z+izUjOX4WYO4/sOAI/9IwtI5nAtrromYGqDL5l5"
         "SzjN+B3o8fED9v+SApX0HxoK0utFMZ9CfSVmJLX/v4J3FgxyGNGP1/YO4+honwbEIUqeg/sY2ZtawgJVLF2s"
         "jf71zVVVVVVVVVVVVVVVVQA=")
+    # since PROX: the proximal method (groups byte), then the optional extras byte after
+    # the corruption selector: bit 0 Anderson (memory 1 + bits 1-4), bit 5 skew diagonal
+    # blocks (u16 size 10^[-3, 0], for maximum dissipation 10^[-5, -2], 3n x u16 entries)
+    s["seed-prox-gram"] = fc3d(6, 2, (12, pseudo(3, 18 * 12), 0.1), pseudo(4, 18), [0.5] * 6,
+                               maxit=200, tol=1e-9, newton=3).clean()
+    s["seed-prox-eight"] = fc3d(8, 0, mechanical(8, 4), pseudo(10, 24), [0.4] * 8, one_mu=True,
+                                maxit=300, tol=1e-8, newton=3).clean()
+    s["seed-anderson-chain"] = fc3d(4, 0, mechanical(4, 3), pseudo(1, 12), [0.3, 0.6, 0.2, 0.9],
+                                    maxit=300).clean().u8(1 | (4 << 1))
+    s["seed-anderson-jacobi-mdp"] = fc3d(3, 1, mechanical(3, 2), pseudo(2, 9), [0.4] * 3, law=1,
+                                         jacobi=True, one_mu=True).clean().u8(1 | (2 << 1))
+    asym = fc3d(4, 3, pseudo(11, 144), pseudo(12, 12), [0.3, 0.5, 0.7, 0.2], maxit=300,
+                newton=2).clean().u8(32).decade(1e-2, -3, 0)
+    for x in pseudo(13, 12):
+        asym.sym(x)
+    s["seed-auto-skew-blocks"] = asym
+    asym = fc3d(4, 0, mechanical(4, 3), pseudo(1, 12), [0.3, 0.6, 0.2, 0.9], maxit=300,
+                newton=3).clean().u8(32 | 1).decade(0.1, -3, 0)
+    for x in pseudo(14, 12):
+        asym.sym(x)
+    s["seed-prox-skew-anderson"] = asym
     return s
 
 

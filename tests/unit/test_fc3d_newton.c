@@ -461,7 +461,7 @@ static void bad_input_is_refused_unchanged(void **state) {
     nscd_fc3d_options o = newton_options(NSCD_FC3D_NEWTON);
     o.friction_law = NSCD_FC3D_MAX_DISSIPATION; /* Newton is Coulomb only */
     assert_int_equal(nscd_fc3d_solve_dense(1, W, q, &mu, &o, r, u, &info), NSCD_ERR_UNSUPPORTED);
-    o = newton_options(4); /* not a method */
+    o = newton_options(NSCD_FC3D_PROX + 1); /* not a method */
     assert_int_equal(nscd_fc3d_solve_dense(1, W, q, &mu, &o, r, u, &info),
                      NSCD_ERR_INVALID_ARGUMENT);
     o = newton_options(-1);

@@ -1,4 +1,5 @@
-/* fc3d: semismooth Newton on the Alart–Curnier function (NSCD_FC3D_NEWTON)
+/* fc3d: semismooth Newton on the Alart–Curnier function (NSCD_FC3D_NEWTON),
+ * its proximal-point outer loop (NSCD_FC3D_PROX, prox_phase below)
  * and the Gauss–Seidel/Newton switch (NSCD_FC3D_AUTO); docs/fc3d.md.
  *
  * For contact j with the impulse scale s_j = trace(W_jj)/3 (so that s_j r_j
@@ -21,6 +22,7 @@
  * backtracks on psi = ||Phi||^2 / 2 until the non-monotone Armijo condition
  * psi(r + t d) <= max(psi of the last 10 iterates) - 2 sigma t psi(r) holds.
  * The solve stops on the fc3d merit of fc3d.h, as Gauss–Seidel does. */
+
 #include <math.h>
 #include <string.h>
 
@@ -43,7 +45,15 @@
 #define LAMBDA_LIMIT 1e2        /* no larger regularisation is tried */
 #define NONMONOTONE_MEMORY 10   /* the line search compares with the largest of the last 10 */
 #define AUTO_NEWTON_STEPS 100   /* Newton steps per AUTO Newton phase (and max_iterations) */
-#define AUTO_NEWTON_ATTEMPTS 2  /* Newton phases per AUTO solve */
+#define AUTO_NEWTON_ATTEMPTS 4  /* Newton phases per AUTO solve: 1 Newton, then proximal */
+#define AUTO_PROX_STEPS 300 /* Newton steps of an AUTO proximal phase (all: <= max_iterations) */
+#define PROX_RHO0 1e-2      /* first proximal weight, relative to s_j */
+#define PROX_RHO_MIN 1e-8   /* smallest proximal weight */
+#define PROX_RHO_MAX 1e4    /* the proximal loop gives up above this weight */
+#define PROX_RHO_STEP 10.0  /* factor of a change of the weight */
+#define PROX_FAST 2.0       /* an outer step dividing the merit by this lowers the weight */
+#define PROX_ETA 0.1        /* inner tolerance relative to the outer merit */
+#define PROX_INNER_STEPS 50 /* Newton steps per outer step */
 
 /* With UMFPACK, problems of more than this many contacts use the sparse LU;
  * smaller ones (and all without UMFPACK) the dense LU of core/dense.h (the
@@ -60,7 +70,7 @@ int nscd__fc3d_newton_size_ok(int32_t n) { return n <= NSCD_FC3D_NEWTON_DENSE_MA
 #endif
 
 nscd_status nscd__fc3d_newton_check(int32_t n, const nscd_fc3d_options *opts) {
-    if (opts->method != NSCD_FC3D_NEWTON) {
+    if (opts->method != NSCD_FC3D_NEWTON && opts->method != NSCD_FC3D_PROX) {
         return NSCD_OK;
     }
     if (opts->friction_law != NSCD_FC3D_COULOMB || !nscd__fc3d_newton_size_ok(n)) {
@@ -108,10 +118,28 @@ static void ac_contact(const double r[3], const double u[3], double mu, double s
     phi[2] = s * r[2] - p2;
 }
 
-/* u, Phi and D of r; returns ||Phi||^2. */
+/* The proximal regularisation of a Newton solve (docs/fc3d.md "PROX"): with
+ * rk != NULL the problem solved is (W + rho S, q - rho S rk), S = diag(s_j),
+ * i.e. u = W r + q + rho S (r - rk); rk == NULL: the problem as given. */
+typedef struct prox_shift {
+    double rho;
+    const double *rk;
+} prox_shift;
+
+/* u, Phi and D of r (u of the regularised problem when px->rk != NULL);
+ * returns ||Phi||^2. */
 static double ac_eval(const nscd__fc3d_matrix *W, const double *q, const double *mu,
-                      const double *s, const double *r, double *u, double *phi, double *D) {
+                      const double *s, const prox_shift *px, const double *r, double *u,
+                      double *phi, double *D) {
     product(W, q, r, u);
+    if (px->rk != NULL) {
+        for (int32_t j = 0; j < W->n; ++j) {
+            double f = px->rho * s[j];
+            for (size_t i = 3 * (size_t)j; i < 3 * (size_t)j + 3; ++i) {
+                u[i] += f * (r[i] - px->rk[i]);
+            }
+        }
+    }
     double p2 = 0.0;
     for (int32_t j = 0; j < W->n; ++j) {
         size_t o = 3 * (size_t)j;
@@ -142,6 +170,8 @@ typedef struct newton_ws {
     double *A;                   /* dense Jacobian, m x m row-major */
     int32_t *piv;                /* m pivots */
     double *gs, *rb, *ub;        /* AUTO: Gauss–Seidel work, backup r and u */
+    double *rk;                  /* PROX: the proximal centre, m */
+    prox_shift px;               /* the regularisation of the current Newton solve */
     size_t bytes;                /* of the one allocation */
     void *block;
 #ifdef NSCD_HAVE_UMFPACK
@@ -163,7 +193,7 @@ static nscd_status ws_create(const nscd_allocator *al, int32_t n, int with_gs, i
                              newton_ws *w) {
     memset(w, 0, sizeof *w);
     size_t m = 3 * (size_t)n, nd = (size_t)n, mm = with_lu ? m * m : 0;
-    size_t doubles = nd + 2 * (3 * m + 9 * nd) + m + mm;
+    size_t doubles = nd + 2 * (3 * m + 9 * nd) + 2 * m + mm;
     if (with_gs) {
         doubles += NSCD__FC3D_RUN_WORK(nd) + 2 * m;
     }
@@ -184,6 +214,7 @@ static nscd_status ws_create(const nscd_allocator *al, int32_t n, int with_gs, i
     w->phit = p, p += m;
     w->Dt = p, p += 9 * nd;
     w->d = p, p += m;
+    w->rk = p, p += m;
     w->A = p, p += mm;
     if (with_gs) {
         w->gs = p, p += NSCD__FC3D_RUN_WORK(nd);
@@ -262,6 +293,7 @@ static void sparse_destroy(const nscd_allocator *al, newton_ws *w) {
 /* d = -(J + lambda S)^-1 Phi by UMFPACK. */
 static nscd_status sparse_direction(const nscd__fc3d_matrix *W, newton_ws *w, double lambda) {
     size_t t = 0;
+    double rho = w->px.rk != NULL ? w->px.rho : 0.0;
     for (int32_t j = 0; j < W->n; ++j) {
         const double *Dj = w->D + 9 * (size_t)j;
         double sj = w->s[j];
@@ -273,7 +305,7 @@ static nscd_status sparse_direction(const nscd__fc3d_matrix *W, newton_ws *w, do
                     double v =
                         Dj[3 * a] * B[c] + Dj[3 * a + 1] * B[3 + c] + Dj[3 * a + 2] * B[6 + c];
                     if (diag) {
-                        v += ((a == c ? 1.0 + lambda : 0.0) - Dj[3 * a + c]) * sj;
+                        v += ((a == c ? 1.0 + lambda : 0.0) - (1.0 - rho) * Dj[3 * a + c]) * sj;
                     }
                     w->Tx[t] = v;
                 }
@@ -300,7 +332,8 @@ static nscd_status sparse_direction(const nscd__fc3d_matrix *W, newton_ws *w, do
 }
 #endif
 
-/* d = -(J + lambda S)^-1 Phi at the current iterate, by dense LU. */
+/* d = -(J + lambda S)^-1 Phi at the current iterate, by dense LU. With the
+ * proximal shift, J = (I - D) S + D (W + rho S). */
 static nscd_status direction(const nscd__fc3d_matrix *W, newton_ws *w, double lambda) {
 #ifdef NSCD_HAVE_UMFPACK
     if (w->sparse) {
@@ -308,7 +341,7 @@ static nscd_status direction(const nscd__fc3d_matrix *W, newton_ws *w, double la
     }
 #endif
     size_t m = w->m;
-    double *A = w->A;
+    double *A = w->A, rho = w->px.rk != NULL ? w->px.rho : 0.0;
     memset(A, 0, m * m * sizeof *A);
     for (int32_t j = 0; j < W->n; ++j) {
         const double *Dj = w->D + 9 * (size_t)j;
@@ -327,7 +360,7 @@ static nscd_status direction(const nscd__fc3d_matrix *W, newton_ws *w, double la
         for (int a = 0; a < 3; ++a) {
             double *row = A + (3 * (size_t)j + (size_t)a) * m + 3 * (size_t)j;
             for (int c = 0; c < 3; ++c) {
-                row[c] += ((a == c ? 1.0 : 0.0) - Dj[3 * a + c]) * sj;
+                row[c] += ((a == c ? 1.0 : 0.0) - (1.0 - rho) * Dj[3 * a + c]) * sj;
             }
             row[a] += lambda * sj;
         }
@@ -358,7 +391,7 @@ static void newton_phase(const nscd__fc3d_matrix *W, const double *q, const doub
                          double qscale, int32_t max_steps, newton_ws *w, newton_result *out) {
     int32_t n = W->n;
     size_t m = w->m;
-    double psi2 = ac_eval(W, q, mu, w->s, w->r, w->u, w->phi, w->D);
+    double psi2 = ac_eval(W, q, mu, w->s, &w->px, w->r, w->u, w->phi, w->D);
     double merit = sqrt(merit2(n, mu, w->s, w->r, w->u)) / qscale;
     newton_result o = {0, NSCD_FC3D_NEWTON_NO_FAILURE, 1, 0, merit, 0.0};
     double history[NONMONOTONE_MEMORY];
@@ -391,7 +424,7 @@ static void newton_phase(const nscd__fc3d_matrix *W, const double *q, const doub
                     for (size_t i = 0; i < m; ++i) {
                         w->rt[i] = w->r[i] + t * w->d[i];
                     }
-                    psit = ac_eval(W, q, mu, w->s, w->rt, w->ut, w->phit, w->Dt);
+                    psit = ac_eval(W, q, mu, w->s, &w->px, w->rt, w->ut, w->phit, w->Dt);
                     if (psit <= ref - 2.0 * ARMIJO_SIGMA * t * psi2) {
                         accepted = 1;
                         break;
@@ -420,6 +453,71 @@ static void newton_phase(const nscd__fc3d_matrix *W, const double *q, const doub
         cap = t == 1.0 ? fmax(cap * 0.1, LAMBDA_CAP_MIN) : fmin(cap * 10.0, LAMBDA_CAP);
         merit = sqrt(merit2(n, mu, w->s, w->r, w->u)) / qscale;
         ++o.steps, ++o.evaluations;
+    }
+    o.merit = merit;
+    *out = o;
+}
+
+/* ---------------------------------------------------------------- the proximal loop */
+
+/* The fc3d merit of w->r for the problem as given; sets w->u = W r + q. */
+static double plain_merit(const nscd__fc3d_matrix *W, const double *q, const double *mu,
+                          double qscale, newton_ws *w) {
+    product(W, q, w->r, w->u);
+    return sqrt(merit2(W->n, mu, w->s, w->r, w->u)) / qscale;
+}
+
+/* The proximal-point method (NSCD_FC3D_PROX; docs/fc3d.md "PROX") from w->r
+ * for at most max_steps Newton steps in all. Outer step k solves the problem
+ * (W + rho S, q - rho S r_k) by Newton from r_k to the merit
+ * max(tol, PROX_ETA merit_k) (a regularised merit; merit_k that of r_k for the
+ * problem as given), then r_{k+1} is its solution. rho: PROX_RHO0 at the start,
+ * divided by PROX_RHO_STEP when an outer step divides the merit by PROX_FAST
+ * or more, multiplied by it when the inner solve fails (then r_{k+1} = r_k)
+ * or the merit grew; the loop gives up above PROX_RHO_MAX. Stops on the merit
+ * of the problem as given. Leaves the best iterate in w->r, w->u. */
+static void prox_phase(const nscd__fc3d_matrix *W, const double *q, const double *mu, double tol,
+                       double qscale, int32_t max_steps, newton_ws *w, newton_result *out) {
+    size_t m = w->m;
+    double merit = plain_merit(W, q, mu, qscale, w), rho = PROX_RHO0;
+    newton_result o = {0, NSCD_FC3D_NEWTON_NO_FAILURE, 1, 0, merit, 0.0};
+    for (;;) {
+        if (!isfinite(merit)) {
+            o.failure = NSCD_FC3D_NEWTON_NOT_FINITE;
+            break;
+        }
+        if (merit <= tol) {
+            o.converged = 1;
+            break;
+        }
+        if (o.steps >= max_steps) {
+            o.failure = NSCD_FC3D_NEWTON_MAX_ITERATIONS;
+            break;
+        }
+        if (rho > PROX_RHO_MAX) {
+            o.failure = NSCD_FC3D_NEWTON_LINE_SEARCH;
+            break;
+        }
+        memcpy(w->rk, w->r, m * sizeof *w->rk);
+        w->px.rho = rho, w->px.rk = w->rk;
+        int32_t left = max_steps - o.steps;
+        newton_result in;
+        newton_phase(W, q, mu, fmax(tol, PROX_ETA * merit), qscale,
+                     left < PROX_INNER_STEPS ? left : PROX_INNER_STEPS, w, &in);
+        w->px.rk = NULL;
+        o.steps += in.steps, o.evaluations += in.evaluations + 1;
+        double next = in.converged ? plain_merit(W, q, mu, qscale, w) : INFINITY;
+        if (!(next < INFINITY)) { /* the inner solve failed: back to r_k, more regularisation */
+            memcpy(w->r, w->rk, m * sizeof *w->r);
+            product(W, q, w->r, w->u);
+            rho *= PROX_RHO_STEP;
+            continue;
+        }
+        o.last_update = in.last_update;
+        if (next * PROX_FAST <= merit) {
+            rho = fmax(rho / PROX_RHO_STEP, PROX_RHO_MIN);
+        }
+        merit = next;
     }
     o.merit = merit;
     *out = o;
@@ -467,6 +565,7 @@ static nscd_status auto_run(const nscd__fc3d_matrix *W, const double *q, const d
         int stalled = gi.merit * NSCD_FC3D_AUTO_FACTOR > prev;
         prev = gi.merit;
         if (!stalled || attempts >= AUTO_NEWTON_ATTEMPTS ||
+            full->newton_iterations >= opts->max_iterations ||
             full->iterations >= opts->max_iterations) {
             continue;
         }
@@ -482,7 +581,13 @@ static nscd_status auto_run(const nscd__fc3d_matrix *W, const double *q, const d
         int32_t steps =
             opts->max_iterations < AUTO_NEWTON_STEPS ? opts->max_iterations : AUTO_NEWTON_STEPS;
         newton_result nr;
-        newton_phase(W, q, mu, opts->tolerance, qscale, steps, w, &nr);
+        if (attempts == 1) {
+            newton_phase(W, q, mu, opts->tolerance, qscale, steps, w, &nr);
+        } else { /* the first Newton phase did not converge: the proximal loop */
+            int32_t budget = opts->max_iterations - full->newton_iterations;
+            prox_phase(W, q, mu, opts->tolerance, qscale,
+                       budget < AUTO_PROX_STEPS ? budget : AUTO_PROX_STEPS, w, &nr);
+        }
         full->newton_iterations += nr.steps;
         full->merit_evaluations += nr.evaluations;
         full->newton_failure = nr.failure;
@@ -541,7 +646,11 @@ nscd_status nscd__fc3d_newton_run(const nscd__fc3d_matrix *W, const double *q, c
         st = auto_run(W, q, mu, opts, qscale, &w, &full);
     } else {
         newton_result nr;
-        newton_phase(W, q, mu, opts->tolerance, qscale, opts->max_iterations, &w, &nr);
+        if (opts->method == NSCD_FC3D_PROX) {
+            prox_phase(W, q, mu, opts->tolerance, qscale, opts->max_iterations, &w, &nr);
+        } else {
+            newton_phase(W, q, mu, opts->tolerance, qscale, opts->max_iterations, &w, &nr);
+        }
         full.newton_iterations = nr.steps;
         full.newton_failure = nr.failure;
         full.merit = nr.merit;

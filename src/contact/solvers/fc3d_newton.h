@@ -18,7 +18,7 @@ nscd_status nscd__fc3d_newton_check(int32_t n, const nscd_fc3d_options *opts);
  * NSCD_FC3D_NEWTON_DENSE_MAX_CONTACTS, any n with UMFPACK). */
 int nscd__fc3d_newton_size_ok(int32_t n);
 
-/* Runs NSCD_FC3D_NEWTON or NSCD_FC3D_AUTO (opts->method) on validated input;
+/* Runs NSCD_FC3D_NEWTON, NSCD_FC3D_PROX or NSCD_FC3D_AUTO (opts->method) on validated input;
  * writes r, u, info as nscd__fc3d_run() does (r, u, info unchanged on
  * NSCD_ERR_OUT_OF_MEMORY). */
 nscd_status nscd__fc3d_newton_run(const nscd__fc3d_matrix *W, const double *q, const double *mu,

@@ -32,7 +32,7 @@ nscd_status nscd_fc3d_options_init(nscd_fc3d_options *opts, size_t struct_size) 
 
 static nscd_status check_options(const nscd_fc3d_options *o) {
     if ((o->friction_law != NSCD_FC3D_COULOMB && o->friction_law != NSCD_FC3D_MAX_DISSIPATION) ||
-        o->method < NSCD_FC3D_GAUSS_SEIDEL || o->method > NSCD_FC3D_AUTO ||
+        o->method < NSCD_FC3D_GAUSS_SEIDEL || o->method > NSCD_FC3D_PROX ||
         (o->acceleration != NSCD_FC3D_ACCEL_NONE && o->acceleration != NSCD_FC3D_ACCEL_ANDERSON) ||
         !nscd__allocator_valid(&o->allocator)) {
         return NSCD_ERR_INVALID_ARGUMENT;

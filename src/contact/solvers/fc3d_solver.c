@@ -186,7 +186,8 @@ static double norm2(const double *x, size_t m) {
 nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const double *mu,
                            const nscd_fc3d_options *opts, double *r, double *u,
                            nscd_fc3d_info *info) {
-    if (opts->method == NSCD_FC3D_NEWTON || opts->method == NSCD_FC3D_AUTO) {
+    if (opts->method == NSCD_FC3D_NEWTON || opts->method == NSCD_FC3D_AUTO ||
+        opts->method == NSCD_FC3D_PROX) {
         return nscd__fc3d_newton_run(W, q, mu, opts, r, u, info); /* fc3d_newton.c */
     }
     size_t size = NSCD__FC3D_RUN_WORK((size_t)W->n) * sizeof(double);
@@ -405,7 +406,8 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
 nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, const double *mu,
                                 const double *shift, const nscd_fc3d_options *opts, double *r,
                                 double *u, nscd_fc3d_info *info, double *work) {
-    if (opts->method == NSCD_FC3D_NEWTON || opts->method == NSCD_FC3D_AUTO) {
+    if (opts->method == NSCD_FC3D_NEWTON || opts->method == NSCD_FC3D_AUTO ||
+        opts->method == NSCD_FC3D_PROX) {
         return NSCD_ERR_UNSUPPORTED; /* sweeps only; Newton through nscd__fc3d_run() */
     }
     int32_t n = W->n;
