@@ -13,7 +13,7 @@
  *   mixed_pile [--json] [--seed S] [--bodies N] [--t-end T] [--settle T]
  *              [--dt H] [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR]
  * [--vtk-every T] [--vtp PREFIX] [--rolling-friction L] [--spinning-friction L]
- * [--quiet-check T]
+ * [--quiet-check T] [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats]
  *
  * --rolling-friction and --spinning-friction set the rolling and spinning
  * resistance lengths of every body and the container
@@ -22,6 +22,13 @@
  * of any body from its place at --t-end over them (the acceptance of issue
  * 24: every body at rest, less than 0.1 mm over 2 s), the fastest body at
  * the end and the largest penetration over them.
+ *
+ * --sleep turns sleeping on (nscd_world_desc::sleep; docs/world.md,
+ * "Sleeping"), with --sleep-speed V (m/s) and --sleep-time T (s) instead of
+ * the defaults; the bodies asleep at --t-end and at the end of the quiet
+ * check are reported. --speed-stats reports, at --t-end, how many bodies
+ * have a speed max(|v|, |omega| r) (r the bounding radius, as sleeping
+ * measures it) above 0.1, 1, 5, 10 and 50 mm/s, and the median.
  *
  * --vtk writes legacy ASCII frames DIR/mixed_pile_NNNNN.vtk; --vtp writes
  * binary VTK XML frames PREFIX_NNNNNN.vtp (every shape with its type,
@@ -44,7 +51,8 @@
     "usage: mixed_pile [--json] [--seed S] [--bodies N] [--t-end T] [--settle T] [--dt H]\n"       \
     "                  [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR] "         \
     "[--vtk-every T] [--vtp PREFIX]\n"                                                             \
-    "                  [--rolling-friction L] [--spinning-friction L] [--quiet-check T]\n"
+    "                  [--rolling-friction L] [--spinning-friction L] [--quiet-check T]\n"         \
+    "                  [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats]\n"
 
 #define HALF_WIDTH 0.1 /* m: the container's inner half width */
 #define WALL 0.02      /* m: half thickness of a wall */
@@ -104,7 +112,8 @@ static nscd_status add_container(nscd_world *w) {
 }
 
 /* Body k of the grid: a random kind, size (1-3 cm across) and orientation. */
-static nscd_status add_piece(nscd_world *w, int k, uint64_t user, nscd_body_id *id, int *kind) {
+static nscd_status add_piece(nscd_world *w, int k, uint64_t user, nscd_body_id *id, int *kind,
+                             double *radius) {
     const int per_row = (int)(2.0 * HALF_WIDTH / SPACING); /* 4 x 4 per layer */
     int layer = k / (per_row * per_row), cell = k % (per_row * per_row);
     nscd_body_desc b;
@@ -141,6 +150,12 @@ static nscd_status add_piece(nscd_world *w, int k, uint64_t user, nscd_body_id *
         break;
     }
     b.density = 1000.0;
+    /* its bounding radius about its centre */
+    const double *e = sh.half_extents;
+    *radius = *kind == 0   ? sh.radius
+              : *kind == 1 ? sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2])
+              : *kind == 2 ? sh.radius + sh.half_height
+                           : hypot(sh.radius, sh.half_height);
     return nscd_world_add_body(w, &b, &sh, 1, id);
 }
 
@@ -153,6 +168,9 @@ typedef struct result {
      * and how many moved more than 0.1 mm */
     int quiet_worst, quiet_moved, quiet_fastest; /* and the fastest body at the end */
     double quiet_worst_speed, quiet_worst_spin;
+    int sleeping_end, sleeping_quiet; /* bodies asleep at --t-end, at the check's end */
+    int above[5];                     /* --speed-stats: above 0.1, 1, 5, 10, 50 mm/s */
+    double median_speed;
     double energy_rise, energy_scale, max_penetration, final_kinetic, final_speed;
     double mass, correction_work; /* kg; M g c_max dt, J: see main */
     char error[256];
@@ -200,6 +218,7 @@ static nscd_status quiet_check(nscd_world *w, const nscd_body_id *ids, int n, in
             break;
         }
         r->quiet_penetration = fmax(r->quiet_penetration, rep.max_penetration);
+        r->sleeping_quiet = rep.sleeping_bodies;
         for (int k = 0; st == NSCD_OK && k < n; ++k) {
             double x[3], v[3];
             st = nscd_world_get_body(w, ids[k], x, NULL, v, NULL);
@@ -232,6 +251,34 @@ static nscd_status quiet_check(nscd_world *w, const nscd_body_id *ids, int n, in
     return st;
 }
 
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* --speed-stats: the speeds max(|v|, |omega| r) at this time. */
+static nscd_status speed_statistics(nscd_world *w, const nscd_body_id *ids, const double *radius,
+                                    int n, result *r) {
+    double *speed = calloc((size_t)n, sizeof(double));
+    nscd_status st = speed != NULL ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
+    const double limits[5] = {1e-4, 1e-3, 5e-3, 1e-2, 5e-2};
+    for (int k = 0; st == NSCD_OK && k < n; ++k) {
+        double v[3], om[3];
+        st = nscd_world_get_body(w, ids[k], NULL, NULL, v, om);
+        speed[k] = fmax(sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]),
+                        sqrt(om[0] * om[0] + om[1] * om[1] + om[2] * om[2]) * radius[k]);
+        for (int l = 0; l < 5; ++l) {
+            r->above[l] += speed[k] > limits[l];
+        }
+    }
+    if (st == NSCD_OK) {
+        qsort(speed, (size_t)n, sizeof(double), compare_doubles);
+        r->median_speed = speed[n / 2];
+    }
+    free(speed);
+    return st;
+}
+
 int main(int argc, char **argv) {
     cli_check(argc, argv, USAGE);
     const int json = cli_has_flag(argc, argv, "--json");
@@ -252,6 +299,11 @@ int main(int argc, char **argv) {
     d.max_sweeps = (int32_t)cli_double(argc, argv, "--sweeps", d.max_sweeps);
     d.deep_sweeps = (int32_t)cli_double(argc, argv, "--deep-sweeps", d.deep_sweeps);
     d.deep_penetration = cli_double(argc, argv, "--deep-penetration", d.deep_penetration);
+    const int sleep = cli_has_flag(argc, argv, "--sleep");
+    const int speed_stats = cli_has_flag(argc, argv, "--speed-stats");
+    d.sleep = sleep;
+    d.sleep_speed = cli_double(argc, argv, "--sleep-speed", d.sleep_speed);
+    d.sleep_time = cli_double(argc, argv, "--sleep-time", d.sleep_time);
     const double rolling = cli_double(argc, argv, "--rolling-friction", 0.0);
     const double spinning = cli_double(argc, argv, "--spinning-friction", 0.0);
     const double quiet = cli_double(argc, argv, "--quiet-check", 0.0);
@@ -277,11 +329,12 @@ int main(int argc, char **argv) {
     }
     nscd_body_id *ids = calloc((size_t)n, sizeof *ids);
     int *kinds = calloc((size_t)n, sizeof *kinds);
+    double *radius = calloc((size_t)n, sizeof *radius);
     int counts[4] = {0, 0, 0, 0};
-    st = ids != NULL && kinds != NULL ? add_container(w) : NSCD_ERR_OUT_OF_MEMORY;
+    st = ids != NULL && kinds != NULL && radius != NULL ? add_container(w) : NSCD_ERR_OUT_OF_MEMORY;
     for (int k = 0; st == NSCD_OK && k < n; ++k) {
         int kind = 0;
-        st = add_piece(w, k, (uint64_t)k + 1, &ids[k], &kind);
+        st = add_piece(w, k, (uint64_t)k + 1, &ids[k], &kind, &radius[k]);
         counts[kind]++;
         kinds[k] = kind;
     }
@@ -334,6 +387,7 @@ int main(int argc, char **argv) {
         }
         r.steps = s + 1;
         r.not_converged += !rep.converged;
+        r.sleeping_end = rep.sleeping_bodies;
         if (s + 1 >= settle_step) {
             r.max_penetration = fmax(r.max_penetration, rep.max_penetration);
         }
@@ -346,6 +400,9 @@ int main(int argc, char **argv) {
     }
     if (series != NULL && st == NSCD_OK) { /* the final state */
         st = nscd_world_vtk_series_write(series, w);
+    }
+    if (st == NSCD_OK && speed_stats) {
+        st = speed_statistics(w, ids, radius, n, &r);
     }
     if (st == NSCD_OK && quiet > 0.0) {
         st = quiet_check(w, ids, n, (int)ceil(quiet / d.dt - 1e-9), &r);
@@ -386,6 +443,22 @@ int main(int argc, char **argv) {
             printf(",\"spinning_friction\":");
             json_number(stdout, spinning);
         }
+        if (sleep) {
+            printf(",\"sleep_speed\":");
+            json_number(stdout, d.sleep_speed);
+            printf(",\"sleep_time\":");
+            json_number(stdout, d.sleep_time);
+            printf(",\"sleeping_at_t_end\":%d", r.sleeping_end);
+            if (quiet > 0.0) {
+                printf(",\"sleeping_at_quiet_end\":%d", r.sleeping_quiet);
+            }
+        }
+        if (speed_stats) {
+            printf(",\"speed_median\":");
+            json_number(stdout, r.median_speed);
+            printf(",\"speed_above_mm_s\":{\"0.1\":%d,\"1\":%d,\"5\":%d,\"10\":%d,\"50\":%d}",
+                   r.above[0], r.above[1], r.above[2], r.above[3], r.above[4]);
+        }
         if (quiet > 0.0) {
             printf(",\"quiet_check\":");
             json_number(stdout, quiet);
@@ -422,6 +495,18 @@ int main(int argc, char **argv) {
         if (resistance) {
             printf("  rolling resistance %g m, spinning resistance %g m\n", rolling, spinning);
         }
+        if (sleep) {
+            printf("  sleeping (below %g m/s for %g s): %d bodies asleep at t-end", d.sleep_speed,
+                   d.sleep_time, r.sleeping_end);
+            if (quiet > 0.0) {
+                printf(", %d at the end of the quiet check", r.sleeping_quiet);
+            }
+            printf("\n");
+        }
+        if (speed_stats) {
+            printf("  speeds at t-end: median %.3g m/s; above 0.1/1/5/10/50 mm/s: %d/%d/%d/%d/%d\n",
+                   r.median_speed, r.above[0], r.above[1], r.above[2], r.above[3], r.above[4]);
+        }
         if (quiet > 0.0) {
             printf("  over %g s more: largest displacement %.3g m, fastest body at the end %.3g "
                    "m/s, largest penetration %.3g m; %d bodies moved more than 0.1 mm, most "
@@ -438,6 +523,7 @@ int main(int argc, char **argv) {
     }
     free(ids);
     free(kinds);
+    free(radius);
     nscd_world_destroy(w);
     if (st != NSCD_OK) {
         return 1;
