@@ -360,7 +360,7 @@ static nscd_status io_bodies(cursor *c, nscd_world *w) {
     io_u64(c, w->user_id, n);
     io_u64(c, w->id, n);
     if (!c->loading || c->bad) {
-        return NSCD_OK;
+        return c->bad ? NSCD_OK : io_sleep(c, w);
     }
     int32_t dead = 0;
     for (size_t i = 0; i < n && !c->bad; ++i) {
