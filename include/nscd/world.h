@@ -507,7 +507,9 @@ NSCD_API nscd_status nscd_world_add_body(nscd_world *world, const nscd_body_desc
 /**
  * @brief Removes a body; its contacts go with it (they are left out of
  *        nscd_world_get_contacts() from now on). Cheap: the storage is
- *        compacted once, at the start of the next step.
+ *        compacted once, at the start of the next step. With sleeping
+ *        (nscd_world_desc::sleep), its island and every island it touched
+ *        wake.
  * @param world The world.
  * @param id    The body.
  * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STALE_HANDLE for a
@@ -545,7 +547,9 @@ NSCD_API nscd_status nscd_world_get_body(const nscd_world *world, nscd_body_id i
 /**
  * @brief Sets a body's state; NULL pointers leave that part unchanged. Static
  *        bodies accept a pose only (position, orientation). The body's
- *        contacts keep their keys.
+ *        contacts keep their keys. With sleeping (nscd_world_desc::sleep):
+ *        a dynamic body's island wakes, with the islands it touched; a pose
+ *        set on a static or kinematic body wakes every sleeping body.
  * @param world     The world.
  * @param id        The body.
  * @param position  3 values or NULL.
@@ -569,7 +573,9 @@ NSCD_API nscd_status nscd_world_set_body(nscd_world *world, nscd_body_id id, con
  * nscd_world_step() adds dt F / m to the velocity and dt I⁻¹ τ (the world-
  * frame inverse inertia) to the angular velocity with gravity, before the
  * contacts are solved; the time steppers driving the world add F and τ to
- * its forces. A new body has none; zero vectors (or NULL) remove it.
+ * its forces. A new body has none; zero vectors (or NULL) remove it. The
+ * call wakes the body's island (nscd_world_desc::sleep); a sleeping body
+ * gets no load until woken.
  * @param world  The world.
  * @param id     A dynamic body.
  * @param force  3 values, N, or NULL for zero.
@@ -693,7 +699,10 @@ NSCD_API nscd_status nscd_world_get_bodies(const nscd_world *world, int32_t capa
 
 /**
  * @brief Bulk copy-out of the last step's contacts, in the solver's order
- *        (deterministic). Any array may be NULL.
+ *        (deterministic). Any array may be NULL. The contacts of sleeping
+ *        bodies (nscd_world_desc::sleep) are listed as they were when they
+ *        fell asleep (not solved since; not counted in
+ *        nscd_world_step_report::contacts).
  * @param world     The world.
  * @param capacity  Room in each array, in contacts.
  * @param count     Receives the number of contacts (::NSCD_ERR_BUFFER_TOO_SMALL
