@@ -13,7 +13,7 @@
  *   mixed_pile [--json] [--seed S] [--bodies N] [--t-end T] [--settle T]
  *              [--dt H] [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR]
  * [--vtk-every T] [--vtp PREFIX] [--rolling-friction L] [--spinning-friction L]
- * [--quiet-check T] [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats]
+ * [--quiet-check T] [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats] [--drop R]
  *
  * --rolling-friction and --spinning-friction set the rolling and spinning
  * resistance lengths of every body and the container
@@ -28,7 +28,10 @@
  * the defaults; the bodies asleep at --t-end and at the end of the quiet
  * check are reported. --speed-stats reports, at --t-end, how many bodies
  * have a speed max(|v|, |omega| r) (r the bounding radius, as sleeping
- * measures it) above 0.1, 1, 5, 10 and 50 mm/s, and the median.
+ * measures it) above 0.1, 1, 5, 10 and 50 mm/s, and the median. --drop R
+ * drops, at the end (after the quiet check), a steel ball of radius R onto
+ * the highest body (from 5 cm above its centre) and runs 1 s more: the bodies asleep, the
+ * ball's lowest and final bottom and the largest penetration.
  *
  * --vtk writes legacy ASCII frames DIR/mixed_pile_NNNNN.vtk; --vtp writes
  * binary VTK XML frames PREFIX_NNNNNN.vtp (every shape with its type,
@@ -52,7 +55,7 @@
     "                  [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR] "         \
     "[--vtk-every T] [--vtp PREFIX]\n"                                                             \
     "                  [--rolling-friction L] [--spinning-friction L] [--quiet-check T]\n"         \
-    "                  [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats]\n"
+    "                  [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats] [--drop R]\n"
 
 #define HALF_WIDTH 0.1 /* m: the container's inner half width */
 #define WALL 0.02      /* m: half thickness of a wall */
@@ -170,6 +173,11 @@ typedef struct result {
     double quiet_worst_speed, quiet_worst_spin;
     int sleeping_end, sleeping_quiet; /* bodies asleep at --t-end, at the check's end */
     int above[5];                     /* --speed-stats: above 0.1, 1, 5, 10, 50 mm/s */
+    /* --drop: the pile's top under the ball, the sleeping bodies before the
+     * drop and the fewest after, the ball's lowest and final bottom, the
+     * largest penetration, the bodies asleep at the end */
+    double drop_top, drop_lowest, drop_final, drop_penetration;
+    int drop_asleep_before, drop_asleep_fewest, drop_asleep_end;
     double median_speed;
     double energy_rise, energy_scale, max_penetration, final_kinetic, final_speed;
     double mass, correction_work; /* kg; M g c_max dt, J: see main */
@@ -251,6 +259,55 @@ static nscd_status quiet_check(nscd_world *w, const nscd_body_id *ids, int n, in
     return st;
 }
 
+/* --drop R: a steel ball of radius R dropped onto the highest body (its
+ * centre 5 cm above that body's centre), 1 s more: does the pile wake, where does
+ * the ball stop. */
+static nscd_status drop_ball(nscd_world *w, const nscd_body_id *ids, int n, double radius,
+                             result *r) {
+    double top = 0.0, above[2] = {0.0, 0.0};
+    for (int k = 0; k < n; ++k) {
+        double x[3];
+        nscd_status st = nscd_world_get_body(w, ids[k], x, NULL, NULL, NULL);
+        if (st != NSCD_OK) {
+            return st;
+        }
+        if (x[2] > top) {
+            top = x[2], above[0] = x[0], above[1] = x[1];
+        }
+    }
+    r->drop_top = top;
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.position[0] = above[0], b.position[1] = above[1];
+    b.position[2] = top + 0.05 + radius;
+    b.density = 7800.0;
+    nscd_shape_desc sh;
+    nscd_shape_desc_init(&sh, sizeof sh);
+    sh.radius = radius;
+    nscd_body_id ball = 0;
+    nscd_status st = nscd_world_add_body(w, &b, &sh, 1, &ball);
+    nscd_world_step_report rep = {.struct_size = sizeof rep};
+    r->drop_asleep_fewest = n + 1;
+    r->drop_lowest = INFINITY;
+    for (int s = 0; st == NSCD_OK && s < 1000; ++s) {
+        st = nscd_world_step(w, &rep);
+        if (s == 0) {
+            r->drop_asleep_before = rep.sleeping_bodies;
+        }
+        r->drop_asleep_fewest = rep.sleeping_bodies < r->drop_asleep_fewest ? rep.sleeping_bodies
+                                                                            : r->drop_asleep_fewest;
+        r->drop_penetration = fmax(r->drop_penetration, rep.max_penetration);
+        double x[3];
+        if (st == NSCD_OK) {
+            st = nscd_world_get_body(w, ball, x, NULL, NULL, NULL);
+        }
+        r->drop_lowest = fmin(r->drop_lowest, x[2] - radius);
+        r->drop_final = x[2] - radius;
+    }
+    r->drop_asleep_end = rep.sleeping_bodies;
+    return st;
+}
+
 static int compare_doubles(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -307,6 +364,7 @@ int main(int argc, char **argv) {
     const double rolling = cli_double(argc, argv, "--rolling-friction", 0.0);
     const double spinning = cli_double(argc, argv, "--spinning-friction", 0.0);
     const double quiet = cli_double(argc, argv, "--quiet-check", 0.0);
+    const double drop = cli_double(argc, argv, "--drop", 0.0);
     const int resistance = cli_string(argc, argv, "--rolling-friction", NULL) != NULL ||
                            cli_string(argc, argv, "--spinning-friction", NULL) != NULL;
     if (!(quiet >= 0.0)) {
@@ -407,6 +465,9 @@ int main(int argc, char **argv) {
     if (st == NSCD_OK && quiet > 0.0) {
         st = quiet_check(w, ids, n, (int)ceil(quiet / d.dt - 1e-9), &r);
     }
+    if (st == NSCD_OK && drop > 0.0) {
+        st = drop_ball(w, ids, n, drop, &r);
+    }
     nscd_world_vtk_series_destroy(series);
     if (st != NSCD_OK) {
         snprintf(r.error, sizeof r.error, "%s", nscd_world_last_error(w));
@@ -452,6 +513,21 @@ int main(int argc, char **argv) {
             if (quiet > 0.0) {
                 printf(",\"sleeping_at_quiet_end\":%d", r.sleeping_quiet);
             }
+        }
+        if (drop > 0.0) {
+            printf(",\"drop_radius\":");
+            json_number(stdout, drop);
+            printf(",\"drop_highest_centre\":");
+            json_number(stdout, r.drop_top);
+            printf(",\"drop_ball_lowest_bottom\":");
+            json_number(stdout, r.drop_lowest);
+            printf(",\"drop_ball_final_bottom\":");
+            json_number(stdout, r.drop_final);
+            printf(",\"drop_max_penetration\":");
+            json_number(stdout, r.drop_penetration);
+            printf(",\"drop_asleep_first_step\":%d,\"drop_asleep_fewest\":%d,"
+                   "\"drop_asleep_end\":%d",
+                   r.drop_asleep_before, r.drop_asleep_fewest, r.drop_asleep_end);
         }
         if (speed_stats) {
             printf(",\"speed_median\":");
@@ -502,6 +578,14 @@ int main(int argc, char **argv) {
                 printf(", %d at the end of the quiet check", r.sleeping_quiet);
             }
             printf("\n");
+        }
+        if (drop > 0.0) {
+            printf(
+                "  a ball of %g m dropped on the highest body (its centre at %.3g m): asleep %d at "
+                "its first step, fewest %d, %d after 1 s; its bottom lowest %.3g m, at the "
+                "end %.3g m; largest penetration %.3g m\n",
+                drop, r.drop_top, r.drop_asleep_before, r.drop_asleep_fewest, r.drop_asleep_end,
+                r.drop_lowest, r.drop_final, r.drop_penetration);
         }
         if (speed_stats) {
             printf("  speeds at t-end: median %.3g m/s; above 0.1/1/5/10/50 mm/s: %d/%d/%d/%d/%d\n",
