@@ -179,6 +179,8 @@ typedef struct result {
     double drop_top, drop_lowest, drop_final, drop_penetration;
     int drop_asleep_before, drop_asleep_fewest, drop_asleep_end;
     double median_speed;
+    int speed_fastest;                                        /* and the fastest by that speed: */
+    double speed_fastest_v, speed_fastest_w, speed_fastest_z; /* |v|, |omega|, height */
     double energy_rise, energy_scale, max_penetration, final_kinetic, final_speed;
     double mass, correction_work; /* kg; M g c_max dt, J: see main */
     char error[256];
@@ -326,6 +328,14 @@ static nscd_status speed_statistics(nscd_world *w, const nscd_body_id *ids, cons
                         sqrt(om[0] * om[0] + om[1] * om[1] + om[2] * om[2]) * radius[k]);
         for (int l = 0; l < 5; ++l) {
             r->above[l] += speed[k] > limits[l];
+        }
+        if (k == 0 || speed[k] > speed[r->speed_fastest]) {
+            double x[3];
+            st = nscd_world_get_body(w, ids[k], x, NULL, NULL, NULL);
+            r->speed_fastest = k;
+            r->speed_fastest_v = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            r->speed_fastest_w = sqrt(om[0] * om[0] + om[1] * om[1] + om[2] * om[2]);
+            r->speed_fastest_z = x[2];
         }
     }
     if (st == NSCD_OK) {
@@ -532,6 +542,10 @@ int main(int argc, char **argv) {
         if (speed_stats) {
             printf(",\"speed_median\":");
             json_number(stdout, r.median_speed);
+            printf(",\"speed_fastest\":{\"body\":%d,\"kind\":\"%s\",\"v\":%.4g,\"w\":%.4g,"
+                   "\"z\":%.4g}",
+                   r.speed_fastest, KIND_NAMES[kinds[r.speed_fastest]], r.speed_fastest_v,
+                   r.speed_fastest_w, r.speed_fastest_z);
             printf(",\"speed_above_mm_s\":{\"0.1\":%d,\"1\":%d,\"5\":%d,\"10\":%d,\"50\":%d}",
                    r.above[0], r.above[1], r.above[2], r.above[3], r.above[4]);
         }
