@@ -14,6 +14,7 @@
  *              [--dt H] [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR]
  * [--vtk-every T] [--vtp PREFIX] [--rolling-friction L] [--spinning-friction L]
  * [--quiet-check T] [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats] [--drop R]
+ * [--drop-wake]
  *
  * --rolling-friction and --spinning-friction set the rolling and spinning
  * resistance lengths of every body and the container
@@ -31,7 +32,8 @@
  * measures it) above 0.1, 1, 5, 10 and 50 mm/s, and the median. --drop R
  * drops, at the end (after the quiet check), a steel ball of radius R onto
  * the highest body (from 5 cm above its centre) and runs 1 s more: the bodies asleep, the
- * ball's lowest and final bottom and the largest penetration.
+ * ball's lowest and final bottom and the largest penetration; with
+ * --drop-wake every body is woken first (the same drop on the awake pile).
  *
  * --vtk writes legacy ASCII frames DIR/mixed_pile_NNNNN.vtk; --vtp writes
  * binary VTK XML frames PREFIX_NNNNNN.vtp (every shape with its type,
@@ -55,7 +57,8 @@
     "                  [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR] "         \
     "[--vtk-every T] [--vtp PREFIX]\n"                                                             \
     "                  [--rolling-friction L] [--spinning-friction L] [--quiet-check T]\n"         \
-    "                  [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats] [--drop R]\n"
+    "                  [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats] [--drop R]\n"  \
+    "                  [--drop-wake]\n"
 
 #define HALF_WIDTH 0.1 /* m: the container's inner half width */
 #define WALL 0.02      /* m: half thickness of a wall */
@@ -264,7 +267,7 @@ static nscd_status quiet_check(nscd_world *w, const nscd_body_id *ids, int n, in
 /* --drop R: a steel ball of radius R dropped onto the highest body (its
  * centre 5 cm above that body's centre), 1 s more: does the pile wake, where does
  * the ball stop. */
-static nscd_status drop_ball(nscd_world *w, const nscd_body_id *ids, int n, double radius,
+static nscd_status drop_ball(nscd_world *w, const nscd_body_id *ids, int n, double radius, int wake,
                              result *r) {
     double top = 0.0, above[2] = {0.0, 0.0};
     for (int k = 0; k < n; ++k) {
@@ -278,6 +281,12 @@ static nscd_status drop_ball(nscd_world *w, const nscd_body_id *ids, int n, doub
         }
     }
     r->drop_top = top;
+    for (int k = 0; wake && k < n; ++k) { /* --drop-wake: the pile awake before the drop */
+        nscd_status st = nscd_world_wake_body(w, ids[k]);
+        if (st != NSCD_OK) {
+            return st;
+        }
+    }
     nscd_body_desc b;
     nscd_body_desc_init(&b, sizeof b);
     b.position[0] = above[0], b.position[1] = above[1];
@@ -476,7 +485,7 @@ int main(int argc, char **argv) {
         st = quiet_check(w, ids, n, (int)ceil(quiet / d.dt - 1e-9), &r);
     }
     if (st == NSCD_OK && drop > 0.0) {
-        st = drop_ball(w, ids, n, drop, &r);
+        st = drop_ball(w, ids, n, drop, cli_has_flag(argc, argv, "--drop-wake"), &r);
     }
     nscd_world_vtk_series_destroy(series);
     if (st != NSCD_OK) {
