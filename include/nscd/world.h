@@ -233,7 +233,8 @@ typedef struct nscd_world_desc {
     /** (since 0.2) Sleeping (docs/world.md, "Sleeping"): the speed, m/s
      *  (>= 0), below which a dynamic body counts as at rest: its linear
      *  speed |v| and its angular speed times its bounding radius |ω| r must
-     *  both stay below it. Ignored unless `sleep` is 1. Default 0.01. */
+     *  both stay below it (0: no body ever does). Ignored unless `sleep`
+     *  is 1. Default 0.01. */
     double sleep_speed;
     /** (since 0.2) Time, s (>= 0), a body must stay below `sleep_speed`
      *  before it may sleep; an island (the awake dynamic bodies connected by
