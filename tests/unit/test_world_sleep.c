@@ -208,6 +208,15 @@ static void api_wakes_island(void **state) {
     assert_int_equal(nscd_world_set_applied_force(w, apart, push, NULL), NSCD_OK);
     assert_int_equal(sleeping(w, apart), 0);
     assert_int_equal(sleeping(w, low), 1);
+    /* a static body added (it may overlap a sleeping one, which the
+     * detection would not see) and a friction changed wake everything */
+    assert_int_equal(nscd_world_set_applied_force(w, apart, NULL, NULL), NSCD_OK);
+    assert_true(step_until_asleep(w, 3, 3000) > 0);
+    add_box(w, NSCD_BODY_STATIC, 0.3, 0.0, HALF);
+    assert_int_equal(sleeping(w, low) + sleeping(w, high) + sleeping(w, apart), 0);
+    assert_true(step_until_asleep(w, 3, 3000) > 0);
+    assert_int_equal(nscd_world_set_pair_friction(w, 0, 0, 0.1), NSCD_OK);
+    assert_int_equal(sleeping(w, low) + sleeping(w, high) + sleeping(w, apart), 0);
     /* bad calls: nothing written, a status */
     int32_t s = 7;
     assert_int_equal(nscd_world_body_sleeping(w, 12345, &s), NSCD_ERR_STALE_HANDLE);
