@@ -13,7 +13,8 @@
  *   mixed_pile [--json] [--seed S] [--bodies N] [--t-end T] [--settle T]
  *              [--dt H] [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR]
  * [--vtk-every T] [--vtp PREFIX] [--rolling-friction L] [--spinning-friction L]
- * [--quiet-check T]
+ * [--quiet-check T] [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats] [--drop R]
+ * [--drop-wake]
  *
  * --rolling-friction and --spinning-friction set the rolling and spinning
  * resistance lengths of every body and the container
@@ -22,6 +23,17 @@
  * of any body from its place at --t-end over them (the acceptance of issue
  * 24: every body at rest, less than 0.1 mm over 2 s), the fastest body at
  * the end and the largest penetration over them.
+ *
+ * --sleep turns sleeping on (nscd_world_desc::sleep; docs/world.md,
+ * "Sleeping"), with --sleep-speed V (m/s) and --sleep-time T (s) instead of
+ * the defaults; the bodies asleep at --t-end and at the end of the quiet
+ * check are reported. --speed-stats reports, at --t-end, how many bodies
+ * have a speed max(|v|, |omega| r) (r the bounding radius, as sleeping
+ * measures it) above 0.1, 1, 5, 10 and 50 mm/s, and the median. --drop R
+ * drops, at the end (after the quiet check), a steel ball of radius R onto
+ * the highest body (from 5 cm above its centre) and runs 1 s more: the bodies asleep, the
+ * ball's lowest and final bottom and the largest penetration; with
+ * --drop-wake every body is woken first (the same drop on the awake pile).
  *
  * --vtk writes legacy ASCII frames DIR/mixed_pile_NNNNN.vtk; --vtp writes
  * binary VTK XML frames PREFIX_NNNNNN.vtp (every shape with its type,
@@ -44,7 +56,9 @@
     "usage: mixed_pile [--json] [--seed S] [--bodies N] [--t-end T] [--settle T] [--dt H]\n"       \
     "                  [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR] "         \
     "[--vtk-every T] [--vtp PREFIX]\n"                                                             \
-    "                  [--rolling-friction L] [--spinning-friction L] [--quiet-check T]\n"
+    "                  [--rolling-friction L] [--spinning-friction L] [--quiet-check T]\n"         \
+    "                  [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats] [--drop R]\n"  \
+    "                  [--drop-wake]\n"
 
 #define HALF_WIDTH 0.1 /* m: the container's inner half width */
 #define WALL 0.02      /* m: half thickness of a wall */
@@ -104,7 +118,8 @@ static nscd_status add_container(nscd_world *w) {
 }
 
 /* Body k of the grid: a random kind, size (1-3 cm across) and orientation. */
-static nscd_status add_piece(nscd_world *w, int k, uint64_t user, nscd_body_id *id, int *kind) {
+static nscd_status add_piece(nscd_world *w, int k, uint64_t user, nscd_body_id *id, int *kind,
+                             double *radius) {
     const int per_row = (int)(2.0 * HALF_WIDTH / SPACING); /* 4 x 4 per layer */
     int layer = k / (per_row * per_row), cell = k % (per_row * per_row);
     nscd_body_desc b;
@@ -141,6 +156,12 @@ static nscd_status add_piece(nscd_world *w, int k, uint64_t user, nscd_body_id *
         break;
     }
     b.density = 1000.0;
+    /* its bounding radius about its centre */
+    const double *e = sh.half_extents;
+    *radius = *kind == 0   ? sh.radius
+              : *kind == 1 ? sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2])
+              : *kind == 2 ? sh.radius + sh.half_height
+                           : hypot(sh.radius, sh.half_height);
     return nscd_world_add_body(w, &b, &sh, 1, id);
 }
 
@@ -153,6 +174,16 @@ typedef struct result {
      * and how many moved more than 0.1 mm */
     int quiet_worst, quiet_moved, quiet_fastest; /* and the fastest body at the end */
     double quiet_worst_speed, quiet_worst_spin;
+    int sleeping_end, sleeping_quiet; /* bodies asleep at --t-end, at the check's end */
+    int above[5];                     /* --speed-stats: above 0.1, 1, 5, 10, 50 mm/s */
+    /* --drop: the pile's top under the ball, the sleeping bodies before the
+     * drop and the fewest after, the ball's lowest and final bottom, the
+     * largest penetration, the bodies asleep at the end */
+    double drop_top, drop_lowest, drop_final, drop_penetration;
+    int drop_asleep_before, drop_asleep_fewest, drop_asleep_end;
+    double median_speed;
+    int speed_fastest;                                        /* and the fastest by that speed: */
+    double speed_fastest_v, speed_fastest_w, speed_fastest_z; /* |v|, |omega|, height */
     double energy_rise, energy_scale, max_penetration, final_kinetic, final_speed;
     double mass, correction_work; /* kg; M g c_max dt, J: see main */
     char error[256];
@@ -200,6 +231,7 @@ static nscd_status quiet_check(nscd_world *w, const nscd_body_id *ids, int n, in
             break;
         }
         r->quiet_penetration = fmax(r->quiet_penetration, rep.max_penetration);
+        r->sleeping_quiet = rep.sleeping_bodies;
         for (int k = 0; st == NSCD_OK && k < n; ++k) {
             double x[3], v[3];
             st = nscd_world_get_body(w, ids[k], x, NULL, v, NULL);
@@ -232,6 +264,97 @@ static nscd_status quiet_check(nscd_world *w, const nscd_body_id *ids, int n, in
     return st;
 }
 
+/* --drop R: a steel ball of radius R dropped onto the highest body (its
+ * centre 5 cm above that body's centre), 1 s more: does the pile wake, where does
+ * the ball stop. */
+static nscd_status drop_ball(nscd_world *w, const nscd_body_id *ids, int n, double radius, int wake,
+                             result *r) {
+    double top = 0.0, above[2] = {0.0, 0.0};
+    for (int k = 0; k < n; ++k) {
+        double x[3];
+        nscd_status st = nscd_world_get_body(w, ids[k], x, NULL, NULL, NULL);
+        if (st != NSCD_OK) {
+            return st;
+        }
+        if (x[2] > top) {
+            top = x[2], above[0] = x[0], above[1] = x[1];
+        }
+    }
+    r->drop_top = top;
+    for (int k = 0; wake && k < n; ++k) { /* --drop-wake: the pile awake before the drop */
+        nscd_status st = nscd_world_wake_body(w, ids[k]);
+        if (st != NSCD_OK) {
+            return st;
+        }
+    }
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.position[0] = above[0], b.position[1] = above[1];
+    b.position[2] = top + 0.05 + radius;
+    b.density = 7800.0;
+    nscd_shape_desc sh;
+    nscd_shape_desc_init(&sh, sizeof sh);
+    sh.radius = radius;
+    nscd_body_id ball = 0;
+    nscd_status st = nscd_world_add_body(w, &b, &sh, 1, &ball);
+    nscd_world_step_report rep = {.struct_size = sizeof rep};
+    r->drop_asleep_fewest = n + 1;
+    r->drop_lowest = INFINITY;
+    for (int s = 0; st == NSCD_OK && s < 1000; ++s) {
+        st = nscd_world_step(w, &rep);
+        if (s == 0) {
+            r->drop_asleep_before = rep.sleeping_bodies;
+        }
+        r->drop_asleep_fewest = rep.sleeping_bodies < r->drop_asleep_fewest ? rep.sleeping_bodies
+                                                                            : r->drop_asleep_fewest;
+        r->drop_penetration = fmax(r->drop_penetration, rep.max_penetration);
+        double x[3];
+        if (st == NSCD_OK) {
+            st = nscd_world_get_body(w, ball, x, NULL, NULL, NULL);
+        }
+        r->drop_lowest = fmin(r->drop_lowest, x[2] - radius);
+        r->drop_final = x[2] - radius;
+    }
+    r->drop_asleep_end = rep.sleeping_bodies;
+    return st;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* --speed-stats: the speeds max(|v|, |omega| r) at this time. */
+static nscd_status speed_statistics(nscd_world *w, const nscd_body_id *ids, const double *radius,
+                                    int n, result *r) {
+    double *speed = calloc((size_t)n, sizeof(double));
+    nscd_status st = speed != NULL ? NSCD_OK : NSCD_ERR_OUT_OF_MEMORY;
+    const double limits[5] = {1e-4, 1e-3, 5e-3, 1e-2, 5e-2};
+    for (int k = 0; st == NSCD_OK && k < n; ++k) {
+        double v[3], om[3];
+        st = nscd_world_get_body(w, ids[k], NULL, NULL, v, om);
+        speed[k] = fmax(sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]),
+                        sqrt(om[0] * om[0] + om[1] * om[1] + om[2] * om[2]) * radius[k]);
+        for (int l = 0; l < 5; ++l) {
+            r->above[l] += speed[k] > limits[l];
+        }
+        if (k == 0 || speed[k] > speed[r->speed_fastest]) {
+            double x[3];
+            st = nscd_world_get_body(w, ids[k], x, NULL, NULL, NULL);
+            r->speed_fastest = k;
+            r->speed_fastest_v = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            r->speed_fastest_w = sqrt(om[0] * om[0] + om[1] * om[1] + om[2] * om[2]);
+            r->speed_fastest_z = x[2];
+        }
+    }
+    if (st == NSCD_OK) {
+        qsort(speed, (size_t)n, sizeof(double), compare_doubles);
+        r->median_speed = speed[n / 2];
+    }
+    free(speed);
+    return st;
+}
+
 int main(int argc, char **argv) {
     cli_check(argc, argv, USAGE);
     const int json = cli_has_flag(argc, argv, "--json");
@@ -252,9 +375,15 @@ int main(int argc, char **argv) {
     d.max_sweeps = (int32_t)cli_double(argc, argv, "--sweeps", d.max_sweeps);
     d.deep_sweeps = (int32_t)cli_double(argc, argv, "--deep-sweeps", d.deep_sweeps);
     d.deep_penetration = cli_double(argc, argv, "--deep-penetration", d.deep_penetration);
+    const int sleep = cli_has_flag(argc, argv, "--sleep");
+    const int speed_stats = cli_has_flag(argc, argv, "--speed-stats");
+    d.sleep = sleep;
+    d.sleep_speed = cli_double(argc, argv, "--sleep-speed", d.sleep_speed);
+    d.sleep_time = cli_double(argc, argv, "--sleep-time", d.sleep_time);
     const double rolling = cli_double(argc, argv, "--rolling-friction", 0.0);
     const double spinning = cli_double(argc, argv, "--spinning-friction", 0.0);
     const double quiet = cli_double(argc, argv, "--quiet-check", 0.0);
+    const double drop = cli_double(argc, argv, "--drop", 0.0);
     const int resistance = cli_string(argc, argv, "--rolling-friction", NULL) != NULL ||
                            cli_string(argc, argv, "--spinning-friction", NULL) != NULL;
     if (!(quiet >= 0.0)) {
@@ -277,11 +406,12 @@ int main(int argc, char **argv) {
     }
     nscd_body_id *ids = calloc((size_t)n, sizeof *ids);
     int *kinds = calloc((size_t)n, sizeof *kinds);
+    double *radius = calloc((size_t)n, sizeof *radius);
     int counts[4] = {0, 0, 0, 0};
-    st = ids != NULL && kinds != NULL ? add_container(w) : NSCD_ERR_OUT_OF_MEMORY;
+    st = ids != NULL && kinds != NULL && radius != NULL ? add_container(w) : NSCD_ERR_OUT_OF_MEMORY;
     for (int k = 0; st == NSCD_OK && k < n; ++k) {
         int kind = 0;
-        st = add_piece(w, k, (uint64_t)k + 1, &ids[k], &kind);
+        st = add_piece(w, k, (uint64_t)k + 1, &ids[k], &kind, &radius[k]);
         counts[kind]++;
         kinds[k] = kind;
     }
@@ -334,6 +464,7 @@ int main(int argc, char **argv) {
         }
         r.steps = s + 1;
         r.not_converged += !rep.converged;
+        r.sleeping_end = rep.sleeping_bodies;
         if (s + 1 >= settle_step) {
             r.max_penetration = fmax(r.max_penetration, rep.max_penetration);
         }
@@ -347,8 +478,14 @@ int main(int argc, char **argv) {
     if (series != NULL && st == NSCD_OK) { /* the final state */
         st = nscd_world_vtk_series_write(series, w);
     }
+    if (st == NSCD_OK && speed_stats) {
+        st = speed_statistics(w, ids, radius, n, &r);
+    }
     if (st == NSCD_OK && quiet > 0.0) {
         st = quiet_check(w, ids, n, (int)ceil(quiet / d.dt - 1e-9), &r);
+    }
+    if (st == NSCD_OK && drop > 0.0) {
+        st = drop_ball(w, ids, n, drop, cli_has_flag(argc, argv, "--drop-wake"), &r);
     }
     nscd_world_vtk_series_destroy(series);
     if (st != NSCD_OK) {
@@ -386,6 +523,41 @@ int main(int argc, char **argv) {
             printf(",\"spinning_friction\":");
             json_number(stdout, spinning);
         }
+        if (sleep) {
+            printf(",\"sleep_speed\":");
+            json_number(stdout, d.sleep_speed);
+            printf(",\"sleep_time\":");
+            json_number(stdout, d.sleep_time);
+            printf(",\"sleeping_at_t_end\":%d", r.sleeping_end);
+            if (quiet > 0.0) {
+                printf(",\"sleeping_at_quiet_end\":%d", r.sleeping_quiet);
+            }
+        }
+        if (drop > 0.0) {
+            printf(",\"drop_radius\":");
+            json_number(stdout, drop);
+            printf(",\"drop_highest_centre\":");
+            json_number(stdout, r.drop_top);
+            printf(",\"drop_ball_lowest_bottom\":");
+            json_number(stdout, r.drop_lowest);
+            printf(",\"drop_ball_final_bottom\":");
+            json_number(stdout, r.drop_final);
+            printf(",\"drop_max_penetration\":");
+            json_number(stdout, r.drop_penetration);
+            printf(",\"drop_asleep_first_step\":%d,\"drop_asleep_fewest\":%d,"
+                   "\"drop_asleep_end\":%d",
+                   r.drop_asleep_before, r.drop_asleep_fewest, r.drop_asleep_end);
+        }
+        if (speed_stats) {
+            printf(",\"speed_median\":");
+            json_number(stdout, r.median_speed);
+            printf(",\"speed_fastest\":{\"body\":%d,\"kind\":\"%s\",\"v\":%.4g,\"w\":%.4g,"
+                   "\"z\":%.4g}",
+                   r.speed_fastest, KIND_NAMES[kinds[r.speed_fastest]], r.speed_fastest_v,
+                   r.speed_fastest_w, r.speed_fastest_z);
+            printf(",\"speed_above_mm_s\":{\"0.1\":%d,\"1\":%d,\"5\":%d,\"10\":%d,\"50\":%d}",
+                   r.above[0], r.above[1], r.above[2], r.above[3], r.above[4]);
+        }
         if (quiet > 0.0) {
             printf(",\"quiet_check\":");
             json_number(stdout, quiet);
@@ -422,6 +594,26 @@ int main(int argc, char **argv) {
         if (resistance) {
             printf("  rolling resistance %g m, spinning resistance %g m\n", rolling, spinning);
         }
+        if (sleep) {
+            printf("  sleeping (below %g m/s for %g s): %d bodies asleep at t-end", d.sleep_speed,
+                   d.sleep_time, r.sleeping_end);
+            if (quiet > 0.0) {
+                printf(", %d at the end of the quiet check", r.sleeping_quiet);
+            }
+            printf("\n");
+        }
+        if (drop > 0.0) {
+            printf(
+                "  a ball of %g m dropped on the highest body (its centre at %.3g m): asleep %d at "
+                "its first step, fewest %d, %d after 1 s; its bottom lowest %.3g m, at the "
+                "end %.3g m; largest penetration %.3g m\n",
+                drop, r.drop_top, r.drop_asleep_before, r.drop_asleep_fewest, r.drop_asleep_end,
+                r.drop_lowest, r.drop_final, r.drop_penetration);
+        }
+        if (speed_stats) {
+            printf("  speeds at t-end: median %.3g m/s; above 0.1/1/5/10/50 mm/s: %d/%d/%d/%d/%d\n",
+                   r.median_speed, r.above[0], r.above[1], r.above[2], r.above[3], r.above[4]);
+        }
         if (quiet > 0.0) {
             printf("  over %g s more: largest displacement %.3g m, fastest body at the end %.3g "
                    "m/s, largest penetration %.3g m; %d bodies moved more than 0.1 mm, most "
@@ -438,6 +630,7 @@ int main(int argc, char **argv) {
     }
     free(ids);
     free(kinds);
+    free(radius);
     nscd_world_destroy(w);
     if (st != NSCD_OK) {
         return 1;

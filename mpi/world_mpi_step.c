@@ -401,6 +401,10 @@ nscd_status nscd_world_mpi_step(nscd_world_mpi *w, nscd_world_step_report *repor
         return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
                           "on_unconverged REJECT: the distributed world keeps every step");
     }
+    if (w->local->desc.sleep) { /* the same desc everywhere */
+        return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
+                          "sleeping (nscd_world_desc::sleep): not in the distributed world yet");
+    }
     if (w->local->resistant_materials > 0) { /* the same materials everywhere */
         return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
                           "rolling or spinning resistance: not in the distributed world yet");

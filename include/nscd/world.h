@@ -230,6 +230,25 @@ typedef struct nscd_world_desc {
      *  still leaves a deep contact closing is not converged (its report
      *  counts them, its last error names the deepest). Default 100. */
     int32_t deep_sweeps;
+    /** (since 0.2) Sleeping (docs/world.md, "Sleeping"): the speed, m/s
+     *  (>= 0), below which a dynamic body counts as at rest: its linear
+     *  speed |v| and its angular speed times its bounding radius |ω| r must
+     *  both stay below it (0: no body ever does). Ignored unless `sleep`
+     *  is 1. Default 0.01. */
+    double sleep_speed;
+    /** (since 0.2) Time, s (>= 0), a body must stay below `sleep_speed`
+     *  before it may sleep; an island (the awake dynamic bodies connected by
+     *  contacts) falls asleep when every body of it has. Ignored unless
+     *  `sleep` is 1. Default 0.5. */
+    double sleep_time;
+    /** (since 0.2) 1 = islands of bodies at rest fall asleep: their
+     *  velocities are set to exactly zero and they are neither integrated
+     *  nor solved until something wakes them (a moving body touching them,
+     *  a change through the API, nscd_world_wake_body()); 0 (the default) =
+     *  no sleeping: the step as before this field, bitwise. The time
+     *  steppers (nscd_time_stepping_create_world()) and the distributed
+     *  world refuse a world with sleeping on (::NSCD_ERR_UNSUPPORTED). */
+    int32_t sleep;
 } nscd_world_desc;
 
 /** A body, filled with defaults by nscd_body_desc_init(). */
@@ -312,6 +331,9 @@ typedef struct nscd_world_step_report {
      *  nscd_world_desc::deep_penetration and closing: a step with any is
      *  not converged, whatever its merit. */
     int32_t deep_contacts;
+    /** (since 0.2) Dynamic bodies asleep at the end of the step
+     *  (nscd_world_desc::sleep; 0 without sleeping). */
+    int32_t sleeping_bodies;
 } nscd_world_step_report;
 
 /**
@@ -346,12 +368,14 @@ NSCD_API nscd_status nscd_shape_desc_init(nscd_shape_desc *desc, size_t struct_s
  *         step (|g| dt² overflows, with |g| taken as at least 1), ε outside [0, 1), relaxation
  *         outside (0, 1], a negative margin, friction or tolerance, groups or
  *         sweeps < 1, an empty domain, `threads` outside [0, 256], a
- *         `deep_penetration` <= 0 or `deep_sweeps` < 0;
- *         ::NSCD_ERR_NOT_FINITE for a NaN;
- *         ::NSCD_ERR_INVALID_ARGUMENT for a bad enum or allocator, one of
- *         `enqueue_task` and `finish_task` without the other, or with
- *         `threads` < 1; ::NSCD_ERR_STATE when the system refuses a thread
- *         of the pool (none is left running); ::NSCD_ERR_OUT_OF_MEMORY.
+ *         `deep_penetration` <= 0, `deep_sweeps` < 0, a negative
+ *         `sleep_speed` or `sleep_time`;
+ *         ::NSCD_ERR_NOT_FINITE for a NaN or an infinite `sleep_speed` or
+ *         `sleep_time`;
+ *         ::NSCD_ERR_INVALID_ARGUMENT for a `sleep` other than 0 and 1, a bad enum or allocator,
+ * one of `enqueue_task` and `finish_task` without the other, or with `threads` < 1;
+ * ::NSCD_ERR_STATE when the system refuses a thread of the pool (none is left running);
+ * ::NSCD_ERR_OUT_OF_MEMORY.
  */
 NSCD_API nscd_status nscd_world_create(const nscd_world_desc *desc, nscd_world **world);
 /**
@@ -484,7 +508,9 @@ NSCD_API nscd_status nscd_world_add_body(nscd_world *world, const nscd_body_desc
 /**
  * @brief Removes a body; its contacts go with it (they are left out of
  *        nscd_world_get_contacts() from now on). Cheap: the storage is
- *        compacted once, at the start of the next step.
+ *        compacted once, at the start of the next step. With sleeping
+ *        (nscd_world_desc::sleep), its island and every island it touched
+ *        wake.
  * @param world The world.
  * @param id    The body.
  * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STALE_HANDLE for a
@@ -522,7 +548,9 @@ NSCD_API nscd_status nscd_world_get_body(const nscd_world *world, nscd_body_id i
 /**
  * @brief Sets a body's state; NULL pointers leave that part unchanged. Static
  *        bodies accept a pose only (position, orientation). The body's
- *        contacts keep their keys.
+ *        contacts keep their keys. With sleeping (nscd_world_desc::sleep):
+ *        a dynamic body's island wakes, with the islands it touched; a pose
+ *        set on a static or kinematic body wakes every sleeping body.
  * @param world     The world.
  * @param id        The body.
  * @param position  3 values or NULL.
@@ -546,7 +574,9 @@ NSCD_API nscd_status nscd_world_set_body(nscd_world *world, nscd_body_id id, con
  * nscd_world_step() adds dt F / m to the velocity and dt I⁻¹ τ (the world-
  * frame inverse inertia) to the angular velocity with gravity, before the
  * contacts are solved; the time steppers driving the world add F and τ to
- * its forces. A new body has none; zero vectors (or NULL) remove it.
+ * its forces. A new body has none; zero vectors (or NULL) remove it. The
+ * call wakes the body's island (nscd_world_desc::sleep); a sleeping body
+ * gets no load until woken.
  * @param world  The world.
  * @param id     A dynamic body.
  * @param force  3 values, N, or NULL for zero.
@@ -579,6 +609,32 @@ NSCD_API nscd_status nscd_world_get_applied_force(const nscd_world *world, nscd_
  */
 NSCD_API nscd_status nscd_world_get_body_mass(const nscd_world *world, nscd_body_id id,
                                               double *mass, double inertia[3]);
+
+/**
+ * @brief Whether a body sleeps (nscd_world_desc::sleep; docs/world.md,
+ *        "Sleeping"): its velocities are zero and it neither moves nor has
+ *        its contacts solved until it is woken.
+ * @param world    The world.
+ * @param id       Any live body (static and kinematic bodies never sleep).
+ * @param sleeping Receives 1 when the body sleeps, else 0.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STALE_HANDLE
+ *         (nothing written on failure).
+ * @since 0.2
+ */
+NSCD_API nscd_status nscd_world_body_sleeping(const nscd_world *world, nscd_body_id id,
+                                              int32_t *sleeping);
+/**
+ * @brief Wakes a body and every body of its sleeping island, and restarts
+ *        their sleep timers (they stay awake at least
+ *        nscd_world_desc::sleep_time). Of a static or kinematic body: wakes
+ *        every island it touches. Of an awake body: restarts its timer.
+ *        Without sleeping: does nothing.
+ * @param world The world.
+ * @param id    The body.
+ * @return ::NSCD_OK; ::NSCD_ERR_NULL_POINTER; ::NSCD_ERR_STALE_HANDLE.
+ * @since 0.2
+ */
+NSCD_API nscd_status nscd_world_wake_body(nscd_world *world, nscd_body_id id);
 
 /**
  * @brief Advances the world by one step of length dt (see the file comment
@@ -644,7 +700,10 @@ NSCD_API nscd_status nscd_world_get_bodies(const nscd_world *world, int32_t capa
 
 /**
  * @brief Bulk copy-out of the last step's contacts, in the solver's order
- *        (deterministic). Any array may be NULL.
+ *        (deterministic). Any array may be NULL. The contacts of sleeping
+ *        bodies (nscd_world_desc::sleep) are listed as they were when they
+ *        fell asleep (not solved since; not counted in
+ *        nscd_world_step_report::contacts).
  * @param world     The world.
  * @param capacity  Room in each array, in contacts.
  * @param count     Receives the number of contacts (::NSCD_ERR_BUFFER_TOO_SMALL

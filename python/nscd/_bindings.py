@@ -710,6 +710,9 @@ class nscd_world_desc(ctypes.Structure):
         ('task_user', ctypes.c_void_p),
         ('deep_penetration', ctypes.c_double),
         ('deep_sweeps', ctypes.c_int32),
+        ('sleep_speed', ctypes.c_double),
+        ('sleep_time', ctypes.c_double),
+        ('sleep', ctypes.c_int32),
     ]
 
 
@@ -761,6 +764,7 @@ class nscd_world_step_report(ctypes.Structure):
         ('relax_sweeps', ctypes.c_int32),
         ('deep_sweeps', ctypes.c_int32),
         ('deep_contacts', ctypes.c_int32),
+        ('sleeping_bodies', ctypes.c_int32),
     ]
 
 
@@ -1212,6 +1216,12 @@ PROTOTYPES = {
             ctypes.POINTER(ctypes.c_double),  # mass
             ctypes.POINTER(ctypes.c_double),  # inertia
         ]),
+        'nscd_world_body_sleeping': (nscd_status, [
+            ctypes.c_void_p,  # world
+            nscd_body_id,  # id
+            ctypes.POINTER(ctypes.c_int32),  # sleeping
+        ]),
+        'nscd_world_wake_body': (nscd_status, [ctypes.c_void_p, nscd_body_id]),
         'nscd_world_step': (nscd_status, [
             ctypes.c_void_p,  # world
             ctypes.POINTER(nscd_world_step_report),  # report

@@ -244,6 +244,7 @@ class WorldStepReport(NamedTuple):
     relax_sweeps: int = 0  # sweeps of the relax pass (0: no contact penetrated)
     deep_sweeps: int = 0   # sweeps the deep-penetration guard added (in sweeps too)
     deep_contacts: int = 0  # contacts left closing deeper than deep_penetration
+    sleeping_bodies: int = 0  # dynamic bodies asleep at the end of the step
 
 
 class Bodies(NamedTuple):
@@ -299,6 +300,11 @@ class World(OwnedHandle):
     - ``deep_penetration`` (m, 1e-4) and ``deep_sweeps`` (100; 0 = off): a
       step whose sweeps leave a contact deeper than that closing sweeps on
       (docs/world.md, "Deep penetrations");
+    - ``sleep`` (False), ``sleep_speed`` (m/s, 0.01), ``sleep_time`` (s,
+      0.5): islands of bodies whose speeds |v| and |ω| r stayed below
+      sleep_speed for sleep_time fall asleep (zero velocities, not
+      integrated nor solved) until touched or changed (docs/world.md,
+      "Sleeping"); the time steppers refuse a world with sleep;
     - ``default_friction`` (μ of material 0, 0.5), ``friction_combine``
       (FrictionCombine or its name);
     - ``threads`` (0): the threads of a step (docs/world.md, "Threads"):
@@ -314,7 +320,8 @@ class World(OwnedHandle):
     ``len(world)`` counts the live bodies."""
 
     _REALS = ("dt", "tolerance", "relaxation", "error_reduction", "contact_margin",
-              "default_friction", "max_correction_speed", "deep_penetration")
+              "default_friction", "max_correction_speed", "deep_penetration", "sleep_speed",
+              "sleep_time")
     _INTS = ("max_sweeps", "jacobi_groups", "relax_sweeps", "threads", "deep_sweeps")
     _UNCONVERGED = {"keep": 0, "fail": 1, "reject": 2}
 
@@ -333,14 +340,16 @@ class World(OwnedHandle):
         check(lib.nscd_world_desc_init(ctypes.byref(desc), ctypes.sizeof(desc)),
               "nscd_world_desc_init")
         for key, value in settings.items():
-            if key in self._REALS:
+            if key == "sleep":
+                desc.sleep = int(bool(value))
+            elif key in self._REALS:
                 setattr(desc, key, _c.real(value, key))
             elif key in self._INTS:
                 setattr(desc, key, _c.int32(value, key))
             else:
                 known = ", ".join(self._REALS + self._INTS + (
                     "gravity", "friction_law", "friction_combine", "warm_start", "domain", "log",
-                    "on_unconverged"))
+                    "on_unconverged", "sleep"))
                 raise TypeError(f"unknown world setting {key!r} (known: {known})")
         if gravity is not None:
             _set_array(desc.gravity, _vec(gravity, 3, "gravity"))
@@ -629,6 +638,24 @@ class World(OwnedHandle):
                     "nscd_world_get_applied_force")
         return f, t
 
+    def is_sleeping(self, body_id: int) -> bool:
+        """Whether a body sleeps (sleep=True worlds; docs/world.md, "Sleeping"):
+        its velocities are zero and it neither moves nor has its contacts
+        solved until woken."""
+        self._require_open()
+        sleeping = ctypes.c_int32()
+        self._check(self._lib.nscd_world_body_sleeping(self._handle, self._id(body_id),
+                                                       ctypes.byref(sleeping)),
+                    "nscd_world_body_sleeping")
+        return bool(sleeping.value)
+
+    def wake(self, body_id: int) -> None:
+        """Wakes a body and its sleeping island (timers restarted); of a static
+        or kinematic body, every island it touches."""
+        self._require_open()
+        self._check(self._lib.nscd_world_wake_body(self._handle, self._id(body_id)),
+                    "nscd_world_wake_body")
+
     # ------------------------------------------------------------ stepping
     def step(self, n: int = 1, allow_not_converged: bool = False) -> WorldStepReport:
         """Advances the world by n steps of dt and returns the report of the last.
@@ -669,7 +696,8 @@ class World(OwnedHandle):
     def _report(r):
         return WorldStepReport(r.contacts, r.sweeps, bool(r.converged), r.merit,
                                r.max_penetration, r.bodies_removed, r.broad_pairs,
-                               r.relax_sweeps, r.deep_sweeps, r.deep_contacts)
+                               r.relax_sweeps, r.deep_sweeps, r.deep_contacts,
+                               r.sleeping_bodies)
 
     @property
     def time(self) -> float:

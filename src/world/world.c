@@ -30,6 +30,8 @@ nscd_status nscd_world_desc_init(nscd_world_desc *desc, size_t struct_size) {
     d.relax_sweeps = 3;
     d.deep_penetration = 1e-4;
     d.deep_sweeps = 100;
+    d.sleep_speed = 0.01;
+    d.sleep_time = 0.5;
     return nscd__struct_init(desc, struct_size, &d, sizeof d, NSCD__WORLD_DESC_SIZE_0_2);
 }
 
@@ -39,7 +41,7 @@ static nscd_status validate_desc(const nscd_world_desc *d) {
         d->tolerance,        d->relaxation,    d->error_reduction, d->contact_margin,
         d->default_friction, d->domain_min[0], d->domain_min[1],   d->domain_min[2],
         d->domain_max[0],    d->domain_max[1], d->domain_max[2],   d->max_correction_speed,
-        d->deep_penetration};
+        d->deep_penetration, d->sleep_speed,   d->sleep_time};
     if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
         return NSCD_ERR_NOT_FINITE;
     }
@@ -50,7 +52,7 @@ static nscd_status validate_desc(const nscd_world_desc *d) {
     if (d->friction_combine < NSCD_COMBINE_GEOMETRIC_MEAN ||
         d->friction_combine > NSCD_COMBINE_AVERAGE || (d->warm_start != 0 && d->warm_start != 1) ||
         (d->use_domain != 0 && d->use_domain != 1) || d->on_unconverged < NSCD_UNCONVERGED_KEEP ||
-        d->on_unconverged > NSCD_UNCONVERGED_REJECT) {
+        d->on_unconverged > NSCD_UNCONVERGED_REJECT || (d->sleep != 0 && d->sleep != 1)) {
         return NSCD_ERR_INVALID_ARGUMENT;
     }
     /* a dt whose g dt² (the first step's fall) overflows cannot be stepped:
@@ -62,7 +64,8 @@ static nscd_status validate_desc(const nscd_world_desc *d) {
         d->default_friction < 0.0 || d->tolerance < 0.0 || d->max_sweeps < 1 ||
         d->jacobi_groups < 1 || d->jacobi_groups > (1 << 20) || !(d->max_correction_speed > 0.0) ||
         d->relax_sweeps < 0 || !(d->deep_penetration > 0.0) || d->deep_sweeps < 0 ||
-        d->threads < 0 || d->threads > NSCD__WORLD_MAX_THREADS) {
+        d->sleep_speed < 0.0 || d->sleep_time < 0.0 || d->threads < 0 ||
+        d->threads > NSCD__WORLD_MAX_THREADS) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
     if ((d->enqueue_task == NULL) != (d->finish_task == NULL) ||
@@ -141,6 +144,7 @@ void nscd_world_destroy(nscd_world *w) {
     nscd__collision_free(&w->collision);
     nscd__world_free_contacts(w);
     nscd__free(&a, w->records, (size_t)w->records_capacity * sizeof(nscd__world_record));
+    nscd__free(&a, w->carried, (size_t)w->carried_capacity * sizeof(nscd__world_record));
     nscd__world_free_colours(w);
     nscd__parallel_free(&w->parallel, &a);
     nscd__free(&a, w, sizeof *w);
@@ -254,6 +258,7 @@ nscd_status nscd_world_set_pair_friction(nscd_world *w, int32_t material_a, int3
         return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "pair of materials %d, %d",
                           (int)material_a, (int)material_b);
     }
+    nscd__world_wake_all(w); /* a pile at rest may slide with less friction */
     return NSCD_OK;
 }
 
@@ -284,6 +289,7 @@ nscd_status nscd_world_set_material_resistance(nscd_world *w, int32_t material, 
     if (w->material_resistance == NULL) { /* 0 and 0: as it is */
         return NSCD_OK;
     }
+    nscd__world_wake_all(w); /* a pile at rest may roll with less resistance */
     double *r = w->material_resistance + 2 * (size_t)material;
     bool was = r[0] != 0.0 || r[1] != 0.0, is = rolling != 0.0 || spinning != 0.0;
     w->resistant_materials += (int32_t)is - (int32_t)was;

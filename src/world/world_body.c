@@ -20,7 +20,7 @@
  * and release walk one table instead of three lists. */
 typedef nscd__array body_array; /* keep: set by reserve() */
 
-enum { N_BODY_ARRAYS = 19 };
+enum { N_BODY_ARRAYS = 21 };
 
 static void body_arrays(nscd_world *w, body_array out[N_BODY_ARRAYS]) {
     body_array t[N_BODY_ARRAYS] = {
@@ -42,6 +42,8 @@ static void body_arrays(nscd_world *w, body_array out[N_BODY_ARRAYS]) {
         {(void **)&w->shape_count, sizeof(int32_t), 0},
         {(void **)&w->user_id, sizeof(uint64_t), 0},
         {(void **)&w->id, sizeof(nscd_body_id), 0},
+        {(void **)&w->sleep_timer, sizeof(double), 0},
+        {(void **)&w->sleep_island, sizeof(uint64_t), 0},
         {(void **)&w->saved_velocity, 0, 0}, /* placeholder: scratch is separate */
     };
     memcpy(out, t, sizeof t);
@@ -588,6 +590,8 @@ static void store_body(nscd_world *w, int32_t i, const nscd_body_desc *b, nscd_b
     memset(w->inv_inertia_world + 9 * (size_t)i, 0, 9 * sizeof(double));
     memset(w->applied_force + 3 * (size_t)i, 0, 3 * sizeof(double));
     memset(w->applied_torque + 3 * (size_t)i, 0, 3 * sizeof(double));
+    w->sleep_timer[i] = 0.0;
+    w->sleep_island[i] = 0;
 }
 
 nscd_status nscd_world_add_body(nscd_world *w, const nscd_body_desc *body,
@@ -644,6 +648,11 @@ nscd_status nscd_world_add_body(nscd_world *w, const nscd_body_desc *body,
     store_shapes(w, i, local, hulls, n_shapes);
     w->n_bodies++;
     *id = w->id[i];
+    if (b.type != NSCD_BODY_DYNAMIC) {
+        /* a sleeping body it overlaps would not see it (both fixed to the
+         * detection); a new dynamic body wakes what it touches in the step */
+        nscd__world_wake_all(w);
+    }
     return NSCD_OK;
 }
 
@@ -763,6 +772,8 @@ nscd_status nscd__world_append_row(nscd_world *w, const nscd__world_row *row,
     w->user_id[i] = row->user_id;
     w->type[i] = row->type;
     w->isotropic[i] = row->isotropic;
+    w->sleep_timer[i] = 0.0;
+    w->sleep_island[i] = 0;
     int32_t slot = take_slot(w); /* cannot fail: room reserved above */
     uint32_t generation = ++w->slot_generation[slot];
     w->slot_dense[slot] = i;
@@ -783,6 +794,7 @@ nscd_status nscd__world_append_row(nscd_world *w, const nscd__world_row *row,
 /* ------------------------------------------------------------ removing */
 
 void nscd__world_kill(nscd_world *w, int32_t i) {
+    nscd__world_wake_touching(w, i);      /* nothing stays asleep on a body that went */
     nscd__world_drop_joints(w, w->id[i]); /* a joint never outlives its bodies */
     release_slot(w, w->id[i]);
     w->type[i] = -1;
@@ -952,6 +964,11 @@ nscd_status nscd_world_set_body(nscd_world *w, nscd_body_id id, const double *po
     if (w->type[i] == NSCD_BODY_STATIC && (velocity != NULL || angular_velocity != NULL)) {
         return fail(w, NSCD_ERR_INVALID_ARGUMENT, "a static body accepts a pose only");
     }
+    if (w->type[i] == NSCD_BODY_DYNAMIC) { /* its island, and what rested on it */
+        nscd__world_wake_touching(w, i);
+    } else if (position != NULL || orientation != NULL) {
+        nscd__world_wake_all(w); /* a moved support, or one moved into a sleeping body */
+    }
     if (position != NULL) {
         memcpy(w->position + 3 * (size_t)i, position, 3 * sizeof(double));
     }
@@ -982,6 +999,7 @@ nscd_status nscd_world_set_applied_force(nscd_world *w, nscd_body_id id, const d
     if (w->type[i] != NSCD_BODY_DYNAMIC) {
         return fail(w, NSCD_ERR_INVALID_ARGUMENT, "only a dynamic body takes applied forces");
     }
+    nscd__world_wake_island(w, i);
     for (int k = 0; k < 3; ++k) {
         w->applied_force[3 * (size_t)i + k] = force ? force[k] : 0.0;
         w->applied_torque[3 * (size_t)i + k] = torque ? torque[k] : 0.0;

@@ -25,8 +25,8 @@
 /* Every field of these structs is either saved below or documented as
  * rebuilt by the step (docs/checkpoint.md). Update the visitors, then
  * these sizes. */
-_Static_assert(sizeof(struct nscd_world) == 1600, "nscd_world changed: update world_checkpoint.c");
-_Static_assert(sizeof(nscd_world_desc) == 256,
+_Static_assert(sizeof(struct nscd_world) == 1672, "nscd_world changed: update world_checkpoint.c");
+_Static_assert(sizeof(nscd_world_desc) == 280,
                "nscd_world_desc changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__world_shape) == 168, "world shape changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__world_record) == 168, "record changed: update world_checkpoint.c");
@@ -149,6 +149,14 @@ static void io_settings(cursor *c, nscd_world *w) {
     io_i32(c, &w->projection_iterations, 1);
     io_f64(c, &w->projection_tolerance, 1);
     io_u64(c, &w->joint_serial, 1);
+    /* sleeping's settings, only with sleeping on (a world without saves
+     * what it saved before they existed; a load finds them by the bytes
+     * left in the section) */
+    if (c->loading ? !c->bad && c->pos < c->size : d->sleep != 0) {
+        io_f64(c, &d->sleep_speed, 1);
+        io_f64(c, &d->sleep_time, 1);
+        io_i32(c, &d->sleep, 1);
+    }
 }
 
 /* The settings' checks beyond nscd_world_create()'s. */
@@ -283,6 +291,40 @@ static nscd_status io_materials(cursor *c, nscd_world *w) {
 /* Bytes per body in the bodies section. */
 enum { BODY_BYTES = (3 + 4 + 3 + 3 + 1 + 1 + 9 + 9 + 9 + 1 + 3 + 3) * 8 + 4 * 4 + 2 * 8 };
 
+/* The bodies' sleep timers and island labels and the last label given,
+ * after the bodies, only when one is not zero (a world that never slept
+ * saves what it saved before they existed). */
+static nscd_status io_sleep(cursor *c, nscd_world *w) {
+    bool present = w->sleep_serial != 0;
+    for (int32_t i = 0; !c->loading && !present && i < w->n_bodies; ++i) {
+        present = w->sleep_timer[i] != 0.0;
+    }
+    size_t n = (size_t)w->n_bodies;
+    if (c->loading && !c->bad && n > 0) { /* awake, unless the block says otherwise */
+        memset(w->sleep_timer, 0, n * sizeof(double));
+        memset(w->sleep_island, 0, n * sizeof(uint64_t));
+    }
+    if (c->loading ? c->bad || c->pos == c->size : !present) {
+        return NSCD_OK;
+    }
+    io_u64(c, &w->sleep_serial, 1);
+    io_f64(c, w->sleep_timer, n);
+    io_u64(c, w->sleep_island, n);
+    if (!c->loading || c->bad) {
+        return NSCD_OK;
+    }
+    w->n_sleeping = 0;
+    for (size_t i = 0; i < n && !c->bad; ++i) {
+        if (!(w->sleep_timer[i] >= 0.0) || !nscd__all_finite(&w->sleep_timer[i], 1) ||
+            w->sleep_island[i] > w->sleep_serial ||
+            (w->sleep_island[i] != 0 && w->type[i] != NSCD_BODY_DYNAMIC)) {
+            refuse(c, "a sleep timer or island out of range");
+        }
+        w->n_sleeping += w->sleep_island[i] != 0;
+    }
+    return NSCD_OK;
+}
+
 static nscd_status io_bodies(cursor *c, nscd_world *w) {
     io_count(c, &w->n_bodies, BODY_BYTES, INT32_MAX / 16, "count");
     io_i32(c, &w->n_dead, 1);
@@ -318,7 +360,7 @@ static nscd_status io_bodies(cursor *c, nscd_world *w) {
     io_u64(c, w->user_id, n);
     io_u64(c, w->id, n);
     if (!c->loading || c->bad) {
-        return NSCD_OK;
+        return c->bad ? NSCD_OK : io_sleep(c, w);
     }
     int32_t dead = 0;
     for (size_t i = 0; i < n && !c->bad; ++i) {
@@ -344,7 +386,7 @@ static nscd_status io_bodies(cursor *c, nscd_world *w) {
     if (!c->bad && dead != w->n_dead) {
         refuse(c, "removed-body count");
     }
-    return NSCD_OK;
+    return io_sleep(c, w);
 }
 
 static nscd_status io_slots(cursor *c, nscd_world *w) {

@@ -134,6 +134,11 @@ struct nscd_world {
      * torque (nscd_world_set_applied_force), zero unless set; read by
      * free_velocities (world_step.c) and the model's forces (world_model.c). */
     double *applied_force, *applied_torque;
+    /* Sleeping (world_sleep.c; nscd_world_desc::sleep), n each: how long
+     * the body has stayed below the sleep speed (s), and the label of its
+     * sleeping island (0: awake; labels from sleep_serial, never reused). */
+    double *sleep_timer;
+    uint64_t *sleep_island;
     int32_t *type;      /* n: nscd_body_type, -1 when removed */
     int32_t *isotropic; /* n: inertia a multiple of the identity */
     int32_t *shape_first, *shape_count;
@@ -167,6 +172,13 @@ struct nscd_world {
     int32_t contact_resist_capacity;
     nscd__world_record *records;
     int32_t n_records, records_capacity;
+    /* Sleeping: the dynamic bodies asleep, the last island label given, and
+     * the records of the sleeping contacts (neither side awake) a step
+     * carries over unsolved, in key order (scratch of the step). */
+    int32_t n_sleeping;
+    int32_t n_carried, carried_capacity;
+    uint64_t sleep_serial;
+    nscd__world_record *carried;
 
     /* Scratch of the solver and the step: velocities before the step (NaN
      * restore), and the snapshot and accumulator of the Jacobi blend. */
@@ -415,6 +427,36 @@ void nscd__world_joint_warm_start(nscd_world *w);
 double nscd__world_joint_sweep(nscd_world *w);
 void nscd__world_joint_store(nscd_world *w);
 void nscd__world_free_joint_blocks(nscd_world *w);
+
+/* Sleeping (world_sleep.c; docs/world.md, "Sleeping"). Every function is a
+ * no-op for a world without sleeping bodies (n_sleeping 0) unless noted. */
+/* Whether dense body i sleeps. */
+static inline bool nscd__world_asleep(const nscd_world *w, int32_t i) {
+    return w->sleep_island[i] != 0;
+}
+/* Whether dense body i moves in a step: awake dynamic, or kinematic with a
+ * velocity (with sleeping bodies, the others are fixed to the detection). */
+bool nscd__world_sleep_mover(const nscd_world *w, int32_t i);
+/* After the collision detection of a step: wakes every sleeping island a
+ * moving body (an awake dynamic one, a kinematic one with a velocity)
+ * touches, detecting again until no more wakes. */
+nscd_status nscd__world_sleep_wake_touched(nscd_world *w);
+/* After the contacts are built: the records of the contacts of sleeping
+ * bodies (carried unsolved), and room for them with this step's. */
+nscd_status nscd__world_sleep_carry(nscd_world *w);
+/* After the records are stored: the carried ones merged back in key order. */
+void nscd__world_sleep_merge(nscd_world *w);
+/* At the end of a step (sleep on): timers, islands, and the islands that
+ * fall asleep. */
+void nscd__world_sleep_update(nscd_world *w);
+/* Wakes the island of dense body i (a dynamic body; nothing when awake) and
+ * restarts the timers of its bodies. */
+void nscd__world_wake_island(nscd_world *w, int32_t i);
+/* Wakes what dense body i supports or rests on: its island, and the islands
+ * of the bodies its last contacts touch (a removed or moved body). */
+void nscd__world_wake_touching(nscd_world *w, int32_t i);
+/* Wakes every sleeping body (a static body moved, a material changed). */
+void nscd__world_wake_all(nscd_world *w);
 
 /* The model adapter (world_model.c; nscd__world_model in world_model.h). */
 /* Frees the adapter and clears every stepper's link to it. */

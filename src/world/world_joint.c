@@ -132,6 +132,12 @@ static nscd_status insert(nscd_world *w, const nscd__joint_def *def, const nscd_
     j->id = ((uint64_t)w->joint_generation[slot] << 32) | (uint32_t)slot;
     w->joint_dense[slot] = w->n_joints++;
     *id = j->id;
+    for (int s = 0; s < 2; ++s) { /* a body with a joint never sleeps */
+        int32_t i = nscd__world_lookup(w, body[s]);
+        if (i >= 0) {
+            nscd__world_wake_island(w, i);
+        }
+    }
     return NSCD_OK;
 }
 

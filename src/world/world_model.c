@@ -112,6 +112,11 @@ static nscd_status reserve_bodies(world_adapter *a, int32_t n) {
 static nscd_status pull_state(void *self) {
     world_adapter *a = self;
     nscd_world *w = a->world;
+    if (w->desc.sleep) { /* the steppers integrate every body */
+        return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
+                          "a time stepper drives a world without sleeping "
+                          "(nscd_world_desc::sleep): step it with nscd_world_step");
+    }
     if (w->resistant_materials > 0) { /* the assembled W has no angular rows */
         return nscd__fail(&w->diag, NSCD_ERR_UNSUPPORTED,
                           "a time stepper drives a world without rolling or spinning resistance "

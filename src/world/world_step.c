@@ -143,7 +143,11 @@ static void world_shapes_range(int32_t begin, int32_t end, int32_t worker, void 
         c->category = sh->category;
         c->mask = sh->mask;
         c->hull = sh->hull;
-        c->fixed = w->type[i] != NSCD_BODY_DYNAMIC;
+        /* with sleeping bodies: what does not move this step (a sleeping
+         * body, a kinematic one at rest) is fixed, and a moving kinematic
+         * body is not (it wakes what it touches) */
+        c->fixed =
+            w->n_sleeping > 0 ? !nscd__world_sleep_mover(w, i) : w->type[i] != NSCD_BODY_DYNAMIC;
         c->reach = w->speculative ? speculative_reach(w, i) : 0.0;
     }
 }
@@ -634,7 +638,8 @@ static void free_velocities_range(int32_t begin, int32_t end, int32_t worker, vo
     double dt = w->desc.dt;
     const double *g = w->desc.gravity;
     for (int32_t i = begin; i < end; ++i) {
-        if (w->type[i] != NSCD_BODY_DYNAMIC) {
+        if (w->type[i] != NSCD_BODY_DYNAMIC ||
+            w->sleep_island[i] != 0) { /* a sleeping one: at rest */
             continue;
         }
         double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
@@ -664,8 +669,8 @@ static void integrate_range(int32_t begin, int32_t end, int32_t worker, void *ct
     const double *vel = w->split_positions ? w->position_velocity : w->velocity;
     const double *omg = w->split_positions ? w->position_omega : w->omega;
     for (int32_t i = begin; i < end; ++i) {
-        if (w->type[i] == NSCD_BODY_STATIC) {
-            continue;
+        if (w->type[i] == NSCD_BODY_STATIC || (w->type[i] >= 0 && w->sleep_island[i] != 0)) {
+            continue; /* a sleeping body's pose stays bitwise */
         }
         double *x = w->position + 3 * (size_t)i, *q = w->orientation + 4 * (size_t)i;
         const double *v = vel + 3 * (size_t)i, *om = omg + 3 * (size_t)i;
@@ -886,11 +891,17 @@ nscd_status nscd__world_step_prepare(nscd_world *w, double *max_penetration) {
     w->speculative = true; /* the world's own step: speculative reach */
     nscd_status rc = nscd__world_detect_contacts(w);
     w->speculative = false;
+    if (rc == NSCD_OK && w->n_sleeping > 0) { /* sleeping islands a moving body touches */
+        rc = nscd__world_sleep_wake_touched(w);
+    }
     if (rc == NSCD_OK) {
         rc = build_contacts(w, max_penetration);
     }
     if (rc == NSCD_OK) {
         rc = nscd__world_reserve_records(w, w->n_contacts);
+    }
+    if (rc == NSCD_OK) { /* the sleeping contacts' records, carried unsolved */
+        rc = nscd__world_sleep_carry(w);
     }
     if (rc == NSCD_OK && w->parallel.threads >= 1) { /* the per-chunk partials of the step */
         int32_t most = w->n_bodies > w->n_contacts ? w->n_bodies : w->n_contacts;
@@ -972,6 +983,7 @@ void nscd__world_step_integrate(nscd_world *w) {
     nscd__world_unpermute(w); /* the records in key order */
     integrate_positions(w);
     store_records(w);
+    nscd__world_sleep_merge(w); /* the sleeping contacts' records back, in key order */
 }
 
 /* The deep-penetration guard (nscd_world_desc::deep_penetration;
@@ -1094,6 +1106,10 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
         joints = nscd__world_project_joints(w);
     }
     r.bodies_removed = nscd__world_remove_outside(w);
+    if (w->desc.sleep) {
+        nscd__world_sleep_update(w);
+    }
+    r.sleeping_bodies = w->n_sleeping;
     w->steps++;
     w->time = (double)w->steps * w->desc.dt;
     if (report != NULL) {

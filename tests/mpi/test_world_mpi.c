@@ -756,6 +756,13 @@ static void bad_input(void) {
           NSCD_ERR_NULL_POINTER);
     nscd_world_mpi_destroy(m);
     nscd_world_mpi_destroy(NULL);
+    /* sleeping is not distributed yet: refused at the step */
+    scene_desc(&d, 1, 0);
+    d.sleep = 1;
+    m = create_mpi(&d);
+    nscd_world_step_report sr = {.struct_size = sizeof sr};
+    CHECK(nscd_world_mpi_step(m, &sr) == NSCD_ERR_UNSUPPORTED);
+    nscd_world_mpi_destroy(m);
 }
 
 /* ------------------------------------------------------------ boxes */
