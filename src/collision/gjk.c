@@ -77,7 +77,7 @@ void nscd__core_support(const nscd__core *core, const double d[3], double out[3]
         int32_t best = 0;
         double top = -INFINITY;
         for (int32_t v = 0; v < h->n_vertices; ++v) {
-            double e = nscd_dot3(local, h->vertices + 3 * (size_t)v);
+            double e = nscd__dot3(local, h->vertices + 3 * (size_t)v);
             if (e > top) {
                 top = e, best = v;
             }
@@ -121,14 +121,14 @@ static double triangle_closest(const simplex *s, int i, int j, int k, double lam
     double ab[3], ac[3], na[3] = {-a[0], -a[1], -a[2]};
     sub(b, a, ab);
     sub(c, a, ac);
-    double d1 = nscd_dot3(ab, na), d2 = nscd_dot3(ac, na);
+    double d1 = nscd__dot3(ab, na), d2 = nscd__dot3(ac, na);
     lam[0] = lam[1] = lam[2] = 0.0;
     if (d1 <= 0.0 && d2 <= 0.0) {
         lam[0] = 1.0;
     } else {
         double nb[3] = {-b[0], -b[1], -b[2]}, nc[3] = {-c[0], -c[1], -c[2]};
-        double d3 = nscd_dot3(ab, nb), d4 = nscd_dot3(ac, nb);
-        double d5 = nscd_dot3(ab, nc), d6 = nscd_dot3(ac, nc);
+        double d3 = nscd__dot3(ab, nb), d4 = nscd__dot3(ac, nb);
+        double d5 = nscd__dot3(ab, nc), d6 = nscd__dot3(ac, nc);
         double vc = d1 * d4 - d3 * d2, vb = d5 * d2 - d1 * d6, va = d3 * d6 - d5 * d4;
         if (d3 >= 0.0 && d4 <= d3) {
             lam[1] = 1.0;
@@ -152,7 +152,7 @@ static double triangle_closest(const simplex *s, int i, int j, int k, double lam
     for (int d = 0; d < 3; ++d) {
         p[d] = lam[0] * a[d] + lam[1] * b[d] + lam[2] * c[d];
     }
-    return nscd_dot3(p, p);
+    return nscd__dot3(p, p);
 }
 
 /* Reduces the simplex to the vertices that support its closest point to the
@@ -166,8 +166,8 @@ static int reduce_simplex(simplex *s) {
     if (s->n == 2) {
         double ab[3];
         sub(s->w[1], s->w[0], ab);
-        double len2 = nscd_dot3(ab, ab);
-        double t = len2 > 0.0 ? -nscd_dot3(s->w[0], ab) / len2 : 0.0;
+        double len2 = nscd__dot3(ab, ab);
+        double t = len2 > 0.0 ? -nscd__dot3(s->w[0], ab) / len2 : 0.0;
         if (t <= 0.0) {
             keep(s, (int[]){0}, (double[]){1.0}, 1);
         } else if (t >= 1.0) {
@@ -188,8 +188,8 @@ static int reduce_simplex(simplex *s) {
         sub(s->w[3], s->w[0], ad);
         double c[3] = {ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2],
                        ab[0] * ac[1] - ab[1] * ac[0]};
-        double size = sqrt(nscd_dot3(ab, ab) * nscd_dot3(ac, ac) * nscd_dot3(ad, ad));
-        flat = !(fabs(nscd_dot3(c, ad)) > 1e-9 * size);
+        double size = sqrt(nscd__dot3(ab, ab) * nscd__dot3(ac, ac) * nscd__dot3(ad, ad));
+        flat = !(fabs(nscd__dot3(c, ad)) > 1e-9 * size);
     }
     double best = INFINITY, best_lam[3] = {1, 0, 0};
     int best_face = -1;
@@ -202,7 +202,7 @@ static int reduce_simplex(simplex *s) {
             sub(s->w[v[3]], s->w[v[0]], ad);
             nrm[0] = ab[1] * ac[2] - ab[2] * ac[1], nrm[1] = ab[2] * ac[0] - ab[0] * ac[2],
             nrm[2] = ab[0] * ac[1] - ab[1] * ac[0];
-            double side_origin = -nscd_dot3(nrm, s->w[v[0]]), side_d = nscd_dot3(nrm, ad);
+            double side_origin = -nscd__dot3(nrm, s->w[v[0]]), side_d = nscd__dot3(nrm, ad);
             if (side_origin * side_d > 0.0) {
                 continue; /* origin on the inner side of this face */
             }
@@ -233,7 +233,7 @@ double nscd__gjk_distance(const nscd__core *ca, const nscd__core *cb, double pa[
     memset(&s, 0, sizeof s);
     double d[3];
     sub(cb->shape->position, ca->shape->position, d);
-    if (nscd_dot3(d, d) == 0.0) {
+    if (nscd__dot3(d, d) == 0.0) {
         d[0] = 1.0;
     }
     /* first vertex: supports toward each other */
@@ -257,12 +257,12 @@ double nscd__gjk_distance(const nscd__core *ca, const nscd__core *cb, double pa[
                 v[c] += s.lambda[k] * s.w[k][c];
             }
         }
-        double vv = nscd_dot3(v, v);
+        double vv = nscd__dot3(v, v);
         if (!(vv < best_vv)) {
             break; /* no progress */
         }
         best = s, best_vv = vv;
-        double scale = nscd_dot3(s.w[0], s.w[0]);
+        double scale = nscd__dot3(s.w[0], s.w[0]);
         if (vv <= 1e-24 * (1.0 + scale)) {
             return 0.0;
         }
@@ -273,7 +273,7 @@ double nscd__gjk_distance(const nscd__core *ca, const nscd__core *cb, double pa[
         sub(a, b, w);
         /* converged: the new point is hardly closer along v (relative
          * tolerance: the distance is then right to about 1e-10 of itself) */
-        if (vv - nscd_dot3(v, w) <= 1e-10 * vv) {
+        if (vv - nscd__dot3(v, w) <= 1e-10 * vv) {
             break;
         }
         int duplicate = 0;
@@ -297,5 +297,5 @@ double nscd__gjk_distance(const nscd__core *ca, const nscd__core *cb, double pa[
     }
     double diff[3];
     sub(pa, pb, diff);
-    return sqrt(nscd_dot3(diff, diff));
+    return sqrt(nscd__dot3(diff, diff));
 }

@@ -90,7 +90,7 @@ static int grow(const nscd_allocator *al, void **data, int32_t *cap, int32_t nee
 static const double *pt(const work *w, int32_t i) { return w->p + 3 * (size_t)i; }
 
 static double dist(const work *w, const tri *f, int32_t i) {
-    return nscd_dot3(f->n, pt(w, i)) - f->d;
+    return nscd__dot3(f->n, pt(w, i)) - f->d;
 }
 
 /* Appends triangle (a, b, c); its plane from the cross product. */
@@ -104,15 +104,15 @@ static int32_t add_tri(work *w, int32_t a, int32_t b, int32_t c) {
     const double *pa = pt(w, a), *pb = pt(w, b), *pc = pt(w, c);
     double e1[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
     double e2[3] = {pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]};
-    nscd_cross3(e1, e2, f->n);
-    double len = sqrt(nscd_dot3(f->n, f->n));
+    nscd__cross3(e1, e2, f->n);
+    double len = sqrt(nscd__dot3(f->n, f->n));
     if (!(len > 0.0)) {
         return -2;
     }
     for (int k = 0; k < 3; ++k) {
         f->n[k] /= len;
     }
-    f->d = (nscd_dot3(f->n, pa) + nscd_dot3(f->n, pb) + nscd_dot3(f->n, pc)) / 3.0;
+    f->d = (nscd__dot3(f->n, pa) + nscd__dot3(f->n, pb) + nscd__dot3(f->n, pc)) / 3.0;
     f->alive = 1;
     f->mark = -1;
     return w->nt++;
@@ -148,14 +148,14 @@ static nscd__hull_status initial_simplex(work *w, double extent) {
         for (int b = a + 1; b < 6; ++b) {
             const double *pa = pt(w, ext[a]), *pb = pt(w, ext[b]);
             double d[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
-            if (nscd_dot3(d, d) > best) {
-                best = nscd_dot3(d, d), i0 = ext[a], i1 = ext[b];
+            if (nscd__dot3(d, d) > best) {
+                best = nscd__dot3(d, d), i0 = ext[a], i1 = ext[b];
             }
         }
     }
     const double *p0 = pt(w, i0), *p1 = pt(w, i1);
     double u[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-    double ul = sqrt(nscd_dot3(u, u));
+    double ul = sqrt(nscd__dot3(u, u));
     if (!(ul > HULL_FLAT * extent)) {
         return NSCD__HULL_FLAT;
     }
@@ -164,8 +164,8 @@ static nscd__hull_status initial_simplex(work *w, double extent) {
     for (int32_t i = 0; i < w->n; ++i) {
         const double *q = pt(w, i);
         double d[3] = {q[0] - p0[0], q[1] - p0[1], q[2] - p0[2]}, c[3];
-        nscd_cross3(u, d, c);
-        double l = sqrt(nscd_dot3(c, c)) / ul;
+        nscd__cross3(u, d, c);
+        double l = sqrt(nscd__dot3(c, c)) / ul;
         if (l > best) {
             best = l, i2 = i;
         }
@@ -175,15 +175,15 @@ static nscd__hull_status initial_simplex(work *w, double extent) {
     }
     const double *p2 = pt(w, i2);
     double v[3] = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]}, nrm[3];
-    nscd_cross3(u, v, nrm);
-    double nl = sqrt(nscd_dot3(nrm, nrm));
+    nscd__cross3(u, v, nrm);
+    double nl = sqrt(nscd__dot3(nrm, nrm));
     int32_t i3 = -1;
     best = HULL_FLAT * extent;
     double side = 0.0;
     for (int32_t i = 0; i < w->n; ++i) {
         const double *q = pt(w, i);
         double d[3] = {q[0] - p0[0], q[1] - p0[1], q[2] - p0[2]};
-        double h = nscd_dot3(nrm, d) / nl;
+        double h = nscd__dot3(nrm, d) / nl;
         if (fabs(h) > best) {
             best = fabs(h), i3 = i, side = h;
         }
@@ -382,7 +382,7 @@ static nscd__hull_status merge_faces(work *w, double extent, faces *out, int32_t
                     far_b = b->v[k];
                 }
             }
-            if (nscd_dot3(a->n, b->n) > 0.0 && fabs(dist(w, a, far_b)) <= tol &&
+            if (nscd__dot3(a->n, b->n) > 0.0 && fabs(dist(w, a, far_b)) <= tol &&
                 fabs(dist(w, b, far_a)) <= tol) {
                 int32_t ra = find_root(parent, f), rb = find_root(parent, g);
                 if (ra != rb) { /* the smaller root: deterministic */
@@ -510,7 +510,7 @@ static nscd__hull_status finish(const work *w, const faces *fc, const double cen
             n[1] += (z0 - z1) * (x0 + x1);
             n[2] += (x0 - x1) * (y0 + y1);
         }
-        double len = sqrt(nscd_dot3(n, n));
+        double len = sqrt(nscd__dot3(n, n));
         if (!(len > 0.0)) {
             return NSCD__HULL_FAILED;
         }
@@ -519,14 +519,14 @@ static nscd__hull_status finish(const work *w, const faces *fc, const double cen
             n[k] /= len;
         }
         for (int32_t k = a; k < b; ++k) {
-            double d = nscd_dot3(n, pt(w, fc->loop[k]));
+            double d = nscd__dot3(n, pt(w, fc->loop[k]));
             dmax = fmax(dmax, d), dmin = fmin(dmin, d);
         }
         if (dmax - dmin > tol) {
             return NSCD__HULL_FAILED; /* not planar */
         }
         for (int32_t i = 0; i < w->n; ++i) {
-            if (nscd_dot3(n, pt(w, i)) > dmax + tol) {
+            if (nscd__dot3(n, pt(w, i)) > dmax + tol) {
                 return NSCD__HULL_FAILED; /* a point outside */
             }
         }
@@ -535,14 +535,14 @@ static nscd__hull_status finish(const work *w, const faces *fc, const double cen
         /* the offset in the shape frame, from the user's own coordinates */
         pl[3] = -INFINITY;
         for (int32_t k = a; k < b; ++k) {
-            pl[3] = fmax(pl[3], nscd_dot3(n, h->points + 3 * (size_t)fc->loop[k]));
+            pl[3] = fmax(pl[3], nscd__dot3(n, h->points + 3 * (size_t)fc->loop[k]));
         }
         /* the fan (o, p, q) with the box centre as apex */
         for (int32_t k = a + 1; k + 1 < b; ++k) {
             const double *p = pt(w, fc->loop[k]), *q = pt(w, fc->loop[k + 1]);
             double pq[3];
-            nscd_cross3(p, q, pq);
-            double det = nscd_dot3(o, pq);
+            nscd__cross3(p, q, pq);
+            double det = nscd__dot3(o, pq);
             vol6 += det;
             for (int i = 0; i < 3; ++i) {
                 double s_i = o[i] + p[i] + q[i];
@@ -619,7 +619,7 @@ static nscd__hull_status finish(const work *w, const faces *fc, const double cen
     }
     for (int32_t v = 0; v < h->n_vertices; ++v) {
         const double *x = h->vertices + 3 * (size_t)v;
-        h->radius = fmax(h->radius, sqrt(nscd_dot3(x, x)));
+        h->radius = fmax(h->radius, sqrt(nscd__dot3(x, x)));
         for (int i = 0; i < 3; ++i) {
             h->lo[i] = fmin(h->lo[i], x[i]), h->hi[i] = fmax(h->hi[i], x[i]);
         }
@@ -627,7 +627,7 @@ static nscd__hull_status finish(const work *w, const faces *fc, const double cen
     h->inradius = INFINITY;
     for (int32_t f = 0; f < nf; ++f) {
         const double *pl = h->planes + 4 * (size_t)f;
-        h->inradius = fmin(h->inradius, pl[3] - nscd_dot3(pl, h->centroid));
+        h->inradius = fmin(h->inradius, pl[3] - nscd__dot3(pl, h->centroid));
     }
     if (!(h->inradius > 0.0)) {
         return NSCD__HULL_FAILED;

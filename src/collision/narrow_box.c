@@ -38,8 +38,8 @@ static void obb_of(const nscd__collision_shape *s, obb *o) {
 
 /* Half-width of the box's projection on the unit direction L. */
 static double obb_reach(const obb *o, const double L[3]) {
-    return o->h[0] * fabs(nscd_dot3(L, o->ax[0])) + o->h[1] * fabs(nscd_dot3(L, o->ax[1])) +
-           o->h[2] * fabs(nscd_dot3(L, o->ax[2]));
+    return o->h[0] * fabs(nscd__dot3(L, o->ax[0])) + o->h[1] * fabs(nscd__dot3(L, o->ax[1])) +
+           o->h[2] * fabs(nscd__dot3(L, o->ax[2]));
 }
 
 static double sign_of(double x) { return x < 0.0 ? -1.0 : 1.0; }
@@ -61,13 +61,13 @@ void nscd__box_corners_below(const double n[3], double offset, const nscd__colli
                              double margin, nscd__manifold *m) {
     obb o;
     obb_of(box, &o);
-    if (nscd_dot3(n, o.c) - offset - obb_reach(&o, n) >= margin) {
+    if (nscd__dot3(n, o.c) - offset - obb_reach(&o, n) >= margin) {
         return;
     }
     for (int k = 0; k < 8; ++k) {
         double v[3];
         obb_corner(&o, k, v);
-        double gap = nscd_dot3(n, v) - offset;
+        double gap = nscd__dot3(n, v) - offset;
         if (gap < margin) {
             double point[3] = {v[0] - 0.5 * gap * n[0], v[1] - 0.5 * gap * n[1],
                                v[2] - 0.5 * gap * n[2]};
@@ -80,7 +80,7 @@ void nscd__collide_half_space_box(const nscd__collision_shape *a, const nscd__co
                                   double margin, nscd__manifold *m) {
     double n[3];
     nscd__shape_axis(a, 2, n);
-    nscd__box_corners_below(n, nscd_dot3(n, a->position), b, margin, m);
+    nscd__box_corners_below(n, nscd__dot3(n, a->position), b, margin, m);
     nscd__keep_deepest_four(m);
 }
 
@@ -94,11 +94,11 @@ static void face_contact(const obb *r, const obb *b, int i, const double n[3], i
     /* incident face: the face of b most anti-parallel to n */
     int j = 0;
     for (int k = 1; k < 3; ++k) {
-        if (fabs(nscd_dot3(b->ax[k], n)) > fabs(nscd_dot3(b->ax[j], n))) {
+        if (fabs(nscd__dot3(b->ax[k], n)) > fabs(nscd__dot3(b->ax[j], n))) {
             j = k;
         }
     }
-    double sj = -sign_of(nscd_dot3(b->ax[j], n));
+    double sj = -sign_of(nscd__dot3(b->ax[j], n));
     int k = (j + 1) % 3, l = (j + 2) % 3;
     static const double corner[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
     /* the clipped polygon; its vertices name the edges they join: 0-3 the
@@ -117,18 +117,18 @@ static void face_contact(const obb *r, const obb *b, int i, const double n[3], i
         int axis = (i + 1 + side / 2) % 3;
         double s = side % 2 == 0 ? 1.0 : -1.0;
         double nrm[3] = {s * r->ax[axis][0], s * r->ax[axis][1], s * r->ax[axis][2]};
-        double limit = nscd_dot3(nrm, r->c) + r->h[axis];
+        double limit = nscd__dot3(nrm, r->c) + r->h[axis];
         count = nscd__clip_polygon(poly[cur], count, nrm, limit, 4 + side, poly[1 - cur]);
         cur = 1 - cur;
     }
-    double face = nscd_dot3(n, r->c) + r->h[i];
+    double face = nscd__dot3(n, r->c) + r->h[i];
     uint32_t base =
-        (uint32_t)(((flip * 6 + i * 2 + (nscd_dot3(n, r->ax[i]) > 0.0)) * 6 + j * 2 + (sj > 0.0))
+        (uint32_t)(((flip * 6 + i * 2 + (nscd__dot3(n, r->ax[i]) > 0.0)) * 6 + j * 2 + (sj > 0.0))
                    << 6);
     double normal[3] = {flip ? -n[0] : n[0], flip ? -n[1] : n[1], flip ? -n[2] : n[2]};
     for (int q = 0; q < count; ++q) {
         const nscd__clip_vertex *v = &poly[cur][q];
-        double gap = nscd_dot3(n, v->p) - face;
+        double gap = nscd__dot3(n, v->p) - face;
         if (gap >= margin) {
             continue;
         }
@@ -151,7 +151,7 @@ static void edge_contact(const obb *a, const obb *b, int i, int k, const double 
         pa[d] = a->c[d], pb[d] = b->c[d];
     }
     for (int j = 0; j < 3; ++j) {
-        double sa = sign_of(nscd_dot3(L, a->ax[j])), sb = -sign_of(nscd_dot3(L, b->ax[j]));
+        double sa = sign_of(nscd__dot3(L, a->ax[j])), sb = -sign_of(nscd__dot3(L, b->ax[j]));
         bits |= (uint32_t)(sa > 0) << j | (uint32_t)(sb > 0) << (3 + j);
         for (int d = 0; d < 3; ++d) {
             if (j != i) {
@@ -216,7 +216,7 @@ void nscd__collide_box_box(const nscd__collision_shape *sa, const nscd__collisio
         const obb *o = box_id == 0 ? &a : &b;
         for (int i = 0; i < 3; ++i) {
             double sep =
-                fabs(nscd_dot3(d, o->ax[i])) - obb_reach(&a, o->ax[i]) - obb_reach(&b, o->ax[i]);
+                fabs(nscd__dot3(d, o->ax[i])) - obb_reach(&a, o->ax[i]) - obb_reach(&b, o->ax[i]);
             if (sep >= margin) {
                 return;
             }
@@ -232,15 +232,15 @@ void nscd__collide_box_box(const nscd__collision_shape *sa, const nscd__collisio
             const double *u = a.ax[i], *v = b.ax[k];
             double L[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
                            u[0] * v[1] - u[1] * v[0]};
-            double len = sqrt(nscd_dot3(L, L));
+            double len = sqrt(nscd__dot3(L, L));
             if (len < 1e-9) {
                 continue; /* parallel edges: the face axes cover them */
             }
-            double s = nscd_dot3(d, L) < 0.0 ? -1.0 / len : 1.0 / len;
+            double s = nscd__dot3(d, L) < 0.0 ? -1.0 / len : 1.0 / len;
             for (int c = 0; c < 3; ++c) {
                 L[c] *= s;
             }
-            double sep = nscd_dot3(d, L) - obb_reach(&a, L) - obb_reach(&b, L);
+            double sep = nscd__dot3(d, L) - obb_reach(&a, L) - obb_reach(&b, L);
             if (sep >= margin) {
                 return;
             }
@@ -266,7 +266,7 @@ void nscd__collide_box_box(const nscd__collision_shape *sa, const nscd__collisio
     const obb *r = ref_b ? &b : &a, *inc = ref_b ? &a : &b;
     int i = face_axis[ref_b];
     /* normal of the reference face, toward the incident box */
-    double toward = ref_b ? -nscd_dot3(d, r->ax[i]) : nscd_dot3(d, r->ax[i]);
+    double toward = ref_b ? -nscd__dot3(d, r->ax[i]) : nscd__dot3(d, r->ax[i]);
     double s = sign_of(toward);
     double n[3] = {s * r->ax[i][0], s * r->ax[i][1], s * r->ax[i][2]};
     face_contact(r, inc, i, n, ref_b, margin, m);
@@ -418,8 +418,8 @@ static void capsule_overlapping(const nscd__collision_shape *sb, const double p[
             e[i] = 1.0;
             L[0] = d[1] * e[2] - d[2] * e[1], L[1] = d[2] * e[0] - d[0] * e[2],
             L[2] = d[0] * e[1] - d[1] * e[0];
-            double len = sqrt(nscd_dot3(L, L));
-            if (len < 1e-9 * sqrt(nscd_dot3(d, d)) || len == 0.0) {
+            double len = sqrt(nscd__dot3(L, L));
+            if (len < 1e-9 * sqrt(nscd__dot3(d, d)) || len == 0.0) {
                 continue;
             }
             for (int c = 0; c < 3; ++c) {
@@ -427,7 +427,7 @@ static void capsule_overlapping(const nscd__collision_shape *sb, const double p[
             }
         }
         double reach = h[0] * fabs(L[0]) + h[1] * fabs(L[1]) + h[2] * fabs(L[2]);
-        double sp = nscd_dot3(L, p), sq = nscd_dot3(L, q);
+        double sp = nscd__dot3(L, p), sq = nscd__dot3(L, q);
         double up = reach - fmin(sp, sq);   /* push the segment along +L */
         double down = fmax(sp, sq) + reach; /* along -L */
         double depth = fmin(up, down);
@@ -442,7 +442,7 @@ static void capsule_overlapping(const nscd__collision_shape *sb, const double p[
     if (best_axis < 3) { /* the segment's ends that are within the margin */
         for (int e = 0; e < 2; ++e) {
             const double *x = e == 0 ? p : q;
-            double gap = nscd_dot3(best_u, x) - reach - r;
+            double gap = nscd__dot3(best_u, x) - reach - r;
             if (gap < margin) {
                 add_local(sb, x, best_u, r, gap, (uint32_t)e, m);
             }

@@ -15,9 +15,9 @@ void nscd__collide_half_space_capsule(const nscd__collision_shape *a,
     double n[3], ends[2][3];
     nscd__shape_axis(a, 2, n);
     nscd__axis_segment(b, ends[0], ends[1]);
-    double offset = nscd_dot3(n, a->position);
+    double offset = nscd__dot3(n, a->position);
     for (int e = 0; e < 2; ++e) {
-        double gap = nscd_dot3(n, ends[e]) - offset - b->radius;
+        double gap = nscd__dot3(n, ends[e]) - offset - b->radius;
         if (gap < margin) {
             double point[3];
             for (int i = 0; i < 3; ++i) {
@@ -34,7 +34,7 @@ static void add_cores(const double x[3], double ra, const double y[3], double rb
                       const double fallback[3], double margin, uint32_t feature,
                       nscd__manifold *m) {
     double d[3] = {y[0] - x[0], y[1] - x[1], y[2] - x[2]};
-    double dist = sqrt(nscd_dot3(d, d));
+    double dist = sqrt(nscd__dot3(d, d));
     double gap = dist - ra - rb;
     if (gap >= margin) {
         return;
@@ -53,7 +53,7 @@ static void coincident_normal(const double ua[3], const double ub[3], const doub
                               const double cb[3], double out[3]) {
     double c[3] = {ua[1] * ub[2] - ua[2] * ub[1], ua[2] * ub[0] - ua[0] * ub[2],
                    ua[0] * ub[1] - ua[1] * ub[0]};
-    if (nscd_dot3(c, c) < 1e-12) { /* parallel: any perpendicular of ua */
+    if (nscd__dot3(c, c) < 1e-12) { /* parallel: any perpendicular of ua */
         int k = fabs(ua[0]) <= fabs(ua[1]) ? (fabs(ua[0]) <= fabs(ua[2]) ? 0 : 2)
                                            : (fabs(ua[1]) <= fabs(ua[2]) ? 1 : 2);
         double e[3] = {0, 0, 0};
@@ -61,9 +61,9 @@ static void coincident_normal(const double ua[3], const double ub[3], const doub
         c[0] = ua[1] * e[2] - ua[2] * e[1], c[1] = ua[2] * e[0] - ua[0] * e[2],
         c[2] = ua[0] * e[1] - ua[1] * e[0];
     }
-    double len = sqrt(nscd_dot3(c, c));
+    double len = sqrt(nscd__dot3(c, c));
     double d[3] = {cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2]};
-    double s = nscd_dot3(c, d) < 0.0 ? -1.0 / len : 1.0 / len;
+    double s = nscd__dot3(c, d) < 0.0 ? -1.0 / len : 1.0 / len;
     for (int i = 0; i < 3; ++i) {
         out[i] = c[i] * s;
     }
@@ -80,10 +80,10 @@ void nscd__collide_capsule_capsule(const nscd__collision_shape *a, const nscd__c
     double c[3] = {ua[1] * ub[2] - ua[2] * ub[1], ua[2] * ub[0] - ua[0] * ub[2],
                    ua[0] * ub[1] - ua[1] * ub[0]};
     double la = 2.0 * a->half_height;
-    if (nscd_dot3(c, c) < 1e-6 && la > 0.0) {
+    if (nscd__dot3(c, c) < 1e-6 && la > 0.0) {
         /* parallel: the overlap of b's projection onto a's segment */
-        double sp = nscd_dot3(ua, pb) - nscd_dot3(ua, pa),
-               sq = nscd_dot3(ua, qb) - nscd_dot3(ua, pa);
+        double sp = nscd__dot3(ua, pb) - nscd__dot3(ua, pa),
+               sq = nscd__dot3(ua, qb) - nscd__dot3(ua, pa);
         double lo = fmax(0.0, fmin(sp, sq)), hi = fmin(la, fmax(sp, sq));
         if (hi > lo) {
             for (int e = 0; e < 2; ++e) {

@@ -70,7 +70,7 @@ static void vertex_world(const nscd__collision_shape *s, int32_t v, double out[3
 static double face_world(const nscd__collision_shape *s, int32_t f, double n[3]) {
     const double *pl = s->hull->planes + 4 * (size_t)f;
     nscd__dir_to_world(s, pl, n);
-    return pl[3] + nscd_dot3(n, s->position);
+    return pl[3] + nscd__dot3(n, s->position);
 }
 
 /* The vertex farthest along the world direction d (ties: the first). */
@@ -84,7 +84,7 @@ static int32_t support(const nscd__collision_shape *s, const double d[3]) {
     int32_t best = 0;
     double top = -INFINITY;
     for (int32_t v = 0; v < h->n_vertices; ++v) {
-        double e = nscd_dot3(local, h->vertices + 3 * (size_t)v);
+        double e = nscd__dot3(local, h->vertices + 3 * (size_t)v);
         if (e > top) {
             top = e, best = v;
         }
@@ -185,8 +185,8 @@ static void add_four(const candidate *c, int32_t nc, const double n_ref[3], cons
         double best = -1.0;
         for (int32_t k = 0; k < nc; ++k) {
             double d[3] = {c[k].x[0] - p0[0], c[k].x[1] - p0[1], c[k].x[2] - p0[2]};
-            if (nscd_dot3(d, d) > best) {
-                best = nscd_dot3(d, d), pick[1] = k;
+            if (nscd__dot3(d, d) > best) {
+                best = nscd__dot3(d, d), pick[1] = k;
             }
         }
         const double *p1 = c[pick[1]].x;
@@ -194,8 +194,8 @@ static void add_four(const candidate *c, int32_t nc, const double n_ref[3], cons
         double lo = 0.0, hi = 0.0;
         for (int32_t k = 0; k < nc; ++k) {
             double e2[3] = {c[k].x[0] - p0[0], c[k].x[1] - p0[1], c[k].x[2] - p0[2]}, cr[3];
-            nscd_cross3(e1, e2, cr);
-            double area = nscd_dot3(cr, n_ref);
+            nscd__cross3(e1, e2, cr);
+            double area = nscd__dot3(cr, n_ref);
             if (area > hi) {
                 hi = area, pick[2] = k;
             }
@@ -232,12 +232,12 @@ static void vertices_below(const double n[3], double offset, const nscd__collisi
     for (int i = 0; i < 3; ++i) {
         nl[i] = r[i] * n[0] + r[3 + i] * n[1] + r[6 + i] * n[2];
     }
-    double shift = nscd_dot3(n, s->position) - offset;
+    double shift = nscd__dot3(n, s->position) - offset;
     /* deepest */
     int32_t deep = -1, count = 0;
     double lowest = INFINITY;
     for (int32_t v = 0; v < h->n_vertices; ++v) {
-        double gap = nscd_dot3(nl, h->vertices + 3 * (size_t)v) + shift;
+        double gap = nscd__dot3(nl, h->vertices + 3 * (size_t)v) + shift;
         if (gap < margin) {
             ++count;
             if (gap < lowest) {
@@ -255,10 +255,10 @@ static void vertices_below(const double n[3], double offset, const nscd__collisi
         double best = -1.0;
         for (int32_t v = 0; v < h->n_vertices; ++v) {
             const double *x = h->vertices + 3 * (size_t)v;
-            if (nscd_dot3(nl, x) + shift < margin) {
+            if (nscd__dot3(nl, x) + shift < margin) {
                 double d[3] = {x[0] - p0[0], x[1] - p0[1], x[2] - p0[2]};
-                if (nscd_dot3(d, d) > best) {
-                    best = nscd_dot3(d, d), idx[1] = v;
+                if (nscd__dot3(d, d) > best) {
+                    best = nscd__dot3(d, d), idx[1] = v;
                 }
             }
         }
@@ -266,10 +266,10 @@ static void vertices_below(const double n[3], double offset, const nscd__collisi
         double e1[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]}, lo = 0.0, hi = 0.0;
         for (int32_t v = 0; v < h->n_vertices; ++v) {
             const double *x = h->vertices + 3 * (size_t)v;
-            if (nscd_dot3(nl, x) + shift < margin) {
+            if (nscd__dot3(nl, x) + shift < margin) {
                 double e2[3] = {x[0] - p0[0], x[1] - p0[1], x[2] - p0[2]}, cr[3];
-                nscd_cross3(e1, e2, cr);
-                double area = nscd_dot3(cr, nl);
+                nscd__cross3(e1, e2, cr);
+                double area = nscd__dot3(cr, nl);
                 if (area > hi) {
                     hi = area, idx[2] = v;
                 }
@@ -281,7 +281,7 @@ static void vertices_below(const double n[3], double offset, const nscd__collisi
     } else {
         int32_t k = 0;
         for (int32_t v = 0; v < h->n_vertices; ++v) {
-            if (nscd_dot3(nl, h->vertices + 3 * (size_t)v) + shift < margin) {
+            if (nscd__dot3(nl, h->vertices + 3 * (size_t)v) + shift < margin) {
                 idx[k++] = v;
             }
         }
@@ -296,7 +296,7 @@ static void vertices_below(const double n[3], double offset, const nscd__collisi
             continue;
         }
         vertex_world(s, idx[j], c[nc].x);
-        c[nc].gap = nscd_dot3(n, c[nc].x) - offset;
+        c[nc].gap = nscd__dot3(n, c[nc].x) - offset;
         c[nc].feature = base + (uint32_t)idx[j];
         ++nc;
     }
@@ -307,7 +307,7 @@ void nscd__collide_half_space_convex(const nscd__collision_shape *a, const nscd_
                                      double margin, nscd__manifold *m) {
     double n[3];
     nscd__shape_axis(a, 2, n);
-    vertices_below(n, nscd_dot3(n, a->position), b, margin, 0, m);
+    vertices_below(n, nscd__dot3(n, a->position), b, margin, 0, m);
 }
 
 /* ---------------------------------------------------------------- sphere */
@@ -320,7 +320,7 @@ static int32_t least_deep_face(const nscd__collision_shape *s, const double x[3]
     for (int32_t f = 0; f < s->hull->n_faces; ++f) {
         double n[3];
         double d = face_world(s, f, n);
-        double h = nscd_dot3(n, x) - d;
+        double h = nscd__dot3(n, x) - d;
         if (h > *sep) {
             *sep = h, best = f;
             memcpy(n_out, n, sizeof n);
@@ -383,7 +383,7 @@ static void face_contact(const nscd__collision_shape *r, int32_t fr, const nscd_
     for (int32_t f = 0; f < i->hull->n_faces; ++f) {
         double ni[3];
         nscd__dir_to_world(i, i->hull->planes + 4 * (size_t)f, ni);
-        double c = nscd_dot3(ni, n);
+        double c = nscd__dot3(ni, n);
         if (c < lowest) {
             lowest = c, fi = f;
         }
@@ -395,7 +395,7 @@ static void face_contact(const nscd__collision_shape *r, int32_t fr, const nscd_
     if ((ib - ia) + (rb - ra) > CLIP_MAX) { /* huge faces: the deepest vertex only */
         double nn[3] = {-n[0], -n[1], -n[2]}, x[3];
         vertex_world(i, support(i, nn), x);
-        double gap = nscd_dot3(n, x) - offset;
+        double gap = nscd__dot3(n, x) - offset;
         if (gap < margin) {
             candidate c = {{x[0], x[1], x[2]}, gap, FEATURE_CLOSEST | 1u};
             add_four(&c, 1, n, normal, m);
@@ -416,8 +416,8 @@ static void face_contact(const nscd__collision_shape *r, int32_t fr, const nscd_
         vertex_world(r, hr->face_vertices[k], v0);
         vertex_world(r, hr->face_vertices[k + 1 < rb ? k + 1 : ra], v1);
         double e[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]}, side[3];
-        nscd_cross3(e, n, side);
-        count = nscd__clip_polygon(poly[cur], count, side, nscd_dot3(side, v0), 128 + (k - ra),
+        nscd__cross3(e, n, side);
+        count = nscd__clip_polygon(poly[cur], count, side, nscd__dot3(side, v0), 128 + (k - ra),
                                    poly[1 - cur]);
         cur = 1 - cur;
     }
@@ -426,7 +426,7 @@ static void face_contact(const nscd__collision_shape *r, int32_t fr, const nscd_
     uint32_t pair = face_pair_bits(fr, fi, flip) << 16;
     for (int q = 0; q < count; ++q) {
         const nscd__clip_vertex *v = &poly[cur][q];
-        double gap = nscd_dot3(n, v->p) - offset;
+        double gap = nscd__dot3(n, v->p) - offset;
         if (gap >= margin) {
             continue;
         }
@@ -440,7 +440,7 @@ static void face_contact(const nscd__collision_shape *r, int32_t fr, const nscd_
     if (nc == 0 && count == 0) { /* clipped away by round-off: the deepest vertex */
         double nn[3] = {-n[0], -n[1], -n[2]};
         vertex_world(i, support(i, nn), c[0].x);
-        c[0].gap = nscd_dot3(n, c[0].x) - offset;
+        c[0].gap = nscd__dot3(n, c[0].x) - offset;
         c[0].feature = FEATURE_CLOSEST | 1u;
         nc = c[0].gap < margin;
     }
@@ -471,8 +471,8 @@ typedef struct hull_view {
 
 static void arc_normals(const double u[3], const double v[3], double arc[3], double arc_neg[3]) {
     double nu[3] = {-u[0], -u[1], -u[2]}, nv[3] = {-v[0], -v[1], -v[2]};
-    nscd_cross3(v, u, arc);
-    nscd_cross3(nv, nu, arc_neg);
+    nscd__cross3(v, u, arc);
+    nscd__cross3(nv, nu, arc_neg);
 }
 
 static void view_of(const nscd__collision_shape *s, hull_view *v) {
@@ -526,10 +526,10 @@ static double face_separation(const hull_view *va, const hull_view *vb, int32_t 
     const nscd__collision_shape *a = va->s, *b = vb->s;
     double tmp[3], tmp_x[3];
     const double *n = view_normal(va, f, tmp);
-    double d = a->hull->planes[4 * (size_t)f + 3] + nscd_dot3(n, a->position);
+    double d = a->hull->planes[4 * (size_t)f + 3] + nscd__dot3(n, a->position);
     double nn[3] = {-n[0], -n[1], -n[2]};
     const double *x = view_vertex(vb, support(b, nn), tmp_x);
-    return nscd_dot3(n, x) - d;
+    return nscd__dot3(n, x) - d;
 }
 
 /* Largest separation of b from a's faces: the face and its separation;
@@ -551,7 +551,7 @@ static double face_query(const hull_view *va, const hull_view *vb, double margin
     int32_t facing = 0;
     double top = -INFINITY;
     for (int32_t f = 0; f < h->n_faces; ++f) {
-        double e = nscd_dot3(local, h->planes + 4 * (size_t)f);
+        double e = nscd__dot3(local, h->planes + 4 * (size_t)f);
         if (e > top) {
             top = e, facing = f;
         }
@@ -632,16 +632,16 @@ static void edge_query(const hull_view *va, const hull_view *vb, double margin, 
                 cba = -u2[0] * bxa[0] + -u2[1] * bxa[1] + -u2[2] * bxa[2];
                 dba = -v2[0] * bxa[0] + -v2[1] * bxa[1] + -v2[2] * bxa[2];
             }
-            double adc = nscd_dot3(u1, dxc), bdc = nscd_dot3(v1, dxc);
+            double adc = nscd__dot3(u1, dxc), bdc = nscd__dot3(v1, dxc);
             if (!(cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0)) {
                 continue;
             }
             double t4[3], t5[3], L[3];
             const double *q0 = view_vertex(vb, g[0], t4), *q1 = view_vertex(vb, g[1], t5);
             double eb[3] = {q1[0] - q0[0], q1[1] - q0[1], q1[2] - q0[2]};
-            nscd_cross3(ea, eb, L);
-            double len = sqrt(nscd_dot3(L, L));
-            if (!(len > 1e-9 * sqrt(nscd_dot3(ea, ea) * nscd_dot3(eb, eb)))) {
+            nscd__cross3(ea, eb, L);
+            double len = sqrt(nscd__dot3(L, L));
+            if (!(len > 1e-9 * sqrt(nscd__dot3(ea, ea) * nscd__dot3(eb, eb)))) {
                 continue; /* parallel edges: the face axes cover them */
             }
             double toward =
@@ -773,8 +773,8 @@ static int clip_segment_to_face(const nscd__collision_shape *s, int32_t f, const
         vertex_world(s, h->face_vertices[k], v0);
         vertex_world(s, h->face_vertices[k + 1 < b ? k + 1 : a], v1);
         double e[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]}, side[3];
-        nscd_cross3(e, n, side);
-        double f0 = nscd_dot3(side, p) - nscd_dot3(side, v0), fd = nscd_dot3(side, d);
+        nscd__cross3(e, n, side);
+        double f0 = nscd__dot3(side, p) - nscd__dot3(side, v0), fd = nscd__dot3(side, d);
         /* f0 + t fd <= 0 */
         if (fd == 0.0) {
             if (f0 > 0.0) {
@@ -807,7 +807,7 @@ static int capsule_on_face(const nscd__collision_shape *s, int32_t f, const doub
             break;
         }
         double x[3] = {p[0] + t * d[0], p[1] + t * d[1], p[2] + t * d[2]};
-        double gap = nscd_dot3(n, x) - off - r;
+        double gap = nscd__dot3(n, x) - off - r;
         if (gap < margin) {
             double point[3];
             for (int i = 0; i < 3; ++i) {
@@ -832,7 +832,7 @@ void nscd__collide_capsule_convex(const nscd__collision_shape *a, const nscd__co
     for (int32_t f = 0; f < h->n_faces; ++f) {
         double n[3];
         double off = face_world(b, f, n);
-        double sep = fmin(nscd_dot3(n, p), nscd_dot3(n, q)) - off;
+        double sep = fmin(nscd__dot3(n, p), nscd__dot3(n, q)) - off;
         if (sep > best) {
             best = sep, best_face = f, best_off = off;
             memcpy(best_n, n, sizeof n);
@@ -849,22 +849,22 @@ void nscd__collide_capsule_convex(const nscd__collision_shape *a, const nscd__co
         double u[3], v[3], v0[3], v1[3], L[3];
         nscd__dir_to_world(b, h->planes + 4 * (size_t)e[2], u);
         nscd__dir_to_world(b, h->planes + 4 * (size_t)e[3], v);
-        if (!(nscd_dot3(u, d) * nscd_dot3(v, d) < 0.0)) {
+        if (!(nscd__dot3(u, d) * nscd__dot3(v, d) < 0.0)) {
             continue;
         }
         vertex_world(b, e[0], v0);
         vertex_world(b, e[1], v1);
         double ed[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]};
-        nscd_cross3(ed, d, L);
-        double len = sqrt(nscd_dot3(L, L));
-        if (!(len > 1e-9 * sqrt(nscd_dot3(ed, ed) * nscd_dot3(d, d)))) {
+        nscd__cross3(ed, d, L);
+        double len = sqrt(nscd__dot3(L, L));
+        if (!(len > 1e-9 * sqrt(nscd__dot3(ed, ed) * nscd__dot3(d, d)))) {
             continue;
         }
-        double s = nscd_dot3(L, u) + nscd_dot3(L, v) < 0.0 ? -1.0 / len : 1.0 / len;
+        double s = nscd__dot3(L, u) + nscd__dot3(L, v) < 0.0 ? -1.0 / len : 1.0 / len;
         for (int k = 0; k < 3; ++k) {
             L[k] *= s;
         }
-        double sep = fmin(nscd_dot3(L, p), nscd_dot3(L, q)) - nscd_dot3(L, v0);
+        double sep = fmin(nscd__dot3(L, p), nscd__dot3(L, q)) - nscd__dot3(L, v0);
         if (sep - r >= margin) {
             return;
         }
@@ -891,7 +891,7 @@ void nscd__collide_capsule_convex(const nscd__collision_shape *a, const nscd__co
             for (int32_t f = 0; f < h->n_faces; ++f) { /* lying on a face? */
                 double n[3];
                 double off = face_world(b, f, n);
-                if (nscd_dot3(n, n_h) > FLAT_COSINE) {
+                if (nscd__dot3(n, n_h) > FLAT_COSINE) {
                     if (capsule_on_face(b, f, n, off, p, q, r, margin, m) > 0) {
                         return;
                     }
@@ -911,8 +911,8 @@ void nscd__collide_capsule_convex(const nscd__collision_shape *a, const nscd__co
             return;
         }
         /* nothing over the face: the deeper end */
-        const double *x = nscd_dot3(best_n, p) <= nscd_dot3(best_n, q) ? p : q;
-        double gap = nscd_dot3(best_n, x) - best_off - r, point[3];
+        const double *x = nscd__dot3(best_n, p) <= nscd__dot3(best_n, q) ? p : q;
+        double gap = nscd__dot3(best_n, x) - best_off - r, point[3];
         double normal[3] = {-best_n[0], -best_n[1], -best_n[2]};
         for (int i = 0; i < 3; ++i) {
             point[i] = x[i] - best_n[i] * (r + 0.5 * gap);
@@ -964,7 +964,7 @@ static void sampled_sat(const nscd__core *ca, const nscd__core *cb, double margi
             vertex_world(b, e[0], v0);
             vertex_world(b, e[1], v1);
             double ed[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]};
-            nscd_cross3(axis, ed, L0);
+            nscd__cross3(axis, ed, L0);
         } else {
             double cb_w[3];
             centroid_world(b, cb_w);
@@ -972,7 +972,7 @@ static void sampled_sat(const nscd__core *ca, const nscd__core *cb, double margi
                 L0[i] = cb_w[i] - a->position[i];
             }
         }
-        double len = sqrt(nscd_dot3(L0, L0));
+        double len = sqrt(nscd__dot3(L0, L0));
         if (!(len > 1e-12)) {
             continue;
         }
@@ -981,7 +981,7 @@ static void sampled_sat(const nscd__core *ca, const nscd__core *cb, double margi
             double nL[3] = {-L[0], -L[1], -L[2]}, pa[3], pb[3];
             full_support(ca, L, pa);
             full_support(cb, nL, pb);
-            double sep = nscd_dot3(L, pb) - nscd_dot3(L, pa);
+            double sep = nscd__dot3(L, pb) - nscd__dot3(L, pa);
             if (sep > best) {
                 best = sep;
                 for (int c = 0; c < 3; ++c) {
@@ -1009,9 +1009,9 @@ static int over_face(const nscd__collision_shape *s, int32_t f, const double n[3
         vertex_world(s, h->face_vertices[k], v0);
         vertex_world(s, h->face_vertices[k + 1 < b ? k + 1 : a], v1);
         double e[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]}, side[3];
-        nscd_cross3(e, n, side);
-        double len = sqrt(nscd_dot3(side, side));
-        if (nscd_dot3(side, x) - nscd_dot3(side, v0) > tol * len) {
+        nscd__cross3(e, n, side);
+        double len = sqrt(nscd__dot3(side, side));
+        if (nscd__dot3(side, x) - nscd__dot3(side, v0) > tol * len) {
             return 0;
         }
     }
@@ -1049,7 +1049,7 @@ void nscd__collide_cylinder_convex(const nscd__collision_shape *a, const nscd__c
     for (int32_t f = 0; f < h->n_faces; ++f) { /* the cylinder on a face of the hull */
         double u[3];
         double off = face_world(b, f, u);
-        if (-nscd_dot3(u, n) > FLAT_COSINE) {
+        if (-nscd__dot3(u, n) > FLAT_COSINE) {
             nscd__cylinder_rim_below(u, off, a, margin, &face);
             int32_t kept = 0;
             for (int32_t k = 0; k < face.n; ++k) {
@@ -1068,18 +1068,18 @@ void nscd__collide_cylinder_convex(const nscd__collision_shape *a, const nscd__c
     }
     double axis[3];
     nscd__shape_axis(a, 2, axis);
-    double da = nscd_dot3(n, axis);
+    double da = nscd__dot3(n, axis);
     if (fabs(da) > FLAT_COSINE) { /* the hull on a cap: its vertices over the cap */
         double s = da < 0.0 ? -1.0 : 1.0;
         double u[3] = {s * axis[0], s * axis[1], s * axis[2]};
-        double off = nscd_dot3(u, a->position) + a->half_height;
+        double off = nscd__dot3(u, a->position) + a->half_height;
         /* the vertices below the margin and within the radius, as candidates */
         candidate c[64];
         int32_t nc = 0;
         for (int32_t v = 0; v < h->n_vertices && nc < 64; ++v) {
             double x[3], local[3];
             vertex_world(b, v, x);
-            double g = nscd_dot3(u, x) - off;
+            double g = nscd__dot3(u, x) - off;
             nscd__to_local(a, x, local);
             if (g < margin && hypot(local[0], local[1]) <= a->radius * (1.0 + 1e-9)) {
                 memcpy(c[nc].x, x, sizeof x);

@@ -121,7 +121,7 @@ void nscd__segments_closest(const double p1[3], const double q1[3], const double
     for (int i = 0; i < 3; ++i) {
         d1[i] = q1[i] - p1[i], d2[i] = q2[i] - p2[i], r[i] = p1[i] - p2[i];
     }
-    double a = nscd_dot3(d1, d1), e = nscd_dot3(d2, d2), f = nscd_dot3(d2, r);
+    double a = nscd__dot3(d1, d1), e = nscd__dot3(d2, d2), f = nscd__dot3(d2, r);
     if (a <= 0.0 && e <= 0.0) {
         *s = *t = 0.0;
         return;
@@ -131,13 +131,13 @@ void nscd__segments_closest(const double p1[3], const double q1[3], const double
         *t = clamp01(f / e);
         return;
     }
-    double c = nscd_dot3(d1, r);
+    double c = nscd__dot3(d1, r);
     if (e <= 0.0) {
         *t = 0.0;
         *s = clamp01(-c / a);
         return;
     }
-    double b = nscd_dot3(d1, d2), denom = a * e - b * b;
+    double b = nscd__dot3(d1, d2), denom = a * e - b * b;
     /* Parallel segments (denom 0): any s works; 0 is the deterministic pick. */
     double ss = denom > 0.0 ? clamp01((b * f - c * e) / denom) : 0.0;
     double tt = (b * ss + f) / e;
@@ -173,7 +173,7 @@ int nscd__clip_polygon(const nscd__clip_vertex *in, int n_in, const double nrm[3
     int n_out = 0;
     for (int k = 0; k < n_in; ++k) {
         const nscd__clip_vertex *v = &in[(k + n_in - 1) % n_in], *w = &in[k];
-        double dv = nscd_dot3(nrm, v->p) - limit, dw = nscd_dot3(nrm, w->p) - limit;
+        double dv = nscd__dot3(nrm, v->p) - limit, dw = nscd__dot3(nrm, w->p) - limit;
         if ((dv <= 0.0) != (dw <= 0.0)) {
             double t = dv / (dv - dw);
             nscd__clip_vertex *x = &out[n_out++];
@@ -206,8 +206,8 @@ void nscd__reduce_to_four(nscd__manifold *m, const double n[3]) {
     for (int32_t k = 0; k < m->n; ++k) {
         double d[3] = {m->p[k].point[0] - p0[0], m->p[k].point[1] - p0[1],
                        m->p[k].point[2] - p0[2]};
-        if (nscd_dot3(d, d) > best) {
-            best = nscd_dot3(d, d), pick[1] = k;
+        if (nscd__dot3(d, d) > best) {
+            best = nscd__dot3(d, d), pick[1] = k;
         }
     }
     const double *p1 = m->p[pick[1]].point;
@@ -218,7 +218,7 @@ void nscd__reduce_to_four(nscd__manifold *m, const double n[3]) {
         double e2[3] = {q[0] - p0[0], q[1] - p0[1], q[2] - p0[2]};
         double c[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
                        e1[0] * e2[1] - e1[1] * e2[0]};
-        double area = nscd_dot3(c, n);
+        double area = nscd__dot3(c, n);
         if (area > hi) {
             hi = area, pick[2] = k;
         }

@@ -492,7 +492,7 @@ nscd_status nscd_world_get_body_contact_impulse(const nscd_world *w, nscd_body_i
             f[k] = sign * c->impulse_world[k];
             r[k] = c->point[k] - x[k];
         }
-        nscd_cross3(r, f, moment);
+        nscd__cross3(r, f, moment);
         for (int k = 0; k < 3; ++k) {
             p[k] += f[k];
             l[k] += moment[k];
@@ -511,8 +511,8 @@ nscd_status nscd_world_get_body_contact_impulse(const nscd_world *w, nscd_body_i
 static double rotational_energy(const nscd_world *w, int32_t i) {
     const double *q = w->orientation + 4 * (size_t)i, *om = w->omega + 3 * (size_t)i;
     const double *I = w->inertia + 9 * (size_t)i;
-    nscd_quat conj = {q[0], -q[1], -q[2], -q[3]};
-    nscd_vec3 b = nscd_q_rotate(conj, nscd_v3(om[0], om[1], om[2]));
+    nscd__quat conj = {q[0], -q[1], -q[2], -q[3]};
+    nscd__vec3 b = nscd__q_rotate(conj, nscd__v3(om[0], om[1], om[2]));
     double wb[3] = {b.x, b.y, b.z}, e = 0.0;
     for (int r = 0; r < 3; ++r) {
         e += wb[r] * (I[3 * r] * wb[0] + I[3 * r + 1] * wb[1] + I[3 * r + 2] * wb[2]);

@@ -235,7 +235,7 @@ static double shape_bound(const nscd_shape_desc *s) {
 static double convex_mass(const nscd_shape_desc *s, const nscd__hull *h, double density,
                           double com_sum[3], double I[9]) {
     double m = density * h->volume, R[9], c[3];
-    nscd_q_to_rows(s->orientation, R);
+    nscd__q_to_rows(s->orientation, R);
     for (int r = 0; r < 3; ++r) {
         c[r] = s->position[r];
         for (int k = 0; k < 3; ++k) {
@@ -273,7 +273,7 @@ static double compound_mass(const nscd_shape_desc *shapes, nscd__hull *const *hu
         }
         double Il[3], R[9];
         double m = shape_mass(&shapes[s], density, Il);
-        nscd_q_to_rows(shapes[s].orientation, R);
+        nscd__q_to_rows(shapes[s].orientation, R);
         const double *d = shapes[s].position;
         double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
         for (int r = 0; r < 3; ++r) {
@@ -306,10 +306,10 @@ static double compound_mass(const nscd_shape_desc *shapes, nscd__hull *const *hu
 /* Inverse of a symmetric positive definite 3x3 matrix; false when it is
  * not (a degenerate inertia). */
 static bool invert_spd3(const double I[9], double inv[9]) {
-    nscd_mat3 m, r;
+    nscd__mat3 m, r;
     memcpy(m.m, I, 9 * sizeof(double));
-    if (!(I[0] > 0.0 && I[4] > 0.0 && I[8] > 0.0) || !(nscd_m3_det(m) > 0.0) ||
-        !nscd_m3_inverse(m, &r)) {
+    if (!(I[0] > 0.0 && I[4] > 0.0 && I[8] > 0.0) || !(nscd__m3_det(m) > 0.0) ||
+        !nscd__m3_inverse(m, &r)) {
         return false;
     }
     memcpy(inv, r.m, 9 * sizeof(double));
@@ -523,9 +523,9 @@ static nscd_status set_mass(nscd_world *w, int32_t i, const nscd_body_desc *b,
             shapes[s].position[k] -= com[k];
         }
     }
-    nscd_vec3 c = nscd_q_rotate(
-        (nscd_quat){b->orientation[0], b->orientation[1], b->orientation[2], b->orientation[3]},
-        nscd_v3(com[0], com[1], com[2]));
+    nscd__vec3 c = nscd__q_rotate(
+        (nscd__quat){b->orientation[0], b->orientation[1], b->orientation[2], b->orientation[3]},
+        nscd__v3(com[0], com[1], com[2]));
     w->position[3 * (size_t)i] += c.x;
     w->position[3 * (size_t)i + 1] += c.y;
     w->position[3 * (size_t)i + 2] += c.z;
@@ -555,7 +555,7 @@ static void store_shapes(nscd_world *w, int32_t i, const nscd_shape_desc *shapes
         for (int k = 0; k < 4; ++k) {
             q[k] = d->orientation[k] / qn;
         }
-        nscd_q_to_rows(q, t->rotation);
+        nscd__q_to_rows(q, t->rotation);
         t->category = d->category;
         t->mask = d->mask;
         t->hull = hulls[s]; /* the shape owns it from now on */

@@ -59,7 +59,7 @@ static nscd_status set_frame(nscd__joint_def *def, int s, const double position[
     double q[4] = {orientation[0] / qn, orientation[1] / qn, orientation[2] / qn,
                    orientation[3] / qn};
     memcpy(def->frame_position[s], position, 3 * sizeof(double));
-    nscd_q_to_rows(q, def->frame_rotation[s]);
+    nscd__q_to_rows(q, def->frame_rotation[s]);
     return NSCD_OK;
 }
 
@@ -375,7 +375,7 @@ void nscd__world_joint_pose(const nscd_world *w, const nscd__world_joint *j, int
         return;
     }
     memcpy(pose->x, w->position + 3 * (size_t)i, 3 * sizeof(double));
-    nscd_q_to_rows(w->orientation + 4 * (size_t)i, pose->R);
+    nscd__q_to_rows(w->orientation + 4 * (size_t)i, pose->R);
 }
 
 static void joint_poses(const nscd_world *w, const nscd__world_joint *j, nscd__joint_pose pose[2]) {
@@ -460,7 +460,7 @@ nscd_status nscd_world_joint_reaction(const nscd_world *w, nscd_joint_id id, dou
     for (int c = 0; c < 3; ++c) {
         F[c] = j->step > 0.0 ? imp[c] / j->step : 0.0;
     }
-    nscd_cross3(f.lever[s], F, lxF);
+    nscd__cross3(f.lever[s], F, lxF);
     for (int c = 0; c < 3; ++c) { /* about the frame origin: τ_x - l × F */
         T[c] = (j->step > 0.0 ? imp[3 + c] / j->step : 0.0) - lxF[c];
     }

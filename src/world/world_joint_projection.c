@@ -45,7 +45,7 @@ typedef struct projection_row {
 } projection_row;
 
 /* y = M^-1 h for dense body i: (h_v / m, R I^-1 R' h_ω), R its rotation
- * (nscd_q_to_rows of its orientation). */
+ * (nscd__q_to_rows of its orientation). */
 static void inverse_mass(const nscd_world *w, int32_t i, const double R[9], const double h[6],
                          double y[6]) {
     double b[3], c[3];
@@ -103,7 +103,7 @@ static int32_t gather(const nscd_world *w, int32_t first, const int32_t *next, i
             int32_t i = nscd__world_lookup(w, j->body[s]);
             body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
             if (body[s] >= 0) {
-                nscd_q_to_rows(w->orientation + 4 * (size_t)i, R[s]);
+                nscd__q_to_rows(w->orientation + 4 * (size_t)i, R[s]);
             }
         }
         for (int32_t p = 0; p < nscd__joint_part_count(&j->def); ++p) {

@@ -243,7 +243,7 @@ static nscd_status mass_solve(void *self, const double *q, int32_t block, int32_
     const world_adapter *a = self;
     size_t i = (size_t)a->body_of[block];
     double R[9];
-    nscd_q_to_rows(body_q(q, block) + 3, R);
+    nscd__q_to_rows(body_q(q, block) + 3, R);
     const double *inv_I = a->world->inv_inertia + 9 * i;
     for (int32_t c = 0; c < nrhs; ++c) { /* row-major 6 x nrhs: column c strides nrhs */
         double x[3], y[3];
@@ -264,7 +264,7 @@ static nscd_status mass_times(void *self, const double *q, const double *x, doub
     for (int32_t k = 0; k < a->n_bodies; ++k) {
         size_t i = (size_t)a->body_of[k], o = V_PER_BODY * (size_t)k;
         double R[9];
-        nscd_q_to_rows(body_q(q, k) + 3, R);
+        nscd__q_to_rows(body_q(q, k) + 3, R);
         for (int c = 0; c < 3; ++c) {
             y[o + c] = a->world->mass[i] * x[o + c];
         }
@@ -277,7 +277,7 @@ static nscd_status mass_block(void *self, const double *q, int32_t block, double
     const world_adapter *a = self;
     size_t i = (size_t)a->body_of[block];
     double R[9];
-    nscd_q_to_rows(body_q(q, block) + 3, R);
+    nscd__q_to_rows(body_q(q, block) + 3, R);
     memset(M, 0, 36 * sizeof(double));
     for (int c = 0; c < 3; ++c) {
         double e[3] = {0.0, 0.0, 0.0}, col[3];
@@ -333,8 +333,8 @@ static void position_rate(void *self, const double *q, const double *v, double *
     for (int32_t k = 0; k < a->n_bodies; ++k) {
         const double *x = body_q(q, k), *u = v + V_PER_BODY * (size_t)k;
         double *d = qdot + Q_PER_BODY * (size_t)k;
-        nscd_quat r =
-            nscd_q_mul((nscd_quat){0.0, u[3], u[4], u[5]}, (nscd_quat){x[3], x[4], x[5], x[6]});
+        nscd__quat r =
+            nscd__q_mul((nscd__quat){0.0, u[3], u[4], u[5]}, (nscd__quat){x[3], x[4], x[5], x[6]});
         d[0] = u[0], d[1] = u[1], d[2] = u[2];
         d[3] = 0.5 * r.w, d[4] = 0.5 * r.x, d[5] = 0.5 * r.y, d[6] = 0.5 * r.z;
     }
@@ -367,7 +367,7 @@ static void side_point(const world_adapter *a, const wm_entry *en, int s, const 
         }
     } else {
         double R[9];
-        nscd_q_to_rows(x + 3, R);
+        nscd__q_to_rows(x + 3, R);
         for (int c = 0; c < 3; ++c) {
             r[c] = R[3 * c] * en->lever[s][0] + R[3 * c + 1] * en->lever[s][1] +
                    R[3 * c + 2] * en->lever[s][2];
@@ -392,7 +392,7 @@ static void joint_side_pose(const world_adapter *a, const wm_entry *en, int s, c
     }
     const double *x = body_q(q, en->body[s]);
     memcpy(pose->x, x, 3 * sizeof(double));
-    nscd_q_to_rows(x + 3, pose->R);
+    nscd__q_to_rows(x + 3, pose->R);
 }
 
 /* A joint part's value and rows (world/joints/joint.h): an equality's equations,
@@ -476,7 +476,7 @@ static nscd_status entry(void *self, int32_t index, double t, const double *q, d
                 continue;
             }
             double sign = s == 1 ? 1.0 : -1.0, rxe[3];
-            nscd_cross3(r[s], e, rxe);
+            nscd__cross3(r[s], e, rxe);
             for (int c = 0; c < 3; ++c) {
                 row[V_PER_BODY * b + c] = sign * e[c];
                 row[V_PER_BODY * b + 3 + c] = sign * rxe[c];
@@ -518,7 +518,7 @@ static void make_side(const world_adapter *a, wm_entry *en, int s, const nscd__w
     en->centred[s] = shape->type == NSCD_SHAPE_SPHERE && shape->position[0] == 0.0 &&
                      shape->position[1] == 0.0 && shape->position[2] == 0.0;
     double R[9], r[3];
-    nscd_q_to_rows(w->orientation + 4 * (size_t)i, R);
+    nscd__q_to_rows(w->orientation + 4 * (size_t)i, R);
     for (int c = 0; c < 3; ++c) {
         en->x0[s][c] = w->position[3 * (size_t)i + c];
         r[c] = en->point[c] - en->x0[s][c];

@@ -72,7 +72,7 @@ static bool midpoint_step(const double I[9], double dt, double w[3]) {
             d[k] = x[k] - w[k];
         }
         mat_vec3(I, m, Im);
-        nscd_cross3(m, Im, g);
+        nscd__cross3(m, Im, g);
         mat_vec3(I, d, F);
         for (int k = 0; k < 3; ++k) {
             F[k] = -(F[k] + dt * g[k]);
@@ -124,7 +124,7 @@ static bool midpoint_steps(const double I[9], double dt, int level, double w[3])
 
 void nscd__world_gyroscopic_step(const double q[4], const double I[9], double dt, double omega[3]) {
     double R[9], wb[3], w0[3], Iw[3];
-    nscd_q_to_rows(q, R);
+    nscd__q_to_rows(q, R);
     for (int k = 0; k < 3; ++k) {
         wb[k] = R[k] * omega[0] + R[3 + k] * omega[1] + R[6 + k] * omega[2]; /* R' ω */
     }

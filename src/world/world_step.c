@@ -68,7 +68,7 @@ static void refresh_inertia_range(int32_t begin, int32_t end, int32_t worker, vo
             continue;
         }
         double R[9], RI[9], Rt[9];
-        nscd_q_to_rows(w->orientation + 4 * (size_t)i, R);
+        nscd__q_to_rows(w->orientation + 4 * (size_t)i, R);
         for (int r = 0; r < 3; ++r) {
             for (int c = 0; c < 3; ++c) {
                 Rt[3 * r + c] = R[3 * c + r];
@@ -128,7 +128,7 @@ static void world_shapes_range(int32_t begin, int32_t end, int32_t worker, void 
         nscd__collision_shape *c = &w->collision_shapes[s];
         int32_t i = sh->body;
         double R[9], p[3];
-        nscd_q_to_rows(w->orientation + 4 * (size_t)i, R);
+        nscd__q_to_rows(w->orientation + 4 * (size_t)i, R);
         mat_vec(R, sh->position, p);
         for (int k = 0; k < 3; ++k) {
             c->position[k] = w->position[3 * (size_t)i + k] + p[k];
@@ -232,7 +232,7 @@ static void fixed_velocity(const nscd_world *w, int32_t i, const double point[3]
                            const double frame[9], double u[3]) {
     double r[3], wr[3], vp[3];
     lever_arm(w, i, point, r);
-    nscd_cross3(w->omega + 3 * (size_t)i, r, wr);
+    nscd__cross3(w->omega + 3 * (size_t)i, r, wr);
     for (int k = 0; k < 3; ++k) {
         vp[k] = w->velocity[3 * (size_t)i + k] + wr[k];
     }
@@ -247,7 +247,7 @@ static void body_rows(const nscd_world *w, int32_t i, const double point[3], con
     lever_arm(w, i, point, r);
     const double *Iw = w->inv_inertia_world + 9 * (size_t)i;
     for (int k = 0; k < 3; ++k) {
-        nscd_cross3(r, frame + 3 * k, ang + 3 * k);
+        nscd__cross3(r, frame + 3 * k, ang + 3 * k);
         mat_vec(Iw, ang + 3 * k, resp + 3 * k);
     }
 }
@@ -259,8 +259,8 @@ static void general_delassus(const nscd__world_contact *c, nscd__world_contact_r
     double m = c->inv_mass_a + c->inv_mass_b;
     for (int k = 0; k < 3; ++k) {
         for (int l = k; l < 3; ++l) {
-            double v = nscd_dot3(r->ang_a + 3 * k, r->resp_a + 3 * l) +
-                       nscd_dot3(r->ang_b + 3 * k, r->resp_b + 3 * l) + (k == l ? m : 0.0);
+            double v = nscd__dot3(r->ang_a + 3 * k, r->resp_a + 3 * l) +
+                       nscd__dot3(r->ang_b + 3 * k, r->resp_b + 3 * l) + (k == l ? m : 0.0);
             r->A[3 * k + l] = r->A[3 * l + k] = v;
         }
     }
@@ -273,12 +273,12 @@ static void diagonal_rows(const nscd_world *w, nscd__world_contact *c, const dou
     c->lever_a = c->lever_b = c->inv_inertia_a = c->inv_inertia_b = 0.0;
     if (c->a_moves) {
         lever_arm(w, c->a, point, r);
-        c->lever_a = nscd_dot3(r, c->frame);
+        c->lever_a = nscd__dot3(r, c->frame);
         c->inv_inertia_a = w->inv_inertia[9 * (size_t)c->a];
     }
     if (c->b_moves) {
         lever_arm(w, c->b, point, r);
-        c->lever_b = nscd_dot3(r, c->frame);
+        c->lever_b = nscd__dot3(r, c->frame);
         c->inv_inertia_b = w->inv_inertia[9 * (size_t)c->b];
     }
     double an = c->inv_mass_a + c->inv_mass_b;
@@ -357,8 +357,8 @@ static void resist_rows(const nscd_world *w, const nscd__world_contact *c,
     }
     for (int k = 0; k < 3; ++k) {
         for (int l = k; l < 3; ++l) {
-            double v = nscd_dot3(c->frame + 3 * k, r->resp_a + 3 * l) +
-                       nscd_dot3(c->frame + 3 * k, r->resp_b + 3 * l);
+            double v = nscd__dot3(c->frame + 3 * k, r->resp_a + 3 * l) +
+                       nscd__dot3(c->frame + 3 * k, r->resp_b + 3 * l);
             r->K[3 * k + l] = r->K[3 * l + k] = v;
         }
     }
@@ -533,7 +533,7 @@ static void merge_resist(nscd__bgs_contact_resist *r, const nscd__world_contact 
                          const nscd__world_record *old) {
     double *m = r->m;
     for (int k = 0; k < 3; ++k) {
-        m[k] = nscd_dot3(c->frame + 3 * k, old->angular_world);
+        m[k] = nscd__dot3(c->frame + 3 * k, old->angular_world);
     }
     double spin = r->spinning * c->x[0], roll = r->rolling * c->x[0];
     m[0] = m[0] > spin ? spin : (m[0] < -spin ? -spin : m[0]);
@@ -560,7 +560,7 @@ static void merge_in(nscd_world *w, int32_t i, int32_t j, int32_t end) {
             ++j;
         } else {
             for (int k = 0; k < 3; ++k) {
-                c->x[k] = nscd_dot3(c->frame + 3 * k, old->impulse_world);
+                c->x[k] = nscd__dot3(c->frame + 3 * k, old->impulse_world);
             }
             project_on_cone(c->x, c->mu);
             if (c->resist) {
@@ -687,14 +687,14 @@ static void integrate_positions(nscd_world *w) {
 }
 
 void nscd__world_rotate(const double *q, const double om[3], double dt, double *out) {
-    double rate = sqrt(nscd_dot3(om, om));
+    double rate = sqrt(nscd__dot3(om, om));
     if (rate == 0.0) {
         memmove(out, q, 4 * sizeof(double));
         return;
     }
     double half = 0.5 * dt * rate, s = sin(half) / rate;
-    nscd_quat dq = {cos(half), s * om[0], s * om[1], s * om[2]};
-    nscd_quat r = nscd_q_normalize(nscd_q_mul(dq, (nscd_quat){q[0], q[1], q[2], q[3]}));
+    nscd__quat dq = {cos(half), s * om[0], s * om[1], s * om[2]};
+    nscd__quat r = nscd__q_normalize(nscd__q_mul(dq, (nscd__quat){q[0], q[1], q[2], q[3]}));
     out[0] = r.w, out[1] = r.x, out[2] = r.y, out[3] = r.z;
 }
 

@@ -187,7 +187,7 @@ static void shape_pose(const nscd_world *w, const nscd__world_shape *s, double x
     const double *qb = w->orientation + 4 * (size_t)s->body;
     const double *p = w->position + 3 * (size_t)s->body;
     double Rb[9];
-    nscd_q_to_rows(qb, Rb);
+    nscd__q_to_rows(qb, Rb);
     for (int r = 0; r < 3; ++r) {
         x[r] = p[r] + Rb[3 * r] * s->position[0] + Rb[3 * r + 1] * s->position[1] +
                Rb[3 * r + 2] * s->position[2];
@@ -201,8 +201,8 @@ static void shape_pose(const nscd_world *w, const nscd__world_shape *s, double x
     } else {
         double qs[4];
         quat_of_rows(s->rotation, qs);
-        nscd_quat m = nscd_q_mul((nscd_quat){qb[0], qb[1], qb[2], qb[3]},
-                                 (nscd_quat){qs[0], qs[1], qs[2], qs[3]});
+        nscd__quat m = nscd__q_mul((nscd__quat){qb[0], qb[1], qb[2], qb[3]},
+                                   (nscd__quat){qs[0], qs[1], qs[2], qs[3]});
         q[0] = m.w;
         q[1] = m.x;
         q[2] = m.y;

@@ -22,7 +22,7 @@ BOX, CYL, CAP = 2, 4, 3
 
 def rotation(axis, angle):
     """Rodrigues: the rotation of `angle` about `axis` (the quaternion the C
-    test builds with nscd_q_from_axis_angle)."""
+    test builds with nscd__q_from_axis_angle)."""
     a = np.asarray(axis, float)
     a = a / np.linalg.norm(a)
     k = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])

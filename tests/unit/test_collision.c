@@ -28,14 +28,14 @@ static void near(double a, double b) { near_tol(a, b, 1e-12); }
 /* ---------------------------------------------------------------- shapes */
 
 static nscd__collision_shape base_shape(int32_t type, int32_t body, const double pos[3],
-                                        nscd_quat q) {
+                                        nscd__quat q) {
     nscd__collision_shape s;
     memset(&s, 0, sizeof s);
     s.type = type;
     s.body = body;
     s.key = nscd__shape_key((uint64_t)body + 1, 0);
     memcpy(s.position, pos, sizeof s.position);
-    nscd_mat3 r = nscd_q_to_mat3(nscd_q_normalize(q));
+    nscd__mat3 r = nscd__q_to_mat3(nscd__q_normalize(q));
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) {
             s.rotation[3 * i + j] = r.m[i][j];
@@ -47,40 +47,40 @@ static nscd__collision_shape base_shape(int32_t type, int32_t body, const double
 
 static nscd__collision_shape sphere(int32_t body, double x, double y, double z, double r) {
     double p[3] = {x, y, z};
-    nscd__collision_shape s = base_shape(NSCD_SHAPE_SPHERE, body, p, nscd_q_identity());
+    nscd__collision_shape s = base_shape(NSCD_SHAPE_SPHERE, body, p, nscd__q_identity());
     s.radius = r;
     return s;
 }
 
 /* Half-space whose boundary passes through p with outward normal n. */
-static nscd__collision_shape half_space(int32_t body, const double p[3], nscd_vec3 n) {
-    n = nscd_v3_normalize(n);
-    nscd_vec3 z = nscd_v3(0, 0, 1);
-    nscd_vec3 axis = nscd_v3_cross(z, n);
-    double s = nscd_v3_norm(axis), c = nscd_v3_dot(z, n);
-    nscd_quat q = s > 1e-15
-                      ? nscd_q_from_axis_angle(axis, atan2(s, c))
-                      : (c > 0 ? nscd_q_identity() : nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI));
+static nscd__collision_shape half_space(int32_t body, const double p[3], nscd__vec3 n) {
+    n = nscd__v3_normalize(n);
+    nscd__vec3 z = nscd__v3(0, 0, 1);
+    nscd__vec3 axis = nscd__v3_cross(z, n);
+    double s = nscd__v3_norm(axis), c = nscd__v3_dot(z, n);
+    nscd__quat q =
+        s > 1e-15 ? nscd__q_from_axis_angle(axis, atan2(s, c))
+                  : (c > 0 ? nscd__q_identity() : nscd__q_from_axis_angle(nscd__v3(1, 0, 0), PI));
     nscd__collision_shape h = base_shape(NSCD_SHAPE_HALF_SPACE, body, p, q);
     h.fixed = 1;
     return h;
 }
 
-static nscd__collision_shape box(int32_t body, const double p[3], nscd_quat q, double hx, double hy,
-                                 double hz) {
+static nscd__collision_shape box(int32_t body, const double p[3], nscd__quat q, double hx,
+                                 double hy, double hz) {
     nscd__collision_shape s = base_shape(NSCD_SHAPE_BOX, body, p, q);
     s.half_extents[0] = hx, s.half_extents[1] = hy, s.half_extents[2] = hz;
     return s;
 }
 
-static nscd__collision_shape capsule(int32_t body, const double p[3], nscd_quat q, double r,
+static nscd__collision_shape capsule(int32_t body, const double p[3], nscd__quat q, double r,
                                      double hh) {
     nscd__collision_shape s = base_shape(NSCD_SHAPE_CAPSULE, body, p, q);
     s.radius = r, s.half_height = hh;
     return s;
 }
 
-static nscd__collision_shape cylinder(int32_t body, const double p[3], nscd_quat q, double r,
+static nscd__collision_shape cylinder(int32_t body, const double p[3], nscd__quat q, double r,
                                       double hh) {
     nscd__collision_shape s = base_shape(NSCD_SHAPE_CYLINDER, body, p, q);
     s.radius = r, s.half_height = hh;
@@ -180,7 +180,7 @@ static void sphere_sphere_coincident(void **state) {
 
 static void sphere_half_space(void **state) {
     (void)state;
-    nscd__collision_shape h = half_space(0, (double[]){0, 0, 1}, nscd_v3(0, 0, 1));
+    nscd__collision_shape h = half_space(0, (double[]){0, 0, 1}, nscd__v3(0, 0, 1));
     nscd__collision_shape s = sphere(1, 2, 3, 1.8, 1.0);
     s.key = 1; /* a smaller key than the half-space's: the half-space is still shape a */
     nscd__contact_point p = single_contact(&s, &h, 0.0);
@@ -189,7 +189,7 @@ static void sphere_half_space(void **state) {
     check_point(&p, (double[]){2, 3, 0.9}, (double[]){0, 0, 1}, -0.2);
     /* tilted plane through the origin, normal (1, 1, 0)/sqrt 2; centre at distance 2 */
     double r2 = sqrt(0.5);
-    nscd__collision_shape t = half_space(0, (double[]){0, 0, 0}, nscd_v3(1, 1, 0));
+    nscd__collision_shape t = half_space(0, (double[]){0, 0, 0}, nscd__v3(1, 1, 0));
     nscd__collision_shape u = sphere(1, 2 * r2, 2 * r2, 7.0, 1.5);
     p = single_contact(&t, &u, 1.0);
     check_point(&p, (double[]){0.25 * r2, 0.25 * r2, 7.0}, (double[]){r2, r2, 0}, 0.5);
@@ -215,8 +215,8 @@ static const double ORIGIN[3] = {0, 0, 0};
 
 static void half_space_box(void **state) {
     (void)state;
-    nscd__collision_shape h = half_space(0, ORIGIN, nscd_v3(0, 0, 1));
-    nscd__collision_shape b = box(1, (double[]){0, 0, 0.2}, nscd_q_identity(), 1.0, 0.5, 0.25);
+    nscd__collision_shape h = half_space(0, ORIGIN, nscd__v3(0, 0, 1));
+    nscd__collision_shape b = box(1, (double[]){0, 0, 0.2}, nscd__q_identity(), 1.0, 0.5, 0.25);
     nscd__contact_point p[8];
     assert_int_equal(pair_contacts(&h, &b, 0.0, p), 4);
     for (int k = 0; k < 4; ++k) { /* the bottom corners 0-3, features = corner numbers */
@@ -231,7 +231,7 @@ static void half_space_box(void **state) {
     }
     /* tilted about y by 0.1 rad: only the two corners at x = +1 (bit 0 set) go down */
     nscd__collision_shape t = box(1, (double[]){0, 0, 0.3},
-                                  nscd_q_from_axis_angle(nscd_v3(0, 1, 0), 0.1), 1.0, 0.5, 0.25);
+                                  nscd__q_from_axis_angle(nscd__v3(0, 1, 0), 0.1), 1.0, 0.5, 0.25);
     assert_int_equal(pair_contacts(&h, &t, 0.0, p), 2);
     double gap = 0.3 - sin(0.1) * 1.0 - cos(0.1) * 0.25;
     assert_int_equal(p[0].feature, 1);
@@ -243,7 +243,7 @@ static void half_space_box(void **state) {
 static void sphere_box(void **state) {
     (void)state;
     /* box of half extents (1, 2, 3) turned 90 degrees about z: (2, 1, 3) in the world */
-    nscd_quat q = nscd_q_from_axis_angle(nscd_v3(0, 0, 1), PI / 2);
+    nscd__quat q = nscd__q_from_axis_angle(nscd__v3(0, 0, 1), PI / 2);
     nscd__collision_shape b = box(1, ORIGIN, q, 1.0, 2.0, 3.0);
     nscd__collision_shape s = sphere(0, 2.5, 0, 0, 1.0); /* face region */
     nscd__contact_point p = single_contact(&s, &b, 0.0);
@@ -263,8 +263,9 @@ static void sphere_box(void **state) {
 
 static void box_box_faces(void **state) {
     (void)state;
-    nscd__collision_shape a = box(0, ORIGIN, nscd_q_identity(), 1, 1, 1);
-    nscd__collision_shape b = box(1, (double[]){0.1, -0.2, 1.45}, nscd_q_identity(), 0.5, 0.5, 0.5);
+    nscd__collision_shape a = box(0, ORIGIN, nscd__q_identity(), 1, 1, 1);
+    nscd__collision_shape b =
+        box(1, (double[]){0.1, -0.2, 1.45}, nscd__q_identity(), 0.5, 0.5, 0.5);
     nscd__contact_point p[8], p2[8];
     assert_int_equal(pair_contacts(&a, &b, 0.0, p), 4);
     int seen = 0;
@@ -298,8 +299,9 @@ static void box_box_faces(void **state) {
     assert_int_equal(inner, 2);
     /* b turned 45 degrees about z, under a (b is the reference face now? no:
      * both faces are parallel; the normal is -z from a to b) */
-    nscd__collision_shape c = box(1, (double[]){0, 0, -1.4},
-                                  nscd_q_from_axis_angle(nscd_v3(0, 0, 1), PI / 4), 0.5, 0.5, 0.5);
+    nscd__collision_shape c =
+        box(1, (double[]){0, 0, -1.4}, nscd__q_from_axis_angle(nscd__v3(0, 0, 1), PI / 4), 0.5, 0.5,
+            0.5);
     assert_int_equal(pair_contacts(&a, &c, 0.0, p), 4);
     for (int k = 0; k < 4; ++k) {
         near(p[k].gap, -0.1);
@@ -317,8 +319,8 @@ static void box_box_faces(void **state) {
 /* Separated corner to corner: the exact distance, not the SAT separation. */
 static void box_box_corners(void **state) {
     (void)state;
-    nscd__collision_shape a = box(0, ORIGIN, nscd_q_identity(), 1, 1, 1);
-    nscd__collision_shape b = box(1, (double[]){2.1, 2.1, 2.1}, nscd_q_identity(), 1, 1, 1);
+    nscd__collision_shape a = box(0, ORIGIN, nscd__q_identity(), 1, 1, 1);
+    nscd__collision_shape b = box(1, (double[]){2.1, 2.1, 2.1}, nscd__q_identity(), 1, 1, 1);
     nscd__contact_point p[8];
     assert_int_equal(pair_contacts(&a, &b, 0.15, p), 0); /* SAT says 0.1, the truth 0.173 */
     assert_int_equal(pair_contacts(&a, &b, 0.2, p), 1);
@@ -350,17 +352,17 @@ static void box_box_edges(void **state) {
      * z = sqrt 2; b: turned 45 degrees about y, bottom edge along y. */
     double r2 = sqrt(2.0);
     nscd__collision_shape a =
-        box(0, ORIGIN, nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 4), 1, 1, 1);
+        box(0, ORIGIN, nscd__q_from_axis_angle(nscd__v3(1, 0, 0), PI / 4), 1, 1, 1);
     nscd__collision_shape b = box(1, (double[]){0.2, -0.3, 2 * r2 - 0.1},
-                                  nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 4), 1, 1, 1);
+                                  nscd__q_from_axis_angle(nscd__v3(0, 1, 0), PI / 4), 1, 1, 1);
     nscd__contact_point p = single_contact(&a, &b, 0.0);
     check_point(&p, (double[]){0.2, 0, r2 - 0.05}, (double[]){0, 0, 1}, -0.1);
 }
 
 static void box_capsule(void **state) {
     (void)state;
-    nscd__collision_shape b = box(0, ORIGIN, nscd_q_identity(), 1, 1, 1);
-    nscd_quat along_x = nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2);
+    nscd__collision_shape b = box(0, ORIGIN, nscd__q_identity(), 1, 1, 1);
+    nscd__quat along_x = nscd__q_from_axis_angle(nscd__v3(0, 1, 0), PI / 2);
     nscd__collision_shape c = capsule(1, (double[]){0, 0.3, 1.45}, along_x, 0.5, 0.5);
     nscd__contact_point p[8];
     assert_int_equal(pair_contacts(&b, &c, 0.0, p), 2); /* lying on the face: both ends */
@@ -372,11 +374,11 @@ static void box_capsule(void **state) {
     near(p[1].point[0], 1.0);
     near(p[1].gap, -0.05);
     /* standing, its lower segment end 0.2 inside the box: SAT face z */
-    nscd__collision_shape v = capsule(1, (double[]){0.1, 0.2, 1.3}, nscd_q_identity(), 0.5, 0.5);
+    nscd__collision_shape v = capsule(1, (double[]){0.1, 0.2, 1.3}, nscd__q_identity(), 0.5, 0.5);
     assert_int_equal(pair_contacts(&b, &v, 0.0, p), 1);
     check_point(&p[0], (double[]){0.1, 0.2, 0.65}, (double[]){0, 0, 1}, -0.7);
     /* along y beside the edge (1, y, 1), 0.3 out in x and 0.4 in z */
-    nscd_quat along_y = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2);
+    nscd__quat along_y = nscd__q_from_axis_angle(nscd__v3(1, 0, 0), PI / 2);
     nscd__collision_shape e = capsule(1, (double[]){1.3, 0, 1.4}, along_y, 0.45, 2.0);
     assert_int_equal(pair_contacts(&b, &e, 0.04, p), 0);
     assert_int_equal(pair_contacts(&b, &e, 0.1, p), 1);
@@ -394,9 +396,9 @@ static void box_capsule(void **state) {
 
 static void capsule_pairs(void **state) {
     (void)state;
-    nscd_quat along_x = nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2);
-    nscd_quat along_y = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2);
-    nscd__collision_shape h = half_space(0, ORIGIN, nscd_v3(0, 0, 1));
+    nscd__quat along_x = nscd__q_from_axis_angle(nscd__v3(0, 1, 0), PI / 2);
+    nscd__quat along_y = nscd__q_from_axis_angle(nscd__v3(1, 0, 0), PI / 2);
+    nscd__collision_shape h = half_space(0, ORIGIN, nscd__v3(0, 0, 1));
     nscd__collision_shape c = capsule(1, (double[]){0, 0, 0.45}, along_x, 0.5, 1.0);
     nscd__contact_point p[8];
     assert_int_equal(pair_contacts(&h, &c, 0.0, p), 2);
@@ -418,7 +420,7 @@ static void capsule_pairs(void **state) {
     near(fabs(p[0].normal[2]), 1.0);
     near(p[0].gap, -1.0);
     /* sphere against the side and the end cap of a capsule along z */
-    nscd__collision_shape z = capsule(1, ORIGIN, nscd_q_identity(), 0.5, 1.0);
+    nscd__collision_shape z = capsule(1, ORIGIN, nscd__q_identity(), 0.5, 1.0);
     nscd__collision_shape s = sphere(0, 0.8, 0, 0.5, 0.5);
     nscd__contact_point q = single_contact(&s, &z, 0.0);
     check_point(&q, (double[]){0.4, 0, 0.5}, (double[]){-1, 0, 0}, -0.2);
@@ -431,7 +433,7 @@ static void capsule_pairs(void **state) {
 
 static void sphere_cylinder(void **state) {
     (void)state;
-    nscd__collision_shape c = cylinder(1, ORIGIN, nscd_q_identity(), 1.0, 0.5);
+    nscd__collision_shape c = cylinder(1, ORIGIN, nscd__q_identity(), 1.0, 0.5);
     nscd__collision_shape s = sphere(0, 1.3, 0, 0, 0.5); /* mantle */
     nscd__contact_point p = single_contact(&s, &c, 0.0);
     check_point(&p, (double[]){0.9, 0, 0}, (double[]){-1, 0, 0}, -0.2);
@@ -452,8 +454,8 @@ static void sphere_cylinder(void **state) {
 
 static void half_space_cylinder(void **state) {
     (void)state;
-    nscd__collision_shape h = half_space(0, ORIGIN, nscd_v3(0, 0, 1));
-    nscd__collision_shape c = cylinder(1, (double[]){0.2, 0.1, 0.45}, nscd_q_identity(), 1.0, 0.5);
+    nscd__collision_shape h = half_space(0, ORIGIN, nscd__v3(0, 0, 1));
+    nscd__collision_shape c = cylinder(1, (double[]){0.2, 0.1, 0.45}, nscd__q_identity(), 1.0, 0.5);
     nscd__contact_point p[8];
     assert_int_equal(pair_contacts(&h, &c, 0.0, p), 4); /* standing: 4 rim points */
     for (int k = 0; k < 4; ++k) {
@@ -462,7 +464,7 @@ static void half_space_cylinder(void **state) {
         near(hypot(p[k].point[0] - 0.2, p[k].point[1] - 0.1), 1.0);
     }
     /* lying (axis along -y): the two ends of the contact line */
-    c = cylinder(1, (double[]){0, 0, 0.95}, nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2), 1.0,
+    c = cylinder(1, (double[]){0, 0, 0.95}, nscd__q_from_axis_angle(nscd__v3(1, 0, 0), PI / 2), 1.0,
                  0.5);
     assert_int_equal(pair_contacts(&h, &c, 0.0, p), 2);
     near(p[0].gap, -0.05);
@@ -471,7 +473,7 @@ static void half_space_cylinder(void **state) {
     /* tilted by 0.3 rad about (1, 1, 0): the deepest rim point of the lower
      * cap, halfway between two fixed rim points */
     double t = 0.3;
-    c = cylinder(1, (double[]){0, 0, 0.7}, nscd_q_from_axis_angle(nscd_v3(1, 1, 0), t), 1.0, 0.5);
+    c = cylinder(1, (double[]){0, 0, 0.7}, nscd__q_from_axis_angle(nscd__v3(1, 1, 0), t), 1.0, 0.5);
     assert_int_equal(pair_contacts(&h, &c, 0.0, p), 1);
     near(p[0].gap, 0.7 - 0.5 * cos(t) - 1.0 * sin(t));
     assert_int_equal(p[0].feature, 8);
@@ -486,7 +488,7 @@ static void half_space_cylinder(void **state) {
     assert_true(has_deepest);
     /* upside down: the lower cap is cap 1 (fixed points 4-7, deepest 9),
      * whose points come last */
-    c = cylinder(1, (double[]){0, 0, 0.7}, nscd_q_from_axis_angle(nscd_v3(1, 1, 0), PI - t), 1.0,
+    c = cylinder(1, (double[]){0, 0, 0.7}, nscd__q_from_axis_angle(nscd__v3(1, 1, 0), PI - t), 1.0,
                  0.5);
     assert_int_equal(pair_contacts(&h, &c, 10.0, p), 4);
     has_deepest = 0;
@@ -502,8 +504,8 @@ static void half_space_cylinder(void **state) {
 static void cylinder_gjk_pairs(void **state) {
     (void)state;
     const double tol = 1e-7;
-    nscd__collision_shape b = box(0, ORIGIN, nscd_q_identity(), 2, 2, 1);
-    nscd__collision_shape c = cylinder(1, (double[]){0.3, 0, 1.48}, nscd_q_identity(), 0.5, 0.5);
+    nscd__collision_shape b = box(0, ORIGIN, nscd__q_identity(), 2, 2, 1);
+    nscd__collision_shape c = cylinder(1, (double[]){0.3, 0, 1.48}, nscd__q_identity(), 0.5, 0.5);
     nscd__contact_point p[8];
     assert_int_equal(pair_contacts(&b, &c, 0.0, p), 4); /* standing on the box: its rim */
     for (int k = 0; k < 4; ++k) {
@@ -525,8 +527,8 @@ static void cylinder_gjk_pairs(void **state) {
         xmax = fmax(xmax, p[k].point[0]);
     }
     near(xmax, 2.0); /* the clip's corners on the box's edge */
-    nscd_quat along_x = nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2);
-    nscd_quat along_y = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2);
+    nscd__quat along_x = nscd__q_from_axis_angle(nscd__v3(0, 1, 0), PI / 2);
+    nscd__quat along_y = nscd__q_from_axis_angle(nscd__v3(1, 0, 0), PI / 2);
     c = cylinder(1, (double[]){0.3, 0.2, 1.49}, along_x, 0.5, 0.8); /* lying on it: 2 ends */
     assert_int_equal(pair_contacts(&b, &c, 0.0, p), 2);
     for (int k = 0; k < 2; ++k) {
@@ -552,8 +554,8 @@ static void cylinder_gjk_pairs(void **state) {
     assert_int_equal(pair_contacts(&b, &c, 0.2, p), 2);
     near_tol(p[0].gap, 0.1, tol);
     /* a box lying on a wide cylinder's cap: its corners over the cap */
-    nscd__collision_shape w = cylinder(1, ORIGIN, nscd_q_identity(), 2.0, 0.5);
-    nscd__collision_shape q = box(0, (double[]){0.3, 0.2, 0.99}, nscd_q_identity(), 0.5, 0.5, 0.5);
+    nscd__collision_shape w = cylinder(1, ORIGIN, nscd__q_identity(), 2.0, 0.5);
+    nscd__collision_shape q = box(0, (double[]){0.3, 0.2, 0.99}, nscd__q_identity(), 0.5, 0.5, 0.5);
     assert_int_equal(pair_contacts(&q, &w, 0.0, p), 4);
     for (int k = 0; k < 4; ++k) {
         assert_int_equal(p[k].feature, 32 + k);
@@ -654,9 +656,9 @@ static int32_t check_round_pair(const nscd__collision_shape *a, const nscd__coll
 static void cylinder_pairs_analytic(void **state) {
     (void)state;
     const double margin = 1e-3, up[3] = {0, 0, 1}, down[3] = {0, 0, -1};
-    nscd_quat along_x = nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2);
-    nscd_quat along_y = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2);
-    nscd_quat upright = nscd_q_identity();
+    nscd__quat along_x = nscd__q_from_axis_angle(nscd__v3(0, 1, 0), PI / 2);
+    nscd__quat along_y = nscd__q_from_axis_angle(nscd__v3(1, 0, 0), PI / 2);
+    nscd__quat upright = nscd__q_identity();
     nscd__contact_point p[8];
     /* standing on a wider cylinder, cap on cap: 4 points over the smaller cap */
     nscd__collision_shape lower = cylinder(0, ORIGIN, upright, 0.010, 0.010);
@@ -734,9 +736,9 @@ static void cylinder_box_analytic(void **state) {
     (void)state;
     const double margin = 1e-3, up[3] = {0, 0, 1}, down[3] = {0, 0, -1};
     const double r2 = sqrt(2.0);
-    nscd_quat along_x = nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2);
-    nscd_quat along_y = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 2);
-    nscd_quat diamond = nscd_q_from_axis_angle(nscd_v3(1, 0, 0), PI / 4); /* edge up, along x */
+    nscd__quat along_x = nscd__q_from_axis_angle(nscd__v3(0, 1, 0), PI / 2);
+    nscd__quat along_y = nscd__q_from_axis_angle(nscd__v3(1, 0, 0), PI / 2);
+    nscd__quat diamond = nscd__q_from_axis_angle(nscd__v3(1, 0, 0), PI / 4); /* edge up, along x */
     nscd__contact_point p[8];
     /* lying across a box edge: the crossing, one point over it */
     nscd__collision_shape edge = box(0, ORIGIN, diamond, 0.01, 0.01, 0.01);
@@ -761,9 +763,9 @@ static void cylinder_box_analytic(void **state) {
     near_tol(fmax(p[0].point[0], p[1].point[0]), 0.01, 1e-9);
     /* standing on a box's corner region, overhanging two sides: the cap
      * clipped to the face, 4 points inside the face and the disc */
-    nscd__collision_shape slab = box(0, ORIGIN, nscd_q_identity(), 0.02, 0.015, 0.01);
+    nscd__collision_shape slab = box(0, ORIGIN, nscd__q_identity(), 0.02, 0.015, 0.01);
     nscd__collision_shape post =
-        cylinder(1, (double[]){0.017, 0.012, 0.02 - 1e-4}, nscd_q_identity(), 0.008, 0.01);
+        cylinder(1, (double[]){0.017, 0.012, 0.02 - 1e-4}, nscd__q_identity(), 0.008, 0.01);
     assert_int_equal(check_round_pair(&slab, &post, margin, -1e-4, up, 1e-12, 1e-12), 4);
     assert_int_equal(pair_contacts(&slab, &post, margin, p), 4);
     for (int k = 0; k < 4; ++k) {
@@ -776,7 +778,7 @@ static void cylinder_box_analytic(void **state) {
     /* tilted 10 degrees on the face (within it): the lowest rim point */
     double tilt = 10.0 * PI / 180.0;
     post = cylinder(1, (double[]){0.003, 0.002, 0.0},
-                    nscd_q_from_axis_angle(nscd_v3(1, 0, 0), tilt), 0.008, 0.01);
+                    nscd__q_from_axis_angle(nscd__v3(1, 0, 0), tilt), 0.008, 0.01);
     post.position[2] = 0.01 + 0.01 * cos(tilt) + 0.008 * sin(tilt) - 1e-4;
     check_round_pair(&slab, &post, margin, -1e-4, up, 1e-12, 1e-12);
     /* lying on the face, overhanging its end x = 0.02: the side line
@@ -788,9 +790,9 @@ static void cylinder_box_analytic(void **state) {
     near_tol(fmax(p[0].point[0], p[1].point[0]), 0.02, 1e-12);
     /* a box lying on a smaller cylinder's cap: its face clipped to the disc
      * (4 points inside both), normal from the box down */
-    nscd__collision_shape drum = cylinder(1, ORIGIN, nscd_q_identity(), 0.008, 0.01);
+    nscd__collision_shape drum = cylinder(1, ORIGIN, nscd__q_identity(), 0.008, 0.01);
     nscd__collision_shape lid =
-        box(0, (double[]){0.003, 0.001, 0.02 - 1e-4}, nscd_q_identity(), 0.01, 0.01, 0.01);
+        box(0, (double[]){0.003, 0.001, 0.02 - 1e-4}, nscd__q_identity(), 0.01, 0.01, 0.01);
     assert_int_equal(check_round_pair(&lid, &drum, margin, -1e-4, down, 1e-12, 1e-12), 4);
     assert_int_equal(pair_contacts(&lid, &drum, margin, p), 4);
     for (int k = 0; k < 4; ++k) {
@@ -805,7 +807,7 @@ static void cylinder_box_analytic(void **state) {
     near_tol(fmin(p[0].point[0], p[1].point[0]), -0.003, 1e-9);
     near_tol(fmax(p[0].point[0], p[1].point[0]), 0.013, 1e-9);
     /* a box's face on the lying cylinder's side: 2 points */
-    ridge = box(0, (double[]){0.005, 0.0, 0.02 - 1e-4}, nscd_q_identity(), 0.008, 0.01, 0.01);
+    ridge = box(0, (double[]){0.005, 0.0, 0.02 - 1e-4}, nscd__q_identity(), 0.008, 0.01, 0.01);
     assert_int_equal(check_round_pair(&ridge, &roll, margin, -1e-4, down, 1e-9, 1e-7), 2);
 }
 
@@ -907,8 +909,8 @@ static void cylinder_box_against_sampling(void **state) {
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         const double *xa = cases[k].axis_a, *xb = cases[k].axis_b;
-        nscd_quat qa = nscd_q_from_axis_angle(nscd_v3(xa[0], xa[1], xa[2]), cases[k].angle_a);
-        nscd_quat qb = nscd_q_from_axis_angle(nscd_v3(xb[0], xb[1], xb[2]), cases[k].angle_b);
+        nscd__quat qa = nscd__q_from_axis_angle(nscd__v3(xa[0], xa[1], xa[2]), cases[k].angle_a);
+        nscd__quat qb = nscd__q_from_axis_angle(nscd__v3(xb[0], xb[1], xb[2]), cases[k].angle_b);
         nscd__collision_shape a =
             box(0, cases[k].pos_a, qa, cases[k].e[0], cases[k].e[1], cases[k].e[2]);
         nscd__collision_shape b = cylinder(1, cases[k].pos_b, qb, cases[k].r_b, cases[k].h_b);
@@ -976,10 +978,10 @@ static void cylinder_box_random(void **state) {
             rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
             r[k] = (double)(rng >> 11) / 9007199254740992.0;
         }
-        nscd_quat qa =
-            nscd_q_from_axis_angle(nscd_v3(r[0] - 0.5, r[1] - 0.5, r[2] - 0.5), 6 * r[3]);
-        nscd_quat qb =
-            nscd_q_from_axis_angle(nscd_v3(r[4] - 0.5, r[5] - 0.5, r[6] - 0.5), 6 * r[7]);
+        nscd__quat qa =
+            nscd__q_from_axis_angle(nscd__v3(r[0] - 0.5, r[1] - 0.5, r[2] - 0.5), 6 * r[3]);
+        nscd__quat qb =
+            nscd__q_from_axis_angle(nscd__v3(r[4] - 0.5, r[5] - 0.5, r[6] - 0.5), 6 * r[7]);
         nscd__collision_shape a =
             box(0, ORIGIN, qa, 0.005 + 0.01 * r[8], 0.005 + 0.01 * r[9], 0.005 + 0.01 * r[10]);
         nscd__collision_shape b =
@@ -1154,8 +1156,8 @@ static void cylinder_pairs_against_sampling(void **state) {
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         const double *xa = cases[k].axis_a, *xb = cases[k].axis_b;
-        nscd_quat qa = nscd_q_from_axis_angle(nscd_v3(xa[0], xa[1], xa[2]), cases[k].angle_a);
-        nscd_quat qb = nscd_q_from_axis_angle(nscd_v3(xb[0], xb[1], xb[2]), cases[k].angle_b);
+        nscd__quat qa = nscd__q_from_axis_angle(nscd__v3(xa[0], xa[1], xa[2]), cases[k].angle_a);
+        nscd__quat qb = nscd__q_from_axis_angle(nscd__v3(xb[0], xb[1], xb[2]), cases[k].angle_b);
         nscd__collision_shape a = cases[k].type_a == NSCD_SHAPE_CAPSULE
                                       ? capsule(0, cases[k].pos_a, qa, cases[k].r_a, cases[k].h_a)
                                       : cylinder(0, cases[k].pos_a, qa, cases[k].r_a, cases[k].h_a);
@@ -1174,9 +1176,9 @@ static double uniform(double lo, double hi) { /* xorshift64*: the same numbers e
     return lo + (hi - lo) * (double)(r >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static nscd_quat random_rotation(void) {
-    nscd_quat q = {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
-    return nscd_q_normalize(q);
+static nscd__quat random_rotation(void) {
+    nscd__quat q = {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
+    return nscd__q_normalize(q);
 }
 
 /* n random shapes of the given types in a box of side L; a few large ones
@@ -1193,7 +1195,7 @@ static void random_shapes(nscd__collision_shape *s, int32_t n, double L, const i
         int32_t body = i % 500 == 7 ? i - 1 : i; /* a few compounds: same body, never paired */
         switch (type) {
         case NSCD_SHAPE_HALF_SPACE:
-            s[i] = half_space(body, p, nscd_v3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
+            s[i] = half_space(body, p, nscd__v3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
             break;
         case NSCD_SHAPE_BOX:
             s[i] = box(body, p, random_rotation(), size, uniform(0.2, 0.6), uniform(0.2, 0.6));
@@ -1370,7 +1372,7 @@ static void strays_far_from_the_bulk(void **state) {
 static nscd__collision_shape random_shape(int32_t type, int32_t body, const double p[3]) {
     switch (type) {
     case NSCD_SHAPE_HALF_SPACE:
-        return half_space(body, p, nscd_v3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
+        return half_space(body, p, nscd__v3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
     case NSCD_SHAPE_BOX:
         return box(body, p, random_rotation(), uniform(0.2, 0.6), uniform(0.2, 0.6),
                    uniform(0.2, 0.6));
@@ -1397,8 +1399,8 @@ static void gap_follows_the_normal(void **state) {
             for (int trial = 0; trial < 400 && checked[ta][tb] < 60; ++trial) {
                 double o[3] = {uniform(-0.1, 0.1), uniform(-0.1, 0.1), uniform(-0.1, 0.1)};
                 nscd__collision_shape a = random_shape(ta, 0, o);
-                nscd_vec3 dir =
-                    nscd_v3_normalize(nscd_v3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
+                nscd__vec3 dir =
+                    nscd__v3_normalize(nscd__v3(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
                 double reach = (ta == NSCD_SHAPE_HALF_SPACE ? 0.0 : bounding_radius(&a));
                 double tmp[3] = {0, 0, 0};
                 nscd__collision_shape probe = random_shape(tb, 1, tmp);

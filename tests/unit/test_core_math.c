@@ -16,53 +16,53 @@ static void near(double a, double b) { assert_true(fabs(a - b) <= 1e-14 * (1.0 +
 
 static void vectors(void **state) {
     (void)state;
-    nscd_vec3 a = nscd_v3(1, 2, 3), b = nscd_v3(-2, 0.5, 4);
-    nscd_vec3 c = nscd_v3_cross(a, b);
-    near(nscd_v3_dot(c, a), 0.0);
-    near(nscd_v3_dot(c, b), 0.0);
+    nscd__vec3 a = nscd__v3(1, 2, 3), b = nscd__v3(-2, 0.5, 4);
+    nscd__vec3 c = nscd__v3_cross(a, b);
+    near(nscd__v3_dot(c, a), 0.0);
+    near(nscd__v3_dot(c, b), 0.0);
     near(c.x, 2 * 4 - 3 * 0.5);
-    near(nscd_v3_norm(nscd_v3_normalize(b)), 1.0);
-    nscd_vec3 z = nscd_v3_normalize(nscd_v3(0, 0, 0));
+    near(nscd__v3_norm(nscd__v3_normalize(b)), 1.0);
+    nscd__vec3 z = nscd__v3_normalize(nscd__v3(0, 0, 0));
     assert_true(z.x == 0 && z.y == 0 && z.z == 0);
-    nscd_vec3 s = nscd_m3_apply(nscd_m3_skew(a), b); /* [a]x b = a x b */
+    nscd__vec3 s = nscd__m3_apply(nscd__m3_skew(a), b); /* [a]x b = a x b */
     near(s.x, c.x), near(s.y, c.y), near(s.z, c.z);
 }
 
 static void matrices(void **state) {
     (void)state;
-    nscd_mat3 m = {{{4, 1, 0.5}, {-1, 3, 2}, {0.25, 0, 5}}}, inv;
-    assert_int_equal(nscd_m3_inverse(m, &inv), 1);
-    nscd_mat3 id = nscd_m3_mul(m, inv);
+    nscd__mat3 m = {{{4, 1, 0.5}, {-1, 3, 2}, {0.25, 0, 5}}}, inv;
+    assert_int_equal(nscd__m3_inverse(m, &inv), 1);
+    nscd__mat3 id = nscd__m3_mul(m, inv);
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) {
             near(id.m[i][j], i == j ? 1.0 : 0.0);
         }
     }
-    near(nscd_m3_det(m), 4 * 15 - 1 * (-5 - 0.5) + 0.5 * (0 - 0.75));
-    nscd_mat3 singular = {{{1, 2, 3}, {2, 4, 6}, {0, 1, 1}}};
-    assert_int_equal(nscd_m3_inverse(singular, &inv), 0);
-    nscd_mat3 t = nscd_m3_transpose(m);
+    near(nscd__m3_det(m), 4 * 15 - 1 * (-5 - 0.5) + 0.5 * (0 - 0.75));
+    nscd__mat3 singular = {{{1, 2, 3}, {2, 4, 6}, {0, 1, 1}}};
+    assert_int_equal(nscd__m3_inverse(singular, &inv), 0);
+    nscd__mat3 t = nscd__m3_transpose(m);
     near(t.m[0][1], m.m[1][0]);
 }
 
 static void quaternions(void **state) {
     (void)state;
-    nscd_quat q = nscd_q_from_axis_angle(nscd_v3(0, 0, 2), PI / 2); /* axis normalised inside */
-    nscd_vec3 r = nscd_q_rotate(q, nscd_v3(1, 0, 0));
+    nscd__quat q = nscd__q_from_axis_angle(nscd__v3(0, 0, 2), PI / 2); /* axis normalised inside */
+    nscd__vec3 r = nscd__q_rotate(q, nscd__v3(1, 0, 0));
     near(r.x, 0.0), near(r.y, 1.0), near(r.z, 0.0);
-    nscd_quat p = nscd_q_from_axis_angle(nscd_v3(1, 1, 0), 0.7);
-    nscd_vec3 v = nscd_v3(0.3, -1.2, 2.0);
-    nscd_vec3 composed = nscd_q_rotate(nscd_q_mul(q, p), v);
-    nscd_vec3 sequential = nscd_q_rotate(q, nscd_q_rotate(p, v));
+    nscd__quat p = nscd__q_from_axis_angle(nscd__v3(1, 1, 0), 0.7);
+    nscd__vec3 v = nscd__v3(0.3, -1.2, 2.0);
+    nscd__vec3 composed = nscd__q_rotate(nscd__q_mul(q, p), v);
+    nscd__vec3 sequential = nscd__q_rotate(q, nscd__q_rotate(p, v));
     near(composed.x, sequential.x), near(composed.y, sequential.y), near(composed.z, sequential.z);
-    nscd_vec3 by_matrix = nscd_m3_apply(nscd_q_to_mat3(p), v), by_quat = nscd_q_rotate(p, v);
+    nscd__vec3 by_matrix = nscd__m3_apply(nscd__q_to_mat3(p), v), by_quat = nscd__q_rotate(p, v);
     near(by_matrix.x, by_quat.x), near(by_matrix.y, by_quat.y), near(by_matrix.z, by_quat.z);
-    nscd_vec3 back = nscd_q_rotate(nscd_q_conj(p), by_quat);
+    nscd__vec3 back = nscd__q_rotate(nscd__q_conj(p), by_quat);
     near(back.x, v.x), near(back.y, v.y), near(back.z, v.z);
-    nscd_quat n = nscd_q_normalize((nscd_quat){2, 0, 0, 0});
+    nscd__quat n = nscd__q_normalize((nscd__quat){2, 0, 0, 0});
     near(n.w, 1.0);
-    nscd_quat fallback = nscd_q_normalize((nscd_quat){0, 0, 0, 0});
-    near(fallback.w, nscd_q_identity().w);
+    nscd__quat fallback = nscd__q_normalize((nscd__quat){0, 0, 0, 0});
+    near(fallback.w, nscd__q_identity().w);
 }
 
 static void dense_linear_algebra(void **state) {

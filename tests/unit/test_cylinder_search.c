@@ -185,7 +185,7 @@ static void t_compare(const nscd__collision_shape *a, const nscd__collision_shap
     for (int32_t j = 0; j < mn.n; ++j) { /* one normal per manifold */
         double d[3] = {mn.p[j].normal[0] - nn[0], mn.p[j].normal[1] - nn[1],
                        mn.p[j].normal[2] - nn[2]};
-        assert_true(sqrt(nscd_dot3(d, d)) < 1e-12);
+        assert_true(sqrt(nscd__dot3(d, d)) < 1e-12);
     }
     double sn = t_separation(a, b, nn), sr = t_separation(a, b, nr);
     double worse = (sr - sn) / size;
@@ -196,7 +196,7 @@ static void t_compare(const nscd__collision_shape *a, const nscd__collision_shap
     }
     st->better += sn > sr + 1e-9 * size;
     double dn[3] = {nn[0] - nr[0], nn[1] - nr[1], nn[2] - nr[2]};
-    st->normals_apart += sqrt(nscd_dot3(dn, dn)) > 1e-5;
+    st->normals_apart += sqrt(nscd__dot3(dn, dn)) > 1e-5;
     st->gaps_apart += fabs(gn - gr) > 1e-6 * size;
 }
 
@@ -210,7 +210,7 @@ static void t_run(int32_t type_a, collide_fn now, collide_fn ref, const char *na
                 margin = 0.1 * b.radius;
             }
             double dir[3] = {t_uniform() - 0.5, t_uniform() - 0.5, t_uniform() - 0.5};
-            double len = sqrt(nscd_dot3(dir, dir)), dist;
+            double len = sqrt(nscd__dot3(dir, dir)), dist;
             if (pass == 0) { /* anywhere the bounding spheres overlap, deep included */
                 dist = (0.3 + 0.75 * t_uniform()) * (ba + bb);
             } else { /* about the touching distance along dir (the reference's) */

@@ -32,13 +32,13 @@ static void moved_pose(const double x[3], const double q[4], const double vel[6]
                        nscd__joint_pose *pose) {
     double rate = sqrt(vel[3] * vel[3] + vel[4] * vel[4] + vel[5] * vel[5]);
     double half = 0.5 * eps * rate, s = rate > 0.0 ? sin(half) / rate : 0.0;
-    nscd_quat dq = {cos(half), s * vel[3], s * vel[4], s * vel[5]};
-    nscd_quat r = nscd_q_mul(dq, (nscd_quat){q[0], q[1], q[2], q[3]});
+    nscd__quat dq = {cos(half), s * vel[3], s * vel[4], s * vel[5]};
+    nscd__quat r = nscd__q_mul(dq, (nscd__quat){q[0], q[1], q[2], q[3]});
     double qq[4] = {r.w, r.x, r.y, r.z};
     for (int c = 0; c < 3; ++c) {
         pose->x[c] = x[c] + eps * vel[c];
     }
-    nscd_q_to_rows(qq, pose->R);
+    nscd__q_to_rows(qq, pose->R);
 }
 
 /* A joint definition near its assembled position: frames of the two

@@ -198,14 +198,14 @@ static void octahedron_mass_properties(void **state) {
 /* ---------------------------------------------------------------- pairs */
 
 static nscd__collision_shape shape_at(int32_t type, int32_t body, const double pos[3],
-                                      nscd_quat q) {
+                                      nscd__quat q) {
     nscd__collision_shape s;
     memset(&s, 0, sizeof s);
     s.type = type;
     s.body = body;
     s.key = nscd__shape_key((uint64_t)body + 1, 0);
     memcpy(s.position, pos, sizeof s.position);
-    nscd_mat3 r = nscd_q_to_mat3(nscd_q_normalize(q));
+    nscd__mat3 r = nscd__q_to_mat3(nscd__q_normalize(q));
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) {
             s.rotation[3 * i + j] = r.m[i][j];
@@ -215,9 +215,9 @@ static nscd__collision_shape shape_at(int32_t type, int32_t body, const double p
     return s;
 }
 
-static nscd_quat random_quat(void) {
-    nscd_quat q = {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
-    return nscd_q_normalize(q);
+static nscd__quat random_quat(void) {
+    nscd__quat q = {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
+    return nscd__q_normalize(q);
 }
 
 /* The contact of smallest gap of a pair (n = 0 when none). */
@@ -266,7 +266,7 @@ static void polyhedron_box_collides_like_the_box(void **state) {
     int compared[4] = {0, 0, 0, 0};
     for (int trial = 0; trial < 800; ++trial) {
         double c[3] = {uniform(-0.3, 0.3), uniform(-0.3, 0.3), uniform(-0.3, 0.3)};
-        nscd_quat q = random_quat();
+        nscd__quat q = random_quat();
         nscd__collision_shape box = shape_at(NSCD_SHAPE_BOX, 0, c, q);
         memcpy(box.half_extents, h, sizeof h);
         nscd__collision_shape poly = shape_at(NSCD_SHAPE_CONVEX, 0, c, q);
@@ -281,7 +281,7 @@ static void polyhedron_box_collides_like_the_box(void **state) {
             other = shape_at(NSCD_SHAPE_BOX, 1, o, random_quat());
             other.half_extents[0] = 0.3, other.half_extents[1] = 0.2, other.half_extents[2] = 0.5;
         } else if (kind == 1) {
-            other = shape_at(NSCD_SHAPE_SPHERE, 1, o, nscd_q_identity());
+            other = shape_at(NSCD_SHAPE_SPHERE, 1, o, nscd__q_identity());
             other.radius = 0.35;
         } else if (kind == 2) {
             other = shape_at(NSCD_SHAPE_CAPSULE, 1, o, random_quat());
@@ -444,12 +444,12 @@ static void capsule_and_cylinder_rest_on_a_face(void **state) {
     box_points(h, p);
     nscd__hull *hl = hull_of(p, 8);
     double c0[3] = {0, 0, 0};
-    nscd__collision_shape slab = shape_at(NSCD_SHAPE_CONVEX, 0, c0, nscd_q_identity());
+    nscd__collision_shape slab = shape_at(NSCD_SHAPE_CONVEX, 0, c0, nscd__q_identity());
     slab.hull = hl;
     double gap = -0.01;
     double pc[3] = {0.3, -0.2, 0.5 + 0.25 + gap};
     nscd__collision_shape cap =
-        shape_at(NSCD_SHAPE_CAPSULE, 1, pc, nscd_q_from_axis_angle(nscd_v3(0, 1, 0), PI / 2));
+        shape_at(NSCD_SHAPE_CAPSULE, 1, pc, nscd__q_from_axis_angle(nscd__v3(0, 1, 0), PI / 2));
     cap.radius = 0.25, cap.half_height = 0.6;
     nscd__collision_shape two[2] = {slab, cap};
     nscd__collision c;
@@ -463,7 +463,7 @@ static void capsule_and_cylinder_rest_on_a_face(void **state) {
     }
     /* cylinder standing on its cap */
     double py[3] = {-0.5, 0.4, 0.5 + 0.3 + gap};
-    nscd__collision_shape cyl = shape_at(NSCD_SHAPE_CYLINDER, 1, py, nscd_q_identity());
+    nscd__collision_shape cyl = shape_at(NSCD_SHAPE_CYLINDER, 1, py, nscd__q_identity());
     cyl.radius = 0.2, cyl.half_height = 0.3;
     two[1] = cyl;
     assert_int_equal(nscd__collide(&c, two, 2, 0.01), NSCD_OK);
@@ -475,7 +475,7 @@ static void capsule_and_cylinder_rest_on_a_face(void **state) {
     }
     /* a sphere inside the slab's top: out through the top face */
     double ps[3] = {0.1, 0.2, 0.45};
-    nscd__collision_shape sph = shape_at(NSCD_SHAPE_SPHERE, 1, ps, nscd_q_identity());
+    nscd__collision_shape sph = shape_at(NSCD_SHAPE_SPHERE, 1, ps, nscd__q_identity());
     sph.radius = 0.1;
     two[1] = sph;
     assert_int_equal(nscd__collide(&c, two, 2, 0.01), NSCD_OK);
@@ -497,7 +497,7 @@ static nscd_world *make_world(void) {
 }
 
 static nscd_status add_convex(nscd_world *w, const double *p, int32_t n, int32_t type,
-                              const double pos[3], nscd_quat q, const double omega[3],
+                              const double pos[3], nscd__quat q, const double omega[3],
                               nscd_body_id *id) {
     nscd_body_desc b;
     nscd_body_desc_init(&b, sizeof b);
@@ -531,7 +531,7 @@ static int lowest_vertices(const nscd_world *w, nscd_body_id id, const double *p
                            const double com[3], double tol, double *zmin) {
     double x[3], q[4];
     assert_int_equal(nscd_world_get_body(w, id, x, q, NULL, NULL), NSCD_OK);
-    nscd_mat3 R = nscd_q_to_mat3((nscd_quat){q[0], q[1], q[2], q[3]});
+    nscd__mat3 R = nscd__q_to_mat3((nscd__quat){q[0], q[1], q[2], q[3]});
     double z[64];
     *zmin = INFINITY;
     for (int k = 0; k < n; ++k) {
@@ -567,13 +567,13 @@ static void dice_come_to_rest_on_a_face(void **state) {
             double h[3] = {0.5, 0.5, 0.025}, p[24], pos[3] = {0, 0, -0.025};
             box_points(h, p);
             assert_int_equal(
-                add_convex(w, p, 8, NSCD_BODY_STATIC, pos, nscd_q_identity(), NULL, &ground),
+                add_convex(w, p, 8, NSCD_BODY_STATIC, pos, nscd__q_identity(), NULL, &ground),
                 NSCD_OK);
         }
         nscd_body_id id8, id20;
         double p8[3] = {-0.1, 0, 0.06}, p20[3] = {0.1, 0, 0.08}, om[3] = {3.0, -2.0, 5.0};
-        nscd_quat q8 = nscd_q_from_axis_angle(nscd_v3(1, 2, 0.5), 0.7);
-        nscd_quat q20 = nscd_q_from_axis_angle(nscd_v3(-1, 0.3, 2), 1.1);
+        nscd__quat q8 = nscd__q_from_axis_angle(nscd__v3(1, 2, 0.5), 0.7);
+        nscd__quat q20 = nscd__q_from_axis_angle(nscd__v3(-1, 0.3, 2), 1.1);
         assert_int_equal(add_convex(w, d8, 6, NSCD_BODY_DYNAMIC, p8, q8, om, &id8), NSCD_OK);
         assert_int_equal(add_convex(w, d20, 12, NSCD_BODY_DYNAMIC, p20, q20, om, &id20), NSCD_OK);
         /* mass properties: density 1000, V a^3 4/3 and I = m a^2 / 5 for the d8 */
@@ -606,7 +606,7 @@ static void bad_points_are_refused(void **state) {
     double pos[3] = {0, 0, 1};
     nscd_body_id id = 0;
     double three[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
-    assert_int_equal(add_convex(w, three, 3, NSCD_BODY_DYNAMIC, pos, nscd_q_identity(), NULL, &id),
+    assert_int_equal(add_convex(w, three, 3, NSCD_BODY_DYNAMIC, pos, nscd__q_identity(), NULL, &id),
                      NSCD_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(nscd_world_last_error(w), "point_count"));
     double flat[30];
@@ -614,33 +614,33 @@ static void bad_points_are_refused(void **state) {
         flat[3 * k] = uniform(-1, 1), flat[3 * k + 1] = uniform(-1, 1);
         flat[3 * k + 2] = 1.0 - flat[3 * k] - flat[3 * k + 1];
     }
-    assert_int_equal(add_convex(w, flat, 10, NSCD_BODY_DYNAMIC, pos, nscd_q_identity(), NULL, &id),
+    assert_int_equal(add_convex(w, flat, 10, NSCD_BODY_DYNAMIC, pos, nscd__q_identity(), NULL, &id),
                      NSCD_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(nscd_world_last_error(w), "coplanar"));
     double line[12] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
-    assert_int_equal(add_convex(w, line, 4, NSCD_BODY_DYNAMIC, pos, nscd_q_identity(), NULL, &id),
+    assert_int_equal(add_convex(w, line, 4, NSCD_BODY_DYNAMIC, pos, nscd__q_identity(), NULL, &id),
                      NSCD_ERR_INVALID_ARGUMENT);
     double cube[24], h[3] = {1, 1, 1};
     box_points(h, cube);
     cube[7] = NAN;
-    assert_int_equal(add_convex(w, cube, 8, NSCD_BODY_DYNAMIC, pos, nscd_q_identity(), NULL, &id),
+    assert_int_equal(add_convex(w, cube, 8, NSCD_BODY_DYNAMIC, pos, nscd__q_identity(), NULL, &id),
                      NSCD_ERR_NOT_FINITE);
     assert_non_null(strstr(nscd_world_last_error(w), "points"));
     cube[7] = INFINITY;
-    assert_int_equal(add_convex(w, cube, 8, NSCD_BODY_DYNAMIC, pos, nscd_q_identity(), NULL, &id),
+    assert_int_equal(add_convex(w, cube, 8, NSCD_BODY_DYNAMIC, pos, nscd__q_identity(), NULL, &id),
                      NSCD_ERR_NOT_FINITE);
     box_points(h, cube);
     assert_int_equal(add_convex(w, cube, NSCD_SHAPE_CONVEX_MAX_POINTS + 1, NSCD_BODY_DYNAMIC, pos,
-                                nscd_q_identity(), NULL, &id),
+                                nscd__q_identity(), NULL, &id),
                      NSCD_ERR_INVALID_ARGUMENT);
-    assert_int_equal(add_convex(w, NULL, 8, NSCD_BODY_DYNAMIC, pos, nscd_q_identity(), NULL, &id),
+    assert_int_equal(add_convex(w, NULL, 8, NSCD_BODY_DYNAMIC, pos, nscd__q_identity(), NULL, &id),
                      NSCD_ERR_INVALID_ARGUMENT);
-    assert_int_equal(add_convex(w, cube, -1, NSCD_BODY_DYNAMIC, pos, nscd_q_identity(), NULL, &id),
+    assert_int_equal(add_convex(w, cube, -1, NSCD_BODY_DYNAMIC, pos, nscd__q_identity(), NULL, &id),
                      NSCD_ERR_INVALID_ARGUMENT);
     assert_int_equal(id, 0);
     assert_int_equal(nscd_world_body_count(w), 0);
     /* the caller's array is copied: changed after the call, nothing moves */
-    assert_int_equal(add_convex(w, cube, 8, NSCD_BODY_DYNAMIC, pos, nscd_q_identity(), NULL, &id),
+    assert_int_equal(add_convex(w, cube, 8, NSCD_BODY_DYNAMIC, pos, nscd__q_identity(), NULL, &id),
                      NSCD_OK);
     double m = 0.0;
     assert_int_equal(nscd_world_get_body_mass(w, id, &m, NULL), NSCD_OK);
@@ -699,7 +699,7 @@ static nscd_world *dice_scene(void) {
         const double *p = k % 3 == 0 ? d8 : (k % 3 == 1 ? d20 : cube);
         int32_t np = k % 3 == 0 ? 6 : (k % 3 == 1 ? 12 : 8);
         assert_int_equal(add_convex(w, p, np, NSCD_BODY_DYNAMIC, pos,
-                                    nscd_q_from_axis_angle(nscd_v3(1, k, 2), 0.3 * k), om, &id),
+                                    nscd__q_from_axis_angle(nscd__v3(1, k, 2), 0.3 * k), om, &id),
                          NSCD_OK);
     }
     return w;
@@ -778,7 +778,7 @@ static void hulls_are_freed_with_their_bodies(void **state) {
     for (int k = 0; k < 10; ++k) {
         double pos[3] = {0.2 * k, 0, 0.5};
         assert_int_equal(
-            add_convex(w, d20, 12, NSCD_BODY_DYNAMIC, pos, nscd_q_identity(), NULL, &ids[k]),
+            add_convex(w, d20, 12, NSCD_BODY_DYNAMIC, pos, nscd__q_identity(), NULL, &ids[k]),
             NSCD_OK);
     }
     step_n(w, 5);

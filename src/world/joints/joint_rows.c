@@ -46,9 +46,9 @@ void nscd__joint_point_row(const nscd__joint_frames *f, const double e[3], nscd_
         d[c] = f->origin[1][c] - f->origin[0][c];
     }
     out->value[r] = e[0] * d[0] + e[1] * d[1] + e[2] * d[2];
-    nscd_cross3(f->lever[1], e, rxe);
+    nscd__cross3(f->lever[1], e, rxe);
     set_row(out, 1, r, e, rxe, 1.0);
-    nscd_cross3(f->lever[0], e, rxe);
+    nscd__cross3(f->lever[0], e, rxe);
     set_row(out, 0, r, e, rxe, -1.0);
 }
 
@@ -56,7 +56,7 @@ void nscd__joint_dot1_row(const double u[3], const double w[3], nscd__joint_part
     static const double zero[3] = {0.0, 0.0, 0.0};
     double uxw[3];
     out->value[r] = u[0] * w[0] + u[1] * w[1] + u[2] * w[2];
-    nscd_cross3(u, w, uxw);
+    nscd__cross3(u, w, uxw);
     set_row(out, 0, r, zero, uxw, 1.0);
     set_row(out, 1, r, zero, uxw, -1.0); /* w × u = -(u × w) */
 }
@@ -71,12 +71,12 @@ void nscd__joint_dot2_row(const nscd__joint_frames *f, const nscd__joint_pose po
         r0[c] = f->origin[1][c] - pose[0].x[c];
     }
     out->value[r] = u[0] * d[0] + u[1] * d[1] + u[2] * d[2];
-    nscd_cross3(u, r0, ang);
+    nscd__cross3(u, r0, ang);
     set_row(out, 0, r, u, ang, 1.0);
     for (int c = 0; c < 3; ++c) {
         out->rows[0][r][c] = -u[c];
     }
-    nscd_cross3(f->lever[1], u, ang);
+    nscd__cross3(f->lever[1], u, ang);
     set_row(out, 1, r, u, ang, 1.0);
 }
 
@@ -106,7 +106,7 @@ void nscd__joint_gap_part(const nscd__joint_pose pose[2], double g, const double
             for (int c = 0; c < 3; ++c) {
                 r[c] = p[c] - pose[s].x[c];
             }
-            nscd_cross3(r, e, rxe);
+            nscd__cross3(r, e, rxe);
             set_row(out, s, k, e, rxe, s == 0 ? 1.0 : -1.0);
         }
     }

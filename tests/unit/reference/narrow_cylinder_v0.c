@@ -49,7 +49,7 @@
 
 static void add_below(const double n[3], double offset, const double v[3], double margin,
                       uint32_t feature, nscd__manifold *m) {
-    double gap = nscd_dot3(n, v) - offset;
+    double gap = nscd__dot3(n, v) - offset;
     if (gap < margin) {
         double point[3] = {v[0] - 0.5 * gap * n[0], v[1] - 0.5 * gap * n[1],
                            v[2] - 0.5 * gap * n[2]};
@@ -63,19 +63,19 @@ void nscd__cylinder_rim_below(const double n[3], double offset, const nscd__coll
     nscd__shape_axis(b, 2, axis);
     double R = b->radius, h = b->half_height;
     /* quick reject: the lowest point of the cylinder */
-    double na = nscd_dot3(n, axis);
-    double lowest = nscd_dot3(n, b->position) - h * fabs(na) - R * sqrt(fmax(0.0, 1.0 - na * na));
+    double na = nscd__dot3(n, axis);
+    double lowest = nscd__dot3(n, b->position) - h * fabs(na) - R * sqrt(fmax(0.0, 1.0 - na * na));
     if (lowest - offset >= margin) {
         return;
     }
     static const double rim[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
     /* in-plane direction of steepest descent: -(n - (n.a) a) */
     double w[3] = {n[0] - na * axis[0], n[1] - na * axis[1], n[2] - na * axis[2]};
-    double wl = sqrt(nscd_dot3(w, w));
+    double wl = sqrt(nscd__dot3(w, w));
     /* w in the cylinder's x, y: the deepest rim point is skipped when one of
      * the four fixed ones is it */
-    double wx = nscd_dot3(w, (double[]){b->rotation[0], b->rotation[3], b->rotation[6]});
-    double wy = nscd_dot3(w, (double[]){b->rotation[1], b->rotation[4], b->rotation[7]});
+    double wx = nscd__dot3(w, (double[]){b->rotation[0], b->rotation[3], b->rotation[6]});
+    double wy = nscd__dot3(w, (double[]){b->rotation[1], b->rotation[4], b->rotation[7]});
     int deepest_is_new = wl > 1e-12 && fmax(fabs(wx), fabs(wy)) < (1.0 - 1e-9) * wl;
     for (int cap = 0; cap < 2; ++cap) {
         double z = cap == 0 ? -h : h;
@@ -100,7 +100,7 @@ void nscd__collide_half_space_cylinder(const nscd__collision_shape *a,
                                        nscd__manifold *m) {
     double n[3];
     nscd__shape_axis(a, 2, n);
-    nscd__cylinder_rim_below(n, nscd_dot3(n, a->position), b, margin, m);
+    nscd__cylinder_rim_below(n, nscd__dot3(n, a->position), b, margin, m);
     nscd__keep_deepest_four(m);
 }
 
@@ -186,12 +186,13 @@ static double support_value(const round_shape *o, const double n[3]) {
      * sqrt(1 - c^2) would carry sqrt(1e-16), ~1e-8 of the radius, and let a
      * direction next to a cap's axis beat the axis itself */
     if (o->box) {
-        return nscd_dot3(n, o->c) + o->e[0] * fabs(nscd_dot3(n, o->ax[0])) +
-               o->e[1] * fabs(nscd_dot3(n, o->ax[1])) + o->e[2] * fabs(nscd_dot3(n, o->ax[2]));
+        return nscd__dot3(n, o->c) + o->e[0] * fabs(nscd__dot3(n, o->ax[0])) +
+               o->e[1] * fabs(nscd__dot3(n, o->ax[1])) + o->e[2] * fabs(nscd__dot3(n, o->ax[2]));
     }
     const double *u = o->u;
     double x[3] = {n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]};
-    return nscd_dot3(n, o->c) + o->h * fabs(nscd_dot3(n, u)) + o->R * sqrt(nscd_dot3(x, x)) + o->r;
+    return nscd__dot3(n, o->c) + o->h * fabs(nscd__dot3(n, u)) + o->R * sqrt(nscd__dot3(x, x)) +
+           o->r;
 }
 
 /* Separation of b from a along the unit n: the smallest n.x over b minus the
@@ -210,16 +211,16 @@ static void core_support(const round_shape *o, const double n[3], double out[3])
             out[i] = o->c[i];
         }
         for (int k = 0; k < 3; ++k) {
-            double d = nscd_dot3(n, o->ax[k]), s = d > 0.0 ? o->e[k] : (d < 0.0 ? -o->e[k] : 0.0);
+            double d = nscd__dot3(n, o->ax[k]), s = d > 0.0 ? o->e[k] : (d < 0.0 ? -o->e[k] : 0.0);
             for (int i = 0; i < 3; ++i) {
                 out[i] += s * o->ax[k][i];
             }
         }
         return;
     }
-    double c = nscd_dot3(n, o->u);
+    double c = nscd__dot3(n, o->u);
     double w[3] = {n[0] - c * o->u[0], n[1] - c * o->u[1], n[2] - c * o->u[2]};
-    double wl = sqrt(nscd_dot3(w, w));
+    double wl = sqrt(nscd__dot3(w, w));
     double sh = c < 0.0 ? -o->h : o->h, sr = wl > 0.0 ? o->R / wl : 0.0;
     for (int i = 0; i < 3; ++i) {
         out[i] = o->c[i] + sh * o->u[i] + sr * w[i];
@@ -259,7 +260,7 @@ static void try_axis(axis_search *q, const double n[3], int family, int index) {
  * separates more: sep(n) - sep(-n) = 2 n.(c_b - c_a)). */
 static void try_line(axis_search *q, const double v[3], int family, int index) {
     double d[3] = {q->b->c[0] - q->a->c[0], q->b->c[1] - q->a->c[1], q->b->c[2] - q->a->c[2]};
-    double s = nscd_dot3(v, d) < 0.0 ? -1.0 : 1.0;
+    double s = nscd__dot3(v, d) < 0.0 ? -1.0 : 1.0;
     double n[3] = {s * v[0], s * v[1], s * v[2]};
     try_axis(q, n, family, index);
 }
@@ -354,7 +355,7 @@ static void tangent_step(const double n[3], const double t1[3], const double t2[
     for (int i = 0; i < 3; ++i) {
         out[i] = n[i] + a * t1[i] + b * t2[i];
     }
-    double len = sqrt(nscd_dot3(out, out));
+    double len = sqrt(nscd__dot3(out, out));
     for (int i = 0; i < 3; ++i) {
         out[i] /= len;
     }
@@ -448,7 +449,7 @@ typedef struct pair_frame {
 /* A point of y's core (y's surface lies y->r below it along n). */
 static void add_incident(const pair_frame *f, const double core[3], uint32_t index,
                          nscd__manifold *m) {
-    double gap = nscd_dot3(f->n, core) - f->y->r - f->zref;
+    double gap = nscd__dot3(f->n, core) - f->y->r - f->zref;
     if (gap < f->margin) {
         double k = f->y->r + 0.5 * gap;
         double point[3] = {core[0] - k * f->n[0], core[1] - k * f->n[1], core[2] - k * f->n[2]};
@@ -461,7 +462,7 @@ static void add_incident(const pair_frame *f, const double core[3], uint32_t ind
 static void add_ends(const pair_frame *f, const double p[3], const double d[3], double t0,
                      double t1, nscd__manifold *m) {
     double e[3] = {(t1 - t0) * d[0], (t1 - t0) * d[1], (t1 - t0) * d[2]};
-    int both = sqrt(nscd_dot3(e, e)) > 1e-9 * (f->x->R + f->x->h + f->x->r);
+    int both = sqrt(nscd__dot3(e, e)) > 1e-9 * (f->x->R + f->x->h + f->x->r);
     for (int k = 0; k < 1 + both; ++k) {
         double t = k == 0 ? t0 : t1;
         double q[3] = {p[0] + t * d[0], p[1] + t * d[1], p[2] + t * d[2]};
@@ -496,9 +497,9 @@ static uint32_t feature_base(int flip, int kind, int cap_x, int cap_y) {
  * capsule: its segment). */
 static void incident_line(const round_shape *y, const double n[3], double p0[3], double p1[3]) {
     double m[3] = {-n[0], -n[1], -n[2]};
-    double c = nscd_dot3(m, y->u);
+    double c = nscd__dot3(m, y->u);
     double w[3] = {m[0] - c * y->u[0], m[1] - c * y->u[1], m[2] - c * y->u[2]};
-    double wl = sqrt(nscd_dot3(w, w)), sr = wl > 0.0 ? y->R / wl : 0.0;
+    double wl = sqrt(nscd__dot3(w, w)), sr = wl > 0.0 ? y->R / wl : 0.0;
     for (int i = 0; i < 3; ++i) {
         p0[i] = y->c[i] + sr * w[i] - y->h * y->u[i];
         p1[i] = y->c[i] + sr * w[i] + y->h * y->u[i];
@@ -510,7 +511,7 @@ static void incident_line(const round_shape *y, const double n[3], double p0[3],
 static int disc_interval(const double q0[3], const double q1[3], const double centre[3], double R,
                          double lo, double hi, double *t0, double *t1) {
     double d0[3] = {q0[0] - centre[0], q0[1] - centre[1], q0[2] - centre[2]};
-    double a = nscd_dot3(q1, q1), b = nscd_dot3(d0, q1), c = nscd_dot3(d0, d0) - R * R;
+    double a = nscd__dot3(q1, q1), b = nscd__dot3(d0, q1), c = nscd__dot3(d0, d0) - R * R;
     if (a <= 1e-24 * R * R) { /* a point */
         if (c > 0.0) {
             return 0;
@@ -530,7 +531,7 @@ static int disc_interval(const double q0[3], const double q1[3], const double ce
 
 /* y's cap facing x (against n): its centre and sign (1: the +u cap). */
 static int incident_cap(const round_shape *y, const double n[3], double centre[3]) {
-    int plus = nscd_dot3(n, y->u) < 0.0;
+    int plus = nscd__dot3(n, y->u) < 0.0;
     double s = plus ? y->h : -y->h;
     for (int i = 0; i < 3; ++i) {
         centre[i] = y->c[i] + s * y->u[i];
@@ -558,13 +559,13 @@ static int cap_polygon(const round_shape *y, const double n[3], double v[POLYGON
     nscd__shape_axis(y->s, 0, yx);
     nscd__shape_axis(y->s, 1, yy);
     /* y's deepest rim point: its angle in y's frame */
-    double c = -nscd_dot3(n, y->u);
+    double c = -nscd__dot3(n, y->u);
     double w[3] = {-n[0] - c * y->u[0], -n[1] - c * y->u[1], -n[2] - c * y->u[2]};
-    double wl = sqrt(nscd_dot3(w, w));
+    double wl = sqrt(nscd__dot3(w, w));
     const double step = 2.0 * 3.14159265358979323846 / POLYGON_SIDES;
     double deepest = -1.0;
     if (wl > 1e-9) {
-        deepest = atan2(nscd_dot3(w, yy), nscd_dot3(w, yx));
+        deepest = atan2(nscd__dot3(w, yy), nscd__dot3(w, yx));
         if (deepest < 0.0) {
             deepest += 2.0 * 3.14159265358979323846;
         }
@@ -602,7 +603,7 @@ static void polygon_on_disc(const pair_frame *f, const double xcap[3], const dou
     double q[POLYGON_SIDES + 1][2];
     for (int k = 0; k < nv; ++k) {
         double r[3] = {v[k][0] - xcap[0], v[k][1] - xcap[1], v[k][2] - xcap[2]};
-        q[k][0] = nscd_dot3(r, ex), q[k][1] = nscd_dot3(r, ey);
+        q[k][0] = nscd__dot3(r, ex), q[k][1] = nscd__dot3(r, ey);
     }
     nscd__manifold cand = {0};
     double R2 = x->R * x->R;
@@ -631,7 +632,7 @@ static void polygon_on_disc(const pair_frame *f, const double xcap[3], const dou
         }
     }
     /* x's rim points inside y's polygon (seen along n) */
-    double orient = area < 0.0 ? -1.0 : 1.0, nn = nscd_dot3(nu, f->n);
+    double orient = area < 0.0 ? -1.0 : 1.0, nn = nscd__dot3(nu, f->n);
     for (int j = 0; j < POLYGON_SIDES; ++j) {
         double ca = cos(j * step), sa = sin(j * step);
         double p[2] = {x->R * ca, x->R * sa};
@@ -647,7 +648,7 @@ static void polygon_on_disc(const pair_frame *f, const double xcap[3], const dou
                 xp[i] = xcap[i] + p[0] * ex[i] + p[1] * ey[i];
             }
             /* along n onto y's cap plane */
-            double z = (nscd_dot3(nu, yplane) - nscd_dot3(nu, xp)) / nn;
+            double z = (nscd__dot3(nu, yplane) - nscd__dot3(nu, xp)) / nn;
             for (int i = 0; i < 3; ++i) {
                 yp[i] = xp[i] + z * f->n[i];
             }
@@ -679,7 +680,7 @@ static int line_on_cap(const pair_frame *f, const double xcap[3], nscd__manifold
     for (int i = 0; i < 3; ++i) {
         d[i] = p1[i] - p0[i];
     }
-    double z0 = nscd_dot3(f->n, p0) - nscd_dot3(f->n, xcap), z1 = nscd_dot3(f->n, d);
+    double z0 = nscd__dot3(f->n, p0) - nscd__dot3(f->n, xcap), z1 = nscd__dot3(f->n, d);
     for (int i = 0; i < 3; ++i) { /* the line seen along n on x's cap plane */
         q0[i] = p0[i] - z0 * f->n[i];
         q1[i] = d[i] - z1 * f->n[i];
@@ -706,8 +707,8 @@ static int cap_on_side(const pair_frame *f, nscd__manifold *m) {
         p0[i] = x->c[i] + x->R * f->n[i];
     }
     /* the side line p0 + s u moved along n onto y's cap plane: q0 + s q1 */
-    double nn = nscd_dot3(nu, f->n);
-    double z0 = (nscd_dot3(nu, ycap) - nscd_dot3(nu, p0)) / nn, z1 = -nscd_dot3(nu, x->u) / nn;
+    double nn = nscd__dot3(nu, f->n);
+    double z0 = (nscd__dot3(nu, ycap) - nscd__dot3(nu, p0)) / nn, z1 = -nscd__dot3(nu, x->u) / nn;
     double q0[3], q1[3];
     for (int i = 0; i < 3; ++i) {
         q0[i] = p0[i] + z0 * f->n[i];
@@ -735,11 +736,11 @@ static int line_on_side(const pair_frame *f, nscd__manifold *m) {
     }
     tp[0] = f->n[1] * x->u[2] - f->n[2] * x->u[1], tp[1] = f->n[2] * x->u[0] - f->n[0] * x->u[2],
     tp[2] = f->n[0] * x->u[1] - f->n[1] * x->u[0]; /* across x's line, in its tangent plane */
-    double len = sqrt(nscd_dot3(d, d)), k = nscd_dot3(d, tp), along = nscd_dot3(d, x->u);
+    double len = sqrt(nscd__dot3(d, d)), k = nscd__dot3(d, tp), along = nscd__dot3(d, x->u);
     double r0[3] = {p0[0] - x->c[0], p0[1] - x->c[1], p0[2] - x->c[2]};
     if (fabs(k) <= 1e-3 * len && fabs(along) > 1e-9 * len) {
         /* parallel: where y's line is within x's half height */
-        double s0 = nscd_dot3(r0, x->u);
+        double s0 = nscd__dot3(r0, x->u);
         double ta = (-x->h - s0) / along, tb = (x->h - s0) / along;
         double t0 = fmax(0.0, fmin(ta, tb)), t1 = fmin(1.0, fmax(ta, tb));
         if (t0 > t1) {
@@ -753,10 +754,10 @@ static int line_on_side(const pair_frame *f, nscd__manifold *m) {
      * end nearest x: the normal is exact to about 1e-8 rad only (a
      * golden-section search), and the crossing of a line steep to n would
      * move by that over the line's slope. */
-    double dn = nscd_dot3(d, f->n), t = dn > 0.0 ? 0.0 : 1.0;
+    double dn = nscd__dot3(d, f->n), t = dn > 0.0 ? 0.0 : 1.0;
     uint32_t index = dn > 0.0 ? 3 : 4; /* which end: a different point */
     if (fabs(dn) <= 1e-6 * len && k != 0.0) {
-        t = -nscd_dot3(r0, tp) / k;
+        t = -nscd__dot3(r0, tp) / k;
         t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
         index = 5;
     }
@@ -780,7 +781,7 @@ static void box_edge(const round_shape *o, const double n[3], int j, round_shape
     }
     for (int k = 0; k < 3; ++k) {
         if (k != j) {
-            double s = nscd_dot3(n, o->ax[k]) >= 0.0 ? o->e[k] : -o->e[k];
+            double s = nscd__dot3(n, o->ax[k]) >= 0.0 ? o->e[k] : -o->e[k];
             for (int i = 0; i < 3; ++i) {
                 edge->c[i] += s * o->ax[k][i];
             }
@@ -795,9 +796,9 @@ static int box_face_against(const round_shape *o, const double n[3], double v[PO
                             int id[POLYGON_SIDES + 1], double nu[3], double centre[3]) {
     int k = 0;
     for (int i = 1; i < 3; ++i) {
-        k = fabs(nscd_dot3(n, o->ax[i])) > fabs(nscd_dot3(n, o->ax[k])) ? i : k;
+        k = fabs(nscd__dot3(n, o->ax[i])) > fabs(nscd__dot3(n, o->ax[k])) ? i : k;
     }
-    double s = nscd_dot3(n, o->ax[k]) > 0.0 ? -1.0 : 1.0;
+    double s = nscd__dot3(n, o->ax[k]) > 0.0 ? -1.0 : 1.0;
     int j1 = (k + 1) % 3, j2 = (k + 2) % 3;
     for (int i = 0; i < 3; ++i) {
         nu[i] = s * o->ax[k][i];
@@ -822,8 +823,8 @@ static int clip_to_face(const round_shape *box, int i, const double p[3], const 
         if (j == i) {
             continue;
         }
-        double r0 = nscd_dot3(p, box->ax[j]) - nscd_dot3(box->c, box->ax[j]),
-               dj = nscd_dot3(d, box->ax[j]);
+        double r0 = nscd__dot3(p, box->ax[j]) - nscd__dot3(box->c, box->ax[j]),
+               dj = nscd__dot3(d, box->ax[j]);
         double E = box->e[j] * (1.0 + 1e-12);
         if (fabs(dj) <= 1e-300) {
             if (fabs(r0) > E) {
@@ -847,7 +848,7 @@ static int clip_to_face(const round_shape *box, int i, const double p[3], const 
 static int face_on_cylinder(const pair_frame *f, int i, nscd__manifold *m) {
     const round_shape *x = f->x, *y = f->y;
     int j1 = (i + 1) % 3, j2 = (i + 2) % 3;
-    if (fabs(nscd_dot3(f->n, y->u)) < CAP_FACING) {
+    if (fabs(nscd__dot3(f->n, y->u)) < CAP_FACING) {
         double p0[3], p1[3], d[3], t0 = 0.0, t1 = 1.0;
         incident_line(y, f->n, p0, p1);
         for (int k = 0; k < 3; ++k) {
@@ -865,7 +866,7 @@ static int face_on_cylinder(const pair_frame *f, int i, nscd__manifold *m) {
     const double E[2] = {x->e[j1], x->e[j2]};
     for (int k = 0; k < nv; ++k) {
         double r[3] = {v[k][0] - x->c[0], v[k][1] - x->c[1], v[k][2] - x->c[2]};
-        q[k][0] = nscd_dot3(r, x->ax[j1]), q[k][1] = nscd_dot3(r, x->ax[j2]);
+        q[k][0] = nscd__dot3(r, x->ax[j1]), q[k][1] = nscd__dot3(r, x->ax[j2]);
     }
     nscd__manifold cand = {0};
     double area = 0.0;
@@ -892,7 +893,7 @@ static int face_on_cylinder(const pair_frame *f, int i, nscd__manifold *m) {
     }
     /* the face's corners under the polygon (seen along n) */
     static const double sg[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
-    double orient = area < 0.0 ? -1.0 : 1.0, nn = nscd_dot3(nu, f->n);
+    double orient = area < 0.0 ? -1.0 : 1.0, nn = nscd__dot3(nu, f->n);
     for (int c = 0; c < 4; ++c) {
         double p[2] = {sg[c][0] * E[0], sg[c][1] * E[1]};
         int inside = 1;
@@ -907,7 +908,7 @@ static int face_on_cylinder(const pair_frame *f, int i, nscd__manifold *m) {
                 xp[k] = x->c[k] + p[0] * x->ax[j1][k] + p[1] * x->ax[j2][k];
             }
             double z =
-                (nscd_dot3(nu, ycap) - nscd_dot3(nu, xp)) / nn; /* along n onto the cap plane */
+                (nscd__dot3(nu, ycap) - nscd__dot3(nu, xp)) / nn; /* along n onto the cap plane */
             for (int k = 0; k < 3; ++k) {
                 yp[k] = xp[k] + z * f->n[k];
             }
@@ -927,7 +928,7 @@ static int face_on_cylinder(const pair_frame *f, int i, nscd__manifold *m) {
 static int cylinder_over_face(const round_shape *x, int i, const round_shape *y,
                               const double n[3]) {
     double p[2][3];
-    int cap = fabs(nscd_dot3(n, y->u)) >= CAP_FACING;
+    int cap = fabs(nscd__dot3(n, y->u)) >= CAP_FACING;
     if (cap) {
         incident_cap(y, n, p[0]);
     } else {
@@ -941,8 +942,8 @@ static int cylinder_over_face(const round_shape *x, int i, const round_shape *y,
             double xu[3] = {x->ax[j][1] * y->u[2] - x->ax[j][2] * y->u[1],
                             x->ax[j][2] * y->u[0] - x->ax[j][0] * y->u[2],
                             x->ax[j][0] * y->u[1] - x->ax[j][1] * y->u[0]};
-            double reach = cap ? y->R * sqrt(nscd_dot3(xu, xu)) : 0.0;
-            double r = nscd_dot3(p[k], x->ax[j]) - nscd_dot3(x->c, x->ax[j]);
+            double reach = cap ? y->R * sqrt(nscd__dot3(xu, xu)) : 0.0;
+            double r = nscd__dot3(p[k], x->ax[j]) - nscd__dot3(x->c, x->ax[j]);
             if (fabs(r) + reach > x->e[j] * (1.0 - 1e-9)) {
                 return 0;
             }
@@ -961,7 +962,7 @@ static int box_over_cap(const round_shape *box, const round_shape *cyl, const do
         double r[3] = {v[c][0] - cyl->c[0], v[c][1] - cyl->c[1], v[c][2] - cyl->c[2]};
         double x[3] = {r[1] * cyl->u[2] - r[2] * cyl->u[1], r[2] * cyl->u[0] - r[0] * cyl->u[2],
                        r[0] * cyl->u[1] - r[1] * cyl->u[0]};
-        if (sqrt(nscd_dot3(x, x)) > cyl->R * (1.0 - 1e-9)) {
+        if (sqrt(nscd__dot3(x, x)) > cyl->R * (1.0 - 1e-9)) {
             return 0;
         }
     }
@@ -973,7 +974,7 @@ static int box_over_cap(const round_shape *box, const round_shape *cyl, const do
 static void box_manifold(const axis_search *q, double margin, nscd__manifold *m) {
     const round_shape *box = q->a, *cyl = q->b;
     int family = q->family;
-    if (family == FAMILY_CAP_A && fabs(nscd_dot3(q->n, cyl->u)) > 1.0 - 1e-9) {
+    if (family == FAMILY_CAP_A && fabs(nscd__dot3(q->n, cyl->u)) > 1.0 - 1e-9) {
         /* a box face parallel to a cap: the smaller flat on the larger */
         double mn[3] = {-q->n[0], -q->n[1], -q->n[2]};
         if (!cylinder_over_face(box, q->index, cyl, q->n) && box_over_cap(box, cyl, mn)) {
@@ -992,14 +993,14 @@ static void box_manifold(const axis_search *q, double margin, nscd__manifold *m)
     nscd__manifold local = {0};
     int done = 0;
     if (family == FAMILY_CAP_A) { /* a box face */
-        int i = q->index, side = nscd_dot3(f.n, box->ax[i]) > 0.0;
+        int i = q->index, side = nscd__dot3(f.n, box->ax[i]) > 0.0;
         if (cylinder_over_face(box, i, cyl, f.n)) {
             nscd__cylinder_rim_below(f.n, f.zref, cyl->s, margin, &local);
             keep_on_box_face(box->s, i, 16, &local);
             nscd__keep_deepest_four(&local);
             done = local.n > 0;
         } else {
-            int cap = fabs(nscd_dot3(f.n, cyl->u)) >= CAP_FACING;
+            int cap = fabs(nscd__dot3(f.n, cyl->u)) >= CAP_FACING;
             f.base = box_base(0, cap ? KIND_FACE_POLYGON : KIND_FACE_LINE, i, side);
             done = face_on_cylinder(&f, i, &local);
         }
@@ -1021,7 +1022,7 @@ static void box_manifold(const axis_search *q, double margin, nscd__manifold *m)
             double v[POLYGON_SIDES + 1][3], nu[3], centre[3], xcap[3], ex[3], ey[3];
             int id[POLYGON_SIDES + 1];
             int k = box_face_against(box, f.n, v, id, nu, centre);
-            int cap_x = nscd_dot3(f.n, cyl->u) > 0.0;
+            int cap_x = nscd__dot3(f.n, cyl->u) > 0.0;
             for (int i = 0; i < 3; ++i) {
                 xcap[i] = cyl->c[i] + (cap_x ? cyl->h : -cyl->h) * cyl->u[i];
             }
@@ -1034,10 +1035,10 @@ static void box_manifold(const axis_search *q, double margin, nscd__manifold *m)
     } else if (family == FAMILY_SIDE_B) { /* the cylinder's side line */
         int k = 0, j = 0;
         for (int i = 1; i < 3; ++i) {
-            k = fabs(nscd_dot3(f.n, box->ax[i])) > fabs(nscd_dot3(f.n, box->ax[k])) ? i : k;
-            j = fabs(nscd_dot3(f.n, box->ax[i])) < fabs(nscd_dot3(f.n, box->ax[j])) ? i : j;
+            k = fabs(nscd__dot3(f.n, box->ax[i])) > fabs(nscd__dot3(f.n, box->ax[k])) ? i : k;
+            j = fabs(nscd__dot3(f.n, box->ax[i])) < fabs(nscd__dot3(f.n, box->ax[j])) ? i : j;
         }
-        if (fabs(nscd_dot3(f.n, box->ax[k])) >= CAP_FACING) {
+        if (fabs(nscd__dot3(f.n, box->ax[k])) >= CAP_FACING) {
             /* the side line moved along n onto the box face, clipped to it */
             double v[POLYGON_SIDES + 1][3], nu[3], centre[3], p0[3], q0[3], q1[3];
             int id[POLYGON_SIDES + 1];
@@ -1045,15 +1046,15 @@ static void box_manifold(const axis_search *q, double margin, nscd__manifold *m)
             for (int i = 0; i < 3; ++i) {
                 p0[i] = cyl->c[i] + cyl->R * f.n[i];
             }
-            double nn = nscd_dot3(nu, f.n);
-            double z0 = (nscd_dot3(nu, centre) - nscd_dot3(nu, p0)) / nn,
-                   z1 = -nscd_dot3(nu, cyl->u) / nn;
+            double nn = nscd__dot3(nu, f.n);
+            double z0 = (nscd__dot3(nu, centre) - nscd__dot3(nu, p0)) / nn,
+                   z1 = -nscd__dot3(nu, cyl->u) / nn;
             for (int i = 0; i < 3; ++i) {
                 q0[i] = p0[i] + z0 * f.n[i];
                 q1[i] = cyl->u[i] + z1 * f.n[i];
             }
             double s0 = -cyl->h, s1 = cyl->h;
-            f.base = box_base(1, KIND_BOX_ON_SIDE, k, nscd_dot3(nu, box->ax[k]) > 0.0);
+            f.base = box_base(1, KIND_BOX_ON_SIDE, k, nscd__dot3(nu, box->ax[k]) > 0.0);
             if (clip_to_face(box, k, q0, q1, &s0, &s1)) {
                 add_ends(&f, q0, q1, s0, s1, &local);
                 done = 1;
@@ -1070,7 +1071,7 @@ static void box_manifold(const axis_search *q, double margin, nscd__manifold *m)
         int j = q->index;
         box_edge(box, f.n, j, &edge);
         f.x = &edge;
-        if (fabs(nscd_dot3(f.n, cyl->u)) >= CAP_FACING) {
+        if (fabs(nscd__dot3(f.n, cyl->u)) >= CAP_FACING) {
             double ycap[3];
             f.base = box_base(0, KIND_CAP_ON_EDGE, j, incident_cap(cyl, f.n, ycap));
             done = cap_on_side(&f, &local);
@@ -1085,10 +1086,10 @@ static void box_manifold(const axis_search *q, double margin, nscd__manifold *m)
         core_support(f.y, mn, v);
         int corner = 0;
         for (int k = 0; k < 3; ++k) {
-            corner |= (nscd_dot3(q->n, box->ax[k]) > 0.0) << k;
+            corner |= (nscd__dot3(q->n, box->ax[k]) > 0.0) << k;
         }
         f.base = box_base(flip, KIND_RIM, 0, 0) | (uint32_t)corner << 3 |
-                 (uint32_t)(nscd_dot3(q->n, cyl->u) < 0.0) << 6;
+                 (uint32_t)(nscd__dot3(q->n, cyl->u) < 0.0) << 6;
         local.n = 0;
         add_incident(&f, v, 0, &local);
     }
@@ -1118,11 +1119,11 @@ static void round_manifold(const axis_search *q, double margin, nscd__manifold *
     f.margin = margin;
     nscd__manifold local = {0};
     int done = 0;
-    double c = fabs(nscd_dot3(f.n, f.y->u));
+    double c = fabs(nscd__dot3(f.n, f.y->u));
     int y_cap = f.y->R > 0.0 && c >= CAP_FACING;
     if (q->family == FAMILY_CAP_A || q->family == FAMILY_CAP_B) {
         double xcap[3];
-        int cap_x = nscd_dot3(f.n, f.x->u) > 0.0;
+        int cap_x = nscd__dot3(f.n, f.x->u) > 0.0;
         double s = cap_x ? f.x->h : -f.x->h;
         for (int i = 0; i < 3; ++i) {
             xcap[i] = f.x->c[i] + s * f.x->u[i];
@@ -1151,8 +1152,8 @@ static void round_manifold(const axis_search *q, double margin, nscd__manifold *
         core_support(f.y, mn, v);
         /* the caps (or capsule ends) of the two supports: a jump from one
          * rim to the other is a new point, not this one moved */
-        f.base =
-            feature_base(flip, KIND_RIM, nscd_dot3(f.n, f.x->u) > 0.0, nscd_dot3(mn, f.y->u) > 0.0);
+        f.base = feature_base(flip, KIND_RIM, nscd__dot3(f.n, f.x->u) > 0.0,
+                              nscd__dot3(mn, f.y->u) > 0.0);
         local.n = 0;
         add_incident(&f, v, 0, &local);
     }
@@ -1177,7 +1178,7 @@ static int consistent(const axis_search *q, const nscd__manifold *m) {
         for (int i = 0; i < 3; ++i) {
             w[i] = pb[i] - pa[i] - (q->sep + q->a->r + q->b->r) * q->n[i];
         }
-        return sqrt(nscd_dot3(w, w)) <= 1e-6 * scale;
+        return sqrt(nscd__dot3(w, w)) <= 1e-6 * scale;
     }
     double deepest = INFINITY;
     for (int32_t k = 0; k < m->n; ++k) {
@@ -1229,7 +1230,7 @@ static void collide_round(const nscd__collision_shape *sa, const nscd__collision
     round_of(sa, &a);
     round_of(sb, &b);
     double d[3] = {b.c[0] - a.c[0], b.c[1] - a.c[1], b.c[2] - a.c[2]};
-    double dist = sqrt(nscd_dot3(d, d));
+    double dist = sqrt(nscd__dot3(d, d));
     double bound_a = sqrt(a.h * a.h + a.R * a.R) + a.r, bound_b = sqrt(b.h * b.h + b.R * b.R) + b.r;
     if (dist - bound_a - bound_b >= margin) {
         return;
@@ -1246,7 +1247,7 @@ static void collide_round(const nscd__collision_shape *sa, const nscd__collision
             const double *da = a.box ? a.ax[i] : a.u, *db = b.box ? b.ax[j] : b.u;
             double x[3] = {da[1] * db[2] - da[2] * db[1], da[2] * db[0] - da[0] * db[2],
                            da[0] * db[1] - da[1] * db[0]};
-            double xl = sqrt(nscd_dot3(x, x));
+            double xl = sqrt(nscd__dot3(x, x));
             if (xl > 1e-9) {
                 for (int k = 0; k < 3; ++k) {
                     x[k] /= xl;
