@@ -253,6 +253,21 @@ static state run(int32_t threads, host *h) {
     return s;
 }
 
+/* Threads 2 and 3, then a host scheduler with 3, end in the bits of `one`
+ * (threads 1); the host's tasks are counted. */
+static void assert_thread_counts_agree(const state *one) {
+    for (int32_t t = 2; t <= 3; ++t) {
+        state other = run(t, NULL);
+        assert_same(one, &other);
+        free_state(&other);
+    }
+    host h = {3, 0, 0};
+    state hosted = run(3, &h);
+    assert_true(h.tasks > STEPS); /* the stages went through the scheduler */
+    assert_same(one, &hosted);
+    free_state(&hosted);
+}
+
 static void test_host_threads(void **unused) {
     (void)unused;
     state one = run(1, NULL);
@@ -282,16 +297,7 @@ static void test_threads_bitwise(void **unused) {
     if (STEPS == FULL_STEPS) {
         assert_true(one.contacts > 2000); /* a pile, not a free fall */
     }
-    for (int32_t t = 2; t <= 3; ++t) {
-        state other = run(t, NULL);
-        assert_same(&one, &other);
-        free_state(&other);
-    }
-    host h = {3, 0, 0};
-    state hosted = run(3, &h);
-    assert_true(h.tasks > STEPS); /* the stages went through the scheduler */
-    assert_same(&one, &hosted);
-    free_state(&hosted);
+    assert_thread_counts_agree(&one);
     host inl = {2, 0, 1};
     state inlined = run(2, &inl);
     assert_same(&one, &inlined);
@@ -461,15 +467,7 @@ static void test_threads_with_resistance(void **unused) {
     state one = run(1, NULL);
     assert_int_equal(one.n, plain.n);
     assert_memory_not_equal(one.w, plain.w, 3 * (size_t)one.n * sizeof(double));
-    for (int32_t t = 2; t <= 3; ++t) {
-        state other = run(t, NULL);
-        assert_same(&one, &other);
-        free_state(&other);
-    }
-    host h = {3, 0, 0};
-    state hosted = run(3, &h);
-    assert_same(&one, &hosted);
-    free_state(&hosted);
+    assert_thread_counts_agree(&one);
     nscd_world_desc d;
     nscd_world_desc_init(&d, sizeof d);
     d.jacobi_groups = 4;
