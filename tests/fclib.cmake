@@ -115,8 +115,8 @@ if(NOT NSCD_SANITIZE)
     ENVIRONMENT "NSCD_LIBRARY=$<TARGET_FILE:nscd>;NSCD_FCLIB_LIBRARY=$<TARGET_FILE:nscd_fclib>;OPENBLAS_NUM_THREADS=1")
   # The same with Anderson-accelerated sweeps (docs/fc3d.md "Acceleration"): the
   # same E1 check, at most 20 000 sweeps. BoxesStack1, where plain Gauss-Seidel
-  # stalls, converges (about 1.5e4 sweeps); Capsules-i101-404 (plain: 100 353
-  # sweeps) stalls near 2e-8 under the acceleration.
+  # stalls, converges (about 6.6e3 sweeps); Capsules-i101-404 (plain: 100 353
+  # sweeps) stalls near 1e-8 under the acceleration.
   add_test(NAME fclib.real_problems_anderson
     COMMAND /usr/bin/python3 "${PROJECT_SOURCE_DIR}/tools/fclib_verify.py" "${_fclib_real_dir}"
             --require-e1 1e-8 --acceleration anderson --max-sweeps 20000 --relaxations 1

@@ -201,6 +201,19 @@ nscd_status nscd__fc3d_run(const nscd__fc3d_matrix *W, const double *q, const do
     return status;
 }
 
+/* The stagnation rule of run_anderson(): when ||f|| of the accepted iterates
+ * falls by less than the factor AA_STALL over AA_WINDOW * m accepted steps, up
+ * to AA_PLAIN_SWEEPS * m plain sweeps (fewer when ||f|| halves), then a fresh
+ * history. AA_STEP_WEIGHT: the least-squares problem also penalises the step,
+ * ||f - dF gamma||^2 + w ||S dG gamma||^2 with w = AA_STEP_WEIGHT
+ * trace(dF'dF) / trace((S dG)'(S dG)), so that gamma cannot move the iterate
+ * far along directions the residual does not see (the null space of W on a
+ * hyperstatic cluster). Values measured in docs/fc3d.md "Acceleration". */
+#define AA_WINDOW 2
+#define AA_STALL 0.9
+#define AA_PLAIN_SWEEPS 10
+#define AA_STEP_WEIGHT 0.07
+
 /* Anderson acceleration of the sweep map T (docs/fc3d.md "Acceleration").
  * Residuals are scaled per contact, f = S (T(x) - x) with S = diag(s_j) (the
  * merit's velocity scale), so that the least-squares problem is unweighted.
@@ -214,6 +227,7 @@ typedef struct anderson {
     double *dF, *dG; /* mem columns of m doubles, by rows: entry i of column l at [i mem + l] */
     double *f, *fprev, *gprev; /* f of x; f and T of the last accepted iterate */
     double *gram, *chol;       /* mem x mem: dF_i' dF_k and its Cholesky factor */
+    double *gramg;             /* mem x mem: (S dG_i)' (S dG_k) */
     double *rhs, *gamma;       /* mem: dF_i' f, the coefficients */
 } anderson;
 
@@ -229,27 +243,35 @@ static void anderson_push(anderson *a, const double *g) {
     }
     int32_t c = a->count;
     double gr[NSCD_FC3D_ANDERSON_MAX_MEMORY] = {0}, rh[NSCD_FC3D_ANDERSON_MAX_MEMORY] = {0};
+    double gg[NSCD_FC3D_ANDERSON_MAX_MEMORY] = {0};
     for (size_t i = 0; i < m; ++i) {
         double fi = a->f[i];
         double d = fi - a->fprev[i];
         double *row = a->dF + i * (size_t)mem; /* entry i of every column, contiguous */
         row[k] = d;
-        a->dG[i * (size_t)mem + k] = g[i] - a->gprev[i];
+        double *rowg = a->dG + i * (size_t)mem;
+        double dg = g[i] - a->gprev[i];
+        rowg[k] = dg;
+        double si = a->s[i / 3], sdg = si * dg;
         for (int32_t l = 0; l < c; ++l) {
             double x = row[l];
             gr[l] += d * x;
             rh[l] += x * fi;
+            gg[l] += sdg * (si * rowg[l]);
         }
     }
     for (int32_t l = 0; l < c; ++l) {
         a->gram[k * mem + l] = gr[l];
         a->gram[l * mem + k] = gr[l];
+        a->gramg[k * mem + l] = gg[l];
+        a->gramg[l * mem + k] = gg[l];
         a->rhs[l] = rh[l];
     }
 }
 
-/* gamma = argmin ||f - dF gamma|| by the regularised normal equations
- * (G + 1e-8 trace(G)/count I) gamma = dF' f (Cholesky). Returns 0 when the
+/* gamma = argmin ||f - dF gamma||^2 + w ||S dG gamma||^2 by the regularised
+ * normal equations (G + w H + 1e-8 trace(G)/count I) gamma = dF' f (Cholesky),
+ * G = dF'dF, H = (S dG)'(S dG), w = AA_STEP_WEIGHT trace(G) / trace(H). Returns 0 when the
  * system is not positive definite or gamma not finite (no extrapolation). */
 static int anderson_coefficients(anderson *a) {
     int32_t c = a->count, mem = a->mem;
@@ -261,10 +283,15 @@ static int anderson_coefficients(anderson *a) {
         return 0;
     }
     double reg = 1e-8 * tr / c;
+    double trg = 0.0;
+    for (int32_t i = 0; i < c; ++i) {
+        trg += a->gramg[i * mem + i];
+    }
+    double wg = trg > 0.0 ? AA_STEP_WEIGHT * tr / trg : 0.0;
     double *L = a->chol, *g = a->gamma;
     for (int32_t i = 0; i < c; ++i) {
         for (int32_t k = 0; k <= i; ++k) {
-            double t = a->gram[i * mem + k] + (i == k ? reg : 0.0);
+            double t = a->gram[i * mem + k] + wg * a->gramg[i * mem + k] + (i == k ? reg : 0.0);
             for (int32_t l = 0; l < k; ++l) {
                 t -= L[i * mem + l] * L[k * mem + l];
             }
@@ -302,7 +329,7 @@ static int anderson_coefficients(anderson *a) {
 
 /* Bytes of memory the Anderson state needs beyond NSCD__FC3D_RUN_WORK. */
 static size_t anderson_bytes(size_t m, int32_t mem) {
-    return ((3 + 2 * (size_t)mem) * m + 2 * (size_t)mem * (size_t)mem + 2 * (size_t)mem) *
+    return ((3 + 2 * (size_t)mem) * m + 3 * (size_t)mem * (size_t)mem + 2 * (size_t)mem) *
            sizeof(double);
 }
 
@@ -314,7 +341,8 @@ static void anderson_init(anderson *a, int32_t n, int32_t mem, const double *s, 
     a->gprev = a->fprev + m;
     a->gram = a->gprev + m;
     a->chol = a->gram + (size_t)mem * mem;
-    a->rhs = a->chol + (size_t)mem * mem;
+    a->gramg = a->chol + (size_t)mem * mem;
+    a->rhs = a->gramg + (size_t)mem * mem;
     a->gamma = a->rhs + mem;
     a->dF = a->gamma + mem;
     a->dG = a->dF + (size_t)mem * m;
@@ -331,6 +359,9 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
     size_t m = a->m;
     double tol = opts->tolerance, merit = INFINITY, last = INFINITY, res_prev = INFINITY;
     int32_t it = 0, evaluations = 0, converged = 0, extrapolated = 0, have_prev = 0;
+    /* stagnation: accepted steps in the window, its reference ||f||^2, plain sweeps left */
+    int32_t window = 0, plain = 0, plain_max = AA_PLAIN_SWEEPS * a->mem;
+    double window_ref = INFINITY, plain_ref = INFINITY;
     while (it < opts->max_iterations) {
         c->f = a->f; /* the sweep writes f = S (T(x) - x) and ||f||^2 */
         c->f2 = 0.0;
@@ -369,7 +400,25 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
             extrapolated = 0;
             continue;
         }
-        if (have_prev) {
+        if (plain > 0) { /* after a stagnation: plain sweeps until ||f|| halves */
+            --plain;
+            if (res2 <= 0.25 * plain_ref) {
+                plain = 0;
+            }
+            if (plain == 0) {
+                a->count = 0, a->next = 0;
+                window = 0, window_ref = res2;
+            }
+        } else if (++window >= AA_WINDOW * a->mem) {
+            if (res2 > AA_STALL * AA_STALL * window_ref) {
+                /* ||f|| reduced by less than 10 % over the window: the history
+                 * cancels a drift of the sweeps (docs/fc3d.md); plain sweeps */
+                plain = plain_max, plain_ref = res2;
+                a->count = 0, a->next = 0;
+            }
+            window = 0, window_ref = res2;
+        }
+        if (have_prev && plain == 0) {
             anderson_push(a, fresh);
         }
         double *t = a->fprev; /* the accepted iterate's f and T(x) become the previous ones */
@@ -380,7 +429,7 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
         fresh = t;
         have_prev = 1;
         res_prev = res2;
-        extrapolated = a->count > 0 && anderson_coefficients(a);
+        extrapolated = plain == 0 && a->count > 0 && anderson_coefficients(a);
         if (extrapolated) { /* x = T(x) - dG gamma */
             int32_t cnt = a->count;
             for (size_t i = 0; i < m; ++i) {
