@@ -20,17 +20,13 @@
 #include "models/system.h"
 #include "nscd/fc3d.h"
 #include "nscd/system.h"
+#include "test_random.h"
 
 #define TOL 1e-12
 
 /* ------------------------------------------------------------ helpers */
 
 /* Deterministic values in [-1, 1) (64-bit LCG, top 53 bits). */
-static double rnd(uint64_t *s) {
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(*s >> 11) / 4503599627370496.0 - 1.0;
-}
-
 static double max_abs(size_t n, const double *x) {
     double m = 0.0;
     for (size_t i = 0; i < n; ++i) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "nscd/nscd.h"
+#include "test_random.h"
 
 #define NMAX 8
 
@@ -25,11 +26,6 @@ static void assert_close_at(double a, double b, double tol, const char *file, in
 static const int32_t laws[2] = {NSCD_FC3D_COULOMB, NSCD_FC3D_MAX_DISSIPATION};
 
 /* Deterministic uniform numbers in [-1, 1). */
-static double rnd(uint64_t *s) {
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(*s >> 11) / 4503599627370496.0 - 1.0;
-}
-
 static nscd_fc3d_options opts_for(int32_t law) {
     nscd_fc3d_options o;
     assert_int_equal(nscd_fc3d_options_init(&o, sizeof o), NSCD_OK);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "nscd/nscd.h"
+#include "test_random.h"
 
 #define LX 4
 #define LY 4
@@ -30,19 +31,6 @@
 #define MMAX (3 * NMAX)
 
 /* Deterministic uniform numbers in [-1, 1). */
-static double rnd(uint64_t *s) {
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(*s >> 11) / 4503599627370496.0 - 1.0;
-}
-
-static double norm(const double *x, int m) {
-    double s = 0.0;
-    for (int i = 0; i < m; ++i) {
-        s += x[i] * x[i];
-    }
-    return sqrt(s);
-}
-
 static void cross(const double a[3], const double b[3], double c[3]) {
     c[0] = a[1] * b[2] - a[2] * b[1];
     c[1] = a[2] * b[0] - a[0] * b[2];

@@ -19,25 +19,13 @@
 
 #include "contact/solvers/fc3d_block.h"
 #include "nscd/nscd.h"
+#include "test_random.h"
 
 #define N 6         /* contacts of the test problems */
 #define DOF (4 * N) /* velocity unknowns of the bodies behind W = H M^-1 H' */
 #define M3 (3 * N)
 
 /* Deterministic uniform numbers in [-1, 1). */
-static double rnd(uint64_t *s) {
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(*s >> 11) / 4503599627370496.0 - 1.0;
-}
-
-static double norm(const double *x, int m) {
-    double s = 0.0;
-    for (int i = 0; i < m; ++i) {
-        s += x[i] * x[i];
-    }
-    return sqrt(s);
-}
-
 /* Euclidean projection onto K_mu = { ||(y1, y2)|| <= mu y0 }. */
 static void project_cone(const double y[3], double mu, double p[3]) {
     double t = hypot(y[1], y[2]);

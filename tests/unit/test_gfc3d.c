@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "nscd/nscd.h"
+#include "test_random.h"
 
 #define NDOF_MAX 12
 #define NC_MAX 4
@@ -197,11 +198,6 @@ static void box_slides_with_coulomb_friction(void **state) {
 }
 
 /* Deterministic uniform numbers in [-1, 1). */
-static double rnd(uint64_t *s) {
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(*s >> 11) / 4503599627370496.0 - 1.0;
-}
-
 /* M pentadiagonal SPD (fill in L), H dense random with normals pointing so that
  * contacts close: checked by the independent merit, residuals and u = H'v + w. */
 static void coupled_mass_matrix_with_fill(void **state) {
