@@ -18,7 +18,8 @@ def main():
     os.makedirs(work)
     guide = os.path.join(src, "docs", "guide")
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_rmaps_base_oversubscribe="1", OPENBLAS_NUM_THREADS="1")
+               OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_mpi_yield_when_idle="1",
+               OPENBLAS_NUM_THREADS="1")
     count = 0
     for name in sorted(os.listdir(guide)):
         if not name.endswith(".md"):

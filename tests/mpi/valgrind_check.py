@@ -22,7 +22,8 @@ def main():
             ours.update(f for f in files if f.endswith(".c"))
     os.makedirs(work, exist_ok=True)
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_rmaps_base_oversubscribe="1", OPENBLAS_NUM_THREADS="1")
+               OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_mpi_yield_when_idle="1",
+               OPENBLAS_NUM_THREADS="1")
     log = os.path.join(work, "valgrind.%p.log")
     done = subprocess.run([mpirun, "-np", "2", "valgrind", "--leak-check=full",
                            "--show-leak-kinds=definite,indirect,possible", "--num-callers=40",

@@ -33,7 +33,8 @@ VOLUME = ["--inflow", "volume"]
 
 def run(cmd):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_rmaps_base_oversubscribe="1", OPENBLAS_NUM_THREADS="1")
+               OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_mpi_yield_when_idle="1",
+               OPENBLAS_NUM_THREADS="1")
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False, env=env)
     assert done.returncode == 0, f"{cmd} failed ({done.returncode}): {done.stderr}"
     return json.loads(done.stdout)

@@ -35,7 +35,8 @@ def _mpirun(*args, duration=DURATION):
     if not os.path.isfile(exe) or mpirun is None:
         pytest.skip("granular_channel_mpi not built (no MPI) or mpirun missing")
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_rmaps_base_oversubscribe="1", OPENBLAS_NUM_THREADS="1")
+               OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_mpi_yield_when_idle="1",
+               OPENBLAS_NUM_THREADS="1")
     return subprocess.run([mpirun, "-np", "2", exe, "--json", *ARGS, "--duration", duration, *args],
                           capture_output=True, text=True, timeout=600, check=False, env=env)
 

@@ -54,7 +54,8 @@ def test_two_ranks_pour_spheres(tmp_path):
     if mpirun is None or not wm.available():
         pytest.skip("libnscd_mpi not built or mpirun missing")
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_rmaps_base_oversubscribe="1", OPENBLAS_NUM_THREADS="1")
+               OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_mpi_yield_when_idle="1",
+               OPENBLAS_NUM_THREADS="1")
     done = subprocess.run([mpirun, "-np", "2", sys.executable,
                            os.path.join(HERE, "mpi_scripts", "pour_two_ranks.py"),
                            str(tmp_path)],
