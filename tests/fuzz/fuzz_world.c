@@ -4,10 +4,13 @@
  * Scene: a closed box [-L, L]^3 of six static half-spaces, up to 8 dynamic
  * spheres, boxes, capsules and cylinders inside it (smallest extent >= 5 cm),
  * ε = 0 (no penetration recovery), random dt <= 2 ms, sweeps, friction,
- * friction law, warm start and Jacobi groups. Then up to 32 operations, one
- * byte each: steps, adding and removing bodies, setting velocities (also
- * NaN), getters on live and dead ids, bulk copy-outs with negative, short
- * and exact capacities, materials and pair overrides (also bad ones).
+ * friction law, warm start and Jacobi groups, sleeping (on or off, a
+ * threshold up to 0.5 m/s and a time of 1 to 26 steps, so that islands fall
+ * asleep and wake within a run). Then up to 32 operations, one byte each:
+ * steps, adding and removing bodies, setting velocities (also NaN), getters
+ * on live and dead ids, bulk copy-outs with negative, short and exact
+ * capacities, materials and pair overrides (also bad ones), waking a body
+ * and asking whether it sleeps.
  *
  * Checked after every operation:
  * - statuses: every call returns the documented status (a valid call
@@ -22,7 +25,10 @@
  * - energy: over steps with only spheres and no load, kinetic plus
  *   potential energy never rises (ε = 0: no stage may create energy; free
  *   flight itself loses m g² dt² / 2 a step), within 1e-9 of its scale,
- *   over steps that converged or started cold (energy_held). */
+ *   over steps that converged or started cold (energy_held);
+ * - sleeping: a sleeping body has zero velocities and keeps its pose
+ *   bitwise while it sleeps; the report's sleeping_bodies counts them; a
+ *   woken body is awake; a dead id is a stale handle. */
 #include "fuzz_common.h"
 
 #define MAX_BODIES 8
@@ -34,11 +40,13 @@ typedef struct scene {
     nscd_body_id ids[64]; /* every id ever made (live or dead) */
     int n_ids;
     int live[64];
-    double radius[64]; /* largest distance from the centre to the surface */
-    int spheres_only;  /* energy is checked only then (no gyroscopic term) */
+    double radius[64];  /* largest distance from the centre to the surface */
+    int asleep[64];     /* slept after the last step */
+    double pose[64][7]; /* its position and orientation then */
+    int spheres_only;   /* energy is checked only then (no gyroscopic term) */
     double dt, g, tolerance;
     int32_t n_materials;
-    int warm_start, jacobi_groups;
+    int warm_start, jacobi_groups, sleep;
 } scene;
 
 static void add_walls(nscd_world *w) {
@@ -191,6 +199,37 @@ static void check_state(const scene *s, int step) {
     }
 }
 
+/* After a step: sleeping bodies are at rest, keep their pose while they
+ * sleep, and are what the report counts. */
+static void check_sleep(scene *s, const nscd_world_step_report *report, int step) {
+    int32_t sleeping = 0;
+    for (int k = 0; k < s->n_ids; ++k) {
+        int32_t now = -1;
+        nscd_status st = nscd_world_body_sleeping(s->w, s->ids[k], &now);
+        if (!s->live[k]) {
+            FZ_REQUIRE(st == NSCD_ERR_STALE_HANDLE && now == -1, "body_sleeping of a dead id: %d",
+                       (int)st);
+            continue;
+        }
+        FZ_REQUIRE(st == NSCD_OK && (now == 0 || (now == 1 && s->sleep)),
+                   "step %d: body_sleeping %d (%s), %d", step, FZ_STATUS_ARGS(st), (int)now);
+        double x[7], v[3], om[3];
+        FZ_REQUIRE(nscd_world_get_body(s->w, s->ids[k], x, x + 3, v, om) == NSCD_OK, "live body");
+        if (now) {
+            ++sleeping;
+            FZ_REQUIRE(v[0] == 0.0 && v[1] == 0.0 && v[2] == 0.0 && om[0] == 0.0 && om[1] == 0.0 &&
+                           om[2] == 0.0,
+                       "step %d: body %d sleeps with a velocity", step, k);
+            FZ_REQUIRE(!s->asleep[k] || memcmp(x, s->pose[k], sizeof x) == 0,
+                       "step %d: sleeping body %d moved", step, k);
+        }
+        s->asleep[k] = now;
+        memcpy(s->pose[k], x, sizeof x);
+    }
+    FZ_REQUIRE(report->sleeping_bodies == sleeping, "step %d: report says %d asleep, %d are", step,
+               (int)report->sleeping_bodies, (int)sleeping);
+}
+
 static void step(scene *s, int n, int *step_count) {
     double scale = 0.0, before = energy(s, &scale), slack = 0.0;
     int all_converged = 1;
@@ -204,6 +243,7 @@ static void step(scene *s, int n, int *step_count) {
         FZ_REQUIRE(isfinite(report.merit) && report.contacts >= 0, "step %d: report", *step_count);
         FZ_REQUIRE(report.bodies_removed == 0, "step %d: a body left the domain", *step_count);
         all_converged &= report.converged || report.contacts == 0;
+        check_sleep(s, &report, *step_count);
         check_state(s, (*step_count)++);
         slack += lift_bound(s);
     }
@@ -253,6 +293,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     d.error_reduction = 0.0;
     d.contact_margin = fz_range(&r, 0.0, 0.01);
     d.friction_combine = fz_choice(&r, 4);
+    d.sleep = fz_choice(&r, 2);
+    d.sleep_speed = fz_range(&r, 0.0, 0.5);
+    /* longer than a step: an island woken in a step cannot fall asleep again
+     * in the same step, so "asleep before and after" means "did not move" */
+    d.sleep_time = d.dt * (1.01 + fz_range(&r, 0.0, 25.0));
     if (fz_verbose()) {
         fprintf(stderr, "dt %g sweeps %d mu %g law %d warm %d groups %d relax %g margin %g\n", d.dt,
                 (int)d.max_sweeps, d.default_friction, (int)d.friction_law, (int)d.warm_start,
@@ -267,6 +312,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     s.n_materials = 1;
     s.warm_start = d.warm_start;
     s.jacobi_groups = d.jacobi_groups;
+    s.sleep = d.sleep;
     nscd_status st = nscd_world_create(&d, &s.w);
     FZ_REQUIRE(st == NSCD_OK, "create: %d (%s)", FZ_STATUS_ARGS(st));
     add_walls(s.w);
@@ -276,10 +322,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     int steps = 0, loaded = 0;
     for (int op = 0; op < MAX_OPS && r.n > 0; ++op) {
-        int code = fz_choice(&r, 10);
+        int code = fz_choice(&r, 11);
         int pick = s.n_ids > 0 ? fz_choice(&r, s.n_ids) : 0;
         nscd_body_id id = s.n_ids > 0 ? s.ids[pick] : NSCD_BODY_NULL;
         int alive = s.n_ids > 0 && s.live[pick];
+        if (code >= 3) { /* any change through the API may wake islands */
+            memset(s.asleep, 0, sizeof s.asleep);
+        }
         switch (code) {
         case 0:
         case 1:
@@ -340,6 +389,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                           : NSCD_OK;
             FZ_REQUIRE(st == want, "set_pair_friction(%d, %d, %g): %d (%s)", (int)a, (int)b, mu,
                        FZ_STATUS_ARGS(st));
+            break;
+        }
+        case 9: { /* wake a body (any id); afterwards it is awake */
+            st = nscd_world_wake_body(s.w, id);
+            FZ_REQUIRE(st == (alive ? NSCD_OK : NSCD_ERR_STALE_HANDLE), "wake: %d (%s)",
+                       FZ_STATUS_ARGS(st));
+            FZ_REQUIRE((st == NSCD_OK) == (nscd_world_last_error(s.w)[0] == '\0'), "message");
+            int32_t now = -1;
+            st = nscd_world_body_sleeping(s.w, id, &now);
+            FZ_REQUIRE(alive ? st == NSCD_OK && now == 0 : st == NSCD_ERR_STALE_HANDLE,
+                       "woken body: %d (%s), sleeping %d", FZ_STATUS_ARGS(st), (int)now);
             break;
         }
         default: { /* a load: energy is no longer conserved */
