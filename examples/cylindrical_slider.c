@@ -181,13 +181,13 @@ static void print_json(const settings *s, const result *r) {
     printf("{\"parameters\":{\"scheme\":\"%s\",\"mass\":",
            joint_example_scheme_name(s->steps.scheme));
     json_number(stdout, s->mass);
-    joint_example_json_field("inertia", s->inertia);
-    joint_example_json_field("hole_length", s->hole_length);
-    joint_example_json_field("pin_radius", s->pin_radius);
-    joint_example_json_field("clearance", s->c);
-    joint_example_json_field("g", G);
-    joint_example_json_field("axial_force", s->force);
-    joint_example_json_field("force_offset", s->offset);
+    json_field(stdout, "inertia", s->inertia);
+    json_field(stdout, "hole_length", s->hole_length);
+    json_field(stdout, "pin_radius", s->pin_radius);
+    json_field(stdout, "clearance", s->c);
+    json_field(stdout, "g", G);
+    json_field(stdout, "axial_force", s->force);
+    json_field(stdout, "force_offset", s->offset);
     joint_example_json_steps(&s->steps);
     printf(",\"initial_state\":{\"position\":[0,0,0],\"velocity\":[0,0,0],"
            "\"angular_velocity\":[0,0,0]}},\"max_axial_error\":");
@@ -196,16 +196,16 @@ static void print_json(const settings *s, const result *r) {
     json_array(stdout, r->force_front, 3);
     printf(",\"force_back\":");
     json_array(stdout, r->force_back, 3);
-    joint_example_json_field("forces_time", r->forces_time);
-    joint_example_json_field("static_front_y", 0.5 * (mg + lever));
-    joint_example_json_field("static_back_y", -0.5 * (lever - mg));
+    json_field(stdout, "forces_time", r->forces_time);
+    json_field(stdout, "static_front_y", 0.5 * (mg + lever));
+    json_field(stdout, "static_back_y", -0.5 * (lever - mg));
     printf(",\"gaps\":");
     json_array(stdout, r->gaps, 2);
-    joint_example_json_field("tilt", r->tilt);
-    joint_example_json_field("tilt_seated", -asin(2.0 * s->c / s->hole_length));
+    json_field(stdout, "tilt", r->tilt);
+    json_field(stdout, "tilt_seated", -asin(2.0 * s->c / s->hole_length));
     printf(",\"steps\":%ld,\"step_sizes\":{\"min\":", r->steps);
     json_number(stdout, r->dt_smallest);
-    joint_example_json_field("max", r->dt_largest);
+    json_field(stdout, "max", r->dt_largest);
     printf(",\"count\":%ld},\"cpu_seconds\":", r->steps);
     json_number(stdout, r->cpu);
     printf("}\n");

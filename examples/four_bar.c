@@ -256,14 +256,14 @@ static void print_json(const settings *s, const result *r) {
     printf("{\"parameters\":{\"joint_c\":\"%s\",\"scheme\":\"%s\",\"crank\":",
            s->clearance ? "clearance" : "ideal", scheme_name(s->scheme));
     json_number(stdout, s->a);
-    joint_example_json_field("coupler", s->b);
-    joint_example_json_field("rocker", s->c);
-    joint_example_json_field("ground", s->d);
-    joint_example_json_field("line_density", LINE_DENSITY);
-    joint_example_json_field("g", G);
-    joint_example_json_field("theta0", s->theta0);
-    joint_example_json_field("dt", s->dt);
-    joint_example_json_field("t_end", s->t_end);
+    json_field(stdout, "coupler", s->b);
+    json_field(stdout, "rocker", s->c);
+    json_field(stdout, "ground", s->d);
+    json_field(stdout, "line_density", LINE_DENSITY);
+    json_field(stdout, "g", G);
+    json_field(stdout, "theta0", s->theta0);
+    json_field(stdout, "dt", s->dt);
+    json_field(stdout, "t_end", s->t_end);
     printf("},\"samples\":[");
     for (int k = 0; k < r->n_samples; ++k) {
         const double *sample = r->samples + 3 * (size_t)k;
@@ -276,7 +276,7 @@ static void print_json(const settings *s, const result *r) {
         printf("]");
     }
     printf("]");
-    joint_example_json_field("max_residual", r->max_residual);
+    json_field(stdout, "max_residual", r->max_residual);
     printf(",\"steps\":%ld,\"cpu_seconds\":", r->steps);
     json_number(stdout, r->cpu);
     printf("}\n");

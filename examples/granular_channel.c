@@ -331,11 +331,6 @@ static void json_history(FILE *out, const channel_history *h) {
     fputc('}', out);
 }
 
-static void json_field(FILE *out, const char *name, double x) {
-    fprintf(out, ",\"%s\":", name);
-    json_number(out, x);
-}
-
 static void json_run(FILE *out, const run *r) {
     const channel_summary *s = &r->summary;
     const channel_scene *sc = &r->scene;

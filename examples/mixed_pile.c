@@ -503,54 +503,37 @@ int main(int argc, char **argv) {
                "\"not_converged_steps\":%d,\"energy_scale\":",
                (int)d.max_sweeps, r.steps, r.failed_step, r.escaped, r.not_converged);
         json_number(stdout, r.energy_scale);
-        printf(",\"energy_rise_max\":");
-        json_number(stdout, r.energy_rise);
-        printf(",\"mass\":");
-        json_number(stdout, r.mass);
-        printf(",\"correction_work_per_step\":");
-        json_number(stdout, r.correction_work);
-        printf(",\"settle\":");
-        json_number(stdout, settle);
-        printf(",\"max_penetration_after_settle\":");
-        json_number(stdout, r.max_penetration);
-        printf(",\"final_kinetic_energy\":");
-        json_number(stdout, r.final_kinetic);
-        printf(",\"final_fastest_speed\":");
-        json_number(stdout, r.final_speed);
+        json_field(stdout, "energy_rise_max", r.energy_rise);
+        json_field(stdout, "mass", r.mass);
+        json_field(stdout, "correction_work_per_step", r.correction_work);
+        json_field(stdout, "settle", settle);
+        json_field(stdout, "max_penetration_after_settle", r.max_penetration);
+        json_field(stdout, "final_kinetic_energy", r.final_kinetic);
+        json_field(stdout, "final_fastest_speed", r.final_speed);
         if (resistance) { /* only when asked: the JSON of the default run is as before */
-            printf(",\"rolling_friction\":");
-            json_number(stdout, rolling);
-            printf(",\"spinning_friction\":");
-            json_number(stdout, spinning);
+            json_field(stdout, "rolling_friction", rolling);
+            json_field(stdout, "spinning_friction", spinning);
         }
         if (sleep) {
-            printf(",\"sleep_speed\":");
-            json_number(stdout, d.sleep_speed);
-            printf(",\"sleep_time\":");
-            json_number(stdout, d.sleep_time);
+            json_field(stdout, "sleep_speed", d.sleep_speed);
+            json_field(stdout, "sleep_time", d.sleep_time);
             printf(",\"sleeping_at_t_end\":%d", r.sleeping_end);
             if (quiet > 0.0) {
                 printf(",\"sleeping_at_quiet_end\":%d", r.sleeping_quiet);
             }
         }
         if (drop > 0.0) {
-            printf(",\"drop_radius\":");
-            json_number(stdout, drop);
-            printf(",\"drop_highest_centre\":");
-            json_number(stdout, r.drop_top);
-            printf(",\"drop_ball_lowest_bottom\":");
-            json_number(stdout, r.drop_lowest);
-            printf(",\"drop_ball_final_bottom\":");
-            json_number(stdout, r.drop_final);
-            printf(",\"drop_max_penetration\":");
-            json_number(stdout, r.drop_penetration);
+            json_field(stdout, "drop_radius", drop);
+            json_field(stdout, "drop_highest_centre", r.drop_top);
+            json_field(stdout, "drop_ball_lowest_bottom", r.drop_lowest);
+            json_field(stdout, "drop_ball_final_bottom", r.drop_final);
+            json_field(stdout, "drop_max_penetration", r.drop_penetration);
             printf(",\"drop_asleep_first_step\":%d,\"drop_asleep_fewest\":%d,"
                    "\"drop_asleep_end\":%d",
                    r.drop_asleep_before, r.drop_asleep_fewest, r.drop_asleep_end);
         }
         if (speed_stats) {
-            printf(",\"speed_median\":");
-            json_number(stdout, r.median_speed);
+            json_field(stdout, "speed_median", r.median_speed);
             printf(",\"speed_fastest\":{\"body\":%d,\"kind\":\"%s\",\"v\":%.4g,\"w\":%.4g,"
                    "\"z\":%.4g}",
                    r.speed_fastest, KIND_NAMES[kinds[r.speed_fastest]], r.speed_fastest_v,
@@ -559,21 +542,16 @@ int main(int argc, char **argv) {
                    r.above[0], r.above[1], r.above[2], r.above[3], r.above[4]);
         }
         if (quiet > 0.0) {
-            printf(",\"quiet_check\":");
-            json_number(stdout, quiet);
-            printf(",\"quiet_max_displacement\":");
-            json_number(stdout, r.quiet_displacement);
-            printf(",\"quiet_final_fastest_speed\":");
-            json_number(stdout, r.quiet_speed);
-            printf(",\"quiet_max_penetration\":");
-            json_number(stdout, r.quiet_penetration);
+            json_field(stdout, "quiet_check", quiet);
+            json_field(stdout, "quiet_max_displacement", r.quiet_displacement);
+            json_field(stdout, "quiet_final_fastest_speed", r.quiet_speed);
+            json_field(stdout, "quiet_max_penetration", r.quiet_penetration);
             printf(",\"quiet_bodies_moved_over_0.1mm\":%d,\"quiet_worst_body\":%d,"
                    "\"quiet_worst_kind\":\"%s\",\"quiet_worst_speed\":",
                    r.quiet_moved, r.quiet_worst,
                    r.quiet_worst >= 0 ? KIND_NAMES[kinds[r.quiet_worst]] : "");
             json_number(stdout, r.quiet_worst_speed);
-            printf(",\"quiet_worst_spin\":");
-            json_number(stdout, r.quiet_worst_spin);
+            json_field(stdout, "quiet_worst_spin", r.quiet_worst_spin);
             printf(",\"quiet_fastest_body\":%d,\"quiet_fastest_kind\":\"%s\"", r.quiet_fastest,
                    r.quiet_fastest >= 0 ? KIND_NAMES[kinds[r.quiet_fastest]] : "");
         }

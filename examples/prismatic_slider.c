@@ -194,11 +194,11 @@ static void print_json(const settings *s, const result *r) {
     printf("{\"parameters\":{\"scheme\":\"%s\",\"mass\":",
            joint_example_scheme_name(s->steps.scheme));
     json_number(stdout, s->mass);
-    joint_example_json_field("inertia", s->inertia);
-    joint_example_json_field("length", s->length);
-    joint_example_json_field("cavity_circumradius", s->circumradius);
-    joint_example_json_field("clearance", s->c);
-    joint_example_json_field("g", G);
+    json_field(stdout, "inertia", s->inertia);
+    json_field(stdout, "length", s->length);
+    json_field(stdout, "cavity_circumradius", s->circumradius);
+    json_field(stdout, "clearance", s->c);
+    json_field(stdout, "g", G);
     joint_example_json_steps(&s->steps);
     printf(",\"initial_state\":{\"position\":[0,0,0],\"velocity\":");
     json_array(stdout, s->v0, 3);
@@ -212,11 +212,11 @@ static void print_json(const settings *s, const result *r) {
     json_array(stdout, r->position, 3);
     printf(",\"force_sum\":");
     json_array(stdout, r->force_sum, 3);
-    joint_example_json_field("weight", s->mass * G);
+    json_field(stdout, "weight", s->mass * G);
     printf(",\"steps\":%ld,\"step_sizes\":{\"min\":", r->steps);
     json_number(stdout, r->dt_smallest);
-    joint_example_json_field("max", r->dt_largest);
-    joint_example_json_field("last", r->h_last);
+    json_field(stdout, "max", r->dt_largest);
+    json_field(stdout, "last", r->h_last);
     printf(",\"count\":%ld},\"cpu_seconds\":", r->steps);
     json_number(stdout, r->cpu);
     printf("}\n");

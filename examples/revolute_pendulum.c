@@ -228,31 +228,31 @@ static void print_json(const settings *s, const result *r) {
     printf("{\"parameters\":{\"joint\":\"%s\",\"scheme\":\"%s\",\"mass\":",
            s->clearance ? "clearance" : "ideal", joint_example_scheme_name(s->scheme));
     json_number(stdout, s->mass);
-    joint_example_json_field("com_distance", s->com_distance);
-    joint_example_json_field("com_offset_z", s->com_offset_z);
-    joint_example_json_field("inertia_cm_axis", s->inertia);
-    joint_example_json_field("g", G);
-    joint_example_json_field("release_angle", RELEASE_ANGLE);
-    joint_example_json_field("clearance", s->clearance ? s->c : 0.0);
-    joint_example_json_field("axial_play", s->clearance ? s->axial_play : 0.0);
-    joint_example_json_field("pin_radius", s->pin_radius);
-    joint_example_json_field("hole_length", s->hole_length);
-    joint_example_json_field("dt", s->dt);
+    json_field(stdout, "com_distance", s->com_distance);
+    json_field(stdout, "com_offset_z", s->com_offset_z);
+    json_field(stdout, "inertia_cm_axis", s->inertia);
+    json_field(stdout, "g", G);
+    json_field(stdout, "release_angle", RELEASE_ANGLE);
+    json_field(stdout, "clearance", s->clearance ? s->c : 0.0);
+    json_field(stdout, "axial_play", s->clearance ? s->axial_play : 0.0);
+    json_field(stdout, "pin_radius", s->pin_radius);
+    json_field(stdout, "hole_length", s->hole_length);
+    json_field(stdout, "dt", s->dt);
     if (variable(s)) {
-        joint_example_json_field("dt_min", s->dt);
-        joint_example_json_field("dt_max", s->dt_max);
+        json_field(stdout, "dt_min", s->dt);
+        json_field(stdout, "dt_max", s->dt_max);
     }
-    joint_example_json_field("t_end", s->t_end);
+    json_field(stdout, "t_end", s->t_end);
     printf(",\"initial_state\":{\"position\":[");
     json_number(stdout, s->com_distance);
     printf(",0,");
     json_number(stdout, s->com_offset_z);
     printf("],\"velocity\":[0,0,0],\"angular_velocity\":[0,0,0]}},\"period\":");
     json_number(stdout, r->period);
-    joint_example_json_field("period_ideal_exact",
-                             4.0 * sqrt(io / (s->mass * G * s->com_distance)) * K_HALF);
-    joint_example_json_field("first_contact_time", s->clearance ? r->first_contact : NAN);
-    joint_example_json_field("first_contact_exact", s->clearance ? sqrt(2.0 * s->c / G) : NAN);
+    json_field(stdout, "period_ideal_exact",
+               4.0 * sqrt(io / (s->mass * G * s->com_distance)) * K_HALF);
+    json_field(stdout, "first_contact_time", s->clearance ? r->first_contact : NAN);
+    json_field(stdout, "first_contact_exact", s->clearance ? sqrt(2.0 * s->c / G) : NAN);
     printf(",\"energy\":[");
     for (int k = 0; k < r->n_energy; ++k) {
         printf(k ? ",[" : "[");
@@ -263,15 +263,15 @@ static void print_json(const settings *s, const result *r) {
     }
     printf("],\"energy_loss_first_impact\":");
     json_number(stdout, s->clearance ? r->loss : NAN);
-    joint_example_json_field("energy_loss_expected",
-                             s->clearance ? s->mass * G * s->c * s->inertia / io : NAN);
-    joint_example_json_field("max_penetration", r->max_penetration);
-    joint_example_json_field("max_eccentricity", r->max_eccentricity);
-    joint_example_json_field("max_residual", r->max_residual);
+    json_field(stdout, "energy_loss_expected",
+               s->clearance ? s->mass * G * s->c * s->inertia / io : NAN);
+    json_field(stdout, "max_penetration", r->max_penetration);
+    json_field(stdout, "max_eccentricity", r->max_eccentricity);
+    json_field(stdout, "max_residual", r->max_residual);
     printf(",\"contact_onsets\":%d,\"steps\":%ld,\"step_sizes\":{\"min\":", r->contact_onsets,
            r->steps);
     json_number(stdout, variable(s) ? r->dt_smallest : s->dt);
-    joint_example_json_field("max", variable(s) ? r->dt_largest : s->dt);
+    json_field(stdout, "max", variable(s) ? r->dt_largest : s->dt);
     if (variable(s)) {
         printf(",\"count\":%ld", r->steps);
     }

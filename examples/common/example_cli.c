@@ -75,6 +75,11 @@ void json_number(FILE *out, double x) {
     }
 }
 
+void json_field(FILE *out, const char *key, double x) {
+    fprintf(out, ",\"%s\":", key);
+    json_number(out, x);
+}
+
 void json_array(FILE *out, const double *x, int n) {
     fputc('[', out);
     for (int i = 0; i < n; ++i) {

@@ -20,6 +20,9 @@ double cli_double(int argc, char **argv, const char *name, double fallback);
 const char *cli_string(int argc, char **argv, const char *name, const char *fallback);
 /* Prints `x` as a JSON number with 17 significant digits (null for NaN/inf). */
 void json_number(FILE *out, double x);
+/* Prints ,"key":x (x as json_number prints it): the next field of an
+ * object already opened. */
+void json_field(FILE *out, const char *key, double x);
 /* Prints `n` numbers as a JSON array. */
 void json_array(FILE *out, const double *x, int n);
 

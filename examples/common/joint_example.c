@@ -93,13 +93,8 @@ int joint_example_open_csv(const char *program, const char *path, const char *he
     return 0;
 }
 
-void joint_example_json_field(const char *key, double x) {
-    printf(",\"%s\":", key);
-    json_number(stdout, x);
-}
-
 void joint_example_json_steps(const joint_example_steps *steps) {
-    joint_example_json_field("dt_min", steps->dt_min);
-    joint_example_json_field("dt_max", steps->dt_max);
-    joint_example_json_field("t_end", steps->t_end);
+    json_field(stdout, "dt_min", steps->dt_min);
+    json_field(stdout, "dt_max", steps->dt_max);
+    json_field(stdout, "t_end", steps->t_end);
 }

@@ -53,7 +53,5 @@ nscd_status joint_example_advance(nscd_time_stepping *ts, double t_end,
  * `header` line; returns 0, or 2 after telling stderr (as "program: ...")
  * that it cannot be written. */
 int joint_example_open_csv(const char *program, const char *path, const char *header, FILE **csv);
-/* Prints ,"key":x (x as json_number prints it). */
-void joint_example_json_field(const char *key, double x);
 
 #endif
