@@ -74,14 +74,7 @@ void nscd__core_support(const nscd__core *core, const double d[3], double out[3]
     case NSCD_SHAPE_CAPSULE: p[2] = local[2] < 0.0 ? -core->half_height : core->half_height; break;
     case NSCD_SHAPE_CONVEX: { /* the vertex farthest along d (ties: the first) */
         const nscd__hull *h = s->hull;
-        int32_t best = 0;
-        double top = -INFINITY;
-        for (int32_t v = 0; v < h->n_vertices; ++v) {
-            double e = nscd__dot3(local, h->vertices + 3 * (size_t)v);
-            if (e > top) {
-                top = e, best = v;
-            }
-        }
+        int32_t best = nscd__hull_farthest(h->vertices, 3, h->n_vertices, local);
         for (int i = 0; i < 3; ++i) {
             p[i] = h->vertices[3 * (size_t)best + i];
         }

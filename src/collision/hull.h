@@ -11,6 +11,7 @@
 #ifndef NSCD_COLLISION_HULL_H
 #define NSCD_COLLISION_HULL_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,5 +57,23 @@ nscd__hull_status nscd__hull_build(const nscd_allocator *al, const double *point
                                    nscd__hull **out);
 /* Frees a hull built by nscd__hull_build (NULL is ignored). */
 void nscd__hull_free(const nscd_allocator *al, nscd__hull *hull);
+
+/* The index of the row farthest along the direction d (hull frame) among
+ * `count` rows of `stride` doubles whose first three are a vector: the
+ * support vertex (vertices, stride 3) or the face facing d (planes, stride
+ * 4). Ties: the first. */
+static inline int32_t nscd__hull_farthest(const double *rows, size_t stride, int32_t count,
+                                          const double d[3]) {
+    int32_t best = 0;
+    double top = -INFINITY;
+    for (int32_t k = 0; k < count; ++k) {
+        const double *x = rows + stride * (size_t)k;
+        double e = d[0] * x[0] + d[1] * x[1] + d[2] * x[2];
+        if (e > top) {
+            top = e, best = k;
+        }
+    }
+    return best;
+}
 
 #endif

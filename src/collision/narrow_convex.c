@@ -80,16 +80,7 @@ static int32_t support(const nscd__collision_shape *s, const double d[3]) {
     for (int i = 0; i < 3; ++i) {
         local[i] = r[i] * d[0] + r[3 + i] * d[1] + r[6 + i] * d[2];
     }
-    const nscd__hull *h = s->hull;
-    int32_t best = 0;
-    double top = -INFINITY;
-    for (int32_t v = 0; v < h->n_vertices; ++v) {
-        double e = nscd__dot3(local, h->vertices + 3 * (size_t)v);
-        if (e > top) {
-            top = e, best = v;
-        }
-    }
-    return best;
+    return nscd__hull_farthest(s->hull->vertices, 3, s->hull->n_vertices, local);
 }
 
 static void centroid_world(const nscd__collision_shape *s, double out[3]) {
@@ -548,14 +539,7 @@ static double face_query(const hull_view *va, const hull_view *vb, double margin
     for (int i = 0; i < 3; ++i) {
         local[i] = r[i] * w[0] + r[3 + i] * w[1] + r[6 + i] * w[2];
     }
-    int32_t facing = 0;
-    double top = -INFINITY;
-    for (int32_t f = 0; f < h->n_faces; ++f) {
-        double e = nscd__dot3(local, h->planes + 4 * (size_t)f);
-        if (e > top) {
-            top = e, facing = f;
-        }
-    }
+    int32_t facing = nscd__hull_farthest(h->planes, 4, h->n_faces, local);
     double first = face_separation(va, vb, facing);
     if (first >= margin) {
         *face = facing;
