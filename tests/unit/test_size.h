@@ -3,8 +3,9 @@
  * under which they choose the small size of their longest scenes (fewer
  * steps, fewer random trials): the same code paths with every allocation
  * and every read checked, at a fraction of valgrind's 30-100x cost. The
- * native run (unit.*), the portable rerun and the sanitizer build always use
- * the full size, so no physical or algorithmic bound is weakened there. */
+ * native run (unit.*) and the portable rerun always use the full size, so no
+ * physical or algorithmic bound is weakened there; the sanitizer build too,
+ * except test_world_threads (tests/CMakeLists.txt says why). */
 #ifndef NSCD_TEST_SIZE_H
 #define NSCD_TEST_SIZE_H
 
