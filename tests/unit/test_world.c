@@ -19,6 +19,7 @@
 
 #include "assert_near.h"
 #include "test_size.h"
+#include "world_bodies.h"
 
 #define G 9.81
 #define PI 3.14159265358979323846
@@ -58,18 +59,6 @@ static nscd_body_id add_floor(nscd_world *w) {
     return add_half_space(w, p, q);
 }
 
-static nscd_body_id add_sphere(nscd_world *w, double x, double y, double z, double r) {
-    nscd_body_desc b;
-    nscd_body_desc_init(&b, sizeof b);
-    b.position[0] = x, b.position[1] = y, b.position[2] = z;
-    nscd_shape_desc s;
-    nscd_shape_desc_init(&s, sizeof s);
-    s.radius = r;
-    nscd_body_id id = 0;
-    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
-    return id;
-}
-
 static void step_ok(nscd_world *w, int n) {
     for (int i = 0; i < n; ++i) {
         assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
@@ -99,7 +88,7 @@ static void sphere_rests_on_plane(void **state) {
     nscd_world_desc d = default_desc();
     nscd_world *w = make_world(&d);
     add_floor(w);
-    nscd_body_id s = add_sphere(w, 0.3, -0.2, 0.1, 0.1);
+    nscd_body_id s = world_sphere(w, 0.3, -0.2, 0.1, 0.1);
     const int steps = NSCD_TEST_SIZE(100000, 2000);
     step_ok(w, steps);
     double x[3], v[3], om[3];
@@ -124,7 +113,7 @@ static void sliding_sphere_starts_rolling(void **state) {
         nscd_world *w = make_world(&d);
         add_floor(w);
         double r = 0.05, v0 = 2.0;
-        nscd_body_id s = add_sphere(w, 0.0, 0.0, r, r);
+        nscd_body_id s = world_sphere(w, 0.0, 0.0, r, r);
         double v[3] = {v0, 0.0, 0.0};
         assert_int_equal(nscd_world_set_body(w, s, NULL, NULL, v, NULL), NSCD_OK);
         double t_roll = 2.0 * v0 / (7.0 * 0.3 * G);
@@ -187,7 +176,7 @@ static void sphere_stack_holds(void **state) {
     add_floor(w);
     nscd_body_id ids[5];
     for (int k = 0; k < 5; ++k) {
-        ids[k] = add_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
+        ids[k] = world_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
     }
     step_ok(w, 2000);
     for (int k = 0; k < 5; ++k) {
@@ -292,7 +281,7 @@ static void warm_start_saves_sweeps(void **state) {
         nscd_world *w = make_world(&d);
         add_floor(w);
         for (int k = 0; k < 8; ++k) {
-            add_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
+            world_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
         }
         step_ok(w, 200);
         nscd_world_step_report rep;
@@ -336,7 +325,7 @@ static nscd_world *make_pile(const nscd_world_desc *d, nscd_body_id *ids, int n)
             sh.half_extents[0] = sh.half_extents[1] = sh.half_extents[2] = 0.035;
             assert_int_equal(nscd_world_add_body(w, &b, &sh, 1, &ids[i]), NSCD_OK);
         } else {
-            ids[i] = add_sphere(w, x, y, z, 0.04 + 0.005 * (i % 3));
+            ids[i] = world_sphere(w, x, y, z, 0.04 + 0.005 * (i % 3));
         }
     }
     return w;
@@ -418,7 +407,7 @@ static void warm_start_adds_no_energy(void **state) {
             nscd_world *w = make_world(&d);
             add_floor(w);
             for (int i = 0; i < N; ++i) { /* a column of spheres falling together */
-                ids[i] = add_sphere(w, 0.01 * (i % 3), 0.01 * (i % 5), 0.05 + 0.09 * i, 0.045);
+                ids[i] = world_sphere(w, 0.01 * (i % 3), 0.01 * (i % 5), 0.05 + 0.09 * i, 0.045);
             }
             const int steps = NSCD_TEST_SIZE(300, 150);
             for (int k = 0; k < steps; ++k) {
@@ -496,7 +485,7 @@ static void jacobi_blend_converges(void **state) {
         add_floor(w);
         nscd_body_id ids[5];
         for (int k = 0; k < 5; ++k) {
-            ids[k] = add_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
+            ids[k] = world_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
         }
         double m = 0.0;
         assert_int_equal(nscd_world_get_body_mass(w, ids[0], &m, NULL), NSCD_OK);
@@ -535,8 +524,8 @@ static void add_and_remove_mid_run(void **state) {
     d.max_sweeps = 30;
     nscd_world *w = make_world(&d);
     add_floor(w);
-    nscd_body_id low = add_sphere(w, 0.0, 0.0, 0.1, 0.1);
-    nscd_body_id high = add_sphere(w, 0.0, 0.0, 0.3, 0.1);
+    nscd_body_id low = world_sphere(w, 0.0, 0.0, 0.1, 0.1);
+    nscd_body_id high = world_sphere(w, 0.0, 0.0, 0.3, 0.1);
     step_ok(w, 100);
     assert_int_equal(nscd_world_body_count(w), 3);
     int32_t n = 0;
@@ -552,7 +541,7 @@ static void add_and_remove_mid_run(void **state) {
                      NSCD_OK);
     assert_int_equal(n, 0); /* both of its contacts went with it */
     /* a new body reuses the slot with a new generation: the old id stays stale */
-    nscd_body_id side = add_sphere(w, 1.0, 0.0, 0.1, 0.1);
+    nscd_body_id side = world_sphere(w, 1.0, 0.0, 0.1, 0.1);
     assert_true((side & 0xffffffffu) == (low & 0xffffffffu) && side != low);
     assert_int_equal(nscd_world_body_valid(w, low), 0);
     assert_int_equal(nscd_world_body_count(w), 3);
@@ -643,8 +632,8 @@ static void domain_removes_bodies(void **state) {
     d.domain_min[0] = d.domain_min[1] = d.domain_min[2] = -1.0;
     d.domain_max[0] = d.domain_max[1] = d.domain_max[2] = 1.0;
     nscd_world *w = make_world(&d);
-    nscd_body_id a = add_sphere(w, 0.0, 0.0, 0.0, 0.1);
-    nscd_body_id b = add_sphere(w, 0.5, 0.0, 0.0, 0.1);
+    nscd_body_id a = world_sphere(w, 0.0, 0.0, 0.0, 0.1);
+    nscd_body_id b = world_sphere(w, 0.5, 0.0, 0.0, 0.1);
     double v[3] = {1000.0, 0.0, 0.0};
     assert_int_equal(nscd_world_set_body(w, b, NULL, NULL, v, NULL), NSCD_OK);
     nscd_world_step_report rep;
@@ -734,7 +723,7 @@ static void kinematic_body_pushes(void **state) {
     s.radius = 0.1;
     nscd_body_id pusher = 0;
     assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &pusher), NSCD_OK);
-    nscd_body_id ball = add_sphere(w, 0.2, 0.0, 0.0, 0.1);
+    nscd_body_id ball = world_sphere(w, 0.2, 0.0, 0.0, 0.1);
     step_ok(w, 100);
     double x[3], v[3];
     assert_int_equal(nscd_world_get_body(w, pusher, x, NULL, v, NULL), NSCD_OK);
@@ -752,8 +741,8 @@ static void writers_write_every_body(void **state) {
     nscd_world_desc d = default_desc();
     nscd_world *w = make_world(&d);
     add_floor(w);
-    add_sphere(w, 0.0, 0.0, 0.1, 0.1);
-    add_sphere(w, 0.5, 0.0, 0.1, 0.2);
+    world_sphere(w, 0.0, 0.0, 0.1, 0.1);
+    world_sphere(w, 0.5, 0.0, 0.1, 0.2);
     step_ok(w, 3);
     char path[] = "test_world_out.csv";
     assert_int_equal(nscd_world_write(w, path, NSCD_WORLD_CSV), NSCD_OK);
@@ -1034,7 +1023,7 @@ static void bad_applied_forces(void **state) {
     (void)state;
     nscd_world_desc d = default_desc();
     nscd_world *w = make_world(&d);
-    nscd_body_id floor = add_floor(w), ball = add_sphere(w, 0.0, 0.0, 1.0, 0.1);
+    nscd_body_id floor = add_floor(w), ball = world_sphere(w, 0.0, 0.0, 1.0, 0.1);
     const double F[3] = {1.0, 2.0, 3.0}, bad[3] = {1.0, NAN, 0.0};
     assert_int_equal(nscd_world_set_applied_force(w, ball, F, NULL), NSCD_OK);
     assert_int_equal(nscd_world_set_applied_force(NULL, ball, F, NULL), NSCD_ERR_NULL_POINTER);
@@ -1050,7 +1039,7 @@ static void bad_applied_forces(void **state) {
     assert_int_equal(nscd_world_set_applied_force(w, ball, F, NULL), NSCD_ERR_STALE_HANDLE);
     assert_int_equal(nscd_world_get_applied_force(w, ball, got, NULL), NSCD_ERR_STALE_HANDLE);
     /* a new body in the freed slot starts without a load */
-    nscd_body_id other = add_sphere(w, 0.0, 0.0, 2.0, 0.1);
+    nscd_body_id other = world_sphere(w, 0.0, 0.0, 2.0, 0.1);
     assert_int_equal(nscd_world_get_applied_force(w, other, got, torque), NSCD_OK);
     assert_true(got[0] == 0.0 && got[1] == 0.0 && got[2] == 0.0);
     nscd_world_destroy(w);
@@ -1087,7 +1076,7 @@ static void tolerance_not_reached_is_reported(void **state) {
     nscd_world *w = make_world(&d);
     add_floor(w);
     for (int k = 0; k < 3; ++k) {
-        add_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
+        world_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
     }
     nscd_world_step_report rep;
     rep.struct_size = sizeof rep;

@@ -18,6 +18,7 @@
 #include "nscd/world.h"
 
 #include "assert_near.h"
+#include "world_bodies.h"
 
 #define PI 3.14159265358979323846
 
@@ -30,25 +31,6 @@ static nscd_world *make_world(const double gravity[3]) {
     nscd_world *w = NULL;
     assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
     return w;
-}
-
-static nscd_body_id add_sphere(nscd_world *w, double r, const double x[3], const double v[3],
-                               const double om[3]) {
-    nscd_body_desc b;
-    nscd_body_desc_init(&b, sizeof b);
-    memcpy(b.position, x, sizeof b.position);
-    if (v != NULL) {
-        memcpy(b.velocity, v, sizeof b.velocity);
-    }
-    if (om != NULL) {
-        memcpy(b.angular_velocity, om, sizeof b.angular_velocity);
-    }
-    nscd_shape_desc s;
-    nscd_shape_desc_init(&s, sizeof s);
-    s.radius = r;
-    nscd_body_id id = 0;
-    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
-    return id;
 }
 
 /* The image of +z under the rotation of the unit quaternion q (w, x, y, z). */
@@ -107,7 +89,7 @@ static void sphere_rests_on_tilted_half_space(void **state) {
     nscd_body_id plane = 0;
     assert_int_equal(nscd_world_add_half_space(w, p, m, NULL, NULL, &plane), NSCD_OK);
     double c0[3] = {p[0] + r * n[0], p[1] + r * n[1], p[2] + r * n[2]};
-    nscd_body_id ball = add_sphere(w, r, c0, NULL, NULL);
+    nscd_body_id ball = world_moving_sphere(w, r, c0, NULL, NULL);
     for (int k = 0; k < 2000; ++k) {
         assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
     }
@@ -224,7 +206,8 @@ static void potential_energy_definition(void **state) {
     assert_int_equal(nscd_world_add_half_space(w, p, n, NULL, NULL, &plane), NSCD_OK);
     const double x1[3] = {1.0, -2.0, 3.0}, x2[3] = {-4.0, 0.5, 2.0}, v1[3] = {1.0, 0.0, -2.0};
     const double om2[3] = {0.0, 3.0, 1.0};
-    nscd_body_id a = add_sphere(w, 0.1, x1, v1, NULL), b = add_sphere(w, 0.2, x2, NULL, om2);
+    nscd_body_id a = world_moving_sphere(w, 0.1, x1, v1, NULL),
+                 b = world_moving_sphere(w, 0.2, x2, NULL, om2);
     nscd_body_desc k;
     nscd_body_desc_init(&k, sizeof k);
     k.type = NSCD_BODY_KINEMATIC;
@@ -269,7 +252,7 @@ static void free_flight_world_step(void **state) {
     const double g[3] = {0.3, -0.4, -9.81}, dt = 1e-3;
     nscd_world *w = make_world(g);
     const double x0[3] = {0.3, -0.2, 5.0}, v0[3] = {1.0, 0.5, 2.0}, om0[3] = {3.0, -1.0, 2.0};
-    nscd_body_id id = add_sphere(w, 0.1, x0, v0, om0);
+    nscd_body_id id = world_moving_sphere(w, 0.1, x0, v0, om0);
     double m = 0.0, e0 = 0.0, g2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
     assert_int_equal(nscd_world_get_body_mass(w, id, &m, NULL), NSCD_OK);
     assert_int_equal(nscd_world_total_energy(w, &e0), NSCD_OK);
@@ -293,7 +276,7 @@ static void free_flight_midpoint(void **state) {
     const double g[3] = {0.3, -0.4, -9.81}, dt = 1e-3;
     nscd_world *w = make_world(g);
     const double x0[3] = {0.3, -0.2, 5.0}, v0[3] = {1.0, 0.5, 2.0}, om0[3] = {3.0, -1.0, 2.0};
-    nscd_body_id id = add_sphere(w, 0.1, x0, v0, om0);
+    nscd_body_id id = world_moving_sphere(w, 0.1, x0, v0, om0);
     nscd_time_stepping_options o;
     nscd_time_stepping_options_init(&o, sizeof o);
     o.scheme = NSCD_TS_MOREAU_MIDPOINT;
@@ -338,7 +321,8 @@ static void contact_impulse_of_a_sliding_sphere(void **state) {
     nscd_body_id floor_id = 0;
     assert_int_equal(nscd_world_add_half_space(w, origin, up, NULL, NULL, &floor_id), NSCD_OK);
     const double x0[3] = {0.0, 0.0, r}, v0[3] = {1.0, 0.0, 0.0}, far[3] = {5.0, 5.0, 5.0};
-    nscd_body_id ball = add_sphere(w, r, x0, v0, NULL), lone = add_sphere(w, r, far, NULL, NULL);
+    nscd_body_id ball = world_moving_sphere(w, r, x0, v0, NULL),
+                 lone = world_moving_sphere(w, r, far, NULL, NULL);
     double m = 0.0, p[3], l[3], q[3];
     assert_int_equal(nscd_world_get_body_mass(w, ball, &m, NULL), NSCD_OK);
     assert_int_equal(nscd_world_get_body_contact_impulse(w, ball, NULL, p, l), NSCD_OK);

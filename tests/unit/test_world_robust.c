@@ -19,6 +19,7 @@
 #include "nscd/world.h"
 
 #include "assert_near.h"
+#include "world_bodies.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -189,18 +190,6 @@ static void stepper_spin_keeps_energy(void **state) {
 
 /* ------------------------------------------------------------ overlap */
 
-static nscd_body_id add_ball(nscd_world *w, double x, double z, double r) {
-    nscd_body_desc b;
-    nscd_body_desc_init(&b, sizeof b);
-    b.position[0] = x, b.position[2] = z;
-    nscd_shape_desc s;
-    nscd_shape_desc_init(&s, sizeof s);
-    s.radius = r;
-    nscd_body_id id = 0;
-    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
-    return id;
-}
-
 /* Two balls of radius 5 cm created half-overlapping (centres 5 cm apart),
  * no gravity: ε ξ/dt = 0.2 x 0.05 / 1e-3 = 10 m/s unbounded. They move
  * apart at most at max_correction_speed (relative; each at half), and once
@@ -213,7 +202,7 @@ static void overlapping_balls_separate_slowly(void **state) {
     assert_true(d.max_correction_speed == 0.1); /* the documented default */
     nscd_world *w = make_world(&d);
     const double r = 0.05;
-    nscd_body_id a = add_ball(w, 0.0, 0.0, r), b = add_ball(w, r, 0.0, r);
+    nscd_body_id a = world_sphere(w, 0.0, 0.0, 0.0, r), b = world_sphere(w, r, 0.0, 0.0, r);
     double mass = 0.0, I[3];
     assert_int_equal(nscd_world_get_body_mass(w, a, &mass, I), NSCD_OK);
     double xa0[3], xb0[3], fastest = 0.0, kinetic_apart = 0.0;
@@ -262,7 +251,7 @@ static void without_relax_the_correction_is_velocity(void **state) {
     d.gravity[2] = 0.0;
     nscd_world *w = make_world(&d);
     const double r = 0.05;
-    nscd_body_id a = add_ball(w, 0.0, 0.0, r), b = add_ball(w, r, 0.0, r);
+    nscd_body_id a = world_sphere(w, 0.0, 0.0, 0.0, r), b = world_sphere(w, r, 0.0, 0.0, r);
     for (int s = 0; s < 2000; ++s) {
         nscd_world_step_report rep = {.struct_size = sizeof rep};
         assert_int_equal(nscd_world_step(w, &rep), NSCD_OK);

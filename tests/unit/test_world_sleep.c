@@ -28,6 +28,7 @@
 #include "nscd/time_stepping.h"
 #include "nscd/world.h"
 #include "nscd/world_checkpoint.h"
+#include "world_bodies.h"
 
 #define G 9.81
 #define HALF 0.01 /* half side of the boxes, m */
@@ -58,19 +59,6 @@ static nscd_body_id add_box(nscd_world *w, int32_t type, double x, double y, dou
     nscd_shape_desc_init(&s, sizeof s);
     s.type = NSCD_SHAPE_BOX;
     s.half_extents[0] = s.half_extents[1] = s.half_extents[2] = HALF;
-    nscd_body_id id = 0;
-    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
-    return id;
-}
-
-static nscd_body_id add_ball(nscd_world *w, double x, double y, double z, double r) {
-    nscd_body_desc b;
-    nscd_body_desc_init(&b, sizeof b);
-    b.position[0] = x, b.position[1] = y, b.position[2] = z;
-    nscd_shape_desc s;
-    nscd_shape_desc_init(&s, sizeof s);
-    s.type = NSCD_SHAPE_SPHERE;
-    s.radius = r;
     nscd_body_id id = 0;
     assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
     return id;
@@ -156,7 +144,7 @@ static void dropped_ball_wakes_stack(void **state) {
     }
     assert_true(step_until_asleep(w, 3, 3000) > 0);
     double top = height(w, stack[2]) + HALF, r = 0.005;
-    nscd_body_id ball = add_ball(w, 0.002, 0.001, top + 0.05 + r, r);
+    nscd_body_id ball = world_sphere(w, 0.002, 0.001, top + 0.05 + r, r);
     bool woke = false;
     double lowest = 1.0;
     for (int s = 0; s < 3000; ++s) {
@@ -319,7 +307,7 @@ static nscd_world *pile(int32_t threads, nscd_body_id *ids, int n) {
     for (int k = 0; k < n; ++k) {
         double x = 0.025 * (k % 4) - 0.04, z = HALF + 0.025 * (k / 4) + 0.002 * (k % 3);
         ids[k] = k % 2 ? add_box(w, NSCD_BODY_DYNAMIC, x, 0.003 * (k % 3), z)
-                       : add_ball(w, x, 0.003 * (k % 3), z, 0.008);
+                       : world_sphere(w, x, 0.003 * (k % 3), z, 0.008);
     }
     return w;
 }
@@ -365,8 +353,8 @@ static void checkpoint_round_trip(void **state) {
     assert_int_equal(nscd_world_save_to_buffer(b, NULL, 0, again, size, &size2), NSCD_OK);
     assert_int_equal(size2, size);
     assert_memory_equal(bytes, again, size);
-    nscd_body_id ball_a = add_ball(a, 0.0, 0.0, 0.12, 0.006);
-    nscd_body_id ball_b = add_ball(b, 0.0, 0.0, 0.12, 0.006);
+    nscd_body_id ball_a = world_sphere(a, 0.0, 0.0, 0.12, 0.006);
+    nscd_body_id ball_b = world_sphere(b, 0.0, 0.0, 0.12, 0.006);
     assert_true(ball_a == ball_b);
     for (int s = 0; s < 600; ++s) {
         nscd_world_step_report ra = step(a), rb = step(b);

@@ -19,6 +19,7 @@
 #include "nscd/world.h"
 
 #include "assert_near.h"
+#include "world_bodies.h"
 
 #define G 9.81
 
@@ -39,19 +40,6 @@ static nscd_world *make_world(double mu, double margin) {
     nscd_body_id floor_id = 0;
     assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &floor_id), NSCD_OK);
     return w;
-}
-
-static nscd_body_id add_sphere(nscd_world *w, double r, const double x[3], const double v[3]) {
-    nscd_body_desc b;
-    nscd_body_desc_init(&b, sizeof b);
-    memcpy(b.position, x, sizeof b.position);
-    memcpy(b.velocity, v, sizeof b.velocity);
-    nscd_shape_desc s;
-    nscd_shape_desc_init(&s, sizeof s);
-    s.radius = r;
-    nscd_body_id id = 0;
-    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
-    return id;
 }
 
 static nscd_time_stepping *make_stepper(nscd_world *w, int32_t scheme, double theta, double dt) {
@@ -92,7 +80,7 @@ static void test_drop_comes_to_rest(void **state) {
     const double r = 0.1, dt = 1e-3;
     nscd_world *w = make_world(0.5, 0.01);
     const double x0[3] = {0.0, 0.0, r + 0.4}, v0[3] = {0.0, 0.0, 0.0};
-    nscd_body_id id = add_sphere(w, r, x0, v0);
+    nscd_body_id id = world_moving_sphere(w, r, x0, v0, NULL);
     nscd_time_stepping *ts = make_stepper(w, NSCD_TS_MOREAU_JEAN, 1.0, dt);
     double e_prev = energy(w, id), e0 = e_prev;
     for (int n = 1; n <= 1500; ++n) {
@@ -125,7 +113,7 @@ static void rolling(int32_t scheme) {
     const double r = 0.05, v0 = 1.0, mu = 0.3, dt = 1e-3;
     nscd_world *w = make_world(mu, 1e-3);
     const double x0[3] = {0.0, 0.0, r}, u0[3] = {v0, 0.0, 0.0};
-    nscd_body_id id = add_sphere(w, r, x0, u0);
+    nscd_body_id id = world_moving_sphere(w, r, x0, u0, NULL);
     nscd_time_stepping *ts = make_stepper(w, scheme, 1.0, dt);
     assert_int_equal(nscd_time_stepping_advance(ts, 0.5, NULL), NSCD_OK);
     double x[3], v[3], om[3];
@@ -165,8 +153,10 @@ static void same_trajectory(int loaded) {
     const double x0[3] = {0.0, 0.0, r}, u0[3] = {1.0, 0.5, 0.0};
     const double x1[3] = {1.0, 1.0, 1.0}, u1[3] = {0.0, 0.2, 1.0};
     nscd_world *a = make_world(0.3, 1e-3), *b = make_world(0.3, 1e-3);
-    nscd_body_id ia = add_sphere(a, r, x0, u0), ja = add_sphere(a, r, x1, u1);
-    nscd_body_id ib = add_sphere(b, r, x0, u0), jb = add_sphere(b, r, x1, u1);
+    nscd_body_id ia = world_moving_sphere(a, r, x0, u0, NULL),
+                 ja = world_moving_sphere(a, r, x1, u1, NULL);
+    nscd_body_id ib = world_moving_sphere(b, r, x0, u0, NULL),
+                 jb = world_moving_sphere(b, r, x1, u1, NULL);
     if (loaded) {
         const double push[3] = {0.4, -0.2, 0.0}, lift[3] = {0.1, 0.0, 2.0},
                      spin[3] = {1e-3, 0.0, -2e-3};
@@ -226,13 +216,13 @@ static void test_add_remove_between_calls(void **state) {
     const double r = 0.1, dt = 1e-3;
     nscd_world *w = make_world(0.5, 0.01);
     const double x0[3] = {0.0, 0.0, r}, zero[3] = {0.0, 0.0, 0.0};
-    nscd_body_id keep = add_sphere(w, r, x0, zero);
+    nscd_body_id keep = world_moving_sphere(w, r, x0, zero, NULL);
     nscd_time_stepping *ts = make_stepper(w, NSCD_TS_MOREAU_JEAN, 0.5, dt);
     assert_int_equal(nscd_time_stepping_advance(ts, 0.05, NULL), NSCD_OK);
     nscd_body_id extra[5];
     for (int k = 0; k < 5; ++k) { /* a column resting on the first sphere */
         const double x[3] = {0.0, 0.0, r + 2.0 * r * (k + 1)};
-        extra[k] = add_sphere(w, r, x, zero);
+        extra[k] = world_moving_sphere(w, r, x, zero, NULL);
     }
     assert_int_equal(nscd_time_stepping_advance(ts, 0.1, NULL), NSCD_OK);
     nscd_time_stepping_report report;
@@ -263,7 +253,7 @@ static void test_rejected_step_changes_nothing(void **state) {
     nscd_body_id ids[3];
     for (int k = 0; k < 3; ++k) {
         const double x[3] = {0.01 * k, 0.0, r + 2.0 * r * k};
-        ids[k] = add_sphere(w, r, x, zero);
+        ids[k] = world_moving_sphere(w, r, x, zero, NULL);
     }
     nscd_time_stepping_options o;
     nscd_time_stepping_options_init(&o, sizeof o);
@@ -312,7 +302,7 @@ static void heap_state(double out[9][13]) {
     const double zero[3] = {0.0, 0.0, 0.0};
     for (int k = 0; k < 9; ++k) {
         const double x[3] = {0.05 * (k % 3) + 0.003 * k, 0.05 * (k / 3), 0.1 + 0.12 * k};
-        ids[k] = add_sphere(w, 0.05, x, zero);
+        ids[k] = world_moving_sphere(w, 0.05, x, zero, NULL);
     }
     nscd_time_stepping_options o; /* a heap: fc3d to 1e-8 */
     nscd_time_stepping_options_init(&o, sizeof o);
@@ -344,7 +334,7 @@ static void test_bad_input(void **state) {
     (void)state;
     nscd_world *w = make_world(0.5, 1e-3);
     const double x0[3] = {0.0, 0.0, 1.0}, zero[3] = {0.0, 0.0, 0.0};
-    nscd_body_id id = add_sphere(w, 0.1, x0, zero);
+    nscd_body_id id = world_moving_sphere(w, 0.1, x0, zero, NULL);
     nscd_time_stepping_options o;
     nscd_time_stepping_options_init(&o, sizeof o);
     nscd_time_stepping *ts = NULL;
@@ -476,10 +466,10 @@ static void resting_spheres(int32_t solver, double *positions, double *impulses,
     nscd_body_id ids[4];
     for (int k = 0; k < 3; ++k) {
         const double x[3] = {0.0, 0.0, r + 2.0 * r * k};
-        ids[k] = add_sphere(w, r, x, zero);
+        ids[k] = world_moving_sphere(w, r, x, zero, NULL);
     }
     const double x[3] = {0.5, 0.0, r}, v[3] = {0.3, 0.0, 0.0};
-    ids[3] = add_sphere(w, r, x, v);
+    ids[3] = world_moving_sphere(w, r, x, v, NULL);
     nscd_time_stepping *ts = solver_stepper(w, solver, 2e-3);
     assert_int_equal(nscd_time_stepping_advance(ts, 0.5, NULL), NSCD_OK);
     for (int k = 0; k < 4; ++k) {
@@ -613,7 +603,7 @@ static void test_block_gs_refused(void **state) {
     (void)state;
     nscd_world *w = make_world(0.5, 0.01);
     const double x[3] = {0.0, 0.0, 0.1}, zero[3] = {0.0, 0.0, 0.0};
-    nscd_body_id id = add_sphere(w, 0.1, x, zero);
+    nscd_body_id id = world_moving_sphere(w, 0.1, x, zero, NULL);
     nscd_time_stepping_options o;
     nscd_time_stepping_options_init(&o, sizeof o);
     o.scheme = NSCD_TS_MOREAU_MIDPOINT;
