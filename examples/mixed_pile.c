@@ -14,7 +14,7 @@
  *              [--dt H] [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR]
  * [--vtk-every T] [--vtp PREFIX] [--rolling-friction L] [--spinning-friction L]
  * [--quiet-check T] [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats] [--drop R]
- * [--drop-wake]
+ * [--drop-wake] [--convex]
  *
  * --rolling-friction and --spinning-friction set the rolling and spinning
  * resistance lengths of every body and the container
@@ -34,6 +34,11 @@
  * the highest body (from 5 cm above its centre) and runs 1 s more: the bodies asleep, the
  * ball's lowest and final bottom and the largest penetration; with
  * --drop-wake every body is woken first (the same drop on the awake pile).
+ *
+ * --convex adds a fifth kind, the convex polyhedron (NSCD_SHAPE_CONVEX: the
+ * hull of 12 random points on an ellipsoid of the same 1-3 cm), drawn as
+ * often as each of the other four (the acceptance's pile "again with convex
+ * polyhedra"); without it the bodies are those of before, bit for bit.
  *
  * --vtk writes legacy ASCII frames DIR/mixed_pile_NNNNN.vtk; --vtp writes
  * binary VTK XML frames PREFIX_NNNNNN.vtp (every shape with its type,
@@ -58,7 +63,7 @@
     "[--vtk-every T] [--vtp PREFIX]\n"                                                             \
     "                  [--rolling-friction L] [--spinning-friction L] [--quiet-check T]\n"         \
     "                  [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats] [--drop R]\n"  \
-    "                  [--drop-wake]\n"
+    "                  [--drop-wake] [--convex]\n"
 
 #define HALF_WIDTH 0.1 /* m: the container's inner half width */
 #define WALL 0.02      /* m: half thickness of a wall */
@@ -66,7 +71,10 @@
 #define SPACING 0.05 /* m: the release grid (bodies up to 3 cm never touch) */
 #define G 9.81
 
-static const char *const KIND_NAMES[4] = {"sphere", "box", "capsule", "cylinder"};
+#define KINDS 5          /* sphere, box, capsule, cylinder, convex */
+#define CONVEX_POINTS 12 /* points of a --convex polyhedron */
+
+static const char *const KIND_NAMES[KINDS] = {"sphere", "box", "capsule", "cylinder", "convex"};
 
 /* xorshift64*: a reproducible stream from the seed. */
 static uint64_t rng_state;
@@ -118,8 +126,8 @@ static nscd_status add_container(nscd_world *w) {
 }
 
 /* Body k of the grid: a random kind, size (1-3 cm across) and orientation. */
-static nscd_status add_piece(nscd_world *w, int k, uint64_t user, nscd_body_id *id, int *kind,
-                             double *radius) {
+static nscd_status add_piece(nscd_world *w, int k, uint64_t user, int convex, nscd_body_id *id,
+                             int *kind, double *radius) {
     const int per_row = (int)(2.0 * HALF_WIDTH / SPACING); /* 4 x 4 per layer */
     int layer = k / (per_row * per_row), cell = k % (per_row * per_row);
     nscd_body_desc b;
@@ -135,9 +143,11 @@ static nscd_status add_piece(nscd_world *w, int k, uint64_t user, nscd_body_id *
     b.user_id = user;
     nscd_shape_desc sh;
     nscd_shape_desc_init(&sh, sizeof sh);
-    *kind = (int)uniform(0.0, 4.0);
-    *kind = *kind > 3 ? 3 : *kind;
+    const int kinds = convex ? KINDS : 4;
+    *kind = (int)uniform(0.0, kinds);
+    *kind = *kind > kinds - 1 ? kinds - 1 : *kind;
     double size = uniform(0.01, 0.03); /* across, m */
+    double points[3 * CONVEX_POINTS];
     switch (*kind) {
     case 0: sh.type = NSCD_SHAPE_SPHERE, sh.radius = 0.5 * size; break;
     case 1:
@@ -150,10 +160,25 @@ static nscd_status add_piece(nscd_world *w, int k, uint64_t user, nscd_body_id *
         sh.type = NSCD_SHAPE_CAPSULE, sh.radius = 0.25 * size * uniform(0.6, 1.0);
         sh.half_height = 0.5 * size - sh.radius;
         break;
-    default:
+    case 3:
         sh.type = NSCD_SHAPE_CYLINDER, sh.radius = 0.5 * size * uniform(0.5, 1.0);
         sh.half_height = 0.5 * size * uniform(0.5, 1.0);
         break;
+    default: { /* random directions on an ellipsoid of semi-axes 0.5 size (0.5..1) */
+        double semi[3];
+        for (int i = 0; i < 3; ++i) {
+            semi[i] = 0.5 * size * uniform(0.5, 1.0);
+        }
+        for (int p = 0; p < CONVEX_POINTS; ++p) {
+            double u[3] = {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
+            double l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) + 1e-12;
+            for (int i = 0; i < 3; ++i) {
+                points[3 * p + i] = semi[i] * u[i] / l;
+            }
+        }
+        sh.type = NSCD_SHAPE_CONVEX, sh.points = points, sh.point_count = CONVEX_POINTS;
+        break;
+    }
     }
     b.density = 1000.0;
     /* its bounding radius about its centre */
@@ -161,7 +186,12 @@ static nscd_status add_piece(nscd_world *w, int k, uint64_t user, nscd_body_id *
     *radius = *kind == 0   ? sh.radius
               : *kind == 1 ? sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2])
               : *kind == 2 ? sh.radius + sh.half_height
-                           : hypot(sh.radius, sh.half_height);
+              : *kind == 3 ? hypot(sh.radius, sh.half_height)
+                           : 0.0;
+    for (int p = 0; *kind == 4 && p < CONVEX_POINTS; ++p) {
+        const double *x = points + 3 * p;
+        *radius = fmax(*radius, sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]));
+    }
     return nscd_world_add_body(w, &b, &sh, 1, id);
 }
 
@@ -407,11 +437,12 @@ int main(int argc, char **argv) {
     nscd_body_id *ids = calloc((size_t)n, sizeof *ids);
     int *kinds = calloc((size_t)n, sizeof *kinds);
     double *radius = calloc((size_t)n, sizeof *radius);
-    int counts[4] = {0, 0, 0, 0};
+    int counts[KINDS] = {0, 0, 0, 0, 0};
+    const int convex = cli_has_flag(argc, argv, "--convex");
     st = ids != NULL && kinds != NULL && radius != NULL ? add_container(w) : NSCD_ERR_OUT_OF_MEMORY;
     for (int k = 0; st == NSCD_OK && k < n; ++k) {
         int kind = 0;
-        st = add_piece(w, k, (uint64_t)k + 1, &ids[k], &kind, &radius[k]);
+        st = add_piece(w, k, (uint64_t)k + 1, convex, &ids[k], &kind, &radius[k]);
         counts[kind]++;
         kinds[k] = kind;
     }
@@ -495,9 +526,13 @@ int main(int argc, char **argv) {
     r.final_speed = fastest;
     if (json) {
         printf("{\"seed\":%.0f,\"bodies\":%d,\"spheres\":%d,\"boxes\":%d,\"capsules\":%d,"
-               "\"cylinders\":%d,\"dt\":",
+               "\"cylinders\":%d,",
                cli_double(argc, argv, "--seed", 1.0), n, counts[0], counts[1], counts[2],
                counts[3]);
+        if (convex) {
+            printf("\"convex\":%d,", counts[4]);
+        }
+        printf("\"dt\":");
         json_number(stdout, d.dt);
         printf(",\"sweeps\":%d,\"steps\":%d,\"failed_step\":%d,\"escaped\":%d,"
                "\"not_converged_steps\":%d,\"energy_scale\":",
