@@ -35,7 +35,8 @@
  * --shape: the bodies of the pour (bench/world/scenario.c; default sphere:
  * the scene before the shapes came, unchanged), in every engine.
  * --scene chains / stack: mechanisms in a pile, nscd only (bench/world/chains.c;
- * one size, default N = 1000, S = 200, W = 300, DT = 2e-3 s).
+ * one size, default N = 1000, S = 200, W = 300, DT = 2e-3 s); each run prints
+ * a `state_hash` of every body's x, q, v, ω (links included).
  * Default: N = 1000, 10000, 100000; S = 200000 / N within [10, 500];
  * W = 80; K = 10; DT = 0.01 s; MU = 0.4. Exit status 1 when a run fails. */
 #define _POSIX_C_SOURCE 200809L

@@ -145,6 +145,25 @@ static double largest_speed(const nscd_world *w, const nscd_body_id *ids, int n)
     return top;
 }
 
+/* FNV-1a 64 of every body's x, q, v, ω in storage order (0 when the copy fails). */
+static unsigned long long state_hash(const nscd_world *w) {
+    int32_t n = 0;
+    nscd_world_get_bodies(w, 0, &n, NULL, NULL, NULL, NULL, NULL, NULL);
+    double *x = malloc(13 * (size_t)(n > 0 ? n : 1) * sizeof *x);
+    if (x == NULL || nscd_world_get_bodies(w, n, &n, NULL, NULL, x, x + 3 * (size_t)n,
+                                           x + 7 * (size_t)n, x + 10 * (size_t)n) != NSCD_OK) {
+        free(x);
+        return 0;
+    }
+    unsigned long long hash = 14695981039346656037ull;
+    const unsigned char *bytes = (const unsigned char *)x;
+    for (size_t k = 0; k < 13 * (size_t)n * sizeof *x; ++k) {
+        hash = (hash ^ bytes[k]) * 1099511628211ull;
+    }
+    free(x);
+    return hash;
+}
+
 static nscd_world *make_world(double dt, int32_t sweeps) {
     nscd_world_desc d;
     nscd_world_desc_init(&d, sizeof d);
@@ -216,6 +235,7 @@ static int chains_run(int32_t spheres, int with_chains, int32_t warmup, int32_t 
     r->steps_per_second = seconds > 0.0 ? steps / seconds : 0.0;
     r->contacts_avg = steps > 0 ? contacts / steps : 0.0;
     r->max_speed = failed ? 0.0 : largest_speed(w, ids, spheres);
+    r->state_hash = failed ? 0 : state_hash(w);
     nscd_world_destroy(w);
     free(ids);
     free(joints);
@@ -261,6 +281,7 @@ static int stack_run(int32_t spheres, int32_t steps, double dt, int32_t sweeps,
     r->steps_per_second = seconds > 0.0 ? steps / seconds : 0.0;
     r->contacts_avg = steps > 0 ? contacts / steps : 0.0;
     r->max_speed = failed ? 0.0 : largest_speed(w, ids, spheres);
+    r->state_hash = failed ? 0 : state_hash(w);
     nscd_world_destroy(w);
     free(ids);
     return failed ? -1 : 0;
@@ -269,9 +290,11 @@ static int stack_run(int32_t spheres, int32_t steps, double dt, int32_t sweeps,
 static void print_result(const char *scene, const bw_chains_result *r, int last) {
     printf("    {\"engine\": \"nscd\", \"scene\": \"%s\", \"bodies\": %d, \"links\": %d, "
            "\"joints\": %d, \"ok\": %s, \"steps\": %d, \"steps_per_second\": %.6g, "
-           "\"max_joint_drift\": %.3g, \"contacts_avg\": %.6g, \"max_speed\": %.3g",
+           "\"max_joint_drift\": %.3g, \"contacts_avg\": %.6g, \"max_speed\": %.3g, "
+           "\"state_hash\": \"%016llx\"",
            scene, (int)r->bodies, (int)r->links, (int)r->joints, r->ok ? "true" : "false",
-           (int)r->steps, r->steps_per_second, r->max_joint_drift, r->contacts_avg, r->max_speed);
+           (int)r->steps, r->steps_per_second, r->max_joint_drift, r->contacts_avg, r->max_speed,
+           r->state_hash);
     if (!r->ok) {
         printf(", \"error\": \"%s\"", r->error);
     }

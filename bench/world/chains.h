@@ -9,6 +9,9 @@ typedef struct bw_chains_result {
     int ok;
     char error[256];
     double steps_per_second, max_joint_drift, contacts_avg, max_speed;
+    /* FNV-1a 64 of every body's final position, orientation, velocity and
+     * angular velocity (storage order): equal bits, equal hash */
+    unsigned long long state_hash;
 } bw_chains_result;
 
 /* Runs the scene and prints its JSON; 0 when every run succeeded (and, for

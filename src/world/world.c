@@ -490,9 +490,9 @@ nscd_status nscd_world_get_body_contact_impulse(const nscd_world *w, nscd_body_i
         double f[3], r[3], moment[3];
         for (int k = 0; k < 3; ++k) {
             f[k] = sign * c->impulse_world[k];
-            r[k] = c->point[k] - x[k];
         }
-        nscd__cross3(r, f, moment);
+        nscd__world_lever(c->point, x, r);
+        nscd__world_angular_row(r, f, moment);
         for (int k = 0; k < 3; ++k) {
             p[k] += f[k];
             l[k] += moment[k];

@@ -32,6 +32,7 @@
 #include "nscd/joint.h"
 #include "nscd/world.h"
 #include "world/world_model.h"
+#include "world/world_rigid.h"
 
 /* Defaults of the joint projection (nscd_world_set_joint_projection) and
  * the most ideal-joint rows it projects (its dense W is m x m). */
@@ -377,18 +378,9 @@ nscd_status nscd__world_append_row(nscd_world *w, const nscd__world_row *row,
 /* Stages of world_step.c shared with the model adapter (world_model.c). */
 /* Every shape in its world pose, then the collision layer (w->collision). */
 nscd_status nscd__world_detect_contacts(nscd_world *w);
-/* Two unit tangents completing the unit normal n (deterministic in n). */
-void nscd__world_tangents(const double n[3], double t[3], double o[3]);
 /* out = exp(dt om) q, renormalised: the exact rotation by dt |om| about om
  * (world frame); out may be q. */
 void nscd__world_rotate(const double *q, const double om[3], double dt, double *out);
-/* The gyroscopic part of the free motion over dt of a body of orientation q
- * and body-frame inertia I (world_rotation.c): ω (world frame, in place)
- * by the implicit midpoint rule on the body-frame Euler equations, which
- * keeps the rotational energy and |L| (the correction of seed 002's
- * explicit eq. (4)). NaN when the rule cannot be solved (an overflowing
- * spin), for the non-finite guard of the step. */
-void nscd__world_gyroscopic_step(const double q[4], const double I[9], double dt, double omega[3]);
 /* Removes the dynamic bodies whose centre left the domain box; the count. */
 int32_t nscd__world_remove_outside(nscd_world *w);
 /* Room for n contact records, keeping the current ones. */

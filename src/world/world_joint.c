@@ -460,7 +460,7 @@ nscd_status nscd_world_joint_reaction(const nscd_world *w, nscd_joint_id id, dou
     for (int c = 0; c < 3; ++c) {
         F[c] = j->step > 0.0 ? imp[c] / j->step : 0.0;
     }
-    nscd__cross3(f.lever[s], F, lxF);
+    nscd__world_angular_row(f.lever[s], F, lxF);
     for (int c = 0; c < 3; ++c) { /* about the frame origin: τ_x - l × F */
         T[c] = (j->step > 0.0 ? imp[3 + c] / j->step : 0.0) - lxF[c];
     }

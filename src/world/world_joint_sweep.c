@@ -45,16 +45,6 @@ static double dot6(const double h[6], const double y[6]) {
     return h[0] * y[0] + h[1] * y[1] + h[2] * y[2] + h[3] * y[3] + h[4] * y[4] + h[5] * y[5];
 }
 
-/* y = M⁻¹ h for dense body i: (h_v / m, I_w⁻¹ h_ω), I_w⁻¹ the world-frame
- * inverse inertia of the step (refresh_inertia). */
-static void inverse_mass(const nscd_world *w, int32_t i, const double h[6], double y[6]) {
-    const double *Iw = w->inv_inertia_world + 9 * (size_t)i;
-    for (int k = 0; k < 3; ++k) {
-        y[k] = w->inv_mass[i] * h[k];
-        y[3 + k] = Iw[3 * k] * h[3] + Iw[3 * k + 1] * h[4] + Iw[3 * k + 2] * h[5];
-    }
-}
-
 /* The rows of part `part` of joint k at the current poses, their responses
  * and the Cholesky factor of A (n ≤ 3). */
 static void evaluate_block(const nscd_world *w, int32_t k, int32_t part,
@@ -76,7 +66,7 @@ static void evaluate_block(const nscd_world *w, int32_t k, int32_t part,
         for (int r = 0; r < b->n; ++r) {
             memcpy(b->h[s][r], p.rows[s][r], 6 * sizeof(double));
             if (b->body[s] >= 0) {
-                inverse_mass(w, b->body[s], b->h[s][r], b->y[s][r]);
+                nscd__world_inverse_mass(w, b->body[s], b->h[s][r], b->y[s][r]);
             } else {
                 memset(b->y[s][r], 0, 6 * sizeof(double));
             }

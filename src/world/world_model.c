@@ -75,20 +75,6 @@ typedef struct nscd__world_model {
 
 /* ------------------------------------------------------------ helpers */
 
-/* y = R A R' x for a body-frame matrix A (row-major). */
-static void world_apply(const double R[9], const double A[9], const double x[3], double y[3]) {
-    double b[3], c[3];
-    for (int k = 0; k < 3; ++k) {
-        b[k] = R[k] * x[0] + R[3 + k] * x[1] + R[6 + k] * x[2]; /* R' x */
-    }
-    for (int k = 0; k < 3; ++k) {
-        c[k] = A[3 * k] * b[0] + A[3 * k + 1] * b[1] + A[3 * k + 2] * b[2];
-    }
-    for (int k = 0; k < 3; ++k) {
-        y[k] = R[3 * k] * c[0] + R[3 * k + 1] * c[1] + R[3 * k + 2] * c[2];
-    }
-}
-
 /* ------------------------------------------------------------ state */
 
 static nscd_status reserve_bodies(world_adapter *a, int32_t n) {
@@ -244,16 +230,14 @@ static nscd_status mass_solve(void *self, const double *q, int32_t block, int32_
     size_t i = (size_t)a->body_of[block];
     double R[9];
     nscd__q_to_rows(body_q(q, block) + 3, R);
-    const double *inv_I = a->world->inv_inertia + 9 * i;
     for (int32_t c = 0; c < nrhs; ++c) { /* row-major 6 x nrhs: column c strides nrhs */
-        double x[3], y[3];
-        for (int k = 0; k < 3; ++k) {
-            X[k * nrhs + c] = a->world->inv_mass[i] * B[k * nrhs + c];
-            x[k] = B[(3 + k) * nrhs + c];
+        double h[6], y[6];
+        for (int k = 0; k < 6; ++k) {
+            h[k] = B[k * nrhs + c];
         }
-        world_apply(R, inv_I, x, y);
-        for (int k = 0; k < 3; ++k) {
-            X[(3 + k) * nrhs + c] = y[k];
+        nscd__world_inverse_mass_at(a->world, (int32_t)i, R, h, y);
+        for (int k = 0; k < 6; ++k) {
+            X[k * nrhs + c] = y[k];
         }
     }
     return NSCD_OK;
@@ -268,7 +252,7 @@ static nscd_status mass_times(void *self, const double *q, const double *x, doub
         for (int c = 0; c < 3; ++c) {
             y[o + c] = a->world->mass[i] * x[o + c];
         }
-        world_apply(R, a->world->inertia + 9 * i, x + o + 3, y + o + 3);
+        nscd__world_frame_apply(R, a->world->inertia + 9 * i, x + o + 3, y + o + 3);
     }
     return NSCD_OK;
 }
@@ -283,7 +267,7 @@ static nscd_status mass_block(void *self, const double *q, int32_t block, double
         double e[3] = {0.0, 0.0, 0.0}, col[3];
         e[c] = 1.0;
         M[7 * c] = a->world->mass[i];
-        world_apply(R, a->world->inertia + 9 * i, e, col);
+        nscd__world_frame_apply(R, a->world->inertia + 9 * i, e, col);
         for (int r = 0; r < 3; ++r) {
             M[6 * (3 + r) + 3 + c] = col[r];
         }
@@ -292,38 +276,28 @@ static nscd_status mass_block(void *self, const double *q, int32_t block, double
 }
 
 /* h = (m g + F, τ) with the applied load (F, τ): the explicit forces of the
- * world's step (world_step.c, free_velocities). The gyroscopic torque
- * -ω × (R I R') ω is not here but in free_rotation, which the Moreau
+ * world's step (world_rigid.c, nscd__world_body_force). The gyroscopic
+ * torque -ω × (R I R') ω is not here but in free_rotation, which the Moreau
  * steppers apply over the step (core/model.h). */
 static nscd_status forces(void *self, double t, const double *q, const double *v, double *h) {
     (void)t;
     (void)q;
     (void)v;
     const world_adapter *a = self;
-    const double *g = a->world->desc.gravity;
     for (int32_t k = 0; k < a->n_bodies; ++k) {
-        size_t i = (size_t)a->body_of[k], o = V_PER_BODY * (size_t)k;
-        const double *F = a->world->applied_force + 3 * i, *tau = a->world->applied_torque + 3 * i;
-        for (int c = 0; c < 3; ++c) {
-            h[o + c] = a->world->mass[i] * g[c] + F[c];
-            h[o + 3 + c] = tau[c];
-        }
+        nscd__world_body_force(a->world, a->body_of[k], h + V_PER_BODY * (size_t)k);
     }
     return NSCD_OK;
 }
 
 /* The gyroscopic part of the free velocity over dt, at the orientations q
  * of the stepper's mass matrix: the world's implicit midpoint rule
- * (world_rotation.c), the same as nscd_world_step's. */
+ * (world_rigid.c, nscd__world_gyroscopic), the same as nscd_world_step's. */
 static void free_rotation(void *self, const double *q, double dt, double *v_free) {
     const world_adapter *a = self;
     for (int32_t k = 0; k < a->n_bodies; ++k) {
-        size_t i = (size_t)a->body_of[k];
-        if (a->world->isotropic[i]) {
-            continue;
-        }
-        nscd__world_gyroscopic_step(body_q(q, k) + 3, a->world->inertia + 9 * i, dt,
-                                    v_free + V_PER_BODY * (size_t)k + 3);
+        nscd__world_gyroscopic(a->world, a->body_of[k], body_q(q, k) + 3, dt,
+                               v_free + V_PER_BODY * (size_t)k + 3);
     }
 }
 
@@ -362,16 +336,11 @@ static void side_point(const world_adapter *a, const wm_entry *en, int s, const 
                        double p[3], double r[3]) {
     const double *x = body_q(q, en->body[s]);
     if (en->centred[s]) {
-        for (int c = 0; c < 3; ++c) {
-            r[c] = en->point[c] - en->x0[s][c];
-        }
+        nscd__world_lever(en->point, en->x0[s], r);
     } else {
         double R[9];
         nscd__q_to_rows(x + 3, R);
-        for (int c = 0; c < 3; ++c) {
-            r[c] = R[3 * c] * en->lever[s][0] + R[3 * c + 1] * en->lever[s][1] +
-                   R[3 * c + 2] * en->lever[s][2];
-        }
+        nscd__world_mat_vec(R, en->lever[s], r);
     }
     (void)a;
     for (int c = 0; c < 3; ++c) {
@@ -475,12 +444,7 @@ static nscd_status entry(void *self, int32_t index, double t, const double *q, d
             if (en->body[s] < 0) {
                 continue;
             }
-            double sign = s == 1 ? 1.0 : -1.0, rxe[3];
-            nscd__cross3(r[s], e, rxe);
-            for (int c = 0; c < 3; ++c) {
-                row[V_PER_BODY * b + c] = sign * e[c];
-                row[V_PER_BODY * b + 3 + c] = sign * rxe[c];
-            }
+            nscd__world_rigid_row(r[s], e, s == 1 ? 1.0 : -1.0, row + V_PER_BODY * b);
             ++b;
         }
     }
@@ -519,13 +483,9 @@ static void make_side(const world_adapter *a, wm_entry *en, int s, const nscd__w
                      shape->position[1] == 0.0 && shape->position[2] == 0.0;
     double R[9], r[3];
     nscd__q_to_rows(w->orientation + 4 * (size_t)i, R);
-    for (int c = 0; c < 3; ++c) {
-        en->x0[s][c] = w->position[3 * (size_t)i + c];
-        r[c] = en->point[c] - en->x0[s][c];
-    }
-    for (int c = 0; c < 3; ++c) { /* R' r */
-        en->lever[s][c] = R[c] * r[0] + R[3 + c] * r[1] + R[6 + c] * r[2];
-    }
+    memcpy(en->x0[s], w->position + 3 * (size_t)i, sizeof en->x0[s]);
+    nscd__world_lever(en->point, en->x0[s], r);
+    nscd__world_mat_t_vec(R, r, en->lever[s]); /* R' r */
 }
 
 /* The state an entry carries from the last update: its impulses turned

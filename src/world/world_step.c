@@ -6,7 +6,8 @@
  *   detect_contacts       shapes in world poses -> collision layer -> points
  *   build_contacts        frames, lever arms, Delassus blocks, μ, ξ/dt bias
  *   warm_start_merge      last step's impulses by key (merge of sorted lists)
- *   free_velocities       v* = v + dt g, ω* = ω - dt I^-1 (ω × I ω)
+ *   free_velocities       v* = v + dt g + dt F/m, ω* = ω + dt I^-1 τ, gyroscopic
+ *                         term (world_rigid.c, nscd__world_free_motion)
  *   solve                 warm start, block Gauss–Seidel sweeps (world_solver.c)
  *   integrate_positions   x' = x + dt v', φ' = exp(dt ω') φ (renormalised)
  *   store_records         keys, geometry, impulses: next warm start, copy-out
@@ -32,23 +33,6 @@ static void mat_mul(const double A[9], const double B[9], double C[9]) {
             C[3 * r + c] = A[3 * r] * B[c] + A[3 * r + 1] * B[3 + c] + A[3 * r + 2] * B[6 + c];
         }
     }
-}
-
-static void mat_vec(const double A[9], const double x[3], double y[3]) {
-    for (int r = 0; r < 3; ++r) {
-        y[r] = A[3 * r] * x[0] + A[3 * r + 1] * x[1] + A[3 * r + 2] * x[2];
-    }
-}
-
-/* Two unit tangents completing the unit normal n to a right-handed frame
- * (Duff et al. 2017, "Building an orthonormal basis, revisited"): branch
- * free but for the sign of n_z, so the frame is a deterministic function of n. */
-void nscd__world_tangents(const double n[3], double t[3], double o[3]) {
-    double sign = copysign(1.0, n[2]);
-    double a = -1.0 / (sign + n[2]);
-    double b = n[0] * n[1] * a;
-    t[0] = 1.0 + sign * n[0] * n[0] * a, t[1] = sign * b, t[2] = -sign * n[0];
-    o[0] = b, o[1] = sign + n[1] * n[1] * a, o[2] = -n[1];
 }
 
 /* ------------------------------------------------------------ stages */
@@ -129,7 +113,7 @@ static void world_shapes_range(int32_t begin, int32_t end, int32_t worker, void 
         int32_t i = sh->body;
         double R[9], p[3];
         nscd__q_to_rows(w->orientation + 4 * (size_t)i, R);
-        mat_vec(R, sh->position, p);
+        nscd__world_mat_vec(R, sh->position, p);
         for (int k = 0; k < 3; ++k) {
             c->position[k] = w->position[3 * (size_t)i + k] + p[k];
         }
@@ -220,23 +204,19 @@ static bool centred_sphere(const nscd_world *w, const nscd__world_shape *s) {
            s->position[2] == 0.0;
 }
 
+/* The lever arm of a point from the centre of mass of body i. */
 static void lever_arm(const nscd_world *w, int32_t i, const double point[3], double r[3]) {
-    for (int k = 0; k < 3; ++k) {
-        r[k] = point[k] - w->position[3 * (size_t)i + k];
-    }
+    nscd__world_lever(point, w->position + 3 * (size_t)i, r);
 }
 
 /* The frame components of the contact-point velocity v + ω x r of a body
  * that does not move in the solve (static, kinematic): a constant. */
 static void fixed_velocity(const nscd_world *w, int32_t i, const double point[3],
                            const double frame[9], double u[3]) {
-    double r[3], wr[3], vp[3];
+    double r[3], vp[3];
     lever_arm(w, i, point, r);
-    nscd__cross3(w->omega + 3 * (size_t)i, r, wr);
-    for (int k = 0; k < 3; ++k) {
-        vp[k] = w->velocity[3 * (size_t)i + k] + wr[k];
-    }
-    mat_vec(frame, vp, u);
+    nscd__world_point_velocity(w->velocity + 3 * (size_t)i, w->omega + 3 * (size_t)i, r, vp);
+    nscd__world_mat_vec(frame, vp, u);
 }
 
 /* General rows of a moving body: angular rows r x e_k and responses
@@ -247,8 +227,8 @@ static void body_rows(const nscd_world *w, int32_t i, const double point[3], con
     lever_arm(w, i, point, r);
     const double *Iw = w->inv_inertia_world + 9 * (size_t)i;
     for (int k = 0; k < 3; ++k) {
-        nscd__cross3(r, frame + 3 * k, ang + 3 * k);
-        mat_vec(Iw, ang + 3 * k, resp + 3 * k);
+        nscd__world_angular_row(r, frame + 3 * k, ang + 3 * k);
+        nscd__world_mat_vec(Iw, ang + 3 * k, resp + 3 * k);
     }
 }
 
@@ -331,7 +311,7 @@ static void resist_rows(const nscd_world *w, const nscd__world_contact *c,
             rel[k] -= w->omega[3 * (size_t)c->a + k];
         }
     }
-    mat_vec(c->frame, rel, r->w_fixed);
+    nscd__world_mat_vec(c->frame, rel, r->w_fixed);
     const int32_t bodies[2] = {c->a, c->b};
     const uint8_t moves[2] = {c->a_moves, c->b_moves};
     double *resp[2] = {r->resp_a, r->resp_b};
@@ -346,7 +326,7 @@ static void resist_rows(const nscd_world *w, const nscd__world_contact *c,
                     resp[s][3 * k + l] = Iw[0] * c->frame[3 * k + l];
                 }
             } else {
-                mat_vec(Iw, c->frame + 3 * k, resp[s] + 3 * k);
+                nscd__world_mat_vec(Iw, c->frame + 3 * k, resp[s] + 3 * k);
             }
         }
     }
@@ -609,49 +589,20 @@ static void warm_start_merge(nscd_world *w) {
     nscd__parallel_for(&w->parallel, chunks, 1, merge_range, w);
 }
 
-/* The applied load of dynamic body i over dt: v += dt F / m, ω += dt I⁻¹ τ
- * (world frame; I⁻¹ of this step's orientation). Skipped when there is none,
- * so that a world without loads steps bitwise as before they existed. */
-static void apply_load(nscd_world *w, int32_t i, double dt) {
-    const double *F = w->applied_force + 3 * (size_t)i, *tau = w->applied_torque + 3 * (size_t)i;
-    if (F[0] != 0.0 || F[1] != 0.0 || F[2] != 0.0) {
-        for (int k = 0; k < 3; ++k) {
-            w->velocity[3 * (size_t)i + k] += dt * w->inv_mass[i] * F[k];
-        }
-    }
-    if (tau[0] != 0.0 || tau[1] != 0.0 || tau[2] != 0.0) {
-        double dw[3];
-        mat_vec(w->inv_inertia_world + 9 * (size_t)i, tau, dw);
-        for (int k = 0; k < 3; ++k) {
-            w->omega[3 * (size_t)i + k] += dt * dw[k];
-        }
-    }
-}
-
 /* v* = v + dt g + dt F/m; ω* = ω + dt I⁻¹ τ, then the gyroscopic term of
- * eq. (4) by the implicit midpoint rule in the body frame (world_rotation.c:
- * it keeps the rotational energy and |L|; the explicit form added energy at
- * every step; zero for an isotropic body). */
+ * eq. (4) by the implicit midpoint rule in the body frame (world_rigid.c:
+ * nscd__world_free_motion; it keeps the rotational energy and |L|; the
+ * explicit form added energy at every step; zero for an isotropic body). */
 static void free_velocities_range(int32_t begin, int32_t end, int32_t worker, void *ctx) {
     (void)worker;
     nscd_world *w = ctx;
     double dt = w->desc.dt;
-    const double *g = w->desc.gravity;
     for (int32_t i = begin; i < end; ++i) {
         if (w->type[i] != NSCD_BODY_DYNAMIC ||
             w->sleep_island[i] != 0) { /* a sleeping one: at rest */
             continue;
         }
-        double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
-        for (int k = 0; k < 3; ++k) {
-            v[k] += dt * g[k];
-        }
-        apply_load(w, i, dt);
-        if (w->isotropic[i]) {
-            continue;
-        }
-        nscd__world_gyroscopic_step(w->orientation + 4 * (size_t)i, w->inertia + 9 * (size_t)i, dt,
-                                    om);
+        nscd__world_free_motion(w, i, dt);
     }
 }
 

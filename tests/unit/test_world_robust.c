@@ -1,6 +1,6 @@
 /* The rigid-body world in the scenes users build (issue 24): free bodies
  * spun about their intermediate axis keep their rotational energy and |L|
- * (the implicit gyroscopic step, world_rotation.c), in nscd_world_step and
+ * (the implicit gyroscopic step, world_rigid.c), in nscd_world_step and
  * under the time steppers. References are the conservation laws of the free
  * rigid body, computed here from the state the world reports. */
 #include <setjmp.h>

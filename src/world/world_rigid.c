@@ -1,9 +1,12 @@
-/* The gyroscopic part of a rigid body's free motion over one step, shared
- * by the world's step (world_step.c, also the distributed world's, which
- * calls the same stage) and the world as a model of the time steppers
- * (world_model.c). docs/world.md, "Free rotation".
+/* The rigid body's rows and forces (world_rigid.h, issue 26): the contact
+ * frame, M⁻¹ of a row, the explicit body force (gravity, applied load) and
+ * the free motion of a step, with its gyroscopic part, shared by the
+ * world's step (world_step.c, also the distributed world's, which calls the
+ * same stage), the joint sweeps (world_joint_sweep.c) and the world as a
+ * model of the time steppers (world_model.c). docs/world.md, "Rows and body
+ * forces" and "Free rotation".
  *
- * Seed 002, eq. (4), integrates the torque -ω × Iω explicitly:
+ * The gyroscopic part. Seed 002, eq. (4), integrates the torque -ω × Iω explicitly:
  * ω' = ω - dt I⁻¹ (ω × Iω). The torque is orthogonal to ω, so the kinetic
  * energy of that update is E + dt² |ω × Iω|²_{I⁻¹} / 2 > E: every step adds
  * energy, and a body spinning about its intermediate axis gains tens of
@@ -37,12 +40,6 @@
  * when Newton does not converge (dt |ω| far beyond 1). */
 enum { NEWTON_ITERATIONS = 30, MAX_HALVINGS = 12 };
 
-static void mat_vec3(const double A[9], const double x[3], double y[3]) {
-    for (int r = 0; r < 3; ++r) {
-        y[r] = A[3 * r] * x[0] + A[3 * r + 1] * x[1] + A[3 * r + 2] * x[2];
-    }
-}
-
 /* Solves J x = b (3x3, row-major) by Cramer's rule; false when singular. */
 static bool solve3(const double J[9], const double b[3], double x[3]) {
     double c0 = J[4] * J[8] - J[5] * J[7], c1 = J[5] * J[6] - J[3] * J[8],
@@ -71,9 +68,9 @@ static bool midpoint_step(const double I[9], double dt, double w[3]) {
             m[k] = 0.5 * (w[k] + x[k]);
             d[k] = x[k] - w[k];
         }
-        mat_vec3(I, m, Im);
+        nscd__world_mat_vec(I, m, Im);
         nscd__cross3(m, Im, g);
-        mat_vec3(I, d, F);
+        nscd__world_mat_vec(I, d, F);
         for (int k = 0; k < 3; ++k) {
             F[k] = -(F[k] + dt * g[k]);
         }
@@ -125,9 +122,7 @@ static bool midpoint_steps(const double I[9], double dt, int level, double w[3])
 void nscd__world_gyroscopic_step(const double q[4], const double I[9], double dt, double omega[3]) {
     double R[9], wb[3], w0[3], Iw[3];
     nscd__q_to_rows(q, R);
-    for (int k = 0; k < 3; ++k) {
-        wb[k] = R[k] * omega[0] + R[3 + k] * omega[1] + R[6 + k] * omega[2]; /* R' ω */
-    }
+    nscd__world_mat_t_vec(R, omega, wb); /* R' ω */
     memcpy(w0, wb, sizeof wb);
     if (!midpoint_steps(I, dt, 0, wb)) {
         /* No step it can resolve (dt |ω| beyond 2^12 Newton-resolvable
@@ -141,13 +136,11 @@ void nscd__world_gyroscopic_step(const double q[4], const double I[9], double dt
      * quaternion is orthogonal to a few ε only, and a bias there would add up
      * over the steps). Never let it round upwards: the energy of the new ω,
      * measured through the same R as the old, is scaled back onto the old. */
-    mat_vec3(I, w0, Iw);
+    nscd__world_mat_vec(I, w0, Iw);
     double e0 = w0[0] * Iw[0] + w0[1] * Iw[1] + w0[2] * Iw[2];
-    mat_vec3(R, wb, omega);
-    for (int k = 0; k < 3; ++k) {
-        wb[k] = R[k] * omega[0] + R[3 + k] * omega[1] + R[6 + k] * omega[2];
-    }
-    mat_vec3(I, wb, Iw);
+    nscd__world_mat_vec(R, wb, omega);
+    nscd__world_mat_t_vec(R, omega, wb);
+    nscd__world_mat_vec(I, wb, Iw);
     double e1 = wb[0] * Iw[0] + wb[1] * Iw[1] + wb[2] * Iw[2];
     if (e1 > e0 && e1 > 0.0) {
         double s = sqrt(e0 / e1);
@@ -155,4 +148,81 @@ void nscd__world_gyroscopic_step(const double q[4], const double I[9], double dt
             omega[k] *= s;
         }
     }
+}
+
+/* ------------------------------------------------------------ rows */
+
+/* Duff et al. 2017, "Building an orthonormal basis, revisited": branch
+ * free but for the sign of n_z. */
+void nscd__world_tangents(const double n[3], double t[3], double o[3]) {
+    double sign = copysign(1.0, n[2]);
+    double a = -1.0 / (sign + n[2]);
+    double b = n[0] * n[1] * a;
+    t[0] = 1.0 + sign * n[0] * n[0] * a, t[1] = sign * b, t[2] = -sign * n[0];
+    o[0] = b, o[1] = sign + n[1] * n[1] * a, o[2] = -n[1];
+}
+
+void nscd__world_frame_apply(const double R[9], const double A[9], const double x[3], double y[3]) {
+    double b[3], c[3];
+    nscd__world_mat_t_vec(R, x, b);
+    nscd__world_mat_vec(A, b, c);
+    nscd__world_mat_vec(R, c, y);
+}
+
+void nscd__world_inverse_mass(const nscd_world *w, int32_t i, const double h[6], double y[6]) {
+    for (int k = 0; k < 3; ++k) {
+        y[k] = w->inv_mass[i] * h[k];
+    }
+    nscd__world_mat_vec(w->inv_inertia_world + 9 * (size_t)i, h + 3, y + 3);
+}
+
+void nscd__world_inverse_mass_at(const nscd_world *w, int32_t i, const double R[9],
+                                 const double h[6], double y[6]) {
+    for (int k = 0; k < 3; ++k) {
+        y[k] = w->inv_mass[i] * h[k];
+    }
+    nscd__world_frame_apply(R, w->inv_inertia + 9 * (size_t)i, h + 3, y + 3);
+}
+
+/* ------------------------------------------------------------ body forces */
+
+void nscd__world_body_force(const nscd_world *w, int32_t i, double h[6]) {
+    const double *g = w->desc.gravity;
+    const double *F = w->applied_force + 3 * (size_t)i, *tau = w->applied_torque + 3 * (size_t)i;
+    for (int c = 0; c < 3; ++c) {
+        h[c] = w->mass[i] * g[c] + F[c];
+        h[3 + c] = tau[c];
+    }
+}
+
+void nscd__world_gyroscopic(const nscd_world *w, int32_t i, const double q[4], double dt,
+                            double omega[3]) {
+    if (w->isotropic[i]) {
+        return;
+    }
+    nscd__world_gyroscopic_step(q, w->inertia + 9 * (size_t)i, dt, omega);
+}
+
+/* The load is skipped when there is none, so that a world without loads
+ * steps bitwise as before loads existed. */
+void nscd__world_free_motion(nscd_world *w, int32_t i, double dt) {
+    const double *g = w->desc.gravity;
+    const double *F = w->applied_force + 3 * (size_t)i, *tau = w->applied_torque + 3 * (size_t)i;
+    double *v = w->velocity + 3 * (size_t)i, *om = w->omega + 3 * (size_t)i;
+    for (int k = 0; k < 3; ++k) {
+        v[k] += dt * g[k];
+    }
+    if (F[0] != 0.0 || F[1] != 0.0 || F[2] != 0.0) {
+        for (int k = 0; k < 3; ++k) {
+            v[k] += dt * w->inv_mass[i] * F[k];
+        }
+    }
+    if (tau[0] != 0.0 || tau[1] != 0.0 || tau[2] != 0.0) {
+        double dw[3];
+        nscd__world_mat_vec(w->inv_inertia_world + 9 * (size_t)i, tau, dw);
+        for (int k = 0; k < 3; ++k) {
+            om[k] += dt * dw[k];
+        }
+    }
+    nscd__world_gyroscopic(w, i, w->orientation + 4 * (size_t)i, dt, om);
 }
