@@ -228,6 +228,20 @@ nscd_status nscd__project(const nscd__projection_ops *ops, double tolerance, int
     return rc == NSCD_OK ? ops->apply(ops->self, NSCD__PROJECT_VELOCITIES, &sys) : rc;
 }
 
+nscd_status nscd__project_velocities(const nscd__projection_ops *ops) {
+    nscd__projection_system sys;
+    nscd_status rc = ops->gather(ops->self, NSCD__PROJECT_VELOCITIES, &sys);
+    if (rc != NSCD_OK || sys.m == 0) {
+        return rc;
+    }
+    bool gaps = false;
+    for (int32_t a = 0; a < sys.m && !gaps; ++a) {
+        gaps = is_gap(sys.gap, a);
+    }
+    rc = solve_stage(ops, &sys, gaps);
+    return rc == NSCD_OK ? ops->apply(ops->self, NSCD__PROJECT_VELOCITIES, &sys) : rc;
+}
+
 /* The generic model's adapter: closed entries, all equalities. */
 typedef struct model_projection {
     nscd__model *model;

@@ -87,6 +87,11 @@ void nscd__projection_solve(nscd__projection_system *sys);
 nscd_status nscd__project(const nscd__projection_ops *ops, double tolerance, int max_iterations,
                           double *residual, int *projected);
 
+/* The velocity stage alone (a stepper whose positions are held otherwise):
+ * gather NSCD__PROJECT_VELOCITIES, solve (1), apply; nothing when the gather
+ * finds no rows. */
+nscd_status nscd__project_velocities(const nscd__projection_ops *ops);
+
 /* The generic model's projection of closed constraint entries onto g = 0
  * (all equalities; the event-driven stepper after an event inside a step):
  * nscd__project with rows from nscd__gather_rows, W from
