@@ -1,6 +1,6 @@
 /* Envelope (profile) Cholesky of a symmetric positive definite matrix:
  * O(entries of the envelope) instead of O(n^3) for banded matrices such as a
- * chain of joints' W (world/world_joint_sweep.c, world_joint_projection.c),
+ * chain of joints' W (world/world_joint_sweep.c, contact/assembly/projection.c),
  * with the arithmetic of the dense small kernels (dense_small.h), so that
  * switching between the two moves no bit. */
 #ifndef NSCD_CORE_ENVELOPE_H

@@ -395,7 +395,8 @@ void nscd__world_joint_pose(const nscd_world *w, const nscd__world_joint *j, int
                             nscd__joint_pose *pose);
 
 /* Moves the positions onto the ideal joints' Φ = 0 and the velocities
- * onto H v = 0 (world_joint_projection.c), one mechanism (joints connected
+ * onto H v = 0 (world_joint_projection.c: the world's adapter of the one
+ * projection, contact/assembly/projection.h), one mechanism (joints connected
  * through dynamic bodies) at a time, after an accepted step; its checks and
  * scratch come first, before the step (they may fail). */
 nscd_status nscd__world_prepare_projection(nscd_world *w);

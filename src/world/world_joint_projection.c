@@ -1,35 +1,34 @@
-/* Projection of the ideal joints after an accepted step (docs/joints.md,
- * "Drift and projection"). The time steppers hold the joints on the
- * velocity level, u = H(q_k) v_{k+1} = 0, so the positions drift at first
- * order over a fixed time (docs/time_stepping.md, "Penetration and
- * drift"). After each step the world moves the positions back onto Φ = 0
- * by mass-weighted Gauss–Newton steps
+/* The world's adapter of the one projection (contact/assembly/projection.h,
+ * which holds the algebra; docs/joints.md, "Drift and projection"). The
+ * time steppers hold the joints on the velocity level, u = H(q_k) v_{k+1} =
+ * 0, so the positions drift at first order over a fixed time
+ * (docs/time_stepping.md, "Penetration and drift"). After each step the
+ * world moves the positions back onto Φ = 0 by mass-weighted Gauss–Newton
+ * steps
  *
- *     Δ = -M^-1 H' (H M^-1 H' + δ I)^-1 Φ,   q <- q ⊕ Δ  (exact rotation),
+ *     Δ = M^-1 H' p,  (H M^-1 H' + δ I) p = -Φ,  q <- q ⊕ Δ  (exact rotation),
  *
- * then projects the velocities onto H v = 0 the same way (the coordinate
- * projection of Hairer, Lubich and Wanner, Sect. VII.2). The closed
- * clearance gaps take part as inequalities: in the positions every gap,
- * g + H Δ >= -tolerance (a gap pushed back is left just closed, so that the
- * next step's active set, g(q_M) <= 0 for the midpoint rule, holds it), in
- * the velocities the closed ones (g <= 1000 tolerances), H v >= 0, each with its impulse p >= 0 (it
- * only pushes: a plastic contact), so both stages are small mixed LCPs on
- * W = H M^-1 H' + δ I, solved by projected Gauss–Seidel (δ = 1e-12 of the
- * largest diagonal keeps the redundant rows of a prismatic joint, 12 on 6
- * dofs, solvable): the sweeps find the active set, whose equations are
- * then solved exactly by Cholesky when the result is complementary. That
- * is the regularised solve of core/redundant.h's rule for this stage (δ
- * relative to the problem's scale); its least-norm solve here instead kept
- * the spun prismatic slider from resting (4 closed gaps after 4 s against
- * rest at 0.3 to 2.9 s). The complementarity of the result is judged to
- * NSCD__REDUNDANT_CHECK of the problem's scale, not by the sign of a
- * round-off remainder (docs/time_stepping.md, "Redundant rows"). */
+ * then the velocities onto H v = 0 the same way. The closed clearance gaps
+ * take part as inequalities: in the positions every gap, g + H Δ >=
+ * -tolerance (a gap pushed back is left just closed, so that the next
+ * step's active set, g(q_M) <= 0 for the midpoint rule, holds it), in the
+ * velocities the closed ones (g <= 1000 tolerances), H v >= 0, each with
+ * its impulse p >= 0 (it only pushes: a plastic contact). Both stages are
+ * the mixed LCP of projection.h, whose regularised solve (δ relative to the
+ * problem's scale) keeps the spun prismatic slider resting, where a
+ * least-norm solve kept 4 closed gaps after 4 s against rest at 0.3 to
+ * 2.9 s (docs/time_stepping.md, "Redundant rows").
+ *
+ * What stays here is the world's part: the rows of the joints per
+ * mechanism (connected component) on 6-dof body blocks, M^-1 per body
+ * (m and R I^-1 R'), W on those blocks (dense, or its envelope for
+ * equalities alone) and the update with an exact rotation per row. */
 #include <math.h>
 #include <string.h>
 
+#include "contact/assembly/projection.h"
 #include "core/dense.h"
 #include "core/memory.h"
-#include "core/redundant.h"
 #include "core/vec3.h"
 #include "world/world_impl.h"
 
@@ -44,24 +43,6 @@ typedef struct projection_row {
     double y[2][6];
 } projection_row;
 
-/* y = M^-1 h for dense body i: (h_v / m, R I^-1 R' h_ω), R its rotation
- * (nscd__q_to_rows of its orientation). */
-static void inverse_mass(const nscd_world *w, int32_t i, const double R[9], const double h[6],
-                         double y[6]) {
-    double b[3], c[3];
-    const double *inv = w->inv_inertia + 9 * (size_t)i;
-    for (int k = 0; k < 3; ++k) {
-        y[k] = w->inv_mass[i] * h[k];
-        b[k] = R[k] * h[3] + R[3 + k] * h[4] + R[6 + k] * h[5];
-    }
-    for (int k = 0; k < 3; ++k) {
-        c[k] = inv[3 * k] * b[0] + inv[3 * k + 1] * b[1] + inv[3 * k + 2] * b[2];
-    }
-    for (int k = 0; k < 3; ++k) {
-        y[3 + k] = R[3 * k] * c[0] + R[3 * k + 1] * c[1] + R[3 * k + 2] * c[2];
-    }
-}
-
 /* Row r of a part into rows[*m], with M^-1 row'. */
 static void add_row(const nscd_world *w, const nscd__joint_part *part, int32_t r,
                     const int32_t body[2], double R[2][9], projection_row *rows, int32_t *m) {
@@ -72,7 +53,7 @@ static void add_row(const nscd_world *w, const nscd__joint_part *part, int32_t r
         row->body[s] = body[s];
         memcpy(row->h[s], part->rows[s][r], sizeof row->h[s]);
         if (body[s] >= 0) {
-            inverse_mass(w, body[s], R[s], row->h[s], row->y[s]);
+            nscd__world_inverse_mass_at(w, body[s], R[s], row->h[s], row->y[s]);
         }
     }
 }
@@ -190,134 +171,6 @@ static int32_t components(const nscd_world *w, int32_t *label, int32_t *parent, 
     return largest;
 }
 
-/* W = H M^-1 H' + δ I (m x m, row-major). */
-static void delassus(const projection_row *rows, int32_t m, double *W) {
-    double top = 0.0;
-    for (int32_t a = 0; a < m; ++a) {
-        for (int32_t b = 0; b < m; ++b) {
-            double sum = 0.0;
-            for (int s = 0; s < 2; ++s) {
-                for (int t = 0; t < 2; ++t) {
-                    if (rows[a].body[s] >= 0 && rows[a].body[s] == rows[b].body[t]) {
-                        sum += nscd__dot(6, rows[a].h[s], rows[b].y[t]);
-                    }
-                }
-            }
-            W[(size_t)a * (size_t)m + (size_t)b] = sum;
-        }
-        top = fmax(top, W[(size_t)a * (size_t)m + (size_t)a]);
-    }
-    for (int32_t a = 0; a < m; ++a) {
-        W[(size_t)a * (size_t)m + (size_t)a] += 1e-12 * top;
-    }
-}
-
-/* Projected Gauss–Seidel sweeps on the mixed LCP (below) from p. */
-static void sweeps(const projection_row *rows, int32_t m, const double *W, const double *b,
-                   double *p, int count) {
-    for (int sweep = 0; sweep < count; ++sweep) {
-        double change = 0.0, size = 0.0;
-        for (int32_t a = 0; a < m; ++a) {
-            const double *Wa = W + (size_t)a * (size_t)m;
-            double u = b[a] + nscd__dot(m, Wa, p);
-            double next = p[a] - u / Wa[a];
-            if (rows[a].gap && next < 0.0) {
-                next = 0.0;
-            }
-            change = fmax(change, fabs(next - p[a]));
-            size = fmax(size, fabs(next));
-            p[a] = next;
-        }
-        if (change <= 1e-15 * size) {
-            return;
-        }
-    }
-}
-
-/* The exact solution on the active set the sweeps found (equalities and
- * gaps with p > 0): W_AA p_A = -b_A by Cholesky (W carries δ), kept when
- * p_A >= 0 on the gaps and u >= 0 on the inactive gaps, to
- * NSCD__REDUNDANT_CHECK of max|p_A| and max|b| (else the sweeps' p stays). */
-static void polish(const projection_row *rows, int32_t m, const double *W, const double *b,
-                   double *p, double *Wa, double *L, double *x, int32_t *active) {
-    int32_t k = 0;
-    double b_size = 0.0;
-    for (int32_t a = 0; a < m; ++a) {
-        if (!rows[a].gap || p[a] > 0.0) {
-            active[k++] = a;
-        }
-        b_size = fmax(b_size, fabs(b[a]));
-    }
-    for (int32_t i = 0; i < k; ++i) {
-        for (int32_t j = 0; j < k; ++j) {
-            Wa[(size_t)i * (size_t)k + (size_t)j] = W[(size_t)active[i] * (size_t)m + active[j]];
-        }
-        x[i] = -b[active[i]];
-    }
-    if (k == 0) {
-        return;
-    }
-    if (nscd__cholesky_cm(k, Wa, L) != NSCD_OK || nscd__cholesky_solve_cm(k, L, 1, x) != NSCD_OK) {
-        return;
-    }
-    double x_size = 0.0;
-    for (int32_t i = 0; i < k; ++i) {
-        x_size = fmax(x_size, fabs(x[i]));
-    }
-    for (int32_t i = 0; i < k; ++i) {
-        if (rows[active[i]].gap && x[i] < -NSCD__REDUNDANT_CHECK * x_size) {
-            return;
-        }
-    }
-    for (int32_t a = 0, i = 0; a < m; ++a) { /* inactive gaps must stay open */
-        if (i < k && active[i] == a) {
-            ++i;
-            continue;
-        }
-        double u = b[a];
-        for (int32_t j = 0; j < k; ++j) {
-            u += W[(size_t)a * (size_t)m + active[j]] * x[j];
-        }
-        if (u < -NSCD__REDUNDANT_CHECK * b_size) {
-            return;
-        }
-    }
-    memset(p, 0, (size_t)m * sizeof(double));
-    for (int32_t i = 0; i < k; ++i) {
-        p[active[i]] = x[i];
-    }
-}
-
-/* The mixed LCP u = b + W p: u = 0 on equality rows, 0 <= p _|_ u >= 0 on
- * gap rows: projected Gauss–Seidel from p = 0 finds the active set (at most
- * 200 sweeps), then the active set's equations are solved exactly. `work`
- * holds SOLVE_WORK(m) doubles (the last m of them holding ints). */
-#define SOLVE_WORK(m) (2 * (size_t)(m) * (size_t)(m) + 2 * (size_t)(m))
-static void solve(const projection_row *rows, int32_t m, const double *W, const double *b,
-                  double *p, double *work) {
-    double *Wa = work, *L = Wa + (size_t)m * (size_t)m, *x = L + (size_t)m * (size_t)m;
-    memset(p, 0, (size_t)m * sizeof(double));
-    bool gaps = false;
-    for (int32_t a = 0; a < m && !gaps; ++a) {
-        gaps = rows[a].gap;
-    }
-    if (!gaps) {
-        /* equalities only: the active set is every row whatever the sweeps
-         * do, and a successful polish replaces their p; the sweeps run only
-         * when it fails (the same result as sweeps first, 200 sweeps less) */
-        polish(rows, m, W, b, p, Wa, L, x, (int32_t *)(x + m));
-        bool solved = false;
-        for (int32_t a = 0; a < m && !solved; ++a) {
-            solved = p[a] != 0.0;
-        }
-        if (solved) {
-            return;
-        }
-    }
-    sweeps(rows, m, W, b, p, 200);
-    polish(rows, m, W, b, p, Wa, L, x, (int32_t *)(x + m));
-}
-
 /* x += M^-1 H' p on every moving side: positions (Δ) or velocities. */
 static void apply(nscd_world *w, const projection_row *rows, int32_t m, const double *p,
                   int positions) {
@@ -347,13 +200,14 @@ static void apply(nscd_world *w, const projection_row *rows, int32_t m, const do
     }
 }
 
-/* Scratch for components of at most m rows: the rows, W, b, p and the
- * solver's work (SOLVE_WORK(m) doubles), then the component labels of the
- * joints and the union-find's two body arrays; all or nothing. */
+/* Scratch for components of at most m rows: the rows, W, b, p, the
+ * solver's work (NSCD__PROJECTION_WORK(m) doubles) and the gap flags, then
+ * the component labels of the joints and the union-find's two body arrays;
+ * all or nothing. */
 static size_t scratch_bytes(const nscd_world *w, int32_t m) {
     return (size_t)m * sizeof(projection_row) +
-           ((size_t)m * (size_t)m + 2 * (size_t)m + SOLVE_WORK(m)) * sizeof(double) +
-           (2 * (size_t)w->n_joints + 2 * (size_t)w->n_bodies) * sizeof(int32_t);
+           ((size_t)m * (size_t)m + 2 * (size_t)m + NSCD__PROJECTION_WORK(m)) * sizeof(double) +
+           ((size_t)m + 2 * (size_t)w->n_joints + 2 * (size_t)w->n_bodies) * sizeof(int32_t);
 }
 
 /* The components (see components()). */
@@ -412,6 +266,85 @@ nscd_status nscd__world_prepare_projection(nscd_world *w) {
     return NSCD_OK;
 }
 
+/* One mechanism's projection: nscd__project's adapter (the algebra is
+ * contact/assembly/projection.c's). Its joints (first, then next[]), the
+ * scratch of its rows, and the rows of the last gather. */
+typedef struct joint_projection {
+    nscd_world *w;
+    int32_t first;
+    const int32_t *next;
+    projection_row *rows;
+    double *W, *b, *p, *work;
+    int32_t *gap;
+    int32_t n;
+    bool gaps; /* whether the last position gather had gaps */
+} joint_projection;
+
+/* The rows of a stage and b: positions, Φ and g + tolerance (the target
+ * g >= -tolerance); velocities, H v at the final positions, on the closed
+ * gaps' rows when there are gaps, else on the last position gather's (the
+ * same rows at the same positions). */
+static nscd_status joints_gather(void *self, int stage, nscd__projection_system *sys) {
+    joint_projection *jp = self;
+    nscd_world *w = jp->w;
+    double residual = 0.0;
+    if (stage == NSCD__PROJECT_POSITIONS) {
+        jp->n = gather(w, jp->first, jp->next, 1, jp->rows, &residual);
+        jp->gaps = false;
+        for (int32_t a = 0; a < jp->n && !jp->gaps; ++a) {
+            jp->gaps = jp->rows[a].gap;
+        }
+    } else if (jp->gaps) {
+        double largest = 0.0;
+        jp->n = gather(w, jp->first, jp->next, 0, jp->rows, &largest);
+    }
+    const projection_row *rows = jp->rows;
+    for (int32_t a = 0; a < jp->n; ++a) {
+        jp->gap[a] = rows[a].gap;
+        if (stage == NSCD__PROJECT_POSITIONS) {
+            jp->b[a] = rows[a].value + (rows[a].gap ? w->projection_tolerance : 0.0);
+            continue;
+        }
+        jp->b[a] = 0.0;
+        for (int s = 0; s < 2; ++s) {
+            int32_t i = rows[a].body[s];
+            if (i >= 0) {
+                jp->b[a] += nscd__dot(3, rows[a].h[s], w->velocity + 3 * (size_t)i) +
+                            nscd__dot(3, rows[a].h[s] + 3, w->omega + 3 * (size_t)i);
+            }
+        }
+    }
+    sys->m = jp->n;
+    sys->gap = jp->gap;
+    sys->b = jp->b;
+    sys->W = jp->W;
+    sys->p = jp->p;
+    sys->work = jp->work;
+    sys->residual = residual;
+    return NSCD_OK;
+}
+
+/* W = H M^-1 H' (m x m, row-major) on the body blocks: the rows that share
+ * a moving body. */
+static nscd_status joints_delassus(void *self, const nscd__projection_system *sys) {
+    const projection_row *rows = ((joint_projection *)self)->rows;
+    int32_t m = sys->m;
+    for (int32_t a = 0; a < m; ++a) {
+        for (int32_t b = 0; b < m; ++b) {
+            double sum = 0.0;
+            for (int s = 0; s < 2; ++s) {
+                for (int t = 0; t < 2; ++t) {
+                    if (rows[a].body[s] >= 0 && rows[a].body[s] == rows[b].body[t]) {
+                        sum += nscd__dot(6, rows[a].h[s], rows[b].y[t]);
+                    }
+                }
+            }
+            sys->W[(size_t)a * (size_t)m + (size_t)b] = sum;
+        }
+    }
+    return NSCD_OK;
+}
+
 /* nscd__dot(6, x, y), inline: nscd__small_dot's four partial sums. */
 static double dot6(const double *x, const double *y) {
     double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
@@ -425,27 +358,16 @@ static double dot6(const double *x, const double *y) {
     return s;
 }
 
-/* The equations of a component without gaps, H M^-1 H' p = -b, on the
- * envelope of W (the rows' order is the joints': a chain's W is block
- * tridiagonal, O(m) to factor instead of the dense O(m^3)): the entries
- * and arithmetic of delassus() then solve()'s polish, which for equations
- * alone is this Cholesky solve. `work` holds SOLVE_WORK(m) doubles. Returns
- * false (p overwritten), when W does not factor or the solution is zero for a
- * nonzero b (then the dense path, with its sweeps, decides). */
-static bool solve_equations(const projection_row *rows, int32_t m, const double *b, double *p,
-                            double *work) {
-    nscd__envelope e;
-    e.n = m;
-    e.L = work; /* then T, then the ints: m^2 + 2 m + 1 <= SOLVE_WORK(m) doubles */
-    e.T = work + (size_t)m * ((size_t)m + 1) / 2;
-    e.start = (int32_t *)(work + (size_t)m * (size_t)m);
-    e.last = e.start + m;
-    e.offset = e.last + m;
-    e.toff = e.offset + m + 1;
+/* The envelope of W (the rows' order is the joints': a chain's W is block
+ * tridiagonal, O(m) to factor instead of the dense O(m^3)), with the
+ * entries of joints_delassus. */
+static void joints_envelope(void *self, const nscd__projection_system *sys, nscd__envelope *e) {
+    const projection_row *rows = ((joint_projection *)self)->rows;
+    int32_t m = sys->m;
     for (int32_t a = 0; a < m; ++a) { /* the first row that shares a moving body */
         if (a > 0 && rows[a].body[0] == rows[a - 1].body[0] &&
             rows[a].body[1] == rows[a - 1].body[1]) {
-            e.start[a] = e.start[a - 1]; /* the same bodies: a part's next row */
+            e->start[a] = e->start[a - 1]; /* the same bodies: a part's next row */
             continue;
         }
         int32_t first = a;
@@ -457,13 +379,12 @@ static bool solve_equations(const projection_row *rows, int32_t m, const double 
                 }
             }
         }
-        e.start[a] = first;
+        e->start[a] = first;
     }
-    nscd__envelope_layout(&e);
-    double top = 0.0;
+    nscd__envelope_layout(e);
     for (int32_t a = 0; a < m; ++a) {
-        double *row = e.L + e.offset[a] - e.start[a];
-        for (int32_t c = e.start[a]; c <= a; ++c) {
+        double *row = e->L + e->offset[a] - e->start[a];
+        for (int32_t c = e->start[a]; c <= a; ++c) {
             double sum = 0.0;
             for (int s = 0; s < 2; ++s) {
                 for (int t = 0; t < 2; ++t) {
@@ -474,78 +395,36 @@ static bool solve_equations(const projection_row *rows, int32_t m, const double 
             }
             row[c] = sum;
         }
-        top = fmax(top, row[a]);
     }
-    for (int32_t a = 0; a < m; ++a) {
-        e.L[e.offset[a] + (a - e.start[a])] += 1e-12 * top;
-    }
-    if (nscd__envelope_factor(&e) != NSCD_OK) {
-        return false;
-    }
-    double *x = p; /* the dense path, if it follows, starts from p = 0 */
-    bool zero = true, b_zero = true;
-    for (int32_t a = 0; a < m; ++a) {
-        x[a] = -b[a];
-        b_zero = b_zero && b[a] == 0.0;
-    }
-    nscd__envelope_solve(&e, x);
-    for (int32_t a = 0; a < m; ++a) {
-        zero = zero && x[a] == 0.0;
-    }
-    return !zero || b_zero;
 }
 
-/* p of the mixed LCP u = b + W p (solve()), on the envelope when every row
- * is an equation, else (or when that fails) on the dense W. */
-static void solve_stage(const projection_row *rows, int32_t m, bool gaps, const double *b,
-                        double *p, double *W, double *work) {
-    if (!gaps && solve_equations(rows, m, b, p, work)) {
-        return;
-    }
-    delassus(rows, m, W);
-    solve(rows, m, W, b, p, work);
+static nscd_status joints_apply(void *self, int stage, const nscd__projection_system *sys) {
+    joint_projection *jp = self;
+    apply(jp->w, jp->rows, sys->m, sys->p, stage == NSCD__PROJECT_POSITIONS);
+    return NSCD_OK;
 }
 
 /* Positions, then velocities, of one component (its joints: first, then
- * next[]); its residual. Without gaps the velocity stage's rows are the
- * last position gather's (the same rows at the same positions). */
+ * next[]; at most m rows); its residual. */
 static double project_component(nscd_world *w, int32_t first, const int32_t *next, int32_t m) {
-    projection_row *rows = w->projection_scratch;
-    double *W = (double *)(rows + m), *b = W + (size_t)m * (size_t)m, *p = b + m, *work = p + m;
+    joint_projection jp;
+    jp.w = w;
+    jp.first = first;
+    jp.next = next;
+    jp.rows = w->projection_scratch;
+    jp.W = (double *)(jp.rows + m);
+    jp.b = jp.W + (size_t)m * (size_t)m;
+    jp.p = jp.b + m;
+    jp.work = jp.p + m;
+    jp.gap = (int32_t *)(jp.work + NSCD__PROJECTION_WORK(m));
+    jp.n = 0;
+    jp.gaps = false;
+    nscd__projection_ops ops = {&jp, joints_gather, joints_delassus, joints_envelope, joints_apply,
+                                1};
     double residual = 0.0;
-    int32_t n = 0;
-    bool gaps = false;
-    for (int32_t it = 0;; ++it) { /* positions */
-        n = gather(w, first, next, 1, rows, &residual);
-        gaps = false;
-        for (int32_t a = 0; a < n && !gaps; ++a) {
-            gaps = rows[a].gap;
-        }
-        if (residual <= w->projection_tolerance || it == w->projection_iterations) {
-            break;
-        }
-        for (int32_t a = 0; a < n; ++a) {
-            b[a] = rows[a].value + (rows[a].gap ? w->projection_tolerance : 0.0);
-        }
-        solve_stage(rows, n, gaps, b, p, W, work);
-        apply(w, rows, n, p, 1);
-    }
-    if (gaps) { /* velocities at the final positions: the closed gaps only */
-        double largest = 0.0;
-        n = gather(w, first, next, 0, rows, &largest);
-    }
-    for (int32_t a = 0; a < n; ++a) {
-        b[a] = 0.0;
-        for (int s = 0; s < 2; ++s) {
-            int32_t i = rows[a].body[s];
-            if (i >= 0) {
-                b[a] += nscd__dot(3, rows[a].h[s], w->velocity + 3 * (size_t)i) +
-                        nscd__dot(3, rows[a].h[s] + 3, w->omega + 3 * (size_t)i);
-            }
-        }
-    }
-    solve_stage(rows, n, gaps, b, p, W, work);
-    apply(w, rows, n, p, 0);
+    int projected = 0;
+    (void)nscd__project(&ops, w->projection_tolerance, w->projection_iterations, &residual,
+                        &projected); /* the callbacks do not fail */
     return residual;
 }
 

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "contact/assembly/assembly.h"
+#include "contact/assembly/projection.h"
 #include "core/least_squares.h"
 #include "core/memory.h"
 
@@ -515,31 +516,72 @@ nscd_status nscd__dynamics_contact_acceleration(nscd__dynamics *dyn, int32_t ind
     return NSCD_OK;
 }
 
-nscd_status nscd__dynamics_project_velocity(nscd__dynamics *dyn, double t, double *y) {
+/* The plastic velocity projection as the one projection's velocity stage
+ * (contact/assembly/projection.h): rows C of the closed contacts (normal,
+ * and tangential of the sticking ones; all equalities), b = C v,
+ * (C M^-1 C' + δ I) p = -b, v <- v + M^-1 C' p. The projected v is unique
+ * (the closest in the kinetic metric); dependent rows only split p. */
+typedef struct velocity_projection {
+    nscd__dynamics *dyn;
+    double t;
+    const double *q;
+    double *v;
+    nscd__response response; /* M^-1 C' */
+} velocity_projection;
+
+static nscd_status velocity_gather(void *self, int stage, nscd__projection_system *sys) {
+    velocity_projection *vp = self;
+    nscd__dynamics *dyn = vp->dyn;
     nscd__model *m = dyn->model;
-    const double *q = y;
-    double *v = y + m->n_q;
+    (void)stage; /* velocities only */
     nscd__arena_reset(&dyn->arena);
-    m->position_rate(m->self, q, v, dyn->qdot);
-    nscd_status rc = closed_problem(dyn, t, q, v);
+    m->position_rate(m->self, vp->q, vp->v, dyn->qdot);
+    nscd_status rc = closed_problem(dyn, vp->t, vp->q, vp->v);
     int32_t k = dyn->n_rows;
+    sys->m = 0;
     if (rc != NSCD_OK || k == 0) {
         return rc;
     }
-    nscd__response response; /* M^-1 C' */
-    rc = nscd__response_build(m, &dyn->arena, q, NULL, k, dyn->rows, &response);
+    rc = nscd__response_build(m, &dyn->arena, vp->q, NULL, k, dyn->rows, &vp->response);
     if (rc != NSCD_OK) {
         return rc;
     }
-    double *impulse = dyn->bias;
+    double *b = dyn->bias;
     for (int32_t r = 0; r < k; ++r) {
-        impulse[r] = -nscd__rows_dot(&dyn->rows[r], 0, v);
+        b[r] = nscd__rows_dot(&dyn->rows[r], 0, vp->v);
     }
-    double *A = column_major_delassus(dyn, &response, 0);
-    rc = A != NULL ? solve_forces(dyn, k, A, impulse)
-                   : nscd__fail(m->diag, NSCD_ERR_OUT_OF_MEMORY, "velocity projection");
-    if (rc == NSCD_OK) {
-        nscd__response_add_dot(&response, impulse, v);
+    sys->m = k;
+    sys->gap = NULL;
+    sys->b = b;
+    sys->W = nscd__arena_alloc(&dyn->arena, (size_t)k * (size_t)k, sizeof(double));
+    sys->p = nscd__arena_alloc(&dyn->arena, (size_t)k, sizeof(double));
+    sys->work = nscd__arena_alloc(&dyn->arena, NSCD__PROJECTION_WORK(k), sizeof(double));
+    sys->residual = 0.0;
+    if (sys->W == NULL || sys->p == NULL || sys->work == NULL) {
+        return nscd__fail(m->diag, NSCD_ERR_OUT_OF_MEMORY, "velocity projection");
     }
-    return rc;
+    return NSCD_OK;
+}
+
+static nscd_status velocity_delassus(void *self, const nscd__projection_system *sys) {
+    velocity_projection *vp = self;
+    nscd__response_delassus(&vp->response, sys->m, vp->dyn->rows, sys->W);
+    return NSCD_OK;
+}
+
+static nscd_status velocity_apply(void *self, int stage, const nscd__projection_system *sys) {
+    velocity_projection *vp = self;
+    (void)stage;
+    nscd__response_add_dot(&vp->response, sys->p, vp->v);
+    return NSCD_OK;
+}
+
+nscd_status nscd__dynamics_project_velocity(nscd__dynamics *dyn, double t, double *y) {
+    velocity_projection vp;
+    vp.dyn = dyn;
+    vp.t = t;
+    vp.q = y;
+    vp.v = y + dyn->model->n_q;
+    nscd__projection_ops ops = {&vp, velocity_gather, velocity_delassus, NULL, velocity_apply, 1};
+    return nscd__project_velocities(&ops);
 }

@@ -92,7 +92,7 @@ static nscd_status validate_options(const nscd_event_driven_options *o) {
     X(armed, int32_t, nw) X(firing, int32_t, nw)                                                  \
     X(user_values, double, nu) X(impact_contacts, int32_t, nc) X(impulse, double, nc)             \
     X(velocity_before, double, nc) X(velocity_after, double, nc)                                  \
-    X(v_before, double, nv) X(pivots, int32_t, nc) X(last_impact, double, nc)                     \
+    X(v_before, double, nv) X(last_impact, double, nc)                                            \
     X(close_impacts, int32_t, nc) X(rates, double, nc) X(gaps, double, nc)                        \
     X(impacting, int32_t, nc) X(impact_list, int32_t, nc)                                         \
     X(rest, int32_t, nc) X(mode_before, int32_t, nc) X(slip_before, int32_t, nc)                  \

@@ -55,7 +55,6 @@ struct nscd_event_driven {
     nscd__rows *impact_rows;
     double *impulse, *velocity_before, *velocity_after;
     double *v_before;
-    int32_t *pivots; /* n_contacts, for the projection's LU */
 
     /* one instant: the touching contacts are impact_contacts[0..count) */
     double *rates;            /* their normal gap velocities */

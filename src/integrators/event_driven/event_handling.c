@@ -453,10 +453,9 @@ nscd_status nscd__settle_contacts(nscd_event_driven *ed, double t, double *y) {
 nscd_status nscd__project_closed(nscd_event_driven *ed, double t, double *y) {
     int32_t count = nscd__closed_entries(ed->model, ed->impact_contacts, 0);
     int projected = 0;
-    nscd_status rc =
-        nscd__project_positions(ed->model, &ed->impact_work, t, y, count, ed->impact_contacts,
-                                ed->options.persistent_gap_tolerance, MAX_PROJECTIONS, ed->pivots,
-                                ed->impulse, ed->y_tmp, &projected);
+    nscd_status rc = nscd__project_positions(
+        ed->model, &ed->impact_work, t, y, count, ed->impact_contacts,
+        ed->options.persistent_gap_tolerance, MAX_PROJECTIONS, ed->impulse, ed->y_tmp, &projected);
     if (rc != NSCD_OK || !projected) {
         return rc;
     }
