@@ -58,6 +58,8 @@
 #include "nscd/fc3d.h"
 #include "nscd/fclib.h"
 
+#include "../tests/common/friction_cone_reference.h"
+
 #ifdef BF_HAVE_SICONOS
 #include <CSparseMatrix.h>
 #include <FrictionContactProblem.h>
@@ -165,33 +167,13 @@ static void velocity(const problem *p, const double *r, double *u) {
     }
 }
 
-/* Projection of x = (x_N, x_T) onto the cone {||t|| <= mu n}. */
-static void project_cone(const double x[3], double mu, double out[3]) {
-    double nt = sqrt(x[1] * x[1] + x[2] * x[2]);
-    if (nt <= mu * x[0]) {
-        out[0] = x[0], out[1] = x[1], out[2] = x[2];
-    } else if (mu * nt <= -x[0]) {
-        out[0] = out[1] = out[2] = 0.0;
-    } else {
-        double s = (x[0] + mu * nt) / (1.0 + mu * mu);
-        out[0] = s;
-        out[1] = nt > 0.0 ? mu * s * x[1] / nt : 0.0;
-        out[2] = nt > 0.0 ? mu * s * x[2] / nt : 0.0;
-    }
-}
-
 /* E1 = ||r - P_K(r - u~)|| / (1 + ||q||), the one measure of every engine's r. */
 static double natural_map_error(const problem *p, const double *r, double *u_work) {
     velocity(p, r, u_work);
     double sum = 0.0, qq = 0.0;
     for (int32_t j = 0; j < p->n; ++j) {
-        const double *rj = r + 3 * (size_t)j, *uj = u_work + 3 * (size_t)j;
-        double ut = sqrt(uj[1] * uj[1] + uj[2] * uj[2]);
-        double x[3] = {rj[0] - (uj[0] + p->mu[j] * ut), rj[1] - uj[1], rj[2] - uj[2]}, proj[3];
-        project_cone(x, p->mu[j], proj);
+        sum += reference_coulomb_residual2(r + 3 * (size_t)j, u_work + 3 * (size_t)j, p->mu[j]);
         for (int a = 0; a < 3; ++a) {
-            double d = rj[a] - proj[a];
-            sum += d * d;
             qq += p->q[3 * j + a] * p->q[3 * j + a];
         }
     }

@@ -31,6 +31,8 @@
 
 #include "nscd/nscd.h"
 
+#include "../common/friction_cone_reference.h"
+
 /* The entry point libFuzzer calls; declared here for -Wmissing-prototypes. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -219,32 +221,12 @@ static inline int fz_same_bits(const double *x, const double *y, size_t n) {
     return memcmp(x, y, n * sizeof *x) == 0;
 }
 
-/* Euclidean projection of z = (z_n, z_t, z_o) onto the cone
- * {x : ||(x_t, x_o)|| <= mu x_n}; written independently of the library. */
-static inline void fz_project_cone(double mu, const double z[3], double p[3]) {
-    double zt = hypot(z[1], z[2]);
-    if (zt <= mu * z[0] && z[0] >= 0.0) { /* (mu = 0: z = (-1, 0, 0) is not in the cone) */
-        p[0] = z[0], p[1] = z[1], p[2] = z[2];
-    } else if (mu * zt <= -z[0]) {
-        p[0] = p[1] = p[2] = 0.0;
-    } else {
-        double a = (z[0] + mu * zt) / (1.0 + mu * mu);
-        p[0] = a;
-        p[1] = zt > 0.0 ? mu * a * z[1] / zt : 0.0;
-        p[2] = zt > 0.0 ? mu * a * z[2] / zt : 0.0;
-    }
-}
-
 /* De Saxce natural-map residual of one contact: ||x - P_K(x - y)|| with
  * x = s r (impulse scaled to a velocity) and y = u + mu ||u_t|| e_n. */
 static inline double fz_coulomb_residual(const double r[3], const double u[3], double mu,
                                          double s) {
     double x[3] = {s * r[0], s * r[1], s * r[2]};
-    double y[3] = {u[0] + mu * hypot(u[1], u[2]), u[1], u[2]};
-    double z[3] = {x[0] - y[0], x[1] - y[1], x[2] - y[2]}, p[3];
-    fz_project_cone(mu, z, p);
-    return sqrt((x[0] - p[0]) * (x[0] - p[0]) + (x[1] - p[1]) * (x[1] - p[1]) +
-                (x[2] - p[2]) * (x[2] - p[2]));
+    return sqrt(reference_coulomb_residual2(x, u, mu));
 }
 
 /* Cholesky of a symmetric n x n matrix (row-major, n <= 32) into L (lower,
