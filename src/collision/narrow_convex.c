@@ -679,6 +679,10 @@ static int closest_vertex(const nscd__collision_shape *a, const nscd__collision_
         return 0;
     }
     if (dist >= margin) {
+        m->has_axis = 1;
+        for (int i = 0; i < 3; ++i) {
+            m->axis[i] = (pb[i] - pa[i]) / dist;
+        }
         return 1;
     }
     double n[3], point[3];
@@ -698,10 +702,17 @@ static void polytope_pair(const nscd__collision_shape *a, const nscd__collision_
     view_of(b, &vb);
     double sa = face_query(&va, &vb, margin, &fa);
     if (sa >= margin) {
+        m->has_axis = 1; /* the pair cache's axis (narrow.h) */
+        face_world(a, fa, m->axis);
         return;
     }
     double sb = face_query(&vb, &va, margin, &fb);
     if (sb >= margin) {
+        m->has_axis = 1;
+        face_world(b, fb, m->axis);
+        for (int i = 0; i < 3; ++i) {
+            m->axis[i] = -m->axis[i];
+        }
         return;
     }
     edge_result er;
@@ -709,6 +720,8 @@ static void polytope_pair(const nscd__collision_shape *a, const nscd__collision_
     view_fill(&vb);
     edge_query(&va, &vb, margin, &er);
     if (er.sep >= margin) {
+        m->has_axis = 1;
+        memcpy(m->axis, er.axis, sizeof er.axis);
         return;
     }
     double face_best = fmax(sa, sb);
