@@ -326,10 +326,11 @@ static void collide_pair(const nscd__collision_state *st, int32_t k, const nscd_
         return;
     }
     narrow_pair(a, b, margin, m);
-    const double *axis = m->n > 0 ? m->p[0].normal : (m->has_axis ? m->axis : NULL);
-    slot->valid = axis != NULL;
-    if (axis != NULL) {
-        memcpy(slot->axis, axis, sizeof slot->axis);
+    /* only separated pairs keep an axis: a touching pair mostly still
+     * touches at the next call, where its normal would not separate */
+    slot->valid = m->n == 0 && m->has_axis;
+    if (slot->valid) {
+        memcpy(slot->axis, m->axis, sizeof slot->axis);
     }
 }
 

@@ -39,7 +39,7 @@ typedef struct nscd__pair {
 
 /* One entry of the pair cache (collision.c, docs/collision.md): a unit
  * axis from shape a to shape b (output order) that the pair's last search
- * found separating, or its last contact normal. */
+ * found separating. */
 typedef struct nscd__pair_axis {
     uint64_t key_a, key_b;
     double axis[3];
