@@ -255,18 +255,20 @@ static void narrow_pair(const nscd__collision_shape *a, const nscd__collision_sh
 
 /* ------------------------------------------------------ the pair cache */
 
-/* Pairs whose search the cache may skip: the exact searches of cylinders
- * (against boxes, capsules, cylinders) and of convex polyhedra (against
- * every finite shape). */
+/* Pairs whose search the cache may skip: those whose search names its
+ * separating axis (narrow.h: has_axis), the exact searches of cylinders
+ * against boxes, capsules and cylinders (collide_round) and of convex
+ * polyhedra against boxes and polyhedra (polytope_pair). */
 static int cached_pair(int32_t ta, int32_t tb) {
-    if (ta == NSCD_SHAPE_HALF_SPACE || tb == NSCD_SHAPE_HALF_SPACE) {
-        return 0;
+    int convex = ta == NSCD_SHAPE_CONVEX || tb == NSCD_SHAPE_CONVEX;
+    int cylinder = ta == NSCD_SHAPE_CYLINDER || tb == NSCD_SHAPE_CYLINDER;
+    int other =
+        convex ? (ta == NSCD_SHAPE_CONVEX ? tb : ta) : (ta == NSCD_SHAPE_CYLINDER ? tb : ta);
+    if (convex) {
+        return other == NSCD_SHAPE_CONVEX || other == NSCD_SHAPE_BOX;
     }
-    if (ta == NSCD_SHAPE_CONVEX || tb == NSCD_SHAPE_CONVEX) {
-        return 1;
-    }
-    return (ta == NSCD_SHAPE_CYLINDER || tb == NSCD_SHAPE_CYLINDER) && ta != NSCD_SHAPE_SPHERE &&
-           tb != NSCD_SHAPE_SPHERE;
+    return cylinder &&
+           (other == NSCD_SHAPE_BOX || other == NSCD_SHAPE_CAPSULE || other == NSCD_SHAPE_CYLINDER);
 }
 
 /* The last call's entry of the pair (key_a, key_b), or NULL. */
