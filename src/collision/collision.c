@@ -44,6 +44,8 @@ static void release_state(const nscd_allocator *al, nscd__collision_state *st) {
                            &st->chunk_count,
                            &st->radix_scratch,
                            &st->bounds,
+                           &st->axes,
+                           &st->axes_next,
                            &st->next};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) {
         nscd__buffer_release(al, all[i]);
@@ -221,6 +223,7 @@ static const nscd__narrow_fn narrow_table[6][6] = {
 static void narrow_pair(const nscd__collision_shape *a, const nscd__collision_shape *b,
                         double margin, nscd__manifold *m) {
     m->n = 0;
+    m->has_axis = 0;
     int ra = narrow_rank(a->type), rb = narrow_rank(b->type);
     int flip = ra > rb;
     nscd__narrow_fn fn = flip ? narrow_table[rb][ra] : narrow_table[ra][rb];
@@ -229,6 +232,9 @@ static void narrow_pair(const nscd__collision_shape *a, const nscd__collision_sh
     }
     if (flip) {
         fn(b, a, margin, m);
+        for (int i = 0; i < 3; ++i) {
+            m->axis[i] = -m->axis[i];
+        }
         for (int32_t k = 0; k < m->n; ++k) {
             for (int i = 0; i < 3; ++i) {
                 m->p[k].normal[i] = -m->p[k].normal[i];
@@ -247,6 +253,108 @@ static void narrow_pair(const nscd__collision_shape *a, const nscd__collision_sh
     }
 }
 
+/* ------------------------------------------------------ the pair cache */
+
+/* Pairs whose search the cache may skip: those whose search names its
+ * separating axis (narrow.h: has_axis), the exact searches of cylinders
+ * against boxes, capsules and cylinders (collide_round) and of convex
+ * polyhedra against boxes and polyhedra (polytope_pair). */
+static int cached_pair(int32_t ta, int32_t tb) {
+    int convex = ta == NSCD_SHAPE_CONVEX || tb == NSCD_SHAPE_CONVEX;
+    int cylinder = ta == NSCD_SHAPE_CYLINDER || tb == NSCD_SHAPE_CYLINDER;
+    int other =
+        convex ? (ta == NSCD_SHAPE_CONVEX ? tb : ta) : (ta == NSCD_SHAPE_CYLINDER ? tb : ta);
+    if (convex) {
+        return other == NSCD_SHAPE_CONVEX || other == NSCD_SHAPE_BOX;
+    }
+    return cylinder &&
+           (other == NSCD_SHAPE_BOX || other == NSCD_SHAPE_CAPSULE || other == NSCD_SHAPE_CYLINDER);
+}
+
+/* The last call's entry of the pair (key_a, key_b), or NULL. */
+static const nscd__pair_axis *cached_axis(const nscd__collision_state *st, uint64_t key_a,
+                                          uint64_t key_b) {
+    const nscd__pair_axis *e = st->axes.data;
+    int32_t lo = 0, hi = st->n_axes;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (e[mid].key_a < key_a || (e[mid].key_a == key_a && e[mid].key_b < key_b)) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < st->n_axes && e[lo].key_a == key_a && e[lo].key_b == key_b ? &e[lo] : NULL;
+}
+
+/* Does the unit axis n (from a to b) separate a and b by the margin, with
+ * room for the searches' tolerance? Then every search finds the pair
+ * separated too (its largest separation is at least this one's) and gives
+ * no contact: the early out changes nothing. */
+static int still_separated(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                           const double n[3], double margin) {
+    double mn[3] = {-n[0], -n[1], -n[2]};
+    double sep = -nscd__support_along(b, mn) - nscd__support_along(a, n);
+    double far = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        far = fmax(far, fmax(fabs(a->position[i]), fabs(b->position[i])));
+    }
+    double room = 1e-6 * (nscd__shape_extent(a) + nscd__shape_extent(b)) + 1e-12 * far;
+    return sep >= margin + room;
+}
+
+/* The manifold of sorted pair k (shapes a, b, output order) and its slot of
+ * the next pair cache: a cached axis that still separates the pair ends it
+ * before its search. */
+static void collide_pair(const nscd__collision_state *st, int32_t k, const nscd__collision_shape *a,
+                         const nscd__collision_shape *b, double margin, nscd__manifold *m) {
+    if (a->type == NSCD_SHAPE_SPHERE && b->type == NSCD_SHAPE_SPHERE) {
+        /* the fast path of granular flows: no dispatch, no sorting */
+        m->n = 0;
+        nscd__collide_sphere_sphere(a, b, margin, m);
+        return;
+    }
+    if (!cached_pair(a->type, b->type)) {
+        narrow_pair(a, b, margin, m);
+        return;
+    }
+    nscd__pair_axis *slot = (nscd__pair_axis *)st->axes_next.data + k;
+    slot->key_a = a->key, slot->key_b = b->key;
+    const nscd__pair_axis *last = cached_axis(st, a->key, b->key);
+    if (last != NULL && last->valid && still_separated(a, b, last->axis, margin)) {
+        m->n = 0;
+        memcpy(slot->axis, last->axis, sizeof slot->axis);
+        slot->valid = 1;
+        return;
+    }
+    narrow_pair(a, b, margin, m);
+    /* only separated pairs keep an axis: a touching pair mostly still
+     * touches at the next call, where its normal would not separate */
+    slot->valid = m->n == 0 && m->has_axis;
+    if (slot->valid) {
+        memcpy(slot->axis, m->axis, sizeof slot->axis);
+    }
+}
+
+/* The slots of the cached pairs (in sorted pair order, so by (key_a,
+ * key_b)) become the pair cache. */
+static void keep_axes(nscd__collision_state *st, const nscd__collision_shape *shapes) {
+    const nscd__pair *pairs = st->pairs.data;
+    const int32_t *order = st->pair_order.data;
+    nscd__pair_axis *slots = st->axes_next.data;
+    int32_t n = 0;
+    for (int32_t k = 0; k < st->n_pairs; ++k) {
+        const nscd__pair *p = &pairs[order[k]];
+        if (cached_pair(shapes[p->a].type, shapes[p->b].type) && slots[k].valid) {
+            slots[n++] = slots[k];
+        }
+    }
+    nscd__buffer t = st->axes;
+    st->axes = st->axes_next;
+    st->axes_next = t;
+    st->n_axes = n;
+}
+
 /* Runs the narrow phase on the sorted pairs into st->next; returns the count or -1. */
 static int32_t narrow_phase(nscd__collision_state *st, const nscd_allocator *al,
                             const nscd__collision_shape *shapes, double margin) {
@@ -257,13 +365,7 @@ static int32_t narrow_phase(nscd__collision_state *st, const nscd_allocator *al,
     for (int32_t k = 0; k < st->n_pairs; ++k) {
         const nscd__pair *p = &pairs[order[k]];
         const nscd__collision_shape *a = &shapes[p->a], *b = &shapes[p->b];
-        if (a->type == NSCD_SHAPE_SPHERE && b->type == NSCD_SHAPE_SPHERE) {
-            /* the fast path of granular flows: no dispatch, no sorting */
-            m.n = 0;
-            nscd__collide_sphere_sphere(a, b, margin + a->reach + b->reach, &m);
-        } else {
-            narrow_pair(a, b, margin + a->reach + b->reach, &m);
-        }
+        collide_pair(st, k, a, b, margin + a->reach + b->reach, &m);
         if (m.n == 0) {
             continue;
         }
@@ -388,12 +490,7 @@ static void narrow_chunk(int32_t k, void *out, int32_t capacity, int32_t *count,
     for (int32_t i = lo; i < hi; ++i) {
         const nscd__pair *p = &pairs[order[i]];
         const nscd__collision_shape *a = &t->shapes[p->a], *b = &t->shapes[p->b];
-        if (a->type == NSCD_SHAPE_SPHERE && b->type == NSCD_SHAPE_SPHERE) {
-            m.n = 0;
-            nscd__collide_sphere_sphere(a, b, t->margin + a->reach + b->reach, &m);
-        } else {
-            narrow_pair(a, b, t->margin + a->reach + b->reach, &m);
-        }
+        collide_pair(t->st, i, a, b, t->margin + a->reach + b->reach, &m);
         for (int32_t j = 0; j < m.n; ++j, ++n) {
             if (n >= capacity) {
                 continue; /* counted: the chunk runs again with room */
@@ -587,7 +684,9 @@ nscd_status nscd__collide(nscd__collision *collision, const nscd__collision_shap
     }
     /* Never a NULL output after success, even without contacts (callers may
      * memcpy from it). */
-    if (!nscd__buffer_reserve(&al, &st->next, sizeof(nscd__contact_point), 0)) {
+    if (!nscd__buffer_reserve(&al, &st->next, sizeof(nscd__contact_point), 0) ||
+        !nscd__buffer_reserve(&al, &st->axes_next,
+                              ((size_t)st->n_pairs + 1) * sizeof(nscd__pair_axis), 0)) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
     int32_t count = par != NULL ? narrow_phase_threaded(st, &al, shapes, margin, par)
@@ -595,6 +694,7 @@ nscd_status nscd__collide(nscd__collision *collision, const nscd__collision_shap
     if (count < 0) {
         return NSCD_ERR_OUT_OF_MEMORY;
     }
+    keep_axes(st, shapes);
     /* Success: the new contacts become the output, the old block the next scratch. */
     nscd__buffer old = {collision->contacts, st->output_bytes};
     collision->contacts = st->next.data;

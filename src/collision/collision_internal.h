@@ -37,6 +37,15 @@ typedef struct nscd__pair {
     int32_t a, b;
 } nscd__pair;
 
+/* One entry of the pair cache (collision.c, docs/collision.md): a unit
+ * axis from shape a to shape b (output order) that the pair's last search
+ * found separating. */
+typedef struct nscd__pair_axis {
+    uint64_t key_a, key_b;
+    double axis[3];
+    int32_t valid;
+} nscd__pair_axis;
+
 typedef struct nscd__collision_state {
     /* per shape */
     nscd__buffer aabbs;                            /* nscd__aabb, grown by margin / 2 */
@@ -63,6 +72,12 @@ typedef struct nscd__collision_state {
     nscd__buffer radix_scratch;                           /* nscd__radix_sort_parallel's */
     nscd__buffer bounds; /* double: 7 per chunk of the grid bounds (broad_phase.c) */
     const struct nscd__parallel *parallel; /* of the current nscd__collide (NULL: none) */
+    /* The pair cache: axes[0 .. n_axes) of the last call, sorted by
+     * (key_a, key_b); axes_next holds one slot per sorted pair of the
+     * current call, compacted and swapped in on success. Its content never
+     * changes the output, only how soon a pair is known to be separated. */
+    nscd__buffer axes, axes_next; /* nscd__pair_axis */
+    int32_t n_axes;
     /* the output being built; swapped with nscd__collision::contacts on success */
     nscd__buffer next;
     /* bytes of the block at nscd__collision::contacts (what the allocator gets back) */

@@ -32,6 +32,12 @@ typedef struct nscd__manifold_point {
 
 typedef struct nscd__manifold {
     int32_t n;
+    /* A pair the search found separated (n = 0) may name the unit axis,
+     * from the first shape to the second, that showed it (has_axis = 1):
+     * the pair cache's next start (collision.c, docs/collision.md). Pair
+     * functions that do not set it leave has_axis 0. */
+    int32_t has_axis;
+    double axis[3];
     nscd__manifold_point p[NSCD__MANIFOLD_MAX];
 } nscd__manifold;
 
@@ -51,6 +57,12 @@ void nscd__to_world(const nscd__collision_shape *s, const double p[3], double ou
 void nscd__dir_to_world(const nscd__collision_shape *s, const double d[3], double out[3]);
 /* Bounding box of a finite shape, grown by `pad` on every side. */
 void nscd__shape_aabb(const nscd__collision_shape *s, double pad, nscd__aabb *box);
+/* The largest d.x over the finite shape s (d unit, world frame): a sphere,
+ * box, capsule, cylinder or convex polyhedron (the pair cache's separation
+ * test, collision.c). */
+double nscd__support_along(const nscd__collision_shape *s, const double d[3]);
+/* The largest distance of a point of the finite shape s from its origin. */
+double nscd__shape_extent(const nscd__collision_shape *s);
 /* Adds one point; `normal` must be unit. Ignored when the manifold is full. */
 void nscd__manifold_add(nscd__manifold *m, const double point[3], const double normal[3],
                         double gap, uint32_t feature);

@@ -203,6 +203,30 @@ static int closest_corner(const nscd__collision_shape *sa, const nscd__collision
     return 1;
 }
 
+/* Is the corner of box o nearest the plane of r's face along axis i (the
+ * face toward o) over that face, inside it by 1e-9 of r's sizes? Then the
+ * boxes' distance is the face's separation (the corner and its projection
+ * on the face are that far apart, and no two points are nearer), so GJK
+ * (closest_corner) would only confirm the SAT manifold: it is skipped. */
+static int corner_over_face(const obb *r, int i, const obb *o) {
+    double d[3] = {o->c[0] - r->c[0], o->c[1] - r->c[1], o->c[2] - r->c[2]};
+    double s = sign_of(nscd__dot3(d, r->ax[i]));
+    double x[3] = {d[0], d[1], d[2]}; /* the corner, relative to r's centre */
+    for (int k = 0; k < 3; ++k) {
+        double t = -s * sign_of(nscd__dot3(r->ax[i], o->ax[k])) * o->h[k];
+        for (int c = 0; c < 3; ++c) {
+            x[c] += t * o->ax[k][c];
+        }
+    }
+    double room = 1e-9 * (r->h[0] + r->h[1] + r->h[2]);
+    for (int j = 0; j < 3; ++j) {
+        if (j != i && !(fabs(nscd__dot3(x, r->ax[j])) <= r->h[j] - room)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 void nscd__collide_box_box(const nscd__collision_shape *sa, const nscd__collision_shape *sb,
                            double margin, nscd__manifold *m) {
     obb a, b;
@@ -254,7 +278,10 @@ void nscd__collide_box_box(const nscd__collision_shape *sa, const nscd__collisio
     double scale = fmin(fmin(fmin(a.h[0], a.h[1]), a.h[2]), fmin(fmin(b.h[0], b.h[1]), b.h[2]));
     double tol = 1e-3 * scale;
     double face_best = fmax(best_face[0], best_face[1]);
+    int ref = best_face[1] > best_face[0]; /* the face of face_best */
     if (fmax(face_best, best_edge) > 0.0 &&
+        !(face_best >= best_edge &&
+          corner_over_face(ref ? &b : &a, face_axis[ref], ref ? &a : &b)) &&
         closest_corner(sa, sb, fmax(face_best, best_edge), margin, m)) {
         return;
     }

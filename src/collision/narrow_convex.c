@@ -545,9 +545,31 @@ static double face_query(const hull_view *va, const hull_view *vb, double margin
         *face = facing;
         return first;
     }
+    /* A bound that skips faces (issue 24, speed): a face's separation is
+     * the least n.x - d over b's vertices, so at most n.x0 - d for any one
+     * vertex x0; with x0 the vertex of b nearest a's origin along the
+     * centre line, a's frame, one product per face. A face whose bound is
+     * below the facing face's separation (less room for round-off, 1e-10
+     * of the coordinates' size) is neither the largest nor separating, so
+     * the loop below returns what it returns without the bound. */
+    double toward[3] = {-w[0], -w[1], -w[2]}, x0[3], y[3];
+    vertex_world(b, support(b, toward), x0);
+    for (int i = 0; i < 3; ++i) {
+        x0[i] -= a->position[i];
+    }
+    double size = 1.0 + h->radius + b->hull->radius;
+    for (int i = 0; i < 3; ++i) {
+        y[i] = r[i] * x0[0] + r[3 + i] * x0[1] + r[6 + i] * x0[2];
+        size += fabs(a->position[i]) + fabs(b->position[i]);
+    }
+    double below = first - 1e-10 * size;
     double best = -INFINITY;
     *face = 0;
     for (int32_t f = 0; f < h->n_faces; ++f) {
+        const double *pl = h->planes + 4 * (size_t)f;
+        if (pl[0] * y[0] + pl[1] * y[1] + pl[2] * y[2] - pl[3] < below) {
+            continue;
+        }
         double sep = face_separation(va, vb, f);
         if (sep > best) {
             best = sep, *face = f;
@@ -589,13 +611,25 @@ static void edge_query(const hull_view *va, const hull_view *vb, double margin, 
         /* the side of a-b's plane each of b's negated face normals lies on,
          * once per face rather than twice per edge pair */
         double side[VIEW_FACES];
+        /* b's edges whose faces lie on opposite sides of a-b's plane (the
+         * first test below), listed without a branch: the test's outcome is
+         * unpredictable, and most edges fail it */
+        int32_t list[VIEW_EDGES];
+        int32_t n_list = hb->n_edges;
         if (vb->cached) {
             for (int32_t f = 0; f < hb->n_faces; ++f) {
                 const double *u2 = vb->normal + 3 * f;
                 side[f] = -u2[0] * bxa[0] + -u2[1] * bxa[1] + -u2[2] * bxa[2];
             }
+            n_list = 0;
+            for (int32_t j = 0; j < hb->n_edges; ++j) {
+                const int32_t *g = hb->edges + 4 * (size_t)j;
+                list[n_list] = j;
+                n_list += side[g[2]] * side[g[3]] < 0.0;
+            }
         }
-        for (int32_t j = 0; j < hb->n_edges; ++j) {
+        for (int32_t at = 0; at < n_list; ++at) {
+            int32_t j = vb->cached ? list[at] : at;
             const int32_t *g = hb->edges + 4 * (size_t)j;
             /* do the arcs cross: c, d = -u2, -v2 on either side of a-b's
              * plane, a, b on either side of c-d's, on the same hemisphere */
@@ -679,6 +713,10 @@ static int closest_vertex(const nscd__collision_shape *a, const nscd__collision_
         return 0;
     }
     if (dist >= margin) {
+        m->has_axis = 1;
+        for (int i = 0; i < 3; ++i) {
+            m->axis[i] = (pb[i] - pa[i]) / dist;
+        }
         return 1;
     }
     double n[3], point[3];
@@ -698,10 +736,17 @@ static void polytope_pair(const nscd__collision_shape *a, const nscd__collision_
     view_of(b, &vb);
     double sa = face_query(&va, &vb, margin, &fa);
     if (sa >= margin) {
+        m->has_axis = 1; /* the pair cache's axis (narrow.h) */
+        face_world(a, fa, m->axis);
         return;
     }
     double sb = face_query(&vb, &va, margin, &fb);
     if (sb >= margin) {
+        m->has_axis = 1;
+        face_world(b, fb, m->axis);
+        for (int i = 0; i < 3; ++i) {
+            m->axis[i] = -m->axis[i];
+        }
         return;
     }
     edge_result er;
@@ -709,6 +754,8 @@ static void polytope_pair(const nscd__collision_shape *a, const nscd__collision_
     view_fill(&vb);
     edge_query(&va, &vb, margin, &er);
     if (er.sep >= margin) {
+        m->has_axis = 1;
+        memcpy(m->axis, er.axis, sizeof er.axis);
         return;
     }
     double face_best = fmax(sa, sb);

@@ -246,13 +246,25 @@ typedef struct axis_search {
     double margin, slack;
     double sep, n[3];
     int family;
-    int index;     /* a box's face or edge axis (0-2) of the family */
-    int separated; /* an axis with sep >= margin: no contact */
+    int index;       /* a box's face or edge axis (0-2) of the family */
+    int separated;   /* an axis with sep >= margin: no contact */
+    double sep_n[3]; /* the first such axis (the pair cache's, collision.c) */
 } axis_search;
+
+static void mark_separated(axis_search *q, const double n[3]) {
+    if (!q->separated) {
+        q->separated = 1;
+        for (int i = 0; i < 3; ++i) {
+            q->sep_n[i] = n[i];
+        }
+    }
+}
 
 static void try_axis(axis_search *q, const double n[3], int family, int index) {
     double s = separation(q->a, q->b, n);
-    q->separated |= s >= q->margin;
+    if (s >= q->margin) {
+        mark_separated(q, n);
+    }
     /* the families come in order of preference (flat features first): a
      * later one must be better by more than round-off to replace */
     double slack = q->sep == -INFINITY ? 0.0 : q->slack;
@@ -428,7 +440,10 @@ static void search_circle(axis_search *q, const double e1[3], const double e2[3]
         }
     }
     if (best >= q->margin) {
-        q->separated = 1;
+        for (int i = 0; i < 3; ++i) {
+            n[i] = circle_table[bk][0] * e1[i] + circle_table[bk][1] * e2[i];
+        }
+        mark_separated(q, n);
         return;
     }
     for (int i = 0; i < 3; ++i) {
@@ -579,7 +594,7 @@ static void search_rim(axis_search *q, const double start[3]) {
             trust = 0.25 * sl;
         }
         if (f >= q->margin) {
-            q->separated = 1;
+            mark_separated(q, n);
             return;
         }
         if (moved && !newton && f < q->sep && on_ridge(q, n)) {
@@ -1377,6 +1392,14 @@ static void search_circles(axis_search *q, const round_shape *o, int family) {
     search_circle(q, e1, e2, family, 0);
 }
 
+/* The separating axis v * scale for the pair cache (narrow.h). */
+static void round_axis(nscd__manifold *m, const double v[3], double scale) {
+    m->has_axis = 1;
+    for (int i = 0; i < 3; ++i) {
+        m->axis[i] = v[i] * scale;
+    }
+}
+
 /* Exact pair of two round shapes (cylinders, capsules): the separating axis
  * of largest separation over the caps' axes, the axes' cross product, the
  * circles of directions perpendicular to each axis (side lines) and the
@@ -1390,6 +1413,9 @@ static void collide_round(const nscd__collision_shape *sa, const nscd__collision
     double dist = sqrt(nscd__dot3(d, d));
     double bound_a = sqrt(a.h * a.h + a.R * a.R) + a.r, bound_b = sqrt(b.h * b.h + b.R * b.R) + b.r;
     if (dist - bound_a - bound_b >= margin) {
+        if (dist > 0.0) {
+            round_axis(m, d, 1.0 / dist);
+        }
         return;
     }
     axis_search q = {0};
@@ -1416,6 +1442,7 @@ static void collide_round(const nscd__collision_shape *sa, const nscd__collision
         }
     }
     if (q.separated) {
+        round_axis(m, q.sep_n, 1.0);
         return;
     }
     search_circles(&q, &a, FAMILY_SIDE_A);
@@ -1427,6 +1454,7 @@ static void collide_round(const nscd__collision_shape *sa, const nscd__collision
         search_rim(&q, start);
     }
     if (q.separated || q.sep >= margin) {
+        round_axis(m, q.separated ? q.sep_n : q.n, 1.0);
         return;
     }
     /* The best axis so far is a local maximum of the separation. Its
@@ -1443,6 +1471,7 @@ static void collide_round(const nscd__collision_shape *sa, const nscd__collision
             double before = q.sep;
             search_rim(&q, start);
             if (q.separated) {
+                round_axis(m, q.sep_n, 1.0);
                 return;
             }
             if (q.sep != before) {

@@ -35,6 +35,41 @@ void nscd__to_world(const nscd__collision_shape *s, const double p[3], double ou
     }
 }
 
+double nscd__support_along(const nscd__collision_shape *s, const double d[3]) {
+    const double *r = s->rotation;
+    double local[3]; /* R^T d */
+    for (int i = 0; i < 3; ++i) {
+        local[i] = r[i] * d[0] + r[3 + i] * d[1] + r[6 + i] * d[2];
+    }
+    double base = nscd__dot3(d, s->position);
+    switch (s->type) {
+    case NSCD_SHAPE_SPHERE: return base + s->radius;
+    case NSCD_SHAPE_BOX:
+        return base + s->half_extents[0] * fabs(local[0]) + s->half_extents[1] * fabs(local[1]) +
+               s->half_extents[2] * fabs(local[2]);
+    case NSCD_SHAPE_CAPSULE: return base + s->half_height * fabs(local[2]) + s->radius;
+    case NSCD_SHAPE_CYLINDER:
+        return base + s->half_height * fabs(local[2]) +
+               s->radius * sqrt(local[0] * local[0] + local[1] * local[1]);
+    default: { /* convex */
+        const nscd__hull *h = s->hull;
+        const double *v =
+            h->vertices + 3 * (size_t)nscd__hull_farthest(h->vertices, 3, h->n_vertices, local);
+        return base + nscd__dot3(local, v);
+    }
+    }
+}
+
+double nscd__shape_extent(const nscd__collision_shape *s) {
+    switch (s->type) {
+    case NSCD_SHAPE_SPHERE: return s->radius;
+    case NSCD_SHAPE_BOX: return sqrt(nscd__dot3(s->half_extents, s->half_extents));
+    case NSCD_SHAPE_CAPSULE: return s->half_height + s->radius;
+    case NSCD_SHAPE_CYLINDER: return sqrt(s->half_height * s->half_height + s->radius * s->radius);
+    default: return s->hull->radius;
+    }
+}
+
 /* Half-width along world axis i of a shape-frame box of half extents h. */
 static double box_reach(const double *r, int i, const double h[3]) {
     return fabs(r[3 * i]) * h[0] + fabs(r[3 * i + 1]) * h[1] + fabs(r[3 * i + 2]) * h[2];

@@ -12,6 +12,10 @@
 #include <string.h>
 
 #include "collision/collision.h"
+#include "collision/collision_internal.h"
+#include "collision/hull.h"
+#include "core/memory.h"
+#include "core/parallel.h"
 #include "core/vec3.h"
 #include "nscd/world.h"
 #include "test_size.h"
@@ -1489,6 +1493,115 @@ static void order_independent_of_input(void **state) {
     free(s);
 }
 
+/* ------------------------------------------------------------ pair cache */
+
+/* Every field the same bits (not the padding). */
+static void same_contact(const nscd__contact_point *p, const nscd__contact_point *q) {
+    assert_true(p->key_a == q->key_a && p->key_b == q->key_b && p->feature == q->feature);
+    assert_int_equal(p->shape_a, q->shape_a);
+    assert_int_equal(p->shape_b, q->shape_b);
+    assert_memory_equal(p->point, q->point, sizeof p->point);
+    assert_memory_equal(p->normal, q->normal, sizeof p->normal);
+    assert_memory_equal(&p->gap, &q->gap, sizeof p->gap);
+}
+
+/* Shapes that move and turn a little each call: a collision object that
+ * keeps its pair cache across the calls (serial, and with 2 threads) gives
+ * the same contacts, bit for bit, as a fresh one (no cache) each call. */
+static void pair_cache_matches_fresh_search(void **state) {
+    (void)state;
+    enum { N = 240, STEPS = 30 };
+    nscd_allocator al = nscd__allocator_resolve(NULL);
+    /* two hulls: 16 random points on an ellipsoid, and a flat one */
+    nscd__hull *hulls[2] = {NULL, NULL};
+    for (int h = 0; h < 2; ++h) {
+        double pts[3 * 16];
+        for (int k = 0; k < 16; ++k) {
+            double v[3] = {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
+            double l = sqrt(nscd__dot3(v, v)) + 1e-3;
+            pts[3 * k] = 0.4 * v[0] / l, pts[3 * k + 1] = 0.3 * v[1] / l;
+            pts[3 * k + 2] = (h ? 0.1 : 0.35) * v[2] / l;
+        }
+        assert_int_equal(nscd__hull_build(&al, pts, 16, &hulls[h]), NSCD__HULL_OK);
+    }
+    const int32_t types[] = {NSCD_SHAPE_CYLINDER, NSCD_SHAPE_CONVEX,   NSCD_SHAPE_BOX,
+                             NSCD_SHAPE_CAPSULE,  NSCD_SHAPE_CYLINDER, NSCD_SHAPE_CONVEX,
+                             NSCD_SHAPE_SPHERE};
+    nscd__collision_shape *s = malloc(N * sizeof *s);
+    nscd__quat *q = malloc(N * sizeof *q);
+    double(*v)[3] = malloc(N * sizeof *v);
+    assert_true(s && q && v);
+    for (int32_t i = 0; i < N; ++i) {
+        double p[3] = {uniform(0, 4.5), uniform(0, 4.5), uniform(0, 4.5)};
+        q[i] = random_rotation();
+        int32_t type = types[i % 7];
+        double size = uniform(0.25, 0.45);
+        switch (type) {
+        case NSCD_SHAPE_BOX: s[i] = box(i, p, q[i], size, 0.8 * size, 0.6 * size); break;
+        case NSCD_SHAPE_CAPSULE: s[i] = capsule(i, p, q[i], 0.5 * size, size); break;
+        case NSCD_SHAPE_CYLINDER: s[i] = cylinder(i, p, q[i], size, 0.7 * size); break;
+        case NSCD_SHAPE_CONVEX:
+            s[i] = base_shape(NSCD_SHAPE_CONVEX, i, p, q[i]);
+            s[i].hull = hulls[i % 2];
+            break;
+        default: s[i] = sphere(i, p[0], p[1], p[2], size); break;
+        }
+        for (int k = 0; k < 3; ++k) { /* toward the middle: pairs meet and part */
+            v[i][k] = 0.02 * (2.25 - p[k]) + uniform(-0.03, 0.03);
+        }
+    }
+    nscd__parallel par;
+    assert_int_equal(nscd__parallel_init(&par, &al, 2, NULL, NULL, NULL), NSCD_OK);
+    nscd__collision kept, kept_threads;
+    nscd__collision_init(&kept, NULL);
+    nscd__collision_init(&kept_threads, NULL);
+    kept_threads.parallel = &par;
+    int32_t cached_pairs = 0, total = 0;
+    for (int step = 0; step < STEPS; ++step) {
+        nscd__collision fresh;
+        nscd__collision_init(&fresh, NULL);
+        const double margin = 0.03;
+        int32_t n = collide_checked(&fresh, s, N, margin);
+        assert_int_equal(nscd__collide(&kept, s, N, margin), NSCD_OK);
+        assert_int_equal(nscd__collide(&kept_threads, s, N, margin), NSCD_OK);
+        assert_int_equal(kept.n_contacts, n);
+        assert_int_equal(kept_threads.n_contacts, n);
+        for (int32_t k = 0; k < n; ++k) {
+            same_contact(&kept.contacts[k], &fresh.contacts[k]);
+            same_contact(&kept_threads.contacts[k], &fresh.contacts[k]);
+        }
+        cached_pairs += ((const nscd__collision_state *)kept.internal)->n_axes;
+        total += n;
+        nscd__collision_free(&fresh);
+        for (int32_t i = 0; i < N; ++i) { /* move and turn */
+            for (int k = 0; k < 3; ++k) {
+                s[i].position[k] += v[i][k];
+            }
+            nscd__quat d = {uniform(-0.04, 0.04), uniform(-0.04, 0.04), uniform(-0.04, 0.04),
+                            uniform(-0.04, 0.04)};
+            q[i].w += d.w, q[i].x += d.x, q[i].y += d.y, q[i].z += d.z;
+            q[i] = nscd__q_normalize(q[i]);
+            nscd__mat3 r = nscd__q_to_mat3(q[i]);
+            for (int a = 0; a < 3; ++a) {
+                for (int b = 0; b < 3; ++b) {
+                    s[i].rotation[3 * a + b] = r.m[a][b];
+                }
+            }
+        }
+    }
+    print_message("%d contacts, %d cached pair axes over %d calls\n", total, cached_pairs, STEPS);
+    assert_true(total > 100 * STEPS);        /* real contacts */
+    assert_true(cached_pairs > 100 * STEPS); /* and a cache that works */
+    nscd__collision_free(&kept);
+    nscd__collision_free(&kept_threads);
+    nscd__parallel_free(&par, &al);
+    nscd__hull_free(&al, hulls[0]);
+    nscd__hull_free(&al, hulls[1]);
+    free(v);
+    free(q);
+    free(s);
+}
+
 /* ---------------------------------------------------------------- memory */
 
 typedef struct budget {
@@ -1642,6 +1755,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(gap_follows_the_normal),
     cmocka_unit_test(strays_far_from_the_bulk),
     cmocka_unit_test(order_independent_of_input),
+    cmocka_unit_test(pair_cache_matches_fresh_search),
     cmocka_unit_test(out_of_memory_keeps_output),
     cmocka_unit_test(no_allocation_when_sizes_do_not_grow),
     cmocka_unit_test(bad_input),
