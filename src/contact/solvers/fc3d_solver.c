@@ -101,6 +101,50 @@ static double sweep(sweep_ctx *c, const double *old, double *fresh) {
     return step2;
 }
 
+/* One Gauss–Seidel sweep in place (one group): x becomes T(x); writes
+ * c->f = S (T(x) - x) and adds ||f||^2 to c->f2. Bitwise the values of
+ * sweep(c, x, fresh) with groups = 1, one vector read instead of two. */
+static double sweep_inplace(sweep_ctx *c, double *x) {
+    const nscd__fc3d_matrix *W = c->W;
+    int32_t n = W->n;
+    double step2 = 0.0, f2 = 0.0;
+    for (int32_t j = 0; j < n; ++j) {
+        double v[3], y[3];
+        double *xj = x + 3 * j;
+        double v0 = c->q[3 * j], v1 = c->q[3 * j + 1], v2 = c->q[3 * j + 2];
+        for (int32_t b = W->row_ptr[j]; b < W->row_ptr[j + 1]; ++b) {
+            int32_t k = W->col_idx[b];
+            if (k != j) { /* add_block_product(), written out: kept inline */
+                const double *B = W->blocks + 9 * (size_t)b, *xk = x + 3 * k;
+                v0 += B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
+                v1 += B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
+                v2 += B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
+            }
+        }
+        v[0] = v0, v[1] = v1, v[2] = v2;
+        y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
+        const double *A = W->blocks + 9 * (size_t)W->diag[j];
+        nscd_status st = c->shift != NULL
+                             ? nscd__fc3d_local_coulomb_shifted(A, v, c->mu[j], c->shift[j], y)
+                             : block_solve(c, j, A, v, y);
+        if (st != NSCD_OK) {
+            ++c->local_failures; /* keep the block's previous value */
+            y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
+        }
+        double *fj = c->f + 3 * j, sj = c->s[j];
+        for (int i = 0; i < 3; ++i) {
+            double d = y[i] - xj[i];
+            step2 += sj * sj * d * d;
+            double out = c->relaxation == 1.0 ? y[i] : xj[i] + c->relaxation * d;
+            fj[i] = sj * (out - xj[i]);
+            f2 += fj[i] * fj[i];
+            xj[i] = out;
+        }
+    }
+    c->f2 += f2;
+    return step2;
+}
+
 /* Merit numerator ||e||_2 of r (see fc3d.h) and u = W r + q. */
 static double merit_norm(sweep_ctx *c, int32_t law, const double *r, double *u) {
     int32_t n = c->W->n;
@@ -307,8 +351,6 @@ static void anderson_init(anderson *a, int32_t n, int32_t mem, const double *s, 
 /* The sweeps with Anderson acceleration and the residual safeguard. Same
  * stopping test as the plain loop; the merit is always evaluated at, and the
  * result is, a sweep's output T(x) (each block in its feasible set).
- * Used for the Jacobi blend; Gauss–Seidel runs run_anderson_gs(), the same
- * iteration with the vector passes fused into the sweep.
  * `cur`, `fresh` and a->gprev are exchanged as the iteration goes; the result
  * is copied to `out`. */
 static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double blend, double qscale,
@@ -323,7 +365,14 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
     while (it < opts->max_iterations) {
         c->f = a->f; /* the sweep writes f = S (T(x) - x) and ||f||^2 */
         c->f2 = 0.0;
-        last = sqrt(sweep(c, cur, fresh)) / qscale;
+        if (c->groups == 1 && blend == 1.0) { /* Gauss–Seidel in place: cur becomes T(cur) */
+            last = sqrt(sweep_inplace(c, cur)) / qscale;
+            double *t = cur;
+            cur = fresh;
+            fresh = t;
+        } else {
+            last = sqrt(sweep(c, cur, fresh)) / qscale;
+        }
         ++it;
         double res2 = c->f2;
         if (blend != 1.0) {
@@ -403,192 +452,6 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
     full->last_update = last;
 }
 
-/* One Gauss–Seidel sweep of run_anderson_gs() with the two vector passes of
- * the acceleration fused in (docs/fc3d.md "Acceleration", "Cost"):
- * - the sweep starts from x = gprev - dG gamma (the first `xcols` columns;
- *   xcols = 0: x = gprev), written into x contact by contact just ahead of the
- *   first row that reads it (the largest column index seen so far);
- * - x becomes T(x) in place and f = S (T(x) - x);
- * - when cols > 0, the column pair (f - fprev, T(x) - gprev) is written to
- *   slot `slot` of dF, dG and the new Gram row against the first `cols` slots
- *   (that slot included) is summed into gr, gg and dF' f into rh — the values
- *   anderson_push() would compute after the sweep, in the same order; the
- *   caller commits them with anderson_commit() or drops them (history reset).
- * Each row of dG is read for x before the push overwrites one of its columns.
- * Returns the squared scaled size of the unrelaxed block updates, as sweep(). */
-static double sweep_anderson(sweep_ctx *c, anderson *a, double *x, int32_t xcols, int32_t slot,
-                             int32_t cols, double *gr, double *rh, double *gg) {
-    const nscd__fc3d_matrix *W = c->W;
-    int32_t n = W->n, mem = a->mem, front = 0;
-    const double *gp = a->gprev, *fp = a->fprev, *gamma = a->gamma;
-    double step2 = 0.0, f2 = 0.0;
-    for (int32_t j = 0; j < n; ++j) {
-        int32_t b0 = W->row_ptr[j], b1 = W->row_ptr[j + 1], need = j + 1;
-        for (int32_t b = b0; b < b1; ++b) {
-            need = W->col_idx[b] >= need ? W->col_idx[b] + 1 : need;
-        }
-        for (; front < need; ++front) { /* x of the contacts row j is the first to read */
-            for (size_t i = 3 * (size_t)front; i < 3 * (size_t)front + 3; ++i) {
-                double xi = gp[i];
-                const double *row = a->dG + i * (size_t)mem;
-                for (int32_t l = 0; l < xcols; ++l) {
-                    xi -= gamma[l] * row[l];
-                }
-                x[i] = xi;
-            }
-        }
-        double v[3], y[3];
-        double *xj = x + 3 * j;
-        double v0 = c->q[3 * j], v1 = c->q[3 * j + 1], v2 = c->q[3 * j + 2];
-        for (int32_t b = b0; b < b1; ++b) {
-            int32_t k = W->col_idx[b];
-            if (k != j) {
-                const double *B = W->blocks + 9 * (size_t)b, *xk = x + 3 * k;
-                v0 += B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
-                v1 += B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
-                v2 += B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
-            }
-        }
-        v[0] = v0, v[1] = v1, v[2] = v2;
-        y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
-        const double *A = W->blocks + 9 * (size_t)W->diag[j];
-        nscd_status st = c->shift != NULL
-                             ? nscd__fc3d_local_coulomb_shifted(A, v, c->mu[j], c->shift[j], y)
-                             : block_solve(c, j, A, v, y);
-        if (st != NSCD_OK) {
-            ++c->local_failures; /* keep the block's previous value */
-            y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
-        }
-        double *fj = c->f + 3 * j, sj = c->s[j];
-        for (int i = 0; i < 3; ++i) {
-            double d = y[i] - xj[i];
-            step2 += sj * sj * d * d;
-            double out = c->relaxation == 1.0 ? y[i] : xj[i] + c->relaxation * d;
-            double fi = sj * (out - xj[i]);
-            fj[i] = fi;
-            f2 += fi * fi;
-            xj[i] = out;
-            if (cols > 0) { /* anderson_push(), entry 3j + i */
-                size_t e = 3 * (size_t)j + (size_t)i;
-                double df = fi - fp[e], dg = out - gp[e], sdg = sj * dg;
-                double *row = a->dF + e * (size_t)mem, *rowg = a->dG + e * (size_t)mem;
-                row[slot] = df;
-                rowg[slot] = dg;
-                for (int32_t l = 0; l < cols; ++l) {
-                    double r = row[l];
-                    gr[l] += df * r;
-                    rh[l] += r * fi;
-                    gg[l] += sdg * (sj * rowg[l]);
-                }
-            }
-        }
-    }
-    c->f2 += f2;
-    return step2;
-}
-
-/* Commits the column pair sweep_anderson() wrote to slot a->next with its
- * Gram row: the tail of anderson_push(). */
-static void anderson_commit(anderson *a, const double *gr, const double *rh, const double *gg) {
-    int32_t k = a->next, mem = a->mem;
-    a->next = (k + 1) % mem;
-    if (a->count < mem) {
-        ++a->count;
-    }
-    for (int32_t l = 0; l < a->count; ++l) {
-        a->gram[k * mem + l] = gr[l];
-        a->gram[l * mem + k] = gr[l];
-        a->gramg[k * mem + l] = gg[l];
-        a->gramg[l * mem + k] = gg[l];
-        a->rhs[l] = rh[l];
-    }
-}
-
-/* run_anderson() for Gauss–Seidel (one group, no blend) with the vector
- * passes fused into the sweep (sweep_anderson()): the same iterates, bitwise,
- * the same decisions, one pass over the vectors per sweep instead of three.
- * `xa` holds the starting point; `xa` and `xb` become the iterate and
- * the last accepted sweep output (a->gprev) in turn. */
-static void run_anderson_gs(sweep_ctx *c, const nscd_fc3d_options *opts, double qscale, anderson *a,
-                            double *xa, double *xb, double *uw, double *out, nscd_fc3d_info *full) {
-    double tol = opts->tolerance, merit = INFINITY, last = INFINITY, res_prev = INFINITY;
-    int32_t it = 0, evaluations = 0, converged = 0, extrapolated = 0, have_prev = 0, xcols = 0;
-    int32_t window = 0, plain = 0, plain_max = AA_PLAIN_SWEEPS * a->mem;
-    double window_ref = INFINITY, plain_ref = INFINITY;
-    double *x = xb, *result = xa;
-    a->gprev = xa; /* the first sweep starts from x = gprev (xcols = 0) */
-    while (it < opts->max_iterations) {
-        /* the slot and columns of the push this sweep may be followed by: after
-         * a plain phase the history restarts (slot 0), else the next slot */
-        int32_t slot = 0, cols = 0;
-        if (have_prev && plain > 0) {
-            cols = 1;
-        } else if (have_prev) {
-            slot = a->next, cols = a->count < a->mem ? a->count + 1 : a->mem;
-        }
-        double gr[NSCD_FC3D_ANDERSON_MAX_MEMORY] = {0}, rh[NSCD_FC3D_ANDERSON_MAX_MEMORY] = {0};
-        double gg[NSCD_FC3D_ANDERSON_MAX_MEMORY] = {0};
-        c->f = a->f;
-        c->f2 = 0.0;
-        last = sqrt(sweep_anderson(c, a, x, xcols, slot, cols, gr, rh, gg)) / qscale;
-        ++it;
-        result = x;
-        double res2 = c->f2;
-        if (last <= tol || it == opts->max_iterations || !isfinite(last)) {
-            merit = merit_norm(c, opts->friction_law, x, uw) / qscale;
-            ++evaluations;
-            if (merit <= tol) {
-                converged = 1;
-                break;
-            }
-            if (!isfinite(last) || it == opts->max_iterations) {
-                break;
-            }
-        }
-        if (extrapolated && !(res2 <= res_prev)) {
-            /* safeguard: the next sweep starts from gprev (xcols = 0) */
-            a->count = 0, a->next = 0;
-            extrapolated = 0, xcols = 0;
-            continue;
-        }
-        if (plain > 0) {
-            --plain;
-            if (res2 <= 0.25 * plain_ref) {
-                plain = 0;
-            }
-            if (plain == 0) {
-                a->count = 0, a->next = 0;
-                window = 0, window_ref = res2;
-            }
-        } else if (++window >= AA_WINDOW * a->mem) {
-            if (res2 > AA_STALL * AA_STALL * window_ref) {
-                plain = plain_max, plain_ref = res2;
-                a->count = 0, a->next = 0;
-            }
-            window = 0, window_ref = res2;
-        }
-        if (have_prev && plain == 0) { /* the push sweep_anderson() prepared (same slot) */
-            anderson_commit(a, gr, rh, gg);
-        }
-        double *t = a->fprev;
-        a->fprev = a->f;
-        a->f = t;
-        t = a->gprev;
-        a->gprev = x;
-        x = t;
-        have_prev = 1;
-        res_prev = res2;
-        extrapolated = plain == 0 && a->count > 0 && anderson_coefficients(a);
-        xcols = extrapolated ? a->count : 0;
-    }
-    memcpy(out, result, a->m * sizeof *out);
-    full->iterations = it;
-    full->merit = merit;
-    full->converged = converged;
-    full->merit_evaluations = evaluations;
-    full->last_update = last;
-}
-
 nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, const double *mu,
                                 const double *shift, const nscd_fc3d_options *opts, double *r,
                                 double *u, nscd_fc3d_info *info, double *work) {
@@ -635,11 +498,7 @@ nscd_status nscd__fc3d_run_work(const nscd__fc3d_matrix *W, const double *q, con
         anderson a;
         anderson_init(&a, n, opts->anderson_memory, s, block);
         nscd_fc3d_info full = {0};
-        if (c.groups == 1 && blend == 1.0) {
-            run_anderson_gs(&c, opts, qscale, &a, cur, fresh, uw, r, &full);
-        } else {
-            run_anderson(&c, opts, blend, qscale, &a, cur, fresh, uw, r, &full);
-        }
+        run_anderson(&c, opts, blend, qscale, &a, cur, fresh, uw, r, &full);
         nscd__free(&al, block, size);
         memcpy(u, uw, m * sizeof *u);
         full.local_failures = c.local_failures;
