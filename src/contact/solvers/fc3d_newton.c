@@ -385,6 +385,25 @@ typedef struct newton_result {
     double merit, last_update;
 } newton_result;
 
+/* The checks that open every step of both Newton loops, in this order: a
+ * non-finite iterate fails, a merit at the tolerance converges, the step
+ * budget ends it. True when the loop must stop (o says why). */
+static bool stops(bool finite, double merit, double tol, int32_t max_steps, newton_result *o) {
+    if (!finite) {
+        o->failure = NSCD_FC3D_NEWTON_NOT_FINITE;
+        return true;
+    }
+    if (merit <= tol) {
+        o->converged = 1;
+        return true;
+    }
+    if (o->steps >= max_steps) {
+        o->failure = NSCD_FC3D_NEWTON_MAX_ITERATIONS;
+        return true;
+    }
+    return false;
+}
+
 /* Newton from w->r (u, Phi, D need not be set) for at most max_steps steps;
  * leaves the last accepted iterate in w->r, w->u. */
 static void newton_phase(const nscd__fc3d_matrix *W, const double *q, const double *mu, double tol,
@@ -397,16 +416,7 @@ static void newton_phase(const nscd__fc3d_matrix *W, const double *q, const doub
     double history[NONMONOTONE_MEMORY];
     double cap = LAMBDA_CAP; /* adapted: /10 after a full step, x10 after a damped one */
     for (;;) {
-        if (!isfinite(psi2) || !isfinite(merit)) {
-            o.failure = NSCD_FC3D_NEWTON_NOT_FINITE;
-            break;
-        }
-        if (merit <= tol) {
-            o.converged = 1;
-            break;
-        }
-        if (o.steps >= max_steps) {
-            o.failure = NSCD_FC3D_NEWTON_MAX_ITERATIONS;
+        if (stops(isfinite(psi2) && isfinite(merit), merit, tol, max_steps, &o)) {
             break;
         }
         history[o.steps % NONMONOTONE_MEMORY] = psi2;
@@ -482,16 +492,7 @@ static void prox_phase(const nscd__fc3d_matrix *W, const double *q, const double
     double merit = plain_merit(W, q, mu, qscale, w), rho = PROX_RHO0;
     newton_result o = {0, NSCD_FC3D_NEWTON_NO_FAILURE, 1, 0, merit, 0.0};
     for (;;) {
-        if (!isfinite(merit)) {
-            o.failure = NSCD_FC3D_NEWTON_NOT_FINITE;
-            break;
-        }
-        if (merit <= tol) {
-            o.converged = 1;
-            break;
-        }
-        if (o.steps >= max_steps) {
-            o.failure = NSCD_FC3D_NEWTON_MAX_ITERATIONS;
+        if (stops(isfinite(merit), merit, tol, max_steps, &o)) {
             break;
         }
         if (rho > PROX_RHO_MAX) {
