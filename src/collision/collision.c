@@ -299,7 +299,10 @@ static int still_separated(const nscd__collision_shape *a, const nscd__collision
     for (int i = 0; i < 3; ++i) {
         far = fmax(far, fmax(fabs(a->position[i]), fabs(b->position[i])));
     }
-    double room = 1e-6 * (nscd__shape_extent(a) + nscd__shape_extent(b)) + 1e-12 * far;
+    double room =
+        1e-6 * (nscd__shape_extent(a->type, a->radius, a->half_height, a->half_extents, a->hull) +
+                nscd__shape_extent(b->type, b->radius, b->half_height, b->half_extents, b->hull)) +
+        1e-12 * far;
     return sep >= margin + room;
 }
 

@@ -46,6 +46,13 @@ typedef struct nscd__collision_shape {
     const struct nscd__hull *hull;
 } nscd__collision_shape;
 
+/* The largest distance of a point of a finite shape from its origin: a
+ * sphere, box, capsule or cylinder of these sizes, or the convex hull
+ * (its radius; the other types ignore it). The world's bounding radius of
+ * a body and the pair cache's round-off room (collision.c) both use it. */
+double nscd__shape_extent(int32_t type, double radius, double half_height,
+                          const double half_extents[3], const struct nscd__hull *hull);
+
 /* One contact point. */
 typedef struct nscd__contact_point {
     int32_t shape_a, shape_b; /* indices into the input shape array */

@@ -61,8 +61,6 @@ void nscd__shape_aabb(const nscd__collision_shape *s, double pad, nscd__aabb *bo
  * box, capsule, cylinder or convex polyhedron (the pair cache's separation
  * test, collision.c). */
 double nscd__support_along(const nscd__collision_shape *s, const double d[3]);
-/* The largest distance of a point of the finite shape s from its origin. */
-double nscd__shape_extent(const nscd__collision_shape *s);
 /* Adds one point; `normal` must be unit. Ignored when the manifold is full. */
 void nscd__manifold_add(nscd__manifold *m, const double point[3], const double normal[3],
                         double gap, uint32_t feature);

@@ -60,13 +60,14 @@ double nscd__support_along(const nscd__collision_shape *s, const double d[3]) {
     }
 }
 
-double nscd__shape_extent(const nscd__collision_shape *s) {
-    switch (s->type) {
-    case NSCD_SHAPE_SPHERE: return s->radius;
-    case NSCD_SHAPE_BOX: return sqrt(nscd__dot3(s->half_extents, s->half_extents));
-    case NSCD_SHAPE_CAPSULE: return s->half_height + s->radius;
-    case NSCD_SHAPE_CYLINDER: return sqrt(s->half_height * s->half_height + s->radius * s->radius);
-    default: return s->hull->radius;
+double nscd__shape_extent(int32_t type, double radius, double half_height,
+                          const double half_extents[3], const nscd__hull *hull) {
+    switch (type) {
+    case NSCD_SHAPE_SPHERE: return radius;
+    case NSCD_SHAPE_BOX: return sqrt(nscd__dot3(half_extents, half_extents));
+    case NSCD_SHAPE_CAPSULE: return half_height + radius;
+    case NSCD_SHAPE_CYLINDER: return sqrt(half_height * half_height + radius * radius);
+    default: return hull->radius; /* convex */
     }
 }
 

@@ -212,20 +212,15 @@ static double shape_mass(const nscd_shape_desc *s, double density, double I[3]) 
     }
 }
 
-/* Bounding radius of a shape about the body origin (for the writers). */
-static double shape_bound(const nscd_shape_desc *s) {
-    double c = norm3(s->position[0], s->position[1], s->position[2]);
-    switch (s->type) {
-    case NSCD_SHAPE_SPHERE: return c + s->radius;
-    case NSCD_SHAPE_BOX:
-        return c + sqrt(s->half_extents[0] * s->half_extents[0] +
-                        s->half_extents[1] * s->half_extents[1] +
-                        s->half_extents[2] * s->half_extents[2]);
-    case NSCD_SHAPE_CAPSULE: return c + s->half_height + s->radius;
-    case NSCD_SHAPE_CYLINDER:
-        return c + sqrt(s->half_height * s->half_height + s->radius * s->radius);
-    default: return 0.0;
+/* Bounding radius of a shape about the body origin (for the writers): the
+ * origin's distance plus the shape's extent (collision.h); 0 for a
+ * half-space. */
+static double shape_bound(const nscd_shape_desc *s, const nscd__hull *hull) {
+    if (s->type == NSCD_SHAPE_HALF_SPACE) {
+        return 0.0;
     }
+    return norm3(s->position[0], s->position[1], s->position[2]) +
+           nscd__shape_extent(s->type, s->radius, s->half_height, s->half_extents, hull);
 }
 
 /* Mass, centre (body frame) and inertia tensor about the body origin (body
@@ -559,9 +554,7 @@ static void store_shapes(nscd_world *w, int32_t i, const nscd_shape_desc *shapes
         t->category = d->category;
         t->mask = d->mask;
         t->hull = hulls[s]; /* the shape owns it from now on */
-        double sb = d->type == NSCD_SHAPE_CONVEX
-                        ? norm3(d->position[0], d->position[1], d->position[2]) + hulls[s]->radius
-                        : shape_bound(d);
+        double sb = shape_bound(d, hulls[s]);
         bound = sb > bound ? sb : bound;
     }
     /* the writers' radius: the first shape's when it is a sphere */
