@@ -279,6 +279,27 @@ static void mdp_general_block_solver(void **state) {
     }
 }
 
+/* A block the fuzzer found (fuzz_fc3d, corpus seed-mdp-skew-stall): a small
+ * skew part (k^2 = 2.5e-6) on a hyperbolic conic (mu s > A_nn), where the
+ * analytic solver is good to about sqrt(eps) and the projection steps stall
+ * at 1e-8 of the iterate. The solve stops there with OK (it spent 2000 steps
+ * and returned NOT_CONVERGED before: 10 s for a 3-contact problem) and its
+ * result passes the VI to the floor's accuracy. */
+static void mdp_general_stalls_at_solver_accuracy(void **state) {
+    (void)state;
+    const double A[9] = {3.2516608691428952,  -3.2621749768263526, 0.38059145971596003,
+                         -3.2593214625545586, 17.09046715177579,   -1.9919404906817046,
+                         0.37109014687312342, -1.9994380591556693, 2.2651072768636333};
+    const double v[3] = {-0.00025120791928501252, -2.0094302543878362, -0.32020079831874071};
+    const double mu = 1.2778210116731517;
+    double y[3] = {0.076929744109847153, 0.080916713777481941, 0.055819851477290107};
+    assert_int_equal(nscd__fc3d_local_mdp_general(A, v, mu, 0.0, y), NSCD_OK);
+    double bad = mdp_vi_violation(A, v, mu, y);
+    if (!(bad <= 1e-6)) {
+        fail_msg("VI violated by %g", bad);
+    }
+}
+
 /* A point mass that moves in the x-z plane only, on a floor, in contact with
  * a free body: its contact block is diag(1/m, 1/m, 0) plus the other body's
  * share in x-z only, singular (the out-of-plane tangent does not move: a
@@ -555,6 +576,7 @@ int main(void) {
         cmocka_unit_test(coulomb_nonsymmetric_blocks_solved),
         cmocka_unit_test(mdp_nonsymmetric_blocks_solved),
         cmocka_unit_test(mdp_general_block_solver),
+        cmocka_unit_test(mdp_general_stalls_at_solver_accuracy),
         cmocka_unit_test(semidefinite_block_solved),
         cmocka_unit_test(refused_blocks_named_and_nothing_changed),
         cmocka_unit_test(classification_is_scale_invariant),

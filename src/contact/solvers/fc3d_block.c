@@ -202,6 +202,15 @@ nscd_status nscd__fc3d_local_mdp_general(const double A[9], const double v[3], d
     double stop = contraction > 0.0
                       ? fmax(64.0 * DBL_EPSILON, 1e-13 * (1.0 - contraction) / contraction)
                       : INFINITY; /* k = 0: one step is exact */
+    /* A step that does not shrink by (1 + contraction)/2 is the analytic
+     * solver's own error, not the iteration's: on a degenerate conic (a
+     * hyperbola) its objective is flat along the boundary and its minimiser is
+     * good to about sqrt(eps) relative, so steps stall there. After
+     * NSCD__FC3D_MDP_STALLS such steps in a row the iterate is as good as it
+     * gets: accepted when the step is below NSCD__FC3D_MDP_FLOOR of the iterate,
+     * NOT_CONVERGED otherwise (before, 2000 more steps were spent in vain). */
+    double shrink = 0.5 * (1.0 + contraction), last_step = INFINITY;
+    int stalls = 0;
     double y[3] = {x[0], x[1], x[2]};
     for (int it = 0; it < NSCD__FC3D_MDP_STEPS; ++it) {
         double F[3], h[3], B[9], b[3], next[3];
@@ -219,13 +228,28 @@ nscd_status nscd__fc3d_local_mdp_general(const double A[9], const double v[3], d
         if (st != NSCD_OK) {
             return st;
         }
-        double step = hypot(hypot(next[0] - y[0], next[1] - y[1]), next[2] - y[2]);
+        double d[3] = {next[0] - y[0], next[1] - y[1], next[2] - y[2]};
+        double step = hypot(hypot(d[0], d[1]), d[2]);
         double size = hypot(hypot(next[0], next[1]), next[2]);
         y[0] = next[0], y[1] = next[1], y[2] = next[2];
         if (!isfinite(size)) {
             return NSCD_ERR_NOT_CONVERGED;
         }
         if (step <= stop * size) {
+            x[0] = y[0], x[1] = y[1], x[2] = y[2];
+            return NSCD_OK;
+        }
+        double g_step = 0.0; /* the step in the metric G, where the steps contract */
+        for (int i = 0; i < 3; ++i) {
+            g_step += d[i] * (G[3 * i] * d[0] + G[3 * i + 1] * d[1] + G[3 * i + 2] * d[2]);
+        }
+        g_step = sqrt(fmax(g_step, 0.0));
+        stalls = g_step > shrink * last_step ? stalls + 1 : 0;
+        last_step = g_step;
+        if (stalls == NSCD__FC3D_MDP_STALLS) {
+            if (step > NSCD__FC3D_MDP_FLOOR * size) {
+                return NSCD_ERR_NOT_CONVERGED;
+            }
             x[0] = y[0], x[1] = y[1], x[2] = y[2];
             return NSCD_OK;
         }
