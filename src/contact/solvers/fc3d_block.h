@@ -29,8 +29,9 @@
 #define NSCD__FC3D_PSD_TOL 1e-10
 /* Largest number of projection steps of nscd__fc3d_local_mdp_general. */
 #define NSCD__FC3D_MDP_STEPS 2000
-/* Steps in a row that do not shrink before nscd__fc3d_local_mdp_general stops
- * at the analytic solver's accuracy, and the relative step it accepts there. */
+/* nscd__fc3d_local_mdp_general stops at the analytic solver's accuracy after
+ * NSCD__FC3D_MDP_STALLS steps below NSCD__FC3D_MDP_FLOOR of the iterate that do
+ * not shrink the smallest step so far. */
 #define NSCD__FC3D_MDP_STALLS 4
 #define NSCD__FC3D_MDP_FLOOR 1e-6
 /* Proximal parameter of semi-definite blocks, relative to s = trace/3. */
@@ -83,11 +84,10 @@ nscd_status nscd__fc3d_block_solve(int32_t kind, int32_t law, const double A[9],
  * k = the skew part's size in that metric on the plane u_n = 0; each step is
  * one call of the analytic solver on an SPD block with A's first row. The
  * steps contract by k / sqrt(1 + k^2) < 1. x in: the prox centre and the
- * start; out: y. The steps stop at 1e-13 of the iterate (Banach's bound) or,
- * when NSCD__FC3D_MDP_STALLS steps in a row do not shrink (the analytic
- * solver's own error on a degenerate conic, about sqrt(eps) relative), with
- * OK when the last step is below NSCD__FC3D_MDP_FLOOR of the iterate.
- * NSCD_ERR_NOT_CONVERGED when the steps stall above that, or when
+ * start; out: y. The steps stop at 1e-13 of the iterate (Banach's bound) or
+ * when they stall below NSCD__FC3D_MDP_FLOOR of it (the analytic solver's
+ * own error on a degenerate conic, about sqrt(eps) relative: steps that no
+ * longer shrink). NSCD_ERR_NOT_CONVERGED when
  * NSCD__FC3D_MDP_STEPS steps were not enough (a skew part k >~ 10:
  * contraction 0.995 per step),
  * NSCD_ERR_NOT_SPD when A's normal entry is not positive. */
