@@ -14,7 +14,7 @@
  *              [--dt H] [--sweeps N] [--deep-sweeps N] [--deep-penetration D] [--vtk DIR]
  * [--vtk-every T] [--vtp PREFIX] [--rolling-friction L] [--spinning-friction L]
  * [--quiet-check T] [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats] [--drop R]
- * [--drop-wake] [--convex]
+ * [--drop-wake] [--convex] [--light-body-ratio R]
  *
  * --rolling-friction and --spinning-friction set the rolling and spinning
  * resistance lengths of every body and the container
@@ -34,6 +34,10 @@
  * the highest body (from 5 cm above its centre) and runs 1 s more: the bodies asleep, the
  * ball's lowest and final bottom and the largest penetration; with
  * --drop-wake every body is woken first (the same drop on the awake pile).
+ *
+ * --light-body-ratio R sets nscd_world_desc::light_body_ratio (default 10;
+ * 0: no light bodies, the step before that field; docs/world.md, "Light
+ * bodies").
  *
  * --convex adds a fifth kind, the convex polyhedron (NSCD_SHAPE_CONVEX: the
  * hull of 12 random points on an ellipsoid of the same 1-3 cm), drawn as
@@ -63,7 +67,7 @@
     "[--vtk-every T] [--vtp PREFIX]\n"                                                             \
     "                  [--rolling-friction L] [--spinning-friction L] [--quiet-check T]\n"         \
     "                  [--sleep] [--sleep-speed V] [--sleep-time T] [--speed-stats] [--drop R]\n"  \
-    "                  [--drop-wake] [--convex]\n"
+    "                  [--drop-wake] [--convex] [--light-body-ratio R]\n"
 
 #define HALF_WIDTH 0.1 /* m: the container's inner half width */
 #define WALL 0.02      /* m: half thickness of a wall */
@@ -405,6 +409,7 @@ int main(int argc, char **argv) {
     d.max_sweeps = (int32_t)cli_double(argc, argv, "--sweeps", d.max_sweeps);
     d.deep_sweeps = (int32_t)cli_double(argc, argv, "--deep-sweeps", d.deep_sweeps);
     d.deep_penetration = cli_double(argc, argv, "--deep-penetration", d.deep_penetration);
+    d.light_body_ratio = cli_double(argc, argv, "--light-body-ratio", d.light_body_ratio);
     const int sleep = cli_has_flag(argc, argv, "--sleep");
     const int speed_stats = cli_has_flag(argc, argv, "--speed-stats");
     d.sleep = sleep;

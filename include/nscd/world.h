@@ -249,6 +249,17 @@ typedef struct nscd_world_desc {
      *  steppers (nscd_time_stepping_create_world()) and the distributed
      *  world refuse a world with sleeping on (::NSCD_ERR_UNSUPPORTED). */
     int32_t sleep;
+    /** (since 0.2) Light bodies (docs/world.md, "A light body squeezed"): a
+     *  dynamic body with 2 to 12 contacts that touches a dynamic body at
+     *  least this many times heavier is light, and after every sweep of
+     *  nscd_world_step() the normal impulses of its contacts are solved
+     *  together (an exact block update of their normal rows, Lemke's method;
+     *  the tangential impulses kept), so that a heavy body resting on a
+     *  light one is held by the light one's support in one sweep instead of
+     *  hundreds. 0 = no light bodies (the step as before this field,
+     *  bitwise), else >= 1. Not used by the Jacobi blend (`jacobi_groups` >
+     *  1), the distributed world or the time steppers. Default 10. */
+    double light_body_ratio;
 } nscd_world_desc;
 
 /** A body, filled with defaults by nscd_body_desc_init(). */

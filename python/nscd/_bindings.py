@@ -713,6 +713,7 @@ class nscd_world_desc(ctypes.Structure):
         ('sleep_speed', ctypes.c_double),
         ('sleep_time', ctypes.c_double),
         ('sleep', ctypes.c_int32),
+        ('light_body_ratio', ctypes.c_double),
     ]
 
 

@@ -32,6 +32,7 @@ nscd_status nscd_world_desc_init(nscd_world_desc *desc, size_t struct_size) {
     d.deep_sweeps = 100;
     d.sleep_speed = 0.01;
     d.sleep_time = 0.5;
+    d.light_body_ratio = 10.0;
     return nscd__struct_init(desc, struct_size, &d, sizeof d, NSCD__WORLD_DESC_SIZE_0_2);
 }
 
@@ -41,7 +42,7 @@ static nscd_status validate_desc(const nscd_world_desc *d) {
         d->tolerance,        d->relaxation,    d->error_reduction, d->contact_margin,
         d->default_friction, d->domain_min[0], d->domain_min[1],   d->domain_min[2],
         d->domain_max[0],    d->domain_max[1], d->domain_max[2],   d->max_correction_speed,
-        d->deep_penetration, d->sleep_speed,   d->sleep_time};
+        d->deep_penetration, d->sleep_speed,   d->sleep_time,      d->light_body_ratio};
     if (!nscd__all_finite(reals, sizeof reals / sizeof reals[0])) {
         return NSCD_ERR_NOT_FINITE;
     }
@@ -65,6 +66,7 @@ static nscd_status validate_desc(const nscd_world_desc *d) {
         d->jacobi_groups < 1 || d->jacobi_groups > (1 << 20) || !(d->max_correction_speed > 0.0) ||
         d->relax_sweeps < 0 || !(d->deep_penetration > 0.0) || d->deep_sweeps < 0 ||
         d->sleep_speed < 0.0 || d->sleep_time < 0.0 || d->threads < 0 ||
+        (d->light_body_ratio != 0.0 && !(d->light_body_ratio >= 1.0)) ||
         d->threads > NSCD__WORLD_MAX_THREADS) {
         return NSCD_ERR_OUT_OF_RANGE;
     }
@@ -143,6 +145,7 @@ void nscd_world_destroy(nscd_world *w) {
                (size_t)w->collision_shapes_capacity * sizeof(nscd__collision_shape));
     nscd__collision_free(&w->collision);
     nscd__world_free_contacts(w);
+    nscd__world_free_clusters(w);
     nscd__free(&a, w->records, (size_t)w->records_capacity * sizeof(nscd__world_record));
     nscd__free(&a, w->carried, (size_t)w->carried_capacity * sizeof(nscd__world_record));
     nscd__world_free_colours(w);

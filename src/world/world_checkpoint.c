@@ -25,8 +25,8 @@
 /* Every field of these structs is either saved below or documented as
  * rebuilt by the step (docs/checkpoint.md). Update the visitors, then
  * these sizes. */
-_Static_assert(sizeof(struct nscd_world) == 1672, "nscd_world changed: update world_checkpoint.c");
-_Static_assert(sizeof(nscd_world_desc) == 280,
+_Static_assert(sizeof(struct nscd_world) == 1720, "nscd_world changed: update world_checkpoint.c");
+_Static_assert(sizeof(nscd_world_desc) == 288,
                "nscd_world_desc changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__world_shape) == 168, "world shape changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__world_record) == 168, "record changed: update world_checkpoint.c");
@@ -152,10 +152,20 @@ static void io_settings(cursor *c, nscd_world *w) {
     /* sleeping's settings, only with sleeping on (a world without saves
      * what it saved before they existed; a load finds them by the bytes
      * left in the section) */
-    if (c->loading ? !c->bad && c->pos < c->size : d->sleep != 0) {
+    enum { SLEEP_BYTES = 2 * 8 + 4, LIGHT_BYTES = 8 };
+    size_t left = c->size - c->pos;
+    if (c->loading ? !c->bad && (left == SLEEP_BYTES || left == SLEEP_BYTES + LIGHT_BYTES)
+                   : d->sleep != 0) {
         io_f64(c, &d->sleep_speed, 1);
         io_f64(c, &d->sleep_time, 1);
         io_i32(c, &d->sleep, 1);
+    }
+    /* the light bodies' ratio, always last (a file from before it has none:
+     * its world had no light bodies, ratio 0, which keeps its restart bitwise) */
+    if (c->loading && !c->bad && c->size - c->pos != LIGHT_BYTES) {
+        d->light_body_ratio = 0.0;
+    } else {
+        io_f64(c, &d->light_body_ratio, 1);
     }
 }
 

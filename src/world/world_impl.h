@@ -173,6 +173,12 @@ struct nscd_world {
     int32_t contact_resist_capacity;
     nscd__world_record *records;
     int32_t n_records, records_capacity;
+    /* This step's light-body clusters (world_solver.c, nscd__bgs_problem):
+     * cluster_start (n_clusters + 1) and cluster_contacts index the
+     * contacts; body_contacts (bodies + 1 starts, then the lists) is the
+     * scratch that finds them. */
+    int32_t *cluster_start, *cluster_contacts, *body_contact_start, *body_contact_list;
+    int32_t n_clusters, cluster_bodies_capacity, cluster_contacts_capacity;
     /* Sleeping: the dynamic bodies asleep, the last island label given, and
      * the records of the sleeping contacts (neither side awake) a step
      * carries over unsolved, in key order (scratch of the step). */
@@ -311,6 +317,10 @@ nscd_diag *nscd__world_diag(const nscd_world *w);
  * contact/solvers/block_gs.h on views of the world's arrays. The view and the
  * options of the world's description: */
 nscd__bgs_problem nscd__world_bgs_problem(nscd_world *w);
+/* Finds this step's light-body clusters (after the contacts are built). */
+nscd_status nscd__world_find_clusters(nscd_world *w);
+/* Frees the clusters' arrays. */
+void nscd__world_free_clusters(nscd_world *w);
 nscd__bgs_options nscd__world_bgs_options(const nscd_world *w, int32_t max_sweeps);
 /* Applies the warm-start impulses and runs the sweeps. Returns the sweeps
  * done and the merit of the last one. */

@@ -2,8 +2,11 @@
  * of contact/solvers/block_gs.c on views of the world's arrays (dense bodies, the
  * step's contacts and joint blocks), with the options of its description. */
 #include <math.h>
+#include <stdbool.h>
+#include <string.h>
 
 #include "contact/solvers/block_gs.h"
+#include "core/memory.h"
 #include "nscd/fc3d.h"
 #include "world/world_impl.h"
 
@@ -34,7 +37,96 @@ nscd__bgs_problem nscd__world_bgs_problem(nscd_world *w) {
     p.serial_colour = -1;
     p.parallel = NULL;
     p.partials = NULL;
+    p.cluster_start = w->cluster_start;
+    p.cluster_contacts = w->cluster_contacts;
+    p.n_clusters = w->n_clusters;
     return p;
+}
+
+/* A body is light when a moving neighbour it touches is at least
+ * light_body_ratio times heavier; its contacts (2 to NSCD__BGS_CLUSTER_MAX)
+ * form its cluster. Bodies in index order, contacts in theirs:
+ * deterministic. Only the Gauss–Seidel sweeps run the clusters. */
+nscd_status nscd__world_find_clusters(nscd_world *w) {
+    w->n_clusters = 0;
+    double ratio = w->desc.light_body_ratio;
+    int32_t n = w->n_bodies, m = w->n_contacts;
+    if (!(ratio > 0.0) || m < 2 || w->desc.jacobi_groups > 1) {
+        return NSCD_OK;
+    }
+    if (n + 1 > w->cluster_bodies_capacity) {
+        nscd__array a[2] = {{(void **)&w->body_contact_start, sizeof(int32_t), 0},
+                            {(void **)&w->cluster_start, sizeof(int32_t), 0}};
+        if (nscd__reserve_arrays(&w->allocator, a, 2, &w->cluster_bodies_capacity, n + 1) !=
+            NSCD_OK) {
+            return NSCD_ERR_OUT_OF_MEMORY;
+        }
+    }
+    if (2 * m > w->cluster_contacts_capacity) {
+        nscd__array a[2] = {{(void **)&w->body_contact_list, sizeof(int32_t), 0},
+                            {(void **)&w->cluster_contacts, sizeof(int32_t), 0}};
+        if (nscd__reserve_arrays(&w->allocator, a, 2, &w->cluster_contacts_capacity, 2 * m) !=
+            NSCD_OK) {
+            return NSCD_ERR_OUT_OF_MEMORY;
+        }
+    }
+    int32_t *start = w->body_contact_start, *list = w->body_contact_list;
+    memset(start, 0, (size_t)(n + 1) * sizeof *start);
+    for (int32_t j = 0; j < m; ++j) { /* counts, then starts, then the lists */
+        const nscd__world_contact *c = &w->contacts[j];
+        start[c->a + 1] += c->a_moves;
+        start[c->b + 1] += c->b_moves;
+    }
+    for (int32_t i = 0; i < n; ++i) {
+        start[i + 1] += start[i];
+    }
+    for (int32_t j = 0; j < m; ++j) {
+        const nscd__world_contact *c = &w->contacts[j];
+        if (c->a_moves) {
+            list[start[c->a]++] = j;
+        }
+        if (c->b_moves) {
+            list[start[c->b]++] = j;
+        }
+    }
+    for (int32_t i = n; i > 0; --i) {
+        start[i] = start[i - 1];
+    }
+    start[0] = 0;
+    int32_t used = 0;
+    w->cluster_start[0] = 0;
+    for (int32_t i = 0; i < n; ++i) {
+        int32_t count = start[i + 1] - start[i];
+        if (count < 2 || count > NSCD__BGS_CLUSTER_MAX) {
+            continue;
+        }
+        bool light = false;
+        for (int32_t e = start[i]; e < start[i + 1] && !light; ++e) {
+            const nscd__world_contact *c = &w->contacts[list[e]];
+            bool a_side = c->a == i && c->a_moves;
+            double mine = a_side ? c->inv_mass_a : c->inv_mass_b;
+            double other = a_side ? c->inv_mass_b : c->inv_mass_a;
+            bool other_moves = a_side ? c->b_moves : c->a_moves;
+            light = other_moves && other * ratio <= mine;
+        }
+        if (light) {
+            memcpy(w->cluster_contacts + used, list + start[i], (size_t)count * sizeof *list);
+            used += count;
+            w->cluster_start[++w->n_clusters] = used;
+        }
+    }
+    return NSCD_OK;
+}
+
+void nscd__world_free_clusters(nscd_world *w) {
+    size_t nb = (size_t)w->cluster_bodies_capacity, nc = (size_t)w->cluster_contacts_capacity;
+    nscd__free(&w->allocator, w->body_contact_start, nb * sizeof(int32_t));
+    nscd__free(&w->allocator, w->cluster_start, nb * sizeof(int32_t));
+    nscd__free(&w->allocator, w->body_contact_list, nc * sizeof(int32_t));
+    nscd__free(&w->allocator, w->cluster_contacts, nc * sizeof(int32_t));
+    w->body_contact_start = w->cluster_start = w->body_contact_list = w->cluster_contacts = NULL;
+    w->cluster_bodies_capacity = w->cluster_contacts_capacity = 0;
+    w->n_clusters = 0;
 }
 
 /* The step's problem: with threads >= 1, in the colour order of the

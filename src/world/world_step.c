@@ -833,6 +833,7 @@ static void save_velocities(nscd_world *w, bool restore) {
  * compaction, scratch, world-frame inertia, collision, solver contacts and
  * room for their records. On failure the step has no contacts. */
 nscd_status nscd__world_step_prepare(nscd_world *w, double *max_penetration) {
+    w->n_clusters = 0; /* found by the world's own step (nscd__world_find_clusters) */
     *max_penetration = 0.0;
     nscd__world_compact(w);
     if (nscd__world_reserve_scratch(w) != NSCD_OK) {
@@ -998,7 +999,12 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
         return non_finite_failure(w, bad, "free motion (gravity, load, gyroscopic step)");
     }
     nscd__world_joint_warm_start(w);
-    nscd__world_warm_start(w);
+    nscd__world_warm_start(w); /* colours (and may permute) the contacts first */
+    if (nscd__world_find_clusters(w) != NSCD_OK) {
+        nscd__world_step_restore(w);
+        w->n_contacts = 0;
+        return nscd__fail(&w->diag, NSCD_ERR_OUT_OF_MEMORY, "light-body clusters");
+    }
     int32_t sweeps = 0, report_relax = 0;
     double merit = 0.0;
     nscd__world_solve(w, w->desc.max_sweeps, &sweeps, &merit);

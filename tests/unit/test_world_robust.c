@@ -376,50 +376,63 @@ static void unconverged_impact_is_reported(void **state) {
     }
 }
 
+#define BALL_RADIUS 0.005
+
 /* A heavy plate (a 20 x 20 x 2 cm steel box, 63 kg) resting on three light
- * balls (5 mm, 0.5 g each) on the floor, 2 sweeps a step: a mass ratio of
- * 1e5 that truncated Gauss–Seidel carries down slowly, so that without the
- * deep-penetration guard the balls are pressed into the floor step after
- * step (10 mm: through). With it (the default, deep_penetration 1e-4 m,
- * 100 more sweeps at most), they stop far less deep (1.1 mm), and a step
- * that lets a ball already deeper than that go deeper says so: its report
- * counts the deep contacts and is not converged, and its last error names
- * them. (Sweeps alone cannot carry a mass ratio of 1e5: that needs a
- * direct solve of the stack, docs/world.md "Deep penetrations".) */
+ * balls (5 mm, 0.5 g each) on the floor: the floor's id, the balls', the
+ * plate's. */
+static nscd_body_id plate_on_balls(nscd_world *w, nscd_body_id balls[3], nscd_body_id *plate) {
+    const double r = BALL_RADIUS;
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.type = NSCD_BODY_STATIC;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_HALF_SPACE;
+    nscd_body_id floor = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &floor), NSCD_OK);
+    for (int k = 0; k < 3; ++k) {
+        nscd_body_desc_init(&b, sizeof b);
+        double angle = 2.0943951023931955 * k;
+        b.position[0] = 0.06 * cos(angle), b.position[1] = 0.06 * sin(angle);
+        b.position[2] = r;
+        nscd_shape_desc_init(&s, sizeof s);
+        s.type = NSCD_SHAPE_SPHERE, s.radius = r;
+        assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &balls[k]), NSCD_OK);
+    }
+    nscd_body_desc_init(&b, sizeof b);
+    b.position[2] = 2.0 * r + 0.01;
+    b.density = 7850.0;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_BOX;
+    s.half_extents[0] = s.half_extents[1] = 0.1, s.half_extents[2] = 0.01;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, plate), NSCD_OK);
+    return floor;
+}
+
+/* The plate on the balls, 2 sweeps a step, without light bodies
+ * (light_body_ratio 0): a mass ratio of 1e5 that truncated Gauss–Seidel
+ * carries down slowly, so that without the deep-penetration guard the
+ * balls are pressed into the floor step after step (10 mm: through). With
+ * it (deep_penetration 1e-4 m, 100 more sweeps at most), they stop far less
+ * deep (1.1 mm), and a step that lets a ball already deeper than that go
+ * deeper says so: its report counts the deep contacts and is not converged,
+ * and its last error names them. (Sweeps alone cannot carry a mass ratio of
+ * 1e5; the light bodies' block solve does, light_body_holds_heavy_load.) */
 static void heavy_load_does_not_press_balls_through(void **state) {
     (void)state;
     double deepest[2] = {0.0, 0.0};
+    const double r = BALL_RADIUS;
     for (int guard = 0; guard < 2; ++guard) {
         nscd_world_desc d;
         nscd_world_desc_init(&d, sizeof d);
         assert_true(d.deep_penetration > 0.0 && d.deep_sweeps > 0);
         d.max_sweeps = 2;
         d.deep_sweeps = guard ? d.deep_sweeps : 0;
+        d.light_body_ratio = 0.0;
         nscd_world *w = make_world(&d);
-        add_floor(w);
-        const double r = 0.005;
-        nscd_body_id balls[3];
-        for (int k = 0; k < 3; ++k) {
-            nscd_body_desc b;
-            nscd_body_desc_init(&b, sizeof b);
-            double angle = 2.0943951023931955 * k;
-            b.position[0] = 0.06 * cos(angle), b.position[1] = 0.06 * sin(angle);
-            b.position[2] = r;
-            nscd_shape_desc s;
-            nscd_shape_desc_init(&s, sizeof s);
-            s.type = NSCD_SHAPE_SPHERE, s.radius = r;
-            assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &balls[k]), NSCD_OK);
-        }
-        nscd_body_desc b;
-        nscd_body_desc_init(&b, sizeof b);
-        b.position[2] = 2.0 * r + 0.01;
-        b.density = 7850.0;
-        nscd_shape_desc s;
-        nscd_shape_desc_init(&s, sizeof s);
-        s.type = NSCD_SHAPE_BOX;
-        s.half_extents[0] = s.half_extents[1] = 0.1, s.half_extents[2] = 0.01;
-        nscd_body_id plate = 0;
-        assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &plate), NSCD_OK);
+        nscd_body_id balls[3], plate = 0;
+        plate_on_balls(w, balls, &plate);
         int added = 0, flagged = 0;
         double depth[3] = {0.0, 0.0, 0.0}; /* each ball's penetration */
         for (int step = 0; step < 500; ++step) {
@@ -450,6 +463,51 @@ static void heavy_load_does_not_press_balls_through(void **state) {
     }
     assert_true(deepest[0] < -5e-3);            /* pressed in without the guard */
     assert_true(deepest[1] > 0.5 * deepest[0]); /* far less deep with it */
+}
+
+/* The plate on the balls with light bodies (the default light_body_ratio):
+ * each ball's two contacts (floor, plate) are solved together after every
+ * sweep, so 2 sweeps hold the plate. Checked against statics: the balls
+ * stay on the floor (penetration below 1 µm, where the sweeps alone pressed
+ * them 10 mm in), every step after the first 50 converges, and at rest the
+ * floor takes the whole weight: its contact impulse is (M + 3 m) g dt
+ * upward to 1e-4 (each step's velocity change is zero at rest). */
+static void light_body_holds_heavy_load(void **state) {
+    (void)state;
+    nscd_world_desc d;
+    nscd_world_desc_init(&d, sizeof d);
+    assert_true(d.light_body_ratio >= 1.0);
+    d.max_sweeps = 2;
+    d.deep_sweeps = 0; /* the sweeps and the clusters alone */
+    nscd_world *w = make_world(&d);
+    nscd_body_id balls[3], plate = 0;
+    nscd_body_id floor = plate_on_balls(w, balls, &plate);
+    double deepest = 0.0;
+    int late_unconverged = 0;
+    for (int step = 0; step < 300; ++step) {
+        nscd_world_step_report rep = {.struct_size = sizeof rep};
+        assert_int_equal(nscd_world_step(w, &rep), NSCD_OK);
+        late_unconverged += step >= 50 && !rep.converged;
+        for (int k = 0; k < 3; ++k) {
+            double x[3];
+            assert_int_equal(nscd_world_get_body(w, balls[k], x, NULL, NULL, NULL), NSCD_OK);
+            deepest = fmin(deepest, x[2] - BALL_RADIUS);
+        }
+    }
+    double mass = 0.0, total = 0.0, impulse[3];
+    nscd_body_id all[4] = {balls[0], balls[1], balls[2], plate};
+    for (int k = 0; k < 4; ++k) {
+        assert_int_equal(nscd_world_get_body_mass(w, all[k], &mass, NULL), NSCD_OK);
+        total += mass;
+    }
+    assert_int_equal(nscd_world_get_body_contact_impulse(w, floor, NULL, impulse, NULL), NSCD_OK);
+    double weight = total * -d.gravity[2] * d.dt; /* the floor pushes down on nothing: -z on it */
+    print_message("deepest ball %.3g m, %d late steps not converged, floor impulse %.9g of %.9g\n",
+                  deepest, late_unconverged, -impulse[2], weight);
+    assert_true(deepest > -1e-6);
+    assert_int_equal(late_unconverged, 0);
+    assert_true(fabs(-impulse[2] - weight) <= 1e-4 * weight);
+    nscd_world_destroy(w);
 }
 
 /* The guard's settings: a depth <= 0 (or NaN) and negative sweeps are refused. */
@@ -934,6 +992,7 @@ int main(void) {
         cmocka_unit_test(unconverged_impact_is_reported),
         cmocka_unit_test(unconverged_step_can_be_rejected),
         cmocka_unit_test(heavy_load_does_not_press_balls_through),
+        cmocka_unit_test(light_body_holds_heavy_load),
         cmocka_unit_test(deep_guard_settings_are_checked),
         cmocka_unit_test(no_tolerance_is_not_converged),
         cmocka_unit_test(thrown_bodies_stay_before_a_wall),

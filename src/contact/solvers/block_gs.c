@@ -31,6 +31,7 @@
 #include "contact/solvers/block_gs.h"
 #include "contact/solvers/fc3d_local.h"
 #include "contact/single/mdp_single.h"
+#include "contact/solvers/lemke.h"
 #include "core/envelope.h"
 #include "nscd/fc3d.h"
 
@@ -830,6 +831,145 @@ double nscd__bgs_joint_sweep(nscd__bgs_problem *p) {
     return merit;
 }
 
+/* ------------------------------------------------------------ light bodies
+ *
+ * A light body between a heavy one and its support (a 0.07 g hull under a
+ * box 300 times heavier; docs/world.md, "A light body squeezed"): block
+ * Gauss–Seidel passes the heavy body's momentum to the support through the
+ * light one by a fraction of about the mass ratio per sweep, so the heavy
+ * body presses the light one into the floor for hundreds of sweeps. The
+ * cluster pass solves the normal rows of all the light body's contacts
+ * together, W_nn = H_n M⁻¹ H_nᵀ over the cluster's bodies (the light one and
+ * its neighbours, each contact's other side moving freely), as the LCP
+ *
+ *     w = (W + δ D) z + q,  q = u_n + β − W x_n − δ D x_n,  0 <= z ⊥ w >= 0,
+ *
+ * with the other contacts and the tangential impulses frozen: the exact
+ * block update of the normal impulses (a proximal one: δ = 1e-6, D =
+ * diag W, keeps the redundant rows of a face on a face bounded), by Lemke's
+ * method. It minimises the kinetic energy over the cluster's normal
+ * impulses, so it adds none; a tangential impulse outside its cone after a
+ * smaller normal one is cut back radially. Only the contacts that push or
+ * close (x_n > 0 or u_n + β < 0) take part. */
+
+#define CLUSTER_PROX 1e-6
+
+/* The normal row of contact c on its side s (0: a, 1: b) as (linear,
+ * angular, angular response), signed as in u = J v (b relative to a). */
+static void normal_row(const nscd__bgs_problem *p, int32_t j, int s, double lin[3], double ang[3],
+                       double resp[3]) {
+    const nscd__bgs_contact *c = &p->contacts[j];
+    double sign = s == 0 ? -1.0 : 1.0;
+    for (int k = 0; k < 3; ++k) {
+        lin[k] = sign * c->frame[k];
+        ang[k] = 0.0; /* a centred sphere's lever arm lies along n */
+        resp[k] = 0.0;
+    }
+    if (!c->diagonal) {
+        const nscd__bgs_contact_rows *r = &p->contact_rows[j];
+        const double *g = s == 0 ? r->ang_a : r->ang_b, *y = s == 0 ? r->resp_a : r->resp_b;
+        for (int k = 0; k < 3; ++k) {
+            ang[k] = sign * g[k];
+            resp[k] = sign * y[k];
+        }
+    }
+}
+
+/* Entry (i, j) of W_nn: the sides of contacts i and j on a shared moving body. */
+static double cluster_entry(const nscd__bgs_problem *p, int32_t i, int32_t j) {
+    const nscd__bgs_contact *ci = &p->contacts[i], *cj = &p->contacts[j];
+    const int32_t bi[2] = {ci->a_moves ? ci->a : -1, ci->b_moves ? ci->b : -1};
+    const int32_t bj[2] = {cj->a_moves ? cj->a : -1, cj->b_moves ? cj->b : -1};
+    const double mi[2] = {ci->inv_mass_a, ci->inv_mass_b};
+    double sum = 0.0;
+    for (int s = 0; s < 2; ++s) {
+        for (int t = 0; t < 2; ++t) {
+            if (bi[s] < 0 || bi[s] != bj[t]) {
+                continue;
+            }
+            double li[3], gi[3], yi[3], lj[3], gj[3], yj[3];
+            normal_row(p, i, s, li, gi, yi);
+            normal_row(p, j, t, lj, gj, yj);
+            sum += mi[s] * (li[0] * lj[0] + li[1] * lj[1] + li[2] * lj[2]) +
+                   (gi[0] * yj[0] + gi[1] * yj[1] + gi[2] * yj[2]);
+        }
+    }
+    return sum;
+}
+
+/* Cluster k's normal solve; its merit. */
+static double solve_cluster(nscd__bgs_problem *p, int32_t k) {
+    enum { M = NSCD__BGS_CLUSTER_MAX };
+    int32_t ids[M], n = 0;
+    double b[M];
+    for (int32_t e = p->cluster_start[k]; e < p->cluster_start[k + 1] && n < M; ++e) {
+        int32_t j = p->cluster_contacts[e];
+        double u[3];
+        biased_velocity(p, j, u);
+        if (p->contacts[j].x[0] > 0.0 || u[0] < 0.0) {
+            ids[n] = j;
+            b[n++] = u[0];
+        }
+    }
+    if (n < 2) {
+        return 0.0;
+    }
+    double W[M * M], A[M * M], q[M], z[M], w[M], T[M * (2 * M + 2)], top = 0.0;
+    int32_t basis[M];
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j <= i; ++j) {
+            W[i * n + j] = W[j * n + i] = cluster_entry(p, ids[i], ids[j]);
+        }
+        top = fmax(top, W[i * n + i]);
+    }
+    if (!(top > 0.0) || !isfinite(top)) {
+        return 0.0;
+    }
+    for (int i = 0; i < n; ++i) { /* scaled to O(1) entries for Lemke's tolerance */
+        double d = CLUSTER_PROX * W[i * n + i];
+        q[i] = b[i] - d * p->contacts[ids[i]].x[0];
+        for (int j = 0; j < n; ++j) {
+            q[i] -= W[i * n + j] * p->contacts[ids[j]].x[0];
+            A[i * n + j] = (W[i * n + j] + (i == j ? d : 0.0)) / top;
+        }
+        q[i] /= top;
+    }
+    if (nscd__lemke(n, A, q, T, basis, z, w) != NSCD_OK) {
+        return 0.0; /* the sweeps' impulses stay */
+    }
+    double merit = 0.0;
+    for (int i = 0; i < n; ++i) {
+        double du = 0.0;
+        for (int j = 0; j < n; ++j) {
+            du += W[i * n + j] * (z[j] - p->contacts[ids[j]].x[0]);
+        }
+        merit = fmax(merit, fabs(du));
+    }
+    for (int i = 0; i < n; ++i) {
+        nscd__bgs_contact *c = &p->contacts[ids[i]];
+        double x[3] = {z[i], c->x[1], c->x[2]};
+        double t = sqrt(x[1] * x[1] + x[2] * x[2]), limit = c->mu * x[0];
+        if (t > limit) {
+            double f = t > 0.0 ? limit / t : 0.0;
+            x[1] *= f, x[2] *= f;
+        }
+        double dx[3] = {x[0] - c->x[0], x[1] - c->x[1], x[2] - c->x[2]};
+        if (dx[0] != 0.0 || dx[1] != 0.0 || dx[2] != 0.0) {
+            apply_impulse(p, c, rows_of(p, ids[i]), dx);
+            c->x[0] = x[0], c->x[1] = x[1], c->x[2] = x[2];
+        }
+    }
+    return merit;
+}
+
+double nscd__bgs_cluster_pass(nscd__bgs_problem *p) {
+    double merit = 0.0;
+    for (int32_t k = 0; k < p->n_clusters; ++k) {
+        merit = fmax(merit, solve_cluster(p, k));
+    }
+    return merit;
+}
+
 /* ------------------------------------------------------------ colours
  *
  * The colour order (docs/world.md, "Threads"): the contacts of one colour
@@ -950,13 +1090,22 @@ double nscd__bgs_contact_sweep(nscd__bgs_problem *p, const nscd__bgs_options *o)
     if (groups > p->n_contacts) {
         groups = p->n_contacts;
     }
-    if (groups <= 1 && p->colour_start != NULL) {
+    if (groups > 1) {
+        return jacobi_sweep(p, o->friction_law, groups, o->relaxation);
+    }
+    double merit;
+    if (p->colour_start != NULL) {
         double out[2];
         colour_pass_run(p, o->friction_law, PASS_SWEEP, 0.0, out);
-        return out[0];
+        merit = out[0];
+    } else {
+        merit = gauss_seidel(p, o->friction_law, 0, p->n_contacts);
     }
-    return groups > 1 ? jacobi_sweep(p, o->friction_law, groups, o->relaxation)
-                      : gauss_seidel(p, o->friction_law, 0, p->n_contacts);
+    if (p->n_clusters > 0) {
+        double m = nscd__bgs_cluster_pass(p);
+        merit = m > merit ? m : merit;
+    }
+    return merit;
 }
 
 void nscd__bgs_solve(nscd__bgs_problem *p, const nscd__bgs_options *o, int32_t *sweeps,

@@ -155,7 +155,16 @@ typedef struct nscd__bgs_problem {
     int32_t n_colours, serial_colour;
     const nscd__parallel *parallel;
     double *partials;
+    /* Light-body clusters (nscd__bgs_cluster_pass; docs/world.md, "A light
+     * body squeezed"): cluster k is the contacts cluster_contacts[
+     * cluster_start[k] .. cluster_start[k + 1]) of one light body, at most
+     * NSCD__BGS_CLUSTER_MAX; n_clusters 0: none. */
+    const int32_t *cluster_start, *cluster_contacts;
+    int32_t n_clusters;
 } nscd__bgs_problem;
+
+/* Most contacts of one light-body cluster. */
+#define NSCD__BGS_CLUSTER_MAX 12
 
 /* Doubles of the partials of a colour order of n contacts in `colours` colours. */
 static inline size_t nscd__bgs_partials(int32_t n, int32_t colours) {
@@ -186,6 +195,11 @@ void nscd__bgs_joint_warm_start(nscd__bgs_problem *p);
 double nscd__bgs_contact_sweep(nscd__bgs_problem *p, const nscd__bgs_options *o);
 /* One sweep over the joint blocks (mechanisms by their factors); its merit. */
 double nscd__bgs_joint_sweep(nscd__bgs_problem *p);
+/* The light-body clusters' pass (after a contact sweep): per cluster, the
+ * normal impulses of its active contacts solved together, the tangential
+ * ones kept (cut back to the cone); the largest change of a normal
+ * velocity (m/s, the merit's unit). */
+double nscd__bgs_cluster_pass(nscd__bgs_problem *p);
 /* Sweeps (joints first, then contacts) until the merit is below the
  * tolerance or max_sweeps ran; the sweeps done and the last merit. */
 void nscd__bgs_solve(nscd__bgs_problem *p, const nscd__bgs_options *o, int32_t *sweeps,
