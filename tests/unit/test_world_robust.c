@@ -319,17 +319,6 @@ static nscd_body_id add_box_at(nscd_world *w, double z, double vz, double h) {
     return id;
 }
 
-static void add_floor(nscd_world *w) {
-    nscd_body_desc b;
-    nscd_body_desc_init(&b, sizeof b);
-    b.type = NSCD_BODY_STATIC;
-    nscd_shape_desc s;
-    nscd_shape_desc_init(&s, sizeof s);
-    s.type = NSCD_SHAPE_HALF_SPACE;
-    nscd_body_id id = 0;
-    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
-}
-
 /* A 10 cm box resting on the floor hit from above by a box at 10 m/s, with
  * 5 and 10 sweeps and the default tolerance: every step the report calls
  * converged has the lower box above the floor (to the margin), the impact
@@ -345,7 +334,7 @@ static void unconverged_impact_is_reported(void **state) {
         assert_true(d.tolerance > 0.0 && d.on_unconverged == NSCD_UNCONVERGED_KEEP);
         d.max_sweeps = sweeps[k];
         nscd_world *w = make_world(&d);
-        add_floor(w);
+        world_floor(w);
         const double h = 0.05;
         nscd_body_id low = add_box_at(w, h, 0.0, h);
         add_box_at(w, 3.0 * h + 0.005, -10.0, h);
@@ -383,14 +372,9 @@ static void unconverged_impact_is_reported(void **state) {
  * plate's. */
 static nscd_body_id plate_on_balls(nscd_world *w, nscd_body_id balls[3], nscd_body_id *plate) {
     const double r = BALL_RADIUS;
+    nscd_body_id floor = world_floor(w);
     nscd_body_desc b;
-    nscd_body_desc_init(&b, sizeof b);
-    b.type = NSCD_BODY_STATIC;
     nscd_shape_desc s;
-    nscd_shape_desc_init(&s, sizeof s);
-    s.type = NSCD_SHAPE_HALF_SPACE;
-    nscd_body_id floor = 0;
-    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &floor), NSCD_OK);
     for (int k = 0; k < 3; ++k) {
         nscd_body_desc_init(&b, sizeof b);
         double angle = 2.0943951023931955 * k;
@@ -538,7 +522,7 @@ static void unconverged_step_can_be_rejected(void **state) {
     d.max_sweeps = 2;
     d.on_unconverged = NSCD_UNCONVERGED_REJECT;
     nscd_world *w = make_world(&d);
-    add_floor(w);
+    world_floor(w);
     const double h = 0.05;
     nscd_body_id low = add_box_at(w, h, 0.0, h);
     nscd_body_id high = add_box_at(w, 3.0 * h, -10.0, h);
@@ -563,7 +547,7 @@ static void no_tolerance_is_not_converged(void **state) {
     nscd_world_desc_init(&d, sizeof d);
     d.tolerance = 0.0;
     nscd_world *w = make_world(&d);
-    add_floor(w);
+    world_floor(w);
     add_box_at(w, 0.05, 0.0, 0.05);
     nscd_world_step_report rep = {.struct_size = sizeof rep};
     assert_int_equal(nscd_world_step(w, &rep), NSCD_OK);
@@ -804,7 +788,7 @@ static void cylinders_rest_on_cylinders(void **state) {
     nscd_world_destroy(w);
     /* a capsule across a lying cylinder: it tips onto the floor */
     w = make_world(&d);
-    add_floor(w);
+    world_floor(w);
     nscd_body_id drum =
         add_round(w, NSCD_SHAPE_CYLINDER, true, (double[]){0, 0, 0.01}, 0, 0.01, 0.03);
     nscd_body_id rod =
@@ -829,7 +813,7 @@ static void round_pile_settles(void **state) {
     nscd_world_desc d;
     nscd_world_desc_init(&d, sizeof d);
     nscd_world *w = make_world(&d);
-    add_floor(w);
+    world_floor(w);
     const double half = 0.06, wall = 0.01;
     for (int k = 0; k < 4; ++k) {
         nscd_body_desc b;

@@ -31,14 +31,7 @@ static nscd_world *make_world(double mu, double margin) {
     d.contact_margin = margin;
     nscd_world *w = NULL;
     assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
-    nscd_body_desc b;
-    nscd_body_desc_init(&b, sizeof b);
-    b.type = NSCD_BODY_STATIC;
-    nscd_shape_desc s;
-    nscd_shape_desc_init(&s, sizeof s);
-    s.type = NSCD_SHAPE_HALF_SPACE;
-    nscd_body_id floor_id = 0;
-    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &floor_id), NSCD_OK);
+    world_floor(w);
     return w;
 }
 

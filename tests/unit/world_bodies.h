@@ -1,5 +1,5 @@
-/* Bodies of the world's unit tests: the sphere that most of them add, made
- * once (the tests that need a density, a mass or a shape of their own keep
+/* Bodies of the world's unit tests: the floor and the sphere that most of
+ * them add, made once (the tests that need a density, a mass or a shape of their own keep
  * their own maker). Fails the test when the world refuses the body. */
 #ifndef NSCD_TEST_WORLD_BODIES_H
 #define NSCD_TEST_WORLD_BODIES_H
@@ -34,6 +34,19 @@ static inline nscd_body_id world_moving_sphere(nscd_world *w, double r, const do
 static inline nscd_body_id world_sphere(nscd_world *w, double x, double y, double z, double r) {
     const double at[3] = {x, y, z};
     return world_moving_sphere(w, r, at, NULL, NULL);
+}
+
+/* The floor: a static half-space z <= 0 (outward normal +z); its id. */
+static inline nscd_body_id world_floor(nscd_world *w) {
+    nscd_body_desc b;
+    nscd_body_desc_init(&b, sizeof b);
+    b.type = NSCD_BODY_STATIC;
+    nscd_shape_desc s;
+    nscd_shape_desc_init(&s, sizeof s);
+    s.type = NSCD_SHAPE_HALF_SPACE;
+    nscd_body_id id = 0;
+    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    return id;
 }
 
 #endif
