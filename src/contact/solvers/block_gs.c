@@ -686,36 +686,50 @@ static void solve_block(const nscd__bgs_joint_block *b, const double u[3], doubl
     }
 }
 
-/* u = H v of the block's rows at the bodies' current velocities. */
+/* u = H v of the block's rows at the bodies' current velocities (each
+ * side's six products summed left to right, side 0 then side 1). */
 static void block_velocity(const nscd__bgs_problem *p, const nscd__bgs_joint_block *b,
                            double u[3]) {
-    for (int r = 0; r < b->n; ++r) {
-        u[r] = 0.0;
-        for (int s = 0; s < 2; ++s) {
-            int32_t i = b->body[s];
-            if (i >= 0) {
-                const double *h = b->h[s][r], *v = p->bodies.velocity + 3 * (size_t)i,
-                             *om = p->bodies.omega + 3 * (size_t)i;
-                u[r] += h[0] * v[0] + h[1] * v[1] + h[2] * v[2] + h[3] * om[0] + h[4] * om[1] +
-                        h[5] * om[2];
-            }
+    double sum[3] = {0.0, 0.0, 0.0};
+    for (int s = 0; s < 2; ++s) {
+        int32_t i = b->body[s];
+        if (i < 0) {
+            continue;
         }
+        const double *vp = p->bodies.velocity + 3 * (size_t)i,
+                     *op = p->bodies.omega + 3 * (size_t)i;
+        const double v0 = vp[0], v1 = vp[1], v2 = vp[2], o0 = op[0], o1 = op[1], o2 = op[2];
+        for (int r = 0; r < b->n; ++r) {
+            const double *h = b->h[s][r];
+            sum[r] += h[0] * v0 + h[1] * v1 + h[2] * v2 + h[3] * o0 + h[4] * o1 + h[5] * o2;
+        }
+    }
+    for (int r = 0; r < b->n; ++r) {
+        u[r] = sum[r];
     }
 }
 
-/* v += M⁻¹ Hᵀ x on both moving sides. */
+/* v += M⁻¹ Hᵀ x on both moving sides (each velocity's updates in the
+ * order of the rows, accumulated in registers: the same sums). */
 static void apply_block(nscd__bgs_problem *p, const nscd__bgs_joint_block *b, const double x[3]) {
     for (int s = 0; s < 2; ++s) {
         int32_t i = b->body[s];
         if (i < 0) {
             continue;
         }
+        double *vp = p->bodies.velocity + 3 * (size_t)i, *op = p->bodies.omega + 3 * (size_t)i;
+        double v0 = vp[0], v1 = vp[1], v2 = vp[2], o0 = op[0], o1 = op[1], o2 = op[2];
         for (int r = 0; r < b->n; ++r) {
-            for (int c = 0; c < 3; ++c) {
-                p->bodies.velocity[3 * (size_t)i + c] += b->y[s][r][c] * x[r];
-                p->bodies.omega[3 * (size_t)i + c] += b->y[s][r][3 + c] * x[r];
-            }
+            const double *y = b->y[s][r], xr = x[r];
+            v0 += y[0] * xr;
+            o0 += y[3] * xr;
+            v1 += y[1] * xr;
+            o1 += y[4] * xr;
+            v2 += y[2] * xr;
+            o2 += y[5] * xr;
         }
+        vp[0] = v0, vp[1] = v1, vp[2] = v2;
+        op[0] = o0, op[1] = o1, op[2] = o2;
     }
 }
 
