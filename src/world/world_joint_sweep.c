@@ -355,7 +355,7 @@ void nscd__world_joint_warm_start(nscd_world *w) {
 
 double nscd__world_joint_sweep(nscd_world *w) {
     nscd__bgs_problem p = nscd__world_bgs_problem(w);
-    return nscd__bgs_joint_sweep(&p);
+    return nscd__bgs_joint_sweep(&p, 0.0);
 }
 
 void nscd__world_joint_store(nscd_world *w) {

@@ -778,28 +778,30 @@ static double sweep_part(nscd__bgs_problem *p, nscd__bgs_joint_block *b) {
     return sqrt(size);
 }
 
-/* Mechanisms by their factors, `count` at a time (their bodies are
- * disjoint: the order of their updates changes nothing): u = H v of each
- * (the merit: the largest |u| of a part), the solves in lockstep, then
- * v += M⁻¹ Hᵀ Δλ. */
-static double sweep_mechanisms(nscd__bgs_problem *p, nscd__bgs_mechanism *const *ms,
-                               nscd__envelope *e, int32_t count) {
+/* x = -u = -H v of mechanism m (its parts' rows in order); the largest |u|
+ * of a part (the merit). */
+static double mechanism_velocity(const nscd__bgs_problem *p, const nscd__bgs_mechanism *m,
+                                 double *x) {
     double merit = 0.0;
-    for (int32_t g = 0; g < count; ++g) {
-        const nscd__bgs_mechanism *m = ms[g];
-        double *x = e[g].x;
-        for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
-            const nscd__bgs_joint_block *b = &p->joint_blocks[m->first + a];
-            double u[3], size = 0.0;
-            block_velocity(p, b, u);
-            for (int r = 0; r < b->n; ++r) {
-                x[r0 + r] = -u[r];
-                size += u[r] * u[r];
-            }
-            merit = fmax(merit, sqrt(size));
-            r0 += b->n;
+    for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
+        const nscd__bgs_joint_block *b = &p->joint_blocks[m->first + a];
+        double u[3], size = 0.0;
+        block_velocity(p, b, u);
+        for (int r = 0; r < b->n; ++r) {
+            x[r0 + r] = -u[r];
+            size += u[r] * u[r];
         }
+        merit = fmax(merit, sqrt(size));
+        r0 += b->n;
     }
+    return merit;
+}
+
+/* Mechanisms by their factors, `count` at a time (their bodies are
+ * disjoint: the order of their updates changes nothing; e[g].x holds
+ * -u): the solves in lockstep, then v += M⁻¹ Hᵀ Δλ. */
+static void solve_mechanisms(nscd__bgs_problem *p, nscd__bgs_mechanism *const *ms,
+                             nscd__envelope *e, int32_t count) {
     nscd__envelope_solve_many(count, e);
     for (int32_t g = 0; g < count; ++g) {
         const nscd__bgs_mechanism *m = ms[g];
@@ -813,10 +815,9 @@ static double sweep_mechanisms(nscd__bgs_problem *p, nscd__bgs_mechanism *const 
             r0 += b->n;
         }
     }
-    return merit;
 }
 
-double nscd__bgs_joint_sweep(nscd__bgs_problem *p) {
+double nscd__bgs_joint_sweep(nscd__bgs_problem *p, double skip) {
     double merit = 0.0;
     nscd__bgs_mechanism *batch[NSCD__BGS_BATCH];
     nscd__envelope views[NSCD__BGS_BATCH];
@@ -829,17 +830,23 @@ double nscd__bgs_joint_sweep(nscd__bgs_problem *p) {
             }
             continue;
         }
+        double *x = p->vectors + rows;
+        double size = mechanism_velocity(p, m, x);
+        merit = fmax(merit, size);
+        if (size == 0.0 || size < skip) {
+            continue; /* nothing to do, or already within the tolerance */
+        }
         views[count] = nscd__bgs_mechanism_view(p->factors, m);
-        views[count].x = p->vectors + rows;
+        views[count].x = x;
         rows += m->rows;
         batch[count++] = m;
         if (count == NSCD__BGS_BATCH) {
-            merit = fmax(merit, sweep_mechanisms(p, batch, views, count));
+            solve_mechanisms(p, batch, views, count);
             count = rows = 0;
         }
     }
     if (count > 0) {
-        merit = fmax(merit, sweep_mechanisms(p, batch, views, count));
+        solve_mechanisms(p, batch, views, count);
     }
     return merit;
 }
@@ -982,7 +989,7 @@ void nscd__bgs_solve(nscd__bgs_problem *p, const nscd__bgs_options *o, int32_t *
     }
     for (int32_t s = 0; s < o->max_sweeps; ++s) {
         /* the joints' blocks first, then the contacts: one Gauss–Seidel */
-        double joints = p->n_joint_blocks > 0 ? nscd__bgs_joint_sweep(p) : 0.0;
+        double joints = p->n_joint_blocks > 0 ? nscd__bgs_joint_sweep(p, o->tolerance) : 0.0;
         double contacts = nscd__bgs_contact_sweep(p, o);
         *merit = contacts > joints ? contacts : joints;
         *sweeps = s + 1;
@@ -993,6 +1000,6 @@ void nscd__bgs_solve(nscd__bgs_problem *p, const nscd__bgs_options *o, int32_t *
     if (p->n_joint_blocks > 0 && p->n_contacts > 0) {
         /* the joints last: the contacts' last sweep moved the links, and
          * the drift of the step is the joints' |H v| times dt */
-        nscd__bgs_joint_sweep(p);
+        nscd__bgs_joint_sweep(p, 0.0);
     }
 }
