@@ -45,33 +45,26 @@ static double dot6(const double h[6], const double y[6]) {
     return h[0] * y[0] + h[1] * y[1] + h[2] * y[2] + h[3] * y[3] + h[4] * y[4] + h[5] * y[5];
 }
 
-/* The rows of part `part` of joint k at the current poses, their responses
- * and the Cholesky factor of A (n ≤ 3). */
-static void evaluate_block(const nscd_world *w, int32_t k, int32_t part,
-                           nscd__world_joint_block *b) {
-    const nscd__world_joint *j = &w->joints[k];
-    nscd__joint_pose pose[2];
-    nscd__joint_part p;
-    for (int s = 0; s < 2; ++s) {
-        nscd__world_joint_pose(w, j, s, &pose[s]);
-        int32_t i = nscd__world_lookup(w, j->body[s]);
-        b->body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
-    }
-    nscd__joint_evaluate(&j->def, part, pose, &p);
-    b->joint = k;
-    b->part = part;
-    b->n = p.n_rows;
+/* nscd__dot(6, x, y): nscd__small_dot's four partial sums, the arithmetic
+ * of the projection's W (world_joint_projection.c), so that the sweeps' W
+ * of a mechanism is bitwise the projection's at the same positions. */
+static double dot6_partial(const double *x, const double *y) {
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    s0 += x[0] * y[0];
+    s1 += x[1] * y[1];
+    s2 += x[2] * y[2];
+    s3 += x[3] * y[3];
+    double s = (s0 + s1) + (s2 + s3);
+    s += x[4] * y[4];
+    s += x[5] * y[5];
+    return s;
+}
+
+/* The Cholesky factor of the part's own A = H M⁻¹ Hᵀ (n ≤ 3, lower,
+ * row-major), regularised when a pivot is not clearly positive; n = 0
+ * when it does not factor (nothing moves the part: no block). */
+static void block_factor(nscd__world_joint_block *b) {
     double A[9] = {0.0}, top = 0.0;
-    for (int s = 0; s < 2; ++s) {
-        for (int r = 0; r < b->n; ++r) {
-            memcpy(b->h[s][r], p.rows[s][r], 6 * sizeof(double));
-            if (b->body[s] >= 0) {
-                nscd__world_inverse_mass(w, b->body[s], b->h[s][r], b->y[s][r]);
-            } else {
-                memset(b->y[s][r], 0, 6 * sizeof(double));
-            }
-        }
-    }
     for (int r = 0; r < b->n; ++r) {
         for (int c = 0; c < b->n; ++c) {
             double sum = 0.0;
@@ -82,8 +75,6 @@ static void evaluate_block(const nscd_world *w, int32_t k, int32_t part,
         }
         top = fmax(top, A[4 * r]);
     }
-    /* Cholesky of the n x n block (lower, row-major), regularised when a
-     * pivot is not clearly positive */
     for (int attempt = 0; attempt < 2; ++attempt) {
         bool ok = top > 0.0;
         double delta = attempt == 0 ? 0.0 : 1e-12 * top;
@@ -106,7 +97,50 @@ static void evaluate_block(const nscd_world *w, int32_t k, int32_t part,
             return;
         }
     }
-    b->n = 0; /* nothing moves this part: no block */
+    b->n = 0;
+}
+
+/* The rows of the parts of joint k at the current poses and their
+ * responses M⁻¹ hᵀ, with the arithmetic of the projection's gather
+ * (world_joint_projection.c: each moving side's rotation R from its
+ * orientation, nscd__world_inverse_mass_at), then each part's factor; the
+ * blocks at b, their count (the parts that factor). */
+static int32_t evaluate_joint(const nscd_world *w, int32_t k, nscd__world_joint_block *b) {
+    const nscd__world_joint *j = &w->joints[k];
+    nscd__joint_pose pose[2];
+    int32_t body[2];
+    double R[2][9];
+    for (int s = 0; s < 2; ++s) {
+        nscd__world_joint_pose(w, j, s, &pose[s]);
+        int32_t i = nscd__world_lookup(w, j->body[s]);
+        body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
+        if (body[s] >= 0) {
+            nscd__q_to_rows(w->orientation + 4 * (size_t)i, R[s]);
+        }
+    }
+    int32_t count = 0;
+    for (int32_t part = 0; part < nscd__joint_part_count(&j->def); ++part) {
+        nscd__joint_part p;
+        nscd__joint_evaluate(&j->def, part, pose, &p);
+        nscd__world_joint_block *bk = &b[count];
+        bk->joint = k;
+        bk->part = part;
+        bk->n = p.n_rows;
+        for (int s = 0; s < 2; ++s) {
+            bk->body[s] = body[s];
+            for (int r = 0; r < bk->n; ++r) {
+                memcpy(bk->h[s][r], p.rows[s][r], 6 * sizeof(double));
+                if (body[s] >= 0) {
+                    nscd__world_inverse_mass_at(w, body[s], R[s], bk->h[s][r], bk->y[s][r]);
+                } else {
+                    memset(bk->y[s][r], 0, 6 * sizeof(double));
+                }
+            }
+        }
+        block_factor(bk);
+        count += bk->n > 0;
+    }
+    return count;
 }
 
 bool nscd__world_has_clearance_joints(const nscd_world *w) {
@@ -257,7 +291,7 @@ static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism 
                     for (int s = 0; s < 2; ++s) {
                         for (int t = 0; t < 2; ++t) {
                             if (blocks[a].body[s] >= 0 && blocks[a].body[s] == blocks[b].body[t]) {
-                                sum += dot6(blocks[a].h[s][r], blocks[b].y[t][c]);
+                                sum += dot6_partial(blocks[a].h[s][r], blocks[b].y[t][c]);
                             }
                         }
                     }
@@ -329,17 +363,14 @@ nscd_status nscd__world_joint_blocks_build(nscd_world *w) {
     for (int32_t k = 0; k < w->n_joints; ++k) {
         const nscd__world_joint *j = &w->joints[k];
         bool warm = w->desc.warm_start && j->step == w->desc.dt;
-        for (int32_t p = 0; p < nscd__joint_part_count(&j->def); ++p) {
-            nscd__world_joint_block *b = &w->joint_blocks[w->n_joint_blocks];
-            evaluate_block(w, k, p, b);
-            if (b->n == 0) {
-                continue;
-            }
+        nscd__world_joint_block *b = &w->joint_blocks[w->n_joint_blocks];
+        int32_t count = evaluate_joint(w, k, b);
+        for (int32_t a = 0; a < count; ++a) {
             for (int r = 0; r < 3; ++r) {
-                b->lambda[r] = warm && r < b->n ? j->impulse[p][r] : 0.0;
+                b[a].lambda[r] = warm && r < b[a].n ? j->impulse[b[a].part][r] : 0.0;
             }
-            w->n_joint_blocks++;
         }
+        w->n_joint_blocks += count;
     }
     if (w->n_joint_blocks == 0) {
         return NSCD_OK;
