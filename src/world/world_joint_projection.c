@@ -36,6 +36,7 @@
  * does not move), whether it is a gap (impulse >= 0), its value, its row
  * and M^-1 row' per side. */
 typedef struct projection_row {
+    int32_t joint, part; /* of the world's joints */
     int32_t body[2];
     int32_t gap; /* a clearance gap: an inequality, p >= 0, target -tolerance */
     double value;
@@ -45,8 +46,11 @@ typedef struct projection_row {
 
 /* Row r of a part into rows[*m], with M^-1 row'. */
 static void add_row(const nscd_world *w, const nscd__joint_part *part, int32_t r,
-                    const int32_t body[2], double R[2][9], projection_row *rows, int32_t *m) {
+                    const int32_t body[2], double R[2][9], projection_row *rows, int32_t *m,
+                    int32_t joint, int32_t index) {
     projection_row *row = &rows[(*m)++];
+    row->joint = joint;
+    row->part = index;
     row->gap = !part->equality;
     row->value = part->value[r];
     for (int s = 0; s < 2; ++s) {
@@ -94,13 +98,13 @@ static int32_t gather(const nscd_world *w, int32_t first, const int32_t *next, i
                 double g = part.value[0];
                 *largest = fmax(*largest, -g - tol);
                 if (positions || g <= nscd__world_contact_distance(w)) {
-                    add_row(w, &part, 0, body, R, rows, &m);
+                    add_row(w, &part, 0, body, R, rows, &m, k, p);
                 }
                 continue;
             }
             for (int32_t r = 0; r < part.n_rows; ++r) {
                 *largest = fmax(*largest, fabs(part.value[r]));
-                add_row(w, &part, r, body, R, rows, &m);
+                add_row(w, &part, r, body, R, rows, &m, k, p);
             }
         }
     }
@@ -277,7 +281,8 @@ typedef struct joint_projection {
     double *W, *b, *p, *work;
     int32_t *gap;
     int32_t n;
-    bool gaps; /* whether the last position gather had gaps */
+    bool gaps;      /* whether the last position gather had gaps */
+    bool enveloped; /* whether the velocity stage's factor is in work */
 } joint_projection;
 
 /* The rows of a stage and b: positions, Φ and g + tolerance (the target
@@ -401,7 +406,41 @@ static void joints_envelope(void *self, const nscd__projection_system *sys, nscd
 static nscd_status joints_apply(void *self, int stage, const nscd__projection_system *sys) {
     joint_projection *jp = self;
     apply(jp->w, jp->rows, sys->m, sys->p, stage == NSCD__PROJECT_POSITIONS);
+    jp->enveloped = stage == NSCD__PROJECT_VELOCITIES && sys->enveloped;
     return NSCD_OK;
+}
+
+/* The rows of the last gather (at the final positions) and the velocity
+ * stage's factor of W at them into the world's joint cache, for the next
+ * step's blocks (world_joint_sweep.c, "the factors' reuse"). */
+static void keep(nscd_world *w, const joint_projection *jp) {
+    nscd__world_joint_cache *c = &w->joint_cache;
+    size_t doubles = nscd__bgs_mechanism_doubles(jp->n);
+    if (c->n_joints != w->n_joints || c->n_rows + jp->n > c->rows_capacity ||
+        c->n_factors + doubles > c->factors_capacity) {
+        return; /* not begun (out of memory): nothing cached */
+    }
+    int32_t k0 = jp->rows[0].joint;
+    for (int32_t a = 0; a < jp->n; ++a) {
+        const projection_row *r = &jp->rows[a];
+        nscd__world_cached_row *to = &c->rows[c->n_rows + a];
+        if (a == 0 || r->joint != jp->rows[a - 1].joint) {
+            c->first_row[r->joint] = c->n_rows + a;
+            c->serial[r->joint] = w->joints[r->joint].serial;
+            nscd__world_joint_cache_state(
+                w, r->joint, c->state + 2 * NSCD__WORLD_CACHE_STATE * (size_t)r->joint);
+        }
+        to->joint = r->joint;
+        to->part = r->part;
+        memcpy(to->body, r->body, sizeof to->body);
+        memcpy(to->h, r->h, sizeof to->h);
+        memcpy(to->y, r->y, sizeof to->y);
+    }
+    c->n_rows += jp->n;
+    memcpy(c->factors + c->n_factors, jp->work, doubles * sizeof(double));
+    c->factor_rows[k0] = jp->n;
+    c->factor_at[k0] = c->n_factors;
+    c->n_factors += doubles;
 }
 
 /* Positions, then velocities, of one component (its joints: first, then
@@ -419,12 +458,16 @@ static double project_component(nscd_world *w, int32_t first, const int32_t *nex
     jp.gap = (int32_t *)(jp.work + NSCD__PROJECTION_WORK(m));
     jp.n = 0;
     jp.gaps = false;
+    jp.enveloped = false;
     nscd__projection_ops ops = {&jp, joints_gather, joints_delassus, joints_envelope, joints_apply,
                                 1};
     double residual = 0.0;
     int projected = 0;
     (void)nscd__project(&ops, w->projection_tolerance, w->projection_iterations, &residual,
                         &projected); /* the callbacks do not fail */
+    if (w->joint_cache.capture && jp.enveloped && !jp.gaps && jp.n > 0) {
+        keep(w, &jp);
+    }
     return residual;
 }
 
@@ -437,7 +480,21 @@ nscd_status nscd__world_project_joints(nscd_world *w) {
     if (m < 0 || m > NSCD__WORLD_MAX_PROJECTED_ROWS || reserve(w, scratch_bytes(w, m)) != NSCD_OK) {
         return NSCD_OK; /* prepared before the step: does not happen */
     }
-    label_components(w, &c); /* the reserve may have moved the scratch */
+    label_components(w, &c);      /* the reserve may have moved the scratch */
+    if (w->joint_cache.capture) { /* room for every component's rows and factor */
+        int32_t rows = 0;
+        size_t factors = 0;
+        for (int32_t k = 0; k < w->n_joints; ++k) {
+            int32_t root = c.label[k];
+            if (root >= 0) {
+                rows += nscd__joint_value_count(&w->joints[k].def);
+                factors += c.first[root] == k ? nscd__bgs_mechanism_doubles(c.rows[root]) : 0;
+            }
+        }
+        if (!nscd__world_joint_cache_begin(w, rows, factors)) {
+            w->joint_cache.n_joints = -1; /* nothing kept this step */
+        }
+    }
     double residual = 0.0;
     for (int32_t k = 0; k < w->n_joints; ++k) {
         int32_t root = c.label[k];

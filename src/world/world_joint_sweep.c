@@ -143,6 +143,154 @@ static int32_t evaluate_joint(const nscd_world *w, int32_t k, nscd__world_joint_
     return count;
 }
 
+/* ------------------------------------------------------------ the factors' reuse
+ *
+ * The projection's velocity stage at the end of a step builds the rows of
+ * every mechanism at the step's final positions and factors their W (on
+ * the envelope, δ as here); the next step's blocks are the same rows at the
+ * same positions and its factors the same W. Since the sweeps' arithmetic
+ * is the projection's (evaluate_joint, mechanism_delassus), the projection
+ * leaves them in w->joint_cache and the blocks take them, bitwise what they
+ * would compute, whenever the joint's serial, its sides' dense indices,
+ * poses and inverse masses are those recorded: a cached entry is a function
+ * of exactly these, so whatever changed the world between the steps (a
+ * body set, removed or put to sleep, a joint added) only sends the joints
+ * it touched back to evaluate_joint. */
+
+void nscd__world_joint_cache_state(const nscd_world *w, int32_t k, double *state) {
+    const nscd__world_joint *j = &w->joints[k];
+    memset(state, 0, 2 * NSCD__WORLD_CACHE_STATE * sizeof(double));
+    for (int s = 0; s < 2; ++s) {
+        double *st = state + s * NSCD__WORLD_CACHE_STATE;
+        int32_t i = nscd__world_lookup(w, j->body[s]);
+        st[0] = (double)i;
+        if (i >= 0) {
+            memcpy(st + 1, w->position + 3 * (size_t)i, 3 * sizeof(double));
+            memcpy(st + 4, w->orientation + 4 * (size_t)i, 4 * sizeof(double));
+            st[8] = w->inv_mass[i];
+            memcpy(st + 9, w->inv_inertia + 9 * (size_t)i, 9 * sizeof(double));
+        }
+    }
+}
+
+/* Grows an array of `count` elements of `size` bytes to at least `need`
+ * (contents not kept). */
+static bool grow(nscd_world *w, void **array, size_t size, size_t *count, size_t need) {
+    if (need <= *count) {
+        return true;
+    }
+    void *p = nscd__alloc_array(&w->allocator, need, size);
+    if (p == NULL) {
+        return false;
+    }
+    nscd__free(&w->allocator, *array, *count * size);
+    *array = p;
+    *count = need;
+    return true;
+}
+
+bool nscd__world_joint_cache_begin(nscd_world *w, int32_t rows, size_t factors) {
+    nscd__world_joint_cache *c = &w->joint_cache;
+    c->n_joints = 0;
+    c->n_rows = 0;
+    c->n_factors = 0;
+    size_t joints = (size_t)c->joints_capacity, had = joints, need = (size_t)w->n_joints;
+    bool ok = true;
+    if (need > joints) { /* every per-joint array, at one capacity */
+        void *first = c->first_row, *frows = c->factor_rows, *at = c->factor_at,
+             *serial = c->serial, *state = c->state;
+        size_t n[5] = {had, had, had, had, 2 * NSCD__WORLD_CACHE_STATE * had};
+        size_t want = need + need / 2;
+        ok = grow(w, &first, sizeof(int32_t), &n[0], want) &&
+             grow(w, &frows, sizeof(int32_t), &n[1], want) &&
+             grow(w, &at, sizeof(size_t), &n[2], want) &&
+             grow(w, &serial, sizeof(uint64_t), &n[3], want) &&
+             grow(w, &state, sizeof(double), &n[4], 2 * NSCD__WORLD_CACHE_STATE * want);
+        c->first_row = first, c->factor_rows = frows, c->factor_at = at, c->serial = serial;
+        c->state = state;
+        if (!ok) { /* the grown ones kept their new size: free all, start over next time */
+            nscd__free(&w->allocator, c->first_row, n[0] * sizeof(int32_t));
+            nscd__free(&w->allocator, c->factor_rows, n[1] * sizeof(int32_t));
+            nscd__free(&w->allocator, c->factor_at, n[2] * sizeof(size_t));
+            nscd__free(&w->allocator, c->serial, n[3] * sizeof(uint64_t));
+            nscd__free(&w->allocator, c->state, n[4] * sizeof(double));
+            c->first_row = NULL, c->factor_rows = NULL, c->factor_at = NULL, c->serial = NULL;
+            c->state = NULL;
+            c->joints_capacity = 0;
+            return false;
+        }
+        c->joints_capacity = (int32_t)(n[0]);
+    }
+    size_t rows_cap = (size_t)c->rows_capacity;
+    void *r = c->rows, *f = c->factors;
+    ok = grow(w, &r, sizeof(nscd__world_cached_row), &rows_cap, (size_t)rows + (size_t)rows / 2) &&
+         grow(w, &f, sizeof(double), &c->factors_capacity, factors + factors / 2);
+    c->rows = r;
+    c->rows_capacity = (int32_t)rows_cap;
+    c->factors = f;
+    if (!ok) {
+        return false;
+    }
+    for (int32_t k = 0; k < w->n_joints; ++k) {
+        c->first_row[k] = -1;
+        c->factor_rows[k] = 0;
+    }
+    c->n_joints = w->n_joints;
+    return true;
+}
+
+void nscd__world_free_joint_cache(nscd_world *w) {
+    nscd__world_joint_cache *c = &w->joint_cache;
+    size_t n = (size_t)c->joints_capacity;
+    nscd__free(&w->allocator, c->first_row, n * sizeof(int32_t));
+    nscd__free(&w->allocator, c->factor_rows, n * sizeof(int32_t));
+    nscd__free(&w->allocator, c->factor_at, n * sizeof(size_t));
+    nscd__free(&w->allocator, c->serial, n * sizeof(uint64_t));
+    nscd__free(&w->allocator, c->state, 2 * NSCD__WORLD_CACHE_STATE * n * sizeof(double));
+    nscd__free(&w->allocator, c->rows, (size_t)c->rows_capacity * sizeof(nscd__world_cached_row));
+    nscd__free(&w->allocator, c->factors, c->factors_capacity * sizeof(double));
+    memset(c, 0, sizeof *c);
+}
+
+/* Whether joint k's cached rows are those evaluate_joint would compute now. */
+static bool cached_valid(const nscd_world *w, int32_t k) {
+    const nscd__world_joint_cache *c = &w->joint_cache;
+    if (k >= c->n_joints || c->first_row[k] < 0 || c->serial[k] != w->joints[k].serial) {
+        return false;
+    }
+    double now[2 * NSCD__WORLD_CACHE_STATE];
+    nscd__world_joint_cache_state(w, k, now);
+    return memcmp(now, c->state + 2 * NSCD__WORLD_CACHE_STATE * (size_t)k, sizeof now) == 0;
+}
+
+/* The blocks of joint k from the cache (evaluate_joint's, bitwise). */
+static int32_t cached_joint(const nscd_world *w, int32_t k, nscd__world_joint_block *b) {
+    const nscd__world_joint_cache *c = &w->joint_cache;
+    const nscd__world_cached_row *row = c->rows + c->first_row[k], *end = c->rows + c->n_rows;
+    int32_t count = 0;
+    for (int32_t part = 0; part < nscd__joint_part_count(&w->joints[k].def); ++part) {
+        nscd__world_joint_block *bk = &b[count];
+        bk->joint = k;
+        bk->part = part;
+        bk->n = 0;
+        for (; row < end && row->joint == k && row->part == part && bk->n < 3; ++row) {
+            for (int s = 0; s < 2; ++s) {
+                bk->body[s] = row->body[s];
+                memcpy(bk->h[s][bk->n], row->h[s], 6 * sizeof(double));
+                if (row->body[s] >= 0) {
+                    memcpy(bk->y[s][bk->n], row->y[s], 6 * sizeof(double));
+                } else {
+                    memset(bk->y[s][bk->n], 0, 6 * sizeof(double));
+                }
+            }
+            bk->n++;
+        }
+        block_factor(bk);
+        count += bk->n > 0;
+    }
+    return count;
+}
+
 bool nscd__world_has_clearance_joints(const nscd_world *w) {
     for (int32_t k = 0; k < w->n_joints; ++k) {
         if (w->joints[k].def.clearance) {
@@ -309,6 +457,32 @@ static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism 
     }
 }
 
+/* The cached factor of mechanism m into e (whose envelope is laid out):
+ * when every block's joint was cached and the component the projection
+ * factored, headed by m's first joint, has m's rows and envelope. */
+static bool cached_factor(const nscd_world *w, const nscd__world_mechanism *m, nscd__envelope *e) {
+    const nscd__world_joint_cache *c = &w->joint_cache;
+    const nscd__world_joint_block *blocks = w->joint_blocks + m->first;
+    int32_t k0 = blocks[0].joint;
+    if (k0 >= c->n_joints || c->factor_rows[k0] != m->rows) {
+        return false;
+    }
+    for (int32_t a = 0; a < m->count; ++a) {
+        if (c->first_row[blocks[a].joint] < 0) {
+            return false;
+        }
+    }
+    nscd__world_mechanism at = *m;
+    at.factor = c->factor_at[k0];
+    nscd__envelope cached = nscd__bgs_mechanism_view(c->factors, &at);
+    if (memcmp(cached.start, e->start, (size_t)m->rows * sizeof *e->start) != 0) {
+        return false;
+    }
+    memcpy(e->L, cached.L, (size_t)e->offset[e->n] * sizeof(double));
+    memcpy(e->T, cached.T, (size_t)e->toff[e->n] * sizeof(double));
+    return true;
+}
+
 /* The factors of the mechanisms of more than one part that fit: once per
  * step, O(rows) for a chain (the envelope). Scratch: every factor, then
  * the sweep's vectors (NSCD__BGS_BATCH of the largest). */
@@ -333,8 +507,10 @@ static nscd_status factor_mechanisms(nscd_world *w) {
         if (m->factored) {
             nscd__envelope e = nscd__bgs_mechanism_view(w->joint_scratch, m);
             mechanism_envelope(w, m, &e);
-            mechanism_delassus(w, m, &e);
-            m->factored = nscd__envelope_factor(&e) == NSCD_OK;
+            if (!cached_factor(w, m, &e)) {
+                mechanism_delassus(w, m, &e);
+                m->factored = nscd__envelope_factor(&e) == NSCD_OK;
+            }
         }
     }
     w->joint_vectors = (double *)w->joint_scratch + total;
@@ -364,7 +540,15 @@ nscd_status nscd__world_joint_blocks_build(nscd_world *w) {
         const nscd__world_joint *j = &w->joints[k];
         bool warm = w->desc.warm_start && j->step == w->desc.dt;
         nscd__world_joint_block *b = &w->joint_blocks[w->n_joint_blocks];
-        int32_t count = evaluate_joint(w, k, b);
+        int32_t count;
+        if (cached_valid(w, k)) {
+            count = cached_joint(w, k, b);
+        } else {
+            count = evaluate_joint(w, k, b);
+            if (k < w->joint_cache.n_joints) {
+                w->joint_cache.first_row[k] = -1; /* its mechanism's factor is not cached */
+            }
+        }
         for (int32_t a = 0; a < count; ++a) {
             for (int r = 0; r < 3; ++r) {
                 b[a].lambda[r] = warm && r < b[a].n ? j->impulse[b[a].part][r] : 0.0;

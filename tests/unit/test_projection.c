@@ -26,7 +26,7 @@ static void solve(int32_t m, const double *W, const double *b, const int32_t *ga
     double Wd[M_MAX * M_MAX], bb[M_MAX], work[NSCD__PROJECTION_WORK(M_MAX)];
     memcpy(Wd, W, (size_t)m * (size_t)m * sizeof(double));
     memcpy(bb, b, (size_t)m * sizeof(double));
-    nscd__projection_system sys = {m, gap, bb, Wd, p, work, 0.0};
+    nscd__projection_system sys = {m, gap, bb, Wd, p, work, 0.0, 0};
     nscd__projection_solve(&sys);
 }
 

@@ -180,7 +180,9 @@ static bool solve_envelope(const nscd__projection_ops *ops, nscd__projection_sys
  * adapter has one, else (or when that fails) on the dense W. */
 static nscd_status solve_stage(const nscd__projection_ops *ops, nscd__projection_system *sys,
                                bool gaps) {
+    sys->enveloped = 0;
     if (!gaps && ops->envelope != NULL && solve_envelope(ops, sys)) {
+        sys->enveloped = 1;
         return NSCD_OK;
     }
     nscd_status rc = ops->delassus(ops->self, sys);

@@ -56,6 +56,9 @@ typedef struct nscd__projection_system {
     double *p;          /* m: the solution */
     double *work;       /* NSCD__PROJECTION_WORK(m) doubles */
     double residual;    /* largest violation at the gathered state */
+    int enveloped;      /* set by the solve: solved on the envelope, whose factor
+                           is left in work (nscd__envelope's layout of m rows:
+                           L, T at m (m + 1) / 2, the ints at m^2) */
 } nscd__projection_system;
 
 /* The adapter. Every callback returns NSCD_OK or the failure to report. */
