@@ -87,13 +87,15 @@ static int32_t gather(const nscd_world *w, int32_t first, const int32_t *next, i
             nscd__world_joint_pose(w, j, s, &pose[s]);
             int32_t i = nscd__world_lookup(w, j->body[s]);
             body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
-            if (body[s] >= 0) {
-                nscd__q_to_rows(w->orientation + 4 * (size_t)i, R[s]);
+            if (body[s] >= 0) { /* the pose's rotation: nscd__q_to_rows of the orientation */
+                memcpy(R[s], pose[s].R, sizeof R[s]);
             }
         }
+        nscd__joint_frames f; /* once for every part */
+        nscd__joint_frames_at(&j->def, pose, &f);
         for (int32_t p = 0; p < nscd__joint_part_count(&j->def); ++p) {
             nscd__joint_part part;
-            nscd__joint_evaluate(&j->def, p, pose, &part);
+            nscd__joint_evaluate_frames(&j->def, p, &f, pose, &part);
             if (!part.equality) {
                 double g = part.value[0];
                 *largest = fmax(*largest, -g - tol);
@@ -459,8 +461,16 @@ static double project_component(nscd_world *w, int32_t first, const int32_t *nex
     jp.n = 0;
     jp.gaps = false;
     jp.enveloped = false;
-    nscd__projection_ops ops = {&jp, joints_gather, joints_delassus, joints_envelope, joints_apply,
-                                1};
+    /* the world step's projection keeps the first iteration's factor (its
+     * chord steps: contact/assembly/projection.h); the time steppers' the
+     * full Gauss–Newton, as before */
+    nscd__projection_ops ops = {&jp,
+                                joints_gather,
+                                joints_delassus,
+                                joints_envelope,
+                                joints_apply,
+                                1,
+                                0 && w->joint_cache.capture};
     double residual = 0.0;
     int projected = 0;
     (void)nscd__project(&ops, w->projection_tolerance, w->projection_iterations, &residual,

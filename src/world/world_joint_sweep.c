@@ -114,14 +114,16 @@ static int32_t evaluate_joint(const nscd_world *w, int32_t k, nscd__world_joint_
         nscd__world_joint_pose(w, j, s, &pose[s]);
         int32_t i = nscd__world_lookup(w, j->body[s]);
         body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
-        if (body[s] >= 0) {
-            nscd__q_to_rows(w->orientation + 4 * (size_t)i, R[s]);
+        if (body[s] >= 0) { /* the pose's rotation: nscd__q_to_rows of the orientation */
+            memcpy(R[s], pose[s].R, sizeof R[s]);
         }
     }
+    nscd__joint_frames f; /* once for every part */
+    nscd__joint_frames_at(&j->def, pose, &f);
     int32_t count = 0;
     for (int32_t part = 0; part < nscd__joint_part_count(&j->def); ++part) {
         nscd__joint_part p;
-        nscd__joint_evaluate(&j->def, part, pose, &p);
+        nscd__joint_evaluate_frames(&j->def, part, &f, pose, &p);
         nscd__world_joint_block *bk = &b[count];
         bk->joint = k;
         bk->part = part;

@@ -130,7 +130,7 @@ static nscd_status point_apply(void *self, int stage, const nscd__projection_sys
 }
 
 static double project(point *pt, int iterations, int *projected) {
-    nscd__projection_ops ops = {pt, point_gather, point_delassus, NULL, point_apply, 1};
+    nscd__projection_ops ops = {pt, point_gather, point_delassus, NULL, point_apply, 1, 0};
     double residual = -1.0;
     assert_int_equal(nscd__project(&ops, 1e-12, iterations, &residual, projected), NSCD_OK);
     return residual;
