@@ -464,13 +464,9 @@ static double project_component(nscd_world *w, int32_t first, const int32_t *nex
     /* the world step's projection keeps the first iteration's factor (its
      * chord steps: contact/assembly/projection.h); the time steppers' the
      * full Gauss–Newton, as before */
-    nscd__projection_ops ops = {&jp,
-                                joints_gather,
-                                joints_delassus,
-                                joints_envelope,
-                                joints_apply,
-                                1,
-                                0 && w->joint_cache.capture};
+    nscd__projection_ops ops = {
+        &jp, joints_gather,         joints_delassus, joints_envelope, joints_apply,
+        1,   w->joint_cache.capture};
     double residual = 0.0;
     int projected = 0;
     (void)nscd__project(&ops, w->projection_tolerance, w->projection_iterations, &residual,
