@@ -83,9 +83,13 @@ typedef nscd__bgs_mechanism nscd__world_mechanism;
  * dense index, pose and inverse mass are those recorded (state, 2 x
  * NSCD__WORLD_CACHE_STATE doubles per joint), whatever changed the world
  * in between. */
-typedef struct nscd__world_cached_row {
-    int32_t joint, part, body[2];
-    double h[2][6], y[2][6];
+typedef struct nscd__world_cached_row { /* also the projection's row */
+    int32_t joint, part;                /* of the world's joints */
+    int32_t body[2];                    /* dense index of a moving side, -1 when it does not move */
+    int32_t gap; /* a clearance gap: an inequality, p >= 0, target -tolerance */
+    double value;
+    double h[2][6]; /* the row on each side's (v, ω) */
+    double y[2][6]; /* M^-1 h' on each moving side */
 } nscd__world_cached_row;
 #define NSCD__WORLD_CACHE_STATE 18 /* index, position, orientation, 1/m, I⁻¹ */
 typedef struct nscd__world_joint_cache {

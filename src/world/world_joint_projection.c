@@ -32,17 +32,12 @@
 #include "core/vec3.h"
 #include "world/world_impl.h"
 
-/* One projected row: its body on each side (dense index, -1 when the side
- * does not move), whether it is a gap (impulse >= 0), its value, its row
- * and M^-1 row' per side. */
-typedef struct projection_row {
-    int32_t joint, part; /* of the world's joints */
-    int32_t body[2];
-    int32_t gap; /* a clearance gap: an inequality, p >= 0, target -tolerance */
-    double value;
-    double h[2][6];
-    double y[2][6];
-} projection_row;
+/* One projected row: its joint and part, its body on each side (dense
+ * index, -1 when the side does not move), whether it is a gap (impulse >=
+ * 0), its value, its row and M^-1 row' per side: the world's cached row
+ * (world_impl.h), so that the world step's gathers write straight into the
+ * joint cache. */
+typedef nscd__world_cached_row projection_row;
 
 /* Row r of a part into rows[*m], with M^-1 row'. */
 static void add_row(const nscd_world *w, const nscd__joint_part *part, int32_t r,
@@ -417,30 +412,33 @@ static nscd_status joints_apply(void *self, int stage, const nscd__projection_sy
  * step's blocks (world_joint_sweep.c, "the factors' reuse"). */
 static void keep(nscd_world *w, const joint_projection *jp) {
     nscd__world_joint_cache *c = &w->joint_cache;
-    size_t doubles = nscd__bgs_mechanism_doubles(jp->n);
-    if (c->n_joints != w->n_joints || c->n_rows + jp->n > c->rows_capacity ||
-        c->n_factors + doubles > c->factors_capacity) {
-        return; /* not begun (out of memory): nothing cached */
+    int32_t n = jp->n;
+    size_t doubles = nscd__bgs_mechanism_doubles(n);
+    if (c->n_factors + doubles > c->factors_capacity) {
+        return; /* not begun (out of memory): nothing kept */
     }
-    int32_t k0 = jp->rows[0].joint;
-    for (int32_t a = 0; a < jp->n; ++a) {
-        const projection_row *r = &jp->rows[a];
-        nscd__world_cached_row *to = &c->rows[c->n_rows + a];
-        if (a == 0 || r->joint != jp->rows[a - 1].joint) {
-            c->first_row[r->joint] = c->n_rows + a;
-            c->serial[r->joint] = w->joints[r->joint].serial;
-            nscd__world_joint_cache_state(
-                w, r->joint, c->state + 2 * NSCD__WORLD_CACHE_STATE * (size_t)r->joint);
+    const projection_row *rows = jp->rows; /* already in c->rows at c->n_rows */
+    int32_t k0 = rows[0].joint;
+    for (int32_t a = 0; a < n; ++a) {
+        if (a == 0 || rows[a].joint != rows[a - 1].joint) {
+            int32_t k = rows[a].joint;
+            c->first_row[k] = c->n_rows + a;
+            c->serial[k] = w->joints[k].serial;
+            nscd__world_joint_cache_state(w, k, c->state + 2 * NSCD__WORLD_CACHE_STATE * (size_t)k);
         }
-        to->joint = r->joint;
-        to->part = r->part;
-        memcpy(to->body, r->body, sizeof to->body);
-        memcpy(to->h, r->h, sizeof to->h);
-        memcpy(to->y, r->y, sizeof to->y);
     }
-    c->n_rows += jp->n;
-    memcpy(c->factors + c->n_factors, jp->work, doubles * sizeof(double));
-    c->factor_rows[k0] = jp->n;
+    c->n_rows += n;
+    /* the factor in nscd__bgs_mechanism_view's layout (the projection's
+     * envelope in work has it): the envelope's L and T and the integers */
+    double *to = c->factors + c->n_factors;
+    const double *from = jp->work;
+    const int32_t *ints = (const int32_t *)(from + (size_t)n * (size_t)n);
+    const int32_t *offset = ints + 2 * n, *toff = offset + n + 1;
+    size_t t0 = (size_t)n * ((size_t)n + 1) / 2;
+    memcpy(to, from, (size_t)offset[n] * sizeof(double));
+    memcpy(to + t0, from + t0, (size_t)toff[n] * sizeof(double));
+    memcpy(to + (size_t)n * (size_t)n, ints, (4 * (size_t)n + 2) * sizeof(int32_t));
+    c->factor_rows[k0] = n;
     c->factor_at[k0] = c->n_factors;
     c->n_factors += doubles;
 }
@@ -454,6 +452,11 @@ static double project_component(nscd_world *w, int32_t first, const int32_t *nex
     jp.next = next;
     jp.rows = w->projection_scratch;
     jp.W = (double *)(jp.rows + m);
+    nscd__world_joint_cache *c = &w->joint_cache;
+    bool capture = c->capture && c->n_joints == w->n_joints && c->n_rows + m <= c->rows_capacity;
+    if (capture) { /* the rows straight into the joint cache (room for m) */
+        jp.rows = c->rows + c->n_rows;
+    }
     jp.b = jp.W + (size_t)m * (size_t)m;
     jp.p = jp.b + m;
     jp.work = jp.p + m;
@@ -471,7 +474,7 @@ static double project_component(nscd_world *w, int32_t first, const int32_t *nex
     int projected = 0;
     (void)nscd__project(&ops, w->projection_tolerance, w->projection_iterations, &residual,
                         &projected); /* the callbacks do not fail */
-    if (w->joint_cache.capture && jp.enveloped && !jp.gaps && jp.n > 0) {
+    if (capture && jp.enveloped && !jp.gaps && jp.n > 0) {
         keep(w, &jp);
     }
     return residual;
@@ -497,8 +500,8 @@ nscd_status nscd__world_project_joints(nscd_world *w) {
                 factors += c.first[root] == k ? nscd__bgs_mechanism_doubles(c.rows[root]) : 0;
             }
         }
-        if (!nscd__world_joint_cache_begin(w, rows, factors)) {
-            w->joint_cache.n_joints = -1; /* nothing kept this step */
+        if (!nscd__world_joint_cache_begin(w, rows + m, factors)) { /* m: a component's gathers */
+            w->joint_cache.n_joints = -1;                           /* nothing kept this step */
         }
     }
     double residual = 0.0;

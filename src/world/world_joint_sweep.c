@@ -576,9 +576,10 @@ double nscd__world_joint_sweep(nscd_world *w) {
 }
 
 void nscd__world_joint_store(nscd_world *w) {
-    for (int32_t k = 0; k < w->n_joints; ++k) {
-        memset(w->joints[k].impulse, 0, sizeof w->joints[k].impulse);
-        w->joints[k].step = w->desc.dt;
+    for (int32_t k = 0; k < w->n_joints; ++k) { /* the parts beyond the count stay zero */
+        nscd__world_joint *j = &w->joints[k];
+        memset(j->impulse, 0, (size_t)nscd__joint_part_count(&j->def) * sizeof j->impulse[0]);
+        j->step = w->desc.dt;
     }
     for (int32_t j = 0; j < w->n_joint_blocks; ++j) {
         const nscd__world_joint_block *b = &w->joint_blocks[j];
