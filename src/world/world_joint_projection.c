@@ -386,16 +386,31 @@ static void joints_envelope(void *self, const nscd__projection_system *sys, nscd
     nscd__envelope_layout(e);
     for (int32_t a = 0; a < m; ++a) {
         double *row = e->L + e->offset[a] - e->start[a];
-        for (int32_t c = e->start[a]; c <= a; ++c) {
-            double sum = 0.0;
+        const projection_row *ra = &rows[a];
+        for (int32_t c = e->start[a]; c <= a;) {
+            /* a run of rows on the same bodies (a part's): the sides they
+             * share with row a once, in the order (s, t) of the sum */
+            int32_t end = c;
+            while (end < a && rows[end + 1].body[0] == rows[c].body[0] &&
+                   rows[end + 1].body[1] == rows[c].body[1]) {
+                ++end;
+            }
+            int shared = 0, side[4][2];
             for (int s = 0; s < 2; ++s) {
                 for (int t = 0; t < 2; ++t) {
-                    if (rows[a].body[s] >= 0 && rows[a].body[s] == rows[c].body[t]) {
-                        sum += dot6(rows[a].h[s], rows[c].y[t]);
+                    if (ra->body[s] >= 0 && ra->body[s] == rows[c].body[t]) {
+                        side[shared][0] = s;
+                        side[shared++][1] = t;
                     }
                 }
             }
-            row[c] = sum;
+            for (; c <= end; ++c) {
+                double sum = 0.0;
+                for (int k = 0; k < shared; ++k) {
+                    sum += dot6(ra->h[side[k][0]], rows[c].y[side[k][1]]);
+                }
+                row[c] = sum;
+            }
         }
     }
 }
