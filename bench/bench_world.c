@@ -25,7 +25,7 @@
  *                    [--engine nscd,ode,bullet] [--ode-space auto|hash|sap|quadtree]
  *                    [--nscd-law coulomb|mdp] [--scene spheres|chains|stack]
  *                    [--shape sphere|box|capsule|cylinder|convex|mixed]
- *                    [--threads T[,T...]]
+ *                    [--threads T[,T...]] [--chains-variant with|without|loose]
  * --threads: nscd's nscd_world_desc::threads, one nscd run per count (the
  * other engines run once per size, on one thread). Each run prints its
  * `threads` and `state_hash` (FNV-1a 64 of the final positions,
@@ -37,6 +37,9 @@
  * --scene chains / stack: mechanisms in a pile, nscd only (bench/world/chains.c;
  * one size, default N = 1000, S = 200, W = 300, DT = 2e-3 s); each run prints
  * a `state_hash` of every body's x, q, v, ω (links included).
+ * --chains-variant: --scene chains runs only that one of its three runs (with
+ * the chains, without them, with the loose links; for profiling: no
+ * joints_cost is printed then).
  * Default: N = 1000, 10000, 100000; S = 200000 / N within [10, 500];
  * W = 80; K = 10; DT = 0.01 s; MU = 0.4. Exit status 1 when a run fails. */
 #define _POSIX_C_SOURCE 200809L
@@ -67,8 +70,9 @@ typedef struct options {
     double dt, friction;
     const bw_engine *engines[MAX_ENGINES];
     int n_engines;
-    const char *scene; /* "spheres" (the default), "chains" or "stack" */
-    int32_t shape;     /* of the pour, BW_SHAPE_* */
+    const char *scene;          /* "spheres" (the default), "chains" or "stack" */
+    const char *chains_variant; /* NULL: every run of --scene chains */
+    int32_t shape;              /* of the pour, BW_SHAPE_* */
     int sizes_given, steps_given, warmup_given, dt_given;
     int32_t threads[MAX_THREADS], n_threads; /* nscd_world_desc::threads of the nscd runs */
 } options;
@@ -488,6 +492,9 @@ static int parse_options(int argc, char **argv, options *o) {
         } else if (strcmp(a, "--scene") == 0) {
             bad = strcmp(v, "spheres") != 0 && strcmp(v, "chains") != 0 && strcmp(v, "stack") != 0;
             o->scene = v;
+        } else if (strcmp(a, "--chains-variant") == 0) {
+            bad = strcmp(v, "with") != 0 && strcmp(v, "without") != 0 && strcmp(v, "loose") != 0;
+            o->chains_variant = v;
         } else if (strcmp(a, "--shape") == 0) {
             o->shape = bw_shape_parse(v);
             bad = o->shape < 0;
@@ -527,7 +534,7 @@ int main(int argc, char **argv) {
     if (strcmp(o.scene, "spheres") != 0) {
         return bw_chains_main(o.scene, o.sizes_given ? o.sizes[0] : 1000,
                               o.warmup_given ? o.warmup : 300, o.steps_given ? o.steps : 200,
-                              o.dt_given ? o.dt : 2e-3, o.sweeps);
+                              o.dt_given ? o.dt : 2e-3, o.sweeps, o.chains_variant);
     }
     static run_result runs[MAX_RUNS];
     int n_runs = 0, failed = 0;

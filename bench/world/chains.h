@@ -15,8 +15,10 @@ typedef struct bw_chains_result {
 } bw_chains_result;
 
 /* Runs the scene and prints its JSON; 0 when every run succeeded (and, for
- * the stack, came to rest). */
+ * the stack, came to rest). variant (chains only): NULL runs all three
+ * ("with", "without", "loose"), a name only that one (for profiling; no
+ * joints_cost then). */
 int bw_chains_main(const char *scene, int32_t spheres, int32_t warmup, int32_t steps, double dt,
-                   int32_t sweeps);
+                   int32_t sweeps, const char *variant);
 
 #endif

@@ -2,8 +2,13 @@
 #include "core/envelope.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <string.h>
 
 #include "core/dense_small.h"
+
+/* Systems of solve_lockstep at a time. */
+#define NSCD__ENVELOPE_MANY 8
 
 static int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
 
@@ -105,7 +110,8 @@ static void backward_row(const nscd__envelope *e, double *x, int32_t i) {
     x[i] = (x[i] - s) / e->L[e->offset[i] + (i - e->start[i])];
 }
 
-void nscd__envelope_solve_many(int32_t count, const nscd__envelope *e) {
+/* Row by row in lockstep (systems of any structure). */
+static void solve_lockstep(int32_t count, const nscd__envelope *e) {
     int32_t most = 0;
     for (int32_t g = 0; g < count; ++g) {
         most = e[g].n > most ? e[g].n : most;
@@ -122,6 +128,76 @@ void nscd__envelope_solve_many(int32_t count, const nscd__envelope *e) {
             if (t < e[g].n) {
                 backward_row(&e[g], e[g].x, e[g].n - 1 - t);
             }
+        }
+    }
+}
+
+/* Two systems of one structure (the same start, hence offset, toff) in one
+ * pass: each one's arithmetic is forward_row's and backward_row's in their
+ * order (a zero multiplier skipped: the sum kept), the two chains of
+ * additions and divisions side by side. */
+static void solve_pair(const nscd__envelope *a, const nscd__envelope *b) {
+    const int32_t n = a->n, *start = a->start, *offset = a->offset, *toff = a->toff;
+    double *restrict xa = a->x, *restrict xb = b->x;
+    const double *restrict La = a->L, *restrict Lb = b->L;
+    const double *restrict Ta = a->T, *restrict Tb = b->T;
+    for (int32_t i = 0; i < n; ++i) {
+        int32_t si = start[i], o = offset[i] - si;
+        double va = xa[i], vb = xb[i];
+        for (int32_t k = si; k < i; ++k) {
+            double ka = xa[k], kb = xb[k];
+            double ta = va + -ka * La[o + k], tb = vb + -kb * Lb[o + k];
+            va = ka != 0.0 ? ta : va;
+            vb = kb != 0.0 ? tb : vb;
+        }
+        xa[i] = va / La[o + i];
+        xb[i] = vb / Lb[o + i];
+    }
+    for (int32_t i = n - 1; i >= 0; --i) {
+        const double *ca = Ta + toff[i], *cb = Tb + toff[i], *ya = xa + i + 1, *yb = xb + i + 1;
+        int32_t len = toff[i + 1] - toff[i], t = 0;
+        double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, b0 = 0.0, b1 = 0.0, b2 = 0.0, b3 = 0.0;
+        for (; t + 4 <= len; t += 4) {
+            a0 += ca[t] * ya[t];
+            b0 += cb[t] * yb[t];
+            a1 += ca[t + 1] * ya[t + 1];
+            b1 += cb[t + 1] * yb[t + 1];
+            a2 += ca[t + 2] * ya[t + 2];
+            b2 += cb[t + 2] * yb[t + 2];
+            a3 += ca[t + 3] * ya[t + 3];
+            b3 += cb[t + 3] * yb[t + 3];
+        }
+        double sa = (a0 + a1) + (a2 + a3), sb = (b0 + b1) + (b2 + b3);
+        for (; t < len; ++t) {
+            sa += ca[t] * ya[t];
+            sb += cb[t] * yb[t];
+        }
+        int32_t d = offset[i] + (i - start[i]);
+        xa[i] = (xa[i] - sa) / La[d];
+        xb[i] = (xb[i] - sb) / Lb[d];
+    }
+}
+
+static bool same_structure(const nscd__envelope *a, const nscd__envelope *b) {
+    return a->n == b->n && (a->start == b->start ||
+                            memcmp(a->start, b->start, (size_t)a->n * sizeof *a->start) == 0);
+}
+
+/* Consecutive systems of one structure two at a time (solve_pair), the
+ * others row by row in lockstep. */
+void nscd__envelope_solve_many(int32_t count, const nscd__envelope *e) {
+    nscd__envelope rest[NSCD__ENVELOPE_MANY];
+    int32_t left = 0;
+    for (int32_t g = 0; g < count;) {
+        if (g + 1 < count && same_structure(&e[g], &e[g + 1])) {
+            solve_pair(&e[g], &e[g + 1]);
+            g += 2;
+        } else {
+            rest[left++] = e[g++];
+        }
+        if (left == NSCD__ENVELOPE_MANY || (g >= count && left > 0)) {
+            solve_lockstep(left, rest);
+            left = 0;
         }
     }
 }

@@ -141,6 +141,7 @@ void nscd_world_destroy(nscd_world *w) {
     nscd__world_free_bodies(w);
     nscd__world_free_joints(w);
     nscd__world_free_joint_blocks(w);
+    nscd__world_free_joint_cache(w);
     nscd__free(&a, w->collision_shapes,
                (size_t)w->collision_shapes_capacity * sizeof(nscd__collision_shape));
     nscd__collision_free(&w->collision);

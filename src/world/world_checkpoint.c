@@ -25,7 +25,7 @@
 /* Every field of these structs is either saved below or documented as
  * rebuilt by the step (docs/checkpoint.md). Update the visitors, then
  * these sizes. */
-_Static_assert(sizeof(struct nscd_world) == 1720, "nscd_world changed: update world_checkpoint.c");
+_Static_assert(sizeof(struct nscd_world) == 1816, "nscd_world changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd_world_desc) == 288,
                "nscd_world_desc changed: update world_checkpoint.c");
 _Static_assert(sizeof(nscd__world_shape) == 168, "world shape changed: update world_checkpoint.c");

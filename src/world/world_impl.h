@@ -76,6 +76,36 @@ typedef nscd__bgs_contact_rows nscd__world_contact_rows;
 typedef nscd__bgs_joint_block nscd__world_joint_block;
 typedef nscd__bgs_mechanism nscd__world_mechanism;
 
+/* The ideal joints' rows and mechanism factors that the projection's
+ * velocity stage left at the end of a world step (world_joint_sweep.c,
+ * "the factors' reuse"): the next step's blocks and factors at the same
+ * positions, bitwise. A joint's entry holds while its serial, each side's
+ * dense index, pose and inverse mass are those recorded (state, 2 x
+ * NSCD__WORLD_CACHE_STATE doubles per joint), whatever changed the world
+ * in between. */
+typedef struct nscd__world_cached_row { /* also the projection's row */
+    int32_t joint, part;                /* of the world's joints */
+    int32_t body[2];                    /* dense index of a moving side, -1 when it does not move */
+    int32_t gap; /* a clearance gap: an inequality, p >= 0, target -tolerance */
+    double value;
+    double h[2][6]; /* the row on each side's (v, ω) */
+    double y[2][6]; /* M^-1 h' on each moving side */
+} nscd__world_cached_row;
+#define NSCD__WORLD_CACHE_STATE 18 /* index, position, orientation, 1/m, I⁻¹ */
+typedef struct nscd__world_joint_cache {
+    bool capture; /* set by the world step around its projection */
+    int32_t n_joints, joints_capacity;
+    int32_t *first_row;   /* per joint: its first row, -1: none */
+    int32_t *factor_rows; /* per joint heading a component: its factor's rows, 0: none */
+    size_t *factor_at;    /* ... and where it is in factors */
+    uint64_t *serial;
+    double *state;
+    nscd__world_cached_row *rows;
+    int32_t n_rows, rows_capacity;
+    double *factors;
+    size_t n_factors, factors_capacity;
+} nscd__world_joint_cache;
+
 /* What a step leaves of a contact: its identity for the next step's warm
  * start and what nscd_world_get_contacts() copies out. */
 typedef struct nscd__world_record {
@@ -229,6 +259,7 @@ struct nscd_world {
     void *joint_scratch; /* the factors (and the grouping, before them) */
     size_t joint_scratch_bytes;
     double *joint_vectors; /* in joint_scratch: a mechanism sweep's right-hand side */
+    nscd__world_joint_cache joint_cache;
 
     /* The world as an nscd__model (world_model.c), created by the first
      * stepper that drives the world; NULL until then. */
@@ -430,6 +461,12 @@ void nscd__world_joint_warm_start(nscd_world *w);
 double nscd__world_joint_sweep(nscd_world *w);
 void nscd__world_joint_store(nscd_world *w);
 void nscd__world_free_joint_blocks(nscd_world *w);
+/* The joint cache (world_joint_sweep.c): room for `rows` rows and
+ * `factors` doubles of factors, every entry cleared (false: out of memory,
+ * nothing cached); one component's entries from the projection; freed. */
+bool nscd__world_joint_cache_begin(nscd_world *w, int32_t rows, size_t factors);
+void nscd__world_joint_cache_state(const nscd_world *w, int32_t k, double *state);
+void nscd__world_free_joint_cache(nscd_world *w);
 
 /* Sleeping (world_sleep.c; docs/world.md, "Sleeping"). Every function is a
  * no-op for a world without sleeping bodies (n_sleeping 0) unless noted. */

@@ -32,21 +32,20 @@
 #include "core/vec3.h"
 #include "world/world_impl.h"
 
-/* One projected row: its body on each side (dense index, -1 when the side
- * does not move), whether it is a gap (impulse >= 0), its value, its row
- * and M^-1 row' per side. */
-typedef struct projection_row {
-    int32_t body[2];
-    int32_t gap; /* a clearance gap: an inequality, p >= 0, target -tolerance */
-    double value;
-    double h[2][6];
-    double y[2][6];
-} projection_row;
+/* One projected row: its joint and part, its body on each side (dense
+ * index, -1 when the side does not move), whether it is a gap (impulse >=
+ * 0), its value, its row and M^-1 row' per side: the world's cached row
+ * (world_impl.h), so that the world step's gathers write straight into the
+ * joint cache. */
+typedef nscd__world_cached_row projection_row;
 
 /* Row r of a part into rows[*m], with M^-1 row'. */
 static void add_row(const nscd_world *w, const nscd__joint_part *part, int32_t r,
-                    const int32_t body[2], double R[2][9], projection_row *rows, int32_t *m) {
+                    const int32_t body[2], double R[2][9], projection_row *rows, int32_t *m,
+                    int32_t joint, int32_t index) {
     projection_row *row = &rows[(*m)++];
+    row->joint = joint;
+    row->part = index;
     row->gap = !part->equality;
     row->value = part->value[r];
     for (int s = 0; s < 2; ++s) {
@@ -83,24 +82,26 @@ static int32_t gather(const nscd_world *w, int32_t first, const int32_t *next, i
             nscd__world_joint_pose(w, j, s, &pose[s]);
             int32_t i = nscd__world_lookup(w, j->body[s]);
             body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
-            if (body[s] >= 0) {
-                nscd__q_to_rows(w->orientation + 4 * (size_t)i, R[s]);
+            if (body[s] >= 0) { /* the pose's rotation: nscd__q_to_rows of the orientation */
+                memcpy(R[s], pose[s].R, sizeof R[s]);
             }
         }
+        nscd__joint_frames f; /* once for every part */
+        nscd__joint_frames_at(&j->def, pose, &f);
         for (int32_t p = 0; p < nscd__joint_part_count(&j->def); ++p) {
             nscd__joint_part part;
-            nscd__joint_evaluate(&j->def, p, pose, &part);
+            nscd__joint_evaluate_frames(&j->def, p, &f, pose, &part);
             if (!part.equality) {
                 double g = part.value[0];
                 *largest = fmax(*largest, -g - tol);
                 if (positions || g <= nscd__world_contact_distance(w)) {
-                    add_row(w, &part, 0, body, R, rows, &m);
+                    add_row(w, &part, 0, body, R, rows, &m, k, p);
                 }
                 continue;
             }
             for (int32_t r = 0; r < part.n_rows; ++r) {
                 *largest = fmax(*largest, fabs(part.value[r]));
-                add_row(w, &part, r, body, R, rows, &m);
+                add_row(w, &part, r, body, R, rows, &m, k, p);
             }
         }
     }
@@ -277,7 +278,8 @@ typedef struct joint_projection {
     double *W, *b, *p, *work;
     int32_t *gap;
     int32_t n;
-    bool gaps; /* whether the last position gather had gaps */
+    bool gaps;      /* whether the last position gather had gaps */
+    bool enveloped; /* whether the velocity stage's factor is in work */
 } joint_projection;
 
 /* The rows of a stage and b: positions, Φ and g + tolerance (the target
@@ -384,16 +386,31 @@ static void joints_envelope(void *self, const nscd__projection_system *sys, nscd
     nscd__envelope_layout(e);
     for (int32_t a = 0; a < m; ++a) {
         double *row = e->L + e->offset[a] - e->start[a];
-        for (int32_t c = e->start[a]; c <= a; ++c) {
-            double sum = 0.0;
+        const projection_row *ra = &rows[a];
+        for (int32_t c = e->start[a]; c <= a;) {
+            /* a run of rows on the same bodies (a part's): the sides they
+             * share with row a once, in the order (s, t) of the sum */
+            int32_t end = c;
+            while (end < a && rows[end + 1].body[0] == rows[c].body[0] &&
+                   rows[end + 1].body[1] == rows[c].body[1]) {
+                ++end;
+            }
+            int shared = 0, side[4][2];
             for (int s = 0; s < 2; ++s) {
                 for (int t = 0; t < 2; ++t) {
-                    if (rows[a].body[s] >= 0 && rows[a].body[s] == rows[c].body[t]) {
-                        sum += dot6(rows[a].h[s], rows[c].y[t]);
+                    if (ra->body[s] >= 0 && ra->body[s] == rows[c].body[t]) {
+                        side[shared][0] = s;
+                        side[shared++][1] = t;
                     }
                 }
             }
-            row[c] = sum;
+            for (; c <= end; ++c) {
+                double sum = 0.0;
+                for (int k = 0; k < shared; ++k) {
+                    sum += dot6(ra->h[side[k][0]], rows[c].y[side[k][1]]);
+                }
+                row[c] = sum;
+            }
         }
     }
 }
@@ -401,7 +418,44 @@ static void joints_envelope(void *self, const nscd__projection_system *sys, nscd
 static nscd_status joints_apply(void *self, int stage, const nscd__projection_system *sys) {
     joint_projection *jp = self;
     apply(jp->w, jp->rows, sys->m, sys->p, stage == NSCD__PROJECT_POSITIONS);
+    jp->enveloped = stage == NSCD__PROJECT_VELOCITIES && sys->enveloped;
     return NSCD_OK;
+}
+
+/* The rows of the last gather (at the final positions) and the velocity
+ * stage's factor of W at them into the world's joint cache, for the next
+ * step's blocks (world_joint_sweep.c, "the factors' reuse"). */
+static void keep(nscd_world *w, const joint_projection *jp) {
+    nscd__world_joint_cache *c = &w->joint_cache;
+    int32_t n = jp->n;
+    size_t doubles = nscd__bgs_mechanism_doubles(n);
+    if (c->n_factors + doubles > c->factors_capacity) {
+        return; /* not begun (out of memory): nothing kept */
+    }
+    const projection_row *rows = jp->rows; /* already in c->rows at c->n_rows */
+    int32_t k0 = rows[0].joint;
+    for (int32_t a = 0; a < n; ++a) {
+        if (a == 0 || rows[a].joint != rows[a - 1].joint) {
+            int32_t k = rows[a].joint;
+            c->first_row[k] = c->n_rows + a;
+            c->serial[k] = w->joints[k].serial;
+            nscd__world_joint_cache_state(w, k, c->state + 2 * NSCD__WORLD_CACHE_STATE * (size_t)k);
+        }
+    }
+    c->n_rows += n;
+    /* the factor in nscd__bgs_mechanism_view's layout (the projection's
+     * envelope in work has it): the envelope's L and T and the integers */
+    double *to = c->factors + c->n_factors;
+    const double *from = jp->work;
+    const int32_t *ints = (const int32_t *)(from + (size_t)n * (size_t)n);
+    const int32_t *offset = ints + 2 * n, *toff = offset + n + 1;
+    size_t t0 = (size_t)n * ((size_t)n + 1) / 2;
+    memcpy(to, from, (size_t)offset[n] * sizeof(double));
+    memcpy(to + t0, from + t0, (size_t)toff[n] * sizeof(double));
+    memcpy(to + (size_t)n * (size_t)n, ints, (4 * (size_t)n + 2) * sizeof(int32_t));
+    c->factor_rows[k0] = n;
+    c->factor_at[k0] = c->n_factors;
+    c->n_factors += doubles;
 }
 
 /* Positions, then velocities, of one component (its joints: first, then
@@ -413,18 +467,31 @@ static double project_component(nscd_world *w, int32_t first, const int32_t *nex
     jp.next = next;
     jp.rows = w->projection_scratch;
     jp.W = (double *)(jp.rows + m);
+    nscd__world_joint_cache *c = &w->joint_cache;
+    bool capture = c->capture && c->n_joints == w->n_joints && c->n_rows + m <= c->rows_capacity;
+    if (capture) { /* the rows straight into the joint cache (room for m) */
+        jp.rows = c->rows + c->n_rows;
+    }
     jp.b = jp.W + (size_t)m * (size_t)m;
     jp.p = jp.b + m;
     jp.work = jp.p + m;
     jp.gap = (int32_t *)(jp.work + NSCD__PROJECTION_WORK(m));
     jp.n = 0;
     jp.gaps = false;
-    nscd__projection_ops ops = {&jp, joints_gather, joints_delassus, joints_envelope, joints_apply,
-                                1};
+    jp.enveloped = false;
+    /* the world step's projection keeps the first iteration's factor (its
+     * chord steps: contact/assembly/projection.h); the time steppers' the
+     * full Gauss–Newton, as before */
+    nscd__projection_ops ops = {
+        &jp, joints_gather,         joints_delassus, joints_envelope, joints_apply,
+        1,   w->joint_cache.capture};
     double residual = 0.0;
     int projected = 0;
     (void)nscd__project(&ops, w->projection_tolerance, w->projection_iterations, &residual,
                         &projected); /* the callbacks do not fail */
+    if (capture && jp.enveloped && !jp.gaps && jp.n > 0) {
+        keep(w, &jp);
+    }
     return residual;
 }
 
@@ -437,7 +504,21 @@ nscd_status nscd__world_project_joints(nscd_world *w) {
     if (m < 0 || m > NSCD__WORLD_MAX_PROJECTED_ROWS || reserve(w, scratch_bytes(w, m)) != NSCD_OK) {
         return NSCD_OK; /* prepared before the step: does not happen */
     }
-    label_components(w, &c); /* the reserve may have moved the scratch */
+    label_components(w, &c);      /* the reserve may have moved the scratch */
+    if (w->joint_cache.capture) { /* room for every component's rows and factor */
+        int32_t rows = 0;
+        size_t factors = 0;
+        for (int32_t k = 0; k < w->n_joints; ++k) {
+            int32_t root = c.label[k];
+            if (root >= 0) {
+                rows += nscd__joint_value_count(&w->joints[k].def);
+                factors += c.first[root] == k ? nscd__bgs_mechanism_doubles(c.rows[root]) : 0;
+            }
+        }
+        if (!nscd__world_joint_cache_begin(w, rows + m, factors)) { /* m: a component's gathers */
+            w->joint_cache.n_joints = -1;                           /* nothing kept this step */
+        }
+    }
     double residual = 0.0;
     for (int32_t k = 0; k < w->n_joints; ++k) {
         int32_t root = c.label[k];

@@ -45,33 +45,26 @@ static double dot6(const double h[6], const double y[6]) {
     return h[0] * y[0] + h[1] * y[1] + h[2] * y[2] + h[3] * y[3] + h[4] * y[4] + h[5] * y[5];
 }
 
-/* The rows of part `part` of joint k at the current poses, their responses
- * and the Cholesky factor of A (n ≤ 3). */
-static void evaluate_block(const nscd_world *w, int32_t k, int32_t part,
-                           nscd__world_joint_block *b) {
-    const nscd__world_joint *j = &w->joints[k];
-    nscd__joint_pose pose[2];
-    nscd__joint_part p;
-    for (int s = 0; s < 2; ++s) {
-        nscd__world_joint_pose(w, j, s, &pose[s]);
-        int32_t i = nscd__world_lookup(w, j->body[s]);
-        b->body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
-    }
-    nscd__joint_evaluate(&j->def, part, pose, &p);
-    b->joint = k;
-    b->part = part;
-    b->n = p.n_rows;
+/* nscd__dot(6, x, y): nscd__small_dot's four partial sums, the arithmetic
+ * of the projection's W (world_joint_projection.c), so that the sweeps' W
+ * of a mechanism is bitwise the projection's at the same positions. */
+static double dot6_partial(const double *x, const double *y) {
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    s0 += x[0] * y[0];
+    s1 += x[1] * y[1];
+    s2 += x[2] * y[2];
+    s3 += x[3] * y[3];
+    double s = (s0 + s1) + (s2 + s3);
+    s += x[4] * y[4];
+    s += x[5] * y[5];
+    return s;
+}
+
+/* The Cholesky factor of the part's own A = H M⁻¹ Hᵀ (n ≤ 3, lower,
+ * row-major), regularised when a pivot is not clearly positive; n = 0
+ * when it does not factor (nothing moves the part: no block). */
+static void block_factor(nscd__world_joint_block *b) {
     double A[9] = {0.0}, top = 0.0;
-    for (int s = 0; s < 2; ++s) {
-        for (int r = 0; r < b->n; ++r) {
-            memcpy(b->h[s][r], p.rows[s][r], 6 * sizeof(double));
-            if (b->body[s] >= 0) {
-                nscd__world_inverse_mass(w, b->body[s], b->h[s][r], b->y[s][r]);
-            } else {
-                memset(b->y[s][r], 0, 6 * sizeof(double));
-            }
-        }
-    }
     for (int r = 0; r < b->n; ++r) {
         for (int c = 0; c < b->n; ++c) {
             double sum = 0.0;
@@ -82,8 +75,6 @@ static void evaluate_block(const nscd_world *w, int32_t k, int32_t part,
         }
         top = fmax(top, A[4 * r]);
     }
-    /* Cholesky of the n x n block (lower, row-major), regularised when a
-     * pivot is not clearly positive */
     for (int attempt = 0; attempt < 2; ++attempt) {
         bool ok = top > 0.0;
         double delta = attempt == 0 ? 0.0 : 1e-12 * top;
@@ -106,7 +97,200 @@ static void evaluate_block(const nscd_world *w, int32_t k, int32_t part,
             return;
         }
     }
-    b->n = 0; /* nothing moves this part: no block */
+    b->n = 0;
+}
+
+/* The rows of the parts of joint k at the current poses and their
+ * responses M⁻¹ hᵀ, with the arithmetic of the projection's gather
+ * (world_joint_projection.c: each moving side's rotation R from its
+ * orientation, nscd__world_inverse_mass_at), then each part's factor; the
+ * blocks at b, their count (the parts that factor). */
+static int32_t evaluate_joint(const nscd_world *w, int32_t k, nscd__world_joint_block *b) {
+    const nscd__world_joint *j = &w->joints[k];
+    nscd__joint_pose pose[2];
+    int32_t body[2];
+    double R[2][9];
+    for (int s = 0; s < 2; ++s) {
+        nscd__world_joint_pose(w, j, s, &pose[s]);
+        int32_t i = nscd__world_lookup(w, j->body[s]);
+        body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
+        if (body[s] >= 0) { /* the pose's rotation: nscd__q_to_rows of the orientation */
+            memcpy(R[s], pose[s].R, sizeof R[s]);
+        }
+    }
+    nscd__joint_frames f; /* once for every part */
+    nscd__joint_frames_at(&j->def, pose, &f);
+    int32_t count = 0;
+    for (int32_t part = 0; part < nscd__joint_part_count(&j->def); ++part) {
+        nscd__joint_part p;
+        nscd__joint_evaluate_frames(&j->def, part, &f, pose, &p);
+        nscd__world_joint_block *bk = &b[count];
+        bk->joint = k;
+        bk->part = part;
+        bk->n = p.n_rows;
+        for (int s = 0; s < 2; ++s) {
+            bk->body[s] = body[s];
+            for (int r = 0; r < bk->n; ++r) {
+                memcpy(bk->h[s][r], p.rows[s][r], 6 * sizeof(double));
+                if (body[s] >= 0) {
+                    nscd__world_inverse_mass_at(w, body[s], R[s], bk->h[s][r], bk->y[s][r]);
+                } else {
+                    memset(bk->y[s][r], 0, 6 * sizeof(double));
+                }
+            }
+        }
+        block_factor(bk);
+        count += bk->n > 0;
+    }
+    return count;
+}
+
+/* ------------------------------------------------------------ the factors' reuse
+ *
+ * The projection's velocity stage at the end of a step builds the rows of
+ * every mechanism at the step's final positions and factors their W (on
+ * the envelope, δ as here); the next step's blocks are the same rows at the
+ * same positions and its factors the same W. Since the sweeps' arithmetic
+ * is the projection's (evaluate_joint, mechanism_delassus), the projection
+ * leaves them in w->joint_cache and the blocks take them, bitwise what they
+ * would compute, whenever the joint's serial, its sides' dense indices,
+ * poses and inverse masses are those recorded: a cached entry is a function
+ * of exactly these, so whatever changed the world between the steps (a
+ * body set, removed or put to sleep, a joint added) only sends the joints
+ * it touched back to evaluate_joint. */
+
+void nscd__world_joint_cache_state(const nscd_world *w, int32_t k, double *state) {
+    const nscd__world_joint *j = &w->joints[k];
+    memset(state, 0, 2 * NSCD__WORLD_CACHE_STATE * sizeof(double));
+    for (int s = 0; s < 2; ++s) {
+        double *st = state + s * NSCD__WORLD_CACHE_STATE;
+        int32_t i = nscd__world_lookup(w, j->body[s]);
+        st[0] = (double)i;
+        if (i >= 0) {
+            memcpy(st + 1, w->position + 3 * (size_t)i, 3 * sizeof(double));
+            memcpy(st + 4, w->orientation + 4 * (size_t)i, 4 * sizeof(double));
+            st[8] = w->inv_mass[i];
+            memcpy(st + 9, w->inv_inertia + 9 * (size_t)i, 9 * sizeof(double));
+        }
+    }
+}
+
+/* Grows an array of `count` elements of `size` bytes to at least `need`
+ * (contents not kept). */
+static bool grow(nscd_world *w, void **array, size_t size, size_t *count, size_t need) {
+    if (need <= *count) {
+        return true;
+    }
+    void *p = nscd__alloc_array(&w->allocator, need, size);
+    if (p == NULL) {
+        return false;
+    }
+    nscd__free(&w->allocator, *array, *count * size);
+    *array = p;
+    *count = need;
+    return true;
+}
+
+bool nscd__world_joint_cache_begin(nscd_world *w, int32_t rows, size_t factors) {
+    nscd__world_joint_cache *c = &w->joint_cache;
+    c->n_joints = 0;
+    c->n_rows = 0;
+    c->n_factors = 0;
+    size_t joints = (size_t)c->joints_capacity, had = joints, need = (size_t)w->n_joints;
+    bool ok = true;
+    if (need > joints) { /* every per-joint array, at one capacity */
+        void *first = c->first_row, *frows = c->factor_rows, *at = c->factor_at,
+             *serial = c->serial, *state = c->state;
+        size_t n[5] = {had, had, had, had, 2 * NSCD__WORLD_CACHE_STATE * had};
+        size_t want = need + need / 2;
+        ok = grow(w, &first, sizeof(int32_t), &n[0], want) &&
+             grow(w, &frows, sizeof(int32_t), &n[1], want) &&
+             grow(w, &at, sizeof(size_t), &n[2], want) &&
+             grow(w, &serial, sizeof(uint64_t), &n[3], want) &&
+             grow(w, &state, sizeof(double), &n[4], 2 * NSCD__WORLD_CACHE_STATE * want);
+        c->first_row = first, c->factor_rows = frows, c->factor_at = at, c->serial = serial;
+        c->state = state;
+        if (!ok) { /* the grown ones kept their new size: free all, start over next time */
+            nscd__free(&w->allocator, c->first_row, n[0] * sizeof(int32_t));
+            nscd__free(&w->allocator, c->factor_rows, n[1] * sizeof(int32_t));
+            nscd__free(&w->allocator, c->factor_at, n[2] * sizeof(size_t));
+            nscd__free(&w->allocator, c->serial, n[3] * sizeof(uint64_t));
+            nscd__free(&w->allocator, c->state, n[4] * sizeof(double));
+            c->first_row = NULL, c->factor_rows = NULL, c->factor_at = NULL, c->serial = NULL;
+            c->state = NULL;
+            c->joints_capacity = 0;
+            return false;
+        }
+        c->joints_capacity = (int32_t)(n[0]);
+    }
+    size_t rows_cap = (size_t)c->rows_capacity;
+    void *r = c->rows, *f = c->factors;
+    ok = grow(w, &r, sizeof(nscd__world_cached_row), &rows_cap, (size_t)rows + (size_t)rows / 2) &&
+         grow(w, &f, sizeof(double), &c->factors_capacity, factors + factors / 2);
+    c->rows = r;
+    c->rows_capacity = (int32_t)rows_cap;
+    c->factors = f;
+    if (!ok) {
+        return false;
+    }
+    for (int32_t k = 0; k < w->n_joints; ++k) {
+        c->first_row[k] = -1;
+        c->factor_rows[k] = 0;
+    }
+    c->n_joints = w->n_joints;
+    return true;
+}
+
+void nscd__world_free_joint_cache(nscd_world *w) {
+    nscd__world_joint_cache *c = &w->joint_cache;
+    size_t n = (size_t)c->joints_capacity;
+    nscd__free(&w->allocator, c->first_row, n * sizeof(int32_t));
+    nscd__free(&w->allocator, c->factor_rows, n * sizeof(int32_t));
+    nscd__free(&w->allocator, c->factor_at, n * sizeof(size_t));
+    nscd__free(&w->allocator, c->serial, n * sizeof(uint64_t));
+    nscd__free(&w->allocator, c->state, 2 * NSCD__WORLD_CACHE_STATE * n * sizeof(double));
+    nscd__free(&w->allocator, c->rows, (size_t)c->rows_capacity * sizeof(nscd__world_cached_row));
+    nscd__free(&w->allocator, c->factors, c->factors_capacity * sizeof(double));
+    memset(c, 0, sizeof *c);
+}
+
+/* Whether joint k's cached rows are those evaluate_joint would compute now. */
+static bool cached_valid(const nscd_world *w, int32_t k) {
+    const nscd__world_joint_cache *c = &w->joint_cache;
+    if (k >= c->n_joints || c->first_row[k] < 0 || c->serial[k] != w->joints[k].serial) {
+        return false;
+    }
+    double now[2 * NSCD__WORLD_CACHE_STATE];
+    nscd__world_joint_cache_state(w, k, now);
+    return memcmp(now, c->state + 2 * NSCD__WORLD_CACHE_STATE * (size_t)k, sizeof now) == 0;
+}
+
+/* The blocks of joint k from the cache (evaluate_joint's, bitwise). */
+static int32_t cached_joint(const nscd_world *w, int32_t k, nscd__world_joint_block *b) {
+    const nscd__world_joint_cache *c = &w->joint_cache;
+    const nscd__world_cached_row *row = c->rows + c->first_row[k], *end = c->rows + c->n_rows;
+    int32_t count = 0;
+    for (int32_t part = 0; part < nscd__joint_part_count(&w->joints[k].def); ++part) {
+        nscd__world_joint_block *bk = &b[count];
+        bk->joint = k;
+        bk->part = part;
+        bk->n = 0;
+        for (; row < end && row->joint == k && row->part == part && bk->n < 3; ++row) {
+            for (int s = 0; s < 2; ++s) {
+                bk->body[s] = row->body[s];
+                memcpy(bk->h[s][bk->n], row->h[s], 6 * sizeof(double));
+                if (row->body[s] >= 0) {
+                    memcpy(bk->y[s][bk->n], row->y[s], 6 * sizeof(double));
+                } else {
+                    memset(bk->y[s][bk->n], 0, 6 * sizeof(double));
+                }
+            }
+            bk->n++;
+        }
+        block_factor(bk);
+        count += bk->n > 0;
+    }
+    return count;
 }
 
 bool nscd__world_has_clearance_joints(const nscd_world *w) {
@@ -257,7 +441,7 @@ static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism 
                     for (int s = 0; s < 2; ++s) {
                         for (int t = 0; t < 2; ++t) {
                             if (blocks[a].body[s] >= 0 && blocks[a].body[s] == blocks[b].body[t]) {
-                                sum += dot6(blocks[a].h[s][r], blocks[b].y[t][c]);
+                                sum += dot6_partial(blocks[a].h[s][r], blocks[b].y[t][c]);
                             }
                         }
                     }
@@ -273,6 +457,32 @@ static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism 
     for (int32_t r = 0; r < e->n; ++r) {
         e->L[e->offset[r] + (r - e->start[r])] += 1e-12 * top;
     }
+}
+
+/* The cached factor of mechanism m into e (whose envelope is laid out):
+ * when every block's joint was cached and the component the projection
+ * factored, headed by m's first joint, has m's rows and envelope. */
+static bool cached_factor(const nscd_world *w, const nscd__world_mechanism *m, nscd__envelope *e) {
+    const nscd__world_joint_cache *c = &w->joint_cache;
+    const nscd__world_joint_block *blocks = w->joint_blocks + m->first;
+    int32_t k0 = blocks[0].joint;
+    if (k0 >= c->n_joints || c->factor_rows[k0] != m->rows) {
+        return false;
+    }
+    for (int32_t a = 0; a < m->count; ++a) {
+        if (c->first_row[blocks[a].joint] < 0) {
+            return false;
+        }
+    }
+    nscd__world_mechanism at = *m;
+    at.factor = c->factor_at[k0];
+    nscd__envelope cached = nscd__bgs_mechanism_view(c->factors, &at);
+    if (memcmp(cached.start, e->start, (size_t)m->rows * sizeof *e->start) != 0) {
+        return false;
+    }
+    memcpy(e->L, cached.L, (size_t)e->offset[e->n] * sizeof(double));
+    memcpy(e->T, cached.T, (size_t)e->toff[e->n] * sizeof(double));
+    return true;
 }
 
 /* The factors of the mechanisms of more than one part that fit: once per
@@ -299,8 +509,10 @@ static nscd_status factor_mechanisms(nscd_world *w) {
         if (m->factored) {
             nscd__envelope e = nscd__bgs_mechanism_view(w->joint_scratch, m);
             mechanism_envelope(w, m, &e);
-            mechanism_delassus(w, m, &e);
-            m->factored = nscd__envelope_factor(&e) == NSCD_OK;
+            if (!cached_factor(w, m, &e)) {
+                mechanism_delassus(w, m, &e);
+                m->factored = nscd__envelope_factor(&e) == NSCD_OK;
+            }
         }
     }
     w->joint_vectors = (double *)w->joint_scratch + total;
@@ -329,17 +541,22 @@ nscd_status nscd__world_joint_blocks_build(nscd_world *w) {
     for (int32_t k = 0; k < w->n_joints; ++k) {
         const nscd__world_joint *j = &w->joints[k];
         bool warm = w->desc.warm_start && j->step == w->desc.dt;
-        for (int32_t p = 0; p < nscd__joint_part_count(&j->def); ++p) {
-            nscd__world_joint_block *b = &w->joint_blocks[w->n_joint_blocks];
-            evaluate_block(w, k, p, b);
-            if (b->n == 0) {
-                continue;
+        nscd__world_joint_block *b = &w->joint_blocks[w->n_joint_blocks];
+        int32_t count;
+        if (cached_valid(w, k)) {
+            count = cached_joint(w, k, b);
+        } else {
+            count = evaluate_joint(w, k, b);
+            if (k < w->joint_cache.n_joints) {
+                w->joint_cache.first_row[k] = -1; /* its mechanism's factor is not cached */
             }
-            for (int r = 0; r < 3; ++r) {
-                b->lambda[r] = warm && r < b->n ? j->impulse[p][r] : 0.0;
-            }
-            w->n_joint_blocks++;
         }
+        for (int32_t a = 0; a < count; ++a) {
+            for (int r = 0; r < 3; ++r) {
+                b[a].lambda[r] = warm && r < b[a].n ? j->impulse[b[a].part][r] : 0.0;
+            }
+        }
+        w->n_joint_blocks += count;
     }
     if (w->n_joint_blocks == 0) {
         return NSCD_OK;
@@ -355,13 +572,14 @@ void nscd__world_joint_warm_start(nscd_world *w) {
 
 double nscd__world_joint_sweep(nscd_world *w) {
     nscd__bgs_problem p = nscd__world_bgs_problem(w);
-    return nscd__bgs_joint_sweep(&p);
+    return nscd__bgs_joint_sweep(&p, 0.0);
 }
 
 void nscd__world_joint_store(nscd_world *w) {
-    for (int32_t k = 0; k < w->n_joints; ++k) {
-        memset(w->joints[k].impulse, 0, sizeof w->joints[k].impulse);
-        w->joints[k].step = w->desc.dt;
+    for (int32_t k = 0; k < w->n_joints; ++k) { /* the parts beyond the count stay zero */
+        nscd__world_joint *j = &w->joints[k];
+        memset(j->impulse, 0, (size_t)nscd__joint_part_count(&j->def) * sizeof j->impulse[0]);
+        j->step = w->desc.dt;
     }
     for (int32_t j = 0; j < w->n_joint_blocks; ++j) {
         const nscd__world_joint_block *b = &w->joint_blocks[j];

@@ -1060,7 +1060,9 @@ static nscd_status step(nscd_world *w, nscd_world_step_report *report) {
     nscd_status joints = NSCD_OK;
     if (w->n_joint_blocks > 0) { /* the drift of H v = 0 over the step, removed */
         nscd__world_joint_store(w);
+        w->joint_cache.capture = true; /* the next step's rows and factors */
         joints = nscd__world_project_joints(w);
+        w->joint_cache.capture = false;
     }
     r.bodies_removed = nscd__world_remove_outside(w);
     if (w->desc.sleep) {

@@ -17,6 +17,7 @@
 
 #include "core/dense.h"
 #include "core/dense_small.h"
+#include "core/envelope.h"
 
 #define EPS DBL_EPSILON
 static const int32_t SIZES[] = {1, 2, 3, 5, 8, 13, 31, 47, 63, 64, 65, 80};
@@ -305,6 +306,67 @@ static void pencil_eigen(void **state) {
     }
 }
 
+/* The envelope solves of several systems at once (nscd__envelope_solve_many:
+ * systems of one structure two at a time, the others in lockstep) are each
+ * system's own solve, bitwise, and solve A x = b (residual to 1e-12 of the
+ * scale): block-tridiagonal SPD matrices of 5 x 5 blocks (a chain's W), two
+ * structures mixed. */
+static void envelope_solve_many_is_each_solve(void **state) {
+    (void)state;
+    enum { N = 20, SYSTEMS = 7 };
+    static double L[SYSTEMS][N * N], T[SYSTEMS][N * N], A[SYSTEMS][N * N], x[SYSTEMS][N],
+        one[SYSTEMS][N], b[SYSTEMS][N];
+    static int32_t ints[SYSTEMS][4 * N + 2];
+    nscd__envelope e[SYSTEMS];
+    uint32_t seed = 7u;
+    for (int g = 0; g < SYSTEMS; ++g) {
+        int block = g == 3 ? 4 : 5; /* system 3: another structure */
+        for (int i = 0; i < N * N; ++i) {
+            seed = seed * 1664525u + 1013904223u;
+            A[g][i] = (double)(seed >> 8) / 16777216.0 - 0.5;
+        }
+        for (int i = 0; i < N; ++i) { /* symmetric, zero outside the band, dominant */
+            for (int j = 0; j <= i; ++j) {
+                double v = i / block - j / block <= 1 ? A[g][i * N + j] : 0.0;
+                A[g][i * N + j] = A[g][j * N + i] = i == j ? 2.0 * block + fabs(v) : v;
+            }
+        }
+        e[g].n = N;
+        e[g].start = ints[g];
+        e[g].last = ints[g] + N;
+        e[g].offset = ints[g] + 2 * N;
+        e[g].toff = ints[g] + 3 * N + 1;
+        e[g].L = L[g];
+        e[g].T = T[g];
+        for (int i = 0; i < N; ++i) {
+            e[g].start[i] = i / block > 0 ? (i / block - 1) * block : 0;
+        }
+        nscd__envelope_layout(&e[g]);
+        for (int i = 0; i < N; ++i) {
+            for (int j = e[g].start[i]; j <= i; ++j) {
+                e[g].L[e[g].offset[i] + j - e[g].start[i]] = A[g][i * N + j];
+            }
+            seed = seed * 1664525u + 1013904223u;
+            b[g][i] = (double)(seed >> 8) / 16777216.0 - 0.5;
+            x[g][i] = one[g][i] = b[g][i];
+        }
+        assert_int_equal(nscd__envelope_factor(&e[g]), NSCD_OK);
+        e[g].x = x[g];
+        nscd__envelope_solve(&e[g], one[g]);
+    }
+    nscd__envelope_solve_many(SYSTEMS, e);
+    for (int g = 0; g < SYSTEMS; ++g) {
+        assert_memory_equal(x[g], one[g], sizeof x[g]);
+        for (int i = 0; i < N; ++i) {
+            double r = -b[g][i];
+            for (int j = 0; j < N; ++j) {
+                r += A[g][i * N + j] * x[g][j];
+            }
+            assert_true(fabs(r) < 1e-12 * 2.0 * 5.0);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(products),
@@ -314,6 +376,7 @@ int main(void) {
         cmocka_unit_test(minimum_norm_solve),
         cmocka_unit_test(minimum_norm_regular_and_nearly_singular),
         cmocka_unit_test(pencil_eigen),
+        cmocka_unit_test(envelope_solve_many_is_each_solve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

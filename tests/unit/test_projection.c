@@ -26,7 +26,7 @@ static void solve(int32_t m, const double *W, const double *b, const int32_t *ga
     double Wd[M_MAX * M_MAX], bb[M_MAX], work[NSCD__PROJECTION_WORK(M_MAX)];
     memcpy(Wd, W, (size_t)m * (size_t)m * sizeof(double));
     memcpy(bb, b, (size_t)m * sizeof(double));
-    nscd__projection_system sys = {m, gap, bb, Wd, p, work, 0.0};
+    nscd__projection_system sys = {m, gap, bb, Wd, p, work, 0.0, 0};
     nscd__projection_solve(&sys);
 }
 
@@ -130,7 +130,7 @@ static nscd_status point_apply(void *self, int stage, const nscd__projection_sys
 }
 
 static double project(point *pt, int iterations, int *projected) {
-    nscd__projection_ops ops = {pt, point_gather, point_delassus, NULL, point_apply, 1};
+    nscd__projection_ops ops = {pt, point_gather, point_delassus, NULL, point_apply, 1, 0};
     double residual = -1.0;
     assert_int_equal(nscd__project(&ops, 1e-12, iterations, &residual, projected), NSCD_OK);
     return residual;

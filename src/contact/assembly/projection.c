@@ -180,7 +180,9 @@ static bool solve_envelope(const nscd__projection_ops *ops, nscd__projection_sys
  * adapter has one, else (or when that fails) on the dense W. */
 static nscd_status solve_stage(const nscd__projection_ops *ops, nscd__projection_system *sys,
                                bool gaps) {
+    sys->enveloped = 0;
     if (!gaps && ops->envelope != NULL && solve_envelope(ops, sys)) {
+        sys->enveloped = 1;
         return NSCD_OK;
     }
     nscd_status rc = ops->delassus(ops->self, sys);
@@ -190,12 +192,34 @@ static nscd_status solve_stage(const nscd__projection_ops *ops, nscd__projection
     return rc;
 }
 
+/* A chord step: p = -W⁻¹ b by the factor of W an earlier iteration left in
+ * sys->work (the layout of solve_envelope, m rows). */
+static void solve_chord(nscd__projection_system *sys) {
+    int32_t m = sys->m;
+    double *work = sys->work;
+    nscd__envelope e;
+    e.n = m;
+    e.L = work;
+    e.T = work + (size_t)m * ((size_t)m + 1) / 2;
+    e.start = (int32_t *)(work + (size_t)m * (size_t)m);
+    e.last = e.start + m;
+    e.offset = e.last + m;
+    e.toff = e.offset + m + 1;
+    e.x = NULL;
+    for (int32_t a = 0; a < m; ++a) {
+        sys->p[a] = -sys->b[a];
+    }
+    nscd__envelope_solve(&e, sys->p);
+}
+
 nscd_status nscd__project(const nscd__projection_ops *ops, double tolerance, int max_iterations,
                           double *residual, int *projected) {
     nscd__projection_system sys;
     bool gaps = false;
     *projected = 0;
     *residual = 0.0;
+    int32_t factored = -1; /* the rows of the factor in sys.work (chord), -1: none */
+    double last = 0.0;
     for (int it = 0;; ++it) { /* positions */
         nscd_status rc = ops->gather(ops->self, NSCD__PROJECT_POSITIONS, &sys);
         if (rc != NSCD_OK) {
@@ -209,7 +233,15 @@ nscd_status nscd__project(const nscd__projection_ops *ops, double tolerance, int
         if (sys.residual <= tolerance || it >= max_iterations) {
             break;
         }
-        rc = solve_stage(ops, &sys, gaps);
+        if (ops->chord && !gaps && factored == sys.m &&
+            sys.residual <= NSCD__PROJECTION_CHORD * last) {
+            solve_chord(&sys);
+            rc = NSCD_OK;
+        } else {
+            rc = solve_stage(ops, &sys, gaps);
+            factored = sys.enveloped ? sys.m : -1;
+        }
+        last = sys.residual;
         if (rc == NSCD_OK) {
             rc = ops->apply(ops->self, NSCD__PROJECT_POSITIONS, &sys);
         }
@@ -307,7 +339,7 @@ nscd_status nscd__project_positions(nscd__model *model, nscd__impact_work *work,
         return NSCD_OK;
     }
     model_projection mp = {model, work, t, q, q_tmp, gaps, count, entries, NULL};
-    nscd__projection_ops ops = {&mp, model_gather, model_delassus, NULL, model_apply, 0};
+    nscd__projection_ops ops = {&mp, model_gather, model_delassus, NULL, model_apply, 0, 0};
     double residual = 0.0;
     nscd_status rc = nscd__project(&ops, tolerance, max_iterations, &residual, projected);
     if (rc == NSCD_OK && residual > tolerance) { /* never a silent drift */

@@ -56,6 +56,9 @@ typedef struct nscd__projection_system {
     double *p;          /* m: the solution */
     double *work;       /* NSCD__PROJECTION_WORK(m) doubles */
     double residual;    /* largest violation at the gathered state */
+    int enveloped;      /* set by the solve: solved on the envelope, whose factor
+                           is left in work (nscd__envelope's layout of m rows:
+                           L, T at m (m + 1) / 2, the ints at m^2) */
 } nscd__projection_system;
 
 /* The adapter. Every callback returns NSCD_OK or the failure to report. */
@@ -73,7 +76,18 @@ typedef struct nscd__projection_ops {
     /* The state += M^-1 H' sys->p (positions: Δ, q <- q ⊕ Δ). */
     nscd_status (*apply)(void *self, int stage, const nscd__projection_system *sys);
     int velocities; /* whether a velocity stage follows the positions */
+    /* Chord steps: the position iterations after the first solve with the
+     * first one's factor of W (on the envelope; rows, Φ and the update at
+     * the current positions) while each brings the violation below
+     * NSCD__PROJECTION_CHORD of the last, else W again. At the end of a
+     * step W moved by O(|Δ|) from the first iteration, so the chord step's
+     * error is O(|Δ| |Φ|): the tolerance is met with one factorisation
+     * instead of one per iteration. 0: Gauss–Newton (a factor per
+     * iteration). */
+    int chord;
 } nscd__projection_ops;
+/* The chord steps' required decrease of the violation per iteration. */
+#define NSCD__PROJECTION_CHORD 0.01
 
 /* The mixed LCP (1) of `sys` on its dense W (δ added: W is changed), p out:
  * the sweeps, then the exact solve of the active set. */

@@ -687,36 +687,50 @@ static void solve_block(const nscd__bgs_joint_block *b, const double u[3], doubl
     }
 }
 
-/* u = H v of the block's rows at the bodies' current velocities. */
+/* u = H v of the block's rows at the bodies' current velocities (each
+ * side's six products summed left to right, side 0 then side 1). */
 static void block_velocity(const nscd__bgs_problem *p, const nscd__bgs_joint_block *b,
                            double u[3]) {
-    for (int r = 0; r < b->n; ++r) {
-        u[r] = 0.0;
-        for (int s = 0; s < 2; ++s) {
-            int32_t i = b->body[s];
-            if (i >= 0) {
-                const double *h = b->h[s][r], *v = p->bodies.velocity + 3 * (size_t)i,
-                             *om = p->bodies.omega + 3 * (size_t)i;
-                u[r] += h[0] * v[0] + h[1] * v[1] + h[2] * v[2] + h[3] * om[0] + h[4] * om[1] +
-                        h[5] * om[2];
-            }
+    double sum[3] = {0.0, 0.0, 0.0};
+    for (int s = 0; s < 2; ++s) {
+        int32_t i = b->body[s];
+        if (i < 0) {
+            continue;
         }
+        const double *vp = p->bodies.velocity + 3 * (size_t)i,
+                     *op = p->bodies.omega + 3 * (size_t)i;
+        const double v0 = vp[0], v1 = vp[1], v2 = vp[2], o0 = op[0], o1 = op[1], o2 = op[2];
+        for (int r = 0; r < b->n; ++r) {
+            const double *h = b->h[s][r];
+            sum[r] += h[0] * v0 + h[1] * v1 + h[2] * v2 + h[3] * o0 + h[4] * o1 + h[5] * o2;
+        }
+    }
+    for (int r = 0; r < b->n; ++r) {
+        u[r] = sum[r];
     }
 }
 
-/* v += M⁻¹ Hᵀ x on both moving sides. */
+/* v += M⁻¹ Hᵀ x on both moving sides (each velocity's updates in the
+ * order of the rows, accumulated in registers: the same sums). */
 static void apply_block(nscd__bgs_problem *p, const nscd__bgs_joint_block *b, const double x[3]) {
     for (int s = 0; s < 2; ++s) {
         int32_t i = b->body[s];
         if (i < 0) {
             continue;
         }
+        double *vp = p->bodies.velocity + 3 * (size_t)i, *op = p->bodies.omega + 3 * (size_t)i;
+        double v0 = vp[0], v1 = vp[1], v2 = vp[2], o0 = op[0], o1 = op[1], o2 = op[2];
         for (int r = 0; r < b->n; ++r) {
-            for (int c = 0; c < 3; ++c) {
-                p->bodies.velocity[3 * (size_t)i + c] += b->y[s][r][c] * x[r];
-                p->bodies.omega[3 * (size_t)i + c] += b->y[s][r][3 + c] * x[r];
-            }
+            const double *y = b->y[s][r], xr = x[r];
+            v0 += y[0] * xr;
+            o0 += y[3] * xr;
+            v1 += y[1] * xr;
+            o1 += y[4] * xr;
+            v2 += y[2] * xr;
+            o2 += y[5] * xr;
         }
+        vp[0] = v0, vp[1] = v1, vp[2] = v2;
+        op[0] = o0, op[1] = o1, op[2] = o2;
     }
 }
 
@@ -765,28 +779,30 @@ static double sweep_part(nscd__bgs_problem *p, nscd__bgs_joint_block *b) {
     return sqrt(size);
 }
 
-/* Mechanisms by their factors, `count` at a time (their bodies are
- * disjoint: the order of their updates changes nothing): u = H v of each
- * (the merit: the largest |u| of a part), the solves in lockstep, then
- * v += M⁻¹ Hᵀ Δλ. */
-static double sweep_mechanisms(nscd__bgs_problem *p, nscd__bgs_mechanism *const *ms,
-                               nscd__envelope *e, int32_t count) {
+/* x = -u = -H v of mechanism m (its parts' rows in order); the largest |u|
+ * of a part (the merit). */
+static double mechanism_velocity(const nscd__bgs_problem *p, const nscd__bgs_mechanism *m,
+                                 double *x) {
     double merit = 0.0;
-    for (int32_t g = 0; g < count; ++g) {
-        const nscd__bgs_mechanism *m = ms[g];
-        double *x = e[g].x;
-        for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
-            const nscd__bgs_joint_block *b = &p->joint_blocks[m->first + a];
-            double u[3], size = 0.0;
-            block_velocity(p, b, u);
-            for (int r = 0; r < b->n; ++r) {
-                x[r0 + r] = -u[r];
-                size += u[r] * u[r];
-            }
-            merit = fmax(merit, sqrt(size));
-            r0 += b->n;
+    for (int32_t a = 0, r0 = 0; a < m->count; ++a) {
+        const nscd__bgs_joint_block *b = &p->joint_blocks[m->first + a];
+        double u[3], size = 0.0;
+        block_velocity(p, b, u);
+        for (int r = 0; r < b->n; ++r) {
+            x[r0 + r] = -u[r];
+            size += u[r] * u[r];
         }
+        merit = fmax(merit, sqrt(size));
+        r0 += b->n;
     }
+    return merit;
+}
+
+/* Mechanisms by their factors, `count` at a time (their bodies are
+ * disjoint: the order of their updates changes nothing; e[g].x holds
+ * -u): the solves in lockstep, then v += M⁻¹ Hᵀ Δλ. */
+static void solve_mechanisms(nscd__bgs_problem *p, nscd__bgs_mechanism *const *ms,
+                             nscd__envelope *e, int32_t count) {
     nscd__envelope_solve_many(count, e);
     for (int32_t g = 0; g < count; ++g) {
         const nscd__bgs_mechanism *m = ms[g];
@@ -800,10 +816,9 @@ static double sweep_mechanisms(nscd__bgs_problem *p, nscd__bgs_mechanism *const 
             r0 += b->n;
         }
     }
-    return merit;
 }
 
-double nscd__bgs_joint_sweep(nscd__bgs_problem *p) {
+double nscd__bgs_joint_sweep(nscd__bgs_problem *p, double skip) {
     double merit = 0.0;
     nscd__bgs_mechanism *batch[NSCD__BGS_BATCH];
     nscd__envelope views[NSCD__BGS_BATCH];
@@ -816,17 +831,23 @@ double nscd__bgs_joint_sweep(nscd__bgs_problem *p) {
             }
             continue;
         }
+        double *x = p->vectors + rows;
+        double size = mechanism_velocity(p, m, x);
+        merit = fmax(merit, size);
+        if (size == 0.0 || size < skip) {
+            continue; /* nothing to do, or already within the tolerance */
+        }
         views[count] = nscd__bgs_mechanism_view(p->factors, m);
-        views[count].x = p->vectors + rows;
+        views[count].x = x;
         rows += m->rows;
         batch[count++] = m;
         if (count == NSCD__BGS_BATCH) {
-            merit = fmax(merit, sweep_mechanisms(p, batch, views, count));
+            solve_mechanisms(p, batch, views, count);
             count = rows = 0;
         }
     }
     if (count > 0) {
-        merit = fmax(merit, sweep_mechanisms(p, batch, views, count));
+        solve_mechanisms(p, batch, views, count);
     }
     return merit;
 }
@@ -1117,7 +1138,7 @@ void nscd__bgs_solve(nscd__bgs_problem *p, const nscd__bgs_options *o, int32_t *
     }
     for (int32_t s = 0; s < o->max_sweeps; ++s) {
         /* the joints' blocks first, then the contacts: one Gauss–Seidel */
-        double joints = p->n_joint_blocks > 0 ? nscd__bgs_joint_sweep(p) : 0.0;
+        double joints = p->n_joint_blocks > 0 ? nscd__bgs_joint_sweep(p, o->tolerance) : 0.0;
         double contacts = nscd__bgs_contact_sweep(p, o);
         *merit = contacts > joints ? contacts : joints;
         *sweeps = s + 1;
@@ -1128,6 +1149,6 @@ void nscd__bgs_solve(nscd__bgs_problem *p, const nscd__bgs_options *o, int32_t *
     if (p->n_joint_blocks > 0 && p->n_contacts > 0) {
         /* the joints last: the contacts' last sweep moved the links, and
          * the drift of the step is the joints' |H v| times dt */
-        nscd__bgs_joint_sweep(p);
+        nscd__bgs_joint_sweep(p, 0.0);
     }
 }

@@ -193,8 +193,11 @@ void nscd__bgs_warm_start(nscd__bgs_problem *p);
 void nscd__bgs_joint_warm_start(nscd__bgs_problem *p);
 /* One sweep over the contacts (Gauss–Seidel, or the Jacobi blend); its merit. */
 double nscd__bgs_contact_sweep(nscd__bgs_problem *p, const nscd__bgs_options *o);
-/* One sweep over the joint blocks (mechanisms by their factors); its merit. */
-double nscd__bgs_joint_sweep(nscd__bgs_problem *p);
+/* One sweep over the joint blocks (mechanisms by their factors); its merit.
+ * A factored mechanism whose parts' |u| are all zero, or whose largest is
+ * below `skip` (the sweeps' tolerance; 0: none), is not solved (its merit
+ * counts as before). */
+double nscd__bgs_joint_sweep(nscd__bgs_problem *p, double skip);
 /* The light-body clusters' pass (after a contact sweep): per cluster, the
  * normal impulses of its active contacts solved together, the tangential
  * ones kept (cut back to the cone); the largest change of a normal

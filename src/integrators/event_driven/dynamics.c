@@ -582,6 +582,7 @@ nscd_status nscd__dynamics_project_velocity(nscd__dynamics *dyn, double t, doubl
     vp.t = t;
     vp.q = y;
     vp.v = y + dyn->model->n_q;
-    nscd__projection_ops ops = {&vp, velocity_gather, velocity_delassus, NULL, velocity_apply, 1};
+    nscd__projection_ops ops = {&vp, velocity_gather, velocity_delassus, NULL, velocity_apply, 1,
+                                0};
     return nscd__project_velocities(&ops);
 }

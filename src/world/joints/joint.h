@@ -102,6 +102,11 @@ int32_t nscd__joint_value_count(const nscd__joint_def *def);
 /* Evaluates part `part` of a joint at the two poses. */
 void nscd__joint_evaluate(const nscd__joint_def *def, int32_t part, const nscd__joint_pose pose[2],
                           nscd__joint_part *out);
+/* The same from the frames of the poses (nscd__joint_frames_at), computed
+ * once for every part of a joint: bitwise nscd__joint_evaluate. */
+void nscd__joint_evaluate_frames(const nscd__joint_def *def, int32_t part,
+                                 const nscd__joint_frames *f, const nscd__joint_pose pose[2],
+                                 nscd__joint_part *out);
 
 /* ------------------------------------------------------------ shared rows
  * (joint_rows.c). */

@@ -59,3 +59,12 @@ void nscd__joint_evaluate(const nscd__joint_def *def, int32_t part, const nscd__
     out->equality = kind->equality; /* a gap part sets 0 itself */
     kind->evaluate(def, &f, pose, part, out);
 }
+
+void nscd__joint_evaluate_frames(const nscd__joint_def *def, int32_t part,
+                                 const nscd__joint_frames *f, const nscd__joint_pose pose[2],
+                                 nscd__joint_part *out) {
+    const nscd__joint_kind *kind = nscd__joint_kind_of(def->clearance, def->type);
+    memset(out, 0, sizeof *out);
+    out->equality = kind->equality;
+    kind->evaluate(def, f, pose, part, out);
+}
