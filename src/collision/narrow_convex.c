@@ -1,8 +1,9 @@
 /* Narrow phase of convex polyhedra (NSCD_SHAPE_CONVEX, narrow.h).
  *
- * Polyhedron-half-space, exact: the vertices below the margin, reduced to 4
- * that span them (the deepest, the farthest from it, the two of largest
- * triangle area on either side, as box-box reduces).
+ * Polyhedron-half-space, exact: the vertices below the margin; more than 4
+ * reduced to the 4 that span them (the deepest, the farthest from it, the
+ * two of largest triangle area on either side, as box-box reduces) when 4 or
+ * more touch (gap <= 0), else to the 4 deepest.
  *
  * Polyhedron-polyhedron and polyhedron-box (the box as the polyhedron of
  * its 8 corners): separating axis test over the face normals of both and
@@ -241,7 +242,31 @@ static void vertices_below(const double n[3], double offset, const nscd__collisi
     }
     candidate c[4];
     int32_t idx[4] = {deep, -1, -1, -1};
-    if (count > 4) {
+    int32_t touching = 0;
+    for (int32_t v = 0; v < h->n_vertices; ++v) {
+        touching += nscd__dot3(nl, h->vertices + 3 * (size_t)v) + shift <= 0.0;
+    }
+    if (count > 4 && touching < 4) {
+        /* Fewer than four touch: the four deepest (the touching ones, then
+         * the nearest of the others; equal gaps by index). The span of the
+         * five or more below the margin would pick among speculative
+         * vertices by near-equal areas, and a hull at rest on two vertices
+         * flipped between two such sets every few steps, its impulses with
+         * them (docs/world.md, "Light bodies"). */
+        for (int32_t k = 0; k < 4; ++k) {
+            double bg = INFINITY;
+            for (int32_t v = 0; v < h->n_vertices; ++v) {
+                double g = nscd__dot3(nl, h->vertices + 3 * (size_t)v) + shift;
+                int used = 0;
+                for (int32_t i = 0; i < k; ++i) {
+                    used |= idx[i] == v;
+                }
+                if (!used && g < bg) {
+                    bg = g, idx[k] = v;
+                }
+            }
+        }
+    } else if (count > 4) {
         const double *p0 = h->vertices + 3 * (size_t)deep;
         double best = -1.0;
         for (int32_t v = 0; v < h->n_vertices; ++v) {
