@@ -25,6 +25,19 @@
 
 /* x' y, four interleaved partial sums added in a fixed order. */
 double nscd__small_dot(int32_t n, const double *restrict x, const double *restrict y);
+/* nscd__small_dot(6, x, y) inline, the same arithmetic: the hot loops of
+ * the joints' W (the projection's and the sweeps', which must agree bitwise). */
+static inline double nscd__small_dot6(const double *x, const double *y) {
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    s0 += x[0] * y[0];
+    s1 += x[1] * y[1];
+    s2 += x[2] * y[2];
+    s3 += x[3] * y[3];
+    double s = (s0 + s1) + (s2 + s3);
+    s += x[4] * y[4];
+    s += x[5] * y[5];
+    return s;
+}
 /* y = A x, A m x n. */
 void nscd__small_gemv(int32_t m, int32_t n, const double *restrict A, const double *restrict x,
                       double *restrict y);

@@ -28,6 +28,7 @@
 
 #include "contact/assembly/projection.h"
 #include "core/dense.h"
+#include "core/dense_small.h"
 #include "core/memory.h"
 #include "core/vec3.h"
 #include "world/world_impl.h"
@@ -347,19 +348,6 @@ static nscd_status joints_delassus(void *self, const nscd__projection_system *sy
     return NSCD_OK;
 }
 
-/* nscd__dot(6, x, y), inline: nscd__small_dot's four partial sums. */
-static double dot6(const double *x, const double *y) {
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    s0 += x[0] * y[0];
-    s1 += x[1] * y[1];
-    s2 += x[2] * y[2];
-    s3 += x[3] * y[3];
-    double s = (s0 + s1) + (s2 + s3);
-    s += x[4] * y[4];
-    s += x[5] * y[5];
-    return s;
-}
-
 /* The envelope of W (the rows' order is the joints': a chain's W is block
  * tridiagonal, O(m) to factor instead of the dense O(m^3)), with the
  * entries of joints_delassus. */
@@ -407,7 +395,7 @@ static void joints_envelope(void *self, const nscd__projection_system *sys, nscd
             for (; c <= end; ++c) {
                 double sum = 0.0;
                 for (int k = 0; k < shared; ++k) {
-                    sum += dot6(ra->h[side[k][0]], rows[c].y[side[k][1]]);
+                    sum += nscd__small_dot6(ra->h[side[k][0]], rows[c].y[side[k][1]]);
                 }
                 row[c] = sum;
             }

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "core/dense.h"
+#include "core/dense_small.h"
 #include "core/envelope.h"
 #include "core/memory.h"
 #include "core/vec3.h"
@@ -43,21 +44,6 @@
 /* h·y of two 6-rows (fixed order: the sweeps need no partial sums). */
 static double dot6(const double h[6], const double y[6]) {
     return h[0] * y[0] + h[1] * y[1] + h[2] * y[2] + h[3] * y[3] + h[4] * y[4] + h[5] * y[5];
-}
-
-/* nscd__dot(6, x, y): nscd__small_dot's four partial sums, the arithmetic
- * of the projection's W (world_joint_projection.c), so that the sweeps' W
- * of a mechanism is bitwise the projection's at the same positions. */
-static double dot6_partial(const double *x, const double *y) {
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    s0 += x[0] * y[0];
-    s1 += x[1] * y[1];
-    s2 += x[2] * y[2];
-    s3 += x[3] * y[3];
-    double s = (s0 + s1) + (s2 + s3);
-    s += x[4] * y[4];
-    s += x[5] * y[5];
-    return s;
 }
 
 /* The Cholesky factor of the part's own A = H M⁻¹ Hᵀ (n ≤ 3, lower,
@@ -441,7 +427,7 @@ static void mechanism_delassus(const nscd_world *w, const nscd__world_mechanism 
                     for (int s = 0; s < 2; ++s) {
                         for (int t = 0; t < 2; ++t) {
                             if (blocks[a].body[s] >= 0 && blocks[a].body[s] == blocks[b].body[t]) {
-                                sum += dot6_partial(blocks[a].h[s][r], blocks[b].y[t][c]);
+                                sum += nscd__small_dot6(blocks[a].h[s][r], blocks[b].y[t][c]);
                             }
                         }
                     }

@@ -134,6 +134,21 @@ void nscd__projection_solve(nscd__projection_system *sys) {
     polish(sys->gap, m, W, b, p, Wa, L, x, active);
 }
 
+/* The envelope of m rows in the work array: L, then T, then the ints
+ * (m^2 + 2 m + 1 <= NSCD__PROJECTION_WORK(m) doubles). */
+static nscd__envelope envelope_view(double *work, int32_t m) {
+    nscd__envelope e;
+    e.n = m;
+    e.L = work;
+    e.T = work + (size_t)m * ((size_t)m + 1) / 2;
+    e.start = (int32_t *)(work + (size_t)m * (size_t)m);
+    e.last = e.start + m;
+    e.offset = e.last + m;
+    e.toff = e.offset + m + 1;
+    e.x = NULL;
+    return e;
+}
+
 /* Equalities alone on the envelope of W the adapter fills (its rows in an
  * order that keeps the envelope narrow): δ as regularise(), then the
  * envelope Cholesky, whose arithmetic is the dense one's (core/envelope.h).
@@ -141,16 +156,7 @@ void nscd__projection_solve(nscd__projection_system *sys) {
  * for a nonzero b (then the dense path, with its sweeps, decides). */
 static bool solve_envelope(const nscd__projection_ops *ops, nscd__projection_system *sys) {
     int32_t m = sys->m;
-    double *work = sys->work;
-    nscd__envelope e;
-    e.n = m;
-    e.L = work; /* then T, then the ints: m^2 + 2 m + 1 <= NSCD__PROJECTION_WORK(m) doubles */
-    e.T = work + (size_t)m * ((size_t)m + 1) / 2;
-    e.start = (int32_t *)(work + (size_t)m * (size_t)m);
-    e.last = e.start + m;
-    e.offset = e.last + m;
-    e.toff = e.offset + m + 1;
-    e.x = NULL;
+    nscd__envelope e = envelope_view(sys->work, m);
     ops->envelope(ops->self, sys, &e);
     double top = 0.0;
     for (int32_t a = 0; a < m; ++a) {
@@ -196,16 +202,7 @@ static nscd_status solve_stage(const nscd__projection_ops *ops, nscd__projection
  * sys->work (the layout of solve_envelope, m rows). */
 static void solve_chord(nscd__projection_system *sys) {
     int32_t m = sys->m;
-    double *work = sys->work;
-    nscd__envelope e;
-    e.n = m;
-    e.L = work;
-    e.T = work + (size_t)m * ((size_t)m + 1) / 2;
-    e.start = (int32_t *)(work + (size_t)m * (size_t)m);
-    e.last = e.start + m;
-    e.offset = e.last + m;
-    e.toff = e.offset + m + 1;
-    e.x = NULL;
+    nscd__envelope e = envelope_view(sys->work, m);
     for (int32_t a = 0; a < m; ++a) {
         sys->p[a] = -sys->b[a];
     }
