@@ -434,6 +434,10 @@ void nscd__world_drop_joints(nscd_world *w, nscd_body_id body);
 /* The pose of side s of joint j: from the body's world state, or the ground. */
 void nscd__world_joint_pose(const nscd_world *w, const nscd__world_joint *j, int s,
                             nscd__joint_pose *pose);
+/* Both sides of joint j: their poses, the dense index of each side that
+ * moves (-1 otherwise) and the joint's frames (once for all its parts). */
+void nscd__world_joint_sides(const nscd_world *w, const nscd__world_joint *j,
+                             nscd__joint_pose pose[2], int32_t body[2], nscd__joint_frames *frames);
 
 /* Moves the positions onto the ideal joints' Φ = 0 and the velocities
  * onto H v = 0 (world_joint_projection.c: the world's adapter of the one

@@ -378,6 +378,17 @@ void nscd__world_joint_pose(const nscd_world *w, const nscd__world_joint *j, int
     nscd__q_to_rows(w->orientation + 4 * (size_t)i, pose->R);
 }
 
+void nscd__world_joint_sides(const nscd_world *w, const nscd__world_joint *j,
+                             nscd__joint_pose pose[2], int32_t body[2],
+                             nscd__joint_frames *frames) {
+    for (int s = 0; s < 2; ++s) {
+        nscd__world_joint_pose(w, j, s, &pose[s]);
+        int32_t i = nscd__world_lookup(w, j->body[s]);
+        body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
+    }
+    nscd__joint_frames_at(&j->def, pose, frames);
+}
+
 static void joint_poses(const nscd_world *w, const nscd__world_joint *j, nscd__joint_pose pose[2]) {
     nscd__world_joint_pose(w, j, 0, &pose[0]);
     nscd__world_joint_pose(w, j, 1, &pose[1]);

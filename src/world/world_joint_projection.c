@@ -42,8 +42,8 @@ typedef nscd__world_cached_row projection_row;
 
 /* Row r of a part into rows[*m], with M^-1 row'. */
 static void add_row(const nscd_world *w, const nscd__joint_part *part, int32_t r,
-                    const int32_t body[2], double R[2][9], projection_row *rows, int32_t *m,
-                    int32_t joint, int32_t index) {
+                    const int32_t body[2], const nscd__joint_pose pose[2], projection_row *rows,
+                    int32_t *m, int32_t joint, int32_t index) {
     projection_row *row = &rows[(*m)++];
     row->joint = joint;
     row->part = index;
@@ -53,7 +53,7 @@ static void add_row(const nscd_world *w, const nscd__joint_part *part, int32_t r
         row->body[s] = body[s];
         memcpy(row->h[s], part->rows[s][r], sizeof row->h[s]);
         if (body[s] >= 0) {
-            nscd__world_inverse_mass_at(w, body[s], R[s], row->h[s], row->y[s]);
+            nscd__world_inverse_mass_at(w, body[s], pose[s].R, row->h[s], row->y[s]);
         }
     }
 }
@@ -78,17 +78,8 @@ static int32_t gather(const nscd_world *w, int32_t first, const int32_t *next, i
         const nscd__world_joint *j = &w->joints[k];
         nscd__joint_pose pose[2];
         int32_t body[2];
-        double R[2][9]; /* each moving side's rotation, once per joint */
-        for (int s = 0; s < 2; ++s) {
-            nscd__world_joint_pose(w, j, s, &pose[s]);
-            int32_t i = nscd__world_lookup(w, j->body[s]);
-            body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
-            if (body[s] >= 0) { /* the pose's rotation: nscd__q_to_rows of the orientation */
-                memcpy(R[s], pose[s].R, sizeof R[s]);
-            }
-        }
-        nscd__joint_frames f; /* once for every part */
-        nscd__joint_frames_at(&j->def, pose, &f);
+        nscd__joint_frames f;
+        nscd__world_joint_sides(w, j, pose, body, &f);
         for (int32_t p = 0; p < nscd__joint_part_count(&j->def); ++p) {
             nscd__joint_part part;
             nscd__joint_evaluate_frames(&j->def, p, &f, pose, &part);
@@ -96,13 +87,13 @@ static int32_t gather(const nscd_world *w, int32_t first, const int32_t *next, i
                 double g = part.value[0];
                 *largest = fmax(*largest, -g - tol);
                 if (positions || g <= nscd__world_contact_distance(w)) {
-                    add_row(w, &part, 0, body, R, rows, &m, k, p);
+                    add_row(w, &part, 0, body, pose, rows, &m, k, p);
                 }
                 continue;
             }
             for (int32_t r = 0; r < part.n_rows; ++r) {
                 *largest = fmax(*largest, fabs(part.value[r]));
-                add_row(w, &part, r, body, R, rows, &m, k, p);
+                add_row(w, &part, r, body, pose, rows, &m, k, p);
             }
         }
     }

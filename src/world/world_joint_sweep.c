@@ -95,17 +95,8 @@ static int32_t evaluate_joint(const nscd_world *w, int32_t k, nscd__world_joint_
     const nscd__world_joint *j = &w->joints[k];
     nscd__joint_pose pose[2];
     int32_t body[2];
-    double R[2][9];
-    for (int s = 0; s < 2; ++s) {
-        nscd__world_joint_pose(w, j, s, &pose[s]);
-        int32_t i = nscd__world_lookup(w, j->body[s]);
-        body[s] = i >= 0 && w->type[i] == NSCD_BODY_DYNAMIC ? i : -1;
-        if (body[s] >= 0) { /* the pose's rotation: nscd__q_to_rows of the orientation */
-            memcpy(R[s], pose[s].R, sizeof R[s]);
-        }
-    }
-    nscd__joint_frames f; /* once for every part */
-    nscd__joint_frames_at(&j->def, pose, &f);
+    nscd__joint_frames f;
+    nscd__world_joint_sides(w, j, pose, body, &f);
     int32_t count = 0;
     for (int32_t part = 0; part < nscd__joint_part_count(&j->def); ++part) {
         nscd__joint_part p;
@@ -119,7 +110,7 @@ static int32_t evaluate_joint(const nscd_world *w, int32_t k, nscd__world_joint_
             for (int r = 0; r < bk->n; ++r) {
                 memcpy(bk->h[s][r], p.rows[s][r], 6 * sizeof(double));
                 if (body[s] >= 0) {
-                    nscd__world_inverse_mass_at(w, body[s], R[s], bk->h[s][r], bk->y[s][r]);
+                    nscd__world_inverse_mass_at(w, body[s], pose[s].R, bk->h[s][r], bk->y[s][r]);
                 } else {
                     memset(bk->y[s][r], 0, 6 * sizeof(double));
                 }
