@@ -17,6 +17,7 @@
 #include "nscd/joint.h"
 #include "nscd/world.h"
 #include "nscd/world_checkpoint.h"
+#include "world_bodies.h"
 
 #include "assert_near.h"
 
@@ -168,26 +169,12 @@ static void chain_in_a_bed_of_spheres(void **state) {
     (void)state;
     enum { N = 4, SPHERES = 40 };
     nscd_world *w = make_world();
-    nscd_body_desc floor_body;
-    nscd_body_desc_init(&floor_body, sizeof floor_body);
-    floor_body.type = NSCD_BODY_STATIC;
-    nscd_shape_desc floor_shape;
-    nscd_shape_desc_init(&floor_shape, sizeof floor_shape);
-    floor_shape.type = NSCD_SHAPE_HALF_SPACE;
-    nscd_body_id floor_id, balls[SPHERES], ids[N];
+    nscd_body_id balls[SPHERES], ids[N];
     nscd_joint_id joints[N];
-    assert_int_equal(nscd_world_add_body(w, &floor_body, &floor_shape, 1, &floor_id), NSCD_OK);
+    world_floor(w);
     for (int k = 0; k < SPHERES; ++k) {
-        nscd_body_desc b;
-        nscd_body_desc_init(&b, sizeof b);
-        b.position[0] = -0.25 + 0.1 * (k % 6);
-        b.position[1] = -0.1 + 0.1 * ((k / 6) % 3);
-        b.position[2] = 0.05 + 0.1 * (k / 18);
-        nscd_shape_desc s;
-        nscd_shape_desc_init(&s, sizeof s);
-        s.type = NSCD_SHAPE_SPHERE;
-        s.radius = 0.045;
-        assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &balls[k]), NSCD_OK);
+        balls[k] = world_sphere(w, -0.25 + 0.1 * (k % 6), -0.1 + 0.1 * ((k / 6) % 3),
+                                0.05 + 0.1 * (k / 18), 0.045);
     }
     const double top[3] = {0.0, 0.0, 0.85};
     add_chain(w, top, N, 0.3, ids, joints);
@@ -222,26 +209,12 @@ static void kept_factors_are_what_the_step_computes(void **state) {
     (void)state;
     enum { N = 5, SPHERES = 12 };
     nscd_world *a = make_world();
-    nscd_body_desc floor_body;
-    nscd_body_desc_init(&floor_body, sizeof floor_body);
-    floor_body.type = NSCD_BODY_STATIC;
-    nscd_shape_desc floor_shape;
-    nscd_shape_desc_init(&floor_shape, sizeof floor_shape);
-    floor_shape.type = NSCD_SHAPE_HALF_SPACE;
-    nscd_body_id floor_id, ball, ids[N];
+    nscd_body_id ids[N];
     nscd_joint_id joints[N];
-    assert_int_equal(nscd_world_add_body(a, &floor_body, &floor_shape, 1, &floor_id), NSCD_OK);
+    world_floor(a);
     for (int k = 0; k < SPHERES; ++k) {
-        nscd_body_desc b;
-        nscd_body_desc_init(&b, sizeof b);
-        b.position[0] = -0.2 + 0.1 * (k % 4);
-        b.position[1] = -0.05 + 0.1 * (k / 4 % 2);
-        b.position[2] = 0.05 + 0.1 * (k / 8);
-        nscd_shape_desc s;
-        nscd_shape_desc_init(&s, sizeof s);
-        s.type = NSCD_SHAPE_SPHERE;
-        s.radius = 0.045;
-        assert_int_equal(nscd_world_add_body(a, &b, &s, 1, &ball), NSCD_OK);
+        world_sphere(a, -0.2 + 0.1 * (k % 4), -0.05 + 0.1 * (k / 4 % 2), 0.05 + 0.1 * (k / 8),
+                     0.045);
     }
     const double top[3] = {0.0, 0.0, 1.05};
     add_chain(a, top, N, 0.6, ids, joints);
