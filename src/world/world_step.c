@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "contact/single/delassus3.h"
+#include "contact/single/friction_cone.h"
 #include "core/memory.h"
 #include "core/struct_sizes.h"
 #include "core/vec3.h"
@@ -488,23 +489,6 @@ static int compare_keys(const nscd__world_record *a, const nscd__contact_point *
     return 0;
 }
 
-/* Last step's impulse seen in a turned frame has a tangential part that
- * need not fit the friction cone {x_n >= 0, |x_t| <= μ x_n} (a frictionless
- * contact whose normal turned gets x_t != 0). A start outside the cone
- * breaks the sweeps' descent: the first block update takes the excess back
- * along a direction that can raise the contact energy, and the step gains
- * kinetic energy (docs/fuzzing.md, World 1). It is projected radially: x_n
- * clamped at 0, x_t shortened to μ x_n keeping its direction. */
-static void project_on_cone(double x[3], double mu) {
-    x[0] = x[0] > 0.0 ? x[0] : 0.0;
-    double t2 = x[1] * x[1] + x[2] * x[2], limit = mu * x[0];
-    if (t2 > limit * limit) {
-        double f = t2 > 0.0 && limit > 0.0 ? limit / sqrt(t2) : 0.0;
-        x[1] *= f;
-        x[2] *= f;
-    }
-}
-
 /* Last step's angular impulse in the new frame, projected on its bounds
  * (x_n the warm start's normal impulse): m_n clamped to ±μ_s x_n, the
  * rolling part shortened to μ_r x_n (the start must be admissible, as the
@@ -542,7 +526,13 @@ static void merge_in(nscd_world *w, int32_t i, int32_t j, int32_t end) {
             for (int k = 0; k < 3; ++k) {
                 c->x[k] = nscd__dot3(c->frame + 3 * k, old->impulse_world);
             }
-            project_on_cone(c->x, c->mu);
+            /* Last step's impulse seen in a turned frame need not fit the
+             * cone (a frictionless contact whose normal turned gets x_t != 0),
+             * and a start outside it breaks the sweeps' descent: the first
+             * block update takes the excess back along a direction that can
+             * raise the contact energy (docs/fuzzing.md, World 1). Cut back
+             * radially. */
+            nscd__cone_cut(c->x, c->mu);
             if (c->resist) {
                 merge_resist(&w->contact_resist[j], c, old);
             }

@@ -3,6 +3,16 @@
 
 #include <math.h>
 
+void nscd__cone_cut(double x[3], double mu) {
+    x[0] = x[0] > 0.0 ? x[0] : 0.0;
+    double t2 = x[1] * x[1] + x[2] * x[2], limit = mu * x[0];
+    if (t2 > limit * limit) {
+        double f = t2 > 0.0 && limit > 0.0 ? limit / sqrt(t2) : 0.0;
+        x[1] *= f;
+        x[2] *= f;
+    }
+}
+
 void nscd__cone_project(const double x[3], double mu, double p[3]) {
     double xn = x[0];
     double t = hypot(x[1], x[2]);

@@ -7,6 +7,11 @@
  * x_n >= 0). p may alias x. */
 void nscd__cone_project(const double x[3], double mu, double p[3]);
 
+/* x made admissible without moving its normal impulse: x_n clamped at 0 and
+ * x_t cut radially to ||x_t|| <= mu x_n (not the Euclidean projection: a
+ * warm start or a block update that lowered x_n keeps the direction of its
+ * friction). In place. */
+void nscd__cone_cut(double x[3], double mu);
 /* De Saxce's modified velocity u~ = u + mu ||u_t|| e_n. */
 void nscd__desaxce_velocity(const double u[3], double mu, double ut[3]);
 

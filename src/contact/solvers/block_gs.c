@@ -30,6 +30,7 @@
 
 #include "contact/solvers/block_gs.h"
 #include "contact/solvers/fc3d_local.h"
+#include "contact/single/friction_cone.h"
 #include "contact/single/mdp_single.h"
 #include "contact/solvers/lemke.h"
 #include "core/envelope.h"
@@ -875,43 +876,46 @@ double nscd__bgs_joint_sweep(nscd__bgs_problem *p, double skip) {
 
 #define CLUSTER_PROX 1e-6
 
-/* The normal row of contact c on its side s (0: a, 1: b) as (linear,
- * angular, angular response), signed as in u = J v (b relative to a). */
-static void normal_row(const nscd__bgs_problem *p, int32_t j, int s, double lin[3], double ang[3],
-                       double resp[3]) {
+/* The normal row of one contact of a cluster on each of its sides (0: a,
+ * 1: b): the side's body (-1 when it does not move) and inverse mass, and
+ * the row as linear part, angular part and angular response, signed as in
+ * u = J v (b relative to a). A centred sphere's lever arm lies along n: its
+ * angular part is zero. */
+typedef struct cluster_row {
+    int32_t body[2];
+    double inv_mass[2];
+    double lin[2][3], ang[2][3], resp[2][3];
+} cluster_row;
+
+static void cluster_row_of(const nscd__bgs_problem *p, int32_t j, cluster_row *row) {
     const nscd__bgs_contact *c = &p->contacts[j];
-    double sign = s == 0 ? -1.0 : 1.0;
-    for (int k = 0; k < 3; ++k) {
-        lin[k] = sign * c->frame[k];
-        ang[k] = 0.0; /* a centred sphere's lever arm lies along n */
-        resp[k] = 0.0;
-    }
-    if (!c->diagonal) {
-        const nscd__bgs_contact_rows *r = &p->contact_rows[j];
-        const double *g = s == 0 ? r->ang_a : r->ang_b, *y = s == 0 ? r->resp_a : r->resp_b;
+    const nscd__bgs_contact_rows *r = c->diagonal ? NULL : &p->contact_rows[j];
+    row->body[0] = c->a_moves ? c->a : -1;
+    row->body[1] = c->b_moves ? c->b : -1;
+    row->inv_mass[0] = c->inv_mass_a;
+    row->inv_mass[1] = c->inv_mass_b;
+    for (int s = 0; s < 2; ++s) {
+        double sign = s == 0 ? -1.0 : 1.0;
+        const double *g = r == NULL ? NULL : (s == 0 ? r->ang_a : r->ang_b);
+        const double *y = r == NULL ? NULL : (s == 0 ? r->resp_a : r->resp_b);
         for (int k = 0; k < 3; ++k) {
-            ang[k] = sign * g[k];
-            resp[k] = sign * y[k];
+            row->lin[s][k] = sign * c->frame[k];
+            row->ang[s][k] = g == NULL ? 0.0 : sign * g[k];
+            row->resp[s][k] = y == NULL ? 0.0 : sign * y[k];
         }
     }
 }
 
-/* Entry (i, j) of W_nn: the sides of contacts i and j on a shared moving body. */
-static double cluster_entry(const nscd__bgs_problem *p, int32_t i, int32_t j) {
-    const nscd__bgs_contact *ci = &p->contacts[i], *cj = &p->contacts[j];
-    const int32_t bi[2] = {ci->a_moves ? ci->a : -1, ci->b_moves ? ci->b : -1};
-    const int32_t bj[2] = {cj->a_moves ? cj->a : -1, cj->b_moves ? cj->b : -1};
-    const double mi[2] = {ci->inv_mass_a, ci->inv_mass_b};
+/* Entry (i, j) of W_nn: the sides of the two rows on a shared moving body. */
+static double cluster_entry(const cluster_row *ri, const cluster_row *rj) {
     double sum = 0.0;
     for (int s = 0; s < 2; ++s) {
         for (int t = 0; t < 2; ++t) {
-            if (bi[s] < 0 || bi[s] != bj[t]) {
+            if (ri->body[s] < 0 || ri->body[s] != rj->body[t]) {
                 continue;
             }
-            double li[3], gi[3], yi[3], lj[3], gj[3], yj[3];
-            normal_row(p, i, s, li, gi, yi);
-            normal_row(p, j, t, lj, gj, yj);
-            sum += mi[s] * (li[0] * lj[0] + li[1] * lj[1] + li[2] * lj[2]) +
+            const double *li = ri->lin[s], *gi = ri->ang[s], *lj = rj->lin[t], *yj = rj->resp[t];
+            sum += ri->inv_mass[s] * (li[0] * lj[0] + li[1] * lj[1] + li[2] * lj[2]) +
                    (gi[0] * yj[0] + gi[1] * yj[1] + gi[2] * yj[2]);
         }
     }
@@ -922,24 +926,29 @@ static double cluster_entry(const nscd__bgs_problem *p, int32_t i, int32_t j) {
 static double solve_cluster(nscd__bgs_problem *p, int32_t k) {
     enum { M = NSCD__BGS_CLUSTER_MAX };
     int32_t ids[M], n = 0;
-    double b[M];
+    double b[M], xn[M];
     for (int32_t e = p->cluster_start[k]; e < p->cluster_start[k + 1] && n < M; ++e) {
         int32_t j = p->cluster_contacts[e];
         double u[3];
         biased_velocity(p, j, u);
         if (p->contacts[j].x[0] > 0.0 || u[0] < 0.0) {
             ids[n] = j;
+            xn[n] = p->contacts[j].x[0];
             b[n++] = u[0];
         }
     }
     if (n < 2) {
         return 0.0;
     }
+    cluster_row rows[M];
+    for (int i = 0; i < n; ++i) {
+        cluster_row_of(p, ids[i], &rows[i]);
+    }
     double W[M * M], A[M * M], q[M], z[M], w[M], T[M * (2 * M + 2)], top = 0.0;
     int32_t basis[M];
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j <= i; ++j) {
-            W[i * n + j] = W[j * n + i] = cluster_entry(p, ids[i], ids[j]);
+            W[i * n + j] = W[j * n + i] = cluster_entry(&rows[i], &rows[j]);
         }
         top = fmax(top, W[i * n + i]);
     }
@@ -948,9 +957,9 @@ static double solve_cluster(nscd__bgs_problem *p, int32_t k) {
     }
     for (int i = 0; i < n; ++i) { /* scaled to O(1) entries for Lemke's tolerance */
         double d = CLUSTER_PROX * W[i * n + i];
-        q[i] = b[i] - d * p->contacts[ids[i]].x[0];
+        q[i] = b[i] - d * xn[i];
         for (int j = 0; j < n; ++j) {
-            q[i] -= W[i * n + j] * p->contacts[ids[j]].x[0];
+            q[i] -= W[i * n + j] * xn[j];
             A[i * n + j] = (W[i * n + j] + (i == j ? d : 0.0)) / top;
         }
         q[i] /= top;
@@ -962,18 +971,14 @@ static double solve_cluster(nscd__bgs_problem *p, int32_t k) {
     for (int i = 0; i < n; ++i) {
         double du = 0.0;
         for (int j = 0; j < n; ++j) {
-            du += W[i * n + j] * (z[j] - p->contacts[ids[j]].x[0]);
+            du += W[i * n + j] * (z[j] - xn[j]);
         }
         merit = fmax(merit, fabs(du));
     }
     for (int i = 0; i < n; ++i) {
         nscd__bgs_contact *c = &p->contacts[ids[i]];
         double x[3] = {z[i], c->x[1], c->x[2]};
-        double t = sqrt(x[1] * x[1] + x[2] * x[2]), limit = c->mu * x[0];
-        if (t > limit) {
-            double f = t > 0.0 ? limit / t : 0.0;
-            x[1] *= f, x[2] *= f;
-        }
+        nscd__cone_cut(x, c->mu);
         double dx[3] = {x[0] - c->x[0], x[1] - c->x[1], x[2] - c->x[2]};
         if (dx[0] != 0.0 || dx[1] != 0.0 || dx[2] != 0.0) {
             apply_impulse(p, c, rows_of(p, ids[i]), dx);
