@@ -226,10 +226,11 @@ static void vertices_below(const double n[3], double offset, const nscd__collisi
     }
     double shift = nscd__dot3(n, s->position) - offset;
     /* deepest */
-    int32_t deep = -1, count = 0;
+    int32_t deep = -1, count = 0, touching = 0;
     double lowest = INFINITY;
     for (int32_t v = 0; v < h->n_vertices; ++v) {
         double gap = nscd__dot3(nl, h->vertices + 3 * (size_t)v) + shift;
+        touching += gap <= 0.0;
         if (gap < margin) {
             ++count;
             if (gap < lowest) {
@@ -242,18 +243,14 @@ static void vertices_below(const double n[3], double offset, const nscd__collisi
     }
     candidate c[4];
     int32_t idx[4] = {deep, -1, -1, -1};
-    int32_t touching = 0;
-    for (int32_t v = 0; v < h->n_vertices; ++v) {
-        touching += nscd__dot3(nl, h->vertices + 3 * (size_t)v) + shift <= 0.0;
-    }
     if (count > 4 && touching < 4) {
         /* Fewer than four touch: the four deepest (the touching ones, then
          * the nearest of the others; equal gaps by index). The span of the
          * five or more below the margin would pick among speculative
          * vertices by near-equal areas, and a hull at rest on two vertices
          * flipped between two such sets every few steps, its impulses with
-         * them (docs/world.md, "Light bodies"). */
-        for (int32_t k = 0; k < 4; ++k) {
+         * them (docs/world.md, "Light bodies"). The deepest is idx[0]. */
+        for (int32_t k = 1; k < 4; ++k) {
             double bg = INFINITY;
             for (int32_t v = 0; v < h->n_vertices; ++v) {
                 double g = nscd__dot3(nl, h->vertices + 3 * (size_t)v) + shift;
