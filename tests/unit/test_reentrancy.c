@@ -17,6 +17,7 @@
 #include "nscd/event_driven.h"
 #include "nscd/system.h"
 #include "nscd/time_stepping.h"
+#include "world_bodies.h"
 #include "nscd/world.h"
 
 /* ------------------------------------------------------------ a 1-dof oscillator */
@@ -271,19 +272,8 @@ static nscd_world *sphere_on_floor(nscd_log_fn log, void *log_user, double toler
     d.max_sweeps = 1;
     nscd_world *w = NULL;
     assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
-    nscd_body_desc b;
-    nscd_body_desc_init(&b, sizeof b);
-    b.type = NSCD_BODY_STATIC;
-    nscd_shape_desc s;
-    nscd_shape_desc_init(&s, sizeof s);
-    s.type = NSCD_SHAPE_HALF_SPACE;
-    nscd_body_id id = 0;
-    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
-    nscd_body_desc_init(&b, sizeof b);
-    b.position[2] = 0.4; /* resting on the floor: a contact every step */
-    nscd_shape_desc_init(&s, sizeof s);
-    s.radius = 0.5;
-    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    world_floor(w);
+    world_sphere(w, 0.0, 0.0, 0.4, 0.5); /* resting on the floor: a contact every step */
     return w;
 }
 

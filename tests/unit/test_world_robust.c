@@ -275,14 +275,7 @@ static void sunk_box_rises_slowly_and_rests(void **state) {
     nscd_world_desc d;
     nscd_world_desc_init(&d, sizeof d);
     nscd_world *w = make_world(&d);
-    nscd_body_desc fb;
-    nscd_body_desc_init(&fb, sizeof fb);
-    fb.type = NSCD_BODY_STATIC;
-    nscd_shape_desc fs;
-    nscd_shape_desc_init(&fs, sizeof fs);
-    fs.type = NSCD_SHAPE_HALF_SPACE;
-    nscd_body_id floor_id = 0;
-    assert_int_equal(nscd_world_add_body(w, &fb, &fs, 1, &floor_id), NSCD_OK);
+    world_floor(w);
     nscd_body_desc b;
     nscd_body_desc_init(&b, sizeof b);
     nscd_shape_desc s = box_shape(); /* half height 3 cm, its centre on the floor */
