@@ -103,7 +103,8 @@ typedef struct nscd__world_joint_cache {
     nscd__world_cached_row *rows;
     int32_t n_rows, rows_capacity;
     double *factors;
-    size_t n_factors, factors_capacity;
+    size_t n_factors;
+    int32_t factors_capacity;
 } nscd__world_joint_cache;
 
 /* What a step leaves of a contact: its identity for the next step's warm

@@ -408,7 +408,7 @@ static void keep(nscd_world *w, const joint_projection *jp) {
     nscd__world_joint_cache *c = &w->joint_cache;
     int32_t n = jp->n;
     size_t doubles = nscd__bgs_mechanism_doubles(n);
-    if (c->n_factors + doubles > c->factors_capacity) {
+    if (c->n_factors + doubles > (size_t)c->factors_capacity) {
         return; /* not begun (out of memory): nothing kept */
     }
     const projection_row *rows = jp->rows; /* already in c->rows at c->n_rows */

@@ -152,63 +152,26 @@ void nscd__world_joint_cache_state(const nscd_world *w, int32_t k, double *state
     }
 }
 
-/* Grows an array of `count` elements of `size` bytes to at least `need`
- * (contents not kept). */
-static bool grow(nscd_world *w, void **array, size_t size, size_t *count, size_t need) {
-    if (need <= *count) {
-        return true;
-    }
-    void *p = nscd__alloc_array(&w->allocator, need, size);
-    if (p == NULL) {
-        return false;
-    }
-    nscd__free(&w->allocator, *array, *count * size);
-    *array = p;
-    *count = need;
-    return true;
-}
-
 bool nscd__world_joint_cache_begin(nscd_world *w, int32_t rows, size_t factors) {
     nscd__world_joint_cache *c = &w->joint_cache;
     c->n_joints = 0;
     c->n_rows = 0;
     c->n_factors = 0;
-    size_t joints = (size_t)c->joints_capacity, had = joints, need = (size_t)w->n_joints;
-    bool ok = true;
-    if (need > joints) { /* every per-joint array, at one capacity */
-        void *first = c->first_row, *frows = c->factor_rows, *at = c->factor_at,
-             *serial = c->serial, *state = c->state;
-        size_t n[5] = {had, had, had, had, 2 * NSCD__WORLD_CACHE_STATE * had};
-        size_t want = need + need / 2;
-        ok = grow(w, &first, sizeof(int32_t), &n[0], want) &&
-             grow(w, &frows, sizeof(int32_t), &n[1], want) &&
-             grow(w, &at, sizeof(size_t), &n[2], want) &&
-             grow(w, &serial, sizeof(uint64_t), &n[3], want) &&
-             grow(w, &state, sizeof(double), &n[4], 2 * NSCD__WORLD_CACHE_STATE * want);
-        c->first_row = first, c->factor_rows = frows, c->factor_at = at, c->serial = serial;
-        c->state = state;
-        if (!ok) { /* the grown ones kept their new size: free all, start over next time */
-            nscd__free(&w->allocator, c->first_row, n[0] * sizeof(int32_t));
-            nscd__free(&w->allocator, c->factor_rows, n[1] * sizeof(int32_t));
-            nscd__free(&w->allocator, c->factor_at, n[2] * sizeof(size_t));
-            nscd__free(&w->allocator, c->serial, n[3] * sizeof(uint64_t));
-            nscd__free(&w->allocator, c->state, n[4] * sizeof(double));
-            c->first_row = NULL, c->factor_rows = NULL, c->factor_at = NULL, c->serial = NULL;
-            c->state = NULL;
-            c->joints_capacity = 0;
-            return false;
-        }
-        c->joints_capacity = (int32_t)(n[0]);
-    }
-    size_t rows_cap = (size_t)c->rows_capacity;
-    void *r = c->rows, *f = c->factors;
-    ok = grow(w, &r, sizeof(nscd__world_cached_row), &rows_cap, (size_t)rows + (size_t)rows / 2) &&
-         grow(w, &f, sizeof(double), &c->factors_capacity, factors + factors / 2);
-    c->rows = r;
-    c->rows_capacity = (int32_t)rows_cap;
-    c->factors = f;
-    if (!ok) {
-        return false;
+    nscd__array per_joint[5] = {
+        {(void **)&c->first_row, sizeof(int32_t), 0},
+        {(void **)&c->factor_rows, sizeof(int32_t), 0},
+        {(void **)&c->factor_at, sizeof(size_t), 0},
+        {(void **)&c->serial, sizeof(uint64_t), 0},
+        {(void **)&c->state, 2 * NSCD__WORLD_CACHE_STATE * sizeof(double), 0},
+    };
+    if (factors > INT32_MAX / 16 ||
+        nscd__reserve_arrays(&w->allocator, per_joint, 5, &c->joints_capacity, w->n_joints) !=
+            NSCD_OK ||
+        nscd__reserve_array(&w->allocator, (void **)&c->rows, 0, &c->rows_capacity, rows,
+                            sizeof(nscd__world_cached_row)) != NSCD_OK ||
+        nscd__reserve_array(&w->allocator, (void **)&c->factors, 0, &c->factors_capacity,
+                            (int32_t)factors, sizeof(double)) != NSCD_OK) {
+        return false; /* all or nothing per array: what was kept stays valid */
     }
     for (int32_t k = 0; k < w->n_joints; ++k) {
         c->first_row[k] = -1;
@@ -227,7 +190,7 @@ void nscd__world_free_joint_cache(nscd_world *w) {
     nscd__free(&w->allocator, c->serial, n * sizeof(uint64_t));
     nscd__free(&w->allocator, c->state, 2 * NSCD__WORLD_CACHE_STATE * n * sizeof(double));
     nscd__free(&w->allocator, c->rows, (size_t)c->rows_capacity * sizeof(nscd__world_cached_row));
-    nscd__free(&w->allocator, c->factors, c->factors_capacity * sizeof(double));
+    nscd__free(&w->allocator, c->factors, (size_t)c->factors_capacity * sizeof(double));
     memset(c, 0, sizeof *c);
 }
 
