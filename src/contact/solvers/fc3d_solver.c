@@ -59,6 +59,14 @@ static nscd_status block_solve(const sweep_ctx *c, int32_t j, const double *A, c
     return nscd__fc3d_block_solve(c->W->kind[j], c->law, A, v, c->mu[j], x);
 }
 
+/* The Gauss–Seidel update of contact j: the shifted Coulomb solve of the
+ * proximal/global path when there is a shift, else block_solve(). */
+static nscd_status update_solve(const sweep_ctx *c, int32_t j, const double *A, const double v[3],
+                                double x[3]) {
+    return c->shift != NULL ? nscd__fc3d_local_coulomb_shifted(A, v, c->mu[j], c->shift[j], x)
+                            : block_solve(c, j, A, v, x);
+}
+
 static int32_t group_start(int32_t g, int32_t groups, int32_t n) {
     return (int32_t)((int64_t)g * n / groups);
 }
@@ -76,10 +84,7 @@ static double sweep(sweep_ctx *c, const double *old, double *fresh) {
             local_velocity(c, j, lo, old, fresh, v);
             x[0] = rj[0], x[1] = rj[1], x[2] = rj[2];
             const double *A = c->W->blocks + 9 * (size_t)c->W->diag[j];
-            nscd_status st = c->shift != NULL
-                                 ? nscd__fc3d_local_coulomb_shifted(A, v, c->mu[j], c->shift[j], x)
-                                 : block_solve(c, j, A, v, x);
-            if (st != NSCD_OK) {
+            if (update_solve(c, j, A, v, x) != NSCD_OK) {
                 ++c->local_failures; /* keep the block's previous value */
                 x[0] = rj[0], x[1] = rj[1], x[2] = rj[2];
             }
@@ -101,33 +106,39 @@ static double sweep(sweep_ctx *c, const double *old, double *fresh) {
     return step2;
 }
 
+/* The Gauss–Seidel block update of contact j at x: y = the local solution
+ * for v = q_j + sum_{k != j} W_jk x_k (add_block_product(), written out:
+ * kept inline), from y = x_j. */
+static nscd_status block_update(sweep_ctx *c, const double *x, int32_t j, double y[3]) {
+    const nscd__fc3d_matrix *W = c->W;
+    double v[3];
+    const double *xj = x + 3 * j;
+    double v0 = c->q[3 * j], v1 = c->q[3 * j + 1], v2 = c->q[3 * j + 2];
+    for (int32_t b = W->row_ptr[j]; b < W->row_ptr[j + 1]; ++b) {
+        int32_t k = W->col_idx[b];
+        if (k != j) {
+            const double *B = W->blocks + 9 * (size_t)b, *xk = x + 3 * k;
+            v0 += B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
+            v1 += B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
+            v2 += B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
+        }
+    }
+    v[0] = v0, v[1] = v1, v[2] = v2;
+    y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
+    const double *A = W->blocks + 9 * (size_t)W->diag[j];
+    return update_solve(c, j, A, v, y);
+}
+
 /* One Gauss–Seidel sweep in place (one group): x becomes T(x); writes
  * c->f = S (T(x) - x) and adds ||f||^2 to c->f2. Bitwise the values of
  * sweep(c, x, fresh) with groups = 1, one vector read instead of two. */
 static double sweep_inplace(sweep_ctx *c, double *x) {
-    const nscd__fc3d_matrix *W = c->W;
-    int32_t n = W->n;
+    int32_t n = c->W->n;
     double step2 = 0.0, f2 = 0.0;
     for (int32_t j = 0; j < n; ++j) {
-        double v[3], y[3];
+        double y[3];
         double *xj = x + 3 * j;
-        double v0 = c->q[3 * j], v1 = c->q[3 * j + 1], v2 = c->q[3 * j + 2];
-        for (int32_t b = W->row_ptr[j]; b < W->row_ptr[j + 1]; ++b) {
-            int32_t k = W->col_idx[b];
-            if (k != j) { /* add_block_product(), written out: kept inline */
-                const double *B = W->blocks + 9 * (size_t)b, *xk = x + 3 * k;
-                v0 += B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
-                v1 += B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
-                v2 += B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
-            }
-        }
-        v[0] = v0, v[1] = v1, v[2] = v2;
-        y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
-        const double *A = W->blocks + 9 * (size_t)W->diag[j];
-        nscd_status st = c->shift != NULL
-                             ? nscd__fc3d_local_coulomb_shifted(A, v, c->mu[j], c->shift[j], y)
-                             : block_solve(c, j, A, v, y);
-        if (st != NSCD_OK) {
+        if (block_update(c, x, j, y) != NSCD_OK) {
             ++c->local_failures; /* keep the block's previous value */
             y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
         }
@@ -148,28 +159,11 @@ static double sweep_inplace(sweep_ctx *c, double *x) {
 /* Gauss–Seidel block updates, in place, of the contacts list[0..count-1] only
  * (the others fixed): the same block update as sweep_inplace(). */
 static void sweep_subset(sweep_ctx *c, double *x, const int32_t *list, int32_t count) {
-    const nscd__fc3d_matrix *W = c->W;
     for (int32_t t = 0; t < count; ++t) {
         int32_t j = list[t];
-        double v[3], y[3];
+        double y[3];
         double *xj = x + 3 * j;
-        double v0 = c->q[3 * j], v1 = c->q[3 * j + 1], v2 = c->q[3 * j + 2];
-        for (int32_t b = W->row_ptr[j]; b < W->row_ptr[j + 1]; ++b) {
-            int32_t k = W->col_idx[b];
-            if (k != j) {
-                const double *B = W->blocks + 9 * (size_t)b, *xk = x + 3 * k;
-                v0 += B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
-                v1 += B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
-                v2 += B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
-            }
-        }
-        v[0] = v0, v[1] = v1, v[2] = v2;
-        y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
-        const double *A = W->blocks + 9 * (size_t)W->diag[j];
-        nscd_status st = c->shift != NULL
-                             ? nscd__fc3d_local_coulomb_shifted(A, v, c->mu[j], c->shift[j], y)
-                             : block_solve(c, j, A, v, y);
-        if (st != NSCD_OK) {
+        if (block_update(c, x, j, y) != NSCD_OK) {
             ++c->local_failures;
             continue;
         }
