@@ -27,7 +27,8 @@
  * on the great circles perpendicular to an axis (a ridge, where the support
  * is a side line; a capsule's segment is its side): the axes are tried
  * directly, with their cross product; each circle is sampled (24 directions)
- * and refined by golden section; the smooth rest (rim on rim, a capsule's
+ * and refined by Brent's minimiser (a golden section before issue 24's
+ * second speed item); the smooth rest (rim on rim, a capsule's
  * end on a rim) by a trust-region Newton ascent from the best axis, and
  * again from the centre line when the manifold of the best axis does not
  * reach its separation or the overlap is deep (> 10 % of the smaller
@@ -494,8 +495,8 @@ static double arc_bound(const double c[3], const double cp[3], double side, cons
 
 /* The best axis perpendicular to an axis (a side line, or a box's edges
  * along it, against the other shape), e1, e2 an orthonormal basis of the
- * circle: 24 samples, then a golden-section search between the best
- * sample's neighbours down to 1e-9 rad. Skipped, whole (circle_can_win)
+ * circle: 24 samples, then Brent's search between the best sample's
+ * neighbours down to 1e-9 rad. Skipped, whole (circle_can_win)
  * or after the samples (arc_bound), when a bound shows that it cannot
  * replace the best axis: the same axis as without the bounds. */
 static void search_circle(axis_search *q, const double e1[3], const double e2[3], int family,
