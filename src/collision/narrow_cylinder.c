@@ -343,15 +343,23 @@ typedef struct frame_shape {
 
 typedef struct frame_eval {
     double kd[3]; /* b_j.d */
-    double r;     /* r_a + r_b */
+    double r;     /* r_a + r_b (+ R of the shape left out) */
     frame_shape s[2];
+    /* the shape (0: a, 1: b) left out of the sums, -1 none: a cylinder or
+     * capsule on its own side circle (b0, b1 perpendicular to its axis,
+     * b2 unused), whose support about its centre is R + r on it */
+    int skip;
 } frame_eval;
 
 /* basis[2] may be NULL (a circle: k2 is then 0) */
-static void frame_init(frame_eval *F, const axis_search *q, const double *basis[3]) {
+static void frame_init(frame_eval *F, const axis_search *q, const double *basis[3], int skip) {
     const round_shape *a = q->a, *b = q->b;
     double d[3] = {b->c[0] - a->c[0], b->c[1] - a->c[1], b->c[2] - a->c[2]};
     F->r = a->r + b->r;
+    F->skip = skip;
+    if (skip >= 0) {
+        F->r += (skip == 0 ? a : b)->R;
+    }
     F->s[0].o = a, F->s[1].o = b;
     for (int j = 0; j < 3; ++j) {
         const double *v = basis[j];
@@ -399,7 +407,10 @@ static inline double frame_support(const frame_shape *f, double k0, double k1, d
 
 static double frame_sep(const frame_eval *F, double k0, double k1, double k2) {
     double nd = k0 * F->kd[0] + k1 * F->kd[1] + k2 * F->kd[2];
-    double h = frame_support(&F->s[0], k0, k1, k2) + frame_support(&F->s[1], k0, k1, k2);
+    double h = F->skip == 0 ? frame_support(&F->s[1], k0, k1, k2)
+               : F->skip == 1
+                   ? frame_support(&F->s[0], k0, k1, k2)
+                   : frame_support(&F->s[0], k0, k1, k2) + frame_support(&F->s[1], k0, k1, k2);
     return (nd - h) / sqrt(k0 * k0 + k1 * k1 + k2 * k2) - F->r;
 }
 
@@ -508,8 +519,9 @@ static void search_circle(axis_search *q, const double e1[3], const double e2[3]
         return;
     }
     const double *basis[3] = {e1, e2, NULL};
+    const round_shape *owner = family == FAMILY_SIDE_A ? q->a : q->b;
     frame_eval F;
-    frame_init(&F, q, basis);
+    frame_init(&F, q, basis, owner->box ? -1 : (family == FAMILY_SIDE_A ? 0 : 1));
     double best = -INFINITY;
     int bk = 0;
     for (int k = 0; k < CIRCLE_SAMPLES; ++k) {
@@ -674,7 +686,7 @@ static void search_rim(axis_search *q, const double start[3]) {
             nscd__any_perpendicular(n, t1);
             t2[0] = n[1] * t1[2] - n[2] * t1[1], t2[1] = n[2] * t1[0] - n[0] * t1[2],
             t2[2] = n[0] * t1[1] - n[1] * t1[0];
-            frame_init(&F, q, basis);
+            frame_init(&F, q, basis, -1);
             f = frame_sep(&F, 1.0, 0.0, 0.0);
             for (int k = 0; k < 5; ++k) {
                 fv[k] = frame_sep(&F, 1.0, h * probe[k][0], h * probe[k][1]);
