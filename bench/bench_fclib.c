@@ -10,8 +10,9 @@
  *                    [--anderson-memory M] DIR_OR_FILE...
  *   LIST: comma-separated names among gs, gs_aa (Gauss–Seidel with Anderson
  *         acceleration of memory M, default 5), jacobi, newton, auto, prox (nscd) and
- *         nsgs, nsn_ac, admm (Siconos). Default: gs,newton,auto and, when
- *         built, nsgs,nsn_ac,admm.
+ *         nsgs, nsn_ac, admm, siconos_prox (Siconos' proximal point method,
+ *         its inner solver at Siconos' defaults). Default: gs,newton,auto
+ *         and, when built, nsgs,nsn_ac,admm.
  *   A directory stands for its *.hdf5 files, in name order. Files that hold
  *   no local problem (FCLIB global problems) are listed under "skipped".
  *   Defaults: T = 1e-8, N = 3, K = 100000 sweeps or iterations for the
@@ -94,6 +95,7 @@ static const solver_def ALL_SOLVERS[] = {
     {"nsgs", ENGINE_SICONOS, SICONOS_FRICTION_3D_NSGS, 0, 0},
     {"nsn_ac", ENGINE_SICONOS, SICONOS_FRICTION_3D_NSN_AC, 1, 0},
     {"admm", ENGINE_SICONOS, SICONOS_FRICTION_3D_ADMM, 0, 0},
+    {"siconos_prox", ENGINE_SICONOS, SICONOS_FRICTION_3D_PROX, 1, 0},
 #endif
 };
 #define N_ALL_SOLVERS ((int)(sizeof ALL_SOLVERS / sizeof ALL_SOLVERS[0]))
@@ -527,8 +529,8 @@ int main(int argc, char **argv) {
     options o = {1e-8, 3, 100000, 1000, 120.0, {NULL}, 0, 5};
     for (int k = 0; k < N_ALL_SOLVERS; ++k) {
         if (strcmp(ALL_SOLVERS[k].name, "jacobi") != 0 &&
-            strcmp(ALL_SOLVERS[k].name, "gs_aa") != 0 &&
-            strcmp(ALL_SOLVERS[k].name, "prox") != 0) { /* opt-in: --solvers */
+            strcmp(ALL_SOLVERS[k].name, "gs_aa") != 0 && strcmp(ALL_SOLVERS[k].name, "prox") != 0 &&
+            strcmp(ALL_SOLVERS[k].name, "siconos_prox") != 0) { /* opt-in: --solvers */
             o.solvers[o.n_solvers++] = &ALL_SOLVERS[k];
         }
     }
