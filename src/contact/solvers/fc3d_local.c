@@ -33,7 +33,7 @@ static bool solve3(const double A[9], const double b[3], double x[3]) {
 /* hypot(a, b) <= r, by squares where they neither overflow nor underflow
  * (the same answer but at the boundary itself, to rounding), by hypot
  * otherwise. */
-static bool in_disc(double a, double b, double r) {
+static inline bool in_disc(double a, double b, double r) {
     if (!(r >= 0.0)) {
         return false;
     }
@@ -241,22 +241,33 @@ static bool newton_sliding(const double A[9], const double v[3], double mu, cons
     return false;
 }
 
-nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], double mu, double x[3]) {
-    if (v[0] >= 0.0) { /* take-off: r = 0 gives u = v with u~ in K^* */
-        x[0] = x[1] = x[2] = 0.0;
-        return NSCD_OK;
+bool nscd__fc3d_inverse3(const double A[9], double Ai[9]) {
+    double c00 = A[4] * A[8] - A[5] * A[7];
+    double c01 = A[5] * A[6] - A[3] * A[8];
+    double c02 = A[3] * A[7] - A[4] * A[6];
+    double det = A[0] * c00 + A[1] * c01 + A[2] * c02;
+    if (!(fabs(det) > 0.0) || !isfinite(det)) {
+        return false;
     }
-    if (mu == 0.0) { /* frictionless: u_n = 0 */
-        x[0] = -v[0] / A[0];
-        x[1] = x[2] = 0.0;
-        return NSCD_OK;
+    double r = 1.0 / det;
+    double B[9] = {c00 * r, (A[2] * A[7] - A[1] * A[8]) * r, (A[1] * A[5] - A[2] * A[4]) * r,
+                   c01 * r, (A[0] * A[8] - A[2] * A[6]) * r, (A[2] * A[3] - A[0] * A[5]) * r,
+                   c02 * r, (A[1] * A[6] - A[0] * A[7]) * r, (A[0] * A[4] - A[1] * A[3]) * r};
+    for (int k = 0; k < 9; ++k) {
+        if (!isfinite(B[k])) {
+            return false;
+        }
     }
-    double stick[3], minus_v[3] = {-v[0], -v[1], -v[2]};
-    bool have_stick = solve3(A, minus_v, stick);
-    if (have_stick && in_disc(stick[1], stick[2], mu * stick[0])) {
-        x[0] = stick[0], x[1] = stick[1], x[2] = stick[2];
-        return NSCD_OK;
+    for (int k = 0; k < 9; ++k) {
+        Ai[k] = B[k];
     }
+    return true;
+}
+
+/* The sliding branch of the Coulomb block solve (stick: the sticking
+ * impulse, have_stick: whether there is one). */
+static nscd_status coulomb_sliding(const double A[9], const double v[3], double mu,
+                                   const double stick[3], bool have_stick, double x[3]) {
     /* Sliding: start at the current slip direction guess (the friction
      * impulse opposes the slip), so that the nearest root is the one
      * continuation would find. For a tangentially isotropic A (spheres) the
@@ -288,6 +299,47 @@ nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], doubl
         return NSCD_OK;
     }
     return NSCD_ERR_NOT_CONVERGED;
+}
+
+nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], double mu, double x[3]) {
+    if (v[0] >= 0.0) { /* take-off: r = 0 gives u = v with u~ in K^* */
+        x[0] = x[1] = x[2] = 0.0;
+        return NSCD_OK;
+    }
+    if (mu == 0.0) { /* frictionless: u_n = 0 */
+        x[0] = -v[0] / A[0];
+        x[1] = x[2] = 0.0;
+        return NSCD_OK;
+    }
+    double stick[3], minus_v[3] = {-v[0], -v[1], -v[2]};
+    bool have_stick = solve3(A, minus_v, stick);
+    if (have_stick && in_disc(stick[1], stick[2], mu * stick[0])) {
+        x[0] = stick[0], x[1] = stick[1], x[2] = stick[2];
+        return NSCD_OK;
+    }
+    return coulomb_sliding(A, v, mu, stick, have_stick, x);
+}
+
+nscd_status nscd__fc3d_local_coulomb_inv(const double A[9], const double Ai[9], const double v[3],
+                                         double mu, double x[3]) {
+    const double v0 = v[0], v1 = v[1], v2 = v[2];
+    if (v0 >= 0.0) { /* take-off */
+        x[0] = x[1] = x[2] = 0.0;
+        return NSCD_OK;
+    }
+    if (mu == 0.0) { /* frictionless: u_n = 0 */
+        x[0] = -v0 / A[0];
+        x[1] = x[2] = 0.0;
+        return NSCD_OK;
+    }
+    double stick[3] = {-(Ai[0] * v0 + Ai[1] * v1 + Ai[2] * v2),
+                       -(Ai[3] * v0 + Ai[4] * v1 + Ai[5] * v2),
+                       -(Ai[6] * v0 + Ai[7] * v1 + Ai[8] * v2)};
+    if (in_disc(stick[1], stick[2], mu * stick[0])) {
+        x[0] = stick[0], x[1] = stick[1], x[2] = stick[2];
+        return NSCD_OK;
+    }
+    return coulomb_sliding(A, v, mu, stick, true, x);
 }
 
 /* Tresca's problem on the disc of radius R: y = argmin 1/2 y'T y + b'y over
