@@ -540,7 +540,7 @@ static double update_general(nscd__bgs_problem *p, nscd__bgs_contact *c,
     if (law == NSCD_FC3D_MAX_DISSIPATION) {
         double b[3] = {-v[0], -v[1], -v[2]};
         nscd__mdp_solve_factored(A, r->L, b, c->mu, x);
-    } else if ((r->Ai[0] > 0.0 ? nscd__fc3d_local_coulomb_inv(A, r->Ai, v, c->mu, x)
+    } else if ((r->Ai[0] > 0.0 ? nscd__fc3d_local_coulomb_inv(A, r->Ai, v[0], v[1], v[2], c->mu, x)
                                : nscd__fc3d_local_coulomb(A, v, c->mu, x)) != NSCD_OK) {
         return 0.0;
     }
