@@ -64,8 +64,9 @@ static void add_cores(const double x[3], double ra, const double y[3], double rb
     }
     double n[3], point[3];
     if (dist > 0.0) {
+        double inv = 1.0 / dist; /* one division, not three */
         for (int i = 0; i < 3; ++i) {
-            n[i] = d[i] / dist;
+            n[i] = d[i] * inv;
         }
     } else {
         coincident_normal(ua, ub, ca, cb, n);
