@@ -116,8 +116,11 @@ typedef enum nscd_fc3d_acceleration {
      *  combines the last anderson_memory + 1 sweeps so as to minimise the scaled
      *  fixed-point residual; an extrapolated iterate whose residual ||s (T(r) - r)|| exceeds
      *  the one of the iterate it came from is rejected for the plain sweep's result, and the
-     *  history restarts (docs/fc3d.md "Acceleration"). Needs 2 anderson_memory + 3 more
-     *  vectors of 3n doubles. */
+     *  history restarts (docs/fc3d.md "Acceleration"). After each sweep, when a few
+     *  contacts hold the residual, they and their neighbours get 20 Gauss–Seidel sweeps
+     *  of their own (docs/fc3d.md "Local sweeps"; nscd_fc3d_info.iterations counts the
+     *  full sweeps only). Needs 2 anderson_memory + 3 more vectors of 3n doubles and
+     *  2n int32. */
     NSCD_FC3D_ACCEL_ANDERSON = 1
 } nscd_fc3d_acceleration;
 

@@ -803,9 +803,10 @@ class World(OwnedHandle):
         ground) with a local frame on each (position and quaternion in the body
         frame, or the world frame for the ground; the joint axis is the local
         z axis); returns its id. ``energy_form`` holds the rows on the mean of
-        the step's velocities (docs/joints.md). Joints are driven by
-        nscd.TimeStepping over the world; World.step() refuses a world with
-        joints. Removing a body removes its joints."""
+        the step's velocities (docs/joints.md). World.step() holds ideal
+        joints in the same sweeps as the contacts (docs/joints.md, "Joints in
+        nscd_world_step"); nscd.TimeStepping over the world drives them too.
+        Removing a body removes its joints."""
         self._require_open()
         d = _c.JointDesc()
         self._check(self._lib.nscd_joint_desc_init(ctypes.byref(d), ctypes.sizeof(d)),
@@ -842,7 +843,9 @@ class World(OwnedHandle):
         (nscd_clearance_joint_desc_init). ``vertices``: the guide cavity's
         (x, y) vertices, counter-clockwise (prismatic). ``energy_form`` holds a
         persistent (closed) gap on the mean velocity under the midpoint rule,
-        an impact staying plastic (docs/joints.md)."""
+        an impact staying plastic (docs/joints.md). A world with clearance
+        joints is driven by nscd.TimeStepping: World.step() refuses it
+        (NSCD_ERR_UNSUPPORTED: its gaps are not sweep blocks yet)."""
         self._require_open()
         d = _c.ClearanceJointDesc()
         self._check(self._lib.nscd_clearance_joint_desc_init(ctypes.byref(d), ctypes.sizeof(d)),

@@ -16,9 +16,10 @@
  * directions, Brent's instead of the golden section say, places a smooth
  * maximum only to about sqrt(round-off), 1e-8; gaps within 1e-6 of the
  * sizes: a clipped manifold point can move more when a line crosses a face
- * edge at a grazing angle). The shortcuts of today keep the reference's
- * axis, so these pairs agree bit for bit; the bounds leave room for a
- * search that finds the same maxima by other steps. */
+ * edge at a grazing angle). Since issue 24's second speed item the
+ * circles are refined by Brent's search and the separations summed over a
+ * basis (narrow_cylinder.c, frame_eval): the same maxima by other steps,
+ * so the pairs agree to these bounds, no longer bit for bit. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -59,6 +59,14 @@ static nscd_status block_solve(const sweep_ctx *c, int32_t j, const double *A, c
     return nscd__fc3d_block_solve(c->W->kind[j], c->law, A, v, c->mu[j], x);
 }
 
+/* The Gauss–Seidel update of contact j: the shifted Coulomb solve of the
+ * proximal/global path when there is a shift, else block_solve(). */
+static nscd_status update_solve(const sweep_ctx *c, int32_t j, const double *A, const double v[3],
+                                double x[3]) {
+    return c->shift != NULL ? nscd__fc3d_local_coulomb_shifted(A, v, c->mu[j], c->shift[j], x)
+                            : block_solve(c, j, A, v, x);
+}
+
 static int32_t group_start(int32_t g, int32_t groups, int32_t n) {
     return (int32_t)((int64_t)g * n / groups);
 }
@@ -76,10 +84,7 @@ static double sweep(sweep_ctx *c, const double *old, double *fresh) {
             local_velocity(c, j, lo, old, fresh, v);
             x[0] = rj[0], x[1] = rj[1], x[2] = rj[2];
             const double *A = c->W->blocks + 9 * (size_t)c->W->diag[j];
-            nscd_status st = c->shift != NULL
-                                 ? nscd__fc3d_local_coulomb_shifted(A, v, c->mu[j], c->shift[j], x)
-                                 : block_solve(c, j, A, v, x);
-            if (st != NSCD_OK) {
+            if (update_solve(c, j, A, v, x) != NSCD_OK) {
                 ++c->local_failures; /* keep the block's previous value */
                 x[0] = rj[0], x[1] = rj[1], x[2] = rj[2];
             }
@@ -101,33 +106,39 @@ static double sweep(sweep_ctx *c, const double *old, double *fresh) {
     return step2;
 }
 
+/* The Gauss–Seidel block update of contact j at x: y = the local solution
+ * for v = q_j + sum_{k != j} W_jk x_k (add_block_product(), written out:
+ * kept inline), from y = x_j. */
+static nscd_status block_update(sweep_ctx *c, const double *x, int32_t j, double y[3]) {
+    const nscd__fc3d_matrix *W = c->W;
+    double v[3];
+    const double *xj = x + 3 * j;
+    double v0 = c->q[3 * j], v1 = c->q[3 * j + 1], v2 = c->q[3 * j + 2];
+    for (int32_t b = W->row_ptr[j]; b < W->row_ptr[j + 1]; ++b) {
+        int32_t k = W->col_idx[b];
+        if (k != j) {
+            const double *B = W->blocks + 9 * (size_t)b, *xk = x + 3 * k;
+            v0 += B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
+            v1 += B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
+            v2 += B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
+        }
+    }
+    v[0] = v0, v[1] = v1, v[2] = v2;
+    y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
+    const double *A = W->blocks + 9 * (size_t)W->diag[j];
+    return update_solve(c, j, A, v, y);
+}
+
 /* One Gauss–Seidel sweep in place (one group): x becomes T(x); writes
  * c->f = S (T(x) - x) and adds ||f||^2 to c->f2. Bitwise the values of
  * sweep(c, x, fresh) with groups = 1, one vector read instead of two. */
 static double sweep_inplace(sweep_ctx *c, double *x) {
-    const nscd__fc3d_matrix *W = c->W;
-    int32_t n = W->n;
+    int32_t n = c->W->n;
     double step2 = 0.0, f2 = 0.0;
     for (int32_t j = 0; j < n; ++j) {
-        double v[3], y[3];
+        double y[3];
         double *xj = x + 3 * j;
-        double v0 = c->q[3 * j], v1 = c->q[3 * j + 1], v2 = c->q[3 * j + 2];
-        for (int32_t b = W->row_ptr[j]; b < W->row_ptr[j + 1]; ++b) {
-            int32_t k = W->col_idx[b];
-            if (k != j) { /* add_block_product(), written out: kept inline */
-                const double *B = W->blocks + 9 * (size_t)b, *xk = x + 3 * k;
-                v0 += B[0] * xk[0] + B[1] * xk[1] + B[2] * xk[2];
-                v1 += B[3] * xk[0] + B[4] * xk[1] + B[5] * xk[2];
-                v2 += B[6] * xk[0] + B[7] * xk[1] + B[8] * xk[2];
-            }
-        }
-        v[0] = v0, v[1] = v1, v[2] = v2;
-        y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
-        const double *A = W->blocks + 9 * (size_t)W->diag[j];
-        nscd_status st = c->shift != NULL
-                             ? nscd__fc3d_local_coulomb_shifted(A, v, c->mu[j], c->shift[j], y)
-                             : block_solve(c, j, A, v, y);
-        if (st != NSCD_OK) {
+        if (block_update(c, x, j, y) != NSCD_OK) {
             ++c->local_failures; /* keep the block's previous value */
             y[0] = xj[0], y[1] = xj[1], y[2] = xj[2];
         }
@@ -143,6 +154,23 @@ static double sweep_inplace(sweep_ctx *c, double *x) {
     }
     c->f2 += f2;
     return step2;
+}
+
+/* Gauss–Seidel block updates, in place, of the contacts list[0..count-1] only
+ * (the others fixed): the same block update as sweep_inplace(). */
+static void sweep_subset(sweep_ctx *c, double *x, const int32_t *list, int32_t count) {
+    for (int32_t t = 0; t < count; ++t) {
+        int32_t j = list[t];
+        double y[3];
+        double *xj = x + 3 * j;
+        if (block_update(c, x, j, y) != NSCD_OK) {
+            ++c->local_failures;
+            continue;
+        }
+        for (int i = 0; i < 3; ++i) {
+            xj[i] = c->relaxation == 1.0 ? y[i] : xj[i] + c->relaxation * (y[i] - xj[i]);
+        }
+    }
 }
 
 /* Merit numerator ||e||_2 of r (see fc3d.h) and u = W r + q. */
@@ -229,6 +257,7 @@ typedef struct anderson {
     double *gram, *chol;       /* mem x mem: dF_i' dF_k and its Cholesky factor */
     double *gramg;             /* mem x mem: (S dG_i)' (S dG_k) */
     double *rhs, *gamma;       /* mem: dF_i' f, the coefficients */
+    int32_t *mark, *list;      /* n each: the cluster of the local sweeps */
 } anderson;
 
 /* Adds the column pair (f - fprev, g - gprev) in slot `next` (the oldest when
@@ -330,7 +359,8 @@ static int anderson_coefficients(anderson *a) {
 /* Bytes of memory the Anderson state needs beyond NSCD__FC3D_RUN_WORK. */
 static size_t anderson_bytes(size_t m, int32_t mem) {
     return ((3 + 2 * (size_t)mem) * m + 3 * (size_t)mem * (size_t)mem + 2 * (size_t)mem) *
-           sizeof(double);
+               sizeof(double) +
+           2 * (m / 3) * sizeof(int32_t);
 }
 
 static void anderson_init(anderson *a, int32_t n, int32_t mem, const double *s, void *mem_block) {
@@ -346,6 +376,64 @@ static void anderson_init(anderson *a, int32_t n, int32_t mem, const double *s, 
     a->gamma = a->rhs + mem;
     a->dF = a->gamma + mem;
     a->dG = a->dF + (size_t)mem * m;
+    a->mark = (int32_t *)(a->dG + (size_t)mem * m);
+    a->list = a->mark + n;
+    memset(a->mark, 0, (size_t)n * sizeof *a->mark);
+}
+
+/* The local sweeps of run_anderson() (docs/fc3d.md "Local sweeps"): after
+ * each full sweep, the contacts j whose share of the residual is
+ * ||f_j||^2 >= AA_LOCAL_SHARE ||f||^2, with their neighbours in W (one ring),
+ * get AA_LOCAL_SWEEPS Gauss–Seidel sweeps of their own, the other contacts
+ * fixed, when they are at most n / AA_LOCAL_MAX_PART contacts (a concentrated
+ * residual). Values measured in docs/fc3d.md, Run F. */
+#define AA_LOCAL_SHARE 1e-3
+#define AA_LOCAL_SWEEPS 20
+#define AA_LOCAL_MAX_PART 20
+
+/* The local sweeps on x, from f = S (T(x_k) - x_k) of the last full sweep with
+ * ||f||^2 = res2. a->mark is all zero on entry and on return. */
+static void local_sweeps(sweep_ctx *c, anderson *a, const double *f, double res2, double *x) {
+    const nscd__fc3d_matrix *W = c->W;
+    int32_t n = a->n, count = 0, limit = n / AA_LOCAL_MAX_PART;
+    if (!(res2 > 0.0) || limit < 1) {
+        return;
+    }
+    double floor2 = AA_LOCAL_SHARE * res2;
+    for (int32_t j = 0; j < n && count <= limit; ++j) {
+        const double *fj = f + 3 * j;
+        if (fj[0] * fj[0] + fj[1] * fj[1] + fj[2] * fj[2] >= floor2) {
+            a->mark[j] = 1;
+            a->list[count++] = j;
+        }
+    }
+    int32_t seeds = count;
+    for (int32_t t = 0; t < seeds && count <= limit; ++t) { /* their neighbours */
+        int32_t j = a->list[t];
+        for (int32_t b = W->row_ptr[j]; b < W->row_ptr[j + 1]; ++b) {
+            int32_t k = W->col_idx[b];
+            if (!a->mark[k]) {
+                a->mark[k] = 1;
+                a->list[count++] = k;
+            }
+        }
+    }
+    if (count > 0 && count <= limit) {
+        int32_t sorted = 0; /* ascending, Gauss–Seidel's order; marks cleared */
+        for (int32_t j = 0; j < n && sorted < count; ++j) {
+            if (a->mark[j]) {
+                a->mark[j] = 0;
+                a->list[sorted++] = j;
+            }
+        }
+        for (int32_t k = 0; k < AA_LOCAL_SWEEPS; ++k) {
+            sweep_subset(c, x, a->list, count);
+        }
+        return;
+    }
+    for (int32_t t = 0; t < count; ++t) {
+        a->mark[a->list[t]] = 0;
+    }
 }
 
 /* The sweeps with Anderson acceleration and the residual safeguard. Same
@@ -443,6 +531,7 @@ static void run_anderson(sweep_ctx *c, const nscd_fc3d_options *opts, double ble
         } else {
             memcpy(cur, a->gprev, m * sizeof *cur);
         }
+        local_sweeps(c, a, a->fprev, res_prev, cur);
     }
     memcpy(out, fresh, m * sizeof *out);
     full->iterations = it;
