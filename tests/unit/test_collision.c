@@ -1196,12 +1196,16 @@ static nscd__quat random_rotation(void) {
  * is below the margin (pairs within 1e-6 of it skipped), and for separated
  * pairs the smallest gap of the manifold is that distance, to the 1e-3 of
  * the smallest half extent h by which a face axis is preferred to an edge
- * axis (seen: at most 8.4e-8 h, where a face manifold's nearest point lies
- * just off the reference face and is clipped a little farther; the same
- * before and after the SAT moved to a's frame). Every kind of axis of the separating-axis test
+ * axis (seen: 6.5e-15 h on this stream; 8.4e-8 h on another, where a
+ * face manifold's nearest point lies just off the reference face and is
+ * clipped a little farther, the same before and after the SAT moved to
+ * a's frame). Every kind of axis of the separating-axis test
  * (narrow_box.c, in a's frame) decides some of the pairs. */
 static void box_box_random_against_gjk(void **state) {
     (void)state;
+    /* its own stream: the tests after it draw what they drew before it came */
+    const uint64_t saved_rng = rng_state;
+    rng_state = 0x5eedb0c5b0c5ull;
     const int n = NSCD_TEST_SIZE(4000, 400);
     const double margin = 0.25;
     int separated = 0, overlapping = 0, rejected = 0;
@@ -1258,6 +1262,7 @@ static void box_box_random_against_gjk(void **state) {
     print_message("%d separated (gap - distance at most %.2g h), %d overlapping, %d beyond the "
                   "margin\n",
                   separated, worst, overlapping, rejected);
+    rng_state = saved_rng;
     assert_true(separated >= n / 50 && overlapping >= n / 20 && rejected >= n / 20);
 }
 
