@@ -26,12 +26,20 @@
  *                    [--nscd-law coulomb|mdp] [--scene spheres|chains|stack]
  *                    [--shape sphere|box|capsule|cylinder|convex|mixed]
  *                    [--threads T[,T...]] [--chains-variant with|without|loose]
+ *                    [--nscd-margin F] [--nscd-relax R] [--nscd-correction-speed V]
  * --threads: nscd's nscd_world_desc::threads, one nscd run per count (the
  * other engines run once per size, on one thread). Each run prints its
  * `threads` and `state_hash` (FNV-1a 64 of the final positions,
  * velocities and angular velocities' bytes: equal for every T >= 1). With
  * T >= 2 the process CPU time counts every worker, so `steps_per_second`
  * is then by the wall clock (`cpu_steps_per_second` keeps the CPU figure).
+ * --nscd-margin F: nscd's contact margin F r (default: the world's, 1 mm);
+ * --nscd-relax R: R of the K sweeps are nscd's relax pass (default 3; the
+ * rest, K - R, its sweeps with the correction: K in all, as the peers);
+ * --nscd-correction-speed V: nscd's max_correction_speed, m/s (default 3);
+ * bench/world/nscd_world.c says why. Each run prints `sweeps_per_step` (the
+ * sweeps run, every pass counted) and `end_penetration` (the largest
+ * penetration of the last timed step; `max_penetration` is over all).
  * --shape: the bodies of the pour (bench/world/scenario.c; default sphere:
  * the scene before the shapes came, unchanged), in every engine.
  * --scene chains / stack: mechanisms in a pile, nscd only (bench/world/chains.c;
@@ -86,6 +94,8 @@ typedef struct run_result {
     int ok;
     char error[256];
     double cpu_seconds, wall_seconds, contacts_avg, max_penetration;
+    double end_penetration; /* the largest penetration of the last timed step */
+    double sweeps_avg;      /* sweeps (iterations) run per timed step, every pass counted */
     int32_t contacts_max;
     double radius;
     double bytes_per_body, bytes_per_contact; /* < 0: not measured */
@@ -159,27 +169,33 @@ static int summarise(const bw_engine *engine, void *state, const bw_scenario *s,
 }
 
 /* Warm-up, then the timed steps; 0 on success. */
-static int step_engine(const bw_engine *engine, void *state, run_result *r, size_t created) {
+static int step_engine(const bw_engine *engine, void *state, run_result *r, size_t created,
+                       int32_t sweeps) {
     bw_step_stats stats;
     for (int32_t i = 0; i < r->warmup; ++i) {
+        stats.sweeps = 0;
         if (engine->step(state, &stats, r->error, sizeof r->error) != 0) {
             return -1;
         }
     }
     bw_count_reset_peak();
-    double contacts = 0.0;
+    double contacts = 0.0, sweeps_run = 0.0;
     const double cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID), wall0 = seconds(CLOCK_MONOTONIC);
     for (int32_t i = 0; i < r->steps; ++i) {
+        stats.sweeps = 0;
         if (engine->step(state, &stats, r->error, sizeof r->error) != 0) {
             return -1;
         }
         contacts += stats.contacts;
+        sweeps_run += stats.sweeps > 0 ? stats.sweeps : sweeps;
+        r->end_penetration = stats.max_penetration;
         r->contacts_max = stats.contacts > r->contacts_max ? stats.contacts : r->contacts_max;
         r->max_penetration = fmax(r->max_penetration, stats.max_penetration);
     }
     r->cpu_seconds = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
     r->wall_seconds = seconds(CLOCK_MONOTONIC) - wall0;
     r->contacts_avg = contacts / r->steps;
+    r->sweeps_avg = sweeps_run / r->steps;
     const size_t peak = bw_count_peak();
     r->bytes_per_contact =
         r->contacts_max > 0 && peak >= created ? (double)(peak - created) / r->contacts_max : -1.0;
@@ -205,7 +221,7 @@ static void run_one(const options *o, const bw_engine *engine, int32_t bodies, r
     if (state != NULL) {
         const size_t created = bw_count_in_use();
         r->bytes_per_body = (double)(created - before) / bodies;
-        r->ok = step_engine(engine, state, r, created) == 0 &&
+        r->ok = step_engine(engine, state, r, created, s.sweeps) == 0 &&
                 summarise(engine, state, &s, &r->summary) == 0;
         engine->destroy(state);
         const size_t after = bw_count_in_use();
@@ -301,10 +317,12 @@ static void print_run_json(const options *o, const run_result *r) {
     print_number_or_null(r->bytes_per_contact);
     printf(", \"bytes_not_freed\": %.0f", r->bytes_not_freed);
     printf(", \"memory_method\": \"%s\",\n     \"max_penetration\": %.6g, "
+           "\"end_penetration\": %.6g, \"sweeps_per_step\": %.6g, "
            "\"mean_height\": %.6g, \"max_speed\": %.6g, \"kinetic_energy\": %.6g, "
            "\"escaped\": %d}",
-           r->memory_method, r->max_penetration, r->summary.mean_height, r->summary.max_speed,
-           r->summary.kinetic_energy, (int)r->summary.escaped);
+           r->memory_method, r->max_penetration, r->end_penetration, r->sweeps_avg,
+           r->summary.mean_height, r->summary.max_speed, r->summary.kinetic_energy,
+           (int)r->summary.escaped);
 }
 
 static void print_json(const options *o, const run_result *runs, int n_runs) {
@@ -511,6 +529,18 @@ static int parse_options(int argc, char **argv, options *o) {
             bad = parse_ode_space(v);
         } else if (strcmp(a, "--nscd-law") == 0) {
             bad = parse_nscd_law(v);
+        } else if (strcmp(a, "--nscd-margin") == 0) {
+            double f = 0.0;
+            bad = parse_positive(v, &f);
+            bw_nscd_set_margin(f);
+        } else if (strcmp(a, "--nscd-correction-speed") == 0) {
+            double speed = 0.0;
+            bad = parse_positive(v, &speed);
+            bw_nscd_set_correction_speed(speed);
+        } else if (strcmp(a, "--nscd-relax") == 0) {
+            int32_t k = 0;
+            bad = parse_int(v, 0, &k);
+            bw_nscd_set_relax(k);
         } else if (strcmp(a, "--threads") == 0) {
             bad = parse_threads(o, v);
         } else {

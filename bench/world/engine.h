@@ -20,6 +20,10 @@ extern "C" {
 typedef struct bw_step_stats {
     int32_t contacts;       /* contact points the solver saw in this step */
     double max_penetration; /* largest penetration depth at detection, m (>= 0) */
+    /* sweeps (iterations) run in this step, every pass counted (nscd: its
+     * sweeps plus its relax sweeps); left 0 by an engine that always runs
+     * the scenario's count (ODE, Bullet) */
+    int32_t sweeps;
 } bw_step_stats;
 
 /** A look at the state, to check that every engine simulated the same pile. */

@@ -1,12 +1,39 @@
 /* bench_world's nscd engine: the scenario on nscd_world (public API only,
  * include/nscd/world.h). Settings: Coulomb friction (De Saxce's modified
- * velocity) with the Coulomb single-contact block solver, `sweeps` sweeps of
- * block Gauss-Seidel (tolerance 0: never stops early; no deep-penetration
- * guard: never more sweeps either), warm start, error
- * reduction = the scenario's ERP, contact margin 0.1 r, the walls and the
- * floor as five static half-spaces; the bodies as the scenario gives them
- * (NSCD_SHAPE_SPHERE, _BOX, _CAPSULE, _CYLINDER, _CONVEX). Memory is counted through an
- * nscd_allocator (every byte the world allocates). */
+ * velocity) with the Coulomb single-contact block solver, warm start, error
+ * reduction = the scenario's ERP, the walls and the floor as five static
+ * half-spaces; the bodies as the scenario gives them (NSCD_SHAPE_SPHERE,
+ * _BOX, _CAPSULE, _CYLINDER, _CONVEX).
+ *
+ * The same iterations as the peers: of the scenario's `sweeps` (ODE's and
+ * Bullet's iterations), 3 are the relax pass's (nscd_world_desc::
+ * relax_sweeps, its default: the position-only overlap recovery, run on the
+ * steps with a penetration) and the rest block Gauss-Seidel sweeps with the
+ * correction (max_sweeps = sweeps - 3; tolerance 0: never stops early; no
+ * deep-penetration guard: never more sweeps either), so that no step runs
+ * more sweeps than the peers' iterations; --nscd-relax R gives R to the
+ * relax pass instead (0: `sweeps` sweeps and no relax pass, the bounded
+ * correction left in the velocities as ODE's ERP leaves it). Each step
+ * reports the sweeps it ran (bw_step_stats::sweeps).
+ *
+ * Contact margin: the world's default (1 mm = 0.002 r), as a user would
+ * leave it. The bench set 0.1 r (5 cm) before the world gave moving bodies
+ * a speculative reach (docs/world.md, "Speculative reach"): a margin had to
+ * cover a step's travel (0.1 m at the pour's 10 m/s); the reach now does,
+ * and a wide margin only adds contacts that do not touch (docs/benchmarks.md,
+ * "Margin and sweeps"). --nscd-margin F sets F r.
+ *
+ * Overlap recovery: max_correction_speed 3 m/s, Box2D v3's
+ * contactPushMaxVelocity at the scale of these bodies (metres); the world's
+ * default 0.1 m/s is meant for centimetre bodies (the piles of
+ * docs/world.md), and at it the pour's 1 m bodies, driven 0.1-0.2 m into
+ * each other by the impacts, come apart at 1 mm a step: the boxes' pile
+ * still overlaps by 0.13 m at the end, ODE's by 8 mm. The correction moves
+ * positions only (the relax pass), whatever its speed.
+ * --nscd-correction-speed V sets V m/s.
+ *
+ * Memory is counted through an nscd_allocator (every byte the world
+ * allocates). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +45,15 @@
 
 static int32_t friction_law = NSCD_FRICTION_COULOMB;
 static int32_t threads = 0;
+static double margin_fraction = -1.0; /* < 0: the world's default */
+static int32_t relax = 3;
+static double correction_speed = 3.0;
+
+void bw_nscd_set_correction_speed(double speed) { correction_speed = speed; }
+
+void bw_nscd_set_margin(double fraction) { margin_fraction = fraction; }
+
+void bw_nscd_set_relax(int32_t relax_sweeps) { relax = relax_sweeps; }
 
 void bw_nscd_set_threads(int32_t n) { threads = n; }
 
@@ -166,7 +202,13 @@ static void *nscd_engine_create(const bw_scenario *s, char *error, size_t error_
     desc.gravity[2] = -s->gravity;
     desc.dt = s->dt;
     desc.friction_law = friction_law;
-    desc.max_sweeps = s->sweeps;
+    /* The same sweeps as the peers' iterations, the relax pass's included:
+     * `relax` of the scenario's sweeps are the relax pass's (fewer when
+     * the scenario has fewer than relax + 1), the rest the sweeps with the
+     * correction. */
+    const int32_t relax_used = relax < s->sweeps ? relax : s->sweeps - 1;
+    desc.max_sweeps = s->sweeps - relax_used;
+    desc.relax_sweeps = relax_used;
     desc.tolerance = 0.0;
     /* Exactly `sweeps` sweeps, as the peers iterate: the deep-penetration
      * guard (default 100 extra sweeps while a contact deeper than 0.1 mm
@@ -174,8 +216,11 @@ static void *nscd_engine_create(const bw_scenario *s, char *error, size_t error_
      * run nscd up to 11 times the peers' iterations. */
     desc.deep_sweeps = 0;
     desc.warm_start = 1;
+    desc.max_correction_speed = correction_speed;
     desc.error_reduction = s->error_reduction;
-    desc.contact_margin = 0.1 * s->radius;
+    if (margin_fraction >= 0.0) {
+        desc.contact_margin = margin_fraction * s->radius;
+    }
     desc.default_friction = s->friction;
     desc.allocator.allocate = counted_allocate;
     desc.allocator.release = counted_release;
@@ -208,6 +253,7 @@ static int nscd_engine_step(void *engine, bw_step_stats *stats, char *error, siz
     }
     stats->contacts = report.contacts;
     stats->max_penetration = report.max_penetration;
+    stats->sweeps = report.sweeps + report.relax_sweeps;
     return 0;
 }
 

@@ -313,13 +313,14 @@ static int items_allowed(const nscd__grid_item *a, const nscd__grid_item *b) {
            (b->category & a->mask) != 0;
 }
 
-/* Tests and emits a pair of grid shapes. Two spheres farther apart than their
- * radii plus the margin are dropped here already, by the very test the
- * narrow phase would make (nscd__collide_sphere_sphere), so that the bulk of
- * a packing's candidates never reaches the pair list. */
+/* Tests and emits a pair of grid shapes whose boxes overlap (the callers
+ * test that inline: most candidates end there). Two spheres farther apart
+ * than their radii plus the margin are dropped here already, by the very
+ * test the narrow phase would make (nscd__collide_sphere_sphere), so that
+ * the bulk of a packing's candidates never reaches the pair list. */
 static int consider_items(nscd__collision_state *st, const nscd_allocator *al,
                           const nscd__grid_item *a, const nscd__grid_item *b, double margin) {
-    if (!aabb_overlap(&a->box, &b->box) || !items_allowed(a, b)) {
+    if (!items_allowed(a, b)) {
         return 1;
     }
     if (a->sphere && b->sphere) {
@@ -375,7 +376,8 @@ static int grid_pairs(nscd__collision_state *st, const nscd_allocator *al, int32
     for (int32_t c = 0; c < n_cells; ++c) {
         for (int32_t i = start[c]; i < start[c + 1]; ++i) {
             for (int32_t j = i + 1; j < start[c + 1]; ++j) {
-                if (!consider_items(st, al, &items[i], &items[j], margin)) {
+                if (aabb_overlap(&items[i].box, &items[j].box) &&
+                    !consider_items(st, al, &items[i], &items[j], margin)) {
                     return 0;
                 }
             }
@@ -407,7 +409,8 @@ static int grid_pairs(nscd__collision_state *st, const nscd_allocator *al, int32
                     }
                     for (int32_t i = start[c]; i < start[c + 1]; ++i) {
                         for (int32_t j = start[other]; j < start[other + 1]; ++j) {
-                            if (!consider_items(st, al, &items[i], &items[j], margin)) {
+                            if (aabb_overlap(&items[i].box, &items[j].box) &&
+                                !consider_items(st, al, &items[i], &items[j], margin)) {
                                 return 0;
                             }
                         }

@@ -233,45 +233,78 @@ void nscd__collide_box_box(const nscd__collision_shape *sa, const nscd__collisio
     obb_of(sa, &a);
     obb_of(sb, &b);
     double d[3] = {b.c[0] - a.c[0], b.c[1] - a.c[1], b.c[2] - a.c[2]};
+    /* The 15 axes in a's frame, as in Gottschalk's OBB test (and ODE's
+     * dBoxBox): R[i][k] = a_i . b_k, Q = |R|, the centre offset along each
+     * box's axes; then the projections of both boxes on any axis are sums
+     * of h Q, with no product of world vectors per axis. */
+    double R[3][3], Q[3][3], da[3], db[3];
+    for (int i = 0; i < 3; ++i) {
+        da[i] = nscd__dot3(d, a.ax[i]);
+        db[i] = nscd__dot3(d, b.ax[i]);
+        for (int k = 0; k < 3; ++k) {
+            R[i][k] = nscd__dot3(a.ax[i], b.ax[k]);
+            Q[i][k] = fabs(R[i][k]);
+        }
+    }
     /* faces of a, faces of b */
     double best_face[2] = {-INFINITY, -INFINITY};
     int face_axis[2] = {0, 0};
-    for (int box_id = 0; box_id < 2; ++box_id) {
-        const obb *o = box_id == 0 ? &a : &b;
-        for (int i = 0; i < 3; ++i) {
-            double sep =
-                fabs(nscd__dot3(d, o->ax[i])) - obb_reach(&a, o->ax[i]) - obb_reach(&b, o->ax[i]);
-            if (sep >= margin) {
-                return;
-            }
-            if (sep > best_face[box_id]) {
-                best_face[box_id] = sep, face_axis[box_id] = i;
-            }
+    for (int i = 0; i < 3; ++i) {
+        double sep =
+            fabs(da[i]) - a.h[i] - (b.h[0] * Q[i][0] + b.h[1] * Q[i][1] + b.h[2] * Q[i][2]);
+        if (sep >= margin) {
+            return;
+        }
+        if (sep > best_face[0]) {
+            best_face[0] = sep, face_axis[0] = i;
         }
     }
-    double best_edge = -INFINITY, edge_L[3] = {0, 0, 0};
+    for (int k = 0; k < 3; ++k) {
+        double sep =
+            fabs(db[k]) - b.h[k] - (a.h[0] * Q[0][k] + a.h[1] * Q[1][k] + a.h[2] * Q[2][k]);
+        if (sep >= margin) {
+            return;
+        }
+        if (sep > best_face[1]) {
+            best_face[1] = sep, face_axis[1] = k;
+        }
+    }
+    /* edges: L = a_i x b_k, in a's frame e_i x R[.][k]; |L|^2 is the sum
+     * of the squares of R's other two entries of column k; L . b_m =
+     * a_i . (b_k x b_m) = +-R[i][n] (n the third index; both frames
+     * right-handed) */
+    double best_edge = -INFINITY;
     int edge_i = 0, edge_k = 0;
     for (int i = 0; i < 3; ++i) {
+        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
         for (int k = 0; k < 3; ++k) {
-            const double *u = a.ax[i], *v = b.ax[k];
-            double L[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
-                           u[0] * v[1] - u[1] * v[0]};
-            double len = sqrt(nscd__dot3(L, L));
+            const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+            double len = sqrt(R[i1][k] * R[i1][k] + R[i2][k] * R[i2][k]);
             if (len < 1e-9) {
                 continue; /* parallel edges: the face axes cover them */
             }
-            double s = nscd__dot3(d, L) < 0.0 ? -1.0 / len : 1.0 / len;
-            for (int c = 0; c < 3; ++c) {
-                L[c] *= s;
-            }
-            double sep = nscd__dot3(d, L) - obb_reach(&a, L) - obb_reach(&b, L);
+            double proj = fabs(da[i2] * R[i1][k] - da[i1] * R[i2][k]);
+            double reach =
+                a.h[i1] * Q[i2][k] + a.h[i2] * Q[i1][k] + b.h[k1] * Q[i][k2] + b.h[k2] * Q[i][k1];
+            double sep = (proj - reach) / len;
             if (sep >= margin) {
                 return;
             }
             if (sep > best_edge) {
                 best_edge = sep, edge_i = i, edge_k = k;
-                edge_L[0] = L[0], edge_L[1] = L[1], edge_L[2] = L[2];
             }
+        }
+    }
+    /* the best edge axis in the world, unit, from a to b */
+    double edge_L[3] = {0, 0, 0};
+    if (best_edge > -INFINITY) {
+        const double *u = a.ax[edge_i], *v = b.ax[edge_k];
+        double L[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                       u[0] * v[1] - u[1] * v[0]};
+        double len = sqrt(nscd__dot3(L, L));
+        double f = nscd__dot3(d, L) < 0.0 ? -1.0 / len : 1.0 / len;
+        for (int c = 0; c < 3; ++c) {
+            edge_L[c] = L[c] * f;
         }
     }
     /* Prefer faces (stable manifolds) unless an axis is clearly better. */

@@ -28,25 +28,6 @@ void nscd__collide_half_space_capsule(const nscd__collision_shape *a,
     }
 }
 
-/* Two cores x (radius ra) and y (radius rb): normal from x to y, `fallback`
- * when they coincide. */
-static void add_cores(const double x[3], double ra, const double y[3], double rb,
-                      const double fallback[3], double margin, uint32_t feature,
-                      nscd__manifold *m) {
-    double d[3] = {y[0] - x[0], y[1] - x[1], y[2] - x[2]};
-    double dist = sqrt(nscd__dot3(d, d));
-    double gap = dist - ra - rb;
-    if (gap >= margin) {
-        return;
-    }
-    double n[3], point[3];
-    for (int i = 0; i < 3; ++i) {
-        n[i] = dist > 0.0 ? d[i] / dist : fallback[i];
-        point[i] = x[i] + n[i] * (ra + 0.5 * gap);
-    }
-    nscd__manifold_add(m, point, n, gap, feature);
-}
-
 /* Unit normal for coincident cores: perpendicular to both axes when they
  * cross, else perpendicular to a's axis; oriented from a's centre to b's. */
 static void coincident_normal(const double ua[3], const double ub[3], const double ca[3],
@@ -69,14 +50,40 @@ static void coincident_normal(const double ua[3], const double ub[3], const doub
     }
 }
 
+/* Two cores x (radius ra) and y (radius rb) of the capsules along ua and
+ * ub centred at ca and cb: normal from x to y, or, when they coincide,
+ * coincident_normal's (computed only then). */
+static void add_cores(const double x[3], double ra, const double y[3], double rb,
+                      const double ua[3], const double ub[3], const double ca[3],
+                      const double cb[3], double margin, uint32_t feature, nscd__manifold *m) {
+    double d[3] = {y[0] - x[0], y[1] - x[1], y[2] - x[2]};
+    double dist = sqrt(nscd__dot3(d, d));
+    double gap = dist - ra - rb;
+    if (gap >= margin) {
+        return;
+    }
+    double n[3], point[3];
+    if (dist > 0.0) {
+        double inv = 1.0 / dist; /* one division, not three */
+        for (int i = 0; i < 3; ++i) {
+            n[i] = d[i] * inv;
+        }
+    } else {
+        coincident_normal(ua, ub, ca, cb, n);
+    }
+    for (int i = 0; i < 3; ++i) {
+        point[i] = x[i] + n[i] * (ra + 0.5 * gap);
+    }
+    nscd__manifold_add(m, point, n, gap, feature);
+}
+
 void nscd__collide_capsule_capsule(const nscd__collision_shape *a, const nscd__collision_shape *b,
                                    double margin, nscd__manifold *m) {
-    double pa[3], qa[3], pb[3], qb[3], ua[3], ub[3], fallback[3];
+    double pa[3], qa[3], pb[3], qb[3], ua[3], ub[3];
     nscd__axis_segment(a, pa, qa);
     nscd__axis_segment(b, pb, qb);
     nscd__shape_axis(a, 2, ua);
     nscd__shape_axis(b, 2, ub);
-    coincident_normal(ua, ub, a->position, b->position, fallback);
     double c[3] = {ua[1] * ub[2] - ua[2] * ub[1], ua[2] * ub[0] - ua[0] * ub[2],
                    ua[0] * ub[1] - ua[1] * ub[0]};
     double la = 2.0 * a->half_height;
@@ -95,7 +102,8 @@ void nscd__collide_capsule_capsule(const nscd__collision_shape *a, const nscd__c
                 for (int i = 0; i < 3; ++i) {
                     y[i] = pb[i] + t * (qb[i] - pb[i]);
                 }
-                add_cores(x, a->radius, y, b->radius, fallback, margin, (uint32_t)e, m);
+                add_cores(x, a->radius, y, b->radius, ua, ub, a->position, b->position, margin,
+                          (uint32_t)e, m);
             }
             return;
         }
@@ -106,5 +114,5 @@ void nscd__collide_capsule_capsule(const nscd__collision_shape *a, const nscd__c
         x[i] = pa[i] + s * (qa[i] - pa[i]);
         y[i] = pb[i] + t * (qb[i] - pb[i]);
     }
-    add_cores(x, a->radius, y, b->radius, fallback, margin, 2, m);
+    add_cores(x, a->radius, y, b->radius, ua, ub, a->position, b->position, margin, 2, m);
 }

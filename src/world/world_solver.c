@@ -54,6 +54,19 @@ nscd_status nscd__world_find_clusters(nscd_world *w) {
     if (!(ratio > 0.0) || m < 2 || w->desc.jacobi_groups > 1) {
         return NSCD_OK;
     }
+    /* A body is light only through a contact whose two sides move and whose
+     * inverse masses differ by the ratio (the test below, from either
+     * side): a scene without one (every pile of like bodies) has no
+     * cluster, and the lists need not be built. */
+    bool any = false;
+    for (int32_t j = 0; j < m && !any; ++j) {
+        const nscd__world_contact *c = &w->contacts[j];
+        any = c->a_moves && c->b_moves &&
+              (c->inv_mass_b * ratio <= c->inv_mass_a || c->inv_mass_a * ratio <= c->inv_mass_b);
+    }
+    if (!any) {
+        return NSCD_OK;
+    }
     if (n + 1 > w->cluster_bodies_capacity) {
         nscd__array a[2] = {{(void **)&w->body_contact_start, sizeof(int32_t), 0},
                             {(void **)&w->cluster_start, sizeof(int32_t), 0}};

@@ -20,6 +20,7 @@
 
 #include "contact/single/delassus3.h"
 #include "contact/single/friction_cone.h"
+#include "contact/solvers/fc3d_local.h"
 #include "core/memory.h"
 #include "core/struct_sizes.h"
 #include "core/vec3.h"
@@ -288,7 +289,13 @@ static bool contact_rows(const nscd_world *w, nscd__world_contact *c, nscd__worl
     }
     general_delassus(c, r);
     double S[9];
-    return nscd__delassus3_factor(r->A, S, r->L) == NSCD_OK;
+    if (nscd__delassus3_factor(r->A, S, r->L) != NSCD_OK) {
+        return false;
+    }
+    /* the sweeps' sticking impulse -A^-1 v as a product (left zero, the
+     * solve used, in the unlikely case the inverse overflows) */
+    (void)nscd__fc3d_inverse3(r->A, r->Ai);
+    return true;
 }
 
 /* The angular block of a contact with rolling or spinning resistance

@@ -751,6 +751,66 @@ static void planar_embedding_keeps_the_dummy_impulse_zero(void **state) {
     assert_true(worst <= 1e-15);
 }
 
+/* The sweeps' Coulomb block solve with A^-1 given (nscd__fc3d_local_coulomb_inv)
+ * on random SPD blocks, against Coulomb's law checked here (x in the cone,
+ * u_n = 0 when x_n > 0, u = 0 when sticking inside the cone, x_t against the
+ * slip on its boundary) and against nscd__fc3d_local_coulomb from the same
+ * start (the same solution: the sticking impulses differ by rounding). */
+static void coulomb_with_inverse_obeys_the_law(void **state) {
+    (void)state;
+    ref_rng_state = 0x5eedull;
+    int stick = 0, slide = 0;
+    double worst = 0.0;
+    for (int it = 0; it < 20000; ++it) {
+        double L[9] = {ref_normal(), 0,           0, ref_normal(), ref_normal(), 0, ref_normal(),
+                       ref_normal(), ref_normal()};
+        double A[9], Ai[9];
+        for (int r = 0; r < 3; ++r) {
+            for (int c = 0; c < 3; ++c) {
+                A[3 * r + c] = L[3 * r] * L[3 * c] + L[3 * r + 1] * L[3 * c + 1] +
+                               L[3 * r + 2] * L[3 * c + 2] + (r == c ? 0.05 : 0.0);
+            }
+        }
+        assert_true(nscd__fc3d_inverse3(A, Ai));
+        double v[3] = {ref_normal() - 0.5, ref_normal(), ref_normal()};
+        double mu = 0.1 + 0.8 * ref_uniform();
+        double x[3] = {0.0, 0.0, 0.0}, y[3];
+        if (it % 2) { /* a start in the cone, as a sweep's previous impulse */
+            x[0] = fabs(ref_normal()), x[1] = 0.5 * mu * x[0], x[2] = -0.5 * mu * x[0];
+        }
+        memcpy(y, x, sizeof x);
+        assert_int_equal(nscd__fc3d_local_coulomb_inv(A, Ai, v[0], v[1], v[2], mu, x), NSCD_OK);
+        assert_int_equal(nscd__fc3d_local_coulomb(A, v, mu, y), NSCD_OK);
+        double u[3], scale = fabs(v[0]) + fabs(v[1]) + fabs(v[2]);
+        for (int r = 0; r < 3; ++r) {
+            u[r] = A[3 * r] * x[0] + A[3 * r + 1] * x[1] + A[3 * r + 2] * x[2] + v[r];
+        }
+        double xt = hypot(x[1], x[2]), ut = hypot(u[1], u[2]), tol = 1e-11 * (1.0 + scale);
+        assert_true(x[0] >= 0.0 && xt <= mu * x[0] * (1.0 + 1e-12));
+        if (x[0] == 0.0) {
+            assert_true(v[0] >= 0.0 && u[0] >= 0.0); /* take-off */
+            continue;
+        }
+        assert_true(fabs(u[0]) <= tol);
+        if (xt < mu * x[0] * (1.0 - 1e-9)) { /* inside the cone: sticking */
+            assert_true(ut <= tol);
+            ++stick;
+        } else if (ut > tol) { /* on the boundary, against the slip */
+            assert_true(fabs(x[1] * u[2] - x[2] * u[1]) <= 1e-9 * xt * ut + tol * xt);
+            assert_true(x[1] * u[1] + x[2] * u[2] <= 0.0);
+            ++slide;
+        }
+        for (int k = 0; k < 3; ++k) {
+            worst = fmax(worst, fabs(x[k] - y[k]) / (1.0 + fabs(y[0])));
+        }
+    }
+    print_message("A^-1 block solve: %d sticking, %d sliding; largest difference from the "
+                  "solve %.3g\n",
+                  stick, slide, worst);
+    assert_true(stick > 1000 && slide > 1000);
+    assert_true(worst <= 1e-9);
+}
+
 /* The shifted local solver (Poisson's expansion) against the conditions of
  * Coulomb's law on K_mu ∩ {x_n >= s}, checked here independently, for
  * random spatial blocks. */
@@ -1157,6 +1217,7 @@ int main(void) {
         cmocka_unit_test(shifted_local_solver_obeys_its_law),
         cmocka_unit_test(fc3d_frictionless_take_off_converges),
         cmocka_unit_test(frictionless_impacts_are_the_lcp_results),
+        cmocka_unit_test(coulomb_with_inverse_obeys_the_law),
         cmocka_unit_test(plastic_projection_ignores_friction),
         cmocka_unit_test(energy_never_increases),
         cmocka_unit_test(failures_are_reported),

@@ -340,7 +340,7 @@ static double update_resist(nscd__bgs_problem *p, const nscd__bgs_contact *c,
         double d = K[3 * k] * dm[0] + K[3 * k + 1] * dm[1] + K[3 * k + 2] * dm[2];
         du += d * d;
     }
-    return sqrt(du);
+    return du; /* squared: update_contact */
 }
 
 /* The warm start's share of contact j's angular block: m·w before it is
@@ -482,13 +482,14 @@ static void solve_diagonal(double a_n, double a_t, const double v[3], double mu,
     }
 }
 
-/* The impulse change dx of contact c, applied: returns |A dx|, the change
- * of its relative velocity (the merit). */
+/* The impulse change dx of contact c, applied: returns |A dx|^2, the
+ * square of the change of its relative velocity (the merit; squared, see
+ * update_contact). */
 static double commit(nscd__bgs_problem *p, nscd__bgs_contact *c, const nscd__bgs_contact_rows *r,
                      const double x[3], const double du[3], const double dx[3]) {
     apply_impulse(p, c, r, dx);
     c->x[0] = x[0], c->x[1] = x[1], c->x[2] = x[2];
-    return sqrt(du[0] * du[0] + du[1] * du[1] + du[2] * du[2]);
+    return du[0] * du[0] + du[1] * du[1] + du[2] * du[2];
 }
 
 /* One block update of a diagonal contact (the granular fast path): the
@@ -540,7 +541,8 @@ static double update_general(nscd__bgs_problem *p, nscd__bgs_contact *c,
     if (law == NSCD_FC3D_MAX_DISSIPATION) {
         double b[3] = {-v[0], -v[1], -v[2]};
         nscd__mdp_solve_factored(A, r->L, b, c->mu, x);
-    } else if (nscd__fc3d_local_coulomb(A, v, c->mu, x) != NSCD_OK) {
+    } else if ((r->Ai[0] > 0.0 ? nscd__fc3d_local_coulomb_inv(A, r->Ai, v[0], v[1], v[2], c->mu, x)
+                               : nscd__fc3d_local_coulomb(A, v, c->mu, x)) != NSCD_OK) {
         return 0.0;
     }
     double dx[3] = {x[0] - c->x[0], x[1] - c->x[1], x[2] - c->x[2]};
@@ -553,7 +555,11 @@ static double update_general(nscd__bgs_problem *p, nscd__bgs_contact *c,
     return commit(p, c, r, x, du, dx);
 }
 
-/* Contact j's block update, then its angular block (if any): the merit. */
+/* Contact j's block update, then its angular block (if any): the square
+ * of the merit. The callers take the largest square of a sweep and its
+ * root once (sqrt is monotone and correctly rounded, so the root of the
+ * largest square is the largest root: the same merit, bit for bit, without
+ * a square root in each update's chain). */
 static double update_contact(nscd__bgs_problem *p, int32_t j, int32_t law) {
     nscd__bgs_contact *c = &p->contacts[j];
     double m = c->diagonal ? update_diagonal(p, c) : update_general(p, c, &p->contact_rows[j], law);
@@ -565,12 +571,12 @@ static double update_contact(nscd__bgs_problem *p, int32_t j, int32_t law) {
 }
 
 static double gauss_seidel(nscd__bgs_problem *p, int32_t law, int32_t lo, int32_t hi) {
-    double merit = 0.0;
+    double merit2 = 0.0;
     for (int32_t j = lo; j < hi; ++j) {
-        double m = update_contact(p, j, law);
-        merit = m > merit ? m : merit;
+        double m2 = update_contact(p, j, law);
+        merit2 = m2 > merit2 ? m2 : merit2;
     }
-    return merit;
+    return sqrt(merit2);
 }
 
 /* After group g, contacts [lo, hi), ran on the snapshot: adds its velocity
@@ -1019,9 +1025,9 @@ typedef struct colour_job {
 static void colour_item(colour_job *t, int32_t j, double part[2]) {
     nscd__bgs_problem *p = t->p;
     nscd__bgs_contact *c = &p->contacts[j];
-    if (t->pass == PASS_SWEEP) {
-        double m = update_contact(p, j, t->law);
-        part[0] = m > part[0] ? m : part[0];
+    if (t->pass == PASS_SWEEP) { /* squares: colour_pass_run takes the root */
+        double m2 = update_contact(p, j, t->law);
+        part[0] = m2 > part[0] ? m2 : part[0];
         return;
     }
     if (c->x[0] == 0.0 && c->x[1] == 0.0 && c->x[2] == 0.0) {
@@ -1092,6 +1098,9 @@ static void colour_pass_run(nscd__bgs_problem *p, int32_t law, colour_pass pass,
                 out[1] += b;
             }
         }
+    }
+    if (pass == PASS_SWEEP) {
+        out[0] = sqrt(out[0]); /* the largest square's root: the merit */
     }
 }
 

@@ -64,10 +64,14 @@ typedef struct nscd__bgs_contact {
 /* The rows of a general (not diagonal) contact j, parallel to the contacts:
  * its Delassus block, angular rows ra x e_k, rb x e_k and responses I_a^-1 (ra x e_k),
  * I_b^-1 (rb x e_k) for the frame axes e_k (rows), zero for a side that does
- * not move, and the lower Cholesky factor of A (maximum dissipation).
- * Unset for a diagonal contact. */
+ * not move, the inverse of A (Coulomb's sticking impulse; all zero when
+ * the caller did not fill it: the solve is then used) and the lower
+ * Cholesky factor of A (maximum dissipation). Unset for a diagonal
+ * contact. */
 typedef struct nscd__bgs_contact_rows {
     double A[9]; /* Delassus block W_jj (row-major) */
+    /* A^-1 by nscd__fc3d_inverse3 (Ai[0] > 0 for an SPD A), or all zero */
+    double Ai[9];
     double ang_a[9], ang_b[9];
     double resp_a[9], resp_b[9];
     double L[9];

@@ -33,7 +33,7 @@ static bool solve3(const double A[9], const double b[3], double x[3]) {
 /* hypot(a, b) <= r, by squares where they neither overflow nor underflow
  * (the same answer but at the boundary itself, to rounding), by hypot
  * otherwise. */
-static bool in_disc(double a, double b, double r) {
+static inline bool in_disc(double a, double b, double r) {
     if (!(r >= 0.0)) {
         return false;
     }
@@ -177,12 +177,21 @@ static bool newton_sliding(const double A[9], const double v[3], double mu, cons
     const double Qss = mu * (A[2] * v1 - vn * A[5]);
     const double P = Qcc - Qss;
     const double tol = 1e-13 * (fabs(vn) + fabs(v1) + fabs(v2)), tol_n = 1e-13 * fabs(vn * ann);
-    double norm = sqrt(w0[0] * w0[0] + w0[1] * w0[1]);
+    double w0x = w0[0], w0y = w0[1], q0 = w0x * w0x + w0y * w0y;
+    if (!(q0 > 1e-290 && q0 < 1e290)) { /* scaled to its largest component first */
+        double big = fabs(w0x) > fabs(w0y) ? fabs(w0x) : fabs(w0y);
+        if (!(big > 0.0) || !isfinite(big)) {
+            return false;
+        }
+        w0x /= big, w0y /= big;
+        q0 = w0x * w0x + w0y * w0y;
+    }
+    double norm = sqrt(q0);
     if (!(norm > 0.0) || !isfinite(norm)) {
         return false;
     }
     double inv = 1.0 / norm;
-    double c = w0[0] * inv, s = w0[1] * inv;
+    double c = w0x * inv, s = w0y * inv;
     for (int it = 0; it <= 16; ++it) {
         double cc = c * c - s * s, cs = c * s; /* cos 2th, sin 2th / 2 */
         double D = ann - mu * (A[1] * c + A[2] * s);
@@ -241,6 +250,74 @@ static bool newton_sliding(const double A[9], const double v[3], double mu, cons
     return false;
 }
 
+bool nscd__fc3d_inverse3(const double A[9], double Ai[9]) {
+    double c00 = A[4] * A[8] - A[5] * A[7];
+    double c01 = A[5] * A[6] - A[3] * A[8];
+    double c02 = A[3] * A[7] - A[4] * A[6];
+    double det = A[0] * c00 + A[1] * c01 + A[2] * c02;
+    if (!(fabs(det) > 0.0) || !isfinite(det)) {
+        return false;
+    }
+    double r = 1.0 / det;
+    double B[9] = {c00 * r, (A[2] * A[7] - A[1] * A[8]) * r, (A[1] * A[5] - A[2] * A[4]) * r,
+                   c01 * r, (A[0] * A[8] - A[2] * A[6]) * r, (A[2] * A[3] - A[0] * A[5]) * r,
+                   c02 * r, (A[1] * A[6] - A[0] * A[7]) * r, (A[0] * A[4] - A[1] * A[3]) * r};
+    for (int k = 0; k < 9; ++k) {
+        if (!isfinite(B[k])) {
+            return false;
+        }
+    }
+    for (int k = 0; k < 9; ++k) {
+        Ai[k] = B[k];
+    }
+    return true;
+}
+
+/* The sliding branch of the Coulomb block solve (stick: the sticking
+ * impulse, have_stick: whether there is one). `prescale`: the start
+ * directions scaled to their largest component here (two divisions before
+ * the iteration can start) rather than in newton_sliding only when their
+ * squares would leave the normal range (the same directions to rounding). */
+static nscd_status coulomb_sliding(const double A[9], const double v[3], double mu,
+                                   const double stick[3], bool have_stick, bool prescale,
+                                   double x[3]) {
+    /* Sliding: start at the current slip direction guess (the friction
+     * impulse opposes the slip), so that the nearest root is the one
+     * continuation would find. For a tangentially isotropic A (spheres) the
+     * sticking direction is already exact. */
+    double w0[2] = {1.0, 0.0};
+    if (x[0] > 0.0 && (x[1] != 0.0 || x[2] != 0.0)) {
+        w0[0] = -x[1], w0[1] = -x[2];
+    } else if (have_stick && (stick[1] != 0.0 || stick[2] != 0.0)) {
+        w0[0] = -stick[1], w0[1] = -stick[2];
+    }
+    /* Scale w0 to its largest component first: its norm cannot overflow. */
+    if (prescale) {
+        double big = fabs(w0[0]) > fabs(w0[1]) ? fabs(w0[0]) : fabs(w0[1]);
+        w0[0] /= big, w0[1] /= big;
+    }
+    if (newton_sliding(A, v, mu, w0, x)) {
+        return NSCD_OK;
+    }
+    /* The iteration met a root with the wrong slip (u_t against w) or none:
+     * once more from the sticking impulse's direction, then the scan. */
+    if (have_stick && (stick[1] != 0.0 || stick[2] != 0.0)) {
+        double ws[2] = {-stick[1], -stick[2]};
+        if (prescale) {
+            double big = fabs(ws[0]) > fabs(ws[1]) ? fabs(ws[0]) : fabs(ws[1]);
+            ws[0] /= big, ws[1] /= big;
+        }
+        if ((ws[0] != w0[0] || ws[1] != w0[1]) && newton_sliding(A, v, mu, ws, x)) {
+            return NSCD_OK;
+        }
+    }
+    double th0 = atan2(w0[1], w0[0]);
+    if (find_sliding(A, v, mu, th0, 16, x) || find_sliding(A, v, mu, th0, 512, x)) {
+        return NSCD_OK;
+    }
+    return NSCD_ERR_NOT_CONVERGED;
+}
+
 nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], double mu, double x[3]) {
     if (v[0] >= 0.0) { /* take-off: r = 0 gives u = v with u~ in K^* */
         x[0] = x[1] = x[2] = 0.0;
@@ -257,37 +334,29 @@ nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], doubl
         x[0] = stick[0], x[1] = stick[1], x[2] = stick[2];
         return NSCD_OK;
     }
-    /* Sliding: start at the current slip direction guess (the friction
-     * impulse opposes the slip), so that the nearest root is the one
-     * continuation would find. For a tangentially isotropic A (spheres) the
-     * sticking direction is already exact. */
-    double w0[2] = {1.0, 0.0};
-    if (x[0] > 0.0 && (x[1] != 0.0 || x[2] != 0.0)) {
-        w0[0] = -x[1], w0[1] = -x[2];
-    } else if (have_stick && (stick[1] != 0.0 || stick[2] != 0.0)) {
-        w0[0] = -stick[1], w0[1] = -stick[2];
-    }
-    /* Scale w0 to its largest component first: its norm cannot overflow. */
-    double big = fabs(w0[0]) > fabs(w0[1]) ? fabs(w0[0]) : fabs(w0[1]);
-    w0[0] /= big, w0[1] /= big;
-    if (newton_sliding(A, v, mu, w0, x)) {
+    return coulomb_sliding(A, v, mu, stick, have_stick, true, x);
+}
+
+nscd_status nscd__fc3d_local_coulomb_inv(const double A[9], const double Ai[9], double v0,
+                                         double v1, double v2, double mu, double x[3]) {
+    if (v0 >= 0.0) { /* take-off */
+        x[0] = x[1] = x[2] = 0.0;
         return NSCD_OK;
     }
-    /* The iteration met a root with the wrong slip (u_t against w) or none:
-     * once more from the sticking impulse's direction, then the scan. */
-    if (have_stick && (stick[1] != 0.0 || stick[2] != 0.0)) {
-        double ws[2] = {-stick[1], -stick[2]};
-        big = fabs(ws[0]) > fabs(ws[1]) ? fabs(ws[0]) : fabs(ws[1]);
-        ws[0] /= big, ws[1] /= big;
-        if ((ws[0] != w0[0] || ws[1] != w0[1]) && newton_sliding(A, v, mu, ws, x)) {
-            return NSCD_OK;
-        }
-    }
-    double th0 = atan2(w0[1], w0[0]);
-    if (find_sliding(A, v, mu, th0, 16, x) || find_sliding(A, v, mu, th0, 512, x)) {
+    if (mu == 0.0) { /* frictionless: u_n = 0 */
+        x[0] = -v0 / A[0];
+        x[1] = x[2] = 0.0;
         return NSCD_OK;
     }
-    return NSCD_ERR_NOT_CONVERGED;
+    double stick[3] = {-(Ai[0] * v0 + Ai[1] * v1 + Ai[2] * v2),
+                       -(Ai[3] * v0 + Ai[4] * v1 + Ai[5] * v2),
+                       -(Ai[6] * v0 + Ai[7] * v1 + Ai[8] * v2)};
+    if (in_disc(stick[1], stick[2], mu * stick[0])) {
+        x[0] = stick[0], x[1] = stick[1], x[2] = stick[2];
+        return NSCD_OK;
+    }
+    const double v[3] = {v0, v1, v2};
+    return coulomb_sliding(A, v, mu, stick, true, false, x);
 }
 
 /* Tresca's problem on the disc of radius R: y = argmin 1/2 y'T y + b'y over

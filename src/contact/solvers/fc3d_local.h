@@ -4,6 +4,8 @@
 #ifndef NSCD_CONTACT_FC3D_LOCAL_H
 #define NSCD_CONTACT_FC3D_LOCAL_H
 
+#include <stdbool.h>
+
 #include "nscd/status.h"
 
 /* x: in, the current impulse of the block (used to choose among several
@@ -17,6 +19,20 @@ typedef nscd_status (*nscd__fc3d_local_fn)(const double A[9], const double v[3],
  * found as a root of a function of the slip angle (sampling + safeguarded
  * Newton). NSCD_ERR_NOT_CONVERGED when no sliding root was found. */
 nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], double mu, double x[3]);
+
+/* The inverse of a 3x3 matrix by its adjugate (the arithmetic of the
+ * sticking solve of nscd__fc3d_local_coulomb); false, Ai unset, when A is
+ * singular or the inverse is not finite. */
+bool nscd__fc3d_inverse3(const double A[9], double Ai[9]);
+
+/* nscd__fc3d_local_coulomb with Ai = A^-1 given (nscd__fc3d_inverse3): the
+ * sticking impulse is -Ai v, a product instead of a solve (the sweeps
+ * solve each block many times with the same A). The same law and the same
+ * branches; the sticking impulse differs from the solve's by rounding. v
+ * = (v0, v1, v2) by value: the caller has just computed it, and reading it
+ * back from memory as one wide load would stall on the narrow stores. */
+nscd_status nscd__fc3d_local_coulomb_inv(const double A[9], const double Ai[9], double v0,
+                                         double v1, double v2, double mu, double x[3]);
 
 /* Coulomb's law with a lower bound s >= 0 on the normal impulse (the
  * restitution phase of Poisson's law with friction): x_n >= s, u_n >= 0,
