@@ -8,25 +8,31 @@
 
 #include "core/bracket.h"
 
+/* The adjugate of a 3x3 matrix (row-major: A^-1 = adj / det) and its
+ * determinant, A's first row times the first column of adj. */
+static double adjugate3(const double A[9], double adj[9]) {
+    adj[0] = A[4] * A[8] - A[5] * A[7];
+    adj[3] = A[5] * A[6] - A[3] * A[8];
+    adj[6] = A[3] * A[7] - A[4] * A[6];
+    adj[1] = A[2] * A[7] - A[1] * A[8];
+    adj[4] = A[0] * A[8] - A[2] * A[6];
+    adj[7] = A[1] * A[6] - A[0] * A[7];
+    adj[2] = A[1] * A[5] - A[2] * A[4];
+    adj[5] = A[2] * A[3] - A[0] * A[5];
+    adj[8] = A[0] * A[4] - A[1] * A[3];
+    return A[0] * adj[0] + A[1] * adj[3] + A[2] * adj[6];
+}
+
 /* Solves A x = b for a 3x3 matrix by the adjugate; false when singular. */
 static bool solve3(const double A[9], const double b[3], double x[3]) {
-    double c00 = A[4] * A[8] - A[5] * A[7];
-    double c01 = A[5] * A[6] - A[3] * A[8];
-    double c02 = A[3] * A[7] - A[4] * A[6];
-    double det = A[0] * c00 + A[1] * c01 + A[2] * c02;
+    double adj[9];
+    double det = adjugate3(A, adj);
     if (!(fabs(det) > 0.0) || !isfinite(det)) {
         return false;
     }
-    double c10 = A[2] * A[7] - A[1] * A[8];
-    double c11 = A[0] * A[8] - A[2] * A[6];
-    double c12 = A[1] * A[6] - A[0] * A[7];
-    double c20 = A[1] * A[5] - A[2] * A[4];
-    double c21 = A[2] * A[3] - A[0] * A[5];
-    double c22 = A[0] * A[4] - A[1] * A[3];
-    /* inverse = adj / det, adj = cofactor matrix transposed */
-    x[0] = (c00 * b[0] + c10 * b[1] + c20 * b[2]) / det;
-    x[1] = (c01 * b[0] + c11 * b[1] + c21 * b[2]) / det;
-    x[2] = (c02 * b[0] + c12 * b[1] + c22 * b[2]) / det;
+    for (int r = 0; r < 3; ++r) {
+        x[r] = (adj[3 * r] * b[0] + adj[3 * r + 1] * b[1] + adj[3 * r + 2] * b[2]) / det;
+    }
     return true;
 }
 
@@ -251,17 +257,15 @@ static bool newton_sliding(const double A[9], const double v[3], double mu, cons
 }
 
 bool nscd__fc3d_inverse3(const double A[9], double Ai[9]) {
-    double c00 = A[4] * A[8] - A[5] * A[7];
-    double c01 = A[5] * A[6] - A[3] * A[8];
-    double c02 = A[3] * A[7] - A[4] * A[6];
-    double det = A[0] * c00 + A[1] * c01 + A[2] * c02;
+    double B[9];
+    double det = adjugate3(A, B);
     if (!(fabs(det) > 0.0) || !isfinite(det)) {
         return false;
     }
     double r = 1.0 / det;
-    double B[9] = {c00 * r, (A[2] * A[7] - A[1] * A[8]) * r, (A[1] * A[5] - A[2] * A[4]) * r,
-                   c01 * r, (A[0] * A[8] - A[2] * A[6]) * r, (A[2] * A[3] - A[0] * A[5]) * r,
-                   c02 * r, (A[1] * A[6] - A[0] * A[7]) * r, (A[0] * A[4] - A[1] * A[3]) * r};
+    for (int k = 0; k < 9; ++k) {
+        B[k] *= r;
+    }
     for (int k = 0; k < 9; ++k) {
         if (!isfinite(B[k])) {
             return false;
