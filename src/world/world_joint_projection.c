@@ -22,7 +22,8 @@
  * What stays here is the world's part: the rows of the joints per
  * mechanism (connected component) on 6-dof body blocks, M^-1 per body
  * (m and R I^-1 R'), W on those blocks (dense, or its envelope for
- * equalities alone) and the update with an exact rotation per row. */
+ * equalities alone) and the update with an exact rotation per joint and
+ * side. */
 #include <math.h>
 #include <string.h>
 
@@ -164,24 +165,43 @@ static int32_t components(const nscd_world *w, int32_t *label, int32_t *parent, 
     return largest;
 }
 
-/* x += M^-1 H' p on every moving side: positions (Δ) or velocities. */
+/* x += M^-1 H' p on every moving side: positions (Δ) or velocities. The
+ * rows of one joint (a run of rows on the same two bodies) move a body
+ * together: their displacements are summed and the orientation turned
+ * once by the sum (one exact rotation per joint and side instead of one
+ * per row: the same step to second order in its small angle, which the
+ * Gauss–Newton iteration converges through). */
 static void apply(nscd_world *w, const projection_row *rows, int32_t m, const double *p,
                   int positions) {
-    for (int32_t a = 0; a < m; ++a) {
+    for (int32_t a = 0; a < m;) {
+        int32_t end = a + 1;
+        while (end < m && rows[end].body[0] == rows[a].body[0] &&
+               rows[end].body[1] == rows[a].body[1]) {
+            ++end;
+        }
         for (int s = 0; s < 2; ++s) {
             int32_t i = rows[a].body[s];
-            if (i < 0 || p[a] == 0.0) {
+            if (i < 0) {
                 continue;
             }
-            double d[6];
-            for (int c = 0; c < 6; ++c) {
-                d[c] = p[a] * rows[a].y[s][c];
+            double d[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+            bool moved = false;
+            for (int32_t b = a; b < end; ++b) {
+                if (p[b] != 0.0) {
+                    moved = true;
+                    for (int c = 0; c < 6; ++c) {
+                        d[c] += p[b] * rows[b].y[s][c];
+                    }
+                }
+            }
+            if (!moved) {
+                continue;
             }
             double *x = positions ? w->position : w->velocity;
             for (int c = 0; c < 3; ++c) {
                 x[3 * (size_t)i + c] += d[c];
             }
-            if (positions) { /* small turns: one exact rotation per row and side */
+            if (positions) {
                 nscd__world_rotate(w->orientation + 4 * (size_t)i, d + 3, 1.0,
                                    w->orientation + 4 * (size_t)i);
             } else {
@@ -190,6 +210,7 @@ static void apply(nscd_world *w, const projection_row *rows, int32_t m, const do
                 }
             }
         }
+        a = end;
     }
 }
 
