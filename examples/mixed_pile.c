@@ -105,14 +105,9 @@ static nscd_status add_static_box(nscd_world *w, double x, double y, double z, d
 }
 
 static nscd_status add_container(nscd_world *w) {
-    nscd_body_desc b;
-    nscd_body_desc_init(&b, sizeof b);
-    b.type = NSCD_BODY_STATIC;
-    nscd_shape_desc s;
-    nscd_shape_desc_init(&s, sizeof s);
-    s.type = NSCD_SHAPE_HALF_SPACE;
+    const double origin[3] = {0.0, 0.0, 0.0}, up[3] = {0.0, 0.0, 1.0};
     nscd_body_id id = 0;
-    nscd_status st = nscd_world_add_body(w, &b, &s, 1, &id);
+    nscd_status st = nscd_world_add_half_space(w, origin, up, NULL, NULL, &id); /* the floor */
     const double c = HALF_WIDTH + WALL, h = 0.5 * WALL_HEIGHT, l = HALF_WIDTH + 2.0 * WALL;
     if (st == NSCD_OK) {
         st = add_static_box(w, c, 0.0, h, WALL, l, h);

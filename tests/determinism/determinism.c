@@ -75,15 +75,10 @@ static nscd_status world_pile(hash *h) {
     wd.default_friction = 0.4;
     nscd_world *world = NULL;
     nscd_status st = nscd_world_create(&wd, &world);
-    nscd_body_desc ground;
-    nscd_body_desc_init(&ground, sizeof ground);
-    ground.type = NSCD_BODY_STATIC;
-    nscd_shape_desc plane;
-    nscd_shape_desc_init(&plane, sizeof plane);
-    plane.type = NSCD_SHAPE_HALF_SPACE;
+    const double origin[3] = {0.0, 0.0, 0.0}, up[3] = {0.0, 0.0, 1.0};
     nscd_body_id id = 0;
     if (st == NSCD_OK) {
-        st = nscd_world_add_body(world, &ground, &plane, 1, &id);
+        st = nscd_world_add_half_space(world, origin, up, NULL, NULL, &id);
     }
     const double r = 0.01;
     nscd_shape_desc sphere, box;

@@ -18,6 +18,7 @@
 
 #include "assert_near.h"
 #include "models.h"
+#include "world_bodies.h"
 
 #define G 9.81
 #define PI 3.14159265358979323846
@@ -691,19 +692,8 @@ static void world_sphere_lands(void **state) {
     d.contact_margin = 0.05;
     nscd_world *w = NULL;
     assert_int_equal(nscd_world_create(&d, &w), NSCD_OK);
-    nscd_body_desc b;
-    nscd_body_desc_init(&b, sizeof b);
-    b.type = NSCD_BODY_STATIC;
-    nscd_shape_desc sh;
-    nscd_shape_desc_init(&sh, sizeof sh);
-    sh.type = NSCD_SHAPE_HALF_SPACE;
-    nscd_body_id floor_id = 0, id = 0;
-    assert_int_equal(nscd_world_add_body(w, &b, &sh, 1, &floor_id), NSCD_OK);
-    nscd_body_desc_init(&b, sizeof b);
-    b.position[2] = r + drop;
-    nscd_shape_desc_init(&sh, sizeof sh);
-    sh.radius = r;
-    assert_int_equal(nscd_world_add_body(w, &b, &sh, 1, &id), NSCD_OK);
+    world_floor(w);
+    nscd_body_id id = world_sphere(w, 0.0, 0.0, r + drop, r);
     landing_log log = {.dt_after = INFINITY};
     nscd_time_stepping_options o;
     nscd_time_stepping_options_init(&o, sizeof o);

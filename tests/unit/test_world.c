@@ -54,11 +54,6 @@ static nscd_body_id add_half_space(nscd_world *w, const double p[3], const doubl
     return id;
 }
 
-static nscd_body_id add_floor(nscd_world *w) {
-    double p[3] = {0.0, 0.0, 0.0}, q[4] = {1.0, 0.0, 0.0, 0.0};
-    return add_half_space(w, p, q);
-}
-
 static void step_ok(nscd_world *w, int n) {
     for (int i = 0; i < n; ++i) {
         assert_int_equal(nscd_world_step(w, NULL), NSCD_OK);
@@ -87,7 +82,7 @@ static void sphere_rests_on_plane(void **state) {
     (void)state;
     nscd_world_desc d = default_desc();
     nscd_world *w = make_world(&d);
-    add_floor(w);
+    world_floor(w);
     nscd_body_id s = world_sphere(w, 0.3, -0.2, 0.1, 0.1);
     const int steps = NSCD_TEST_SIZE(100000, 2000);
     step_ok(w, steps);
@@ -111,7 +106,7 @@ static void sliding_sphere_starts_rolling(void **state) {
         d.friction_law = laws[l];
         d.default_friction = 0.3;
         nscd_world *w = make_world(&d);
-        add_floor(w);
+        world_floor(w);
         double r = 0.05, v0 = 2.0;
         nscd_body_id s = world_sphere(w, 0.0, 0.0, r, r);
         double v[3] = {v0, 0.0, 0.0};
@@ -139,7 +134,7 @@ static void box_slides_to_a_stop(void **state) {
     d.max_sweeps = 100;
     d.tolerance = 1e-12;
     nscd_world *w = make_world(&d);
-    add_floor(w);
+    world_floor(w);
     nscd_body_desc b;
     nscd_body_desc_init(&b, sizeof b);
     b.position[2] = 0.1;
@@ -173,7 +168,7 @@ static void sphere_stack_holds(void **state) {
     nscd_world_desc d = default_desc();
     d.max_sweeps = 50;
     nscd_world *w = make_world(&d);
-    add_floor(w);
+    world_floor(w);
     nscd_body_id ids[5];
     for (int k = 0; k < 5; ++k) {
         ids[k] = world_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
@@ -209,7 +204,7 @@ static void box_pyramid_holds(void **state) {
     d.max_sweeps = 50;
     d.default_friction = 0.6;
     nscd_world *w = make_world(&d);
-    add_floor(w);
+    world_floor(w);
     double h = 0.1, gap = 0.005;
     nscd_body_id ids[6];
     double x0[6], z0[6];
@@ -241,7 +236,7 @@ static void round_shapes_rest_on_floor(void **state) {
     nscd_world_desc d = default_desc();
     d.max_sweeps = 30;
     nscd_world *w = make_world(&d);
-    add_floor(w);
+    world_floor(w);
     int32_t types[2] = {NSCD_SHAPE_CAPSULE, NSCD_SHAPE_CYLINDER};
     nscd_body_id ids[2];
     for (int k = 0; k < 2; ++k) {
@@ -279,7 +274,7 @@ static void warm_start_saves_sweeps(void **state) {
         d.max_sweeps = 1000;
         d.tolerance = 1e-9;
         nscd_world *w = make_world(&d);
-        add_floor(w);
+        world_floor(w);
         for (int k = 0; k < 8; ++k) {
             world_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
         }
@@ -405,7 +400,7 @@ static void warm_start_adds_no_energy(void **state) {
             enum { N = 40 };
             nscd_body_id ids[N];
             nscd_world *w = make_world(&d);
-            add_floor(w);
+            world_floor(w);
             for (int i = 0; i < N; ++i) { /* a column of spheres falling together */
                 ids[i] = world_sphere(w, 0.01 * (i % 3), 0.01 * (i % 5), 0.05 + 0.09 * i, 0.045);
             }
@@ -482,7 +477,7 @@ static void jacobi_blend_converges(void **state) {
         d.max_sweeps = 5000;
         d.tolerance = 1e-14;
         nscd_world *w = make_world(&d);
-        add_floor(w);
+        world_floor(w);
         nscd_body_id ids[5];
         for (int k = 0; k < 5; ++k) {
             ids[k] = world_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
@@ -523,7 +518,7 @@ static void add_and_remove_mid_run(void **state) {
     nscd_world_desc d = default_desc();
     d.max_sweeps = 30;
     nscd_world *w = make_world(&d);
-    add_floor(w);
+    world_floor(w);
     nscd_body_id low = world_sphere(w, 0.0, 0.0, 0.1, 0.1);
     nscd_body_id high = world_sphere(w, 0.0, 0.0, 0.3, 0.1);
     step_ok(w, 100);
@@ -568,7 +563,7 @@ static void random_add_remove_churn(void **state) {
     (void)state;
     nscd_world_desc d = default_desc();
     nscd_world *w = make_world(&d);
-    add_floor(w);
+    world_floor(w);
     enum { MAX = 64 };
     nscd_body_id live[MAX], dead[4 * MAX];
     int n_live = 0, n_dead = 0;
@@ -740,7 +735,7 @@ static void writers_write_every_body(void **state) {
     (void)state;
     nscd_world_desc d = default_desc();
     nscd_world *w = make_world(&d);
-    add_floor(w);
+    world_floor(w);
     world_sphere(w, 0.0, 0.0, 0.1, 0.1);
     world_sphere(w, 0.5, 0.0, 0.1, 0.2);
     step_ok(w, 3);
@@ -893,7 +888,7 @@ static void pair_friction_override(void **state) {
     int32_t ice = -1;
     assert_int_equal(nscd_world_add_material(w, 0.8, &ice), NSCD_OK);
     assert_int_equal(nscd_world_set_pair_friction(w, 0, ice, 0.0), NSCD_OK);
-    add_floor(w);
+    world_floor(w);
     nscd_body_desc b;
     nscd_body_desc_init(&b, sizeof b);
     b.position[2] = 0.1;
@@ -998,7 +993,7 @@ static void applied_force_against_friction(void **state) {
         d.max_sweeps = 100;
         d.tolerance = 1e-12;
         nscd_world *w = make_world(&d);
-        add_floor(w);
+        world_floor(w);
         nscd_body_id id = add_box(w, 0.0, h, h);
         double m = 0.0;
         assert_int_equal(nscd_world_get_body_mass(w, id, &m, NULL), NSCD_OK);
@@ -1023,7 +1018,7 @@ static void bad_applied_forces(void **state) {
     (void)state;
     nscd_world_desc d = default_desc();
     nscd_world *w = make_world(&d);
-    nscd_body_id floor = add_floor(w), ball = world_sphere(w, 0.0, 0.0, 1.0, 0.1);
+    nscd_body_id floor = world_floor(w), ball = world_sphere(w, 0.0, 0.0, 1.0, 0.1);
     const double F[3] = {1.0, 2.0, 3.0}, bad[3] = {1.0, NAN, 0.0};
     assert_int_equal(nscd_world_set_applied_force(w, ball, F, NULL), NSCD_OK);
     assert_int_equal(nscd_world_set_applied_force(NULL, ball, F, NULL), NSCD_ERR_NULL_POINTER);
@@ -1074,7 +1069,7 @@ static void tolerance_not_reached_is_reported(void **state) {
     d.tolerance = 1e-14;
     d.on_unconverged = NSCD_UNCONVERGED_FAIL;
     nscd_world *w = make_world(&d);
-    add_floor(w);
+    world_floor(w);
     for (int k = 0; k < 3; ++k) {
         world_sphere(w, 0.0, 0.0, 0.1 + 0.2 * k, 0.1);
     }

@@ -20,6 +20,7 @@
 #include "nscd/world_checkpoint.h"
 
 #include "test_size.h"
+#include "world_bodies.h"
 
 #define LINK 0.2 /* joint spacing of a chain link, m */
 
@@ -105,12 +106,7 @@ static nscd_world *make_scene(const scene_options *o) {
     nscd_body_desc b;
     nscd_shape_desc s;
     nscd_body_id id;
-    /* floor */
-    nscd_body_desc_init(&b, sizeof b);
-    b.type = NSCD_BODY_STATIC;
-    nscd_shape_desc_init(&s, sizeof s);
-    s.type = NSCD_SHAPE_HALF_SPACE;
-    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    world_floor(w);
     /* a kinematic paddle sweeping through the pile */
     nscd_body_desc_init(&b, sizeof b);
     b.type = NSCD_BODY_KINEMATIC;

@@ -21,6 +21,7 @@
 #include "core/parallel.h"
 #include "nscd/world.h"
 #include "nscd/world_checkpoint.h"
+#include "world_bodies.h"
 
 /* Enough bodies and contacts that every stage is cut into several tasks
  * (colours of more than one chunk of 256 contacts). */
@@ -64,14 +65,12 @@ static void build(nscd_world *w) {
                           {0, -h, 0.6, h, 0.05, 0.6},
                           {0, h, 0.6, h, 0.05, 0.6}};
     for (int k = 0; k < 5; ++k) { /* the floor a half-space, the walls boxes */
-        nscd_body_desc_init(&b, sizeof b);
-        b.type = NSCD_BODY_STATIC;
         if (k == 0) {
-            nscd_shape_desc_init(&s, sizeof s);
-            s.type = NSCD_SHAPE_HALF_SPACE;
-            assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+            world_floor(w);
             continue;
         }
+        nscd_body_desc_init(&b, sizeof b);
+        b.type = NSCD_BODY_STATIC;
         memcpy(b.position, walls[k], 3 * sizeof(double));
         nscd_shape_desc_init(&s, sizeof s);
         s.type = NSCD_SHAPE_BOX;

@@ -36,16 +36,13 @@ static inline nscd_body_id world_sphere(nscd_world *w, double x, double y, doubl
     return world_moving_sphere(w, r, at, NULL, NULL);
 }
 
-/* The floor: a static half-space z <= 0 (outward normal +z); its id. */
+/* The floor: a static half-space z <= 0 (outward normal +z, through the
+ * origin: nscd_world_add_half_space gives it the identity orientation); its
+ * id. */
 static inline nscd_body_id world_floor(nscd_world *w) {
-    nscd_body_desc b;
-    nscd_body_desc_init(&b, sizeof b);
-    b.type = NSCD_BODY_STATIC;
-    nscd_shape_desc s;
-    nscd_shape_desc_init(&s, sizeof s);
-    s.type = NSCD_SHAPE_HALF_SPACE;
+    const double origin[3] = {0.0, 0.0, 0.0}, up[3] = {0.0, 0.0, 1.0};
     nscd_body_id id = 0;
-    assert_int_equal(nscd_world_add_body(w, &b, &s, 1, &id), NSCD_OK);
+    assert_int_equal(nscd_world_add_half_space(w, origin, up, NULL, NULL, &id), NSCD_OK);
     return id;
 }
 
