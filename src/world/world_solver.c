@@ -43,6 +43,10 @@ nscd__bgs_problem nscd__world_bgs_problem(nscd_world *w) {
     return p;
 }
 
+/* Whether a side of inverse mass `mine` is light against a moving side of
+ * inverse mass `other`: the other at least `ratio` times heavier. */
+static bool lighter(double mine, double other, double ratio) { return other * ratio <= mine; }
+
 /* A body is light when a moving neighbour it touches is at least
  * light_body_ratio times heavier; its contacts (2 to NSCD__BGS_CLUSTER_MAX)
  * form its cluster. Bodies in index order, contacts in theirs:
@@ -62,7 +66,8 @@ nscd_status nscd__world_find_clusters(nscd_world *w) {
     for (int32_t j = 0; j < m && !any; ++j) {
         const nscd__world_contact *c = &w->contacts[j];
         any = c->a_moves && c->b_moves &&
-              (c->inv_mass_b * ratio <= c->inv_mass_a || c->inv_mass_a * ratio <= c->inv_mass_b);
+              (lighter(c->inv_mass_a, c->inv_mass_b, ratio) ||
+               lighter(c->inv_mass_b, c->inv_mass_a, ratio));
     }
     if (!any) {
         return NSCD_OK;
@@ -120,7 +125,7 @@ nscd_status nscd__world_find_clusters(nscd_world *w) {
             double mine = a_side ? c->inv_mass_a : c->inv_mass_b;
             double other = a_side ? c->inv_mass_b : c->inv_mass_a;
             bool other_moves = a_side ? c->b_moves : c->a_moves;
-            light = other_moves && other * ratio <= mine;
+            light = other_moves && lighter(mine, other, ratio);
         }
         if (light) {
             memcpy(w->cluster_contacts + used, list + start[i], (size_t)count * sizeof *list);
