@@ -11,8 +11,10 @@ jobs=${NSCD_JOBS:-2}
 mkdir -p "$build"
 # Debug (assertions on) at -O1, as the sanitizers' documentation advises:
 # the unit tests run 2-4 times faster than at -O0 (77 s of CPU instead of
-# 163 s on the development machine) for 50 s more of compilation.
-cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g -O1" \
+# 163 s on the development machine) for 50 s more of compilation. -g1 (line
+# tables only): the sanitizers' stack traces still name files and lines, and
+# the build takes 28 % less CPU than with -g (151 -> 109 s on 2026-11-30).
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g1 -O1" \
     -DNSCD_SANITIZE=ON -DNSCD_BUILD_EXAMPLES=OFF -DNSCD_BUILD_BENCH=OFF -DNSCD_WERROR=ON \
     >"$build/configure.log" 2>&1 \
     || { cat "$build/configure.log" >&2; exit 1; }
