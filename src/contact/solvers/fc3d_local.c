@@ -256,6 +256,82 @@ static bool newton_sliding(const double A[9], const double v[3], double mu, cons
     return false;
 }
 
+/* One step of newton_sliding from the slip direction w0 (nonzero, finite,
+ * of any length): the sweeps' inexact sliding solve
+ * (nscd__fc3d_local_coulomb_step). The start's residual g(w0) = G/D, the
+ * tangential velocity across the slip (m/s), goes to *resid. When it
+ * passes newton_sliding's stopping test the start is the root: x is its
+ * sliding impulse, exactly as newton_sliding's would be from w0, and
+ * *resid is 0. Else one Halley step (Newton's where Halley's denominator is
+ * not positive), no test at its end: x = x_n (1, -mu w) at the turned w,
+ * with x_n from u_n = 0 there. false (x unset) when a step cannot be taken
+ * or D <= 0 or the slip w.u_t < 0 at its end: the caller then solves
+ * exactly. */
+static bool halley_once(const double A[9], const double v[3], double mu, double w0x, double w0y,
+                        double x[3], double *resid) {
+    const double vn = v[0], v1 = v[1], v2 = v[2], ann = A[0];
+    const double L1 = ann * v2 - vn * A[6], L2 = vn * A[3] - ann * v1;
+    const double Qcc = mu * (vn * A[7] - A[1] * v2);
+    const double Qcs = mu * (vn * (A[8] - A[4]) - (A[2] * v2 - A[1] * v1));
+    const double Qss = mu * (A[2] * v1 - vn * A[5]);
+    const double P = Qcc - Qss;
+    const double tol = 1e-13 * (fabs(vn) + fabs(v1) + fabs(v2)), tol_n = 1e-13 * fabs(vn * ann);
+    double q0 = w0x * w0x + w0y * w0y;
+    if (!(q0 > 1e-290 && q0 < 1e290)) {
+        return false; /* the exact solve rescales */
+    }
+    double inv = 1.0 / sqrt(q0);
+    double c = w0x * inv, s = w0y * inv;
+    double cc = c * c - s * s, cs = c * s;
+    double D = ann - mu * (A[1] * c + A[2] * s);
+    double G = L1 * c + L2 * s + Qcc * c * c + Qcs * cs + Qss * s * s;
+    if (!(D > 0.0)) {
+        return false;
+    }
+    if (fabs(G) <= tol * fabs(D) + tol_n) {
+        *resid = 0.0;
+    } else {
+        *resid = fabs(G) / D;
+        double G1 = L2 * c - L1 * s + Qcs * cc - 2.0 * P * cs;
+        double G2 = -L1 * c - L2 * s - 2.0 * P * cc - 4.0 * Qcs * cs;
+        double den = 2.0 * G1 * G1 - G * G2, d;
+        if (den > 0.0) {
+            d = -2.0 * G * G1 / den;
+        } else if (G1 != 0.0) {
+            d = -G / G1;
+        } else {
+            return false;
+        }
+        if (!isfinite(d)) {
+            return false;
+        }
+        if (fabs(d) <= 1e-2) {
+            double d2 = d * d;
+            double co = 1.0 - 0.5 * d2 * (1.0 - (1.0 / 12.0) * d2);
+            double si = d * (1.0 - (1.0 / 6.0) * d2 * (1.0 - 0.05 * d2));
+            double cn = c * co - s * si, sn = s * co + c * si;
+            double q = cn * cn + sn * sn, f = 1.5 - 0.5 * q; /* |w|^2 = 1 to O(1e-15) */
+            c = cn * f, s = sn * f;
+        } else {
+            double f = 1.0 / sqrt(1.0 + d * d);
+            double cn = (c - d * s) * f, sn = (s + d * c) * f;
+            c = cn, s = sn;
+        }
+        D = ann - mu * (A[1] * c + A[2] * s);
+        if (!(D > 0.0)) {
+            return false;
+        }
+    }
+    double xn = -vn / D;
+    double ux = xn * (A[3] - mu * (A[4] * c + A[5] * s)) + v1;
+    double uy = xn * (A[6] - mu * (A[7] * c + A[8] * s)) + v2;
+    if (c * ux + s * uy < 0.0) {
+        return false;
+    }
+    x[0] = xn, x[1] = -mu * xn * c, x[2] = -mu * xn * s;
+    return true;
+}
+
 bool nscd__fc3d_inverse3(const double A[9], double Ai[9]) {
     double B[9];
     double det = adjugate3(A, B);
@@ -360,6 +436,40 @@ nscd_status nscd__fc3d_local_coulomb_inv(const double A[9], const double Ai[9], 
         return NSCD_OK;
     }
     const double v[3] = {v0, v1, v2};
+    return coulomb_sliding(A, v, mu, stick, true, false, x);
+}
+
+nscd_status nscd__fc3d_local_coulomb_step(const double A[9], const double Ai[9], double v0,
+                                          double v1, double v2, double mu, double x[3],
+                                          double *resid) {
+    *resid = 0.0;
+    if (v0 >= 0.0) { /* take-off */
+        x[0] = x[1] = x[2] = 0.0;
+        return NSCD_OK;
+    }
+    if (mu == 0.0) { /* frictionless: u_n = 0 */
+        x[0] = -v0 / A[0];
+        x[1] = x[2] = 0.0;
+        return NSCD_OK;
+    }
+    double stick[3] = {-(Ai[0] * v0 + Ai[1] * v1 + Ai[2] * v2),
+                       -(Ai[3] * v0 + Ai[4] * v1 + Ai[5] * v2),
+                       -(Ai[6] * v0 + Ai[7] * v1 + Ai[8] * v2)};
+    if (in_disc(stick[1], stick[2], mu * stick[0])) {
+        x[0] = stick[0], x[1] = stick[1], x[2] = stick[2];
+        return NSCD_OK;
+    }
+    const double v[3] = {v0, v1, v2};
+    /* sliding: one step from the current slip direction (the impulse's
+     * friction opposes it), or from the sticking impulse's */
+    double w0x = -stick[1], w0y = -stick[2];
+    if (x[0] > 0.0 && (x[1] != 0.0 || x[2] != 0.0)) {
+        w0x = -x[1], w0y = -x[2];
+    }
+    if (halley_once(A, v, mu, w0x, w0y, x, resid)) {
+        return NSCD_OK;
+    }
+    *resid = 0.0;
     return coulomb_sliding(A, v, mu, stick, true, false, x);
 }
 
