@@ -259,14 +259,22 @@ static bool newton_sliding(const double A[9], const double v[3], double mu, cons
 /* One step of newton_sliding from the slip direction w0 (nonzero, finite,
  * of any length): the sweeps' inexact sliding solve
  * (nscd__fc3d_local_coulomb_step). The start's residual g(w0) = G/D, the
- * tangential velocity across the slip (m/s), goes to *resid. When it
- * passes newton_sliding's stopping test the start is the root: x is its
- * sliding impulse, exactly as newton_sliding's would be from w0, and
- * *resid is 0. Else one Halley step (Newton's where Halley's denominator is
- * not positive), no test at its end: x = x_n (1, -mu w) at the turned w,
- * with x_n from u_n = 0 there. false (x unset) when a step cannot be taken
- * or D <= 0 or the slip w.u_t < 0 at its end: the caller then solves
- * exactly. */
+ * tangential velocity across the slip (m/s), goes to *resid; it is 0 when
+ * G passes newton_sliding's stopping test, and then the step d is 0: x is
+ * the sliding impulse at w0, newton_sliding's root from w0 (to rounding).
+ * Else d is Halley's step (Newton's where Halley's denominator is not
+ * positive), and w turns by 2 atan(d/2) (d - d^3/12 + ...: the Cayley
+ * transform w' = ((1 - t^2) w + 2t w_perp) / (1 + t^2), t = d/2, of unit
+ * length by construction, no square root and no branch on |d|); no test
+ * at its end. The impulse x = x_n (1, -mu w') with x_n from u_n = 0 takes
+ * one division: with N = (1 + t^2) w' and E = 1 + t^2,
+ * D(w') = (A_nn E - mu A_nt.N) / E, so x_n = -v_n E / D~ and
+ * x_n w' = -v_n N / D~, D~ = A_nn E - mu A_nt.N. false (x unset) when a
+ * step cannot be taken or D <= 0 or the slip w'.u_t < 0 at its end: the
+ * caller then solves exactly. The step t = d/2 is kept as a quotient b/a
+ * (Halley: a = 2 G'^2 - G G'', b = -G G'), and E, N, D~ are formed times
+ * a^2 (the same quotients), so that the whole update takes one division:
+ * none for the step, one for x_n. */
 static bool halley_once(const double A[9], const double v[3], double mu, double w0x, double w0y,
                         double x[3], double *resid) {
     const double vn = v[0], v1 = v[1], v2 = v[2], ann = A[0];
@@ -288,47 +296,38 @@ static bool halley_once(const double A[9], const double v[3], double mu, double 
     if (!(D > 0.0)) {
         return false;
     }
-    if (fabs(G) <= tol * fabs(D) + tol_n) {
-        *resid = 0.0;
-    } else {
+    /* the step's t = d/2 as the quotient b/a (a > 0), never divided out */
+    double a = 1.0, b = 0.0;
+    *resid = 0.0;
+    if (!(fabs(G) <= tol * fabs(D) + tol_n)) {
         *resid = fabs(G) / D;
         double G1 = L2 * c - L1 * s + Qcs * cc - 2.0 * P * cs;
         double G2 = -L1 * c - L2 * s - 2.0 * P * cc - 4.0 * Qcs * cs;
-        double den = 2.0 * G1 * G1 - G * G2, d;
-        if (den > 0.0) {
-            d = -2.0 * G * G1 / den;
-        } else if (G1 != 0.0) {
-            d = -G / G1;
+        double den = 2.0 * G1 * G1 - G * G2;
+        if (den > 0.0) { /* Halley: d = -2 G G1 / den */
+            a = den, b = -G * G1;
+        } else if (G1 != 0.0) { /* Newton: d = -G / G1 */
+            a = fabs(2.0 * G1), b = G1 > 0.0 ? -G : G;
         } else {
-            return false;
-        }
-        if (!isfinite(d)) {
-            return false;
-        }
-        if (fabs(d) <= 1e-2) {
-            double d2 = d * d;
-            double co = 1.0 - 0.5 * d2 * (1.0 - (1.0 / 12.0) * d2);
-            double si = d * (1.0 - (1.0 / 6.0) * d2 * (1.0 - 0.05 * d2));
-            double cn = c * co - s * si, sn = s * co + c * si;
-            double q = cn * cn + sn * sn, f = 1.5 - 0.5 * q; /* |w|^2 = 1 to O(1e-15) */
-            c = cn * f, s = sn * f;
-        } else {
-            double f = 1.0 / sqrt(1.0 + d * d);
-            double cn = (c - d * s) * f, sn = (s + d * c) * f;
-            c = cn, s = sn;
-        }
-        D = ann - mu * (A[1] * c + A[2] * s);
-        if (!(D > 0.0)) {
             return false;
         }
     }
-    double xn = -vn / D;
-    double ux = xn * (A[3] - mu * (A[4] * c + A[5] * s)) + v1;
-    double uy = xn * (A[6] - mu * (A[7] * c + A[8] * s)) + v2;
-    if (c * ux + s * uy < 0.0) {
+    /* E, N and D~ of the comment above times a^2: the same quotients */
+    const double a2 = a * a, b2 = b * b, ab2 = 2.0 * a * b;
+    const double E = a2 + b2, O = a2 - b2;
+    const double Nc = c * O - ab2 * s, Ns = s * O + ab2 * c;
+    const double Dt = ann * E - mu * (A[1] * Nc + A[2] * Ns);
+    if (!(Dt > 0.0 && Dt < INFINITY && E < INFINITY)) {
+        return false; /* D <= 0, or a step out of range: the exact solve */
+    }
+    const double r = -vn / Dt;
+    const double xn = r * E, xc = r * Nc, xs = r * Ns; /* x_n and x_n w' */
+    double ux = xn * A[3] - mu * (A[4] * xc + A[5] * xs) + v1;
+    double uy = xn * A[6] - mu * (A[7] * xc + A[8] * xs) + v2;
+    if (!(xn > 0.0) || xc * ux + xs * uy < 0.0) { /* x_n > 0: the sign of w'.u_t */
         return false;
     }
-    x[0] = xn, x[1] = -mu * xn * c, x[2] = -mu * xn * s;
+    x[0] = xn, x[1] = -mu * xc, x[2] = -mu * xs;
     return true;
 }
 
