@@ -811,6 +811,85 @@ static void coulomb_with_inverse_obeys_the_law(void **state) {
     assert_true(worst <= 1e-9);
 }
 
+/* The world sweeps' one-step block update (nscd__fc3d_local_coulomb_step)
+ * on random SPD blocks: each step's impulse is in the cone with u_n = 0,
+ * on its boundary against a slip w.u_t >= 0 when sliding; repeated from
+ * its own output (a sweep whose other contacts have settled) it stops at a
+ * start whose residual passes the exact solve's test (resid 0), and there
+ * it is Coulomb's law (checked here) and the exact solve's root from that
+ * start (nscd__fc3d_local_coulomb_inv). */
+static void coulomb_step_converges_to_the_law(void **state) {
+    (void)state;
+    ref_rng_state = 0x57e9ull;
+    int slide = 0, steps = 0, most = 0;
+    double worst = 0.0;
+    for (int it = 0; it < 20000; ++it) {
+        double L[9] = {ref_normal(), 0,           0, ref_normal(), ref_normal(), 0, ref_normal(),
+                       ref_normal(), ref_normal()};
+        double A[9], Ai[9];
+        for (int r = 0; r < 3; ++r) {
+            for (int c = 0; c < 3; ++c) {
+                A[3 * r + c] = L[3 * r] * L[3 * c] + L[3 * r + 1] * L[3 * c + 1] +
+                               L[3 * r + 2] * L[3 * c + 2] + (r == c ? 0.05 : 0.0);
+            }
+        }
+        assert_true(nscd__fc3d_inverse3(A, Ai));
+        double v[3] = {ref_normal() - 0.5, ref_normal(), ref_normal()};
+        double mu = 0.1 + 0.8 * ref_uniform(), scale = fabs(v[0]) + fabs(v[1]) + fabs(v[2]);
+        double x[3] = {0.0, 0.0, 0.0}, resid = 1.0;
+        if (it % 2) {
+            x[0] = fabs(ref_normal()), x[1] = 0.5 * mu * x[0], x[2] = -0.5 * mu * x[0];
+        }
+        int k = 0;
+        for (; k < 100 && resid > 0.0; ++k) {
+            assert_int_equal(nscd__fc3d_local_coulomb_step(A, Ai, v[0], v[1], v[2], mu, x, &resid),
+                             NSCD_OK);
+            assert_true(resid >= 0.0);
+            double u[3];
+            for (int r = 0; r < 3; ++r) {
+                u[r] = A[3 * r] * x[0] + A[3 * r + 1] * x[1] + A[3 * r + 2] * x[2] + v[r];
+            }
+            double xt = hypot(x[1], x[2]), tol = 1e-11 * (1.0 + scale);
+            assert_true(x[0] >= 0.0 && xt <= mu * x[0] * (1.0 + 1e-12));
+            if (x[0] > 0.0) {
+                assert_true(fabs(u[0]) <= tol);
+            }
+            if (resid > 0.0) { /* a sliding step: on the boundary, against the slip */
+                assert_near(xt, mu * x[0], 1e-12 * (1.0 + x[0]));
+                assert_true(x[1] * u[1] + x[2] * u[2] <= tol * xt);
+            }
+        }
+        assert_true(resid == 0.0);
+        steps += k, most = k > most ? k : most;
+        double u[3], y[3] = {x[0], x[1], x[2]};
+        for (int r = 0; r < 3; ++r) {
+            u[r] = A[3 * r] * x[0] + A[3 * r + 1] * x[1] + A[3 * r + 2] * x[2] + v[r];
+        }
+        double xt = hypot(x[1], x[2]), ut = hypot(u[1], u[2]), tol = 1e-11 * (1.0 + scale);
+        if (x[0] == 0.0) {
+            assert_true(v[0] >= 0.0);
+            continue;
+        }
+        assert_true(fabs(u[0]) <= tol);
+        if (xt < mu * x[0] * (1.0 - 1e-9)) {
+            assert_true(ut <= tol); /* sticking */
+        } else if (ut > tol) {
+            assert_true(fabs(x[1] * u[2] - x[2] * u[1]) <= 1e-9 * xt * ut + tol * xt);
+            assert_true(x[1] * u[1] + x[2] * u[2] <= 0.0);
+            ++slide;
+        }
+        assert_int_equal(nscd__fc3d_local_coulomb_inv(A, Ai, v[0], v[1], v[2], mu, y), NSCD_OK);
+        for (int c = 0; c < 3; ++c) {
+            worst = fmax(worst, fabs(x[c] - y[c]) / (1.0 + fabs(y[0])));
+        }
+    }
+    print_message("one-step block update: %d sliding at the end, %.2f steps a block on average "
+                  "(most %d); largest difference from the exact solve %.3g\n",
+                  slide, steps / 20000.0, most, worst);
+    assert_true(slide > 1000);
+    assert_true(worst <= 1e-12);
+}
+
 /* The shifted local solver (Poisson's expansion) against the conditions of
  * Coulomb's law on K_mu ∩ {x_n >= s}, checked here independently, for
  * random spatial blocks. */
@@ -1218,6 +1297,7 @@ int main(void) {
         cmocka_unit_test(fc3d_frictionless_take_off_converges),
         cmocka_unit_test(frictionless_impacts_are_the_lcp_results),
         cmocka_unit_test(coulomb_with_inverse_obeys_the_law),
+        cmocka_unit_test(coulomb_step_converges_to_the_law),
         cmocka_unit_test(plastic_projection_ignores_friction),
         cmocka_unit_test(energy_never_increases),
         cmocka_unit_test(failures_are_reported),

@@ -538,21 +538,24 @@ static double update_general(nscd__bgs_problem *p, nscd__bgs_contact *c,
     v[1] = u[1] - (A[3] * x[0] + A[4] * x[1] + A[5] * x[2]);
     v[2] = u[2] - (A[6] * x[0] + A[7] * x[1] + A[8] * x[2]);
     v[0] += c->bias;
+    double resid = 0.0; /* the sliding step's residual (fc3d_local.h) */
     if (law == NSCD_FC3D_MAX_DISSIPATION) {
         double b[3] = {-v[0], -v[1], -v[2]};
         nscd__mdp_solve_factored(A, r->L, b, c->mu, x);
-    } else if ((r->Ai[0] > 0.0 ? nscd__fc3d_local_coulomb_inv(A, r->Ai, v[0], v[1], v[2], c->mu, x)
-                               : nscd__fc3d_local_coulomb(A, v, c->mu, x)) != NSCD_OK) {
+    } else if ((r->Ai[0] > 0.0
+                    ? nscd__fc3d_local_coulomb_step(A, r->Ai, v[0], v[1], v[2], c->mu, x, &resid)
+                    : nscd__fc3d_local_coulomb(A, v, c->mu, x)) != NSCD_OK) {
         return 0.0;
     }
     double dx[3] = {x[0] - c->x[0], x[1] - c->x[1], x[2] - c->x[2]};
     if (dx[0] == 0.0 && dx[1] == 0.0 && dx[2] == 0.0) {
-        return 0.0;
+        return resid * resid;
     }
     double du[3] = {A[0] * dx[0] + A[1] * dx[1] + A[2] * dx[2],
                     A[3] * dx[0] + A[4] * dx[1] + A[5] * dx[2],
                     A[6] * dx[0] + A[7] * dx[1] + A[8] * dx[2]};
-    return commit(p, c, r, x, du, dx);
+    double m2 = commit(p, c, r, x, du, dx), r2 = resid * resid;
+    return r2 > m2 ? r2 : m2;
 }
 
 /* Contact j's block update, then its angular block (if any): the square

@@ -19,7 +19,10 @@
  * (nscd__bgs_mechanism in `factors`).
  *
  * Merit: the largest |Δu| of a block in the last sweep: |A_jj Δx_j| of a
- * contact (the change of its relative velocity), |u| of a joint part
+ * contact (the change of its relative velocity; for a sliding contact
+ * under Coulomb's law with A⁻¹ given, updated by one Halley step,
+ * nscd__fc3d_local_coulomb_step, the larger of that and the residual
+ * |w × u_t| of its start), |u| of a joint part
  * before its update (its constraint violation), m/s (rad/s for angular
  * rows); the solve stops when it is below the tolerance (0: never). */
 #ifndef NSCD_CONTACT_BLOCK_GS_H

@@ -256,6 +256,81 @@ static bool newton_sliding(const double A[9], const double v[3], double mu, cons
     return false;
 }
 
+/* One step of newton_sliding from the slip direction w0 (nonzero, finite,
+ * of any length): the sweeps' inexact sliding solve
+ * (nscd__fc3d_local_coulomb_step). The start's residual g(w0) = G/D, the
+ * tangential velocity across the slip (m/s), goes to *resid; it is 0 when
+ * G passes newton_sliding's stopping test, and then the step d is 0: x is
+ * the sliding impulse at w0, newton_sliding's root from w0 (to rounding).
+ * Else d is Halley's step (Newton's where Halley's denominator is not
+ * positive), and w turns by 2 atan(d/2) (d - d^3/12 + ...: the Cayley
+ * transform w' = ((1 - t^2) w + 2t w_perp) / (1 + t^2), t = d/2, of unit
+ * length by construction, no square root and no branch on |d|); no test
+ * at its end. The impulse x = x_n (1, -mu w') with x_n from u_n = 0 takes
+ * one division: with N = (1 + t^2) w' and E = 1 + t^2,
+ * D(w') = (A_nn E - mu A_nt.N) / E, so x_n = -v_n E / D~ and
+ * x_n w' = -v_n N / D~, D~ = A_nn E - mu A_nt.N. false (x unset) when a
+ * step cannot be taken or D <= 0 or the slip w'.u_t < 0 at its end: the
+ * caller then solves exactly. The step t = d/2 is kept as a quotient b/a
+ * (Halley: a = 2 G'^2 - G G'', b = -G G'), and E, N, D~ are formed times
+ * a^2 (the same quotients), so that the whole update takes one division:
+ * none for the step, one for x_n. */
+static bool halley_once(const double A[9], const double v[3], double mu, double w0x, double w0y,
+                        double x[3], double *resid) {
+    const double vn = v[0], v1 = v[1], v2 = v[2], ann = A[0];
+    const double L1 = ann * v2 - vn * A[6], L2 = vn * A[3] - ann * v1;
+    const double Qcc = mu * (vn * A[7] - A[1] * v2);
+    const double Qcs = mu * (vn * (A[8] - A[4]) - (A[2] * v2 - A[1] * v1));
+    const double Qss = mu * (A[2] * v1 - vn * A[5]);
+    const double P = Qcc - Qss;
+    const double tol = 1e-13 * (fabs(vn) + fabs(v1) + fabs(v2)), tol_n = 1e-13 * fabs(vn * ann);
+    double q0 = w0x * w0x + w0y * w0y;
+    if (!(q0 > 1e-290 && q0 < 1e290)) {
+        return false; /* the exact solve rescales */
+    }
+    double inv = 1.0 / sqrt(q0);
+    double c = w0x * inv, s = w0y * inv;
+    double cc = c * c - s * s, cs = c * s;
+    double D = ann - mu * (A[1] * c + A[2] * s);
+    double G = L1 * c + L2 * s + Qcc * c * c + Qcs * cs + Qss * s * s;
+    if (!(D > 0.0)) {
+        return false;
+    }
+    /* the step's t = d/2 as the quotient b/a (a > 0), never divided out */
+    double a = 1.0, b = 0.0;
+    *resid = 0.0;
+    if (!(fabs(G) <= tol * fabs(D) + tol_n)) {
+        *resid = fabs(G) / D;
+        double G1 = L2 * c - L1 * s + Qcs * cc - 2.0 * P * cs;
+        double G2 = -L1 * c - L2 * s - 2.0 * P * cc - 4.0 * Qcs * cs;
+        double den = 2.0 * G1 * G1 - G * G2;
+        if (den > 0.0) { /* Halley: d = -2 G G1 / den */
+            a = den, b = -G * G1;
+        } else if (G1 != 0.0) { /* Newton: d = -G / G1 */
+            a = fabs(2.0 * G1), b = G1 > 0.0 ? -G : G;
+        } else {
+            return false;
+        }
+    }
+    /* E, N and D~ of the comment above times a^2: the same quotients */
+    const double a2 = a * a, b2 = b * b, ab2 = 2.0 * a * b;
+    const double E = a2 + b2, O = a2 - b2;
+    const double Nc = c * O - ab2 * s, Ns = s * O + ab2 * c;
+    const double Dt = ann * E - mu * (A[1] * Nc + A[2] * Ns);
+    if (!(Dt > 0.0 && Dt < INFINITY && E < INFINITY)) {
+        return false; /* D <= 0, or a step out of range: the exact solve */
+    }
+    const double r = -vn / Dt;
+    const double xn = r * E, xc = r * Nc, xs = r * Ns; /* x_n and x_n w' */
+    double ux = xn * A[3] - mu * (A[4] * xc + A[5] * xs) + v1;
+    double uy = xn * A[6] - mu * (A[7] * xc + A[8] * xs) + v2;
+    if (!(xn > 0.0) || xc * ux + xs * uy < 0.0) { /* x_n > 0: the sign of w'.u_t */
+        return false;
+    }
+    x[0] = xn, x[1] = -mu * xc, x[2] = -mu * xs;
+    return true;
+}
+
 bool nscd__fc3d_inverse3(const double A[9], double Ai[9]) {
     double B[9];
     double det = adjugate3(A, B);
@@ -360,6 +435,40 @@ nscd_status nscd__fc3d_local_coulomb_inv(const double A[9], const double Ai[9], 
         return NSCD_OK;
     }
     const double v[3] = {v0, v1, v2};
+    return coulomb_sliding(A, v, mu, stick, true, false, x);
+}
+
+nscd_status nscd__fc3d_local_coulomb_step(const double A[9], const double Ai[9], double v0,
+                                          double v1, double v2, double mu, double x[3],
+                                          double *resid) {
+    *resid = 0.0;
+    if (v0 >= 0.0) { /* take-off */
+        x[0] = x[1] = x[2] = 0.0;
+        return NSCD_OK;
+    }
+    if (mu == 0.0) { /* frictionless: u_n = 0 */
+        x[0] = -v0 / A[0];
+        x[1] = x[2] = 0.0;
+        return NSCD_OK;
+    }
+    double stick[3] = {-(Ai[0] * v0 + Ai[1] * v1 + Ai[2] * v2),
+                       -(Ai[3] * v0 + Ai[4] * v1 + Ai[5] * v2),
+                       -(Ai[6] * v0 + Ai[7] * v1 + Ai[8] * v2)};
+    if (in_disc(stick[1], stick[2], mu * stick[0])) {
+        x[0] = stick[0], x[1] = stick[1], x[2] = stick[2];
+        return NSCD_OK;
+    }
+    const double v[3] = {v0, v1, v2};
+    /* sliding: one step from the current slip direction (the impulse's
+     * friction opposes it), or from the sticking impulse's */
+    double w0x = -stick[1], w0y = -stick[2];
+    if (x[0] > 0.0 && (x[1] != 0.0 || x[2] != 0.0)) {
+        w0x = -x[1], w0y = -x[2];
+    }
+    if (halley_once(A, v, mu, w0x, w0y, x, resid)) {
+        return NSCD_OK;
+    }
+    *resid = 0.0;
     return coulomb_sliding(A, v, mu, stick, true, false, x);
 }
 

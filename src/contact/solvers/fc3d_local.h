@@ -34,6 +34,25 @@ bool nscd__fc3d_inverse3(const double A[9], double Ai[9]);
 nscd_status nscd__fc3d_local_coulomb_inv(const double A[9], const double Ai[9], double v0,
                                          double v1, double v2, double mu, double x[3]);
 
+/* The world sweeps' block update under Coulomb's law
+ * (nscd__fc3d_local_coulomb_inv's law and branches; docs/world.md, "The
+ * sweeps' sliding step"): take-off, frictionless and sticking exactly as
+ * there; a sliding block takes one Halley step on the slip angle from its
+ * current slip direction (-x_t, x its impulse on entry; the sticking
+ * impulse's direction when x has none) instead of iterating to the root:
+ * x on the cone's boundary with u_n = 0 and a slip w.u_t >= 0, its
+ * direction one cubic-order step nearer the root. Its fixed points (the
+ * step leaves x unchanged) are exactly the roots of
+ * nscd__fc3d_local_coulomb_inv, so sweeps converged to them solve the same
+ * law. *resid: the residual of the start, |w x u_t| at the slip direction
+ * of x on entry (m/s; 0 when it passed the exact solve's stopping test and
+ * x is that solve's root), for the sweeps' merit. When the step cannot be
+ * taken, or its end has D <= 0 or w.u_t < 0, the exact solve
+ * (nscd__fc3d_local_coulomb_inv's) and *resid = 0. */
+nscd_status nscd__fc3d_local_coulomb_step(const double A[9], const double Ai[9], double v0,
+                                          double v1, double v2, double mu, double x[3],
+                                          double *resid);
+
 /* Coulomb's law with a lower bound s >= 0 on the normal impulse (the
  * restitution phase of Poisson's law with friction): x_n >= s, u_n >= 0,
  * (x_n - s) u_n = 0, ||x_t|| <= mu x_n and x_t = -mu x_n u_t / ||u_t|| when
