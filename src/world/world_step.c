@@ -18,9 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "contact/single/delassus3.h"
 #include "contact/single/friction_cone.h"
-#include "contact/solvers/fc3d_local.h"
 #include "core/memory.h"
 #include "core/struct_sizes.h"
 #include "core/vec3.h"
@@ -288,14 +286,7 @@ static bool contact_rows(const nscd_world *w, nscd__world_contact *c, nscd__worl
         body_rows(w, c->b, point, c->frame, r->ang_b, r->resp_b);
     }
     general_delassus(c, r);
-    double S[9];
-    if (nscd__delassus3_factor(r->A, S, r->L) != NSCD_OK) {
-        return false;
-    }
-    /* the sweeps' sticking impulse -A^-1 v as a product (left zero, the
-     * solve used, in the unlikely case the inverse overflows) */
-    (void)nscd__fc3d_inverse3(r->A, r->Ai);
-    return true;
+    return nscd__bgs_contact_rows_factor(r);
 }
 
 /* The angular block of a contact with rolling or spinning resistance

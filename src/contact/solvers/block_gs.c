@@ -30,6 +30,7 @@
 
 #include "contact/solvers/block_gs.h"
 #include "contact/solvers/fc3d_local.h"
+#include "contact/single/delassus3.h"
 #include "contact/single/friction_cone.h"
 #include "contact/single/mdp_single.h"
 #include "contact/solvers/lemke.h"
@@ -368,6 +369,15 @@ static void resist_scale(nscd__bgs_problem *p, int32_t j, double s) {
         resist_apply(p, &p->contacts[j], r, dm);
     }
     r->m[0] *= s, r->m[1] *= s, r->m[2] *= s;
+}
+
+bool nscd__bgs_contact_rows_factor(nscd__bgs_contact_rows *r) {
+    double S[9];
+    if (nscd__delassus3_factor(r->A, S, r->L) != NSCD_OK) {
+        return false;
+    }
+    (void)nscd__fc3d_inverse3(r->A, r->Ai);
+    return true;
 }
 
 /* x·(A x) for the contact's own block. */

@@ -28,6 +28,7 @@
 #ifndef NSCD_CONTACT_BLOCK_GS_H
 #define NSCD_CONTACT_BLOCK_GS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -195,6 +196,16 @@ typedef struct nscd__bgs_options {
 
 /* Applies the contacts' impulses x (the warm start) to the velocities,
  * scaled so that they add no energy (block_gs.c). */
+/* Completes a general contact's rows once its A, angular rows and
+ * responses are set: the lower Cholesky factor L of A (pivots above 1e-14
+ * of its largest diagonal, nscd__delassus3_factor) and A^-1 (Coulomb's
+ * sticking impulse as a product; left zero, the solve then used, in the
+ * unlikely case the inverse overflows). The one place every producer of
+ * the rows (the world step, the time steppers' world solve) finishes them.
+ * false when A is not positive definite (a degenerate body: the caller
+ * leaves the contact out). */
+bool nscd__bgs_contact_rows_factor(nscd__bgs_contact_rows *r);
+
 void nscd__bgs_warm_start(nscd__bgs_problem *p);
 /* Applies the joint blocks' impulses lambda to the velocities. */
 void nscd__bgs_joint_warm_start(nscd__bgs_problem *p);

@@ -233,9 +233,10 @@ static nscd_status build_fc3d(nscd_time_stepping *ts, nscd__model *m, const nscd
 
 /* ------------------------------------------------------------ block GS */
 
-/* Lower Cholesky factor (row-major 3x3, n <= 3) of the n x n block A; 0
- * when A is not positive definite (pivots <= 1e-12 of its largest
- * diagonal: dependent rows). */
+/* Lower Cholesky factor (row-major 3x3, n <= 3) of a joint's n x n block A;
+ * 0 when A is not positive definite (pivots <= 1e-12 of its largest
+ * diagonal: dependent rows). A contact's block is finished by
+ * nscd__bgs_contact_rows_factor, as in the world step. */
 static int cholesky3(const double *A, int32_t n, double *L) {
     double largest = 0.0;
     for (int32_t r = 0; r < n; ++r) {
@@ -429,7 +430,7 @@ static int bgs_contact(const nscd__model *m, const nscd__rows *rows, const doubl
             r->A[3 * k + l] = a;
         }
     }
-    if (!cholesky3(r->A, 3, r->L)) {
+    if (!nscd__bgs_contact_rows_factor(r)) {
         return 0;
     }
     detect_diagonal(inv_inertia, body, c, r);
