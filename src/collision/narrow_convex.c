@@ -474,8 +474,13 @@ static void face_contact(const nscd__collision_shape *r, int32_t fr, const nscd_
 #define VIEW_EDGES (3 * VIEW_VERTICES - 6)
 typedef struct hull_view {
     const nscd__collision_shape *s;
-    int fits;   /* the hull fits the buffers */
-    int cached; /* the buffers are filled */
+    int fits;    /* the hull fits the buffers */
+    int cached;  /* the buffers are filled */
+    int bounded; /* bound[] holds every face's bound (face_query) */
+    /* per face f of this hull: n.y - d for the other hull's vertex y
+     * nearest this hull's origin along the centre line, an upper bound of
+     * f's separation (face_query) and the edge query's prune (edge_skip) */
+    double bound[VIEW_FACES];
     double normal[3 * VIEW_FACES], vertex[3 * VIEW_VERTICES];
     /* per edge (faces f, g): v x u and -v x -u, u and v the two faces'
      * world normals (the arcs' normals in the Minkowski-face test) */
@@ -494,6 +499,7 @@ static void view_of(const nscd__collision_shape *s, hull_view *v) {
     v->fits =
         h->n_vertices <= VIEW_VERTICES && h->n_faces <= VIEW_FACES && h->n_edges <= VIEW_EDGES;
     v->cached = 0;
+    v->bounded = 0;
 }
 
 static void view_fill(hull_view *v) {
@@ -551,7 +557,7 @@ static double face_separation(const hull_view *va, const hull_view *vb, int32_t 
  * passed is mostly separated, and that face mostly shows it at once (the
  * caller reads only "separated" then, so which separating face is returned
  * changes nothing). */
-static double face_query(const hull_view *va, const hull_view *vb, double margin, int32_t *face) {
+static double face_query(hull_view *va, const hull_view *vb, double margin, int32_t *face) {
     const nscd__collision_shape *a = va->s, *b = vb->s;
     const nscd__hull *h = a->hull;
     const double *r = a->rotation;
@@ -587,19 +593,25 @@ static double face_query(const hull_view *va, const hull_view *vb, double margin
     double below = first - 1e-10 * size;
     double best = -INFINITY;
     *face = 0;
+    int keep = va->fits;
     for (int32_t f = 0; f < h->n_faces; ++f) {
         const double *pl = h->planes + 4 * (size_t)f;
-        if (pl[0] * y[0] + pl[1] * y[1] + pl[2] * y[2] - pl[3] < below) {
+        double bound = pl[0] * y[0] + pl[1] * y[1] + pl[2] * y[2] - pl[3];
+        if (keep) {
+            va->bound[f] = bound;
+        }
+        if (bound < below) {
             continue;
         }
         double sep = face_separation(va, vb, f);
         if (sep > best) {
             best = sep, *face = f;
             if (sep >= margin) {
-                break;
+                return best;
             }
         }
     }
+    va->bounded = keep;
     return best;
 }
 
@@ -612,13 +624,17 @@ typedef struct edge_result {
  * (Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC
  * 2013: the arcs u1-v1 of a's Gauss map and -u2 - -v2 of b's cross);
  * -INFINITY when none does (axis from a to b). */
-static void edge_query(const hull_view *va, const hull_view *vb, double margin, edge_result *out) {
+static void edge_query(const hull_view *va, const hull_view *vb, double margin,
+                       const unsigned char *skip_a, const unsigned char *skip_b, edge_result *out) {
     const nscd__collision_shape *a = va->s, *b = vb->s;
     out->sep = -INFINITY, out->ea = out->eb = -1;
     double ca[3];
     centroid_world(a, ca);
     const nscd__hull *ha = a->hull, *hb = b->hull;
     for (int32_t i = 0; i < ha->n_edges; ++i) {
+        if (skip_a != NULL && skip_a[i]) {
+            continue;
+        }
         const int32_t *e = ha->edges + 4 * (size_t)i;
         double t0[3], t1[3], t2[3], t3[3], bxa_tmp[3], neg_tmp[3];
         const double *u1 = view_normal(va, e[2], t0), *v1 = view_normal(va, e[3], t1);
@@ -647,7 +663,7 @@ static void edge_query(const hull_view *va, const hull_view *vb, double margin, 
             for (int32_t j = 0; j < hb->n_edges; ++j) {
                 const int32_t *g = hb->edges + 4 * (size_t)j;
                 list[n_list] = j;
-                n_list += side[g[2]] * side[g[3]] < 0.0;
+                n_list += (side[g[2]] * side[g[3]] < 0.0) & (skip_b == NULL || !skip_b[j]);
             }
         }
         for (int32_t at = 0; at < n_list; ++at) {
@@ -700,6 +716,47 @@ static void edge_query(const hull_view *va, const hull_view *vb, double margin, 
             }
         }
     }
+}
+
+/* The edge pairs the edge query may leave out (issue 24, hull speed): its
+ * answer only matters when an edge pair separates more than the faces
+ * (face_best; polytope_pair reads er only through er.sep > face_best + tol,
+ * er.sep >= margin and max(face_best, er.sep)), so an edge whose every
+ * axis separates by at most face_best can be skipped without changing the
+ * result. The axes of a's edge (faces u, v) are L = (alpha u + beta v) /
+ * |alpha u + beta v|, alpha, beta >= 0, its vertex p0 is a's support along
+ * each, and its separation along L is at most L.(y - p0) for any point y of
+ * b, = (alpha h_u(y) + beta h_v(y)) / |alpha u + beta v| with h_f(y) = n_f.y
+ * - d_f the height of y over a's face f; as |alpha u + beta v| <= alpha +
+ * beta, it is at most t whenever h_u(y) and h_v(y) are at most t <= 0. y is
+ * the vertex of b nearest a's origin (face_query's bound[], already
+ * computed): in a resting pair it lies below all of a's faces but those
+ * about the contact, so only their edges are searched. b's edges likewise
+ * (heights of a's vertex over b's faces). t = min(face_best - room, 0): the
+ * room covers the edge axis's round-off (its direction, from a cross
+ * product of edges up to 1e-9 of parallel, to about 1e-7 rad). Returns 0
+ * when there is no bound (hulls beyond the views, first face separating). */
+static int edge_skips(const hull_view *va, const hull_view *vb, double face_best,
+                      unsigned char *skip_a, unsigned char *skip_b) {
+    if (!va->bounded || !vb->bounded) {
+        return 0;
+    }
+    const nscd__collision_shape *a = va->s, *b = vb->s;
+    double size = 1.0 + a->hull->radius + b->hull->radius;
+    for (int i = 0; i < 3; ++i) {
+        size += fabs(a->position[i]) + fabs(b->position[i]);
+    }
+    double t = fmin(face_best - 1e-6 * (a->hull->radius + b->hull->radius) - 1e-10 * size, 0.0);
+    const hull_view *v[2] = {va, vb};
+    unsigned char *skip[2] = {skip_a, skip_b};
+    for (int k = 0; k < 2; ++k) {
+        const nscd__hull *h = v[k]->s->hull;
+        for (int32_t i = 0; i < h->n_edges; ++i) {
+            const int32_t *e = h->edges + 4 * (size_t)i;
+            skip[k][i] = v[k]->bound[e[2]] <= t && v[k]->bound[e[3]] <= t;
+        }
+    }
+    return 1;
 }
 
 /* One point between edge ea of a and edge eb of b, axis L from a to b. */
@@ -774,7 +831,9 @@ static void polytope_pair(const nscd__collision_shape *a, const nscd__collision_
     edge_result er;
     view_fill(&va);
     view_fill(&vb);
-    edge_query(&va, &vb, margin, &er);
+    unsigned char skip_a[VIEW_EDGES], skip_b[VIEW_EDGES];
+    int pruned = edge_skips(&va, &vb, fmax(sa, sb), skip_a, skip_b);
+    edge_query(&va, &vb, margin, pruned ? skip_a : NULL, pruned ? skip_b : NULL, &er);
     if (er.sep >= margin) {
         m->has_axis = 1;
         memcpy(m->axis, er.axis, sizeof er.axis);
