@@ -482,15 +482,15 @@ typedef struct hull_view {
      * f's separation (face_query) and the edge query's prune (edge_skip) */
     double bound[VIEW_FACES];
     double normal[3 * VIEW_FACES], vertex[3 * VIEW_VERTICES];
-    /* per edge (faces f, g): v x u and -v x -u, u and v the two faces'
-     * world normals (the arcs' normals in the Minkowski-face test) */
-    double arc[3 * VIEW_EDGES], arc_neg[3 * VIEW_EDGES];
+    /* per edge (faces f, g): v x u, u and v the two faces' world normals,
+     * the normal of the edge's arc in the Minkowski-face test; the arc of
+     * the negated normals has the same normal, -v x -u = v x u bit for bit
+     * (negation is exact); filled for the edges the edge query searches */
+    double arc[3 * VIEW_EDGES];
 } hull_view;
 
-static void arc_normals(const double u[3], const double v[3], double arc[3], double arc_neg[3]) {
-    double nu[3] = {-u[0], -u[1], -u[2]}, nv[3] = {-v[0], -v[1], -v[2]};
+static void arc_normal(const double u[3], const double v[3], double arc[3]) {
     nscd__cross3(v, u, arc);
-    nscd__cross3(nv, nu, arc_neg);
 }
 
 static void view_of(const nscd__collision_shape *s, hull_view *v) {
@@ -502,7 +502,8 @@ static void view_of(const nscd__collision_shape *s, hull_view *v) {
     v->bounded = 0;
 }
 
-static void view_fill(hull_view *v) {
+/* skip: the edges whose arc is not needed (NULL: none). */
+static void view_fill(hull_view *v, const unsigned char *skip) {
     if (!v->fits || v->cached) {
         return;
     }
@@ -516,7 +517,9 @@ static void view_fill(hull_view *v) {
     }
     for (int32_t i = 0; i < h->n_edges; ++i) {
         const int32_t *e = h->edges + 4 * (size_t)i;
-        arc_normals(v->normal + 3 * e[2], v->normal + 3 * e[3], v->arc + 3 * i, v->arc_neg + 3 * i);
+        if (skip == NULL || !skip[i]) {
+            arc_normal(v->normal + 3 * e[2], v->normal + 3 * e[3], v->arc + 3 * i);
+        }
     }
     v->cached = 1;
 }
@@ -556,8 +559,10 @@ static double face_separation(const hull_view *va, const hull_view *vb, int32_t 
  * The face of a facing b's origin is tried first: a pair the broad phase
  * passed is mostly separated, and that face mostly shows it at once (the
  * caller reads only "separated" then, so which separating face is returned
- * changes nothing). */
-static double face_query(hull_view *va, const hull_view *vb, double margin, int32_t *face) {
+ * changes nothing). Faces below `floor` may be left out as faces below the
+ * facing face are (the caller does not need them; -INFINITY: none). */
+static double face_query(hull_view *va, const hull_view *vb, double margin, double floor,
+                         int32_t *face) {
     const nscd__collision_shape *a = va->s, *b = vb->s;
     const nscd__hull *h = a->hull;
     const double *r = a->rotation;
@@ -590,7 +595,7 @@ static double face_query(hull_view *va, const hull_view *vb, double margin, int3
         y[i] = r[i] * x0[0] + r[3 + i] * x0[1] + r[6 + i] * x0[2];
         size += fabs(a->position[i]) + fabs(b->position[i]);
     }
-    double below = first - 1e-10 * size;
+    double below = fmax(first, floor) - 1e-10 * size;
     double best = -INFINITY;
     *face = 0;
     int keep = va->fits;
@@ -636,14 +641,14 @@ static void edge_query(const hull_view *va, const hull_view *vb, double margin,
             continue;
         }
         const int32_t *e = ha->edges + 4 * (size_t)i;
-        double t0[3], t1[3], t2[3], t3[3], bxa_tmp[3], neg_tmp[3];
+        double t0[3], t1[3], t2[3], t3[3], bxa_tmp[3];
         const double *u1 = view_normal(va, e[2], t0), *v1 = view_normal(va, e[3], t1);
         const double *p0 = view_vertex(va, e[0], t2), *p1 = view_vertex(va, e[1], t3);
         const double *bxa = bxa_tmp;
         if (va->cached) {
             bxa = va->arc + 3 * i;
         } else {
-            arc_normals(u1, v1, bxa_tmp, neg_tmp);
+            arc_normal(u1, v1, bxa_tmp);
         }
         double ea[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
         /* the side of a-b's plane each of b's negated face normals lies on,
@@ -678,13 +683,13 @@ static void edge_query(const hull_view *va, const hull_view *vb, double margin,
                     continue;
                 }
             }
-            double s0[3], s1[3], dxc_tmp[3], pos_tmp[3];
+            double s0[3], s1[3], dxc_tmp[3];
             const double *u2 = view_normal(vb, g[2], s0), *v2 = view_normal(vb, g[3], s1);
             const double *dxc = dxc_tmp;
             if (vb->cached) {
-                dxc = vb->arc_neg + 3 * j;
+                dxc = vb->arc + 3 * j;
             } else {
-                arc_normals(u2, v2, pos_tmp, dxc_tmp);
+                arc_normal(u2, v2, dxc_tmp);
                 cba = -u2[0] * bxa[0] + -u2[1] * bxa[1] + -u2[2] * bxa[2];
                 dba = -v2[0] * bxa[0] + -v2[1] * bxa[1] + -v2[2] * bxa[2];
             }
@@ -813,13 +818,16 @@ static void polytope_pair(const nscd__collision_shape *a, const nscd__collision_
     hull_view va, vb;
     view_of(a, &va);
     view_of(b, &vb);
-    double sa = face_query(&va, &vb, margin, &fa);
+    double sa = face_query(&va, &vb, margin, -INFINITY, &fa);
     if (sa >= margin) {
         m->has_axis = 1; /* the pair cache's axis (narrow.h) */
         face_world(a, fa, m->axis);
         return;
     }
-    double sb = face_query(&vb, &va, margin, &fb);
+    /* b's faces below sa are left out (floor): such a face is neither
+     * separating nor the best face, and the answer reads sb only through
+     * max(sa, sb) and sb > sa + tol, which it leaves as they are */
+    double sb = face_query(&vb, &va, margin, sa, &fb);
     if (sb >= margin) {
         m->has_axis = 1;
         face_world(b, fb, m->axis);
@@ -829,10 +837,10 @@ static void polytope_pair(const nscd__collision_shape *a, const nscd__collision_
         return;
     }
     edge_result er;
-    view_fill(&va);
-    view_fill(&vb);
     unsigned char skip_a[VIEW_EDGES], skip_b[VIEW_EDGES];
     int pruned = edge_skips(&va, &vb, fmax(sa, sb), skip_a, skip_b);
+    view_fill(&va, pruned ? skip_a : NULL);
+    view_fill(&vb, pruned ? skip_b : NULL);
     edge_query(&va, &vb, margin, pruned ? skip_a : NULL, pruned ? skip_b : NULL, &er);
     if (er.sep >= margin) {
         m->has_axis = 1;
