@@ -479,7 +479,7 @@ typedef struct hull_view {
     int bounded; /* bound[] holds every face's bound (face_query) */
     /* per face f of this hull: n.y - d for the other hull's vertex y
      * nearest this hull's origin along the centre line, an upper bound of
-     * f's separation (face_query) and the edge query's prune (edge_skip) */
+     * f's separation (face_query) and the edge query's prune (edge_floor) */
     double bound[VIEW_FACES];
     double normal[3 * VIEW_FACES], vertex[3 * VIEW_VERTICES];
     /* per edge (faces f, g): v x u, u and v the two faces' world normals,
@@ -502,8 +502,7 @@ static void view_of(const nscd__collision_shape *s, hull_view *v) {
     v->bounded = 0;
 }
 
-/* skip: the edges whose arc is not needed (NULL: none). */
-static void view_fill(hull_view *v, const unsigned char *skip) {
+static void view_fill(hull_view *v) {
     if (!v->fits || v->cached) {
         return;
     }
@@ -517,9 +516,7 @@ static void view_fill(hull_view *v, const unsigned char *skip) {
     }
     for (int32_t i = 0; i < h->n_edges; ++i) {
         const int32_t *e = h->edges + 4 * (size_t)i;
-        if (skip == NULL || !skip[i]) {
-            arc_normal(v->normal + 3 * e[2], v->normal + 3 * e[3], v->arc + 3 * i);
-        }
+        arc_normal(v->normal + 3 * e[2], v->normal + 3 * e[3], v->arc + 3 * i);
     }
     v->cached = 1;
 }
@@ -629,17 +626,13 @@ typedef struct edge_result {
  * (Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC
  * 2013: the arcs u1-v1 of a's Gauss map and -u2 - -v2 of b's cross);
  * -INFINITY when none does (axis from a to b). */
-static void edge_query(const hull_view *va, const hull_view *vb, double margin,
-                       const unsigned char *skip_a, const unsigned char *skip_b, edge_result *out) {
+static void edge_query(const hull_view *va, const hull_view *vb, double margin, edge_result *out) {
     const nscd__collision_shape *a = va->s, *b = vb->s;
     out->sep = -INFINITY, out->ea = out->eb = -1;
     double ca[3];
     centroid_world(a, ca);
     const nscd__hull *ha = a->hull, *hb = b->hull;
     for (int32_t i = 0; i < ha->n_edges; ++i) {
-        if (skip_a != NULL && skip_a[i]) {
-            continue;
-        }
         const int32_t *e = ha->edges + 4 * (size_t)i;
         double t0[3], t1[3], t2[3], t3[3], bxa_tmp[3];
         const double *u1 = view_normal(va, e[2], t0), *v1 = view_normal(va, e[3], t1);
@@ -668,7 +661,7 @@ static void edge_query(const hull_view *va, const hull_view *vb, double margin,
             for (int32_t j = 0; j < hb->n_edges; ++j) {
                 const int32_t *g = hb->edges + 4 * (size_t)j;
                 list[n_list] = j;
-                n_list += (side[g[2]] * side[g[3]] < 0.0) & (skip_b == NULL || !skip_b[j]);
+                n_list += side[g[2]] * side[g[3]] < 0.0;
             }
         }
         for (int32_t at = 0; at < n_list; ++at) {
@@ -739,29 +732,123 @@ static void edge_query(const hull_view *va, const hull_view *vb, double margin,
  * about the contact, so only their edges are searched. b's edges likewise
  * (heights of a's vertex over b's faces). t = min(face_best - room, 0): the
  * room covers the edge axis's round-off (its direction, from a cross
- * product of edges up to 1e-9 of parallel, to about 1e-7 rad). Returns 0
- * when there is no bound (hulls beyond the views, first face separating). */
-static int edge_skips(const hull_view *va, const hull_view *vb, double face_best,
-                      unsigned char *skip_a, unsigned char *skip_b) {
-    if (!va->bounded || !vb->bounded) {
-        return 0;
-    }
+ * product of edges up to 1e-9 of parallel, to about 1e-7 rad). Returns t;
+ * an edge of a (b) is left out when a's (b's) bound[] of both its faces is
+ * at most t (edge_set_fill), if both views hold their bounds (not for hulls
+ * beyond the views). */
+static double edge_floor(const hull_view *va, const hull_view *vb, double face_best) {
     const nscd__collision_shape *a = va->s, *b = vb->s;
     double size = 1.0 + a->hull->radius + b->hull->radius;
     for (int i = 0; i < 3; ++i) {
         size += fabs(a->position[i]) + fabs(b->position[i]);
     }
-    double t = fmin(face_best - 1e-6 * (a->hull->radius + b->hull->radius) - 1e-10 * size, 0.0);
-    const hull_view *v[2] = {va, vb};
-    unsigned char *skip[2] = {skip_a, skip_b};
-    for (int k = 0; k < 2; ++k) {
-        const nscd__hull *h = v[k]->s->hull;
-        for (int32_t i = 0; i < h->n_edges; ++i) {
-            const int32_t *e = h->edges + 4 * (size_t)i;
-            skip[k][i] = v[k]->bound[e[2]] <= t && v[k]->bound[e[3]] <= t;
+    return fmin(face_best - 1e-6 * (a->hull->radius + b->hull->radius) - 1e-10 * size, 0.0);
+}
+
+/* The edges of one hull the edge query searches and the faces they join. */
+typedef struct edge_set {
+    int32_t n_edges, n_faces;
+    int32_t edge[VIEW_EDGES], face[VIEW_FACES];
+} edge_set;
+
+/* Lists the edges of v (which fits the view) the edge query searches: all,
+ * or with `pruned` those edge_floor's t does not rule out; fills the view's
+ * normals, vertices and arcs of those only (view_fill's arithmetic, so the
+ * same bits). */
+static void edge_set_fill(hull_view *v, int pruned, double t, edge_set *set) {
+    const nscd__collision_shape *s = v->s;
+    const nscd__hull *h = s->hull;
+    unsigned char face_done[VIEW_FACES], vertex_done[VIEW_VERTICES];
+    memset(face_done, 0, (size_t)h->n_faces);
+    memset(vertex_done, 0, (size_t)h->n_vertices);
+    set->n_edges = 0;
+    for (int32_t i = 0; i < h->n_edges; ++i) {
+        const int32_t *e = h->edges + 4 * (size_t)i;
+        if (pruned && v->bound[e[2]] <= t && v->bound[e[3]] <= t) {
+            continue;
+        }
+        set->edge[set->n_edges++] = i;
+        for (int k = 2; k < 4; ++k) {
+            if (!face_done[e[k]]) {
+                face_done[e[k]] = 1;
+                nscd__dir_to_world(s, h->planes + 4 * (size_t)e[k], v->normal + 3 * e[k]);
+            }
+        }
+        for (int k = 0; k < 2; ++k) {
+            if (!vertex_done[e[k]]) {
+                vertex_done[e[k]] = 1;
+                vertex_world(s, e[k], v->vertex + 3 * e[k]);
+            }
+        }
+        arc_normal(v->normal + 3 * e[2], v->normal + 3 * e[3], v->arc + 3 * i);
+    }
+    set->n_faces = 0;
+    for (int32_t f = 0; f < h->n_faces; ++f) {
+        set->face[set->n_faces] = f;
+        set->n_faces += face_done[f];
+    }
+}
+
+/* edge_query on the edges of two edge sets (the same tests, order and
+ * arithmetic). */
+static void edge_query_sets(const hull_view *va, const hull_view *vb, const edge_set *sa,
+                            const edge_set *sb, double margin, edge_result *out) {
+    const nscd__collision_shape *a = va->s;
+    out->sep = -INFINITY, out->ea = out->eb = -1;
+    double ca[3];
+    centroid_world(a, ca);
+    const nscd__hull *ha = a->hull, *hb = vb->s->hull;
+    for (int32_t ia = 0; ia < sa->n_edges; ++ia) {
+        int32_t i = sa->edge[ia];
+        const int32_t *e = ha->edges + 4 * (size_t)i;
+        const double *u1 = va->normal + 3 * e[2], *v1 = va->normal + 3 * e[3];
+        const double *p0 = va->vertex + 3 * e[0], *p1 = va->vertex + 3 * e[1];
+        const double *bxa = va->arc + 3 * i;
+        double ea[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+        double side[VIEW_FACES];
+        for (int32_t k = 0; k < sb->n_faces; ++k) {
+            const double *u2 = vb->normal + 3 * sb->face[k];
+            side[sb->face[k]] = -u2[0] * bxa[0] + -u2[1] * bxa[1] + -u2[2] * bxa[2];
+        }
+        int32_t list[VIEW_EDGES];
+        int32_t n_list = 0;
+        for (int32_t k = 0; k < sb->n_edges; ++k) {
+            const int32_t *g = hb->edges + 4 * (size_t)sb->edge[k];
+            list[n_list] = sb->edge[k];
+            n_list += side[g[2]] * side[g[3]] < 0.0;
+        }
+        for (int32_t at = 0; at < n_list; ++at) {
+            int32_t j = list[at];
+            const int32_t *g = hb->edges + 4 * (size_t)j;
+            double cba = side[g[2]], dba = side[g[3]];
+            const double *dxc = vb->arc + 3 * j;
+            double adc = nscd__dot3(u1, dxc), bdc = nscd__dot3(v1, dxc);
+            if (!(cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0)) {
+                continue;
+            }
+            const double *q0 = vb->vertex + 3 * g[0], *q1 = vb->vertex + 3 * g[1];
+            double eb[3] = {q1[0] - q0[0], q1[1] - q0[1], q1[2] - q0[2]}, L[3];
+            nscd__cross3(ea, eb, L);
+            double len = sqrt(nscd__dot3(L, L));
+            if (!(len > 1e-9 * sqrt(nscd__dot3(ea, ea) * nscd__dot3(eb, eb)))) {
+                continue; /* parallel edges: the face axes cover them */
+            }
+            double toward =
+                (p0[0] - ca[0]) * L[0] + (p0[1] - ca[1]) * L[1] + (p0[2] - ca[2]) * L[2];
+            double sc = toward < 0.0 ? -1.0 / len : 1.0 / len;
+            for (int k = 0; k < 3; ++k) {
+                L[k] *= sc;
+            }
+            double sep = L[0] * (q0[0] - p0[0]) + L[1] * (q0[1] - p0[1]) + L[2] * (q0[2] - p0[2]);
+            if (sep > out->sep) {
+                out->sep = sep, out->ea = i, out->eb = j;
+                memcpy(out->axis, L, sizeof L);
+            }
+            if (sep >= margin) {
+                return; /* a separating axis: no contact */
+            }
         }
     }
-    return 1;
 }
 
 /* One point between edge ea of a and edge eb of b, axis L from a to b. */
@@ -837,11 +924,18 @@ static void polytope_pair(const nscd__collision_shape *a, const nscd__collision_
         return;
     }
     edge_result er;
-    unsigned char skip_a[VIEW_EDGES], skip_b[VIEW_EDGES];
-    int pruned = edge_skips(&va, &vb, fmax(sa, sb), skip_a, skip_b);
-    view_fill(&va, pruned ? skip_a : NULL);
-    view_fill(&vb, pruned ? skip_b : NULL);
-    edge_query(&va, &vb, margin, pruned ? skip_a : NULL, pruned ? skip_b : NULL, &er);
+    if (va.fits && vb.fits) {
+        edge_set set_a, set_b;
+        int pruned = va.bounded && vb.bounded;
+        double t = edge_floor(&va, &vb, fmax(sa, sb));
+        edge_set_fill(&va, pruned, t, &set_a);
+        edge_set_fill(&vb, pruned, t, &set_b);
+        edge_query_sets(&va, &vb, &set_a, &set_b, margin, &er);
+    } else {
+        view_fill(&va);
+        view_fill(&vb);
+        edge_query(&va, &vb, margin, &er);
+    }
     if (er.sep >= margin) {
         m->has_axis = 1;
         memcpy(m->axis, er.axis, sizeof er.axis);
