@@ -870,6 +870,70 @@ static void edge_contact(const nscd__collision_shape *a, const nscd__collision_s
     nscd__manifold_add(m, point, er->axis, er->sep, feature);
 }
 
+/* Is the distance of separated shapes the SAT's best separation `best`
+ * (issue 24, hull speed: then closest_vertex's GJK finds it too, to its
+ * 1e-10, and decides nothing, so it need not run)? Yes when the best axis's
+ * features touch across it: for a face f of r (sep = best), the vertex y of
+ * i deepest along -n lies over the face, strictly inside its side planes
+ * (y - best n is then a point of r at distance best from y, and no two
+ * points are nearer than the SAT's separation); for an edge pair, the two
+ * edges' lines are closest at interior points of both (their offset is then
+ * along the axis, of length best). `room`: how far inside, against
+ * round-off; edges less than 1e-3 from parallel are left to GJK. */
+static int face_touches(const nscd__collision_shape *r, int32_t f, const nscd__collision_shape *i,
+                        double room) {
+    double n[3], nn[3], y[3];
+    face_world(r, f, n);
+    nn[0] = -n[0], nn[1] = -n[1], nn[2] = -n[2];
+    vertex_world(i, support(i, nn), y);
+    const nscd__hull *h = r->hull;
+    int32_t ra = h->face_first[f], rb = h->face_first[f + 1];
+    for (int32_t k = ra; k < rb; ++k) {
+        double v0[3], v1[3];
+        vertex_world(r, h->face_vertices[k], v0);
+        vertex_world(r, h->face_vertices[k + 1 < rb ? k + 1 : ra], v1);
+        double e[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]}, side[3];
+        nscd__cross3(e, n, side);
+        double off[3] = {y[0] - v0[0], y[1] - v0[1], y[2] - v0[2]};
+        if (!(nscd__dot3(side, off) < -room * sqrt(nscd__dot3(side, side)))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int edges_touch(const nscd__collision_shape *a, const nscd__collision_shape *b,
+                       const edge_result *er) {
+    const int32_t *e = a->hull->edges + 4 * (size_t)er->ea;
+    const int32_t *g = b->hull->edges + 4 * (size_t)er->eb;
+    double p0[3], p1[3], q0[3], q1[3], s, t;
+    vertex_world(a, e[0], p0);
+    vertex_world(a, e[1], p1);
+    vertex_world(b, g[0], q0);
+    vertex_world(b, g[1], q1);
+    double ea[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+    double eb[3] = {q1[0] - q0[0], q1[1] - q0[1], q1[2] - q0[2]}, c[3];
+    nscd__cross3(ea, eb, c);
+    if (!(nscd__dot3(c, c) > 1e-6 * nscd__dot3(ea, ea) * nscd__dot3(eb, eb))) {
+        return 0;
+    }
+    nscd__segments_closest(p0, p1, q0, q1, &s, &t);
+    return s > 1e-6 && s < 1.0 - 1e-6 && t > 1e-6 && t < 1.0 - 1e-6;
+}
+
+static int features_touch(const nscd__collision_shape *a, int32_t fa, double sa,
+                          const nscd__collision_shape *b, int32_t fb, double sb,
+                          const edge_result *er, double best) {
+    double room = 1e-9 * (a->hull->radius + b->hull->radius);
+    if (best == sa) {
+        return face_touches(a, fa, b, room);
+    }
+    if (best == sb) {
+        return face_touches(b, fb, a, room);
+    }
+    return er->ea >= 0 && best == er->sep && edges_touch(a, b, er);
+}
+
 /* Separated shapes: GJK's exact distance; when it exceeds the SAT
  * separation a vertex is closest: one point (or nothing). Returns 1 when
  * it decided. */
@@ -943,7 +1007,8 @@ static void polytope_pair(const nscd__collision_shape *a, const nscd__collision_
     }
     double face_best = fmax(sa, sb);
     double best = fmax(face_best, er.sep);
-    if (best > 0.0 && closest_vertex(a, b, best, margin, m)) {
+    if (best > 0.0 && !features_touch(a, fa, sa, b, fb, sb, &er, best) &&
+        closest_vertex(a, b, best, margin, m)) {
         return;
     }
     double tol = 1e-3 * fmin(a->hull->inradius, b->hull->inradius);
