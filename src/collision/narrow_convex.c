@@ -63,14 +63,31 @@
 
 /* ---------------------------------------------------------------- views */
 
+/* nscd__dir_to_world and nscd__to_world (shape_geometry.c) inline: the
+ * same arithmetic, so the same bits, without a call per vector (the hull
+ * pairs transform a few hundred vectors each). */
+static inline void dir_world(const nscd__collision_shape *s, const double d[3], double out[3]) {
+    const double *r = s->rotation;
+    for (int i = 0; i < 3; ++i) {
+        out[i] = r[3 * i] * d[0] + r[3 * i + 1] * d[1] + r[3 * i + 2] * d[2];
+    }
+}
+
+static inline void point_world(const nscd__collision_shape *s, const double p[3], double out[3]) {
+    dir_world(s, p, out);
+    for (int i = 0; i < 3; ++i) {
+        out[i] += s->position[i];
+    }
+}
+
 static void vertex_world(const nscd__collision_shape *s, int32_t v, double out[3]) {
-    nscd__to_world(s, s->hull->vertices + 3 * (size_t)v, out);
+    point_world(s, s->hull->vertices + 3 * (size_t)v, out);
 }
 
 /* Face f's outward unit normal and offset in the world frame. */
 static double face_world(const nscd__collision_shape *s, int32_t f, double n[3]) {
     const double *pl = s->hull->planes + 4 * (size_t)f;
-    nscd__dir_to_world(s, pl, n);
+    dir_world(s, pl, n);
     return pl[3] + nscd__dot3(n, s->position);
 }
 
@@ -85,7 +102,7 @@ static int32_t support(const nscd__collision_shape *s, const double d[3]) {
 }
 
 static void centroid_world(const nscd__collision_shape *s, double out[3]) {
-    nscd__to_world(s, s->hull->centroid, out);
+    point_world(s, s->hull->centroid, out);
 }
 
 /* The box of half extents h as a hull (its storage in `st`). */
@@ -395,7 +412,7 @@ static void face_contact(const nscd__collision_shape *r, int32_t fr, const nscd_
     double lowest = INFINITY;
     for (int32_t f = 0; f < i->hull->n_faces; ++f) {
         double ni[3];
-        nscd__dir_to_world(i, i->hull->planes + 4 * (size_t)f, ni);
+        dir_world(i, i->hull->planes + 4 * (size_t)f, ni);
         double c = nscd__dot3(ni, n);
         if (c < lowest) {
             lowest = c, fi = f;
@@ -509,7 +526,7 @@ static void view_fill(hull_view *v) {
     const nscd__collision_shape *s = v->s;
     const nscd__hull *h = s->hull;
     for (int32_t f = 0; f < h->n_faces; ++f) {
-        nscd__dir_to_world(s, h->planes + 4 * (size_t)f, v->normal + 3 * f);
+        dir_world(s, h->planes + 4 * (size_t)f, v->normal + 3 * f);
     }
     for (int32_t k = 0; k < h->n_vertices; ++k) {
         vertex_world(s, k, v->vertex + 3 * k);
@@ -526,7 +543,7 @@ static const double *view_normal(const hull_view *v, int32_t f, double tmp[3]) {
     if (v->cached) {
         return v->normal + 3 * f;
     }
-    nscd__dir_to_world(v->s, v->s->hull->planes + 4 * (size_t)f, tmp);
+    dir_world(v->s, v->s->hull->planes + 4 * (size_t)f, tmp);
     return tmp;
 }
 
@@ -605,7 +622,8 @@ static double face_query(hull_view *va, const hull_view *vb, double margin, doub
         if (bound < below) {
             continue;
         }
-        double sep = face_separation(va, vb, f);
+        /* the facing face's separation is `first` (the same bits) */
+        double sep = f == facing ? first : face_separation(va, vb, f);
         if (sep > best) {
             best = sep, *face = f;
             if (sep >= margin) {
@@ -771,7 +789,7 @@ static void edge_set_fill(hull_view *v, int pruned, double t, edge_set *set) {
         for (int k = 2; k < 4; ++k) {
             if (!face_done[e[k]]) {
                 face_done[e[k]] = 1;
-                nscd__dir_to_world(s, h->planes + 4 * (size_t)e[k], v->normal + 3 * e[k]);
+                dir_world(s, h->planes + 4 * (size_t)e[k], v->normal + 3 * e[k]);
             }
         }
         for (int k = 0; k < 2; ++k) {
@@ -1126,8 +1144,8 @@ void nscd__collide_capsule_convex(const nscd__collision_shape *a, const nscd__co
     for (int32_t i = 0; i < h->n_edges; ++i) {
         const int32_t *e = h->edges + 4 * (size_t)i;
         double u[3], v[3], v0[3], v1[3], L[3];
-        nscd__dir_to_world(b, h->planes + 4 * (size_t)e[2], u);
-        nscd__dir_to_world(b, h->planes + 4 * (size_t)e[3], v);
+        dir_world(b, h->planes + 4 * (size_t)e[2], u);
+        dir_world(b, h->planes + 4 * (size_t)e[3], v);
         if (!(nscd__dot3(u, d) * nscd__dot3(v, d) < 0.0)) {
             continue;
         }
@@ -1234,7 +1252,7 @@ static void sampled_sat(const nscd__core *ca, const nscd__core *cb, double margi
     for (int32_t k = 0; k < n_axes; ++k) {
         double L0[3];
         if (k < h->n_faces) {
-            nscd__dir_to_world(b, h->planes + 4 * (size_t)k, L0);
+            dir_world(b, h->planes + 4 * (size_t)k, L0);
         } else if (k == h->n_faces) {
             memcpy(L0, axis, sizeof axis);
         } else if (k < h->n_faces + 1 + h->n_edges) {
