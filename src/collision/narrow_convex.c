@@ -80,7 +80,7 @@ static inline void point_world(const nscd__collision_shape *s, const double p[3]
     }
 }
 
-static void vertex_world(const nscd__collision_shape *s, int32_t v, double out[3]) {
+static inline void vertex_world(const nscd__collision_shape *s, int32_t v, double out[3]) {
     point_world(s, s->hull->vertices + 3 * (size_t)v, out);
 }
 
@@ -763,7 +763,8 @@ static double edge_floor(const hull_view *va, const hull_view *vb, double face_b
     return fmin(face_best - 1e-6 * (a->hull->radius + b->hull->radius) - 1e-10 * size, 0.0);
 }
 
-/* The edges of one hull the edge query searches and the faces they join. */
+/* The edges of one hull the edge query searches and the faces they join
+ * (in the order first met). */
 typedef struct edge_set {
     int32_t n_edges, n_faces;
     int32_t edge[VIEW_EDGES], face[VIEW_FACES];
@@ -779,7 +780,7 @@ static void edge_set_fill(hull_view *v, int pruned, double t, edge_set *set) {
     unsigned char face_done[VIEW_FACES], vertex_done[VIEW_VERTICES];
     memset(face_done, 0, (size_t)h->n_faces);
     memset(vertex_done, 0, (size_t)h->n_vertices);
-    set->n_edges = 0;
+    set->n_edges = set->n_faces = 0;
     for (int32_t i = 0; i < h->n_edges; ++i) {
         const int32_t *e = h->edges + 4 * (size_t)i;
         if (pruned && v->bound[e[2]] <= t && v->bound[e[3]] <= t) {
@@ -789,6 +790,7 @@ static void edge_set_fill(hull_view *v, int pruned, double t, edge_set *set) {
         for (int k = 2; k < 4; ++k) {
             if (!face_done[e[k]]) {
                 face_done[e[k]] = 1;
+                set->face[set->n_faces++] = e[k];
                 dir_world(s, h->planes + 4 * (size_t)e[k], v->normal + 3 * e[k]);
             }
         }
@@ -799,11 +801,6 @@ static void edge_set_fill(hull_view *v, int pruned, double t, edge_set *set) {
             }
         }
         arc_normal(v->normal + 3 * e[2], v->normal + 3 * e[3], v->arc + 3 * i);
-    }
-    set->n_faces = 0;
-    for (int32_t f = 0; f < h->n_faces; ++f) {
-        set->face[set->n_faces] = f;
-        set->n_faces += face_done[f];
     }
 }
 
