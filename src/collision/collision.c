@@ -296,8 +296,10 @@ static int still_separated(const nscd__collision_shape *a, const nscd__collision
     double mn[3] = {-n[0], -n[1], -n[2]};
     double sep = -nscd__support_along(b, mn) - nscd__support_along(a, n);
     double far = 0.0;
-    for (int i = 0; i < 3; ++i) {
-        far = fmax(far, fmax(fabs(a->position[i]), fabs(b->position[i])));
+    for (int i = 0; i < 3; ++i) { /* no libm fmax calls: the same value */
+        double pa = fabs(a->position[i]), pb = fabs(b->position[i]);
+        far = pa > far ? pa : far;
+        far = pb > far ? pb : far;
     }
     double room =
         1e-6 * (nscd__shape_extent(a->type, a->radius, a->half_height, a->half_extents, a->hull) +

@@ -778,8 +778,8 @@ static void edge_set_fill(hull_view *v, int pruned, double t, edge_set *set) {
     const nscd__collision_shape *s = v->s;
     const nscd__hull *h = s->hull;
     unsigned char face_done[VIEW_FACES], vertex_done[VIEW_VERTICES];
-    memset(face_done, 0, (size_t)h->n_faces);
-    memset(vertex_done, 0, (size_t)h->n_vertices);
+    memset(face_done, 0, sizeof face_done);
+    memset(vertex_done, 0, sizeof vertex_done);
     set->n_edges = set->n_faces = 0;
     for (int32_t i = 0; i < h->n_edges; ++i) {
         const int32_t *e = h->edges + 4 * (size_t)i;
