@@ -558,14 +558,21 @@ static const double *view_vertex(const hull_view *v, int32_t k, double tmp[3]) {
 /* The separation of b from a's face f. Two buffers: an uncached normal
  * must survive the vertex (a hull beyond the view's buffers read the vertex
  * over the normal before). */
-static double face_separation(const hull_view *va, const hull_view *vb, int32_t f) {
+static double face_separation_at(const hull_view *va, const hull_view *vb, int32_t f,
+                                 double x_out[3]) {
     const nscd__collision_shape *a = va->s, *b = vb->s;
     double tmp[3], tmp_x[3];
     const double *n = view_normal(va, f, tmp);
     double d = a->hull->planes[4 * (size_t)f + 3] + nscd__dot3(n, a->position);
     double nn[3] = {-n[0], -n[1], -n[2]};
     const double *x = view_vertex(vb, support(b, nn), tmp_x);
+    memcpy(x_out, x, 3 * sizeof(double));
     return nscd__dot3(n, x) - d;
+}
+
+static double face_separation(const hull_view *va, const hull_view *vb, int32_t f) {
+    double x[3];
+    return face_separation_at(va, vb, f, x);
 }
 
 /* Largest separation of b from a's faces: the face and its separation;
@@ -587,7 +594,8 @@ static double face_query(hull_view *va, const hull_view *vb, double margin, doub
         local[i] = r[i] * w[0] + r[3 + i] * w[1] + r[6 + i] * w[2];
     }
     int32_t facing = nscd__hull_farthest(h->planes, 4, h->n_faces, local);
-    double first = face_separation(va, vb, facing);
+    double x1[3]; /* b's vertex deepest under the facing face */
+    double first = face_separation_at(va, vb, facing, x1);
     if (first >= margin) {
         *face = facing;
         return first;
@@ -605,8 +613,13 @@ static double face_query(hull_view *va, const hull_view *vb, double margin, doub
         x0[i] -= a->position[i];
     }
     double size = 1.0 + h->radius + b->hull->radius;
+    double y1[3]; /* x1 as a second bound's vertex: the least of the two */
+    for (int i = 0; i < 3; ++i) {
+        x1[i] -= a->position[i];
+    }
     for (int i = 0; i < 3; ++i) {
         y[i] = r[i] * x0[0] + r[3 + i] * x0[1] + r[6 + i] * x0[2];
+        y1[i] = r[i] * x1[0] + r[3 + i] * x1[1] + r[6 + i] * x1[2];
         size += fabs(a->position[i]) + fabs(b->position[i]);
     }
     double below = fmax(first, floor) - 1e-10 * size;
@@ -619,7 +632,7 @@ static double face_query(hull_view *va, const hull_view *vb, double margin, doub
         if (keep) {
             va->bound[f] = bound;
         }
-        if (bound < below) {
+        if (bound < below || pl[0] * y1[0] + pl[1] * y1[1] + pl[2] * y1[2] - pl[3] < below) {
             continue;
         }
         /* the facing face's separation is `first` (the same bits) */
