@@ -589,22 +589,11 @@ static double face_query(hull_view *va, const hull_view *vb, double margin, doub
     const double *r = a->rotation;
     double w[3] = {b->position[0] - a->position[0], b->position[1] - a->position[1],
                    b->position[2] - a->position[2]};
-    double local[3];
-    for (int i = 0; i < 3; ++i) {
-        local[i] = r[i] * w[0] + r[3 + i] * w[1] + r[6 + i] * w[2];
-    }
-    int32_t facing = nscd__hull_farthest(h->planes, 4, h->n_faces, local);
-    double x1[3]; /* b's vertex deepest under the facing face */
-    double first = face_separation_at(va, vb, facing, x1);
-    if (first >= margin) {
-        *face = facing;
-        return first;
-    }
     /* A bound that skips faces (issue 24, speed): a face's separation is
      * the least n.x - d over b's vertices, so at most n.x0 - d for any one
      * vertex x0; with x0 the vertex of b nearest a's origin along the
      * centre line, a's frame, one product per face. A face whose bound is
-     * below the facing face's separation (less room for round-off, 1e-10
+     * below the first face's separation (less room for round-off, 1e-10
      * of the coordinates' size) is neither the largest nor separating, so
      * the loop below returns what it returns without the bound. */
     double toward[3] = {-w[0], -w[1], -w[2]}, x0[3], y[3];
@@ -613,29 +602,56 @@ static double face_query(hull_view *va, const hull_view *vb, double margin, doub
         x0[i] -= a->position[i];
     }
     double size = 1.0 + h->radius + b->hull->radius;
+    for (int i = 0; i < 3; ++i) {
+        y[i] = r[i] * x0[0] + r[3 + i] * x0[1] + r[6 + i] * x0[2];
+        size += fabs(a->position[i]) + fabs(b->position[i]);
+    }
+    /* The first face: the one x0 stands highest over (its bounds kept for
+     * the loop and the edge query), or for hulls beyond the views the face
+     * facing b's origin. Which face comes first changes only how much the
+     * loop skips. */
+    int keep = va->fits;
+    int32_t facing = 0;
+    if (keep) {
+        double top = -INFINITY;
+        for (int32_t f = 0; f < h->n_faces; ++f) {
+            const double *pl = h->planes + 4 * (size_t)f;
+            double bound = pl[0] * y[0] + pl[1] * y[1] + pl[2] * y[2] - pl[3];
+            va->bound[f] = bound;
+            if (bound > top) {
+                top = bound, facing = f;
+            }
+        }
+    } else {
+        double local[3];
+        for (int i = 0; i < 3; ++i) {
+            local[i] = r[i] * w[0] + r[3 + i] * w[1] + r[6 + i] * w[2];
+        }
+        facing = nscd__hull_farthest(h->planes, 4, h->n_faces, local);
+    }
+    double x1[3]; /* b's vertex deepest under the first face */
+    double first = face_separation_at(va, vb, facing, x1);
+    if (first >= margin) {
+        *face = facing;
+        return first;
+    }
     double y1[3]; /* x1 as a second bound's vertex: the least of the two */
     for (int i = 0; i < 3; ++i) {
         x1[i] -= a->position[i];
     }
     for (int i = 0; i < 3; ++i) {
-        y[i] = r[i] * x0[0] + r[3 + i] * x0[1] + r[6 + i] * x0[2];
         y1[i] = r[i] * x1[0] + r[3 + i] * x1[1] + r[6 + i] * x1[2];
-        size += fabs(a->position[i]) + fabs(b->position[i]);
     }
     double below = fmax(first, floor) - 1e-10 * size;
     double best = -INFINITY;
     *face = 0;
-    int keep = va->fits;
     for (int32_t f = 0; f < h->n_faces; ++f) {
         const double *pl = h->planes + 4 * (size_t)f;
-        double bound = pl[0] * y[0] + pl[1] * y[1] + pl[2] * y[2] - pl[3];
-        if (keep) {
-            va->bound[f] = bound;
-        }
+        double bound = keep ? va->bound[f] : pl[0] * y[0] + pl[1] * y[1] + pl[2] * y[2] - pl[3];
         if (bound < below || pl[0] * y1[0] + pl[1] * y1[1] + pl[2] * y1[2] - pl[3] < below) {
             continue;
         }
-        /* the facing face's separation is `first` (the same bits) */
+        /* the first face's separation is `first` (the same bits) */
         double sep = f == facing ? first : face_separation(va, vb, f);
         if (sep > best) {
             best = sep, *face = f;
