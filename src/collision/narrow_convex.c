@@ -938,7 +938,15 @@ static int face_touches(const nscd__collision_shape *r, int32_t f, const nscd__c
     vertex_world(i, support(i, nn), y);
     const nscd__hull *h = r->hull;
     int32_t ra = h->face_first[f], rb = h->face_first[f + 1];
+    const double *pl = h->planes + 4 * (size_t)f;
     for (int32_t k = ra; k < rb; ++k) {
+        /* the face's vertices on its plane to round-off (a face merged from
+         * near-coplanar triangles may leave them up to 1e-8 of the size
+         * off it, and y - best n might then lie outside r) */
+        const double *x = h->vertices + 3 * (size_t)h->face_vertices[k];
+        if (!(fabs(pl[0] * x[0] + pl[1] * x[1] + pl[2] * x[2] - pl[3]) <= 1e-13 * h->radius)) {
+            return 0;
+        }
         double v0[3], v1[3];
         vertex_world(r, h->face_vertices[k], v0);
         vertex_world(r, h->face_vertices[k + 1 < rb ? k + 1 : ra], v1);
