@@ -293,16 +293,29 @@ static const nscd__pair_axis *cached_axis(const nscd__collision_state *st, uint6
  * no contact: the early out changes nothing. */
 static int still_separated(const nscd__collision_shape *a, const nscd__collision_shape *b,
                            const double n[3], double margin) {
+    double far = 0.0;
+    for (int i = 0; i < 3; ++i) { /* no libm fmax calls: the same value */
+        double pa = fabs(a->position[i]), pb = fabs(b->position[i]);
+        far = pa > far ? pa : far;
+        far = pb > far ? pb : far;
+    }
+    double ea = nscd__shape_extent(a->type, a->radius, a->half_height, a->half_extents, a->hull);
+    double eb = nscd__shape_extent(b->type, b->radius, b->half_height, b->half_extents, b->hull);
+    double room = 1e-6 * (ea + eb) + 1e-12 * far;
+    /* The bounding spheres first (issue 24, hull speed): each shape's
+     * support along n is at most n.position + its extent, so the
+     * separation is at least n.(pb - pa) - ea - eb; when that clears the
+     * test by another `room` (far beyond both computations' round-off),
+     * the supports below would pass it too and need not be searched (4 in
+     * 10 of the cached hull pairs of bench_world's pour). */
+    double lower = n[0] * (b->position[0] - a->position[0]) +
+                   n[1] * (b->position[1] - a->position[1]) +
+                   n[2] * (b->position[2] - a->position[2]) - ea - eb;
+    if (lower >= margin + 2.0 * room) {
+        return 1;
+    }
     double mn[3] = {-n[0], -n[1], -n[2]};
     double sep = -nscd__support_along(b, mn) - nscd__support_along(a, n);
-    double far = 0.0;
-    for (int i = 0; i < 3; ++i) {
-        far = fmax(far, fmax(fabs(a->position[i]), fabs(b->position[i])));
-    }
-    double room =
-        1e-6 * (nscd__shape_extent(a->type, a->radius, a->half_height, a->half_extents, a->hull) +
-                nscd__shape_extent(b->type, b->radius, b->half_height, b->half_extents, b->hull)) +
-        1e-12 * far;
     return sep >= margin + room;
 }
 

@@ -85,7 +85,9 @@ static void convex_aabb(const nscd__collision_shape *s, double pad, nscd__aabb *
         for (int32_t v = 0; v < h->n_vertices; ++v) {
             const double *x = h->vertices + 3 * (size_t)v;
             double c = r[3 * i] * x[0] + r[3 * i + 1] * x[1] + r[3 * i + 2] * x[2];
-            lo = fmin(lo, c), hi = fmax(hi, c);
+            /* not fmin / fmax: gcc calls libm's for them (12 calls per
+             * axis); the same values, a NaN c ignored as they ignore it */
+            lo = c < lo ? c : lo, hi = c > hi ? c : hi;
         }
         box->lo[i] = s->position[i] + lo - pad;
         box->hi[i] = s->position[i] + hi + pad;
