@@ -660,6 +660,92 @@ static int on_ridge(const axis_search *q, const double n[3]) {
     return 0;
 }
 
+/* The tail of rejected steps (issue 24, item 5). Once no probe beats n,
+ * a rejected step leaves n, its probes, the step's direction t (unit, in
+ * the tangent plane) and the next step's length sl / 4 as they were: the
+ * ascent then tries the lengths sl, sl / 4, ... down to 1e-10 along t and
+ * stops at n unless one of them beats f. The support point x of A - B along
+ * n tilted a little toward t bounds every one of them: sep(m) <= -m.x for
+ * every unit m, so along m = (n + s t) / sqrt(1 + s^2)
+ * sep(m) <= (A0 + s B0) / sqrt(1 + s^2), A0 = -n.x, B0 = -t.x, and
+ * (f - room) sqrt(1 + s^2) >= f - room - |f - room| s^2 / 2. When the
+ * convex quadratic A0 - f + room + s B0 + |f - room| s^2 / 2 is <= 0 at
+ * both ends of [0.5e-10, sl], no step of the tail beats f by more than the
+ * room, which exceeds the round-off of the separations (frame_sep's and
+ * this bound's, about 1e-15 of the sizes): every step would be rejected,
+ * and the ascent ends at n as it would have, bit for bit. */
+typedef struct rim_tail {
+    int ready;      /* x known for the current n and direction */
+    double A0, B0;  /* -n.x, -t.x */
+    double room, f; /* the room; f - room's size, |f - room| */
+} rim_tail;
+
+/* The core's point farthest along m (not unit), from o's centre: a box's
+ * corner, a rim point or a segment end. Unlike core_support, the radial
+ * direction is projected off the axis twice: near the axis (|m x u| small)
+ * one projection leaves a part along u of the round-off of m, which the
+ * scaling R / |w| would carry to ~1e-16 R / |m x u| off the body, more
+ * than this bound's room. */
+static void tail_support(const round_shape *o, const double m[3], double out[3]) {
+    if (o->box) {
+        for (int i = 0; i < 3; ++i) {
+            out[i] = 0.0;
+        }
+        for (int k = 0; k < 3; ++k) {
+            double d = nscd__dot3(m, o->ax[k]), s = d > 0.0 ? o->e[k] : (d < 0.0 ? -o->e[k] : 0.0);
+            for (int i = 0; i < 3; ++i) {
+                out[i] += s * o->ax[k][i];
+            }
+        }
+        return;
+    }
+    double c = nscd__dot3(m, o->u);
+    double w[3] = {m[0] - c * o->u[0], m[1] - c * o->u[1], m[2] - c * o->u[2]};
+    double c2 = nscd__dot3(w, o->u);
+    for (int i = 0; i < 3; ++i) {
+        w[i] -= c2 * o->u[i];
+    }
+    double wl = sqrt(nscd__dot3(w, w));
+    double sh = c < 0.0 ? -o->h : o->h, sr = wl > 0.0 ? o->R / wl : 0.0;
+    for (int i = 0; i < 3; ++i) {
+        out[i] = sh * o->u[i] + sr * w[i];
+    }
+}
+
+static void tail_prepare(const axis_search *q, const double n[3], const double t[3], double f,
+                         rim_tail *T) {
+    const double eps = 1e-9;
+    const round_shape *a = q->a, *b = q->b;
+    double d[3] = {b->c[0] - a->c[0], b->c[1] - a->c[1], b->c[2] - a->c[2]};
+    double m[3], mm[3], pa[3], pb[3], x[3];
+    for (int i = 0; i < 3; ++i) {
+        m[i] = n[i] + eps * t[i], mm[i] = -m[i];
+    }
+    /* a point of A - B (about the centres' offset d, as frame_sep) */
+    tail_support(a, m, pa);
+    tail_support(b, mm, pb);
+    double ml = sqrt(nscd__dot3(m, m)), r = (a->r + b->r) / ml;
+    for (int i = 0; i < 3; ++i) {
+        x[i] = pa[i] - pb[i] - d[i] + r * m[i];
+    }
+    T->room = 1e-13 * (a->R + a->h + a->r + b->R + b->h + b->r + sqrt(nscd__dot3(d, d)));
+    T->A0 = -nscd__dot3(n, x);
+    T->B0 = -nscd__dot3(t, x);
+    T->f = fabs(f - T->room);
+    T->ready = 1;
+}
+
+/* Does the bound reject every step of length in [1e-10, sl]? */
+static int tail_rejected(const rim_tail *T, double f, double sl) {
+    if (!(T->B0 < 0.0)) {
+        return 0;
+    }
+    double c0 = T->A0 - f + T->room;
+    double lo = 0.5e-10, hi = sl; /* the tail's lengths exceed 1e-10 */
+    return c0 + lo * T->B0 + 0.5 * T->f * lo * lo <= 0.0 &&
+           c0 + hi * T->B0 + 0.5 * T->f * hi * hi <= 0.0;
+}
+
 /* Rim against rim (or a capsule's end against a rim): the separation is
  * smooth there; a trust-region Newton ascent over the sphere of directions
  * from `start` (gradient and Hessian by differences of 1e-6 rad in a tangent
@@ -680,9 +766,11 @@ static void search_rim(axis_search *q, const double start[3]) {
     static const double probe[5][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}};
     const double *basis[3] = {n, t1, t2};
     frame_eval F;
+    rim_tail T = {0};
     int moved = 1;
     for (int iter = 0; iter < 200 && trust > 1e-10; ++iter) {
         if (moved) {
+            T.ready = 0;
             nscd__any_perpendicular(n, t1);
             t2[0] = n[1] * t1[2] - n[2] * t1[1], t2[1] = n[2] * t1[0] - n[0] * t1[2],
             t2[2] = n[0] * t1[1] - n[1] * t1[0];
@@ -713,11 +801,27 @@ static void search_rim(axis_search *q, const double start[3]) {
         if (sl > trust) {
             step[0] *= trust / sl, step[1] *= trust / sl, sl = trust;
         }
-        double fp = frame_sep(&F, 1.0, step[0], step[1]);
         int pk = 0; /* the best probe: next to a kink it can beat the step */
         for (int k = 1; k < 5; ++k) {
             pk = fv[k] > fv[pk] ? k : pk;
         }
+        if (!(fv[pk] > f) && sl > 1e-10) { /* a rejection would start the tail */
+            if (!T.ready) {
+                double t[3] = {(step[0] * t1[0] + step[1] * t2[0]) / sl,
+                               (step[0] * t1[1] + step[1] * t2[1]) / sl,
+                               (step[0] * t1[2] + step[1] * t2[2]) / sl};
+                tail_prepare(q, n, t, f, &T);
+            }
+            if (tail_rejected(&T, f, sl)) {
+                /* the test that ends each iteration, with this n and f */
+                if (f >= q->margin && separation(q->a, q->b, n) >= q->margin) {
+                    mark_separated(q, n);
+                    return;
+                }
+                break;
+            }
+        }
+        double fp = frame_sep(&F, 1.0, step[0], step[1]);
         if (fp > f && fp >= fv[pk]) {
             tangent_step(n, t1, t2, step[0], step[1], p);
             f = fp, moved = 1;
