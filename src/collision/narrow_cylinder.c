@@ -40,6 +40,11 @@
  * The bounds are proofs; the stop gave the same axes and manifolds, bit for
  * bit, on 160 000 random and bench_world pairs (tests/unit/
  * test_cylinder_search.c compares with the search before the shortcuts).
+ * Two more proofs (issue 24, item 5): the ascent's tail of rejected steps
+ * ends once a support point of A - B bounds every step left below the
+ * point (rim_tail), and Brent's search on a circle stops once the support
+ * points at its bracket's ends bound the arc below the best axis
+ * (bracket_bound); the same axes and manifolds, bit for bit.
  * The normal's family gives the manifold, each point with its own
  * gap (from the reference feature's plane to the incident surface):
  * cap on cap: the incident cap as a polygon of 12 rim points plus its
