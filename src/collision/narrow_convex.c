@@ -44,6 +44,7 @@
  * when a face clips them). Each is unique within a manifold for faces of up
  * to 127 vertices, and depends on the geometry only. */
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "core/vec3.h"
@@ -669,6 +670,32 @@ typedef struct edge_result {
     int32_t ea, eb;
 } edge_result;
 
+/* The axis of edge pair (i, j) whose arcs cross: L = ea x eb, unit, from a
+ * to b (oriented away from a's centroid ca), its separation kept in out
+ * when it beats out's. true when it separates by the margin (no contact:
+ * the query ends). Parallel edges are left to the face axes. */
+static bool edge_pair_axis(const double p0[3], const double ea[3], const double q0[3],
+                           const double q1[3], const double ca[3], int32_t i, int32_t j,
+                           double margin, edge_result *out) {
+    double eb[3] = {q1[0] - q0[0], q1[1] - q0[1], q1[2] - q0[2]}, L[3];
+    nscd__cross3(ea, eb, L);
+    double len = sqrt(nscd__dot3(L, L));
+    if (!(len > 1e-9 * sqrt(nscd__dot3(ea, ea) * nscd__dot3(eb, eb)))) {
+        return false; /* parallel edges: the face axes cover them */
+    }
+    double toward = (p0[0] - ca[0]) * L[0] + (p0[1] - ca[1]) * L[1] + (p0[2] - ca[2]) * L[2];
+    double s = toward < 0.0 ? -1.0 / len : 1.0 / len;
+    for (int k = 0; k < 3; ++k) {
+        L[k] *= s;
+    }
+    double sep = L[0] * (q0[0] - p0[0]) + L[1] * (q0[1] - p0[1]) + L[2] * (q0[2] - p0[2]);
+    if (sep > out->sep) {
+        out->sep = sep, out->ea = i, out->eb = j;
+        memcpy(out->axis, L, sizeof L);
+    }
+    return sep >= margin; /* a separating axis: no contact */
+}
+
 /* Largest separation over the edge pairs that build a Minkowski face
  * (Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC
  * 2013: the arcs u1-v1 of a's Gauss map and -u2 - -v2 of b's cross);
@@ -737,27 +764,10 @@ static void edge_query(const hull_view *va, const hull_view *vb, double margin, 
             if (!(cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0)) {
                 continue;
             }
-            double t4[3], t5[3], L[3];
+            double t4[3], t5[3];
             const double *q0 = view_vertex(vb, g[0], t4), *q1 = view_vertex(vb, g[1], t5);
-            double eb[3] = {q1[0] - q0[0], q1[1] - q0[1], q1[2] - q0[2]};
-            nscd__cross3(ea, eb, L);
-            double len = sqrt(nscd__dot3(L, L));
-            if (!(len > 1e-9 * sqrt(nscd__dot3(ea, ea) * nscd__dot3(eb, eb)))) {
-                continue; /* parallel edges: the face axes cover them */
-            }
-            double toward =
-                (p0[0] - ca[0]) * L[0] + (p0[1] - ca[1]) * L[1] + (p0[2] - ca[2]) * L[2];
-            double s = toward < 0.0 ? -1.0 / len : 1.0 / len;
-            for (int k = 0; k < 3; ++k) {
-                L[k] *= s;
-            }
-            double sep = L[0] * (q0[0] - p0[0]) + L[1] * (q0[1] - p0[1]) + L[2] * (q0[2] - p0[2]);
-            if (sep > out->sep) {
-                out->sep = sep, out->ea = i, out->eb = j;
-                memcpy(out->axis, L, sizeof L);
-            }
-            if (sep >= margin) {
-                return; /* a separating axis: no contact */
+            if (edge_pair_axis(p0, ea, q0, q1, ca, i, j, margin, out)) {
+                return;
             }
         }
     }
@@ -871,25 +881,8 @@ static void edge_query_sets(const hull_view *va, const hull_view *vb, const edge
                 continue;
             }
             const double *q0 = vb->vertex + 3 * g[0], *q1 = vb->vertex + 3 * g[1];
-            double eb[3] = {q1[0] - q0[0], q1[1] - q0[1], q1[2] - q0[2]}, L[3];
-            nscd__cross3(ea, eb, L);
-            double len = sqrt(nscd__dot3(L, L));
-            if (!(len > 1e-9 * sqrt(nscd__dot3(ea, ea) * nscd__dot3(eb, eb)))) {
-                continue; /* parallel edges: the face axes cover them */
-            }
-            double toward =
-                (p0[0] - ca[0]) * L[0] + (p0[1] - ca[1]) * L[1] + (p0[2] - ca[2]) * L[2];
-            double sc = toward < 0.0 ? -1.0 / len : 1.0 / len;
-            for (int k = 0; k < 3; ++k) {
-                L[k] *= sc;
-            }
-            double sep = L[0] * (q0[0] - p0[0]) + L[1] * (q0[1] - p0[1]) + L[2] * (q0[2] - p0[2]);
-            if (sep > out->sep) {
-                out->sep = sep, out->ea = i, out->eb = j;
-                memcpy(out->axis, L, sizeof L);
-            }
-            if (sep >= margin) {
-                return; /* a separating axis: no contact */
+            if (edge_pair_axis(p0, ea, q0, q1, ca, i, j, margin, out)) {
+                return;
             }
         }
     }

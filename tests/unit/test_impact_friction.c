@@ -751,6 +751,20 @@ static void planar_embedding_keeps_the_dummy_impulse_zero(void **state) {
     assert_true(worst <= 1e-15);
 }
 
+/* A random SPD 3x3 block A = L L' + 0.05 E (L lower, entries from
+ * ref_normal) and its inverse. */
+static void random_spd_block(double A[9], double Ai[9]) {
+    double L[9] = {ref_normal(), 0,           0, ref_normal(), ref_normal(), 0, ref_normal(),
+                   ref_normal(), ref_normal()};
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) {
+            A[3 * r + c] = L[3 * r] * L[3 * c] + L[3 * r + 1] * L[3 * c + 1] +
+                           L[3 * r + 2] * L[3 * c + 2] + (r == c ? 0.05 : 0.0);
+        }
+    }
+    assert_true(nscd__fc3d_inverse3(A, Ai));
+}
+
 /* The sweeps' Coulomb block solve with A^-1 given (nscd__fc3d_local_coulomb_inv)
  * on random SPD blocks, against Coulomb's law checked here (x in the cone,
  * u_n = 0 when x_n > 0, u = 0 when sticking inside the cone, x_t against the
@@ -762,16 +776,8 @@ static void coulomb_with_inverse_obeys_the_law(void **state) {
     int stick = 0, slide = 0;
     double worst = 0.0;
     for (int it = 0; it < 20000; ++it) {
-        double L[9] = {ref_normal(), 0,           0, ref_normal(), ref_normal(), 0, ref_normal(),
-                       ref_normal(), ref_normal()};
         double A[9], Ai[9];
-        for (int r = 0; r < 3; ++r) {
-            for (int c = 0; c < 3; ++c) {
-                A[3 * r + c] = L[3 * r] * L[3 * c] + L[3 * r + 1] * L[3 * c + 1] +
-                               L[3 * r + 2] * L[3 * c + 2] + (r == c ? 0.05 : 0.0);
-            }
-        }
-        assert_true(nscd__fc3d_inverse3(A, Ai));
+        random_spd_block(A, Ai);
         double v[3] = {ref_normal() - 0.5, ref_normal(), ref_normal()};
         double mu = 0.1 + 0.8 * ref_uniform();
         double x[3] = {0.0, 0.0, 0.0}, y[3];
@@ -824,16 +830,8 @@ static void coulomb_step_converges_to_the_law(void **state) {
     int slide = 0, steps = 0, most = 0;
     double worst = 0.0;
     for (int it = 0; it < 20000; ++it) {
-        double L[9] = {ref_normal(), 0,           0, ref_normal(), ref_normal(), 0, ref_normal(),
-                       ref_normal(), ref_normal()};
         double A[9], Ai[9];
-        for (int r = 0; r < 3; ++r) {
-            for (int c = 0; c < 3; ++c) {
-                A[3 * r + c] = L[3 * r] * L[3 * c] + L[3 * r + 1] * L[3 * c + 1] +
-                               L[3 * r + 2] * L[3 * c + 2] + (r == c ? 0.05 : 0.0);
-            }
-        }
-        assert_true(nscd__fc3d_inverse3(A, Ai));
+        random_spd_block(A, Ai);
         double v[3] = {ref_normal() - 0.5, ref_normal(), ref_normal()};
         double mu = 0.1 + 0.8 * ref_uniform(), scale = fabs(v[0]) + fabs(v[1]) + fabs(v[2]);
         double x[3] = {0.0, 0.0, 0.0}, resid = 1.0;

@@ -416,22 +416,35 @@ nscd_status nscd__fc3d_local_coulomb(const double A[9], const double v[3], doubl
     return coulomb_sliding(A, v, mu, stick, have_stick, true, x);
 }
 
-nscd_status nscd__fc3d_local_coulomb_inv(const double A[9], const double Ai[9], double v0,
-                                         double v1, double v2, double mu, double x[3]) {
+/* The local Coulomb problem's cases that need no iteration, with A^-1
+ * given: take-off, frictionless, sticking. true when x holds the answer;
+ * false when the contact slides, stick then holding the sticking impulse
+ * -A^-1 v (outside the cone). */
+static bool coulomb_inv_direct(const double A[9], const double Ai[9], double v0, double v1,
+                               double v2, double mu, double x[3], double stick[3]) {
     if (v0 >= 0.0) { /* take-off */
         x[0] = x[1] = x[2] = 0.0;
-        return NSCD_OK;
+        return true;
     }
     if (mu == 0.0) { /* frictionless: u_n = 0 */
         x[0] = -v0 / A[0];
         x[1] = x[2] = 0.0;
-        return NSCD_OK;
+        return true;
     }
-    double stick[3] = {-(Ai[0] * v0 + Ai[1] * v1 + Ai[2] * v2),
-                       -(Ai[3] * v0 + Ai[4] * v1 + Ai[5] * v2),
-                       -(Ai[6] * v0 + Ai[7] * v1 + Ai[8] * v2)};
+    stick[0] = -(Ai[0] * v0 + Ai[1] * v1 + Ai[2] * v2);
+    stick[1] = -(Ai[3] * v0 + Ai[4] * v1 + Ai[5] * v2);
+    stick[2] = -(Ai[6] * v0 + Ai[7] * v1 + Ai[8] * v2);
     if (in_disc(stick[1], stick[2], mu * stick[0])) {
         x[0] = stick[0], x[1] = stick[1], x[2] = stick[2];
+        return true;
+    }
+    return false;
+}
+
+nscd_status nscd__fc3d_local_coulomb_inv(const double A[9], const double Ai[9], double v0,
+                                         double v1, double v2, double mu, double x[3]) {
+    double stick[3];
+    if (coulomb_inv_direct(A, Ai, v0, v1, v2, mu, x, stick)) {
         return NSCD_OK;
     }
     const double v[3] = {v0, v1, v2};
@@ -442,20 +455,8 @@ nscd_status nscd__fc3d_local_coulomb_step(const double A[9], const double Ai[9],
                                           double v1, double v2, double mu, double x[3],
                                           double *resid) {
     *resid = 0.0;
-    if (v0 >= 0.0) { /* take-off */
-        x[0] = x[1] = x[2] = 0.0;
-        return NSCD_OK;
-    }
-    if (mu == 0.0) { /* frictionless: u_n = 0 */
-        x[0] = -v0 / A[0];
-        x[1] = x[2] = 0.0;
-        return NSCD_OK;
-    }
-    double stick[3] = {-(Ai[0] * v0 + Ai[1] * v1 + Ai[2] * v2),
-                       -(Ai[3] * v0 + Ai[4] * v1 + Ai[5] * v2),
-                       -(Ai[6] * v0 + Ai[7] * v1 + Ai[8] * v2)};
-    if (in_disc(stick[1], stick[2], mu * stick[0])) {
-        x[0] = stick[0], x[1] = stick[1], x[2] = stick[2];
+    double stick[3];
+    if (coulomb_inv_direct(A, Ai, v0, v1, v2, mu, x, stick)) {
         return NSCD_OK;
     }
     const double v[3] = {v0, v1, v2};
