@@ -150,6 +150,25 @@ static bool find_sliding(const double A[9], const double v[3], double mu, double
     return true;
 }
 
+/* The coefficients of the slip equation G(w) of a sliding contact (see
+ * newton_sliding) for the block A, the free velocity v and mu, and its
+ * tolerances: shared by the exact solve and the sweeps' one step. */
+typedef struct slip_function {
+    double L1, L2, Qcc, Qcs, Qss, P, tol, tol_n;
+} slip_function;
+
+static slip_function slip_function_of(const double A[9], const double v[3], double mu) {
+    const double vn = v[0], v1 = v[1], v2 = v[2], ann = A[0];
+    slip_function g;
+    g.L1 = ann * v2 - vn * A[6], g.L2 = vn * A[3] - ann * v1;
+    g.Qcc = mu * (vn * A[7] - A[1] * v2);
+    g.Qcs = mu * (vn * (A[8] - A[4]) - (A[2] * v2 - A[1] * v1));
+    g.Qss = mu * (A[2] * v1 - vn * A[5]);
+    g.P = g.Qcc - g.Qss;
+    g.tol = 1e-13 * (fabs(vn) + fabs(v1) + fabs(v2)), g.tol_n = 1e-13 * fabs(vn * ann);
+    return g;
+}
+
 /* Fast path: Halley's method on the slip angle th, w = (c, s) = (cos th,
  * sin th), carried on w itself (no sine or cosine is ever evaluated).
  *
@@ -177,12 +196,7 @@ static bool find_sliding(const double A[9], const double v[3], double mu, double
 static bool newton_sliding(const double A[9], const double v[3], double mu, const double w0[2],
                            double x[3]) {
     const double vn = v[0], v1 = v[1], v2 = v[2], ann = A[0];
-    const double L1 = ann * v2 - vn * A[6], L2 = vn * A[3] - ann * v1;
-    const double Qcc = mu * (vn * A[7] - A[1] * v2);
-    const double Qcs = mu * (vn * (A[8] - A[4]) - (A[2] * v2 - A[1] * v1));
-    const double Qss = mu * (A[2] * v1 - vn * A[5]);
-    const double P = Qcc - Qss;
-    const double tol = 1e-13 * (fabs(vn) + fabs(v1) + fabs(v2)), tol_n = 1e-13 * fabs(vn * ann);
+    const slip_function g = slip_function_of(A, v, mu);
     double w0x = w0[0], w0y = w0[1], q0 = w0x * w0x + w0y * w0y;
     if (!(q0 > 1e-290 && q0 < 1e290)) { /* scaled to its largest component first */
         double big = fabs(w0x) > fabs(w0y) ? fabs(w0x) : fabs(w0y);
@@ -201,8 +215,8 @@ static bool newton_sliding(const double A[9], const double v[3], double mu, cons
     for (int it = 0; it <= 16; ++it) {
         double cc = c * c - s * s, cs = c * s; /* cos 2th, sin 2th / 2 */
         double D = ann - mu * (A[1] * c + A[2] * s);
-        double G = L1 * c + L2 * s + Qcc * c * c + Qcs * cs + Qss * s * s;
-        if (fabs(G) <= tol * fabs(D) + tol_n) {
+        double G = g.L1 * c + g.L2 * s + g.Qcc * c * c + g.Qcs * cs + g.Qss * s * s;
+        if (fabs(G) <= g.tol * fabs(D) + g.tol_n) {
             if (!(D > 0.0)) {
                 return false;
             }
@@ -228,8 +242,8 @@ static bool newton_sliding(const double A[9], const double v[3], double mu, cons
         if (it == 16) {
             break;
         }
-        double G1 = L2 * c - L1 * s + Qcs * cc - 2.0 * P * cs;
-        double G2 = -L1 * c - L2 * s - 2.0 * P * cc - 4.0 * Qcs * cs;
+        double G1 = g.L2 * c - g.L1 * s + g.Qcs * cc - 2.0 * g.P * cs;
+        double G2 = -g.L1 * c - g.L2 * s - 2.0 * g.P * cc - 4.0 * g.Qcs * cs;
         double den = 2.0 * G1 * G1 - G * G2, d;
         if (den > 0.0) {
             d = -2.0 * G * G1 / den;
@@ -278,12 +292,7 @@ static bool newton_sliding(const double A[9], const double v[3], double mu, cons
 static bool halley_once(const double A[9], const double v[3], double mu, double w0x, double w0y,
                         double x[3], double *resid) {
     const double vn = v[0], v1 = v[1], v2 = v[2], ann = A[0];
-    const double L1 = ann * v2 - vn * A[6], L2 = vn * A[3] - ann * v1;
-    const double Qcc = mu * (vn * A[7] - A[1] * v2);
-    const double Qcs = mu * (vn * (A[8] - A[4]) - (A[2] * v2 - A[1] * v1));
-    const double Qss = mu * (A[2] * v1 - vn * A[5]);
-    const double P = Qcc - Qss;
-    const double tol = 1e-13 * (fabs(vn) + fabs(v1) + fabs(v2)), tol_n = 1e-13 * fabs(vn * ann);
+    const slip_function g = slip_function_of(A, v, mu);
     double q0 = w0x * w0x + w0y * w0y;
     if (!(q0 > 1e-290 && q0 < 1e290)) {
         return false; /* the exact solve rescales */
@@ -292,17 +301,17 @@ static bool halley_once(const double A[9], const double v[3], double mu, double 
     double c = w0x * inv, s = w0y * inv;
     double cc = c * c - s * s, cs = c * s;
     double D = ann - mu * (A[1] * c + A[2] * s);
-    double G = L1 * c + L2 * s + Qcc * c * c + Qcs * cs + Qss * s * s;
+    double G = g.L1 * c + g.L2 * s + g.Qcc * c * c + g.Qcs * cs + g.Qss * s * s;
     if (!(D > 0.0)) {
         return false;
     }
     /* the step's t = d/2 as the quotient b/a (a > 0), never divided out */
     double a = 1.0, b = 0.0;
     *resid = 0.0;
-    if (!(fabs(G) <= tol * fabs(D) + tol_n)) {
+    if (!(fabs(G) <= g.tol * fabs(D) + g.tol_n)) {
         *resid = fabs(G) / D;
-        double G1 = L2 * c - L1 * s + Qcs * cc - 2.0 * P * cs;
-        double G2 = -L1 * c - L2 * s - 2.0 * P * cc - 4.0 * Qcs * cs;
+        double G1 = g.L2 * c - g.L1 * s + g.Qcs * cc - 2.0 * g.P * cs;
+        double G2 = -g.L1 * c - g.L2 * s - 2.0 * g.P * cc - 4.0 * g.Qcs * cs;
         double den = 2.0 * G1 * G1 - G * G2;
         if (den > 0.0) { /* Halley: d = -2 G G1 / den */
             a = den, b = -G * G1;
