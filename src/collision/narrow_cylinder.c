@@ -217,6 +217,17 @@ static double separation(const round_shape *a, const round_shape *b, const doubl
     return -support_value(b, m) - support_value(a, n);
 }
 
+/* Adds to out the offset from a box's centre of its corner along n (the
+ * face's centre line where n.ax_k = 0): sum_k sign(n.ax_k) e_k ax_k. */
+static void add_box_corner(const round_shape *o, const double n[3], double out[3]) {
+    for (int k = 0; k < 3; ++k) {
+        double d = nscd__dot3(n, o->ax[k]), s = d > 0.0 ? o->e[k] : (d < 0.0 ? -o->e[k] : 0.0);
+        for (int i = 0; i < 3; ++i) {
+            out[i] += s * o->ax[k][i];
+        }
+    }
+}
+
 /* The core's point farthest along the unit n (on the rim of a cap, or a
  * segment end; the axis point when n is along the axis). */
 static void core_support(const round_shape *o, const double n[3], double out[3]) {
@@ -224,12 +235,7 @@ static void core_support(const round_shape *o, const double n[3], double out[3])
         for (int i = 0; i < 3; ++i) {
             out[i] = o->c[i];
         }
-        for (int k = 0; k < 3; ++k) {
-            double d = nscd__dot3(n, o->ax[k]), s = d > 0.0 ? o->e[k] : (d < 0.0 ? -o->e[k] : 0.0);
-            for (int i = 0; i < 3; ++i) {
-                out[i] += s * o->ax[k][i];
-            }
-        }
+        add_box_corner(o, n, out);
         return;
     }
     double c = nscd__dot3(n, o->u);
@@ -520,12 +526,7 @@ static void tail_support(const round_shape *o, const double m[3], double out[3])
         for (int i = 0; i < 3; ++i) {
             out[i] = 0.0;
         }
-        for (int k = 0; k < 3; ++k) {
-            double d = nscd__dot3(m, o->ax[k]), s = d > 0.0 ? o->e[k] : (d < 0.0 ? -o->e[k] : 0.0);
-            for (int i = 0; i < 3; ++i) {
-                out[i] += s * o->ax[k][i];
-            }
-        }
+        add_box_corner(o, m, out);
         return;
     }
     double c = nscd__dot3(m, o->u);
