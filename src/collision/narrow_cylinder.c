@@ -448,6 +448,14 @@ static double circle_floor(const round_shape *o, const double w[3]) {
     return o->r + fmax(0.0, fmin(o->R, o->h * sn + o->R * c));
 }
 
+/* The pair's size for the searches' room against round-off: both shapes'
+ * R + h + r and the distance of their centres. */
+static double pair_size(const axis_search *q) {
+    const round_shape *a = q->a, *b = q->b;
+    double d[3] = {b->c[0] - a->c[0], b->c[1] - a->c[1], b->c[2] - a->c[2]};
+    return a->R + a->h + a->r + b->R + b->h + b->r + sqrt(nscd__dot3(d, d));
+}
+
 /* Can the circle of directions perpendicular to the unit w beat the best
  * axis? On it sep(n) = n.d - hA(n) - hB(-n) (d = c_b - c_a, hA, hB the
  * supports about the centres) <= |d - (d.w) w| - floor_A - floor_B. When
@@ -463,7 +471,7 @@ static int circle_can_win(const axis_search *q, const double w[3]) {
     double dw = nscd__dot3(d, w);
     double p[3] = {d[0] - dw * w[0], d[1] - dw * w[1], d[2] - dw * w[2]};
     double bound = sqrt(nscd__dot3(p, p)) - circle_floor(a, w) - circle_floor(b, w);
-    double room = 1e-12 * (a->R + a->h + a->r + b->R + b->h + b->r + sqrt(nscd__dot3(d, d)));
+    double room = 1e-12 * pair_size(q);
     return bound + room > fmin(q->sep + q->slack, q->margin);
 }
 
@@ -542,6 +550,23 @@ static void tail_support(const round_shape *o, const double m[3], double out[3])
     }
 }
 
+/* difference_support by tail_support (exact near an axis) along m (not
+ * unit), about the centres' offset d = c_b - c_a as frame_sep: x =
+ * tail_support(a, m) - tail_support(b, -m) - d + r_m m, r_m = (r_a + r_b) /
+ * |m| (the caller passes it: exactly r_a + r_b when m is unit), so that
+ * sep(n) <= -n.x for every unit n. */
+static void tail_difference_support(const axis_search *q, const double m[3], double r_m,
+                                    double x[3]) {
+    const round_shape *a = q->a, *b = q->b;
+    double d[3] = {b->c[0] - a->c[0], b->c[1] - a->c[1], b->c[2] - a->c[2]};
+    double mm[3] = {-m[0], -m[1], -m[2]}, pa[3], pb[3];
+    tail_support(a, m, pa);
+    tail_support(b, mm, pb);
+    for (int i = 0; i < 3; ++i) {
+        x[i] = pa[i] - pb[i] - d[i] + r_m * m[i];
+    }
+}
+
 /* An upper bound of sep over the arc of directions normalize(c + s c'),
  * s in [lo, hi] (c, c' orthonormal), from the support points x0, x1 of
  * A - B at its ends (tail_support, about the centres): in the frame m0
@@ -551,8 +576,6 @@ static void tail_support(const round_shape *o, const double m[3], double out[3])
  * the top of one of them (arc_bound, on any arc). */
 static double bracket_bound(const axis_search *q, const double c[3], const double cp[3], double lo,
                             double hi) {
-    const round_shape *a = q->a, *b = q->b;
-    double d[3] = {b->c[0] - a->c[0], b->c[1] - a->c[1], b->c[2] - a->c[2]};
     double l0 = sqrt(1.0 + lo * lo), l1 = sqrt(1.0 + hi * hi);
     double m0[3], m0p[3], x[2][3];
     for (int i = 0; i < 3; ++i) {
@@ -560,15 +583,11 @@ static double bracket_bound(const axis_search *q, const double c[3], const doubl
         m0p[i] = (cp[i] - lo * c[i]) / l0;
     }
     for (int j = 0; j < 2; ++j) {
-        double s = j == 0 ? lo : hi, l = j == 0 ? l0 : l1, m[3], mm[3], pa[3], pb[3];
+        double s = j == 0 ? lo : hi, l = j == 0 ? l0 : l1, m[3];
         for (int i = 0; i < 3; ++i) {
-            m[i] = (c[i] + s * cp[i]) / l, mm[i] = -m[i];
+            m[i] = (c[i] + s * cp[i]) / l;
         }
-        tail_support(a, m, pa);
-        tail_support(b, mm, pb);
-        for (int i = 0; i < 3; ++i) {
-            x[j][i] = pa[i] - pb[i] - d[i] + (a->r + b->r) * m[i];
-        }
+        tail_difference_support(q, m, q->a->r + q->b->r, x[j]);
     }
     double cosP = (1.0 + lo * hi) / (l0 * l1), sinP = (hi - lo) / (l0 * l1);
     double X0 = nscd__dot3(x[0], m0), Y0 = nscd__dot3(x[0], m0p);
@@ -650,9 +669,7 @@ static void search_circle(axis_search *q, const double e1[3], const double e2[3]
             difference_support(q, m, x[j]);
         }
         double bound = fmax(arc_bound(c, cp, -1.0, x[1], x[0]), arc_bound(c, cp, 1.0, x[1], x[2]));
-        const round_shape *a = q->a, *b = q->b;
-        double d[3] = {b->c[0] - a->c[0], b->c[1] - a->c[1], b->c[2] - a->c[2]};
-        double room = 1e-12 * (a->R + a->h + a->r + b->R + b->h + b->r + sqrt(nscd__dot3(d, d)));
+        double room = 1e-12 * pair_size(q);
         if (bound + room <= fmin(q->sep + q->slack, q->margin)) {
             return;
         }
@@ -679,9 +696,7 @@ static void search_circle(axis_search *q, const double e1[3], const double e2[3]
     int bracket_checked = q->sep == -INFINITY;
     double room = 0.0;
     if (!bracket_checked) {
-        const round_shape *a = q->a, *b = q->b;
-        double d[3] = {b->c[0] - a->c[0], b->c[1] - a->c[1], b->c[2] - a->c[2]};
-        room = 1e-12 * (a->R + a->h + a->r + b->R + b->h + b->r + sqrt(nscd__dot3(d, d)));
+        room = 1e-12 * pair_size(q);
     }
     for (int iter = 0; iter < 100; ++iter) {
         double mid = 0.5 * (lo + hi);
@@ -799,19 +814,12 @@ static void tail_prepare(const axis_search *q, const double n[3], const double t
                          rim_tail *T) {
     const double eps = 1e-9;
     const round_shape *a = q->a, *b = q->b;
-    double d[3] = {b->c[0] - a->c[0], b->c[1] - a->c[1], b->c[2] - a->c[2]};
-    double m[3], mm[3], pa[3], pb[3], x[3];
+    double m[3], x[3];
     for (int i = 0; i < 3; ++i) {
-        m[i] = n[i] + eps * t[i], mm[i] = -m[i];
+        m[i] = n[i] + eps * t[i];
     }
-    /* a point of A - B (about the centres' offset d, as frame_sep) */
-    tail_support(a, m, pa);
-    tail_support(b, mm, pb);
-    double ml = sqrt(nscd__dot3(m, m)), r = (a->r + b->r) / ml;
-    for (int i = 0; i < 3; ++i) {
-        x[i] = pa[i] - pb[i] - d[i] + r * m[i];
-    }
-    T->room = 1e-13 * (a->R + a->h + a->r + b->R + b->h + b->r + sqrt(nscd__dot3(d, d)));
+    tail_difference_support(q, m, (a->r + b->r) / sqrt(nscd__dot3(m, m)), x);
+    T->room = 1e-13 * pair_size(q);
     T->A0 = -nscd__dot3(n, x);
     T->B0 = -nscd__dot3(t, x);
     T->f = fabs(f - T->room);
