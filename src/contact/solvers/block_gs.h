@@ -194,8 +194,6 @@ typedef struct nscd__bgs_options {
 /* Mechanisms solved together in one joint sweep step. */
 #define NSCD__BGS_BATCH 8
 
-/* Applies the contacts' impulses x (the warm start) to the velocities,
- * scaled so that they add no energy (block_gs.c). */
 /* Completes a general contact's rows once its A, angular rows and
  * responses are set: the lower Cholesky factor L of A (pivots above 1e-14
  * of its largest diagonal, nscd__delassus3_factor) and A^-1 (Coulomb's
@@ -206,6 +204,8 @@ typedef struct nscd__bgs_options {
  * leaves the contact out). */
 bool nscd__bgs_contact_rows_factor(nscd__bgs_contact_rows *r);
 
+/* Applies the contacts' impulses x (the warm start) to the velocities,
+ * scaled so that they add no energy (block_gs.c). */
 void nscd__bgs_warm_start(nscd__bgs_problem *p);
 /* Applies the joint blocks' impulses lambda to the velocities. */
 void nscd__bgs_joint_warm_start(nscd__bgs_problem *p);
